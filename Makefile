@@ -1,0 +1,72 @@
+# DynoTable's command surface: for people, for .ci/run and for the GitHub workflow.
+#
+#   make run     build and open the desktop app on the embedded engine
+#   make test    install what is missing, then run every check and test
+#
+# Every cargo step builds the app with the `custom-protocol` feature (the UI served from ui/dist),
+# so clippy, the tests and the end-to-end run share one compilation of Tauri.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+CARGO_FEATURES := --features custom-protocol
+export CARGO_TERM_COLOR ?= always
+
+.PHONY: run test setup setup-run ui lint fmt headless-check rust-test ui-test e2e bindings dev app clean
+
+run: setup-run ui
+	cargo build $(CARGO_FEATURES) --bin dynotable
+	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ] && [ "$$(uname)" = Linux ]; then \
+	  echo "make run: no display here (DISPLAY and WAYLAND_DISPLAY are unset)."; \
+	  echo "Run the app on a virtual display instead:  xvfb-run -a target/debug/dynotable"; \
+	  echo "or from a desktop session:                 make run"; \
+	  exit 1; \
+	fi
+	target/debug/dynotable
+
+test: setup headless-check fmt ui lint rust-test ui-test e2e
+	@echo "make test: all checks passed"
+
+setup:
+	scripts/setup.sh test
+
+setup-run:
+	scripts/setup.sh run
+
+ui:
+	npm run ui:build
+
+headless-check:
+	scripts/check-headless.sh
+
+fmt:
+	cargo fmt --all --check
+
+lint:
+	cargo clippy --workspace --all-targets $(CARGO_FEATURES) -- -D warnings
+	npm run typecheck
+
+rust-test:
+	cargo test --workspace $(CARGO_FEATURES)
+
+ui-test:
+	npm run test:ui
+
+e2e:
+	cargo build $(CARGO_FEATURES) --bin dynotable
+	tests/e2e/run.sh
+
+# Regenerates ui/src/ipc/bindings.gen.ts from the Rust commands.
+bindings:
+	DYNOTABLE_UPDATE_BINDINGS=1 cargo test $(CARGO_FEATURES) --test bindings
+
+# The app with the Vite dev server and hot reload.
+dev: setup-run
+	npx tauri dev
+
+# A release build and the platform's installers (deb/AppImage here, dmg on macOS, msi/nsis on Windows).
+app: setup-run
+	npx tauri build
+
+clean:
+	cargo clean
+	rm -rf ui/dist test-artifacts

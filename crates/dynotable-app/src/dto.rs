@@ -1,0 +1,36 @@
+//! What commands return to the UI. Every type here is exported to TypeScript by tauri-specta,
+//! so field names are camelCase on the wire.
+
+use serde::Serialize;
+
+/// The application's identity and health, shown in the status bar.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct AppInfo {
+    /// The app's version (the workspace version it was built from).
+    pub version: String,
+    /// The folder where DynoTable keeps everything it writes.
+    pub data_dir: String,
+    /// The embedded engine's database file.
+    pub engine_path: String,
+    pub engine: EngineInfo,
+}
+
+/// The embedded engine's state.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct EngineInfo {
+    pub state: EngineState,
+    /// Tables in the embedded database, once it is ready.
+    pub table_count: Option<u32>,
+    /// Why the engine failed, when it did.
+    pub message: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub enum EngineState {
+    Starting,
+    Ready,
+    Failed,
+}

@@ -1,0 +1,57 @@
+//! The one error every command returns: a stable code the UI switches on, and a sentence for
+//! people. The UI never parses the message.
+
+use serde::Serialize;
+
+/// Stable, typed error codes. Add variants; never rename or reuse one — the UI and saved logs
+/// depend on the spelling, which is the SCREAMING_SNAKE_CASE of the variant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ErrorCode {
+    /// The embedded engine failed to start or stopped.
+    EngineUnavailable,
+    /// The engine's storage failed while answering.
+    EngineStorage,
+}
+
+/// What a command returns when it fails.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type, thiserror::Error)]
+#[error("{message}")]
+pub struct CommandError {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl CommandError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> CommandError {
+        CommandError {
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// An engine error, told as a sentence.
+    pub(crate) fn engine(err: dynotable_engine::EngineError) -> CommandError {
+        CommandError::new(
+            ErrorCode::EngineStorage,
+            format!("The embedded engine failed: {err}"),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serialises_as_a_stable_code_and_a_message() {
+        let err = CommandError::new(
+            ErrorCode::EngineUnavailable,
+            "The embedded engine could not start.",
+        );
+        assert_eq!(
+            serde_json::to_value(&err).unwrap(),
+            serde_json::json!({ "code": "ENGINE_UNAVAILABLE", "message": "The embedded engine could not start." })
+        );
+    }
+}

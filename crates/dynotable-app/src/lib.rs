@@ -1,0 +1,168 @@
+//! DynoTable's command layer, independent of any window toolkit.
+//!
+//! The desktop shell (`src-tauri/`) is a set of one-line adapters over this crate: a UI call
+//! arrives as a Tauri command, the adapter hands it to [`App`], and the answer (a DTO from
+//! [`dto`]) or a [`CommandError`] goes back to the UI, typed by the bindings that tauri-specta
+//! generates. Nothing here knows about Tauri, so every command is testable headless.
+//!
+//! The life of the app today:
+//! 1. The shell resolves the data folder ([`data_dir::resolve`]) and calls [`App::start`].
+//! 2. `App::start` returns at once and opens the embedded engine in the background, so the window
+//!    never waits for the disk; [`App::app_info`] reports the engine as `starting`, then `ready`
+//!    (or `failed`, with the reason).
+
+pub mod data_dir;
+pub mod dto;
+mod error;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use dynotable_engine::{Engine, Location};
+use tokio::sync::watch;
+
+pub use error::{CommandError, ErrorCode};
+
+use dto::{AppInfo, EngineInfo, EngineState};
+
+/// The state of the embedded engine as the app sees it.
+#[derive(Debug, Clone)]
+enum EngineSlot {
+    Starting,
+    Ready(Engine),
+    Failed(String),
+}
+
+/// The running application: its data folder and its embedded engine.
+#[derive(Debug, Clone)]
+pub struct App {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    version: String,
+    data_dir: PathBuf,
+    engine_path: PathBuf,
+    engine: watch::Receiver<EngineSlot>,
+}
+
+impl App {
+    /// Starts the app on `data_dir`: returns immediately and opens the embedded engine (the file
+    /// `embedded/local.db` inside it) on the current tokio runtime.
+    pub fn start(version: impl Into<String>, data_dir: impl Into<PathBuf>) -> App {
+        let data_dir = data_dir.into();
+        let engine_path = data_dir.join("embedded").join("local.db");
+        let (sender, receiver) = watch::channel(EngineSlot::Starting);
+        let location = Location::File(engine_path.clone());
+        tokio::spawn(async move {
+            let slot = match Engine::open(location).await {
+                Ok(engine) => EngineSlot::Ready(engine),
+                Err(err) => {
+                    tracing::error!(%err, "the embedded engine could not start");
+                    EngineSlot::Failed(err.to_string())
+                }
+            };
+            // The receiver lives in `App`; if the app is gone there is nobody left to tell.
+            let _ = sender.send(slot);
+        });
+        App {
+            inner: Arc::new(Inner {
+                version: version.into(),
+                data_dir,
+                engine_path,
+                engine: receiver,
+            }),
+        }
+    }
+
+    /// The folder where DynoTable keeps everything it writes.
+    pub fn data_dir(&self) -> &Path {
+        &self.inner.data_dir
+    }
+
+    /// Waits until the embedded engine has started (or failed to) and returns it.
+    pub async fn engine(&self) -> Result<Engine, CommandError> {
+        let mut receiver = self.inner.engine.clone();
+        let slot = receiver
+            .wait_for(|slot| !matches!(slot, EngineSlot::Starting))
+            .await
+            .map_err(|_| {
+                CommandError::new(
+                    ErrorCode::EngineUnavailable,
+                    "The embedded engine stopped while starting.",
+                )
+            })?
+            .clone();
+        match slot {
+            EngineSlot::Ready(engine) => Ok(engine),
+            EngineSlot::Failed(reason) => Err(CommandError::new(
+                ErrorCode::EngineUnavailable,
+                format!("The embedded engine could not start: {reason}"),
+            )),
+            EngineSlot::Starting => unreachable!("wait_for returned a starting engine"),
+        }
+    }
+
+    /// What the status bar shows: the version, the data folder and the embedded engine's state.
+    pub async fn app_info(&self) -> Result<AppInfo, CommandError> {
+        let slot = self.inner.engine.borrow().clone();
+        let engine = match slot {
+            EngineSlot::Starting => EngineInfo {
+                state: EngineState::Starting,
+                table_count: None,
+                message: None,
+            },
+            EngineSlot::Failed(reason) => EngineInfo {
+                state: EngineState::Failed,
+                table_count: None,
+                message: Some(reason),
+            },
+            EngineSlot::Ready(engine) => {
+                let count = engine.table_count().await.map_err(CommandError::engine)?;
+                EngineInfo {
+                    state: EngineState::Ready,
+                    table_count: Some(u32::try_from(count).unwrap_or(u32::MAX)),
+                    message: None,
+                }
+            }
+        };
+        Ok(AppInfo {
+            version: self.inner.version.clone(),
+            data_dir: self.inner.data_dir.display().to_string(),
+            engine_path: self.inner.engine_path.display().to_string(),
+            engine,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn app_info_reports_the_engine_ready_on_a_fresh_data_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let app = App::start("1.2.3", dir.path());
+        app.engine().await.unwrap();
+        let info = app.app_info().await.unwrap();
+        assert_eq!(info.version, "1.2.3");
+        assert_eq!(info.data_dir, dir.path().display().to_string());
+        assert_eq!(info.engine.state, EngineState::Ready);
+        assert_eq!(info.engine.table_count, Some(0));
+        assert!(dir.path().join("embedded").join("local.db").is_file());
+    }
+
+    #[tokio::test]
+    async fn an_engine_that_cannot_open_is_reported_failed_with_its_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        // A file where the engine's folder should be makes the open fail.
+        std::fs::write(dir.path().join("embedded"), b"in the way").unwrap();
+        let app = App::start("1.2.3", dir.path());
+        let err = app.engine().await.unwrap_err();
+        assert_eq!(err.code, ErrorCode::EngineUnavailable);
+        let info = app.app_info().await.unwrap();
+        assert_eq!(info.engine.state, EngineState::Failed);
+        assert!(info.engine.message.unwrap().contains("embedded"));
+    }
+}

@@ -1,0 +1,17 @@
+//! Build script of the desktop app: Tauri's code generation (config, capabilities, icons, and
+//! the access-control manifest of DynoTable's own commands).
+//!
+//! The manifest sits at the repository root (see docs/adr/0001-root-app-package.md), so the
+//! capabilities are found under `src-tauri/capabilities/` through an explicit pattern.
+
+/// Every command the UI may call. Each becomes a permission `allow-<command>` that a capability
+/// in `src-tauri/capabilities/` must grant; a command missing here cannot be invoked at all.
+const COMMANDS: &[&str] = &["app_info"];
+
+fn main() {
+    println!("cargo:rerun-if-changed=src-tauri/capabilities");
+    let attributes = tauri_build::Attributes::new()
+        .capabilities_path_pattern("src-tauri/capabilities/**/*.json")
+        .app_manifest(tauri_build::AppManifest::new().commands(COMMANDS));
+    tauri_build::try_build(attributes).expect("tauri-build failed to generate the app context");
+}

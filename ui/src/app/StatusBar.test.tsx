@@ -1,0 +1,44 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { cleanup, render, screen } from "@testing-library/react";
+import { StatusBar } from "./StatusBar";
+import type { AppInfo } from "../ipc/bindings.gen";
+
+const ready: AppInfo = {
+  version: "0.1.0",
+  dataDir: "/home/u/.local/share/io.dynotable.DynoTable",
+  enginePath: "/home/u/.local/share/io.dynotable.DynoTable/embedded/local.db",
+  engine: { state: "ready", tableCount: 6, message: null },
+};
+
+afterEach(cleanup);
+
+describe("StatusBar", () => {
+  it("shows the version, the engine's state with its table count, and the data folder", () => {
+    render(<StatusBar appInfo={{ status: "ok", data: ready }} />);
+    expect(screen.getByTestId("app-version").textContent).toBe("DynoTable 0.1.0");
+    expect(screen.getByTestId("engine-state").textContent).toBe("Embedded engine: ready · 6 tables");
+    expect(screen.getByTestId("data-dir").textContent).toBe(`Data: ${ready.dataDir}`);
+    expect(screen.getByTestId("data-dir").getAttribute("title")).toBe(ready.enginePath);
+  });
+
+  it("says one table, not one tables", () => {
+    const info = { ...ready, engine: { ...ready.engine, tableCount: 1 } };
+    render(<StatusBar appInfo={{ status: "ok", data: info }} />);
+    expect(screen.getByTestId("engine-state").textContent).toBe("Embedded engine: ready · 1 table");
+  });
+
+  it("tells why the engine failed", () => {
+    const info: AppInfo = { ...ready, engine: { state: "failed", tableCount: null, message: "disk full" } };
+    render(<StatusBar appInfo={{ status: "ok", data: info }} />);
+    expect(screen.getByTestId("engine-state").textContent).toBe("Embedded engine: failed · disk full");
+  });
+
+  it("turns a typed error code into a plain title and keeps the message", () => {
+    render(
+      <StatusBar appInfo={{ status: "error", error: { code: "ENGINE_UNAVAILABLE", message: "The embedded engine could not start: locked" } }} />,
+    );
+    expect(screen.getByRole("status").textContent).toBe(
+      "The embedded engine is not available: The embedded engine could not start: locked",
+    );
+  });
+});

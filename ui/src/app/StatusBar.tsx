@@ -1,0 +1,38 @@
+import type { AppInfo } from "../ipc/bindings.gen";
+import { errorTitle, type Loadable, type UiError } from "../ipc/result";
+
+/** The bottom bar: version, the embedded engine's state and the data folder. */
+export function StatusBar({ appInfo }: { appInfo: Loadable<AppInfo, UiError> }) {
+  return (
+    <footer className="status-bar" role="status" aria-label="Status bar">
+      {appInfo.status === "loading" && <span>Connecting to the backend…</span>}
+      {appInfo.status === "error" && (
+        <span className="status-error" title={appInfo.error.message}>
+          {errorTitle(appInfo.error.code)}: {appInfo.error.message}
+        </span>
+      )}
+      {appInfo.status === "ok" && <AppInfoItems info={appInfo.data} />}
+    </footer>
+  );
+}
+
+function AppInfoItems({ info }: { info: AppInfo }) {
+  const { engine } = info;
+  return (
+    <>
+      <span data-testid="app-version">DynoTable {info.version}</span>
+      <span data-testid="engine-state" className={`engine-state engine-${engine.state}`}>
+        Embedded engine: {engine.state}
+        {engine.state === "ready" && engine.tableCount !== null && ` · ${tableCountLabel(engine.tableCount)}`}
+        {engine.state === "failed" && engine.message !== null && ` · ${engine.message}`}
+      </span>
+      <span data-testid="data-dir" className="data-dir" title={info.enginePath}>
+        Data: {info.dataDir}
+      </span>
+    </>
+  );
+}
+
+function tableCountLabel(count: number): string {
+  return count === 1 ? "1 table" : `${count} tables`;
+}

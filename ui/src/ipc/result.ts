@@ -1,0 +1,36 @@
+import type { CommandError, ErrorCode } from "./bindings.gen";
+
+/**
+ * An error as the UI handles it: a backend `CommandError`, or `IPC_FAILURE` when the call never
+ * reached a command (the backend is gone, or refused the call).
+ */
+export type UiError = { code: ErrorCode | "IPC_FAILURE"; message: string };
+
+/** A value that is being fetched from the backend, has arrived, or failed with a typed error. */
+export type Loadable<T, E> = { status: "loading" } | { status: "ok"; data: T } | { status: "error"; error: E };
+
+/**
+ * Turns a generated command call into a `Loadable`. Errors the command returned keep their
+ * typed code; a failure of the IPC itself (a rejected promise) becomes `IPC_FAILURE`.
+ */
+export async function unwrap<T>(
+  call: Promise<{ status: "ok"; data: T } | { status: "error"; error: CommandError }>,
+): Promise<Loadable<T, UiError>> {
+  try {
+    return await call;
+  } catch (err) {
+    return { status: "error", error: { code: "IPC_FAILURE", message: String(err) } };
+  }
+}
+
+/** A short, plain title for each error code; the message carries the details. */
+export function errorTitle(code: UiError["code"]): string {
+  switch (code) {
+    case "ENGINE_UNAVAILABLE":
+      return "The embedded engine is not available";
+    case "ENGINE_STORAGE":
+      return "The embedded engine's storage failed";
+    case "IPC_FAILURE":
+      return "The app's backend did not answer";
+  }
+}
