@@ -1,0 +1,413 @@
+//! KeyConditionExpression: a condition restricted to what a range scan over one item
+//! collection can answer (Rule B.5, dynamodb-rules.md).
+//!
+//! The expression goes through the condition grammar and all of its checks first (with the
+//! `Invalid KeyConditionExpression:` prefix), then through the shape checks below, walking the
+//! tree top-down and left to right, then through the checks against the key schema. Messages
+//! are the service's; the shape and schema ones carry no prefix.
+//!
+//! Shape (each condition joined by AND is one key condition):
+//! - `OR`, `NOT`, `IN`, `<>`, `attribute_exists`, `attribute_not_exists`, `attribute_type`,
+//!   `contains` → `Invalid operator used in KeyConditionExpression: OR` (operators upper-case,
+//!   functions as written);
+//! - `size(...)` anywhere → `KeyConditionExpressions cannot contain nested operations`;
+//! - BETWEEN or `begins_with` not starting with a path →
+//!   `Invalid condition in KeyConditionExpression: BETWEEN operator must have the key attribute
+//!   as its first operand`;
+//! - a second path in one condition →
+//!   `Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition`;
+//!   a nested path → `KeyConditionExpressions cannot have conditions on nested attributes`;
+//!   no path → `Invalid condition in KeyConditionExpression: No key attribute specified`;
+//! - a second condition on the same attribute →
+//!   `KeyConditionExpressions must only contain one condition per key`;
+//! - more than two conditions → `Conditions can be of length 1 or 2 only`.
+//!
+//! A comparison with the value first is turned around: `:lo <= sk` is `sk >= :lo`.
+//!
+//! Schema (partition key first, then sort key):
+//! - a table with only a partition key and two conditions → `Query key condition not supported`;
+//! - no condition on the partition key, or (with two conditions) none on the sort key →
+//!   `Query condition missed key schema element: <name>` — which is also what a condition on a
+//!   non-key attribute produces;
+//! - a value whose type is not the key's → `One or more parameter values were invalid:
+//!   Condition parameter type does not match schema type`;
+//! - anything but `=` on the partition key → `Query key condition not supported`.
+//!
+//! `begins_with` on a number sort key fails earlier, in the generic checks:
+//! `Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or
+//! function: begins_with, operand type: N`. A BETWEEN with the lower bound above the upper one
+//! fails there too (see [`crate::condition`]).
+
+use std::fmt;
+
+use dynotable_types::{AttributeType, AttributeValue, KeyRef, KeyValue, ScalarAttributeType};
+
+use crate::ast::{self, Comparator, ConditionKind};
+use crate::condition::{Condition, Operand, resolve_condition};
+use crate::error::{Error, ExpressionKind, Result, Span};
+use crate::parser::parse_condition;
+use crate::path::DocumentPath;
+use crate::resolve::Placeholders;
+
+/// One key attribute of a table or index: its name and type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyElement<'a> {
+    pub name: &'a str,
+    pub scalar_type: ScalarAttributeType,
+}
+
+/// The key schema a KeyConditionExpression is checked against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeySchema<'a> {
+    pub partition: KeyElement<'a>,
+    pub sort: Option<KeyElement<'a>>,
+}
+
+/// The sort-key part of a key condition: which slice of the item collection to read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SortKeyRange {
+    Eq(KeyValue),
+    Lt(KeyValue),
+    Le(KeyValue),
+    Gt(KeyValue),
+    Ge(KeyValue),
+    /// Both bounds included.
+    Between(KeyValue, KeyValue),
+    /// S or B sort keys only.
+    BeginsWith(KeyValue),
+}
+
+/// A checked KeyConditionExpression: one item collection, optionally one sort-key range of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyCondition {
+    pub partition_key: String,
+    pub partition_value: KeyValue,
+    /// The sort key's name and range, if the expression has a sort-key condition.
+    pub sort: Option<(String, SortKeyRange)>,
+}
+
+fn key_ref(value: &KeyValue) -> KeyRef<'_> {
+    match value {
+        KeyValue::S(s) => KeyRef::S(s),
+        KeyValue::N(n) => KeyRef::N(n),
+        KeyValue::B(b) => KeyRef::B(b),
+    }
+}
+
+fn to_attribute(value: &KeyValue) -> AttributeValue {
+    match value {
+        KeyValue::S(s) => AttributeValue::S(s.clone()),
+        KeyValue::N(n) => AttributeValue::N(*n),
+        KeyValue::B(b) => AttributeValue::B(b.clone()),
+    }
+}
+
+/// The order of an attribute value and a key value of the same type (Rule B.9).
+fn compare_key(value: &AttributeValue, key: &KeyValue) -> Option<std::cmp::Ordering> {
+    match (value, key) {
+        (AttributeValue::S(a), KeyValue::S(b)) => Some(a.as_bytes().cmp(b.as_bytes())),
+        (AttributeValue::N(a), KeyValue::N(b)) => Some(a.cmp(b)),
+        (AttributeValue::B(a), KeyValue::B(b)) => Some(a.as_slice().cmp(b.as_slice())),
+        _ => None,
+    }
+}
+
+impl SortKeyRange {
+    /// Whether a sort-key value falls in the range (values of another type never do).
+    pub fn contains(&self, value: &AttributeValue) -> bool {
+        use std::cmp::Ordering::{Equal, Greater, Less};
+        let cmp = |bound: &KeyValue| compare_key(value, bound);
+        match self {
+            SortKeyRange::Eq(v) => cmp(v) == Some(Equal),
+            SortKeyRange::Lt(v) => cmp(v) == Some(Less),
+            SortKeyRange::Le(v) => matches!(cmp(v), Some(Less | Equal)),
+            SortKeyRange::Gt(v) => cmp(v) == Some(Greater),
+            SortKeyRange::Ge(v) => matches!(cmp(v), Some(Greater | Equal)),
+            SortKeyRange::Between(low, high) => {
+                matches!(cmp(low), Some(Greater | Equal)) && matches!(cmp(high), Some(Less | Equal))
+            }
+            SortKeyRange::BeginsWith(prefix) => match (value, key_ref(prefix)) {
+                (AttributeValue::S(s), KeyRef::S(p)) => s.starts_with(p),
+                (AttributeValue::B(b), KeyRef::B(p)) => b.starts_with(p),
+                _ => false,
+            },
+        }
+    }
+}
+
+impl KeyCondition {
+    /// Whether an item (with its key attributes) satisfies the key condition.
+    pub fn matches(&self, item: &dynotable_types::Item) -> bool {
+        let partition = item.get(&self.partition_key);
+        if partition.and_then(|v| compare_key(v, &self.partition_value)) != Some(std::cmp::Ordering::Equal) {
+            return false;
+        }
+        match &self.sort {
+            None => true,
+            Some((name, range)) => item.get(name).is_some_and(|value| range.contains(value)),
+        }
+    }
+}
+
+impl fmt::Display for SortKeyRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = |v: &KeyValue| crate::display::value_text(&to_attribute(v));
+        match self {
+            SortKeyRange::Eq(v) => write!(f, "= {}", text(v)),
+            SortKeyRange::Lt(v) => write!(f, "< {}", text(v)),
+            SortKeyRange::Le(v) => write!(f, "<= {}", text(v)),
+            SortKeyRange::Gt(v) => write!(f, "> {}", text(v)),
+            SortKeyRange::Ge(v) => write!(f, ">= {}", text(v)),
+            SortKeyRange::Between(low, high) => write!(f, "BETWEEN {} AND {}", text(low), text(high)),
+            SortKeyRange::BeginsWith(v) => write!(f, "begins_with {}", text(v)),
+        }
+    }
+}
+
+/// One key condition as written, before the schema is applied.
+struct Part {
+    name: String,
+    op: PartOp,
+    values: Vec<AttributeValue>,
+    span: Span,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum PartOp {
+    Compare(Comparator),
+    Between,
+    BeginsWith,
+}
+
+/// Parses, resolves and checks a KeyConditionExpression against `schema`.
+pub fn resolve_key_condition(
+    source: &str,
+    schema: &KeySchema<'_>,
+    placeholders: &mut Placeholders,
+) -> Result<KeyCondition> {
+    let kind = ExpressionKind::KeyCondition;
+    let resolved = resolve_condition(kind, source, placeholders)?;
+    // The generic resolution parsed the same text successfully; the tree gives the spans.
+    let tree = parse_condition(kind, source)?;
+    let mut parts = Vec::new();
+    shape(&tree, &resolved, &mut parts)?;
+    if parts.len() > 2 {
+        return Err(Error::unprefixed(
+            kind,
+            tree.span,
+            "Conditions can be of length 1 or 2 only",
+        ));
+    }
+    apply_schema(parts, schema, tree.span)
+}
+
+fn shape_error(span: Span, message: impl Into<String>) -> Error {
+    Error::unprefixed(ExpressionKind::KeyCondition, span, message)
+}
+
+fn invalid_operator(span: Span, operator: &str) -> Error {
+    shape_error(
+        span,
+        format!("Invalid operator used in KeyConditionExpression: {operator}"),
+    )
+}
+
+/// Walks the syntax tree and its resolution together (they have the same shape).
+fn shape(tree: &ast::Condition, resolved: &Condition, parts: &mut Vec<Part>) -> Result<()> {
+    match (&tree.kind, resolved) {
+        (ConditionKind::Or { op_span, .. }, _) => Err(invalid_operator(*op_span, "OR")),
+        (ConditionKind::Not { op_span, .. }, _) => Err(invalid_operator(*op_span, "NOT")),
+        (ConditionKind::In { op_span, .. }, _) => Err(invalid_operator(*op_span, "IN")),
+        (
+            ConditionKind::Compare {
+                op: Comparator::Ne,
+                op_span,
+                ..
+            },
+            _,
+        ) => Err(invalid_operator(*op_span, "<>")),
+        (ConditionKind::And { left, right, .. }, Condition::And(resolved_left, resolved_right)) => {
+            shape(left, resolved_left, parts)?;
+            shape(right, resolved_right, parts)
+        }
+        (ConditionKind::Call(call), _)
+            if matches!(
+                resolved,
+                Condition::AttributeExists(_)
+                    | Condition::AttributeNotExists(_)
+                    | Condition::AttributeType { .. }
+                    | Condition::Contains { .. }
+            ) =>
+        {
+            Err(invalid_operator(call.name_span, &call.name))
+        }
+        (_, Condition::Compare { op, left, right }) => {
+            let part = part(tree, PartOp::Compare(*op), &[left, right], parts)?;
+            parts.push(part);
+            Ok(())
+        }
+        (_, Condition::Between { value, low, high }) => {
+            first_operand_is_path(tree, value, "BETWEEN")?;
+            let part = part(tree, PartOp::Between, &[value, low, high], parts)?;
+            parts.push(part);
+            Ok(())
+        }
+        (_, Condition::BeginsWith { operand, prefix }) => {
+            first_operand_is_path(tree, operand, "begins_with")?;
+            let part = part(tree, PartOp::BeginsWith, &[operand, prefix], parts)?;
+            parts.push(part);
+            Ok(())
+        }
+        _ => Err(shape_error(
+            tree.span,
+            "Invalid condition in KeyConditionExpression: No key attribute specified",
+        )),
+    }
+}
+
+fn first_operand_is_path(tree: &ast::Condition, operand: &Operand, operator: &str) -> Result<()> {
+    if !matches!(operand, Operand::Path(_)) {
+        return Err(shape_error(
+            tree.span,
+            format!(
+                "Invalid condition in KeyConditionExpression: {operator} operator must have the key attribute as its first operand"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// One condition: exactly one top-level path among its operands, the rest values.
+fn part(tree: &ast::Condition, op: PartOp, operands: &[&Operand], parts: &[Part]) -> Result<Part> {
+    let mut name: Option<(&DocumentPath, usize)> = None;
+    let mut values = Vec::new();
+    for (position, operand) in operands.iter().enumerate() {
+        match operand {
+            Operand::Path(path) => {
+                if name.is_some() {
+                    return Err(shape_error(
+                        tree.span,
+                        "Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition",
+                    ));
+                }
+                if path.is_nested() {
+                    return Err(shape_error(
+                        tree.span,
+                        "KeyConditionExpressions cannot have conditions on nested attributes",
+                    ));
+                }
+                name = Some((path, position));
+            }
+            Operand::Size(_) => {
+                return Err(shape_error(
+                    tree.span,
+                    "KeyConditionExpressions cannot contain nested operations",
+                ));
+            }
+            Operand::Value(value) => values.push(value.clone()),
+        }
+    }
+    let Some((path, position)) = name else {
+        return Err(shape_error(
+            tree.span,
+            "Invalid condition in KeyConditionExpression: No key attribute specified",
+        ));
+    };
+    let name = path.top_level().to_string();
+    if parts.iter().any(|p| p.name == name) {
+        return Err(shape_error(
+            tree.span,
+            "KeyConditionExpressions must only contain one condition per key",
+        ));
+    }
+    // `:v < sk` reads as `sk > :v`.
+    let op = match op {
+        PartOp::Compare(c) if position == 1 => PartOp::Compare(match c {
+            Comparator::Lt => Comparator::Gt,
+            Comparator::Le => Comparator::Ge,
+            Comparator::Gt => Comparator::Lt,
+            Comparator::Ge => Comparator::Le,
+            other => other,
+        }),
+        other => other,
+    };
+    Ok(Part {
+        name,
+        op,
+        values,
+        span: tree.span,
+    })
+}
+
+fn type_mismatch(span: Span) -> Error {
+    shape_error(
+        span,
+        "One or more parameter values were invalid: Condition parameter type does not match schema type",
+    )
+}
+
+/// The values of a part as keys of the schema's type.
+fn key_values(part: &Part, scalar_type: ScalarAttributeType) -> Result<Vec<KeyValue>> {
+    part.values
+        .iter()
+        .map(|value| {
+            if value.attribute_type() != AttributeType::from(scalar_type) {
+                return Err(type_mismatch(part.span));
+            }
+            KeyRef::from_value(value)
+                .map(|r| r.to_key_value())
+                .ok_or_else(|| type_mismatch(part.span))
+        })
+        .collect()
+}
+
+fn apply_schema(parts: Vec<Part>, schema: &KeySchema<'_>, span: Span) -> Result<KeyCondition> {
+    let count = parts.len();
+    let not_supported = |span| shape_error(span, "Query key condition not supported");
+    let missed = |name: &str| shape_error(span, format!("Query condition missed key schema element: {name}"));
+
+    // The partition key.
+    if schema.sort.is_none() && count > 1 {
+        return Err(not_supported(span));
+    }
+    let Some(partition) = parts.iter().find(|p| p.name == schema.partition.name) else {
+        return Err(missed(schema.partition.name));
+    };
+    let mut values = key_values(partition, schema.partition.scalar_type)?;
+    if partition.op != PartOp::Compare(Comparator::Eq) {
+        return Err(not_supported(partition.span));
+    }
+    let partition_value = values.pop().ok_or_else(|| not_supported(partition.span))?;
+
+    // The sort key.
+    let mut sort = None;
+    if let Some(element) = schema.sort {
+        match parts.iter().find(|p| p.name == element.name) {
+            None if count > 1 => return Err(missed(element.name)),
+            None => {}
+            Some(part) => {
+                let mut values = key_values(part, element.scalar_type)?.into_iter();
+                let mut next = || values.next().ok_or_else(|| not_supported(part.span));
+                let range = match part.op {
+                    PartOp::Compare(Comparator::Eq) => SortKeyRange::Eq(next()?),
+                    PartOp::Compare(Comparator::Lt) => SortKeyRange::Lt(next()?),
+                    PartOp::Compare(Comparator::Le) => SortKeyRange::Le(next()?),
+                    PartOp::Compare(Comparator::Gt) => SortKeyRange::Gt(next()?),
+                    PartOp::Compare(Comparator::Ge) => SortKeyRange::Ge(next()?),
+                    PartOp::Compare(Comparator::Ne) => return Err(not_supported(part.span)),
+                    PartOp::Between => {
+                        let low = next()?;
+                        SortKeyRange::Between(low, next()?)
+                    }
+                    PartOp::BeginsWith => SortKeyRange::BeginsWith(next()?),
+                };
+                sort = Some((element.name.to_string(), range));
+            }
+        }
+    }
+    Ok(KeyCondition {
+        partition_key: schema.partition.name.to_string(),
+        partition_value,
+        sort,
+    })
+}

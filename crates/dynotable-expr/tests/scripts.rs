@@ -1,0 +1,355 @@
+//! Golden tests: each file in `tests/scripts/` is a goldenscript run by [`Runner`].
+//! Refresh the expected output with `UPDATE_GOLDENFILES=1 cargo test -p dynotable-expr`.
+//!
+//! Values and items are written in DynamoDB JSON; output uses the crate's compact notation
+//! (`{S:"x"}`, `{N:5}`, `{L:[...]}`). Errors print as `ValidationException: <message> @<span>`.
+//!
+//! Commands (`kind` is condition | filter | key | projection | update):
+//! - `lex "<expr>"`: the tokens with their byte spans.
+//! - `parse <kind> "<expr>" [spans=true] [quiet=true]`: the syntax tree, then `=>` the tree
+//!   printed back (with `quiet=true`, just `parsed`).
+//! - `names '<json>'`, `values '<json>'`: the request's ExpressionAttributeNames / Values for
+//!   the commands that follow (`names none` to drop the map).
+//! - `resolve <kind> "<expr>" [schema=pk:S,sk:N]`: resolves one expression with fresh
+//!   placeholders from those maps and prints the result (the unused check is not run).
+//! - `request [update=..] [condition=..] [key=.. schema=..] [filter=..] [projection=..]`:
+//!   resolves a whole request in the service's order, then checks for unused placeholders.
+//! - `item '<json>'` / `item none`: the item the next commands read.
+//! - `eval "<expr>"`: resolves a ConditionExpression and evaluates it against the item.
+//! - `update "<expr>" [keys=pk,sk] [commit=true]`: resolves, checks the key attributes and
+//!   applies the update to the item (missing item: created from its key attributes, taken from
+//!   `key='<json>'`); prints the new item, and with `commit=true` keeps it as the item.
+//! - `project "<expr>"`: resolves a ProjectionExpression and applies it to the item.
+
+use std::collections::BTreeMap;
+use std::error::Error;
+use std::fmt::Write as _;
+
+use dynotable_expr::ast::Dump;
+use dynotable_expr::display::value_text;
+use dynotable_expr::{ExpressionKind, KeyElement, KeySchema, Placeholders, lexer, parser};
+use dynotable_types::{AttributeValue, Item, ScalarAttributeType};
+
+#[derive(Default)]
+struct Runner {
+    names: Option<BTreeMap<String, String>>,
+    values: Option<BTreeMap<String, AttributeValue>>,
+    item: Option<Item>,
+}
+
+fn kind(name: &str) -> Result<ExpressionKind, Box<dyn Error>> {
+    Ok(match name {
+        "condition" => ExpressionKind::Condition,
+        "filter" => ExpressionKind::Filter,
+        "key" => ExpressionKind::KeyCondition,
+        "projection" => ExpressionKind::Projection,
+        "update" => ExpressionKind::Update,
+        other => return Err(format!("unknown expression kind {other}").into()),
+    })
+}
+
+/// `pk:S,sk:N`
+fn schema(text: &str) -> Result<Vec<(String, ScalarAttributeType)>, Box<dyn Error>> {
+    text.split(',')
+        .map(|part| {
+            let (name, ty) = part.split_once(':').ok_or("schema element is name:type")?;
+            let ty = ScalarAttributeType::from_descriptor(ty).ok_or("schema type is S, N or B")?;
+            Ok((name.to_string(), ty))
+        })
+        .collect()
+}
+
+fn element((name, scalar_type): &(String, ScalarAttributeType)) -> KeyElement<'_> {
+    KeyElement {
+        name,
+        scalar_type: *scalar_type,
+    }
+}
+
+fn key_schema(elements: &[(String, ScalarAttributeType)]) -> Result<KeySchema<'_>, Box<dyn Error>> {
+    Ok(KeySchema {
+        partition: elements.first().map(element).ok_or("schema is empty")?,
+        sort: elements.get(1).map(element),
+    })
+}
+
+fn show_error(error: &dynotable_expr::Error) -> String {
+    let mut out = format!("{}: {}", error.exception.name(), error.message);
+    if let Some(span) = error.span {
+        let _ = write!(out, " @{span}");
+    }
+    out.push('\n');
+    out
+}
+
+fn show_item(item: &Item) -> String {
+    if item.is_empty() {
+        return "(empty item)\n".to_string();
+    }
+    item.iter()
+        .map(|(name, value)| format!("{name}: {}\n", value_text(value)))
+        .collect()
+}
+
+impl Runner {
+    fn placeholders(&self) -> Result<Placeholders, dynotable_expr::Error> {
+        Placeholders::new(self.names.clone(), self.values.clone())
+    }
+
+    /// Resolves one expression and prints it.
+    fn resolve(
+        placeholders: &mut Placeholders,
+        kind: ExpressionKind,
+        source: &str,
+        schema: Option<&KeySchema<'_>>,
+    ) -> Result<String, dynotable_expr::Error> {
+        Ok(match kind {
+            ExpressionKind::Update => placeholders
+                .update(source)?
+                .actions
+                .iter()
+                .map(|action| format!("{action}"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            ExpressionKind::Projection => placeholders.projection(source)?.to_string(),
+            ExpressionKind::KeyCondition => {
+                let schema = schema.ok_or_else(|| dynotable_expr::Error::request("test: schema= missing"))?;
+                let key = placeholders.key_condition(source, schema)?;
+                let mut out = format!(
+                    "partition {} = {}",
+                    key.partition_key,
+                    value_text(&key_value(&key.partition_value))
+                );
+                if let Some((name, range)) = &key.sort {
+                    let _ = write!(out, "\nsort {name} {range}");
+                }
+                out
+            }
+            kind => placeholders.condition(kind, source)?.to_string(),
+        })
+    }
+}
+
+fn key_value(value: &dynotable_types::KeyValue) -> AttributeValue {
+    match value {
+        dynotable_types::KeyValue::S(s) => AttributeValue::S(s.clone()),
+        dynotable_types::KeyValue::N(n) => AttributeValue::N(*n),
+        dynotable_types::KeyValue::B(b) => AttributeValue::B(b.clone()),
+    }
+}
+
+impl goldenscript::Runner for Runner {
+    type Command = goldenscript::Command;
+
+    fn run(
+        &mut self,
+        command: &goldenscript::Command,
+        _context: &goldenscript::Context,
+    ) -> Result<String, Box<dyn Error>> {
+        let mut out = String::new();
+        let mut args = command.consume_args();
+        match command.name.as_str() {
+            "lex" => {
+                let source = args.next_pos().ok_or("expression missing")?;
+                args.reject_next()?;
+                for token in lexer::tokenize(source) {
+                    writeln!(
+                        out,
+                        "{} {:?} @{}",
+                        token.kind.name(),
+                        token.text(source),
+                        token.span
+                    )?;
+                }
+            }
+            "parse" => {
+                let kind = kind(args.next_pos().ok_or("kind missing")?)?;
+                let source = args.next_pos().ok_or("expression missing")?;
+                let spans = args.take_key("spans").is_some_and(|v| v == "true");
+                let quiet = args.take_key("quiet").is_some_and(|v| v == "true");
+                args.reject_next()?;
+                let mut tree_text = String::new();
+                let out_tree = &mut tree_text;
+                let printed = match kind {
+                    ExpressionKind::Projection => parser::parse_projection(source).map(|tree| {
+                        out_tree.push_str(&tree.dump(spans));
+                        tree.to_string()
+                    }),
+                    ExpressionKind::Update => parser::parse_update(source).map(|tree| {
+                        out_tree.push_str(&tree.dump(spans));
+                        tree.to_string()
+                    }),
+                    kind => parser::parse_condition(kind, source).map(|tree| {
+                        out_tree.push_str(&tree.dump(spans));
+                        tree.to_string()
+                    }),
+                };
+                match printed {
+                    Ok(_) if quiet => writeln!(out, "parsed")?,
+                    Ok(printed) => {
+                        out.push_str(&tree_text);
+                        writeln!(out, "=> {printed}")?
+                    }
+                    Err(error) => out.push_str(&show_error(&error)),
+                }
+            }
+            "names" => {
+                let json = args.next_pos().ok_or("names missing")?;
+                args.reject_next()?;
+                self.names = if json == "none" {
+                    None
+                } else {
+                    Some(serde_json::from_str(json)?)
+                };
+            }
+            "values" => {
+                let json = args.next_pos().ok_or("values missing")?;
+                args.reject_next()?;
+                self.values = if json == "none" {
+                    None
+                } else {
+                    Some(serde_json::from_str(json)?)
+                };
+            }
+            "item" => {
+                let json = args.next_pos().ok_or("item missing")?;
+                args.reject_next()?;
+                self.item = if json == "none" {
+                    None
+                } else {
+                    Some(serde_json::from_str(json)?)
+                };
+            }
+            "resolve" => {
+                let kind = kind(args.next_pos().ok_or("kind missing")?)?;
+                let source = args.next_pos().ok_or("expression missing")?;
+                let elements = args.take_key("schema").map(schema).transpose()?;
+                args.reject_next()?;
+                let schema = elements.as_deref().map(key_schema).transpose()?;
+                let result = self.placeholders().and_then(|mut placeholders| {
+                    Runner::resolve(&mut placeholders, kind, source, schema.as_ref())
+                });
+                match result {
+                    Ok(text) => writeln!(out, "{text}")?,
+                    Err(error) => out.push_str(&show_error(&error)),
+                }
+            }
+            "request" => {
+                let elements = args.take_key("schema").map(schema).transpose()?;
+                let schema = elements.as_deref().map(key_schema).transpose()?;
+                // The service's order: Update, Condition, KeyCondition, Filter, Projection.
+                let order = [
+                    ("update", "update"),
+                    ("condition", "condition"),
+                    ("key", "key"),
+                    ("filter", "filter"),
+                    ("projection", "projection"),
+                ];
+                let mut expressions = Vec::new();
+                for (key, kind_name) in order {
+                    if let Some(source) = args.take_key(key) {
+                        expressions.push((kind(kind_name)?, source));
+                    }
+                }
+                args.reject_next()?;
+                let result = (|| {
+                    let mut placeholders = self.placeholders()?;
+                    let mut lines = Vec::new();
+                    for (kind, source) in &expressions {
+                        lines.push(format!(
+                            "{kind}: {}",
+                            Runner::resolve(&mut placeholders, *kind, source, schema.as_ref())?
+                                .replace('\n', "; ")
+                        ));
+                    }
+                    placeholders.check_unused()?;
+                    Ok::<_, dynotable_expr::Error>(lines)
+                })();
+                match result {
+                    Ok(lines) => lines.iter().try_for_each(|line| writeln!(out, "{line}"))?,
+                    Err(error) => out.push_str(&show_error(&error)),
+                }
+            }
+            "eval" => {
+                let source = args.next_pos().ok_or("expression missing")?;
+                args.reject_next()?;
+                let result = self
+                    .placeholders()
+                    .and_then(|mut placeholders| placeholders.condition(ExpressionKind::Condition, source));
+                match result {
+                    Ok(condition) => writeln!(out, "{}", condition.evaluate(self.item.as_ref()))?,
+                    Err(error) => out.push_str(&show_error(&error)),
+                }
+            }
+            "update" => {
+                let source = args.next_pos().ok_or("expression missing")?;
+                let keys: Vec<String> = args
+                    .take_key("keys")
+                    .map(|k| k.split(',').map(str::to_string).collect())
+                    .unwrap_or_default();
+                let key: Item = match args.take_key("key") {
+                    Some(json) => serde_json::from_str(json)?,
+                    None => Item::new(),
+                };
+                let commit = args.take_key("commit").is_some_and(|v| v == "true");
+                args.reject_next()?;
+                let result = self.placeholders().and_then(|mut placeholders| {
+                    let update = placeholders.update(source)?;
+                    let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+                    update.check_key_attributes(&keys)?;
+                    update.apply(self.item.as_ref(), &key)
+                });
+                match result {
+                    Ok(item) => {
+                        out.push_str(&show_item(&item));
+                        if commit {
+                            self.item = Some(item);
+                        }
+                    }
+                    Err(error) => out.push_str(&show_error(&error)),
+                }
+            }
+            "project" => {
+                let source = args.next_pos().ok_or("expression missing")?;
+                args.reject_next()?;
+                let item = self.item.clone().unwrap_or_default();
+                match self
+                    .placeholders()
+                    .and_then(|mut placeholders| placeholders.projection(source))
+                {
+                    Ok(projection) => out.push_str(&show_item(&projection.apply(&item))),
+                    Err(error) => out.push_str(&show_error(&error)),
+                }
+            }
+            name => return Err(format!("unknown command {name}").into()),
+        }
+        Ok(out)
+    }
+}
+
+macro_rules! scripts {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scripts/", stringify!($name));
+                goldenscript::run(&mut Runner::default(), path).expect("goldenscript failed");
+            }
+        )*
+    };
+}
+
+scripts!(
+    lex,
+    parse_condition,
+    parse_update,
+    parse_projection,
+    placeholders,
+    resolve_condition,
+    key_condition,
+    resolve_update,
+    resolve_projection,
+    evaluate,
+    apply_update,
+    project,
+);
