@@ -10,8 +10,6 @@ use serde::Serialize;
 pub enum ErrorCode {
     /// The embedded engine failed to start or stopped.
     EngineUnavailable,
-    /// The engine's storage failed while answering.
-    EngineStorage,
 }
 
 /// What a command returns when it fails.
@@ -28,14 +26,6 @@ impl CommandError {
             code,
             message: message.into(),
         }
-    }
-
-    /// An engine error, told as a sentence.
-    pub(crate) fn engine(err: dynotable_engine::EngineError) -> CommandError {
-        CommandError::new(
-            ErrorCode::EngineStorage,
-            format!("The embedded engine failed: {err}"),
-        )
     }
 }
 

@@ -118,14 +118,11 @@ impl App {
                 table_count: None,
                 message: Some(reason),
             },
-            EngineSlot::Ready(engine) => {
-                let count = engine.table_count().await.map_err(CommandError::engine)?;
-                EngineInfo {
-                    state: EngineState::Ready,
-                    table_count: Some(u32::try_from(count).unwrap_or(u32::MAX)),
-                    message: None,
-                }
-            }
+            EngineSlot::Ready(engine) => EngineInfo {
+                state: EngineState::Ready,
+                table_count: Some(u32::try_from(engine.table_count()).unwrap_or(u32::MAX)),
+                message: None,
+            },
         };
         Ok(AppInfo {
             version: self.inner.version.clone(),

@@ -1,23 +1,55 @@
-//! DynoTable's storage engine: DynamoDB's data model on SQLite.
+//! DynoTable's storage engine: DynamoDB's API on SQLite.
 //!
-//! The life of the engine, as far as it goes today:
+//! The life of a request:
 //!
-//! 1. [`Engine::open`] takes a [`Location`]: a database file on disk (created with its parent
-//!    folder if missing) or a private in-memory database.
-//! 2. It opens a SQLite pool through sqlx in WAL mode with `synchronous = FULL`, so an
-//!    acknowledged write survives the process being killed, and applies the embedded
-//!    migrations in `migrations/` — the catalog first, data tables in later migrations.
-//! 3. Callers ask it questions ([`Engine::table_count`]) and, as the storage-engine work lands,
-//!    send it DynamoDB operations.
+//! 1. A caller — the `dynotable-local` server, or the desktop app through it — hands
+//!    [`Engine::call`] an operation name (`PutItem`) and the JSON body of a DynamoDB request.
+//! 2. [`dispatch`] finds the operation and deserialises the body into its request shape from
+//!    [`api`]. A member of the wrong JSON type is a `SerializationException`; an unknown operation
+//!    an `UnknownOperationException`.
+//! 3. The operation (one file per operation under `ops/`) validates the request the way the
+//!    service does — member constraints first, in one `N validation errors detected` envelope
+//!    ([`shape`]), then semantic rules — and looks the table up in the in-memory [`catalog`].
+//! 4. Reads run on a pooled reader connection; SQLite's WAL gives each a consistent snapshot, so
+//!    every read is strongly consistent. Writes take the single writer connection, open a
+//!    `BEGIN IMMEDIATE` transaction, read the old item, check the condition, and write the item,
+//!    its index entries and its item-collection statistics together ([`storage`]), then commit —
+//!    with `synchronous = FULL`, a write is on disk before it is acknowledged.
+//! 5. The response shape is serialised back to JSON; failures are [`ApiError`]s, which the
+//!    server renders in the wire format in one place.
 //!
-//! Errors are one small type, [`EngineError`].
+//! Errors are two small types: [`ApiError`] (what a DynamoDB client is told) and
+//! [`EngineError`] (the storage could not be opened).
 
+pub mod api;
+pub mod capacity;
+pub mod catalog;
+mod clock;
+mod collections;
+mod dispatch;
+mod error;
+mod items;
+mod ops;
+mod params;
+mod shape;
+mod storage;
+
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::{Arc, RwLock};
 
 use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+    SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool, SqlitePoolOptions,
+    SqliteSynchronous,
 };
+use sqlx::{ConnectOptions, Connection};
+
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use collections::{CollectionStats, CollectionSummary, SizeBucket};
+pub use error::{ApiError, EngineError, ErrorKind};
+
+use catalog::TableSchema;
 
 /// Where an engine keeps its data.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,30 +70,61 @@ impl Location {
     }
 }
 
-/// Everything that can go wrong inside the engine.
-#[derive(Debug, thiserror::Error)]
-pub enum EngineError {
-    #[error("cannot create the data folder {path}: {source}")]
-    CreateFolder { path: PathBuf, source: std::io::Error },
-    #[error("the database could not be opened: {0}")]
-    Open(#[source] sqlx::Error),
-    #[error("the database could not be migrated: {0}")]
-    Migrate(#[from] sqlx::migrate::MigrateError),
-    #[error("the database failed: {0}")]
-    Storage(#[from] sqlx::Error),
+/// Settings an engine is opened with.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub location: Location,
+    /// The item-collection size limit on tables with a local secondary index. DynamoDB's is
+    /// 10 GB (rules B.7); tests set it lower to reach it.
+    pub collection_size_limit: u64,
+    /// Where the engine reads the time (creation dates; later TTL and streams).
+    pub clock: Arc<dyn Clock>,
 }
 
-/// An open engine. Cheap to clone: clones share one connection pool.
-#[derive(Debug, Clone)]
+impl Options {
+    pub fn new(location: Location) -> Options {
+        Options {
+            location,
+            collection_size_limit: 10 * 1024 * 1024 * 1024,
+            clock: Arc::new(SystemClock),
+        }
+    }
+}
+
+/// An open engine. Cheap to clone: clones share the storage and the catalog.
+#[derive(Clone)]
 pub struct Engine {
-    pool: SqlitePool,
-    location: Location,
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    options: Options,
+    /// The one connection that writes. Serialising writes here (rather than racing for SQLite's
+    /// write lock) makes every write transaction start at once and never fail with SQLITE_BUSY.
+    writer: tokio::sync::Mutex<SqliteConnection>,
+    /// Connections that only read; `None` for in-memory databases, whose reads share the writer.
+    readers: Option<SqlitePool>,
+    /// Every table's definition, loaded at open and changed under the writer lock.
+    catalog: RwLock<BTreeMap<String, Arc<TableSchema>>>,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("location", &self.inner.options.location)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Engine {
-    /// Opens (creating if needed) the database at `location` and brings its schema up to date.
+    /// Opens (creating if needed) the database at `location` with default options.
     pub async fn open(location: Location) -> Result<Engine, EngineError> {
-        let options = match &location {
+        Engine::open_with(Options::new(location)).await
+    }
+
+    /// Opens (creating if needed) the database and brings its schema up to date.
+    pub async fn open_with(options: Options) -> Result<Engine, EngineError> {
+        let connect = match &options.location {
             Location::File(path) => {
                 if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
                     std::fs::create_dir_all(folder).map_err(|source| EngineError::CreateFolder {
@@ -74,79 +137,115 @@ impl Engine {
                     .create_if_missing(true)
                     .journal_mode(SqliteJournalMode::Wal)
             }
-            // One connection only: every connection to ":memory:" would be a separate database.
             Location::InMemory => {
                 SqliteConnectOptions::from_str("sqlite::memory:").map_err(EngineError::Open)?
             }
         }
+        // An acknowledged write survives kill -9 and power loss.
         .synchronous(SqliteSynchronous::Full)
-        .foreign_keys(true);
+        .busy_timeout(std::time::Duration::from_secs(10))
+        .pragma("cache_size", "-65536")
+        .pragma("temp_store", "memory");
 
-        let max_connections = if location == Location::InMemory { 1 } else { 8 };
-        let pool = SqlitePoolOptions::new()
-            .max_connections(max_connections)
-            .connect_with(options)
-            .await
-            .map_err(EngineError::Open)?;
-        sqlx::migrate!("./migrations").run(&pool).await?;
-        tracing::debug!(?location, "engine opened");
-        Ok(Engine { pool, location })
+        let mut writer = connect.connect().await.map_err(EngineError::Open)?;
+        sqlx::migrate!("./migrations").run_direct(&mut writer).await?;
+        let readers = match options.location {
+            Location::InMemory => None,
+            Location::File(_) => Some(
+                SqlitePoolOptions::new()
+                    .max_connections(8)
+                    .min_connections(1)
+                    .connect_with(connect.read_only(true))
+                    .await
+                    .map_err(EngineError::Open)?,
+            ),
+        };
+        let tables = storage::load_catalog(&mut writer).await?;
+        let catalog = tables
+            .into_iter()
+            .map(|t| (t.name.clone(), Arc::new(t)))
+            .collect();
+        tracing::debug!(location = ?options.location, "engine opened");
+        Ok(Engine {
+            inner: Arc::new(Inner {
+                options,
+                writer: tokio::sync::Mutex::new(writer),
+                readers,
+                catalog: RwLock::new(catalog),
+            }),
+        })
     }
 
     /// Where this engine keeps its data.
     pub fn location(&self) -> &Location {
-        &self.location
+        &self.inner.options.location
     }
 
     /// How many tables the catalog holds.
-    pub async fn table_count(&self) -> Result<u64, EngineError> {
-        let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM catalog_tables")
-            .fetch_one(&self.pool)
-            .await?;
-        Ok(u64::try_from(count).unwrap_or(0))
+    pub fn table_count(&self) -> usize {
+        self.catalog().len()
     }
 
-    /// Closes the pool, waiting for connections to finish and checkpointing the WAL.
+    /// Runs one DynamoDB operation: `operation` is the name after `DynamoDB_20120810.` in the
+    /// `X-Amz-Target` header, `body` the request's JSON. Returns the response's JSON.
+    pub async fn call(&self, operation: &str, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+        dispatch::call(self, operation, body).await
+    }
+
+    /// Closes the storage, waiting for connections to finish and checkpointing the WAL.
     pub async fn close(self) {
-        self.pool.close().await;
+        if let Some(readers) = &self.inner.readers {
+            readers.close().await;
+        }
+        if let Ok(inner) = Arc::try_unwrap(self.inner) {
+            let _ = inner.writer.into_inner().close().await;
+        }
+    }
+
+    // ---- internals shared by the operations ------------------------------------------------
+
+    fn catalog(&self) -> std::sync::RwLockReadGuard<'_, BTreeMap<String, Arc<TableSchema>>> {
+        self.inner
+            .catalog
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn catalog_mut(&self) -> std::sync::RwLockWriteGuard<'_, BTreeMap<String, Arc<TableSchema>>> {
+        self.inner
+            .catalog
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The table named by a request (a name or an ARN), or `ResourceNotFoundException`.
+    fn table(&self, name: &str) -> Result<Arc<TableSchema>, ApiError> {
+        self.catalog()
+            .get(shape::table_name_of(name))
+            .cloned()
+            .ok_or_else(ApiError::resource_not_found)
+    }
+
+    fn now(&self) -> f64 {
+        self.inner.options.clock.now_seconds()
+    }
+
+    /// A connection for reading: a pooled reader, or the writer for in-memory databases.
+    async fn reader(&self) -> Result<storage::ReadConnection<'_>, ApiError> {
+        match &self.inner.readers {
+            Some(pool) => Ok(storage::ReadConnection::Pooled(pool.acquire().await?)),
+            None => Ok(storage::ReadConnection::Shared(self.inner.writer.lock().await)),
+        }
+    }
+
+    /// The writer connection, held for the length of one write transaction.
+    async fn writer(&self) -> tokio::sync::MutexGuard<'_, SqliteConnection> {
+        self.inner.writer.lock().await
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[tokio::test]
-    async fn opens_an_empty_in_memory_database() {
-        let engine = Engine::open(Location::InMemory).await.unwrap();
-        assert_eq!(engine.table_count().await.unwrap(), 0);
-        assert_eq!(engine.location().path(), None);
-    }
-
-    #[tokio::test]
-    async fn creates_the_file_and_its_folder_and_reopens_it() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("nested").join("local.db");
-        let engine = Engine::open(Location::File(path.clone())).await.unwrap();
-        sqlx::query("INSERT INTO catalog_tables (name, definition, created_at) VALUES ('Pets', '{}', 0)")
-            .execute(&engine.pool)
-            .await
-            .unwrap();
-        engine.close().await;
-        assert!(path.is_file());
-
-        let reopened = Engine::open(Location::File(path)).await.unwrap();
-        assert_eq!(reopened.table_count().await.unwrap(), 1);
-    }
-
-    #[tokio::test]
-    async fn a_folder_that_cannot_be_created_is_a_clear_error() {
-        let dir = tempfile::tempdir().unwrap();
-        let blocker = dir.path().join("file");
-        std::fs::write(&blocker, b"not a folder").unwrap();
-        let err = Engine::open(Location::File(blocker.join("local.db")))
-            .await
-            .unwrap_err();
-        assert!(matches!(err, EngineError::CreateFolder { .. }), "{err}");
-    }
+/// Opens a `BEGIN IMMEDIATE` transaction: SQLite's write lock is taken at the start, so a
+/// transaction that read an item cannot be overtaken by another process's write to it.
+async fn begin_write(conn: &mut SqliteConnection) -> Result<sqlx::Transaction<'_, sqlx::Sqlite>, ApiError> {
+    Ok(conn.begin_with("BEGIN IMMEDIATE").await?)
 }

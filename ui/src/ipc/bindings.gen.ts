@@ -44,9 +44,7 @@ export type EngineState = "starting" | "ready" | "failed";
  */
 export type ErrorCode = 
 /**  The embedded engine failed to start or stopped. */
-"ENGINE_UNAVAILABLE" | 
-/**  The engine's storage failed while answering. */
-"ENGINE_STORAGE";
+"ENGINE_UNAVAILABLE";
 
 /* Tauri Specta runtime */
 async function typedError<T, E>(result: Promise<T>): Promise<{ status: "ok"; data: T } | { status: "error"; error: E }> {

@@ -28,8 +28,6 @@ export function errorTitle(code: UiError["code"]): string {
   switch (code) {
     case "ENGINE_UNAVAILABLE":
       return "The embedded engine is not available";
-    case "ENGINE_STORAGE":
-      return "The embedded engine's storage failed";
     case "IPC_FAILURE":
       return "The app's backend did not answer";
   }

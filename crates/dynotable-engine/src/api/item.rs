@@ -1,0 +1,244 @@
+//! Data-plane shapes: the item operations, Query and Scan, and the batch operations.
+//!
+//! Members that hold attribute values are `Checked<...>` (from dynotable-types): the whole body
+//! is parsed first — a shape error anywhere is a `SerializationException` — and the first value
+//! error is reported afterwards as the service's `ValidationException`.
+
+use std::collections::BTreeMap;
+
+use dynotable_types::{Checked, Item};
+use serde::{Deserialize, Serialize};
+
+use super::ConsumedCapacity;
+
+/// `ExpressionAttributeNames`.
+pub type Names = BTreeMap<String, String>;
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct PutItemInput {
+    pub table_name: Option<String>,
+    pub item: Option<Checked<Item>>,
+    pub condition_expression: Option<String>,
+    pub expression_attribute_names: Option<Names>,
+    pub expression_attribute_values: Option<Checked<Item>>,
+    pub return_values: Option<String>,
+    pub return_consumed_capacity: Option<String>,
+    pub return_item_collection_metrics: Option<String>,
+    pub return_values_on_condition_check_failure: Option<String>,
+    /// Legacy conditional parameters: recognised so that mixing them with expressions is
+    /// refused as the service refuses it.
+    pub expected: Option<serde_json::Value>,
+    pub conditional_operator: Option<String>,
+}
+
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct WriteItemOutput {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attributes: Option<Item>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub consumed_capacity: Option<ConsumedCapacity>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub item_collection_metrics: Option<ItemCollectionMetrics>,
+}
+
+/// `ItemCollectionMetrics`: on tables with an LSI, the collection a write touched and its size.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ItemCollectionMetrics {
+    pub item_collection_key: Item,
+    pub size_estimate_range_g_b: [f64; 2],
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct GetItemInput {
+    pub table_name: Option<String>,
+    pub key: Option<Checked<Item>>,
+    pub projection_expression: Option<String>,
+    pub expression_attribute_names: Option<Names>,
+    pub consistent_read: Option<bool>,
+    pub return_consumed_capacity: Option<String>,
+    pub attributes_to_get: Option<Vec<String>>,
+}
+
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct GetItemOutput {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub item: Option<Item>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub consumed_capacity: Option<ConsumedCapacity>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct DeleteItemInput {
+    pub table_name: Option<String>,
+    pub key: Option<Checked<Item>>,
+    pub condition_expression: Option<String>,
+    pub expression_attribute_names: Option<Names>,
+    pub expression_attribute_values: Option<Checked<Item>>,
+    pub return_values: Option<String>,
+    pub return_consumed_capacity: Option<String>,
+    pub return_item_collection_metrics: Option<String>,
+    pub return_values_on_condition_check_failure: Option<String>,
+    pub expected: Option<serde_json::Value>,
+    pub conditional_operator: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct UpdateItemInput {
+    pub table_name: Option<String>,
+    pub key: Option<Checked<Item>>,
+    pub update_expression: Option<String>,
+    pub condition_expression: Option<String>,
+    pub expression_attribute_names: Option<Names>,
+    pub expression_attribute_values: Option<Checked<Item>>,
+    pub return_values: Option<String>,
+    pub return_consumed_capacity: Option<String>,
+    pub return_item_collection_metrics: Option<String>,
+    pub return_values_on_condition_check_failure: Option<String>,
+    pub expected: Option<serde_json::Value>,
+    pub attribute_updates: Option<serde_json::Value>,
+    pub conditional_operator: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct QueryInput {
+    pub table_name: Option<String>,
+    pub index_name: Option<String>,
+    pub key_condition_expression: Option<String>,
+    pub filter_expression: Option<String>,
+    pub projection_expression: Option<String>,
+    pub expression_attribute_names: Option<Names>,
+    pub expression_attribute_values: Option<Checked<Item>>,
+    pub scan_index_forward: Option<bool>,
+    pub limit: Option<i64>,
+    pub exclusive_start_key: Option<Checked<Item>>,
+    pub select: Option<String>,
+    pub consistent_read: Option<bool>,
+    pub return_consumed_capacity: Option<String>,
+    pub key_conditions: Option<serde_json::Value>,
+    pub query_filter: Option<serde_json::Value>,
+    pub attributes_to_get: Option<Vec<String>>,
+    pub conditional_operator: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct ScanInput {
+    pub table_name: Option<String>,
+    pub index_name: Option<String>,
+    pub filter_expression: Option<String>,
+    pub projection_expression: Option<String>,
+    pub expression_attribute_names: Option<Names>,
+    pub expression_attribute_values: Option<Checked<Item>>,
+    pub limit: Option<i64>,
+    pub exclusive_start_key: Option<Checked<Item>>,
+    pub select: Option<String>,
+    pub consistent_read: Option<bool>,
+    pub return_consumed_capacity: Option<String>,
+    pub segment: Option<i64>,
+    pub total_segments: Option<i64>,
+    pub scan_filter: Option<serde_json::Value>,
+    pub attributes_to_get: Option<Vec<String>>,
+    pub conditional_operator: Option<String>,
+}
+
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ReadPageOutput {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub items: Option<Vec<Item>>,
+    pub count: i64,
+    pub scanned_count: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_evaluated_key: Option<Item>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub consumed_capacity: Option<ConsumedCapacity>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct BatchGetItemInput {
+    pub request_items: Option<BTreeMap<String, KeysAndAttributes>>,
+    pub return_consumed_capacity: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize, Serialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct KeysAndAttributes {
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "serialize_checked_keys"
+    )]
+    pub keys: Option<Checked<Vec<Item>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub projection_expression: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expression_attribute_names: Option<Names>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub consistent_read: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attributes_to_get: Option<Vec<String>>,
+}
+
+fn serialize_checked_keys<S: serde::Serializer>(
+    keys: &Option<Checked<Vec<Item>>>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match keys {
+        Some(Checked(Ok(keys))) => keys.serialize(s),
+        _ => s.serialize_none(),
+    }
+}
+
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct BatchGetItemOutput {
+    pub responses: BTreeMap<String, Vec<Item>>,
+    pub unprocessed_keys: BTreeMap<String, KeysAndAttributes>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub consumed_capacity: Option<Vec<ConsumedCapacity>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct BatchWriteItemInput {
+    pub request_items: Option<BTreeMap<String, Vec<WriteRequest>>>,
+    pub return_consumed_capacity: Option<String>,
+    pub return_item_collection_metrics: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct WriteRequest {
+    pub put_request: Option<PutRequest>,
+    pub delete_request: Option<DeleteRequest>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct PutRequest {
+    pub item: Option<Checked<Item>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct DeleteRequest {
+    pub key: Option<Checked<Item>>,
+}
+
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct BatchWriteItemOutput {
+    pub unprocessed_items: BTreeMap<String, Vec<serde_json::Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub consumed_capacity: Option<Vec<ConsumedCapacity>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub item_collection_metrics: Option<BTreeMap<String, Vec<ItemCollectionMetrics>>>,
+}

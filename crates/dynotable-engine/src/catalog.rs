@@ -1,0 +1,176 @@
+//! The catalog: each table's validated definition, as the engine works with it.
+//!
+//! A [`TableSchema`] is what CreateTable leaves behind once its request passed validation: the key
+//! schema with types, the billing mode, each index with its keys and projection, and the storage
+//! *keyspace* ids under which the table's items and each index's entries live (see
+//! `storage.rs`). It is stored as JSON in `catalog_tables.definition` and cached in memory.
+
+use serde::{Deserialize, Serialize};
+
+use dynotable_types::ScalarAttributeType;
+
+use crate::api::{AttributeDefinition, KeySchemaElement, Projection};
+
+/// One key attribute: its name and scalar type.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyAttribute {
+    pub name: String,
+    pub ty: ScalarAttributeType,
+}
+
+/// A primary key or index key: partition key and optional sort key.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeySchema {
+    pub partition: KeyAttribute,
+    pub sort: Option<KeyAttribute>,
+}
+
+impl KeySchema {
+    /// The key's attributes, partition key first.
+    pub fn attributes(&self) -> impl Iterator<Item = &KeyAttribute> {
+        std::iter::once(&self.partition).chain(self.sort.as_ref())
+    }
+
+    /// Whether `name` is one of this key's attributes.
+    pub fn contains(&self, name: &str) -> bool {
+        self.attributes().any(|a| a.name == name)
+    }
+
+    /// The key schema as the API spells it.
+    pub fn to_api(&self) -> Vec<KeySchemaElement> {
+        let element = |a: &KeyAttribute, role: &str| KeySchemaElement {
+            attribute_name: Some(a.name.clone()),
+            key_type: Some(role.to_owned()),
+        };
+        let mut out = vec![element(&self.partition, "HASH")];
+        if let Some(sort) = &self.sort {
+            out.push(element(sort, "RANGE"));
+        }
+        out
+    }
+}
+
+/// How a table is billed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Billing {
+    Provisioned(Throughput),
+    PayPerRequest,
+}
+
+/// Provisioned read and write capacity units.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Throughput {
+    pub read: i64,
+    pub write: i64,
+}
+
+/// Which attributes an index copies from the item (its projection).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ProjectionSchema {
+    All,
+    KeysOnly,
+    Include(Vec<String>),
+}
+
+impl ProjectionSchema {
+    pub fn to_api(&self) -> Projection {
+        match self {
+            ProjectionSchema::All => Projection {
+                projection_type: Some("ALL".into()),
+                non_key_attributes: None,
+            },
+            ProjectionSchema::KeysOnly => Projection {
+                projection_type: Some("KEYS_ONLY".into()),
+                non_key_attributes: None,
+            },
+            ProjectionSchema::Include(names) => Projection {
+                projection_type: Some("INCLUDE".into()),
+                non_key_attributes: Some(names.clone()),
+            },
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum IndexKind {
+    Global,
+    Local,
+}
+
+/// A secondary index.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IndexSchema {
+    pub name: String,
+    pub kind: IndexKind,
+    /// Where the index's entries are stored.
+    pub keyspace: i64,
+    pub key: KeySchema,
+    pub projection: ProjectionSchema,
+    /// A GSI's own provisioned throughput (none for LSIs and on-demand tables).
+    pub throughput: Option<Throughput>,
+}
+
+impl IndexSchema {
+    /// Whether the index copies attribute `name` of an item into its entries. The table's and
+    /// the index's key attributes are always projected.
+    pub fn projects(&self, name: &str, table_key: &KeySchema) -> bool {
+        if self.key.contains(name) || table_key.contains(name) {
+            return true;
+        }
+        match &self.projection {
+            ProjectionSchema::All => true,
+            ProjectionSchema::KeysOnly => false,
+            ProjectionSchema::Include(names) => names.iter().any(|n| n == name),
+        }
+    }
+}
+
+/// A table's definition.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TableSchema {
+    pub name: String,
+    /// A stable random id, reported as `TableId`.
+    pub table_id: String,
+    /// Where the table's items are stored.
+    pub keyspace: i64,
+    pub key: KeySchema,
+    /// The attribute definitions as given (every one is a key attribute of the table or an index).
+    pub attribute_definitions: Vec<KeyAttribute>,
+    pub billing: Billing,
+    pub indexes: Vec<IndexSchema>,
+    /// Seconds since the Unix epoch.
+    pub created_at: f64,
+    pub deletion_protection: bool,
+    pub table_class: String,
+}
+
+impl TableSchema {
+    pub fn index(&self, name: &str) -> Option<&IndexSchema> {
+        self.indexes.iter().find(|i| i.name == name)
+    }
+
+    /// Whether the table has a local secondary index — the condition for the 10 GB
+    /// item-collection limit and for ItemCollectionMetrics (rules B.7).
+    pub fn has_lsi(&self) -> bool {
+        self.indexes.iter().any(|i| i.kind == IndexKind::Local)
+    }
+
+    pub fn attribute_definitions_api(&self) -> Vec<AttributeDefinition> {
+        self.attribute_definitions
+            .iter()
+            .map(|a| AttributeDefinition {
+                attribute_name: Some(a.name.clone()),
+                attribute_type: Some(a.ty.as_str().to_owned()),
+            })
+            .collect()
+    }
+
+    /// The table's ARN in the local region and account.
+    pub fn arn(&self) -> String {
+        format!("arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{}", self.name)
+    }
+}
+
+/// The region and account the engine reports in ARNs.
+pub const REGION: &str = "local";
+pub const ACCOUNT: &str = "000000000000";

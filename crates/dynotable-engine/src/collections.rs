@@ -1,0 +1,135 @@
+//! Item collections as first-class data: the statistics the engine keeps for every partition-key
+//! value of a table and of each index (count and bytes, maintained in each write's transaction,
+//! see `items.rs`), read without scanning the items.
+//!
+//! The desktop app draws its map of a table from [`Engine::collection_stats`]: the largest
+//! collections, how many distinct partition keys there are, and how their sizes are distributed.
+
+use dynotable_types::{AttributeValue, KeyValue};
+use serde::Serialize;
+use sqlx::Row;
+
+use crate::catalog::{IndexKind, KeySchema};
+use crate::{ApiError, Engine, items};
+
+/// One item collection.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CollectionSummary {
+    /// The partition-key value that names the collection.
+    pub partition_key: AttributeValue,
+    pub item_count: u64,
+    /// Bytes by DynamoDB's item-size rules (rule B.1).
+    pub size_bytes: u64,
+    /// On tables with an LSI, the size the 10 GB limit counts: the table's items plus their LSI
+    /// entries for this partition key (rule B.7). `None` elsewhere.
+    pub limited_size_bytes: Option<u64>,
+}
+
+/// How many collections have a size in `[lower_bytes, upper_bytes)`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SizeBucket {
+    pub lower_bytes: u64,
+    pub upper_bytes: u64,
+    pub collections: u64,
+}
+
+/// The collections of a table or of one of its indexes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CollectionStats {
+    pub distinct_partition_keys: u64,
+    pub item_count: u64,
+    pub size_bytes: u64,
+    /// The largest collections, largest first (ties in key order).
+    pub largest: Vec<CollectionSummary>,
+    /// Collection sizes in power-of-two buckets, smallest first; empty buckets left out.
+    pub size_distribution: Vec<SizeBucket>,
+    /// The item-collection size limit in force, on tables with an LSI.
+    pub collection_size_limit: Option<u64>,
+}
+
+impl Engine {
+    /// Statistics of the collections of `table` (or of its index `index`), with the `largest`
+    /// biggest collections listed.
+    pub async fn collection_stats(
+        &self,
+        table: &str,
+        index: Option<&str>,
+        largest: usize,
+    ) -> Result<CollectionStats, ApiError> {
+        let table = self.table(table)?;
+        let (keyspace, key): (i64, &KeySchema) = match index {
+            None => (table.keyspace, &table.key),
+            Some(name) => {
+                let index = table.index(name).ok_or_else(|| {
+                    ApiError::validation(format!("The table does not have the specified index: {name}"))
+                })?;
+                (index.keyspace, &index.key)
+            }
+        };
+        let lsi_limit = (index.is_none()
+            || table
+                .index(index.unwrap_or_default())
+                .is_some_and(|i| i.kind == IndexKind::Local))
+            && table.has_lsi();
+        let mut conn = self.reader().await?;
+        let (item_count, size_bytes) = crate::storage::keyspace_totals(&mut conn, keyspace).await?;
+
+        let sizes: Vec<i64> = sqlx::query_scalar("SELECT size_bytes FROM collections WHERE keyspace = ?")
+            .bind(keyspace)
+            .fetch_all(&mut *conn)
+            .await?;
+        let mut size_distribution: Vec<SizeBucket> = Vec::new();
+        for size in &sizes {
+            let size = u64::try_from(*size).unwrap_or(0);
+            let lower = if size == 0 {
+                0
+            } else {
+                1u64 << (63 - size.leading_zeros())
+            };
+            let upper = if size == 0 { 1 } else { lower.saturating_mul(2) };
+            match size_distribution.iter_mut().find(|b| b.lower_bytes == lower) {
+                Some(bucket) => bucket.collections += 1,
+                None => size_distribution.push(SizeBucket {
+                    lower_bytes: lower,
+                    upper_bytes: upper,
+                    collections: 1,
+                }),
+            }
+        }
+        size_distribution.sort_by_key(|b| b.lower_bytes);
+
+        let rows = sqlx::query(
+            "SELECT pk, item_count, size_bytes FROM collections WHERE keyspace = ? ORDER BY size_bytes DESC, pk ASC LIMIT ?",
+        )
+        .bind(keyspace)
+        .bind(i64::try_from(largest).unwrap_or(i64::MAX))
+        .fetch_all(&mut *conn)
+        .await?;
+        let mut summaries = Vec::with_capacity(rows.len());
+        for row in rows {
+            let pk: Vec<u8> = row.get(0);
+            let (value, rest) = KeyValue::decode(key.partition.ty, &pk)
+                .ok_or_else(|| ApiError::internal("a stored partition key could not be decoded"))?;
+            debug_assert!(rest.is_empty());
+            let limited_size_bytes = if lsi_limit {
+                Some(items::lsi_collection_bytes(&mut conn, &table, &pk).await?)
+            } else {
+                None
+            };
+            summaries.push(CollectionSummary {
+                partition_key: value.into(),
+                item_count: u64::try_from(row.get::<i64, _>(1)).unwrap_or(0),
+                size_bytes: u64::try_from(row.get::<i64, _>(2)).unwrap_or(0),
+                limited_size_bytes,
+            });
+        }
+        Ok(CollectionStats {
+            distinct_partition_keys: sizes.len() as u64,
+            item_count: u64::try_from(item_count).unwrap_or(0),
+            size_bytes: u64::try_from(size_bytes).unwrap_or(0),
+            largest: summaries,
+            size_distribution,
+            collection_size_limit: lsi_limit.then_some(self.inner.options.collection_size_limit),
+        })
+    }
+}

@@ -1,0 +1,57 @@
+//! From an operation name and a JSON body to the operation, and back to JSON.
+
+use std::future::Future;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::{ApiError, Engine, ErrorKind, ops};
+
+pub(crate) async fn call(engine: &Engine, operation: &str, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+    match operation {
+        "CreateTable" => run(body, |input| ops::create_table::run(engine, input)).await,
+        "DescribeTable" => run(body, |input| ops::describe_table::run(engine, input)).await,
+        "ListTables" => run(body, |input| ops::list_tables::run(engine, input)).await,
+        "DeleteTable" => run(body, |input| ops::delete_table::run(engine, input)).await,
+        "UpdateTable" => run(body, |input| ops::update_table::run(engine, input)).await,
+        "PutItem" => run(body, |input| ops::put_item::run(engine, input)).await,
+        "GetItem" => run(body, |input| ops::get_item::run(engine, input)).await,
+        "UpdateItem" => run(body, |input| ops::update_item::run(engine, input)).await,
+        "DeleteItem" => run(body, |input| ops::delete_item::run(engine, input)).await,
+        "Query" => run(body, |input| ops::query::run(engine, input)).await,
+        "Scan" => run(body, |input| ops::scan::run(engine, input)).await,
+        "BatchGetItem" => run(body, |input| ops::batch_get_item::run(engine, input)).await,
+        "BatchWriteItem" => run(body, |input| ops::batch_write_item::run(engine, input)).await,
+        _ => Err(ApiError::new(ErrorKind::UnknownOperationException, "")),
+    }
+}
+
+/// Deserialises the request, runs the operation, serialises its response.
+async fn run<I, O, F>(body: &[u8], operation: impl FnOnce(I) -> F) -> Result<Vec<u8>, ApiError>
+where
+    I: DeserializeOwned,
+    O: Serialize,
+    F: Future<Output = Result<O, ApiError>>,
+{
+    // An empty body is an empty request, as the service treats it.
+    let body = if body.iter().all(u8::is_ascii_whitespace) {
+        b"{}".as_slice()
+    } else {
+        body
+    };
+    let input: I = serde_json::from_slice(body).map_err(serialization_error)?;
+    let output = operation(input).await?;
+    serde_json::to_vec(&output).map_err(ApiError::internal)
+}
+
+/// A body that is not JSON, or a member of the wrong JSON type. Values that are well-formed JSON
+/// but not valid DynamoDB (an `N` that is not a number) are validated later, by the operation.
+fn serialization_error(err: serde_json::Error) -> ApiError {
+    let message = match err.classify() {
+        serde_json::error::Category::Syntax
+        | serde_json::error::Category::Eof
+        | serde_json::error::Category::Io => "Start of structure or map found where not expected.".to_owned(),
+        serde_json::error::Category::Data => err.to_string(),
+    };
+    ApiError::new(ErrorKind::SerializationException, message)
+}

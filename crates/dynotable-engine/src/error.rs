@@ -1,0 +1,162 @@
+//! The engine's errors.
+//!
+//! Two kinds, kept apart on purpose:
+//! - [`ApiError`]: what a DynamoDB client is told — an exception named after the service's own
+//!   ([`ErrorKind`]), its message, and the extra members some exceptions carry. The server turns it
+//!   into the wire format (`{"__type": ..., "message": ...}`) in one place.
+//! - [`EngineError`]: the engine could not open or use its storage. Seen by the host, not by a
+//!   DynamoDB client; when it happens during a request it becomes an `InternalServerError`.
+
+use std::path::PathBuf;
+
+use dynotable_types::{ConstraintViolation, Item, ValidationError};
+
+/// The DynamoDB exceptions the engine raises. The variant name is the exception's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ErrorKind {
+    ValidationException,
+    SerializationException,
+    UnknownOperationException,
+    ResourceNotFoundException,
+    ResourceInUseException,
+    ConditionalCheckFailedException,
+    ItemCollectionSizeLimitExceededException,
+    LimitExceededException,
+    TransactionCanceledException,
+    TransactionConflictException,
+    IdempotentParameterMismatchException,
+    InternalServerError,
+}
+
+impl ErrorKind {
+    /// The exception's name, as the wire's `__type` ends.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::ValidationException => "ValidationException",
+            Self::SerializationException => "SerializationException",
+            Self::UnknownOperationException => "UnknownOperationException",
+            Self::ResourceNotFoundException => "ResourceNotFoundException",
+            Self::ResourceInUseException => "ResourceInUseException",
+            Self::ConditionalCheckFailedException => "ConditionalCheckFailedException",
+            Self::ItemCollectionSizeLimitExceededException => "ItemCollectionSizeLimitExceededException",
+            Self::LimitExceededException => "LimitExceededException",
+            Self::TransactionCanceledException => "TransactionCanceledException",
+            Self::TransactionConflictException => "TransactionConflictException",
+            Self::IdempotentParameterMismatchException => "IdempotentParameterMismatchException",
+            Self::InternalServerError => "InternalServerError",
+        }
+    }
+
+    /// The namespace the service puts before `#` in `__type`. Validation, serialization and
+    /// unknown-operation errors come from the service framework ("coral"), the rest from DynamoDB.
+    pub fn namespace(self) -> &'static str {
+        match self {
+            Self::ValidationException => "com.amazon.coral.validate",
+            Self::SerializationException | Self::UnknownOperationException => "com.amazon.coral.service",
+            _ => "com.amazonaws.dynamodb.v20120810",
+        }
+    }
+
+    /// The HTTP status: 500 only for a real internal fault, 400 for everything the client caused.
+    pub fn http_status(self) -> u16 {
+        match self {
+            Self::InternalServerError => 500,
+            _ => 400,
+        }
+    }
+}
+
+/// An error a DynamoDB client receives.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiError {
+    pub kind: ErrorKind,
+    pub message: String,
+    /// The item a `ConditionalCheckFailedException` carries when the request asked for it with
+    /// `ReturnValuesOnConditionCheckFailure = ALL_OLD`.
+    pub item: Option<Item>,
+}
+
+impl ApiError {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> ApiError {
+        ApiError {
+            kind,
+            message: message.into(),
+            item: None,
+        }
+    }
+
+    /// A `ValidationException` with the service's message.
+    pub fn validation(message: impl Into<String>) -> ApiError {
+        ApiError::new(ErrorKind::ValidationException, message)
+    }
+
+    /// The `N validation errors detected: ...` envelope for failed member constraints.
+    pub fn constraints(violations: Vec<ConstraintViolation>) -> ApiError {
+        ApiError::validation(ValidationError::Constraints(violations).message())
+    }
+
+    /// `ResourceNotFoundException` as data-plane operations report it today (rules B.10).
+    pub fn resource_not_found() -> ApiError {
+        ApiError::new(
+            ErrorKind::ResourceNotFoundException,
+            "Requested resource not found",
+        )
+    }
+
+    /// `ResourceNotFoundException` as control-plane operations word it (rules B.10).
+    pub fn table_not_found(table: &str) -> ApiError {
+        ApiError::new(
+            ErrorKind::ResourceNotFoundException,
+            format!("Requested resource not found: Table: {table} not found"),
+        )
+    }
+
+    /// `ConditionalCheckFailedException`, with the current item when the request asked for it.
+    pub fn conditional_check_failed(item: Option<Item>) -> ApiError {
+        ApiError {
+            kind: ErrorKind::ConditionalCheckFailedException,
+            message: "The conditional request failed".into(),
+            item,
+        }
+    }
+
+    pub fn internal(err: impl std::fmt::Display) -> ApiError {
+        tracing::error!(%err, "internal error while serving a request");
+        ApiError::new(ErrorKind::InternalServerError, "Internal server error")
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.kind.name(), self.message)
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+impl From<ValidationError> for ApiError {
+    fn from(err: ValidationError) -> ApiError {
+        ApiError::validation(err.message())
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(err: sqlx::Error) -> ApiError {
+        ApiError::internal(err)
+    }
+}
+
+/// The engine could not open or use its storage.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error("cannot create the data folder {path}: {source}")]
+    CreateFolder { path: PathBuf, source: std::io::Error },
+    #[error("the database could not be opened: {0}")]
+    Open(#[source] sqlx::Error),
+    #[error("the database could not be migrated: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("the database failed: {0}")]
+    Storage(#[from] sqlx::Error),
+    #[error("the catalog holds a table definition that cannot be read: {0}")]
+    Catalog(String),
+}

@@ -1,0 +1,390 @@
+//! Items in storage: locating an item by its key, reading it, and writing it together with its
+//! index entries and the statistics of every item collection it belongs to.
+//!
+//! A write ([`write_item`]) runs inside the caller's transaction and does, in order:
+//! 1. the base item: replace or delete the entry, adjust its collection and the table's totals;
+//! 2. each secondary index: the item's entry before and after ([`IndexEntry`]) decides whether
+//!    the index is untouched, gets an entry, loses one, or has it moved (rule B.3, index write
+//!    amplification), and the index's collections follow;
+//! 3. on tables with an LSI, the item-collection size limit: if the write grew the collection
+//!    (base items plus LSI entries for the partition key) past the limit it fails with
+//!    `ItemCollectionSizeLimitExceededException` and the caller rolls back (rule B.7).
+//!
+//! Nothing is written unless the caller commits, so an item and its index entries change
+//! together or not at all.
+
+use dynotable_types::{Item, KeyRef, KeyRole, ValidationError, item_size};
+use sqlx::{Row, SqliteConnection};
+
+use crate::capacity::{self, WriteUnits};
+use crate::catalog::{IndexKind, IndexSchema, KeySchema, TableSchema};
+use crate::{ApiError, ErrorKind};
+
+/// Where an item lives: its encoded partition and sort key (`sk` is empty without a sort key).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) struct StorageKey {
+    pub pk: Vec<u8>,
+    pub sk: Vec<u8>,
+}
+
+impl StorageKey {
+    /// The key of an item being written (PutItem and friends): key attributes present, typed,
+    /// non-empty and within their size limits.
+    pub fn of_item(table: &TableSchema, item: &Item) -> Result<StorageKey, ApiError> {
+        let pk = key_checker(&table.key, KeyRole::Partition).check_in_item(item)?;
+        let sk = match &table.key.sort {
+            Some(_) => Some(key_checker(&table.key, KeyRole::Sort).check_in_item(item)?),
+            None => None,
+        };
+        Ok(StorageKey::encode(pk, sk))
+    }
+
+    /// The key named by a `Key` parameter: exactly the key attributes, typed (rule B.10:
+    /// `The provided key element does not match the schema`).
+    pub fn of_key(table: &TableSchema, key: &Item) -> Result<StorageKey, ApiError> {
+        let expected = 1 + usize::from(table.key.sort.is_some());
+        if key.len() != expected {
+            return Err(ValidationError::KeyElementMismatch.into());
+        }
+        let pk = key_checker(&table.key, KeyRole::Partition).check_in_key(key)?;
+        let sk = match &table.key.sort {
+            Some(_) => Some(key_checker(&table.key, KeyRole::Sort).check_in_key(key)?),
+            None => None,
+        };
+        Ok(StorageKey::encode(pk, sk))
+    }
+
+    fn encode(pk: KeyRef<'_>, sk: Option<KeyRef<'_>>) -> StorageKey {
+        StorageKey {
+            pk: pk.encode(),
+            sk: sk.map(|k| k.encode()).unwrap_or_default(),
+        }
+    }
+}
+
+/// The dynotable-types checker for one attribute of a key schema.
+pub(crate) fn key_checker(key: &KeySchema, role: KeyRole) -> dynotable_types::KeyAttribute<'_> {
+    let attribute = match role {
+        KeyRole::Partition => &key.partition,
+        KeyRole::Sort => key.sort.as_ref().unwrap_or(&key.partition),
+    };
+    dynotable_types::KeyAttribute::new(&attribute.name, attribute.ty, role)
+}
+
+/// Only the key attributes of `item`, for `Key`/`LastEvaluatedKey` values.
+pub(crate) fn key_of(key: &KeySchema, item: &Item) -> Item {
+    key.attributes()
+        .filter_map(|a| item.get(&a.name).map(|v| (a.name.clone(), v.clone())))
+        .collect()
+}
+
+/// An item as stored, with its size by DynamoDB's rules (rule B.1).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct StoredItem {
+    pub item: Item,
+    pub size: u64,
+}
+
+/// Reads the item at `key`, if any.
+pub(crate) async fn load_item(
+    conn: &mut SqliteConnection,
+    table: &TableSchema,
+    key: &StorageKey,
+) -> Result<Option<StoredItem>, ApiError> {
+    let row =
+        sqlx::query("SELECT body, size FROM entries WHERE keyspace = ? AND pk = ? AND sk = ? AND tail = X''")
+            .bind(table.keyspace)
+            .bind(&key.pk)
+            .bind(&key.sk)
+            .fetch_optional(&mut *conn)
+            .await?;
+    row.map(|row| decode_entry(row.get(0), row.get(1))).transpose()
+}
+
+/// An entry's body, as stored.
+pub(crate) fn decode_entry(body: Vec<u8>, size: i64) -> Result<StoredItem, ApiError> {
+    let item = serde_json::from_slice(&body).map_err(ApiError::internal)?;
+    Ok(StoredItem {
+        item,
+        size: u64::try_from(size).unwrap_or(0),
+    })
+}
+
+/// An item's entry in one secondary index.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct IndexEntry {
+    pub pk: Vec<u8>,
+    pub sk: Vec<u8>,
+    /// The projected attributes (always including the table's and the index's keys).
+    pub item: Item,
+    pub size: u64,
+}
+
+/// The item's entry in `index`, or `None` when the item lacks one of the index's key attributes
+/// (a sparse index). An index key attribute of the wrong type or empty is a ValidationException.
+pub(crate) fn index_entry(
+    table: &TableSchema,
+    index: &IndexSchema,
+    item: &Item,
+) -> Result<Option<IndexEntry>, ApiError> {
+    let Some(pk) = key_checker(&index.key, KeyRole::Partition).check_index_key_in_item(&index.name, item)?
+    else {
+        return Ok(None);
+    };
+    let sk = match &index.key.sort {
+        Some(_) => match key_checker(&index.key, KeyRole::Sort).check_index_key_in_item(&index.name, item)? {
+            Some(sk) => Some(sk),
+            None => return Ok(None),
+        },
+        None => None,
+    };
+    let projected: Item = item
+        .iter()
+        .filter(|(name, _)| index.projects(name, &table.key))
+        .map(|(name, value)| (name.clone(), value.clone()))
+        .collect();
+    let size = item_size(&projected) as u64;
+    Ok(Some(IndexEntry {
+        pk: pk.encode(),
+        sk: sk.map(|k| k.encode()).unwrap_or_default(),
+        item: projected,
+        size,
+    }))
+}
+
+/// Every index entry of `item`, in the order of `table.indexes`. Checking them is part of
+/// validating a write, before its condition is evaluated.
+pub(crate) fn index_entries(table: &TableSchema, item: &Item) -> Result<Vec<Option<IndexEntry>>, ApiError> {
+    table
+        .indexes
+        .iter()
+        .map(|index| index_entry(table, index, item))
+        .collect()
+}
+
+/// What a write cost and touched, for ConsumedCapacity and ItemCollectionMetrics.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct WriteEffects {
+    /// Write units per secondary index (rule B.3), in the order of `table.indexes`.
+    pub index_units: Vec<WriteUnits>,
+    /// On tables with an LSI: the collection's size after the write (base items + LSI entries).
+    pub collection_bytes: Option<u64>,
+}
+
+/// Replaces the item at `key` (`old`, if any) by `new` (`None` deletes it), with its index
+/// entries (`new_entries`, from [`index_entries`]) and all statistics, inside the caller's
+/// transaction. See the module documentation for the order of work.
+pub(crate) async fn write_item(
+    conn: &mut SqliteConnection,
+    table: &TableSchema,
+    collection_size_limit: u64,
+    key: &StorageKey,
+    old: Option<&StoredItem>,
+    new: Option<(&Item, u64, &[Option<IndexEntry>])>,
+) -> Result<WriteEffects, ApiError> {
+    // 1. The base item.
+    match new {
+        Some((item, size, _)) => put_entry(conn, table.keyspace, &key.pk, &key.sk, &[], item, size).await?,
+        None if old.is_some() => delete_entry(conn, table.keyspace, &key.pk, &key.sk, &[]).await?,
+        None => {}
+    }
+    let old_size = old.map(|o| o.size);
+    let new_size = new.map(|(_, size, _)| size);
+    adjust_collection(conn, table.keyspace, &key.pk, old_size, new_size).await?;
+
+    // 2. Every secondary index.
+    let tail = [key.pk.as_slice(), key.sk.as_slice()].concat();
+    let mut effects = WriteEffects::default();
+    for (position, index) in table.indexes.iter().enumerate() {
+        let before = match old {
+            Some(old) => index_entry(table, index, &old.item)?,
+            None => None,
+        };
+        let after = new.and_then(|(_, _, entries)| entries.get(position).cloned().flatten());
+        let moved = match (&before, &after) {
+            (Some(b), Some(a)) => (&b.pk, &b.sk) != (&a.pk, &a.sk),
+            _ => true,
+        };
+        let changed = before != after;
+        if let Some(b) = &before
+            && (after.is_none() || moved)
+        {
+            delete_entry(conn, index.keyspace, &b.pk, &b.sk, &tail).await?;
+            adjust_collection(conn, index.keyspace, &b.pk, Some(b.size), None).await?;
+        }
+        if let Some(a) = &after
+            && changed
+        {
+            put_entry(conn, index.keyspace, &a.pk, &a.sk, &tail, &a.item, a.size).await?;
+            let replaced = if moved {
+                None
+            } else {
+                before.as_ref().map(|b| b.size)
+            };
+            adjust_collection(conn, index.keyspace, &a.pk, replaced, Some(a.size)).await?;
+        }
+        effects.index_units.push(capacity::index_write(
+            before
+                .as_ref()
+                .map(|b| ((&b.pk, &b.sk), b.size))
+                .as_ref()
+                .map(|(k, s)| (k, *s)),
+            after
+                .as_ref()
+                .map(|a| ((&a.pk, &a.sk), a.size))
+                .as_ref()
+                .map(|(k, s)| (k, *s)),
+            changed,
+        ));
+    }
+
+    // 3. The item-collection size limit, on tables with an LSI (rule B.7).
+    if table.has_lsi() {
+        let bytes = lsi_collection_bytes(conn, table, &key.pk).await?;
+        let grew = new_size.unwrap_or(0) > old_size.unwrap_or(0) || old.is_none();
+        if grew && bytes > collection_size_limit {
+            return Err(ApiError::new(
+                ErrorKind::ItemCollectionSizeLimitExceededException,
+                "Collection size exceeded",
+            ));
+        }
+        effects.collection_bytes = Some(bytes);
+    }
+    Ok(effects)
+}
+
+/// The size of an item collection as the 10 GB limit counts it: the table's items with the
+/// partition key plus their entries in every LSI (rule B.7).
+pub(crate) async fn lsi_collection_bytes(
+    conn: &mut SqliteConnection,
+    table: &TableSchema,
+    pk: &[u8],
+) -> Result<u64, ApiError> {
+    let mut total = collection_bytes(conn, table.keyspace, pk).await?;
+    for index in table.indexes.iter().filter(|i| i.kind == IndexKind::Local) {
+        total += collection_bytes(conn, index.keyspace, pk).await?;
+    }
+    Ok(total)
+}
+
+async fn collection_bytes(conn: &mut SqliteConnection, keyspace: i64, pk: &[u8]) -> Result<u64, ApiError> {
+    let bytes: Option<i64> =
+        sqlx::query_scalar("SELECT size_bytes FROM collections WHERE keyspace = ? AND pk = ?")
+            .bind(keyspace)
+            .bind(pk)
+            .fetch_optional(&mut *conn)
+            .await?;
+    Ok(bytes.map(|b| u64::try_from(b).unwrap_or(0)).unwrap_or(0))
+}
+
+/// Writes one index entry for the base item at `key` and counts it in the index's collection
+/// (used by a new index's backfill).
+pub(crate) async fn put_index_entry(
+    conn: &mut SqliteConnection,
+    index: &IndexSchema,
+    key: &StorageKey,
+    entry: &IndexEntry,
+) -> Result<(), ApiError> {
+    let tail = [key.pk.as_slice(), key.sk.as_slice()].concat();
+    put_entry(
+        conn,
+        index.keyspace,
+        &entry.pk,
+        &entry.sk,
+        &tail,
+        &entry.item,
+        entry.size,
+    )
+    .await?;
+    adjust_collection(conn, index.keyspace, &entry.pk, None, Some(entry.size)).await
+}
+
+async fn put_entry(
+    conn: &mut SqliteConnection,
+    keyspace: i64,
+    pk: &[u8],
+    sk: &[u8],
+    tail: &[u8],
+    item: &Item,
+    size: u64,
+) -> Result<(), ApiError> {
+    let body = serde_json::to_vec(item).map_err(ApiError::internal)?;
+    sqlx::query(
+        "INSERT OR REPLACE INTO entries (keyspace, pk, sk, tail, body, size) VALUES (?, ?, ?, ?, ?, ?)",
+    )
+    .bind(keyspace)
+    .bind(pk)
+    .bind(sk)
+    .bind(tail)
+    .bind(body)
+    .bind(size as i64)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+async fn delete_entry(
+    conn: &mut SqliteConnection,
+    keyspace: i64,
+    pk: &[u8],
+    sk: &[u8],
+    tail: &[u8],
+) -> Result<(), ApiError> {
+    sqlx::query("DELETE FROM entries WHERE keyspace = ? AND pk = ? AND sk = ? AND tail = ?")
+        .bind(keyspace)
+        .bind(pk)
+        .bind(sk)
+        .bind(tail)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// Moves a collection's and its keyspace's count and bytes from `old` to `new` (entry sizes;
+/// `None` = no entry).
+async fn adjust_collection(
+    conn: &mut SqliteConnection,
+    keyspace: i64,
+    pk: &[u8],
+    old: Option<u64>,
+    new: Option<u64>,
+) -> Result<(), ApiError> {
+    let count = i64::from(new.is_some()) - i64::from(old.is_some());
+    let bytes = new.unwrap_or(0) as i64 - old.unwrap_or(0) as i64;
+    if count == 0 && bytes == 0 {
+        return Ok(());
+    }
+    sqlx::query(
+        "INSERT INTO collections (keyspace, pk, item_count, size_bytes) VALUES (?, ?, ?, ?)
+         ON CONFLICT (keyspace, pk) DO UPDATE SET
+             item_count = item_count + excluded.item_count, size_bytes = size_bytes + excluded.size_bytes",
+    )
+    .bind(keyspace)
+    .bind(pk)
+    .bind(count)
+    .bind(bytes)
+    .execute(&mut *conn)
+    .await?;
+    if count < 0 {
+        sqlx::query("DELETE FROM collections WHERE keyspace = ? AND pk = ? AND item_count <= 0")
+            .bind(keyspace)
+            .bind(pk)
+            .execute(&mut *conn)
+            .await?;
+    }
+    sqlx::query("UPDATE keyspaces SET item_count = item_count + ?, size_bytes = size_bytes + ? WHERE id = ?")
+        .bind(count)
+        .bind(bytes)
+        .bind(keyspace)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// The service's estimate range for an item collection's size, in GB: DynamoDB reports a
+/// range, not the size; here the whole gigabytes around the exact size.
+pub(crate) fn size_estimate_range_gb(bytes: u64) -> [f64; 2] {
+    let gb = bytes as f64 / (1024.0 * 1024.0 * 1024.0);
+    let lower = gb.floor();
+    [lower, lower + 1.0]
+}

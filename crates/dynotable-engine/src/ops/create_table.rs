@@ -1,0 +1,512 @@
+//! CreateTable: validate the definition, allocate storage for the table and each index, and add
+//! it to the catalog. Tables are ACTIVE at once (see docs/compatibility.md).
+//!
+//! Validation order follows the service: member constraints (one envelope), then the billing
+//! mode and throughput, then the key schema against the attribute definitions, then each index.
+//! Messages are the service's (rules B.7, B.8, B.10 in dynamodb-rules.md); those the rules file
+//! does not quote follow DynamoDB's wording as observed by dynalite and are marked "unverified".
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use dynotable_types::ScalarAttributeType;
+
+use crate::api::table::{CreateTableInput, CreateTableOutput, GlobalSecondaryIndex, LocalSecondaryIndex};
+use crate::api::{AttributeDefinition, KeySchemaElement, Projection, ProvisionedThroughput};
+use crate::catalog::{
+    Billing, IndexKind, IndexSchema, KeyAttribute, KeySchema, ProjectionSchema, TableSchema, Throughput,
+};
+use crate::shape::Shape;
+use crate::{ApiError, Engine, ErrorKind, begin_write, ops, storage};
+
+/// Rule B.7: at most 5 LSIs and (by default) 20 GSIs per table; 100 projected non-key
+/// attributes summed over all indexes.
+const MAX_LSIS: usize = 5;
+const MAX_GSIS: usize = 20;
+const MAX_PROJECTED_ATTRIBUTES: usize = 100;
+/// Rule B.7 (throughput quotas): 40,000 RCU / WCU per table.
+const MAX_THROUGHPUT: i64 = 40_000;
+
+pub async fn run(engine: &Engine, input: CreateTableInput) -> Result<CreateTableOutput, ApiError> {
+    validate_shape(&input)?;
+    let mut definition = validate(&input)?;
+    if input
+        .stream_specification
+        .as_ref()
+        .is_some_and(|s| s.stream_enabled == Some(true))
+    {
+        return Err(streams_not_supported());
+    }
+
+    let mut writer = engine.writer().await;
+    if engine.catalog().contains_key(&definition.name) {
+        return Err(ApiError::new(
+            ErrorKind::ResourceInUseException,
+            format!("Table already exists: {}", definition.name),
+        ));
+    }
+    definition.created_at = engine.now();
+    let mut tx = begin_write(&mut writer).await?;
+    storage::create_table(&mut tx, &mut definition).await?;
+    tx.commit().await?;
+    let definition = Arc::new(definition);
+    engine
+        .catalog_mut()
+        .insert(definition.name.clone(), definition.clone());
+    // The service answers CREATING and the table turns ACTIVE moments later; here it is ACTIVE
+    // by the time anyone can ask (DescribeTable), so waiters return at once.
+    let description = ops::describe_table::describe(&mut writer, &definition, "CREATING").await?;
+    Ok(CreateTableOutput {
+        table_description: description,
+    })
+}
+
+/// DynamoDB Streams are not in the engine yet; a request that enables them is refused rather
+/// than silently producing no stream (docs/compatibility.md).
+pub(crate) fn streams_not_supported() -> ApiError {
+    ApiError::validation(
+        "DynoTable does not support DynamoDB Streams yet: StreamSpecification cannot enable a stream",
+    )
+}
+
+/// Member constraints, reported together as the service does.
+fn validate_shape(input: &CreateTableInput) -> Result<(), ApiError> {
+    let mut shape = Shape::new();
+    if let Some(definitions) = &input.attribute_definitions {
+        for (i, d) in definitions.iter().enumerate() {
+            attribute_definition_shape(&mut shape, i + 1, d);
+        }
+    } else {
+        shape.required::<()>("attributeDefinitions", None);
+    }
+    shape.name("tableName", input.table_name.as_ref());
+    key_schema_shape(&mut shape, "keySchema", input.key_schema.as_deref());
+    if let Some(lsis) = &input.local_secondary_indexes {
+        for (i, lsi) in lsis.iter().enumerate() {
+            let prefix = format!("localSecondaryIndexes.{}.member", i + 1);
+            index_shape(
+                &mut shape,
+                &prefix,
+                lsi.index_name.as_ref(),
+                lsi.key_schema.as_deref(),
+                lsi.projection.as_ref(),
+            );
+        }
+    }
+    if let Some(gsis) = &input.global_secondary_indexes {
+        for (i, gsi) in gsis.iter().enumerate() {
+            let prefix = format!("globalSecondaryIndexes.{}.member", i + 1);
+            index_shape(
+                &mut shape,
+                &prefix,
+                gsi.index_name.as_ref(),
+                gsi.key_schema.as_deref(),
+                gsi.projection.as_ref(),
+            );
+            if let Some(t) = &gsi.provisioned_throughput {
+                throughput_shape(&mut shape, &format!("{prefix}.provisionedThroughput"), t);
+            }
+        }
+    }
+    shape.one_of(
+        "billingMode",
+        input.billing_mode.as_ref(),
+        &["PROVISIONED", "PAY_PER_REQUEST"],
+    );
+    if let Some(t) = &input.provisioned_throughput {
+        throughput_shape(&mut shape, "provisionedThroughput", t);
+    }
+    shape.finish()
+}
+
+fn attribute_definition_shape(shape: &mut Shape, position: usize, d: &AttributeDefinition) {
+    let prefix = format!("attributeDefinitions.{position}.member");
+    if shape.required(&format!("{prefix}.attributeName"), d.attribute_name.as_ref())
+        && let Some(name) = &d.attribute_name
+    {
+        shape.length(&format!("{prefix}.attributeName"), name, 1, 255);
+    }
+    shape.required(&format!("{prefix}.attributeType"), d.attribute_type.as_ref());
+    shape.one_of(
+        &format!("{prefix}.attributeType"),
+        d.attribute_type.as_ref(),
+        &["B", "N", "S"],
+    );
+}
+
+pub(crate) fn key_schema_shape(shape: &mut Shape, field: &str, key_schema: Option<&[KeySchemaElement]>) {
+    let Some(elements) = key_schema else {
+        shape.required::<()>(field, None);
+        return;
+    };
+    for (i, element) in elements.iter().enumerate() {
+        let prefix = format!("{field}.{}.member", i + 1);
+        if let Some(name) = &element.attribute_name {
+            shape.length(&format!("{prefix}.attributeName"), name, 1, 255);
+        } else {
+            shape.required::<()>(&format!("{prefix}.attributeName"), None);
+        }
+        shape.required(&format!("{prefix}.keyType"), element.key_type.as_ref());
+        shape.one_of(
+            &format!("{prefix}.keyType"),
+            element.key_type.as_ref(),
+            &["HASH", "RANGE"],
+        );
+    }
+    shape.list_length(field, &render_key_schema(elements), elements.len(), 1, 2);
+}
+
+fn index_shape(
+    shape: &mut Shape,
+    prefix: &str,
+    name: Option<&String>,
+    key_schema: Option<&[KeySchemaElement]>,
+    projection: Option<&Projection>,
+) {
+    shape.name(&format!("{prefix}.indexName"), name);
+    key_schema_shape(shape, &format!("{prefix}.keySchema"), key_schema);
+    match projection {
+        None => {
+            shape.required::<()>(&format!("{prefix}.projection"), None);
+        }
+        Some(p) => shape.one_of(
+            &format!("{prefix}.projection.projectionType"),
+            p.projection_type.as_ref(),
+            &["ALL", "KEYS_ONLY", "INCLUDE"],
+        ),
+    }
+}
+
+pub(crate) fn throughput_shape(shape: &mut Shape, prefix: &str, t: &ProvisionedThroughput) {
+    shape.required(
+        &format!("{prefix}.readCapacityUnits"),
+        t.read_capacity_units.as_ref(),
+    );
+    shape.at_least(&format!("{prefix}.readCapacityUnits"), t.read_capacity_units, 1);
+    shape.required(
+        &format!("{prefix}.writeCapacityUnits"),
+        t.write_capacity_units.as_ref(),
+    );
+    shape.at_least(&format!("{prefix}.writeCapacityUnits"), t.write_capacity_units, 1);
+}
+
+/// How the service renders a key schema in a constraint message.
+fn render_key_schema(elements: &[KeySchemaElement]) -> String {
+    let rendered: Vec<String> = elements
+        .iter()
+        .map(|e| {
+            format!(
+                "KeySchemaElement(attributeName={}, keyType={})",
+                e.attribute_name.as_deref().unwrap_or("null"),
+                e.key_type.as_deref().unwrap_or("null")
+            )
+        })
+        .collect();
+    format!("[{}]", rendered.join(", "))
+}
+
+fn invalid(message: impl AsRef<str>) -> ApiError {
+    ApiError::validation(format!(
+        "One or more parameter values were invalid: {}",
+        message.as_ref()
+    ))
+}
+
+/// The semantic rules, after the shape passed.
+fn validate(input: &CreateTableInput) -> Result<TableSchema, ApiError> {
+    let name = input.table_name.clone().unwrap_or_default();
+    let billing = billing(
+        input.billing_mode.as_deref(),
+        input.provisioned_throughput.as_ref(),
+    )?;
+
+    // Attribute definitions: unique names, each typed.
+    let mut definitions: Vec<KeyAttribute> = Vec::new();
+    for d in input.attribute_definitions.iter().flatten() {
+        let attr_name = d.attribute_name.clone().unwrap_or_default();
+        if definitions.iter().any(|a| a.name == attr_name) {
+            // Unverified wording (dynalite).
+            return Err(ApiError::validation(
+                "Cannot have two attributes with the same name",
+            ));
+        }
+        let ty = scalar_type(d.attribute_type.as_deref().unwrap_or_default());
+        definitions.push(KeyAttribute { name: attr_name, ty });
+    }
+
+    let key = key_schema(
+        input.key_schema.as_deref().unwrap_or_default(),
+        &definitions,
+        None,
+    )?;
+    let mut used: BTreeSet<String> = key.attributes().map(|a| a.name.clone()).collect();
+
+    let lsis = input.local_secondary_indexes.as_deref().unwrap_or_default();
+    let gsis = input.global_secondary_indexes.as_deref().unwrap_or_default();
+    if input.local_secondary_indexes.is_some() && lsis.is_empty() {
+        return Err(invalid("List of LocalSecondaryIndexes is empty"));
+    }
+    if input.global_secondary_indexes.is_some() && gsis.is_empty() {
+        return Err(invalid("List of GlobalSecondaryIndexes is empty"));
+    }
+
+    let mut indexes = Vec::new();
+    for lsi in lsis {
+        indexes.push(local_index(lsi, &key, &definitions)?);
+    }
+    for gsi in gsis {
+        indexes.push(global_index(gsi, &key, &definitions, &billing)?);
+    }
+    check_index_names(&indexes)?;
+    if lsis.len() > MAX_LSIS {
+        return Err(invalid(format!(
+            "Number of LocalSecondaryIndexes exceeds per-table limit of {MAX_LSIS}"
+        )));
+    }
+    if gsis.len() > MAX_GSIS {
+        // Unverified wording.
+        return Err(invalid(format!(
+            "GlobalSecondaryIndex count exceeds the per-table limit of {MAX_GSIS}"
+        )));
+    }
+    check_projected_count(&indexes)?;
+    for index in &indexes {
+        used.extend(index.key.attributes().map(|a| a.name.clone()));
+    }
+
+    // Every attribute definition must be a key attribute of the table or an index.
+    if definitions.len() != used.len() || definitions.iter().any(|d| !used.contains(&d.name)) {
+        let defined: Vec<&str> = definitions.iter().map(|a| a.name.as_str()).collect();
+        let keys: Vec<&str> = used.iter().map(String::as_str).collect();
+        return Err(invalid(format!(
+            "Some AttributeDefinitions are not used. AttributeDefinitions: [{}], keys used: [{}]",
+            defined.join(", "),
+            keys.join(", ")
+        )));
+    }
+
+    Ok(TableSchema {
+        name,
+        table_id: new_table_id(),
+        keyspace: 0,
+        key,
+        attribute_definitions: definitions,
+        billing,
+        indexes,
+        created_at: 0.0,
+        deletion_protection: input.deletion_protection_enabled.unwrap_or(false),
+        table_class: input.table_class.clone().unwrap_or_else(|| "STANDARD".into()),
+    })
+}
+
+pub(crate) fn billing(
+    mode: Option<&str>,
+    throughput: Option<&ProvisionedThroughput>,
+) -> Result<Billing, ApiError> {
+    match (mode.unwrap_or("PROVISIONED"), throughput) {
+        ("PAY_PER_REQUEST", None) => Ok(Billing::PayPerRequest),
+        ("PAY_PER_REQUEST", Some(_)) => Err(invalid(
+            "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST",
+        )),
+        (_, None) => Err(invalid(
+            "ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED",
+        )),
+        (_, Some(t)) => Ok(Billing::Provisioned(throughput_of(t)?)),
+    }
+}
+
+pub(crate) fn throughput_of(t: &ProvisionedThroughput) -> Result<Throughput, ApiError> {
+    let read = t.read_capacity_units.unwrap_or(1);
+    let write = t.write_capacity_units.unwrap_or(1);
+    for (value, name) in [(read, "ReadCapacityUnits"), (write, "WriteCapacityUnits")] {
+        if value > MAX_THROUGHPUT {
+            // Unverified wording (dynalite).
+            return Err(invalid(format!(
+                "Given value {value} for {name} is out of bounds"
+            )));
+        }
+    }
+    Ok(Throughput { read, write })
+}
+
+fn scalar_type(text: &str) -> ScalarAttributeType {
+    match text {
+        "N" => ScalarAttributeType::N,
+        "B" => ScalarAttributeType::B,
+        _ => ScalarAttributeType::S,
+    }
+}
+
+/// A key schema's roles and definitions. `index` names the index for messages.
+pub(crate) fn key_schema(
+    elements: &[KeySchemaElement],
+    definitions: &[KeyAttribute],
+    index: Option<&str>,
+) -> Result<KeySchema, ApiError> {
+    let find = |element: &KeySchemaElement| -> Result<KeyAttribute, ApiError> {
+        let name = element.attribute_name.as_deref().unwrap_or_default();
+        definitions
+            .iter()
+            .find(|d| d.name == name)
+            .cloned()
+            .ok_or_else(|| {
+                ApiError::validation("Invalid KeySchema: Some index key attribute have no definition")
+            })
+    };
+    // Rule: exactly one HASH, first; at most one RANGE, second.
+    let roles: Vec<&str> = elements
+        .iter()
+        .map(|e| e.key_type.as_deref().unwrap_or_default())
+        .collect();
+    let hashes = roles.iter().filter(|r| **r == "HASH").count();
+    if hashes > 1 {
+        // Unverified wording (dynalite); the double space is in the service's text.
+        return Err(invalid(
+            "Too many hash keys specified.  All Dynamo DB tables must have exactly one hash key",
+        ));
+    }
+    if roles.first() != Some(&"HASH") {
+        return Err(ApiError::validation(
+            "Invalid KeySchema: The first KeySchemaElement is not a HASH key type",
+        ));
+    }
+    if roles.len() == 2 && roles[1] != "RANGE" {
+        return Err(ApiError::validation(
+            "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type",
+        ));
+    }
+    if roles.len() == 2 && elements[0].attribute_name == elements[1].attribute_name {
+        let what = index.map(|i| format!(" for index: {i}")).unwrap_or_default();
+        return Err(invalid(format!(
+            "Both the Hash Key and the Range Key element in the KeySchema have the same name{what}"
+        )));
+    }
+    let partition = find(&elements[0])?;
+    let sort = elements.get(1).map(find).transpose()?;
+    Ok(KeySchema { partition, sort })
+}
+
+pub(crate) fn projection_of(p: Option<&Projection>, index: &str) -> Result<ProjectionSchema, ApiError> {
+    let p = p.cloned().unwrap_or_default();
+    match (p.projection_type.as_deref(), p.non_key_attributes) {
+        (Some("INCLUDE"), Some(names)) if !names.is_empty() => Ok(ProjectionSchema::Include(names)),
+        (Some("INCLUDE"), _) => Err(invalid(format!(
+            "NonKeyAttributes must not be empty when ProjectionType is INCLUDE for index: {index}"
+        ))),
+        (Some(kind @ ("ALL" | "KEYS_ONLY")), Some(_)) => Err(invalid(format!(
+            "ProjectionType is {kind}, but NonKeyAttributes is specified"
+        ))),
+        (Some("KEYS_ONLY"), None) => Ok(ProjectionSchema::KeysOnly),
+        (None, _) => Err(invalid(format!(
+            "Unknown ProjectionType: null for index: {index}"
+        ))),
+        _ => Ok(ProjectionSchema::All),
+    }
+}
+
+fn local_index(
+    lsi: &LocalSecondaryIndex,
+    table: &KeySchema,
+    definitions: &[KeyAttribute],
+) -> Result<IndexSchema, ApiError> {
+    let name = lsi.index_name.clone().unwrap_or_default();
+    if table.sort.is_none() {
+        return Err(invalid(
+            "Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex",
+        ));
+    }
+    let key = key_schema(
+        lsi.key_schema.as_deref().unwrap_or_default(),
+        definitions,
+        Some(&name),
+    )?;
+    if key.partition.name != table.partition.name {
+        return Err(invalid(format!(
+            "Index KeySchema does not have the same leading hash key as table KeySchema for index: {name}. index hash key: {}, table hash key: {}",
+            key.partition.name, table.partition.name
+        )));
+    }
+    if key.sort.is_none() {
+        return Err(invalid(format!(
+            "Index KeySchema must have a range key for index: {name}"
+        )));
+    }
+    Ok(IndexSchema {
+        projection: projection_of(lsi.projection.as_ref(), &name)?,
+        name,
+        kind: IndexKind::Local,
+        keyspace: 0,
+        key,
+        throughput: None,
+    })
+}
+
+fn global_index(
+    gsi: &GlobalSecondaryIndex,
+    table: &KeySchema,
+    definitions: &[KeyAttribute],
+    billing: &Billing,
+) -> Result<IndexSchema, ApiError> {
+    let _ = table;
+    let name = gsi.index_name.clone().unwrap_or_default();
+    let key = key_schema(
+        gsi.key_schema.as_deref().unwrap_or_default(),
+        definitions,
+        Some(&name),
+    )?;
+    let projection = projection_of(gsi.projection.as_ref(), &name)?;
+    let throughput = match (billing, &gsi.provisioned_throughput) {
+        (Billing::PayPerRequest, None) => None,
+        (Billing::PayPerRequest, Some(_)) => {
+            return Err(invalid(format!(
+                "ProvisionedThroughput should not be specified for index: {name} when BillingMode is PAY_PER_REQUEST"
+            )));
+        }
+        (Billing::Provisioned(_), None) => {
+            return Err(invalid(format!(
+                "ProvisionedThroughput must be specified for index: {name}"
+            )));
+        }
+        (Billing::Provisioned(_), Some(t)) => Some(throughput_of(t)?),
+    };
+    Ok(IndexSchema {
+        name,
+        kind: IndexKind::Global,
+        keyspace: 0,
+        key,
+        projection,
+        throughput,
+    })
+}
+
+fn check_index_names(indexes: &[IndexSchema]) -> Result<(), ApiError> {
+    let mut seen = BTreeSet::new();
+    for index in indexes {
+        if !seen.insert(index.name.as_str()) {
+            return Err(invalid(format!("Duplicate index name: {}", index.name)));
+        }
+    }
+    Ok(())
+}
+
+pub(crate) fn check_projected_count(indexes: &[IndexSchema]) -> Result<(), ApiError> {
+    let projected: usize = indexes
+        .iter()
+        .map(|i| match &i.projection {
+            ProjectionSchema::Include(names) => names.len(),
+            _ => 0,
+        })
+        .sum();
+    if projected > MAX_PROJECTED_ATTRIBUTES {
+        // Unverified wording.
+        return Err(invalid(format!(
+            "Number of projected attributes in all indexes exceeds limit of {MAX_PROJECTED_ATTRIBUTES}"
+        )));
+    }
+    Ok(())
+}
+
+/// A random id in the UUID format the service reports as `TableId`.
+fn new_table_id() -> String {
+    uuid::Uuid::new_v4().to_string()
+}

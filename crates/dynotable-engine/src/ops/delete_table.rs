@@ -1,0 +1,27 @@
+//! DeleteTable: removes the table, its indexes and every item in one transaction, and returns
+//! the table's last description with status DELETING, as the service does.
+
+use crate::api::table::{DeleteTableOutput, TableNameInput};
+use crate::{ApiError, Engine, begin_write, ops, storage};
+
+pub async fn run(engine: &Engine, input: TableNameInput) -> Result<DeleteTableOutput, ApiError> {
+    let name = ops::describe_table::table_name_shape(&input)?;
+    let mut writer = engine.writer().await;
+    let table = engine
+        .table(&name)
+        .map_err(|_| ApiError::table_not_found(&name))?;
+    if table.deletion_protection {
+        // Unverified wording.
+        return Err(ApiError::validation(format!(
+            "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first. Table: {name}"
+        )));
+    }
+    let description = ops::describe_table::describe(&mut writer, &table, "DELETING").await?;
+    let mut tx = begin_write(&mut writer).await?;
+    storage::delete_table(&mut tx, &table).await?;
+    tx.commit().await?;
+    engine.catalog_mut().remove(&table.name);
+    Ok(DeleteTableOutput {
+        table_description: description,
+    })
+}

@@ -1,0 +1,53 @@
+//! GetItem: read one item by its key, optionally projected. Every read here is strongly
+//! consistent; an eventually consistent read is charged half (rule B.2) all the same.
+
+use crate::api::item::{GetItemInput, GetItemOutput};
+use crate::capacity::{self, ReadKind};
+use crate::items::{self, StorageKey};
+use crate::params::{self, CapacityReport, Charge};
+use crate::shape::Shape;
+use crate::{ApiError, Engine};
+
+pub async fn run(engine: &Engine, input: GetItemInput) -> Result<GetItemOutput, ApiError> {
+    let mut shape = Shape::new();
+    shape.name("tableName", input.table_name.as_ref());
+    shape.required("key", input.key.as_ref());
+    let report = CapacityReport::check(&mut shape, input.return_consumed_capacity.as_ref());
+    shape.finish()?;
+
+    let key_item = input
+        .key
+        .map(|c| c.into_result())
+        .transpose()?
+        .unwrap_or_default();
+    let expressions = [("ProjectionExpression", input.projection_expression.is_some())];
+    params::refuse_legacy(
+        &[("AttributesToGet", input.attributes_to_get.is_some())],
+        &expressions,
+    )?;
+    params::names_without_expression(input.expression_attribute_names.is_some(), &expressions)?;
+    let mut placeholders = params::placeholders(input.expression_attribute_names.as_ref(), None)?;
+    let projection = input
+        .projection_expression
+        .as_deref()
+        .map(|text| placeholders.projection(text))
+        .transpose()?;
+    placeholders.check_unused()?;
+
+    let table = engine.table(input.table_name.as_deref().unwrap_or_default())?;
+    let key = StorageKey::of_key(&table, &key_item)?;
+    let stored = {
+        let mut conn = engine.reader().await?;
+        items::load_item(&mut conn, &table, &key).await?
+    };
+    let kind = ReadKind::of_consistent_read(input.consistent_read.unwrap_or(false));
+    let units = capacity::item_read(stored.as_ref().map(|s| s.size), kind);
+    let item = stored.map(|s| match &projection {
+        Some(projection) => projection.apply(&s.item),
+        None => s.item,
+    });
+    Ok(GetItemOutput {
+        item,
+        consumed_capacity: params::consumed_capacity(report, &table, Some(Charge::Read(units)), &[]),
+    })
+}

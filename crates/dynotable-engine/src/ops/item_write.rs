@@ -1,0 +1,141 @@
+//! The write of one item, shared by PutItem, UpdateItem and DeleteItem (and later by the
+//! transactions): load the current item inside a write transaction, check the condition,
+//! compute the new item, write it with its index entries and statistics, commit.
+
+use dynotable_expr::{Condition, Update};
+use dynotable_types::{Item, SizeCheck, check_item_size, validate_item};
+
+use crate::api::item::ItemCollectionMetrics;
+use crate::capacity::{self, WriteUnits};
+use crate::catalog::TableSchema;
+use crate::items::{self, IndexEntry, StorageKey, StoredItem, WriteEffects};
+use crate::{ApiError, Engine, begin_write};
+
+/// What the write does to the item.
+pub(crate) enum Change<'a> {
+    /// Replace it with this item (already validated, with its size and index entries).
+    Put(PreparedItem),
+    /// Apply an update expression (or none: the item is created with only its key) to it.
+    Update {
+        update: Option<&'a Update>,
+        key: &'a Item,
+    },
+    /// Delete it.
+    Delete,
+}
+
+/// An item checked for writing: DynamoDB's value rules, the 400 KB limit and index keys.
+pub(crate) struct PreparedItem {
+    pub item: Item,
+    pub size: u64,
+    pub entries: Vec<Option<IndexEntry>>,
+}
+
+impl PreparedItem {
+    pub fn new(table: &TableSchema, item: Item, check: SizeCheck) -> Result<PreparedItem, ApiError> {
+        validate_item(&item)?;
+        let size = check_item_size(&item, check)? as u64;
+        let entries = items::index_entries(table, &item)?;
+        Ok(PreparedItem { item, size, entries })
+    }
+}
+
+/// What happened, for the response.
+pub(crate) struct Written {
+    pub old: Option<StoredItem>,
+    pub new: Option<Item>,
+    pub units: WriteUnits,
+    pub effects: WriteEffects,
+}
+
+/// Runs one conditional write. A false condition is `ConditionalCheckFailedException`, carrying
+/// the current item when `return_old_on_failure` (ReturnValuesOnConditionCheckFailure=ALL_OLD).
+pub(crate) async fn execute(
+    engine: &Engine,
+    table: &TableSchema,
+    key: &StorageKey,
+    condition: Option<&Condition>,
+    return_old_on_failure: bool,
+    change: Change<'_>,
+) -> Result<Written, ApiError> {
+    let mut writer = engine.writer().await;
+    let mut tx = begin_write(&mut writer).await?;
+    let old = items::load_item(&mut tx, table, key).await?;
+    if let Some(condition) = condition
+        && !condition.evaluate(old.as_ref().map(|o| &o.item))
+    {
+        let item = if return_old_on_failure {
+            old.map(|o| o.item)
+        } else {
+            None
+        };
+        return Err(ApiError::conditional_check_failed(item));
+    }
+
+    let new = match change {
+        Change::Put(prepared) => Some(prepared),
+        Change::Delete => None,
+        Change::Update {
+            update,
+            key: key_item,
+        } => {
+            let updated = match update {
+                Some(update) => update.apply(old.as_ref().map(|o| &o.item), key_item)?,
+                None => old.as_ref().map_or_else(|| key_item.clone(), |o| o.item.clone()),
+            };
+            Some(PreparedItem::new(table, updated, SizeCheck::Update)?)
+        }
+    };
+
+    if old.is_none() && new.is_none() {
+        // Deleting an item that is not there changes nothing and still costs a write unit.
+        tx.commit().await?;
+        return Ok(Written {
+            old,
+            new: None,
+            units: capacity::item_write(None, None, false),
+            effects: WriteEffects::default(),
+        });
+    }
+    let limit = engine.inner.options.collection_size_limit;
+    let effects = items::write_item(
+        &mut tx,
+        table,
+        limit,
+        key,
+        old.as_ref(),
+        new.as_ref().map(|n| (&n.item, n.size, n.entries.as_slice())),
+    )
+    .await?;
+    tx.commit().await?;
+    let units = capacity::item_write(old.as_ref().map(|o| o.size), new.as_ref().map(|n| n.size), false);
+    Ok(Written {
+        old,
+        new: new.map(|n| n.item),
+        units,
+        effects,
+    })
+}
+
+/// `ItemCollectionMetrics` for a write, when asked for and the table has an LSI (rule B.7).
+pub(crate) fn collection_metrics(
+    asked: bool,
+    table: &TableSchema,
+    item_key: &Item,
+    effects: &WriteEffects,
+) -> Option<ItemCollectionMetrics> {
+    let bytes = effects.collection_bytes?;
+    if !asked {
+        return None;
+    }
+    let pk = &table.key.partition.name;
+    let key: Item = item_key
+        .get(pk)
+        .map(|v| (pk.clone(), v.clone()))
+        .into_iter()
+        .collect();
+    Some(ItemCollectionMetrics {
+        item_collection_key: key,
+        size_estimate_range_g_b: items::size_estimate_range_gb(bytes),
+    })
+}

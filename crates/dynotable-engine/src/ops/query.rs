@@ -1,0 +1,183 @@
+//! Query: one item collection of the table or of an index — or the slice of it a sort-key
+//! condition selects — in sort-key order, a page at a time (rules B.2, B.4, B.5).
+
+use dynotable_expr::{ExpressionKind, KeyElement, SortKeyRange};
+use dynotable_types::{KeyValue, encode_prefix_into, prefix_successor};
+
+use crate::api::item::{QueryInput, ReadPageOutput};
+use crate::capacity::{self, ReadKind};
+use crate::catalog::IndexKind;
+use crate::ops::read_page::{self, Bound, PageRules, Range};
+use crate::ops::scan::{ReadTarget, check_select, start_key};
+use crate::params::{self, CapacityReport, Charge};
+use crate::shape::Shape;
+use crate::{ApiError, Engine};
+
+pub async fn run(engine: &Engine, input: QueryInput) -> Result<ReadPageOutput, ApiError> {
+    let mut shape = Shape::new();
+    shape.name("tableName", input.table_name.as_ref());
+    if let Some(index) = &input.index_name {
+        shape.name("indexName", Some(index));
+    }
+    shape.at_least("limit", input.limit, 1);
+    shape.one_of(
+        "select",
+        input.select.as_ref(),
+        &[
+            "ALL_ATTRIBUTES",
+            "ALL_PROJECTED_ATTRIBUTES",
+            "SPECIFIC_ATTRIBUTES",
+            "COUNT",
+        ],
+    );
+    let report = CapacityReport::check(&mut shape, input.return_consumed_capacity.as_ref());
+    shape.finish()?;
+
+    let expressions = [
+        ("KeyConditionExpression", input.key_condition_expression.is_some()),
+        ("FilterExpression", input.filter_expression.is_some()),
+        ("ProjectionExpression", input.projection_expression.is_some()),
+    ];
+    params::refuse_legacy(
+        &[
+            ("KeyConditions", input.key_conditions.is_some()),
+            ("QueryFilter", input.query_filter.is_some()),
+            ("AttributesToGet", input.attributes_to_get.is_some()),
+            ("ConditionalOperator", input.conditional_operator.is_some()),
+        ],
+        &expressions,
+    )?;
+    let Some(key_condition_text) = input.key_condition_expression.as_deref() else {
+        return Err(ApiError::validation(
+            "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.",
+        ));
+    };
+    let start = input.exclusive_start_key.map(|c| c.into_result()).transpose()?;
+    let mut placeholders = params::placeholders(
+        input.expression_attribute_names.as_ref(),
+        input.expression_attribute_values,
+    )?;
+
+    let table = engine.table(input.table_name.as_deref().unwrap_or_default())?;
+    let target = ReadTarget::of(&table, input.index_name.as_deref())?;
+    let consistent = input.consistent_read.unwrap_or(false);
+    if consistent && target.index.is_some_and(|i| i.kind == IndexKind::Global) {
+        return Err(ApiError::validation(
+            "Consistent reads are not supported on global secondary indexes",
+        ));
+    }
+    let key = target.key();
+    let schema = dynotable_expr::KeySchema {
+        partition: KeyElement {
+            name: &key.partition.name,
+            scalar_type: key.partition.ty,
+        },
+        sort: key.sort.as_ref().map(|s| KeyElement {
+            name: &s.name,
+            scalar_type: s.ty,
+        }),
+    };
+    let key_condition = placeholders.key_condition(key_condition_text, &schema)?;
+    let filter = input
+        .filter_expression
+        .as_deref()
+        .map(|text| placeholders.condition(ExpressionKind::Filter, text))
+        .transpose()?;
+    let projection = input
+        .projection_expression
+        .as_deref()
+        .map(|text| placeholders.projection(text))
+        .transpose()?;
+    placeholders.check_unused()?;
+    if let Some(filter) = &filter {
+        // Rule B.4: a filter may not read key attributes of the table or the index queried.
+        for path in filter.paths() {
+            let name = path.top_level();
+            if key.contains(name) {
+                return Err(ApiError::validation(format!(
+                    "Filter Expression can only contain non-primary key attributes: Primary key attribute: {name}"
+                )));
+            }
+        }
+    }
+    let count_only = check_select(input.select.as_deref(), &target, projection.is_some())?;
+
+    let start_after = start
+        .as_ref()
+        .map(|s| start_key(&table, &target, s))
+        .transpose()?;
+    let pk = key_condition.partition_value.encode();
+    if let Some(start) = &start_after
+        && start.pk != pk
+    {
+        return Err(ApiError::validation(
+            "The provided starting key is invalid: The provided key element does not match the schema",
+        ));
+    }
+    let (lower, upper) = match &key_condition.sort {
+        Some((_, range)) => sort_bounds(range),
+        None => (Bound::Unbounded, Bound::Unbounded),
+    };
+    let range = Range {
+        keyspace: target.keyspace(),
+        pk: Some(pk),
+        lower,
+        upper,
+        forward: input.scan_index_forward.unwrap_or(true),
+        start_after,
+        segment: None,
+    };
+    let rules = PageRules {
+        limit: input.limit.map(|l| l as usize),
+        filter: filter.as_ref(),
+        projection: projection.as_ref(),
+        count_only,
+    };
+    let page = {
+        let mut conn = engine.reader().await?;
+        read_page::read_page(&mut conn, &range, &rules).await?
+    };
+
+    // Rule B.2: sum the sizes of everything read, round up to 4 KB once, at least one block.
+    let kind = ReadKind::of_consistent_read(consistent);
+    let units = capacity::range_read(page.bytes_read, kind);
+    let charge = Charge::Read(units);
+    let consumed = match target.position {
+        Some(position) => params::consumed_capacity(report, &table, None, &[(position, charge)]),
+        None => params::consumed_capacity(report, &table, Some(charge), &[]),
+    };
+    Ok(ReadPageOutput {
+        items: (!count_only).then_some(page.items),
+        count: page.count as i64,
+        scanned_count: page.scanned as i64,
+        last_evaluated_key: page
+            .stopped_at
+            .as_ref()
+            .map(|item| target.last_evaluated_key(&table, item)),
+        consumed_capacity: consumed,
+    })
+}
+
+/// The encoded sort-key bounds of a key condition's range.
+fn sort_bounds(range: &SortKeyRange) -> (Bound, Bound) {
+    let enc = KeyValue::encode;
+    match range {
+        SortKeyRange::Eq(v) => (Bound::Included(enc(v)), Bound::Included(enc(v))),
+        SortKeyRange::Lt(v) => (Bound::Unbounded, Bound::Excluded(enc(v))),
+        SortKeyRange::Le(v) => (Bound::Unbounded, Bound::Included(enc(v))),
+        SortKeyRange::Gt(v) => (Bound::Excluded(enc(v)), Bound::Unbounded),
+        SortKeyRange::Ge(v) => (Bound::Included(enc(v)), Bound::Unbounded),
+        SortKeyRange::Between(low, high) => (Bound::Included(enc(low)), Bound::Included(enc(high))),
+        SortKeyRange::BeginsWith(prefix) => {
+            let bytes: &[u8] = match prefix {
+                KeyValue::S(s) => s.as_bytes(),
+                KeyValue::B(b) => b,
+                KeyValue::N(_) => &[],
+            };
+            let mut encoded = Vec::new();
+            encode_prefix_into(bytes, &mut encoded);
+            let upper = prefix_successor(&encoded).map_or(Bound::Unbounded, Bound::Excluded);
+            (Bound::Included(encoded), upper)
+        }
+    }
+}

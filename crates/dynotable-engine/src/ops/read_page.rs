@@ -1,0 +1,197 @@
+//! One page of a Query or Scan: walk a keyspace's entries in key order from where the last page
+//! stopped, until `Limit` items were evaluated or 1 MB was read (rule B.4), applying the filter
+//! after reading, as the service does.
+//!
+//! Entries are fetched from SQLite in batches, so a page that stops early reads little, and a
+//! page never holds more than one batch beyond what it returns.
+
+use dynotable_expr::{Condition, Projection};
+use dynotable_types::Item;
+use sqlx::{Row, SqliteConnection};
+
+use crate::ApiError;
+use crate::items::decode_entry;
+
+/// Rule B.4: a single Query or Scan reads at most 1 MB before filtering.
+pub(crate) const PAGE_BYTES: u64 = 1024 * 1024;
+/// Rows fetched from SQLite at a time.
+const BATCH: i64 = 128;
+
+/// A bound on the encoded sort key.
+#[derive(Debug, Clone)]
+pub(crate) enum Bound {
+    Unbounded,
+    Included(Vec<u8>),
+    Excluded(Vec<u8>),
+}
+
+/// The position of an entry in its keyspace: encoded partition key, sort key and (for index
+/// entries) the base item's primary key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct EntryPosition {
+    pub pk: Vec<u8>,
+    pub sk: Vec<u8>,
+    pub tail: Vec<u8>,
+}
+
+/// Which entries to walk, and in which direction.
+#[derive(Debug, Clone)]
+pub(crate) struct Range {
+    pub keyspace: i64,
+    /// One collection (Query) or all of them (Scan).
+    pub pk: Option<Vec<u8>>,
+    pub lower: Bound,
+    pub upper: Bound,
+    pub forward: bool,
+    /// Continue strictly after (Query: `(sk, tail)`; Scan: `(pk, sk, tail)`).
+    pub start_after: Option<EntryPosition>,
+    /// Parallel scan: keep only entries whose partition falls in this segment.
+    pub segment: Option<(u32, u32)>,
+}
+
+/// What to do with each entry read.
+pub(crate) struct PageRules<'a> {
+    pub limit: Option<usize>,
+    pub filter: Option<&'a Condition>,
+    pub projection: Option<&'a Projection>,
+    /// Select=COUNT: count, return no items.
+    pub count_only: bool,
+}
+
+/// A page: the items returned, how many were evaluated, the bytes read and where it stopped.
+pub(crate) struct Page {
+    pub items: Vec<Item>,
+    /// Items that passed the filter (returned, or counted with Select=COUNT).
+    pub count: usize,
+    pub scanned: usize,
+    pub bytes_read: u64,
+    /// The last entry evaluated, when the page stopped because of Limit or 1 MB; its item gives
+    /// the LastEvaluatedKey.
+    pub stopped_at: Option<Item>,
+}
+
+/// The segment (0-based) an encoded partition key belongs to in a parallel scan of `total`.
+/// DynamoDB assigns partitions to segments by key hash; FNV-1a of the encoded key is stable
+/// across runs and platforms, so a segment's contents never change between pages.
+pub(crate) fn segment_of(pk: &[u8], total: u32) -> u32 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in pk {
+        hash ^= u64::from(*byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    (hash % u64::from(total)) as u32
+}
+
+pub(crate) async fn read_page(
+    conn: &mut SqliteConnection,
+    range: &Range,
+    rules: &PageRules<'_>,
+) -> Result<Page, ApiError> {
+    let mut page = Page {
+        items: Vec::new(),
+        count: 0,
+        scanned: 0,
+        bytes_read: 0,
+        stopped_at: None,
+    };
+    let mut cursor = range.start_after.clone();
+    loop {
+        let rows = fetch(conn, range, cursor.as_ref()).await?;
+        let exhausted = (rows.len() as i64) < BATCH;
+        for (pk, sk, tail, body, size) in rows {
+            cursor = Some(EntryPosition {
+                pk: pk.clone(),
+                sk,
+                tail,
+            });
+            if let Some((segment, total)) = range.segment
+                && segment_of(&pk, total) != segment
+            {
+                continue;
+            }
+            let stored = decode_entry(body, size)?;
+            page.scanned += 1;
+            page.bytes_read += stored.size;
+            let matches = rules.filter.is_none_or(|f| f.evaluate(Some(&stored.item)));
+            let full = rules.limit.is_some_and(|l| page.scanned >= l) || page.bytes_read >= PAGE_BYTES;
+            if full {
+                page.stopped_at = Some(stored.item.clone());
+            }
+            if matches {
+                page.count += 1;
+                if !rules.count_only {
+                    page.items.push(match rules.projection {
+                        Some(projection) => projection.apply(&stored.item),
+                        None => stored.item,
+                    });
+                }
+            }
+            if full {
+                return Ok(page);
+            }
+        }
+        if exhausted {
+            return Ok(page);
+        }
+    }
+}
+
+type Row5 = (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>, i64);
+
+async fn fetch(
+    conn: &mut SqliteConnection,
+    range: &Range,
+    cursor: Option<&EntryPosition>,
+) -> Result<Vec<Row5>, ApiError> {
+    let mut sql = String::from("SELECT pk, sk, tail, body, size FROM entries WHERE keyspace = ?");
+    let mut binds: Vec<Vec<u8>> = Vec::new();
+    if let Some(pk) = &range.pk {
+        sql.push_str(" AND pk = ?");
+        binds.push(pk.clone());
+    }
+    match &range.lower {
+        Bound::Unbounded => {}
+        Bound::Included(b) => {
+            sql.push_str(" AND sk >= ?");
+            binds.push(b.clone());
+        }
+        Bound::Excluded(b) => {
+            sql.push_str(" AND sk > ?");
+            binds.push(b.clone());
+        }
+    }
+    match &range.upper {
+        Bound::Unbounded => {}
+        Bound::Included(b) => {
+            sql.push_str(" AND sk <= ?");
+            binds.push(b.clone());
+        }
+        Bound::Excluded(b) => {
+            sql.push_str(" AND sk < ?");
+            binds.push(b.clone());
+        }
+    }
+    let op = if range.forward { ">" } else { "<" };
+    if let Some(EntryPosition { pk, sk, tail }) = cursor {
+        if range.pk.is_some() {
+            sql.push_str(&format!(" AND (sk, tail) {op} (?, ?)"));
+        } else {
+            sql.push_str(&format!(" AND (pk, sk, tail) {op} (?, ?, ?)"));
+            binds.push(pk.clone());
+        }
+        binds.push(sk.clone());
+        binds.push(tail.clone());
+    }
+    let dir = if range.forward { "ASC" } else { "DESC" };
+    sql.push_str(&format!(" ORDER BY pk {dir}, sk {dir}, tail {dir} LIMIT {BATCH}"));
+
+    let mut query = sqlx::query(&sql).bind(range.keyspace);
+    for b in binds {
+        query = query.bind(b);
+    }
+    let rows = query.fetch_all(&mut *conn).await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4)))
+        .collect())
+}

@@ -1,0 +1,288 @@
+//! Scan: every item of the table or of an index, in storage order, a page at a time, optionally
+//! one segment of a parallel scan (rules B.2, B.4). Also what Query and Scan share: the table or
+//! index read, `Select`, `ExclusiveStartKey` and `LastEvaluatedKey`.
+
+use dynotable_expr::ExpressionKind;
+use dynotable_types::{ConstraintViolation, Item, KeyRole};
+
+use crate::api::item::{ReadPageOutput, ScanInput};
+use crate::capacity::{self, ReadKind};
+use crate::catalog::{IndexKind, IndexSchema, KeySchema, ProjectionSchema, TableSchema};
+use crate::items::{key_checker, key_of};
+use crate::ops::read_page::{self, Bound, EntryPosition, PageRules, Range};
+use crate::params::{self, CapacityReport, Charge};
+use crate::shape::Shape;
+use crate::{ApiError, Engine};
+
+/// Rule B.4: TotalSegments 1–1,000,000.
+const MAX_TOTAL_SEGMENTS: i64 = 1_000_000;
+
+pub async fn run(engine: &Engine, input: ScanInput) -> Result<ReadPageOutput, ApiError> {
+    let mut shape = Shape::new();
+    shape.name("tableName", input.table_name.as_ref());
+    if let Some(index) = &input.index_name {
+        shape.name("indexName", Some(index));
+    }
+    shape.at_least("limit", input.limit, 1);
+    shape.one_of(
+        "select",
+        input.select.as_ref(),
+        &[
+            "ALL_ATTRIBUTES",
+            "ALL_PROJECTED_ATTRIBUTES",
+            "SPECIFIC_ATTRIBUTES",
+            "COUNT",
+        ],
+    );
+    let report = CapacityReport::check(&mut shape, input.return_consumed_capacity.as_ref());
+    shape.at_least("segment", input.segment, 0);
+    shape.at_least("totalSegments", input.total_segments, 1);
+    if let Some(total) = input.total_segments
+        && total > MAX_TOTAL_SEGMENTS
+    {
+        shape.push(ConstraintViolation {
+            field: "totalSegments".into(),
+            value: Some(total.to_string()),
+            constraint: format!("Member must have value less than or equal to {MAX_TOTAL_SEGMENTS}"),
+        });
+    }
+    shape.finish()?;
+
+    let segment = match (input.segment, input.total_segments) {
+        (None, None) => None,
+        (Some(_), None) => {
+            return Err(ApiError::validation(
+                "The TotalSegments parameter is required but was not present in the request when Segment parameter is present",
+            ));
+        }
+        (None, Some(_)) => {
+            return Err(ApiError::validation(
+                "The Segment parameter is required but was not present in the request when parameter TotalSegments is present",
+            ));
+        }
+        (Some(segment), Some(total)) if segment >= total => {
+            return Err(ApiError::validation(format!(
+                "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: {segment} is not less than TotalSegments: {total}"
+            )));
+        }
+        (Some(segment), Some(total)) => Some((segment as u32, total as u32)),
+    };
+
+    let expressions = [
+        ("FilterExpression", input.filter_expression.is_some()),
+        ("ProjectionExpression", input.projection_expression.is_some()),
+    ];
+    params::refuse_legacy(
+        &[
+            ("ScanFilter", input.scan_filter.is_some()),
+            ("AttributesToGet", input.attributes_to_get.is_some()),
+            ("ConditionalOperator", input.conditional_operator.is_some()),
+        ],
+        &expressions,
+    )?;
+    params::values_without_expression(input.expression_attribute_values.is_some(), &expressions[..1])?;
+    params::names_without_expression(input.expression_attribute_names.is_some(), &expressions)?;
+    let start = input.exclusive_start_key.map(|c| c.into_result()).transpose()?;
+    let mut placeholders = params::placeholders(
+        input.expression_attribute_names.as_ref(),
+        input.expression_attribute_values,
+    )?;
+    let filter = input
+        .filter_expression
+        .as_deref()
+        .map(|text| placeholders.condition(ExpressionKind::Filter, text))
+        .transpose()?;
+    let projection = input
+        .projection_expression
+        .as_deref()
+        .map(|text| placeholders.projection(text))
+        .transpose()?;
+    placeholders.check_unused()?;
+
+    let table = engine.table(input.table_name.as_deref().unwrap_or_default())?;
+    let target = ReadTarget::of(&table, input.index_name.as_deref())?;
+    let consistent = input.consistent_read.unwrap_or(false);
+    if consistent && target.index.is_some_and(|i| i.kind == IndexKind::Global) {
+        return Err(ApiError::validation(
+            "Consistent reads are not supported on global secondary indexes",
+        ));
+    }
+    let count_only = check_select(input.select.as_deref(), &target, projection.is_some())?;
+    let start_after = start
+        .as_ref()
+        .map(|s| start_key(&table, &target, s))
+        .transpose()?;
+    let range = Range {
+        keyspace: target.keyspace(),
+        pk: None,
+        lower: Bound::Unbounded,
+        upper: Bound::Unbounded,
+        forward: true,
+        start_after,
+        segment,
+    };
+    let rules = PageRules {
+        limit: input.limit.map(|l| l as usize),
+        filter: filter.as_ref(),
+        projection: projection.as_ref(),
+        count_only,
+    };
+    let page = {
+        let mut conn = engine.reader().await?;
+        read_page::read_page(&mut conn, &range, &rules).await?
+    };
+
+    // Rule B.2: the sizes of the items evaluated, summed, rounded up to 4 KB once.
+    let units = capacity::range_read(page.bytes_read, ReadKind::of_consistent_read(consistent));
+    let charge = Charge::Read(units);
+    let consumed = match target.position {
+        Some(position) => params::consumed_capacity(report, &table, None, &[(position, charge)]),
+        None => params::consumed_capacity(report, &table, Some(charge), &[]),
+    };
+    Ok(ReadPageOutput {
+        items: (!count_only).then_some(page.items),
+        count: page.count as i64,
+        scanned_count: page.scanned as i64,
+        last_evaluated_key: page
+            .stopped_at
+            .as_ref()
+            .map(|item| target.last_evaluated_key(&table, item)),
+        consumed_capacity: consumed,
+    })
+}
+
+/// The table, or one of its indexes, that a Query or Scan reads.
+pub(crate) struct ReadTarget<'a> {
+    pub table: &'a TableSchema,
+    pub index: Option<&'a IndexSchema>,
+    /// The index's position in `table.indexes`.
+    pub position: Option<usize>,
+}
+
+impl<'a> ReadTarget<'a> {
+    pub fn of(table: &'a TableSchema, index_name: Option<&str>) -> Result<ReadTarget<'a>, ApiError> {
+        match index_name {
+            None => Ok(ReadTarget {
+                table,
+                index: None,
+                position: None,
+            }),
+            Some(name) => {
+                let position = table.indexes.iter().position(|i| i.name == name).ok_or_else(|| {
+                    ApiError::validation(format!("The table does not have the specified index: {name}"))
+                })?;
+                Ok(ReadTarget {
+                    table,
+                    index: Some(&table.indexes[position]),
+                    position: Some(position),
+                })
+            }
+        }
+    }
+
+    pub fn keyspace(&self) -> i64 {
+        self.index.map_or(self.table.keyspace, |i| i.keyspace)
+    }
+
+    /// The key the read is ordered by: the index's, or the table's.
+    pub fn key(&self) -> &'a KeySchema {
+        self.index.map_or(&self.table.key, |i| &i.key)
+    }
+
+    /// `LastEvaluatedKey` for an entry: the table's key, plus the index's key on an index.
+    pub fn last_evaluated_key(&self, table: &TableSchema, item: &Item) -> Item {
+        let mut key = key_of(&table.key, item);
+        if let Some(index) = self.index {
+            key.extend(key_of(&index.key, item));
+        }
+        key
+    }
+}
+
+/// Where to resume after `ExclusiveStartKey`: the encoded `(pk, sk, tail)` of that entry.
+pub(crate) fn start_key(
+    table: &TableSchema,
+    target: &ReadTarget<'_>,
+    start: &Item,
+) -> Result<EntryPosition, ApiError> {
+    let invalid =
+        |detail: String| ApiError::validation(format!("The provided starting key is invalid: {detail}"));
+    let encode = |key: &KeySchema| -> Result<(Vec<u8>, Vec<u8>), ApiError> {
+        let pk = key_checker(key, KeyRole::Partition)
+            .check_in_key(start)
+            .map_err(|e| invalid(e.message()))?;
+        let sk = match &key.sort {
+            Some(_) => Some(
+                key_checker(key, KeyRole::Sort)
+                    .check_in_key(start)
+                    .map_err(|e| invalid(e.message()))?,
+            ),
+            None => None,
+        };
+        Ok((pk.encode(), sk.map(|k| k.encode()).unwrap_or_default()))
+    };
+    let (table_pk, table_sk) = encode(&table.key)?;
+    let mut expected = table.key.attributes().count();
+    let result = match target.index {
+        None => EntryPosition {
+            pk: table_pk,
+            sk: table_sk,
+            tail: Vec::new(),
+        },
+        Some(index) => {
+            expected += index
+                .key
+                .attributes()
+                .filter(|a| !table.key.contains(&a.name))
+                .count();
+            let (pk, sk) = encode(&index.key)?;
+            EntryPosition {
+                pk,
+                sk,
+                tail: [table_pk, table_sk].concat(),
+            }
+        }
+    };
+    if start.len() != expected {
+        return Err(invalid(
+            "The provided key element does not match the schema".into(),
+        ));
+    }
+    Ok(result)
+}
+
+/// Checks `Select` against the target and the projection; returns whether only a count is asked.
+pub(crate) fn check_select(
+    select: Option<&str>,
+    target: &ReadTarget<'_>,
+    has_projection: bool,
+) -> Result<bool, ApiError> {
+    // Unverified wordings below follow dynalite's.
+    match select {
+        Some("COUNT") if has_projection => Err(ApiError::validation(
+            "Cannot specify the ProjectionExpression when choosing to get only the Count",
+        )),
+        Some("COUNT") => Ok(true),
+        Some("SPECIFIC_ATTRIBUTES") if !has_projection => Err(ApiError::validation(
+            "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES",
+        )),
+        Some(select @ ("ALL_ATTRIBUTES" | "ALL_PROJECTED_ATTRIBUTES")) if has_projection => {
+            Err(ApiError::validation(format!(
+                "Cannot specify the ProjectionExpression when choosing to get {select}"
+            )))
+        }
+        Some("ALL_PROJECTED_ATTRIBUTES") if target.index.is_none() => Err(ApiError::validation(
+            "One or more parameter values were invalid: Select type ALL_PROJECTED_ATTRIBUTES is not supported for non-index query",
+        )),
+        Some("ALL_ATTRIBUTES") => match target.index {
+            Some(index) if index.kind == IndexKind::Global && index.projection != ProjectionSchema::All => {
+                Err(ApiError::validation(format!(
+                    "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index {} because its projection type is not ALL",
+                    index.name
+                )))
+            }
+            _ => Ok(false),
+        },
+        _ => Ok(false),
+    }
+}
