@@ -4,7 +4,8 @@
 use dynotable_engine::{Engine, EngineError, Location};
 
 const CREATE: &str = r#"{"TableName":"Pets","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"AnimalType","AttributeType":"S"},{"AttributeName":"Name","AttributeType":"S"}],"KeySchema":[{"AttributeName":"AnimalType","KeyType":"HASH"},{"AttributeName":"Name","KeyType":"RANGE"}]}"#;
-const PUT: &str = r#"{"TableName":"Pets","Item":{"AnimalType":{"S":"Dog"},"Name":{"S":"Fido"},"Age":{"N":"7"}}}"#;
+const PUT: &str =
+    r#"{"TableName":"Pets","Item":{"AnimalType":{"S":"Dog"},"Name":{"S":"Fido"},"Age":{"N":"7"}}}"#;
 const GET: &str = r#"{"TableName":"Pets","Key":{"AnimalType":{"S":"Dog"},"Name":{"S":"Fido"}}}"#;
 
 #[tokio::test]
@@ -20,7 +21,8 @@ async fn a_database_file_keeps_tables_and_items_across_reopen() {
 
     let reopened = Engine::open(Location::File(path)).await.unwrap();
     assert_eq!(reopened.table_count(), 1);
-    let got: serde_json::Value = serde_json::from_slice(&reopened.call("GetItem", GET.as_bytes()).await.unwrap()).unwrap();
+    let got: serde_json::Value =
+        serde_json::from_slice(&reopened.call("GetItem", GET.as_bytes()).await.unwrap()).unwrap();
     assert_eq!(got["Item"]["Age"], serde_json::json!({"N": "7"}));
 }
 
@@ -38,6 +40,8 @@ async fn a_folder_that_cannot_be_created_is_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
     let blocker = dir.path().join("file");
     std::fs::write(&blocker, b"not a folder").unwrap();
-    let err = Engine::open(Location::File(blocker.join("local.db"))).await.unwrap_err();
+    let err = Engine::open(Location::File(blocker.join("local.db")))
+        .await
+        .unwrap_err();
     assert!(matches!(err, EngineError::CreateFolder { .. }), "{err}");
 }
