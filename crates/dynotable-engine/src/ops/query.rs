@@ -1,12 +1,13 @@
 //! Query: one item collection of the table or of an index — or the slice of it a sort-key
 //! condition selects — in sort-key order, a page at a time (rules B.2, B.4, B.5).
 
-use dynotable_expr::{ExpressionKind, KeyElement, SortKeyRange};
+use dynotable_expr::{ExpressionKind, KeyElement, Projection, SortKeyRange};
 use dynotable_types::{KeyValue, encode_prefix_into, prefix_successor};
 
 use crate::api::item::{QueryInput, ReadPageOutput};
 use crate::capacity::{self, ReadKind};
-use crate::catalog::IndexKind;
+use crate::catalog::{IndexKind, ProjectionSchema};
+use crate::items::{self, StorageKey};
 use crate::ops::read_page::{self, Bound, PageRules, Range};
 use crate::ops::scan::{ReadTarget, check_select, start_key};
 use crate::params::{self, CapacityReport, Charge};
@@ -127,23 +128,46 @@ pub async fn run(engine: &Engine, input: QueryInput) -> Result<ReadPageOutput, A
         start_after,
         segment: None,
     };
+    // An LSI that does not project what the read asks for sends DynamoDB back to the table for
+    // each item it returns (rule B.2, "LSI query").
+    let fetch_from_table =
+        !count_only && lsi_lacks_attributes(&target, input.select.as_deref(), projection.as_ref());
     let rules = PageRules {
         limit: input.limit.map(|l| l as usize),
         filter: filter.as_ref(),
-        projection: projection.as_ref(),
+        projection: if fetch_from_table {
+            None
+        } else {
+            projection.as_ref()
+        },
         count_only,
     };
-    let page = {
-        let mut conn = engine.reader().await?;
-        read_page::read_page(&mut conn, &range, &rules).await?
-    };
+    let kind = ReadKind::of_consistent_read(consistent);
+    let mut conn = engine.reader().await?;
+    let mut page = read_page::read_page(&mut conn, &range, &rules).await?;
+    let mut table_units = None;
+    if fetch_from_table {
+        let mut fetched = capacity::ReadUnits(0);
+        for item in &mut page.items {
+            let key = StorageKey::of_key(&table, &items::key_of(&table.key, item))?;
+            if let Some(stored) = items::load_item(&mut conn, &table, &key).await? {
+                // Rule B.2: each base-table fetch is rounded up to 4 KB on its own.
+                fetched += capacity::item_read(Some(stored.size), kind);
+                *item = match &projection {
+                    Some(projection) => projection.apply(&stored.item),
+                    None => stored.item,
+                };
+            }
+        }
+        table_units = Some(Charge::Read(fetched));
+    }
+    drop(conn);
 
     // Rule B.2: sum the sizes of everything read, round up to 4 KB once, at least one block.
-    let kind = ReadKind::of_consistent_read(consistent);
     let units = capacity::range_read(page.bytes_read, kind);
     let charge = Charge::Read(units);
     let consumed = match target.position {
-        Some(position) => params::consumed_capacity(report, &table, None, &[(position, charge)]),
+        Some(position) => params::consumed_capacity(report, &table, table_units, &[(position, charge)]),
         None => params::consumed_capacity(report, &table, Some(charge), &[]),
     };
     Ok(ReadPageOutput {
@@ -156,6 +180,28 @@ pub async fn run(engine: &Engine, input: QueryInput) -> Result<ReadPageOutput, A
             .map(|item| target.last_evaluated_key(&table, item)),
         consumed_capacity: consumed,
     })
+}
+
+/// Whether a read of an LSI asks for attributes the index does not project: all attributes, or a
+/// projection naming an attribute outside the index's projection.
+fn lsi_lacks_attributes(
+    target: &ReadTarget<'_>,
+    select: Option<&str>,
+    projection: Option<&Projection>,
+) -> bool {
+    let Some(index) = target.index.filter(|i| i.kind == IndexKind::Local) else {
+        return false;
+    };
+    if index.projection == ProjectionSchema::All {
+        return false;
+    }
+    match projection {
+        Some(projection) => projection
+            .paths
+            .iter()
+            .any(|p| !index.projects(p.top_level(), &target.table.key)),
+        None => select == Some("ALL_ATTRIBUTES"),
+    }
 }
 
 /// The encoded sort-key bounds of a key condition's range.
