@@ -22,12 +22,14 @@ pub(crate) async fn call(engine: &Engine, operation: &str, body: &[u8]) -> Resul
         "Scan" => run(body, |input| ops::scan::run(engine, input)).await,
         "BatchGetItem" => run(body, |input| ops::batch_get_item::run(engine, input)).await,
         "BatchWriteItem" => run(body, |input| ops::batch_write_item::run(engine, input)).await,
+        "TransactWriteItems" => ops::transact_write_items::call(engine, body).await,
+        "TransactGetItems" => run(body, |input| ops::transact_get_items::run(engine, input)).await,
         _ => Err(ApiError::new(ErrorKind::UnknownOperationException, "")),
     }
 }
 
 /// Deserialises the request, runs the operation, serialises its response.
-async fn run<I, O, F>(body: &[u8], operation: impl FnOnce(I) -> F) -> Result<Vec<u8>, ApiError>
+pub(crate) async fn run<I, O, F>(body: &[u8], operation: impl FnOnce(I) -> F) -> Result<Vec<u8>, ApiError>
 where
     I: DeserializeOwned,
     O: Serialize,

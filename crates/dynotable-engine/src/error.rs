@@ -74,6 +74,20 @@ pub struct ApiError {
     /// The item a `ConditionalCheckFailedException` carries when the request asked for it with
     /// `ReturnValuesOnConditionCheckFailure = ALL_OLD`.
     pub item: Option<Item>,
+    /// A `TransactionCanceledException`'s reasons, one per action in request order.
+    pub cancellation_reasons: Option<Vec<CancellationReason>>,
+}
+
+/// Why one action of a transaction did not go through (`CancellationReason` in the API).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct CancellationReason {
+    /// `None`, `ConditionalCheckFailed`, `ValidationError`, `ItemCollectionSizeLimitExceeded`, ...
+    pub code: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub item: Option<Item>,
 }
 
 impl ApiError {
@@ -82,6 +96,7 @@ impl ApiError {
             kind,
             message: message.into(),
             item: None,
+            cancellation_reasons: None,
         }
     }
 
@@ -117,6 +132,22 @@ impl ApiError {
             kind: ErrorKind::ConditionalCheckFailedException,
             message: "The conditional request failed".into(),
             item,
+            cancellation_reasons: None,
+        }
+    }
+
+    /// `TransactionCanceledException` with its reasons (rule B.10): the message lists each
+    /// action's code in request order.
+    pub fn transaction_canceled(reasons: Vec<CancellationReason>) -> ApiError {
+        let codes: Vec<&str> = reasons.iter().map(|r| r.code.as_str()).collect();
+        ApiError {
+            kind: ErrorKind::TransactionCanceledException,
+            message: format!(
+                "Transaction cancelled, please refer cancellation reasons for specific reasons [{}]",
+                codes.join(", ")
+            ),
+            item: None,
+            cancellation_reasons: Some(reasons),
         }
     }
 

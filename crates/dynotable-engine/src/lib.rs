@@ -47,7 +47,7 @@ use sqlx::{ConnectOptions, Connection};
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use collections::{CollectionStats, CollectionSummary, SizeBucket};
-pub use error::{ApiError, EngineError, ErrorKind};
+pub use error::{ApiError, CancellationReason, EngineError, ErrorKind};
 
 use catalog::TableSchema;
 
@@ -106,6 +106,8 @@ struct Inner {
     readers: Option<SqlitePool>,
     /// Every table's definition, loaded at open and changed under the writer lock.
     catalog: RwLock<BTreeMap<String, Arc<TableSchema>>>,
+    /// TransactWriteItems' idempotency tokens.
+    tokens: tokio::sync::Mutex<ops::transact_write_items::Tokens>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -172,6 +174,7 @@ impl Engine {
                 writer: tokio::sync::Mutex::new(writer),
                 readers,
                 catalog: RwLock::new(catalog),
+                tokens: tokio::sync::Mutex::new(Default::default()),
             }),
         })
     }

@@ -118,6 +118,12 @@ impl goldenscript::Runner for Runner {
             }
             Err(err) => {
                 let mut out = format!("{}: {}\n", err.kind.name(), err.message);
+                if let Some(reasons) = &err.cancellation_reasons {
+                    out.push_str(&format!(
+                        "CancellationReasons: {}\n",
+                        serde_json::to_string(reasons)?
+                    ));
+                }
                 if let Some(item) = err.item {
                     out.push_str(&format!("Item: {}\n", serde_json::to_string(&item)?));
                 }

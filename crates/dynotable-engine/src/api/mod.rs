@@ -9,6 +9,7 @@
 
 pub mod item;
 pub mod table;
+pub mod transact;
 
 use serde::{Deserialize, Serialize};
 

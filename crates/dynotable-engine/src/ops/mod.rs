@@ -14,5 +14,7 @@ pub mod put_item;
 pub mod query;
 pub(crate) mod read_page;
 pub mod scan;
+pub mod transact_get_items;
+pub mod transact_write_items;
 pub mod update_item;
 pub mod update_table;

@@ -1,0 +1,104 @@
+//! TransactGetItems: up to 100 gets read from one consistent snapshot (one SQLite read
+//! transaction), each charged 2 units per 4 KB, rounded per item (rule B.2).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use dynotable_types::ConstraintViolation;
+use sqlx::Connection;
+
+use crate::api::transact::{ItemResponse, TransactGetItemsInput, TransactGetItemsOutput};
+use crate::capacity::{self, ReadKind, ReadUnits};
+use crate::catalog::TableSchema;
+use crate::items::{self, StorageKey};
+use crate::params::{self, CapacityReport, Charge};
+use crate::shape::Shape;
+use crate::{ApiError, Engine};
+
+const MAX_GETS: usize = 100;
+
+pub async fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<TransactGetItemsOutput, ApiError> {
+    let mut shape = Shape::new();
+    let report = CapacityReport::check(&mut shape, input.return_consumed_capacity.as_ref());
+    let gets = input.transact_items.unwrap_or_default();
+    if gets.is_empty() || gets.len() > MAX_GETS {
+        let constraint = if gets.is_empty() {
+            "Member must have length greater than or equal to 1".to_owned()
+        } else {
+            format!("Member must have length less than or equal to {MAX_GETS}")
+        };
+        let rendered = if gets.is_empty() {
+            "[]".to_owned()
+        } else {
+            format!("[{} items]", gets.len())
+        };
+        shape.push(ConstraintViolation {
+            field: "transactItems".into(),
+            value: Some(rendered),
+            constraint,
+        });
+    }
+    shape.finish()?;
+
+    let mut planned = Vec::with_capacity(gets.len());
+    let mut seen = std::collections::BTreeSet::new();
+    for get in gets {
+        let Some(get) = get.get else {
+            return Err(ApiError::validation(
+                "1 validation error detected: Value null at 'transactItems.member.get' failed to satisfy constraint: Member must not be null",
+            ));
+        };
+        let mut shape = Shape::new();
+        shape.name("tableName", get.table_name.as_ref());
+        shape.required("key", get.key.as_ref());
+        shape.finish()?;
+        let table = engine.table(get.table_name.as_deref().unwrap_or_default())?;
+        let key_item = get.key.map(|c| c.into_result()).transpose()?.unwrap_or_default();
+        let key = StorageKey::of_key(&table, &key_item)?;
+        if !seen.insert((table.name.clone(), key.clone())) {
+            return Err(ApiError::validation(
+                "Transaction request cannot include multiple operations on one item",
+            ));
+        }
+        let mut placeholders = params::placeholders(get.expression_attribute_names.as_ref(), None)?;
+        let projection = get
+            .projection_expression
+            .as_deref()
+            .map(|t| placeholders.projection(t))
+            .transpose()?;
+        placeholders.check_unused()?;
+        planned.push((table, key, projection));
+    }
+
+    // One read transaction: every get sees the same committed state.
+    let mut conn = engine.reader().await?;
+    let mut tx = conn.begin().await?;
+    let mut responses = Vec::with_capacity(planned.len());
+    let mut units: BTreeMap<String, (Arc<TableSchema>, ReadUnits)> = BTreeMap::new();
+    for (table, key, projection) in &planned {
+        let stored = items::load_item(&mut tx, table, key).await?;
+        let entry = units
+            .entry(table.name.clone())
+            .or_insert_with(|| (table.clone(), ReadUnits(0)));
+        entry.1 += capacity::item_read(stored.as_ref().map(|s| s.size), ReadKind::Transactional);
+        responses.push(ItemResponse {
+            item: stored.map(|s| match projection {
+                Some(projection) => projection.apply(&s.item),
+                None => s.item,
+            }),
+        });
+    }
+    tx.commit().await?;
+    let consumed = units
+        .values()
+        .filter_map(|(table, units)| {
+            let mut consumed = params::consumed_capacity(report, table, Some(Charge::Read(*units)), &[])?;
+            consumed.read_capacity_units = Some(consumed.capacity_units);
+            Some(consumed)
+        })
+        .collect();
+    Ok(TransactGetItemsOutput {
+        responses,
+        consumed_capacity: (report != CapacityReport::None).then_some(consumed),
+    })
+}

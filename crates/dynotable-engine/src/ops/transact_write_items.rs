@@ -1,0 +1,395 @@
+//! TransactWriteItems: up to 100 ConditionCheck, Put, Update and Delete actions on distinct
+//! items, all or nothing (rule B.7; DG `transaction-apis.html`).
+//!
+//! Every action is validated before anything is read (a bad action fails the whole request
+//! with a ValidationException). Then, in one storage transaction under the writer lock, each
+//! action's condition is checked against the current item and its new item computed; if any
+//! condition fails, nothing is written and the request fails with
+//! `TransactionCanceledException`, whose reasons list every action in request order. Otherwise
+//! every write is applied, with index entries and collection statistics, and committed at once.
+//!
+//! Writes are serialised by the engine, so a transaction never meets another one mid-flight and
+//! `TransactionConflictException` does not arise here (docs/compatibility.md).
+//!
+//! `ClientRequestToken` makes the call idempotent for 10 minutes: a repeat with the same
+//! parameters returns the first answer without writing again; the same token with different
+//! parameters is `IdempotentParameterMismatchException`.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use dynotable_expr::{Condition, ExpressionKind, Update};
+use dynotable_types::{ConstraintViolation, Item, SizeCheck};
+
+use crate::api::ConsumedCapacity;
+use crate::api::item::ItemCollectionMetrics;
+use crate::api::transact::{TransactAction, TransactWriteItemsInput, TransactWriteItemsOutput};
+use crate::capacity::{self, WriteUnits};
+use crate::catalog::TableSchema;
+use crate::error::CancellationReason;
+use crate::items::{self, StorageKey, StoredItem};
+use crate::ops::item_write::{PreparedItem, collection_metrics};
+use crate::params::{self, CapacityReport, Charge};
+use crate::shape::Shape;
+use crate::{ApiError, Engine, ErrorKind, begin_write, dispatch};
+
+/// Rule B.7: at most 100 actions, at most 4 MB of items in one transaction.
+const MAX_ACTIONS: usize = 100;
+const MAX_TRANSACTION_BYTES: u64 = 4 * 1024 * 1024;
+/// How long a ClientRequestToken is remembered (DG `transaction-apis.html`: 10 minutes).
+const TOKEN_SECONDS: f64 = 600.0;
+
+/// Requests seen with a ClientRequestToken: the fingerprint of their parameters, when, and the
+/// response they got.
+#[derive(Default)]
+pub(crate) struct Tokens {
+    seen: HashMap<String, (u64, f64, Vec<u8>)>,
+}
+
+/// Runs the call, honouring ClientRequestToken idempotency.
+pub(crate) async fn call(engine: &Engine, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+    let token_and_fingerprint =
+        serde_json::from_slice::<serde_json::Value>(body)
+            .ok()
+            .and_then(|mut value| {
+                let token = value
+                    .as_object_mut()?
+                    .remove("ClientRequestToken")?
+                    .as_str()?
+                    .to_owned();
+                if let Some(map) = value.as_object_mut() {
+                    map.remove("ReturnConsumedCapacity");
+                }
+                let mut hasher = std::collections::hash_map::DefaultHasher::new();
+                value.to_string().hash(&mut hasher);
+                Some((token, hasher.finish()))
+            });
+    let Some((token, fingerprint)) = token_and_fingerprint else {
+        return dispatch::run(body, |input| run(engine, input)).await;
+    };
+    // Held for the whole call: a second request with the same token waits for the first.
+    let mut tokens = engine.inner.tokens.lock().await;
+    let now = engine.now();
+    tokens.seen.retain(|_, (_, at, _)| now - *at < TOKEN_SECONDS);
+    if let Some((seen_fingerprint, _, response)) = tokens.seen.get(&token) {
+        if *seen_fingerprint != fingerprint {
+            return Err(ApiError::new(
+                ErrorKind::IdempotentParameterMismatchException,
+                "The request uses the same client token as a previous, but non-identical request.",
+            ));
+        }
+        return Ok(response.clone());
+    }
+    let response = dispatch::run(body, |input| run(engine, input)).await?;
+    tokens.seen.insert(token, (fingerprint, now, response.clone()));
+    Ok(response)
+}
+
+enum Kind {
+    ConditionCheck,
+    Put(PreparedItem),
+    Update(Option<Update>),
+    Delete,
+}
+
+/// One action, validated.
+struct Action {
+    table: Arc<TableSchema>,
+    key: StorageKey,
+    key_item: Item,
+    condition: Option<Condition>,
+    return_old_on_failure: bool,
+    kind: Kind,
+}
+
+async fn run(engine: &Engine, input: TransactWriteItemsInput) -> Result<TransactWriteItemsOutput, ApiError> {
+    let mut shape = Shape::new();
+    let report = CapacityReport::check(&mut shape, input.return_consumed_capacity.as_ref());
+    shape.one_of(
+        "returnItemCollectionMetrics",
+        input.return_item_collection_metrics.as_ref(),
+        &["SIZE", "NONE"],
+    );
+    if let Some(token) = &input.client_request_token {
+        shape.length("clientRequestToken", token, 1, 36);
+    }
+    let items = input.transact_items.unwrap_or_default();
+    if items.is_empty() || items.len() > MAX_ACTIONS {
+        let constraint = if items.is_empty() {
+            "Member must have length greater than or equal to 1".to_owned()
+        } else {
+            format!("Member must have length less than or equal to {MAX_ACTIONS}")
+        };
+        let rendered = if items.is_empty() {
+            "[]".to_owned()
+        } else {
+            format!("[{} items]", items.len())
+        };
+        shape.push(ConstraintViolation {
+            field: "transactItems".into(),
+            value: Some(rendered),
+            constraint,
+        });
+    }
+    shape.finish()?;
+
+    // Validate every action before touching data.
+    let mut actions = Vec::with_capacity(items.len());
+    let mut seen = BTreeSet::new();
+    let mut total_bytes = 0u64;
+    for item in items {
+        let (action, bytes) = prepare(engine, item)?;
+        if !seen.insert((action.table.name.clone(), action.key.clone())) {
+            return Err(ApiError::validation(
+                "Transaction request cannot include multiple operations on one item",
+            ));
+        }
+        total_bytes += bytes;
+        actions.push(action);
+    }
+    if total_bytes > MAX_TRANSACTION_BYTES {
+        return Err(ApiError::validation(
+            "Collection size of items exceeded, which can also be caused by the aggregate size of the items in the transaction exceeding the 4MB limit",
+        ));
+    }
+
+    // Check every condition and compute every new item, then write all or nothing.
+    let mut writer = engine.writer().await;
+    let mut tx = begin_write(&mut writer).await?;
+    let mut reasons = Vec::with_capacity(actions.len());
+    let mut planned: Vec<(Option<StoredItem>, Option<PreparedItem>)> = Vec::with_capacity(actions.len());
+    let mut failed = false;
+    for action in &mut actions {
+        let old = items::load_item(&mut tx, &action.table, &action.key).await?;
+        let none = CancellationReason {
+            code: "None".into(),
+            message: None,
+            item: None,
+        };
+        if let Some(condition) = &action.condition
+            && !condition.evaluate(old.as_ref().map(|o| &o.item))
+        {
+            failed = true;
+            reasons.push(CancellationReason {
+                code: "ConditionalCheckFailed".into(),
+                message: Some("The conditional request failed".into()),
+                item: if action.return_old_on_failure {
+                    old.as_ref().map(|o| o.item.clone())
+                } else {
+                    None
+                },
+            });
+            planned.push((old, None));
+            continue;
+        }
+        let new = match std::mem::replace(&mut action.kind, Kind::Delete) {
+            Kind::ConditionCheck => {
+                action.kind = Kind::ConditionCheck;
+                planned.push((old, None));
+                reasons.push(none);
+                continue;
+            }
+            Kind::Put(prepared) => Ok(Some(prepared)),
+            Kind::Delete => Ok(None),
+            Kind::Update(update) => {
+                let base = old.as_ref().map(|o| &o.item);
+                let updated = match &update {
+                    Some(update) => update.apply(base, &action.key_item).map_err(ApiError::from),
+                    None => Ok(base.cloned().unwrap_or_else(|| action.key_item.clone())),
+                };
+                updated
+                    .and_then(|item| PreparedItem::new(&action.table, item, SizeCheck::Update))
+                    .map(Some)
+            }
+        };
+        match new {
+            Ok(new) => {
+                planned.push((old, new));
+                reasons.push(none);
+            }
+            Err(err) => {
+                failed = true;
+                reasons.push(CancellationReason {
+                    code: "ValidationError".into(),
+                    message: Some(err.message),
+                    item: None,
+                });
+                planned.push((old, None));
+            }
+        }
+    }
+    if failed {
+        return Err(ApiError::transaction_canceled(reasons));
+    }
+
+    let limit = engine.inner.options.collection_size_limit;
+    let asked_metrics = input.return_item_collection_metrics.as_deref() == Some("SIZE");
+    let mut charges: BTreeMap<String, (Arc<TableSchema>, WriteUnits, Vec<WriteUnits>)> = BTreeMap::new();
+    let mut metrics: BTreeMap<String, Vec<ItemCollectionMetrics>> = BTreeMap::new();
+    for (position, (action, (old, new))) in actions.iter().zip(&planned).enumerate() {
+        let entry = charges.entry(action.table.name.clone()).or_insert_with(|| {
+            (
+                action.table.clone(),
+                WriteUnits(0),
+                vec![WriteUnits(0); action.table.indexes.len()],
+            )
+        });
+        // Rule B.3: 2 units per KB per item; the ×2 applies to the table, not to index arms.
+        if matches!(action.kind, Kind::ConditionCheck) {
+            entry.1 += capacity::item_write(old.as_ref().map(|o| o.size), None, true);
+            continue;
+        }
+        entry.1 += capacity::item_write(old.as_ref().map(|o| o.size), new.as_ref().map(|n| n.size), true);
+        if old.is_none() && new.is_none() {
+            continue;
+        }
+        let write = new.as_ref().map(|n| (&n.item, n.size, n.entries.as_slice()));
+        let effects =
+            match items::write_item(&mut tx, &action.table, limit, &action.key, old.as_ref(), write).await {
+                Ok(effects) => effects,
+                Err(err) if err.kind == ErrorKind::ItemCollectionSizeLimitExceededException => {
+                    let mut reasons: Vec<CancellationReason> = (0..planned.len())
+                        .map(|_| CancellationReason {
+                            code: "None".into(),
+                            message: None,
+                            item: None,
+                        })
+                        .collect();
+                    reasons[position] = CancellationReason {
+                        code: "ItemCollectionSizeLimitExceeded".into(),
+                        message: Some("Collection size exceeded".into()),
+                        item: None,
+                    };
+                    return Err(ApiError::transaction_canceled(reasons));
+                }
+                Err(err) => return Err(err),
+            };
+        for (total, units) in entry.2.iter_mut().zip(&effects.index_units) {
+            *total += *units;
+        }
+        if let Some(m) = collection_metrics(asked_metrics, &action.table, &action.key_item, &effects) {
+            metrics.entry(action.table.name.clone()).or_default().push(m);
+        }
+    }
+    tx.commit().await?;
+
+    let consumed: Vec<ConsumedCapacity> = charges
+        .values()
+        .filter_map(|(table, units, index_units)| {
+            let mut consumed = params::consumed_capacity(
+                report,
+                table,
+                Some(Charge::Write(*units)),
+                &params::index_write_charges(index_units),
+            )?;
+            // Transactional writes mirror their units into WriteCapacityUnits (rule B.2).
+            consumed.write_capacity_units = Some(consumed.capacity_units);
+            Some(consumed)
+        })
+        .collect();
+    Ok(TransactWriteItemsOutput {
+        consumed_capacity: (report != CapacityReport::None).then_some(consumed),
+        item_collection_metrics: asked_metrics.then_some(metrics),
+    })
+}
+
+/// Validates one action; returns it and the bytes it counts toward the 4 MB limit.
+fn prepare(
+    engine: &Engine,
+    item: crate::api::transact::TransactWriteItem,
+) -> Result<(Action, u64), ApiError> {
+    let chosen = [
+        item.condition_check.is_some(),
+        item.put.is_some(),
+        item.delete.is_some(),
+        item.update.is_some(),
+    ];
+    if chosen.iter().filter(|c| **c).count() != 1 {
+        // Unverified wording.
+        return Err(ApiError::validation(
+            "TransactItems can only contain one of Check, Put, Update or Delete",
+        ));
+    }
+    let (raw, which) = match (item.condition_check, item.put, item.delete, item.update) {
+        (Some(a), ..) => (a, "ConditionCheck"),
+        (_, Some(a), ..) => (a, "Put"),
+        (_, _, Some(a), _) => (a, "Delete"),
+        (.., Some(a)) => (a, "Update"),
+        _ => unreachable!("exactly one action was checked above"),
+    };
+    let TransactAction {
+        table_name,
+        key,
+        item,
+        update_expression,
+        condition_expression,
+        expression_attribute_names,
+        expression_attribute_values,
+        return_values_on_condition_check_failure,
+    } = raw;
+    let mut shape = Shape::new();
+    shape.name("tableName", table_name.as_ref());
+    shape.one_of(
+        "returnValuesOnConditionCheckFailure",
+        return_values_on_condition_check_failure.as_ref(),
+        &["ALL_OLD", "NONE"],
+    );
+    if which == "ConditionCheck" && condition_expression.is_none() {
+        shape.required::<()>("conditionExpression", None);
+    }
+    if which == "Update" && update_expression.is_none() {
+        shape.required::<()>("updateExpression", None);
+    }
+    shape.finish()?;
+
+    let table = engine.table(table_name.as_deref().unwrap_or_default())?;
+    let mut placeholders =
+        params::placeholders(expression_attribute_names.as_ref(), expression_attribute_values)?;
+    let update = update_expression
+        .as_deref()
+        .map(|t| placeholders.update(t))
+        .transpose()?;
+    let condition = condition_expression
+        .as_deref()
+        .map(|t| placeholders.condition(ExpressionKind::Condition, t))
+        .transpose()?;
+    placeholders.check_unused()?;
+
+    let (key, key_item, kind, bytes) = if which == "Put" {
+        let item = item.map(|c| c.into_result()).transpose()?.unwrap_or_default();
+        let key = StorageKey::of_item(&table, &item)?;
+        let key_item = items::key_of(&table.key, &item);
+        let prepared = PreparedItem::new(&table, item, SizeCheck::Write)?;
+        let bytes = prepared.size;
+        (key, key_item, Kind::Put(prepared), bytes)
+    } else {
+        let key_item = key.map(|c| c.into_result()).transpose()?.unwrap_or_default();
+        let key = StorageKey::of_key(&table, &key_item)?;
+        let bytes = dynotable_types::item_size(&key_item) as u64;
+        let kind = match which {
+            "ConditionCheck" => Kind::ConditionCheck,
+            "Delete" => Kind::Delete,
+            _ => {
+                if let Some(update) = &update {
+                    let key_names: Vec<&str> = table.key.attributes().map(|a| a.name.as_str()).collect();
+                    update.check_key_attributes(&key_names)?;
+                }
+                Kind::Update(update)
+            }
+        };
+        (key, key_item, kind, bytes)
+    };
+    let return_old_on_failure = return_values_on_condition_check_failure.as_deref() == Some("ALL_OLD");
+    Ok((
+        Action {
+            table,
+            key,
+            key_item,
+            condition,
+            return_old_on_failure,
+            kind,
+        },
+        bytes,
+    ))
+}
