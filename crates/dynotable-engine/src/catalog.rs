@@ -142,6 +142,39 @@ pub struct TableSchema {
     pub created_at: f64,
     pub deletion_protection: bool,
     pub table_class: String,
+    /// Tags, by key (TagResource; rule: at most 50 per resource).
+    #[serde(default)]
+    pub tags: std::collections::BTreeMap<String, String>,
+    /// Time to Live, when it has ever been configured.
+    #[serde(default)]
+    pub ttl: Option<TtlSchema>,
+    /// The table's streams, oldest first; the last is the latest (enabled or not).
+    #[serde(default)]
+    pub streams: Vec<StreamSchema>,
+}
+
+/// Time to Live: the attribute holding each item's expiry (epoch seconds), and whether expired
+/// items are deleted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TtlSchema {
+    pub attribute_name: String,
+    pub enabled: bool,
+    /// When TTL was last enabled or disabled (one change per hour is allowed).
+    pub changed_at: f64,
+}
+
+/// One DynamoDB stream of a table. A table has at most one enabled stream; disabled streams stay
+/// readable until their records expire (24 hours).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StreamSchema {
+    /// Storage id of the stream's records.
+    pub id: i64,
+    /// The stream label: the creation time, `YYYY-MM-DDThh:mm:ss.sss`.
+    pub label: String,
+    /// KEYS_ONLY, NEW_IMAGE, OLD_IMAGE or NEW_AND_OLD_IMAGES.
+    pub view_type: String,
+    pub created_at: f64,
+    pub enabled: bool,
 }
 
 impl TableSchema {
@@ -168,6 +201,16 @@ impl TableSchema {
     /// The table's ARN in the local region and account.
     pub fn arn(&self) -> String {
         format!("arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{}", self.name)
+    }
+
+    /// The enabled stream, if any.
+    pub fn active_stream(&self) -> Option<&StreamSchema> {
+        self.streams.last().filter(|s| s.enabled)
+    }
+
+    /// The ARN of one of the table's streams.
+    pub fn stream_arn(&self, stream: &StreamSchema) -> String {
+        format!("{}/stream/{}", self.arn(), stream.label)
     }
 }
 

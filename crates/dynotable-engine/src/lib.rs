@@ -77,8 +77,10 @@ pub struct Options {
     /// The item-collection size limit on tables with a local secondary index. DynamoDB's is
     /// 10 GB (rules B.7); tests set it lower to reach it.
     pub collection_size_limit: u64,
-    /// Where the engine reads the time (creation dates; later TTL and streams).
+    /// Where the engine reads the time (creation dates, TTL expiry, stream records).
     pub clock: Arc<dyn Clock>,
+    /// The address DescribeEndpoints reports (the server sets its own `host:port`).
+    pub endpoint_address: String,
 }
 
 impl Options {
@@ -87,6 +89,7 @@ impl Options {
             location,
             collection_size_limit: 10 * 1024 * 1024 * 1024,
             clock: Arc::new(SystemClock),
+            endpoint_address: "localhost:8000".to_owned(),
         }
     }
 }

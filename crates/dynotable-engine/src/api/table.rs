@@ -201,3 +201,32 @@ pub struct GlobalSecondaryIndexDescription {
     pub item_count: i64,
     pub index_arn: String,
 }
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct TagResourceInput {
+    pub resource_arn: Option<String>,
+    pub tags: Option<Vec<Tag>>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct UntagResourceInput {
+    pub resource_arn: Option<String>,
+    pub tag_keys: Option<Vec<String>>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct ListTagsOfResourceInput {
+    pub resource_arn: Option<String>,
+    pub next_token: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ListTagsOfResourceOutput {
+    pub tags: Vec<Tag>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_token: Option<String>,
+}

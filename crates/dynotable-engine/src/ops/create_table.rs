@@ -296,6 +296,9 @@ fn validate(input: &CreateTableInput) -> Result<TableSchema, ApiError> {
         created_at: 0.0,
         deletion_protection: input.deletion_protection_enabled.unwrap_or(false),
         table_class: input.table_class.clone().unwrap_or_else(|| "STANDARD".into()),
+        tags: crate::ops::tags::tags_of(input.tags.as_deref().unwrap_or_default())?,
+        ttl: None,
+        streams: Vec::new(),
     })
 }
 

@@ -1,6 +1,7 @@
 //! One file per DynamoDB operation (the dynalite layout): each validates its request the way the
 //! service does — shape first, then semantics — and runs it.
 
+pub mod account;
 pub mod batch_get_item;
 pub mod batch_write_item;
 pub mod create_table;
@@ -14,6 +15,7 @@ pub mod put_item;
 pub mod query;
 pub(crate) mod read_page;
 pub mod scan;
+pub mod tags;
 pub mod transact_get_items;
 pub mod transact_write_items;
 pub mod update_item;
