@@ -22,6 +22,8 @@ pub(crate) async fn call(engine: &Engine, operation: &str, body: &[u8]) -> Resul
         "Scan" => run(body, |input| ops::scan::run(engine, input)).await,
         "BatchGetItem" => run(body, |input| ops::batch_get_item::run(engine, input)).await,
         "BatchWriteItem" => run(body, |input| ops::batch_write_item::run(engine, input)).await,
+        "UpdateTimeToLive" => run(body, |input| crate::ttl::update_time_to_live(engine, input)).await,
+        "DescribeTimeToLive" => run(body, |input| crate::ttl::describe_time_to_live(engine, input)).await,
         "TagResource" => run(body, |input| ops::tags::tag_resource(engine, input)).await,
         "UntagResource" => run(body, |input| ops::tags::untag_resource(engine, input)).await,
         "ListTagsOfResource" => run(body, |input| ops::tags::list_tags_of_resource(engine, input)).await,

@@ -25,6 +25,8 @@ pub enum ErrorKind {
     TransactionCanceledException,
     TransactionConflictException,
     IdempotentParameterMismatchException,
+    ExpiredIteratorException,
+    TrimmedDataAccessException,
     InternalServerError,
 }
 
@@ -43,6 +45,8 @@ impl ErrorKind {
             Self::TransactionCanceledException => "TransactionCanceledException",
             Self::TransactionConflictException => "TransactionConflictException",
             Self::IdempotentParameterMismatchException => "IdempotentParameterMismatchException",
+            Self::ExpiredIteratorException => "ExpiredIteratorException",
+            Self::TrimmedDataAccessException => "TrimmedDataAccessException",
             Self::InternalServerError => "InternalServerError",
         }
     }

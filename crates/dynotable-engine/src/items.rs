@@ -6,7 +6,9 @@
 //! 2. each secondary index: the item's entry before and after ([`IndexEntry`]) decides whether
 //!    the index is untouched, gets an entry, loses one, or has it moved (rule B.3, index write
 //!    amplification), and the index's collections follow;
-//! 3. on tables with an LSI, the item-collection size limit: if the write grew the collection
+//! 3. the stream record of the change (if the table has a stream) and the item's Time to Live
+//!    expiry (if the table has TTL enabled);
+//! 4. on tables with an LSI, the item-collection size limit: if the write grew the collection
 //!    (base items plus LSI entries for the partition key) past the limit it fails with
 //!    `ItemCollectionSizeLimitExceededException` and the caller rolls back (rule B.7).
 //!
@@ -162,6 +164,15 @@ pub(crate) fn index_entries(table: &TableSchema, item: &Item) -> Result<Vec<Opti
         .collect()
 }
 
+/// What a write needs to know beyond the item: the collection size limit, the time, and who
+/// is writing (a request, or Time to Live).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct WriteContext {
+    pub collection_size_limit: u64,
+    pub now: f64,
+    pub origin: crate::streams::Origin,
+}
+
 /// What a write cost and touched, for ConsumedCapacity and ItemCollectionMetrics.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct WriteEffects {
@@ -177,7 +188,7 @@ pub(crate) struct WriteEffects {
 pub(crate) async fn write_item(
     conn: &mut SqliteConnection,
     table: &TableSchema,
-    collection_size_limit: u64,
+    context: &WriteContext,
     key: &StorageKey,
     old: Option<&StoredItem>,
     new: Option<(&Item, u64, &[Option<IndexEntry>])>,
@@ -238,11 +249,25 @@ pub(crate) async fn write_item(
         ));
     }
 
-    // 3. The item-collection size limit, on tables with an LSI (rule B.7).
+    // 3. The stream record and the Time to Live expiry, in the same transaction.
+    let new_item = new.map(|(item, _, _)| item);
+    crate::streams::record_change(
+        conn,
+        table,
+        context.now,
+        context.origin,
+        old.map(|o| &o.item),
+        new_item,
+    )
+    .await?;
+    let had_expiry = crate::ttl::has_expiry(table, old.map(|o| &o.item));
+    crate::ttl::track_expiry(conn, table, key, had_expiry, new_item).await?;
+
+    // 4. The item-collection size limit, on tables with an LSI (rule B.7).
     if table.has_lsi() {
         let bytes = lsi_collection_bytes(conn, table, &key.pk).await?;
         let grew = new_size.unwrap_or(0) > old_size.unwrap_or(0) || old.is_none();
-        if grew && bytes > collection_size_limit {
+        if grew && bytes > context.collection_size_limit {
             return Err(ApiError::new(
                 ErrorKind::ItemCollectionSizeLimitExceededException,
                 "Collection size exceeded",

@@ -33,6 +33,8 @@ mod ops;
 mod params;
 mod shape;
 mod storage;
+mod streams;
+mod ttl;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -81,6 +83,9 @@ pub struct Options {
     pub clock: Arc<dyn Clock>,
     /// The address DescribeEndpoints reports (the server sets its own `host:port`).
     pub endpoint_address: String,
+    /// How often the background sweep deletes expired items (Time to Live) and trims stream
+    /// records; `None` runs no sweep (tests call [`Engine::sweep`] themselves).
+    pub sweep_interval: Option<std::time::Duration>,
 }
 
 impl Options {
@@ -90,6 +95,7 @@ impl Options {
             collection_size_limit: 10 * 1024 * 1024 * 1024,
             clock: Arc::new(SystemClock),
             endpoint_address: "localhost:8000".to_owned(),
+            sweep_interval: Some(std::time::Duration::from_secs(30)),
         }
     }
 }
@@ -171,7 +177,8 @@ impl Engine {
             .map(|t| (t.name.clone(), Arc::new(t)))
             .collect();
         tracing::debug!(location = ?options.location, "engine opened");
-        Ok(Engine {
+        let sweep_interval = options.sweep_interval;
+        let engine = Engine {
             inner: Arc::new(Inner {
                 options,
                 writer: tokio::sync::Mutex::new(writer),
@@ -179,7 +186,28 @@ impl Engine {
                 catalog: RwLock::new(catalog),
                 tokens: tokio::sync::Mutex::new(Default::default()),
             }),
-        })
+        };
+        if let Some(interval) = sweep_interval {
+            engine.spawn_sweeper(interval);
+        }
+        Ok(engine)
+    }
+
+    /// Runs [`Engine::sweep`] every `interval` for as long as the engine is open.
+    fn spawn_sweeper(&self, interval: std::time::Duration) {
+        let weak = Arc::downgrade(&self.inner);
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(interval).await;
+                let Some(inner) = weak.upgrade() else { return };
+                let engine = Engine { inner };
+                match engine.sweep().await {
+                    Ok(0) => {}
+                    Ok(deleted) => tracing::debug!(deleted, "Time to Live deleted expired items"),
+                    Err(err) => tracing::warn!(%err, "the Time to Live sweep failed"),
+                }
+            }
+        });
     }
 
     /// Where this engine keeps its data.
@@ -242,6 +270,21 @@ impl Engine {
             Some(pool) => Ok(storage::ReadConnection::Pooled(pool.acquire().await?)),
             None => Ok(storage::ReadConnection::Shared(self.inner.writer.lock().await)),
         }
+    }
+
+    /// The context of a write made by a request, now.
+    fn write_context(&self) -> items::WriteContext {
+        items::WriteContext {
+            collection_size_limit: self.inner.options.collection_size_limit,
+            now: self.now(),
+            origin: streams::Origin::Request,
+        }
+    }
+
+    /// Runs one DynamoDB Streams operation: `operation` is the name after
+    /// `DynamoDBStreams_20120810.` in the `X-Amz-Target` header.
+    pub async fn call_streams(&self, operation: &str, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+        streams::call(self, operation, body).await
     }
 
     /// The writer connection, held for the length of one write transaction.

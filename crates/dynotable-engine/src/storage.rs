@@ -105,6 +105,17 @@ pub(crate) async fn delete_table(conn: &mut SqliteConnection, table: &TableSchem
     for index in &table.indexes {
         drop_keyspace(conn, index.keyspace).await?;
     }
+    for stream in &table.streams {
+        sqlx::query("DELETE FROM stream_records WHERE stream_id = ?")
+            .bind(stream.id)
+            .execute(&mut *conn)
+            .await?;
+        drop_keyspace(conn, stream.id).await?;
+    }
+    sqlx::query("DELETE FROM expiries WHERE keyspace = ?")
+        .bind(table.keyspace)
+        .execute(&mut *conn)
+        .await?;
     sqlx::query("DELETE FROM catalog_tables WHERE name = ?")
         .bind(&table.name)
         .execute(&mut *conn)

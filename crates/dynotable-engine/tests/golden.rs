@@ -9,6 +9,10 @@
 //! - `clock <seconds>`: sets the engine's clock (the clock starts at 1700000000).
 //! - `stats <table> [index=<name>] [largest=<n>]`: the engine's collection statistics.
 //! - `reopen collection_size_limit=<bytes>`: a fresh engine with that item-collection limit.
+//! - `streams <Operation> '<json body>'`: a DynamoDB Streams operation.
+//! - `read-stream <table> [type=TRIM_HORIZON] [limit=<n>]`: the latest stream of the table read
+//!   through ListStreams, DescribeStream, GetShardIterator and GetRecords; one record a line.
+//! - `sweep`: runs the Time to Live sweep and stream trimming; prints how many items it deleted.
 //!
 //! Each script runs on a fresh in-memory engine.
 
@@ -43,6 +47,7 @@ impl Runner {
     fn options(clock: &Arc<ManualClock>, collection_size_limit: Option<u64>) -> Options {
         let mut options = Options::new(Location::InMemory);
         options.clock = clock.clone();
+        options.sweep_interval = None;
         if let Some(limit) = collection_size_limit {
             options.collection_size_limit = limit;
         }
@@ -55,7 +60,7 @@ fn mask(value: &mut serde_json::Value) {
     match value {
         serde_json::Value::Object(map) => {
             for (key, child) in map.iter_mut() {
-                if key == "TableId" {
+                if key == "TableId" || key == "ShardIterator" || key == "NextShardIterator" {
                     *child = serde_json::Value::String("<table-id>".into());
                 } else {
                     mask(child);
@@ -105,11 +110,37 @@ impl goldenscript::Runner for Runner {
                 Err(err) => format!("{}: {}\n", err.kind.name(), err.message),
             });
         }
+        if command.name == "sweep" {
+            args.reject_next()?;
+            return Ok(match self.runtime.block_on(self.engine.sweep()) {
+                Ok(deleted) => format!("deleted {deleted}\n"),
+                Err(err) => format!("{}: {}\n", err.kind.name(), err.message),
+            });
+        }
+        if command.name == "read-stream" {
+            let table = args.next_pos().ok_or("read-stream needs a table")?.to_owned();
+            let kind = args.take_key("type").unwrap_or("TRIM_HORIZON").to_owned();
+            let limit = args.take_key("limit").map(str::parse::<i64>).transpose()?;
+            args.reject_next()?;
+            return self
+                .runtime
+                .block_on(read_stream(&self.engine, &table, &kind, limit));
+        }
+        let streams = command.name == "streams";
+        let operation = if streams {
+            args.next_pos().ok_or("streams needs an operation")?.to_owned()
+        } else {
+            command.name.clone()
+        };
         let body = args.next_pos().unwrap_or_default().to_owned();
         args.reject_next()?;
-        let result = self
-            .runtime
-            .block_on(self.engine.call(&command.name, body.as_bytes()));
+        let result = if streams {
+            self.runtime
+                .block_on(self.engine.call_streams(&operation, body.as_bytes()))
+        } else {
+            self.runtime
+                .block_on(self.engine.call(&operation, body.as_bytes()))
+        };
         Ok(match result {
             Ok(bytes) => {
                 let mut value: serde_json::Value = serde_json::from_slice(&bytes)?;
@@ -131,6 +162,54 @@ impl goldenscript::Runner for Runner {
             }
         })
     }
+}
+
+/// Reads a table's latest stream from the start (or as `kind` says) with the Streams API.
+async fn read_stream(
+    engine: &Engine,
+    table: &str,
+    kind: &str,
+    limit: Option<i64>,
+) -> Result<String, Box<dyn Error>> {
+    let json =
+        |bytes: Vec<u8>| -> Result<serde_json::Value, Box<dyn Error>> { Ok(serde_json::from_slice(&bytes)?) };
+    let body = serde_json::json!({ "TableName": table }).to_string();
+    let streams = json(engine.call_streams("ListStreams", body.as_bytes()).await?)?;
+    let Some(stream) = streams["Streams"].as_array().and_then(|s| s.last()) else {
+        return Ok("(no stream listed)\n".to_owned());
+    };
+    let arn = stream["StreamArn"].clone();
+    let body = serde_json::json!({ "StreamArn": arn }).to_string();
+    let description = json(engine.call_streams("DescribeStream", body.as_bytes()).await?)?;
+    let shard = description["StreamDescription"]["Shards"][0]["ShardId"].clone();
+    let body =
+        serde_json::json!({ "StreamArn": arn, "ShardId": shard, "ShardIteratorType": kind }).to_string();
+    let mut iterator =
+        json(engine.call_streams("GetShardIterator", body.as_bytes()).await?)?["ShardIterator"].clone();
+    let mut out = String::new();
+    while iterator.is_string() {
+        let mut request = serde_json::json!({ "ShardIterator": iterator });
+        if let Some(limit) = limit {
+            request["Limit"] = serde_json::json!(limit);
+        }
+        let page = json(
+            engine
+                .call_streams("GetRecords", request.to_string().as_bytes())
+                .await?,
+        )?;
+        let records = page["Records"].as_array().cloned().unwrap_or_default();
+        for record in &records {
+            out.push_str(&format!("{record}\n"));
+        }
+        if records.is_empty() {
+            break;
+        }
+        iterator = page["NextShardIterator"].clone();
+    }
+    if out.is_empty() {
+        out.push_str("(no records)\n");
+    }
+    Ok(out)
 }
 
 fn run_script(path: &std::path::Path) {

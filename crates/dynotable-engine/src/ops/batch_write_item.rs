@@ -115,7 +115,7 @@ pub async fn run(engine: &Engine, input: BatchWriteItemInput) -> Result<BatchWri
         batches.push((name, TableWrites { table, writes }));
     }
 
-    let limit = engine.inner.options.collection_size_limit;
+    let context = engine.write_context();
     let asked_metrics = input.return_item_collection_metrics.as_deref() == Some("SIZE");
     let mut output = BatchWriteItemOutput::default();
     let mut capacities = Vec::new();
@@ -137,7 +137,7 @@ pub async fn run(engine: &Engine, input: BatchWriteItemInput) -> Result<BatchWri
             if old.is_none() && new.is_none() {
                 continue;
             }
-            let effects = items::write_item(&mut tx, table, limit, key, old.as_ref(), new).await?;
+            let effects = items::write_item(&mut tx, table, &context, key, old.as_ref(), new).await?;
             for (total, units) in index_units.iter_mut().zip(&effects.index_units) {
                 *total += *units;
             }

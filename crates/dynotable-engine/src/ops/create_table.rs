@@ -12,7 +12,9 @@ use std::sync::Arc;
 use dynotable_types::ScalarAttributeType;
 
 use crate::api::table::{CreateTableInput, CreateTableOutput, GlobalSecondaryIndex, LocalSecondaryIndex};
-use crate::api::{AttributeDefinition, KeySchemaElement, Projection, ProvisionedThroughput};
+use crate::api::{
+    AttributeDefinition, KeySchemaElement, Projection, ProvisionedThroughput, StreamSpecification,
+};
 use crate::catalog::{
     Billing, IndexKind, IndexSchema, KeyAttribute, KeySchema, ProjectionSchema, TableSchema, Throughput,
 };
@@ -30,13 +32,7 @@ const MAX_THROUGHPUT: i64 = 40_000;
 pub async fn run(engine: &Engine, input: CreateTableInput) -> Result<CreateTableOutput, ApiError> {
     validate_shape(&input)?;
     let mut definition = validate(&input)?;
-    if input
-        .stream_specification
-        .as_ref()
-        .is_some_and(|s| s.stream_enabled == Some(true))
-    {
-        return Err(streams_not_supported());
-    }
+    let stream_view_type = stream_view_type(input.stream_specification.as_ref())?;
 
     let mut writer = engine.writer().await;
     if engine.catalog().contains_key(&definition.name) {
@@ -48,6 +44,9 @@ pub async fn run(engine: &Engine, input: CreateTableInput) -> Result<CreateTable
     definition.created_at = engine.now();
     let mut tx = begin_write(&mut writer).await?;
     storage::create_table(&mut tx, &mut definition).await?;
+    if let Some(view_type) = stream_view_type {
+        enable_stream(&mut tx, &mut definition, view_type, engine.now()).await?;
+    }
     tx.commit().await?;
     let definition = Arc::new(definition);
     engine
@@ -61,12 +60,47 @@ pub async fn run(engine: &Engine, input: CreateTableInput) -> Result<CreateTable
     })
 }
 
-/// DynamoDB Streams are not in the engine yet; a request that enables them is refused rather
-/// than silently producing no stream (docs/compatibility.md).
-pub(crate) fn streams_not_supported() -> ApiError {
-    ApiError::validation(
-        "DynoTable does not support DynamoDB Streams yet: StreamSpecification cannot enable a stream",
-    )
+/// The view type of a StreamSpecification that enables a stream; `None` when it does not.
+pub(crate) fn stream_view_type(spec: Option<&StreamSpecification>) -> Result<Option<String>, ApiError> {
+    let Some(spec) = spec else {
+        return Ok(None);
+    };
+    let mut shape = Shape::new();
+    shape.one_of(
+        "streamSpecification.streamViewType",
+        spec.stream_view_type.as_ref(),
+        &["NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY"],
+    );
+    shape.finish()?;
+    match (spec.stream_enabled, &spec.stream_view_type) {
+        (Some(true), Some(view_type)) => Ok(Some(view_type.clone())),
+        // Unverified wording.
+        (Some(true), None) => Err(invalid(
+            "You must specify a StreamViewType when enabling a stream",
+        )),
+        (None, _) => Err(ApiError::constraints(vec![
+            dynotable_types::ConstraintViolation::not_null("streamSpecification.streamEnabled"),
+        ])),
+        (Some(false), _) => Ok(None),
+    }
+}
+
+/// Starts a new stream on `table` (its label is the creation time, rule: DG `Streams.html`).
+pub(crate) async fn enable_stream(
+    conn: &mut sqlx::SqliteConnection,
+    table: &mut TableSchema,
+    view_type: String,
+    now: f64,
+) -> Result<(), ApiError> {
+    let id = storage::allocate_keyspace(conn, &table.name, Some("(stream)")).await?;
+    table.streams.push(crate::catalog::StreamSchema {
+        id,
+        label: crate::streams::label_for(now),
+        view_type,
+        created_at: now,
+        enabled: true,
+    });
+    storage::save_table(conn, table).await
 }
 
 /// Member constraints, reported together as the service does.

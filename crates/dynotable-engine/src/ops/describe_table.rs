@@ -8,6 +8,7 @@ use crate::api::table::{
 };
 use sqlx::SqliteConnection;
 
+use crate::api::StreamSpecification;
 use crate::catalog::{Billing, IndexKind, TableSchema, Throughput};
 use crate::shape::Shape;
 use crate::{ApiError, Engine, storage};
@@ -98,9 +99,12 @@ pub(crate) async fn describe(
         billing_mode_summary: billing_summary,
         local_secondary_indexes: (!lsis.is_empty()).then_some(lsis),
         global_secondary_indexes: (!gsis.is_empty()).then_some(gsis),
-        stream_specification: None,
-        latest_stream_label: None,
-        latest_stream_arn: None,
+        stream_specification: table.active_stream().map(|s| StreamSpecification {
+            stream_enabled: Some(true),
+            stream_view_type: Some(s.view_type.clone()),
+        }),
+        latest_stream_label: table.streams.last().map(|s| s.label.clone()),
+        latest_stream_arn: table.streams.last().map(|s| table.stream_arn(s)),
         deletion_protection_enabled: table.deletion_protection,
         table_class_summary: (table.table_class != "STANDARD").then(|| TableClassSummary {
             table_class: table.table_class.clone(),

@@ -97,11 +97,10 @@ pub(crate) async fn execute(
             effects: WriteEffects::default(),
         });
     }
-    let limit = engine.inner.options.collection_size_limit;
     let effects = items::write_item(
         &mut tx,
         table,
-        limit,
+        &engine.write_context(),
         key,
         old.as_ref(),
         new.as_ref().map(|n| (&n.item, n.size, n.entries.as_slice())),

@@ -223,7 +223,7 @@ async fn run(engine: &Engine, input: TransactWriteItemsInput) -> Result<Transact
         return Err(ApiError::transaction_canceled(reasons));
     }
 
-    let limit = engine.inner.options.collection_size_limit;
+    let context = engine.write_context();
     let asked_metrics = input.return_item_collection_metrics.as_deref() == Some("SIZE");
     let mut charges: BTreeMap<String, (Arc<TableSchema>, WriteUnits, Vec<WriteUnits>)> = BTreeMap::new();
     let mut metrics: BTreeMap<String, Vec<ItemCollectionMetrics>> = BTreeMap::new();
@@ -246,7 +246,8 @@ async fn run(engine: &Engine, input: TransactWriteItemsInput) -> Result<Transact
         }
         let write = new.as_ref().map(|n| (&n.item, n.size, n.entries.as_slice()));
         let effects =
-            match items::write_item(&mut tx, &action.table, limit, &action.key, old.as_ref(), write).await {
+            match items::write_item(&mut tx, &action.table, &context, &action.key, old.as_ref(), write).await
+            {
                 Ok(effects) => effects,
                 Err(err) if err.kind == ErrorKind::ItemCollectionSizeLimitExceededException => {
                     let mut reasons: Vec<CancellationReason> = (0..planned.len())

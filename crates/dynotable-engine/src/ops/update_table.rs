@@ -46,9 +46,24 @@ pub async fn run(engine: &Engine, input: UpdateTableInput) -> Result<UpdateTable
             "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required",
         ));
     }
-    if input.stream_specification.is_some() {
-        return Err(crate::ops::create_table::streams_not_supported());
-    }
+    let stream_change = match &input.stream_specification {
+        None => None,
+        Some(spec) => {
+            let view_type = create_table::stream_view_type(Some(spec))?;
+            // Unverified wordings.
+            match (&view_type, table.active_stream()) {
+                (Some(_), Some(active)) => {
+                    return Err(ApiError::validation(format!(
+                        "Table already has an enabled stream: {}",
+                        table.stream_arn(active)
+                    )));
+                }
+                (None, None) => return Err(ApiError::validation("Table does not have an enabled stream")),
+                _ => {}
+            }
+            Some(view_type)
+        }
+    };
     if updates
         .iter()
         .filter(|u| u.create.is_some() || u.delete.is_some())
@@ -123,6 +138,17 @@ pub async fn run(engine: &Engine, input: UpdateTableInput) -> Result<UpdateTable
     let mut tx = begin_write(&mut writer).await?;
     for update in updates {
         apply_index_update(&mut tx, &mut table, update, &input).await?;
+    }
+    match stream_change {
+        Some(Some(view_type)) => {
+            create_table::enable_stream(&mut tx, &mut table, view_type, engine.now()).await?
+        }
+        Some(None) => {
+            if let Some(stream) = table.streams.last_mut() {
+                stream.enabled = false;
+            }
+        }
+        None => {}
     }
     storage::save_table(&mut tx, &table).await?;
     tx.commit().await?;
