@@ -8,10 +8,12 @@
 //! The life of the app today:
 //! 1. The shell resolves the data folder ([`data_dir::resolve`]) and calls [`App::start`].
 //! 2. `App::start` returns at once and opens the embedded engine in the background, so the window
-//!    never waits for the disk; [`App::app_info`] reports the engine as `starting`, then `ready`
+//!    never waits for the disk; on the first launch it also loads the [`demo`] tables.
+//!    [`App::app_info`] reports the engine as `starting` (with what it is doing), then `ready`
 //!    (or `failed`, with the reason).
 
 pub mod data_dir;
+pub mod demo;
 pub mod dto;
 mod error;
 
@@ -29,9 +31,14 @@ use dto::{AppInfo, EngineInfo, EngineState};
 #[derive(Debug, Clone)]
 enum EngineSlot {
     Starting,
+    LoadingDemo,
     Ready(Engine),
     Failed(String),
 }
+
+/// The file whose presence says the demo data was loaded once (so tables the user deletes stay
+/// deleted across launches).
+const DEMO_MARKER: &str = "demo-loaded";
 
 /// The running application: its data folder and its embedded engine.
 #[derive(Debug, Clone)]
@@ -55,12 +62,13 @@ impl App {
         let engine_path = data_dir.join("embedded").join("local.db");
         let (sender, receiver) = watch::channel(EngineSlot::Starting);
         let location = Location::File(engine_path.clone());
+        let marker = engine_path.with_file_name(DEMO_MARKER);
         tokio::spawn(async move {
-            let slot = match Engine::open(location).await {
+            let slot = match open_with_demo(location, &marker, &sender).await {
                 Ok(engine) => EngineSlot::Ready(engine),
-                Err(err) => {
-                    tracing::error!(%err, "the embedded engine could not start");
-                    EngineSlot::Failed(err.to_string())
+                Err(reason) => {
+                    tracing::error!(%reason, "the embedded engine could not start");
+                    EngineSlot::Failed(reason)
                 }
             };
             // The receiver lives in `App`; if the app is gone there is nobody left to tell.
@@ -85,7 +93,7 @@ impl App {
     pub async fn engine(&self) -> Result<Engine, CommandError> {
         let mut receiver = self.inner.engine.clone();
         let slot = receiver
-            .wait_for(|slot| !matches!(slot, EngineSlot::Starting))
+            .wait_for(|slot| !matches!(slot, EngineSlot::Starting | EngineSlot::LoadingDemo))
             .await
             .map_err(|_| {
                 CommandError::new(
@@ -100,7 +108,9 @@ impl App {
                 ErrorCode::EngineUnavailable,
                 format!("The embedded engine could not start: {reason}"),
             )),
-            EngineSlot::Starting => unreachable!("wait_for returned a starting engine"),
+            EngineSlot::Starting | EngineSlot::LoadingDemo => {
+                unreachable!("wait_for returned a starting engine")
+            }
         }
     }
 
@@ -112,6 +122,11 @@ impl App {
                 state: EngineState::Starting,
                 table_count: None,
                 message: None,
+            },
+            EngineSlot::LoadingDemo => EngineInfo {
+                state: EngineState::Starting,
+                table_count: None,
+                message: Some("Loading the demo tables…".to_owned()),
             },
             EngineSlot::Failed(reason) => EngineInfo {
                 state: EngineState::Failed,
@@ -133,6 +148,28 @@ impl App {
     }
 }
 
+/// Opens the engine and, on the first launch (no marker file), loads the demo tables.
+async fn open_with_demo(
+    location: Location,
+    marker: &Path,
+    progress: &watch::Sender<EngineSlot>,
+) -> Result<Engine, String> {
+    let engine = Engine::open(location).await.map_err(|err| err.to_string())?;
+    if !marker.exists() {
+        let _ = progress.send(EngineSlot::LoadingDemo);
+        let loaded = demo::load(&engine)
+            .await
+            .map_err(|err| format!("the demo tables could not be loaded: {err}"))?;
+        tracing::info!(tables = loaded.tables, items = loaded.items, "demo tables loaded");
+        std::fs::write(
+            marker,
+            b"The demo tables were loaded into local.db on first launch.\n",
+        )
+        .map_err(|err| format!("cannot write {}: {err}", marker.display()))?;
+    }
+    Ok(engine)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,8 +183,25 @@ mod tests {
         assert_eq!(info.version, "1.2.3");
         assert_eq!(info.data_dir, dir.path().display().to_string());
         assert_eq!(info.engine.state, EngineState::Ready);
-        assert_eq!(info.engine.table_count, Some(0));
+        assert_eq!(info.engine.table_count, Some(demo::TABLES.len() as u32));
         assert!(dir.path().join("embedded").join("local.db").is_file());
+        assert!(dir.path().join("embedded").join(DEMO_MARKER).is_file());
+    }
+
+    #[tokio::test]
+    async fn the_demo_tables_are_loaded_only_on_the_first_launch() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = App::start("1.2.3", dir.path()).engine().await.unwrap();
+        engine
+            .call("DeleteTable", br#"{"TableName":"Pets"}"#)
+            .await
+            .unwrap();
+        engine.close().await;
+
+        let again = App::start("1.2.3", dir.path());
+        again.engine().await.unwrap();
+        let info = again.app_info().await.unwrap();
+        assert_eq!(info.engine.table_count, Some(demo::TABLES.len() as u32 - 1));
     }
 
     #[tokio::test]

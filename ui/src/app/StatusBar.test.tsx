@@ -33,6 +33,12 @@ describe("StatusBar", () => {
     expect(screen.getByTestId("engine-state").textContent).toBe("Embedded engine: failed · disk full");
   });
 
+  it("says what the engine is doing while it starts", () => {
+    const info: AppInfo = { ...ready, engine: { state: "starting", tableCount: null, message: "Loading the demo tables…" } };
+    render(<StatusBar appInfo={{ status: "ok", data: info }} />);
+    expect(screen.getByTestId("engine-state").textContent).toBe("Embedded engine: starting · Loading the demo tables…");
+  });
+
   it("turns a typed error code into a plain title and keeps the message", () => {
     render(
       <StatusBar appInfo={{ status: "error", error: { code: "ENGINE_UNAVAILABLE", message: "The embedded engine could not start: locked" } }} />,

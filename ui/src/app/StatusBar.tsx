@@ -24,7 +24,7 @@ function AppInfoItems({ info }: { info: AppInfo }) {
       <span data-testid="engine-state" className={`engine-state engine-${engine.state}`}>
         Embedded engine: {engine.state}
         {engine.state === "ready" && engine.tableCount !== null && ` · ${tableCountLabel(engine.tableCount)}`}
-        {engine.state === "failed" && engine.message !== null && ` · ${engine.message}`}
+        {engine.state !== "ready" && engine.message !== null && ` · ${engine.message}`}
       </span>
       <span data-testid="data-dir" className="data-dir" title={info.enginePath}>
         Data: {info.dataDir}
