@@ -10,6 +10,16 @@ use serde::Serialize;
 pub enum ErrorCode {
     /// The embedded engine failed to start or stopped.
     EngineUnavailable,
+    /// A connection profile's settings are not valid; the message says which.
+    InvalidProfile,
+    /// No profile has the given id.
+    ProfileNotFound,
+    /// Another profile already has that name.
+    ProfileNameTaken,
+    /// The profile database could not be read or written.
+    ProfileStorage,
+    /// The OS keychain refused to store or give back a secret.
+    KeychainUnavailable,
 }
 
 /// What a command returns when it fails.

@@ -16,6 +16,8 @@ pub mod data_dir;
 pub mod demo;
 pub mod dto;
 mod error;
+pub mod profiles;
+pub mod secrets;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -44,7 +44,17 @@ export type EngineState = "starting" | "ready" | "failed";
  */
 export type ErrorCode = 
 /**  The embedded engine failed to start or stopped. */
-"ENGINE_UNAVAILABLE";
+"ENGINE_UNAVAILABLE" | 
+/**  A connection profile's settings are not valid; the message says which. */
+"INVALID_PROFILE" | 
+/**  No profile has the given id. */
+"PROFILE_NOT_FOUND" | 
+/**  Another profile already has that name. */
+"PROFILE_NAME_TAKEN" | 
+/**  The profile database could not be read or written. */
+"PROFILE_STORAGE" | 
+/**  The OS keychain refused to store or give back a secret. */
+"KEYCHAIN_UNAVAILABLE";
 
 /* Tauri Specta runtime */
 async function typedError<T, E>(result: Promise<T>): Promise<{ status: "ok"; data: T } | { status: "error"; error: E }> {

@@ -28,6 +28,16 @@ export function errorTitle(code: UiError["code"]): string {
   switch (code) {
     case "ENGINE_UNAVAILABLE":
       return "The embedded engine is not available";
+    case "INVALID_PROFILE":
+      return "The connection profile is not valid";
+    case "PROFILE_NOT_FOUND":
+      return "The connection profile no longer exists";
+    case "PROFILE_NAME_TAKEN":
+      return "Another connection profile has that name";
+    case "PROFILE_STORAGE":
+      return "The connection profiles could not be read or saved";
+    case "KEYCHAIN_UNAVAILABLE":
+      return "The system keychain is not available";
     case "IPC_FAILURE":
       return "The app's backend did not answer";
   }
