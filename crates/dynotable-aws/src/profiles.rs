@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 
 use aws_config::profile::ProfileFileLoadError;
-use aws_config::profile::profile_file::ProfileFiles;
+use aws_runtime::env_config::file::EnvConfigFiles;
 use aws_types::os_shim_internal::{Env, Fs};
 use serde::Serialize;
 
@@ -58,7 +58,7 @@ pub async fn discover() -> Result<Vec<AwsProfile>, DiscoverError> {
 
 /// [`discover`] with the file system and environment given (tests use temporary files).
 pub async fn discover_with(fs: &Fs, env: &Env) -> Result<Vec<AwsProfile>, DiscoverError> {
-    let set = aws_config::profile::load(fs, env, &ProfileFiles::default(), None::<Cow<'static, str>>).await?;
+    let set = aws_config::profile::load(fs, env, &EnvConfigFiles::default(), None::<Cow<'static, str>>).await?;
     let mut names: Vec<&str> = set.profiles().collect();
     names.sort_unstable();
     Ok(names
