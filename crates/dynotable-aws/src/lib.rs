@@ -5,7 +5,9 @@
 //!   parser so DynoTable lists exactly what the AWS CLI and SDKs see — each with its region,
 //!   endpoint and where its credentials come from, and never a secret.
 //!
-//! Clients per connection (aws-sdk-dynamodb), "test connection" and the embedded engine's
-//! in-process endpoint are the next steps of the connections issue.
+//! - [`client`]: an aws-sdk-dynamodb client for a connection (a named profile, access keys, or
+//!   a custom endpoint), and "test connection" — one ListTables whose failure is told in plain
+//!   words with a stable [`client::ConnectionProblem`] code.
 
+pub mod client;
 pub mod profiles;

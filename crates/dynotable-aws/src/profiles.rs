@@ -58,7 +58,8 @@ pub async fn discover() -> Result<Vec<AwsProfile>, DiscoverError> {
 
 /// [`discover`] with the file system and environment given (tests use temporary files).
 pub async fn discover_with(fs: &Fs, env: &Env) -> Result<Vec<AwsProfile>, DiscoverError> {
-    let set = aws_config::profile::load(fs, env, &EnvConfigFiles::default(), None::<Cow<'static, str>>).await?;
+    let set =
+        aws_config::profile::load(fs, env, &EnvConfigFiles::default(), None::<Cow<'static, str>>).await?;
     let mut names: Vec<&str> = set.profiles().collect();
     names.sort_unstable();
     Ok(names
