@@ -20,6 +20,8 @@ pub enum ErrorCode {
     ProfileStorage,
     /// The OS keychain refused to store or give back a secret.
     KeychainUnavailable,
+    /// The user's AWS config or credentials file could not be parsed.
+    AwsConfigUnreadable,
 }
 
 /// What a command returns when it fails.

@@ -12,6 +12,7 @@
 //!    [`App::app_info`] reports the engine as `starting` (with what it is doing), then `ready`
 //!    (or `failed`, with the reason).
 
+mod connections;
 pub mod data_dir;
 pub mod demo;
 pub mod dto;
@@ -42,24 +43,48 @@ enum EngineSlot {
 /// deleted across launches).
 const DEMO_MARKER: &str = "demo-loaded";
 
-/// The running application: its data folder and its embedded engine.
-#[derive(Debug, Clone)]
+/// The running application: its data folder, its embedded engine, its connection profiles.
+#[derive(Clone)]
 pub struct App {
     inner: Arc<Inner>,
 }
 
-#[derive(Debug)]
 struct Inner {
     version: String,
     data_dir: PathBuf,
     engine_path: PathBuf,
     engine: watch::Receiver<EngineSlot>,
+    /// Where secrets typed into DynoTable are kept (the OS keychain in the app).
+    secrets: Arc<dyn secrets::SecretStore>,
+    /// The profile database, opened on first use.
+    profiles: tokio::sync::OnceCell<profiles::ProfileStore>,
+}
+
+impl std::fmt::Debug for App {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("App")
+            .field("data_dir", &self.inner.data_dir)
+            .finish_non_exhaustive()
+    }
 }
 
 impl App {
-    /// Starts the app on `data_dir`: returns immediately and opens the embedded engine (the file
-    /// `embedded/local.db` inside it) on the current tokio runtime.
+    /// Starts the app on `data_dir` with secrets in the OS keychain: returns immediately and opens
+    /// the embedded engine (the file `embedded/local.db` inside it) on the current tokio runtime.
     pub fn start(version: impl Into<String>, data_dir: impl Into<PathBuf>) -> App {
+        App::start_with(
+            version,
+            data_dir,
+            Arc::new(secrets::KeychainStore::new("io.dynotable.DynoTable")),
+        )
+    }
+
+    /// [`App::start`] with the secret store given (tests keep secrets in memory).
+    pub fn start_with(
+        version: impl Into<String>,
+        data_dir: impl Into<PathBuf>,
+        secrets: Arc<dyn secrets::SecretStore>,
+    ) -> App {
         let data_dir = data_dir.into();
         let engine_path = data_dir.join("embedded").join("local.db");
         let (sender, receiver) = watch::channel(EngineSlot::Starting);
@@ -82,6 +107,8 @@ impl App {
                 data_dir,
                 engine_path,
                 engine: receiver,
+                secrets,
+                profiles: tokio::sync::OnceCell::new(),
             }),
         }
     }

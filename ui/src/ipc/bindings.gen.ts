@@ -54,7 +54,9 @@ export type ErrorCode =
 /**  The profile database could not be read or written. */
 "PROFILE_STORAGE" | 
 /**  The OS keychain refused to store or give back a secret. */
-"KEYCHAIN_UNAVAILABLE";
+"KEYCHAIN_UNAVAILABLE" | 
+/**  The user's AWS config or credentials file could not be parsed. */
+"AWS_CONFIG_UNREADABLE";
 
 /* Tauri Specta runtime */
 async function typedError<T, E>(result: Promise<T>): Promise<{ status: "ok"; data: T } | { status: "error"; error: E }> {

@@ -38,6 +38,8 @@ export function errorTitle(code: UiError["code"]): string {
       return "The connection profiles could not be read or saved";
     case "KEYCHAIN_UNAVAILABLE":
       return "The system keychain is not available";
+    case "AWS_CONFIG_UNREADABLE":
+      return "The AWS config files could not be read";
     case "IPC_FAILURE":
       return "The app's backend did not answer";
   }
