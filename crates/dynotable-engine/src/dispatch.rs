@@ -31,6 +31,9 @@ pub(crate) async fn call(engine: &Engine, operation: &str, body: &[u8]) -> Resul
         "DescribeEndpoints" => run(body, |input| ops::account::describe_endpoints(engine, input)).await,
         "TransactWriteItems" => ops::transact_write_items::call(engine, body).await,
         "TransactGetItems" => run(body, |input| ops::transact_get_items::run(engine, input)).await,
+        "ExecuteStatement" => run(body, |input| crate::partiql::execute_statement(engine, input)).await,
+        "BatchExecuteStatement" => run(body, |i| crate::partiql::batch_execute_statement(engine, i)).await,
+        "ExecuteTransaction" => run(body, |input| crate::partiql::execute_transaction(engine, input)).await,
         _ => Err(ApiError::new(ErrorKind::UnknownOperationException, "")),
     }
 }

@@ -27,6 +27,7 @@ pub enum ErrorKind {
     IdempotentParameterMismatchException,
     ExpiredIteratorException,
     TrimmedDataAccessException,
+    DuplicateItemException,
     InternalServerError,
 }
 
@@ -47,6 +48,7 @@ impl ErrorKind {
             Self::IdempotentParameterMismatchException => "IdempotentParameterMismatchException",
             Self::ExpiredIteratorException => "ExpiredIteratorException",
             Self::TrimmedDataAccessException => "TrimmedDataAccessException",
+            Self::DuplicateItemException => "DuplicateItemException",
             Self::InternalServerError => "InternalServerError",
         }
     }

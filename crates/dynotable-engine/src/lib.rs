@@ -31,6 +31,7 @@ mod error;
 mod items;
 mod ops;
 mod params;
+mod partiql;
 mod shape;
 mod storage;
 mod streams;

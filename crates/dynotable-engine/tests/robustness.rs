@@ -20,6 +20,16 @@ const OPERATIONS: &[&str] = &[
     "Scan",
     "BatchGetItem",
     "BatchWriteItem",
+    "TransactWriteItems",
+    "TransactGetItems",
+    "ExecuteStatement",
+    "BatchExecuteStatement",
+    "ExecuteTransaction",
+    "UpdateTimeToLive",
+    "DescribeTimeToLive",
+    "TagResource",
+    "UntagResource",
+    "ListTagsOfResource",
 ];
 
 const MEMBERS: &[&str] = &[
@@ -73,6 +83,23 @@ const MEMBERS: &[&str] = &[
     "BOOL",
     "#n",
     ":v",
+    "Statement",
+    "Parameters",
+    "Statements",
+    "TransactStatements",
+    "NextToken",
+    "ClientRequestToken",
+    "TransactItems",
+    "Put",
+    "Update",
+    "Delete",
+    "ConditionCheck",
+    "Get",
+    "TimeToLiveSpecification",
+    "Enabled",
+    "ResourceArn",
+    "Tags",
+    "TagKeys",
 ];
 
 const STRINGS: &[&str] = &[
@@ -101,6 +128,12 @@ const STRINGS: &[&str] = &[
     "size(a) > :v",
     ":v",
     "#n",
+    "SELECT * FROM Things WHERE pk = ?",
+    "INSERT INTO Things VALUE {'pk': 'a', 'sk': 1}",
+    "UPDATE Things SET x = 1 WHERE pk = 'a' AND sk = 1",
+    "DELETE FROM Things WHERE pk = ?",
+    "SELECT * FROM \"Things\".\"nope\"",
+    "arn:aws:dynamodb:local:000000000000:table/Things",
 ];
 
 fn json_value() -> impl Strategy<Value = Value> {

@@ -8,6 +8,7 @@
 //! member of the wrong JSON type is a `SerializationException`, as on the service.
 
 pub mod item;
+pub mod partiql;
 pub mod table;
 pub mod transact;
 
