@@ -87,19 +87,12 @@ pub async fn run(engine: &Engine, input: UpdateItemInput) -> Result<WriteItemOut
     )
     .await?;
 
-    // ReturnValues: UPDATED_* return the top-level attributes the update touched (rule:
-    // API_UpdateItem ReturnValues; nested-path trimming is simplified, docs/compatibility.md).
-    let touched: Vec<String> = update
-        .as_ref()
-        .map(|u| u.paths().iter().map(|p| p.top_level().to_owned()).collect())
-        .unwrap_or_default();
+    // ReturnValues: UPDATED_* return the updated paths alone, as a ProjectionExpression of them
+    // would (API_UpdateItem ReturnValues; DG's Movies example returns `info.rating` without the
+    // rest of `info`).
+    let updated_paths = update.as_ref().map(|u| u.paths()).unwrap_or_default();
     let pick = |item: Option<&Item>| -> Option<Item> {
-        let item = item?;
-        let picked: Item = item
-            .iter()
-            .filter(|(name, _)| touched.contains(name))
-            .map(|(n, v)| (n.clone(), v.clone()))
-            .collect();
+        let picked = dynotable_expr::projection::project(item?, updated_paths.iter().copied());
         (!picked.is_empty()).then_some(picked)
     };
     let attributes = match input.return_values.as_deref() {
