@@ -11,7 +11,7 @@ SHELL := /bin/bash
 CARGO_FEATURES := --features custom-protocol
 export CARGO_TERM_COLOR ?= always
 
-.PHONY: run test setup setup-run ui lint fmt headless-check rust-test ui-test e2e bindings dev app clean
+.PHONY: run test setup setup-run ui lint fmt headless-check rust-test blackbox ui-test e2e bindings dev app clean
 
 run: setup-run ui
 	cargo build $(CARGO_FEATURES) --bin dynotable
@@ -23,7 +23,7 @@ run: setup-run ui
 	fi
 	target/debug/dynotable
 
-test: setup headless-check fmt ui lint rust-test ui-test e2e
+test: setup headless-check fmt ui lint rust-test blackbox ui-test e2e
 	@echo "make test: all checks passed"
 
 setup:
@@ -47,6 +47,11 @@ lint:
 
 rust-test:
 	cargo test --workspace $(CARGO_FEATURES)
+
+# dynotable-local driven by boto3 and the AWS CLI (tests/blackbox); the SDK for Rust tests run in rust-test.
+blackbox:
+	cargo build -p dynotable-server --bin dynotable-local
+	.venv/bin/python -m pytest -q tests/blackbox
 
 ui-test:
 	npm run test:ui

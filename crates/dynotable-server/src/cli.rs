@@ -1,0 +1,189 @@
+//! The `dynotable-local` command: arguments, start-up, the ready line, and shutdown on a signal.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Parser;
+use dynotable_engine::{Engine, Location};
+
+use crate::ServerError;
+
+/// How long requests in flight may take to finish once a shutdown signal has arrived.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+/// A local DynamoDB endpoint on DynoTable's embedded engine.
+///
+/// Point any AWS SDK or the AWS CLI at it with `--endpoint-url http://127.0.0.1:8000` and any
+/// credentials and region: requests must be signed the usual way, but the signature is not
+/// checked, and every access key and region sees the same tables.
+#[derive(Debug, Clone, PartialEq, Eq, Parser)]
+#[command(name = "dynotable-local", version)]
+pub struct Args {
+    /// Address to listen on. Anything but loopback exposes the database, unauthenticated.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Port to listen on; 0 picks a free one (see the ready line for which).
+    #[arg(long, short, default_value_t = 8000)]
+    pub port: u16,
+    /// The SQLite database file, created (with its folder) if it does not exist.
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "local.db",
+        conflicts_with = "in_memory"
+    )]
+    pub db: PathBuf,
+    /// Keep the data in memory only; it is gone when the server stops.
+    #[arg(long)]
+    pub in_memory: bool,
+}
+
+impl Args {
+    /// Where the engine keeps its data.
+    pub fn location(&self) -> Location {
+        if self.in_memory {
+            Location::InMemory
+        } else {
+            Location::File(self.db.clone())
+        }
+    }
+}
+
+/// The whole program: parses the arguments, serves until SIGINT/SIGTERM, exits 0, or prints the
+/// reason and exits 1 when it cannot start.
+pub fn main() -> ExitCode {
+    let args = Args::parse();
+    init_logging();
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(err) => return fail(&ServerError::Serve(err)),
+    };
+    match runtime.block_on(run(args)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => fail(&err),
+    }
+}
+
+fn fail(err: &ServerError) -> ExitCode {
+    eprintln!("dynotable-local: {err}");
+    ExitCode::FAILURE
+}
+
+/// Logs go to stderr (stdout carries only the ready line); `RUST_LOG` sets the level, e.g.
+/// `RUST_LOG=dynotable_server=debug` logs every request.
+fn init_logging() {
+    use tracing_subscriber::EnvFilter;
+    let filter =
+        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn,dynotable_server=info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+/// Opens the engine, binds, prints the ready line, serves until a signal, closes the engine.
+pub async fn run(args: Args) -> Result<(), ServerError> {
+    let engine = Engine::open(args.location()).await?;
+    let address = format!("{}:{}", args.host, args.port);
+    let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))
+        .await
+        .map_err(|source| ServerError::Bind {
+            address: address.clone(),
+            source,
+        })?;
+    let local = listener
+        .local_addr()
+        .map_err(|source| ServerError::Bind { address, source })?;
+    // Registered before the ready line, so a signal sent right after it is never the default
+    // (abrupt) one.
+    let signal = shutdown_signal().map_err(ServerError::Serve)?;
+
+    // The one line on stdout. A closed stdout is not a reason to stop serving.
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(stdout, "dynotable-local listening on http://{local}");
+    let _ = stdout.flush();
+    drop(stdout);
+    tracing::info!(location = ?args.location(), %local, "serving");
+
+    let (signalled, mut signal_seen) = tokio::sync::watch::channel(false);
+    let shutdown = async move {
+        signal.await;
+        tracing::info!("shutting down");
+        let _ = signalled.send(true);
+    };
+    let grace_over = async move {
+        let _ = signal_seen.wait_for(|seen| *seen).await;
+        tokio::time::sleep(SHUTDOWN_GRACE).await;
+    };
+    tokio::select! {
+        served = crate::serve(listener, engine.clone(), shutdown) => served?,
+        () = grace_over => tracing::warn!("requests still in flight after {SHUTDOWN_GRACE:?}; stopping anyway"),
+    }
+    engine.close().await;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// A future that completes on the first SIGINT or SIGTERM (Ctrl-C elsewhere). The handlers are
+/// installed when this returns, not when the future is first polled.
+fn shutdown_signal() -> std::io::Result<impl std::future::Future<Output = ()> + Send + 'static> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut interrupt = signal(SignalKind::interrupt())?;
+        let mut terminate = signal(SignalKind::terminate())?;
+        Ok(async move {
+            tokio::select! {
+                _ = interrupt.recv() => {}
+                _ = terminate.recv() => {}
+            }
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        Ok(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Args, clap::Error> {
+        Args::try_parse_from(std::iter::once("dynotable-local").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn defaults_are_loopback_8000_and_a_file() {
+        let args = parse(&[]).unwrap();
+        assert_eq!(args.host, "127.0.0.1");
+        assert_eq!(args.port, 8000);
+        assert_eq!(args.location(), Location::File(PathBuf::from("local.db")));
+    }
+
+    #[test]
+    fn in_memory_and_port_zero() {
+        let args = parse(&["--port", "0", "--in-memory"]).unwrap();
+        assert_eq!(args.port, 0);
+        assert_eq!(args.location(), Location::InMemory);
+    }
+
+    #[test]
+    fn db_and_in_memory_conflict() {
+        assert!(parse(&["--db", "x.db", "--in-memory"]).is_err());
+        let args = parse(&["--db", "data/x.db", "--host", "::1", "-p", "9000"]).unwrap();
+        assert_eq!(args.location(), Location::File(PathBuf::from("data/x.db")));
+        assert_eq!((args.host.as_str(), args.port), ("::1", 9000));
+    }
+
+    #[test]
+    fn bad_port_is_refused() {
+        assert!(parse(&["--port", "70000"]).is_err());
+        assert!(parse(&["--port", "x"]).is_err());
+    }
+}

@@ -1,0 +1,258 @@
+//! `dynotable-local`: DynoTable's engine behind DynamoDB's JSON wire protocol, so that any AWS SDK,
+//! the AWS CLI or a test suite can use it as a local DynamoDB endpoint.
+//!
+//! # The life of a request
+//!
+//! 1. **Listening.** [`cli::main`] opens the engine (a SQLite file, or in memory), binds a TCP
+//!    listener (127.0.0.1:8000 unless told otherwise; port 0 picks a free port), installs the
+//!    SIGINT/SIGTERM handlers, and only then prints its one line to stdout,
+//!    `dynotable-local listening on http://HOST:PORT`, so whoever waits for that line can connect.
+//!    [`serve`] hands the listener to axum/hyper: HTTP/1.1 with keep-alive, one task per
+//!    connection, `TCP_NODELAY` on.
+//!
+//! 2. **Routing.** [`router`] answers `GET /` with a short health text. Everything a client sends
+//!    goes to `POST /`, exactly as the SDKs do: the operation is in the header
+//!    `X-Amz-Target: DynamoDB_20120810.<Operation>`, the request in the JSON body
+//!    (`Content-Type: application/x-amz-json-1.0`). Other paths answer 404 and other methods 405,
+//!    both in DynamoDB's error format.
+//!
+//! 3. **Authentication (none).** SDKs sign each request with SigV4 (`Authorization`,
+//!    `X-Amz-Date`, ...). Like DynamoDB Local, the server accepts any signature, or none, without
+//!    checking it: it listens on loopback by default and has one shared database, not one per
+//!    access key.
+//!
+//! 4. **Reading the body.** At most [`wire::MAX_REQUEST_BYTES`] (16 MB, the service's request
+//!    limit). A larger request, whether declared by `Content-Length` or found while reading, gets
+//!    `413` with a `RequestEntityTooLargeException` body and the connection is closed.
+//!
+//! 5. **The target.** [`wire::operation_of_target`] takes the operation out of `X-Amz-Target`.
+//!    A missing header, another service's prefix (`DynamoDBStreams_20120810.`), or a malformed
+//!    name answers `UnknownOperationException`, as the service does.
+//!
+//! 6. **The engine.** `Engine::call(operation, body)` deserialises the body (malformed JSON is
+//!    its `SerializationException`), validates, runs the operation and serialises the response.
+//!    The call runs in its own task: a client that hangs up does not cancel a write half-way,
+//!    and a bug that panics becomes a 500 `InternalServerError` for that request alone.
+//!
+//! 7. **The response.** [`wire::json_response`]: status 200 and the engine's JSON, or the error
+//!    as `{"__type":"<namespace>#<Name>","message":"..."}` with the error's status (400; 500 only
+//!    for `InternalServerError`) plus `Item` on a `ConditionalCheckFailedException` that asked
+//!    for it. Every response carries `Content-Type: application/x-amz-json-1.0`,
+//!    `x-amz-crc32` (the CRC32 of the body, which botocore verifies) and a fresh
+//!    `x-amzn-RequestId`.
+//!
+//! 8. **Shutdown.** On SIGINT or SIGTERM the listener stops accepting, idle keep-alive
+//!    connections are closed, requests in flight finish (for at most [`cli::SHUTDOWN_GRACE`]),
+//!    and the engine is closed, which checkpoints SQLite's write-ahead log. Writes are durable
+//!    before they are acknowledged (`synchronous = FULL`), so even `kill -9` loses nothing that a
+//!    client was told succeeded.
+//!
+//! Errors of the server itself (cannot bind, cannot open the database) are [`ServerError`];
+//! errors a client sees are the engine's `ApiError`, rendered in [`wire`].
+
+pub mod cli;
+mod error;
+pub mod wire;
+
+use std::future::Future;
+use std::time::Instant;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE, EXPECT};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use dynotable_engine::{ApiError, Engine, ErrorKind};
+use http_body_util::BodyExt;
+
+pub use error::ServerError;
+
+/// The HTTP application: health on `GET /`, the DynamoDB API on `POST /`.
+pub fn router(engine: Engine) -> Router {
+    Router::new()
+        .route("/", get(health).post(api).fallback(method_not_allowed))
+        .fallback(not_found)
+        .with_state(engine)
+}
+
+/// Serves `router(engine)` on `listener` until `shutdown` completes, then lets the requests in
+/// flight finish. Does not close the engine: the caller owns it.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    engine: Engine,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServerError> {
+    use axum::serve::ListenerExt;
+    let listener = listener.tap_io(|tcp| {
+        // Small request/response pairs on a kept-alive connection must not wait for Nagle.
+        if let Err(err) = tcp.set_nodelay(true) {
+            tracing::debug!(%err, "could not set TCP_NODELAY");
+        }
+    });
+    axum::serve(listener, router(engine))
+        .with_graceful_shutdown(shutdown)
+        .await
+        .map_err(ServerError::Serve)
+}
+
+async fn health() -> impl IntoResponse {
+    (
+        [(CONTENT_TYPE, "text/plain; charset=utf-8")],
+        concat!("healthy: dynotable-local ", env!("CARGO_PKG_VERSION"), "\n"),
+    )
+}
+
+async fn not_found() -> Response {
+    let body = wire::error_body(
+        &wire::error_type(ErrorKind::UnknownOperationException),
+        "",
+        None,
+        None,
+    );
+    wire::json_response(StatusCode::NOT_FOUND, body, &new_request_id())
+}
+
+async fn method_not_allowed() -> Response {
+    let body = wire::error_body(
+        &wire::error_type(ErrorKind::UnknownOperationException),
+        "",
+        None,
+        None,
+    );
+    let mut response = wire::json_response(StatusCode::METHOD_NOT_ALLOWED, body, &new_request_id());
+    response.headers_mut().insert(
+        axum::http::header::ALLOW,
+        HeaderValue::from_static("GET, HEAD, POST"),
+    );
+    response
+}
+
+fn new_request_id() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
+
+/// One DynamoDB API call: steps 4 to 7 of the module documentation.
+async fn api(State(engine): State<Engine>, request: Request) -> Response {
+    let request_id = new_request_id();
+    let started = Instant::now();
+    let (parts, body) = request.into_parts();
+
+    let declared = declared_length(&parts.headers);
+    if declared.is_some_and(|length| length > wire::MAX_REQUEST_BYTES as u64) {
+        tracing::debug!(%request_id, length = declared, "request body too large");
+        if !parts.headers.contains_key(EXPECT) {
+            // The client sends the body before it reads the answer: take it in (up to a bound),
+            // or it may see a reset connection instead of the 413.
+            discard(body).await;
+        }
+        return wire::request_too_large_response(declared, &request_id);
+    }
+    let bytes = match read_body(body, declared).await {
+        BodyRead::Complete(bytes) => bytes,
+        BodyRead::TooLarge => {
+            tracing::debug!(%request_id, "request body too large");
+            return wire::request_too_large_response(None, &request_id);
+        }
+        BodyRead::Failed(err) => {
+            // The client went away or sent a broken chunked body; it is unlikely to read this.
+            tracing::debug!(%request_id, %err, "request body could not be read");
+            let err = ApiError::new(
+                ErrorKind::SerializationException,
+                "The request body could not be read",
+            );
+            return wire::api_error_response(&err, &request_id);
+        }
+    };
+
+    let target = parts.headers.get("x-amz-target").map(HeaderValue::as_bytes);
+    let Some((api, operation)) = wire::operation_of_target(target) else {
+        tracing::debug!(%request_id, target = ?target.map(String::from_utf8_lossy), "unknown target");
+        let err = ApiError::new(ErrorKind::UnknownOperationException, "");
+        return wire::api_error_response(&err, &request_id);
+    };
+    let operation = operation.to_owned();
+
+    // In its own task: not cancelled if the client hangs up, and a panic stays in this request.
+    let call = tokio::spawn({
+        let operation = operation.clone();
+        async move {
+            match api {
+                wire::Api::DynamoDb => engine.call(&operation, &bytes).await,
+                wire::Api::Streams => engine.call_streams(&operation, &bytes).await,
+            }
+        }
+    });
+    let result = match call.await {
+        Ok(result) => result,
+        Err(err) => {
+            tracing::error!(%request_id, %operation, %err, "the engine failed while serving a request");
+            Err(ApiError::new(
+                ErrorKind::InternalServerError,
+                "Internal server error",
+            ))
+        }
+    };
+    let response = match result {
+        Ok(body) => wire::json_response(StatusCode::OK, body, &request_id),
+        Err(err) => wire::api_error_response(&err, &request_id),
+    };
+    tracing::debug!(
+        %request_id,
+        %operation,
+        status = response.status().as_u16(),
+        elapsed_us = started.elapsed().as_micros() as u64,
+        "request served"
+    );
+    response
+}
+
+/// The body length the client declared, if it declared one that parses.
+fn declared_length(headers: &HeaderMap) -> Option<u64> {
+    headers.get(CONTENT_LENGTH)?.to_str().ok()?.trim().parse().ok()
+}
+
+enum BodyRead {
+    Complete(Vec<u8>),
+    TooLarge,
+    Failed(axum::Error),
+}
+
+/// Reads a request body of at most [`wire::MAX_REQUEST_BYTES`]. A larger one is read on and
+/// dropped (see [`discard`]) so that the client, still sending, gets to read the refusal.
+async fn read_body(mut body: Body, declared: Option<u64>) -> BodyRead {
+    let capacity = declared.map_or(0, |length| length.min(wire::MAX_REQUEST_BYTES as u64) as usize);
+    let mut bytes = Vec::with_capacity(capacity);
+    while let Some(frame) = body.frame().await {
+        let frame = match frame {
+            Ok(frame) => frame,
+            Err(err) => return BodyRead::Failed(err),
+        };
+        if let Some(data) = frame.data_ref() {
+            if bytes.len() + data.len() > wire::MAX_REQUEST_BYTES {
+                discard(body).await;
+                return BodyRead::TooLarge;
+            }
+            bytes.extend_from_slice(data);
+        }
+    }
+    BodyRead::Complete(bytes)
+}
+
+/// Reads and drops what is left of a refused body, for at most 64 MB and 10 seconds.
+async fn discard(mut body: Body) {
+    const MAX_DISCARD: usize = 64 * 1024 * 1024;
+    let drain = async {
+        let mut seen = 0usize;
+        while let Some(Ok(frame)) = body.frame().await {
+            if let Some(data) = frame.data_ref() {
+                seen += data.len();
+                if seen > MAX_DISCARD {
+                    break;
+                }
+            }
+        }
+    };
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(10), drain).await;
+}

@@ -1,0 +1,289 @@
+//! The pieces of DynamoDB's JSON wire protocol (`awsJson1_0`) that live outside the request and
+//! response bodies: the `X-Amz-Target` header, the error body, the headers every response carries,
+//! and the request size limit. The bodies themselves are the engine's business.
+//!
+//! References: the DynamoDB API reference ("Making HTTP requests", low-level API), the Smithy
+//! `awsJson1_0` protocol, and rules B.10 (`shared/reference/dynamodb-rules.md`) for the error body.
+
+use axum::body::Body;
+use axum::http::header::{CONNECTION, CONTENT_TYPE};
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::Response;
+use dynotable_engine::{ApiError, ErrorKind};
+
+/// The content type of every request and response body.
+pub const CONTENT_TYPE_JSON: &str = "application/x-amz-json-1.0";
+
+/// What `X-Amz-Target` starts with for DynamoDB's API version.
+pub const TARGET_PREFIX: &str = "DynamoDB_20120810.";
+
+/// What `X-Amz-Target` starts with for the DynamoDB Streams API, served on the same endpoint.
+pub const STREAMS_TARGET_PREFIX: &str = "DynamoDBStreams_20120810.";
+
+/// Which API a request's target belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Api {
+    DynamoDb,
+    Streams,
+}
+
+/// The largest request body accepted: DynamoDB refuses requests above 16 MB (BatchWriteItem's
+/// "total request size exceeds 16 MB", rules B.7), counted in binary megabytes.
+pub const MAX_REQUEST_BYTES: usize = 16 * 1024 * 1024;
+
+/// The response header holding the CRC32 of the body, in decimal. boto3/botocore and the AWS CLI
+/// check it (and retry on a mismatch); the Rust SDK ignores it.
+pub const HEADER_CRC32: &str = "x-amz-crc32";
+
+/// The response header holding the request's id.
+pub const HEADER_REQUEST_ID: &str = "x-amzn-RequestId";
+
+/// The `__type` of a request body that is too large. The service's exact answer above 16 MB is
+/// not recorded in rules B.10; this follows the service framework's naming for such refusals.
+pub const REQUEST_TOO_LARGE_TYPE: &str = "com.amazon.coral.service#RequestEntityTooLargeException";
+
+/// The API and operation an `X-Amz-Target` header names, or `None` when the header is missing,
+/// belongs to neither DynamoDB nor DynamoDB Streams (another version), or names no operation.
+///
+/// `DynamoDB_20120810.PutItem` → `Some((Api::DynamoDb, "PutItem"))`,
+/// `DynamoDBStreams_20120810.GetRecords` → `Some((Api::Streams, "GetRecords"))`. Operation names
+/// are ASCII letters and digits; anything else cannot name an operation and is refused here rather
+/// than by the engine.
+pub fn operation_of_target(target: Option<&[u8]>) -> Option<(Api, &str)> {
+    let target = std::str::from_utf8(target?).ok()?.trim();
+    let (api, operation) = match target.strip_prefix(TARGET_PREFIX) {
+        Some(operation) => (Api::DynamoDb, operation),
+        None => (Api::Streams, target.strip_prefix(STREAMS_TARGET_PREFIX)?),
+    };
+    let valid = !operation.is_empty() && operation.bytes().all(|b| b.is_ascii_alphanumeric());
+    valid.then_some((api, operation))
+}
+
+/// The `__type` of an engine error: `<namespace>#<Name>`, e.g.
+/// `com.amazonaws.dynamodb.v20120810#ResourceNotFoundException`.
+pub fn error_type(kind: ErrorKind) -> String {
+    format!("{}#{}", kind.namespace(), kind.name())
+}
+
+/// An error body: `{"__type": ..., "message": ...}`, without `message` when it is empty (the
+/// service sends `UnknownOperationException` bare), and with `Item` when a
+/// `ConditionalCheckFailedException` carries the current item (`ReturnValuesOnConditionCheckFailure
+/// = ALL_OLD`): the service returns it there, and the SDKs expose it as the exception's `Item`.
+pub fn error_body(
+    error_type: &str,
+    message: &str,
+    item: Option<&dynotable_types::Item>,
+    cancellation_reasons: Option<&[dynotable_engine::CancellationReason]>,
+) -> Vec<u8> {
+    let mut body = serde_json::Map::new();
+    body.insert("__type".into(), error_type.into());
+    if !message.is_empty() {
+        body.insert("message".into(), message.into());
+    }
+    if let Some(item) = item {
+        match serde_json::to_value(item) {
+            Ok(item) => {
+                body.insert("Item".into(), item);
+            }
+            // Cannot happen for a well-formed item; the error itself is still worth sending.
+            Err(err) => tracing::error!(%err, "the item of a failed condition could not be serialised"),
+        }
+    }
+    // TransactionCanceledException: one reason per action, in request order (rule B.10).
+    if let Some(reasons) = cancellation_reasons
+        && let Ok(reasons) = serde_json::to_value(reasons)
+    {
+        body.insert("CancellationReasons".into(), reasons);
+    }
+    serde_json::to_vec(&body)
+        .unwrap_or_else(|_| br#"{"__type":"com.amazon.coral.service#InternalFailure"}"#.to_vec())
+}
+
+/// The body of an engine error, as [`error_body`] renders it.
+pub fn api_error_body(err: &ApiError) -> Vec<u8> {
+    error_body(
+        &error_type(err.kind),
+        &err.message,
+        err.item.as_ref(),
+        err.cancellation_reasons.as_deref(),
+    )
+}
+
+/// The HTTP status of an engine error: 400 for everything the client caused, 500 for
+/// `InternalServerError`.
+pub fn api_error_status(err: &ApiError) -> StatusCode {
+    StatusCode::from_u16(err.kind.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+}
+
+/// CRC32 (IEEE) of a body, as `x-amz-crc32` carries it.
+pub fn crc32(body: &[u8]) -> u32 {
+    crc32fast::hash(body)
+}
+
+/// A response as DynamoDB sends it: the status, the JSON body, its content type, its CRC32 and the
+/// request id.
+pub fn json_response(status: StatusCode, body: Vec<u8>, request_id: &str) -> Response {
+    let crc = crc32(&body);
+    let mut response = Response::new(Body::from(body));
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static(CONTENT_TYPE_JSON));
+    headers.insert(HEADER_CRC32, HeaderValue::from(crc));
+    if let Ok(id) = HeaderValue::from_str(request_id) {
+        headers.insert(HEADER_REQUEST_ID, id);
+    }
+    response
+}
+
+/// The response to an engine error.
+pub fn api_error_response(err: &ApiError, request_id: &str) -> Response {
+    json_response(api_error_status(err), api_error_body(err), request_id)
+}
+
+/// The response to a request body above [`MAX_REQUEST_BYTES`]: 413, in DynamoDB's error format.
+/// The connection is closed afterwards, since the rest of the body may still be in flight.
+pub fn request_too_large_response(size: Option<u64>, request_id: &str) -> Response {
+    let message = match size {
+        Some(size) => format!("Request size {size} exceeded {MAX_REQUEST_BYTES} bytes"),
+        None => format!("Request size exceeded {MAX_REQUEST_BYTES} bytes"),
+    };
+    let body = error_body(REQUEST_TOO_LARGE_TYPE, &message, None, None);
+    let mut response = json_response(StatusCode::PAYLOAD_TOO_LARGE, body, request_id);
+    response
+        .headers_mut()
+        .insert(CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dynotable_engine::ApiError;
+
+    #[test]
+    fn target_names_the_operation() {
+        assert_eq!(
+            operation_of_target(Some(b"DynamoDB_20120810.PutItem")),
+            Some((Api::DynamoDb, "PutItem"))
+        );
+        assert_eq!(
+            operation_of_target(Some(b" DynamoDB_20120810.Query ")),
+            Some((Api::DynamoDb, "Query"))
+        );
+        // Unknown operations are passed on: the engine refuses them with the service's error.
+        assert_eq!(
+            operation_of_target(Some(b"DynamoDB_20120810.Frobnicate")),
+            Some((Api::DynamoDb, "Frobnicate"))
+        );
+        // DynamoDB Streams is served on the same endpoint.
+        assert_eq!(
+            operation_of_target(Some(b"DynamoDBStreams_20120810.GetRecords")),
+            Some((Api::Streams, "GetRecords"))
+        );
+    }
+
+    #[test]
+    fn target_that_names_no_operation_is_refused() {
+        for target in [
+            &b""[..],
+            b"PutItem",
+            b"DynamoDB_20120810.",
+            b"DynamoDB_20120810",
+            b"DynamoDB_20111205.PutItem",
+            b"DynamoDBStreams_20111205.GetRecords",
+            b"dynamodb_20120810.PutItem",
+            b"DynamoDB_20120810.Put Item",
+            b"DynamoDB_20120810.PutItem.Extra",
+            b"DynamoDB_20120810.\xff",
+        ] {
+            assert_eq!(
+                operation_of_target(Some(target)),
+                None,
+                "{:?}",
+                String::from_utf8_lossy(target)
+            );
+        }
+        assert_eq!(operation_of_target(None), None);
+    }
+
+    #[test]
+    fn error_type_joins_namespace_and_name() {
+        assert_eq!(
+            error_type(ErrorKind::ResourceNotFoundException),
+            "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException"
+        );
+        assert_eq!(
+            error_type(ErrorKind::ValidationException),
+            "com.amazon.coral.validate#ValidationException"
+        );
+    }
+
+    #[test]
+    fn error_body_has_type_and_message() {
+        let err = ApiError::new(ErrorKind::ResourceInUseException, "Table already exists: Pets");
+        let body: serde_json::Value = serde_json::from_slice(&api_error_body(&err)).unwrap();
+        assert_eq!(
+            body,
+            serde_json::json!({
+                "__type": "com.amazonaws.dynamodb.v20120810#ResourceInUseException",
+                "message": "Table already exists: Pets"
+            })
+        );
+        assert_eq!(api_error_status(&err), StatusCode::BAD_REQUEST);
+    }
+
+    #[test]
+    fn empty_message_is_omitted() {
+        let err = ApiError::new(ErrorKind::UnknownOperationException, "");
+        assert_eq!(
+            api_error_body(&err),
+            br#"{"__type":"com.amazon.coral.service#UnknownOperationException"}"#
+        );
+    }
+
+    #[test]
+    fn failed_condition_carries_the_item() {
+        let item: dynotable_types::Item =
+            serde_json::from_str(r#"{"pk":{"S":"a"},"n":{"N":"1.50"}}"#).unwrap();
+        let err = ApiError::conditional_check_failed(Some(item));
+        let body: serde_json::Value = serde_json::from_slice(&api_error_body(&err)).unwrap();
+        assert_eq!(
+            body,
+            serde_json::json!({
+                "__type": "com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException",
+                "message": "The conditional request failed",
+                "Item": {"pk": {"S": "a"}, "n": {"N": "1.5"}}
+            })
+        );
+    }
+
+    #[test]
+    fn internal_error_is_500() {
+        let err = ApiError::new(ErrorKind::InternalServerError, "Internal server error");
+        assert_eq!(api_error_status(&err), StatusCode::INTERNAL_SERVER_ERROR);
+    }
+
+    #[test]
+    fn crc32_is_ieee() {
+        // The check value of CRC-32/ISO-HDLC, and the CRC of `{}` as DynamoDB sends it.
+        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+        assert_eq!(crc32(b"{}"), 2_745_614_147);
+    }
+
+    #[test]
+    fn json_response_carries_the_headers() {
+        let response = json_response(StatusCode::OK, b"{}".to_vec(), "req-1");
+        assert_eq!(response.status(), StatusCode::OK);
+        let headers = response.headers();
+        assert_eq!(headers[CONTENT_TYPE], CONTENT_TYPE_JSON);
+        assert_eq!(headers[HEADER_CRC32], "2745614147");
+        assert_eq!(headers[HEADER_REQUEST_ID], "req-1");
+    }
+
+    #[test]
+    fn too_large_is_413_and_closes() {
+        let response = request_too_large_response(Some(20_000_000), "req-2");
+        assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE);
+        assert_eq!(response.headers()[CONNECTION], "close");
+    }
+}
