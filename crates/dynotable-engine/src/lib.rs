@@ -232,6 +232,17 @@ impl Engine {
         if let Some(readers) = &self.inner.readers {
             readers.close().await;
         }
+        // Checkpoint even if other handles (a request in flight, the sweeper) still hold the
+        // engine: the WAL is folded into the database file and truncated.
+        {
+            let mut writer = self.inner.writer.lock().await;
+            if let Err(err) = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+                .execute(&mut *writer)
+                .await
+            {
+                tracing::warn!(%err, "the write-ahead log could not be checkpointed at close");
+            }
+        }
         if let Ok(inner) = Arc::try_unwrap(self.inner) {
             let _ = inner.writer.into_inner().close().await;
         }

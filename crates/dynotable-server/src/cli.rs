@@ -86,7 +86,6 @@ fn init_logging() {
 
 /// Opens the engine, binds, prints the ready line, serves until a signal, closes the engine.
 pub async fn run(args: Args) -> Result<(), ServerError> {
-    let engine = Engine::open(args.location()).await?;
     let address = format!("{}:{}", args.host, args.port);
     let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))
         .await
@@ -97,6 +96,10 @@ pub async fn run(args: Args) -> Result<(), ServerError> {
     let local = listener
         .local_addr()
         .map_err(|source| ServerError::Bind { address, source })?;
+    // DescribeEndpoints answers with the address this server listens on.
+    let mut options = dynotable_engine::Options::new(args.location());
+    options.endpoint_address = local.to_string();
+    let engine = Engine::open_with(options).await?;
     // Registered before the ready line, so a signal sent right after it is never the default
     // (abrupt) one.
     let signal = shutdown_signal().map_err(ServerError::Serve)?;
