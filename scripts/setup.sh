@@ -27,7 +27,7 @@ install_debian_packages() {
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   local cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}"
-  echo "setup: installing Debian packages: ${missing[*]}"
+  echo "setup: missing Debian packages: ${missing[*]}"
   if [ "$(id -u)" -eq 0 ]; then
     sh -c "$cmd"
   elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
