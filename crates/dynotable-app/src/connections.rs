@@ -60,16 +60,8 @@ impl App {
             )
         };
         let client = match &profile.connection {
-            Connection::Embedded => {
-                // The embedded engine answers in-process; its test is whether it is running.
-                self.engine().await?;
-                return Ok(ConnectionTest {
-                    ok: true,
-                    problem: None,
-                    message: "The embedded engine is running.".to_owned(),
-                    sample_table: None,
-                });
-            }
+            // The embedded engine through the same SDK, its requests handled in-process.
+            Connection::Embedded => dynotable_aws::in_process::embedded_client(self.engine().await?),
             Connection::AwsProfile { profile_name } => {
                 dynotable_aws::client::client(Target::Profile { name: profile_name }, &profile.region).await
             }
