@@ -5,11 +5,21 @@
 //! - [`operations`]: every implemented operation, paginators and waiters.
 //! - [`errors`]: the service's errors as the SDK surfaces them (typed where the model has a type).
 //! - [`durability`]: `kill -9` in the middle of a write load, and racing conditional writes.
+//! - [`transactions`]: TransactWriteItems / TransactGetItems, cancellation reasons, idempotency.
+//! - [`streams`]: DynamoDB Streams through `aws_sdk_dynamodbstreams::Client`, and Time to Live.
+//! - [`partiql`]: ExecuteStatement, BatchExecuteStatement, ExecuteTransaction.
+//! - [`metadata`]: tags, DescribeLimits, DescribeEndpoints.
+//! - [`transaction_durability`]: `kill -9` in the middle of a transaction load with a stream.
 
 mod durability;
 mod errors;
+mod metadata;
 mod operations;
+mod partiql;
 mod server;
+mod streams;
+mod transaction_durability;
+mod transactions;
 
 use std::collections::HashMap;
 
@@ -17,7 +27,7 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::operation::create_table::CreateTableOutput;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, AttributeValue, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,
-    Projection, ProjectionType, ScalarAttributeType,
+    Projection, ProjectionType, ScalarAttributeType, StreamSpecification, StreamViewType,
 };
 
 pub type Item = HashMap<String, AttributeValue>;
@@ -102,4 +112,42 @@ pub async fn create_counters(client: &Client) -> CreateTableOutput {
         .send()
         .await
         .expect("CreateTable Counters")
+}
+
+/// `name`: a simple string key `id` (S), on demand, with a stream of `view` enabled.
+pub async fn create_with_stream(client: &Client, name: &str, view: StreamViewType) -> CreateTableOutput {
+    client
+        .create_table()
+        .table_name(name)
+        .billing_mode(BillingMode::PayPerRequest)
+        .attribute_definitions(attribute("id", ScalarAttributeType::S))
+        .key_schema(key_element("id", KeyType::Hash))
+        .stream_specification(
+            StreamSpecification::builder()
+                .stream_enabled(true)
+                .stream_view_type(view)
+                .build()
+                .unwrap(),
+        )
+        .send()
+        .await
+        .unwrap_or_else(|err| panic!("CreateTable {name}: {err:?}"))
+}
+
+/// The service error of a call that must fail (a transport or parse failure fails the test).
+/// Works for both clients: the DynamoDB and the DynamoDB Streams SDK share `SdkError`.
+pub fn service_error<O, E, R>(result: Result<O, aws_sdk_dynamodb::error::SdkError<E, R>>) -> E
+where
+    O: std::fmt::Debug,
+    E: std::error::Error + 'static,
+    R: std::fmt::Debug,
+{
+    match result {
+        Ok(output) => panic!("expected an error, got {output:?}"),
+        Err(aws_sdk_dynamodb::error::SdkError::ServiceError(context)) => context.into_err(),
+        Err(err) => panic!(
+            "not a service error: {}",
+            aws_sdk_dynamodb::error::DisplayErrorContext(&err)
+        ),
+    }
 }

@@ -95,6 +95,13 @@ impl Server {
         client_for(&self.endpoint)
     }
 
+    /// A DynamoDB Streams client for this server (same endpoint, same settings as [`client`]).
+    ///
+    /// [`client`]: Server::client
+    pub fn streams_client(&self) -> aws_sdk_dynamodbstreams::Client {
+        streams_client_for(&self.endpoint)
+    }
+
     /// `kill -9`: no signal handler runs, nothing is flushed or closed.
     pub fn kill(&mut self) {
         self.child.kill().expect("SIGKILL");
@@ -137,6 +144,32 @@ pub fn client_for(endpoint: &str) -> Client {
         )
         .build();
     Client::from_conf(config)
+}
+
+/// A DynamoDB Streams client for `endpoint`: the `DynamoDBStreams_20120810` target is served on
+/// the same endpoint as DynamoDB itself.
+pub fn streams_client_for(endpoint: &str) -> aws_sdk_dynamodbstreams::Client {
+    use aws_sdk_dynamodbstreams::config as streams;
+    let config = aws_sdk_dynamodbstreams::Config::builder()
+        .behavior_version(streams::BehaviorVersion::latest())
+        .region(streams::Region::new("us-east-1"))
+        .credentials_provider(streams::Credentials::new(
+            "AKIDBLACKBOX",
+            "blackbox-secret",
+            None,
+            None,
+            "blackbox",
+        ))
+        .endpoint_url(endpoint)
+        .retry_config(streams::retry::RetryConfig::disabled())
+        .timeout_config(
+            streams::timeout::TimeoutConfig::builder()
+                .connect_timeout(Duration::from_secs(5))
+                .operation_timeout(Duration::from_secs(30))
+                .build(),
+        )
+        .build();
+    aws_sdk_dynamodbstreams::Client::from_conf(config)
 }
 
 /// The `dynotable-local` binary to test; see the module documentation.

@@ -1,0 +1,97 @@
+"""DynamoDB Streams with `boto3.client("dynamodbstreams")` on the server's endpoint: one record per
+real change, in order, from TRIM_HORIZON and LATEST; and Time to Live through the dynamodb client."""
+
+import time
+
+import pytest
+
+from conftest import CLIENT_CONFIG, session
+
+SESSIONS = dict(
+    TableName="Sessions",
+    BillingMode="PAY_PER_REQUEST",
+    AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
+    KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+    StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"},
+)
+
+
+@pytest.fixture
+def streams(server):
+    return session().client("dynamodbstreams", endpoint_url=server.endpoint, config=CLIENT_CONFIG)
+
+
+def drain(streams, iterator):
+    records = []
+    while True:
+        page = streams.get_records(ShardIterator=iterator)
+        if not page["Records"]:
+            return records, page["NextShardIterator"]
+        records += page["Records"]
+        iterator = page["NextShardIterator"]
+
+
+def summary(records):
+    return [(r["eventName"], r["dynamodb"]["Keys"]["id"]["S"], r["dynamodb"].get("OldImage"),
+             r["dynamodb"].get("NewImage")) for r in records]
+
+
+def test_a_stream_records_each_real_change_in_order(client, streams):
+    table = client.create_table(**SESSIONS)["TableDescription"]
+    arn = table["LatestStreamArn"]
+    assert arn.endswith("/stream/" + table["LatestStreamLabel"])
+
+    client.put_item(TableName="Sessions", Item={"id": {"S": "s1"}, "user": {"S": "ana"}})
+    client.update_item(TableName="Sessions", Key={"id": {"S": "s1"}}, UpdateExpression="SET #u = :u",
+                       ExpressionAttributeNames={"#u": "user"}, ExpressionAttributeValues={":u": {"S": "bea"}})
+    client.put_item(TableName="Sessions", Item={"id": {"S": "s1"}, "user": {"S": "bea"}})  # no change
+    client.delete_item(TableName="Sessions", Key={"id": {"S": "s1"}})
+    client.delete_item(TableName="Sessions", Key={"id": {"S": "nobody"}})  # no change
+
+    listed = streams.list_streams(TableName="Sessions")["Streams"]
+    assert [(s["StreamArn"], s["TableName"]) for s in listed] == [(arn, "Sessions")]
+    description = streams.describe_stream(StreamArn=arn)["StreamDescription"]
+    assert description["StreamStatus"] == "ENABLED"
+    assert description["StreamViewType"] == "NEW_AND_OLD_IMAGES"
+    assert len(description["Shards"]) == 1
+    shard = description["Shards"][0]["ShardId"]
+
+    def iterator(kind):
+        return streams.get_shard_iterator(StreamArn=arn, ShardId=shard, ShardIteratorType=kind)["ShardIterator"]
+
+    records, _ = drain(streams, iterator("TRIM_HORIZON"))
+    ana = {"id": {"S": "s1"}, "user": {"S": "ana"}}
+    bea = {"id": {"S": "s1"}, "user": {"S": "bea"}}
+    assert summary(records) == [("INSERT", "s1", None, ana), ("MODIFY", "s1", ana, bea), ("REMOVE", "s1", bea, None)]
+    sequence = [int(r["dynamodb"]["SequenceNumber"]) for r in records]
+    assert sequence == sorted(set(sequence))
+    assert all(r["eventSource"] == "aws:dynamodb" and r["dynamodb"]["SizeBytes"] > 0 for r in records)
+
+    latest, next_iterator = drain(streams, iterator("LATEST"))
+    assert latest == []
+    client.put_item(TableName="Sessions", Item={"id": {"S": "s2"}})
+    new, _ = drain(streams, next_iterator)
+    assert summary(new) == [("INSERT", "s2", None, {"id": {"S": "s2"}})]
+
+
+def test_stream_errors(client, streams):
+    client.create_table(**SESSIONS)
+    with pytest.raises(streams.exceptions.ResourceNotFoundException):
+        streams.describe_stream(StreamArn="arn:aws:dynamodb:local:000000000000:table/Sessions/stream/nope")
+    with pytest.raises(streams.exceptions.ClientError) as raised:
+        streams.get_records(ShardIterator="bm90IGFuIGl0ZXJhdG9y")
+    assert raised.value.response["Error"] == {"Code": "ValidationException", "Message": "Invalid ShardIterator"}
+
+
+def test_time_to_live_is_enabled_and_expired_items_stay_readable_until_swept(client):
+    client.create_table(**SESSIONS)
+    assert client.describe_time_to_live(TableName="Sessions")["TimeToLiveDescription"]["TimeToLiveStatus"] == "DISABLED"
+    spec = {"Enabled": True, "AttributeName": "expiresAt"}
+    assert client.update_time_to_live(TableName="Sessions", TimeToLiveSpecification=spec)[
+        "TimeToLiveSpecification"] == spec
+    assert client.describe_time_to_live(TableName="Sessions")["TimeToLiveDescription"] == {
+        "AttributeName": "expiresAt", "TimeToLiveStatus": "ENABLED"}
+    # Expired an hour ago; the sweep runs every 30 s (first after 30 s): still readable now.
+    expired = {"id": {"S": "old"}, "expiresAt": {"N": str(int(time.time()) - 3600)}}
+    client.put_item(TableName="Sessions", Item=expired)
+    assert client.get_item(TableName="Sessions", Key={"id": {"S": "old"}})["Item"] == expired
