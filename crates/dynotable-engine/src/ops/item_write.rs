@@ -5,10 +5,12 @@
 use dynotable_expr::{Condition, Update};
 use dynotable_types::{Item, SizeCheck, check_item_size, validate_item};
 
-use crate::api::item::ItemCollectionMetrics;
+use crate::api::item::{ItemCollectionMetrics, WriteItemOutput};
 use crate::capacity::{self, WriteUnits};
 use crate::catalog::TableSchema;
 use crate::items::{self, IndexEntry, StorageKey, StoredItem, WriteEffects};
+use crate::params::{self, CapacityReport, Charge};
+use crate::shape::Shape;
 use crate::{ApiError, Engine, begin_write};
 
 /// What the write does to the item.
@@ -114,6 +116,84 @@ pub(crate) async fn execute(
         units,
         effects,
     })
+}
+
+/// The `Return*` options PutItem, UpdateItem and DeleteItem share, checked as member
+/// constraints (their enumerations) in the request's envelope.
+pub(crate) struct WriteOptions {
+    pub return_values: Option<String>,
+    pub report: CapacityReport,
+    pub collection_metrics: bool,
+    pub return_old_on_failure: bool,
+}
+
+impl WriteOptions {
+    pub fn check(
+        shape: &mut Shape,
+        return_values: Option<&String>,
+        return_consumed_capacity: Option<&String>,
+        return_item_collection_metrics: Option<&String>,
+        return_values_on_condition_check_failure: Option<&String>,
+    ) -> WriteOptions {
+        shape.one_of(
+            "returnValues",
+            return_values,
+            &["NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"],
+        );
+        let report = CapacityReport::check(shape, return_consumed_capacity);
+        shape.one_of(
+            "returnItemCollectionMetrics",
+            return_item_collection_metrics,
+            &["SIZE", "NONE"],
+        );
+        shape.one_of(
+            "returnValuesOnConditionCheckFailure",
+            return_values_on_condition_check_failure,
+            &["ALL_OLD", "NONE"],
+        );
+        WriteOptions {
+            return_values: return_values.cloned(),
+            report,
+            collection_metrics: return_item_collection_metrics.map(String::as_str) == Some("SIZE"),
+            return_old_on_failure: return_values_on_condition_check_failure.map(String::as_str)
+                == Some("ALL_OLD"),
+        }
+    }
+
+    /// PutItem and DeleteItem take only ALL_OLD or NONE; whether the old item is returned.
+    pub fn old_or_none(&self) -> Result<bool, ApiError> {
+        match self.return_values.as_deref() {
+            None | Some("NONE") => Ok(false),
+            Some("ALL_OLD") => Ok(true),
+            Some(_) => Err(ApiError::validation("ReturnValues can only be ALL_OLD or NONE")),
+        }
+    }
+
+    /// The response of a write: `attributes` as ReturnValues chose them, ConsumedCapacity and
+    /// ItemCollectionMetrics as asked.
+    pub fn output(
+        &self,
+        table: &TableSchema,
+        key_item: &Item,
+        written: &Written,
+        attributes: Option<Item>,
+    ) -> WriteItemOutput {
+        WriteItemOutput {
+            attributes,
+            consumed_capacity: params::consumed_capacity(
+                self.report,
+                table,
+                Some(Charge::Write(written.units)),
+                &params::index_write_charges(&written.effects.index_units),
+            ),
+            item_collection_metrics: collection_metrics(
+                self.collection_metrics,
+                table,
+                key_item,
+                &written.effects,
+            ),
+        }
+    }
 }
 
 /// `ItemCollectionMetrics` for a write, when asked for and the table has an LSI (rule B.7).

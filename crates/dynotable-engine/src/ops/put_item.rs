@@ -4,8 +4,8 @@ use dynotable_types::SizeCheck;
 
 use crate::api::item::{PutItemInput, WriteItemOutput};
 use crate::items::StorageKey;
-use crate::ops::item_write::{self, Change, PreparedItem};
-use crate::params::{self, CapacityReport, Charge};
+use crate::ops::item_write::{self, Change, PreparedItem, WriteOptions};
+use crate::params;
 use crate::shape::Shape;
 use crate::{ApiError, Engine};
 
@@ -14,21 +14,12 @@ pub async fn run(engine: &Engine, input: PutItemInput) -> Result<WriteItemOutput
     let mut shape = Shape::new();
     shape.name("tableName", input.table_name.as_ref());
     shape.required("item", input.item.as_ref());
-    shape.one_of(
-        "returnValues",
+    let options = WriteOptions::check(
+        &mut shape,
         input.return_values.as_ref(),
-        &["NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"],
-    );
-    let report = CapacityReport::check(&mut shape, input.return_consumed_capacity.as_ref());
-    shape.one_of(
-        "returnItemCollectionMetrics",
+        input.return_consumed_capacity.as_ref(),
         input.return_item_collection_metrics.as_ref(),
-        &["SIZE", "NONE"],
-    );
-    shape.one_of(
-        "returnValuesOnConditionCheckFailure",
         input.return_values_on_condition_check_failure.as_ref(),
-        &["ALL_OLD", "NONE"],
     );
     shape.finish()?;
 
@@ -48,11 +39,7 @@ pub async fn run(engine: &Engine, input: PutItemInput) -> Result<WriteItemOutput
     )?;
     params::values_without_expression(input.expression_attribute_values.is_some(), &expressions)?;
     params::names_without_expression(input.expression_attribute_names.is_some(), &expressions)?;
-    let return_old = match input.return_values.as_deref() {
-        None | Some("NONE") => false,
-        Some("ALL_OLD") => true,
-        Some(_) => return Err(ApiError::validation("ReturnValues can only be ALL_OLD or NONE")),
-    };
+    let return_old = options.old_or_none()?;
     let mut placeholders = params::placeholders(
         input.expression_attribute_names.as_ref(),
         input.expression_attribute_values,
@@ -69,35 +56,19 @@ pub async fn run(engine: &Engine, input: PutItemInput) -> Result<WriteItemOutput
     let prepared = PreparedItem::new(&table, item, SizeCheck::Write)?;
     let key_item = crate::items::key_of(&table.key, &prepared.item);
 
-    let return_old_on_failure = input.return_values_on_condition_check_failure.as_deref() == Some("ALL_OLD");
     let written = item_write::execute(
         engine,
         &table,
         &key,
         condition.as_ref(),
-        return_old_on_failure,
+        options.return_old_on_failure,
         Change::Put(prepared),
     )
     .await?;
-
-    let asked_metrics = input.return_item_collection_metrics.as_deref() == Some("SIZE");
-    Ok(WriteItemOutput {
-        attributes: if return_old {
-            written.old.map(|o| o.item)
-        } else {
-            None
-        },
-        consumed_capacity: params::consumed_capacity(
-            report,
-            &table,
-            Some(Charge::Write(written.units)),
-            &params::index_write_charges(&written.effects.index_units),
-        ),
-        item_collection_metrics: item_write::collection_metrics(
-            asked_metrics,
-            &table,
-            &key_item,
-            &written.effects,
-        ),
-    })
+    let attributes = if return_old {
+        written.old.as_ref().map(|o| o.item.clone())
+    } else {
+        None
+    };
+    Ok(options.output(&table, &key_item, &written, attributes))
 }

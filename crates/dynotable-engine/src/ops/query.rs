@@ -9,29 +9,21 @@ use crate::capacity::{self, ReadKind};
 use crate::catalog::{IndexKind, ProjectionSchema};
 use crate::items::{self, StorageKey};
 use crate::ops::read_page::{self, Bound, PageRules, Range};
-use crate::ops::scan::{ReadTarget, check_select, start_key};
-use crate::params::{self, CapacityReport, Charge};
+use crate::ops::scan::{ReadTarget, check_select, read_shape, start_key};
+use crate::params::{self, Charge};
 use crate::shape::Shape;
 use crate::{ApiError, Engine};
 
 pub async fn run(engine: &Engine, input: QueryInput) -> Result<ReadPageOutput, ApiError> {
     let mut shape = Shape::new();
-    shape.name("tableName", input.table_name.as_ref());
-    if let Some(index) = &input.index_name {
-        shape.name("indexName", Some(index));
-    }
-    shape.at_least("limit", input.limit, 1);
-    shape.one_of(
-        "select",
+    let report = read_shape(
+        &mut shape,
+        input.table_name.as_ref(),
+        input.index_name.as_ref(),
+        input.limit,
         input.select.as_ref(),
-        &[
-            "ALL_ATTRIBUTES",
-            "ALL_PROJECTED_ATTRIBUTES",
-            "SPECIFIC_ATTRIBUTES",
-            "COUNT",
-        ],
+        input.return_consumed_capacity.as_ref(),
     );
-    let report = CapacityReport::check(&mut shape, input.return_consumed_capacity.as_ref());
     shape.finish()?;
 
     let expressions = [

@@ -19,22 +19,14 @@ const MAX_TOTAL_SEGMENTS: i64 = 1_000_000;
 
 pub async fn run(engine: &Engine, input: ScanInput) -> Result<ReadPageOutput, ApiError> {
     let mut shape = Shape::new();
-    shape.name("tableName", input.table_name.as_ref());
-    if let Some(index) = &input.index_name {
-        shape.name("indexName", Some(index));
-    }
-    shape.at_least("limit", input.limit, 1);
-    shape.one_of(
-        "select",
+    let report = read_shape(
+        &mut shape,
+        input.table_name.as_ref(),
+        input.index_name.as_ref(),
+        input.limit,
         input.select.as_ref(),
-        &[
-            "ALL_ATTRIBUTES",
-            "ALL_PROJECTED_ATTRIBUTES",
-            "SPECIFIC_ATTRIBUTES",
-            "COUNT",
-        ],
+        input.return_consumed_capacity.as_ref(),
     );
-    let report = CapacityReport::check(&mut shape, input.return_consumed_capacity.as_ref());
     shape.at_least("segment", input.segment, 0);
     shape.at_least("totalSegments", input.total_segments, 1);
     if let Some(total) = input.total_segments
@@ -149,6 +141,33 @@ pub async fn run(engine: &Engine, input: ScanInput) -> Result<ReadPageOutput, Ap
             .map(|item| target.last_evaluated_key(&table, item)),
         consumed_capacity: consumed,
     })
+}
+
+/// The member constraints Query and Scan share; returns the ConsumedCapacity report asked for.
+pub(crate) fn read_shape(
+    shape: &mut Shape,
+    table_name: Option<&String>,
+    index_name: Option<&String>,
+    limit: Option<i64>,
+    select: Option<&String>,
+    return_consumed_capacity: Option<&String>,
+) -> CapacityReport {
+    shape.name("tableName", table_name);
+    if let Some(index) = index_name {
+        shape.name("indexName", Some(index));
+    }
+    shape.at_least("limit", limit, 1);
+    shape.one_of(
+        "select",
+        select,
+        &[
+            "ALL_ATTRIBUTES",
+            "ALL_PROJECTED_ATTRIBUTES",
+            "SPECIFIC_ATTRIBUTES",
+            "COUNT",
+        ],
+    );
+    CapacityReport::check(shape, return_consumed_capacity)
 }
 
 /// The table, or one of its indexes, that a Query or Scan reads.

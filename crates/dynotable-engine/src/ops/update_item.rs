@@ -5,8 +5,8 @@ use dynotable_types::Item;
 
 use crate::api::item::{UpdateItemInput, WriteItemOutput};
 use crate::items::StorageKey;
-use crate::ops::item_write::{self, Change};
-use crate::params::{self, CapacityReport, Charge};
+use crate::ops::item_write::{self, Change, WriteOptions};
+use crate::params;
 use crate::shape::Shape;
 use crate::{ApiError, Engine};
 
@@ -14,21 +14,12 @@ pub async fn run(engine: &Engine, input: UpdateItemInput) -> Result<WriteItemOut
     let mut shape = Shape::new();
     shape.name("tableName", input.table_name.as_ref());
     shape.required("key", input.key.as_ref());
-    shape.one_of(
-        "returnValues",
+    let options = WriteOptions::check(
+        &mut shape,
         input.return_values.as_ref(),
-        &["NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"],
-    );
-    let report = CapacityReport::check(&mut shape, input.return_consumed_capacity.as_ref());
-    shape.one_of(
-        "returnItemCollectionMetrics",
+        input.return_consumed_capacity.as_ref(),
         input.return_item_collection_metrics.as_ref(),
-        &["SIZE", "NONE"],
-    );
-    shape.one_of(
-        "returnValuesOnConditionCheckFailure",
         input.return_values_on_condition_check_failure.as_ref(),
-        &["ALL_OLD", "NONE"],
     );
     shape.finish()?;
 
@@ -73,13 +64,12 @@ pub async fn run(engine: &Engine, input: UpdateItemInput) -> Result<WriteItemOut
         let key_names: Vec<&str> = table.key.attributes().map(|a| a.name.as_str()).collect();
         update.check_key_attributes(&key_names)?;
     }
-    let return_old_on_failure = input.return_values_on_condition_check_failure.as_deref() == Some("ALL_OLD");
     let written = item_write::execute(
         engine,
         &table,
         &key,
         condition.as_ref(),
-        return_old_on_failure,
+        options.return_old_on_failure,
         Change::Update {
             update: update.as_ref(),
             key: &key_item,
@@ -103,20 +93,5 @@ pub async fn run(engine: &Engine, input: UpdateItemInput) -> Result<WriteItemOut
         _ => None,
     };
 
-    let asked_metrics = input.return_item_collection_metrics.as_deref() == Some("SIZE");
-    Ok(WriteItemOutput {
-        attributes,
-        consumed_capacity: params::consumed_capacity(
-            report,
-            &table,
-            Some(Charge::Write(written.units)),
-            &params::index_write_charges(&written.effects.index_units),
-        ),
-        item_collection_metrics: item_write::collection_metrics(
-            asked_metrics,
-            &table,
-            &key_item,
-            &written.effects,
-        ),
-    })
+    Ok(options.output(&table, &key_item, &written, attributes))
 }
