@@ -6,7 +6,12 @@
 
 /// Every command the UI may call. Each becomes a permission `allow-<command>` that a capability
 /// in `src-tauri/capabilities/` must grant; a command missing here cannot be invoked at all.
-const COMMANDS: &[&str] = &["app_info"];
+const COMMANDS: &[&str] = &[
+    "app_info",
+    "list_profiles",
+    "list_aws_profiles",
+    "test_connection",
+];
 
 fn main() {
     println!("cargo:rerun-if-changed=src-tauri/capabilities");

@@ -12,7 +12,12 @@ use tauri::Manager;
 /// The typed command set, shared by the running app and the bindings exporter.
 pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
     tauri_specta::Builder::<tauri::Wry>::new()
-        .commands(tauri_specta::collect_commands![commands::app_info])
+        .commands(tauri_specta::collect_commands![
+            commands::app_info,
+            commands::list_profiles,
+            commands::list_aws_profiles,
+            commands::test_connection,
+        ])
         .error_handling(tauri_specta::ErrorHandlingMode::Result)
         // One TypeScript type per Rust type: commands only send DTOs out, so serde's separate
         // serialize/deserialize shapes would only add `_Serialize` twins.

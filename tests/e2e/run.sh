@@ -29,8 +29,12 @@ if [ -z "${DISPLAY:-}" ]; then
   for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$display" ] && break; sleep 0.1; done
 fi
 
-# A fresh data folder, so the app starts as on first launch and the test knows where it writes.
+# A fresh data folder, so the app starts as on first launch and the test knows where it writes,
+# and AWS config files of the test's own, so the profiles the app discovers are known.
 export DYNOTABLE_DATA_DIR="$scratch/data"
+export AWS_CONFIG_FILE="$scratch/aws-config" AWS_SHARED_CREDENTIALS_FILE="$scratch/aws-credentials"
+printf '[profile e2e-sso]\nsso_session = corp\nregion = eu-west-1\n\n[sso-session corp]\nsso_start_url = https://corp.example/start\nsso_region = eu-west-1\n' >"$AWS_CONFIG_FILE"
+printf '[e2e-keys]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = not-a-real-secret\n' >"$AWS_SHARED_CREDENTIALS_FILE"
 port=4444
 tauri-driver --port "$port" --native-driver /usr/bin/WebKitWebDriver >"$artifacts/tauri-driver.log" 2>&1 &
 pids+=($!)

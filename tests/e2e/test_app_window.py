@@ -70,3 +70,18 @@ def test_the_status_bar_shows_what_app_info_returned(window):
     # The engine really opened its database file inside the data folder the app reported.
     assert (DATA_DIR / "embedded" / "local.db").is_file()
     assert (DATA_DIR / "embedded" / "demo-loaded").is_file()
+
+
+def test_the_sidebar_lists_connections_and_tests_the_embedded_one(window):
+    """The embedded profile is listed first; its Test connection runs a real ListTables through
+    aws-sdk-dynamodb handed to the engine in-process. The AWS profiles are the ones run.sh wrote."""
+    WebDriverWait(window, 120).until(lambda d: "ready" in text_of(d, "engine-state"))
+    WebDriverWait(window, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="connection-embedded"]'))
+    assert "Embedded engine · local" in text_of(window, "connection-embedded")
+    WebDriverWait(window, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="aws-profile-e2e-sso"]'))
+    assert "IAM Identity Center · eu-west-1" in text_of(window, "aws-profile-e2e-sso")
+    assert "access keys" in text_of(window, "aws-profile-e2e-keys")
+
+    window.find_element(By.CSS_SELECTOR, '[data-testid="connection-embedded"] button').click()
+    WebDriverWait(window, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="connection-result"]'))
+    assert text_of(window, "connection-result") == "Connected: ListTables answered."

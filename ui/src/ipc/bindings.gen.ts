@@ -7,6 +7,12 @@ import { invoke as __TAURI_INVOKE } from "@tauri-apps/api/core";
 export const commands = {
 	/**  The app's version, data folder and the embedded engine's state. */
 	appInfo: () => typedError<AppInfo, CommandError>(__TAURI_INVOKE("app_info")),
+	/**  Every connection profile: the embedded engine's first, then the user's by name. */
+	listProfiles: () => typedError<Profile[], CommandError>(__TAURI_INVOKE("list_profiles")),
+	/**  The named profiles of the user's AWS config files. */
+	listAwsProfiles: () => typedError<AwsProfile[], CommandError>(__TAURI_INVOKE("list_aws_profiles")),
+	/**  One ListTables on a profile's connection, and what went wrong in plain words. */
+	testConnection: (profileId: string) => typedError<ConnectionTest, CommandError>(__TAURI_INVOKE("test_connection", { profileId })),
 };
 
 /* Types */
@@ -21,11 +27,73 @@ export type AppInfo = {
 	engine: EngineInfo,
 };
 
+/**  A named profile from the AWS config files. */
+export type AwsProfile = {
+	name: string,
+	region: string | null,
+	/**  The profile's `endpoint_url` (or `services` → `dynamodb` endpoint is not resolved here). */
+	endpointUrl: string | null,
+	credentials: CredentialSource,
+};
+
 /**  What a command returns when it fails. */
 export type CommandError = {
 	code: ErrorCode,
 	message: string,
 };
+
+/**  How a profile reaches DynamoDB (what the UI shows; never a secret). */
+export type Connection = 
+/**  The built-in engine. */
+{ kind: "embedded" } | 
+/**  A named profile from `~/.aws/config` / `~/.aws/credentials`, resolved by aws-config. */
+{ kind: "aws-profile"; profileName: string } | 
+/**  An access key typed into DynoTable; its secret lives in the keychain. */
+{ kind: "access-keys"; accessKeyId: string } | 
+/**  Any DynamoDB-compatible endpoint (dynotable-local, DynamoDB Local, LocalStack, ...). */
+{ kind: "custom-endpoint"; endpointUrl: string; accessKeyId: string };
+
+/**  Why a connection test failed, as a stable code the UI switches on. */
+export type ConnectionProblem = 
+/**  No credentials could be found or resolved for the connection. */
+"NO_CREDENTIALS" | 
+/**  The access key is unknown or the signature does not match its secret. */
+"BAD_CREDENTIALS" | 
+/**  Temporary credentials (a session token, an SSO session) have expired. */
+"EXPIRED_CREDENTIALS" | 
+/**  The credentials are valid but may not call ListTables. */
+"ACCESS_DENIED" | 
+/**  The endpoint could not be reached (DNS, refused connection, timeout, TLS). */
+"UNREACHABLE" | 
+/**  Something answered, but not as DynamoDB does. */
+"NOT_DYNAMO_DB" | 
+/**  DynamoDB answered with another error. */
+"OTHER";
+
+/**  The outcome of a connection test. */
+export type ConnectionTest = {
+	ok: boolean,
+	problem: ConnectionProblem | null,
+	/**  A sentence for people: what happened and what to do. */
+	message: string,
+	/**  Tables seen (at most one is asked for), when it worked. */
+	sampleTable: string | null,
+};
+
+/**  Where a profile's credentials come from (what the UI says; the values stay in the files). */
+export type CredentialSource = 
+/**  `aws_access_key_id` / `aws_secret_access_key` (and maybe a session token) in the files. */
+{ kind: "static-keys"; withSessionToken: boolean } | 
+/**  IAM Identity Center: `sso_session` (or the legacy `sso_start_url`) with an account and role. */
+{ kind: "sso"; session: string | null; accountId: string | null; roleName: string | null } | 
+/**  `role_arn` assumed from `source_profile` or `credential_source`; MFA when `mfa_serial` is set. */
+{ kind: "assume-role"; roleArn: string; sourceProfile: string | null; mfa: boolean } | 
+/**  `credential_process`: a command that prints credentials. */
+{ kind: "process" } | 
+/**  `web_identity_token_file` with `role_arn`. */
+{ kind: "web-identity"; roleArn: string } | 
+/**  Nothing in the profile: credentials from the environment or instance metadata, or none. */
+{ kind: "other" };
 
 /**  The embedded engine's state. */
 export type EngineInfo = {
@@ -57,6 +125,17 @@ export type ErrorCode =
 "KEYCHAIN_UNAVAILABLE" | 
 /**  The user's AWS config or credentials file could not be parsed. */
 "AWS_CONFIG_UNREADABLE";
+
+/**  A profile as the UI sees it. */
+export type Profile = {
+	id: string,
+	name: string,
+	/**  `#rrggbb`. */
+	color: string,
+	region: string,
+	readOnly: boolean,
+	connection: Connection,
+};
 
 /* Tauri Specta runtime */
 async function typedError<T, E>(result: Promise<T>): Promise<{ status: "ok"; data: T } | { status: "error"; error: E }> {
