@@ -176,3 +176,31 @@ pub(crate) fn names_without_expression(
     }
     Ok(())
 }
+
+/// The ConditionExpression of a PutItem or DeleteItem request with its placeholders, checked as
+/// the service checks them: legacy parameters refused, maps given without an expression refused,
+/// the condition resolved, then no name or value left unused.
+pub(crate) fn condition_only(
+    condition_expression: Option<&str>,
+    names: Option<&BTreeMap<String, String>>,
+    values: Option<Checked<Item>>,
+    expected: bool,
+    conditional_operator: bool,
+) -> Result<Option<dynotable_expr::Condition>, ApiError> {
+    let expressions = [("ConditionExpression", condition_expression.is_some())];
+    refuse_legacy(
+        &[
+            ("Expected", expected),
+            ("ConditionalOperator", conditional_operator),
+        ],
+        &expressions,
+    )?;
+    values_without_expression(values.is_some(), &expressions)?;
+    names_without_expression(names.is_some(), &expressions)?;
+    let mut placeholders = placeholders(names, values)?;
+    let condition = condition_expression
+        .map(|text| placeholders.condition(dynotable_expr::ExpressionKind::Condition, text))
+        .transpose()?;
+    placeholders.check_unused()?;
+    Ok(condition)
+}

@@ -29,27 +29,14 @@ pub async fn run(engine: &Engine, input: PutItemInput) -> Result<WriteItemOutput
         .map(|c| c.into_result())
         .transpose()?
         .unwrap_or_default();
-    let expressions = [("ConditionExpression", input.condition_expression.is_some())];
-    params::refuse_legacy(
-        &[
-            ("Expected", input.expected.is_some()),
-            ("ConditionalOperator", input.conditional_operator.is_some()),
-        ],
-        &expressions,
-    )?;
-    params::values_without_expression(input.expression_attribute_values.is_some(), &expressions)?;
-    params::names_without_expression(input.expression_attribute_names.is_some(), &expressions)?;
     let return_old = options.old_or_none()?;
-    let mut placeholders = params::placeholders(
+    let condition = params::condition_only(
+        input.condition_expression.as_deref(),
         input.expression_attribute_names.as_ref(),
         input.expression_attribute_values,
+        input.expected.is_some(),
+        input.conditional_operator.is_some(),
     )?;
-    let condition = input
-        .condition_expression
-        .as_deref()
-        .map(|text| placeholders.condition(dynotable_expr::ExpressionKind::Condition, text))
-        .transpose()?;
-    placeholders.check_unused()?;
 
     let table = engine.table(input.table_name.as_deref().unwrap_or_default())?;
     let key = StorageKey::of_item(&table, &item)?;

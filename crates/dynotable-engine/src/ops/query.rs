@@ -155,23 +155,7 @@ pub async fn run(engine: &Engine, input: QueryInput) -> Result<ReadPageOutput, A
     }
     drop(conn);
 
-    // Rule B.2: sum the sizes of everything read, round up to 4 KB once, at least one block.
-    let units = capacity::range_read(page.bytes_read, kind);
-    let charge = Charge::Read(units);
-    let consumed = match target.position {
-        Some(position) => params::consumed_capacity(report, &table, table_units, &[(position, charge)]),
-        None => params::consumed_capacity(report, &table, Some(charge), &[]),
-    };
-    Ok(ReadPageOutput {
-        items: (!count_only).then_some(page.items),
-        count: page.count as i64,
-        scanned_count: page.scanned as i64,
-        last_evaluated_key: page
-            .stopped_at
-            .as_ref()
-            .map(|item| target.last_evaluated_key(&table, item)),
-        consumed_capacity: consumed,
-    })
+    Ok(target.page_output(report, page, kind, table_units, count_only))
 }
 
 /// Whether a read of an LSI asks for attributes the index does not project: all attributes, or a

@@ -124,23 +124,14 @@ pub async fn run(engine: &Engine, input: ScanInput) -> Result<ReadPageOutput, Ap
         read_page::read_page(&mut conn, &range, &rules).await?
     };
 
-    // Rule B.2: the sizes of the items evaluated, summed, rounded up to 4 KB once.
-    let units = capacity::range_read(page.bytes_read, ReadKind::of_consistent_read(consistent));
-    let charge = Charge::Read(units);
-    let consumed = match target.position {
-        Some(position) => params::consumed_capacity(report, &table, None, &[(position, charge)]),
-        None => params::consumed_capacity(report, &table, Some(charge), &[]),
-    };
-    Ok(ReadPageOutput {
-        items: (!count_only).then_some(page.items),
-        count: page.count as i64,
-        scanned_count: page.scanned as i64,
-        last_evaluated_key: page
-            .stopped_at
-            .as_ref()
-            .map(|item| target.last_evaluated_key(&table, item)),
-        consumed_capacity: consumed,
-    })
+    // Rule B.2: a Scan is charged for the items evaluated, not those returned.
+    Ok(target.page_output(
+        report,
+        page,
+        ReadKind::of_consistent_read(consistent),
+        None,
+        count_only,
+    ))
 }
 
 /// The member constraints Query and Scan share; returns the ConsumedCapacity report asked for.
@@ -215,6 +206,37 @@ impl<'a> ReadTarget<'a> {
             key.extend(key_of(&index.key, item));
         }
         key
+    }
+}
+
+impl ReadTarget<'_> {
+    /// The response of a Query or Scan page (rule B.2: the bytes read summed, rounded up to 4 KB
+    /// once, at least one block; charged to the index read, plus `table_fetches` of base items).
+    pub fn page_output(
+        &self,
+        report: CapacityReport,
+        page: read_page::Page,
+        kind: ReadKind,
+        table_fetches: Option<Charge>,
+        count_only: bool,
+    ) -> ReadPageOutput {
+        let charge = Charge::Read(capacity::range_read(page.bytes_read, kind));
+        let consumed = match self.position {
+            Some(position) => {
+                params::consumed_capacity(report, self.table, table_fetches, &[(position, charge)])
+            }
+            None => params::consumed_capacity(report, self.table, Some(charge), &[]),
+        };
+        ReadPageOutput {
+            items: (!count_only).then_some(page.items),
+            count: page.count as i64,
+            scanned_count: page.scanned as i64,
+            last_evaluated_key: page
+                .stopped_at
+                .as_ref()
+                .map(|item| self.last_evaluated_key(self.table, item)),
+            consumed_capacity: consumed,
+        }
     }
 }
 
