@@ -11,7 +11,7 @@ SHELL := /bin/bash
 CARGO_FEATURES := --features custom-protocol
 export CARGO_TERM_COLOR ?= always
 
-.PHONY: run test setup setup-run ui lint fmt headless-check rust-test blackbox ui-test e2e bindings dev app clean
+.PHONY: run test setup setup-run ui lint fmt headless-check rust-test test-build blackbox ui-test e2e bindings dev app clean
 
 run: setup-run ui
 	cargo build $(CARGO_FEATURES) --bin dynotable
@@ -48,16 +48,20 @@ lint:
 rust-test:
 	cargo test --workspace $(CARGO_FEATURES)
 
+# The binaries the black-box and end-to-end tests run (target/debug/dynotable-local and
+# target/debug/dynotable) are built by the workspace test build: after rust-test this is a no-op,
+# and no second build with other features happens.
+test-build:
+	cargo test --workspace $(CARGO_FEATURES) --no-run
+
 # dynotable-local driven by boto3 and the AWS CLI (tests/blackbox); the SDK for Rust tests run in rust-test.
-blackbox:
-	cargo build -p dynotable-server --bin dynotable-local
+blackbox: test-build
 	.venv/bin/python -m pytest -q tests/blackbox
 
 ui-test:
 	npm run test:ui
 
-e2e:
-	cargo build $(CARGO_FEATURES) --bin dynotable
+e2e: test-build
 	tests/e2e/run.sh
 
 # Regenerates ui/src/ipc/bindings.gen.ts from the Rust commands.
