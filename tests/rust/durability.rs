@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use aws_sdk_dynamodb::operation::put_item::PutItemError;
 use aws_sdk_dynamodb::types::ReturnValue;
@@ -64,24 +64,16 @@ async fn acknowledged_writes_survive_kill_9() {
         }));
     }
 
-    // Kill in the middle of the load, once a few hundred writes are acknowledged.
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while acknowledged.lock().unwrap().len() < 400 {
-        assert!(
-            Instant::now() < deadline,
-            "the load did not get going: {}",
-            server.logs()
-        );
-        for writer in &writers {
-            assert!(!writer.is_finished(), "a writer stopped early");
-        }
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
-    killed.store(true, Ordering::SeqCst);
-    server.kill();
-    for writer in writers {
-        writer.await.expect("writer task");
-    }
+    // Kill in the middle of the load, once 400 writes are acknowledged.
+    crate::server::kill_mid_load(
+        &mut server,
+        writers,
+        &killed,
+        400,
+        Duration::from_secs(60),
+        || acknowledged.lock().unwrap().len(),
+    )
+    .await;
     let acknowledged = acknowledged.lock().unwrap().clone();
 
     // The same file, a new process: every acknowledged write is there, byte for byte.

@@ -244,3 +244,33 @@ fn newest_in(path: &Path, newest: &mut SystemTime) {
         *newest = (*newest).max(modified);
     }
 }
+
+/// The crash tests' kill: waits until `acknowledged()` reaches `threshold` (failing if any writer
+/// stops early or `patience` runs out), marks `killed`, kills the server with SIGKILL, and waits
+/// for the writers, which must end at their first failed write after the kill.
+pub async fn kill_mid_load(
+    server: &mut Server,
+    writers: Vec<tokio::task::JoinHandle<()>>,
+    killed: &std::sync::atomic::AtomicBool,
+    threshold: usize,
+    patience: Duration,
+    acknowledged: impl Fn() -> usize,
+) {
+    let deadline = std::time::Instant::now() + patience;
+    while acknowledged() < threshold {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the load did not get going: {}",
+            server.logs()
+        );
+        for writer in &writers {
+            assert!(!writer.is_finished(), "a writer stopped early");
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    killed.store(true, std::sync::atomic::Ordering::SeqCst);
+    server.kill();
+    for writer in writers {
+        writer.await.expect("writer task");
+    }
+}

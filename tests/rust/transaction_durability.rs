@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{Put, StreamSpecification, StreamViewType, TransactWriteItem};
@@ -124,23 +124,16 @@ async fn a_crash_leaves_no_half_transaction_and_no_stream_gap() {
         }));
     }
 
-    let deadline = Instant::now() + Duration::from_secs(90);
-    while acknowledged.lock().unwrap().len() < 300 {
-        assert!(
-            Instant::now() < deadline,
-            "the load did not get going: {}",
-            server.logs()
-        );
-        for writer in &writers {
-            assert!(!writer.is_finished(), "a writer stopped early");
-        }
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
-    killed.store(true, Ordering::SeqCst);
-    server.kill();
-    for writer in writers {
-        writer.await.expect("writer task");
-    }
+    // Kill in the middle of the load, once 300 transactions are acknowledged.
+    crate::server::kill_mid_load(
+        &mut server,
+        writers,
+        &killed,
+        300,
+        Duration::from_secs(90),
+        || acknowledged.lock().unwrap().len(),
+    )
+    .await;
     let acknowledged = acknowledged.lock().unwrap().clone();
 
     let server = Server::on_file(&db);
