@@ -28,7 +28,7 @@
 
 use super::{Cursor, check_operator_count, check_text};
 use crate::ast::{
-    Call, Comparator, Condition, ConditionKind, Operand, OperandKind, Path, PathElement, PathGroup, ValueRef,
+    Call, Comparator, Condition, ConditionKind, Operand, OperandKind, Path, PathElement, PathGroup,
 };
 use crate::error::{ExpressionKind, Result, Span};
 use crate::lexer::TokenKind;
@@ -322,18 +322,7 @@ fn operand(cursor: &mut Cursor<'_>) -> Result<Operand> {
             inner.span = cursor.span_from(token.span);
             path_suffix(cursor, inner)
         }
-        TokenKind::ValuePlaceholder => {
-            cursor.advance();
-            let key = cursor.text(token).to_string();
-            Ok(Operand {
-                kind: OperandKind::Value(ValueRef {
-                    key,
-                    span: token.span,
-                }),
-                parens: 0,
-                span: token.span,
-            })
-        }
+        TokenKind::ValuePlaceholder => Ok(super::value_operand(cursor, token)),
         TokenKind::Identifier
             if cursor.peek_at(1).kind == TokenKind::LeftParen
                 && !KEYWORDS.iter().any(|k| cursor.at_keyword(k)) =>

@@ -44,6 +44,20 @@ pub const MAX_OPERATORS: usize = 300;
 pub(crate) const MAX_NESTING: usize = 256;
 
 /// Checks the raw text before parsing: size limit, then emptiness.
+/// The operand a `:value` placeholder token stands for (conditions and updates alike); consumes it.
+pub(crate) fn value_operand(cursor: &mut Cursor<'_>, token: Token) -> crate::ast::Operand {
+    cursor.advance();
+    let key = cursor.text(token).to_string();
+    crate::ast::Operand {
+        kind: crate::ast::OperandKind::Value(crate::ast::ValueRef {
+            key,
+            span: token.span,
+        }),
+        parens: 0,
+        span: token.span,
+    }
+}
+
 pub(crate) fn check_text(kind: ExpressionKind, source: &str) -> Result<()> {
     if source.len() > MAX_EXPRESSION_BYTES {
         return Err(Error::invalid(

@@ -207,18 +207,7 @@ fn update_operand(cursor: &mut Cursor<'_>) -> Result<Operand> {
 fn term(cursor: &mut Cursor<'_>) -> Result<Operand> {
     let token = cursor.peek();
     match token.kind {
-        TokenKind::ValuePlaceholder => {
-            cursor.advance();
-            let key = cursor.text(token).to_string();
-            Ok(Operand {
-                kind: OperandKind::Value(ValueRef {
-                    key,
-                    span: token.span,
-                }),
-                parens: 0,
-                span: token.span,
-            })
-        }
+        TokenKind::ValuePlaceholder => Ok(super::value_operand(cursor, token)),
         TokenKind::Identifier
             if cursor.peek_at(1).kind == TokenKind::LeftParen
                 && !KEYWORDS.iter().any(|k| cursor.at_keyword(k)) =>
