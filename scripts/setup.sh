@@ -47,6 +47,13 @@ install_npm_packages() {
   fi
 }
 
+install_test_peers() {
+  # dynalite, the DynamoDB implementation the app's AWS code path is tested against (tests/peers).
+  if [ ! -f tests/peers/node_modules/.package-lock.json ] || [ tests/peers/package-lock.json -nt tests/peers/node_modules/.package-lock.json ]; then
+    npm ci --prefix tests/peers --no-audit --no-fund
+  fi
+}
+
 install_python_tools() {
   # The end-to-end test's WebDriver client (selenium) and runner (pytest), in a project venv.
   if [ ! -x .venv/bin/python ] || [ tests/requirements.txt -nt .venv/.installed ]; then
@@ -67,6 +74,7 @@ install_tauri_driver() {
 install_debian_packages
 install_npm_packages
 if [ "$what" = test ]; then
+  install_test_peers
   install_python_tools
   install_tauri_driver
 fi

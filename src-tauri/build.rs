@@ -11,6 +11,19 @@ const COMMANDS: &[&str] = &[
     "list_profiles",
     "list_aws_profiles",
     "test_connection",
+    "create_profile",
+    "update_profile",
+    "delete_profile",
+    "list_regions",
+    "list_tables",
+    "describe_table",
+    "delete_table",
+    "collection_stats",
+    "query",
+    "get_item",
+    "put_item",
+    "delete_item",
+    "check_item",
 ];
 
 fn main() {

@@ -1,9 +1,11 @@
 //! Tauri commands: one-line adapters over `dynotable_app::App`. Each command here must also be
 //! listed in `src-tauri/build.rs` (its permission) and granted in `src-tauri/capabilities/`.
 
-use dynotable_app::dto::AppInfo;
-use dynotable_app::profiles::Profile;
-use dynotable_app::{App, CommandError};
+use dynotable_app::dto::{
+    AppInfo, CollectionStats, Item, ItemRead, QueryInput, QueryPage, TableDescription, TableList,
+};
+use dynotable_app::profiles::{Profile, ProfileInput};
+use dynotable_app::{App, CommandError, Expectation, ItemCheck, WriteOutcome};
 use dynotable_aws::client::ConnectionTest;
 use dynotable_aws::profiles::AwsProfile;
 
@@ -36,4 +38,153 @@ pub async fn test_connection(
     profile_id: String,
 ) -> Result<ConnectionTest, CommandError> {
     app.test_connection(&profile_id).await
+}
+
+/// Creates a profile; its secrets go to the keychain and never come back.
+#[tauri::command]
+#[specta::specta]
+pub async fn create_profile(
+    app: tauri::State<'_, App>,
+    input: ProfileInput,
+) -> Result<Profile, CommandError> {
+    app.create_profile(input).await
+}
+
+/// Changes a profile (its open connection is closed and reopened on next use).
+#[tauri::command]
+#[specta::specta]
+pub async fn update_profile(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    input: ProfileInput,
+) -> Result<Profile, CommandError> {
+    app.update_profile(&profile_id, input).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn delete_profile(app: tauri::State<'_, App>, profile_id: String) -> Result<(), CommandError> {
+    app.delete_profile(&profile_id).await
+}
+
+/// The AWS regions a profile can use.
+#[tauri::command]
+#[specta::specta]
+pub fn list_regions() -> Vec<String> {
+    dynotable_app::profiles::REGIONS
+        .iter()
+        .map(|r| (*r).to_owned())
+        .collect()
+}
+
+/// One page of table names.
+#[tauri::command]
+#[specta::specta]
+pub async fn list_tables(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    start: Option<String>,
+) -> Result<TableList, CommandError> {
+    app.list_tables(&profile_id, start).await
+}
+
+/// A table's keys, indexes, counts, stream and TTL.
+#[tauri::command]
+#[specta::specta]
+pub async fn describe_table(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+) -> Result<TableDescription, CommandError> {
+    app.describe_table(&profile_id, &table).await
+}
+
+/// Deletes a table once its name is typed back.
+#[tauri::command]
+#[specta::specta]
+pub async fn delete_table(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+    confirmation: String,
+) -> Result<(), CommandError> {
+    app.delete_table(&profile_id, &table, &confirmation).await
+}
+
+/// The item collections of a table or index, largest first.
+#[tauri::command]
+#[specta::specta]
+pub async fn collection_stats(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+    index: Option<String>,
+) -> Result<CollectionStats, CommandError> {
+    app.collection_stats(&profile_id, &table, index.as_deref()).await
+}
+
+/// One page of a Query of one collection.
+#[tauri::command]
+#[specta::specta]
+pub async fn query(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    input: QueryInput,
+) -> Result<QueryPage, CommandError> {
+    app.query(&profile_id, input).await
+}
+
+/// One item by its key, with what the read cost.
+#[tauri::command]
+#[specta::specta]
+pub async fn get_item(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+    key: Item,
+    consistent_read: bool,
+) -> Result<ItemRead, CommandError> {
+    let (item, consumed_capacity) = app.get_item(&profile_id, &table, key, consistent_read).await?;
+    Ok(ItemRead {
+        item,
+        consumed_capacity,
+    })
+}
+
+/// Writes an item with the condition `expect` asks for.
+#[tauri::command]
+#[specta::specta]
+pub async fn put_item(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+    item: Item,
+    expect: Expectation,
+) -> Result<WriteOutcome, CommandError> {
+    app.put_item(&profile_id, &table, item, expect).await
+}
+
+/// Deletes an item with the condition `expect` asks for.
+#[tauri::command]
+#[specta::specta]
+pub async fn delete_item(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+    key: Item,
+    expect: Expectation,
+) -> Result<WriteOutcome, CommandError> {
+    app.delete_item(&profile_id, &table, key, expect).await
+}
+
+/// The item editor's check: values, keys and size by the engine's rules.
+#[tauri::command]
+#[specta::specta]
+pub async fn check_item(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+    item: Item,
+) -> Result<ItemCheck, CommandError> {
+    app.check_item(&profile_id, &table, item).await
 }

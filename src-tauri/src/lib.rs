@@ -17,6 +17,19 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::list_profiles,
             commands::list_aws_profiles,
             commands::test_connection,
+            commands::create_profile,
+            commands::update_profile,
+            commands::delete_profile,
+            commands::list_regions,
+            commands::list_tables,
+            commands::describe_table,
+            commands::delete_table,
+            commands::collection_stats,
+            commands::query,
+            commands::get_item,
+            commands::put_item,
+            commands::delete_item,
+            commands::check_item,
         ])
         .error_handling(tauri_specta::ErrorHandlingMode::Result)
         // One TypeScript type per Rust type: commands only send DTOs out, so serde's separate

@@ -1,7 +1,7 @@
 //! The app's connections: the profiles the user keeps, the AWS profiles DynoTable discovers on
 //! its own, and "test connection" for each.
 
-use dynotable_aws::client::{ConnectionTest, Target};
+use dynotable_aws::client::ConnectionTest;
 use dynotable_aws::profiles::AwsProfile;
 
 use crate::profiles::{Connection, Profile, ProfileInput, ProfileStore};
@@ -9,7 +9,7 @@ use crate::{App, CommandError, ErrorCode};
 
 impl App {
     /// The profile database (`<data>/dynotable.sqlite`), opened on first use.
-    async fn profile_store(&self) -> Result<&ProfileStore, CommandError> {
+    pub(crate) async fn profile_store(&self) -> Result<&ProfileStore, CommandError> {
         let path = self.inner.data_dir.join("dynotable.sqlite");
         let secrets = self.inner.secrets.clone();
         self.inner
@@ -32,11 +32,15 @@ impl App {
     }
 
     pub async fn update_profile(&self, id: &str, input: ProfileInput) -> Result<Profile, CommandError> {
-        self.profile_store().await?.update(id, input).await
+        let updated = self.profile_store().await?.update(id, input).await?;
+        self.forget_session(id).await;
+        Ok(updated)
     }
 
     pub async fn delete_profile(&self, id: &str) -> Result<(), CommandError> {
-        self.profile_store().await?.delete(id).await
+        self.profile_store().await?.delete(id).await?;
+        self.forget_session(id).await;
+        Ok(())
     }
 
     /// The named profiles of the user's AWS config files, ready to open without retyping.
@@ -51,52 +55,12 @@ impl App {
 
     /// Tries a profile: one ListTables, and what went wrong in plain words.
     pub async fn test_connection(&self, id: &str) -> Result<ConnectionTest, CommandError> {
-        let store = self.profile_store().await?;
-        let profile = store.get(id).await?;
-        let missing_secret = || {
-            CommandError::new(
-                ErrorCode::KeychainUnavailable,
-                "The profile's secret access key is not in the keychain; enter it again.",
-            )
-        };
-        let client = match &profile.connection {
-            // The embedded engine through the same SDK, its requests handled in-process.
-            Connection::Embedded => dynotable_aws::in_process::embedded_client(self.engine().await?),
-            Connection::AwsProfile { profile_name } => {
-                dynotable_aws::client::client(Target::Profile { name: profile_name }, &profile.region).await
-            }
-            Connection::AccessKeys { access_key_id } => {
-                let secret = store
-                    .secret(id, "secret-access-key")?
-                    .ok_or_else(missing_secret)?;
-                let token = store.secret(id, "session-token")?;
-                let target = Target::Keys {
-                    access_key_id,
-                    secret_access_key: secret.expose(),
-                    session_token: token.as_ref().map(|t| t.expose()),
-                };
-                dynotable_aws::client::client(target, &profile.region).await
-            }
-            Connection::CustomEndpoint {
-                endpoint_url,
-                access_key_id,
-            } => {
-                let secret = store
-                    .secret(id, "secret-access-key")?
-                    .ok_or_else(missing_secret)?;
-                let target = Target::Endpoint {
-                    url: endpoint_url,
-                    access_key_id,
-                    secret_access_key: secret.expose(),
-                };
-                dynotable_aws::client::client(target, &profile.region).await
-            }
-        };
-        let profile_name = match &profile.connection {
+        let session = self.session(id).await?;
+        let profile_name = match &session.profile.connection {
             Connection::AwsProfile { profile_name } => Some(profile_name.as_str()),
             _ => None,
         };
-        Ok(dynotable_aws::client::test_connection(&client, profile_name).await)
+        Ok(dynotable_aws::client::test_connection(&session.client, profile_name).await)
     }
 }
 

@@ -22,14 +22,40 @@ pub enum ErrorCode {
     KeychainUnavailable,
     /// The user's AWS config or credentials file could not be parsed.
     AwsConfigUnreadable,
+    /// DynamoDB refused the request as invalid (ValidationException and its kin); the message
+    /// is the service's.
+    Validation,
+    /// A condition expression did not hold (ConditionalCheckFailedException, a cancelled
+    /// transaction's condition).
+    ConditionFailed,
+    /// The table, index or item does not exist.
+    NotFound,
+    /// The credentials or the sign-in session have expired.
+    AuthExpired,
+    /// The credentials are valid but may not do this.
+    AccessDenied,
+    /// DynamoDB throttled the request (throughput, request or limit exceeded).
+    Throttled,
+    /// The endpoint could not be reached.
+    Network,
+    /// The connection is read-only and the command would write.
+    ReadOnly,
+    /// The user cancelled the operation.
+    Cancelled,
+    /// Something that should not happen; the message says what.
+    Internal,
 }
 
 /// What a command returns when it fails.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type, thiserror::Error)]
 #[error("{message}")]
+#[serde(rename_all = "camelCase")]
 pub struct CommandError {
     pub code: ErrorCode,
     pub message: String,
+    /// The DynamoDB exception behind the error (`ConditionalCheckFailedException`, ...), when
+    /// there is one.
+    pub exception: Option<String>,
 }
 
 impl CommandError {
@@ -37,7 +63,98 @@ impl CommandError {
         CommandError {
             code,
             message: message.into(),
+            exception: None,
         }
+    }
+
+    /// The error of a failed SDK call: the service's exception mapped to a stable code, with its
+    /// message; transport failures in plain words.
+    pub fn from_sdk<E, R>(err: &aws_sdk_dynamodb::error::SdkError<E, R>) -> CommandError
+    where
+        E: aws_sdk_dynamodb::error::ProvideErrorMetadata + std::error::Error + 'static,
+        R: std::fmt::Debug,
+    {
+        use aws_sdk_dynamodb::error::SdkError;
+        let detail = std::error::Error::source(err)
+            .map(|s| s.to_string())
+            .unwrap_or_else(|| err.to_string());
+        match err {
+            SdkError::ServiceError(service) => {
+                let exception = service.err().code().unwrap_or("UnknownError").to_owned();
+                let message = service.err().message().unwrap_or_default().to_owned();
+                let code = code_of_exception(&exception);
+                let message = if message.is_empty() {
+                    format!("DynamoDB answered {exception}.")
+                } else {
+                    message
+                };
+                CommandError {
+                    code,
+                    message,
+                    exception: Some(exception),
+                }
+            }
+            SdkError::DispatchFailure(failure) => {
+                let text = format!("{failure:?} {detail}").to_lowercase();
+                if text.contains("expired") {
+                    CommandError::new(
+                        ErrorCode::AuthExpired,
+                        format!("The sign-in session has expired: {detail}"),
+                    )
+                } else if text.contains("credential") {
+                    CommandError::new(
+                        ErrorCode::AuthExpired,
+                        format!("No credentials could be loaded for this connection: {detail}"),
+                    )
+                } else {
+                    CommandError::new(
+                        ErrorCode::Network,
+                        format!("The endpoint could not be reached: {detail}"),
+                    )
+                }
+            }
+            SdkError::TimeoutError(_) => {
+                CommandError::new(ErrorCode::Network, "The endpoint did not answer in time.")
+            }
+            _ => CommandError::new(ErrorCode::Internal, format!("The request failed: {detail}")),
+        }
+    }
+}
+
+impl CommandError {
+    /// The error of an engine call made directly (not through the SDK).
+    pub fn from_engine(err: &dynotable_engine::ApiError) -> CommandError {
+        let exception = err.kind.name();
+        CommandError {
+            code: code_of_exception(exception),
+            message: err.message.clone(),
+            exception: Some(exception.to_owned()),
+        }
+    }
+}
+
+/// The stable code for a DynamoDB exception name (API reference, "Common Errors" and each
+/// operation's errors).
+fn code_of_exception(exception: &str) -> ErrorCode {
+    match exception {
+        "ConditionalCheckFailedException" | "TransactionCanceledException" => ErrorCode::ConditionFailed,
+        "ResourceNotFoundException" => ErrorCode::NotFound,
+        "ExpiredTokenException" | "ExpiredToken" => ErrorCode::AuthExpired,
+        "AccessDeniedException" | "UnrecognizedClientException" | "InvalidSignatureException" => {
+            ErrorCode::AccessDenied
+        }
+        "ProvisionedThroughputExceededException"
+        | "ThrottlingException"
+        | "RequestLimitExceeded"
+        | "LimitExceededException"
+        // Another transaction holds the item: like throttling, worth retrying shortly.
+        | "TransactionConflictException" => ErrorCode::Throttled,
+        "ValidationException"
+        | "SerializationException"
+        | "ItemCollectionSizeLimitExceededException"
+        | "ResourceInUseException"
+        | "DuplicateItemException" => ErrorCode::Validation,
+        _ => ErrorCode::Internal,
     }
 }
 
@@ -53,7 +170,7 @@ mod tests {
         );
         assert_eq!(
             serde_json::to_value(&err).unwrap(),
-            serde_json::json!({ "code": "ENGINE_UNAVAILABLE", "message": "The embedded engine could not start." })
+            serde_json::json!({ "code": "ENGINE_UNAVAILABLE", "message": "The embedded engine could not start.", "exception": null })
         );
     }
 }

@@ -18,7 +18,12 @@ pub mod demo;
 pub mod dto;
 mod error;
 pub mod profiles;
+mod reads;
 pub mod secrets;
+pub mod sessions;
+mod tables;
+mod writes;
+pub use writes::{Expectation, ItemCheck, ItemProblem, WriteOutcome, check_item};
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -58,6 +63,8 @@ struct Inner {
     secrets: Arc<dyn secrets::SecretStore>,
     /// The profile database, opened on first use.
     profiles: tokio::sync::OnceCell<profiles::ProfileStore>,
+    /// Open connections by profile id.
+    sessions: tokio::sync::Mutex<std::collections::HashMap<String, Arc<sessions::Session>>>,
 }
 
 impl std::fmt::Debug for App {
@@ -109,6 +116,7 @@ impl App {
                 engine: receiver,
                 secrets,
                 profiles: tokio::sync::OnceCell::new(),
+                sessions: tokio::sync::Mutex::new(std::collections::HashMap::new()),
             }),
         }
     }

@@ -13,6 +13,31 @@ export const commands = {
 	listAwsProfiles: () => typedError<AwsProfile[], CommandError>(__TAURI_INVOKE("list_aws_profiles")),
 	/**  One ListTables on a profile's connection, and what went wrong in plain words. */
 	testConnection: (profileId: string) => typedError<ConnectionTest, CommandError>(__TAURI_INVOKE("test_connection", { profileId })),
+	/**  Creates a profile; its secrets go to the keychain and never come back. */
+	createProfile: (input: ProfileInput) => typedError<Profile, CommandError>(__TAURI_INVOKE("create_profile", { input })),
+	/**  Changes a profile (its open connection is closed and reopened on next use). */
+	updateProfile: (profileId: string, input: ProfileInput) => typedError<Profile, CommandError>(__TAURI_INVOKE("update_profile", { profileId, input })),
+	deleteProfile: (profileId: string) => typedError<null, CommandError>(__TAURI_INVOKE("delete_profile", { profileId })),
+	/**  The AWS regions a profile can use. */
+	listRegions: () => __TAURI_INVOKE<string[]>("list_regions"),
+	/**  One page of table names. */
+	listTables: (profileId: string, start: string | null) => typedError<TableList, CommandError>(__TAURI_INVOKE("list_tables", { profileId, start })),
+	/**  A table's keys, indexes, counts, stream and TTL. */
+	describeTable: (profileId: string, table: string) => typedError<TableDescription, CommandError>(__TAURI_INVOKE("describe_table", { profileId, table })),
+	/**  Deletes a table once its name is typed back. */
+	deleteTable: (profileId: string, table: string, confirmation: string) => typedError<null, CommandError>(__TAURI_INVOKE("delete_table", { profileId, table, confirmation })),
+	/**  The item collections of a table or index, largest first. */
+	collectionStats: (profileId: string, table: string, index: string | null) => typedError<CollectionStats, CommandError>(__TAURI_INVOKE("collection_stats", { profileId, table, index })),
+	/**  One page of a Query of one collection. */
+	query: (profileId: string, input: QueryInput) => typedError<QueryPage, CommandError>(__TAURI_INVOKE("query", { profileId, input })),
+	/**  One item by its key, with what the read cost. */
+	getItem: (profileId: string, table: string, key: { [key in string]: AttributeValue }, consistentRead: boolean) => typedError<ItemRead, CommandError>(__TAURI_INVOKE("get_item", { profileId, table, key, consistentRead })),
+	/**  Writes an item with the condition `expect` asks for. */
+	putItem: (profileId: string, table: string, item: { [key in string]: AttributeValue }, expect: Expectation) => typedError<WriteOutcome, CommandError>(__TAURI_INVOKE("put_item", { profileId, table, item, expect })),
+	/**  Deletes an item with the condition `expect` asks for. */
+	deleteItem: (profileId: string, table: string, key: { [key in string]: AttributeValue }, expect: Expectation) => typedError<WriteOutcome, CommandError>(__TAURI_INVOKE("delete_item", { profileId, table, key, expect })),
+	/**  The item editor's check: values, keys and size by the engine's rules. */
+	checkItem: (profileId: string, table: string, item: { [key in string]: AttributeValue }) => typedError<ItemCheck, CommandError>(__TAURI_INVOKE("check_item", { profileId, table, item })),
 };
 
 /* Types */
@@ -27,6 +52,9 @@ export type AppInfo = {
 	engine: EngineInfo,
 };
 
+/**  One DynamoDB attribute value. `B` and `BS` hold base64 text. */
+export type AttributeValue = ({ S: string }) & { B?: never; BOOL?: never; BS?: never; L?: never; M?: never; N?: never; NS?: never; NULL?: never; SS?: never } | ({ N: string }) & { B?: never; BOOL?: never; BS?: never; L?: never; M?: never; NS?: never; NULL?: never; S?: never; SS?: never } | ({ B: string }) & { BOOL?: never; BS?: never; L?: never; M?: never; N?: never; NS?: never; NULL?: never; S?: never; SS?: never } | ({ SS: string[] }) & { B?: never; BOOL?: never; BS?: never; L?: never; M?: never; N?: never; NS?: never; NULL?: never; S?: never } | ({ NS: string[] }) & { B?: never; BOOL?: never; BS?: never; L?: never; M?: never; N?: never; NULL?: never; S?: never; SS?: never } | ({ BS: string[] }) & { B?: never; BOOL?: never; L?: never; M?: never; N?: never; NS?: never; NULL?: never; S?: never; SS?: never } | ({ M: { [key in string]: AttributeValue } }) & { B?: never; BOOL?: never; BS?: never; L?: never; N?: never; NS?: never; NULL?: never; S?: never; SS?: never } | ({ L: AttributeValue[] }) & { B?: never; BOOL?: never; BS?: never; M?: never; N?: never; NS?: never; NULL?: never; S?: never; SS?: never } | ({ NULL: boolean }) & { B?: never; BOOL?: never; BS?: never; L?: never; M?: never; N?: never; NS?: never; S?: never; SS?: never } | ({ BOOL: boolean }) & { B?: never; BS?: never; L?: never; M?: never; N?: never; NS?: never; NULL?: never; S?: never; SS?: never };
+
 /**  A named profile from the AWS config files. */
 export type AwsProfile = {
 	name: string,
@@ -36,10 +64,43 @@ export type AwsProfile = {
 	credentials: CredentialSource,
 };
 
+/**  Capacity units consumed, per table and per index. */
+export type CapacityFigure = {
+	name: string,
+	units: number | null,
+};
+
+/**  One item collection: a partition-key value, its item count and bytes. */
+export type CollectionStat = {
+	partitionValue: AttributeValue,
+	itemCount: number | null,
+	sizeBytes: number | null,
+	/**  On tables with an LSI: the size the 10 GB item-collection limit counts (items + LSI entries). */
+	limitedSizeBytes: number | null,
+};
+
+/**  The collections of a table or an index. */
+export type CollectionStats = {
+	table: string,
+	index: string | null,
+	distinctPartitionKeys: number | null,
+	itemCount: number | null,
+	sizeBytes: number | null,
+	/**  The largest collections, largest first. */
+	collections: CollectionStat[],
+	/**  The item-collection size limit, on tables with an LSI. */
+	collectionSizeLimit: number | null,
+};
+
 /**  What a command returns when it fails. */
 export type CommandError = {
 	code: ErrorCode,
 	message: string,
+	/**
+	 *  The DynamoDB exception behind the error (`ConditionalCheckFailedException`, ...), when
+	 *  there is one.
+	 */
+	exception: string | null,
 };
 
 /**  How a profile reaches DynamoDB (what the UI shows; never a secret). */
@@ -52,6 +113,9 @@ export type Connection =
 { kind: "access-keys"; accessKeyId: string } | 
 /**  Any DynamoDB-compatible endpoint (dynotable-local, DynamoDB Local, LocalStack, ...). */
 { kind: "custom-endpoint"; endpointUrl: string; accessKeyId: string };
+
+/**  How a new or changed profile connects, as the user typed it — secrets included, once. */
+export type ConnectionInput = { kind: "aws-profile"; profileName: string } | { kind: "access-keys"; accessKeyId: string; secretAccessKey: SecretInput; sessionToken: SecretInput | null } | { kind: "custom-endpoint"; endpointUrl: string; accessKeyId: string; secretAccessKey: SecretInput };
 
 /**  Why a connection test failed, as a stable code the UI switches on. */
 export type ConnectionProblem = 
@@ -78,6 +142,12 @@ export type ConnectionTest = {
 	message: string,
 	/**  Tables seen (at most one is asked for), when it worked. */
 	sampleTable: string | null,
+};
+
+export type ConsumedCapacity = {
+	total: number | null,
+	table: number | null,
+	indexes: CapacityFigure[],
 };
 
 /**  Where a profile's credentials come from (what the UI says; the values stay in the files). */
@@ -124,7 +194,97 @@ export type ErrorCode =
 /**  The OS keychain refused to store or give back a secret. */
 "KEYCHAIN_UNAVAILABLE" | 
 /**  The user's AWS config or credentials file could not be parsed. */
-"AWS_CONFIG_UNREADABLE";
+"AWS_CONFIG_UNREADABLE" | 
+/**
+ *  DynamoDB refused the request as invalid (ValidationException and its kin); the message
+ *  is the service's.
+ */
+"VALIDATION" | 
+/**
+ *  A condition expression did not hold (ConditionalCheckFailedException, a cancelled
+ *  transaction's condition).
+ */
+"CONDITION_FAILED" | 
+/**  The table, index or item does not exist. */
+"NOT_FOUND" | 
+/**  The credentials or the sign-in session have expired. */
+"AUTH_EXPIRED" | 
+/**  The credentials are valid but may not do this. */
+"ACCESS_DENIED" | 
+/**  DynamoDB throttled the request (throughput, request or limit exceeded). */
+"THROTTLED" | 
+/**  The endpoint could not be reached. */
+"NETWORK" | 
+/**  The connection is read-only and the command would write. */
+"READ_ONLY" | 
+/**  The user cancelled the operation. */
+"CANCELLED" | 
+/**  Something that should not happen; the message says what. */
+"INTERNAL";
+
+/**  What happened to the item before the write. */
+export type Expectation = 
+/**  The item must not exist yet (a new item). */
+{ kind: "absent" } | 
+/**  The item must still be exactly `original` in every attribute the user saw. */
+{ kind: "unchanged"; original: { [key in string]: AttributeValue } } | 
+/**  Write whatever is there. */
+{ kind: "anything" };
+
+export type IndexKind = "global" | "local";
+
+export type IndexSummary = {
+	name: string,
+	kind: IndexKind,
+	keys: KeySchema,
+	projection: Projection,
+	/**  Items in the index, as DescribeTable reports it (refreshed about every six hours on AWS). */
+	itemCount: number | null,
+	sizeBytes: number | null,
+	/**  `ACTIVE`, `CREATING`, ... (GSIs only). */
+	status: string | null,
+};
+
+/**  What the item editor shows before saving: the item's size against 400 KB and every problem. */
+export type ItemCheck = {
+	/**  The item's size by DynamoDB's rules (rule B.1), when the values are valid. */
+	sizeBytes: number | null,
+	/**  The limit the size is measured against (400 KB). */
+	limitBytes: number,
+	problems: ItemProblem[],
+};
+
+export type ItemProblem = {
+	/**  The attribute it concerns, or "" for the whole item. */
+	path: string,
+	message: string,
+};
+
+/**  GetItem's answer: the item, or `None` when no item has the key, and what the read cost. */
+export type ItemRead = {
+	item: { [key in string]: AttributeValue } | null,
+	consumedCapacity: ConsumedCapacity | null,
+};
+
+export type KeyAttribute = {
+	name: string,
+	type: ScalarType,
+};
+
+/**  A table's or an index's primary key. */
+export type KeySchema = {
+	partitionKey: KeyAttribute,
+	sortKey: KeyAttribute | null,
+};
+
+/**  Why a page ended. */
+export type PageStop = 
+/**  The request's Limit was reached. */
+"limit" | 
+/**  1 MB of data was read (rule B.4: a Query or Scan reads at most 1 MB per call). */
+"size" | 
+/**  The collection (or the key range) ended. */
+"end";
 
 /**  A profile as the UI sees it. */
 export type Profile = {
@@ -135,6 +295,104 @@ export type Profile = {
 	region: string,
 	readOnly: boolean,
 	connection: Connection,
+};
+
+/**  A profile to create or the new state of one to change. */
+export type ProfileInput = {
+	name: string,
+	color: string,
+	region: string,
+	readOnly: boolean,
+	connection: ConnectionInput,
+};
+
+/**  Which attributes an index copies: all, the keys only, or the keys and `attributes`. */
+export type Projection = {
+	type: ProjectionType,
+	attributes: string[],
+};
+
+export type ProjectionType = "ALL" | "KEYS_ONLY" | "INCLUDE";
+
+/**  One Query request, as the collection view builds it. */
+export type QueryInput = {
+	table: string,
+	/**  The index to query, or `None` for the table. */
+	index: string | null,
+	partitionValue: AttributeValue,
+	sortCondition: SortKeyCondition | null,
+	/**  `false` reads in descending sort-key order (newest first for timestamps). */
+	scanIndexForward: boolean,
+	limit: number | null,
+	consistentRead: boolean,
+	/**
+	 *  Attribute names to return, comma-separated, as plain names or dotted paths (`a, b.c`);
+	 *  a `#name` placeholder is made for every name, so reserved words need no care.
+	 */
+	projection: string | null,
+	/**  A FilterExpression, sent as written with `filter_names` and `filter_values`. */
+	filter: string | null,
+	/**  ExpressionAttributeNames the filter uses (`#status` → `status`). */
+	filterNames: { [key in string]: string } | null,
+	/**  ExpressionAttributeValues the filter uses (`:active` → `{"S":"ACTIVE"}`). */
+	filterValues: { [key in string]: AttributeValue } | null,
+	exclusiveStartKey: { [key in string]: AttributeValue } | null,
+};
+
+/**  One page of a Query or Scan. */
+export type QueryPage = {
+	items: { [key in string]: AttributeValue }[],
+	count: number,
+	scannedCount: number,
+	lastEvaluatedKey: { [key in string]: AttributeValue } | null,
+	consumedCapacity: ConsumedCapacity | null,
+	stop: PageStop,
+};
+
+/**  The scalar types a key attribute can have. */
+export type ScalarType = "S" | "N" | "B";
+
+/**  A secret arriving from the UI: wrapped at once, never echoed back. */
+export type SecretInput = string;
+
+/**
+ *  A sort-key condition: exactly the operators DynamoDB allows on a sort key (rule B.5,
+ *  dynamodb-rules.md).
+ */
+export type SortKeyCondition = { op: "eq"; value: AttributeValue } | { op: "lt"; value: AttributeValue } | { op: "le"; value: AttributeValue } | { op: "gt"; value: AttributeValue } | { op: "ge"; value: AttributeValue } | { op: "beginsWith"; value: AttributeValue } | { op: "between"; low: AttributeValue; high: AttributeValue };
+
+/**  What DescribeTable (and DescribeTimeToLive) say about a table. */
+export type TableDescription = {
+	name: string,
+	status: string,
+	keys: KeySchema,
+	/**  Every attribute definition (the table's and its indexes' key attributes). */
+	attributeDefinitions: KeyAttribute[],
+	/**  `PAY_PER_REQUEST` or `PROVISIONED`. */
+	billingMode: string,
+	/**  Provisioned read and write units, for provisioned tables. */
+	provisioned: [number | null, number | null] | null,
+	itemCount: number | null,
+	sizeBytes: number | null,
+	indexes: IndexSummary[],
+	/**  The stream's view type (`NEW_AND_OLD_IMAGES`, ...) when a stream is enabled. */
+	streamViewType: string | null,
+	/**  The TTL attribute, when time to live is enabled. */
+	ttlAttribute: string | null,
+	createdAt: number | null,
+	arn: string | null,
+};
+
+/**  One page of table names. */
+export type TableList = {
+	names: string[],
+	/**  Where the next page starts, when there is one. */
+	nextStart: string | null,
+};
+
+/**  The outcome of a write. */
+export type WriteOutcome = {
+	consumedCapacity: ConsumedCapacity | null,
 };
 
 /* Tauri Specta runtime */

@@ -34,3 +34,16 @@ pub enum EngineState {
     Ready,
     Failed,
 }
+
+pub mod attribute;
+mod query;
+mod table;
+
+pub use attribute::{AttributeValue, Item};
+pub use query::{
+    CapacityFigure, ConsumedCapacity, ItemRead, PageStop, QueryInput, QueryPage, SortKeyCondition,
+};
+pub use table::{
+    CollectionStat, CollectionStats, IndexKind, IndexSummary, KeyAttribute, KeySchema, Projection,
+    ProjectionType, ScalarType, TableDescription, TableList,
+};

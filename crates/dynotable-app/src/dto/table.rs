@@ -1,0 +1,127 @@
+//! Tables as the UI sees them: names, key schemas, indexes with their projections, counts,
+//! stream and TTL state, and the statistics of their item collections.
+
+use serde::{Deserialize, Serialize};
+
+use super::AttributeValue;
+
+/// The scalar types a key attribute can have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+pub enum ScalarType {
+    S,
+    N,
+    B,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct KeyAttribute {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub ty: ScalarType,
+}
+
+/// A table's or an index's primary key.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct KeySchema {
+    pub partition_key: KeyAttribute,
+    pub sort_key: Option<KeyAttribute>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub enum IndexKind {
+    Global,
+    Local,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ProjectionType {
+    All,
+    KeysOnly,
+    Include,
+}
+
+/// Which attributes an index copies: all, the keys only, or the keys and `attributes`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct Projection {
+    #[serde(rename = "type")]
+    pub ty: ProjectionType,
+    pub attributes: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct IndexSummary {
+    pub name: String,
+    pub kind: IndexKind,
+    pub keys: KeySchema,
+    pub projection: Projection,
+    /// Items in the index, as DescribeTable reports it (refreshed about every six hours on AWS).
+    pub item_count: Option<f64>,
+    pub size_bytes: Option<f64>,
+    /// `ACTIVE`, `CREATING`, ... (GSIs only).
+    pub status: Option<String>,
+}
+
+/// One page of table names.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct TableList {
+    pub names: Vec<String>,
+    /// Where the next page starts, when there is one.
+    pub next_start: Option<String>,
+}
+
+/// What DescribeTable (and DescribeTimeToLive) say about a table.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct TableDescription {
+    pub name: String,
+    pub status: String,
+    pub keys: KeySchema,
+    /// Every attribute definition (the table's and its indexes' key attributes).
+    pub attribute_definitions: Vec<KeyAttribute>,
+    /// `PAY_PER_REQUEST` or `PROVISIONED`.
+    pub billing_mode: String,
+    /// Provisioned read and write units, for provisioned tables.
+    pub provisioned: Option<(f64, f64)>,
+    pub item_count: f64,
+    pub size_bytes: f64,
+    pub indexes: Vec<IndexSummary>,
+    /// The stream's view type (`NEW_AND_OLD_IMAGES`, ...) when a stream is enabled.
+    pub stream_view_type: Option<String>,
+    /// The TTL attribute, when time to live is enabled.
+    pub ttl_attribute: Option<String>,
+    pub created_at: Option<f64>,
+    pub arn: Option<String>,
+}
+
+/// One item collection: a partition-key value, its item count and bytes.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct CollectionStat {
+    pub partition_value: AttributeValue,
+    pub item_count: f64,
+    pub size_bytes: f64,
+    /// On tables with an LSI: the size the 10 GB item-collection limit counts (items + LSI entries).
+    pub limited_size_bytes: Option<f64>,
+}
+
+/// The collections of a table or an index.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct CollectionStats {
+    pub table: String,
+    pub index: Option<String>,
+    pub distinct_partition_keys: f64,
+    pub item_count: f64,
+    pub size_bytes: f64,
+    /// The largest collections, largest first.
+    pub collections: Vec<CollectionStat>,
+    /// The item-collection size limit, on tables with an LSI.
+    pub collection_size_limit: Option<f64>,
+}

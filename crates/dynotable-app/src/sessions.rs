@@ -1,0 +1,112 @@
+//! Open connections: one aws-sdk-dynamodb client per profile, built on first use and kept while
+//! the app runs, so several connections are open at once and each command reuses its client.
+//!
+//! Every data command starts here: [`App::session`] finds the profile, builds (or reuses) its
+//! client — the embedded engine's through the in-process HTTP client, the others through
+//! aws-config — and [`Session::writable`] refuses a write on a read-only profile before anything
+//! is sent.
+
+use std::sync::Arc;
+
+use aws_sdk_dynamodb::Client;
+use dynotable_aws::client::Target;
+
+use crate::profiles::{Connection, Profile};
+use crate::{App, CommandError, ErrorCode};
+
+/// A profile with its open client.
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub profile: Profile,
+    pub client: Client,
+}
+
+impl Session {
+    /// The session, if its profile allows writes; `READ_ONLY` otherwise.
+    pub fn writable(&self) -> Result<&Session, CommandError> {
+        if self.profile.read_only {
+            Err(CommandError::new(
+                ErrorCode::ReadOnly,
+                format!(
+                    "The connection \u{201c}{}\u{201d} is read-only: nothing was written. Turn off read-only in its settings to change data.",
+                    self.profile.name
+                ),
+            ))
+        } else {
+            Ok(self)
+        }
+    }
+
+    /// Whether the session talks to the embedded engine (whose statistics are free to read).
+    pub fn is_embedded(&self) -> bool {
+        matches!(self.profile.connection, Connection::Embedded)
+    }
+}
+
+impl App {
+    /// The open session of profile `id`, built on first use.
+    pub async fn session(&self, id: &str) -> Result<Arc<Session>, CommandError> {
+        if let Some(session) = self.inner.sessions.lock().await.get(id) {
+            return Ok(session.clone());
+        }
+        let store = self.profile_store().await?;
+        let profile = store.get(id).await?;
+        let client = self.client_for(&profile).await?;
+        let session = Arc::new(Session { profile, client });
+        self.inner
+            .sessions
+            .lock()
+            .await
+            .insert(id.to_owned(), session.clone());
+        Ok(session)
+    }
+
+    /// Closes the session of profile `id` (after its profile changed or was deleted).
+    pub(crate) async fn forget_session(&self, id: &str) {
+        self.inner.sessions.lock().await.remove(id);
+    }
+
+    async fn client_for(&self, profile: &Profile) -> Result<Client, CommandError> {
+        let store = self.profile_store().await?;
+        let missing_secret = || {
+            CommandError::new(
+                ErrorCode::KeychainUnavailable,
+                "The profile's secret access key is not in the keychain; enter it again.",
+            )
+        };
+        let id = profile.id.as_str();
+        Ok(match &profile.connection {
+            // The embedded engine through the same SDK, its requests handled in-process.
+            Connection::Embedded => dynotable_aws::in_process::embedded_client(self.engine().await?),
+            Connection::AwsProfile { profile_name } => {
+                dynotable_aws::client::client(Target::Profile { name: profile_name }, &profile.region).await
+            }
+            Connection::AccessKeys { access_key_id } => {
+                let secret = store
+                    .secret(id, "secret-access-key")?
+                    .ok_or_else(missing_secret)?;
+                let token = store.secret(id, "session-token")?;
+                let target = Target::Keys {
+                    access_key_id,
+                    secret_access_key: secret.expose(),
+                    session_token: token.as_ref().map(|t| t.expose()),
+                };
+                dynotable_aws::client::client(target, &profile.region).await
+            }
+            Connection::CustomEndpoint {
+                endpoint_url,
+                access_key_id,
+            } => {
+                let secret = store
+                    .secret(id, "secret-access-key")?
+                    .ok_or_else(missing_secret)?;
+                let target = Target::Endpoint {
+                    url: endpoint_url,
+                    access_key_id,
+                    secret_access_key: secret.expose(),
+                };
+                dynotable_aws::client::client(target, &profile.region).await
+            }
+        })
+    }
+}

@@ -1,0 +1,353 @@
+//! The data commands, run headless against two DynamoDB implementations: the embedded engine
+//! (with its demo data, through the in-process SDK client) and dynalite — a DynamoDB
+//! implementation nobody here wrote — on loopback, reached as a custom-endpoint profile, which is
+//! the code path every AWS connection takes.
+//!
+//! dynalite comes from `tests/peers` (`npm ci --prefix tests/peers`, run by `scripts/setup.sh`).
+
+use std::collections::BTreeMap;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+
+use dynotable_app::dto::{AttributeValue, Item, PageStop, QueryInput, SortKeyCondition};
+use dynotable_app::profiles::{ConnectionInput, ProfileInput, SecretInput};
+use dynotable_app::secrets::MemoryStore;
+use dynotable_app::{App, ErrorCode, Expectation};
+
+fn s(text: &str) -> AttributeValue {
+    AttributeValue::S(text.to_owned())
+}
+
+fn reading_key(minute: u32) -> String {
+    let total = 8 * 60 + minute;
+    format!("TS#2025-03-14T{:02}:{:02}:00Z", total / 60, total % 60)
+}
+
+fn key(vehicle: &str, recorded_at: &str) -> Item {
+    BTreeMap::from([
+        ("vehicleId".to_owned(), s(vehicle)),
+        ("recordedAt".to_owned(), s(recorded_at)),
+    ])
+}
+
+fn window_query() -> QueryInput {
+    QueryInput {
+        table: "Telemetry".into(),
+        index: None,
+        partition_value: s("VEH#V-7741"),
+        // 09:00–09:09: ten readings, one a minute.
+        sort_condition: Some(SortKeyCondition::Between {
+            low: s(&reading_key(60)),
+            high: s(&reading_key(69)),
+        }),
+        scan_index_forward: false,
+        limit: Some(4),
+        consistent_read: true,
+        projection: None,
+        filter: None,
+        filter_names: None,
+        filter_values: None,
+        exclusive_start_key: None,
+    }
+}
+
+/// The scenario both implementations must pass: list, describe, page through a newest-first
+/// window, edit a reading with an optimistic condition, see a concurrent edit refused, delete.
+async fn explore_and_edit(app: &App, profile: &str) {
+    let tables = app.list_tables(profile, None).await.unwrap();
+    assert!(tables.names.contains(&"Telemetry".to_owned()), "{tables:?}");
+
+    let description = app.describe_table(profile, "Telemetry").await.unwrap();
+    assert_eq!(description.keys.partition_key.name, "vehicleId");
+    assert_eq!(description.keys.sort_key.as_ref().unwrap().name, "recordedAt");
+
+    // Page through the window, newest first, four at a time.
+    let mut query = window_query();
+    let mut seen = Vec::new();
+    let mut stops = Vec::new();
+    loop {
+        let page = app.query(profile, query.clone()).await.unwrap();
+        assert!(page.items.len() <= 4);
+        seen.extend(page.items.iter().map(|i| i["recordedAt"].clone()));
+        stops.push(page.stop);
+        match page.last_evaluated_key {
+            Some(last) => query.exclusive_start_key = Some(last),
+            None => break,
+        }
+    }
+    let expected: Vec<AttributeValue> = (60..70).rev().map(|m| s(&reading_key(m))).collect();
+    assert_eq!(seen, expected);
+    // 4 + 4 + 2: two pages end at the Limit, the last at the end of the window.
+    assert_eq!(stops, [PageStop::Limit, PageStop::Limit, PageStop::End]);
+
+    // Edit a reading with the condition that it is as we saw it.
+    let reading = key("VEH#V-7741", &reading_key(65));
+    let (original, _) = app
+        .get_item(profile, "Telemetry", reading.clone(), true)
+        .await
+        .unwrap();
+    let original = original.expect("the reading exists");
+    let mut edited = original.clone();
+    edited.insert("speedKph".into(), AttributeValue::N("88".into()));
+    app.put_item(
+        profile,
+        "Telemetry",
+        edited.clone(),
+        Expectation::Unchanged {
+            original: original.clone(),
+        },
+    )
+    .await
+    .unwrap();
+    let (now, _) = app
+        .get_item(profile, "Telemetry", reading.clone(), true)
+        .await
+        .unwrap();
+    assert_eq!(now.unwrap()["speedKph"], AttributeValue::N("88".into()));
+
+    // A second edit based on the stale original is detected, not written.
+    let mut stale = original.clone();
+    stale.insert("speedKph".into(), AttributeValue::N("12".into()));
+    let err = app
+        .put_item(profile, "Telemetry", stale, Expectation::Unchanged { original })
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::ConditionFailed, "{err:?}");
+    assert_eq!(err.exception.as_deref(), Some("ConditionalCheckFailedException"));
+    let (now, _) = app
+        .get_item(profile, "Telemetry", reading.clone(), true)
+        .await
+        .unwrap();
+    assert_eq!(now.unwrap()["speedKph"], AttributeValue::N("88".into()));
+
+    // Creating an item that exists is refused; deleting what we saw works.
+    let err = app
+        .put_item(profile, "Telemetry", edited.clone(), Expectation::Absent)
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::ConditionFailed);
+    app.delete_item(
+        profile,
+        "Telemetry",
+        reading.clone(),
+        Expectation::Unchanged { original: edited },
+    )
+    .await
+    .unwrap();
+    let (gone, _) = app.get_item(profile, "Telemetry", reading, true).await.unwrap();
+    assert_eq!(gone, None);
+
+    // An item that breaks the rules is refused before it is sent, in the service's words.
+    let mut bad = key("VEH#V-7741", "TS#bad");
+    bad.insert("speedKph".into(), AttributeValue::N("fast".into()));
+    let err = app
+        .put_item(profile, "Telemetry", bad, Expectation::Anything)
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::Validation);
+    assert!(err.message.contains("numeric value"), "{}", err.message);
+
+    // A missing table is NOT_FOUND with DynamoDB's exception.
+    let err = app.describe_table(profile, "NoSuchTable").await.unwrap_err();
+    assert_eq!(err.code, ErrorCode::NotFound);
+    assert_eq!(err.exception.as_deref(), Some("ResourceNotFoundException"));
+}
+
+#[tokio::test]
+async fn the_commands_work_on_the_embedded_engine_and_its_demo_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));
+    explore_and_edit(&app, dynotable_app::profiles::EMBEDDED_ID).await;
+
+    // The embedded engine reports what each page cost, per table.
+    let page = app
+        .query(dynotable_app::profiles::EMBEDDED_ID, window_query())
+        .await
+        .unwrap();
+    let capacity = page.consumed_capacity.expect("ConsumedCapacity is asked for");
+    // Four small readings, strongly consistent: one 4 KB block, 1 RCU (rule B.2).
+    assert_eq!(capacity.total, 1.0);
+    assert_eq!(capacity.table, Some(1.0));
+
+    // Statistics come from the engine without a scan: the hot vehicle is the largest collection.
+    let stats = app
+        .collection_stats(dynotable_app::profiles::EMBEDDED_ID, "Telemetry", None)
+        .await
+        .unwrap();
+    assert_eq!(stats.distinct_partition_keys, 300.0);
+    assert_eq!(stats.collections[0].partition_value, s("VEH#V-7741"));
+    assert!(stats.collections[0].size_bytes > stats.collections[1].size_bytes);
+}
+
+/// dynalite on a free loopback port, stopped when dropped.
+struct Dynalite {
+    child: Child,
+    port: u16,
+}
+
+impl Dynalite {
+    fn start() -> Dynalite {
+        let bin = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/peers/node_modules/.bin/dynalite");
+        assert!(
+            bin.exists(),
+            "{} is missing: run `npm ci --prefix tests/peers` (scripts/setup.sh does)",
+            bin.display()
+        );
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let mut child = Command::new(bin)
+            .args(["--port", &port.to_string(), "--host", "127.0.0.1"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("dynalite starts");
+        for _ in 0..200 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return Dynalite { child, port };
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("dynalite did not listen on port {port} within 10 s");
+    }
+}
+
+impl Drop for Dynalite {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn endpoint_profile(name: &str, port: u16, read_only: bool) -> ProfileInput {
+    ProfileInput {
+        name: name.into(),
+        color: "#3366ff".into(),
+        region: "us-east-1".into(),
+        read_only,
+        connection: ConnectionInput::CustomEndpoint {
+            endpoint_url: format!("http://127.0.0.1:{port}"),
+            access_key_id: "AKIDEXAMPLE".into(),
+            secret_access_key: SecretInput::new("dynalite-secret"),
+        },
+    }
+}
+
+#[tokio::test]
+async fn the_commands_work_on_dynalite_through_a_custom_endpoint_profile() {
+    let dynalite = Dynalite::start();
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));
+    let profile = app
+        .create_profile(endpoint_profile("dynalite", dynalite.port, false))
+        .await
+        .unwrap();
+
+    // The table and VEH#V-7741's first two hours of readings, written through the commands.
+    let client = app.session(&profile.id).await.unwrap().client.clone();
+    client
+        .create_table()
+        .table_name("Telemetry")
+        .billing_mode(aws_sdk_dynamodb::types::BillingMode::PayPerRequest)
+        .attribute_definitions(attribute("vehicleId"))
+        .attribute_definitions(attribute("recordedAt"))
+        .key_schema(key_element("vehicleId", aws_sdk_dynamodb::types::KeyType::Hash))
+        .key_schema(key_element("recordedAt", aws_sdk_dynamodb::types::KeyType::Range))
+        .send()
+        .await
+        .unwrap();
+    wait_active(&client).await;
+    let mut meta = key("VEH#V-7741", "META");
+    meta.insert("plate".into(), s("KX-1000"));
+    app.put_item(&profile.id, "Telemetry", meta, Expectation::Absent)
+        .await
+        .unwrap();
+    for minute in 0..120 {
+        let mut reading = key("VEH#V-7741", &reading_key(minute));
+        reading.insert("speedKph".into(), AttributeValue::N((minute % 110).to_string()));
+        app.put_item(&profile.id, "Telemetry", reading, Expectation::Absent)
+            .await
+            .unwrap();
+    }
+
+    explore_and_edit(&app, &profile.id).await;
+
+    // Statistics of an AWS-side table are not free: the command says so instead of scanning.
+    let err = app
+        .collection_stats(&profile.id, "Telemetry", None)
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::Validation);
+}
+
+#[tokio::test]
+async fn a_read_only_profile_refuses_every_write_before_sending_it() {
+    let dynalite = Dynalite::start();
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));
+    let profile = app
+        .create_profile(endpoint_profile("watch only", dynalite.port, true))
+        .await
+        .unwrap();
+    let item = key("VEH#V-7741", "META");
+    let refusals = [
+        app.put_item(&profile.id, "Telemetry", item.clone(), Expectation::Anything)
+            .await
+            .unwrap_err(),
+        app.delete_item(&profile.id, "Telemetry", item, Expectation::Anything)
+            .await
+            .unwrap_err(),
+        app.delete_table(&profile.id, "Telemetry", "Telemetry")
+            .await
+            .unwrap_err(),
+    ];
+    for err in refusals {
+        assert_eq!(err.code, ErrorCode::ReadOnly, "{err:?}");
+        assert!(err.message.contains("watch only"), "{}", err.message);
+    }
+    // Reads still work: the table does not exist there, and dynalite says so.
+    let err = app.describe_table(&profile.id, "Telemetry").await.unwrap_err();
+    assert_eq!(err.code, ErrorCode::NotFound);
+}
+
+fn attribute(name: &str) -> aws_sdk_dynamodb::types::AttributeDefinition {
+    aws_sdk_dynamodb::types::AttributeDefinition::builder()
+        .attribute_name(name)
+        .attribute_type(aws_sdk_dynamodb::types::ScalarAttributeType::S)
+        .build()
+        .unwrap()
+}
+
+fn key_element(
+    name: &str,
+    ty: aws_sdk_dynamodb::types::KeyType,
+) -> aws_sdk_dynamodb::types::KeySchemaElement {
+    aws_sdk_dynamodb::types::KeySchemaElement::builder()
+        .attribute_name(name)
+        .key_type(ty)
+        .build()
+        .unwrap()
+}
+
+/// dynalite creates tables asynchronously (CREATING, then ACTIVE), like DynamoDB.
+async fn wait_active(client: &aws_sdk_dynamodb::Client) {
+    for _ in 0..100 {
+        let table = client
+            .describe_table()
+            .table_name("Telemetry")
+            .send()
+            .await
+            .unwrap();
+        if table.table().and_then(|t| t.table_status()) == Some(&aws_sdk_dynamodb::types::TableStatus::Active)
+        {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the table did not become ACTIVE");
+}
