@@ -4,7 +4,7 @@ import type { CommandError, ErrorCode } from "./bindings.gen";
  * An error as the UI handles it: a backend `CommandError`, or `IPC_FAILURE` when the call never
  * reached a command (the backend is gone, or refused the call).
  */
-export type UiError = { code: ErrorCode | "IPC_FAILURE"; message: string };
+export type UiError = { code: ErrorCode | "IPC_FAILURE"; message: string; exception?: string | null };
 
 /** A value that is being fetched from the backend, has arrived, or failed with a typed error. */
 export type Loadable<T, E> = { status: "loading" } | { status: "ok"; data: T } | { status: "error"; error: E };
@@ -40,6 +40,26 @@ export function errorTitle(code: UiError["code"]): string {
       return "The system keychain is not available";
     case "AWS_CONFIG_UNREADABLE":
       return "The AWS config files could not be read";
+    case "VALIDATION":
+      return "DynamoDB refused the request as invalid";
+    case "CONDITION_FAILED":
+      return "The item changed, or its condition did not hold";
+    case "NOT_FOUND":
+      return "The table, index or item does not exist";
+    case "AUTH_EXPIRED":
+      return "The sign-in has expired";
+    case "ACCESS_DENIED":
+      return "These credentials may not do this";
+    case "THROTTLED":
+      return "DynamoDB throttled the request";
+    case "NETWORK":
+      return "The endpoint could not be reached";
+    case "READ_ONLY":
+      return "The connection is read-only";
+    case "CANCELLED":
+      return "Cancelled";
+    case "INTERNAL":
+      return "Something went wrong inside DynoTable";
     case "IPC_FAILURE":
       return "The app's backend did not answer";
   }
