@@ -24,6 +24,8 @@ const COMMANDS: &[&str] = &[
     "put_item",
     "delete_item",
     "check_item",
+    "scan",
+    "cancel_scan",
 ];
 
 fn main() {

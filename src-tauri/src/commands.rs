@@ -5,6 +5,7 @@ use dynotable_app::dto::{
     AppInfo, CollectionStats, Item, ItemRead, QueryInput, QueryPage, TableDescription, TableList,
 };
 use dynotable_app::profiles::{Profile, ProfileInput};
+use dynotable_app::scans::{ScanInput, ScanSummary, ScanUpdate};
 use dynotable_app::{App, CommandError, Expectation, ItemCheck, WriteOutcome};
 use dynotable_aws::client::ConnectionTest;
 use dynotable_aws::profiles::AwsProfile;
@@ -187,4 +188,30 @@ pub async fn check_item(
     item: Item,
 ) -> Result<ItemCheck, CommandError> {
     app.check_item(&profile_id, &table, item).await
+}
+
+/// Runs a scan, streaming each page with running totals through `on_update`; resolves when it
+/// completes, is cancelled or reaches its capacity budget.
+#[tauri::command]
+#[specta::specta]
+pub async fn scan(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    input: ScanInput,
+    on_update: tauri::ipc::Channel<ScanUpdate>,
+) -> Result<ScanSummary, CommandError> {
+    app.scan(&profile_id, input, |update| {
+        // A closed window drops the channel; the scan then ends with nobody to tell.
+        if let Err(err) = on_update.send(update) {
+            tracing::debug!(%err, "a scan page could not be sent to the UI");
+        }
+    })
+    .await
+}
+
+/// Stops a running scan after its current page; `false` when it is not running.
+#[tauri::command]
+#[specta::specta]
+pub fn cancel_scan(app: tauri::State<'_, App>, scan_id: String) -> bool {
+    app.cancel_scan(&scan_id)
 }

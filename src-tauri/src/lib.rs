@@ -30,6 +30,8 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::put_item,
             commands::delete_item,
             commands::check_item,
+            commands::scan,
+            commands::cancel_scan,
         ])
         .error_handling(tauri_specta::ErrorHandlingMode::Result)
         // One TypeScript type per Rust type: commands only send DTOs out, so serde's separate

@@ -19,6 +19,7 @@ pub mod dto;
 mod error;
 pub mod profiles;
 mod reads;
+pub mod scans;
 pub mod secrets;
 pub mod sessions;
 mod tables;
@@ -65,6 +66,8 @@ struct Inner {
     profiles: tokio::sync::OnceCell<profiles::ProfileStore>,
     /// Open connections by profile id.
     sessions: tokio::sync::Mutex<std::collections::HashMap<String, Arc<sessions::Session>>>,
+    /// Scans running now, by scan id.
+    scans: scans::RunningScans,
 }
 
 impl std::fmt::Debug for App {
@@ -117,6 +120,7 @@ impl App {
                 secrets,
                 profiles: tokio::sync::OnceCell::new(),
                 sessions: tokio::sync::Mutex::new(std::collections::HashMap::new()),
+                scans: scans::RunningScans::default(),
             }),
         }
     }
