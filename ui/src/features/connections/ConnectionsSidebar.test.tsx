@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { ConnectionsSidebar, type ConnectionsSource } from "./ConnectionsSidebar";
-import type { Profile } from "../../ipc/bindings.gen";
+import type { Profile, ProfileInput } from "../../ipc/bindings.gen";
 
 const embedded: Profile = {
   id: "embedded",
@@ -31,6 +31,16 @@ function source(overrides: Partial<ConnectionsSource> = {}): ConnectionsSource {
       status: "ok" as const,
       data: { ok: false, problem: "EXPIRED_CREDENTIALS" as const, message: "The sign-in session has expired. Renew it with: aws sso login --profile prod", sampleTable: null },
     })),
+    listTables: vi.fn(async (profileId: string, start: string | null) =>
+      // Two pages for the embedded engine, to prove every page is read.
+      start === null
+        ? { status: "ok" as const, data: { names: profileId === "embedded" ? ["Orders", "Pets"] : ["prod-users"], nextStart: profileId === "embedded" ? "Pets" : null } }
+        : { status: "ok" as const, data: { names: ["Telemetry"], nextStart: null } },
+    ),
+    createProfile: vi.fn(async (input: ProfileInput) => ({ status: "ok" as const, data: { ...prod, id: "p2", name: input.name } })),
+    updateProfile: vi.fn(async (_id: string, input: ProfileInput) => ({ status: "ok" as const, data: { ...prod, name: input.name } })),
+    deleteProfile: vi.fn(async () => ({ status: "ok" as const, data: null })),
+    listRegions: vi.fn(async () => ["us-east-1", "eu-west-1"]),
     ...overrides,
   };
 }
@@ -50,8 +60,7 @@ describe("ConnectionsSidebar", () => {
     const fake = source();
     render(<ConnectionsSidebar source={fake} />);
     await waitFor(() => expect(screen.getByTestId("connection-p1")).toBeTruthy());
-    const button = screen.getByTestId("connection-p1").querySelector("button");
-    fireEvent.click(button!);
+    fireEvent.click(within(screen.getByTestId("connection-p1")).getByRole("button", { name: "Test connection" }));
     await waitFor(() => expect(screen.getByTestId("connection-result").textContent).toContain("aws sso login --profile prod"));
     expect(fake.testConnection).toHaveBeenCalledWith("p1");
   });
@@ -59,5 +68,84 @@ describe("ConnectionsSidebar", () => {
   it("says when no AWS profiles were found", async () => {
     render(<ConnectionsSidebar source={source({ listAwsProfiles: vi.fn(async () => ({ status: "ok" as const, data: [] })) })} />);
     await waitFor(() => expect(screen.getByTestId("no-aws-profiles")).toBeTruthy());
+  });
+
+  it("lists every page of the embedded engine's tables, filters them, and opens one", async () => {
+    const onOpenTable = vi.fn();
+    render(<ConnectionsSidebar source={source()} onOpenTable={onOpenTable} />);
+    await waitFor(() => expect(screen.getByTestId("open-table-Telemetry")).toBeTruthy());
+    expect(screen.getByTestId("open-table-Orders")).toBeTruthy();
+    fireEvent.change(screen.getByLabelText("Search tables"), { target: { value: "tele" } });
+    expect(screen.queryByTestId("open-table-Orders")).toBeNull();
+    fireEvent.click(screen.getByTestId("open-table-Telemetry"));
+    expect(onOpenTable).toHaveBeenCalledWith(embedded, "Telemetry");
+  });
+
+  it("creates a custom-endpoint connection from the form, sending only that kind's fields", async () => {
+    const fake = source();
+    render(<ConnectionsSidebar source={fake} />);
+    fireEvent.click(screen.getByRole("button", { name: "+ New connection" }));
+    const form = screen.getByRole("form", { name: "New connection" });
+    fireEvent.change(within(form).getByLabelText("Name"), { target: { value: "local" } });
+    fireEvent.click(within(form).getByLabelText("A DynamoDB-compatible endpoint"));
+    fireEvent.change(within(form).getByLabelText("Endpoint URL"), { target: { value: "http://127.0.0.1:8000" } });
+    fireEvent.change(within(form).getByLabelText("Access key id"), { target: { value: "local" } });
+    fireEvent.change(within(form).getByLabelText("Secret access key"), { target: { value: "s3cret" } });
+    fireEvent.change(within(form).getByLabelText("Region"), { target: { value: "local" } });
+    fireEvent.click(within(form).getByLabelText(/Read-only/));
+    fireEvent.click(within(form).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(screen.queryByRole("form")).toBeNull());
+    expect(fake.createProfile).toHaveBeenCalledWith({
+      name: "local",
+      color: "#4f7cff",
+      region: "local",
+      readOnly: true,
+      connection: { kind: "custom-endpoint", endpointUrl: "http://127.0.0.1:8000", accessKeyId: "local", secretAccessKey: "s3cret" },
+    });
+  });
+
+  it("keeps the form open with the backend's sentence when saving fails", async () => {
+    const fake = source({
+      createProfile: vi.fn(async () => ({
+        status: "error" as const,
+        error: { code: "PROFILE_NAME_TAKEN" as const, message: "Another profile is called prod.", exception: null },
+      })),
+    });
+    render(<ConnectionsSidebar source={fake} />);
+    fireEvent.click(screen.getByRole("button", { name: "+ New connection" }));
+    const form = screen.getByRole("form", { name: "New connection" });
+    fireEvent.change(within(form).getByLabelText("Name"), { target: { value: "prod" } });
+    fireEvent.change(within(form).getByLabelText("AWS profile"), { target: { value: "prod" } });
+    fireEvent.click(within(form).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(within(form).getByRole("alert").textContent).toContain("Another profile is called prod."));
+  });
+
+  it("deletes a connection only after the confirmation that names it", async () => {
+    const fake = source();
+    render(<ConnectionsSidebar source={fake} />);
+    await waitFor(() => expect(screen.getByTestId("connection-p1")).toBeTruthy());
+    fireEvent.click(within(screen.getByTestId("connection-p1")).getByRole("button", { name: "Delete" }));
+    expect(fake.deleteProfile).not.toHaveBeenCalled();
+    const confirm = screen.getByRole("alertdialog", { name: "Delete prod?" });
+    fireEvent.click(within(confirm).getByRole("button", { name: "Delete connection" }));
+    await waitFor(() => expect(fake.deleteProfile).toHaveBeenCalledWith("p1"));
+    // The embedded engine's connection cannot be edited or deleted.
+    expect(within(screen.getByTestId("connection-embedded")).queryByRole("button", { name: "Delete" })).toBeNull();
+  });
+
+  it("opens a discovered AWS profile as a connection without retyping it", async () => {
+    const fake = source({ listProfiles: vi.fn(async () => ({ status: "ok" as const, data: [embedded] })) });
+    render(<ConnectionsSidebar source={fake} />);
+    await waitFor(() => expect(screen.getByTestId("aws-profile-prod")).toBeTruthy());
+    fireEvent.click(within(screen.getByTestId("aws-profile-prod")).getByRole("button", { name: "Open" }));
+    await waitFor(() =>
+      expect(fake.createProfile).toHaveBeenCalledWith({
+        name: "prod",
+        color: "#ff9900",
+        region: "eu-west-1",
+        readOnly: false,
+        connection: { kind: "aws-profile", profileName: "prod" },
+      }),
+    );
   });
 });

@@ -1,13 +1,18 @@
-import { useEffect, useState } from "react";
-import { commands, type AwsProfile, type ConnectionTest, type Profile } from "../../ipc/bindings.gen";
+import { useCallback, useEffect, useState } from "react";
+import { commands, type AwsProfile, type ConnectionTest, type Profile, type ProfileInput } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
+import { ProfileForm } from "./ProfileForm";
+import { TableList } from "./TableList";
+import "./connections.css";
 
 /** The calls the sidebar makes; the app passes the generated commands, tests pass fakes. */
-export type ConnectionsSource = {
-  listProfiles: typeof commands.listProfiles;
-  listAwsProfiles: typeof commands.listAwsProfiles;
-  testConnection: typeof commands.testConnection;
-};
+export type ConnectionsSource = Pick<
+  typeof commands,
+  "listProfiles" | "listAwsProfiles" | "testConnection" | "listTables" | "createProfile" | "updateProfile" | "deleteProfile" | "listRegions"
+>;
+
+/** The form being shown: a new profile, or the edit of one. */
+type Editing = { profile: Profile | null } | null;
 
 /** What a profile's connection is, in a word or two. */
 export function connectionLabel(profile: Profile): string {
@@ -40,16 +45,34 @@ function credentialLabel(profile: AwsProfile): string {
   }
 }
 
-/** The connections the user has, and the AWS profiles found in their config files. */
-export function ConnectionsSidebar({ source = commands }: { source?: ConnectionsSource }) {
+/** The connections the user has, their tables, and the AWS profiles found in their config files. */
+export function ConnectionsSidebar({
+  source = commands,
+  onOpenTable = () => {},
+}: {
+  source?: ConnectionsSource;
+  onOpenTable?: (profile: Profile, table: string) => void;
+}) {
   const [profiles, setProfiles] = useState<Loadable<Profile[], UiError>>({ status: "loading" });
   const [awsProfiles, setAwsProfiles] = useState<Loadable<AwsProfile[], UiError>>({ status: "loading" });
   const [tests, setTests] = useState<Record<string, Loadable<ConnectionTest, UiError>>>({});
+  const [expanded, setExpanded] = useState<Record<string, boolean>>({ embedded: true });
+  const [editing, setEditing] = useState<Editing>(null);
+  const [deleting, setDeleting] = useState<Profile | null>(null);
+  const [regions, setRegions] = useState<string[]>([]);
+  const [problem, setProblem] = useState<UiError | null>(null);
+
+  const reload = useCallback(async () => {
+    const next = await unwrap(source.listProfiles());
+    setProfiles(next);
+    return next;
+  }, [source]);
 
   useEffect(() => {
     let cancelled = false;
     void unwrap(source.listProfiles()).then((next) => !cancelled && setProfiles(next));
     void unwrap(source.listAwsProfiles()).then((next) => !cancelled && setAwsProfiles(next));
+    void source.listRegions().then((next) => !cancelled && setRegions(next));
     return () => {
       cancelled = true;
     };
@@ -61,9 +84,77 @@ export function ConnectionsSidebar({ source = commands }: { source?: Connections
     setTests((current) => ({ ...current, [id]: result }));
   };
 
+  const save = async (input: ProfileInput): Promise<UiError | null> => {
+    const target = editing?.profile ?? null;
+    const result = await unwrap(target === null ? source.createProfile(input) : source.updateProfile(target.id, input));
+    if (result.status === "error") return result.error;
+    if (result.status !== "ok") return null;
+    setEditing(null);
+    await reload();
+    setExpanded((current) => ({ ...current, [result.data.id]: true }));
+    return null;
+  };
+
+  const remove = async (profile: Profile) => {
+    const result = await unwrap(source.deleteProfile(profile.id));
+    setDeleting(null);
+    setProblem(result.status === "error" ? result.error : null);
+    await reload();
+  };
+
+  /** Opens a discovered AWS profile: reuses the connection made for it, or makes one. */
+  const openAwsProfile = async (aws: AwsProfile) => {
+    const known = profiles.status === "ok" ? profiles.data : [];
+    const existing = known.find((p) => p.connection.kind === "aws-profile" && p.connection.profileName === aws.name);
+    if (existing !== undefined) {
+      setExpanded((current) => ({ ...current, [existing.id]: true }));
+      return;
+    }
+    const region = aws.region !== null && regions.includes(aws.region) ? aws.region : "us-east-1";
+    const result = await unwrap(
+      source.createProfile({
+        name: known.some((p) => p.name === aws.name) ? `${aws.name} (AWS)` : aws.name,
+        color: "#ff9900",
+        region,
+        readOnly: false,
+        connection: { kind: "aws-profile", profileName: aws.name },
+      }),
+    );
+    if (result.status !== "ok") {
+      setProblem(result.status === "error" ? result.error : null);
+      return;
+    }
+    setProblem(null);
+    await reload();
+    setExpanded((current) => ({ ...current, [result.data.id]: true }));
+  };
+
   return (
     <nav className="sidebar" aria-label="Connections">
-      <h2 className="sidebar-heading">Connections</h2>
+      <div className="sidebar-title">
+        <h2 className="sidebar-heading">Connections</h2>
+        <button type="button" className="link-button" onClick={() => setEditing({ profile: null })}>
+          + New connection
+        </button>
+      </div>
+      {editing !== null && (
+        <div className="dialog-backdrop">
+          <div role="dialog" aria-modal="true" className="dialog">
+            <ProfileForm
+              profile={editing.profile}
+              regions={regions}
+              awsProfileNames={awsProfiles.status === "ok" ? awsProfiles.data.map((p) => p.name) : []}
+              onSave={save}
+              onCancel={() => setEditing(null)}
+            />
+          </div>
+        </div>
+      )}
+      {problem !== null && (
+        <p className="status-error" role="alert">
+          {errorTitle(problem.code)}: {problem.message}
+        </p>
+      )}
       {profiles.status === "loading" && <p className="muted">Loading…</p>}
       {profiles.status === "error" && <p className="status-error">{errorTitle(profiles.error.code)}</p>}
       {profiles.status === "ok" && (
@@ -71,15 +162,48 @@ export function ConnectionsSidebar({ source = commands }: { source?: Connections
           {profiles.data.map((profile) => (
             <li key={profile.id} className="connection" data-testid={`connection-${profile.id}`}>
               <span className="connection-color" style={{ backgroundColor: profile.color }} aria-hidden="true" />
-              <span className="connection-name">{profile.name}</span>
+              <button
+                type="button"
+                className="connection-name"
+                aria-expanded={expanded[profile.id] === true}
+                onClick={() => setExpanded((current) => ({ ...current, [profile.id]: !current[profile.id] }))}
+              >
+                {profile.name}
+              </button>
               <span className="connection-kind muted">
                 {connectionLabel(profile)} · {profile.region}
                 {profile.readOnly && " · read-only"}
               </span>
-              <button type="button" className="connection-test" onClick={() => void test(profile.id)}>
-                Test connection
-              </button>
+              <span className="connection-actions">
+                <button type="button" className="connection-test" onClick={() => void test(profile.id)}>
+                  Test connection
+                </button>
+                {profile.connection.kind !== "embedded" && (
+                  <>
+                    <button type="button" onClick={() => setEditing({ profile })}>
+                      Edit
+                    </button>
+                    <button type="button" onClick={() => setDeleting(profile)}>
+                      Delete
+                    </button>
+                  </>
+                )}
+              </span>
+              {deleting?.id === profile.id && (
+                <span className="confirm" role="alertdialog" aria-label={`Delete ${profile.name}?`}>
+                  Delete the connection “{profile.name}” and its keychain secrets? Its tables are not touched.
+                  <button type="button" onClick={() => void remove(profile)}>
+                    Delete connection
+                  </button>
+                  <button type="button" onClick={() => setDeleting(null)}>
+                    Keep
+                  </button>
+                </span>
+              )}
               <TestResult result={tests[profile.id]} />
+              {expanded[profile.id] === true && (
+                <TableList profileId={profile.id} listTables={source.listTables} onOpen={(table) => onOpenTable(profile, table)} />
+              )}
             </li>
           ))}
         </ul>
@@ -99,6 +223,11 @@ export function ConnectionsSidebar({ source = commands }: { source?: Connections
               <span className="connection-kind muted">
                 {credentialLabel(profile)}
                 {profile.region !== null && ` · ${profile.region}`}
+              </span>
+              <span className="connection-actions">
+                <button type="button" onClick={() => void openAwsProfile(profile)}>
+                  Open
+                </button>
               </span>
             </li>
           ))}

@@ -1,0 +1,78 @@
+import { useEffect, useMemo, useState } from "react";
+import type { commands, TableList as TablePage } from "../../ipc/bindings.gen";
+import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
+
+export type ListTables = typeof commands.listTables;
+
+/** Every table name of a connection: ListTables page after page (100 names a page). */
+export async function allTableNames(profileId: string, listTables: ListTables): Promise<Loadable<string[], UiError>> {
+  const names: string[] = [];
+  let start: string | null = null;
+  do {
+    const page: Loadable<TablePage, UiError> = await unwrap(listTables(profileId, start));
+    if (page.status === "error") return page;
+    if (page.status !== "ok") return { status: "loading" };
+    names.push(...page.data.names);
+    start = page.data.nextStart;
+  } while (start !== null);
+  return { status: "ok", data: names };
+}
+
+/** A connection's tables, with a search box; choosing one opens it. */
+export function TableList({
+  profileId,
+  listTables,
+  onOpen,
+}: {
+  profileId: string;
+  listTables: ListTables;
+  onOpen: (table: string) => void;
+}) {
+  const [tables, setTables] = useState<Loadable<string[], UiError>>({ status: "loading" });
+  const [search, setSearch] = useState("");
+
+  useEffect(() => {
+    let cancelled = false;
+    void allTableNames(profileId, listTables).then((next) => !cancelled && setTables(next));
+    return () => {
+      cancelled = true;
+    };
+  }, [profileId, listTables]);
+
+  const shown = useMemo(() => {
+    if (tables.status !== "ok") return [];
+    const needle = search.trim().toLowerCase();
+    return needle === "" ? tables.data : tables.data.filter((name) => name.toLowerCase().includes(needle));
+  }, [tables, search]);
+
+  if (tables.status === "loading") return <p className="muted table-list-note">Loading tables…</p>;
+  if (tables.status === "error") {
+    return (
+      <p className="status-error table-list-note" role="alert">
+        {errorTitle(tables.error.code)}: {tables.error.message}
+      </p>
+    );
+  }
+  return (
+    <div className="table-list" data-testid={`tables-${profileId}`}>
+      <input
+        type="search"
+        className="table-search"
+        placeholder={`Search ${tables.data.length} tables`}
+        aria-label="Search tables"
+        value={search}
+        onChange={(event) => setSearch(event.target.value)}
+      />
+      {shown.length === 0 && <p className="muted table-list-note">{tables.data.length === 0 ? "No tables." : "No table matches."}</p>}
+      <ul>
+        {shown.map((name) => (
+          <li key={name}>
+            <button type="button" className="table-link" onClick={() => onOpen(name)} data-testid={`open-table-${name}`}>
+              {name}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
