@@ -40,6 +40,7 @@ pub struct ScanInput {
     /// 1 for a plain scan; more for a parallel scan.
     pub segments: u32,
     /// Stop once this many capacity units have been consumed.
+    #[specta(type = Option<specta_typescript::Number>)]
     pub capacity_budget: Option<f64>,
 }
 
@@ -49,14 +50,19 @@ pub struct ScanInput {
 pub struct ScanTotals {
     pub pages: u32,
     /// Items returned (after the filter).
+    #[specta(type = specta_typescript::Number)]
     pub items: f64,
     /// Items read (before the filter).
+    #[specta(type = specta_typescript::Number)]
     pub scanned: f64,
     /// Bytes of the items returned, by DynamoDB's size rules.
+    #[specta(type = specta_typescript::Number)]
     pub bytes: f64,
+    #[specta(type = specta_typescript::Number)]
     pub capacity_units: f64,
     /// The table's item count as DescribeTable reports it: the denominator of a progress bar
     /// (approximate on AWS, where it is refreshed about every six hours).
+    #[specta(type = specta_typescript::Number)]
     pub expected_items: f64,
 }
 

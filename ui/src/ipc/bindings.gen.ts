@@ -74,14 +74,14 @@ export type AwsProfile = {
 /**  Capacity units consumed, per table and per index. */
 export type CapacityFigure = {
 	name: string,
-	units: number | null,
+	units: number,
 };
 
 /**  One item collection: a partition-key value, its item count and bytes. */
 export type CollectionStat = {
 	partitionValue: AttributeValue,
-	itemCount: number | null,
-	sizeBytes: number | null,
+	itemCount: number,
+	sizeBytes: number,
 	/**  On tables with an LSI: the size the 10 GB item-collection limit counts (items + LSI entries). */
 	limitedSizeBytes: number | null,
 };
@@ -90,9 +90,9 @@ export type CollectionStat = {
 export type CollectionStats = {
 	table: string,
 	index: string | null,
-	distinctPartitionKeys: number | null,
-	itemCount: number | null,
-	sizeBytes: number | null,
+	distinctPartitionKeys: number,
+	itemCount: number,
+	sizeBytes: number,
 	/**  The largest collections, largest first. */
 	collections: CollectionStat[],
 	/**  The item-collection size limit, on tables with an LSI. */
@@ -152,7 +152,7 @@ export type ConnectionTest = {
 };
 
 export type ConsumedCapacity = {
-	total: number | null,
+	total: number,
 	table: number | null,
 	indexes: CapacityFigure[],
 };
@@ -395,17 +395,17 @@ export type ScanSummary = {
 export type ScanTotals = {
 	pages: number,
 	/**  Items returned (after the filter). */
-	items: number | null,
+	items: number,
 	/**  Items read (before the filter). */
-	scanned: number | null,
+	scanned: number,
 	/**  Bytes of the items returned, by DynamoDB's size rules. */
-	bytes: number | null,
-	capacityUnits: number | null,
+	bytes: number,
+	capacityUnits: number,
 	/**
 	 *  The table's item count as DescribeTable reports it: the denominator of a progress bar
 	 *  (approximate on AWS, where it is refreshed about every six hours).
 	 */
-	expectedItems: number | null,
+	expectedItems: number,
 };
 
 /**  One page of a running scan, with the totals so far. */
@@ -435,9 +435,9 @@ export type TableDescription = {
 	/**  `PAY_PER_REQUEST` or `PROVISIONED`. */
 	billingMode: string,
 	/**  Provisioned read and write units, for provisioned tables. */
-	provisioned: [number | null, number | null] | null,
-	itemCount: number | null,
-	sizeBytes: number | null,
+	provisioned: [number, number] | null,
+	itemCount: number,
+	sizeBytes: number,
 	indexes: IndexSummary[],
 	/**  The stream's view type (`NEW_AND_OLD_IMAGES`, ...) when a stream is enabled. */
 	streamViewType: string | null,

@@ -65,13 +65,16 @@ pub struct QueryInput {
 #[serde(rename_all = "camelCase")]
 pub struct CapacityFigure {
     pub name: String,
+    #[specta(type = specta_typescript::Number)]
     pub units: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct ConsumedCapacity {
+    #[specta(type = specta_typescript::Number)]
     pub total: f64,
+    #[specta(type = Option<specta_typescript::Number>)]
     pub table: Option<f64>,
     pub indexes: Vec<CapacityFigure>,
 }

@@ -61,7 +61,9 @@ pub struct IndexSummary {
     pub keys: KeySchema,
     pub projection: Projection,
     /// Items in the index, as DescribeTable reports it (refreshed about every six hours on AWS).
+    #[specta(type = Option<specta_typescript::Number>)]
     pub item_count: Option<f64>,
+    #[specta(type = Option<specta_typescript::Number>)]
     pub size_bytes: Option<f64>,
     /// `ACTIVE`, `CREATING`, ... (GSIs only).
     pub status: Option<String>,
@@ -88,14 +90,18 @@ pub struct TableDescription {
     /// `PAY_PER_REQUEST` or `PROVISIONED`.
     pub billing_mode: String,
     /// Provisioned read and write units, for provisioned tables.
+    #[specta(type = Option<(specta_typescript::Number, specta_typescript::Number)>)]
     pub provisioned: Option<(f64, f64)>,
+    #[specta(type = specta_typescript::Number)]
     pub item_count: f64,
+    #[specta(type = specta_typescript::Number)]
     pub size_bytes: f64,
     pub indexes: Vec<IndexSummary>,
     /// The stream's view type (`NEW_AND_OLD_IMAGES`, ...) when a stream is enabled.
     pub stream_view_type: Option<String>,
     /// The TTL attribute, when time to live is enabled.
     pub ttl_attribute: Option<String>,
+    #[specta(type = Option<specta_typescript::Number>)]
     pub created_at: Option<f64>,
     pub arn: Option<String>,
 }
@@ -105,9 +111,12 @@ pub struct TableDescription {
 #[serde(rename_all = "camelCase")]
 pub struct CollectionStat {
     pub partition_value: AttributeValue,
+    #[specta(type = specta_typescript::Number)]
     pub item_count: f64,
+    #[specta(type = specta_typescript::Number)]
     pub size_bytes: f64,
     /// On tables with an LSI: the size the 10 GB item-collection limit counts (items + LSI entries).
+    #[specta(type = Option<specta_typescript::Number>)]
     pub limited_size_bytes: Option<f64>,
 }
 
@@ -117,11 +126,15 @@ pub struct CollectionStat {
 pub struct CollectionStats {
     pub table: String,
     pub index: Option<String>,
+    #[specta(type = specta_typescript::Number)]
     pub distinct_partition_keys: f64,
+    #[specta(type = specta_typescript::Number)]
     pub item_count: f64,
+    #[specta(type = specta_typescript::Number)]
     pub size_bytes: f64,
     /// The largest collections, largest first.
     pub collections: Vec<CollectionStat>,
     /// The item-collection size limit, on tables with an LSI.
+    #[specta(type = Option<specta_typescript::Number>)]
     pub collection_size_limit: Option<f64>,
 }
