@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanup, render, screen } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { StatusBar } from "./StatusBar";
+import { CapacityProvider, useCapacityLedger } from "./capacity";
 import type { AppInfo } from "../ipc/bindings.gen";
 
 const ready: AppInfo = {
@@ -43,8 +44,30 @@ describe("StatusBar", () => {
     render(
       <StatusBar appInfo={{ status: "error", error: { code: "ENGINE_UNAVAILABLE", message: "The embedded engine could not start: locked" } }} />,
     );
-    expect(screen.getByRole("status").textContent).toBe(
+    expect(screen.getByRole("status").textContent).toContain(
       "The embedded engine is not available: The embedded engine could not start: locked",
     );
+  });
+
+  it("shows the active connection and the capacity used since the app started", () => {
+    function Reads() {
+      const ledger = useCapacityLedger();
+      return (
+        <button type="button" onClick={() => (ledger.record("read", 2.5), ledger.record("write", 3))}>
+          use
+        </button>
+      );
+    }
+    render(
+      <CapacityProvider>
+        <Reads />
+        <StatusBar appInfo={{ status: "loading" }} connection="Embedded" />
+      </CapacityProvider>,
+    );
+    expect(screen.getByTestId("capacity-used").textContent).toBe("Used since start: 0 RCU · 0 WCU");
+    fireEvent.click(screen.getByRole("button", { name: "use" }));
+    fireEvent.click(screen.getByRole("button", { name: "use" }));
+    expect(screen.getByTestId("capacity-used").textContent).toBe("Used since start: 5 RCU · 6 WCU");
+    expect(screen.getByTestId("active-connection").textContent).toBe("Embedded");
   });
 });

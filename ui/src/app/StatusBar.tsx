@@ -1,10 +1,20 @@
 import type { AppInfo } from "../ipc/bindings.gen";
 import { errorTitle, type Loadable, type UiError } from "../ipc/result";
+import { useCapacityLedger } from "./capacity";
+import { formatUnits } from "../features/tables/format";
 
-/** The bottom bar: version, the embedded engine's state and the data folder. */
-export function StatusBar({ appInfo }: { appInfo: Loadable<AppInfo, UiError> }) {
+/**
+ * The bottom bar: the active connection, the capacity used since the app started, the version,
+ * the embedded engine's state and the data folder.
+ */
+export function StatusBar({ appInfo, connection = null }: { appInfo: Loadable<AppInfo, UiError>; connection?: string | null }) {
+  const ledger = useCapacityLedger();
   return (
     <footer className="status-bar" role="status" aria-label="Status bar">
+      {connection !== null && <span data-testid="active-connection">{connection}</span>}
+      <span data-testid="capacity-used" title="Capacity units DynamoDB reported for every read and write since DynoTable started">
+        Used since start: {formatUnits(ledger.readUnits)} RCU · {formatUnits(ledger.writeUnits)} WCU
+      </span>
       {appInfo.status === "loading" && <span>Connecting to the backend…</span>}
       {appInfo.status === "error" && (
         <span className="status-error" title={appInfo.error.message}>
