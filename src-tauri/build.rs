@@ -26,6 +26,9 @@ const COMMANDS: &[&str] = &[
     "check_item",
     "scan",
     "cancel_scan",
+    "share_engine",
+    "stop_sharing",
+    "shared_engine",
 ];
 
 fn main() {

@@ -6,6 +6,7 @@ use dynotable_app::dto::{
 };
 use dynotable_app::profiles::{Profile, ProfileInput};
 use dynotable_app::scans::{ScanInput, ScanSummary, ScanUpdate};
+use dynotable_app::sharing::SharedEngine;
 use dynotable_app::{App, CommandError, Expectation, ItemCheck, WriteOutcome};
 use dynotable_aws::client::ConnectionTest;
 use dynotable_aws::profiles::AwsProfile;
@@ -214,4 +215,26 @@ pub async fn scan(
 #[specta::specta]
 pub fn cancel_scan(app: tauri::State<'_, App>, scan_id: String) -> bool {
     app.cancel_scan(&scan_id)
+}
+
+/// Shares the embedded engine on `127.0.0.1:<port>` for the user's own applications.
+#[tauri::command]
+#[specta::specta]
+pub async fn share_engine(app: tauri::State<'_, App>, port: u16) -> Result<SharedEngine, CommandError> {
+    app.share_engine(port).await
+}
+
+/// Stops sharing the embedded engine.
+#[tauri::command]
+#[specta::specta]
+pub async fn stop_sharing(app: tauri::State<'_, App>) -> Result<(), CommandError> {
+    app.stop_sharing().await;
+    Ok(())
+}
+
+/// Where the embedded engine is shared, if it is.
+#[tauri::command]
+#[specta::specta]
+pub async fn shared_engine(app: tauri::State<'_, App>) -> Result<Option<SharedEngine>, CommandError> {
+    Ok(app.shared_engine().await)
 }

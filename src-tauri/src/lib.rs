@@ -32,6 +32,9 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::check_item,
             commands::scan,
             commands::cancel_scan,
+            commands::share_engine,
+            commands::stop_sharing,
+            commands::shared_engine,
         ])
         .error_handling(tauri_specta::ErrorHandlingMode::Result)
         // One TypeScript type per Rust type: commands only send DTOs out, so serde's separate

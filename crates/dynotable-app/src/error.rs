@@ -44,6 +44,8 @@ pub enum ErrorCode {
     Cancelled,
     /// Something that should not happen; the message says what.
     Internal,
+    /// The loopback port asked for is taken or not allowed.
+    PortUnavailable,
 }
 
 /// What a command returns when it fails.

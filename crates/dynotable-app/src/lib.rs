@@ -22,6 +22,7 @@ mod reads;
 pub mod scans;
 pub mod secrets;
 pub mod sessions;
+pub mod sharing;
 mod tables;
 mod writes;
 pub use writes::{Expectation, ItemCheck, ItemProblem, WriteOutcome, check_item};
@@ -68,6 +69,8 @@ struct Inner {
     sessions: tokio::sync::Mutex<std::collections::HashMap<String, Arc<sessions::Session>>>,
     /// Scans running now, by scan id.
     scans: scans::RunningScans,
+    /// The embedded engine's loopback share, when the user turned it on.
+    share: tokio::sync::Mutex<Option<sharing::Share>>,
 }
 
 impl std::fmt::Debug for App {
@@ -121,6 +124,7 @@ impl App {
                 profiles: tokio::sync::OnceCell::new(),
                 sessions: tokio::sync::Mutex::new(std::collections::HashMap::new()),
                 scans: scans::RunningScans::default(),
+                share: tokio::sync::Mutex::new(None),
             }),
         }
     }

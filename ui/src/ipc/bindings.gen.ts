@@ -45,6 +45,12 @@ export const commands = {
 	scan: (profileId: string, input: ScanInput, onUpdate: Channel<ScanUpdate>) => typedError<ScanSummary, CommandError>(__TAURI_INVOKE("scan", { profileId, input, onUpdate })),
 	/**  Stops a running scan after its current page; `false` when it is not running. */
 	cancelScan: (scanId: string) => __TAURI_INVOKE<boolean>("cancel_scan", { scanId }),
+	/**  Shares the embedded engine on `127.0.0.1:<port>` for the user's own applications. */
+	shareEngine: (port: number) => typedError<SharedEngine, CommandError>(__TAURI_INVOKE("share_engine", { port })),
+	/**  Stops sharing the embedded engine. */
+	stopSharing: () => typedError<null, CommandError>(__TAURI_INVOKE("stop_sharing")),
+	/**  Where the embedded engine is shared, if it is. */
+	sharedEngine: () => typedError<SharedEngine | null, CommandError>(__TAURI_INVOKE("shared_engine")),
 };
 
 /* Types */
@@ -227,7 +233,9 @@ export type ErrorCode =
 /**  The user cancelled the operation. */
 "CANCELLED" | 
 /**  Something that should not happen; the message says what. */
-"INTERNAL";
+"INTERNAL" | 
+/**  The loopback port asked for is taken or not allowed. */
+"PORT_UNAVAILABLE";
 
 /**  What happened to the item before the write. */
 export type Expectation = 
@@ -418,6 +426,13 @@ export type ScanUpdate = {
 
 /**  A secret arriving from the UI: wrapped at once, never echoed back. */
 export type SecretInput = string;
+
+/**  Where the shared engine listens. */
+export type SharedEngine = {
+	/**  `http://127.0.0.1:<port>`: the endpoint URL to give an SDK. */
+	url: string,
+	port: number,
+};
 
 /**
  *  A sort-key condition: exactly the operators DynamoDB allows on a sort key (rule B.5,

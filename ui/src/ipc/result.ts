@@ -60,6 +60,8 @@ export function errorTitle(code: UiError["code"]): string {
       return "Cancelled";
     case "INTERNAL":
       return "Something went wrong inside DynoTable";
+    case "PORT_UNAVAILABLE":
+      return "That port cannot be used";
     case "IPC_FAILURE":
       return "The app's backend did not answer";
   }

@@ -41,6 +41,9 @@ function source(overrides: Partial<ConnectionsSource> = {}): ConnectionsSource {
     updateProfile: vi.fn(async (_id: string, input: ProfileInput) => ({ status: "ok" as const, data: { ...prod, name: input.name } })),
     deleteProfile: vi.fn(async () => ({ status: "ok" as const, data: null })),
     listRegions: vi.fn(async () => ["us-east-1", "eu-west-1"]),
+    shareEngine: vi.fn(async (port: number) => ({ status: "ok" as const, data: { url: `http://127.0.0.1:${port}`, port } })),
+    stopSharing: vi.fn(async () => ({ status: "ok" as const, data: null })),
+    sharedEngine: vi.fn(async () => ({ status: "ok" as const, data: null })),
     ...overrides,
   };
 }

@@ -3,12 +3,23 @@ import { commands, type AwsProfile, type ConnectionTest, type Profile, type Prof
 import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
 import { ProfileForm } from "./ProfileForm";
 import { TableList } from "./TableList";
+import { ShareEngine } from "./ShareEngine";
 import "./connections.css";
 
 /** The calls the sidebar makes; the app passes the generated commands, tests pass fakes. */
 export type ConnectionsSource = Pick<
   typeof commands,
-  "listProfiles" | "listAwsProfiles" | "testConnection" | "listTables" | "createProfile" | "updateProfile" | "deleteProfile" | "listRegions"
+  | "listProfiles"
+  | "listAwsProfiles"
+  | "testConnection"
+  | "listTables"
+  | "createProfile"
+  | "updateProfile"
+  | "deleteProfile"
+  | "listRegions"
+  | "shareEngine"
+  | "stopSharing"
+  | "sharedEngine"
 >;
 
 /** The form being shown: a new profile, or the edit of one. */
@@ -201,6 +212,7 @@ export function ConnectionsSidebar({
                 </span>
               )}
               <TestResult result={tests[profile.id]} />
+              {profile.connection.kind === "embedded" && <ShareEngine source={source} />}
               {expanded[profile.id] === true && (
                 <TableList profileId={profile.id} listTables={source.listTables} onOpen={(table) => onOpenTable(profile, table)} />
               )}

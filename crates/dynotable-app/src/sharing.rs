@@ -1,0 +1,96 @@
+//! Sharing the embedded engine on a loopback port, so the user's own application (or the AWS
+//! CLI) can use the same tables while DynoTable shows them. Off by default: the app itself reaches
+//! the engine in-process and opens no port. When shared, only 127.0.0.1 is bound — never another
+//! interface — and stopping closes the listener (requests in flight finish first).
+
+use std::net::{Ipv4Addr, SocketAddr};
+
+use serde::Serialize;
+use tokio::sync::oneshot;
+
+use crate::{App, CommandError, ErrorCode};
+
+/// Where the shared engine listens.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct SharedEngine {
+    /// `http://127.0.0.1:<port>`: the endpoint URL to give an SDK.
+    pub url: String,
+    pub port: u16,
+}
+
+/// The running share.
+#[derive(Debug)]
+pub(crate) struct Share {
+    endpoint: SharedEngine,
+    stop: oneshot::Sender<()>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl App {
+    /// Shares the embedded engine on `127.0.0.1:<port>` (0 picks a free port). Sharing again on
+    /// another port moves the share.
+    pub async fn share_engine(&self, port: u16) -> Result<SharedEngine, CommandError> {
+        let engine = self.engine().await?;
+        let mut share = self.inner.share.lock().await;
+        if let Some(current) = share.as_ref()
+            && current.endpoint.port == port
+        {
+            return Ok(current.endpoint.clone());
+        }
+        let listener = tokio::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))
+            .await
+            .map_err(|err| {
+                CommandError::new(
+                    ErrorCode::PortUnavailable,
+                    format!("Port {port} on 127.0.0.1 cannot be used: {err}. Choose another port."),
+                )
+            })?;
+        let address = listener
+            .local_addr()
+            .map_err(|err| CommandError::new(ErrorCode::Internal, err.to_string()))?;
+        if let Some(previous) = share.take() {
+            stop(previous).await;
+        }
+        let (sender, receiver) = oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            let shutdown = async {
+                let _ = receiver.await;
+            };
+            if let Err(err) = dynotable_server::serve(listener, engine, shutdown).await {
+                tracing::error!(%err, "the shared engine stopped serving");
+            }
+        });
+        let endpoint = SharedEngine {
+            url: format!("http://{address}"),
+            port: address.port(),
+        };
+        tracing::info!(url = %endpoint.url, "the embedded engine is shared on loopback");
+        *share = Some(Share {
+            endpoint: endpoint.clone(),
+            stop: sender,
+            task,
+        });
+        Ok(endpoint)
+    }
+
+    /// Stops sharing; nothing happens when the engine is not shared.
+    pub async fn stop_sharing(&self) {
+        if let Some(share) = self.inner.share.lock().await.take() {
+            stop(share).await;
+        }
+    }
+
+    /// Where the engine is shared, if it is.
+    pub async fn shared_engine(&self) -> Option<SharedEngine> {
+        self.inner.share.lock().await.as_ref().map(|s| s.endpoint.clone())
+    }
+}
+
+async fn stop(share: Share) {
+    let _ = share.stop.send(());
+    if let Err(err) = share.task.await {
+        tracing::warn!(%err, "the shared engine's server task ended badly");
+    }
+    tracing::info!(url = %share.endpoint.url, "the embedded engine is no longer shared");
+}

@@ -1,0 +1,72 @@
+//! Sharing the embedded engine on loopback: another client (here the SDK for Rust, as the
+//! user's own application would be) sees the same tables, and stopping closes the port.
+
+use std::sync::Arc;
+
+use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
+use dynotable_app::secrets::MemoryStore;
+use dynotable_app::{App, ErrorCode};
+
+fn client(url: &str) -> aws_sdk_dynamodb::Client {
+    let config = aws_sdk_dynamodb::Config::builder()
+        .behavior_version(BehaviorVersion::latest())
+        .region(Region::new("us-east-1"))
+        .credentials_provider(Credentials::new("local", "local", None, None, "test"))
+        .endpoint_url(url)
+        .build();
+    aws_sdk_dynamodb::Client::from_conf(config)
+}
+
+#[tokio::test]
+async fn a_shared_engine_serves_the_same_tables_on_loopback_until_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));
+    assert_eq!(app.shared_engine().await, None);
+
+    let shared = app.share_engine(0).await.unwrap();
+    assert!(shared.url.starts_with("http://127.0.0.1:"), "{}", shared.url);
+    assert_eq!(app.shared_engine().await, Some(shared.clone()));
+
+    let outside = client(&shared.url);
+    let tables = outside.list_tables().send().await.unwrap();
+    assert!(tables.table_names().contains(&"Telemetry".to_owned()));
+
+    // A write from outside is what the app sees.
+    outside
+        .put_item()
+        .table_name("Pets")
+        .set_item(Some(
+            serde_json::from_str::<dynotable_app::dto::Item>(
+                r#"{"AnimalType":{"S":"Axolotl"},"Name":{"S":"Shared"}}"#,
+            )
+            .map(|item| dynotable_app::dto::attribute::item_to_sdk(&item).unwrap())
+            .unwrap(),
+        ))
+        .send()
+        .await
+        .unwrap();
+    let key = serde_json::from_str(r#"{"AnimalType":{"S":"Axolotl"},"Name":{"S":"Shared"}}"#).unwrap();
+    let (seen, _) = app
+        .get_item(dynotable_app::profiles::EMBEDDED_ID, "Pets", key, true)
+        .await
+        .unwrap();
+    assert!(
+        seen.is_some(),
+        "the app sees the item written through the shared port"
+    );
+
+    // The port is taken while shared: sharing a second app there is refused in plain words.
+    let other_dir = tempfile::tempdir().unwrap();
+    let other = App::start_with("test", other_dir.path(), Arc::new(MemoryStore::default()));
+    let err = other.share_engine(shared.port).await.unwrap_err();
+    assert_eq!(err.code, ErrorCode::PortUnavailable);
+    assert!(err.message.contains(&shared.port.to_string()));
+
+    app.stop_sharing().await;
+    assert_eq!(app.shared_engine().await, None);
+    assert!(
+        tokio::net::TcpStream::connect(("127.0.0.1", shared.port))
+            .await
+            .is_err()
+    );
+}
