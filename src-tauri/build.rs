@@ -25,10 +25,12 @@ const COMMANDS: &[&str] = &[
     "delete_item",
     "check_item",
     "scan",
-    "cancel_scan",
+    "cancel_operation",
     "share_engine",
     "stop_sharing",
     "shared_engine",
+    "export_items",
+    "import_items",
 ];
 
 fn main() {

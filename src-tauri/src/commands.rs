@@ -7,6 +7,7 @@ use dynotable_app::dto::{
 use dynotable_app::profiles::{Profile, ProfileInput};
 use dynotable_app::scans::{ScanInput, ScanSummary, ScanUpdate};
 use dynotable_app::sharing::SharedEngine;
+use dynotable_app::transfer::{ExportSource, FileFormat, TransferProgress, TransferSummary};
 use dynotable_app::{App, CommandError, Expectation, ItemCheck, WriteOutcome};
 use dynotable_aws::client::ConnectionTest;
 use dynotable_aws::profiles::AwsProfile;
@@ -210,11 +211,11 @@ pub async fn scan(
     .await
 }
 
-/// Stops a running scan after its current page; `false` when it is not running.
+/// Stops a running scan, export or import after its current request; `false` when it is not running.
 #[tauri::command]
 #[specta::specta]
-pub fn cancel_scan(app: tauri::State<'_, App>, scan_id: String) -> bool {
-    app.cancel_scan(&scan_id)
+pub fn cancel_operation(app: tauri::State<'_, App>, id: String) -> bool {
+    app.cancel_operation(&id)
 }
 
 /// Shares the embedded engine on `127.0.0.1:<port>` for the user's own applications.
@@ -237,4 +238,54 @@ pub async fn stop_sharing(app: tauri::State<'_, App>) -> Result<(), CommandError
 #[specta::specta]
 pub async fn shared_engine(app: tauri::State<'_, App>) -> Result<Option<SharedEngine>, CommandError> {
     Ok(app.shared_engine().await)
+}
+
+/// Exports a table or a query result to the file at `path`, reporting progress.
+#[tauri::command]
+#[specta::specta]
+pub async fn export_items(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    id: String,
+    source: ExportSource,
+    format: FileFormat,
+    path: String,
+    on_progress: tauri::ipc::Channel<TransferProgress>,
+) -> Result<TransferSummary, CommandError> {
+    app.export(
+        &profile_id,
+        &id,
+        source,
+        format,
+        std::path::Path::new(&path),
+        |progress| {
+            let _ = on_progress.send(progress);
+        },
+    )
+    .await
+}
+
+/// Imports the items of the file at `path` into `table` with BatchWriteItem, reporting progress.
+#[tauri::command]
+#[specta::specta]
+pub async fn import_items(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    id: String,
+    table: String,
+    format: FileFormat,
+    path: String,
+    on_progress: tauri::ipc::Channel<TransferProgress>,
+) -> Result<TransferSummary, CommandError> {
+    app.import(
+        &profile_id,
+        &id,
+        &table,
+        format,
+        std::path::Path::new(&path),
+        |progress| {
+            let _ = on_progress.send(progress);
+        },
+    )
+    .await
 }

@@ -31,10 +31,12 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::delete_item,
             commands::check_item,
             commands::scan,
-            commands::cancel_scan,
+            commands::cancel_operation,
             commands::share_engine,
             commands::stop_sharing,
             commands::shared_engine,
+            commands::export_items,
+            commands::import_items,
         ])
         .error_handling(tauri_specta::ErrorHandlingMode::Result)
         // One TypeScript type per Rust type: commands only send DTOs out, so serde's separate

@@ -12,6 +12,7 @@
 //!    [`App::app_info`] reports the engine as `starting` (with what it is doing), then `ready`
 //!    (or `failed`, with the reason).
 
+mod cancellation;
 mod connections;
 pub mod data_dir;
 pub mod demo;
@@ -24,7 +25,8 @@ pub mod secrets;
 pub mod sessions;
 pub mod sharing;
 mod tables;
-mod writes;
+pub mod transfer;
+pub(crate) mod writes;
 pub use writes::{Expectation, ItemCheck, ItemProblem, WriteOutcome, check_item};
 
 use std::path::{Path, PathBuf};
@@ -67,8 +69,8 @@ struct Inner {
     profiles: tokio::sync::OnceCell<profiles::ProfileStore>,
     /// Open connections by profile id.
     sessions: tokio::sync::Mutex<std::collections::HashMap<String, Arc<sessions::Session>>>,
-    /// Scans running now, by scan id.
-    scans: scans::RunningScans,
+    /// Scans, exports and imports running now, by id, with their cancel flags.
+    running: cancellation::Running,
     /// The embedded engine's loopback share, when the user turned it on.
     share: tokio::sync::Mutex<Option<sharing::Share>>,
 }
@@ -123,7 +125,7 @@ impl App {
                 secrets,
                 profiles: tokio::sync::OnceCell::new(),
                 sessions: tokio::sync::Mutex::new(std::collections::HashMap::new()),
-                scans: scans::RunningScans::default(),
+                running: cancellation::Running::default(),
                 share: tokio::sync::Mutex::new(None),
             }),
         }

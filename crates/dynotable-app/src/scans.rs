@@ -6,7 +6,6 @@
 //! The scan checks for cancellation between pages, so it stops within one page's latency, and
 //! pages still in flight when it is cancelled are dropped, not delivered.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -27,7 +26,7 @@ pub const MAX_SEGMENTS: u32 = 64;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct ScanInput {
-    /// Chosen by the caller; [`App::cancel_scan`] takes it.
+    /// Chosen by the caller; [`App::cancel_operation`] takes it.
     pub scan_id: String,
     pub table: String,
     pub index: Option<String>,
@@ -95,39 +94,6 @@ pub struct ScanSummary {
     pub totals: ScanTotals,
 }
 
-/// The cancel flags of running scans, by scan id.
-#[derive(Debug, Default)]
-pub(crate) struct RunningScans(std::sync::Mutex<HashMap<String, Arc<AtomicBool>>>);
-
-impl RunningScans {
-    fn register(&self, id: &str) -> Result<Arc<AtomicBool>, CommandError> {
-        let mut scans = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if scans.contains_key(id) {
-            return Err(CommandError::new(
-                ErrorCode::Validation,
-                format!("A scan with id {id} is already running."),
-            ));
-        }
-        let flag = Arc::new(AtomicBool::new(false));
-        scans.insert(id.to_owned(), flag.clone());
-        Ok(flag)
-    }
-
-    fn remove(&self, id: &str) {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).remove(id);
-    }
-
-    fn cancel(&self, id: &str) -> bool {
-        match self.0.lock().unwrap_or_else(|e| e.into_inner()).get(id) {
-            Some(flag) => {
-                flag.store(true, Ordering::SeqCst);
-                true
-            }
-            None => false,
-        }
-    }
-}
-
 /// What one segment's task reports.
 enum SegmentReport {
     Page(u32, QueryPage),
@@ -154,7 +120,7 @@ impl App {
         }
         let session = self.session(profile_id).await?;
         let description = self.describe_table(profile_id, &input.table).await?;
-        let cancelled = self.inner.scans.register(&input.scan_id)?;
+        let cancelled = self.inner.running.register(&input.scan_id)?;
         let result = async {
             let (sender, mut receiver) = mpsc::channel::<SegmentReport>(input.segments as usize * 2);
             let mut tasks = tokio::task::JoinSet::new();
@@ -216,14 +182,8 @@ impl App {
             Ok(ScanSummary { end, totals })
         }
         .await;
-        self.inner.scans.remove(&input.scan_id);
+        self.inner.running.remove(&input.scan_id);
         result
-    }
-
-    /// Asks the running scan `scan_id` to stop after its current page. `false` when no such scan
-    /// is running (it may just have ended).
-    pub fn cancel_scan(&self, scan_id: &str) -> bool {
-        self.inner.scans.cancel(scan_id)
     }
 }
 

@@ -81,7 +81,7 @@ async fn cancelling_stops_the_scan_after_the_current_page() {
         .scan(EMBEDDED_ID, input("to-cancel", 1), |update| {
             pages += 1;
             if update.totals.pages == 2 {
-                assert!(canceller.cancel_scan("to-cancel"));
+                assert!(canceller.cancel_operation("to-cancel"));
             }
         })
         .await
@@ -90,7 +90,7 @@ async fn cancelling_stops_the_scan_after_the_current_page() {
     assert_eq!(pages, 2);
     assert_eq!(summary.totals.items, 2000.0);
     // Once ended, the id is free again and cancelling it does nothing.
-    assert!(!app.cancel_scan("to-cancel"));
+    assert!(!app.cancel_operation("to-cancel"));
 }
 
 #[tokio::test]

@@ -43,14 +43,18 @@ export const commands = {
 	 *  completes, is cancelled or reaches its capacity budget.
 	 */
 	scan: (profileId: string, input: ScanInput, onUpdate: Channel<ScanUpdate>) => typedError<ScanSummary, CommandError>(__TAURI_INVOKE("scan", { profileId, input, onUpdate })),
-	/**  Stops a running scan after its current page; `false` when it is not running. */
-	cancelScan: (scanId: string) => __TAURI_INVOKE<boolean>("cancel_scan", { scanId }),
+	/**  Stops a running scan, export or import after its current request; `false` when it is not running. */
+	cancelOperation: (id: string) => __TAURI_INVOKE<boolean>("cancel_operation", { id }),
 	/**  Shares the embedded engine on `127.0.0.1:<port>` for the user's own applications. */
 	shareEngine: (port: number) => typedError<SharedEngine, CommandError>(__TAURI_INVOKE("share_engine", { port })),
 	/**  Stops sharing the embedded engine. */
 	stopSharing: () => typedError<null, CommandError>(__TAURI_INVOKE("stop_sharing")),
 	/**  Where the embedded engine is shared, if it is. */
 	sharedEngine: () => typedError<SharedEngine | null, CommandError>(__TAURI_INVOKE("shared_engine")),
+	/**  Exports a table or a query result to the file at `path`, reporting progress. */
+	exportItems: (profileId: string, id: string, source: ExportSource, format: FileFormat, path: string, onProgress: Channel<TransferProgress>) => typedError<TransferSummary, CommandError>(__TAURI_INVOKE("export_items", { profileId, id, source, format, path, onProgress })),
+	/**  Imports the items of the file at `path` into `table` with BatchWriteItem, reporting progress. */
+	importItems: (profileId: string, id: string, table: string, format: FileFormat, path: string, onProgress: Channel<TransferProgress>) => typedError<TransferSummary, CommandError>(__TAURI_INVOKE("import_items", { profileId, id, table, format, path, onProgress })),
 };
 
 /* Types */
@@ -246,6 +250,15 @@ export type Expectation =
 /**  Write whatever is there. */
 { kind: "anything" };
 
+/**  What to export. */
+export type ExportSource = 
+/**  Every item of a table (a Scan). */
+{ kind: "table"; table: string } | 
+/**  Every page of a Query. */
+{ kind: "query"; query: QueryInput };
+
+export type FileFormat = "jsonLines" | "dynamodbJson" | "csv";
+
 export type IndexKind = "global" | "local";
 
 export type IndexSummary = {
@@ -378,7 +391,7 @@ export type ScanEnd =
 
 /**  A Scan to run. */
 export type ScanInput = {
-	/**  Chosen by the caller; [`App::cancel_scan`] takes it. */
+	/**  Chosen by the caller; [`App::cancel_operation`] takes it. */
 	scanId: string,
 	table: string,
 	index: string | null,
@@ -467,6 +480,20 @@ export type TableList = {
 	names: string[],
 	/**  Where the next page starts, when there is one. */
 	nextStart: string | null,
+};
+
+/**  Progress of an import or export. */
+export type TransferProgress = {
+	items: number,
+	capacityUnits: number,
+	/**  Batches sent again (unprocessed items or throttling). */
+	retries: number,
+};
+
+/**  How a transfer ended. */
+export type TransferSummary = {
+	progress: TransferProgress,
+	cancelled: boolean,
 };
 
 /**  The outcome of a write. */

@@ -1,0 +1,325 @@
+//! The file formats of import and export, one item per record:
+//!
+//! - **JSON lines** — one plain JSON object per line (`{"vehicleId":"VEH#V-7741","speedKph":42}`),
+//!   what most tools read. Lossy by nature: a set becomes an array, binary becomes base64 text,
+//!   and on import a JSON number is read as a double (exact to about 15 significant digits;
+//!   DynamoDB keeps 38) and an array becomes a list.
+//! - **DynamoDB JSON** — one `{"Item":{…}}` per line, each value typed (`{"S":"…"}`), the layout of
+//!   DynamoDB's own export to S3. Lossless.
+//! - **CSV** — a header of attribute names, one row per item. A column whose values all have one
+//!   of the types S, N or BOOL says so in its header (`speedKph (N)`) and holds plain text; any
+//!   other column holds DynamoDB JSON. An empty cell is an absent attribute (items are sparse).
+//!   Lossless for every type.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::dto::{AttributeValue, Item};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub enum FileFormat {
+    JsonLines,
+    DynamodbJson,
+    Csv,
+}
+
+/// An item as one line of plain JSON (no newline).
+pub fn plain_json_line(item: &Item) -> String {
+    let mut out = String::new();
+    write_plain_map(item, &mut out);
+    out
+}
+
+fn write_plain_map(map: &BTreeMap<String, AttributeValue>, out: &mut String) {
+    out.push('{');
+    for (i, (name, value)) in map.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&serde_json::Value::String(name.clone()).to_string());
+        out.push(':');
+        write_plain(value, out);
+    }
+    out.push('}');
+}
+
+fn write_plain(value: &AttributeValue, out: &mut String) {
+    let string = |s: &str| serde_json::Value::String(s.to_owned()).to_string();
+    match value {
+        AttributeValue::S(s) | AttributeValue::B(s) => out.push_str(&string(s)),
+        // DynamoDB numbers are decimal text already: written as they are, every digit kept.
+        AttributeValue::N(n) => out.push_str(n),
+        AttributeValue::BOOL(b) => out.push_str(if *b { "true" } else { "false" }),
+        AttributeValue::NULL(_) => out.push_str("null"),
+        AttributeValue::SS(v) | AttributeValue::BS(v) => {
+            out.push('[');
+            out.push_str(&v.iter().map(|s| string(s)).collect::<Vec<_>>().join(","));
+            out.push(']');
+        }
+        AttributeValue::NS(v) => {
+            out.push('[');
+            out.push_str(&v.join(","));
+            out.push(']');
+        }
+        AttributeValue::L(list) => {
+            out.push('[');
+            for (i, v) in list.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_plain(v, out);
+            }
+            out.push(']');
+        }
+        AttributeValue::M(map) => write_plain_map(map, out),
+    }
+}
+
+/// An item from one line of plain JSON.
+pub fn item_from_plain_json(line: &str) -> Result<Item, String> {
+    match serde_json::from_str::<serde_json::Value>(line).map_err(|err| err.to_string())? {
+        serde_json::Value::Object(map) => Ok(map.into_iter().map(|(k, v)| (k, from_plain(v))).collect()),
+        _ => Err("a line is not a JSON object".to_owned()),
+    }
+}
+
+fn from_plain(value: serde_json::Value) -> AttributeValue {
+    match value {
+        serde_json::Value::Null => AttributeValue::NULL(true),
+        serde_json::Value::Bool(b) => AttributeValue::BOOL(b),
+        serde_json::Value::Number(n) => AttributeValue::N(n.to_string()),
+        serde_json::Value::String(s) => AttributeValue::S(s),
+        serde_json::Value::Array(items) => AttributeValue::L(items.into_iter().map(from_plain).collect()),
+        serde_json::Value::Object(map) => {
+            AttributeValue::M(map.into_iter().map(|(k, v)| (k, from_plain(v))).collect())
+        }
+    }
+}
+
+/// An item as one line of DynamoDB JSON (`{"Item":{…}}`).
+pub fn dynamodb_json_line(item: &Item) -> String {
+    #[derive(Serialize)]
+    struct Line<'a> {
+        #[serde(rename = "Item")]
+        item: &'a Item,
+    }
+    serde_json::to_string(&Line { item }).unwrap_or_default()
+}
+
+/// An item from one line of DynamoDB JSON, with or without the `{"Item": …}` wrapper.
+pub fn item_from_dynamodb_json(line: &str) -> Result<Item, String> {
+    #[derive(Deserialize)]
+    struct Line {
+        #[serde(rename = "Item")]
+        item: Item,
+    }
+    serde_json::from_str::<Line>(line)
+        .map(|l| l.item)
+        .or_else(|_| serde_json::from_str::<Item>(line))
+        .map_err(|err| err.to_string())
+}
+
+/// The scalar type a CSV column is declared with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ColumnType {
+    S,
+    N,
+    Bool,
+    /// Mixed or complex: cells are DynamoDB JSON.
+    Typed,
+}
+
+fn column_type(values: impl Iterator<Item = Option<AttributeValue>>) -> ColumnType {
+    let mut seen: Option<ColumnType> = None;
+    for value in values.flatten() {
+        let ty = match value {
+            AttributeValue::S(_) => ColumnType::S,
+            AttributeValue::N(_) => ColumnType::N,
+            AttributeValue::BOOL(_) => ColumnType::Bool,
+            _ => return ColumnType::Typed,
+        };
+        match seen {
+            None => seen = Some(ty),
+            Some(previous) if previous != ty => return ColumnType::Typed,
+            Some(_) => {}
+        }
+    }
+    seen.unwrap_or(ColumnType::Typed)
+}
+
+/// Items as CSV text (header + one row per item), the `leading` columns (the key attributes)
+/// first, then the others in the order they first appear.
+pub fn csv_text(items: &[Item], leading: &[String]) -> Result<String, String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut known = BTreeSet::new();
+    for name in leading {
+        if items.iter().any(|item| item.contains_key(name)) && known.insert(name.clone()) {
+            names.push(name.clone());
+        }
+    }
+    for item in items {
+        for name in item.keys() {
+            if known.insert(name.clone()) {
+                names.push(name.clone());
+            }
+        }
+    }
+    let types: Vec<ColumnType> = names
+        .iter()
+        .map(|name| column_type(items.iter().map(|item| item.get(name).cloned())))
+        .collect();
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    let header: Vec<String> = names
+        .iter()
+        .zip(&types)
+        .map(|(name, ty)| match ty {
+            ColumnType::S => format!("{name} (S)"),
+            ColumnType::N => format!("{name} (N)"),
+            ColumnType::Bool => format!("{name} (BOOL)"),
+            ColumnType::Typed => name.clone(),
+        })
+        .collect();
+    writer.write_record(&header).map_err(|err| err.to_string())?;
+    for item in items {
+        let row: Vec<String> = names
+            .iter()
+            .zip(&types)
+            .map(|(name, ty)| match (item.get(name), ty) {
+                (None, _) => String::new(),
+                (Some(AttributeValue::S(s)), ColumnType::S) => s.clone(),
+                (Some(AttributeValue::N(n)), ColumnType::N) => n.clone(),
+                (Some(AttributeValue::BOOL(b)), ColumnType::Bool) => b.to_string(),
+                (Some(value), _) => serde_json::to_string(value).unwrap_or_default(),
+            })
+            .collect();
+        writer.write_record(&row).map_err(|err| err.to_string())?;
+    }
+    let bytes = writer.into_inner().map_err(|err| err.to_string())?;
+    String::from_utf8(bytes).map_err(|err| err.to_string())
+}
+
+/// Items from CSV text written by [`csv_text`] (or by hand: a header without types reads cells as
+/// strings, or as DynamoDB JSON when a cell starts with `{`).
+pub fn items_from_csv(text: &str) -> Result<Vec<Item>, String> {
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header: Vec<(String, ColumnType)> = reader
+        .headers()
+        .map_err(|err| format!("the CSV header cannot be read: {err}"))?
+        .iter()
+        .map(|cell| {
+            for (suffix, ty) in [
+                (" (S)", ColumnType::S),
+                (" (N)", ColumnType::N),
+                (" (BOOL)", ColumnType::Bool),
+            ] {
+                if let Some(name) = cell.strip_suffix(suffix) {
+                    return (name.to_owned(), ty);
+                }
+            }
+            (cell.to_owned(), ColumnType::Typed)
+        })
+        .collect();
+    let mut items = Vec::new();
+    for (row_number, record) in reader.records().enumerate() {
+        let line = row_number + 2;
+        let record = record.map_err(|err| format!("CSV line {line}: {err}"))?;
+        let mut item = Item::new();
+        for ((name, ty), cell) in header.iter().zip(record.iter()) {
+            if cell.is_empty() {
+                continue;
+            }
+            let value = match ty {
+                ColumnType::S => AttributeValue::S(cell.to_owned()),
+                ColumnType::N => AttributeValue::N(cell.to_owned()),
+                ColumnType::Bool => match cell {
+                    "true" => AttributeValue::BOOL(true),
+                    "false" => AttributeValue::BOOL(false),
+                    other => {
+                        return Err(format!(
+                            "CSV line {line}, column {name}: {other:?} is not true or false"
+                        ));
+                    }
+                },
+                ColumnType::Typed if cell.starts_with('{') => serde_json::from_str(cell)
+                    .map_err(|err| format!("CSV line {line}, column {name}: not DynamoDB JSON: {err}"))?,
+                ColumnType::Typed => AttributeValue::S(cell.to_owned()),
+            };
+            item.insert(name.clone(), value);
+        }
+        items.push(item);
+    }
+    Ok(items)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn items() -> Vec<Item> {
+        let lines = [
+            r#"{"vehicleId":{"S":"VEH#V-7741"},"recordedAt":{"S":"META"},"plate":{"S":"KX-1000, \"fleet\""},"commissioned":{"N":"2019"}}"#,
+            r#"{"vehicleId":{"S":"VEH#V-7741"},"recordedAt":{"S":"TS#1"},"speedKph":{"N":"12345678901234567890.123"},"ok":{"BOOL":true},"tags":{"SS":["a","b"]},"raw":{"B":"AAEC"},"m":{"M":{"l":{"L":[{"N":"1"},{"NULL":true}]}}}}"#,
+        ];
+        lines.iter().map(|l| serde_json::from_str(l).unwrap()).collect()
+    }
+
+    #[test]
+    fn dynamodb_json_lines_round_trip_every_type() {
+        for item in items() {
+            let line = dynamodb_json_line(&item);
+            assert!(line.starts_with(r#"{"Item":{"#), "{line}");
+            assert_eq!(item_from_dynamodb_json(&line).unwrap(), item);
+        }
+        // A bare item (no wrapper) reads too.
+        assert_eq!(
+            item_from_dynamodb_json(r#"{"a":{"S":"x"}}"#).unwrap()["a"],
+            AttributeValue::S("x".into())
+        );
+    }
+
+    #[test]
+    fn csv_round_trips_every_type_and_keeps_items_sparse() {
+        let items = items();
+        let text = csv_text(&items, &["vehicleId".to_owned(), "recordedAt".to_owned()]).unwrap();
+        let header = text.lines().next().unwrap();
+        assert_eq!(
+            header,
+            "vehicleId (S),recordedAt (S),commissioned (N),plate (S),m,ok (BOOL),raw,speedKph (N),tags"
+        );
+        let back = items_from_csv(&text).unwrap();
+        assert_eq!(back, items);
+    }
+
+    #[test]
+    fn plain_json_keeps_every_digit_on_export_and_reads_common_json_back() {
+        let items = items();
+        let line = plain_json_line(&items[1]);
+        assert!(line.contains(r#""speedKph":12345678901234567890.123"#), "{line}");
+        assert!(line.contains(r#""tags":["a","b"]"#), "{line}");
+        let back = item_from_plain_json(
+            r#"{"id":"a","n":42,"f":1.5,"ok":false,"none":null,"l":[1,"x"],"m":{"k":"v"}}"#,
+        )
+        .unwrap();
+        assert_eq!(back["n"], AttributeValue::N("42".into()));
+        assert_eq!(back["f"], AttributeValue::N("1.5".into()));
+        assert_eq!(back["none"], AttributeValue::NULL(true));
+        assert_eq!(
+            back["l"],
+            AttributeValue::L(vec![AttributeValue::N("1".into()), AttributeValue::S("x".into())])
+        );
+        assert!(item_from_plain_json("[1]").is_err());
+    }
+
+    #[test]
+    fn bad_csv_cells_are_reported_with_their_line_and_column() {
+        let err = items_from_csv("id (S),ok (BOOL)\na,maybe\n").unwrap_err();
+        assert_eq!(err, "CSV line 2, column ok: \"maybe\" is not true or false");
+        let err = items_from_csv("id (S),m\na,{broken\n").unwrap_err();
+        assert!(
+            err.starts_with("CSV line 2, column m: not DynamoDB JSON"),
+            "{err}"
+        );
+    }
+}

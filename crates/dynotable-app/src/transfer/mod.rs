@@ -1,0 +1,322 @@
+//! Import and export: a table or a query result written to a file as JSON lines, DynamoDB JSON or
+//! CSV ([`formats`]); a file written into a table with BatchWriteItem. Both report progress as
+//! they go and stop when cancelled by id ([`App::cancel_operation`]).
+//!
+//! Import follows DynamoDB's rules for batch writes (rule B.9, dynamodb-rules.md; API reference
+//! `API_BatchWriteItem.html`): at most 25 puts per request; `UnprocessedItems` are sent again
+//! after an exponential backoff, and so are requests refused for throughput
+//! (`ProvisionedThroughputExceededException`, `ThrottlingException`, `RequestLimitExceeded`).
+
+pub mod formats;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use aws_sdk_dynamodb::types::{PutRequest, ReturnConsumedCapacity, WriteRequest};
+use serde::{Deserialize, Serialize};
+
+pub use formats::FileFormat;
+
+use crate::dto::attribute::item_to_sdk;
+use crate::dto::{Item, QueryInput};
+use crate::scans::ScanInput;
+use crate::{App, CommandError, ErrorCode};
+
+/// BatchWriteItem takes at most 25 requests (rule B.9).
+pub const BATCH_SIZE: usize = 25;
+/// Attempts per batch before the import gives up on it.
+const MAX_ATTEMPTS: u32 = 10;
+/// The first backoff; it doubles each attempt up to [`MAX_BACKOFF`].
+const FIRST_BACKOFF: Duration = Duration::from_millis(50);
+const MAX_BACKOFF: Duration = Duration::from_secs(5);
+
+/// What to export.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum ExportSource {
+    /// Every item of a table (a Scan).
+    Table { table: String },
+    /// Every page of a Query.
+    Query { query: Box<QueryInput> },
+}
+
+/// Progress of an import or export.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct TransferProgress {
+    pub items: u32,
+    #[specta(type = specta_typescript::Number)]
+    pub capacity_units: f64,
+    /// Batches sent again (unprocessed items or throttling).
+    pub retries: u32,
+}
+
+/// How a transfer ended.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct TransferSummary {
+    pub progress: TransferProgress,
+    pub cancelled: bool,
+}
+
+impl App {
+    /// Writes the items of `source` to `path` in `format`, calling `on_progress` as pages arrive.
+    pub async fn export(
+        &self,
+        profile_id: &str,
+        id: &str,
+        source: ExportSource,
+        format: FileFormat,
+        path: &Path,
+        mut on_progress: impl FnMut(TransferProgress) + Send,
+    ) -> Result<TransferSummary, CommandError> {
+        let (table, mut items, cancelled, progress) = match source {
+            ExportSource::Table { table } => {
+                let input = ScanInput {
+                    scan_id: id.to_owned(),
+                    table: table.clone(),
+                    index: None,
+                    filter: None,
+                    filter_names: None,
+                    filter_values: None,
+                    consistent_read: false,
+                    page_limit: None,
+                    segments: 1,
+                    capacity_budget: None,
+                };
+                let mut items = Vec::new();
+                let summary = self
+                    .scan(profile_id, input, |update| {
+                        items.extend(update.page.items);
+                        on_progress(TransferProgress {
+                            items: items.len() as u32,
+                            capacity_units: update.totals.capacity_units,
+                            retries: 0,
+                        });
+                    })
+                    .await?;
+                let cancelled = summary.end != crate::scans::ScanEnd::Completed;
+                let progress = TransferProgress {
+                    items: items.len() as u32,
+                    capacity_units: summary.totals.capacity_units,
+                    retries: 0,
+                };
+                (table, items, cancelled, progress)
+            }
+            ExportSource::Query { query } => {
+                let mut query = *query;
+                let flag = self.inner.running.register(id)?;
+                let mut items = Vec::new();
+                let mut progress = TransferProgress::default();
+                let result = async {
+                    query.exclusive_start_key = None;
+                    loop {
+                        if flag.load(Ordering::SeqCst) {
+                            return Ok(true);
+                        }
+                        let page = self.query(profile_id, query.clone()).await?;
+                        progress.capacity_units += page.consumed_capacity.as_ref().map_or(0.0, |c| c.total);
+                        items.extend(page.items);
+                        progress.items = items.len() as u32;
+                        on_progress(progress.clone());
+                        match page.last_evaluated_key {
+                            Some(key) => query.exclusive_start_key = Some(key),
+                            None => return Ok(false),
+                        }
+                    }
+                }
+                .await;
+                self.inner.running.remove(id);
+                let cancelled = result?;
+                (query.table.clone(), items, cancelled, progress)
+            }
+        };
+        if !cancelled {
+            let keys = self.describe_table(profile_id, &table).await?.keys;
+            let leading: Vec<String> = std::iter::once(keys.partition_key.name)
+                .chain(keys.sort_key.map(|k| k.name))
+                .collect();
+            let text = match format {
+                FileFormat::Csv => formats::csv_text(&items, &leading).map_err(internal)?,
+                FileFormat::JsonLines => lines(&items, formats::plain_json_line),
+                FileFormat::DynamodbJson => lines(&items, formats::dynamodb_json_line),
+            };
+            items.clear();
+            tokio::fs::write(path, text).await.map_err(|err| {
+                CommandError::new(
+                    ErrorCode::Validation,
+                    format!("The export could not be written to {}: {err}", path.display()),
+                )
+            })?;
+        }
+        Ok(TransferSummary { progress, cancelled })
+    }
+
+    /// Writes the items of the file at `path` into `table` with BatchWriteItem.
+    pub async fn import(
+        &self,
+        profile_id: &str,
+        id: &str,
+        table: &str,
+        format: FileFormat,
+        path: &Path,
+        mut on_progress: impl FnMut(TransferProgress) + Send,
+    ) -> Result<TransferSummary, CommandError> {
+        let session = self.session(profile_id).await?;
+        session.writable()?;
+        let text = tokio::fs::read_to_string(path).await.map_err(|err| {
+            CommandError::new(
+                ErrorCode::Validation,
+                format!("{} could not be read: {err}", path.display()),
+            )
+        })?;
+        let items = parse(&text, format).map_err(|message| {
+            CommandError::new(ErrorCode::Validation, format!("{}: {message}", path.display()))
+        })?;
+        let keys = self.describe_table(profile_id, table).await?.keys;
+        for (number, item) in items.iter().enumerate() {
+            if let Some(problem) = crate::writes::check_item(item, &keys).problems.first() {
+                return Err(CommandError::new(
+                    ErrorCode::Validation,
+                    format!(
+                        "Item {} of {}: {} Nothing was imported.",
+                        number + 1,
+                        path.display(),
+                        problem.message
+                    ),
+                ));
+            }
+        }
+        let flag = self.inner.running.register(id)?;
+        let client = session.client.clone();
+        let result = async {
+            let mut progress = TransferProgress::default();
+            for chunk in items.chunks(BATCH_SIZE) {
+                if flag.load(Ordering::SeqCst) {
+                    return Ok(TransferSummary {
+                        progress,
+                        cancelled: true,
+                    });
+                }
+                let requests = chunk
+                    .iter()
+                    .map(|item| {
+                        let put = PutRequest::builder()
+                            .set_item(Some(item_to_sdk(item).map_err(internal)?))
+                            .build()
+                            .map_err(internal)?;
+                        Ok(WriteRequest::builder().put_request(put).build())
+                    })
+                    .collect::<Result<Vec<_>, CommandError>>()?;
+                write_batch(&client, table, requests, &mut progress, &mut sleep).await?;
+                progress.items += chunk.len() as u32;
+                on_progress(progress.clone());
+            }
+            Ok(TransferSummary {
+                progress,
+                cancelled: false,
+            })
+        }
+        .await;
+        self.inner.running.remove(id);
+        result
+    }
+}
+
+async fn sleep(duration: Duration) {
+    tokio::time::sleep(duration).await;
+}
+
+/// Sends one batch until every request in it is processed, backing off between attempts.
+async fn write_batch<F, Fut>(
+    client: &aws_sdk_dynamodb::Client,
+    table: &str,
+    mut requests: Vec<WriteRequest>,
+    progress: &mut TransferProgress,
+    wait: &mut F,
+) -> Result<(), CommandError>
+where
+    F: FnMut(Duration) -> Fut,
+    Fut: Future<Output = ()>,
+{
+    let mut backoff = FIRST_BACKOFF;
+    for attempt in 1..=MAX_ATTEMPTS {
+        let sent = client
+            .batch_write_item()
+            .set_request_items(Some(HashMap::from([(table.to_owned(), requests.clone())])))
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .send()
+            .await;
+        match sent {
+            Ok(output) => {
+                progress.capacity_units += output
+                    .consumed_capacity()
+                    .iter()
+                    .filter_map(|c| c.capacity_units())
+                    .sum::<f64>();
+                let unprocessed = output
+                    .unprocessed_items()
+                    .and_then(|u| u.get(table))
+                    .cloned()
+                    .unwrap_or_default();
+                if unprocessed.is_empty() {
+                    return Ok(());
+                }
+                requests = unprocessed;
+            }
+            Err(err) => {
+                let error = CommandError::from_sdk(&err);
+                if error.code != ErrorCode::Throttled {
+                    return Err(error);
+                }
+            }
+        }
+        if attempt == MAX_ATTEMPTS {
+            break;
+        }
+        progress.retries += 1;
+        wait(backoff).await;
+        backoff = (backoff * 2).min(MAX_BACKOFF);
+    }
+    Err(CommandError::new(
+        ErrorCode::Throttled,
+        format!(
+            "DynamoDB kept {} items unprocessed after {MAX_ATTEMPTS} attempts; the import stopped there.",
+            requests.len()
+        ),
+    ))
+}
+
+fn parse(text: &str, format: FileFormat) -> Result<Vec<Item>, String> {
+    match format {
+        FileFormat::Csv => formats::items_from_csv(text),
+        FileFormat::JsonLines | FileFormat::DynamodbJson => text
+            .lines()
+            .enumerate()
+            .filter(|(_, line)| !line.trim().is_empty())
+            .map(|(number, line)| {
+                let item = if format == FileFormat::JsonLines {
+                    formats::item_from_plain_json(line)
+                } else {
+                    formats::item_from_dynamodb_json(line)
+                };
+                item.map_err(|err| format!("line {}: {err}", number + 1))
+            })
+            .collect(),
+    }
+}
+
+fn lines(items: &[Item], line: fn(&Item) -> String) -> String {
+    let mut text = String::new();
+    for item in items {
+        text.push_str(&line(item));
+        text.push('\n');
+    }
+    text
+}
+
+fn internal(err: impl std::fmt::Display) -> CommandError {
+    CommandError::new(ErrorCode::Internal, err.to_string())
+}
