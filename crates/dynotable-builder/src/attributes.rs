@@ -154,3 +154,33 @@ pub(crate) fn hint(path: Option<&AttributePath>, role: &str) -> String {
         format!("{base}_{role}")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bare_names_are_identifiers_that_are_not_reserved() {
+        for bare in ["vehicleId", "recordedAt", "a_1", "plate"] {
+            assert!(is_bare_name(bare), "{bare}");
+        }
+        for placeholder in [
+            "status", "Name", "DATA", "1st", "a.b", "a-b", "a b", "_id", "größe", "",
+        ] {
+            assert!(!is_bare_name(placeholder), "{placeholder}");
+        }
+    }
+
+    #[test]
+    fn one_placeholder_per_name_and_numbered_collisions() {
+        let mut attrs = ExpressionAttributes::new();
+        assert_eq!(attrs.name("a-b"), "#a_b");
+        assert_eq!(attrs.name("a.b"), "#a_b_2");
+        assert_eq!(attrs.name("a-b"), "#a_b");
+        let v = AttributeValue::BOOL(true);
+        assert_eq!(attrs.value("a-b", &v), ":a_b");
+        assert_eq!(attrs.value("a-b", &v), ":a_b_2");
+        assert_eq!(attrs.value("", &v), ":value");
+        assert_eq!(attrs.name("日付"), "#attr");
+    }
+}

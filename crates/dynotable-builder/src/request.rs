@@ -203,7 +203,7 @@ impl GeneratedRequest {
     }
 
     /// The DynamoDB JSON body of the request (`X-Amz-Target: DynamoDB_20120810.Query`/`.Scan`),
-    /// parameters in the API reference's order.
+    /// keys in sorted order (serde_json maps).
     pub fn to_json(&self) -> Value {
         let mut body = Map::new();
         body.insert("TableName".into(), json!(self.table_name));

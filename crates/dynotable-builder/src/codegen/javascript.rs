@@ -1,14 +1,14 @@
 //! JavaScript, AWS SDK v3 (ES modules for Node): the low-level `DynamoDBClient` with typed
 //! AttributeValues (`{ S: "..." }`), or the `DynamoDBDocumentClient` of `@aws-sdk/lib-dynamodb`
-//! with native values (numbers, `Set`s, `Uint8Array`s, `null`). A number the DocumentClient
-//! cannot hold exactly (not an integer within ±2^53) is passed as `NumberValue.from("...")`.
+//! with native values (numbers, `Set`s, `Uint8Array`s, `null`). A number a JavaScript double
+//! cannot hold exactly is passed as `NumberValue.from("...")`, as lib-dynamodb asks.
 //!
 //! Both loop on `LastEvaluatedKey` → `ExclusiveStartKey` and print each item as one line of
 //! JSON, binary as base64 and sets as sorted arrays.
 
 use dynotable_types::AttributeValue;
 
-use super::{base64, is_safe_integer, quoted};
+use super::{base64, is_exact_js_number, quoted};
 use crate::request::{GeneratedRequest, ReadOperation};
 
 fn typed(value: &AttributeValue) -> String {
@@ -33,8 +33,8 @@ fn typed(value: &AttributeValue) -> String {
 /// Whether the document form of `value` needs `NumberValue`.
 fn needs_number_value(value: &AttributeValue) -> bool {
     match value {
-        AttributeValue::N(n) => !is_safe_integer(&n.to_string()),
-        AttributeValue::NS(set) => set.iter().any(|n| !is_safe_integer(&n.to_string())),
+        AttributeValue::N(n) => !is_exact_js_number(&n.to_string()),
+        AttributeValue::NS(set) => set.iter().any(|n| !is_exact_js_number(&n.to_string())),
         AttributeValue::M(map) => map.values().any(needs_number_value),
         AttributeValue::L(list) => list.iter().any(needs_number_value),
         _ => false,
@@ -43,7 +43,7 @@ fn needs_number_value(value: &AttributeValue) -> bool {
 
 fn number(n: &dynotable_types::Number) -> String {
     let text = n.to_string();
-    if is_safe_integer(&text) {
+    if is_exact_js_number(&text) {
         text
     } else {
         format!("NumberValue.from({})", quoted(&text))

@@ -155,10 +155,46 @@ pub(crate) fn pascal_identifier(text: &str) -> String {
     out
 }
 
-/// Whether a DynamoDB number is exactly a JavaScript number and prints back the same way:
-/// an integer within ±2^53.
-pub(crate) fn is_safe_integer(number: &str) -> bool {
-    number
-        .parse::<i64>()
-        .is_ok_and(|n| n.unsigned_abs() <= (1u64 << 53) && n.to_string() == number)
+/// Whether a DynamoDB number (canonical text, no exponent) is exactly a JavaScript number that
+/// prints back as the same text: the shortest round-trip form of the double equals the text, in
+/// the range where JavaScript prints without an exponent.
+pub(crate) fn is_exact_js_number(number: &str) -> bool {
+    let Ok(double) = number.parse::<f64>() else {
+        return false;
+    };
+    let magnitude = double.abs();
+    format!("{double}") == number && (double == 0.0 || (1e-6..1e21).contains(&magnitude))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_a_javascript_double_holds_exactly() {
+        for exact in ["0", "7", "-1500", "12.5", "0.1", "9007199254740992", "0.000001"] {
+            assert!(is_exact_js_number(exact), "{exact}");
+        }
+        for inexact in [
+            "12345678901234567890",
+            "9007199254740993",
+            "0.30000000000000000001",
+            "1000000000000000000000",
+            "0.0000001",
+        ] {
+            assert!(!is_exact_js_number(inexact), "{inexact}");
+        }
+    }
+
+    #[test]
+    fn string_literals_escape_what_the_c_family_needs() {
+        assert_eq!(quoted("a\"b\\c\nd\u{1}\u{2028}é"), r#""a\"b\\c\nd\u0001\u2028é""#);
+    }
+
+    #[test]
+    fn class_names_from_table_names() {
+        assert_eq!(pascal_identifier("Telemetry"), "Telemetry");
+        assert_eq!(pascal_identifier("my-table.v2"), "MyTableV2");
+        assert_eq!(pascal_identifier("1st"), "Table1st");
+    }
 }

@@ -9,7 +9,7 @@ const input = {
   ExpressionAttributeValues: {
     ":checksum": Uint8Array.from(Buffer.from("3q2+7w==", "base64")),
     ":flags": { codes: [1, "two"], note: null, ok: true },
-    ":fuelPct": NumberValue.from("12.5"),
+    ":fuelPct": 12.5,
     ":odometer": NumberValue.from("12345678901234567890"),
     ":tags_element": "service-due",
     ":zones": new Set([1, 3]),
