@@ -4,7 +4,14 @@
 //! `Items` list), so the request's `Limit` becomes `--page-size` — the CLI's name for the
 //! per-request limit — and no `--max-items` is given. Every argument is single-quoted for the
 //! shell; maps are passed as compact DynamoDB JSON.
+//!
+//! Binary values are base64 in DynamoDB JSON, which AWS CLI v2 decodes (its default
+//! `cli_binary_format` is `base64`) while v1 sends the base64 text itself as the bytes — a
+//! silently different value. A command with binary values therefore names
+//! `--cli-binary-format base64`: v2 runs it as meant, v1 refuses the unknown option instead of
+//! comparing against the wrong bytes. Without binary values the command is the same for both.
 
+use dynotable_types::AttributeValue;
 use serde_json::json;
 
 use crate::request::{GeneratedRequest, ReadOperation};
@@ -12,6 +19,15 @@ use crate::request::{GeneratedRequest, ReadOperation};
 /// `'text'` for a POSIX shell: a single quote inside becomes `'\''`.
 fn shell_quoted(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+fn has_binary(value: &AttributeValue) -> bool {
+    match value {
+        AttributeValue::B(_) | AttributeValue::BS(_) => true,
+        AttributeValue::M(map) => map.values().any(has_binary),
+        AttributeValue::L(list) => list.iter().any(has_binary),
+        _ => false,
+    }
 }
 
 pub(crate) fn export(request: &GeneratedRequest) -> String {
@@ -55,11 +71,22 @@ pub(crate) fn export(request: &GeneratedRequest) -> String {
     if let Some(capacity) = request.return_consumed_capacity {
         args.push(format!("--return-consumed-capacity {}", capacity.as_str()));
     }
+    let binary = request
+        .expression_attribute_values
+        .iter()
+        .flat_map(|values| values.values())
+        .any(has_binary);
+    if binary {
+        args.push("--cli-binary-format base64".into());
+    }
     args.push("--output json".into());
     let mut out = String::from("#!/bin/sh\n");
     out.push_str(
         "# Reads every page: the AWS CLI follows LastEvaluatedKey and prints all items as one list.\n",
     );
+    if binary {
+        out.push_str("# AWS CLI v2: binary values are given in base64 (CLI v1 cannot pass them inline).\n");
+    }
     out.push_str(&format!("aws dynamodb {operation}"));
     for arg in args {
         out.push_str(" \\\n    ");
