@@ -36,7 +36,7 @@ pub struct ExpressionAttributes {
     /// `#placeholder` → attribute name.
     pub expression_attribute_names: BTreeMap<String, String>,
     /// `:placeholder` → typed value (DynamoDB JSON).
-    #[cfg_attr(feature = "specta", specta(type = BTreeMap<String, serde_json::Value>))]
+    #[cfg_attr(feature = "specta", specta(type = BTreeMap<String, crate::typescript::AttributeValueJson>))]
     pub expression_attribute_values: BTreeMap<String, AttributeValue>,
     /// attribute name → its placeholder, so each name gets one.
     #[serde(skip)]

@@ -133,7 +133,7 @@ pub enum Operand {
         path: AttributePath,
     },
     Value {
-        #[cfg_attr(feature = "specta", specta(type = serde_json::Value))]
+        #[cfg_attr(feature = "specta", specta(type = crate::typescript::AttributeValueJson))]
         value: AttributeValue,
     },
     Size {

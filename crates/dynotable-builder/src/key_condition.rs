@@ -117,21 +117,21 @@ pub enum SortKeyCondition {
     Compare {
         name: String,
         op: Comparator,
-        #[cfg_attr(feature = "specta", specta(type = serde_json::Value))]
+        #[cfg_attr(feature = "specta", specta(type = crate::typescript::AttributeValueJson))]
         value: AttributeValue,
     },
     /// `sk BETWEEN :from AND :to`
     Between {
         name: String,
-        #[cfg_attr(feature = "specta", specta(type = serde_json::Value))]
+        #[cfg_attr(feature = "specta", specta(type = crate::typescript::AttributeValueJson))]
         low: AttributeValue,
-        #[cfg_attr(feature = "specta", specta(type = serde_json::Value))]
+        #[cfg_attr(feature = "specta", specta(type = crate::typescript::AttributeValueJson))]
         high: AttributeValue,
     },
     /// `begins_with(sk, :prefix)`
     BeginsWith {
         name: String,
-        #[cfg_attr(feature = "specta", specta(type = serde_json::Value))]
+        #[cfg_attr(feature = "specta", specta(type = crate::typescript::AttributeValueJson))]
         prefix: AttributeValue,
     },
 }
@@ -142,7 +142,7 @@ pub enum SortKeyCondition {
 #[serde(rename_all = "camelCase")]
 pub struct KeyConditionState {
     pub partition_key: String,
-    #[cfg_attr(feature = "specta", specta(type = serde_json::Value))]
+    #[cfg_attr(feature = "specta", specta(type = crate::typescript::AttributeValueJson))]
     pub partition_value: AttributeValue,
     pub sort: Option<SortKeyCondition>,
 }

@@ -28,6 +28,8 @@ pub mod expression;
 pub mod key_condition;
 pub mod path;
 pub mod request;
+#[cfg(feature = "specta")]
+pub mod typescript;
 pub mod update;
 
 pub use attributes::{ExpressionAttributes, is_bare_name};

@@ -103,7 +103,7 @@ pub struct GeneratedRequest {
     pub filter_expression: Option<String>,
     pub projection_expression: Option<String>,
     pub expression_attribute_names: Option<BTreeMap<String, String>>,
-    #[cfg_attr(feature = "specta", specta(type = Option<BTreeMap<String, serde_json::Value>>))]
+    #[cfg_attr(feature = "specta", specta(type = Option<BTreeMap<String, crate::typescript::AttributeValueJson>>))]
     pub expression_attribute_values: Option<BTreeMap<String, AttributeValue>>,
     /// `Some(false)` for newest first; absent means the default, ascending.
     pub scan_index_forward: Option<bool>,

@@ -24,7 +24,7 @@ pub enum UpdateOperandState {
         path: AttributePath,
     },
     Value {
-        #[cfg_attr(feature = "specta", specta(type = serde_json::Value))]
+        #[cfg_attr(feature = "specta", specta(type = crate::typescript::AttributeValueJson))]
         value: AttributeValue,
     },
     /// `if_not_exists(path, fallback)`
@@ -74,13 +74,13 @@ pub enum UpdateActionState {
     /// Adds a number to a number, or elements to a set.
     Add {
         path: AttributePath,
-        #[cfg_attr(feature = "specta", specta(type = serde_json::Value))]
+        #[cfg_attr(feature = "specta", specta(type = crate::typescript::AttributeValueJson))]
         value: AttributeValue,
     },
     /// Removes elements from a set.
     Delete {
         path: AttributePath,
-        #[cfg_attr(feature = "specta", specta(type = serde_json::Value))]
+        #[cfg_attr(feature = "specta", specta(type = crate::typescript::AttributeValueJson))]
         value: AttributeValue,
     },
 }

@@ -29,7 +29,7 @@ use crate::request::GeneratedRequest;
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub enum CodeTarget {
-    /// AWS CLI (v1 or v2), a POSIX shell command.
+    /// AWS CLI v2 (v1 too, unless the request has binary values), a POSIX shell command.
     AwsCli,
     /// JavaScript SDK v3, `@aws-sdk/client-dynamodb` (ES module).
     JavaScriptClient,
