@@ -91,20 +91,25 @@ pub(crate) fn export(request: &GeneratedRequest) -> String {
     if values.iter().any(|v| uses_map(v)) {
         out.push_str("use std::collections::HashMap;\n\n");
     }
+    let mut uses = vec![
+        "aws_config::BehaviorVersion".to_string(),
+        "aws_sdk_dynamodb::Client".to_string(),
+    ];
     if values.iter().any(|v| uses_blob(v)) {
-        out.push_str("use aws_sdk_dynamodb::primitives::Blob;\n");
+        uses.push("aws_sdk_dynamodb::primitives::Blob".to_string());
     }
     match types.as_slice() {
         [] => {}
-        [one] => out.push_str(&format!("use aws_sdk_dynamodb::types::{one};\n")),
-        many => out.push_str(&format!(
-            "use aws_sdk_dynamodb::types::{{{}}};\n",
-            many.join(", ")
-        )),
+        [one] => uses.push(format!("aws_sdk_dynamodb::types::{one}")),
+        many => uses.push(format!("aws_sdk_dynamodb::types::{{{}}}", many.join(", "))),
     }
-    out.push_str("use aws_sdk_dynamodb::Client;\n\n");
+    uses.sort();
+    for path in uses {
+        out.push_str(&format!("use {path};\n"));
+    }
+    out.push('\n');
     out.push_str("#[tokio::main]\nasync fn main() -> Result<(), aws_sdk_dynamodb::Error> {\n");
-    out.push_str("    let config = aws_config::load_from_env().await;\n");
+    out.push_str("    let config = aws_config::load_defaults(BehaviorVersion::latest()).await;\n");
     out.push_str("    let client = Client::new(&config);\n");
     let method = match request.operation {
         ReadOperation::Query => "query",

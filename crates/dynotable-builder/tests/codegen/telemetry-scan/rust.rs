@@ -1,12 +1,13 @@
 use std::collections::HashMap;
 
+use aws_config::BehaviorVersion;
+use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::AttributeValue;
-use aws_sdk_dynamodb::Client;
 
 #[tokio::main]
 async fn main() -> Result<(), aws_sdk_dynamodb::Error> {
-    let config = aws_config::load_from_env().await;
+    let config = aws_config::load_defaults(BehaviorVersion::latest()).await;
     let client = Client::new(&config);
     let mut items = client
         .scan()
