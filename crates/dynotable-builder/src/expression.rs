@@ -211,3 +211,90 @@ pub fn generate_request(
     let diagnostics = check_request(&texts, attributes.names(), attributes.values(), key_schema);
     Ok((texts, attributes, diagnostics))
 }
+
+/// Typed text with its maps, as the UI's text mode sends it (one argument for a command).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "PascalCase")]
+pub struct TypedRequest {
+    /// The request's expressions, each with the parameter it is sent in.
+    pub expressions: Vec<ExpressionText>,
+    #[serde(default)]
+    pub expression_attribute_names: Option<BTreeMap<String, String>>,
+    #[serde(default)]
+    #[cfg_attr(
+        feature = "specta",
+        specta(type = Option<BTreeMap<String, crate::typescript::AttributeValueJson>>)
+    )]
+    pub expression_attribute_values: Option<BTreeMap<String, AttributeValue>>,
+}
+
+impl TypedRequest {
+    /// [`check_request`] on this request.
+    pub fn check(&self, key_schema: Option<&KeySchemaState>) -> Vec<Diagnostic> {
+        check_request(
+            &self.expressions,
+            self.expression_attribute_names.clone(),
+            self.expression_attribute_values.clone(),
+            key_schema,
+        )
+    }
+
+    /// [`parse`] on each expression of this request, with the request's maps: the builder
+    /// states, or DynamoDB's first objection. Placeholders unused by every expression together
+    /// are reported as the service does.
+    pub fn parse(
+        &self,
+        key_schema: Option<&KeySchemaState>,
+    ) -> Result<Vec<ExpressionState>, Vec<Diagnostic>> {
+        let diagnostics = self.check(key_schema);
+        if !diagnostics.is_empty() {
+            return Err(diagnostics);
+        }
+        // Every expression resolves and the maps are used up; each is turned into state with
+        // only the placeholders it uses.
+        let mut states = Vec::with_capacity(self.expressions.len());
+        for expression in &self.expressions {
+            let (names, values) = self.used_by(&expression.text);
+            states.push(
+                parse(expression.parameter, &expression.text, names, values, key_schema)
+                    .map_err(|diagnostic| vec![diagnostic])?,
+            );
+        }
+        Ok(states)
+    }
+
+    /// The entries of the maps whose keys appear in `text` as whole placeholders.
+    #[allow(clippy::type_complexity)]
+    fn used_by(
+        &self,
+        text: &str,
+    ) -> (
+        Option<BTreeMap<String, String>>,
+        Option<BTreeMap<String, AttributeValue>>,
+    ) {
+        let keys: std::collections::BTreeSet<&str> = dynotable_expr::lexer::tokenize(text)
+            .iter()
+            .map(|token| token.text(text))
+            .filter(|t| t.starts_with('#') || t.starts_with(':'))
+            .collect();
+        let names: BTreeMap<String, String> = self
+            .expression_attribute_names
+            .iter()
+            .flatten()
+            .filter(|(k, _)| keys.contains(k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let values: BTreeMap<String, AttributeValue> = self
+            .expression_attribute_values
+            .iter()
+            .flatten()
+            .filter(|(k, _)| keys.contains(k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        (
+            (!names.is_empty()).then_some(names),
+            (!values.is_empty()).then_some(values),
+        )
+    }
+}

@@ -36,7 +36,8 @@ pub use attributes::{ExpressionAttributes, is_bare_name};
 pub use condition::{Comparator, ConditionState, Operand, TypeDescriptor};
 pub use error::{BuildError, Diagnostic, ExpressionParameter, TextSpan};
 pub use expression::{
-    ExpressionState, ExpressionText, GeneratedExpression, check_request, generate, generate_request, parse,
+    ExpressionState, ExpressionText, GeneratedExpression, TypedRequest, check_request, generate,
+    generate_request, parse,
 };
 pub use key_condition::{
     KeyAttribute, KeyConditionState, KeySchemaState, KeyType, SortKeyCondition, SortKeyOperator,

@@ -13,6 +13,8 @@
 //! - `check [<Parameter>="<text>" ...] [names=..] [values=..]`: every diagnostic of a request.
 //! - `wide in|and|set|name|text <n>`: a large generated state, its size and DynamoDB's verdict
 //!   (the limits of Rule B.7).
+//! - `typed [<Parameter>="<text>" ...] [names=..] [values=..]`: a whole typed request turned
+//!   into builder states, placeholders shared across its expressions.
 //! - `operators S|N|B`: the sort-key operators offered for a key of that type.
 //! - `request <case> '<ReadRequest>'`: the DynamoDB JSON body, the verdict, and the programs
 //!   for every target, compared with (or, refreshing, written to) `tests/codegen/<case>/`.
@@ -25,7 +27,7 @@ use std::path::PathBuf;
 use dynotable_builder::codegen::{CodeTarget, export};
 use dynotable_builder::{
     Diagnostic, ExpressionParameter, ExpressionState, ExpressionText, KeyAttribute, KeySchemaState, KeyType,
-    ReadRequest, check_request, generate_request, parse, sort_key_operators,
+    ReadRequest, TypedRequest, check_request, generate_request, parse, sort_key_operators,
 };
 use dynotable_types::AttributeValue;
 
@@ -237,6 +239,31 @@ impl goldenscript::Runner for Runner {
                 args.reject_next()?;
                 let diagnostics = check_request(&expressions, names, values, self.schema.as_ref());
                 write_diagnostics(&mut out, &diagnostics)?;
+            }
+            "typed" => {
+                let names = args.take_key("names").map(serde_json::from_str).transpose()?;
+                let values = args.take_key("values").map(serde_json::from_str).transpose()?;
+                let mut expressions = Vec::new();
+                while let Some((key, text)) = args.next_key() {
+                    expressions.push(ExpressionText {
+                        parameter: parameter(key)?,
+                        text: text.to_string(),
+                    });
+                }
+                args.reject_next()?;
+                let typed = TypedRequest {
+                    expressions,
+                    expression_attribute_names: names,
+                    expression_attribute_values: values,
+                };
+                match typed.parse(self.schema.as_ref()) {
+                    Ok(states) => {
+                        for state in states {
+                            writeln!(out, "{}", serde_json::to_string(&state)?)?;
+                        }
+                    }
+                    Err(diagnostics) => write_diagnostics(&mut out, &diagnostics)?,
+                }
             }
             "request" => {
                 let case = args.next_pos().ok_or("case name missing")?;
