@@ -95,18 +95,19 @@ pub fn parse(
     values: Option<BTreeMap<String, AttributeValue>>,
     key_schema: Option<&KeySchemaState>,
 ) -> Result<ExpressionState, Diagnostic> {
-    if parameter == ExpressionParameter::KeyConditionExpression {
-        let schema = key_schema.ok_or_else(|| Diagnostic {
-            exception: "ValidationException".into(),
-            message: "A KeyConditionExpression is checked against the key schema of a table or index".into(),
-            expression: Some(parameter),
-            span: None,
-        })?;
-        return KeyConditionState::from_text(text, names, values, schema)
-            .map(ExpressionState::KeyConditionExpression);
-    }
     let mut placeholders = Placeholders::new(names, values)?;
     let state = match parameter {
+        ExpressionParameter::KeyConditionExpression => {
+            let schema = key_schema.ok_or_else(|| Diagnostic {
+                exception: "ValidationException".into(),
+                message: "A KeyConditionExpression is checked against the key schema of a table or index"
+                    .into(),
+                expression: Some(parameter),
+                span: None,
+            })?;
+            let resolved = KeyConditionState::resolve(text, &mut placeholders, schema)?;
+            ExpressionState::KeyConditionExpression(KeyConditionState::from_resolved(&resolved))
+        }
         ExpressionParameter::FilterExpression | ExpressionParameter::ConditionExpression => {
             let resolved = placeholders.condition(parameter.kind(), text)?;
             let state = ConditionState::from_resolved(&resolved);
@@ -122,7 +123,6 @@ pub fn parse(
         ExpressionParameter::UpdateExpression => {
             ExpressionState::UpdateExpression(UpdateState::from_resolved(&placeholders.update(text)?))
         }
-        ExpressionParameter::KeyConditionExpression => unreachable!("handled above"),
     };
     placeholders.check_unused()?;
     Ok(state)

@@ -9,8 +9,6 @@
 //! schema of the table or index, which answer with the service's own messages
 //! (`Query key condition not supported`, `Query condition missed key schema element: sk`, ...).
 
-use std::collections::BTreeMap;
-
 use dynotable_expr::{KeyCondition, KeyElement, KeySchema, Placeholders, SortKeyRange};
 use dynotable_types::{AttributeValue, ScalarAttributeType};
 use serde::{Deserialize, Serialize};
@@ -183,20 +181,6 @@ impl KeyConditionState {
         schema: &KeySchemaState,
     ) -> Result<KeyCondition, dynotable_expr::Error> {
         placeholders.key_condition(text, &schema.expr())
-    }
-
-    /// Parses and checks a typed KeyConditionExpression against `schema`, then turns it into
-    /// the builder's form.
-    pub fn from_text(
-        text: &str,
-        names: Option<BTreeMap<String, String>>,
-        values: Option<BTreeMap<String, AttributeValue>>,
-        schema: &KeySchemaState,
-    ) -> Result<KeyConditionState, Diagnostic> {
-        let mut placeholders = Placeholders::new(names, values)?;
-        let resolved = KeyConditionState::resolve(text, &mut placeholders, schema)?;
-        placeholders.check_unused()?;
-        Ok(KeyConditionState::from_resolved(&resolved))
     }
 
     pub fn from_resolved(resolved: &KeyCondition) -> KeyConditionState {
