@@ -54,6 +54,15 @@ install_test_peers() {
   fi
 }
 
+install_codegen_packages() {
+  # The JavaScript SDK v3 that the query builder's exported Node programs import, run by
+  # tests/blackbox/test_builder_codegen.py (pinned in tests/codegen/package-lock.json).
+  if [ ! -f tests/codegen/node_modules/.package-lock.json ] \
+    || [ tests/codegen/package-lock.json -nt tests/codegen/node_modules/.package-lock.json ]; then
+    npm ci --prefix tests/codegen --no-audit --no-fund
+  fi
+}
+
 install_python_tools() {
   # The end-to-end test's WebDriver client (selenium) and runner (pytest), in a project venv.
   if [ ! -x .venv/bin/python ] || [ tests/requirements.txt -nt .venv/.installed ]; then
@@ -75,6 +84,7 @@ install_debian_packages
 install_npm_packages
 if [ "$what" = test ]; then
   install_test_peers
+  install_codegen_packages
   install_python_tools
   install_tauri_driver
 fi
