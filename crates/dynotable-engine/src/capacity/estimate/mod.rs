@@ -55,9 +55,12 @@ pub mod write;
 
 use serde::{Deserialize, Serialize};
 
-use crate::api::ConsumedCapacity;
+use dynotable_types::ScalarAttributeType;
+
+use crate::api::table::TableDescription;
+use crate::api::{ConsumedCapacity, KeySchemaElement, Projection};
 use crate::capacity::{self, CapacityReport, Charge};
-use crate::catalog::{IndexKind, KeySchema, ProjectionSchema, TableSchema};
+use crate::catalog::{IndexKind, KeyAttribute, KeySchema, ProjectionSchema, TableSchema};
 use crate::{ApiError, Engine};
 
 /// What the estimator needs to know of a table: its key and its indexes.
@@ -97,6 +100,70 @@ impl From<&TableSchema> for TableShape {
 }
 
 impl TableShape {
+    /// The shape of a table as DescribeTable describes it (for tables in AWS): key types from
+    /// the attribute definitions, each index's keys and projection.
+    pub fn from_description(description: &TableDescription) -> Result<TableShape, ApiError> {
+        let key = |elements: &[KeySchemaElement]| -> Result<KeySchema, ApiError> {
+            let attribute = |role: &str| -> Result<Option<KeyAttribute>, ApiError> {
+                let Some(name) = elements
+                    .iter()
+                    .find(|e| e.key_type.as_deref() == Some(role))
+                    .and_then(|e| e.attribute_name.clone())
+                else {
+                    return Ok(None);
+                };
+                let ty = description
+                    .attribute_definitions
+                    .iter()
+                    .find(|d| d.attribute_name.as_deref() == Some(name.as_str()))
+                    .and_then(|d| d.attribute_type.as_deref())
+                    .and_then(ScalarAttributeType::from_descriptor)
+                    .ok_or_else(|| {
+                        ApiError::validation(format!("The key attribute {name} has no attribute definition"))
+                    })?;
+                Ok(Some(KeyAttribute { name, ty }))
+            };
+            Ok(KeySchema {
+                partition: attribute("HASH")?
+                    .ok_or_else(|| ApiError::validation("A key schema needs a HASH key"))?,
+                sort: attribute("RANGE")?,
+            })
+        };
+        let projection = |p: &Projection| match p.projection_type.as_deref() {
+            Some("ALL") => Ok(ProjectionSchema::All),
+            Some("KEYS_ONLY") => Ok(ProjectionSchema::KeysOnly),
+            Some("INCLUDE") => Ok(ProjectionSchema::Include(
+                p.non_key_attributes.clone().unwrap_or_default(),
+            )),
+            other => Err(ApiError::validation(format!(
+                "Unknown projection type {}",
+                other.unwrap_or("(none)")
+            ))),
+        };
+        let mut indexes = Vec::new();
+        for gsi in description.global_secondary_indexes.iter().flatten() {
+            indexes.push(IndexShape {
+                name: gsi.index_name.clone(),
+                kind: IndexKind::Global,
+                key: key(&gsi.key_schema)?,
+                projection: projection(&gsi.projection)?,
+            });
+        }
+        for lsi in description.local_secondary_indexes.iter().flatten() {
+            indexes.push(IndexShape {
+                name: lsi.index_name.clone(),
+                kind: IndexKind::Local,
+                key: key(&lsi.key_schema)?,
+                projection: projection(&lsi.projection)?,
+            });
+        }
+        Ok(TableShape {
+            name: description.table_name.clone(),
+            key: key(&description.key_schema)?,
+            indexes,
+        })
+    }
+
     pub fn index(&self, name: &str) -> Option<&IndexShape> {
         self.indexes.iter().find(|i| i.name == name)
     }

@@ -5,7 +5,9 @@ use serde::{Deserialize, Serialize};
 
 use super::{Line, RequestCost, SizeProfile, TableShape, bytes, units};
 use crate::ApiError;
-use crate::capacity::{self, BATCH_GET_KEYS, Charge, PAGE_BYTES, ReadKind, ReadUnits, TRANSACTION_ACTIONS};
+use crate::capacity::{
+    self, BATCH_GET_KEYS, Charge, PAGE_BYTES, READ_BLOCK_BYTES, ReadKind, ReadUnits, TRANSACTION_ACTIONS,
+};
 use crate::catalog::IndexKind;
 
 /// GetItem of one item of `size` bytes (`None`: no item at the key) with `kind` consistency.
@@ -95,6 +97,9 @@ pub struct ReadWay {
     pub strong: Option<f64>,
     pub transactional: Option<f64>,
     pub exact: bool,
+    /// When not exact: the fewest and most 4 KB blocks the items can round to, whatever their
+    /// individual sizes (multiply by ½, 1 or 2 for the consistency).
+    pub blocks_range: Option<[u64; 2]>,
     pub lines: Vec<Line>,
 }
 
@@ -213,6 +218,13 @@ pub fn estimate_query(input: &QueryInput) -> Result<ReadEstimate, ApiError> {
     };
     let entries = input.selected.sizes();
     let base = input.base_items.as_ref().unwrap_or(&input.selected);
+    if base.item_count() != input.selected.item_count() {
+        return Err(ApiError::validation(format!(
+            "The base items ({}) must be as many as the selected entries ({})",
+            base.item_count(),
+            input.selected.item_count()
+        )));
+    }
     let base_sizes = base.sizes();
     let exact = input.selected.is_exact() && base.is_exact();
     let fetch = input.fetch_from_table && index.is_some_and(|i| i.kind == IndexKind::Local);
@@ -272,13 +284,14 @@ pub fn estimate_query(input: &QueryInput) -> Result<ReadEstimate, ApiError> {
             .map(|q| q.capacity_units),
         transactional: None,
         exact: exact || page_sizes.len() == 1,
+        blocks_range: None,
         lines: vec![Line::rule(
             "B.2",
             "One Query sums the items it reads and rounds up to 4 KB once per page",
         )],
     };
     let mut alternatives = vec![query_way];
-    alternatives.extend(item_by_item(&base_sizes, base.is_exact()));
+    alternatives.extend(item_by_item(base));
     if let Some(scanned) = &input.scanned {
         alternatives.push(scan_with_filter(
             scanned,
@@ -295,8 +308,19 @@ pub fn estimate_query(input: &QueryInput) -> Result<ReadEstimate, ApiError> {
 
 /// GetItem × N, BatchGetItem and TransactGetItems over items of `sizes`: each item rounded to
 /// 4 KB on its own (rule B.2).
-fn item_by_item(sizes: &[u64], exact: bool) -> Vec<ReadWay> {
+fn item_by_item(profile: &SizeProfile) -> Vec<ReadWay> {
+    let sizes = profile.sizes();
+    let exact = profile.is_exact();
     let n = sizes.len() as u64;
+    // Each item is at least one block, and rounds up by less than one block: between
+    // max(n, ⌈total / 4 KB⌉) and n + ⌊total / 4 KB⌋ blocks, whatever the sizes.
+    let total = profile.total_bytes();
+    let blocks_range = (!exact).then(|| {
+        [
+            n.max(total.div_ceil(READ_BLOCK_BYTES)),
+            n + total / READ_BLOCK_BYTES,
+        ]
+    });
     let per_item = |kind| {
         sizes
             .iter()
@@ -315,6 +339,7 @@ fn item_by_item(sizes: &[u64], exact: bool) -> Vec<ReadWay> {
             strong: Some(per_item(ReadKind::Strong)),
             transactional: None,
             exact,
+            blocks_range,
             lines: vec![
                 Line::rule("B.2", format!("{n} GetItem request(s), one per item")),
                 Line::rule("B.2", rounding.clone()),
@@ -327,6 +352,7 @@ fn item_by_item(sizes: &[u64], exact: bool) -> Vec<ReadWay> {
             strong: Some(per_item(ReadKind::Strong)),
             transactional: None,
             exact,
+            blocks_range,
             lines: vec![
                 Line::rule(
                     "B.7",
@@ -345,6 +371,7 @@ fn item_by_item(sizes: &[u64], exact: bool) -> Vec<ReadWay> {
             strong: None,
             transactional: Some(per_item(ReadKind::Transactional)),
             exact,
+            blocks_range,
             lines: vec![Line::rule(
                 "B.2",
                 format!("{rounding}, two units per block (prepare + commit)"),
@@ -392,6 +419,7 @@ fn scan_with_filter(scanned: &SizeProfile, partitions: u64, index: Option<IndexK
         transactional: None,
         // One page is exact from the total alone.
         exact: scanned.is_exact() || total < PAGE_BYTES,
+        blocks_range: None,
         lines,
     }
 }

@@ -112,10 +112,24 @@ fn explain(estimate: &RequestCost, actual: &ConsumedCapacity, rows: &[ReconcileR
         ));
     }
     let total_diff = diff("Total");
-    if is_read && total_diff > 0.0 && (total_diff * 2.0).fract() == 0.0 && estimate.capacity_units <= 1.0 {
+    let explained_by_fetches = !lines.is_empty();
+    if is_read && total_diff > 0.0 && !explained_by_fetches {
+        if estimate.capacity_units <= 1.0 {
+            lines.push(Line::rule(
+                "B.2",
+                "Per-partition minimum: a Query or Scan costs at least one block for every partition it touches, even partitions with no matching item; the read touched more partitions than the estimate assumed",
+            ));
+        } else {
+            lines.push(Line::rule(
+                "B.2",
+                "The read found more than the estimate counted: items were added since the statistics were taken, or the read touched more partitions than assumed (each costs at least one block)",
+            ));
+        }
+    }
+    if is_read && total_diff < 0.0 {
         lines.push(Line::rule(
-            "B.2",
-            "Per-partition minimum: a Query or Scan costs at least one block for every partition it touches, even partitions with no matching item; the read touched more partitions than the estimate assumed",
+            "B.4",
+            "The read found less than the estimate counted: items were removed since the statistics were taken, or the page stopped earlier (Limit, 1 MB)",
         ));
     }
     if !estimate.exact {
