@@ -320,6 +320,44 @@ mod tests {
     }
 
     #[test]
+    fn collection_statistics_weigh_the_largest_keys_and_spread_the_rest() {
+        use crate::collections::{CollectionStats, CollectionSummary};
+        use dynotable_types::AttributeValue;
+        let summary = |key: &str, items: u64| CollectionSummary {
+            partition_key: AttributeValue::S(key.into()),
+            item_count: items,
+            size_bytes: items * 100,
+            limited_size_bytes: None,
+        };
+        let stats = CollectionStats {
+            distinct_partition_keys: 50,
+            item_count: 1000,
+            size_bytes: 100_000,
+            largest: vec![summary("VEH#V-7741", 400), summary("VEH#V-7742", 100)],
+            size_distribution: vec![],
+            collection_size_limit: None,
+        };
+        let distribution = KeyDistribution::from_collection_stats(&stats, WeightBy::ItemCount);
+        let report = hot_partitions(&Traffic {
+            reads_per_second: 0.0,
+            read_units_per_request: 0.0,
+            writes_per_second: 10_000.0,
+            write_units_per_request: 1.0,
+            distribution,
+        })
+        .unwrap();
+        // 40 % of 10,000 WCU on one key; 10 % on the next; 50 % over the 48 others.
+        assert_eq!(report.keys[0].key, r#"{"S":"VEH#V-7741"}"#);
+        assert!((report.keys[0].write_units - 4_000.0).abs() < 1e-9);
+        assert!(report.keys[0].throttles);
+        assert!((report.keys[1].write_units - 1_000.0).abs() < 1e-9);
+        assert!(!report.keys[1].throttles && report.keys[1].warning);
+        assert_eq!(report.keys[2].keys, 48);
+        assert!((report.keys[2].write_units - 5_000.0 / 48.0).abs() < 1e-9);
+        assert_eq!(report.throttling_keys, 1);
+    }
+
+    #[test]
     fn bad_distributions_are_refused() {
         let traffic = |distribution| Traffic {
             reads_per_second: 1.0,
