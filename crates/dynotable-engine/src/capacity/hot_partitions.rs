@@ -32,7 +32,7 @@ pub const WARNING_SHARE: f64 = 0.8;
 
 /// How requests spread over partition-key values.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", tag = "kind")]
+#[serde(rename_all = "camelCase", rename_all_fields = "camelCase", tag = "kind")]
 pub enum KeyDistribution {
     /// Every one of `keys` values gets the same share.
     Uniform { keys: u64 },
@@ -45,6 +45,7 @@ pub enum KeyDistribution {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct KeyWeight {
     /// The key as the UI shows it.
     pub key: String,
@@ -85,6 +86,7 @@ impl KeyDistribution {
 
 /// The load to spread.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Traffic {
     pub reads_per_second: f64,
     pub read_units_per_request: f64,
@@ -95,6 +97,7 @@ pub struct Traffic {
 
 /// The load on one key (or on each of a group of keys with the same share).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct KeyLoad {
     /// The key, or a description of the group (`"each of 50 keys"`).
     pub key: String,
@@ -113,6 +116,7 @@ pub struct KeyLoad {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct HotPartitionReport {
     pub table_read_units: f64,
     pub table_write_units: f64,

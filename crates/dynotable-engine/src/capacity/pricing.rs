@@ -29,12 +29,14 @@ pub const HOURS_PER_MONTH: f64 = 730.0;
 
 /// Prices per region.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PriceTable {
     pub regions: Vec<RegionPrices>,
 }
 
 /// One region's prices, in `currency`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct RegionPrices {
     pub region: String,
     pub currency: String,
@@ -86,6 +88,7 @@ impl Default for PriceTable {
 
 /// A steady load.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Workload {
     pub reads_per_second: f64,
     /// Read units one read request consumes (table and indexes).
@@ -107,6 +110,7 @@ fn full_utilisation() -> f64 {
 
 /// A month of the workload under both capacity modes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct MonthlyCost {
     pub region: String,
     pub currency: String,
@@ -121,6 +125,7 @@ pub struct MonthlyCost {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ModeCost {
     pub reads: f64,
     pub writes: f64,

@@ -65,6 +65,7 @@ use crate::{ApiError, Engine};
 
 /// What the estimator needs to know of a table: its key and its indexes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct TableShape {
     pub name: String,
     pub key: KeySchema,
@@ -73,6 +74,7 @@ pub struct TableShape {
 
 /// One secondary index of a [`TableShape`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct IndexShape {
     pub name: String,
     pub kind: IndexKind,
@@ -186,6 +188,7 @@ impl Engine {
 /// One line of an explanation: a sentence the UI shows as it is, and the rule of
 /// `dynamodb-rules.md` it applies (`"B.2"`), if any.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Line {
     pub rule: Option<String>,
     pub text: String,
@@ -209,7 +212,7 @@ impl Line {
 
 /// The sizes of the items a request touches, in the order it reads them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", tag = "kind")]
+#[serde(rename_all = "camelCase", rename_all_fields = "camelCase", tag = "kind")]
 pub enum SizeProfile {
     /// Each item's size by rule B.1.
     Exact { sizes: Vec<u64> },
@@ -284,6 +287,7 @@ impl SizeProfile {
 
 /// The units one request consumes, split the way `ConsumedCapacity` splits them.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct RequestCost {
     pub table_name: String,
     /// All units, table and indexes.
@@ -301,6 +305,7 @@ pub struct RequestCost {
 
 /// Units charged to one index by one request.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct IndexUnits {
     pub name: String,
     pub kind: IndexKind,

@@ -38,6 +38,7 @@ pub fn get_item(table: &TableShape, size: Option<u64>, kind: ReadKind) -> Reques
 
 /// A Query (or a read of selected items) to estimate.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct QueryInput {
     pub table: TableShape,
     /// The index queried; `None` for the table.
@@ -68,6 +69,7 @@ fn one() -> u64 {
 
 /// What a Query costs and what the same items cost read other ways.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ReadEstimate {
     /// One entry per consistency the target allows: eventual, then strong (not on a GSI).
     pub query: Vec<QueryCost>,
@@ -78,6 +80,7 @@ pub struct ReadEstimate {
 
 /// A Query read to the end of its selection, page by page.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct QueryCost {
     pub kind: ReadKind,
     pub capacity_units: f64,
@@ -87,6 +90,7 @@ pub struct QueryCost {
 
 /// One way of reading the selected items.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ReadWay {
     pub way: Way,
     /// Requests it takes.
@@ -360,7 +364,7 @@ fn item_by_item(profile: &SizeProfile) -> Vec<ReadWay> {
                 ),
                 Line::rule(
                     "B.2",
-                    format!("{rounding}: fewer round trips than GetItem, the same units"),
+                    format!("{rounding}; fewer round trips than GetItem, the same units"),
                 ),
             ],
         },

@@ -10,6 +10,7 @@ use crate::catalog::IndexKind;
 
 /// One row: the table, an index, or the total.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ReconcileRow {
     /// `"Total"`, `"Table"` or the index's name.
     pub target: String,
@@ -21,6 +22,7 @@ pub struct ReconcileRow {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Reconciliation {
     pub rows: Vec<ReconcileRow>,
     /// Every reported figure equals its estimate.

@@ -485,3 +485,37 @@ fn reconciliation_explains_lsi_fetches_and_partition_minimums() {
             .any(|l| l.text.starts_with("Per-partition minimum"))
     );
 }
+
+#[test]
+fn inputs_and_outputs_are_plain_json() {
+    // What the app receives from the UI: camelCase, items in DynamoDB JSON.
+    let table = serde_json::to_value(telemetry()).unwrap();
+    let input: QueryInput = serde_json::from_value(serde_json::json!({
+        "table": table,
+        "index": null,
+        "selected": {"kind": "summary", "itemCount": 10, "totalBytes": 20480},
+        "baseItems": null,
+        "limit": null,
+        "scanned": null,
+    }))
+    .unwrap();
+    assert_eq!(input.partitions, 1);
+    let estimate = serde_json::to_value(estimate_query(&input).unwrap()).unwrap();
+    assert_eq!(estimate["query"][0]["capacityUnits"], 2.5);
+    assert_eq!(
+        estimate["alternatives"][1]["blocksRange"],
+        serde_json::json!([10, 15])
+    );
+
+    let write: WriteInput = serde_json::from_value(serde_json::json!({
+        "table": serde_json::to_value(telemetry()).unwrap(),
+        "kind": "Put",
+        "existing": null,
+        "newItem": {"vehicleId": {"S": "V"}, "recordedAt": {"S": "T"}, "depotCode": {"S": "D"}},
+    }))
+    .unwrap();
+    let estimate = serde_json::to_value(estimate_write(&write).unwrap()).unwrap();
+    assert_eq!(estimate["cost"]["capacityUnits"], 2.0);
+    // vehicleId + V, recordedAt + T, depotCode + D: 10 + 11 + 10 bytes.
+    assert_eq!(estimate["indexes"][0]["entryAfterBytes"], 31);
+}

@@ -34,6 +34,7 @@ pub enum WriteMode {
 
 /// A write to estimate.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct WriteInput {
     pub table: TableShape,
     pub kind: WriteKind,
@@ -50,6 +51,7 @@ pub struct WriteInput {
 
 /// What a write costs, with each index's part.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct WriteEstimate {
     pub cost: RequestCost,
     pub table: TableWrite,
@@ -58,6 +60,7 @@ pub struct WriteEstimate {
 
 /// The base table's part of a write.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct TableWrite {
     pub before_bytes: Option<u64>,
     pub after_bytes: Option<u64>,
@@ -66,6 +69,7 @@ pub struct TableWrite {
 
 /// One index's part of a write.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct IndexWrite {
     pub name: String,
     pub kind: IndexKind,
@@ -321,6 +325,7 @@ fn kind_label(kind: IndexKind) -> &'static str {
 
 /// An import of many new items, as BatchWriteItem puts.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ImportEstimate {
     pub items: u64,
     /// BatchWriteItem calls of at most 25 puts.
