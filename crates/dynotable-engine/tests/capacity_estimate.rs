@@ -12,9 +12,11 @@
 use std::collections::BTreeMap;
 
 use dynotable_engine::api::ConsumedCapacity;
-use dynotable_engine::capacity::estimate::SizeProfile;
-use dynotable_engine::capacity::estimate::read::{QueryInput, estimate_query, get_item};
+use dynotable_engine::capacity::estimate::read::{
+    QueryInput, batch_get, estimate_query, get_item, transact_get,
+};
 use dynotable_engine::capacity::estimate::write::{WriteInput, WriteKind, WriteMode, estimate_write};
+use dynotable_engine::capacity::estimate::{RequestCost, SizeProfile};
 use dynotable_engine::capacity::{CapacityReport, ReadKind};
 use dynotable_engine::{Engine, ErrorKind, Location, Options};
 use dynotable_types::{AttributeValue, Item, item_size};
@@ -170,6 +172,18 @@ enum Request {
         key: (u8, u8),
         consistent: bool,
     },
+    /// BatchWriteItem (`transact`: TransactWriteItems) of puts (`Some`) and deletes (`None`) on
+    /// distinct keys.
+    Many {
+        writes: BTreeMap<(u8, u8), Option<BTreeMap<String, String>>>,
+        transact: bool,
+    },
+    /// BatchGetItem (`transact`: TransactGetItems) of distinct keys.
+    GetMany {
+        keys: std::collections::BTreeSet<(u8, u8)>,
+        consistent: bool,
+        transact: bool,
+    },
     Query {
         /// `None`: the table; `Some(i)`: index `i % indexes`.
         index: Option<usize>,
@@ -199,7 +213,11 @@ fn request() -> impl Strategy<Value = Request> {
                 Request::Update { key, set, remove, only_if_present: c }
             }),
         1 => (key.clone(), any::<bool>()).prop_map(|(key, c)| Request::Delete { key, only_if_present: c }),
-        2 => (key, any::<bool>()).prop_map(|(key, consistent)| Request::Get { key, consistent }),
+        2 => (key.clone(), any::<bool>()).prop_map(|(key, consistent)| Request::Get { key, consistent }),
+        2 => (prop::collection::btree_map(key.clone(), prop::option::of(attributes()), 1..4), any::<bool>())
+            .prop_map(|(writes, transact)| Request::Many { writes, transact }),
+        1 => (prop::collection::btree_set(key, 1..5), any::<bool>(), any::<bool>())
+            .prop_map(|(keys, consistent, transact)| Request::GetMany { keys, consistent, transact }),
         3 => (
             prop::option::of(0usize..3),
             prop::sample::select(vec![0u8, 1, 2]),
@@ -300,6 +318,18 @@ async fn consumed(engine: &Engine, op: &str, body: Value) -> (Option<Value>, Con
             )
         }
     }
+}
+
+/// The one table's ConsumedCapacity of a batch or transaction response (a list).
+async fn listed(engine: &Engine, op: &str, body: Value) -> ConsumedCapacity {
+    let bytes = engine
+        .call(op, body.to_string().as_bytes())
+        .await
+        .unwrap_or_else(|e| panic!("{op}: {e}"));
+    let response: Value = serde_json::from_slice(&bytes).unwrap();
+    let list: Vec<ConsumedCapacity> = serde_json::from_value(response["ConsumedCapacity"].clone()).unwrap();
+    assert_eq!(list.len(), 1, "{op}: {response}");
+    list.into_iter().next().unwrap()
 }
 
 fn runtime() -> tokio::runtime::Runtime {
@@ -426,6 +456,57 @@ proptest! {
                         if !fails {
                             model.remove(key);
                         }
+                    }
+                    Request::Many { writes, transact } => {
+                        let mut parts = Vec::new();
+                        let mut actions = Vec::new();
+                        for (key, put) in writes {
+                            let existing = model.get(key).cloned();
+                            let new_item = put.as_ref().map(|attributes| {
+                                let mut item = key_item(*key);
+                                item.extend(attributes.iter().map(|(k, v)| (k.clone(), s(v))));
+                                item
+                            });
+                            parts.push(estimate_write(&WriteInput {
+                                table: shape.clone(),
+                                kind: if new_item.is_some() { WriteKind::Put } else { WriteKind::Delete },
+                                existing,
+                                new_item: new_item.clone(),
+                                mode: if *transact { WriteMode::Transactional } else { WriteMode::Batch },
+                                condition_fails: false,
+                            }).unwrap().cost);
+                            actions.push(match (&new_item, transact) {
+                                (Some(item), false) => json!({"PutRequest": {"Item": wire(item)}}),
+                                (None, false) => json!({"DeleteRequest": {"Key": wire(&key_item(*key))}}),
+                                (Some(item), true) => json!({"Put": {"TableName": "Costs", "Item": wire(item)}}),
+                                (None, true) => json!({"Delete": {"TableName": "Costs", "Key": wire(&key_item(*key))}}),
+                            });
+                            match new_item {
+                                Some(item) => model.insert(*key, item),
+                                None => model.remove(key),
+                            };
+                        }
+                        let (op, body) = if *transact {
+                            ("TransactWriteItems", json!({"TransactItems": actions, "ReturnConsumedCapacity": "INDEXES"}))
+                        } else {
+                            ("BatchWriteItem", json!({"RequestItems": {"Costs": actions}, "ReturnConsumedCapacity": "INDEXES"}))
+                        };
+                        let actual = listed(&engine, op, body).await;
+                        let expected = RequestCost::sum(&parts).unwrap().consumed_capacity(CapacityReport::Indexes);
+                        prop_assert_eq!(Some(actual), expected, "{:?}", request);
+                    }
+                    Request::GetMany { keys, consistent, transact } => {
+                        let sizes: Vec<Option<u64>> = keys.iter().map(|k| model.get(k).map(|i| item_size(i) as u64)).collect();
+                        let (op, body, expected) = if *transact {
+                            let gets: Vec<Value> = keys.iter().map(|k| json!({"Get": {"TableName": "Costs", "Key": wire(&key_item(*k))}})).collect();
+                            ("TransactGetItems", json!({"TransactItems": gets, "ReturnConsumedCapacity": "INDEXES"}), transact_get(&shape, &sizes).unwrap())
+                        } else {
+                            let wanted: Vec<Value> = keys.iter().map(|k| wire(&key_item(*k))).collect();
+                            ("BatchGetItem", json!({"RequestItems": {"Costs": {"Keys": wanted, "ConsistentRead": consistent}}, "ReturnConsumedCapacity": "INDEXES"}),
+                             batch_get(&shape, &sizes, ReadKind::of_consistent_read(*consistent)).unwrap())
+                        };
+                        let actual = listed(&engine, op, body).await;
+                        prop_assert_eq!(Some(actual), expected.consumed_capacity(CapacityReport::Indexes), "{:?}", request);
                     }
                     Request::Get { key, consistent } => {
                         let size = model.get(key).map(|i| item_size(i) as u64);

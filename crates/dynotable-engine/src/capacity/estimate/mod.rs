@@ -301,6 +301,16 @@ pub struct RequestCost {
     pub lines: Vec<Line>,
     #[serde(skip)]
     table: Option<Charge>,
+    #[serde(skip)]
+    mirror: Option<Mirror>,
+}
+
+/// Transactions repeat their units in `ReadCapacityUnits` / `WriteCapacityUnits` (rule B.2,
+/// "What ConsumedCapacity reports"), as the engine's transaction operations do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mirror {
+    Read,
+    Write,
 }
 
 /// Units charged to one index by one request.
@@ -340,7 +350,67 @@ impl RequestCost {
             exact,
             lines,
             table,
+            mirror: None,
         }
+    }
+
+    /// The request as one of a transaction: its units repeated as read or write units.
+    fn transactional(mut self) -> RequestCost {
+        self.mirror = match self.table {
+            Some(Charge::Read(_)) => Some(Mirror::Read),
+            _ => Some(Mirror::Write),
+        };
+        self
+    }
+
+    /// One request made of `parts` on the same table — the items of a BatchGetItem or
+    /// BatchWriteItem, the actions of a transaction: units added table by table and index by
+    /// index, the explanation lines kept in order.
+    pub fn sum(parts: &[RequestCost]) -> Result<RequestCost, ApiError> {
+        let Some(first) = parts.first() else {
+            return Err(ApiError::validation("A request needs at least one item"));
+        };
+        let add = |a: Option<Charge>, b: Option<Charge>| -> Result<Option<Charge>, ApiError> {
+            match (a, b) {
+                (None, x) | (x, None) => Ok(x),
+                (Some(Charge::Read(a)), Some(Charge::Read(b))) => Ok(Some(Charge::Read(a + b))),
+                (Some(Charge::Write(a)), Some(Charge::Write(b))) => Ok(Some(Charge::Write(a + b))),
+                _ => Err(ApiError::validation(
+                    "Reads and writes cannot be added into one request",
+                )),
+            }
+        };
+        let mut table = None;
+        let mut indexes: Vec<(String, IndexKind, Option<Charge>)> = Vec::new();
+        let mut lines = Vec::new();
+        for part in parts {
+            if part.table_name != first.table_name || part.mirror != first.mirror {
+                return Err(ApiError::validation(
+                    "The parts of one request must be on one table and of one kind",
+                ));
+            }
+            table = add(table, part.table)?;
+            for index in &part.indexes {
+                match indexes.iter_mut().find(|(name, _, _)| *name == index.name) {
+                    Some(entry) => entry.2 = add(entry.2, index.charge)?,
+                    None => indexes.push((index.name.clone(), index.kind, index.charge)),
+                }
+            }
+            lines.extend(part.lines.iter().cloned());
+        }
+        let indexes = indexes
+            .into_iter()
+            .filter_map(|(name, kind, charge)| charge.map(|c| (name, kind, c)))
+            .collect();
+        let mut sum = RequestCost::new(
+            &first.table_name,
+            table,
+            indexes,
+            parts.iter().all(|p| p.exact),
+            lines,
+        );
+        sum.mirror = first.mirror;
+        Ok(sum)
     }
 
     /// The `ConsumedCapacity` this request would report with `ReturnConsumedCapacity = report`,
@@ -351,7 +421,13 @@ impl RequestCost {
             .iter()
             .filter_map(|i| i.charge.map(|c| (i.name.as_str(), i.kind, c)))
             .collect();
-        capacity::consumed_capacity(report, &self.table_name, self.table, &indexes)
+        let mut consumed = capacity::consumed_capacity(report, &self.table_name, self.table, &indexes)?;
+        match self.mirror {
+            Some(Mirror::Read) => consumed.read_capacity_units = Some(consumed.capacity_units),
+            Some(Mirror::Write) => consumed.write_capacity_units = Some(consumed.capacity_units),
+            None => {}
+        }
+        Some(consumed)
     }
 }
 

@@ -36,6 +36,29 @@ pub fn get_item(table: &TableShape, size: Option<u64>, kind: ReadKind) -> Reques
     )
 }
 
+/// One table's part of a BatchGetItem: each key's item (`None`: no item) read with `kind`
+/// consistency, rounded to 4 KB on its own (rule B.2).
+pub fn batch_get(table: &TableShape, sizes: &[Option<u64>], kind: ReadKind) -> Result<RequestCost, ApiError> {
+    if sizes.len() as u64 > BATCH_GET_KEYS {
+        return Err(ApiError::validation("BatchGetItem takes at most 100 keys"));
+    }
+    let parts: Vec<RequestCost> = sizes.iter().map(|size| get_item(table, *size, kind)).collect();
+    RequestCost::sum(&parts)
+}
+
+/// One table's part of a TransactGetItems: two units per 4 KB block, each item rounded on its
+/// own before the ×2 (rule B.2).
+pub fn transact_get(table: &TableShape, sizes: &[Option<u64>]) -> Result<RequestCost, ApiError> {
+    if sizes.len() as u64 > TRANSACTION_ACTIONS {
+        return Err(ApiError::validation("TransactGetItems takes at most 100 actions"));
+    }
+    let parts: Vec<RequestCost> = sizes
+        .iter()
+        .map(|size| get_item(table, *size, ReadKind::Transactional).transactional())
+        .collect();
+    RequestCost::sum(&parts)
+}
+
 /// A Query (or a read of selected items) to estimate.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

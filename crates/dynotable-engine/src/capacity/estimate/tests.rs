@@ -3,10 +3,10 @@
 
 use dynotable_types::{AttributeValue, Item, ScalarAttributeType, item_size};
 
-use super::read::{QueryInput, Way, estimate_query, get_item, pages};
+use super::read::{QueryInput, Way, batch_get, estimate_query, get_item, pages, transact_get};
 use super::reconcile::reconcile;
 use super::write::{WriteInput, WriteKind, WriteMode, estimate_import, estimate_write};
-use super::{IndexShape, SizeProfile, TableShape};
+use super::{IndexShape, RequestCost, SizeProfile, TableShape};
 use crate::api::{Capacity, ConsumedCapacity};
 use crate::capacity::{CapacityReport, PAGE_BYTES, ReadKind};
 use crate::catalog::{IndexKind, KeyAttribute, KeySchema, ProjectionSchema};
@@ -518,4 +518,50 @@ fn inputs_and_outputs_are_plain_json() {
     assert_eq!(estimate["cost"]["capacityUnits"], 2.0);
     // vehicleId + V, recordedAt + T, depotCode + D: 10 + 11 + 10 bytes.
     assert_eq!(estimate["indexes"][0]["entryAfterBytes"], 31);
+}
+
+#[test]
+fn batch_and_transaction_requests_add_their_items() {
+    // Rule B.2: BatchGetItem of 1.5 KB + 6.5 KB + a missing key → 4 KB + 8 KB + 4 KB, strong.
+    let batch = batch_get(&telemetry(), &[Some(1536), Some(6656), None], ReadKind::Strong).unwrap();
+    assert_eq!(batch.capacity_units, 4.0);
+    let consumed = batch.consumed_capacity(CapacityReport::Total).unwrap();
+    assert_eq!(
+        (consumed.capacity_units, consumed.read_capacity_units),
+        (4.0, None)
+    );
+    // TransactGetItems: ×2 per block, each item rounded first; units mirrored as read units.
+    let transact = transact_get(&telemetry(), &[Some(1536), Some(6656)]).unwrap();
+    let consumed = transact.consumed_capacity(CapacityReport::Indexes).unwrap();
+    assert_eq!(
+        (consumed.capacity_units, consumed.read_capacity_units),
+        (6.0, Some(6.0))
+    );
+    assert!(batch_get(&telemetry(), &[None; 101], ReadKind::Eventual).is_err());
+
+    // A transaction of two puts: each ×2 on the table, index arms once, write units mirrored.
+    let mut parts = Vec::new();
+    for depot in ["A", "B"] {
+        let mut input = write(
+            WriteKind::Put,
+            None,
+            Some(reading(&[("depotCode", s(depot)), ("notes", pad(1100))])),
+        );
+        input.mode = WriteMode::Transactional;
+        parts.push(estimate_write(&input).unwrap().cost);
+    }
+    let transaction = RequestCost::sum(&parts).unwrap();
+    let consumed = transaction.consumed_capacity(CapacityReport::Indexes).unwrap();
+    assert_eq!(consumed.table.unwrap().capacity_units, 8.0);
+    assert_eq!(
+        consumed.global_secondary_indexes.unwrap()["ByDepot"].capacity_units,
+        2.0
+    );
+    assert_eq!(
+        (consumed.capacity_units, consumed.write_capacity_units),
+        (10.0, Some(10.0))
+    );
+    // Reads and writes do not add up into one request.
+    assert!(RequestCost::sum(&[parts[0].clone(), batch]).is_err());
+    assert!(RequestCost::sum(&[]).is_err());
 }

@@ -108,12 +108,23 @@ pub fn estimate_write(input: &WriteInput) -> Result<WriteEstimate, ApiError> {
         return Ok(failed_condition(input, old_size, new_size));
     }
     if old_size.is_none() && new_size.is_none() {
-        let units = capacity::item_write(None, None, false);
+        let units = capacity::item_write(None, None, transactional);
         let lines = vec![Line::rule(
             "B.3",
-            "Deleting a key with no item changes nothing and still costs one write unit",
+            format!(
+                "Deleting a key with no item changes nothing and still costs one write unit{} → {} WCU",
+                if transactional {
+                    ", ×2 as a transaction"
+                } else {
+                    ""
+                },
+                units.as_f64()
+            ),
         )];
-        let cost = RequestCost::new(&table.name, Some(Charge::Write(units)), Vec::new(), true, lines);
+        let mut cost = RequestCost::new(&table.name, Some(Charge::Write(units)), Vec::new(), true, lines);
+        if transactional {
+            cost = cost.transactional();
+        }
         return Ok(WriteEstimate {
             cost,
             table: TableWrite {
@@ -121,7 +132,21 @@ pub fn estimate_write(input: &WriteInput) -> Result<WriteEstimate, ApiError> {
                 after_bytes: None,
                 capacity_units: units.as_f64(),
             },
-            indexes: Vec::new(),
+            indexes: table
+                .indexes
+                .iter()
+                .map(|index| IndexWrite {
+                    name: index.name.clone(),
+                    kind: index.kind,
+                    writes: 0,
+                    entry_before_bytes: None,
+                    entry_after_bytes: None,
+                    storage_after_bytes: None,
+                    capacity_units: 0.0,
+                    charged_to_table: index.kind == IndexKind::Local,
+                    reason: Line::rule("B.3", "No item before or after: the index is not written"),
+                })
+                .collect(),
         });
     }
 
@@ -199,7 +224,10 @@ pub fn estimate_write(input: &WriteInput) -> Result<WriteEstimate, ApiError> {
             "The transactional ×2 applies to the base table, not to the index writes",
         ));
     }
-    let cost = RequestCost::new(&table.name, Some(Charge::Write(base)), charges, true, lines);
+    let mut cost = RequestCost::new(&table.name, Some(Charge::Write(base)), charges, true, lines);
+    if transactional {
+        cost = cost.transactional();
+    }
     Ok(WriteEstimate {
         cost,
         table: TableWrite {
