@@ -29,7 +29,7 @@
 //! too at two units a block; a Scan with a filter reads — and pays for — every item of the table
 //! whatever the filter keeps, at least one block per partition it touches.
 //!
-//! **Writes** ([`write`]). A put, update or delete costs the larger of the item before and after,
+//! **Writes** ([`write`](mod@write)). A put, update or delete costs the larger of the item before and after,
 //! rounded up to 1 KB (rule B.3). Each index is charged from the item's entry in it before and
 //! after — entry = the table's keys, the index's keys and the projected attributes, sized by
 //! rule B.1 without the 100-byte storage overhead: no entry either side → 0 writes; an entry
@@ -40,6 +40,13 @@
 //! write rounds each item on its own (25 requests a call); a write whose condition is false
 //! writes nothing and is charged one unit when no item is at the key, otherwise the larger of
 //! the existing and the attempted item. An import of N items is N batched puts of new items.
+//!
+//! **Requests.** One request's estimate is a [`RequestCost`]: its units split as
+//! `ConsumedCapacity` splits them (table, each GSI, each LSI), and
+//! [`RequestCost::consumed_capacity`] builds the very report the engine would return, with the
+//! engine's own function. A BatchGetItem, BatchWriteItem or transaction is the
+//! [`RequestCost::sum`] of its items, table by table and index by index; transactions repeat
+//! their units in `ReadCapacityUnits` / `WriteCapacityUnits`.
 //!
 //! **Reconciliation** ([`reconcile`]). An estimate of one request and the `ConsumedCapacity`
 //! the engine or AWS reported are compared table by table and index by index; each difference
