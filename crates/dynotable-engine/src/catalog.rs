@@ -73,6 +73,20 @@ pub enum ProjectionSchema {
 }
 
 impl ProjectionSchema {
+    /// Whether an index with this projection and key `index_key`, on a table keyed by
+    /// `table_key`, copies attribute `name` of an item into its entries. The table's and the
+    /// index's key attributes are always projected.
+    pub fn projects(&self, name: &str, index_key: &KeySchema, table_key: &KeySchema) -> bool {
+        if index_key.contains(name) || table_key.contains(name) {
+            return true;
+        }
+        match self {
+            ProjectionSchema::All => true,
+            ProjectionSchema::KeysOnly => false,
+            ProjectionSchema::Include(names) => names.iter().any(|n| n == name),
+        }
+    }
+
     pub fn to_api(&self) -> Projection {
         match self {
             ProjectionSchema::All => Projection {
@@ -114,14 +128,7 @@ impl IndexSchema {
     /// Whether the index copies attribute `name` of an item into its entries. The table's and
     /// the index's key attributes are always projected.
     pub fn projects(&self, name: &str, table_key: &KeySchema) -> bool {
-        if self.key.contains(name) || table_key.contains(name) {
-            return true;
-        }
-        match &self.projection {
-            ProjectionSchema::All => true,
-            ProjectionSchema::KeysOnly => false,
-            ProjectionSchema::Include(names) => names.iter().any(|n| n == name),
-        }
+        self.projection.projects(name, &self.key, table_key)
     }
 }
 

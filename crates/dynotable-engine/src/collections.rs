@@ -48,6 +48,55 @@ pub struct CollectionStats {
 }
 
 impl Engine {
+    /// The collection of one partition-key value of `table` (or of its index `index`): its
+    /// item count and bytes, from the statistics every write keeps — what the cost estimator
+    /// reads a Query's selection from. `None` when no item has that partition key.
+    pub async fn collection_summary(
+        &self,
+        table: &str,
+        index: Option<&str>,
+        partition_key: &AttributeValue,
+    ) -> Result<Option<CollectionSummary>, ApiError> {
+        let table = self.table(table)?;
+        let (keyspace, key): (i64, &KeySchema) = match index {
+            None => (table.keyspace, &table.key),
+            Some(name) => {
+                let index = table.index(name).ok_or_else(|| {
+                    ApiError::validation(format!("The table does not have the specified index: {name}"))
+                })?;
+                (index.keyspace, &index.key)
+            }
+        };
+        let probe: dynotable_types::Item =
+            std::iter::once((key.partition.name.clone(), partition_key.clone())).collect();
+        let pk = items::key_checker(key, dynotable_types::KeyRole::Partition)
+            .check_in_key(&probe)?
+            .encode();
+        let mut conn = self.reader().await?;
+        let row: Option<(i64, i64)> =
+            sqlx::query_as("SELECT item_count, size_bytes FROM collections WHERE keyspace = ? AND pk = ?")
+                .bind(keyspace)
+                .bind(&pk)
+                .fetch_optional(&mut *conn)
+                .await?;
+        let Some((count, bytes)) = row else {
+            return Ok(None);
+        };
+        let lsi_limit = table.has_lsi()
+            && index.is_none_or(|n| table.index(n).is_some_and(|i| i.kind == IndexKind::Local));
+        let limited_size_bytes = if lsi_limit {
+            Some(items::lsi_collection_bytes(&mut conn, &table, &pk).await?)
+        } else {
+            None
+        };
+        Ok(Some(CollectionSummary {
+            partition_key: partition_key.clone(),
+            item_count: u64::try_from(count).unwrap_or(0),
+            size_bytes: u64::try_from(bytes).unwrap_or(0),
+            limited_size_bytes,
+        }))
+    }
+
     /// Statistics of the collections of `table` (or of its index `index`), with the `largest`
     /// biggest collections listed.
     pub async fn collection_stats(

@@ -82,6 +82,11 @@ pub struct ApiError {
     pub item: Option<Item>,
     /// A `TransactionCanceledException`'s reasons, one per action in request order.
     pub cancellation_reasons: Option<Vec<CancellationReason>>,
+    /// What a failed request was still charged, when it asked for `ReturnConsumedCapacity`: a
+    /// write whose condition was false consumes capacity (rule B.3) although DynamoDB's error
+    /// response does not say how much. The wire format leaves it out, as the service does; the
+    /// desktop app shows it beside its estimate.
+    pub consumed_capacity: Option<Box<crate::api::ConsumedCapacity>>,
 }
 
 /// Why one action of a transaction did not go through (`CancellationReason` in the API).
@@ -103,6 +108,7 @@ impl ApiError {
             message: message.into(),
             item: None,
             cancellation_reasons: None,
+            consumed_capacity: None,
         }
     }
 
@@ -139,6 +145,7 @@ impl ApiError {
             message: "The conditional request failed".into(),
             item,
             cancellation_reasons: None,
+            consumed_capacity: None,
         }
     }
 
@@ -154,6 +161,7 @@ impl ApiError {
             ),
             item: None,
             cancellation_reasons: Some(reasons),
+            consumed_capacity: None,
         }
     }
 

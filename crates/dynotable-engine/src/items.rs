@@ -15,7 +15,7 @@
 //! Nothing is written unless the caller commits, so an item and its index entries change
 //! together or not at all.
 
-use dynotable_types::{Item, KeyRef, KeyRole, ValidationError, item_size};
+use dynotable_types::{Item, KeyRef, KeyRole, ValidationError};
 use sqlx::{Row, SqliteConnection};
 
 use crate::capacity::{self, WriteUnits};
@@ -129,28 +129,13 @@ pub(crate) fn index_entry(
     index: &IndexSchema,
     item: &Item,
 ) -> Result<Option<IndexEntry>, ApiError> {
-    let Some(pk) = key_checker(&index.key, KeyRole::Partition).check_index_key_in_item(&index.name, item)?
-    else {
-        return Ok(None);
-    };
-    let sk = match &index.key.sort {
-        Some(_) => match key_checker(&index.key, KeyRole::Sort).check_index_key_in_item(&index.name, item)? {
-            Some(sk) => Some(sk),
-            None => return Ok(None),
-        },
-        None => None,
-    };
-    let projected: Item = item
-        .iter()
-        .filter(|(name, _)| index.projects(name, &table.key))
-        .map(|(name, value)| (name.clone(), value.clone()))
-        .collect();
-    let size = item_size(&projected) as u64;
-    Ok(Some(IndexEntry {
-        pk: pk.encode(),
-        sk: sk.map(|k| k.encode()).unwrap_or_default(),
-        item: projected,
-        size,
+    // The rule lives with the capacity rules, which the cost estimator shares.
+    let image = capacity::index_entry_image(&table.key, &index.name, &index.key, &index.projection, item)?;
+    Ok(image.map(|image| IndexEntry {
+        pk: image.pk,
+        sk: image.sk,
+        item: image.item,
+        size: image.size,
     }))
 }
 

@@ -7,9 +7,9 @@ use dynotable_expr::Placeholders;
 use dynotable_types::{Checked, Item};
 
 use crate::ApiError;
-use crate::api::{Capacity, ConsumedCapacity};
-use crate::capacity::{ReadUnits, WriteUnits};
-use crate::catalog::{IndexKind, TableSchema};
+use crate::api::ConsumedCapacity;
+use crate::capacity::WriteUnits;
+use crate::catalog::TableSchema;
 use crate::shape::Shape;
 
 impl From<dynotable_expr::Error> for ApiError {
@@ -18,14 +18,7 @@ impl From<dynotable_expr::Error> for ApiError {
     }
 }
 
-/// `ReturnConsumedCapacity`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) enum CapacityReport {
-    #[default]
-    None,
-    Total,
-    Indexes,
-}
+pub(crate) use crate::capacity::{CapacityReport, Charge};
 
 impl CapacityReport {
     pub fn check(shape: &mut Shape, value: Option<&String>) -> CapacityReport {
@@ -38,65 +31,23 @@ impl CapacityReport {
     }
 }
 
-/// Units charged to one table or index, for a ConsumedCapacity report.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) enum Charge {
-    Read(ReadUnits),
-    Write(WriteUnits),
-}
-
-impl Charge {
-    fn units(self) -> f64 {
-        match self {
-            Charge::Read(units) => units.as_f64(),
-            Charge::Write(units) => units.as_f64(),
-        }
-    }
-
-    fn capacity(self) -> Capacity {
-        Capacity {
-            capacity_units: self.units(),
-            read_capacity_units: None,
-            write_capacity_units: None,
-        }
-    }
-}
-
 /// The ConsumedCapacity a response carries: `table` for the base table (if it was touched) and
-/// `indexes` as `(index position in the table's schema, units)`. `TOTAL` adds everything up;
-/// `INDEXES` also itemises (rule B.2, "What ConsumedCapacity reports").
+/// `indexes` as `(index position in the table's schema, units)`; see
+/// [`crate::capacity::consumed_capacity`].
 pub(crate) fn consumed_capacity(
     report: CapacityReport,
     table: &TableSchema,
     base: Option<Charge>,
     indexes: &[(usize, Charge)],
 ) -> Option<ConsumedCapacity> {
-    if report == CapacityReport::None {
-        return None;
-    }
-    let total = base.map_or(0.0, Charge::units) + indexes.iter().map(|(_, c)| c.units()).sum::<f64>();
-    let mut consumed = ConsumedCapacity {
-        table_name: table.name.clone(),
-        capacity_units: total,
-        ..Default::default()
-    };
-    if report == CapacityReport::Indexes {
-        consumed.table = Some(base.map(Charge::capacity).unwrap_or_default());
-        let mut global = BTreeMap::new();
-        let mut local = BTreeMap::new();
-        for (position, charge) in indexes {
+    let named: Vec<(&str, crate::catalog::IndexKind, Charge)> = indexes
+        .iter()
+        .map(|(position, charge)| {
             let index = &table.indexes[*position];
-            let target = if index.kind == IndexKind::Global {
-                &mut global
-            } else {
-                &mut local
-            };
-            target.insert(index.name.clone(), charge.capacity());
-        }
-        consumed.global_secondary_indexes = (!global.is_empty()).then_some(global);
-        consumed.local_secondary_indexes = (!local.is_empty()).then_some(local);
-    }
-    Some(consumed)
+            (index.name.as_str(), index.kind, *charge)
+        })
+        .collect();
+    crate::capacity::consumed_capacity(report, &table.name, base, &named)
 }
 
 /// Write units per index, as `consumed_capacity` takes them; indexes not written are left out.

@@ -42,6 +42,7 @@ pub async fn run(engine: &Engine, input: DeleteItemInput) -> Result<WriteItemOut
         &key,
         condition.as_ref(),
         options.return_old_on_failure,
+        options.report,
         Change::Delete,
     )
     .await?;

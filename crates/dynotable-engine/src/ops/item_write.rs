@@ -51,13 +51,15 @@ pub(crate) struct Written {
 }
 
 /// Runs one conditional write. A false condition is `ConditionalCheckFailedException`, carrying
-/// the current item when `return_old_on_failure` (ReturnValuesOnConditionCheckFailure=ALL_OLD).
+/// the current item when `return_old_on_failure` (ReturnValuesOnConditionCheckFailure=ALL_OLD)
+/// and, when `report` asks for it, the capacity the failed write was charged (rule B.3).
 pub(crate) async fn execute(
     engine: &Engine,
     table: &TableSchema,
     key: &StorageKey,
     condition: Option<&Condition>,
     return_old_on_failure: bool,
+    report: CapacityReport,
     change: Change<'_>,
 ) -> Result<Written, ApiError> {
     let mut writer = engine.writer().await;
@@ -66,12 +68,16 @@ pub(crate) async fn execute(
     if let Some(condition) = condition
         && !condition.evaluate(old.as_ref().map(|o| &o.item))
     {
+        let charge = failed_condition_charge(old.as_ref(), &change);
         let item = if return_old_on_failure {
             old.map(|o| o.item)
         } else {
             None
         };
-        return Err(ApiError::conditional_check_failed(item));
+        let mut err = ApiError::conditional_check_failed(item);
+        err.consumed_capacity =
+            params::consumed_capacity(report, table, Some(Charge::Write(charge)), &[]).map(Box::new);
+        return Err(err);
     }
 
     let new = match change {
@@ -116,6 +122,26 @@ pub(crate) async fn execute(
         units,
         effects,
     })
+}
+
+/// What a write whose condition was false is charged (rule B.3): the existing item against the
+/// item the write tried to leave — the put item, or the update applied to the existing item.
+fn failed_condition_charge(old: Option<&StoredItem>, change: &Change<'_>) -> WriteUnits {
+    let attempted = match (change, old) {
+        (Change::Put(prepared), _) => Some(prepared.size),
+        (
+            Change::Update {
+                update: Some(update),
+                key,
+            },
+            Some(old),
+        ) => update
+            .apply(Some(&old.item), key)
+            .ok()
+            .map(|item| dynotable_types::item_size(&item) as u64),
+        _ => None,
+    };
+    capacity::failed_condition_write(old.map(|o| o.size), attempted)
 }
 
 /// The `Return*` options PutItem, UpdateItem and DeleteItem share, checked as member

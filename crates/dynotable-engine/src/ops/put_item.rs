@@ -49,6 +49,7 @@ pub async fn run(engine: &Engine, input: PutItemInput) -> Result<WriteItemOutput
         &key,
         condition.as_ref(),
         options.return_old_on_failure,
+        options.report,
         Change::Put(prepared),
     )
     .await?;

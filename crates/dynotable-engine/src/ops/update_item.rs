@@ -70,6 +70,7 @@ pub async fn run(engine: &Engine, input: UpdateItemInput) -> Result<WriteItemOut
         &key,
         condition.as_ref(),
         options.return_old_on_failure,
+        options.report,
         Change::Update {
             update: update.as_ref(),
             key: &key_item,
