@@ -31,6 +31,10 @@ const COMMANDS: &[&str] = &[
     "shared_engine",
     "export_items",
     "import_items",
+    "query_history",
+    "save_query",
+    "saved_queries",
+    "delete_saved_query",
 ];
 
 fn main() {

@@ -4,6 +4,7 @@
 use dynotable_app::dto::{
     AppInfo, CollectionStats, Item, ItemRead, QueryInput, QueryPage, TableDescription, TableList,
 };
+use dynotable_app::history::{HistoryEntry, SavedQuery};
 use dynotable_app::profiles::{Profile, ProfileInput};
 use dynotable_app::scans::{ScanInput, ScanSummary, ScanUpdate};
 use dynotable_app::sharing::SharedEngine;
@@ -288,4 +289,44 @@ pub async fn import_items(
         },
     )
     .await
+}
+
+/// The queries run on a connection (on one table, if given), newest first.
+#[tauri::command]
+#[specta::specta]
+pub async fn query_history(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: Option<String>,
+) -> Result<Vec<HistoryEntry>, CommandError> {
+    app.query_history(&profile_id, table.as_deref()).await
+}
+
+/// Saves a query under a name for its table.
+#[tauri::command]
+#[specta::specta]
+pub async fn save_query(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    name: String,
+    request: QueryInput,
+) -> Result<SavedQuery, CommandError> {
+    app.save_query(&profile_id, &name, request).await
+}
+
+/// The saved queries of a connection (of one table, if given).
+#[tauri::command]
+#[specta::specta]
+pub async fn saved_queries(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: Option<String>,
+) -> Result<Vec<SavedQuery>, CommandError> {
+    app.saved_queries(&profile_id, table.as_deref()).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn delete_saved_query(app: tauri::State<'_, App>, id: String) -> Result<(), CommandError> {
+    app.delete_saved_query(&id).await
 }

@@ -37,6 +37,10 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::shared_engine,
             commands::export_items,
             commands::import_items,
+            commands::query_history,
+            commands::save_query,
+            commands::saved_queries,
+            commands::delete_saved_query,
         ])
         .error_handling(tauri_specta::ErrorHandlingMode::Result)
         // One TypeScript type per Rust type: commands only send DTOs out, so serde's separate

@@ -40,6 +40,7 @@ impl App {
     pub async fn delete_profile(&self, id: &str) -> Result<(), CommandError> {
         self.profile_store().await?.delete(id).await?;
         self.forget_session(id).await;
+        self.forget_queries(id).await?;
         Ok(())
     }
 

@@ -18,6 +18,7 @@ pub mod data_dir;
 pub mod demo;
 pub mod dto;
 mod error;
+pub mod history;
 pub mod profiles;
 mod reads;
 pub mod scans;

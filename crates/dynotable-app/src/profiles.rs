@@ -171,6 +171,11 @@ fn keychain(err: secrets::SecretStoreError) -> CommandError {
 }
 
 impl ProfileStore {
+    /// The app database's pool (profiles, query history, saved queries).
+    pub(crate) fn pool(&self) -> &SqlitePool {
+        &self.pool
+    }
+
     /// Opens (creating) the profile database at `path`.
     pub async fn open(path: &Path, secrets: Arc<dyn SecretStore>) -> Result<ProfileStore, CommandError> {
         if let Some(folder) = path.parent() {

@@ -52,13 +52,22 @@ impl App {
         let output = call.send().await.map_err(|err| CommandError::from_sdk(&err))?;
         let last_evaluated_key = output.last_evaluated_key().map(item_from_sdk);
         let scanned_count = u32::try_from(output.scanned_count()).unwrap_or(0);
+        let consumed = output.consumed_capacity().map(consumed_capacity);
+        if input.exclusive_start_key.is_none() {
+            let count = u32::try_from(output.count()).unwrap_or(0);
+            let units = consumed.as_ref().map_or(0.0, |c| c.total);
+            // History is a convenience: a failure to record it must not fail the query.
+            if let Err(err) = self.record_query(profile_id, &input, count, units).await {
+                tracing::warn!(%err, "the query could not be added to the history");
+            }
+        }
         Ok(QueryPage {
             items: output.items().iter().map(item_from_sdk).collect(),
             count: u32::try_from(output.count()).unwrap_or(0),
             scanned_count,
             stop: page_stop(last_evaluated_key.is_some(), input.limit, scanned_count),
             last_evaluated_key,
-            consumed_capacity: output.consumed_capacity().map(consumed_capacity),
+            consumed_capacity: consumed,
         })
     }
 

@@ -55,6 +55,13 @@ export const commands = {
 	exportItems: (profileId: string, id: string, source: ExportSource, format: FileFormat, path: string, onProgress: Channel<TransferProgress>) => typedError<TransferSummary, CommandError>(__TAURI_INVOKE("export_items", { profileId, id, source, format, path, onProgress })),
 	/**  Imports the items of the file at `path` into `table` with BatchWriteItem, reporting progress. */
 	importItems: (profileId: string, id: string, table: string, format: FileFormat, path: string, onProgress: Channel<TransferProgress>) => typedError<TransferSummary, CommandError>(__TAURI_INVOKE("import_items", { profileId, id, table, format, path, onProgress })),
+	/**  The queries run on a connection (on one table, if given), newest first. */
+	queryHistory: (profileId: string, table: string | null) => typedError<HistoryEntry[], CommandError>(__TAURI_INVOKE("query_history", { profileId, table })),
+	/**  Saves a query under a name for its table. */
+	saveQuery: (profileId: string, name: string, request: QueryInput) => typedError<SavedQuery, CommandError>(__TAURI_INVOKE("save_query", { profileId, name, request })),
+	/**  The saved queries of a connection (of one table, if given). */
+	savedQueries: (profileId: string, table: string | null) => typedError<SavedQuery[], CommandError>(__TAURI_INVOKE("saved_queries", { profileId, table })),
+	deleteSavedQuery: (id: string) => typedError<null, CommandError>(__TAURI_INVOKE("delete_saved_query", { id })),
 };
 
 /* Types */
@@ -259,6 +266,16 @@ export type ExportSource =
 
 export type FileFormat = "jsonLines" | "dynamodbJson" | "csv";
 
+export type HistoryEntry = {
+	id: number,
+	table: string,
+	request: QueryInput,
+	/**  Seconds since the Unix epoch. */
+	ranAt: number,
+	itemCount: number,
+	capacityUnits: number,
+};
+
 export type IndexKind = "global" | "local";
 
 export type IndexSummary = {
@@ -375,6 +392,14 @@ export type QueryPage = {
 	lastEvaluatedKey: { [key in string]: AttributeValue } | null,
 	consumedCapacity: ConsumedCapacity | null,
 	stop: PageStop,
+};
+
+export type SavedQuery = {
+	id: string,
+	table: string,
+	name: string,
+	request: QueryInput,
+	savedAt: number,
 };
 
 /**  The scalar types a key attribute can have. */

@@ -1,0 +1,226 @@
+//! Query history and saved queries, per connection, in the app database
+//! (`<data>/dynotable.sqlite`, migration 0002). Every Query whose first page succeeds is recorded
+//! (the newest [`HISTORY_LIMIT`] per connection are kept); a query can be saved under a name per
+//! table and run again later.
+
+use serde::Serialize;
+use sqlx::Row;
+
+use crate::dto::QueryInput;
+use crate::{App, CommandError, ErrorCode};
+
+/// Entries of history kept per connection.
+pub const HISTORY_LIMIT: i64 = 200;
+
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryEntry {
+    pub id: u32,
+    pub table: String,
+    pub request: QueryInput,
+    /// Seconds since the Unix epoch.
+    #[specta(type = specta_typescript::Number)]
+    pub ran_at: f64,
+    pub item_count: u32,
+    #[specta(type = specta_typescript::Number)]
+    pub capacity_units: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct SavedQuery {
+    pub id: String,
+    pub table: String,
+    pub name: String,
+    pub request: QueryInput,
+    #[specta(type = specta_typescript::Number)]
+    pub saved_at: f64,
+}
+
+fn storage(err: impl std::fmt::Display) -> CommandError {
+    CommandError::new(
+        ErrorCode::ProfileStorage,
+        format!("The query history could not be read or written: {err}"),
+    )
+}
+
+fn now() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or(0.0)
+}
+
+fn request_of(json: &str) -> Result<QueryInput, CommandError> {
+    serde_json::from_str(json).map_err(storage)
+}
+
+impl App {
+    /// Records a query that ran (its first page).
+    pub(crate) async fn record_query(
+        &self,
+        profile_id: &str,
+        input: &QueryInput,
+        item_count: u32,
+        capacity_units: f64,
+    ) -> Result<(), CommandError> {
+        let pool = self.profile_store().await?.pool();
+        let request = serde_json::to_string(input).map_err(storage)?;
+        let mut tx = pool.begin().await.map_err(storage)?;
+        sqlx::query(
+            "INSERT INTO query_history (profile_id, table_name, request, ran_at, item_count, capacity) VALUES (?, ?, ?, ?, ?, ?)",
+        )
+        .bind(profile_id)
+        .bind(&input.table)
+        .bind(request)
+        .bind(now())
+        .bind(i64::from(item_count))
+        .bind(capacity_units)
+        .execute(&mut *tx)
+        .await
+        .map_err(storage)?;
+        sqlx::query(
+            "DELETE FROM query_history WHERE profile_id = ?1 AND id NOT IN \
+             (SELECT id FROM query_history WHERE profile_id = ?1 ORDER BY ran_at DESC, id DESC LIMIT ?2)",
+        )
+        .bind(profile_id)
+        .bind(HISTORY_LIMIT)
+        .execute(&mut *tx)
+        .await
+        .map_err(storage)?;
+        tx.commit().await.map_err(storage)
+    }
+
+    /// The queries run on a connection (on one table, if given), newest first.
+    pub async fn query_history(
+        &self,
+        profile_id: &str,
+        table: Option<&str>,
+    ) -> Result<Vec<HistoryEntry>, CommandError> {
+        let pool = self.profile_store().await?.pool();
+        let rows = sqlx::query(
+            "SELECT id, table_name, request, ran_at, item_count, capacity FROM query_history \
+             WHERE profile_id = ? AND (?2 IS NULL OR table_name = ?2) ORDER BY ran_at DESC, id DESC",
+        )
+        .bind(profile_id)
+        .bind(table)
+        .fetch_all(pool)
+        .await
+        .map_err(storage)?;
+        rows.iter()
+            .map(|row| {
+                Ok(HistoryEntry {
+                    id: u32::try_from(row.get::<i64, _>(0)).unwrap_or(0),
+                    table: row.get(1),
+                    request: request_of(row.get::<&str, _>(2))?,
+                    ran_at: row.get(3),
+                    item_count: u32::try_from(row.get::<i64, _>(4)).unwrap_or(0),
+                    capacity_units: row.get(5),
+                })
+            })
+            .collect()
+    }
+
+    /// Saves `request` under `name` for its table (replacing a saved query of that name).
+    pub async fn save_query(
+        &self,
+        profile_id: &str,
+        name: &str,
+        request: QueryInput,
+    ) -> Result<SavedQuery, CommandError> {
+        let name = name.trim();
+        if name.is_empty() || name.chars().count() > 100 {
+            return Err(CommandError::new(
+                ErrorCode::Validation,
+                "A saved query needs a name of 1 to 100 characters.",
+            ));
+        }
+        let pool = self.profile_store().await?.pool();
+        let saved = SavedQuery {
+            id: uuid::Uuid::new_v4().to_string(),
+            table: request.table.clone(),
+            name: name.to_owned(),
+            saved_at: now(),
+            request,
+        };
+        sqlx::query(
+            "INSERT INTO saved_queries (id, profile_id, table_name, name, request, saved_at) VALUES (?, ?, ?, ?, ?, ?) \
+             ON CONFLICT (profile_id, table_name, name) DO UPDATE SET request = excluded.request, saved_at = excluded.saved_at",
+        )
+        .bind(&saved.id)
+        .bind(profile_id)
+        .bind(&saved.table)
+        .bind(&saved.name)
+        .bind(serde_json::to_string(&saved.request).map_err(storage)?)
+        .bind(saved.saved_at)
+        .execute(pool)
+        .await
+        .map_err(storage)?;
+        // On a replace the row kept its first id.
+        let id: String = sqlx::query_scalar(
+            "SELECT id FROM saved_queries WHERE profile_id = ? AND table_name = ? AND name = ?",
+        )
+        .bind(profile_id)
+        .bind(&saved.table)
+        .bind(&saved.name)
+        .fetch_one(pool)
+        .await
+        .map_err(storage)?;
+        Ok(SavedQuery { id, ..saved })
+    }
+
+    /// The saved queries of a connection (of one table, if given), by name.
+    pub async fn saved_queries(
+        &self,
+        profile_id: &str,
+        table: Option<&str>,
+    ) -> Result<Vec<SavedQuery>, CommandError> {
+        let pool = self.profile_store().await?.pool();
+        let rows = sqlx::query(
+            "SELECT id, table_name, name, request, saved_at FROM saved_queries \
+             WHERE profile_id = ? AND (?2 IS NULL OR table_name = ?2) ORDER BY table_name, name",
+        )
+        .bind(profile_id)
+        .bind(table)
+        .fetch_all(pool)
+        .await
+        .map_err(storage)?;
+        rows.iter()
+            .map(|row| {
+                Ok(SavedQuery {
+                    id: row.get(0),
+                    table: row.get(1),
+                    name: row.get(2),
+                    request: request_of(row.get::<&str, _>(3))?,
+                    saved_at: row.get(4),
+                })
+            })
+            .collect()
+    }
+
+    pub async fn delete_saved_query(&self, id: &str) -> Result<(), CommandError> {
+        let pool = self.profile_store().await?.pool();
+        sqlx::query("DELETE FROM saved_queries WHERE id = ?")
+            .bind(id)
+            .execute(pool)
+            .await
+            .map_err(storage)?;
+        Ok(())
+    }
+
+    /// Forgets a deleted connection's history and saved queries.
+    pub(crate) async fn forget_queries(&self, profile_id: &str) -> Result<(), CommandError> {
+        let pool = self.profile_store().await?.pool();
+        for statement in [
+            "DELETE FROM query_history WHERE profile_id = ?",
+            "DELETE FROM saved_queries WHERE profile_id = ?",
+        ] {
+            sqlx::query(statement)
+                .bind(profile_id)
+                .execute(pool)
+                .await
+                .map_err(storage)?;
+        }
+        Ok(())
+    }
+}

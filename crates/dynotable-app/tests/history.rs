@@ -1,0 +1,112 @@
+//! Query history and saved queries, kept per connection in the app database across restarts.
+
+use std::sync::Arc;
+
+use dynotable_app::dto::{AttributeValue, QueryInput};
+use dynotable_app::history::HISTORY_LIMIT;
+use dynotable_app::profiles::EMBEDDED_ID;
+use dynotable_app::secrets::MemoryStore;
+use dynotable_app::{App, ErrorCode};
+
+fn query(table: &str, vehicle: &str) -> QueryInput {
+    QueryInput {
+        table: table.into(),
+        index: None,
+        partition_value: AttributeValue::S(vehicle.into()),
+        sort_condition: None,
+        scan_index_forward: false,
+        limit: Some(5),
+        consistent_read: false,
+        projection: None,
+        filter: None,
+        filter_names: None,
+        filter_values: None,
+        exclusive_start_key: None,
+    }
+}
+
+#[tokio::test]
+async fn queries_run_are_remembered_newest_first_and_next_pages_are_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = Arc::new(MemoryStore::default());
+    let app = App::start_with("test", dir.path(), secrets.clone());
+    let first = app
+        .query(EMBEDDED_ID, query("Telemetry", "VEH#V-7741"))
+        .await
+        .unwrap();
+    // Following the page is the same query, not a new one.
+    let mut next = query("Telemetry", "VEH#V-7741");
+    next.exclusive_start_key = first.last_evaluated_key.clone();
+    app.query(EMBEDDED_ID, next).await.unwrap();
+    app.query(EMBEDDED_ID, query("Telemetry", "VEH#V-1007"))
+        .await
+        .unwrap();
+    // A failed query is not history.
+    assert!(app.query(EMBEDDED_ID, query("NoSuchTable", "x")).await.is_err());
+
+    let again = App::start_with("test", dir.path(), secrets);
+    let history = again.query_history(EMBEDDED_ID, Some("Telemetry")).await.unwrap();
+    let vehicles: Vec<&AttributeValue> = history.iter().map(|h| &h.request.partition_value).collect();
+    assert_eq!(
+        vehicles,
+        [
+            &AttributeValue::S("VEH#V-1007".into()),
+            &AttributeValue::S("VEH#V-7741".into())
+        ]
+    );
+    assert_eq!(history[1].item_count, 5);
+    assert!(history[1].capacity_units > 0.0);
+    assert_eq!(again.query_history(EMBEDDED_ID, Some("Pets")).await.unwrap(), []);
+}
+
+#[tokio::test]
+async fn history_keeps_the_newest_entries_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));
+    app.engine().await.unwrap();
+    for _ in 0..HISTORY_LIMIT + 5 {
+        app.query(EMBEDDED_ID, query("Telemetry", "VEH#V-7741"))
+            .await
+            .unwrap();
+    }
+    let history = app.query_history(EMBEDDED_ID, None).await.unwrap();
+    assert_eq!(history.len() as i64, HISTORY_LIMIT);
+}
+
+#[tokio::test]
+async fn saved_queries_are_kept_by_name_per_table_and_can_be_replaced_and_deleted() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));
+    let saved = app
+        .save_query(EMBEDDED_ID, "Hot vehicle", query("Telemetry", "VEH#V-7741"))
+        .await
+        .unwrap();
+    let replaced = app
+        .save_query(EMBEDDED_ID, " Hot vehicle ", query("Telemetry", "VEH#V-1007"))
+        .await
+        .unwrap();
+    assert_eq!(replaced.id, saved.id, "same name on the same table replaces");
+    app.save_query(EMBEDDED_ID, "Hot vehicle", query("Pets", "Dog"))
+        .await
+        .unwrap();
+
+    let telemetry = app.saved_queries(EMBEDDED_ID, Some("Telemetry")).await.unwrap();
+    assert_eq!(telemetry.len(), 1);
+    assert_eq!(
+        telemetry[0].request.partition_value,
+        AttributeValue::S("VEH#V-1007".into())
+    );
+    assert_eq!(app.saved_queries(EMBEDDED_ID, None).await.unwrap().len(), 2);
+
+    app.delete_saved_query(&saved.id).await.unwrap();
+    assert_eq!(
+        app.saved_queries(EMBEDDED_ID, Some("Telemetry")).await.unwrap(),
+        []
+    );
+
+    let err = app
+        .save_query(EMBEDDED_ID, "  ", query("Pets", "Dog"))
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::Validation);
+}
