@@ -35,6 +35,8 @@ const COMMANDS: &[&str] = &[
     "save_query",
     "saved_queries",
     "delete_saved_query",
+    "statistics_scan_cost",
+    "gather_statistics",
 ];
 
 fn main() {

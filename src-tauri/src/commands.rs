@@ -6,8 +6,9 @@ use dynotable_app::dto::{
 };
 use dynotable_app::history::{HistoryEntry, SavedQuery};
 use dynotable_app::profiles::{Profile, ProfileInput};
-use dynotable_app::scans::{ScanInput, ScanSummary, ScanUpdate};
+use dynotable_app::scans::{ScanInput, ScanSummary, ScanTotals, ScanUpdate};
 use dynotable_app::sharing::SharedEngine;
+use dynotable_app::statistics::ScanCost;
 use dynotable_app::transfer::{ExportSource, FileFormat, TransferProgress, TransferSummary};
 use dynotable_app::{App, CommandError, Expectation, ItemCheck, WriteOutcome};
 use dynotable_aws::client::ConnectionTest;
@@ -329,4 +330,31 @@ pub async fn saved_queries(
 #[specta::specta]
 pub async fn delete_saved_query(app: tauri::State<'_, App>, id: String) -> Result<(), CommandError> {
     app.delete_saved_query(&id).await
+}
+
+/// What a statistics scan of `table` will cost, for the user to confirm first.
+#[tauri::command]
+#[specta::specta]
+pub async fn statistics_scan_cost(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+) -> Result<ScanCost, CommandError> {
+    app.statistics_scan_cost(&profile_id, &table).await
+}
+
+/// Scans `table` for its collection statistics and keeps them; `None` when cancelled.
+#[tauri::command]
+#[specta::specta]
+pub async fn gather_statistics(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    id: String,
+    table: String,
+    on_progress: tauri::ipc::Channel<ScanTotals>,
+) -> Result<Option<CollectionStats>, CommandError> {
+    app.gather_statistics(&profile_id, &id, &table, |totals| {
+        let _ = on_progress.send(totals);
+    })
+    .await
 }

@@ -41,6 +41,8 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::save_query,
             commands::saved_queries,
             commands::delete_saved_query,
+            commands::statistics_scan_cost,
+            commands::gather_statistics,
         ])
         .error_handling(tauri_specta::ErrorHandlingMode::Result)
         // One TypeScript type per Rust type: commands only send DTOs out, so serde's separate

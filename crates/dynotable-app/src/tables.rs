@@ -107,10 +107,7 @@ impl App {
     ) -> Result<CollectionStats, CommandError> {
         let session = self.session(profile_id).await?;
         if !session.is_embedded() {
-            return Err(CommandError::new(
-                ErrorCode::Validation,
-                "Collection statistics of an AWS table need a scan; estimate and start it from the table overview.",
-            ));
+            return self.gathered_statistics(profile_id, table).await;
         }
         let engine = self.engine().await?;
         let stats = engine
@@ -139,6 +136,7 @@ impl App {
             size_bytes: stats.size_bytes as f64,
             collections,
             collection_size_limit: stats.collection_size_limit.map(|b| b as f64),
+            gathered_at: None,
         })
     }
 }

@@ -62,6 +62,10 @@ export const commands = {
 	/**  The saved queries of a connection (of one table, if given). */
 	savedQueries: (profileId: string, table: string | null) => typedError<SavedQuery[], CommandError>(__TAURI_INVOKE("saved_queries", { profileId, table })),
 	deleteSavedQuery: (id: string) => typedError<null, CommandError>(__TAURI_INVOKE("delete_saved_query", { id })),
+	/**  What a statistics scan of `table` will cost, for the user to confirm first. */
+	statisticsScanCost: (profileId: string, table: string) => typedError<ScanCost, CommandError>(__TAURI_INVOKE("statistics_scan_cost", { profileId, table })),
+	/**  Scans `table` for its collection statistics and keeps them; `None` when cancelled. */
+	gatherStatistics: (profileId: string, id: string, table: string, onProgress: Channel<ScanTotals>) => typedError<CollectionStats | null, CommandError>(__TAURI_INVOKE("gather_statistics", { profileId, id, table, onProgress })),
 };
 
 /* Types */
@@ -114,6 +118,11 @@ export type CollectionStats = {
 	collections: CollectionStat[],
 	/**  The item-collection size limit, on tables with an LSI. */
 	collectionSizeLimit: number | null,
+	/**
+	 *  When a scan gathered these statistics (seconds since the Unix epoch); `None` when they are
+	 *  live (the embedded engine keeps them with every write).
+	 */
+	gatheredAt: number | null,
 };
 
 /**  What a command returns when it fails. */
@@ -404,6 +413,18 @@ export type SavedQuery = {
 
 /**  The scalar types a key attribute can have. */
 export type ScalarType = "S" | "N" | "B";
+
+/**  What the statistics scan of a table will read and cost, from DescribeTable's size. */
+export type ScanCost = {
+	tableBytes: number,
+	itemCount: number,
+	/**  1 MB pages (rule B.4). */
+	pages: number,
+	/**  Eventually consistent read units: half a unit per 4 KB read (rule B.2). */
+	readUnits: number,
+	/**  Why: the sentence the confirmation shows. */
+	explanation: string,
+};
 
 /**  How a scan ended. */
 export type ScanEnd = 
