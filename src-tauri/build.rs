@@ -37,6 +37,7 @@ const COMMANDS: &[&str] = &[
     "delete_saved_query",
     "statistics_scan_cost",
     "gather_statistics",
+    "create_table",
 ];
 
 fn main() {

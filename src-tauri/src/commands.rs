@@ -358,3 +358,14 @@ pub async fn gather_statistics(
     })
     .await
 }
+
+/// Creates a table with its keys, billing and secondary indexes.
+#[tauri::command]
+#[specta::specta]
+pub async fn create_table(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: NewTable,
+) -> Result<TableDescription, CommandError> {
+    app.create_table(&profile_id, table).await
+}

@@ -43,6 +43,7 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::delete_saved_query,
             commands::statistics_scan_cost,
             commands::gather_statistics,
+            commands::create_table,
         ])
         .error_handling(tauri_specta::ErrorHandlingMode::Result)
         // One TypeScript type per Rust type: commands only send DTOs out, so serde's separate

@@ -142,3 +142,31 @@ pub struct CollectionStats {
     #[specta(type = Option<specta_typescript::Number>)]
     pub gathered_at: Option<f64>,
 }
+
+/// How a new table is billed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
+#[serde(tag = "mode", rename_all = "camelCase")]
+pub enum Billing {
+    OnDemand,
+    Provisioned { read_units: u32, write_units: u32 },
+}
+
+/// A secondary index of a new table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct NewIndex {
+    pub name: String,
+    pub kind: IndexKind,
+    pub keys: KeySchema,
+    pub projection: Projection,
+}
+
+/// A table to create.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct NewTable {
+    pub name: String,
+    pub keys: KeySchema,
+    pub billing: Billing,
+    pub indexes: Vec<NewIndex>,
+}
