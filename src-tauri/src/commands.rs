@@ -2,7 +2,7 @@
 //! listed in `src-tauri/build.rs` (its permission) and granted in `src-tauri/capabilities/`.
 
 use dynotable_app::dto::{
-    AppInfo, CollectionStats, Item, ItemRead, QueryInput, QueryPage, TableDescription, TableList,
+    AppInfo, CollectionStats, Item, ItemRead, NewTable, QueryInput, QueryPage, TableDescription, TableList,
 };
 use dynotable_app::history::{HistoryEntry, SavedQuery};
 use dynotable_app::profiles::{Profile, ProfileInput};

@@ -66,6 +66,8 @@ export const commands = {
 	statisticsScanCost: (profileId: string, table: string) => typedError<ScanCost, CommandError>(__TAURI_INVOKE("statistics_scan_cost", { profileId, table })),
 	/**  Scans `table` for its collection statistics and keeps them; `None` when cancelled. */
 	gatherStatistics: (profileId: string, id: string, table: string, onProgress: Channel<ScanTotals>) => typedError<CollectionStats | null, CommandError>(__TAURI_INVOKE("gather_statistics", { profileId, id, table, onProgress })),
+	/**  Creates a table with its keys, billing and secondary indexes. */
+	createTable: (profileId: string, table: NewTable) => typedError<TableDescription, CommandError>(__TAURI_INVOKE("create_table", { profileId, table })),
 };
 
 /* Types */
@@ -91,6 +93,9 @@ export type AwsProfile = {
 	endpointUrl: string | null,
 	credentials: CredentialSource,
 };
+
+/**  How a new table is billed. */
+export type Billing = { mode: "onDemand" } | { mode: "provisioned"; read_units: number; write_units: number };
 
 /**  Capacity units consumed, per table and per index. */
 export type CapacityFigure = {
@@ -329,6 +334,22 @@ export type KeyAttribute = {
 export type KeySchema = {
 	partitionKey: KeyAttribute,
 	sortKey: KeyAttribute | null,
+};
+
+/**  A secondary index of a new table. */
+export type NewIndex = {
+	name: string,
+	kind: IndexKind,
+	keys: KeySchema,
+	projection: Projection,
+};
+
+/**  A table to create. */
+export type NewTable = {
+	name: string,
+	keys: KeySchema,
+	billing: Billing,
+	indexes: NewIndex[],
 };
 
 /**  Why a page ended. */
