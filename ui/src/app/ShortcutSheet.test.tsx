@@ -70,3 +70,20 @@ describe("shortcuts", () => {
     expect(shortcutOf(key("Enter", { shiftKey: true }), false)).toBeNull();
   });
 });
+
+describe("useShortcut", () => {
+  it("fires Ctrl shortcuts even in a text field, and the handler it was last given", async () => {
+    const { useShortcut } = await import("./useShortcut");
+    const calls: string[] = [];
+    function Probe({ tag }: { tag: string }) {
+      useShortcut("open-table", () => calls.push(tag));
+      return <input aria-label="search" />;
+    }
+    const { rerender } = render(<Probe tag="first" />);
+    fireEvent.keyDown(screen.getByLabelText("search"), { key: "o", ctrlKey: true });
+    rerender(<Probe tag="second" />);
+    fireEvent.keyDown(document.body, { key: "o", ctrlKey: true });
+    fireEvent.keyDown(document.body, { key: "o" });
+    expect(calls).toEqual(["first", "second"]);
+  });
+});

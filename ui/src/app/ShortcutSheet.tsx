@@ -4,7 +4,8 @@
  * Close button closes it and gives focus back to where it was.
  */
 import { useEffect, useRef, useState } from "react";
-import { comboKeys, isMac, isTyping, matchesShortcut, SHORTCUTS, type KeyCombo, type Shortcut } from "./shortcuts";
+import { comboKeys, isMac, matchesShortcut, SHORTCUTS, type KeyCombo, type Shortcut } from "./shortcuts";
+import { useShortcut } from "./useShortcut";
 import "./ShortcutSheet.css";
 
 export type ShortcutSheetProps = { open: boolean; onClose: () => void; mac?: boolean };
@@ -93,15 +94,6 @@ function Combos({ shortcut, mac }: { shortcut: Shortcut; mac: boolean }) {
 /** Open state for the sheet, opened by the "?" shortcut anywhere outside text fields. */
 export function useShortcutSheet(): { open: boolean; setOpen: (open: boolean) => void } {
   const [open, setOpen] = useState(false);
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (!isTyping(event.target) && matchesShortcut("show-shortcuts", event)) {
-        event.preventDefault();
-        setOpen(true);
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
+  useShortcut("show-shortcuts", () => setOpen(true));
   return { open, setOpen };
 }

@@ -117,6 +117,11 @@ export function CollectionBox({
     [itemCount, itemRowIndexes, virtualizer],
   );
 
+  // A stable callback for the memoised rows, always calling the latest onEdit.
+  const onEditRef = useRef(onEdit);
+  onEditRef.current = onEdit;
+  const openItem = useCallback((item: Item) => onEditRef.current(item), []);
+
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (matchesShortcut("next-page", event.nativeEvent)) {
       event.preventDefault();
@@ -194,20 +199,20 @@ export function CollectionBox({
         <div className="collection-rows" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((virtual) => {
             const row = rows[virtual.index] as CollectionRow;
-            const style: CSSProperties = { transform: `translateY(${virtual.start - HEADER_HEIGHT}px)` };
             return row.kind === "item" ? (
               <ItemRow
                 key={virtual.key}
                 id={rowId(virtual.index)}
                 rowIndex={virtual.index}
+                top={virtual.start - HEADER_HEIGHT}
                 measure={virtualizer.measureElement}
-                style={style}
                 item={row.item}
+                itemIndex={row.itemIndex}
                 sortKeyName={keys.sortKey?.name ?? null}
                 columns={columns}
                 selected={virtual.index === selectedRow}
-                onClick={() => setSelected(row.itemIndex)}
-                onDoubleClick={() => onEdit(row.item)}
+                onPick={setSelected}
+                onOpen={openItem}
               />
             ) : (
               <div
@@ -218,7 +223,7 @@ export function CollectionBox({
                 data-index={virtual.index}
                 ref={virtualizer.measureElement}
                 className={`collection-row page-mark page-stop-${row.page.stop}`}
-                style={style}
+                style={{ transform: `translateY(${virtual.start - HEADER_HEIGHT}px)` }}
               >
                 <PageMark page={row.page} pageIndex={row.pageIndex} keys={keys} colSpan={columns.length + (keys.sortKey ? 1 : 0)} />
               </div>
@@ -262,17 +267,20 @@ function columnTemplate(keys: KeySchema, columns: string[], pages: QueryPage[]):
 type ItemRowProps = {
   id: string;
   rowIndex: number;
+  /** Offset from the top of the rows, in pixels. */
+  top: number;
   measure: (el: Element | null) => void;
-  style: CSSProperties;
   item: Item;
+  itemIndex: number;
   sortKeyName: string | null;
   columns: string[];
   selected: boolean;
-  onClick: () => void;
-  onDoubleClick: () => void;
+  onPick: (itemIndex: number) => void;
+  onOpen: (item: Item) => void;
 };
 
-const ItemRow = memo(function ItemRow({ id, rowIndex, measure, style, item, sortKeyName, columns, selected, onClick, onDoubleClick }: ItemRowProps) {
+/** One item; memoised on plain props so scrolling re-renders only rows that moved or changed. */
+const ItemRow = memo(function ItemRow({ id, rowIndex, top, measure, item, itemIndex, sortKeyName, columns, selected, onPick, onOpen }: ItemRowProps) {
   const sortValue = sortKeyName === null ? undefined : item[sortKeyName];
   return (
     <div
@@ -283,9 +291,9 @@ const ItemRow = memo(function ItemRow({ id, rowIndex, measure, style, item, sort
       data-index={rowIndex}
       ref={measure}
       className={`collection-row item-row${selected ? " selected" : ""}`}
-      style={style}
-      onClick={onClick}
-      onDoubleClick={onDoubleClick}
+      style={{ transform: `translateY(${top}px)` }}
+      onClick={() => onPick(itemIndex)}
+      onDoubleClick={() => onOpen(item)}
     >
       {sortKeyName !== null && (
         <span role="rowheader" className="collection-margin">
