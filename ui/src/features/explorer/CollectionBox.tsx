@@ -75,19 +75,26 @@ export function CollectionBox({
   const scrollRef = useRef<HTMLDivElement>(null);
   const gridId = useId();
 
+  // Stable per set of rows: the virtualiser recomputes every row's offset when these change.
+  const estimateSize = useCallback((i: number) => (rows[i]?.kind === "page" ? PAGE_MARK_HEIGHT : ITEM_ROW_HEIGHT), [rows]);
+  const getItemKey = useCallback(
+    (i: number) => {
+      const row = rows[i];
+      return row === undefined ? i : row.kind === "item" ? `i${row.itemIndex}` : `p${row.pageIndex}`;
+    },
+    [rows],
+  );
+  const getScrollElement = useCallback(() => scrollRef.current, []);
   const virtualizer = useVirtualizer({
     count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: (i) => (rows[i]?.kind === "page" ? PAGE_MARK_HEIGHT : ITEM_ROW_HEIGHT),
+    getScrollElement,
+    estimateSize,
     overscan,
     // Re-render through React's scheduler, not flushSync from inside a commit (React 19 warns).
     useFlushSync: false,
     // The sticky column header sits above the rows inside the same scroll area.
     scrollMargin: HEADER_HEIGHT,
-    getItemKey: (i) => {
-      const row = rows[i];
-      return row === undefined ? i : row.kind === "item" ? `i${row.itemIndex}` : `p${row.pageIndex}`;
-    },
+    getItemKey,
   });
 
   const lastPage = pages[pages.length - 1];

@@ -8,7 +8,7 @@
 import { useMemo, useRef, useState, type KeyboardEvent } from "react";
 import type { AttributeValue, CollectionStat } from "./model";
 import { attributeText, byteCountLabel, compareKeyValues } from "../items/attributeValue";
-import { itemCountLabel } from "./collectionRows";
+import { formatCount, itemCountLabel } from "./collectionRows";
 import { squarify } from "./treemap";
 import "./CollectionMap.css";
 
@@ -71,7 +71,7 @@ export function CollectionMap({ stats, keyName, onOpen, defaultOrder = "size", m
     <section className="collection-map" aria-label={`Collections by ${keyName}`}>
       <div className="map-toolbar">
         <span className="muted">
-          {stats.length.toLocaleString("en-US")} {stats.length === 1 ? "collection" : "collections"} · {itemCountLabel(totalItems)} ·{" "}
+          {formatCount(stats.length)} {stats.length === 1 ? "collection" : "collections"} · {itemCountLabel(totalItems)} ·{" "}
           {byteCountLabel(totalBytes)}
         </span>
         <div role="radiogroup" aria-label="Order of the boxes" className="map-order">
@@ -129,7 +129,7 @@ export function CollectionMap({ stats, keyName, onOpen, defaultOrder = "size", m
       </p>
       {hidden.length > 0 && (
         <p className="muted">
-          {hidden.length.toLocaleString("en-US")} smaller {hidden.length === 1 ? "collection is" : "collections are"} not drawn (
+          {formatCount(hidden.length)} smaller {hidden.length === 1 ? "collection is" : "collections are"} not drawn (
           {byteCountLabel(hidden.reduce((sum, s) => sum + s.sizeBytes, 0))} in all).
         </p>
       )}

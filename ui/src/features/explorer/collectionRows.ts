@@ -96,7 +96,14 @@ export function pageEndLabel(page: QueryPage, keys: KeySchema): string | null {
   return value === undefined ? null : `${name} = ${attributeText(value)}`;
 }
 
+const wholeNumber = new Intl.NumberFormat("en-US");
+
+/** 12345 → "12,345" (one shared formatter: creating one per call is slow). */
+export function formatCount(n: number): string {
+  return wholeNumber.format(n);
+}
+
 /** "1 item", "25 items". */
 export function itemCountLabel(n: number): string {
-  return `${n.toLocaleString("en-US")} ${n === 1 ? "item" : "items"}`;
+  return `${formatCount(n)} ${n === 1 ? "item" : "items"}`;
 }
