@@ -53,7 +53,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: "edit-item", description: "Edit the selected item", scope: "Collection", combos: [{ key: "Enter" }] },
   {
     id: "move-selection",
-    description: "Select the previous or next item, a screen up or down, the first or last",
+    description: "Move the selection: previous, next, a screen, first, last",
     scope: "Collection",
     combos: [{ key: "ArrowUp" }, { key: "ArrowDown" }, { key: "PageUp" }, { key: "PageDown" }, { key: "Home" }, { key: "End" }],
   },

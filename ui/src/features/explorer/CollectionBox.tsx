@@ -160,7 +160,8 @@ export function CollectionBox({
   const pkName = keys.partitionKey.name;
   const heading = `${pkName} = ${attributeText(partitionValue)}`;
   const template = useMemo(() => columnTemplate(keys, columns, pages), [keys, columns, pages]);
-  const gridStyle = { "--collection-columns": template } as CSSProperties;
+  // The scroll area shrinks to a short collection and stops at 60vh for a long one.
+  const gridStyle = { "--collection-columns": template, "--collection-height": `${virtualizer.getTotalSize() + HEADER_HEIGHT + 4}px` } as CSSProperties;
   const rowId = (rowIndex: number) => `${gridId}-row-${rowIndex}`;
   const activeDescendant =
     selectedRow !== null && virtualizer.getVirtualItems().some((v) => v.index === selectedRow) ? rowId(selectedRow) : undefined;
@@ -255,7 +256,8 @@ export function CollectionBox({
 
 /**
  * Every row is its own grid, so the columns get fixed widths: each as wide as the longest text
- * among the first items (in `ch`), between 6 and 32 characters.
+ * among the first items, between 6 and 32 characters. Widths are in rem, not ch, because the
+ * header's font is smaller than the rows' and ch would differ between them.
  */
 function columnTemplate(keys: KeySchema, columns: string[], pages: QueryPage[]): string {
   const sample = pages.flatMap((p) => p.items).slice(0, 200);
@@ -265,7 +267,7 @@ function columnTemplate(keys: KeySchema, columns: string[], pages: QueryPage[]):
       const value = item[name];
       if (value !== undefined) longest = Math.max(longest, attributeText(value).length + ("M" in value || "L" in value ? 6 : 0));
     }
-    return `${Math.min(32, Math.max(6, longest)) + 2}ch`;
+    return `${((Math.min(32, Math.max(6, longest)) + 2) * 0.6).toFixed(2)}rem`;
   };
   const margin = keys.sortKey ? [width(keys.sortKey.name)] : [];
   return [...margin, ...columns.map(width)].join(" ");

@@ -167,9 +167,6 @@ export function QueryControls({ table, keys, indexes, suggestions, onRun, onInde
             ))}
           </select>
         </label>
-      </div>
-
-      <div className="qc-row">
         <KeyInput
           id={`${id}-pk`}
           field="pk"
@@ -185,10 +182,7 @@ export function QueryControls({ table, keys, indexes, suggestions, onRun, onInde
             <option key={i} value={scalarText(v) ?? attributeText(v)} />
           ))}
         </datalist>
-      </div>
-
-      {sortKey !== null && (
-        <div className="qc-row">
+        {sortKey !== null && (
           <label className="qc-field qc-op">
             <span className="qc-label">{sortKey.name} condition</span>
             <select aria-label={`Sort key condition on ${sortKey.name}`} value={fields.op} onChange={(e) => set("op", e.target.value as Fields["op"])}>
@@ -200,30 +194,30 @@ export function QueryControls({ table, keys, indexes, suggestions, onRun, onInde
               ))}
             </select>
           </label>
-          {fields.op !== "" && (
-            <KeyInput
-              id={`${id}-sk`}
-              field="sk"
-              label={fields.op === "between" ? `${sortKey.name} from` : sortKey.name}
-              hint={typeWord[sortKey.type]}
-              value={fields.sk}
-              onChange={(v) => set("sk", v)}
-              error={shown("sk")}
-            />
-          )}
-          {fields.op === "between" && (
-            <KeyInput
-              id={`${id}-sk-high`}
-              field="skHigh"
-              label={`${sortKey.name} to`}
-              hint={typeWord[sortKey.type]}
-              value={fields.skHigh}
-              onChange={(v) => set("skHigh", v)}
-              error={shown("skHigh")}
-            />
-          )}
-        </div>
-      )}
+        )}
+        {sortKey !== null && fields.op !== "" && (
+          <KeyInput
+            id={`${id}-sk`}
+            field="sk"
+            label={fields.op === "between" ? `${sortKey.name} from` : sortKey.name}
+            hint={typeWord[sortKey.type]}
+            value={fields.sk}
+            onChange={(v) => set("sk", v)}
+            error={shown("sk")}
+          />
+        )}
+        {sortKey !== null && fields.op === "between" && (
+          <KeyInput
+            id={`${id}-sk-high`}
+            field="skHigh"
+            label={`${sortKey.name} to`}
+            hint={typeWord[sortKey.type]}
+            value={fields.skHigh}
+            onChange={(v) => set("skHigh", v)}
+            error={shown("skHigh")}
+          />
+        )}
+      </div>
 
       <div className="qc-row qc-options">
         <label className="qc-check">
