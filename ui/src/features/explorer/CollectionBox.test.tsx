@@ -168,6 +168,15 @@ describe("CollectionBox", () => {
     expect(loading.onLoadMore).not.toHaveBeenCalled();
   });
 
+  it("says why the next page could not be read, beside Load more", () => {
+    setup({ loadError: { name: "ProvisionedThroughputExceededException", message: "The level of configured provisioned throughput for the table was exceeded." } });
+    const alert = screen.getByRole("alert");
+    expect(alert.textContent).toBe(
+      "The next page could not be read: The level of configured provisioned throughput for the table was exceeded. ProvisionedThroughputExceededException",
+    );
+    expect(screen.getByRole("button", { name: "Load more" })).toBeTruthy();
+  });
+
   it("selects with the arrow keys, skipping page marks, and edits the selection with Enter", () => {
     const props = setup();
     const grid = screen.getByRole("grid");

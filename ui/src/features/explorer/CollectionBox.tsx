@@ -50,6 +50,8 @@ export type CollectionBoxProps = {
   overscan?: number;
   /** Accessible name of the grid; default "Items of <pk> = <value>". */
   label?: string;
+  /** Loading the next page failed: shown beside Load more, with the exception name. */
+  loadError?: { name: string; message: string } | null;
 };
 
 const ITEM_ROW_HEIGHT = 30;
@@ -67,6 +69,7 @@ export function CollectionBox({
   onSelect,
   overscan = 8,
   label,
+  loadError = null,
 }: CollectionBoxProps) {
   const rows = useMemo(() => collectionRows(pages), [pages]);
   const columns = useMemo(() => collectionColumns(keys, tableKeys, pages), [keys, tableKeys, pages]);
@@ -244,7 +247,13 @@ export function CollectionBox({
           <button type="button" className="primary" onClick={onLoadMore} disabled={loading} aria-keyshortcuts="Control+J Meta+J">
             {loading ? "Loading…" : "Load more"}
           </button>
-          <span className="muted">The last page ended before the collection did.</span>
+          {loadError === null ? (
+            <span className="muted">The last page ended before the collection did.</span>
+          ) : (
+            <span className="field-error" role="alert">
+              The next page could not be read: {loadError.message} <code>{loadError.name}</code>
+            </span>
+          )}
         </footer>
       )}
       <span className="sr-only" role="status" aria-live="polite">

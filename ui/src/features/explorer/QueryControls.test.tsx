@@ -174,3 +174,22 @@ describe("QueryControls", () => {
     expect(within(screen.getByRole("form")).getByRole("button", { name: "Run query" })).toBeTruthy();
   });
 });
+
+describe("QueryControls errors from a run", () => {
+  it("shows a filter error beside the filter, with the exception name", () => {
+    setup({ error: { name: "ValidationException", message: "Invalid FilterExpression: Syntax error; token: \">\", near: \"speedKph >\"", field: "filter" } });
+    const filter = screen.getByLabelText("Filter");
+    const error = document.getElementById(filter.getAttribute("aria-describedby")!)!;
+    expect(error.textContent).toBe('Invalid FilterExpression: Syntax error; token: ">", near: "speedKph >" ValidationException');
+    expect(error.querySelector("code")?.textContent).toBe("ValidationException");
+  });
+
+  it("shows an error about the query as a whole beside Run, and a key error beside the key", () => {
+    setup({ error: { name: "ResourceNotFoundException", message: "Requested resource not found", field: null } });
+    expect(screen.getByRole("alert").textContent).toBe("Requested resource not found ResourceNotFoundException");
+    cleanup();
+    setup({ error: { name: "ValidationException", message: "The key is too long.", field: "partitionValue" } });
+    const pk = screen.getByLabelText(/^vehicleId/);
+    expect(document.getElementById(pk.getAttribute("aria-describedby")!)?.textContent).toBe("The key is too long. (ValidationException)");
+  });
+});

@@ -52,6 +52,17 @@ export type QueryControlsProps = {
   busy?: boolean;
   /** Values to start from (e.g. the query a tab last ran). */
   initial?: QueryInput | null;
+  /** The last run failed: shown as a sentence beside the field it is about, or beside Run. */
+  error?: QueryError | null;
+};
+
+/** A failed run as DynamoDB reported it (e.g. a ValidationException about the filter). */
+export type QueryError = {
+  /** The exception name, e.g. "ValidationException". */
+  name: string;
+  message: string;
+  /** The input the error is about, or null when it is about the query as a whole. */
+  field: "partitionValue" | "sortCondition" | "limit" | "projection" | "filter" | null;
 };
 
 type Fields = {
@@ -94,7 +105,17 @@ export function keyValueProblem(key: KeyAttribute, text: string): string | null 
 
 const typeWord: Record<ScalarType, string> = { S: "string", N: "number", B: "binary, base64" };
 
-export function QueryControls({ table, keys, indexes, suggestions, onRun, onIndexChange, busy = false, initial = null }: QueryControlsProps) {
+export function QueryControls({
+  table,
+  keys,
+  indexes,
+  suggestions,
+  onRun,
+  onIndexChange,
+  busy = false,
+  initial = null,
+  error = null,
+}: QueryControlsProps) {
   const [index, setIndex] = useState<string | null>(initial?.index ?? null);
   const [fields, setFields] = useState<Fields>(() => fieldsFrom(initial));
   const [submitted, setSubmitted] = useState(false);
@@ -149,6 +170,13 @@ export function QueryControls({ table, keys, indexes, suggestions, onRun, onInde
     }
   };
 
+  const serverError = (field: QueryError["field"]) => (error !== null && error.field === field ? error : null);
+  const errorText = (e: QueryError) => `${e.message} (${e.name})`;
+  const withServer = (local: string | undefined, field: QueryError["field"]) => {
+    const server = serverError(field);
+    return local ?? (server === null ? undefined : errorText(server));
+  };
+
   const pkSuggestions = suggestions.filter((v) => active.partitionKey.type in v);
   const listId = `${id}-suggestions`;
   const operators = sortKey === null ? [] : SORT_OPERATORS.filter((o) => operatorsFor(sortKey.type).includes(o.op));
@@ -174,7 +202,7 @@ export function QueryControls({ table, keys, indexes, suggestions, onRun, onInde
           hint={`= · ${typeWord[active.partitionKey.type]}`}
           value={fields.pk}
           onChange={(v) => set("pk", v)}
-          error={shown("pk")}
+          error={withServer(shown("pk"), "partitionValue")}
           list={pkSuggestions.length > 0 ? listId : undefined}
         />
         <datalist id={listId}>
@@ -203,7 +231,7 @@ export function QueryControls({ table, keys, indexes, suggestions, onRun, onInde
             hint={typeWord[sortKey.type]}
             value={fields.sk}
             onChange={(v) => set("sk", v)}
-            error={shown("sk")}
+            error={withServer(shown("sk"), "sortCondition")}
           />
         )}
         {sortKey !== null && fields.op === "between" && (
@@ -231,7 +259,7 @@ export function QueryControls({ table, keys, indexes, suggestions, onRun, onInde
           hint="items evaluated per page, optional"
           value={fields.limit}
           onChange={(v) => set("limit", v)}
-          error={shown("limit")}
+          error={withServer(shown("limit"), "limit")}
         />
         <label className="qc-check">
           <input
@@ -251,20 +279,33 @@ export function QueryControls({ table, keys, indexes, suggestions, onRun, onInde
       </div>
 
       <div className="qc-row">
-        <label className="qc-field qc-wide">
-          <span className="qc-label">Projection</span>
-          <input placeholder="all attributes, or e.g. plate, speedKph" value={fields.projection} onChange={(e) => set("projection", e.target.value)} />
-        </label>
-        <label className="qc-field qc-wide">
-          <span className="qc-label">Filter</span>
-          <input placeholder="e.g. speedKph > 80" value={fields.filter} onChange={(e) => set("filter", e.target.value)} />
-        </label>
+        <ExpressionInput
+          id={`${id}-projection`}
+          label="Projection"
+          placeholder="all attributes, or e.g. plate, speedKph"
+          value={fields.projection}
+          onChange={(v) => set("projection", v)}
+          error={serverError("projection")}
+        />
+        <ExpressionInput
+          id={`${id}-filter`}
+          label="Filter"
+          placeholder="e.g. speedKph > 80"
+          value={fields.filter}
+          onChange={(v) => set("filter", v)}
+          error={serverError("filter")}
+        />
       </div>
 
-      <div className="qc-row">
+      <div className="qc-row qc-run">
         <button type="submit" className="primary" disabled={busy} aria-keyshortcuts="Control+Enter Meta+Enter">
           {busy ? "Running…" : "Run query"}
         </button>
+        {serverError(null) !== null && (
+          <span className="field-error" role="alert">
+            {error!.message} <code>{error!.name}</code>
+          </span>
+        )}
       </div>
     </form>
   );
@@ -300,6 +341,38 @@ function KeyInput(props: {
       {props.error !== undefined && (
         <span id={errorId} className="field-error" role="alert">
           {props.error}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function ExpressionInput(props: {
+  id: string;
+  label: string;
+  placeholder: string;
+  value: string;
+  onChange: (value: string) => void;
+  error: QueryError | null;
+}) {
+  const errorId = `${props.id}-error`;
+  return (
+    <div className="qc-field qc-wide">
+      <label className="qc-label" htmlFor={props.id}>
+        {props.label}
+      </label>
+      <input
+        id={props.id}
+        placeholder={props.placeholder}
+        value={props.value}
+        spellCheck={false}
+        onChange={(e) => props.onChange(e.target.value)}
+        aria-invalid={props.error !== null}
+        aria-describedby={props.error !== null ? errorId : undefined}
+      />
+      {props.error !== null && (
+        <span id={errorId} className="field-error" role="alert">
+          {props.error.message} <code>{props.error.name}</code>
         </span>
       )}
     </div>
