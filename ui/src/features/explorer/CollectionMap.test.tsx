@@ -12,29 +12,32 @@ const stats: CollectionStat[] = [
 ];
 
 const boxes = () => screen.getAllByRole("button").filter((b) => b.classList.contains("map-box"));
-const percentArea = (el: HTMLElement) => parseFloat(el.style.width) * parseFloat(el.style.height);
+// Sizes are written as calc(<percent>% - 3px); the percentages carry the proportions.
+const percent = (css: string) => parseFloat(/calc\(([\d.e-]+)%/.exec(css)?.[1] ?? "NaN");
+const percentArea = (el: HTMLElement) => percent(el.style.width) * percent(el.style.height);
 
 describe("CollectionMap", () => {
   it("draws one box per collection, largest first, areas in proportion to bytes", () => {
     render(<CollectionMap stats={stats} keyName="vehicleId" onOpen={vi.fn()} />);
     const all = boxes();
-    expect(all.map((b) => b.textContent)).toEqual(["VEH#V-7741", "VEH#V-0001", "VEH#V-7742"]);
-    expect(percentArea(all[0]!) / percentArea(all[1]!)).toBeCloseTo(15, 5);
-    expect(percentArea(all[1]!) / percentArea(all[2]!)).toBeCloseTo(200, 5);
+    expect(all.map((b) => b.querySelector(".map-box-key")?.textContent)).toEqual(["VEH#V-7741", "VEH#V-0001", "VEH#V-7742"]);
+    expect(all[0]!.querySelector(".map-box-size")?.textContent).toBe("4,000 items · 2.9 MB");
+    expect(percentArea(all[0]!) / percentArea(all[1]!)).toBeCloseTo(15, 3);
+    expect(percentArea(all[1]!) / percentArea(all[2]!)).toBeCloseTo(200, 2);
     expect(all[0]!.getAttribute("aria-label")).toBe("vehicleId = VEH#V-7741: 4,000 items, 2.9 MB");
   });
 
   it("switches to key order", () => {
     render(<CollectionMap stats={stats} keyName="vehicleId" onOpen={vi.fn()} />);
     fireEvent.click(screen.getByRole("radio", { name: "Key order" }));
-    expect(boxes().map((b) => b.textContent)).toEqual(["VEH#V-0001", "VEH#V-7741", "VEH#V-7742"]);
+    expect(boxes().map((b) => b.querySelector(".map-box-key")?.textContent)).toEqual(["VEH#V-0001", "VEH#V-7741", "VEH#V-7742"]);
     expect(screen.getByRole("list", { name: "Collections, in key order" })).toBeTruthy();
   });
 
   it("orders numeric keys numerically", () => {
     const numeric: CollectionStat[] = ["10", "9", "100"].map((N) => ({ partitionValue: { N }, itemCount: 1, sizeBytes: 10 }));
     render(<CollectionMap stats={numeric} keyName="id" onOpen={vi.fn()} defaultOrder="key" />);
-    expect(boxes().map((b) => b.textContent)).toEqual(["9", "10", "100"]);
+    expect(boxes().map((b) => b.querySelector(".map-box-key")?.textContent)).toEqual(["9", "10", "100"]);
   });
 
   it("tells count and size on hover and focus, and opens on click", () => {
@@ -63,7 +66,7 @@ describe("CollectionMap", () => {
   it("draws the largest boxes only, counting the rest", () => {
     const many: CollectionStat[] = Array.from({ length: 10 }, (_, i) => ({ partitionValue: { N: String(i) }, itemCount: 1, sizeBytes: (i + 1) * 100 }));
     render(<CollectionMap stats={many} keyName="id" onOpen={vi.fn()} maxBoxes={4} />);
-    expect(boxes().map((b) => b.textContent)).toEqual(["9", "8", "7", "6"]);
+    expect(boxes().map((b) => b.querySelector(".map-box-key")?.textContent)).toEqual(["9", "8", "7", "6"]);
     expect(screen.getByText(/6 smaller collections are not drawn/).textContent).toContain("(2.1 KB in all)");
   });
 });

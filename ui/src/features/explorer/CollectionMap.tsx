@@ -101,8 +101,9 @@ export function CollectionMap({ stats, keyName, onOpen, defaultOrder = "size", m
                   style={{
                     left: `${(r.x / WIDTH) * 100}%`,
                     top: `${(r.y / HEIGHT) * 100}%`,
-                    width: `${(r.width / WIDTH) * 100}%`,
-                    height: `${(r.height / HEIGHT) * 100}%`,
+                    // A 3 px gutter keeps neighbouring dashed boxes apart.
+                    width: `calc(${(r.width / WIDTH) * 100}% - 3px)`,
+                    height: `calc(${(r.height / HEIGHT) * 100}% - 3px)`,
                   }}
                   tabIndex={i === Math.min(focused, drawn.length - 1) ? 0 : -1}
                   aria-label={label}
@@ -118,6 +119,11 @@ export function CollectionMap({ stats, keyName, onOpen, defaultOrder = "size", m
                   onBlur={() => setDescribed(null)}
                 >
                   <span className="map-box-key">{attributeText(stat.partitionValue)}</span>
+                  {r.width > WIDTH * 0.12 && r.height > HEIGHT * 0.1 && (
+                    <span className="map-box-size" aria-hidden="true">
+                      {itemCountLabel(stat.itemCount)} · {byteCountLabel(stat.sizeBytes)}
+                    </span>
+                  )}
                 </button>
               </div>
             );
