@@ -134,7 +134,9 @@ export function CollectionBox({
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (matchesShortcut("next-page", event.nativeEvent)) {
+      // Handled here: a window-wide binding of the same shortcut must not load twice.
       event.preventDefault();
+      event.stopPropagation();
       if (canLoadMore && !loading) onLoadMore();
       return;
     }
@@ -156,6 +158,7 @@ export function CollectionBox({
       select(target);
     } else if (matchesShortcut("edit-item", event.nativeEvent) && selectedItem?.kind === "item") {
       event.preventDefault();
+      event.stopPropagation();
       onEdit(selectedItem.item);
     }
   };

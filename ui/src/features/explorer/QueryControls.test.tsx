@@ -193,3 +193,19 @@ describe("QueryControls errors from a run", () => {
     expect(document.getElementById(pk.getAttribute("aria-describedby")!)?.textContent).toBe("The key is too long. (ValidationException)");
   });
 });
+
+describe("QueryControls and a window-wide Ctrl+Enter", () => {
+  it("runs once when the shortcut is also bound on the window", () => {
+    const onWindow = vi.fn();
+    window.addEventListener("keydown", onWindow);
+    try {
+      const props = setup();
+      type(/^vehicleId/, "VEH#V-7741");
+      fireEvent.keyDown(screen.getByLabelText(/^vehicleId/), { key: "Enter", ctrlKey: true });
+      expect(props.onRun).toHaveBeenCalledTimes(1);
+      expect(onWindow).not.toHaveBeenCalled();
+    } finally {
+      window.removeEventListener("keydown", onWindow);
+    }
+  });
+});

@@ -165,7 +165,9 @@ export function QueryControls({
 
   const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
     if (matchesShortcut("run-query", event.nativeEvent)) {
+      // Handled here: a window-wide binding of the same shortcut must not run it twice.
       event.preventDefault();
+      event.stopPropagation();
       submit();
     }
   };
