@@ -17,7 +17,7 @@ import "./gallery.css";
 
 const keys: KeySchema = { partitionKey: { name: "vehicleId", type: "S" }, sortKey: { name: "recordedAt", type: "S" } };
 const indexes: IndexSummary[] = [
-  { name: "ByDepot", kind: "global", keys: { partitionKey: { name: "depotCode", type: "S" }, sortKey: { name: "recordedAt", type: "S" } }, projection: { type: "ALL", attributes: [] } },
+  { name: "ByDepot", kind: "global", keys: { partitionKey: { name: "depotCode", type: "S" }, sortKey: { name: "recordedAt", type: "S" } }, projection: { type: "ALL", attributes: [] }, itemCount: null, sizeBytes: null, status: null },
 ];
 const pk = { S: "VEH#V-7741" };
 const meta: Item = {
@@ -55,13 +55,13 @@ const pages: QueryPage[] = [
   },
 ];
 const stats: CollectionStat[] = [
-  { partitionValue: pk, itemCount: 4210, sizeBytes: 812_000 },
-  { partitionValue: { S: "VEH#V-7742" }, itemCount: 1900, sizeBytes: 366_000 },
-  { partitionValue: { S: "VEH#V-7743" }, itemCount: 1200, sizeBytes: 231_000 },
-  { partitionValue: { S: "VEH#V-7744" }, itemCount: 640, sizeBytes: 120_000 },
-  { partitionValue: { S: "VEH#V-7745" }, itemCount: 300, sizeBytes: 58_000 },
-  { partitionValue: { S: "VEH#V-7746" }, itemCount: 120, sizeBytes: 23_000 },
-  { partitionValue: { S: "VEH#V-7747" }, itemCount: 40, sizeBytes: 8_000 },
+  { partitionValue: pk, itemCount: 4210, sizeBytes: 812_000, limitedSizeBytes: null },
+  { partitionValue: { S: "VEH#V-7742" }, itemCount: 1900, sizeBytes: 366_000, limitedSizeBytes: null },
+  { partitionValue: { S: "VEH#V-7743" }, itemCount: 1200, sizeBytes: 231_000, limitedSizeBytes: null },
+  { partitionValue: { S: "VEH#V-7744" }, itemCount: 640, sizeBytes: 120_000, limitedSizeBytes: null },
+  { partitionValue: { S: "VEH#V-7745" }, itemCount: 300, sizeBytes: 58_000, limitedSizeBytes: null },
+  { partitionValue: { S: "VEH#V-7746" }, itemCount: 120, sizeBytes: 23_000, limitedSizeBytes: null },
+  { partitionValue: { S: "VEH#V-7747" }, itemCount: 40, sizeBytes: 8_000, limitedSizeBytes: null },
 ];
 
 function Gallery() {

@@ -6,9 +6,9 @@ import type { CollectionStat } from "./model";
 afterEach(cleanup);
 
 const stats: CollectionStat[] = [
-  { partitionValue: { S: "VEH#V-7742" }, itemCount: 10, sizeBytes: 1_000 },
-  { partitionValue: { S: "VEH#V-7741" }, itemCount: 4_000, sizeBytes: 3_000_000 },
-  { partitionValue: { S: "VEH#V-0001" }, itemCount: 300, sizeBytes: 200_000 },
+  { partitionValue: { S: "VEH#V-7742" }, itemCount: 10, sizeBytes: 1_000, limitedSizeBytes: null },
+  { partitionValue: { S: "VEH#V-7741" }, itemCount: 4_000, sizeBytes: 3_000_000, limitedSizeBytes: null },
+  { partitionValue: { S: "VEH#V-0001" }, itemCount: 300, sizeBytes: 200_000, limitedSizeBytes: null },
 ];
 
 const boxes = () => screen.getAllByRole("button").filter((b) => b.classList.contains("map-box"));
@@ -35,7 +35,7 @@ describe("CollectionMap", () => {
   });
 
   it("orders numeric keys numerically", () => {
-    const numeric: CollectionStat[] = ["10", "9", "100"].map((N) => ({ partitionValue: { N }, itemCount: 1, sizeBytes: 10 }));
+    const numeric: CollectionStat[] = ["10", "9", "100"].map((N) => ({ partitionValue: { N }, itemCount: 1, sizeBytes: 10, limitedSizeBytes: null }));
     render(<CollectionMap stats={numeric} keyName="id" onOpen={vi.fn()} defaultOrder="key" />);
     expect(boxes().map((b) => b.querySelector(".map-box-key")?.textContent)).toEqual(["9", "10", "100"]);
   });
@@ -64,7 +64,7 @@ describe("CollectionMap", () => {
   });
 
   it("draws the largest boxes only, counting the rest", () => {
-    const many: CollectionStat[] = Array.from({ length: 10 }, (_, i) => ({ partitionValue: { N: String(i) }, itemCount: 1, sizeBytes: (i + 1) * 100 }));
+    const many: CollectionStat[] = Array.from({ length: 10 }, (_, i) => ({ partitionValue: { N: String(i) }, itemCount: 1, sizeBytes: (i + 1) * 100, limitedSizeBytes: null }));
     render(<CollectionMap stats={many} keyName="id" onOpen={vi.fn()} maxBoxes={4} />);
     expect(boxes().map((b) => b.querySelector(".map-box-key")?.textContent)).toEqual(["9", "8", "7", "6"]);
     expect(screen.getByText(/6 smaller collections are not drawn/).textContent).toContain("(2.1 KB in all)");

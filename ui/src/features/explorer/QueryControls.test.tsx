@@ -11,13 +11,13 @@ const indexes: IndexSummary[] = [
     name: "ByDepot",
     kind: "global",
     keys: { partitionKey: { name: "depotCode", type: "S" }, sortKey: { name: "recordedAt", type: "S" } },
-    projection: { type: "ALL", attributes: [] },
+    projection: { type: "ALL", attributes: [] }, itemCount: null, sizeBytes: null, status: null,
   },
   {
     name: "BySpeed",
     kind: "local",
     keys: { partitionKey: { name: "vehicleId", type: "S" }, sortKey: { name: "speedKph", type: "N" } },
-    projection: { type: "KEYS_ONLY", attributes: [] },
+    projection: { type: "KEYS_ONLY", attributes: [] }, itemCount: null, sizeBytes: null, status: null,
   },
 ];
 
@@ -67,7 +67,9 @@ describe("QueryControls", () => {
       consistentRead: false,
       projection: null,
       filter: "speedKph > :min",
-      exclusiveStartKey: null,
+      filterNames: null,
+        filterValues: null,
+        exclusiveStartKey: null,
     });
   });
 
@@ -160,6 +162,8 @@ describe("QueryControls", () => {
         consistentRead: true,
         projection: "speedKph",
         filter: null,
+        filterNames: null,
+        filterValues: null,
         exclusiveStartKey: null,
       },
     });

@@ -425,6 +425,8 @@ function buildInput(table: string, index: string | null, keys: KeySchema, fields
     consistentRead: fields.consistent && !isGlobal,
     projection: text(fields.projection),
     filter: text(fields.filter),
+    filterNames: null,
+    filterValues: null,
     exclusiveStartKey: null,
   };
 }
