@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/re
 import type { Channel } from "@tauri-apps/api/core";
 import { ScanPanel, type ChannelFactory, type ScanSource } from "./ScanPanel";
 import { CapacityProvider, useCapacityLedger } from "../../app/capacity";
-import type { ScanUpdate, TableDescription } from "../../ipc/bindings.gen";
+import type { ScanSummary, ScanUpdate, TableDescription } from "../../ipc/bindings.gen";
 
 const table: TableDescription = {
   name: "Telemetry",
@@ -55,7 +55,7 @@ describe("ScanPanel", () => {
     const source: ScanSource = {
       scan: vi.fn(
         () =>
-          new Promise((resolve) => {
+          new Promise<{ status: "ok"; data: ScanSummary }>((resolve) => {
             finish = () => resolve({ status: "ok", data: { end: "completed", totals: update(2, [], 1).totals } });
           }),
       ),
