@@ -68,6 +68,11 @@ function source(overrides: Partial<TableSource> = {}): TableSource {
     checkItem: vi.fn(async () => ({ status: "ok" as const, data: { sizeBytes: 80, limitBytes: 409600, problems: [] } })),
     scan: vi.fn(),
     cancelOperation: vi.fn(),
+    statisticsScanCost: vi.fn(async () => ({
+      status: "ok" as const,
+      data: { tableBytes: 1_048_576, itemCount: 10410, pages: 1, readUnits: 128, explanation: "half a read unit per 4 KB" },
+    })),
+    gatherStatistics: vi.fn(),
     ...overrides,
   };
 }
@@ -138,5 +143,19 @@ describe("TableScreen", () => {
       }),
     );
     await waitFor(() => expect(screen.getByRole("alert").textContent).toContain("Requested resource not found"));
+  });
+
+  it("on an AWS connection, shows the statistics scan's cost before the user starts it", async () => {
+    const fake = source({
+      collectionStats: vi.fn(async () => ({
+        status: "error" as const,
+        error: { code: "NOT_FOUND" as const, message: "No statistics of Telemetry yet", exception: null },
+      })),
+    });
+    const aws: Profile = { ...embedded, id: "p1", name: "prod", connection: { kind: "aws-profile", profileName: "prod" } };
+    renderScreen(fake, aws);
+    await waitFor(() => expect(screen.getByTestId("statistics-cost").textContent).toContain("Estimated: 128 RCU in 1 page for 10,410 items (1.0 MB)"));
+    expect(fake.gatherStatistics).not.toHaveBeenCalled();
+    expect(screen.getByRole("button", { name: "Scan to gather statistics" })).toBeTruthy();
   });
 });

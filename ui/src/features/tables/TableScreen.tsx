@@ -17,13 +17,23 @@ import { ItemEditor, type ItemValidation } from "../items/ItemEditor";
 import { DeleteConfirm } from "../items/DeleteConfirm";
 import { TableOverview } from "./TableOverview";
 import { ScanPanel, type ChannelFactory } from "./ScanPanel";
+import { StatisticsGate } from "./StatisticsGate";
 import { useCollectionQuery } from "./useCollectionQuery";
 import { formatUnits } from "./format";
 import "./tables.css";
 
 export type TableSource = Pick<
   typeof commands,
-  "describeTable" | "collectionStats" | "query" | "putItem" | "deleteItem" | "checkItem" | "scan" | "cancelOperation"
+  | "describeTable"
+  | "collectionStats"
+  | "query"
+  | "putItem"
+  | "deleteItem"
+  | "checkItem"
+  | "scan"
+  | "cancelOperation"
+  | "statisticsScanCost"
+  | "gatherStatistics"
 >;
 
 /** What the item editor is doing. */
@@ -182,7 +192,17 @@ export function TableScreen({
       <details className="table-section" open>
         <summary>Collections</summary>
         {stats.status === "loading" && <p className="muted">Reading the collection statistics…</p>}
-        {stats.status === "error" && <p className="muted">{stats.error.message}</p>}
+        {stats.status === "error" && stats.error.code === "NOT_FOUND" && profile.connection.kind !== "embedded" && (
+          <StatisticsGate
+            profileId={profile.id}
+            table={tableName}
+            source={source}
+            onGathered={(gathered) => setStats({ status: "ok", data: gathered })}
+          />
+        )}
+        {stats.status === "error" && !(stats.error.code === "NOT_FOUND" && profile.connection.kind !== "embedded") && (
+          <p className="muted">{stats.error.message}</p>
+        )}
         {stats.status === "ok" && (
           <CollectionMap stats={stats.data.collections} keyName={description.keys.partitionKey.name} onOpen={openCollection} />
         )}
