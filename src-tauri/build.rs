@@ -38,6 +38,7 @@ const COMMANDS: &[&str] = &[
     "statistics_scan_cost",
     "gather_statistics",
     "create_table",
+    "list_tables_in_regions",
 ];
 
 fn main() {

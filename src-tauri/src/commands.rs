@@ -9,6 +9,7 @@ use dynotable_app::profiles::{Profile, ProfileInput};
 use dynotable_app::scans::{ScanInput, ScanSummary, ScanTotals, ScanUpdate};
 use dynotable_app::sharing::SharedEngine;
 use dynotable_app::statistics::ScanCost;
+use dynotable_app::tables::RegionTables;
 use dynotable_app::transfer::{ExportSource, FileFormat, TransferProgress, TransferSummary};
 use dynotable_app::{App, CommandError, Expectation, ItemCheck, WriteOutcome};
 use dynotable_aws::client::ConnectionTest;
@@ -368,4 +369,15 @@ pub async fn create_table(
     table: NewTable,
 ) -> Result<TableDescription, CommandError> {
     app.create_table(&profile_id, table).await
+}
+
+/// Every table of a connection in each of `regions`, region by region.
+#[tauri::command]
+#[specta::specta]
+pub async fn list_tables_in_regions(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    regions: Vec<String>,
+) -> Result<Vec<RegionTables>, CommandError> {
+    app.list_tables_in_regions(&profile_id, regions).await
 }

@@ -44,6 +44,7 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::statistics_scan_cost,
             commands::gather_statistics,
             commands::create_table,
+            commands::list_tables_in_regions,
         ])
         .error_handling(tauri_specta::ErrorHandlingMode::Result)
         // One TypeScript type per Rust type: commands only send DTOs out, so serde's separate

@@ -26,7 +26,7 @@ pub mod secrets;
 pub mod sessions;
 pub mod sharing;
 pub mod statistics;
-pub(crate) mod tables;
+pub mod tables;
 pub mod transfer;
 pub(crate) mod writes;
 pub use writes::{Expectation, ItemCheck, ItemProblem, WriteOutcome, check_item};

@@ -51,7 +51,7 @@ impl App {
         }
         let store = self.profile_store().await?;
         let profile = store.get(id).await?;
-        let client = self.client_for(&profile).await?;
+        let client = self.client_for(&profile, &profile.region).await?;
         let session = Arc::new(Session { profile, client });
         self.inner
             .sessions
@@ -66,7 +66,8 @@ impl App {
         self.inner.sessions.lock().await.remove(id);
     }
 
-    async fn client_for(&self, profile: &Profile) -> Result<Client, CommandError> {
+    /// A client for `profile` in `region` (the profile's own region for its session).
+    pub(crate) async fn client_for(&self, profile: &Profile, region: &str) -> Result<Client, CommandError> {
         let store = self.profile_store().await?;
         let missing_secret = || {
             CommandError::new(
@@ -79,7 +80,7 @@ impl App {
             // The embedded engine through the same SDK, its requests handled in-process.
             Connection::Embedded => dynotable_aws::in_process::embedded_client(self.engine().await?),
             Connection::AwsProfile { profile_name } => {
-                dynotable_aws::client::client(Target::Profile { name: profile_name }, &profile.region).await
+                dynotable_aws::client::client(Target::Profile { name: profile_name }, region).await
             }
             Connection::AccessKeys { access_key_id } => {
                 let secret = store
@@ -91,7 +92,7 @@ impl App {
                     secret_access_key: secret.expose(),
                     session_token: token.as_ref().map(|t| t.expose()),
                 };
-                dynotable_aws::client::client(target, &profile.region).await
+                dynotable_aws::client::client(target, region).await
             }
             Connection::CustomEndpoint {
                 endpoint_url,
@@ -105,7 +106,7 @@ impl App {
                     access_key_id,
                     secret_access_key: secret.expose(),
                 };
-                dynotable_aws::client::client(target, &profile.region).await
+                dynotable_aws::client::client(target, region).await
             }
         })
     }

@@ -68,6 +68,8 @@ export const commands = {
 	gatherStatistics: (profileId: string, id: string, table: string, onProgress: Channel<ScanTotals>) => typedError<CollectionStats | null, CommandError>(__TAURI_INVOKE("gather_statistics", { profileId, id, table, onProgress })),
 	/**  Creates a table with its keys, billing and secondary indexes. */
 	createTable: (profileId: string, table: NewTable) => typedError<TableDescription, CommandError>(__TAURI_INVOKE("create_table", { profileId, table })),
+	/**  Every table of a connection in each of `regions`, region by region. */
+	listTablesInRegions: (profileId: string, regions: string[]) => typedError<RegionTables[], CommandError>(__TAURI_INVOKE("list_tables_in_regions", { profileId, regions })),
 };
 
 /* Types */
@@ -422,6 +424,14 @@ export type QueryPage = {
 	lastEvaluatedKey: { [key in string]: AttributeValue } | null,
 	consumedCapacity: ConsumedCapacity | null,
 	stop: PageStop,
+};
+
+/**  The tables of one region. */
+export type RegionTables = {
+	region: string,
+	names: string[],
+	/**  Why the region could not be listed (the names listed before the failure are kept). */
+	error: CommandError | null,
 };
 
 export type SavedQuery = {
