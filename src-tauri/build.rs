@@ -39,6 +39,7 @@ const COMMANDS: &[&str] = &[
     "gather_statistics",
     "create_table",
     "list_tables_in_regions",
+    "provide_mfa_code",
 ];
 
 fn main() {

@@ -381,3 +381,14 @@ pub async fn list_tables_in_regions(
 ) -> Result<Vec<RegionTables>, CommandError> {
     app.list_tables_in_regions(&profile_id, regions).await
 }
+
+/// Assumes an AWS profile's MFA-protected role with the code the user typed.
+#[tauri::command]
+#[specta::specta]
+pub async fn provide_mfa_code(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    code: String,
+) -> Result<(), CommandError> {
+    app.provide_mfa_code(&profile_id, &code).await
+}

@@ -45,6 +45,7 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::gather_statistics,
             commands::create_table,
             commands::list_tables_in_regions,
+            commands::provide_mfa_code,
         ])
         .error_handling(tauri_specta::ErrorHandlingMode::Result)
         // One TypeScript type per Rust type: commands only send DTOs out, so serde's separate

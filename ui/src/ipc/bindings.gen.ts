@@ -70,6 +70,8 @@ export const commands = {
 	createTable: (profileId: string, table: NewTable) => typedError<TableDescription, CommandError>(__TAURI_INVOKE("create_table", { profileId, table })),
 	/**  Every table of a connection in each of `regions`, region by region. */
 	listTablesInRegions: (profileId: string, regions: string[]) => typedError<RegionTables[], CommandError>(__TAURI_INVOKE("list_tables_in_regions", { profileId, regions })),
+	/**  Assumes an AWS profile's MFA-protected role with the code the user typed. */
+	provideMfaCode: (profileId: string, code: string) => typedError<null, CommandError>(__TAURI_INVOKE("provide_mfa_code", { profileId, code })),
 };
 
 /* Types */
@@ -262,7 +264,9 @@ export type ErrorCode =
 /**  Something that should not happen; the message says what. */
 "INTERNAL" | 
 /**  The loopback port asked for is taken or not allowed. */
-"PORT_UNAVAILABLE";
+"PORT_UNAVAILABLE" | 
+/**  The profile's role asks for an MFA code: call `provide_mfa_code`, then try again. */
+"MFA_REQUIRED";
 
 /**  What happened to the item before the write. */
 export type Expectation = 
