@@ -40,6 +40,7 @@ const COMMANDS: &[&str] = &[
     "create_table",
     "list_tables_in_regions",
     "provide_mfa_code",
+    "reset_demo_data",
 ];
 
 fn main() {

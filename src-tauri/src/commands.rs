@@ -2,7 +2,8 @@
 //! listed in `src-tauri/build.rs` (its permission) and granted in `src-tauri/capabilities/`.
 
 use dynotable_app::dto::{
-    AppInfo, CollectionStats, Item, ItemRead, NewTable, QueryInput, QueryPage, TableDescription, TableList,
+    AppInfo, CollectionStats, DemoReset, Item, ItemRead, NewTable, QueryInput, QueryPage, TableDescription,
+    TableList,
 };
 use dynotable_app::history::{HistoryEntry, SavedQuery};
 use dynotable_app::profiles::{Profile, ProfileInput};
@@ -391,4 +392,11 @@ pub async fn provide_mfa_code(
     code: String,
 ) -> Result<(), CommandError> {
     app.provide_mfa_code(&profile_id, &code).await
+}
+
+/// Deletes the demo tables of the embedded engine and loads them again.
+#[tauri::command]
+#[specta::specta]
+pub async fn reset_demo_data(app: tauri::State<'_, App>) -> Result<DemoReset, CommandError> {
+    app.reset_demo_data().await
 }

@@ -46,6 +46,7 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::create_table,
             commands::list_tables_in_regions,
             commands::provide_mfa_code,
+            commands::reset_demo_data,
         ])
         .error_handling(tauri_specta::ErrorHandlingMode::Result)
         // One TypeScript type per Rust type: commands only send DTOs out, so serde's separate

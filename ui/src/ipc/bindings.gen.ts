@@ -72,6 +72,8 @@ export const commands = {
 	listTablesInRegions: (profileId: string, regions: string[]) => typedError<RegionTables[], CommandError>(__TAURI_INVOKE("list_tables_in_regions", { profileId, regions })),
 	/**  Assumes an AWS profile's MFA-protected role with the code the user typed. */
 	provideMfaCode: (profileId: string, code: string) => typedError<null, CommandError>(__TAURI_INVOKE("provide_mfa_code", { profileId, code })),
+	/**  Deletes the demo tables of the embedded engine and loads them again. */
+	resetDemoData: () => typedError<DemoReset, CommandError>(__TAURI_INVOKE("reset_demo_data")),
 };
 
 /* Types */
@@ -206,6 +208,12 @@ export type CredentialSource =
 { kind: "web-identity"; roleArn: string } | 
 /**  Nothing in the profile: credentials from the environment or instance metadata, or none. */
 { kind: "other" };
+
+/**  What resetting the demo data loaded. */
+export type DemoReset = {
+	tables: number,
+	items: number,
+};
 
 /**  The embedded engine's state. */
 export type EngineInfo = {

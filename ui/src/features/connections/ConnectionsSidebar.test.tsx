@@ -45,6 +45,7 @@ function source(overrides: Partial<ConnectionsSource> = {}): ConnectionsSource {
     stopSharing: vi.fn(async () => ({ status: "ok" as const, data: null })),
     sharedEngine: vi.fn(async () => ({ status: "ok" as const, data: null })),
     provideMfaCode: vi.fn(async () => ({ status: "ok" as const, data: null })),
+    resetDemoData: vi.fn(async () => ({ status: "ok" as const, data: { tables: 6, items: 17280 } })),
     ...overrides,
   };
 }
@@ -175,5 +176,15 @@ describe("ConnectionsSidebar", () => {
     fireEvent.click(within(prompt).getByRole("button", { name: "Assume role" }));
     await waitFor(() => expect(screen.getByTestId("open-table-prod-users")).toBeTruthy());
     expect(fake.provideMfaCode).toHaveBeenCalledWith("p1", "123456");
+  });
+
+  it("resets the demo data only after a confirmation, and says what it loaded", async () => {
+    const fake = source();
+    render(<ConnectionsSidebar source={fake} />);
+    await waitFor(() => expect(screen.getByTestId("connection-embedded")).toBeTruthy());
+    fireEvent.click(screen.getByRole("button", { name: "Reset demo data…" }));
+    expect(fake.resetDemoData).not.toHaveBeenCalled();
+    fireEvent.click(within(screen.getByRole("alertdialog", { name: "Reset the demo data?" })).getByRole("button", { name: "Reset demo data" }));
+    await waitFor(() => expect(screen.getByTestId("demo-reset").textContent).toBe("The 6 demo tables were loaded again (17,280 items)."));
   });
 });
