@@ -41,6 +41,7 @@ const COMMANDS: &[&str] = &[
     "list_tables_in_regions",
     "provide_mfa_code",
     "reset_demo_data",
+    "delete_items",
 ];
 
 fn main() {

@@ -400,3 +400,15 @@ pub async fn provide_mfa_code(
 pub async fn reset_demo_data(app: tauri::State<'_, App>) -> Result<DemoReset, CommandError> {
     app.reset_demo_data().await
 }
+
+/// Deletes the selected items (by key) with BatchWriteItem.
+#[tauri::command]
+#[specta::specta]
+pub async fn delete_items(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+    keys: Vec<Item>,
+) -> Result<TransferProgress, CommandError> {
+    app.delete_items(&profile_id, &table, keys).await
+}

@@ -47,6 +47,7 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::list_tables_in_regions,
             commands::provide_mfa_code,
             commands::reset_demo_data,
+            commands::delete_items,
         ])
         .error_handling(tauri_specta::ErrorHandlingMode::Result)
         // One TypeScript type per Rust type: commands only send DTOs out, so serde's separate

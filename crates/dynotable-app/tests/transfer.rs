@@ -317,3 +317,33 @@ async fn unprocessed_items_and_throttling_are_retried_with_backoff() {
     assert_eq!(batch_calls.load(Ordering::SeqCst), 6);
     assert_eq!(all_items(&app, "Retried").await.len(), 30);
 }
+
+#[tokio::test]
+async fn selected_items_are_deleted_in_batches() {
+    let (_dir, app) = app().await;
+    let before = all_items(&app, "Telemetry").await;
+    // 60 readings: three BatchWriteItem requests (25 + 25 + 10).
+    let keys: Vec<dynotable_app::dto::Item> = before[1..61]
+        .iter()
+        .map(|item| {
+            ["vehicleId", "recordedAt"]
+                .iter()
+                .map(|k| (k.to_string(), item[*k].clone()))
+                .collect()
+        })
+        .collect();
+    let progress = app.delete_items(EMBEDDED_ID, "Telemetry", keys).await.unwrap();
+    assert_eq!(progress.items, 60);
+    // One WCU per small reading, and one more for each reading's entry in the sparse ByDepot GSI
+    // (only readings with a depotCode have one).
+    let in_gsi = before[1..61]
+        .iter()
+        .filter(|i| i.contains_key("depotCode"))
+        .count();
+    assert!(in_gsi > 0 && in_gsi < 60);
+    assert_eq!(progress.capacity_units, 60.0 + in_gsi as f64);
+    let after = all_items(&app, "Telemetry").await;
+    assert_eq!(after.len(), before.len() - 60);
+    assert_eq!(after[0], before[0], "META stays");
+    assert_eq!(after[1], before[61]);
+}

@@ -74,6 +74,8 @@ export const commands = {
 	provideMfaCode: (profileId: string, code: string) => typedError<null, CommandError>(__TAURI_INVOKE("provide_mfa_code", { profileId, code })),
 	/**  Deletes the demo tables of the embedded engine and loads them again. */
 	resetDemoData: () => typedError<DemoReset, CommandError>(__TAURI_INVOKE("reset_demo_data")),
+	/**  Deletes the selected items (by key) with BatchWriteItem. */
+	deleteItems: (profileId: string, table: string, keys: { [key in string]: AttributeValue }[]) => typedError<TransferProgress, CommandError>(__TAURI_INVOKE("delete_items", { profileId, table, keys })),
 };
 
 /* Types */

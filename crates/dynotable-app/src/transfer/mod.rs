@@ -14,7 +14,7 @@ use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use aws_sdk_dynamodb::types::{PutRequest, ReturnConsumedCapacity, WriteRequest};
+use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, ReturnConsumedCapacity, WriteRequest};
 use serde::{Deserialize, Serialize};
 
 pub use formats::FileFormat;
@@ -222,6 +222,39 @@ impl App {
         .await;
         self.inner.running.remove(id);
         result
+    }
+}
+
+impl App {
+    /// Deletes the items with `keys` from `table` (the user's selection) with BatchWriteItem,
+    /// 25 a request, unprocessed ones sent again. Deleting a key that has no item is not an error
+    /// (DynamoDB's DeleteRequest is unconditional).
+    pub async fn delete_items(
+        &self,
+        profile_id: &str,
+        table: &str,
+        keys: Vec<Item>,
+    ) -> Result<TransferProgress, CommandError> {
+        let session = self.session(profile_id).await?;
+        session.writable()?;
+        let mut progress = TransferProgress::default();
+        for chunk in keys.chunks(BATCH_SIZE) {
+            let requests = chunk
+                .iter()
+                .map(|key| {
+                    let delete = DeleteRequest::builder()
+                        .set_key(Some(
+                            item_to_sdk(key).map_err(|m| CommandError::new(ErrorCode::Validation, m))?,
+                        ))
+                        .build()
+                        .map_err(internal)?;
+                    Ok(WriteRequest::builder().delete_request(delete).build())
+                })
+                .collect::<Result<Vec<_>, CommandError>>()?;
+            write_batch(&session.client, table, requests, &mut progress, &mut sleep).await?;
+            progress.items += chunk.len() as u32;
+        }
+        Ok(progress)
     }
 }
 
