@@ -83,4 +83,22 @@ describe("ScanPanel", () => {
     fireEvent.click(screen.getByRole("button", { name: "VEH#C" }));
     expect(onOpen).toHaveBeenCalledWith({ S: "VEH#C" });
   });
+
+  it("sends a capacity budget and refuses one that is not a number", async () => {
+    const source: ScanSource = {
+      scan: vi.fn(async () => ({ status: "ok" as const, data: { end: "budgetReached" as const, totals: update(1, [], 10).totals } })),
+      cancelOperation: vi.fn(async () => true),
+    };
+    render(
+      <CapacityProvider>
+        <ScanPanel profileId="embedded" table={table} source={source} onOpenCollection={vi.fn()} makeChannel={() => ({}) as Channel<ScanUpdate>} />
+      </CapacityProvider>,
+    );
+    fireEvent.change(screen.getByLabelText(/Stop after/), { target: { value: "ten" } });
+    expect((screen.getByRole("button", { name: "Scan the table" }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(screen.getByLabelText(/Stop after/), { target: { value: "10" } });
+    fireEvent.click(screen.getByRole("button", { name: "Scan the table" }));
+    await waitFor(() => expect(screen.getByTestId("scan-summary").textContent).toBe("Stopped: the capacity budget was used up."));
+    expect((source.scan as ReturnType<typeof vi.fn>).mock.calls[0]![1].capacityBudget).toBe(10);
+  });
 });

@@ -46,9 +46,13 @@ export function ScanPanel({
   const [error, setError] = useState<UiError | null>(null);
   const [collections, setCollections] = useState<SeenCollection[]>([]);
   const [segments, setSegments] = useState(1);
+  const [budget, setBudget] = useState("");
   const seen = useRef(new Map<string, SeenCollection>());
   const ledger = useCapacityLedger();
   const recorded = useRef(0);
+
+  const budgetUnits = budget.trim() === "" ? null : Number(budget);
+  const budgetValid = budgetUnits === null || (Number.isFinite(budgetUnits) && budgetUnits > 0);
 
   const start = async () => {
     const id = `scan-${Date.now()}-${++scanCounter}`;
@@ -87,7 +91,7 @@ export function ScanPanel({
           consistentRead: false,
           pageLimit: null,
           segments,
-          capacityBudget: null,
+          capacityBudget: budgetUnits,
         },
         channel,
       ),
@@ -106,9 +110,22 @@ export function ScanPanel({
   return (
     <section className="scan-panel" aria-label="Scan">
       <div className="scan-controls">
-        <button type="button" onClick={() => void start()} disabled={running !== null}>
+        <button type="button" onClick={() => void start()} disabled={running !== null || !budgetValid}>
           Scan the table
         </button>
+        <label>
+          Stop after
+          <input
+            inputMode="decimal"
+            size={6}
+            value={budget}
+            placeholder="no limit"
+            onChange={(e) => setBudget(e.target.value)}
+            aria-invalid={!budgetValid}
+            disabled={running !== null}
+          />
+          RCU
+        </label>
         <label>
           Segments
           <select value={segments} onChange={(e) => setSegments(Number(e.target.value))} disabled={running !== null}>
@@ -125,6 +142,7 @@ export function ScanPanel({
           </button>
         )}
       </div>
+      {!budgetValid && <p className="field-error">A capacity budget is a number of read units above 0.</p>}
       {(running !== null || totals !== null) && (
         <div className="scan-progress" data-testid="scan-progress">
           <progress max={1} value={fraction} aria-label="Scan progress" />
