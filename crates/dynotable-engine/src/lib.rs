@@ -36,16 +36,14 @@ mod shape;
 mod storage;
 mod streams;
 mod ttl;
+mod write_tx;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::{Arc, RwLock};
 
-use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool, SqlitePoolOptions,
-    SqliteSynchronous,
-};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqliteSynchronous};
 use sqlx::{ConnectOptions, Connection};
 
 pub use clock::{Clock, ManualClock, SystemClock};
@@ -111,9 +109,9 @@ struct Inner {
     options: Options,
     /// The one connection that writes. Serialising writes here (rather than racing for SQLite's
     /// write lock) makes every write transaction start at once and never fail with SQLITE_BUSY.
-    writer: tokio::sync::Mutex<SqliteConnection>,
+    writer: Arc<tokio::sync::Mutex<write_tx::Writer>>,
     /// Connections that only read; `None` for in-memory databases, whose reads share the writer.
-    readers: Option<SqlitePool>,
+    readers: Option<Arc<storage::ReaderPool>>,
     /// Every table's definition, loaded at open and changed under the writer lock.
     catalog: RwLock<BTreeMap<String, Arc<TableSchema>>>,
     /// TransactWriteItems' idempotency tokens.
@@ -156,24 +154,29 @@ impl Engine {
         // An acknowledged write survives kill -9 and power loss.
         .synchronous(SqliteSynchronous::Full)
         .busy_timeout(std::time::Duration::from_secs(10))
-        .pragma("cache_size", "-65536")
         .pragma("temp_store", "memory");
 
-        let mut writer = connect.connect().await.map_err(EngineError::Open)?;
+        // The writer's statements come in batches of a few shapes (`write_tx`); a larger cache
+        // keeps them all prepared.
+        let mut writer = connect
+            .clone()
+            .pragma("cache_size", "-65536")
+            .statement_cache_capacity(256)
+            .connect()
+            .await
+            .map_err(EngineError::Open)?;
         sqlx::migrate!("./migrations").run_direct(&mut writer).await?;
         let readers = match options.location {
             Location::InMemory => None,
-            Location::File(_) => Some(
-                SqlitePoolOptions::new()
-                    .max_connections(8)
-                    .min_connections(1)
-                    // A local file cannot drop a connection; pinging it before every read
-                    // (sqlx's default) doubled the round trips of a GetItem.
-                    .test_before_acquire(false)
-                    .connect_with(connect.read_only(true))
-                    .await
-                    .map_err(EngineError::Open)?,
-            ),
+            // Readers share the file's pages through the OS page cache; a smaller cache of their
+            // own keeps RSS near the data size. Two per core: a read's SQLite work is short, and
+            // each connection is a thread.
+            Location::File(_) => Some(Arc::new(storage::ReaderPool::new(
+                connect.read_only(true).pragma("cache_size", "-16384"),
+                std::thread::available_parallelism()
+                    .map_or(4, |n| n.get() * 2)
+                    .clamp(2, 8),
+            ))),
         };
         let tables = storage::load_catalog(&mut writer).await?;
         let catalog = tables
@@ -185,7 +188,7 @@ impl Engine {
         let engine = Engine {
             inner: Arc::new(Inner {
                 options,
-                writer: tokio::sync::Mutex::new(writer),
+                writer: Arc::new(tokio::sync::Mutex::new(write_tx::Writer::new(writer))),
                 readers,
                 catalog: RwLock::new(catalog),
                 tokens: tokio::sync::Mutex::new(Default::default()),
@@ -238,16 +241,18 @@ impl Engine {
         // Checkpoint even if other handles (a request in flight, the sweeper) still hold the
         // engine: the WAL is folded into the database file and truncated.
         {
-            let mut writer = self.inner.writer.lock().await;
+            let mut writer = self.writer().await;
             if let Err(err) = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
-                .execute(&mut *writer)
+                .execute(&mut writer.conn)
                 .await
             {
                 tracing::warn!(%err, "the write-ahead log could not be checkpointed at close");
             }
         }
-        if let Ok(inner) = Arc::try_unwrap(self.inner) {
-            let _ = inner.writer.into_inner().close().await;
+        if let Ok(inner) = Arc::try_unwrap(self.inner)
+            && let Ok(writer) = Arc::try_unwrap(inner.writer)
+        {
+            let _ = writer.into_inner().conn.close().await;
         }
     }
 
@@ -280,10 +285,10 @@ impl Engine {
     }
 
     /// A connection for reading: a pooled reader, or the writer for in-memory databases.
-    async fn reader(&self) -> Result<storage::ReadConnection<'_>, ApiError> {
+    async fn reader(&self) -> Result<storage::ReadConnection, ApiError> {
         match &self.inner.readers {
             Some(pool) => Ok(storage::ReadConnection::Pooled(pool.acquire().await?)),
-            None => Ok(storage::ReadConnection::Shared(self.inner.writer.lock().await)),
+            None => Ok(storage::ReadConnection::Shared(self.writer().await)),
         }
     }
 
@@ -303,8 +308,15 @@ impl Engine {
     }
 
     /// The writer connection, held for the length of one write transaction.
-    async fn writer(&self) -> tokio::sync::MutexGuard<'_, SqliteConnection> {
-        self.inner.writer.lock().await
+    async fn writer(&self) -> tokio::sync::OwnedMutexGuard<write_tx::Writer> {
+        let mut writer = self.inner.writer.clone().lock_owned().await;
+        writer.settle().await;
+        writer
+    }
+
+    /// A write transaction on the writer connection (see `write_tx`).
+    async fn write_tx(&self) -> write_tx::WriteTx {
+        write_tx::WriteTx::begin(&self.inner.writer).await
     }
 }
 

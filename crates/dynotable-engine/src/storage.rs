@@ -3,34 +3,110 @@
 //! decide what happens together.
 
 use std::ops::{Deref, DerefMut};
+use std::sync::Arc;
 
-use sqlx::pool::PoolConnection;
-use sqlx::{Row, Sqlite, SqliteConnection};
+use sqlx::sqlite::SqliteConnectOptions;
+use sqlx::{ConnectOptions, Connection, Row, SqliteConnection};
+use tokio::sync::{OwnedMutexGuard, OwnedSemaphorePermit, Semaphore};
+
+use crate::write_tx::Writer;
 
 use crate::catalog::TableSchema;
 use crate::{ApiError, EngineError};
 
-/// A connection to read on: from the reader pool, or the shared writer (in-memory databases).
-pub(crate) enum ReadConnection<'a> {
-    Pooled(PoolConnection<Sqlite>),
-    Shared(tokio::sync::MutexGuard<'a, SqliteConnection>),
+/// The connections that only read (file databases): opened on first need, at most `max` of
+/// them, handed out one request at a time.
+///
+/// Not sqlx's `Pool`: its release path pings the connection (one more round trip to the
+/// connection's thread per read, bench/README.md) and spawns a task; here a connection goes
+/// back to a plain list when the read is done, and a read costs only its own statements.
+pub(crate) struct ReaderPool {
+    connect: SqliteConnectOptions,
+    idle: std::sync::Mutex<Vec<SqliteConnection>>,
+    permits: Arc<Semaphore>,
 }
 
-impl Deref for ReadConnection<'_> {
-    type Target = SqliteConnection;
-    fn deref(&self) -> &SqliteConnection {
-        match self {
-            ReadConnection::Pooled(conn) => conn,
-            ReadConnection::Shared(conn) => conn,
+impl ReaderPool {
+    pub fn new(connect: SqliteConnectOptions, max: usize) -> ReaderPool {
+        ReaderPool {
+            connect,
+            idle: std::sync::Mutex::new(Vec::with_capacity(max)),
+            permits: Arc::new(Semaphore::new(max)),
+        }
+    }
+
+    fn idle(&self) -> std::sync::MutexGuard<'_, Vec<SqliteConnection>> {
+        self.idle.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// A reader connection: an idle one, or a new one while fewer than `max` are open.
+    pub async fn acquire(self: &Arc<Self>) -> Result<PooledReader, ApiError> {
+        let permit = self
+            .permits
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| ApiError::internal("the engine is closed"))?;
+        let idle = self.idle().pop();
+        let conn = match idle {
+            Some(conn) => conn,
+            None => self.connect.connect().await?,
+        };
+        Ok(PooledReader {
+            conn: Some(conn),
+            pool: Arc::clone(self),
+            _permit: permit,
+        })
+    }
+
+    /// Closes the idle connections and refuses new reads.
+    pub async fn close(&self) {
+        self.permits.close();
+        let idle = std::mem::take(&mut *self.idle());
+        for conn in idle {
+            let _ = conn.close().await;
         }
     }
 }
 
-impl DerefMut for ReadConnection<'_> {
+/// A reader connection on loan from the [`ReaderPool`]; returned when dropped.
+pub(crate) struct PooledReader {
+    conn: Option<SqliteConnection>,
+    pool: Arc<ReaderPool>,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl Drop for PooledReader {
+    fn drop(&mut self) {
+        if let Some(conn) = self.conn.take()
+            && !self.pool.permits.is_closed()
+        {
+            self.pool.idle().push(conn);
+        }
+    }
+}
+
+/// A connection to read on: from the reader pool, or the shared writer (in-memory databases).
+pub(crate) enum ReadConnection {
+    Pooled(PooledReader),
+    Shared(OwnedMutexGuard<Writer>),
+}
+
+impl Deref for ReadConnection {
+    type Target = SqliteConnection;
+    fn deref(&self) -> &SqliteConnection {
+        match self {
+            ReadConnection::Pooled(reader) => reader.conn.as_ref().expect("held until dropped"),
+            ReadConnection::Shared(writer) => &writer.conn,
+        }
+    }
+}
+
+impl DerefMut for ReadConnection {
     fn deref_mut(&mut self) -> &mut SqliteConnection {
         match self {
-            ReadConnection::Pooled(conn) => &mut *conn,
-            ReadConnection::Shared(conn) => &mut *conn,
+            ReadConnection::Pooled(reader) => reader.conn.as_mut().expect("held until dropped"),
+            ReadConnection::Shared(writer) => &mut writer.conn,
         }
     }
 }
