@@ -101,12 +101,29 @@ pub(crate) async fn load_item(
             .bind(&key.sk)
             .fetch_optional(&mut *conn)
             .await?;
-    row.map(|row| decode_entry(row.get(0), row.get(1))).transpose()
+    row.map(|row| decode_entry(row.get::<&[u8], _>(0), row.get(1)))
+        .transpose()
+}
+
+/// Reads the item at `key` as stored (its JSON body, not decoded), with its size.
+pub(crate) async fn load_stored(
+    conn: &mut SqliteConnection,
+    table: &TableSchema,
+    key: &StorageKey,
+) -> Result<Option<(Vec<u8>, u64)>, ApiError> {
+    let row =
+        sqlx::query("SELECT body, size FROM entries WHERE keyspace = ? AND pk = ? AND sk = ? AND tail = X''")
+            .bind(table.keyspace)
+            .bind(&key.pk)
+            .bind(&key.sk)
+            .fetch_optional(&mut *conn)
+            .await?;
+    Ok(row.map(|row| (row.get(0), u64::try_from(row.get::<i64, _>(1)).unwrap_or(0))))
 }
 
 /// An entry's body, as stored.
-pub(crate) fn decode_entry(body: Vec<u8>, size: i64) -> Result<StoredItem, ApiError> {
-    let item = serde_json::from_slice(&body).map_err(ApiError::internal)?;
+pub(crate) fn decode_entry(body: &[u8], size: i64) -> Result<StoredItem, ApiError> {
+    let item = serde_json::from_slice(body).map_err(ApiError::internal)?;
     Ok(StoredItem {
         item,
         size: u64::try_from(size).unwrap_or(0),

@@ -208,7 +208,7 @@ async fn index_existing_expiries(conn: &mut SqliteConnection, table: &TableSchem
                 pk: row.get(0),
                 sk: row.get(1),
             };
-            let stored = decode_entry(row.get(2), row.get(3))?;
+            let stored = decode_entry(row.get::<&[u8], _>(2), row.get(3))?;
             track_expiry(&mut batch, table, &key, false, Some(&stored.item));
             cursor = (key.pk, key.sk);
         }

@@ -347,7 +347,7 @@ impl WriteTx {
             let rows = sqlx::query_with(&sql, args).fetch_all(&mut writer.conn).await?;
             for row in rows {
                 let place: i64 = row.try_get(0)?;
-                let stored = decode_entry(row.try_get(1)?, row.try_get(2)?)?;
+                let stored = decode_entry(row.try_get::<&[u8], _>(1)?, row.try_get(2)?)?;
                 if let Some(slot) = usize::try_from(place).ok().and_then(|p| found.get_mut(p)) {
                     *slot = Some(stored);
                 }

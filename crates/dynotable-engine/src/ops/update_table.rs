@@ -370,7 +370,7 @@ async fn backfill(conn: &mut SqliteConnection, table: &TableSchema, position: us
                 pk: row.get(0),
                 sk: row.get(1),
             };
-            let stored = decode_entry(row.get(2), row.get(3))?;
+            let stored = decode_entry(row.get::<&[u8], _>(2), row.get(3))?;
             if let Ok(Some(entry)) = items::index_entry(table, index, &stored.item) {
                 items::put_index_entry(&mut batch, index, &key, &entry)?;
             }
