@@ -110,8 +110,8 @@ struct Inner {
     /// The one connection that writes. Serialising writes here (rather than racing for SQLite's
     /// write lock) makes every write transaction start at once and never fail with SQLITE_BUSY.
     writer: Arc<tokio::sync::Mutex<write_tx::Writer>>,
-    /// Connections that only read; `None` for in-memory databases, whose reads share the writer.
-    readers: Option<Arc<storage::ReaderPool>>,
+    /// Connections that only read.
+    readers: Arc<storage::ReaderPool>,
     /// Every table's definition, loaded at open and changed under the writer lock.
     catalog: RwLock<BTreeMap<String, Arc<TableSchema>>>,
     /// TransactWriteItems' idempotency tokens.
@@ -166,18 +166,23 @@ impl Engine {
             .await
             .map_err(EngineError::Open)?;
         sqlx::migrate!("./migrations").run_direct(&mut writer).await?;
-        let readers = match options.location {
-            Location::InMemory => None,
-            // Readers share the file's pages through the OS page cache; a smaller cache of their
-            // own keeps RSS near the data size. Two per core: a read's SQLite work is short, and
-            // each connection is a thread.
-            Location::File(_) => Some(Arc::new(storage::ReaderPool::new(
-                connect.read_only(true).pragma("cache_size", "-16384"),
-                std::thread::available_parallelism()
-                    .map_or(4, |n| n.get() * 2)
-                    .clamp(2, 8),
-            ))),
-        };
+        // Two readers per core: a read's SQLite work is short, and each connection is a thread.
+        let max_readers = std::thread::available_parallelism()
+            .map_or(4, |n| n.get() * 2)
+            .clamp(2, 8);
+        let readers = Arc::new(storage::ReaderPool::new(
+            match options.location {
+                // Readers share the file's pages through the OS page cache; a smaller cache of
+                // their own keeps RSS near the data size.
+                Location::File(_) => connect.read_only(true).pragma("cache_size", "-16384"),
+                // sqlx names an in-memory database (`file:sqlx-in-memory-N`) and opens it with a
+                // shared cache, so readers opened with the same options see the writer's data.
+                // Shared-cache locks are per table: a read waits (sqlx's unlock_notify) while a
+                // write transaction has changed the table, so it never sees a partial write.
+                Location::InMemory => connect.pragma("query_only", "ON"),
+            },
+            max_readers,
+        ));
         let tables = storage::load_catalog(&mut writer).await?;
         let catalog = tables
             .into_iter()
@@ -235,9 +240,7 @@ impl Engine {
 
     /// Closes the storage, waiting for connections to finish and checkpointing the WAL.
     pub async fn close(self) {
-        if let Some(readers) = &self.inner.readers {
-            readers.close().await;
-        }
+        self.inner.readers.close().await;
         // Checkpoint even if other handles (a request in flight, the sweeper) still hold the
         // engine: the WAL is folded into the database file and truncated.
         {
@@ -284,12 +287,9 @@ impl Engine {
         self.inner.options.clock.now_seconds()
     }
 
-    /// A connection for reading: a pooled reader, or the writer for in-memory databases.
-    async fn reader(&self) -> Result<storage::ReadConnection, ApiError> {
-        match &self.inner.readers {
-            Some(pool) => Ok(storage::ReadConnection::Pooled(pool.acquire().await?)),
-            None => Ok(storage::ReadConnection::Shared(self.writer().await)),
-        }
+    /// A connection for reading, from the reader pool.
+    async fn reader(&self) -> Result<storage::PooledReader, ApiError> {
+        self.inner.readers.acquire().await
     }
 
     /// The context of a write made by a request, now.

@@ -7,14 +7,12 @@ use std::sync::Arc;
 
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{ConnectOptions, Connection, Row, SqliteConnection};
-use tokio::sync::{OwnedMutexGuard, OwnedSemaphorePermit, Semaphore};
-
-use crate::write_tx::Writer;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::catalog::TableSchema;
 use crate::{ApiError, EngineError};
 
-/// The connections that only read (file databases): opened on first need, at most `max` of
+/// The connections that only read: opened on first need, at most `max` of
 /// them, handed out one request at a time.
 ///
 /// Not sqlx's `Pool`: its release path pings the connection (one more round trip to the
@@ -86,28 +84,16 @@ impl Drop for PooledReader {
     }
 }
 
-/// A connection to read on: from the reader pool, or the shared writer (in-memory databases).
-pub(crate) enum ReadConnection {
-    Pooled(PooledReader),
-    Shared(OwnedMutexGuard<Writer>),
-}
-
-impl Deref for ReadConnection {
+impl Deref for PooledReader {
     type Target = SqliteConnection;
     fn deref(&self) -> &SqliteConnection {
-        match self {
-            ReadConnection::Pooled(reader) => reader.conn.as_ref().expect("held until dropped"),
-            ReadConnection::Shared(writer) => &writer.conn,
-        }
+        self.conn.as_ref().expect("held until dropped")
     }
 }
 
-impl DerefMut for ReadConnection {
+impl DerefMut for PooledReader {
     fn deref_mut(&mut self) -> &mut SqliteConnection {
-        match self {
-            ReadConnection::Pooled(reader) => reader.conn.as_mut().expect("held until dropped"),
-            ReadConnection::Shared(writer) => &mut writer.conn,
-        }
+        self.conn.as_mut().expect("held until dropped")
     }
 }
 
@@ -209,4 +195,82 @@ pub(crate) async fn keyspace_totals(
         .fetch_optional(&mut *conn)
         .await?;
     Ok(row.map(|r| (r.get(0), r.get(1))).unwrap_or((0, 0)))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Engine, Location};
+
+    /// Reads run beside writes on their own connections (in memory too, over a shared cache);
+    /// a read sees a BatchWriteItem entirely or not at all.
+    async fn reads_never_see_part_of_a_write(location: Location) {
+        let mut options = crate::Options::new(location);
+        options.sweep_interval = None;
+        let engine = Engine::open_with(options).await.unwrap();
+        engine
+            .call(
+                "CreateTable",
+                br#"{"TableName":"Tbl","KeySchema":[{"AttributeName":"p","KeyType":"HASH"},{"AttributeName":"s","KeyType":"RANGE"}],
+                    "AttributeDefinitions":[{"AttributeName":"p","AttributeType":"S"},{"AttributeName":"s","AttributeType":"N"}],
+                    "BillingMode":"PAY_PER_REQUEST"}"#,
+            )
+            .await
+            .unwrap();
+        let writer = {
+            let engine = engine.clone();
+            tokio::spawn(async move {
+                for batch in 0..20 {
+                    let puts: Vec<String> = (0..25)
+                        .map(|i| {
+                            format!(
+                                r#"{{"PutRequest":{{"Item":{{"p":{{"S":"a"}},"s":{{"N":"{}"}}}}}}}}"#,
+                                batch * 25 + i
+                            )
+                        })
+                        .collect();
+                    let body = format!(r#"{{"RequestItems":{{"Tbl":[{}]}}}}"#, puts.join(","));
+                    engine.call("BatchWriteItem", body.as_bytes()).await.unwrap();
+                }
+            })
+        };
+        let query = br#"{"TableName":"Tbl","KeyConditionExpression":"p = :p","ExpressionAttributeValues":{":p":{"S":"a"}},"Select":"COUNT"}"#;
+        let mut readers = Vec::new();
+        for _ in 0..4 {
+            let engine = engine.clone();
+            readers.push(tokio::spawn(async move {
+                let mut seen = Vec::new();
+                for _ in 0..50 {
+                    let out = engine.call("Query", query).await.unwrap();
+                    let out: serde_json::Value = serde_json::from_slice(&out).unwrap();
+                    seen.push(out["Count"].as_i64().unwrap());
+                    tokio::task::yield_now().await;
+                }
+                seen
+            }));
+        }
+        writer.await.unwrap();
+        for reader in readers {
+            for count in reader.await.unwrap() {
+                assert_eq!(
+                    count % 25,
+                    0,
+                    "a read saw part of a BatchWriteItem: {count} items"
+                );
+            }
+        }
+        let out = engine.call("Query", query).await.unwrap();
+        let out: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(out["Count"], 500);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn in_memory_reads_never_see_part_of_a_write() {
+        reads_never_see_part_of_a_write(Location::InMemory).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn file_reads_never_see_part_of_a_write() {
+        let dir = tempfile::tempdir().unwrap();
+        reads_never_see_part_of_a_write(Location::File(dir.path().join("db.sqlite"))).await;
+    }
 }
