@@ -165,7 +165,16 @@ impl Engine {
             .connect()
             .await
             .map_err(EngineError::Open)?;
+        // Migrations commit without waiting for the disk (each of their commits would be an fsync,
+        // most of a new file's startup time when the disk is busy): a schema change lost to a
+        // power cut is run again at the next open. Requests' writes are `synchronous = FULL`.
+        sqlx::query("PRAGMA synchronous = NORMAL")
+            .execute(&mut writer)
+            .await?;
         sqlx::migrate!("./migrations").run_direct(&mut writer).await?;
+        sqlx::query("PRAGMA synchronous = FULL")
+            .execute(&mut writer)
+            .await?;
         // Two readers per core: a read's SQLite work is short, and each connection is a thread.
         let max_readers = std::thread::available_parallelism()
             .map_or(4, |n| n.get() * 2)

@@ -111,8 +111,12 @@ pub(crate) async fn read_page(
     };
     let mut cursor = range.start_after.clone();
     loop {
-        let rows = fetch(conn, range, cursor.as_ref()).await?;
-        let exhausted = (rows.len() as i64) < BATCH;
+        // No more rows than the Limit can still take: a page of 100 reads 100, not a batch.
+        let wanted = rules.limit.map_or(BATCH, |l| {
+            (l.saturating_sub(page.scanned).max(1) as i64).min(BATCH)
+        });
+        let rows = fetch(conn, range, cursor.as_ref(), wanted).await?;
+        let exhausted = (rows.len() as i64) < wanted;
         for (pk, sk, tail, body, size) in rows {
             cursor = Some(EntryPosition {
                 pk: pk.clone(),
@@ -177,6 +181,7 @@ async fn fetch(
     conn: &mut SqliteConnection,
     range: &Range,
     cursor: Option<&EntryPosition>,
+    wanted: i64,
 ) -> Result<Vec<Row5>, ApiError> {
     let mut sql = String::from("SELECT pk, sk, tail, body, size FROM entries WHERE keyspace = ?");
     let mut binds: Vec<Vec<u8>> = Vec::new();
@@ -218,12 +223,13 @@ async fn fetch(
         binds.push(tail.clone());
     }
     let dir = if range.forward { "ASC" } else { "DESC" };
-    sql.push_str(&format!(" ORDER BY pk {dir}, sk {dir}, tail {dir} LIMIT {BATCH}"));
+    sql.push_str(&format!(" ORDER BY pk {dir}, sk {dir}, tail {dir} LIMIT ?"));
 
     let mut query = sqlx::query(&sql).bind(range.keyspace);
     for b in binds {
         query = query.bind(b);
     }
+    query = query.bind(wanted);
     let rows = query.fetch_all(&mut *conn).await?;
     Ok(rows
         .into_iter()
