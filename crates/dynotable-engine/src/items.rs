@@ -1,7 +1,8 @@
 //! Items in storage: locating an item by its key, reading it, and writing it together with its
 //! index entries and the statistics of every item collection it belongs to.
 //!
-//! A write ([`write_item`]) runs inside the caller's transaction and does, in order:
+//! A write ([`write_item`]) runs inside the caller's transaction — its statements are appended to
+//! the transaction's batch (`write_tx`) and reach SQLite together — and does, in order:
 //! 1. the base item: replace or delete the entry, adjust its collection and the table's totals;
 //! 2. each secondary index: the item's entry before and after ([`IndexEntry`]) decides whether
 //!    the index is untouched, gets an entry, loses one, or has it moved (rule B.3, index write

@@ -10,11 +10,14 @@
 //! 3. The operation (one file per operation under `ops/`) validates the request the way the
 //!    service does — member constraints first, in one `N validation errors detected` envelope
 //!    ([`shape`]), then semantic rules — and looks the table up in the in-memory [`catalog`].
-//! 4. Reads run on a pooled reader connection; SQLite's WAL gives each a consistent snapshot, so
-//!    every read is strongly consistent. Writes take the single writer connection, open a
-//!    `BEGIN IMMEDIATE` transaction, read the old item, check the condition, and write the item,
-//!    its index entries and its item-collection statistics together ([`storage`]), then commit —
-//!    with `synchronous = FULL`, a write is on disk before it is acknowledged.
+//! 4. Reads run on a reader connection of the engine's own small pool ([`storage`]); SQLite's
+//!    WAL snapshots (in memory: shared-cache table locks) make each read see whole committed
+//!    writes only, so every read is strongly consistent. Writes take the single writer connection in a [`write_tx`]
+//!    transaction: `BEGIN IMMEDIATE`, read the old item, check the condition, and write the
+//!    item, its index entries and its item-collection statistics together ([`items`]), then
+//!    commit — with `synchronous = FULL`, a write is on disk before it is acknowledged. sqlx
+//!    hands every query to the connection's own thread, so the statements of a transaction are
+//!    sent in batches (one round trip for begin + reads, one for writes + commit), not one by one.
 //! 5. The response shape is serialised back to JSON; failures are [`ApiError`]s, which the
 //!    server renders in the wire format in one place.
 //!
