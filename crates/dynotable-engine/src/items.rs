@@ -1,7 +1,8 @@
 //! Items in storage: locating an item by its key, reading it, and writing it together with its
 //! index entries and the statistics of every item collection it belongs to.
 //!
-//! A write ([`write_item`]) runs inside the caller's transaction and does, in order:
+//! A write ([`write_item`]) runs inside the caller's transaction — its statements are appended to
+//! the transaction's batch (`write_tx`) and reach SQLite together — and does, in order:
 //! 1. the base item: replace or delete the entry, adjust its collection and the table's totals;
 //! 2. each secondary index: the item's entry before and after ([`IndexEntry`]) decides whether
 //!    the index is untouched, gets an entry, loses one, or has it moved (rule B.3, index write
@@ -20,6 +21,7 @@ use sqlx::{Row, SqliteConnection};
 
 use crate::capacity::{self, WriteUnits};
 use crate::catalog::{IndexKind, IndexSchema, KeySchema, TableSchema};
+use crate::write_tx::{StatementBatch, WriteTx};
 use crate::{ApiError, ErrorKind};
 
 /// Where an item lives: its encoded partition and sort key (`sk` is empty without a sort key).
@@ -100,12 +102,29 @@ pub(crate) async fn load_item(
             .bind(&key.sk)
             .fetch_optional(&mut *conn)
             .await?;
-    row.map(|row| decode_entry(row.get(0), row.get(1))).transpose()
+    row.map(|row| decode_entry(row.get::<&[u8], _>(0), row.get(1)))
+        .transpose()
+}
+
+/// Reads the item at `key` as stored (its JSON body, not decoded), with its size.
+pub(crate) async fn load_stored(
+    conn: &mut SqliteConnection,
+    table: &TableSchema,
+    key: &StorageKey,
+) -> Result<Option<(Vec<u8>, u64)>, ApiError> {
+    let row =
+        sqlx::query("SELECT body, size FROM entries WHERE keyspace = ? AND pk = ? AND sk = ? AND tail = X''")
+            .bind(table.keyspace)
+            .bind(&key.pk)
+            .bind(&key.sk)
+            .fetch_optional(&mut *conn)
+            .await?;
+    Ok(row.map(|row| (row.get(0), u64::try_from(row.get::<i64, _>(1)).unwrap_or(0))))
 }
 
 /// An entry's body, as stored.
-pub(crate) fn decode_entry(body: Vec<u8>, size: i64) -> Result<StoredItem, ApiError> {
-    let item = serde_json::from_slice(&body).map_err(ApiError::internal)?;
+pub(crate) fn decode_entry(body: &[u8], size: i64) -> Result<StoredItem, ApiError> {
+    let item = serde_json::from_slice(body).map_err(ApiError::internal)?;
     Ok(StoredItem {
         item,
         size: u64::try_from(size).unwrap_or(0),
@@ -171,22 +190,23 @@ pub(crate) struct WriteEffects {
 /// entries (`new_entries`, from [`index_entries`]) and all statistics, inside the caller's
 /// transaction. See the module documentation for the order of work.
 pub(crate) async fn write_item(
-    conn: &mut SqliteConnection,
+    tx: &mut WriteTx,
     table: &TableSchema,
     context: &WriteContext,
     key: &StorageKey,
     old: Option<&StoredItem>,
     new: Option<(&Item, u64, &[Option<IndexEntry>])>,
 ) -> Result<WriteEffects, ApiError> {
+    let batch = tx.batch();
     // 1. The base item.
     match new {
-        Some((item, size, _)) => put_entry(conn, table.keyspace, &key.pk, &key.sk, &[], item, size).await?,
-        None if old.is_some() => delete_entry(conn, table.keyspace, &key.pk, &key.sk, &[]).await?,
+        Some((item, size, _)) => put_entry(batch, table.keyspace, &key.pk, &key.sk, &[], item, size)?,
+        None if old.is_some() => batch.delete_entry(table.keyspace, &key.pk, &key.sk, &[]),
         None => {}
     }
     let old_size = old.map(|o| o.size);
     let new_size = new.map(|(_, size, _)| size);
-    adjust_collection(conn, table.keyspace, &key.pk, old_size, new_size).await?;
+    batch.adjust_collection(table.keyspace, &key.pk, old_size, new_size);
 
     // 2. Every secondary index.
     let tail = [key.pk.as_slice(), key.sk.as_slice()].concat();
@@ -205,19 +225,19 @@ pub(crate) async fn write_item(
         if let Some(b) = &before
             && (after.is_none() || moved)
         {
-            delete_entry(conn, index.keyspace, &b.pk, &b.sk, &tail).await?;
-            adjust_collection(conn, index.keyspace, &b.pk, Some(b.size), None).await?;
+            batch.delete_entry(index.keyspace, &b.pk, &b.sk, &tail);
+            batch.adjust_collection(index.keyspace, &b.pk, Some(b.size), None);
         }
         if let Some(a) = &after
             && changed
         {
-            put_entry(conn, index.keyspace, &a.pk, &a.sk, &tail, &a.item, a.size).await?;
+            put_entry(batch, index.keyspace, &a.pk, &a.sk, &tail, &a.item, a.size)?;
             let replaced = if moved {
                 None
             } else {
                 before.as_ref().map(|b| b.size)
             };
-            adjust_collection(conn, index.keyspace, &a.pk, replaced, Some(a.size)).await?;
+            batch.adjust_collection(index.keyspace, &a.pk, replaced, Some(a.size));
         }
         effects.index_units.push(capacity::index_write(
             before
@@ -237,20 +257,20 @@ pub(crate) async fn write_item(
     // 3. The stream record and the Time to Live expiry, in the same transaction.
     let new_item = new.map(|(item, _, _)| item);
     crate::streams::record_change(
-        conn,
+        batch,
         table,
         context.now,
         context.origin,
         old.map(|o| &o.item),
         new_item,
-    )
-    .await?;
+    )?;
     let had_expiry = crate::ttl::has_expiry(table, old.map(|o| &o.item));
-    crate::ttl::track_expiry(conn, table, key, had_expiry, new_item).await?;
+    crate::ttl::track_expiry(batch, table, key, had_expiry, new_item);
 
-    // 4. The item-collection size limit, on tables with an LSI (rule B.7).
+    // 4. The item-collection size limit, on tables with an LSI (rule B.7): the writes so far
+    // are sent first, so the statistics read include this one.
     if table.has_lsi() {
-        let bytes = lsi_collection_bytes(conn, table, &key.pk).await?;
+        let bytes = lsi_collection_bytes(tx.flush().await?, table, &key.pk).await?;
         let grew = new_size.unwrap_or(0) > old_size.unwrap_or(0) || old.is_none();
         if grew && bytes > context.collection_size_limit {
             return Err(ApiError::new(
@@ -288,29 +308,29 @@ async fn collection_bytes(conn: &mut SqliteConnection, keyspace: i64, pk: &[u8])
 }
 
 /// Writes one index entry for the base item at `key` and counts it in the index's collection
-/// (used by a new index's backfill).
-pub(crate) async fn put_index_entry(
-    conn: &mut SqliteConnection,
+/// (used by a new index's backfill), on the caller's batch.
+pub(crate) fn put_index_entry(
+    batch: &mut StatementBatch,
     index: &IndexSchema,
     key: &StorageKey,
     entry: &IndexEntry,
 ) -> Result<(), ApiError> {
     let tail = [key.pk.as_slice(), key.sk.as_slice()].concat();
     put_entry(
-        conn,
+        batch,
         index.keyspace,
         &entry.pk,
         &entry.sk,
         &tail,
         &entry.item,
         entry.size,
-    )
-    .await?;
-    adjust_collection(conn, index.keyspace, &entry.pk, None, Some(entry.size)).await
+    )?;
+    batch.adjust_collection(index.keyspace, &entry.pk, None, Some(entry.size));
+    Ok(())
 }
 
-async fn put_entry(
-    conn: &mut SqliteConnection,
+fn put_entry(
+    batch: &mut StatementBatch,
     keyspace: i64,
     pk: &[u8],
     sk: &[u8],
@@ -319,75 +339,7 @@ async fn put_entry(
     size: u64,
 ) -> Result<(), ApiError> {
     let body = serde_json::to_vec(item).map_err(ApiError::internal)?;
-    sqlx::query(
-        "INSERT OR REPLACE INTO entries (keyspace, pk, sk, tail, body, size) VALUES (?, ?, ?, ?, ?, ?)",
-    )
-    .bind(keyspace)
-    .bind(pk)
-    .bind(sk)
-    .bind(tail)
-    .bind(body)
-    .bind(size as i64)
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
-}
-
-async fn delete_entry(
-    conn: &mut SqliteConnection,
-    keyspace: i64,
-    pk: &[u8],
-    sk: &[u8],
-    tail: &[u8],
-) -> Result<(), ApiError> {
-    sqlx::query("DELETE FROM entries WHERE keyspace = ? AND pk = ? AND sk = ? AND tail = ?")
-        .bind(keyspace)
-        .bind(pk)
-        .bind(sk)
-        .bind(tail)
-        .execute(&mut *conn)
-        .await?;
-    Ok(())
-}
-
-/// Moves a collection's and its keyspace's count and bytes from `old` to `new` (entry sizes;
-/// `None` = no entry).
-async fn adjust_collection(
-    conn: &mut SqliteConnection,
-    keyspace: i64,
-    pk: &[u8],
-    old: Option<u64>,
-    new: Option<u64>,
-) -> Result<(), ApiError> {
-    let count = i64::from(new.is_some()) - i64::from(old.is_some());
-    let bytes = new.unwrap_or(0) as i64 - old.unwrap_or(0) as i64;
-    if count == 0 && bytes == 0 {
-        return Ok(());
-    }
-    sqlx::query(
-        "INSERT INTO collections (keyspace, pk, item_count, size_bytes) VALUES (?, ?, ?, ?)
-         ON CONFLICT (keyspace, pk) DO UPDATE SET
-             item_count = item_count + excluded.item_count, size_bytes = size_bytes + excluded.size_bytes",
-    )
-    .bind(keyspace)
-    .bind(pk)
-    .bind(count)
-    .bind(bytes)
-    .execute(&mut *conn)
-    .await?;
-    if count < 0 {
-        sqlx::query("DELETE FROM collections WHERE keyspace = ? AND pk = ? AND item_count <= 0")
-            .bind(keyspace)
-            .bind(pk)
-            .execute(&mut *conn)
-            .await?;
-    }
-    sqlx::query("UPDATE keyspaces SET item_count = item_count + ?, size_bytes = size_bytes + ? WHERE id = ?")
-        .bind(count)
-        .bind(bytes)
-        .bind(keyspace)
-        .execute(&mut *conn)
-        .await?;
+    batch.put_entry(keyspace, pk, sk, tail, body, size);
     Ok(())
 }
 

@@ -10,11 +10,14 @@
 //! 3. The operation (one file per operation under `ops/`) validates the request the way the
 //!    service does — member constraints first, in one `N validation errors detected` envelope
 //!    ([`shape`]), then semantic rules — and looks the table up in the in-memory [`catalog`].
-//! 4. Reads run on a pooled reader connection; SQLite's WAL gives each a consistent snapshot, so
-//!    every read is strongly consistent. Writes take the single writer connection, open a
-//!    `BEGIN IMMEDIATE` transaction, read the old item, check the condition, and write the item,
-//!    its index entries and its item-collection statistics together ([`storage`]), then commit —
-//!    with `synchronous = FULL`, a write is on disk before it is acknowledged.
+//! 4. Reads run on a reader connection of the engine's own small pool ([`storage`]); SQLite's
+//!    WAL snapshots (in memory: shared-cache table locks) make each read see whole committed
+//!    writes only, so every read is strongly consistent. Writes take the single writer connection in a [`write_tx`]
+//!    transaction: `BEGIN IMMEDIATE`, read the old item, check the condition, and write the
+//!    item, its index entries and its item-collection statistics together ([`items`]), then
+//!    commit — with `synchronous = FULL`, a write is on disk before it is acknowledged. sqlx
+//!    hands every query to the connection's own thread, so the statements of a transaction are
+//!    sent in batches (one round trip for begin + reads, one for writes + commit), not one by one.
 //! 5. The response shape is serialised back to JSON; failures are [`ApiError`]s, which the
 //!    server renders in the wire format in one place.
 //!
@@ -36,16 +39,14 @@ mod shape;
 mod storage;
 mod streams;
 mod ttl;
+mod write_tx;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::{Arc, RwLock};
 
-use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool, SqlitePoolOptions,
-    SqliteSynchronous,
-};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqliteSynchronous};
 use sqlx::{ConnectOptions, Connection};
 
 pub use clock::{Clock, ManualClock, SystemClock};
@@ -111,9 +112,9 @@ struct Inner {
     options: Options,
     /// The one connection that writes. Serialising writes here (rather than racing for SQLite's
     /// write lock) makes every write transaction start at once and never fail with SQLITE_BUSY.
-    writer: tokio::sync::Mutex<SqliteConnection>,
-    /// Connections that only read; `None` for in-memory databases, whose reads share the writer.
-    readers: Option<SqlitePool>,
+    writer: Arc<tokio::sync::Mutex<write_tx::Writer>>,
+    /// Connections that only read.
+    readers: Arc<storage::ReaderPool>,
     /// Every table's definition, loaded at open and changed under the writer lock.
     catalog: RwLock<BTreeMap<String, Arc<TableSchema>>>,
     /// TransactWriteItems' idempotency tokens.
@@ -156,25 +157,44 @@ impl Engine {
         // An acknowledged write survives kill -9 and power loss.
         .synchronous(SqliteSynchronous::Full)
         .busy_timeout(std::time::Duration::from_secs(10))
-        .pragma("cache_size", "-65536")
         .pragma("temp_store", "memory");
 
-        let mut writer = connect.connect().await.map_err(EngineError::Open)?;
+        // The writer's statements come in batches of a few shapes (`write_tx`); a larger cache
+        // keeps them all prepared.
+        let mut writer = connect
+            .clone()
+            .pragma("cache_size", "-65536")
+            .statement_cache_capacity(256)
+            .connect()
+            .await
+            .map_err(EngineError::Open)?;
+        // Migrations commit without waiting for the disk (each of their commits would be an fsync,
+        // most of a new file's startup time when the disk is busy): a schema change lost to a
+        // power cut is run again at the next open. Requests' writes are `synchronous = FULL`.
+        sqlx::query("PRAGMA synchronous = NORMAL")
+            .execute(&mut writer)
+            .await?;
         sqlx::migrate!("./migrations").run_direct(&mut writer).await?;
-        let readers = match options.location {
-            Location::InMemory => None,
-            Location::File(_) => Some(
-                SqlitePoolOptions::new()
-                    .max_connections(8)
-                    .min_connections(1)
-                    // A local file cannot drop a connection; pinging it before every read
-                    // (sqlx's default) doubled the round trips of a GetItem.
-                    .test_before_acquire(false)
-                    .connect_with(connect.read_only(true))
-                    .await
-                    .map_err(EngineError::Open)?,
-            ),
-        };
+        sqlx::query("PRAGMA synchronous = FULL")
+            .execute(&mut writer)
+            .await?;
+        // Two readers per core: a read's SQLite work is short, and each connection is a thread.
+        let max_readers = std::thread::available_parallelism()
+            .map_or(4, |n| n.get() * 2)
+            .clamp(2, 8);
+        let readers = Arc::new(storage::ReaderPool::new(
+            match options.location {
+                // Readers share the file's pages through the OS page cache; a smaller cache of
+                // their own keeps RSS near the data size.
+                Location::File(_) => connect.read_only(true).pragma("cache_size", "-16384"),
+                // sqlx names an in-memory database (`file:sqlx-in-memory-N`) and opens it with a
+                // shared cache, so readers opened with the same options see the writer's data.
+                // Shared-cache locks are per table: a read waits (sqlx's unlock_notify) while a
+                // write transaction has changed the table, so it never sees a partial write.
+                Location::InMemory => connect.pragma("query_only", "ON"),
+            },
+            max_readers,
+        ));
         let tables = storage::load_catalog(&mut writer).await?;
         let catalog = tables
             .into_iter()
@@ -185,7 +205,7 @@ impl Engine {
         let engine = Engine {
             inner: Arc::new(Inner {
                 options,
-                writer: tokio::sync::Mutex::new(writer),
+                writer: Arc::new(tokio::sync::Mutex::new(write_tx::Writer::new(writer))),
                 readers,
                 catalog: RwLock::new(catalog),
                 tokens: tokio::sync::Mutex::new(Default::default()),
@@ -232,22 +252,22 @@ impl Engine {
 
     /// Closes the storage, waiting for connections to finish and checkpointing the WAL.
     pub async fn close(self) {
-        if let Some(readers) = &self.inner.readers {
-            readers.close().await;
-        }
+        self.inner.readers.close().await;
         // Checkpoint even if other handles (a request in flight, the sweeper) still hold the
         // engine: the WAL is folded into the database file and truncated.
         {
-            let mut writer = self.inner.writer.lock().await;
+            let mut writer = self.writer().await;
             if let Err(err) = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
-                .execute(&mut *writer)
+                .execute(&mut writer.conn)
                 .await
             {
                 tracing::warn!(%err, "the write-ahead log could not be checkpointed at close");
             }
         }
-        if let Ok(inner) = Arc::try_unwrap(self.inner) {
-            let _ = inner.writer.into_inner().close().await;
+        if let Ok(inner) = Arc::try_unwrap(self.inner)
+            && let Ok(writer) = Arc::try_unwrap(inner.writer)
+        {
+            let _ = writer.into_inner().conn.close().await;
         }
     }
 
@@ -279,12 +299,9 @@ impl Engine {
         self.inner.options.clock.now_seconds()
     }
 
-    /// A connection for reading: a pooled reader, or the writer for in-memory databases.
-    async fn reader(&self) -> Result<storage::ReadConnection<'_>, ApiError> {
-        match &self.inner.readers {
-            Some(pool) => Ok(storage::ReadConnection::Pooled(pool.acquire().await?)),
-            None => Ok(storage::ReadConnection::Shared(self.inner.writer.lock().await)),
-        }
+    /// A connection for reading, from the reader pool.
+    async fn reader(&self) -> Result<storage::PooledReader, ApiError> {
+        self.inner.readers.acquire().await
     }
 
     /// The context of a write made by a request, now.
@@ -303,8 +320,15 @@ impl Engine {
     }
 
     /// The writer connection, held for the length of one write transaction.
-    async fn writer(&self) -> tokio::sync::MutexGuard<'_, SqliteConnection> {
-        self.inner.writer.lock().await
+    async fn writer(&self) -> tokio::sync::OwnedMutexGuard<write_tx::Writer> {
+        let mut writer = self.inner.writer.clone().lock_owned().await;
+        writer.settle().await;
+        writer
+    }
+
+    /// A write transaction on the writer connection (see `write_tx`).
+    async fn write_tx(&self) -> write_tx::WriteTx {
+        write_tx::WriteTx::begin(&self.inner.writer).await
     }
 }
 

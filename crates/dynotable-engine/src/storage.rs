@@ -3,35 +3,97 @@
 //! decide what happens together.
 
 use std::ops::{Deref, DerefMut};
+use std::sync::Arc;
 
-use sqlx::pool::PoolConnection;
-use sqlx::{Row, Sqlite, SqliteConnection};
+use sqlx::sqlite::SqliteConnectOptions;
+use sqlx::{ConnectOptions, Connection, Row, SqliteConnection};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::catalog::TableSchema;
 use crate::{ApiError, EngineError};
 
-/// A connection to read on: from the reader pool, or the shared writer (in-memory databases).
-pub(crate) enum ReadConnection<'a> {
-    Pooled(PoolConnection<Sqlite>),
-    Shared(tokio::sync::MutexGuard<'a, SqliteConnection>),
+/// The connections that only read: opened on first need, at most `max` of
+/// them, handed out one request at a time.
+///
+/// Not sqlx's `Pool`: its release path pings the connection (one more round trip to the
+/// connection's thread per read, bench/README.md) and spawns a task; here a connection goes
+/// back to a plain list when the read is done, and a read costs only its own statements.
+pub(crate) struct ReaderPool {
+    connect: SqliteConnectOptions,
+    idle: std::sync::Mutex<Vec<SqliteConnection>>,
+    permits: Arc<Semaphore>,
 }
 
-impl Deref for ReadConnection<'_> {
-    type Target = SqliteConnection;
-    fn deref(&self) -> &SqliteConnection {
-        match self {
-            ReadConnection::Pooled(conn) => conn,
-            ReadConnection::Shared(conn) => conn,
+impl ReaderPool {
+    pub fn new(connect: SqliteConnectOptions, max: usize) -> ReaderPool {
+        ReaderPool {
+            connect,
+            idle: std::sync::Mutex::new(Vec::with_capacity(max)),
+            permits: Arc::new(Semaphore::new(max)),
+        }
+    }
+
+    fn idle(&self) -> std::sync::MutexGuard<'_, Vec<SqliteConnection>> {
+        self.idle.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// A reader connection: an idle one, or a new one while fewer than `max` are open.
+    pub async fn acquire(self: &Arc<Self>) -> Result<PooledReader, ApiError> {
+        let permit = self
+            .permits
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| ApiError::internal("the engine is closed"))?;
+        let idle = self.idle().pop();
+        let conn = match idle {
+            Some(conn) => conn,
+            None => self.connect.connect().await?,
+        };
+        Ok(PooledReader {
+            conn: Some(conn),
+            pool: Arc::clone(self),
+            _permit: permit,
+        })
+    }
+
+    /// Closes the idle connections and refuses new reads.
+    pub async fn close(&self) {
+        self.permits.close();
+        let idle = std::mem::take(&mut *self.idle());
+        for conn in idle {
+            let _ = conn.close().await;
         }
     }
 }
 
-impl DerefMut for ReadConnection<'_> {
-    fn deref_mut(&mut self) -> &mut SqliteConnection {
-        match self {
-            ReadConnection::Pooled(conn) => &mut *conn,
-            ReadConnection::Shared(conn) => &mut *conn,
+/// A reader connection on loan from the [`ReaderPool`]; returned when dropped.
+pub(crate) struct PooledReader {
+    conn: Option<SqliteConnection>,
+    pool: Arc<ReaderPool>,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl Drop for PooledReader {
+    fn drop(&mut self) {
+        if let Some(conn) = self.conn.take()
+            && !self.pool.permits.is_closed()
+        {
+            self.pool.idle().push(conn);
         }
+    }
+}
+
+impl Deref for PooledReader {
+    type Target = SqliteConnection;
+    fn deref(&self) -> &SqliteConnection {
+        self.conn.as_ref().expect("held until dropped")
+    }
+}
+
+impl DerefMut for PooledReader {
+    fn deref_mut(&mut self) -> &mut SqliteConnection {
+        self.conn.as_mut().expect("held until dropped")
     }
 }
 
@@ -133,4 +195,82 @@ pub(crate) async fn keyspace_totals(
         .fetch_optional(&mut *conn)
         .await?;
     Ok(row.map(|r| (r.get(0), r.get(1))).unwrap_or((0, 0)))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Engine, Location};
+
+    /// Reads run beside writes on their own connections (in memory too, over a shared cache);
+    /// a read sees a BatchWriteItem entirely or not at all.
+    async fn reads_never_see_part_of_a_write(location: Location) {
+        let mut options = crate::Options::new(location);
+        options.sweep_interval = None;
+        let engine = Engine::open_with(options).await.unwrap();
+        engine
+            .call(
+                "CreateTable",
+                br#"{"TableName":"Tbl","KeySchema":[{"AttributeName":"p","KeyType":"HASH"},{"AttributeName":"s","KeyType":"RANGE"}],
+                    "AttributeDefinitions":[{"AttributeName":"p","AttributeType":"S"},{"AttributeName":"s","AttributeType":"N"}],
+                    "BillingMode":"PAY_PER_REQUEST"}"#,
+            )
+            .await
+            .unwrap();
+        let writer = {
+            let engine = engine.clone();
+            tokio::spawn(async move {
+                for batch in 0..20 {
+                    let puts: Vec<String> = (0..25)
+                        .map(|i| {
+                            format!(
+                                r#"{{"PutRequest":{{"Item":{{"p":{{"S":"a"}},"s":{{"N":"{}"}}}}}}}}"#,
+                                batch * 25 + i
+                            )
+                        })
+                        .collect();
+                    let body = format!(r#"{{"RequestItems":{{"Tbl":[{}]}}}}"#, puts.join(","));
+                    engine.call("BatchWriteItem", body.as_bytes()).await.unwrap();
+                }
+            })
+        };
+        let query = br#"{"TableName":"Tbl","KeyConditionExpression":"p = :p","ExpressionAttributeValues":{":p":{"S":"a"}},"Select":"COUNT"}"#;
+        let mut readers = Vec::new();
+        for _ in 0..4 {
+            let engine = engine.clone();
+            readers.push(tokio::spawn(async move {
+                let mut seen = Vec::new();
+                for _ in 0..50 {
+                    let out = engine.call("Query", query).await.unwrap();
+                    let out: serde_json::Value = serde_json::from_slice(&out).unwrap();
+                    seen.push(out["Count"].as_i64().unwrap());
+                    tokio::task::yield_now().await;
+                }
+                seen
+            }));
+        }
+        writer.await.unwrap();
+        for reader in readers {
+            for count in reader.await.unwrap() {
+                assert_eq!(
+                    count % 25,
+                    0,
+                    "a read saw part of a BatchWriteItem: {count} items"
+                );
+            }
+        }
+        let out = engine.call("Query", query).await.unwrap();
+        let out: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(out["Count"], 500);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn in_memory_reads_never_see_part_of_a_write() {
+        reads_never_see_part_of_a_write(Location::InMemory).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn file_reads_never_see_part_of_a_write() {
+        let dir = tempfile::tempdir().unwrap();
+        reads_never_see_part_of_a_write(Location::File(dir.path().join("db.sqlite"))).await;
+    }
 }

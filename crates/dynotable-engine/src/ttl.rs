@@ -22,6 +22,7 @@ use crate::catalog::{TableSchema, TtlSchema};
 use crate::items::{self, StorageKey, WriteContext, decode_entry};
 use crate::shape::Shape;
 use crate::streams::Origin;
+use crate::write_tx::{StatementBatch, WriteTx};
 use crate::{ApiError, Engine, begin_write, storage};
 
 /// TTL deletes nothing that expired more than five years ago (DG `howitworks-ttl.html`).
@@ -74,37 +75,37 @@ fn expiry_of(item: &Item, attribute: &str) -> Option<f64> {
 }
 
 /// Keeps the `expiries` row of the item at `key` in step with its new version (`None`: deleted).
-pub(crate) async fn track_expiry(
-    conn: &mut SqliteConnection,
+pub(crate) fn track_expiry(
+    batch: &mut StatementBatch,
     table: &TableSchema,
     key: &StorageKey,
     had_expiry: bool,
     new: Option<&Item>,
-) -> Result<(), ApiError> {
+) {
     let Some(ttl) = table.ttl.as_ref().filter(|t| t.enabled) else {
-        return Ok(());
+        return;
     };
+    let keyspace = table.keyspace;
     match new.and_then(|item| expiry_of(item, &ttl.attribute_name)) {
-        Some(expires_at) => {
-            sqlx::query("INSERT OR REPLACE INTO expiries (keyspace, pk, sk, expires_at) VALUES (?, ?, ?, ?)")
-                .bind(table.keyspace)
-                .bind(&key.pk)
-                .bind(&key.sk)
-                .bind(expires_at)
-                .execute(&mut *conn)
-                .await?;
-        }
-        None if had_expiry || new.is_none() => {
-            sqlx::query("DELETE FROM expiries WHERE keyspace = ? AND pk = ? AND sk = ?")
-                .bind(table.keyspace)
-                .bind(&key.pk)
-                .bind(&key.sk)
-                .execute(&mut *conn)
-                .await?;
-        }
+        Some(expires_at) => batch.push(
+            "INSERT OR REPLACE INTO expiries (keyspace, pk, sk, expires_at) VALUES (?, ?, ?, ?)",
+            |b| {
+                b.bind(keyspace);
+                b.bind(key.pk.clone());
+                b.bind(key.sk.clone());
+                b.bind(expires_at);
+            },
+        ),
+        None if had_expiry || new.is_none() => batch.push(
+            "DELETE FROM expiries WHERE keyspace = ? AND pk = ? AND sk = ?",
+            |b| {
+                b.bind(keyspace);
+                b.bind(key.pk.clone());
+                b.bind(key.sk.clone());
+            },
+        ),
         None => {}
     }
-    Ok(())
 }
 
 /// Whether an item had an expiry row before a write (its old version carries the attribute).
@@ -201,15 +202,17 @@ async fn index_existing_expiries(conn: &mut SqliteConnection, table: &TableSchem
         if rows.is_empty() {
             return Ok(());
         }
+        let mut batch = StatementBatch::new();
         for row in rows {
             let key = StorageKey {
                 pk: row.get(0),
                 sk: row.get(1),
             };
-            let stored = decode_entry(row.get(2), row.get(3))?;
-            track_expiry(conn, table, &key, false, Some(&stored.item)).await?;
+            let stored = decode_entry(row.get::<&[u8], _>(2), row.get(3))?;
+            track_expiry(&mut batch, table, &key, false, Some(&stored.item));
             cursor = (key.pk, key.sk);
         }
+        batch.execute(conn).await?;
     }
 }
 
@@ -267,12 +270,11 @@ impl Engine {
             now,
             origin: Origin::TimeToLive,
         };
-        let mut writer = self.writer().await;
+        let mut tx = WriteTx::begin(&self.inner.writer).await;
         // The table may have changed since the list was taken.
         let Some(table) = self.catalog().get(&table.name).cloned() else {
             return Ok(0);
         };
-        let mut tx = begin_write(&mut writer).await?;
         let keys: Vec<StorageKey> = sqlx::query(
             "SELECT pk, sk FROM expiries WHERE keyspace = ? AND expires_at < ? AND expires_at >= ? ORDER BY expires_at LIMIT ?",
         )
@@ -280,17 +282,16 @@ impl Engine {
         .bind(now)
         .bind(now - FIVE_YEARS_SECONDS)
         .bind(SWEEP_BATCH)
-        .fetch_all(&mut *tx)
+        .fetch_all(tx.flush().await?)
         .await?
         .into_iter()
         .map(|row| StorageKey { pk: row.get(0), sk: row.get(1) })
         .collect();
+        let olds = tx.load_items(&table, &keys).await?;
         let mut deleted = 0;
-        for key in &keys {
-            let Some(old) = items::load_item(&mut tx, &table, key).await? else {
-                continue;
-            };
-            items::write_item(&mut tx, &table, &context, key, Some(&old), None).await?;
+        for (key, old) in keys.iter().zip(&olds) {
+            let Some(old) = old else { continue };
+            items::write_item(&mut tx, &table, &context, key, Some(old), None).await?;
             deleted += 1;
         }
         tx.commit().await?;

@@ -68,6 +68,10 @@ pub struct GetItemInput {
 pub struct GetItemOutput {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub item: Option<Item>,
+    /// The item as stored, when the response returns it unchanged (set instead of `item`; see
+    /// `ops::read_page`, "Stored items").
+    #[serde(rename = "Item", skip_serializing_if = "Option::is_none")]
+    pub stored_item: Option<Box<serde_json::value::RawValue>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub consumed_capacity: Option<ConsumedCapacity>,
 }
@@ -154,6 +158,10 @@ pub struct ScanInput {
 pub struct ReadPageOutput {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub items: Option<Vec<Item>>,
+    /// The items as stored, when the response returns them unchanged (set instead of `items`;
+    /// see `ops::read_page`, "Stored items").
+    #[serde(rename = "Items", skip_serializing_if = "Option::is_none")]
+    pub stored_items: Option<Vec<Box<serde_json::value::RawValue>>>,
     pub count: i64,
     pub scanned_count: i64,
     #[serde(skip_serializing_if = "Option::is_none")]

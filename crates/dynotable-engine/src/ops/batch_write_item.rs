@@ -14,7 +14,7 @@ use crate::items::{self, StorageKey};
 use crate::ops::item_write::PreparedItem;
 use crate::params::{self, CapacityReport, Charge};
 use crate::shape::Shape;
-use crate::{ApiError, Engine, begin_write};
+use crate::{ApiError, Engine};
 
 /// Rule B.7: at most 25 put or delete requests in one BatchWriteItem.
 const MAX_REQUESTS: usize = 25;
@@ -120,14 +120,16 @@ pub async fn run(engine: &Engine, input: BatchWriteItemInput) -> Result<BatchWri
     let mut output = BatchWriteItemOutput::default();
     let mut capacities = Vec::new();
     let mut metrics: BTreeMap<String, Vec<ItemCollectionMetrics>> = BTreeMap::new();
-    let mut writer = engine.writer().await;
-    let mut tx = begin_write(&mut writer).await?;
+    let mut tx = engine.write_tx().await;
     for (name, batch) in &batches {
         let table = &batch.table;
         let mut table_units = WriteUnits(0);
         let mut index_units = vec![WriteUnits(0); table.indexes.len()];
-        for (key, key_item, write) in &batch.writes {
-            let old = items::load_item(&mut tx, table, key).await?;
+        // Every old item of the table in one read (the keys are distinct), sent with what the
+        // transaction has pending.
+        let keys: Vec<StorageKey> = batch.writes.iter().map(|(key, _, _)| key.clone()).collect();
+        let olds = tx.load_items(table, &keys).await?;
+        for ((key, key_item, write), old) in batch.writes.iter().zip(olds) {
             let new = match write {
                 Request::Put(prepared) => Some((&prepared.item, prepared.size, prepared.entries.as_slice())),
                 Request::Delete => None,

@@ -4,11 +4,27 @@
 use crate::api::item::{GetItemInput, GetItemOutput};
 use crate::capacity::{self, ReadKind};
 use crate::items::{self, StorageKey};
+use crate::ops::read_page::stored_body;
 use crate::params::{self, CapacityReport, Charge};
 use crate::shape::Shape;
 use crate::{ApiError, Engine};
 
+/// A GetItem whose item the caller reads (PartiQL).
 pub async fn run(engine: &Engine, input: GetItemInput) -> Result<GetItemOutput, ApiError> {
+    get_item(engine, input, false).await
+}
+
+/// A GetItem answered on the wire: without a projection the item is returned as stored,
+/// not decoded and encoded again (see `read_page`, "Stored items").
+pub async fn respond(engine: &Engine, input: GetItemInput) -> Result<GetItemOutput, ApiError> {
+    get_item(engine, input, true).await
+}
+
+async fn get_item(
+    engine: &Engine,
+    input: GetItemInput,
+    keep_stored: bool,
+) -> Result<GetItemOutput, ApiError> {
     let mut shape = Shape::new();
     shape.name("tableName", input.table_name.as_ref());
     shape.required("key", input.key.as_ref());
@@ -36,11 +52,23 @@ pub async fn run(engine: &Engine, input: GetItemInput) -> Result<GetItemOutput, 
 
     let table = engine.table(input.table_name.as_deref().unwrap_or_default())?;
     let key = StorageKey::of_key(&table, &key_item)?;
+    let kind = ReadKind::of_consistent_read(input.consistent_read.unwrap_or(false));
+    if keep_stored && projection.is_none() {
+        let stored = {
+            let mut conn = engine.reader().await?;
+            items::load_stored(&mut conn, &table, &key).await?
+        };
+        let units = capacity::item_read(stored.as_ref().map(|(_, size)| *size), kind);
+        return Ok(GetItemOutput {
+            stored_item: stored.map(|(body, _)| stored_body(body)).transpose()?,
+            consumed_capacity: params::consumed_capacity(report, &table, Some(Charge::Read(units)), &[]),
+            ..Default::default()
+        });
+    }
     let stored = {
         let mut conn = engine.reader().await?;
         items::load_item(&mut conn, &table, &key).await?
     };
-    let kind = ReadKind::of_consistent_read(input.consistent_read.unwrap_or(false));
     let units = capacity::item_read(stored.as_ref().map(|s| s.size), kind);
     let item = stored.map(|s| match &projection {
         Some(projection) => projection.apply(&s.item),
@@ -49,5 +77,6 @@ pub async fn run(engine: &Engine, input: GetItemInput) -> Result<GetItemOutput, 
     Ok(GetItemOutput {
         item,
         consumed_capacity: params::consumed_capacity(report, &table, Some(Charge::Read(units)), &[]),
+        ..Default::default()
     })
 }

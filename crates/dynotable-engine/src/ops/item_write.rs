@@ -11,7 +11,7 @@ use crate::catalog::TableSchema;
 use crate::items::{self, IndexEntry, StorageKey, StoredItem, WriteEffects};
 use crate::params::{self, CapacityReport, Charge};
 use crate::shape::Shape;
-use crate::{ApiError, Engine, begin_write};
+use crate::{ApiError, Engine};
 
 /// What the write does to the item.
 pub(crate) enum Change<'a> {
@@ -62,9 +62,8 @@ pub(crate) async fn execute(
     report: CapacityReport,
     change: Change<'_>,
 ) -> Result<Written, ApiError> {
-    let mut writer = engine.writer().await;
-    let mut tx = begin_write(&mut writer).await?;
-    let old = items::load_item(&mut tx, table, key).await?;
+    let mut tx = engine.write_tx().await;
+    let old = tx.load_item(table, key).await?;
     if let Some(condition) = condition
         && !condition.evaluate(old.as_ref().map(|o| &o.item))
     {

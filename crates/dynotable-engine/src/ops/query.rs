@@ -14,7 +14,17 @@ use crate::params::{self, Charge};
 use crate::shape::Shape;
 use crate::{ApiError, Engine};
 
+/// A Query whose items the caller reads (PartiQL).
 pub async fn run(engine: &Engine, input: QueryInput) -> Result<ReadPageOutput, ApiError> {
+    query(engine, input, false).await
+}
+
+/// A Query answered on the wire: items nothing reads are returned as stored (see `read_page`).
+pub async fn respond(engine: &Engine, input: QueryInput) -> Result<ReadPageOutput, ApiError> {
+    query(engine, input, true).await
+}
+
+async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<ReadPageOutput, ApiError> {
     let mut shape = Shape::new();
     let report = read_shape(
         &mut shape,
@@ -133,6 +143,7 @@ pub async fn run(engine: &Engine, input: QueryInput) -> Result<ReadPageOutput, A
             projection.as_ref()
         },
         count_only,
+        keep_stored: keep_stored && !fetch_from_table,
     };
     let kind = ReadKind::of_consistent_read(consistent);
     let mut conn = engine.reader().await?;

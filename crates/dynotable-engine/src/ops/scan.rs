@@ -17,7 +17,17 @@ use crate::{ApiError, Engine};
 /// Rule B.4: TotalSegments 1–1,000,000.
 const MAX_TOTAL_SEGMENTS: i64 = 1_000_000;
 
+/// A Scan whose items the caller reads (PartiQL).
 pub async fn run(engine: &Engine, input: ScanInput) -> Result<ReadPageOutput, ApiError> {
+    scan(engine, input, false).await
+}
+
+/// A Scan answered on the wire: items nothing reads are returned as stored (see `read_page`).
+pub async fn respond(engine: &Engine, input: ScanInput) -> Result<ReadPageOutput, ApiError> {
+    scan(engine, input, true).await
+}
+
+async fn scan(engine: &Engine, input: ScanInput, keep_stored: bool) -> Result<ReadPageOutput, ApiError> {
     let mut shape = Shape::new();
     let report = read_shape(
         &mut shape,
@@ -118,6 +128,7 @@ pub async fn run(engine: &Engine, input: ScanInput) -> Result<ReadPageOutput, Ap
         filter: filter.as_ref(),
         projection: projection.as_ref(),
         count_only,
+        keep_stored,
     };
     let page = {
         let mut conn = engine.reader().await?;
@@ -227,8 +238,13 @@ impl ReadTarget<'_> {
             }
             None => params::consumed_capacity(report, self.table, Some(charge), &[]),
         };
+        let (items, stored_items) = match page.stored {
+            Some(stored) => (None, Some(stored)),
+            None => ((!count_only).then_some(page.items), None),
+        };
         ReadPageOutput {
-            items: (!count_only).then_some(page.items),
+            items,
+            stored_items,
             count: page.count as i64,
             scanned_count: page.scanned as i64,
             last_evaluated_key: page

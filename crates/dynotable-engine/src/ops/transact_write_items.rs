@@ -32,7 +32,7 @@ use crate::items::{self, StorageKey, StoredItem};
 use crate::ops::item_write::{PreparedItem, collection_metrics};
 use crate::params::{self, CapacityReport, Charge};
 use crate::shape::Shape;
-use crate::{ApiError, Engine, ErrorKind, begin_write, dispatch};
+use crate::{ApiError, Engine, ErrorKind, dispatch};
 
 /// Rule B.7: at most 100 actions, at most 4 MB of items in one transaction.
 const MAX_ACTIONS: usize = 100;
@@ -155,13 +155,12 @@ async fn run(engine: &Engine, input: TransactWriteItemsInput) -> Result<Transact
     }
 
     // Check every condition and compute every new item, then write all or nothing.
-    let mut writer = engine.writer().await;
-    let mut tx = begin_write(&mut writer).await?;
+    let mut tx = engine.write_tx().await;
     let mut reasons = Vec::with_capacity(actions.len());
     let mut planned: Vec<(Option<StoredItem>, Option<PreparedItem>)> = Vec::with_capacity(actions.len());
     let mut failed = false;
     for action in &mut actions {
-        let old = items::load_item(&mut tx, &action.table, &action.key).await?;
+        let old = tx.load_item(&action.table, &action.key).await?;
         let none = CancellationReason {
             code: "None".into(),
             message: None,

@@ -16,6 +16,7 @@ use crate::ops::create_table::{
     self, billing, check_projected_count, key_schema, throughput_of, throughput_shape,
 };
 use crate::shape::Shape;
+use crate::write_tx::StatementBatch;
 use crate::{ApiError, Engine, ErrorKind, begin_write, ops, storage};
 
 /// Rule B.7: at most 20 GSIs per table; one GSI created or deleted per UpdateTable.
@@ -363,17 +364,19 @@ async fn backfill(conn: &mut SqliteConnection, table: &TableSchema, position: us
             .await?,
         };
         let done = (rows.len() as i64) < BATCH;
+        let mut batch = StatementBatch::new();
         for row in rows {
             let key = StorageKey {
                 pk: row.get(0),
                 sk: row.get(1),
             };
-            let stored = decode_entry(row.get(2), row.get(3))?;
+            let stored = decode_entry(row.get::<&[u8], _>(2), row.get(3))?;
             if let Ok(Some(entry)) = items::index_entry(table, index, &stored.item) {
-                items::put_index_entry(conn, index, &key, &entry).await?;
+                items::put_index_entry(&mut batch, index, &key, &entry)?;
             }
             cursor = Some((key.pk, key.sk));
         }
+        batch.execute(conn).await?;
         if done {
             return Ok(());
         }

@@ -25,6 +25,7 @@ pub(crate) use ops::call;
 use crate::ApiError;
 use crate::catalog::TableSchema;
 use crate::items::key_of;
+use crate::write_tx::StatementBatch;
 
 /// Rule (DG `Streams.html`): stream records are kept for 24 hours.
 pub(crate) const RETENTION_SECONDS: f64 = 24.0 * 3600.0;
@@ -38,8 +39,8 @@ pub(crate) enum Origin {
 
 /// Writes the stream record of a change to `table`'s item, if the table has an enabled stream
 /// and the item really changed. Runs in the caller's transaction.
-pub(crate) async fn record_change(
-    conn: &mut SqliteConnection,
+pub(crate) fn record_change(
+    batch: &mut StatementBatch,
     table: &TableSchema,
     now: f64,
     origin: Origin,
@@ -80,16 +81,17 @@ pub(crate) async fn record_change(
     if let Some(image) = old_image {
         record["OldImage"] = serde_json::to_value(image).map_err(ApiError::internal)?;
     }
-    sqlx::query(
+    let removal = origin == Origin::TimeToLive;
+    batch.push(
         "INSERT INTO stream_records (stream_id, event_name, created_at, record, service_removal) VALUES (?, ?, ?, ?, ?)",
-    )
-    .bind(stream.id)
-    .bind(event)
-    .bind(now)
-    .bind(record.to_string())
-    .bind(origin == Origin::TimeToLive)
-    .execute(&mut *conn)
-    .await?;
+        |b| {
+            b.bind(stream.id);
+            b.bind(event);
+            b.bind(now);
+            b.bind(record.to_string());
+            b.bind(removal);
+        },
+    );
     Ok(())
 }
 

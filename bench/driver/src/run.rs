@@ -1,0 +1,219 @@
+//! One target, start to finish: startups, the workload's phases in order, the table-size
+//! curve; and `--attach`, one phase against a server started by hand.
+
+use std::process::Command;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, bail};
+use bytes::Bytes;
+use serde_json::{Value, json};
+
+use crate::http::*;
+use crate::process::*;
+use crate::workload::*;
+use crate::phases::*;
+
+pub(crate) struct Config {
+    pub(crate) shape: Shape,
+    pub(crate) duration: Duration,
+    pub(crate) warmup: Duration,
+    pub(crate) scale: Vec<u32>,
+    pub(crate) scale_budget: Duration,
+    /// The budget for dynotable-local itself: its 1M point is a target, so it is always measured
+    /// unless its load would take longer than this.
+    pub(crate) scale_budget_ours: Duration,
+    /// How long the concurrency-1 load may run before it stops (its rate is what was loaded).
+    pub(crate) c1_budget: Duration,
+    pub(crate) startups: usize,
+    pub(crate) run_dir: std::path::PathBuf,
+}
+
+pub(crate) fn log(msg: impl AsRef<str>) {
+    eprintln!("[{}] {}", chrono_now(), msg.as_ref());
+}
+
+pub(crate) fn chrono_now() -> String {
+    let s = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    format!("{:02}:{:02}:{:02}", (s / 3600) % 24, (s / 60) % 60, s % 60)
+}
+
+pub(crate) fn uptime() -> String {
+    Command::new("uptime").output().map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string()).unwrap_or_default()
+}
+
+pub(crate) async fn run_target(t: &Target, cfg: &Config) -> Value {
+    let mut res = json!({"name": t.name, "kind": t.kind, "mode": t.mode, "mode_note": t.mode_note,
+                         "command": t.command.join(" "), "uptime_before": uptime()});
+    let started = Instant::now();
+    if let Err(e) = run_target_inner(t, cfg, &mut res).await {
+        log(format!("{}: FAILED: {e:#}", t.name));
+        res["failure"] = json!(format!("{e:#}"));
+    }
+    res["uptime_after"] = json!(uptime());
+    res["wall_seconds"] = json!(started.elapsed().as_secs_f64());
+    res
+}
+
+pub(crate) async fn run_target_inner(t: &Target, cfg: &Config, res: &mut Value) -> Result<()> {
+    // Startup and idle RSS: several fresh starts, median; the last start serves the workload.
+    let mut startups = Vec::new();
+    let mut idle = Vec::new();
+    let mut server = None;
+    for n in 0..cfg.startups {
+        let (s, d) = start(t, &cfg.run_dir, n)?;
+        startups.push(d.as_secs_f64() * 1000.0);
+        idle.push(s.rss_kb().unwrap_or(0));
+        if n + 1 < cfg.startups {
+            s.stop();
+        } else {
+            server = Some(s);
+        }
+    }
+    let server = server.unwrap();
+    let mut sorted = startups.clone();
+    sorted.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let mut idle_sorted = idle.clone();
+    idle_sorted.sort();
+    res["startup_ms"] = json!({"median": sorted[sorted.len() / 2], "min": sorted[0], "all": startups});
+    res["idle_rss_kb"] = json!({"median": idle_sorted[idle_sorted.len() / 2], "all": idle});
+    log(format!("{}: started (pid {}), startup median {:.1} ms", t.name, server.pid, sorted[sorted.len() / 2]));
+
+    let outcome = workload(t, cfg, &server, res).await;
+    res["peak_rss_kb"] = json!(server.hwm_kb());
+    res["final_rss_kb"] = json!(server.rss_kb());
+    server.stop();
+    outcome
+}
+
+pub(crate) async fn workload(t: &Target, cfg: &Config, server: &Server, res: &mut Value) -> Result<()> {
+    let shape = cfg.shape;
+    let main = "Telemetry";
+    let n_items = (shape.vehicles * shape.readings) as u64;
+
+    // Load at concurrency 16 into the main table, then RSS.
+    create_table(server.addr, main).await?;
+    let bodies = Arc::new(batch_bodies(main, shape));
+    let (mut st, written, retries) = load(server, bodies, 16, None).await?;
+    res["load_c16"] = st.to_json(Some(written));
+    res["load_c16"]["unprocessed_retries"] = json!(retries);
+    res["rss_after_load_kb"] = json!(server.rss_kb());
+    log(format!("{}: load c=16: {written} items in {:.1} s ({:.0} items/s, {} errors)", t.name, st.elapsed.as_secs_f64(),
+        written as f64 / st.elapsed.as_secs_f64(), st.errors));
+    if written != n_items || st.errors > 0 {
+        bail!("load c=16 wrote {written} of {n_items} items: {:?}", st.first_error);
+    }
+
+    // Load at concurrency 1 into a second table of the same shape, then drop it.
+    let scratch = "TelemetryLoadC1";
+    create_table(server.addr, scratch).await?;
+    let bodies = Arc::new(batch_bodies(scratch, shape));
+    // A slow server is measured on what it loads within the budget (the table is dropped anyway).
+    let (mut st, written, retries) = load(server, bodies, 1, Some(cfg.c1_budget)).await?;
+    res["load_c1"] = st.to_json(Some(written));
+    if written < n_items {
+        res["load_c1"]["stopped_by_budget"] = json!(true);
+    }
+    res["load_c1"]["unprocessed_retries"] = json!(retries);
+    log(format!("{}: load c=1: {written} items in {:.1} s ({:.0} items/s)", t.name, st.elapsed.as_secs_f64(),
+        written as f64 / st.elapsed.as_secs_f64()));
+    {
+        let mut c = Conn::connect(server.addr).await?;
+        c.call_ok(Op::DeleteTable, json!({"TableName": scratch})).await?;
+    }
+
+    validate(server.addr, main, shape).await?;
+
+    // Reads.
+    let gets = Arc::new(get_bodies(main, shape, 1));
+    let windows = Arc::new(window_bodies(main, shape, 2));
+    let gsis = Arc::new(gsi_bodies(main, 3));
+    for (key, op, pool) in [("get", Op::GetItem, &gets), ("query", Op::Query, &windows), ("gsi_query", Op::Query, &gsis)] {
+        for c in [1usize, 16] {
+            let mut st = timed(server, op, pool.clone(), c, cfg.warmup, cfg.duration).await?;
+            let k = format!("{key}_c{c}");
+            log(format!("{}: {k}: {:.0} ops/s, p50 {:.3} ms, p99 {:.3} ms, errors {}", t.name, st.rate(), st.pct(0.5), st.pct(0.99), st.errors));
+            res[k] = st.to_json(None);
+        }
+    }
+
+    // Full Scan.
+    let scan = full_scan(server, main).await?;
+    log(format!("{}: scan: {}", t.name, scan));
+    res["scan"] = scan;
+
+    // Conditional puts racing.
+    let race = conditional_race(server, main, 16, cfg.duration).await?;
+    log(format!("{}: conditional race: {}", t.name, race));
+    res["conditional_c16"] = race;
+
+    // Query p50 by table size.
+    let mut scale = serde_json::Map::new();
+    let predicted_rate = res["load_c16"]["items_per_s"].as_f64().unwrap_or(1.0);
+    let budget = if t.kind == "dynotable" { cfg.scale_budget_ours } else { cfg.scale_budget };
+    for &size in &cfg.scale {
+        let vehicles = size / shape.readings;
+        let sshape = Shape { vehicles, readings: shape.readings };
+        let table = if size == n_items as u32 { main.to_string() } else { format!("Telemetry{size}") };
+        let mut entry = json!({"items": size});
+        if table != main {
+            let predicted = size as f64 / predicted_rate;
+            if predicted > budget.as_secs_f64() {
+                entry["skipped"] = json!(format!("load ~{:.0} s > {} s budget", predicted, budget.as_secs()));
+                log(format!("{}: scale {size}: skipped", t.name));
+                scale.insert(size.to_string(), entry);
+                continue;
+            }
+            create_table(server.addr, &table).await?;
+            let bodies = Arc::new(batch_bodies(&table, sshape));
+            let (st, written, _) = load(server, bodies, 16, Some(budget * 2)).await?;
+            entry["load_seconds"] = json!(st.elapsed.as_secs_f64());
+            entry["load_items_per_s"] = json!(written as f64 / st.elapsed.as_secs_f64());
+            log(format!("{}: scale {size}: loaded {written} items in {:.1} s", t.name, st.elapsed.as_secs_f64()));
+            if written != size as u64 {
+                entry["skipped"] = json!(format!("load aborted after {written} items ({:.0} s)", st.elapsed.as_secs_f64()));
+                scale.insert(size.to_string(), entry);
+                continue;
+            }
+            validate(server.addr, &table, sshape).await?;
+        }
+        let pool = Arc::new(window_bodies(&table, sshape, 11));
+        let mut st = timed(server, Op::Query, pool, 1, cfg.warmup, Duration::from_secs_f64(cfg.duration.as_secs_f64().min(4.0))).await?;
+        entry["query_c1"] = st.to_json(None);
+        entry["rss_kb"] = json!(server.rss_kb());
+        log(format!("{}: scale {size}: query p50 {:.3} ms", t.name, st.pct(0.5)));
+        scale.insert(size.to_string(), entry);
+    }
+    res["scale"] = Value::Object(scale);
+    Ok(())
+}
+
+/// `--attach PID:PORT --phase P [--concurrency N]`: one phase against a server someone else
+/// started (to profile it with perf while the driver loads it). Phases: create, load, get,
+/// query, gsi, scan, race, list.
+pub(crate) async fn attach(pid: u32, port: u16, phase: &str, concurrency: usize, cfg: &Config) -> Result<()> {
+    let server = Server { child: None, pid, addr: format!("127.0.0.1:{port}").parse()? };
+    let (main, shape) = ("Telemetry", cfg.shape);
+    let out = match phase {
+        "create" => {
+            create_table(server.addr, main).await?;
+            json!("created")
+        }
+        "load" => {
+            let (mut st, written, _) = load(&server, Arc::new(batch_bodies(main, shape)), concurrency, None).await?;
+            st.to_json(Some(written))
+        }
+        "get" => timed(&server, Op::GetItem, Arc::new(get_bodies(main, shape, 1)), concurrency, cfg.warmup, cfg.duration).await?.to_json(None),
+        "query" => timed(&server, Op::Query, Arc::new(window_bodies(main, shape, 2)), concurrency, cfg.warmup, cfg.duration).await?.to_json(None),
+        "gsi" => timed(&server, Op::Query, Arc::new(gsi_bodies(main, 3)), concurrency, cfg.warmup, cfg.duration).await?.to_json(None),
+        "scan" => full_scan(&server, main).await?,
+        // ListTables touches no item: the floor of HTTP + dispatch, for comparison.
+        "list" => timed(&server, Op::ListTables, Arc::new(vec![Bytes::from_static(b"{}")]), concurrency, cfg.warmup, cfg.duration)
+            .await?
+            .to_json(None),
+        "race" => conditional_race(&server, main, concurrency, cfg.duration).await?,
+        other => bail!("unknown phase {other}"),
+    };
+    println!("{out}");
+    Ok(())
+}

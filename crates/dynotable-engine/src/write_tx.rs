@@ -1,0 +1,540 @@
+//! A write transaction whose statements travel to SQLite together.
+//!
+//! sqlx runs every SQLite connection on a thread of its own and hands it each statement over a
+//! channel: one statement is one round trip between threads, and on a small machine those
+//! hand-offs, not SQLite, were most of the cost of a write (bench/README.md, "Where
+//! dynotable-local's time goes": a 25-item BatchWriteItem made ~177 of them). Here the writes of
+//! a transaction are not sent one by one. They are appended to a [`StatementBatch`] — SQL text
+//! and its bound arguments — and sent as one multi-statement query (sqlx binds `?` parameters
+//! across the statements of one query, in order) when the transaction next needs to read, or at
+//! commit:
+//!
+//! - `BEGIN IMMEDIATE` travels with the transaction's first read (the old items);
+//! - the writes travel with the next read, or with `COMMIT`;
+//! - consecutive entry writes become one multi-row `INSERT`, and the per-item changes to the
+//!   item-collection and keyspace statistics are summed and written once per collection and
+//!   per keyspace, just before the batch is sent.
+//!
+//! A BatchWriteItem is so two round trips (begin + read the old items, then write + commit), a
+//! PutItem the same. What is written, and when it is durable, is unchanged: the statements run
+//! in the order they were added, inside the one transaction, and the write is acknowledged only
+//! after `COMMIT` (with `synchronous = FULL`) returned.
+//!
+//! A transaction that ends without a commit — an error returned with `?`, or a cancelled
+//! request — is rolled back: [`WriteTx`] owns the writer lock, and its `Drop` hands the lock to
+//! a task that sends `ROLLBACK` before any other writer can take it.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use sqlx::sqlite::SqliteArguments;
+use sqlx::{Arguments, Encode, Row, Sqlite, SqliteConnection, Type};
+use tokio::sync::{Mutex, OwnedMutexGuard};
+
+use crate::ApiError;
+use crate::catalog::TableSchema;
+use crate::items::{StorageKey, StoredItem, decode_entry};
+
+/// Rows per multi-row statement: far below SQLite's 32,766 bound parameters, and few enough
+/// distinct statement shapes for sqlx's per-connection statement cache.
+const ROWS_PER_STATEMENT: usize = 128;
+
+/// The one connection that writes, and whether it may still be inside a transaction that its
+/// owner could not finish (a [`WriteTx`] dropped where no runtime could roll it back).
+pub(crate) struct Writer {
+    pub conn: SqliteConnection,
+    pub in_transaction: bool,
+}
+
+impl Writer {
+    pub fn new(conn: SqliteConnection) -> Writer {
+        Writer {
+            conn,
+            in_transaction: false,
+        }
+    }
+
+    /// Rolls back a transaction a previous owner left open. A `ROLLBACK` with none open fails;
+    /// that failure means there was nothing to undo.
+    pub async fn settle(&mut self) {
+        if self.in_transaction {
+            let _ = sqlx::query("ROLLBACK").execute(&mut self.conn).await;
+            self.in_transaction = false;
+        }
+    }
+}
+
+impl std::ops::Deref for Writer {
+    type Target = SqliteConnection;
+    fn deref(&self) -> &SqliteConnection {
+        &self.conn
+    }
+}
+
+impl std::ops::DerefMut for Writer {
+    fn deref_mut(&mut self) -> &mut SqliteConnection {
+        &mut self.conn
+    }
+}
+
+/// SQL statements and their arguments, to be sent to SQLite as one query.
+#[derive(Default)]
+pub(crate) struct StatementBatch {
+    sql: String,
+    args: SqliteArguments<'static>,
+    /// Rows in the open multi-row `INSERT INTO entries` at the end of `sql` (0: none open).
+    entry_rows: usize,
+    /// Item-collection statistics to add: (keyspace, pk) → (items, bytes).
+    collections: BTreeMap<(i64, Vec<u8>), (i64, i64)>,
+    /// Keyspace totals to add: keyspace → (items, bytes).
+    keyspaces: BTreeMap<i64, (i64, i64)>,
+}
+
+impl StatementBatch {
+    pub fn new() -> StatementBatch {
+        StatementBatch::default()
+    }
+
+    fn bind<T>(&mut self, value: T)
+    where
+        T: 'static + Send + Encode<'static, Sqlite> + Type<Sqlite>,
+    {
+        // Adding an owned value to SqliteArguments cannot fail (it only encodes into a Vec).
+        self.args
+            .add(value)
+            .expect("encoding an owned value into SqliteArguments does not fail");
+    }
+
+    /// Ends the open multi-row `INSERT`, if any, before another statement follows.
+    fn close_insert(&mut self) {
+        if self.entry_rows > 0 {
+            self.sql.push_str(";\n");
+            self.entry_rows = 0;
+        }
+    }
+
+    /// Appends one statement whose `?` placeholders take `binds`' values, in order.
+    pub fn push(&mut self, sql: &str, binds: impl FnOnce(&mut StatementBinds<'_>)) {
+        self.close_insert();
+        self.sql.push_str(sql);
+        self.sql.push_str(";\n");
+        binds(&mut StatementBinds { batch: self });
+    }
+
+    /// Writes (inserts or replaces) one entry.
+    pub fn put_entry(&mut self, keyspace: i64, pk: &[u8], sk: &[u8], tail: &[u8], body: Vec<u8>, size: u64) {
+        if self.entry_rows == ROWS_PER_STATEMENT {
+            self.close_insert();
+        }
+        if self.entry_rows == 0 {
+            self.sql
+                .push_str("INSERT OR REPLACE INTO entries (keyspace, pk, sk, tail, body, size) VALUES ");
+        } else {
+            self.sql.push(',');
+        }
+        self.sql.push_str("(?, ?, ?, ?, ?, ?)");
+        self.entry_rows += 1;
+        self.bind(keyspace);
+        self.bind(pk.to_vec());
+        self.bind(sk.to_vec());
+        self.bind(tail.to_vec());
+        self.bind(body);
+        self.bind(size as i64);
+    }
+
+    /// Deletes one entry.
+    pub fn delete_entry(&mut self, keyspace: i64, pk: &[u8], sk: &[u8], tail: &[u8]) {
+        self.push(
+            "DELETE FROM entries WHERE keyspace = ? AND pk = ? AND sk = ? AND tail = ?",
+            |b| {
+                b.bind(keyspace);
+                b.bind(pk.to_vec());
+                b.bind(sk.to_vec());
+                b.bind(tail.to_vec());
+            },
+        );
+    }
+
+    /// Moves a collection's and its keyspace's count and bytes from `old` to `new` (entry
+    /// sizes; `None` = no entry). Summed per collection and written when the batch is sent.
+    pub fn adjust_collection(&mut self, keyspace: i64, pk: &[u8], old: Option<u64>, new: Option<u64>) {
+        let count = i64::from(new.is_some()) - i64::from(old.is_some());
+        let bytes = new.unwrap_or(0) as i64 - old.unwrap_or(0) as i64;
+        if count == 0 && bytes == 0 {
+            return;
+        }
+        let collection = self.collections.entry((keyspace, pk.to_vec())).or_default();
+        collection.0 += count;
+        collection.1 += bytes;
+        let totals = self.keyspaces.entry(keyspace).or_default();
+        totals.0 += count;
+        totals.1 += bytes;
+    }
+
+    /// Appends the summed statistics: one multi-row UPSERT for the collections, a DELETE for
+    /// collections that may have emptied, one UPDATE per keyspace.
+    fn write_statistics(&mut self) {
+        self.close_insert();
+        let collections = std::mem::take(&mut self.collections);
+        let changed: Vec<_> = collections
+            .into_iter()
+            .filter(|(_, (count, bytes))| *count != 0 || *bytes != 0)
+            .collect();
+        for chunk in changed.chunks(ROWS_PER_STATEMENT) {
+            self.sql
+                .push_str("INSERT INTO collections (keyspace, pk, item_count, size_bytes) VALUES ");
+            for (position, ((keyspace, pk), (count, bytes))) in chunk.iter().enumerate() {
+                self.sql.push_str(if position == 0 {
+                    "(?, ?, ?, ?)"
+                } else {
+                    ",(?, ?, ?, ?)"
+                });
+                self.bind(*keyspace);
+                self.bind(pk.clone());
+                self.bind(*count);
+                self.bind(*bytes);
+            }
+            self.sql.push_str(
+                " ON CONFLICT (keyspace, pk) DO UPDATE SET item_count = item_count + excluded.item_count, \
+                 size_bytes = size_bytes + excluded.size_bytes;\n",
+            );
+        }
+        // A collection whose count went down may now be empty; an empty collection has no row.
+        for ((keyspace, pk), _) in changed.iter().filter(|(_, (count, _))| *count < 0) {
+            self.push(
+                "DELETE FROM collections WHERE keyspace = ? AND pk = ? AND item_count <= 0",
+                |b| {
+                    b.bind(*keyspace);
+                    b.bind(pk.clone());
+                },
+            );
+        }
+        for (keyspace, (count, bytes)) in std::mem::take(&mut self.keyspaces) {
+            if count != 0 || bytes != 0 {
+                self.push(
+                    "UPDATE keyspaces SET item_count = item_count + ?, size_bytes = size_bytes + ? WHERE id = ?",
+                    |b| {
+                        b.bind(count);
+                        b.bind(bytes);
+                        b.bind(keyspace);
+                    },
+                );
+            }
+        }
+    }
+
+    /// The batch as one query's text and arguments, leaving the batch empty.
+    fn take(&mut self) -> (String, SqliteArguments<'static>) {
+        self.write_statistics();
+        let batch = std::mem::take(self);
+        (batch.sql, batch.args)
+    }
+
+    /// Sends the batch on `conn` (outside a [`WriteTx`]: the caller's own transaction).
+    pub async fn execute(&mut self, conn: &mut SqliteConnection) -> Result<(), ApiError> {
+        let (sql, args) = self.take();
+        if !sql.is_empty() {
+            sqlx::query_with(&sql, args).execute(conn).await?;
+        }
+        Ok(())
+    }
+}
+
+/// The arguments of one statement pushed onto a [`StatementBatch`].
+pub(crate) struct StatementBinds<'a> {
+    batch: &'a mut StatementBatch,
+}
+
+impl StatementBinds<'_> {
+    pub fn bind<T>(&mut self, value: T)
+    where
+        T: 'static + Send + Encode<'static, Sqlite> + Type<Sqlite>,
+    {
+        self.batch.bind(value);
+    }
+}
+
+/// A write transaction on the writer connection: `BEGIN IMMEDIATE` (SQLite's write lock taken
+/// at the start, so a transaction that read an item cannot be overtaken by another process's
+/// write to it), the writes, `COMMIT` — sent in as few round trips as the reads allow.
+pub(crate) struct WriteTx {
+    /// The writer, locked for the whole transaction; `None` once handed to the rollback task.
+    writer: Option<OwnedMutexGuard<Writer>>,
+    /// What has not been sent yet; starts with `BEGIN IMMEDIATE`.
+    pending: StatementBatch,
+}
+
+impl WriteTx {
+    /// Takes the writer lock and starts a transaction (sent with the first statement).
+    pub async fn begin(writer: &Arc<Mutex<Writer>>) -> WriteTx {
+        let mut guard = writer.clone().lock_owned().await;
+        guard.settle().await;
+        let mut pending = StatementBatch::new();
+        pending.push("BEGIN IMMEDIATE", |_| {});
+        WriteTx {
+            writer: Some(guard),
+            pending,
+        }
+    }
+
+    /// The statements to send with the next query.
+    pub fn batch(&mut self) -> &mut StatementBatch {
+        &mut self.pending
+    }
+
+    fn writer(&mut self) -> &mut Writer {
+        self.writer
+            .as_mut()
+            .expect("the writer is held until the transaction ends")
+    }
+
+    /// Sends what is pending, and returns the connection for statements of the caller's own
+    /// (reads that need the writes before them).
+    pub async fn flush(&mut self) -> Result<&mut SqliteConnection, ApiError> {
+        let (sql, args) = self.pending.take();
+        let writer = self.writer();
+        if !sql.is_empty() {
+            writer.in_transaction = true;
+            sqlx::query_with(&sql, args).execute(&mut writer.conn).await?;
+        }
+        Ok(&mut self.writer().conn)
+    }
+
+    /// Reads the item at `key` (after sending what is pending, in the same round trip).
+    pub async fn load_item(
+        &mut self,
+        table: &TableSchema,
+        key: &StorageKey,
+    ) -> Result<Option<StoredItem>, ApiError> {
+        Ok(self
+            .load_items(table, std::slice::from_ref(key))
+            .await?
+            .pop()
+            .flatten())
+    }
+
+    /// Reads the items at `keys` of one table, in one query sent together with what is
+    /// pending; the result has one place per key.
+    pub async fn load_items(
+        &mut self,
+        table: &TableSchema,
+        keys: &[StorageKey],
+    ) -> Result<Vec<Option<StoredItem>>, ApiError> {
+        let mut found: Vec<Option<StoredItem>> = keys.iter().map(|_| None).collect();
+        for (chunk_number, chunk) in keys.chunks(ROWS_PER_STATEMENT).enumerate() {
+            let (mut sql, mut args) = self.pending.take();
+            // The key list joined to the primary key: one index search per key.
+            sql.push_str("SELECT k.column1, e.body, e.size FROM (VALUES ");
+            for (position, key) in chunk.iter().enumerate() {
+                let _ = write!(sql, "{}(?, ?, ?)", if position == 0 { "" } else { "," });
+                let place = (chunk_number * ROWS_PER_STATEMENT + position) as i64;
+                for result in [
+                    args.add(place),
+                    args.add(key.pk.clone()),
+                    args.add(key.sk.clone()),
+                ] {
+                    result.map_err(ApiError::internal)?;
+                }
+            }
+            sql.push_str(
+                ") AS k CROSS JOIN entries AS e ON e.keyspace = ? AND e.pk = k.column2 \
+                 AND e.sk = k.column3 AND e.tail = X''",
+            );
+            args.add(table.keyspace).map_err(ApiError::internal)?;
+            let writer = self.writer();
+            writer.in_transaction = true;
+            let rows = sqlx::query_with(&sql, args).fetch_all(&mut writer.conn).await?;
+            for row in rows {
+                let place: i64 = row.try_get(0)?;
+                let stored = decode_entry(row.try_get::<&[u8], _>(1)?, row.try_get(2)?)?;
+                if let Some(slot) = usize::try_from(place).ok().and_then(|p| found.get_mut(p)) {
+                    *slot = Some(stored);
+                }
+            }
+        }
+        Ok(found)
+    }
+
+    /// Sends what is pending and `COMMIT`, together. The write is durable when this returns.
+    pub async fn commit(mut self) -> Result<(), ApiError> {
+        let (mut sql, args) = self.pending.take();
+        let writer = self.writer();
+        sql.push_str("COMMIT");
+        writer.in_transaction = true;
+        sqlx::query_with(&sql, args).execute(&mut writer.conn).await?;
+        writer.in_transaction = false;
+        Ok(())
+    }
+}
+
+impl Drop for WriteTx {
+    fn drop(&mut self) {
+        let Some(mut writer) = self.writer.take() else {
+            return;
+        };
+        if !writer.in_transaction {
+            return;
+        }
+        // Roll back before the next writer can take the lock: the task holds it until then.
+        // Without a runtime, the next owner rolls back first (`Writer::settle`).
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                writer.settle().await;
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Engine, Location};
+
+    async fn engine() -> Engine {
+        let mut options = crate::Options::new(Location::InMemory);
+        options.sweep_interval = None;
+        Engine::open_with(options).await.unwrap()
+    }
+
+    async fn count(engine: &Engine, sql: &str) -> i64 {
+        let mut writer = engine.writer().await;
+        sqlx::query_scalar(sql).fetch_one(&mut writer.conn).await.unwrap()
+    }
+
+    #[tokio::test]
+    async fn statistics_are_summed_per_collection_and_emptied_collections_removed() {
+        let engine = engine().await;
+        let mut tx = engine.write_tx().await;
+        let batch = tx.batch();
+        for (sk, size) in [(b"1", 10), (b"2", 20), (b"3", 30)] {
+            batch.put_entry(7, b"a", sk, b"", b"{}".to_vec(), size);
+            batch.adjust_collection(7, b"a", None, Some(size));
+        }
+        batch.put_entry(7, b"b", b"1", b"", b"{}".to_vec(), 5);
+        batch.adjust_collection(7, b"b", None, Some(5));
+        tx.commit().await.unwrap();
+        assert_eq!(
+            count(&engine, "SELECT count(*) FROM entries WHERE keyspace = 7").await,
+            4
+        );
+        assert_eq!(
+            count(
+                &engine,
+                "SELECT item_count * 1000 + size_bytes FROM collections WHERE keyspace = 7 AND pk = X'61'"
+            )
+            .await,
+            3060
+        );
+
+        // Emptying "b" and shrinking "a" in one transaction: "b" loses its row.
+        let mut tx = engine.write_tx().await;
+        let batch = tx.batch();
+        batch.delete_entry(7, b"b", b"1", b"");
+        batch.adjust_collection(7, b"b", Some(5), None);
+        batch.delete_entry(7, b"a", b"1", b"");
+        batch.adjust_collection(7, b"a", Some(10), None);
+        batch.adjust_collection(7, b"a", Some(20), Some(25));
+        tx.commit().await.unwrap();
+        assert_eq!(
+            count(&engine, "SELECT count(*) FROM collections WHERE keyspace = 7").await,
+            1
+        );
+        assert_eq!(
+            count(
+                &engine,
+                "SELECT item_count * 1000 + size_bytes FROM collections WHERE keyspace = 7"
+            )
+            .await,
+            2055
+        );
+        assert_eq!(
+            count(&engine, "SELECT count(*) FROM entries WHERE keyspace = 7").await,
+            2
+        );
+    }
+
+    #[tokio::test]
+    async fn writes_pending_before_a_read_are_visible_to_it() {
+        let engine = engine().await;
+        engine
+            .call(
+                "CreateTable",
+                br#"{"TableName":"Tbl","KeySchema":[{"AttributeName":"k","KeyType":"HASH"}],
+                    "AttributeDefinitions":[{"AttributeName":"k","AttributeType":"S"}],
+                    "BillingMode":"PAY_PER_REQUEST"}"#,
+            )
+            .await
+            .unwrap();
+        let table = engine.table("Tbl").unwrap();
+        let key = StorageKey {
+            pk: dynotable_types::KeyValue::S("x".into()).encode(),
+            sk: Vec::new(),
+        };
+        let mut tx = engine.write_tx().await;
+        tx.batch().put_entry(
+            table.keyspace,
+            &key.pk,
+            &key.sk,
+            b"",
+            br#"{"k":{"S":"x"}}"#.to_vec(),
+            2,
+        );
+        let stored = tx
+            .load_item(&table, &key)
+            .await
+            .unwrap()
+            .expect("the pending write is read back");
+        assert_eq!(stored.size, 2);
+        tx.commit().await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_transaction_dropped_before_commit_is_rolled_back() {
+        let engine = engine().await;
+        {
+            let mut tx = engine.write_tx().await;
+            tx.batch().put_entry(9, b"a", b"", b"", b"{}".to_vec(), 1);
+            tx.batch().adjust_collection(9, b"a", None, Some(1));
+            tx.flush().await.unwrap();
+            // Dropped here, as when a request fails or is cancelled after its first round trip.
+        }
+        assert_eq!(
+            count(&engine, "SELECT count(*) FROM entries WHERE keyspace = 9").await,
+            0
+        );
+        assert_eq!(
+            count(&engine, "SELECT count(*) FROM collections WHERE keyspace = 9").await,
+            0
+        );
+        // The writer is usable again: a new transaction begins and commits.
+        let mut tx = engine.write_tx().await;
+        tx.batch().put_entry(9, b"b", b"", b"", b"{}".to_vec(), 1);
+        tx.commit().await.unwrap();
+        assert_eq!(
+            count(&engine, "SELECT count(*) FROM entries WHERE keyspace = 9").await,
+            1
+        );
+    }
+
+    #[tokio::test]
+    async fn a_failed_statement_fails_the_commit_and_leaves_nothing_written() {
+        let engine = engine().await;
+        let mut tx = engine.write_tx().await;
+        tx.batch().put_entry(5, b"a", b"", b"", b"{}".to_vec(), 1);
+        tx.batch()
+            .push("INSERT INTO no_such_table VALUES (?)", |b| b.bind(1i64));
+        assert!(tx.commit().await.is_err());
+        assert_eq!(
+            count(&engine, "SELECT count(*) FROM entries WHERE keyspace = 5").await,
+            0
+        );
+        let mut tx = engine.write_tx().await;
+        tx.batch().put_entry(5, b"b", b"", b"", b"{}".to_vec(), 1);
+        tx.commit().await.unwrap();
+        assert_eq!(
+            count(&engine, "SELECT count(*) FROM entries WHERE keyspace = 5").await,
+            1
+        );
+    }
+}
