@@ -38,6 +38,15 @@ const COMMANDS: &[&str] = &[
     "statistics_scan_cost",
     "gather_statistics",
     "create_table",
+    "estimate_query",
+    "reconcile_query",
+    "estimate_write",
+    "reconcile_write",
+    "estimate_import",
+    "default_prices",
+    "monthly_cost",
+    "hot_partitions",
+    "indexes_side_by_side",
 ];
 
 fn main() {
