@@ -38,6 +38,8 @@ const COMMANDS: &[&str] = &[
     "statistics_scan_cost",
     "gather_statistics",
     "create_table",
+    "list_tables_in_regions",
+    "provide_mfa_code",
     "estimate_query",
     "reconcile_query",
     "estimate_write",

@@ -44,6 +44,8 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::statistics_scan_cost,
             commands::gather_statistics,
             commands::create_table,
+            commands::list_tables_in_regions,
+            commands::provide_mfa_code,
             commands::estimate_query,
             commands::reconcile_query,
             commands::estimate_write,

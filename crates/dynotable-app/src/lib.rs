@@ -28,7 +28,7 @@ pub mod secrets;
 pub mod sessions;
 pub mod sharing;
 pub mod statistics;
-pub(crate) mod tables;
+pub mod tables;
 pub mod transfer;
 pub(crate) mod writes;
 pub use writes::{Expectation, ItemCheck, ItemProblem, WriteOutcome, check_item};
@@ -75,6 +75,8 @@ struct Inner {
     sessions: tokio::sync::Mutex<std::collections::HashMap<String, Arc<sessions::Session>>>,
     /// Scans, exports and imports running now, by id, with their cancel flags.
     running: cancellation::Running,
+    /// Temporary credentials bought with an MFA code, by profile id.
+    mfa: tokio::sync::Mutex<std::collections::HashMap<String, dynotable_aws::mfa::AssumedCredentials>>,
     /// The embedded engine's loopback share, when the user turned it on.
     share: tokio::sync::Mutex<Option<sharing::Share>>,
 }
@@ -131,6 +133,7 @@ impl App {
                 sessions: tokio::sync::Mutex::new(std::collections::HashMap::new()),
                 running: cancellation::Running::default(),
                 share: tokio::sync::Mutex::new(None),
+                mfa: tokio::sync::Mutex::new(std::collections::HashMap::new()),
             }),
         }
     }

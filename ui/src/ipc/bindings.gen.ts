@@ -68,6 +68,10 @@ export const commands = {
 	gatherStatistics: (profileId: string, id: string, table: string, onProgress: Channel<ScanTotals>) => typedError<CollectionStats | null, CommandError>(__TAURI_INVOKE("gather_statistics", { profileId, id, table, onProgress })),
 	/**  Creates a table with its keys, billing and secondary indexes. */
 	createTable: (profileId: string, table: NewTable) => typedError<TableDescription, CommandError>(__TAURI_INVOKE("create_table", { profileId, table })),
+	/**  Every table of a connection in each of `regions`, region by region. */
+	listTablesInRegions: (profileId: string, regions: string[]) => typedError<RegionTables[], CommandError>(__TAURI_INVOKE("list_tables_in_regions", { profileId, regions })),
+	/**  Assumes an AWS profile's MFA-protected role with the code the user typed. */
+	provideMfaCode: (profileId: string, code: string) => typedError<null, CommandError>(__TAURI_INVOKE("provide_mfa_code", { profileId, code })),
 	/**  What a Query will cost before it runs, and the same items read other ways. */
 	estimateQuery: (profileId: string, input: QueryInput) => typedError<QueryEstimate, CommandError>(__TAURI_INVOKE("estimate_query", { profileId, input })),
 	/**  A Query's estimate beside the ConsumedCapacity the query reported. */
@@ -303,7 +307,9 @@ export type ErrorCode =
 /**  Something that should not happen; the message says what. */
 "INTERNAL" | 
 /**  The loopback port asked for is taken or not allowed. */
-"PORT_UNAVAILABLE";
+"PORT_UNAVAILABLE" | 
+/**  The profile's role asks for an MFA code: call `provide_mfa_code`, then try again. */
+"MFA_REQUIRED";
 
 /**  What happened to the item before the write. */
 export type Expectation = 
@@ -663,6 +669,14 @@ export type RegionPrices = {
 	provisionedWcuHour: number,
 	provisionedRcuHour: number,
 	storageGbMonth: number | null,
+};
+
+/**  The tables of one region. */
+export type RegionTables = {
+	region: string,
+	names: string[],
+	/**  Why the region could not be listed (the names listed before the failure are kept). */
+	error: CommandError | null,
 };
 
 /**  The units of one request, split as ConsumedCapacity splits them. */

@@ -20,6 +20,7 @@ export type ConnectionsSource = Pick<
   | "shareEngine"
   | "stopSharing"
   | "sharedEngine"
+  | "provideMfaCode"
 >;
 
 /** The form being shown: a new profile, or the edit of one. */
@@ -214,7 +215,12 @@ export function ConnectionsSidebar({
               <TestResult result={tests[profile.id]} />
               {profile.connection.kind === "embedded" && <ShareEngine source={source} />}
               {expanded[profile.id] === true && (
-                <TableList profileId={profile.id} listTables={source.listTables} onOpen={(table) => onOpenTable(profile, table)} />
+                <TableList
+                  profileId={profile.id}
+                  listTables={source.listTables}
+                  provideMfaCode={source.provideMfaCode}
+                  onOpen={(table) => onOpenTable(profile, table)}
+                />
               )}
             </li>
           ))}
