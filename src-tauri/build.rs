@@ -42,6 +42,15 @@ const COMMANDS: &[&str] = &[
     "provide_mfa_code",
     "reset_demo_data",
     "delete_items",
+    "estimate_query",
+    "reconcile_query",
+    "estimate_write",
+    "reconcile_write",
+    "estimate_import",
+    "default_prices",
+    "monthly_cost",
+    "hot_partitions",
+    "indexes_side_by_side",
 ];
 
 fn main() {

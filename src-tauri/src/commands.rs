@@ -1,6 +1,12 @@
 //! Tauri commands: one-line adapters over `dynotable_app::App`. Each command here must also be
 //! listed in `src-tauri/build.rs` (its permission) and granted in `src-tauri/capabilities/`.
 
+use dynotable_app::dto::ConsumedCapacity;
+use dynotable_app::dto::cost::{
+    HotPartitionReport, ImportEstimate, MonthlyCost, QueryEstimate, Reconciliation, RegionPrices,
+    TrafficInput, Workload, WriteEstimate, WriteEstimateInput,
+};
+use dynotable_app::dto::index_view::{IndexesSideBySide, ViewSource};
 use dynotable_app::dto::{
     AppInfo, CollectionStats, DemoReset, Item, ItemRead, NewTable, QueryInput, QueryPage, TableDescription,
     TableList,
@@ -411,4 +417,104 @@ pub async fn delete_items(
     keys: Vec<Item>,
 ) -> Result<TransferProgress, CommandError> {
     app.delete_items(&profile_id, &table, keys).await
+}
+
+/// What a Query will cost before it runs, and the same items read other ways.
+#[tauri::command]
+#[specta::specta]
+pub async fn estimate_query(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    input: QueryInput,
+) -> Result<QueryEstimate, CommandError> {
+    app.estimate_query(&profile_id, input).await
+}
+
+/// A Query's estimate beside the ConsumedCapacity the query reported.
+#[tauri::command]
+#[specta::specta]
+pub async fn reconcile_query(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    input: QueryInput,
+    actual: ConsumedCapacity,
+) -> Result<Reconciliation, CommandError> {
+    app.reconcile_query(&profile_id, input, actual).await
+}
+
+/// What a put, update or delete will cost, with its index fan-out.
+#[tauri::command]
+#[specta::specta]
+pub async fn estimate_write(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+    input: WriteEstimateInput,
+) -> Result<WriteEstimate, CommandError> {
+    app.estimate_write(&profile_id, &table, input).await
+}
+
+/// A write's estimate beside the ConsumedCapacity the write reported.
+#[tauri::command]
+#[specta::specta]
+pub async fn reconcile_write(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+    input: WriteEstimateInput,
+    actual: ConsumedCapacity,
+) -> Result<Reconciliation, CommandError> {
+    app.reconcile_write(&profile_id, &table, input, actual).await
+}
+
+/// What importing `total_items` items like `sample` will cost.
+#[tauri::command]
+#[specta::specta]
+pub async fn estimate_import(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+    sample: Vec<Item>,
+    total_items: f64,
+) -> Result<ImportEstimate, CommandError> {
+    app.estimate_import(&profile_id, &table, sample, total_items)
+        .await
+}
+
+/// The default price table, with the date of its figures.
+#[tauri::command]
+#[specta::specta]
+pub fn default_prices() -> Vec<RegionPrices> {
+    dynotable_app::costs::default_prices()
+}
+
+/// What a request rate costs a month, on-demand and provisioned.
+#[tauri::command]
+#[specta::specta]
+pub fn monthly_cost(prices: RegionPrices, workload: Workload) -> Result<MonthlyCost, CommandError> {
+    dynotable_app::costs::monthly_cost(prices, workload)
+}
+
+/// The load a request rate puts on each partition key, against the per-partition ceilings.
+#[tauri::command]
+#[specta::specta]
+pub async fn hot_partitions(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+    traffic: TrafficInput,
+) -> Result<HotPartitionReport, CommandError> {
+    app.hot_partitions(&profile_id, &table, traffic).await
+}
+
+/// The same items grouped by the table's key and by each index's key.
+#[tauri::command]
+#[specta::specta]
+pub async fn indexes_side_by_side(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+    source: ViewSource,
+) -> Result<IndexesSideBySide, CommandError> {
+    app.indexes_side_by_side(&profile_id, &table, source).await
 }

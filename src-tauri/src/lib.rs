@@ -48,6 +48,15 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::provide_mfa_code,
             commands::reset_demo_data,
             commands::delete_items,
+            commands::estimate_query,
+            commands::reconcile_query,
+            commands::estimate_write,
+            commands::reconcile_write,
+            commands::estimate_import,
+            commands::default_prices,
+            commands::monthly_cost,
+            commands::hot_partitions,
+            commands::indexes_side_by_side,
         ])
         .error_handling(tauri_specta::ErrorHandlingMode::Result)
         // One TypeScript type per Rust type: commands only send DTOs out, so serde's separate

@@ -14,11 +14,13 @@
 
 mod cancellation;
 mod connections;
+pub mod costs;
 pub mod data_dir;
 pub mod demo;
 pub mod dto;
 mod error;
 pub mod history;
+pub mod index_views;
 pub mod profiles;
 mod reads;
 pub mod scans;

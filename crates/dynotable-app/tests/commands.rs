@@ -304,6 +304,29 @@ async fn the_commands_work_on_dynalite_through_a_custom_endpoint_profile() {
         .await
         .unwrap();
     assert_eq!(cached, gathered);
+
+    // The cost estimate of a Query on this connection is sized from the gathered statistics.
+    let mut whole = window_query();
+    whole.sort_condition = None;
+    whole.limit = None;
+    let estimate = app.estimate_query(&profile.id, whole.clone()).await.unwrap();
+    assert!(
+        matches!(
+            estimate.source,
+            dynotable_app::dto::cost::SizeSource::GatheredStatistics { gathered_at: Some(_) }
+        ),
+        "{:?}",
+        estimate.source
+    );
+    assert_eq!(estimate.item_count, 120.0);
+    assert_eq!(estimate.total_bytes, gathered.size_bytes);
+    let page = app.query(&profile.id, whole.clone()).await.unwrap();
+    let reconciled = app
+        .reconcile_query(&profile.id, whole, page.consumed_capacity.unwrap())
+        .await
+        .unwrap();
+    assert_eq!(reconciled.rows[0].target, "Total");
+    assert!(reconciled.rows[0].actual.is_some());
 }
 
 #[tokio::test]

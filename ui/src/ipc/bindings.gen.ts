@@ -76,9 +76,34 @@ export const commands = {
 	resetDemoData: () => typedError<DemoReset, CommandError>(__TAURI_INVOKE("reset_demo_data")),
 	/**  Deletes the selected items (by key) with BatchWriteItem. */
 	deleteItems: (profileId: string, table: string, keys: { [key in string]: AttributeValue }[]) => typedError<TransferProgress, CommandError>(__TAURI_INVOKE("delete_items", { profileId, table, keys })),
+	/**  What a Query will cost before it runs, and the same items read other ways. */
+	estimateQuery: (profileId: string, input: QueryInput) => typedError<QueryEstimate, CommandError>(__TAURI_INVOKE("estimate_query", { profileId, input })),
+	/**  A Query's estimate beside the ConsumedCapacity the query reported. */
+	reconcileQuery: (profileId: string, input: QueryInput, actual: ConsumedCapacity) => typedError<Reconciliation, CommandError>(__TAURI_INVOKE("reconcile_query", { profileId, input, actual })),
+	/**  What a put, update or delete will cost, with its index fan-out. */
+	estimateWrite: (profileId: string, table: string, input: WriteEstimateInput) => typedError<WriteEstimate, CommandError>(__TAURI_INVOKE("estimate_write", { profileId, table, input })),
+	/**  A write's estimate beside the ConsumedCapacity the write reported. */
+	reconcileWrite: (profileId: string, table: string, input: WriteEstimateInput, actual: ConsumedCapacity) => typedError<Reconciliation, CommandError>(__TAURI_INVOKE("reconcile_write", { profileId, table, input, actual })),
+	/**  What importing `total_items` items like `sample` will cost. */
+	estimateImport: (profileId: string, table: string, sample: { [key in string]: AttributeValue }[], totalItems: number | null) => typedError<ImportEstimate, CommandError>(__TAURI_INVOKE("estimate_import", { profileId, table, sample, totalItems })),
+	/**  The default price table, with the date of its figures. */
+	defaultPrices: () => __TAURI_INVOKE<RegionPrices[]>("default_prices"),
+	/**  What a request rate costs a month, on-demand and provisioned. */
+	monthlyCost: (prices: RegionPrices, workload: Workload) => typedError<MonthlyCost, CommandError>(__TAURI_INVOKE("monthly_cost", { prices, workload })),
+	/**  The load a request rate puts on each partition key, against the per-partition ceilings. */
+	hotPartitions: (profileId: string, table: string, traffic: TrafficInput) => typedError<HotPartitionReport, CommandError>(__TAURI_INVOKE("hot_partitions", { profileId, table, traffic })),
+	/**  The same items grouped by the table's key and by each index's key. */
+	indexesSideBySide: (profileId: string, table: string, source: ViewSource) => typedError<IndexesSideBySide, CommandError>(__TAURI_INVOKE("indexes_side_by_side", { profileId, table, source })),
 };
 
 /* Types */
+export type AbsentItem = {
+	itemId: number,
+	/**  The index key attributes the item lacks. */
+	missing: string[],
+	reason: string,
+};
+
 /**  The application's identity and health, shown in the status bar. */
 export type AppInfo = {
 	/**  The app's version (the workspace version it was built from). */
@@ -109,6 +134,23 @@ export type Billing = { mode: "onDemand" } | { mode: "provisioned"; read_units: 
 export type CapacityFigure = {
 	name: string,
 	units: number,
+};
+
+/**  A collection's size against the item-collection limit (tables with an LSI, rule B.7). */
+export type CollectionGauge = {
+	partitionValue: AttributeValue,
+	/**  Base items plus LSI entries. */
+	sizeBytes: number,
+	fraction: number,
+	/**  From 80 % of the limit. */
+	warning: boolean,
+};
+
+export type CollectionLimits = {
+	limitBytes: number,
+	warningFraction: number,
+	/**  Largest first. */
+	collections: CollectionGauge[],
 };
 
 /**  One item collection: a partition-key value, its item count and bytes. */
@@ -190,6 +232,7 @@ export type ConnectionTest = {
 	sampleTable: string | null,
 };
 
+/**  (Also an argument: the cost commands reconcile an estimate with a reported figure.) */
 export type ConsumedCapacity = {
 	total: number,
 	table: number | null,
@@ -287,6 +330,12 @@ export type Expectation =
 /**  Write whatever is there. */
 { kind: "anything" };
 
+/**  One sentence of an explanation, with the rule of dynamodb-rules.md it applies (`"B.2"`). */
+export type ExplanationLine = {
+	rule: string | null,
+	text: string,
+};
+
 /**  What to export. */
 export type ExportSource = 
 /**  Every item of a table (a Scan). */
@@ -306,6 +355,35 @@ export type HistoryEntry = {
 	capacityUnits: number,
 };
 
+export type HotPartitionReport = {
+	/**  The per-partition ceilings (rule B.11). */
+	partitionReadUnits: number,
+	partitionWriteUnits: number,
+	tableReadUnits: number,
+	tableWriteUnits: number,
+	/**  Heaviest first. */
+	keys: KeyLoad[],
+	throttlingKeys: number,
+	lines: ExplanationLine[],
+};
+
+export type ImportEstimate = {
+	items: number,
+	/**  BatchWriteItem calls of at most 25 puts. */
+	requests: number,
+	capacityUnits: number,
+	tableUnits: number,
+	indexes: CapacityFigure[],
+	exact: boolean,
+	lines: ExplanationLine[],
+};
+
+export type IndexCostFigure = {
+	name: string,
+	kind: IndexKind,
+	units: number,
+};
+
 export type IndexKind = "global" | "local";
 
 export type IndexSummary = {
@@ -318,6 +396,35 @@ export type IndexSummary = {
 	sizeBytes: number | null,
 	/**  `ACTIVE`, `CREATING`, ... (GSIs only). */
 	status: string | null,
+};
+
+/**  One index's part of a write. */
+export type IndexWriteEstimate = {
+	name: string,
+	kind: IndexKind,
+	/**  0, 1 or 2 index writes. */
+	writes: number,
+	entryBeforeBytes: number | null,
+	entryAfterBytes: number | null,
+	capacityUnits: number,
+	/**  LSI writes consume the table's capacity. */
+	chargedToTable: boolean,
+	reason: ExplanationLine,
+};
+
+export type IndexesSideBySide = {
+	table: string,
+	items: ViewItem[],
+	/**  The base table first, then each index in the table's order. */
+	columns: ViewColumn[],
+	/**  `placements[itemId]`: the item's place in every column, in column order. */
+	placements: Placement[][],
+	/**  Only on tables with an LSI. */
+	collectionLimits: CollectionLimits | null,
+	/**  What loading the items consumed. */
+	readUnits: number | null,
+	/**  More items were there than the limit allowed. */
+	truncated: boolean,
 };
 
 /**  What the item editor shows before saving: the item's size against 400 KB and every problem. */
@@ -346,10 +453,54 @@ export type KeyAttribute = {
 	type: ScalarType,
 };
 
+/**  The load on one partition-key value (or on each of a group with the same share). */
+export type KeyLoad = {
+	/**  The key's value when the row is one key; `None` for a group. */
+	partitionValue: AttributeValue | null,
+	/**  The key, or the group (`each of 50 keys`), as text. */
+	label: string,
+	keys: number,
+	share: number,
+	readUnits: number,
+	writeUnits: number,
+	readRatio: number,
+	writeRatio: number,
+	throttles: boolean,
+	warning: boolean,
+	lines: ExplanationLine[],
+};
+
 /**  A table's or an index's primary key. */
 export type KeySchema = {
 	partitionKey: KeyAttribute,
 	sortKey: KeyAttribute | null,
+};
+
+/**  How requests spread over partition-key values. */
+export type KeySpread = 
+/**  From the table's collection statistics: each collection weighted by its item count. */
+{ kind: "byItemCount" } | 
+/**  From the statistics, weighted by bytes. */
+{ kind: "byBytes" } | 
+/**  The same share for each of `keys` values. */
+{ kind: "uniform"; keys: number };
+
+export type ModeCost = {
+	reads: number,
+	writes: number,
+	total: number,
+};
+
+export type MonthlyCost = {
+	region: string,
+	currency: string,
+	pricesAsOf: string,
+	onDemand: ModeCost,
+	provisioned: ModeCost,
+	provisionedRcu: number,
+	provisionedWcu: number,
+	storage: number | null,
+	lines: ExplanationLine[],
 };
 
 /**  A secondary index of a new table. */
@@ -376,6 +527,18 @@ export type PageStop =
 "size" | 
 /**  The collection (or the key range) ended. */
 "end";
+
+/**  Where one item sits in one column. */
+export type Placement = {
+	/**  The column's index name, `None` for the base table. */
+	index: string | null,
+	/**
+	 *  Position of its collection in the column and its own position in the collection;
+	 *  `None` when it has no entry there.
+	 */
+	collection: number | null,
+	position: number | null,
+};
 
 /**  A profile as the UI sees it. */
 export type Profile = {
@@ -404,6 +567,32 @@ export type Projection = {
 };
 
 export type ProjectionType = "ALL" | "KEYS_ONLY" | "INCLUDE";
+
+/**  A Query read to its end in one consistency, page by page. */
+export type QueryCostEstimate = {
+	consistency: ReadConsistency,
+	capacityUnits: number,
+	pages: RequestCostFigure[],
+	exact: boolean,
+};
+
+/**  What a Query costs before it runs, and the same items read other ways. */
+export type QueryEstimate = {
+	table: string,
+	index: string | null,
+	source: SizeSource,
+	/**  Items (entries on an index) the key condition selects, and their bytes. */
+	itemCount: number,
+	totalBytes: number,
+	/**  The consistency the query asks for (`consistentRead`). */
+	requested: ReadConsistency,
+	/**  The first page in the requested consistency: what the next run reports. */
+	firstPage: RequestCostFigure,
+	/**  One entry per consistency the target allows (a GSI: eventual only). */
+	query: QueryCostEstimate[],
+	alternatives: ReadWayEstimate[],
+	lines: ExplanationLine[],
+};
 
 /**  One Query request, as the collection view builds it. */
 export type QueryInput = {
@@ -440,12 +629,75 @@ export type QueryPage = {
 	stop: PageStop,
 };
 
+/**  How a read is made. */
+export type ReadConsistency = "eventual" | "strong" | "transactional";
+
+/**  The selected items read one way. */
+export type ReadWayEstimate = {
+	way: ReadWayKind,
+	requests: number,
+	/**
+	 *  Units eventually consistent, strongly consistent, transactional; `None` where the way
+	 *  cannot read so.
+	 */
+	eventual: number | null,
+	strong: number | null,
+	transactional: number | null,
+	exact: boolean,
+	/**  When not exact: the fewest and most 4 KB blocks the items can round to. */
+	blocksRange: [number, number] | null,
+	lines: ExplanationLine[],
+};
+
+/**  The ways of reading the same items. */
+export type ReadWayKind = "query" | "getItems" | "batchGetItem" | "transactGetItems" | "scanWithFilter";
+
+/**  One row of a reconciliation: `Total`, `Table` or an index. */
+export type ReconcileRow = {
+	target: string,
+	estimated: number,
+	actual: number | null,
+	difference: number | null,
+};
+
+/**  An estimate beside the ConsumedCapacity a command reported, differences explained. */
+export type Reconciliation = {
+	rows: ReconcileRow[],
+	matches: boolean,
+	lines: ExplanationLine[],
+};
+
+/**  One region's prices (editable in the UI). */
+export type RegionPrices = {
+	region: string,
+	currency: string,
+	/**  When these prices were in force, `YYYY-MM-DD`. */
+	asOf: string,
+	source: string,
+	onDemandWritePerMillion: number,
+	onDemandReadPerMillion: number,
+	provisionedWcuHour: number,
+	provisionedRcuHour: number,
+	storageGbMonth: number | null,
+};
+
 /**  The tables of one region. */
 export type RegionTables = {
 	region: string,
 	names: string[],
 	/**  Why the region could not be listed (the names listed before the failure are kept). */
 	error: CommandError | null,
+};
+
+/**  The units of one request, split as ConsumedCapacity splits them. */
+export type RequestCostFigure = {
+	total: number,
+	/**  Units charged to the base table; `None` when the request does not touch it. */
+	table: number | null,
+	indexes: IndexCostFigure[],
+	/**  False when the figure rests on average item sizes. */
+	exact: boolean,
+	lines: ExplanationLine[],
 };
 
 export type SavedQuery = {
@@ -538,6 +790,18 @@ export type SharedEngine = {
 	port: number,
 };
 
+/**  Where the sizes of an estimate come from. */
+export type SizeSource = 
+/**  The embedded engine's statistics, kept with every write. */
+{ kind: "liveStatistics" } | 
+/**  A statistics scan of an AWS table, `gatheredAt` seconds since the epoch. */
+{ kind: "gatheredStatistics"; gatheredAt: number | null } | 
+/**
+ *  The collection is not among the statistics: the table's average item size times the
+ *  average collection's item count.
+ */
+{ kind: "tableAverage" };
+
 /**
  *  A sort-key condition: exactly the operators DynamoDB allows on a sort key (rule B.5,
  *  dynamodb-rules.md).
@@ -573,6 +837,14 @@ export type TableList = {
 	nextStart: string | null,
 };
 
+export type TrafficInput = {
+	readsPerSecond: number,
+	readUnitsPerRequest: number,
+	writesPerSecond: number,
+	writeUnitsPerRequest: number,
+	spread: KeySpread,
+};
+
 /**  Progress of an import or export. */
 export type TransferProgress = {
 	items: number,
@@ -586,6 +858,91 @@ export type TransferSummary = {
 	progress: TransferProgress,
 	cancelled: boolean,
 };
+
+/**  The entries of one partition-key value in one column, in sort-key order. */
+export type ViewCollection = {
+	partitionValue: AttributeValue,
+	entries: ViewEntry[],
+};
+
+/**  The base table (`index: None`) or one index. */
+export type ViewColumn = {
+	index: string | null,
+	/**  `None` for the base table. */
+	kind: IndexKind | null,
+	keys: KeySchema,
+	/**  What the index copies; `None` for the base table (every attribute). */
+	projection: Projection | null,
+	/**  The attributes a Query on this column returns (of the items shown), in name order. */
+	queryReturns: string[],
+	/**  What a Query asking for more than the projection does, in a sentence. */
+	queryNote: string,
+	/**  Collections by partition-key value, in the order their first item appears. */
+	collections: ViewCollection[],
+	/**  Items with no entry here (sparse indexes), with why. */
+	absent: AbsentItem[],
+};
+
+export type ViewEntry = {
+	itemId: number,
+	sortValue: AttributeValue | null,
+	/**  The attributes the entry holds (all of them in the base table). */
+	projected: { [key in string]: AttributeValue },
+	/**  The entry's size (rule B.1, without the 100-byte overhead): what index reads are charged on. */
+	sizeBytes: number,
+};
+
+/**  One item of the view, identified by its position in `items`. */
+export type ViewItem = {
+	id: number,
+	/**  The base table's key attributes. */
+	key: { [key in string]: AttributeValue },
+	item: { [key in string]: AttributeValue },
+	/**  Its size by rule B.1. */
+	sizeBytes: number,
+};
+
+/**  Which items the view lays out. */
+export type ViewSource = 
+/**  The base-table collection of one partition-key value (up to `limit` items). */
+{ kind: "partition"; value: AttributeValue; limit: number } | 
+/**  The first `limit` items of a Scan of the table. */
+{ kind: "scan"; limit: number };
+
+/**  A steady load to price. */
+export type Workload = {
+	readsPerSecond: number,
+	readUnitsPerRequest: number,
+	writesPerSecond: number,
+	writeUnitsPerRequest: number,
+	/**  Provisioned mode: the share of provisioned capacity the load may use (0 < u ≤ 1). */
+	targetUtilisation: number,
+	storedBytes: number,
+};
+
+export type WriteEstimate = {
+	cost: RequestCostFigure,
+	beforeBytes: number | null,
+	afterBytes: number | null,
+	tableUnits: number,
+	indexes: IndexWriteEstimate[],
+};
+
+export type WriteEstimateInput = {
+	kind: WriteKindInput,
+	/**  The item at the key before the write, `None` for a new item. */
+	existing: { [key in string]: AttributeValue } | null,
+	/**  The item the write leaves (puts and updates). */
+	newItem: { [key in string]: AttributeValue } | null,
+	mode: WriteModeInput,
+	/**  Estimate the charge of a write whose condition turns out false. */
+	conditionFails: boolean,
+};
+
+/**  A write as the item editor has it. */
+export type WriteKindInput = "put" | "update" | "delete";
+
+export type WriteModeInput = "single" | "batch" | "transactional";
 
 /**  The outcome of a write. */
 export type WriteOutcome = {

@@ -36,6 +36,8 @@ pub enum EngineState {
 }
 
 pub mod attribute;
+pub mod cost;
+pub mod index_view;
 mod query;
 mod table;
 

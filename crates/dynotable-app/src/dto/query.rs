@@ -61,7 +61,7 @@ pub struct QueryInput {
 }
 
 /// Capacity units consumed, per table and per index.
-#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct CapacityFigure {
     pub name: String,
@@ -69,7 +69,8 @@ pub struct CapacityFigure {
     pub units: f64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+/// (Also an argument: the cost commands reconcile an estimate with a reported figure.)
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct ConsumedCapacity {
     #[specta(type = specta_typescript::Number)]

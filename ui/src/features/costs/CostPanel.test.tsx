@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup, render, screen, waitFor } from "@testing-library/react";
+import { CostPanel, type CostSource } from "./CostPanel";
+import type { TableDescription } from "../../ipc/bindings.gen";
+import { seedEstimate, seedQuery } from "./fixtures.test-data";
+
+afterEach(cleanup);
+
+const table: TableDescription = {
+  name: "SensorReadings",
+  status: "ACTIVE",
+  keys: { partitionKey: { name: "deviceId", type: "S" }, sortKey: { name: "readingTs", type: "N" } },
+  attributeDefinitions: [],
+  billingMode: "PAY_PER_REQUEST",
+  provisioned: null,
+  itemCount: 1140,
+  sizeBytes: 2_340_000,
+  indexes: [],
+  streamViewType: null,
+  ttlAttribute: null,
+  createdAt: null,
+  arn: null,
+};
+
+describe("CostPanel", () => {
+  it("estimates the query and prices one read at the estimate's first page", async () => {
+    const fake: CostSource = {
+      estimateQuery: vi.fn(async () => ({ status: "ok" as const, data: seedEstimate })),
+      reconcileQuery: vi.fn(),
+      defaultPrices: vi.fn(async () => []),
+      monthlyCost: vi.fn(),
+      hotPartitions: vi.fn(async () => ({
+        status: "ok" as const,
+        data: { partitionReadUnits: 3000, partitionWriteUnits: 1000, tableReadUnits: 2500, tableWriteUnits: 100, keys: [], throttlingKeys: 0, lines: [] },
+      })),
+    };
+    render(<CostPanel profileId="embedded" table={table} query={seedQuery} lastPage={null} source={fake} />);
+    expect((await screen.findByTestId("first-page-units")).textContent).toContain("2.5 RCU");
+    await waitFor(() =>
+      expect(fake.hotPartitions).toHaveBeenLastCalledWith("embedded", "SensorReadings", expect.objectContaining({ readUnitsPerRequest: 2.5 })),
+    );
+    expect(screen.getByRole("region", { name: "Monthly cost" })).not.toBeNull();
+    expect(fake.reconcileQuery).not.toHaveBeenCalled();
+  });
+});

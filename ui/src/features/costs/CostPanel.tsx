@@ -1,0 +1,37 @@
+/**
+ * The table screen's cost panel: the estimate of the query about to run (and, after it ran, the
+ * reported capacity beside it), what that read costs a month at a rate the user types, and how
+ * the rate spreads over the table's partition keys. Every figure comes from the Rust estimator
+ * through the commands in `source`.
+ */
+import { useState } from "react";
+import { commands, type QueryEstimate, type QueryInput, type QueryPage, type TableDescription } from "../../ipc/bindings.gen";
+import { EstimatePanel, type EstimateSource } from "./EstimatePanel";
+import { MonthlyCost, type MonthlyCostSource } from "./MonthlyCost";
+import { HotPartitions, type HotPartitionsSource } from "./HotPartitions";
+import "./CostPanel.css";
+
+export type CostSource = EstimateSource & MonthlyCostSource & HotPartitionsSource;
+
+export type CostPanelProps = {
+  profileId: string;
+  table: TableDescription;
+  /** The query about to run, or the one that produced `lastPage`; `null` when none is set up. */
+  query: QueryInput | null;
+  /** The last page that query returned (with its ConsumedCapacity); `null` before it runs. */
+  lastPage: QueryPage | null;
+  source?: CostSource;
+};
+
+export function CostPanel({ profileId, table, query, lastPage, source = commands }: CostPanelProps) {
+  const [estimate, setEstimate] = useState<QueryEstimate | null>(null);
+  // Price one read as the first page of the estimated query costs, in the consistency asked for.
+  const readUnits = estimate?.firstPage.total ?? 0.5;
+  return (
+    <div className="cost-panel">
+      <EstimatePanel profileId={profileId} query={query} lastPage={lastPage} onEstimate={setEstimate} source={source} />
+      <MonthlyCost readUnitsPerRequest={readUnits} storedBytes={table.sizeBytes} source={source} />
+      <HotPartitions profileId={profileId} table={table.name} readUnitsPerRequest={readUnits} source={source} />
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { MonthlyCost, type MonthlyCostSource } from "./MonthlyCost";
+import type { RegionPrices, Workload } from "../../ipc/bindings.gen";
+
+afterEach(cleanup);
+
+const defaults: RegionPrices = {
+  region: "us-east-1",
+  currency: "USD",
+  asOf: "2024-11-01",
+  source: "dynamodb-rules.md B.12",
+  onDemandWritePerMillion: 0.625,
+  onDemandReadPerMillion: 0.125,
+  provisionedWcuHour: 0.00065,
+  provisionedRcuHour: 0.00013,
+  storageGbMonth: 0.25,
+};
+
+function source(): MonthlyCostSource {
+  return {
+    defaultPrices: vi.fn(async () => [defaults]),
+    // A stand-in for the Rust computation: proportional to the price and the rate.
+    monthlyCost: vi.fn(async (prices: RegionPrices, workload: Workload) => {
+      const reads = workload.readsPerSecond * workload.readUnitsPerRequest * 2.628 * prices.onDemandReadPerMillion;
+      return {
+        status: "ok" as const,
+        data: {
+          region: prices.region,
+          currency: prices.currency,
+          pricesAsOf: prices.asOf,
+          onDemand: { reads, writes: 0, total: reads },
+          provisioned: { reads: 1, writes: 0, total: 1 },
+          provisionedRcu: 72,
+          provisionedWcu: 15,
+          storage: null,
+          lines: [{ rule: "B.12", text: "A month is 730 hours" }],
+        },
+      };
+    }),
+  };
+}
+
+describe("MonthlyCost", () => {
+  it("prices the rate with the default table and states its date", async () => {
+    const fake = source();
+    render(<MonthlyCost readUnitsPerRequest={2.5} source={fake} />);
+    expect((await screen.findByTestId("on-demand")).textContent).toContain("$82.13");
+    expect(screen.getByText("Prices: us-east-1, USD, as of 2024-11-01")).not.toBeNull();
+    expect(screen.getByText(/Defaults as of 2024-11-01: dynamodb-rules.md B.12/)).not.toBeNull();
+    expect(screen.getByTestId("provisioned").textContent).toContain("72 RCU");
+    expect(fake.monthlyCost).toHaveBeenCalledWith(defaults, expect.objectContaining({ readsPerSecond: 100, readUnitsPerRequest: 2.5 }));
+  });
+
+  it("recomputes when the rate or a price is edited", async () => {
+    const fake = source();
+    render(<MonthlyCost readUnitsPerRequest={2.5} source={fake} />);
+    await screen.findByTestId("on-demand");
+    fireEvent.change(screen.getByLabelText("Reads per second"), { target: { value: "200" } });
+    await waitFor(() => expect(screen.getByTestId("on-demand").textContent).toContain("$164.25"));
+    fireEvent.change(screen.getByLabelText("On-demand, per million read request units"), { target: { value: "0.25" } });
+    await waitFor(() => expect(screen.getByTestId("on-demand").textContent).toContain("$328.50"));
+    expect(fake.monthlyCost).toHaveBeenLastCalledWith({ ...defaults, onDemandReadPerMillion: 0.25 }, expect.objectContaining({ readsPerSecond: 200 }));
+    fireEvent.click(screen.getByRole("button", { name: "Restore the defaults" }));
+    await waitFor(() => expect(fake.monthlyCost).toHaveBeenLastCalledWith(defaults, expect.anything()));
+  });
+});

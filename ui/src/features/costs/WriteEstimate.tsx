@@ -1,0 +1,167 @@
+/**
+ * What saving the item editor's item will cost (rule B.3, computed in Rust): the table's units
+ * from the item before and after, each index's 0, 1 or 2 writes sized on the entry, and how the
+ * figure changes sent transactionally, in a batch, or when the write's condition fails. Given the
+ * ConsumedCapacity the write then reported, the estimate and the report side by side.
+ */
+import { useEffect, useState } from "react";
+import {
+  commands,
+  type ConsumedCapacity,
+  type Reconciliation,
+  type WriteEstimate as WriteEstimateData,
+  type WriteEstimateInput,
+  type WriteModeInput,
+} from "../../ipc/bindings.gen";
+import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
+import { formatBytes } from "../tables/format";
+import { Explanation, unitsText } from "./Explanation";
+import { ReconciliationTable } from "./EstimatePanel";
+import "./WriteEstimate.css";
+
+export type WriteEstimateSource = Pick<typeof commands, "estimateWrite" | "reconcileWrite">;
+
+export type WriteEstimateProps = {
+  profileId: string;
+  table: string;
+  /** The write as the editor has it (`mode` and `conditionFails` are the panel's own choices). */
+  write: Pick<WriteEstimateInput, "kind" | "existing" | "newItem"> | null;
+  /** What the write reported once it ran. */
+  actual?: ConsumedCapacity | null;
+  source?: WriteEstimateSource;
+};
+
+const MODES: { mode: WriteModeInput; label: string }[] = [
+  { mode: "single", label: "Single request" },
+  { mode: "transactional", label: "In a transaction" },
+  { mode: "batch", label: "In a batch" },
+];
+
+export function WriteEstimate({ profileId, table, write, actual = null, source = commands }: WriteEstimateProps) {
+  const [mode, setMode] = useState<WriteModeInput>("single");
+  const [conditionFails, setConditionFails] = useState(false);
+  const [estimate, setEstimate] = useState<Loadable<WriteEstimateData, UiError> | null>(null);
+  const [reconciled, setReconciled] = useState<Loadable<Reconciliation, UiError> | null>(null);
+  const writeKey = write === null ? null : JSON.stringify(write);
+  // A batch has no updates: the choice falls back to a single request.
+  const effectiveMode: WriteModeInput = write?.kind === "update" && mode === "batch" ? "single" : mode;
+
+  useEffect(() => {
+    if (write === null) {
+      setEstimate(null);
+      return;
+    }
+    let cancelled = false;
+    setEstimate({ status: "loading" });
+    void unwrap(source.estimateWrite(profileId, table, { ...write, mode: effectiveMode, conditionFails })).then(
+      (next) => !cancelled && setEstimate(next),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [profileId, table, writeKey, effectiveMode, conditionFails, source]);
+
+  useEffect(() => {
+    if (write === null || actual === null) {
+      setReconciled(null);
+      return;
+    }
+    let cancelled = false;
+    // The write that ran was a single request whose condition held.
+    void unwrap(source.reconcileWrite(profileId, table, { ...write, mode: "single", conditionFails: false }, actual)).then(
+      (next) => !cancelled && setReconciled(next),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [profileId, table, writeKey, actual, source]);
+
+  if (write === null) return null;
+  return (
+    <section className="write-estimate" aria-label="Write cost">
+      <div className="write-estimate-options">
+        <label>
+          Sent as{" "}
+          <select value={effectiveMode} onChange={(e) => setMode(e.target.value as WriteModeInput)}>
+            {MODES.filter((m) => !(m.mode === "batch" && write.kind === "update")).map((m) => (
+              <option key={m.mode} value={m.mode}>
+                {m.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <input type="checkbox" checked={conditionFails} onChange={(e) => setConditionFails(e.target.checked)} /> If its
+          condition fails
+        </label>
+      </div>
+      {estimate === null || estimate.status === "loading" ? (
+        <p className="muted" role="status">
+          Estimating…
+        </p>
+      ) : estimate.status === "error" ? (
+        <p className="field-error" role="alert">
+          {errorTitle(estimate.error.code)}: {estimate.error.message}
+        </p>
+      ) : (
+        <WriteFigures estimate={estimate.data} />
+      )}
+      {reconciled?.status === "ok" && <ReconciliationTable reconciliation={reconciled.data} />}
+      {reconciled?.status === "error" && (
+        <p className="field-error" role="alert">
+          {errorTitle(reconciled.error.code)}: {reconciled.error.message}
+        </p>
+      )}
+    </section>
+  );
+}
+
+function bytesText(bytes: number | null): string {
+  return bytes === null ? "none" : formatBytes(bytes);
+}
+
+function WriteFigures({ estimate }: { estimate: WriteEstimateData }) {
+  return (
+    <div>
+      <p className="write-estimate-total">
+        <strong data-testid="write-total">{unitsText(estimate.cost.total, estimate.cost.exact)} WCU</strong>
+        <span className="muted">
+          {" "}
+          · table {unitsText(estimate.tableUnits)} (item {bytesText(estimate.beforeBytes)} → {bytesText(estimate.afterBytes)})
+        </span>
+      </p>
+      {estimate.indexes.length > 0 && (
+        <table className="estimate-table">
+          <thead>
+            <tr>
+              <th scope="col">Index</th>
+              <th scope="col">Writes</th>
+              <th scope="col">Entry before → after</th>
+              <th scope="col">WCU</th>
+              <th scope="col">Why</th>
+            </tr>
+          </thead>
+          <tbody>
+            {estimate.indexes.map((index) => (
+              <tr key={index.name} data-testid={`index-write-${index.name}`}>
+                <th scope="row">
+                  {index.name} <span className="muted">{index.kind === "global" ? "GSI" : "LSI"}</span>
+                </th>
+                <td>{index.writes}</td>
+                <td>
+                  {bytesText(index.entryBeforeBytes)} → {bytesText(index.entryAfterBytes)}
+                </td>
+                <td>
+                  {unitsText(index.capacityUnits)}
+                  {index.chargedToTable && <span className="muted"> (table's capacity)</span>}
+                </td>
+                <td className="muted">{index.reason.text}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Explanation lines={estimate.cost.lines} label="Why the write costs this" />
+    </div>
+  );
+}

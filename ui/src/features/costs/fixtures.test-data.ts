@@ -1,0 +1,49 @@
+/** Answers of the cost commands as the Rust estimator gives them for the seed example. */
+import type { QueryEstimate, QueryInput, RequestCostFigure } from "../../ipc/bindings.gen";
+
+export const seedQuery: QueryInput = {
+  table: "SensorReadings",
+  index: null,
+  partitionValue: { S: "DEV#seed" },
+  sortCondition: null,
+  scanIndexForward: true,
+  limit: null,
+  consistentRead: false,
+  projection: null,
+  filter: null,
+  filterNames: null,
+  filterValues: null,
+  exclusiveStartKey: null,
+};
+
+function page(total: number): RequestCostFigure {
+  return {
+    total,
+    table: total,
+    indexes: [],
+    exact: true,
+    lines: [{ rule: "B.2", text: `10 item(s), 20480 B (20.00 KB) summed, round up once to 5 block(s) of 4 KB → ${total} RCU` }],
+  };
+}
+
+export const seedEstimate: QueryEstimate = {
+  table: "SensorReadings",
+  index: null,
+  source: { kind: "liveStatistics" },
+  itemCount: 10,
+  totalBytes: 20480,
+  requested: "eventual",
+  firstPage: page(2.5),
+  query: [
+    { consistency: "eventual", capacityUnits: 2.5, pages: [page(2.5)], exact: true },
+    { consistency: "strong", capacityUnits: 5, pages: [page(5)], exact: true },
+  ],
+  alternatives: [
+    { way: "query", requests: 1, eventual: 2.5, strong: 5, transactional: null, exact: true, blocksRange: null, lines: [{ rule: "B.2", text: "One Query sums the items it reads and rounds up to 4 KB once per page" }] },
+    { way: "getItems", requests: 10, eventual: 5, strong: 10, transactional: null, exact: true, blocksRange: null, lines: [{ rule: "B.2", text: "Each GetItem rounds its item up to 4 KB on its own" }] },
+    { way: "batchGetItem", requests: 1, eventual: 5, strong: 10, transactional: null, exact: true, blocksRange: null, lines: [] },
+    { way: "transactGetItems", requests: 1, eventual: null, strong: null, transactional: 20, exact: true, blocksRange: null, lines: [] },
+    { way: "scanWithFilter", requests: 2, eventual: 181, strong: 362, transactional: null, exact: false, blocksRange: null, lines: [{ rule: "B.2", text: "A Scan reads every item whatever the filter keeps" }] },
+  ],
+  lines: [{ rule: "B.1", text: "From collection statistics: 10 item(s), 20480 bytes" }],
+};

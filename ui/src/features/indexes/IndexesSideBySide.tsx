@@ -1,0 +1,177 @@
+/**
+ * The base table and each secondary index as columns of item collections over the same items,
+ * as the backend laid them out (`indexes_side_by_side`): each column grouped by its own partition
+ * key, in its own sort order. Selecting an item highlights it in every column; an item a sparse
+ * index does not hold is listed under that column with the reason (the key attribute it lacks).
+ * Each index column states its projection and what a Query on it returns. On tables with an LSI,
+ * the base collections carry their size against the 10 GB item-collection limit.
+ */
+import type { CollectionGauge, IndexesSideBySide as Layout, ViewColumn, ViewItem } from "../../ipc/bindings.gen";
+import type { Item } from "../explorer/model";
+import { TypedValue } from "../items/TypedValue";
+import { attributeText } from "../items/attributeValue";
+import { formatBytes } from "../tables/format";
+import "../explorer/CollectionBox.css";
+import "./IndexesSideBySide.css";
+
+/** What the last query from this view read: which column's collection and which items. */
+export type CollectionRead = {
+  column: number;
+  collection: number;
+  itemIds: number[];
+  units: number | null;
+};
+
+export type IndexesSideBySideProps = {
+  layout: Layout;
+  selected: number | null;
+  onSelect: (itemId: number | null) => void;
+  /** Query one index collection (absent: no query buttons). */
+  onQueryCollection?: (column: number, collection: number) => void;
+  lastRead?: CollectionRead | null;
+};
+
+export function itemLabel(item: ViewItem): string {
+  return Object.values(item.key)
+    .map((v) => attributeText(v))
+    .join(" · ");
+}
+
+export function projectionLabel(column: ViewColumn): string {
+  const p = column.projection;
+  if (p === null) return "Every attribute";
+  switch (p.type) {
+    case "ALL":
+      return "ALL";
+    case "KEYS_ONLY":
+      return "KEYS_ONLY";
+    case "INCLUDE":
+      return `INCLUDE ${p.attributes.join(", ")}`;
+  }
+}
+
+function columnTitle(column: ViewColumn): string {
+  if (column.index === null) return "Table";
+  return `${column.kind === "local" ? "LSI" : "GSI"} ${column.index}`;
+}
+
+export function IndexesSideBySide({ layout, selected, onSelect, onQueryCollection, lastRead = null }: IndexesSideBySideProps) {
+  const gauges = layout.collectionLimits;
+  const gaugeOf = (value: Item[string]): CollectionGauge | undefined =>
+    gauges?.collections.find((g) => JSON.stringify(g.partitionValue) === JSON.stringify(value));
+  return (
+    <div className="side-by-side" style={{ gridTemplateColumns: `repeat(${layout.columns.length}, minmax(14rem, 1fr))` }}>
+      {layout.columns.map((column, c) => (
+        <section key={column.index ?? "table"} className="side-column" aria-label={columnTitle(column)}>
+          <header className="side-column-header">
+            <h3>{columnTitle(column)}</h3>
+            <p className="muted">
+              Key: {column.keys.partitionKey.name}
+              {column.keys.sortKey !== null && ` / ${column.keys.sortKey.name}`}
+            </p>
+            <p>
+              Projection: <span className="side-projection">{projectionLabel(column)}</span>
+            </p>
+            <p className="muted" data-testid={`returns-${column.index ?? "table"}`}>
+              A Query returns: {column.queryReturns.length === 0 ? "nothing shown here" : column.queryReturns.join(", ")}
+            </p>
+            <p className="muted side-note">{column.queryNote}</p>
+          </header>
+          {column.collections.map((collection, k) => {
+            const gauge = c === 0 ? gaugeOf(collection.partitionValue) : undefined;
+            const read = lastRead !== null && lastRead.column === c && lastRead.collection === k;
+            return (
+              <div
+                key={k}
+                className={`collection-box side-collection${read ? " side-read" : ""}`}
+                aria-label={`${column.keys.partitionKey.name} = ${attributeText(collection.partitionValue)}`}
+                role="group"
+              >
+                <div className="collection-heading">
+                  <span className="collection-pk-name">{column.keys.partitionKey.name}</span>
+                  <span className="collection-pk-value">
+                    <TypedValue value={collection.partitionValue} />
+                  </span>
+                  {column.index !== null && onQueryCollection !== undefined && (
+                    <button type="button" className="side-query" onClick={() => onQueryCollection(c, k)}>
+                      Query
+                    </button>
+                  )}
+                </div>
+                {read && lastRead !== null && (
+                  <p className="side-read-note" role="status">
+                    Read by the last query: {lastRead.itemIds.length} item(s)
+                    {lastRead.units !== null && `, ${lastRead.units} RCU`}
+                  </p>
+                )}
+                {gauges !== null && gauge !== undefined && (
+                  <div className={`side-gauge${gauge.warning ? " side-gauge-warning" : ""}`}>
+                    <meter
+                      min={0}
+                      max={gauges.limitBytes}
+                      high={gauges.limitBytes * gauges.warningFraction}
+                      optimum={0}
+                      value={gauge.sizeBytes}
+                      aria-label={`Collection size against the ${formatBytes(gauges.limitBytes)} limit`}
+                    />
+                    <span>
+                      {formatBytes(gauge.sizeBytes)} of {formatBytes(gauges.limitBytes)} ({(gauge.fraction * 100).toFixed(gauge.fraction < 0.01 ? 3 : 1)} %)
+                      {gauge.warning && " — near the item-collection limit"}
+                    </span>
+                  </div>
+                )}
+                <ul className="side-entries">
+                  {collection.entries.map((entry) => {
+                    const item = layout.items[entry.itemId];
+                    const isSelected = selected === entry.itemId;
+                    const wasRead = read && lastRead !== null && lastRead.itemIds.includes(entry.itemId);
+                    return (
+                      <li key={entry.itemId}>
+                        <button
+                          type="button"
+                          aria-pressed={isSelected}
+                          className={`side-entry${isSelected ? " selected" : ""}${wasRead ? " side-entry-read" : ""}`}
+                          data-item={entry.itemId}
+                          onClick={() => onSelect(isSelected ? null : entry.itemId)}
+                          title={`${formatBytes(entry.sizeBytes)} · ${Object.keys(entry.projected).join(", ")}`}
+                        >
+                          <span className="side-sort">{entry.sortValue === null ? "—" : attributeText(entry.sortValue)}</span>
+                          {column.index !== null && item !== undefined && <span className="muted side-base">{itemLabel(item)}</span>}
+                        </button>
+                      </li>
+                    );
+                  })}
+                </ul>
+              </div>
+            );
+          })}
+          {column.absent.length > 0 && (
+            <div className="side-absent" role="group" aria-label={`Not in ${columnTitle(column)}`}>
+              <h4>Not in this index ({column.absent.length})</h4>
+              <ul>
+                {column.absent.map((absent) => {
+                  const item = layout.items[absent.itemId];
+                  const isSelected = selected === absent.itemId;
+                  return (
+                    <li key={absent.itemId}>
+                      <button
+                        type="button"
+                        aria-pressed={isSelected}
+                        className={`side-entry side-entry-absent${isSelected ? " selected" : ""}`}
+                        data-item={absent.itemId}
+                        onClick={() => onSelect(isSelected ? null : absent.itemId)}
+                      >
+                        <span>{item === undefined ? `#${absent.itemId}` : itemLabel(item)}</span>
+                        <span className="side-reason">{absent.reason}</span>
+                      </button>
+                    </li>
+                  );
+                })}
+              </ul>
+            </div>
+          )}
+        </section>
+      ))}
+    </div>
+  );
+}

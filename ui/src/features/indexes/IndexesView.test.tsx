@@ -1,0 +1,147 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { IndexesView, type IndexesSource } from "./IndexesView";
+import type { IndexesSideBySide, TableDescription, ViewSource } from "../../ipc/bindings.gen";
+
+afterEach(cleanup);
+
+const keys = { partitionKey: { name: "vehicleId", type: "S" as const }, sortKey: { name: "recordedAt", type: "S" as const } };
+const depotKeys = { partitionKey: { name: "depotCode", type: "S" as const }, sortKey: { name: "recordedAt", type: "S" as const } };
+
+const telemetry: TableDescription = {
+  name: "Telemetry",
+  status: "ACTIVE",
+  keys,
+  attributeDefinitions: [],
+  billingMode: "PAY_PER_REQUEST",
+  provisioned: null,
+  itemCount: 10,
+  sizeBytes: 1000,
+  indexes: [{ name: "ByDepot", kind: "global", keys: depotKeys, projection: { type: "ALL", attributes: [] }, itemCount: null, sizeBytes: null, status: null }],
+  streamViewType: null,
+  ttlAttribute: null,
+  createdAt: null,
+  arn: null,
+};
+
+const item = (ts: string, depot: string | null) => ({
+  vehicleId: { S: "VEH#1" },
+  recordedAt: { S: ts },
+  ...(depot === null ? {} : { depotCode: { S: depot } }),
+});
+const items = [item("TS#1", "DEP-N"), item("TS#2", null), item("TS#3", "DEP-S")];
+
+const layout: IndexesSideBySide = {
+  table: "Telemetry",
+  items: items.map((it, id) => ({ id, key: { vehicleId: it.vehicleId, recordedAt: it.recordedAt }, item: it, sizeBytes: 60 })),
+  columns: [
+    {
+      index: null,
+      kind: null,
+      keys,
+      projection: null,
+      queryReturns: ["depotCode", "recordedAt", "vehicleId"],
+      queryNote: "A Query on the table returns every attribute of each item.",
+      collections: [
+        { partitionValue: { S: "VEH#1" }, entries: items.map((it, id) => ({ itemId: id, sortValue: it.recordedAt, projected: it, sizeBytes: 60 })) },
+      ],
+      absent: [],
+    },
+    {
+      index: "ByDepot",
+      kind: "global",
+      keys: depotKeys,
+      projection: { type: "ALL", attributes: [] },
+      queryReturns: ["depotCode", "recordedAt", "vehicleId"],
+      queryNote: "The index projects every attribute.",
+      collections: [
+        { partitionValue: { S: "DEP-N" }, entries: [{ itemId: 0, sortValue: { S: "TS#1" }, projected: items[0]!, sizeBytes: 60 }] },
+        { partitionValue: { S: "DEP-S" }, entries: [{ itemId: 2, sortValue: { S: "TS#3" }, projected: items[2]!, sizeBytes: 60 }] },
+      ],
+      absent: [{ itemId: 1, missing: ["depotCode"], reason: "No depotCode attribute, so the item has no entry in the sparse index ByDepot" }],
+    },
+  ],
+  placements: [],
+  collectionLimits: null,
+  readUnits: 0.5,
+  truncated: false,
+};
+
+function source(overrides: Partial<IndexesSource> = {}): IndexesSource {
+  return {
+    indexesSideBySide: vi.fn(async () => ({ status: "ok" as const, data: layout })),
+    query: vi.fn(async () => ({
+      status: "ok" as const,
+      data: { items: [items[2]!], count: 1, scannedCount: 1, lastEvaluatedKey: null, consumedCapacity: { total: 0.5, table: 0, indexes: [{ name: "ByDepot", units: 0.5 }] }, stop: "end" as const },
+    })),
+    ...overrides,
+  };
+}
+
+describe("IndexesView", () => {
+  it("lays the first items out as the table and the sparse GSI hold them, with the reason for an absence", async () => {
+    const fake = source();
+    render(<IndexesView profileId="embedded" table={telemetry} source={fake} />);
+    const gsi = await screen.findByRole("region", { name: "GSI ByDepot" });
+    expect(fake.indexesSideBySide).toHaveBeenCalledWith("embedded", "Telemetry", { kind: "scan", limit: 25 });
+    expect(within(gsi).getByText(/No depotCode attribute/)).not.toBeNull();
+    expect(within(gsi).getByText("Projection:").textContent).toContain("ALL");
+    expect(screen.getByTestId("returns-ByDepot").textContent).toContain("depotCode, recordedAt, vehicleId");
+    expect(screen.queryByLabelText(/limit/)).toBeNull();
+  });
+
+  it("highlights the selected item in every column, the absent one too", async () => {
+    render(<IndexesView profileId="embedded" table={telemetry} source={source()} />);
+    await screen.findByRole("region", { name: "GSI ByDepot" });
+    const inTable = screen.getAllByRole("button").filter((b) => b.getAttribute("data-item") === "1");
+    expect(inTable).toHaveLength(2);
+    fireEvent.click(inTable[0]!);
+    for (const button of screen.getAllByRole("button").filter((b) => b.getAttribute("data-item") === "1")) {
+      expect(button.getAttribute("aria-pressed")).toBe("true");
+    }
+    const other = screen.getAllByRole("button").filter((b) => b.getAttribute("data-item") === "0");
+    expect(other.every((b) => b.getAttribute("aria-pressed") === "false")).toBe(true);
+    fireEvent.keyDown(inTable[0]!, { key: "Escape" });
+    expect(inTable[0]!.getAttribute("aria-pressed")).toBe("false");
+  });
+
+  it("queries one index collection and shows which collection it read", async () => {
+    const fake = source();
+    render(<IndexesView profileId="embedded" table={telemetry} source={fake} />);
+    const depotS = await screen.findByRole("group", { name: "depotCode = DEP-S" });
+    fireEvent.click(within(depotS).getByRole("button", { name: "Query" }));
+    expect((await within(depotS).findByRole("status")).textContent).toContain("Read by the last query: 1 item(s), 0.5 RCU");
+    expect(fake.query).toHaveBeenCalledWith("embedded", expect.objectContaining({ table: "Telemetry", index: "ByDepot", partitionValue: { S: "DEP-S" } }));
+    expect(within(depotS).getByRole("button", { name: /TS#3/ }).className).toContain("side-entry-read");
+  });
+
+  it("reads one collection by its typed partition-key value", async () => {
+    const fake = source();
+    render(<IndexesView profileId="embedded" table={telemetry} source={fake} />);
+    await screen.findByRole("region", { name: "GSI ByDepot" });
+    fireEvent.change(screen.getByLabelText("vehicleId value"), { target: { value: "VEH#1" } });
+    fireEvent.click(screen.getByRole("button", { name: "Lay out" }));
+    await waitFor(() =>
+      expect(fake.indexesSideBySide).toHaveBeenLastCalledWith("embedded", "Telemetry", { kind: "partition", value: { S: "VEH#1" }, limit: 25 } satisfies ViewSource),
+    );
+  });
+
+  it("shows the 10 GB gauge only on tables with an LSI, warning from 80 %", async () => {
+    const withLsi: IndexesSideBySide = {
+      ...layout,
+      collectionLimits: {
+        limitBytes: 10 * 1024 ** 3,
+        warningFraction: 0.8,
+        collections: [{ partitionValue: { S: "VEH#1" }, sizeBytes: 9 * 1024 ** 3, fraction: 0.9, warning: true }],
+      },
+    };
+    render(<IndexesView profileId="embedded" table={telemetry} source={source({ indexesSideBySide: vi.fn(async () => ({ status: "ok" as const, data: withLsi })) })} />);
+    const gauge = await screen.findByLabelText(/Collection size against the 10 GB limit/);
+    expect(gauge.getAttribute("value")).toBe(String(9 * 1024 ** 3));
+    expect(screen.getByText(/near the item-collection limit/)).not.toBeNull();
+    cleanup();
+    render(<IndexesView profileId="embedded" table={telemetry} source={source()} />);
+    await screen.findByRole("region", { name: "GSI ByDepot" });
+    expect(screen.queryByLabelText(/Collection size against/)).toBeNull();
+  });
+});
