@@ -35,6 +35,16 @@ const COMMANDS: &[&str] = &[
     "save_query",
     "saved_queries",
     "delete_saved_query",
+    "generate_expression",
+    "parse_expressions",
+    "check_expressions",
+    "sort_key_operators",
+    "build_read_request",
+    "export_code",
+    "run_read_request",
+    "save_expression",
+    "saved_expressions",
+    "delete_saved_expression",
 ];
 
 fn main() {
