@@ -11,7 +11,7 @@ SHELL := /bin/bash
 CARGO_FEATURES := --features custom-protocol
 export CARGO_TERM_COLOR ?= always
 
-.PHONY: run test setup setup-run ui lint fmt headless-check rust-test test-build blackbox ui-test e2e bindings dev app clean
+.PHONY: run test home-guard-before setup setup-run ui lint fmt headless-check rust-test test-build blackbox ui-test e2e bindings dev app clean
 
 run: setup-run ui
 	cargo build $(CARGO_FEATURES) --bin dynotable
@@ -23,11 +23,17 @@ run: setup-run ui
 	fi
 	target/debug/dynotable
 
-test: setup headless-check fmt ui lint rust-test blackbox ui-test e2e
+test: setup home-guard-before headless-check fmt ui lint rust-test blackbox ui-test e2e
+	scripts/home-guard.sh after
 	@echo "make test: all checks passed"
 
 setup:
 	scripts/setup.sh test
+
+# The tests must never touch the user's AWS files, app data or keychain (issue 5): a snapshot
+# before, compared after.
+home-guard-before:
+	scripts/home-guard.sh before
 
 setup-run:
 	scripts/setup.sh run

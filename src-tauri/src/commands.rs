@@ -6,12 +6,13 @@ use dynotable_app::builder::{
     ParseOutcome, ReadRequest, SavedBuilderContent, SavedExpression, SortKeyOperator, TypedRequest,
 };
 use dynotable_app::dto::{
-    AppInfo, CollectionStats, Item, ItemRead, QueryInput, QueryPage, TableDescription, TableList,
+    AppInfo, CollectionStats, Item, ItemRead, NewTable, QueryInput, QueryPage, TableDescription, TableList,
 };
 use dynotable_app::history::{HistoryEntry, SavedQuery};
 use dynotable_app::profiles::{Profile, ProfileInput};
-use dynotable_app::scans::{ScanInput, ScanSummary, ScanUpdate};
+use dynotable_app::scans::{ScanInput, ScanSummary, ScanTotals, ScanUpdate};
 use dynotable_app::sharing::SharedEngine;
+use dynotable_app::statistics::ScanCost;
 use dynotable_app::transfer::{ExportSource, FileFormat, TransferProgress, TransferSummary};
 use dynotable_app::{App, CommandError, Expectation, ItemCheck, WriteOutcome};
 use dynotable_aws::client::ConnectionTest;
@@ -333,6 +334,44 @@ pub async fn saved_queries(
 #[specta::specta]
 pub async fn delete_saved_query(app: tauri::State<'_, App>, id: String) -> Result<(), CommandError> {
     app.delete_saved_query(&id).await
+}
+
+/// What a statistics scan of `table` will cost, for the user to confirm first.
+#[tauri::command]
+#[specta::specta]
+pub async fn statistics_scan_cost(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+) -> Result<ScanCost, CommandError> {
+    app.statistics_scan_cost(&profile_id, &table).await
+}
+
+/// Scans `table` for its collection statistics and keeps them; `None` when cancelled.
+#[tauri::command]
+#[specta::specta]
+pub async fn gather_statistics(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    id: String,
+    table: String,
+    on_progress: tauri::ipc::Channel<ScanTotals>,
+) -> Result<Option<CollectionStats>, CommandError> {
+    app.gather_statistics(&profile_id, &id, &table, |totals| {
+        let _ = on_progress.send(totals);
+    })
+    .await
+}
+
+/// Creates a table with its keys, billing and secondary indexes.
+#[tauri::command]
+#[specta::specta]
+pub async fn create_table(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: NewTable,
+) -> Result<TableDescription, CommandError> {
+    app.create_table(&profile_id, table).await
 }
 
 /// The expression builder: one expression written out with automatic placeholders.

@@ -11,11 +11,14 @@ import os
 import pathlib
 import subprocess
 
+import time
+
 import pytest
 from selenium import webdriver
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.options import ArgOptions
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 APP = pathlib.Path(os.environ.get("DYNOTABLE_APP", ROOT / "target" / "debug" / "dynotable"))
@@ -33,8 +36,18 @@ def workspace_version() -> str:
     return next(p["version"] for p in packages if p["name"] == "dynotable")
 
 
+TIMINGS: dict[str, float] = {}
+
+
+def screenshot(driver, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(ARTIFACTS / name))
+
+
 @pytest.fixture(scope="module")
 def window():
+    started = time.monotonic()
+    TIMINGS["started"] = started
     options = ArgOptions()
     options.set_capability("browserName", "wry")
     options.set_capability("tauri:options", {"application": str(APP)})
@@ -42,9 +55,12 @@ def window():
     try:
         yield driver
     finally:
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        driver.save_screenshot(str(ARTIFACTS / "app-window.png"))
+        screenshot(driver, "app-window.png")
         driver.quit()
+        # Figures for the notes (not assertions): seconds from the WebDriver session's start.
+        (ARTIFACTS / "timings.json").write_text(
+            json.dumps({k: round(v - started, 3) for k, v in TIMINGS.items() if k != "started"}, indent=2)
+        )
 
 
 def text_of(driver, test_id: str) -> str:
@@ -82,6 +98,98 @@ def test_the_sidebar_lists_connections_and_tests_the_embedded_one(window):
     assert "IAM Identity Center · eu-west-1" in text_of(window, "aws-profile-e2e-sso")
     assert "access keys" in text_of(window, "aws-profile-e2e-keys")
 
-    window.find_element(By.CSS_SELECTOR, '[data-testid="connection-embedded"] button').click()
+    window.find_element(
+        By.XPATH, '//*[@data-testid="connection-embedded"]//button[normalize-space()="Test connection"]'
+    ).click()
     WebDriverWait(window, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="connection-result"]'))
     assert text_of(window, "connection-result") == "Connected: ListTables answered."
+
+
+READINGS_FROM = "TS#2025-03-14T09:00:00Z"
+READINGS_TO = "TS#2025-03-14T09:59:00Z"
+
+
+def css(driver, selector: str):
+    return driver.find_element(By.CSS_SELECTOR, selector)
+
+
+def grid_rows(driver) -> list[str]:
+    """The text of the item rows the collection grid has drawn (it is virtualised)."""
+    rows = driver.find_elements(By.CSS_SELECTOR, '[role="grid"] [role="row"]')
+    return [r.get_attribute("textContent") for r in rows]
+
+
+def test_open_telemetry_query_a_window_newest_first_and_page_through_it(window):
+    """The seed articles' query: VEH#V-7741's readings between 09:00 and 09:59, newest first,
+    25 a page, followed page by page to the end of the window."""
+    WebDriverWait(window, 120).until(lambda d: "ready" in text_of(d, "engine-state"))
+    WebDriverWait(window, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="open-table-Telemetry"]'))
+    css(window, '[data-testid="open-table-Telemetry"]').click()
+    WebDriverWait(window, 30).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="table-screen-Telemetry"] [data-testid="table-keys"]')
+    )
+    TIMINGS["first table shown"] = time.monotonic()
+    assert text_of(window, "table-keys") == "vehicleId (S, partition) + recordedAt (S, sort)"
+    WebDriverWait(window, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".collection-map button, .collection-map [role='button']"))
+    screenshot(window, "table-overview.png")
+
+    form = css(window, 'form[aria-label="Query Telemetry"]')
+    form.find_element(By.CSS_SELECTOR, 'input[data-field="pk"]').send_keys("VEH#V-7741")
+    Select(form.find_element(By.CSS_SELECTOR, 'select[aria-label="Sort key condition on recordedAt"]')).select_by_value("between")
+    form.find_element(By.CSS_SELECTOR, 'input[data-field="sk"]').send_keys(READINGS_FROM)
+    form.find_element(By.CSS_SELECTOR, 'input[data-field="skHigh"]').send_keys(READINGS_TO)
+    form.find_element(By.XPATH, './/label[contains(., "Newest / highest first")]/input').click()
+    form.find_element(By.CSS_SELECTOR, 'input[data-field="limit"]').send_keys("25")
+    form.find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
+
+    box = 'section[aria-label="Item collection vehicleId = VEH#V-7741"]'
+    WebDriverWait(window, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, box))
+    WebDriverWait(window, 30).until(lambda d: any("TS#2025-03-14T09:59:00Z" in r for r in grid_rows(d)))
+    rows = [r for r in grid_rows(window) if "TS#2025-03-14T09:" in r]
+    # Newest first: 09:59 before 09:58.
+    assert rows[0].find("09:59") >= 0 and rows[1].find("09:58") >= 0, rows[:2]
+    assert "The last page ended before the collection did." in css(window, box).get_attribute("textContent")
+    screenshot(window, "collection-first-page.png")
+
+    for pages in (2, 3):
+        load_more = window.find_element(By.XPATH, '//button[contains(., "Load more")]')
+        load_more.click()
+        WebDriverWait(window, 30).until(lambda d: f"{pages} pages" in css(d, box).get_attribute("textContent"))
+    # 25 + 25 + 10: the window holds sixty readings; the last page ends with the window.
+    assert "60 items · 3 pages" in css(window, box).get_attribute("textContent")
+    assert not window.find_elements(By.XPATH, '//button[contains(., "Load more")]')
+    # The grid is virtualised: go to its end to see the last page's mark.
+    grid = css(window, f'{box} [role="grid"]')
+    grid.click()
+    grid.send_keys(Keys.END)
+    WebDriverWait(window, 30).until(lambda d: "End of collection" in css(d, box).get_attribute("textContent"))
+    text = css(window, box).get_attribute("textContent")
+    assert "Page 2 · 25 items · Limit reached" in text or "Page 3 · 10 items · End of collection" in text, text
+    screenshot(window, "collection-paged.png")
+
+
+def test_edit_a_reading_and_see_the_change(window):
+    """Enter on the selected reading opens the editor; the save goes out with the condition that
+    the item is as it was seen, and the box shows the new value."""
+    grid = css(window, '[role="grid"]')
+    grid.click()
+    grid.send_keys(Keys.HOME)
+    grid.send_keys(Keys.ENTER)
+    editor = 'section[aria-label^="Edit item vehicleId = VEH#V-7741"]'
+    WebDriverWait(window, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, editor))
+    speed = css(window, f'{editor} [aria-label="Value of speedKph"]')
+    speed.clear()
+    speed.send_keys("123")
+    screenshot(window, "item-editor.png")
+    window.find_element(By.XPATH, f'//section[starts-with(@aria-label, "Edit item")]//button[normalize-space()="Save"]').click()
+    WebDriverWait(window, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, '[role="alertdialog"]'))
+    confirm = css(window, '[role="alertdialog"]')
+    assert "Save item vehicleId = VEH#V-7741, recordedAt = TS#2025-03-14T09:59:00Z?" in confirm.get_attribute("textContent")
+    confirm.find_element(By.XPATH, './/button[normalize-space()="Save"]').click()
+    WebDriverWait(window, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="write-notice"]'))
+    # 1 WCU for the table and 1 for the ByDepot GSI: this reading carries a depotCode, and the
+    # index projects ALL attributes, so the new speed rewrites its index entry too (rule B.3).
+    assert text_of(window, "write-notice") == "Saved: 2 WCU consumed."
+    WebDriverWait(window, 30).until(lambda d: any("09:59" in r and "123" in r for r in grid_rows(d)))
+    assert "WCU" in text_of(window, "capacity-used")
+    screenshot(window, "collection-after-edit.png")

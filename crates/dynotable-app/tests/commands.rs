@@ -277,12 +277,33 @@ async fn the_commands_work_on_dynalite_through_a_custom_endpoint_profile() {
 
     explore_and_edit(&app, &profile.id).await;
 
-    // Statistics of an AWS-side table are not free: the command says so instead of scanning.
+    // Statistics of an AWS-side table are not free: none until the user starts the scan, whose
+    // cost is told first; then they are kept.
     let err = app
         .collection_stats(&profile.id, "Telemetry", None)
         .await
         .unwrap_err();
-    assert_eq!(err.code, ErrorCode::Validation);
+    assert_eq!(err.code, ErrorCode::NotFound);
+    assert!(err.message.contains("scan"), "{}", err.message);
+    let cost = app.statistics_scan_cost(&profile.id, "Telemetry").await.unwrap();
+    assert_eq!(cost.read_units, (cost.table_bytes / 4096.0).ceil() / 2.0);
+    let mut progress = 0;
+    let gathered = app
+        .gather_statistics(&profile.id, "stats", "Telemetry", |_| progress += 1)
+        .await
+        .unwrap()
+        .expect("the scan completed");
+    assert!(progress >= 1);
+    // META + 120 readings, one of which was deleted above.
+    assert_eq!(gathered.item_count, 120.0);
+    assert_eq!(gathered.distinct_partition_keys, 1.0);
+    assert_eq!(gathered.collections[0].partition_value, s("VEH#V-7741"));
+    assert!(gathered.gathered_at.is_some());
+    let cached = app
+        .collection_stats(&profile.id, "Telemetry", None)
+        .await
+        .unwrap();
+    assert_eq!(cached, gathered);
 }
 
 #[tokio::test]

@@ -1,18 +1,78 @@
+import { useCallback, useState } from "react";
 import { useAppInfo } from "./useAppInfo";
 import { StatusBar } from "./StatusBar";
+import { Tabs } from "./Tabs";
+import { ShortcutSheet, useShortcutSheet } from "./ShortcutSheet";
+import { useShortcut } from "./useShortcut";
+import { CapacityProvider } from "./capacity";
 import { ConnectionsSidebar } from "../features/connections/ConnectionsSidebar";
+import { TableScreen } from "../features/tables/TableScreen";
+import type { Profile } from "../ipc/bindings.gen";
 
-/** The application shell: the work area above, the status bar below. */
+/** An open table: which connection, which table. */
+type OpenTable = { id: string; profile: Profile; table: string };
+
+/**
+ * The application shell: connections and their tables on the left, open tables as tabs in the
+ * work area, the status bar below. Every open table stays mounted (hidden when not active), so
+ * switching tabs keeps its query and pages.
+ */
 export function App() {
   const appInfo = useAppInfo();
+  const [open, setOpen] = useState<OpenTable[]>([]);
+  const [activeId, setActiveId] = useState<string | null>(null);
+  const sheet = useShortcutSheet();
+
+  const openTable = useCallback((profile: Profile, table: string) => {
+    const id = `${profile.id}/${table}`;
+    setOpen((current) => (current.some((t) => t.id === id) ? current : [...current, { id, profile, table }]));
+    setActiveId(id);
+  }, []);
+
+  const close = (id: string) => {
+    setOpen((current) => {
+      const at = current.findIndex((t) => t.id === id);
+      const next = current.filter((t) => t.id !== id);
+      if (activeId === id) setActiveId(next[Math.min(at, next.length - 1)]?.id ?? null);
+      return next;
+    });
+  };
+
+  // Open a table: jump to the sidebar's table search.
+  useShortcut("open-table", () => {
+    document.querySelector<HTMLInputElement>(".table-search")?.focus();
+  });
+
+  const active = open.find((t) => t.id === activeId) ?? null;
   return (
-    <div className="shell">
-      <ConnectionsSidebar />
-      <main className="work-area">
-        <h1 className="brand">DynoTable</h1>
-        <p className="tagline">DynamoDB tables, drawn as item collections.</p>
-      </main>
-      <StatusBar appInfo={appInfo} />
-    </div>
+    <CapacityProvider>
+      <div className="shell">
+        <ConnectionsSidebar onOpenTable={openTable} />
+        <main className="work-area">
+          {open.length === 0 ? (
+            <div className="welcome">
+              <h1 className="brand">DynoTable</h1>
+              <p className="tagline">DynamoDB tables, drawn as item collections.</p>
+              <p className="muted">Open a table from the sidebar. Press ? for the keyboard shortcuts.</p>
+            </div>
+          ) : (
+            <Tabs
+              tabs={open.map((t) => ({ id: t.id, title: t.table, detail: t.profile.name }))}
+              activeId={activeId}
+              onSelect={setActiveId}
+              onClose={close}
+            >
+              {open.map((t) => (
+                <div key={t.id} hidden={t.id !== activeId}>
+                  <TableScreen profile={t.profile} tableName={t.table} />
+                </div>
+              ))}
+            </Tabs>
+          )}
+        </main>
+        <StatusBar appInfo={appInfo} connection={active === null ? null : `${active.profile.name} · ${active.profile.region}`} />
+      </div>
+      <ShortcutSheet open={sheet.open} onClose={() => sheet.setOpen(false)} />
+    </CapacityProvider>
   );
 }

@@ -62,6 +62,12 @@ export const commands = {
 	/**  The saved queries of a connection (of one table, if given). */
 	savedQueries: (profileId: string, table: string | null) => typedError<SavedQuery[], CommandError>(__TAURI_INVOKE("saved_queries", { profileId, table })),
 	deleteSavedQuery: (id: string) => typedError<null, CommandError>(__TAURI_INVOKE("delete_saved_query", { id })),
+	/**  What a statistics scan of `table` will cost, for the user to confirm first. */
+	statisticsScanCost: (profileId: string, table: string) => typedError<ScanCost, CommandError>(__TAURI_INVOKE("statistics_scan_cost", { profileId, table })),
+	/**  Scans `table` for its collection statistics and keeps them; `None` when cancelled. */
+	gatherStatistics: (profileId: string, id: string, table: string, onProgress: Channel<ScanTotals>) => typedError<CollectionStats | null, CommandError>(__TAURI_INVOKE("gather_statistics", { profileId, id, table, onProgress })),
+	/**  Creates a table with its keys, billing and secondary indexes. */
+	createTable: (profileId: string, table: NewTable) => typedError<TableDescription, CommandError>(__TAURI_INVOKE("create_table", { profileId, table })),
 	/**  The expression builder: one expression written out with automatic placeholders. */
 	generateExpression: (state: ExpressionState) => typedError<GeneratedExpression, CommandError>(__TAURI_INVOKE("generate_expression", { state })),
 	/**
@@ -115,6 +121,9 @@ export type AwsProfile = {
 	endpointUrl: string | null,
 	credentials: CredentialSource,
 };
+
+/**  How a new table is billed. */
+export type Billing = { mode: "onDemand" } | { mode: "provisioned"; read_units: number; write_units: number };
 
 /**
  *  One key attribute of a table or index.
@@ -195,6 +204,11 @@ export type CollectionStats = {
 	collections: CollectionStat[],
 	/**  The item-collection size limit, on tables with an LSI. */
 	collectionSizeLimit: number | null,
+	/**
+	 *  When a scan gathered these statistics (seconds since the Unix epoch); `None` when they are
+	 *  live (the embedded engine keeps them with every write).
+	 */
+	gatheredAt: number | null,
 };
 
 /**  What a command returns when it fails. */
@@ -507,6 +521,22 @@ export type KeySchemaState = {
 /**  The type of a key attribute. */
 export type KeyType = "S" | "N" | "B";
 
+/**  A secondary index of a new table. */
+export type NewIndex = {
+	name: string,
+	kind: IndexKind,
+	keys: KeySchema,
+	projection: Projection,
+};
+
+/**  A table to create. */
+export type NewTable = {
+	name: string,
+	keys: KeySchema,
+	billing: Billing,
+	indexes: NewIndex[],
+};
+
 /**  An operand: an attribute of the item, a typed value, or `size(...)` of an operand. */
 export type Operand = { type: "path"; path: AttributePath } | { type: "value"; value: AttributeValueJson } | { type: "size"; operand: Operand };
 
@@ -639,6 +669,18 @@ export type SavedQuery = {
 
 /**  The scalar types a key attribute can have. */
 export type ScalarType = "S" | "N" | "B";
+
+/**  What the statistics scan of a table will read and cost, from DescribeTable's size. */
+export type ScanCost = {
+	tableBytes: number,
+	itemCount: number,
+	/**  1 MB pages (rule B.4). */
+	pages: number,
+	/**  Eventually consistent read units: half a unit per 4 KB read (rule B.2). */
+	readUnits: number,
+	/**  Why: the sentence the confirmation shows. */
+	explanation: string,
+};
 
 /**  How a scan ended. */
 export type ScanEnd = 

@@ -44,6 +44,6 @@ pub use query::{
     CapacityFigure, ConsumedCapacity, ItemRead, PageStop, QueryInput, QueryPage, SortKeyCondition,
 };
 pub use table::{
-    CollectionStat, CollectionStats, IndexKind, IndexSummary, KeyAttribute, KeySchema, Projection,
-    ProjectionType, ScalarType, TableDescription, TableList,
+    Billing, CollectionStat, CollectionStats, IndexKind, IndexSummary, KeyAttribute, KeySchema, NewIndex,
+    NewTable, Projection, ProjectionType, ScalarType, TableDescription, TableList,
 };

@@ -107,7 +107,7 @@ pub struct TableDescription {
 }
 
 /// One item collection: a partition-key value, its item count and bytes.
-#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct CollectionStat {
     pub partition_value: AttributeValue,
@@ -121,7 +121,7 @@ pub struct CollectionStat {
 }
 
 /// The collections of a table or an index.
-#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct CollectionStats {
     pub table: String,
@@ -137,4 +137,36 @@ pub struct CollectionStats {
     /// The item-collection size limit, on tables with an LSI.
     #[specta(type = Option<specta_typescript::Number>)]
     pub collection_size_limit: Option<f64>,
+    /// When a scan gathered these statistics (seconds since the Unix epoch); `None` when they are
+    /// live (the embedded engine keeps them with every write).
+    #[specta(type = Option<specta_typescript::Number>)]
+    pub gathered_at: Option<f64>,
+}
+
+/// How a new table is billed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
+#[serde(tag = "mode", rename_all = "camelCase")]
+pub enum Billing {
+    OnDemand,
+    Provisioned { read_units: u32, write_units: u32 },
+}
+
+/// A secondary index of a new table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct NewIndex {
+    pub name: String,
+    pub kind: IndexKind,
+    pub keys: KeySchema,
+    pub projection: Projection,
+}
+
+/// A table to create.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct NewTable {
+    pub name: String,
+    pub keys: KeySchema,
+    pub billing: Billing,
+    pub indexes: Vec<NewIndex>,
 }

@@ -1,5 +1,6 @@
 import { useCallback, useRef, useState } from "react";
 import type { commands, QueryInput, QueryPage } from "../../ipc/bindings.gen";
+import type { Item } from "../explorer/model";
 import { unwrap, type UiError } from "../../ipc/result";
 import { useCapacityLedger } from "../../app/capacity";
 
@@ -49,5 +50,22 @@ export function useCollectionQuery(profileId: string, runQuery: RunQuery) {
     void fetchPage({ ...state.input, exclusiveStartKey: last.lastEvaluatedKey }, state.pages);
   }, [state, fetchPage]);
 
-  return { ...state, run, loadMore };
+  /**
+   * Puts `item` where the item with the same key was (after an edit), or removes that item when
+   * `item` is null (after a delete); the pages otherwise stay as DynamoDB returned them.
+   */
+  const replaceItem = useCallback((keyNames: string[], original: Item, item: Item | null) => {
+    const sameKey = (candidate: Item) =>
+      keyNames.every((name) => JSON.stringify(candidate[name]) === JSON.stringify(original[name]));
+    setState((current) => ({
+      ...current,
+      pages: current.pages.map((page) => {
+        if (!page.items.some(sameKey)) return page;
+        const items = item === null ? page.items.filter((i) => !sameKey(i)) : page.items.map((i) => (sameKey(i) ? item : i));
+        return { ...page, items, count: items.length };
+      }),
+    }));
+  }, []);
+
+  return { ...state, run, loadMore, replaceItem };
 }

@@ -1,0 +1,114 @@
+//! Creating and deleting tables through the commands, on the embedded engine.
+
+use std::sync::Arc;
+
+use dynotable_app::dto::{
+    Billing, IndexKind, KeyAttribute, KeySchema, NewIndex, NewTable, Projection, ProjectionType, ScalarType,
+};
+use dynotable_app::profiles::EMBEDDED_ID;
+use dynotable_app::secrets::MemoryStore;
+use dynotable_app::{App, ErrorCode};
+
+fn key(name: &str, ty: ScalarType) -> KeyAttribute {
+    KeyAttribute {
+        name: name.into(),
+        ty,
+    }
+}
+
+fn orders() -> NewTable {
+    NewTable {
+        name: "Orders2".into(),
+        keys: KeySchema {
+            partition_key: key("customerId", ScalarType::S),
+            sort_key: Some(key("orderedAt", ScalarType::N)),
+        },
+        billing: Billing::Provisioned {
+            read_units: 5,
+            write_units: 2,
+        },
+        indexes: vec![
+            NewIndex {
+                name: "ByStatus".into(),
+                kind: IndexKind::Global,
+                keys: KeySchema {
+                    partition_key: key("status", ScalarType::S),
+                    sort_key: Some(key("orderedAt", ScalarType::N)),
+                },
+                projection: Projection {
+                    ty: ProjectionType::Include,
+                    attributes: vec!["total".into()],
+                },
+            },
+            NewIndex {
+                name: "ByTotal".into(),
+                kind: IndexKind::Local,
+                keys: KeySchema {
+                    partition_key: key("customerId", ScalarType::S),
+                    sort_key: Some(key("total", ScalarType::N)),
+                },
+                projection: Projection {
+                    ty: ProjectionType::KeysOnly,
+                    attributes: vec![],
+                },
+            },
+        ],
+    }
+}
+
+#[tokio::test]
+async fn a_table_is_created_with_its_indexes_and_deleted_after_its_name_is_typed_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));
+    let created = app.create_table(EMBEDDED_ID, orders()).await.unwrap();
+    assert_eq!(created.name, "Orders2");
+    let described = app.describe_table(EMBEDDED_ID, "Orders2").await.unwrap();
+    assert_eq!(described.keys, orders().keys);
+    assert_eq!(described.billing_mode, "PROVISIONED");
+    assert_eq!(described.provisioned, Some((5.0, 2.0)));
+    // Every key attribute defined once, with its type.
+    let mut definitions: Vec<(String, ScalarType)> = described
+        .attribute_definitions
+        .iter()
+        .map(|d| (d.name.clone(), d.ty))
+        .collect();
+    definitions.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(
+        definitions,
+        [
+            ("customerId".into(), ScalarType::S),
+            ("orderedAt".into(), ScalarType::N),
+            ("status".into(), ScalarType::S),
+            ("total".into(), ScalarType::N)
+        ]
+    );
+    let gsi = described.indexes.iter().find(|i| i.name == "ByStatus").unwrap();
+    assert_eq!(gsi.kind, IndexKind::Global);
+    assert_eq!(gsi.projection.attributes, ["total"]);
+    let lsi = described.indexes.iter().find(|i| i.name == "ByTotal").unwrap();
+    assert_eq!(lsi.projection.ty, ProjectionType::KeysOnly);
+
+    // Creating it again is DynamoDB's ResourceInUseException.
+    let err = app.create_table(EMBEDDED_ID, orders()).await.unwrap_err();
+    assert_eq!(err.exception.as_deref(), Some("ResourceInUseException"));
+
+    let err = app
+        .delete_table(EMBEDDED_ID, "Orders2", "orders2")
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::Validation);
+    app.delete_table(EMBEDDED_ID, "Orders2", "Orders2").await.unwrap();
+    let err = app.describe_table(EMBEDDED_ID, "Orders2").await.unwrap_err();
+    assert_eq!(err.code, ErrorCode::NotFound);
+}
+
+#[tokio::test]
+async fn one_attribute_with_two_key_types_is_refused_before_sending() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));
+    let mut table = orders();
+    table.indexes[0].keys.sort_key = Some(key("orderedAt", ScalarType::S));
+    let err = app.create_table(EMBEDDED_ID, table).await.unwrap_err();
+    assert_eq!(err.code, ErrorCode::Validation);
+    assert!(err.message.contains("orderedAt"), "{}", err.message);
+}

@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { ShortcutSheet, useShortcutSheet } from "./ShortcutSheet";
+import { comboKeys, matchesShortcut, shortcutOf, SHORTCUTS } from "./shortcuts";
+
+afterEach(cleanup);
+
+function Host() {
+  const sheet = useShortcutSheet();
+  return (
+    <>
+      <input aria-label="filter" />
+      <ShortcutSheet open={sheet.open} onClose={() => sheet.setOpen(false)} mac={false} />
+    </>
+  );
+}
+
+describe("ShortcutSheet", () => {
+  it("opens with ? and lists every shortcut from the one list", () => {
+    render(<Host />);
+    expect(screen.queryByRole("dialog")).toBeNull();
+    fireEvent.keyDown(document.body, { key: "?", shiftKey: true });
+    const dialog = screen.getByRole("dialog", { name: "Keyboard shortcuts" });
+    const rows = dialog.querySelectorAll("tr[data-shortcut]");
+    expect([...rows].map((r) => r.getAttribute("data-shortcut"))).toEqual(
+      ["Anywhere", "Tabs", "Query", "Collection", "Dialogs"].flatMap((scope) => SHORTCUTS.filter((s) => s.scope === scope).map((s) => s.id)),
+    );
+    const run = within(dialog).getByRole("rowheader", { name: "Run the query" }).closest("tr")!;
+    expect([...run.querySelectorAll("kbd")].map((k) => k.textContent)).toEqual(["Ctrl", "Enter"]);
+    const goTo = dialog.querySelector('tr[data-shortcut="go-to-tab"]')!;
+    expect(goTo.textContent).toContain("Ctrl1 to Ctrl9");
+    for (const id of ["open-table", "run-query", "next-page", "edit-item", "close-tab"]) {
+      expect(dialog.querySelector(`tr[data-shortcut="${id}"]`)).not.toBeNull();
+    }
+  });
+
+  it("does not open while typing in a field, and closes with Escape", () => {
+    render(<Host />);
+    fireEvent.keyDown(screen.getByLabelText("filter"), { key: "?", shiftKey: true });
+    expect(screen.queryByRole("dialog")).toBeNull();
+    fireEvent.keyDown(document.body, { key: "?" });
+    const close = screen.getByRole("button", { name: "Close" });
+    expect(document.activeElement).toBe(close);
+    fireEvent.keyDown(close, { key: "Escape" });
+    expect(screen.queryByRole("dialog")).toBeNull();
+  });
+});
+
+describe("shortcuts", () => {
+  const key = (k: string, mods: Partial<Record<"ctrlKey" | "metaKey" | "shiftKey" | "altKey", boolean>> = {}) => ({
+    key: k,
+    ctrlKey: false,
+    metaKey: false,
+    shiftKey: false,
+    altKey: false,
+    ...mods,
+  });
+
+  it("uses Cmd for Mod on macOS and Ctrl elsewhere", () => {
+    expect(matchesShortcut("run-query", key("Enter", { metaKey: true }), true)).toBe(true);
+    expect(matchesShortcut("run-query", key("Enter", { ctrlKey: true }), true)).toBe(false);
+    expect(matchesShortcut("run-query", key("Enter", { ctrlKey: true }), false)).toBe(true);
+    expect(comboKeys({ key: "w", mod: true }, true)).toEqual(["⌘", "W"]);
+  });
+
+  it("keeps Ctrl for tab cycling on macOS and tells Shift apart", () => {
+    expect(shortcutOf(key("Tab", { ctrlKey: true }), true)).toBe("next-tab");
+    expect(shortcutOf(key("Tab", { ctrlKey: true, shiftKey: true }), true)).toBe("previous-tab");
+    expect(shortcutOf(key("Enter"), false)).toBe("edit-item");
+    expect(shortcutOf(key("Enter", { shiftKey: true }), false)).toBeNull();
+  });
+});
+
+describe("useShortcut", () => {
+  it("fires Ctrl shortcuts even in a text field, and the handler it was last given", async () => {
+    const { useShortcut } = await import("./useShortcut");
+    const calls: string[] = [];
+    function Probe({ tag }: { tag: string }) {
+      useShortcut("open-table", () => calls.push(tag));
+      return <input aria-label="search" />;
+    }
+    const { rerender } = render(<Probe tag="first" />);
+    fireEvent.keyDown(screen.getByLabelText("search"), { key: "o", ctrlKey: true });
+    rerender(<Probe tag="second" />);
+    fireEvent.keyDown(document.body, { key: "o", ctrlKey: true });
+    fireEvent.keyDown(document.body, { key: "o" });
+    expect(calls).toEqual(["first", "second"]);
+  });
+});

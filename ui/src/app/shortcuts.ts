@@ -1,0 +1,115 @@
+/**
+ * Every keyboard shortcut of the app, in one list. The key handlers (`matchesShortcut`) and the
+ * shortcut sheet both read this list, so the sheet cannot drift from what the keys do.
+ *
+ * "Mod" is Cmd on macOS and Ctrl elsewhere. Tab switching uses Ctrl on every platform, because
+ * Cmd+Tab belongs to macOS itself.
+ */
+
+export type ShortcutId =
+  | "open-table"
+  | "run-query"
+  | "next-page"
+  | "edit-item"
+  | "move-selection"
+  | "close-tab"
+  | "next-tab"
+  | "previous-tab"
+  | "go-to-tab"
+  | "show-shortcuts"
+  | "close-dialog";
+
+/** One key combination. `mod` is Cmd on macOS, Ctrl elsewhere; `ctrl` is Ctrl everywhere. */
+export type KeyCombo = {
+  /** `KeyboardEvent.key`, compared case-insensitively for letters. */
+  key: string;
+  mod?: boolean;
+  ctrl?: boolean;
+  shift?: boolean;
+  /** Ignore Shift (for characters such as "?" that need Shift on some keyboards only). */
+  anyShift?: boolean;
+};
+
+export type Shortcut = {
+  id: ShortcutId;
+  /** What it does, as the sheet says it. */
+  description: string;
+  /** Where it works, as the sheet groups it. */
+  scope: "Anywhere" | "Tabs" | "Query" | "Collection" | "Dialogs";
+  combos: KeyCombo[];
+};
+
+const digits: KeyCombo[] = ["1", "2", "3", "4", "5", "6", "7", "8", "9"].map((key) => ({ key, mod: true }));
+
+export const SHORTCUTS: readonly Shortcut[] = [
+  { id: "open-table", description: "Open a table (search the sidebar)", scope: "Anywhere", combos: [{ key: "o", mod: true }] },
+  { id: "show-shortcuts", description: "Show this list of shortcuts", scope: "Anywhere", combos: [{ key: "?", anyShift: true }] },
+  { id: "close-tab", description: "Close the current tab", scope: "Tabs", combos: [{ key: "w", mod: true }] },
+  { id: "next-tab", description: "Next tab", scope: "Tabs", combos: [{ key: "Tab", ctrl: true }] },
+  { id: "previous-tab", description: "Previous tab", scope: "Tabs", combos: [{ key: "Tab", ctrl: true, shift: true }] },
+  { id: "go-to-tab", description: "Go to tab 1 to 9", scope: "Tabs", combos: digits },
+  { id: "run-query", description: "Run the query", scope: "Query", combos: [{ key: "Enter", mod: true }] },
+  { id: "next-page", description: "Load the next page", scope: "Collection", combos: [{ key: "j", mod: true }] },
+  { id: "edit-item", description: "Edit the selected item", scope: "Collection", combos: [{ key: "Enter" }] },
+  {
+    id: "move-selection",
+    description: "Move the selection: previous, next, a screen, first, last",
+    scope: "Collection",
+    combos: [{ key: "ArrowUp" }, { key: "ArrowDown" }, { key: "PageUp" }, { key: "PageDown" }, { key: "Home" }, { key: "End" }],
+  },
+  { id: "close-dialog", description: "Close a dialog or cancel a confirmation", scope: "Dialogs", combos: [{ key: "Escape" }] },
+];
+
+/** Whether the app runs on macOS (where "Mod" means Cmd). */
+export function isMac(): boolean {
+  return typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
+}
+
+type KeyEventLike = Pick<KeyboardEvent, "key" | "ctrlKey" | "metaKey" | "shiftKey" | "altKey">;
+
+function comboMatches(combo: KeyCombo, event: KeyEventLike, mac: boolean): boolean {
+  if (event.key.toLowerCase() !== combo.key.toLowerCase()) return false;
+  if (event.altKey) return false;
+  const wantCtrl = combo.ctrl === true || (combo.mod === true && !mac);
+  const wantMeta = combo.mod === true && mac;
+  if (event.ctrlKey !== wantCtrl || event.metaKey !== wantMeta) return false;
+  return combo.anyShift === true || event.shiftKey === (combo.shift === true);
+}
+
+/** Whether a key event is the given shortcut. */
+export function matchesShortcut(id: ShortcutId, event: KeyEventLike, mac: boolean = isMac()): boolean {
+  const shortcut = SHORTCUTS.find((s) => s.id === id);
+  return shortcut !== undefined && shortcut.combos.some((combo) => comboMatches(combo, event, mac));
+}
+
+/** The shortcut a key event is, if any. */
+export function shortcutOf(event: KeyEventLike, mac: boolean = isMac()): ShortcutId | null {
+  for (const shortcut of SHORTCUTS) {
+    if (shortcut.combos.some((combo) => comboMatches(combo, event, mac))) return shortcut.id;
+  }
+  return null;
+}
+
+const KEY_NAMES: Record<string, string> = {
+  ArrowUp: "↑",
+  ArrowDown: "↓",
+  PageUp: "Page Up",
+  PageDown: "Page Down",
+  Escape: "Esc",
+};
+
+/** How a combination is written on this platform, as a list of keys ("Ctrl", "Shift", "Tab"). */
+export function comboKeys(combo: KeyCombo, mac: boolean = isMac()): string[] {
+  const keys: string[] = [];
+  if (combo.ctrl) keys.push(mac ? "⌃" : "Ctrl");
+  if (combo.mod) keys.push(mac ? "⌘" : "Ctrl");
+  if (combo.shift) keys.push(mac ? "⇧" : "Shift");
+  keys.push(KEY_NAMES[combo.key] ?? (combo.key.length === 1 ? combo.key.toUpperCase() : combo.key));
+  return keys;
+}
+
+/** Whether the event comes from a place where typing text (so bare-key shortcuts like "?" must not fire). */
+export function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT";
+}

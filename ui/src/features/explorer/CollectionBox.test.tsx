@@ -1,0 +1,252 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { CollectionBox } from "./CollectionBox";
+import type { Item, KeySchema, QueryPage } from "./model";
+
+// jsdom lays nothing out: give the scroll area a 600 px viewport and every row its CSS height,
+// as a browser would, so the virtualiser has real sizes to work with.
+const viewport = 600;
+beforeAll(() => {
+  Object.defineProperty(HTMLElement.prototype, "clientHeight", {
+    configurable: true,
+    get(this: HTMLElement) {
+      return this.classList.contains("collection-scroll") ? viewport : 0;
+    },
+  });
+  Object.defineProperty(HTMLElement.prototype, "offsetHeight", {
+    configurable: true,
+    get(this: HTMLElement) {
+      return this.classList.contains("page-mark") ? 46 : this.classList.contains("item-row") ? 30 : 0;
+    },
+  });
+  // The scroll area's content: the 30 px column header plus the rows' total height.
+  Object.defineProperty(HTMLElement.prototype, "scrollHeight", {
+    configurable: true,
+    get(this: HTMLElement) {
+      const rows = this.querySelector<HTMLElement>(":scope > .collection-rows");
+      return rows ? 30 + parseFloat(rows.style.height || "0") : 0;
+    },
+  });
+  // jsdom's scrollTo does not scroll; make it move scrollTop and fire "scroll" like a browser.
+  Object.defineProperty(HTMLElement.prototype, "scrollTo", {
+    configurable: true,
+    value(this: HTMLElement, options?: ScrollToOptions) {
+      if (options?.top !== undefined) this.scrollTop = options.top;
+      this.dispatchEvent(new Event("scroll"));
+    },
+  });
+});
+afterAll(() => {
+  // The overrides live on HTMLElement.prototype; jsdom's own are on Element.prototype underneath.
+  for (const name of ["clientHeight", "offsetHeight", "scrollHeight", "scrollTo"]) {
+    delete (HTMLElement.prototype as unknown as Record<string, unknown>)[name];
+  }
+});
+afterEach(cleanup);
+
+const keys: KeySchema = { partitionKey: { name: "vehicleId", type: "S" }, sortKey: { name: "recordedAt", type: "S" } };
+const pk = { S: "VEH#V-7741" };
+
+const meta: Item = { vehicleId: pk, recordedAt: { S: "META" }, plate: { S: "KX26 ABC" }, model: { S: "eVan 3" }, depotCode: { S: "" } };
+const reading = (t: string, speed: string): Item => ({
+  vehicleId: pk,
+  recordedAt: { S: `TS#2026-06-23T09:00:${t}Z` },
+  speedKph: { N: speed },
+  coolantC: { N: "88" },
+  fuelPct: { N: "61.5" },
+});
+
+const pages: QueryPage[] = [
+  {
+    items: [meta, reading("01", "42")],
+    count: 2,
+    scannedCount: 2,
+    lastEvaluatedKey: { vehicleId: pk, recordedAt: { S: "TS#2026-06-23T09:00:01Z" } },
+    consumedCapacity: { total: 0.5, table: 0.5, indexes: [] },
+    stop: "limit",
+  },
+  {
+    items: [reading("06", "44"), reading("11", "47.25")],
+    count: 2,
+    scannedCount: 5,
+    lastEvaluatedKey: { vehicleId: pk, recordedAt: { S: "TS#2026-06-23T09:00:30Z" } },
+    consumedCapacity: { total: 1.5, table: 1, indexes: [{ name: "ByDepot", units: 0.5 }] },
+    stop: "size",
+  },
+];
+
+function setup(overrides: Partial<Parameters<typeof CollectionBox>[0]> = {}) {
+  const props = { keys, partitionValue: pk, pages, loading: false, onLoadMore: vi.fn(), onEdit: vi.fn(), onSelect: vi.fn(), ...overrides };
+  render(<CollectionBox {...props} />);
+  return props;
+}
+
+const itemRows = () => screen.getAllByRole("row").filter((r) => r.classList.contains("item-row"));
+
+describe("CollectionBox", () => {
+  it("draws one box headed by the partition key, META before its readings, sort key in the margin", () => {
+    setup();
+    const box = screen.getByRole("region", { name: "Item collection vehicleId = VEH#V-7741" });
+    expect(box.querySelector(".collection-pk-value")?.textContent).toBe("VEH#V-7741");
+    expect(itemRows().map((r) => within(r).getByRole("rowheader").textContent)).toEqual([
+      "META",
+      "TS#2026-06-23T09:00:01Z",
+      "TS#2026-06-23T09:00:06Z",
+      "TS#2026-06-23T09:00:11Z",
+    ]);
+    expect(box.querySelector(".collection-summary")?.textContent).toBe("4 items · 2 pages");
+  });
+
+  it("puts columns in order of first appearance and marks absent attributes apart from empty strings", () => {
+    setup();
+    expect(screen.getAllByRole("columnheader").map((h) => h.textContent)).toEqual([
+      "recordedAt",
+      "plate",
+      "model",
+      "depotCode",
+      "speedKph",
+      "coolantC",
+      "fuelPct",
+    ]);
+    const [metaRow, firstReading] = itemRows();
+    const metaCells = within(metaRow!).getAllByRole("gridcell");
+    expect(metaCells[2]!.textContent).toBe('"" (empty string)');
+    expect(metaCells[3]!.querySelector(".absent")?.textContent).toBe("absent");
+    const readingCells = within(firstReading!).getAllByRole("gridcell");
+    expect(readingCells[0]!.querySelector(".absent")).not.toBeNull();
+    expect(readingCells[3]!.textContent).toBe("42");
+  });
+
+  it("puts the table's keys first when an index was queried", () => {
+    const byDepot: KeySchema = { partitionKey: { name: "depotCode", type: "S" }, sortKey: { name: "recordedAt", type: "S" } };
+    const item: Item = { depotCode: { S: "DEP-LON-3" }, recordedAt: { S: "TS#1" }, speedKph: { N: "1" }, vehicleId: pk };
+    setup({
+      keys: byDepot,
+      tableKeys: keys,
+      partitionValue: { S: "DEP-LON-3" },
+      pages: [{ items: [item], count: 1, scannedCount: 1, lastEvaluatedKey: null, consumedCapacity: null, stop: "end" }],
+    });
+    expect(screen.getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["recordedAt", "vehicleId", "speedKph"]);
+  });
+
+  it("marks where each page ended and why, with its counts and capacity", () => {
+    setup();
+    const first = screen.getByTestId("page-mark-1");
+    expect(first.textContent).toContain("Page 1 · 2 items · Limit reached · ended at recordedAt = TS#2026-06-23T09:00:01Z");
+    expect(first.textContent).toContain("Consumed 0.5 RCU");
+    expect(first.textContent).not.toContain("filtered out");
+    const second = screen.getByTestId("page-mark-2");
+    expect(second.textContent).toContain("1 MB read");
+    expect(second.textContent).toContain("5 read, 2 returned — filtered out 3");
+    expect(second.textContent).toContain("Consumed 1.5 RCU (table 1, ByDepot 0.5)");
+    // The page mark sits between the pages' items.
+    const order = screen.getAllByRole("row").map((r) => (r.classList.contains("page-mark") ? "mark" : r.classList.contains("item-row") ? "item" : "header"));
+    expect(order).toEqual(["header", "item", "item", "mark", "item", "item", "mark"]);
+  });
+
+  it("says the collection ended on a last page without LastEvaluatedKey, and offers no Load more", () => {
+    const end: QueryPage = { items: [], count: 0, scannedCount: 3, lastEvaluatedKey: null, consumedCapacity: null, stop: "end" };
+    setup({ pages: [...pages, end] });
+    const mark = screen.getByTestId("page-mark-3");
+    expect(mark.textContent).toContain("Page 3 · 0 items · End of collection");
+    expect(mark.textContent).toContain("3 read, 0 returned — filtered out 3");
+    expect(mark.textContent).toContain("Capacity not reported");
+    expect(screen.queryByRole("button", { name: "Load more" })).toBeNull();
+  });
+
+  it("loads more with the button or Ctrl+J, and not while loading", () => {
+    const props = setup();
+    fireEvent.click(screen.getByRole("button", { name: "Load more" }));
+    expect(props.onLoadMore).toHaveBeenCalledTimes(1);
+    fireEvent.keyDown(screen.getByRole("grid"), { key: "j", ctrlKey: true });
+    expect(props.onLoadMore).toHaveBeenCalledTimes(2);
+    cleanup();
+    const loading = setup({ loading: true });
+    const button = screen.getByRole("button", { name: "Loading…" }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    fireEvent.keyDown(screen.getByRole("grid"), { key: "j", ctrlKey: true });
+    expect(loading.onLoadMore).not.toHaveBeenCalled();
+  });
+
+  it("says why the next page could not be read, beside Load more", () => {
+    setup({ loadError: { name: "ProvisionedThroughputExceededException", message: "The level of configured provisioned throughput for the table was exceeded." } });
+    const alert = screen.getByRole("alert");
+    expect(alert.textContent).toBe(
+      "The next page could not be read: The level of configured provisioned throughput for the table was exceeded. ProvisionedThroughputExceededException",
+    );
+    expect(screen.getByRole("button", { name: "Load more" })).toBeTruthy();
+  });
+
+  it("selects with the arrow keys, skipping page marks, and edits the selection with Enter", () => {
+    const props = setup();
+    const grid = screen.getByRole("grid");
+    grid.focus();
+    fireEvent.keyDown(grid, { key: "ArrowDown" });
+    expect(itemRows()[0]!.getAttribute("aria-selected")).toBe("true");
+    expect(grid.getAttribute("aria-activedescendant")).toBe(itemRows()[0]!.id);
+    fireEvent.keyDown(grid, { key: "ArrowDown" });
+    fireEvent.keyDown(grid, { key: "ArrowDown" });
+    const selected = itemRows().filter((r) => r.getAttribute("aria-selected") === "true");
+    expect(selected.map((r) => within(r).getByRole("rowheader").textContent)).toEqual(["TS#2026-06-23T09:00:06Z"]);
+    expect(selected[0]!.classList.contains("selected")).toBe(true);
+    fireEvent.keyDown(grid, { key: "Enter" });
+    expect(props.onEdit).toHaveBeenCalledWith(pages[1]!.items[0]);
+    expect(props.onSelect).toHaveBeenLastCalledWith(pages[1]!.items[0]);
+    fireEvent.keyDown(grid, { key: "End" });
+    fireEvent.keyDown(grid, { key: "ArrowDown" });
+    fireEvent.keyDown(grid, { key: "Enter" });
+    expect(props.onEdit).toHaveBeenLastCalledWith(pages[1]!.items[1]);
+    fireEvent.keyDown(grid, { key: "Home" });
+    fireEvent.keyDown(grid, { key: "ArrowUp" });
+    fireEvent.keyDown(grid, { key: "Enter" });
+    expect(props.onEdit).toHaveBeenLastCalledWith(meta);
+  });
+
+  it("selects a row on click and edits it on double-click", () => {
+    const props = setup();
+    const row = itemRows()[1]!;
+    fireEvent.click(row);
+    expect(row.getAttribute("aria-selected")).toBe("true");
+    fireEvent.doubleClick(row);
+    expect(props.onEdit).toHaveBeenCalledWith(pages[0]!.items[1]);
+  });
+
+  it("keeps only a window of rows in the DOM for a 100,000-item collection, and follows the scroll", async () => {
+    const items = Array.from({ length: 100_000 }, (_, i) => ({
+      vehicleId: pk,
+      recordedAt: { S: `TS#${String(i).padStart(6, "0")}` },
+      speedKph: { N: String(i % 130) },
+    }));
+    const big: QueryPage[] = [{ items, count: items.length, scannedCount: items.length, lastEvaluatedKey: null, consumedCapacity: null, stop: "end" }];
+    const started = performance.now();
+    const props = setup({ pages: big, overscan: 5 });
+    const elapsed = performance.now() - started;
+    const grid = screen.getByRole("grid");
+    expect(grid.getAttribute("aria-rowcount")).toBe("100002");
+    const rendered = itemRows();
+    // 600 px / 30 px = 20 visible rows, plus the overscan on each side.
+    expect(rendered.length).toBeGreaterThanOrEqual(20);
+    expect(rendered.length).toBeLessThanOrEqual(40);
+    expect(within(rendered[0]!).getByRole("rowheader").textContent).toBe("TS#000000");
+    expect(elapsed).toBeLessThan(2000);
+
+    act(() => {
+      grid.scrollTop = 50_000 * 30;
+      fireEvent.scroll(grid);
+    });
+    const window = itemRows().map((r) => within(r).getByRole("rowheader").textContent);
+    expect(window).toContain("TS#050000");
+    expect(window).not.toContain("TS#000000");
+    expect(window.length).toBeLessThanOrEqual(40);
+
+    // Keyboard selection to the very end scrolls the last row into the DOM.
+    grid.focus();
+    await act(async () => {
+      fireEvent.keyDown(grid, { key: "End" });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    fireEvent.keyDown(grid, { key: "Enter" });
+    expect(props.onEdit).toHaveBeenCalledWith(items[99_999]);
+    expect(itemRows().map((r) => within(r).getByRole("rowheader").textContent)).toContain("TS#099999");
+  });
+});

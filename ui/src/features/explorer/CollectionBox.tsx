@@ -1,0 +1,360 @@
+/**
+ * One item collection drawn as DynamoDB stores it: a dashed box headed by the partition-key value,
+ * its items in the order the Query returned them (sort-key order, or reversed when the query ran
+ * newest first), the sort key in the left margin, the other attributes as columns, and a page
+ * mark after every page saying where and why the page ended.
+ *
+ * The rows are virtualised (@tanstack/react-virtual): only the rows in view, plus `overscan` on
+ * each side, are in the DOM, so 100,000 items scroll like 100. Row heights are measured, so an
+ * opened map or list grows its row.
+ *
+ * Keyboard: the grid is one Tab stop. ↑/↓, Page Up/Down, Home/End move the selection (page marks
+ * are skipped), Enter edits the selected item, Ctrl/Cmd+J loads the next page.
+ */
+import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type CSSProperties } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import type { AttributeValue, Item, KeySchema, QueryPage } from "./model";
+import { TypedValue } from "../items/TypedValue";
+import { attributeText } from "../items/attributeValue";
+import {
+  capacityLabel,
+  collectionColumns,
+  collectionRows,
+  filteredLabel,
+  itemCountLabel,
+  pageEndLabel,
+  stopLabel,
+  type CollectionRow,
+} from "./collectionRows";
+import { matchesShortcut } from "../../app/shortcuts";
+import "./CollectionBox.css";
+
+export type CollectionBoxProps = {
+  /** The key schema of what was queried: the table's, or the index's. */
+  keys: KeySchema;
+  /** When an index was queried, the table's keys (shown as the first columns after the index keys). */
+  tableKeys?: KeySchema | null;
+  /** The collection's partition-key value, which heads the box. */
+  partitionValue: AttributeValue;
+  /** The pages in the order they arrived. */
+  pages: QueryPage[];
+  /** A page is being fetched: "Load more" is disabled and says so. */
+  loading: boolean;
+  /** Fetch the page after the last one (called with nothing: the caller holds the LastEvaluatedKey). */
+  onLoadMore: () => void;
+  /** Open the item in the editor (Enter or double-click on a row). */
+  onEdit: (item: Item) => void;
+  /** The selected item changed. */
+  onSelect?: (item: Item | null) => void;
+  /** Rows rendered above and below the visible ones. Default 8. */
+  overscan?: number;
+  /** Accessible name of the grid; default "Items of <pk> = <value>". */
+  label?: string;
+  /** Loading the next page failed: shown beside Load more, with the exception name. */
+  loadError?: { name: string; message: string } | null;
+};
+
+const ITEM_ROW_HEIGHT = 30;
+const PAGE_MARK_HEIGHT = 46;
+const HEADER_HEIGHT = 30; // matches .collection-header-row in CollectionBox.css
+
+export function CollectionBox({
+  keys,
+  tableKeys = null,
+  partitionValue,
+  pages,
+  loading,
+  onLoadMore,
+  onEdit,
+  onSelect,
+  overscan = 8,
+  label,
+  loadError = null,
+}: CollectionBoxProps) {
+  const rows = useMemo(() => collectionRows(pages), [pages]);
+  const columns = useMemo(() => collectionColumns(keys, tableKeys, pages), [keys, tableKeys, pages]);
+  const itemRowIndexes = useMemo(() => rows.flatMap((row, i) => (row.kind === "item" ? [i] : [])), [rows]);
+  const [selected, setSelected] = useState<number | null>(null); // an index into itemRowIndexes
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const gridId = useId();
+
+  // Stable per set of rows: the virtualiser recomputes every row's offset when these change.
+  const estimateSize = useCallback((i: number) => (rows[i]?.kind === "page" ? PAGE_MARK_HEIGHT : ITEM_ROW_HEIGHT), [rows]);
+  const getItemKey = useCallback(
+    (i: number) => {
+      const row = rows[i];
+      return row === undefined ? i : row.kind === "item" ? `i${row.itemIndex}` : `p${row.pageIndex}`;
+    },
+    [rows],
+  );
+  const getScrollElement = useCallback(() => scrollRef.current, []);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement,
+    estimateSize,
+    overscan,
+    // Re-render through React's scheduler, not flushSync from inside a commit (React 19 warns).
+    useFlushSync: false,
+    // The sticky column header sits above the rows inside the same scroll area.
+    scrollMargin: HEADER_HEIGHT,
+    getItemKey,
+  });
+
+  const lastPage = pages[pages.length - 1];
+  const canLoadMore = lastPage !== undefined && lastPage.lastEvaluatedKey !== null;
+  const itemCount = itemRowIndexes.length;
+  const selectedRow = selected === null ? null : (itemRowIndexes[selected] ?? null);
+  const selectedItem = selectedRow === null ? null : rows[selectedRow];
+
+  // A new query (fewer rows than the selection) clears the selection.
+  useEffect(() => {
+    if (selected !== null && selected >= itemCount) setSelected(null);
+  }, [itemCount, selected]);
+
+  useEffect(() => {
+    onSelect?.(selectedItem?.kind === "item" ? selectedItem.item : null);
+    // Only a change of the selected item is news, not a new callback identity.
+  }, [selectedItem]);
+
+  const select = useCallback(
+    (next: number) => {
+      if (itemCount === 0) return;
+      const clamped = Math.max(0, Math.min(itemCount - 1, next));
+      setSelected(clamped);
+      const rowIndex = itemRowIndexes[clamped];
+      if (rowIndex !== undefined) virtualizer.scrollToIndex(rowIndex, { align: "auto" });
+    },
+    [itemCount, itemRowIndexes, virtualizer],
+  );
+
+  // A stable callback for the memoised rows, always calling the latest onEdit.
+  const onEditRef = useRef(onEdit);
+  onEditRef.current = onEdit;
+  const openItem = useCallback((item: Item) => onEditRef.current(item), []);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (matchesShortcut("next-page", event.nativeEvent)) {
+      // Handled here: a window-wide binding of the same shortcut must not load twice.
+      event.preventDefault();
+      event.stopPropagation();
+      if (canLoadMore && !loading) onLoadMore();
+      return;
+    }
+    // Keys pressed on a control inside a row (a map's disclosure) belong to that control.
+    if (event.target !== event.currentTarget) return;
+    const pageSize = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 300) / ITEM_ROW_HEIGHT) - 1);
+    const current = selected ?? -1;
+    const moves: Record<string, number> = {
+      ArrowDown: current + 1,
+      ArrowUp: selected === null ? 0 : current - 1,
+      PageDown: current + pageSize,
+      PageUp: current - pageSize,
+      Home: 0,
+      End: itemCount - 1,
+    };
+    const target = moves[event.key];
+    if (target !== undefined && matchesShortcut("move-selection", event.nativeEvent)) {
+      event.preventDefault();
+      select(target);
+    } else if (matchesShortcut("edit-item", event.nativeEvent) && selectedItem?.kind === "item") {
+      event.preventDefault();
+      event.stopPropagation();
+      onEdit(selectedItem.item);
+    }
+  };
+
+  const pkName = keys.partitionKey.name;
+  const heading = `${pkName} = ${attributeText(partitionValue)}`;
+  const template = useMemo(() => columnTemplate(keys, columns, pages), [keys, columns, pages]);
+  // The scroll area shrinks to a short collection and stops at 60vh for a long one.
+  const gridStyle = { "--collection-columns": template, "--collection-height": `${virtualizer.getTotalSize() + HEADER_HEIGHT + 4}px` } as CSSProperties;
+  const rowId = (rowIndex: number) => `${gridId}-row-${rowIndex}`;
+  const activeDescendant =
+    selectedRow !== null && virtualizer.getVirtualItems().some((v) => v.index === selectedRow) ? rowId(selectedRow) : undefined;
+
+  return (
+    <section className="collection-box" aria-label={`Item collection ${heading}`}>
+      <header className="collection-heading">
+        <span className="collection-pk-name">{pkName}</span>
+        <span className="collection-pk-value">
+          <TypedValue value={partitionValue} />
+        </span>
+        <span className="collection-summary muted">
+          {itemCountLabel(itemCount)} · {pages.length === 1 ? "1 page" : `${pages.length} pages`}
+        </span>
+      </header>
+      <div
+        ref={scrollRef}
+        className="collection-scroll"
+        role="grid"
+        aria-label={label ?? `Items of ${heading}`}
+        aria-rowcount={rows.length + 1}
+        aria-colcount={columns.length + (keys.sortKey ? 1 : 0)}
+        aria-activedescendant={activeDescendant}
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        style={gridStyle}
+      >
+        <div role="row" aria-rowindex={1} className="collection-row collection-header-row">
+          {keys.sortKey && (
+            <span role="columnheader" className="collection-margin">
+              {keys.sortKey.name}
+            </span>
+          )}
+          {columns.map((name) => (
+            <span role="columnheader" key={name} className="collection-cell">
+              {name}
+            </span>
+          ))}
+        </div>
+        {rows.length === 0 && (
+          <p className="collection-empty muted">{loading ? "Reading the first page…" : "No pages read yet."}</p>
+        )}
+        <div className="collection-rows" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((virtual) => {
+            const row = rows[virtual.index] as CollectionRow;
+            return row.kind === "item" ? (
+              <ItemRow
+                key={virtual.key}
+                id={rowId(virtual.index)}
+                rowIndex={virtual.index}
+                top={virtual.start - HEADER_HEIGHT}
+                measure={virtualizer.measureElement}
+                item={row.item}
+                itemIndex={row.itemIndex}
+                sortKeyName={keys.sortKey?.name ?? null}
+                columns={columns}
+                selected={virtual.index === selectedRow}
+                onPick={setSelected}
+                onOpen={openItem}
+              />
+            ) : (
+              <div
+                key={virtual.key}
+                id={rowId(virtual.index)}
+                role="row"
+                aria-rowindex={virtual.index + 2}
+                data-index={virtual.index}
+                ref={virtualizer.measureElement}
+                className={`collection-row page-mark page-stop-${row.page.stop}`}
+                style={{ transform: `translateY(${virtual.start - HEADER_HEIGHT}px)` }}
+              >
+                <PageMark page={row.page} pageIndex={row.pageIndex} keys={keys} colSpan={columns.length + (keys.sortKey ? 1 : 0)} />
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      {canLoadMore && (
+        <footer className="collection-footer">
+          <button type="button" className="primary" onClick={onLoadMore} disabled={loading} aria-keyshortcuts="Control+J Meta+J">
+            {loading ? "Loading…" : "Load more"}
+          </button>
+          {loadError === null ? (
+            <span className="muted">The last page ended before the collection did.</span>
+          ) : (
+            <span className="field-error" role="alert">
+              The next page could not be read: {loadError.message} <code>{loadError.name}</code>
+            </span>
+          )}
+        </footer>
+      )}
+      <span className="sr-only" role="status" aria-live="polite">
+        {loading ? "Loading a page" : `${itemCountLabel(itemCount)} loaded`}
+      </span>
+    </section>
+  );
+}
+
+/**
+ * Every row is its own grid, so the columns get fixed widths: each as wide as the longest text
+ * among the first items, between 6 and 32 characters. Widths are in rem, not ch, because the
+ * header's font is smaller than the rows' and ch would differ between them.
+ */
+function columnTemplate(keys: KeySchema, columns: string[], pages: QueryPage[]): string {
+  const sample = pages.flatMap((p) => p.items).slice(0, 200);
+  const width = (name: string) => {
+    let longest = name.length;
+    for (const item of sample) {
+      const value = item[name];
+      if (value !== undefined) longest = Math.max(longest, attributeText(value).length + ("M" in value || "L" in value ? 6 : 0));
+    }
+    return `${((Math.min(32, Math.max(6, longest)) + 2) * 0.6).toFixed(2)}rem`;
+  };
+  const margin = keys.sortKey ? [width(keys.sortKey.name)] : [];
+  return [...margin, ...columns.map(width)].join(" ");
+}
+
+type ItemRowProps = {
+  id: string;
+  rowIndex: number;
+  /** Offset from the top of the rows, in pixels. */
+  top: number;
+  measure: (el: Element | null) => void;
+  item: Item;
+  itemIndex: number;
+  sortKeyName: string | null;
+  columns: string[];
+  selected: boolean;
+  onPick: (itemIndex: number) => void;
+  onOpen: (item: Item) => void;
+};
+
+/** One item; memoised on plain props so scrolling re-renders only rows that moved or changed. */
+const ItemRow = memo(function ItemRow({ id, rowIndex, top, measure, item, itemIndex, sortKeyName, columns, selected, onPick, onOpen }: ItemRowProps) {
+  const sortValue = sortKeyName === null ? undefined : item[sortKeyName];
+  return (
+    <div
+      id={id}
+      role="row"
+      aria-rowindex={rowIndex + 2}
+      aria-selected={selected}
+      data-index={rowIndex}
+      ref={measure}
+      className={`collection-row item-row${selected ? " selected" : ""}`}
+      style={{ transform: `translateY(${top}px)` }}
+      onClick={() => onPick(itemIndex)}
+      onDoubleClick={() => onOpen(item)}
+    >
+      {sortKeyName !== null && (
+        <span role="rowheader" className="collection-margin">
+          {sortValue === undefined ? <Absent /> : <TypedValue value={sortValue} />}
+        </span>
+      )}
+      {columns.map((name) => {
+        const value = item[name];
+        return (
+          <span role="gridcell" key={name} className="collection-cell">
+            {value === undefined ? <Absent /> : <TypedValue value={value} />}
+          </span>
+        );
+      })}
+    </div>
+  );
+});
+
+/** The marker for an attribute the item does not have (not the same as an empty string). */
+function Absent() {
+  return (
+    <span className="absent" title="This item has no such attribute">
+      absent
+    </span>
+  );
+}
+
+function PageMark({ page, pageIndex, keys, colSpan }: { page: QueryPage; pageIndex: number; keys: KeySchema; colSpan: number }) {
+  const end = pageEndLabel(page, keys);
+  const filtered = filteredLabel(page);
+  return (
+    <span role="gridcell" aria-colspan={colSpan} className="page-mark-cell" data-testid={`page-mark-${pageIndex + 1}`}>
+      <span className="page-mark-title">
+        Page {pageIndex + 1} · {itemCountLabel(page.count)} · <strong>{stopLabel(page)}</strong>
+        {end !== null && <span className="page-mark-end"> · ended at {end}</span>}
+      </span>
+      <span className="page-mark-facts">
+        {filtered !== null && <span className="page-mark-filtered">{filtered}</span>}
+        <span className="page-mark-capacity">Consumed {capacityLabel(page)}</span>
+      </span>
+    </span>
+  );
+}

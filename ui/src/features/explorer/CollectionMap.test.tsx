@@ -1,0 +1,72 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { CollectionMap } from "./CollectionMap";
+import type { CollectionStat } from "./model";
+
+afterEach(cleanup);
+
+const stats: CollectionStat[] = [
+  { partitionValue: { S: "VEH#V-7742" }, itemCount: 10, sizeBytes: 1_000, limitedSizeBytes: null },
+  { partitionValue: { S: "VEH#V-7741" }, itemCount: 4_000, sizeBytes: 3_000_000, limitedSizeBytes: null },
+  { partitionValue: { S: "VEH#V-0001" }, itemCount: 300, sizeBytes: 200_000, limitedSizeBytes: null },
+];
+
+const boxes = () => screen.getAllByRole("button").filter((b) => b.classList.contains("map-box"));
+// Sizes are written as calc(<percent>% - 3px); the percentages carry the proportions.
+const percent = (css: string) => parseFloat(/calc\(([\d.e-]+)%/.exec(css)?.[1] ?? "NaN");
+const percentArea = (el: HTMLElement) => percent(el.style.width) * percent(el.style.height);
+
+describe("CollectionMap", () => {
+  it("draws one box per collection, largest first, areas in proportion to bytes", () => {
+    render(<CollectionMap stats={stats} keyName="vehicleId" onOpen={vi.fn()} />);
+    const all = boxes();
+    expect(all.map((b) => b.querySelector(".map-box-key")?.textContent)).toEqual(["VEH#V-7741", "VEH#V-0001", "VEH#V-7742"]);
+    expect(all[0]!.querySelector(".map-box-size")?.textContent).toBe("4,000 items · 2.9 MB");
+    expect(percentArea(all[0]!) / percentArea(all[1]!)).toBeCloseTo(15, 3);
+    expect(percentArea(all[1]!) / percentArea(all[2]!)).toBeCloseTo(200, 2);
+    expect(all[0]!.getAttribute("aria-label")).toBe("vehicleId = VEH#V-7741: 4,000 items, 2.9 MB");
+  });
+
+  it("switches to key order", () => {
+    render(<CollectionMap stats={stats} keyName="vehicleId" onOpen={vi.fn()} />);
+    fireEvent.click(screen.getByRole("radio", { name: "Key order" }));
+    expect(boxes().map((b) => b.querySelector(".map-box-key")?.textContent)).toEqual(["VEH#V-0001", "VEH#V-7741", "VEH#V-7742"]);
+    expect(screen.getByRole("list", { name: "Collections, in key order" })).toBeTruthy();
+  });
+
+  it("orders numeric keys numerically", () => {
+    const numeric: CollectionStat[] = ["10", "9", "100"].map((N) => ({ partitionValue: { N }, itemCount: 1, sizeBytes: 10, limitedSizeBytes: null }));
+    render(<CollectionMap stats={numeric} keyName="id" onOpen={vi.fn()} defaultOrder="key" />);
+    expect(boxes().map((b) => b.querySelector(".map-box-key")?.textContent)).toEqual(["9", "10", "100"]);
+  });
+
+  it("tells count and size on hover and focus, and opens on click", () => {
+    const onOpen = vi.fn();
+    render(<CollectionMap stats={stats} keyName="vehicleId" onOpen={onOpen} />);
+    const [first, second] = boxes();
+    fireEvent.mouseEnter(second!);
+    expect(screen.getByTestId("map-details").textContent).toBe("vehicleId = VEH#V-0001: 300 items, 195 KB");
+    fireEvent.focus(first!);
+    expect(screen.getByTestId("map-details").textContent).toBe("vehicleId = VEH#V-7741: 4,000 items, 2.9 MB");
+    fireEvent.click(second!);
+    expect(onOpen).toHaveBeenCalledWith({ S: "VEH#V-0001" });
+  });
+
+  it("is one Tab stop, with arrow keys moving between boxes", () => {
+    render(<CollectionMap stats={stats} keyName="vehicleId" onOpen={vi.fn()} />);
+    expect(boxes().map((b) => b.tabIndex)).toEqual([0, -1, -1]);
+    boxes()[0]!.focus();
+    fireEvent.keyDown(boxes()[0]!, { key: "ArrowRight" });
+    expect(document.activeElement).toBe(boxes()[1]);
+    fireEvent.keyDown(boxes()[1]!, { key: "End" });
+    expect(document.activeElement).toBe(boxes()[2]);
+    expect(boxes().map((b) => b.tabIndex)).toEqual([-1, -1, 0]);
+  });
+
+  it("draws the largest boxes only, counting the rest", () => {
+    const many: CollectionStat[] = Array.from({ length: 10 }, (_, i) => ({ partitionValue: { N: String(i) }, itemCount: 1, sizeBytes: (i + 1) * 100, limitedSizeBytes: null }));
+    render(<CollectionMap stats={many} keyName="id" onOpen={vi.fn()} maxBoxes={4} />);
+    expect(boxes().map((b) => b.querySelector(".map-box-key")?.textContent)).toEqual(["9", "8", "7", "6"]);
+    expect(screen.getByText(/6 smaller collections are not drawn/).textContent).toContain("(2.1 KB in all)");
+  });
+});

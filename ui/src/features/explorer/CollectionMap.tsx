@@ -1,0 +1,144 @@
+/**
+ * The table seen from above: one box per item collection, its area proportional to the
+ * collection's size in bytes, laid out as a squarified treemap, largest first or in key order
+ * (DynamoDB's order of partition-key values). Hovering or focusing a box tells its item count and
+ * size; clicking it (or Enter/Space) opens that collection. The boxes are one Tab stop; arrow keys,
+ * Home and End move between them.
+ */
+import { useMemo, useRef, useState, type KeyboardEvent } from "react";
+import type { AttributeValue, CollectionStat } from "./model";
+import { attributeText, byteCountLabel, compareKeyValues } from "../items/attributeValue";
+import { formatCount, itemCountLabel } from "./collectionRows";
+import { squarify } from "./treemap";
+import "./CollectionMap.css";
+
+export type MapOrder = "size" | "key";
+
+export type CollectionMapProps = {
+  /** One entry per collection (partition-key value). */
+  stats: CollectionStat[];
+  /** The partition key's name, for labels. */
+  keyName: string;
+  /** Open the collection with this partition-key value. */
+  onOpen: (partitionValue: AttributeValue) => void;
+  /** Initial order. Default "size" (largest first). */
+  defaultOrder?: MapOrder;
+  /** At most this many boxes are drawn (the largest); the rest are counted. Default 400. */
+  maxBoxes?: number;
+};
+
+/** The logical drawing area; boxes are placed in percentages of it. */
+const WIDTH = 1000;
+const HEIGHT = 560;
+
+export function CollectionMap({ stats, keyName, onOpen, defaultOrder = "size", maxBoxes = 400 }: CollectionMapProps) {
+  const [order, setOrder] = useState<MapOrder>(defaultOrder);
+  const [focused, setFocused] = useState(0);
+  const [described, setDescribed] = useState<CollectionStat | null>(null);
+  const boxRefs = useRef<(HTMLButtonElement | null)[]>([]);
+
+  const { drawn, hidden } = useMemo(() => {
+    const bySize = [...stats].sort((a, b) => b.sizeBytes - a.sizeBytes || compareKeyValues(a.partitionValue, b.partitionValue));
+    const kept = bySize.slice(0, maxBoxes);
+    const ordered = order === "size" ? kept : [...kept].sort((a, b) => compareKeyValues(a.partitionValue, b.partitionValue));
+    return { drawn: ordered, hidden: bySize.slice(maxBoxes) };
+  }, [stats, order, maxBoxes]);
+
+  const rects = useMemo(() => squarify(drawn.map((s) => s.sizeBytes), { x: 0, y: 0, width: WIDTH, height: HEIGHT }), [drawn]);
+  const totalBytes = stats.reduce((sum, s) => sum + s.sizeBytes, 0);
+  const totalItems = stats.reduce((sum, s) => sum + s.itemCount, 0);
+
+  const move = (event: KeyboardEvent, index: number) => {
+    const targets: Record<string, number> = {
+      ArrowRight: index + 1,
+      ArrowDown: index + 1,
+      ArrowLeft: index - 1,
+      ArrowUp: index - 1,
+      Home: 0,
+      End: drawn.length - 1,
+    };
+    const next = targets[event.key];
+    if (next === undefined) return;
+    event.preventDefault();
+    const clamped = Math.max(0, Math.min(drawn.length - 1, next));
+    setFocused(clamped);
+    boxRefs.current[clamped]?.focus();
+  };
+
+  const describe = (stat: CollectionStat) => `${keyName} = ${attributeText(stat.partitionValue)}: ${itemCountLabel(stat.itemCount)}, ${byteCountLabel(stat.sizeBytes)}`;
+
+  return (
+    <section className="collection-map" aria-label={`Collections by ${keyName}`}>
+      <div className="map-toolbar">
+        <span className="muted">
+          {formatCount(stats.length)} {stats.length === 1 ? "collection" : "collections"} · {itemCountLabel(totalItems)} ·{" "}
+          {byteCountLabel(totalBytes)}
+        </span>
+        <div role="radiogroup" aria-label="Order of the boxes" className="map-order">
+          <label>
+            <input type="radio" name="map-order" checked={order === "size"} onChange={() => setOrder("size")} /> Largest first
+          </label>
+          <label>
+            <input type="radio" name="map-order" checked={order === "key"} onChange={() => setOrder("key")} /> Key order
+          </label>
+        </div>
+      </div>
+      {stats.length === 0 ? (
+        <p className="muted">This table has no items yet.</p>
+      ) : (
+        <div className="map-area" role="list" aria-label={`Collections, ${order === "size" ? "largest first" : "in key order"}`}>
+          {drawn.map((stat, i) => {
+            const r = rects[i]!;
+            const label = describe(stat);
+            return (
+              <div role="listitem" key={`${order}-${i}`} className="map-cell">
+                <button
+                  type="button"
+                  ref={(el) => {
+                    boxRefs.current[i] = el;
+                  }}
+                  className="map-box"
+                  style={{
+                    left: `${(r.x / WIDTH) * 100}%`,
+                    top: `${(r.y / HEIGHT) * 100}%`,
+                    // A 3 px gutter keeps neighbouring dashed boxes apart.
+                    width: `calc(${(r.width / WIDTH) * 100}% - 3px)`,
+                    height: `calc(${(r.height / HEIGHT) * 100}% - 3px)`,
+                  }}
+                  tabIndex={i === Math.min(focused, drawn.length - 1) ? 0 : -1}
+                  aria-label={label}
+                  title={label}
+                  onClick={() => onOpen(stat.partitionValue)}
+                  onKeyDown={(event) => move(event, i)}
+                  onFocus={() => {
+                    setFocused(i);
+                    setDescribed(stat);
+                  }}
+                  onMouseEnter={() => setDescribed(stat)}
+                  onMouseLeave={() => setDescribed(null)}
+                  onBlur={() => setDescribed(null)}
+                >
+                  <span className="map-box-key">{attributeText(stat.partitionValue)}</span>
+                  {r.width > WIDTH * 0.12 && r.height > HEIGHT * 0.1 && (
+                    <span className="map-box-size" aria-hidden="true">
+                      {itemCountLabel(stat.itemCount)} · {byteCountLabel(stat.sizeBytes)}
+                    </span>
+                  )}
+                </button>
+              </div>
+            );
+          })}
+        </div>
+      )}
+      <p className="map-details" aria-live="polite" data-testid="map-details">
+        {described === null ? "Point at or focus a box to see its collection; click it to open it." : describe(described)}
+      </p>
+      {hidden.length > 0 && (
+        <p className="muted">
+          {formatCount(hidden.length)} smaller {hidden.length === 1 ? "collection is" : "collections are"} not drawn (
+          {byteCountLabel(hidden.reduce((sum, s) => sum + s.sizeBytes, 0))} in all).
+        </p>
+      )}
+    </section>
+  );
+}

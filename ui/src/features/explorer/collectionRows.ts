@@ -1,0 +1,109 @@
+/**
+ * What the collection box draws, worked out without React: the rows (items in the order the
+ * query returned them, with a page mark after each page), the attribute columns, and the sentences
+ * of a page mark.
+ *
+ * Paging facts come from the Query rules (rule B.4, dynamodb-rules.md): a page ends when
+ * `Limit` items were evaluated or 1 MB was read, `Limit` and the 1 MB count items before the
+ * filter, so `ScannedCount` (read) can exceed `Count` (returned), and a page may hold no item at all.
+ */
+import type { AttributeValue, Item, KeySchema, QueryPage } from "./model";
+import { attributeText } from "../items/attributeValue";
+
+export type CollectionRow =
+  | { kind: "item"; item: Item; itemIndex: number; pageIndex: number }
+  | { kind: "page"; page: QueryPage; pageIndex: number; last: boolean };
+
+/** Items of every page in order, each page followed by its page mark. */
+export function collectionRows(pages: QueryPage[]): CollectionRow[] {
+  const rows: CollectionRow[] = [];
+  let itemIndex = 0;
+  pages.forEach((page, pageIndex) => {
+    for (const item of page.items) rows.push({ kind: "item", item, itemIndex: itemIndex++, pageIndex });
+    rows.push({ kind: "page", page, pageIndex, last: pageIndex === pages.length - 1 });
+  });
+  return rows;
+}
+
+/** Key attribute names in the order they are shown: the queried keys, then the table's. */
+export function keyNames(keys: KeySchema, tableKeys: KeySchema | null): string[] {
+  const names = [keys.partitionKey.name, keys.sortKey?.name, tableKeys?.partitionKey.name, tableKeys?.sortKey?.name];
+  return [...new Set(names.filter((n): n is string => n !== undefined))];
+}
+
+/**
+ * The attribute columns: key attributes first (less the partition key, which heads the box, and the
+ * sort key, which sits in the margin), then every other attribute in the order it first appears.
+ */
+export function collectionColumns(keys: KeySchema, tableKeys: KeySchema | null, pages: QueryPage[]): string[] {
+  const shownElsewhere = new Set([keys.partitionKey.name, keys.sortKey?.name]);
+  const keyColumns = keyNames(keys, tableKeys).filter((name) => !shownElsewhere.has(name));
+  const seen = new Set<string>([...shownElsewhere].filter((n): n is string => n !== undefined));
+  const columns = [...keyColumns];
+  for (const name of keyColumns) seen.add(name);
+  for (const page of pages) {
+    for (const item of page.items) {
+      for (const name of Object.keys(item)) {
+        if (!seen.has(name)) {
+          seen.add(name);
+          columns.push(name);
+        }
+      }
+    }
+  }
+  return columns;
+}
+
+/** Why the page ended, in words. */
+export function stopLabel(page: QueryPage): string {
+  switch (page.stop) {
+    case "limit":
+      return "Limit reached";
+    case "size":
+      return "1 MB read";
+    case "end":
+      return "End of collection";
+  }
+}
+
+/** "30 read, 25 returned — filtered out 5" when a filter dropped items, else null. */
+export function filteredLabel(page: QueryPage): string | null {
+  if (page.scannedCount === page.count) return null;
+  return `${page.scannedCount} read, ${page.count} returned — filtered out ${page.scannedCount - page.count}`;
+}
+
+/** "2.5 RCU (table 2, ByDepot 0.5)", or a sentence when the service did not report it. */
+export function capacityLabel(page: QueryPage): string {
+  const consumed = page.consumedCapacity;
+  if (consumed === null) return "Capacity not reported";
+  const parts: string[] = [];
+  if (consumed.table !== null) parts.push(`table ${units(consumed.table)}`);
+  for (const index of consumed.indexes) parts.push(`${index.name} ${units(index.units)}`);
+  const detail = parts.length > 0 && !(parts.length === 1 && consumed.table === consumed.total) ? ` (${parts.join(", ")})` : "";
+  return `${units(consumed.total)} RCU${detail}`;
+}
+
+function units(n: number): string {
+  return Number.isInteger(n) ? String(n) : String(Math.round(n * 1000) / 1000);
+}
+
+/** Where the page stopped: the sort key (or partition key) of its LastEvaluatedKey. */
+export function pageEndLabel(page: QueryPage, keys: KeySchema): string | null {
+  const lek = page.lastEvaluatedKey;
+  if (lek === null) return null;
+  const name = keys.sortKey?.name ?? keys.partitionKey.name;
+  const value: AttributeValue | undefined = lek[name];
+  return value === undefined ? null : `${name} = ${attributeText(value)}`;
+}
+
+const wholeNumber = new Intl.NumberFormat("en-US");
+
+/** 12345 → "12,345" (one shared formatter: creating one per call is slow). */
+export function formatCount(n: number): string {
+  return wholeNumber.format(n);
+}
+
+/** "1 item", "25 items". */
+export function itemCountLabel(n: number): string {
+  return `${formatCount(n)} ${n === 1 ? "item" : "items"}`;
+}

@@ -1,0 +1,161 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { TableScreen, type TableSource } from "./TableScreen";
+import { CapacityProvider } from "../../app/capacity";
+import type { Profile, QueryInput, QueryPage, TableDescription } from "../../ipc/bindings.gen";
+import type { Item } from "../explorer/model";
+
+const embedded: Profile = { id: "embedded", name: "Embedded", color: "#4f7cff", region: "local", readOnly: false, connection: { kind: "embedded" } };
+
+const telemetry: TableDescription = {
+  name: "Telemetry",
+  status: "ACTIVE",
+  keys: { partitionKey: { name: "vehicleId", type: "S" }, sortKey: { name: "recordedAt", type: "S" } },
+  attributeDefinitions: [
+    { name: "vehicleId", type: "S" },
+    { name: "recordedAt", type: "S" },
+  ],
+  billingMode: "PAY_PER_REQUEST",
+  provisioned: null,
+  itemCount: 10410,
+  sizeBytes: 1_000_000,
+  indexes: [],
+  streamViewType: null,
+  ttlAttribute: null,
+  createdAt: null,
+  arn: null,
+};
+
+const reading = (minute: number): Item => ({
+  vehicleId: { S: "VEH#V-7741" },
+  recordedAt: { S: `TS#2025-03-14T09:${String(minute).padStart(2, "0")}:00Z` },
+  speedKph: { N: String(40 + minute) },
+});
+
+function source(overrides: Partial<TableSource> = {}): TableSource {
+  return {
+    describeTable: vi.fn(async () => ({ status: "ok" as const, data: telemetry })),
+    collectionStats: vi.fn(async () => ({
+      status: "ok" as const,
+      data: {
+        table: "Telemetry",
+        index: null,
+        distinctPartitionKeys: 2,
+        itemCount: 1441,
+        sizeBytes: 150_000,
+        collections: [
+          { partitionValue: { S: "VEH#V-7741" }, itemCount: 1441, sizeBytes: 140_000, limitedSizeBytes: null },
+          { partitionValue: { S: "VEH#V-1007" }, itemCount: 31, sizeBytes: 10_000, limitedSizeBytes: null },
+        ],
+        collectionSizeLimit: null,
+        gatheredAt: null,
+      },
+    })),
+    query: vi.fn(async (_profile: string, input: QueryInput) => {
+      const first = input.exclusiveStartKey === null;
+      const page: QueryPage = {
+        items: first ? [reading(9), reading(8)] : [reading(7)],
+        count: first ? 2 : 1,
+        scannedCount: first ? 2 : 1,
+        lastEvaluatedKey: first ? { vehicleId: { S: "VEH#V-7741" }, recordedAt: reading(8).recordedAt! } : null,
+        consumedCapacity: { total: 0.5, table: 0.5, indexes: [] },
+        stop: first ? "limit" : "end",
+      };
+      return { status: "ok" as const, data: page };
+    }),
+    putItem: vi.fn(async () => ({ status: "ok" as const, data: { consumedCapacity: { total: 1, table: 1, indexes: [] } } })),
+    deleteItem: vi.fn(async () => ({ status: "ok" as const, data: { consumedCapacity: { total: 1, table: 1, indexes: [] } } })),
+    checkItem: vi.fn(async () => ({ status: "ok" as const, data: { sizeBytes: 80, limitBytes: 409600, problems: [] } })),
+    scan: vi.fn(),
+    cancelOperation: vi.fn(),
+    statisticsScanCost: vi.fn(async () => ({
+      status: "ok" as const,
+      data: { tableBytes: 1_048_576, itemCount: 10410, pages: 1, readUnits: 128, explanation: "half a read unit per 4 KB" },
+    })),
+    gatherStatistics: vi.fn(),
+    ...overrides,
+  };
+}
+
+afterEach(cleanup);
+
+function renderScreen(fake: TableSource, profile = embedded) {
+  return render(
+    <CapacityProvider>
+      <TableScreen profile={profile} tableName="Telemetry" source={fake} />
+    </CapacityProvider>,
+  );
+}
+
+describe("TableScreen", () => {
+  it("opens a collection from the map and follows LastEvaluatedKey to its end", async () => {
+    const fake = source();
+    renderScreen(fake);
+    await waitFor(() => expect(screen.getByTestId("table-keys")).toBeTruthy());
+    const box = await screen.findByRole("button", { name: /VEH#V-7741/ });
+    fireEvent.click(box);
+    await waitFor(() => expect(screen.getByRole("region", { name: /Item collection vehicleId = VEH#V-7741/ })).toBeTruthy());
+    expect(fake.query).toHaveBeenCalledWith("embedded", expect.objectContaining({ partitionValue: { S: "VEH#V-7741" }, limit: 100 }));
+    fireEvent.click(screen.getByRole("button", { name: /Load more/ }));
+    await waitFor(() => expect((fake.query as ReturnType<typeof vi.fn>).mock.calls).toHaveLength(2));
+    expect((fake.query as ReturnType<typeof vi.fn>).mock.calls[1]![1].exclusiveStartKey).toEqual({
+      vehicleId: { S: "VEH#V-7741" },
+      recordedAt: reading(8).recordedAt,
+    });
+    // The last page has no LastEvaluatedKey: nothing more to load.
+    await waitFor(() => expect(screen.queryByRole("button", { name: /Load more/ })).toBeNull());
+  });
+
+  it("saves an edit with the condition that the item is as it was seen", async () => {
+    const fake = source();
+    renderScreen(fake);
+    fireEvent.click(await screen.findByRole("button", { name: /VEH#V-7741/ }));
+    const grid = await screen.findByRole("grid");
+    fireEvent.keyDown(grid, { key: "ArrowDown" });
+    fireEvent.keyDown(grid, { key: "Enter" });
+    const dialog = await screen.findByRole("dialog", { name: "Item editor" });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save" }));
+    const confirm = await within(dialog).findByRole("alertdialog");
+    expect(confirm.textContent).toContain("Save item vehicleId = VEH#V-7741, recordedAt = TS#2025-03-14T09:09:00Z?");
+    fireEvent.click(within(confirm).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(fake.putItem).toHaveBeenCalled());
+    const [, table, item, expect_] = (fake.putItem as ReturnType<typeof vi.fn>).mock.calls[0]!;
+    expect(table).toBe("Telemetry");
+    expect(item).toEqual(reading(9));
+    expect(expect_).toEqual({ kind: "unchanged", original: reading(9) });
+    await waitFor(() => expect(screen.getByTestId("write-notice").textContent).toBe("Saved: 1 WCU consumed."));
+  });
+
+  it("disables every write control on a read-only connection", async () => {
+    renderScreen(source(), { ...embedded, readOnly: true });
+    await waitFor(() => expect(screen.getByTestId("table-keys")).toBeTruthy());
+    expect((screen.getByRole("button", { name: "New item" }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText("This connection is read-only.")).toBeTruthy();
+  });
+
+  it("says why a table cannot be shown", async () => {
+    renderScreen(
+      source({
+        describeTable: vi.fn(async () => ({
+          status: "error" as const,
+          error: { code: "NOT_FOUND" as const, message: "Requested resource not found", exception: "ResourceNotFoundException" },
+        })),
+      }),
+    );
+    await waitFor(() => expect(screen.getByRole("alert").textContent).toContain("Requested resource not found"));
+  });
+
+  it("on an AWS connection, shows the statistics scan's cost before the user starts it", async () => {
+    const fake = source({
+      collectionStats: vi.fn(async () => ({
+        status: "error" as const,
+        error: { code: "NOT_FOUND" as const, message: "No statistics of Telemetry yet", exception: null },
+      })),
+    });
+    const aws: Profile = { ...embedded, id: "p1", name: "prod", connection: { kind: "aws-profile", profileName: "prod" } };
+    renderScreen(fake, aws);
+    await waitFor(() => expect(screen.getByTestId("statistics-cost").textContent).toContain("Estimated: 128 RCU in 1 page for 10,410 items (1.0 MB)"));
+    expect(fake.gatherStatistics).not.toHaveBeenCalled();
+    expect(screen.getByRole("button", { name: "Scan to gather statistics" })).toBeTruthy();
+  });
+});

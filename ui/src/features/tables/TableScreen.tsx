@@ -1,0 +1,307 @@
+import { useCallback, useEffect, useMemo, useState } from "react";
+import {
+  commands,
+  type AttributeValue,
+  type CollectionStats,
+  type Profile,
+  type QueryInput,
+  type TableDescription,
+} from "../../ipc/bindings.gen";
+import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
+import { useCapacityLedger } from "../../app/capacity";
+import { CollectionBox } from "../explorer/CollectionBox";
+import { CollectionMap } from "../explorer/CollectionMap";
+import { QueryControls } from "../explorer/QueryControls";
+import type { Item, KeySchema } from "../explorer/model";
+import { ItemEditor, type ItemValidation } from "../items/ItemEditor";
+import { DeleteConfirm } from "../items/DeleteConfirm";
+import { TableOverview } from "./TableOverview";
+import { ScanPanel, type ChannelFactory } from "./ScanPanel";
+import { StatisticsGate } from "./StatisticsGate";
+import { useCollectionQuery } from "./useCollectionQuery";
+import { formatUnits } from "./format";
+import "./tables.css";
+
+export type TableSource = Pick<
+  typeof commands,
+  | "describeTable"
+  | "collectionStats"
+  | "query"
+  | "putItem"
+  | "deleteItem"
+  | "checkItem"
+  | "scan"
+  | "cancelOperation"
+  | "statisticsScanCost"
+  | "gatherStatistics"
+>;
+
+/** What the item editor is doing. */
+type Editing =
+  | { kind: "edit"; original: Item }
+  | { kind: "create"; template: Item | null }
+  | { kind: "delete"; original: Item }
+  | null;
+
+function keyNamesOf(keys: KeySchema): string[] {
+  return keys.sortKey === null ? [keys.partitionKey.name] : [keys.partitionKey.name, keys.sortKey.name];
+}
+
+/** The query a collection opens with: every item of it, in sort-key order, a page of 100. */
+function collectionQuery(table: string, partitionValue: AttributeValue): QueryInput {
+  return {
+    table,
+    index: null,
+    partitionValue,
+    sortCondition: null,
+    scanIndexForward: true,
+    limit: 100,
+    consistentRead: false,
+    projection: null,
+    filter: null,
+    filterNames: null,
+    filterValues: null,
+    exclusiveStartKey: null,
+  };
+}
+
+/**
+ * One table: what DescribeTable says, its collections as a map, one collection as a dashed box
+ * (query, page, edit), and a streamed scan.
+ */
+export function TableScreen({
+  profile,
+  tableName,
+  source = commands,
+  makeChannel,
+}: {
+  profile: Profile;
+  tableName: string;
+  source?: TableSource;
+  makeChannel?: ChannelFactory | undefined;
+}) {
+  const [table, setTable] = useState<Loadable<TableDescription, UiError>>({ status: "loading" });
+  const [stats, setStats] = useState<Loadable<CollectionStats, UiError>>({ status: "loading" });
+  const [queryRun, setQueryRun] = useState(0);
+  const [editing, setEditing] = useState<Editing>(null);
+  const [saving, setSaving] = useState(false);
+  const [saveError, setSaveError] = useState<{ name: string; message: string } | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const query = useCollectionQuery(profile.id, source.query);
+  const ledger = useCapacityLedger();
+
+  useEffect(() => {
+    let cancelled = false;
+    void unwrap(source.describeTable(profile.id, tableName)).then((next) => !cancelled && setTable(next));
+    void unwrap(source.collectionStats(profile.id, tableName, null)).then((next) => !cancelled && setStats(next));
+    return () => {
+      cancelled = true;
+    };
+  }, [profile.id, tableName, source]);
+
+  const run = useCallback(
+    (input: QueryInput) => {
+      setQueryRun((n) => n + 1);
+      setNotice(null);
+      void query.run(input);
+    },
+    [query],
+  );
+
+  const suggestions = useMemo(
+    () => (stats.status === "ok" ? stats.data.collections.slice(0, 50).map((c) => c.partitionValue) : []),
+    [stats],
+  );
+
+  if (table.status === "loading") return <p className="muted">Loading {tableName}…</p>;
+  if (table.status === "error") {
+    return (
+      <p className="status-error" role="alert">
+        {errorTitle(table.error.code)}: {table.error.message}
+      </p>
+    );
+  }
+  const description = table.data;
+  const queriedIndex = query.input?.index ?? null;
+  const queriedKeys =
+    queriedIndex === null ? description.keys : (description.indexes.find((i) => i.name === queriedIndex)?.keys ?? description.keys);
+  const keyNames = keyNamesOf(description.keys);
+
+  const validate = async (item: Item): Promise<ItemValidation> => {
+    const result = await unwrap(source.checkItem(profile.id, tableName, item));
+    if (result.status === "ok") return { sizeBytes: result.data.sizeBytes ?? 0, problems: result.data.problems };
+    return { sizeBytes: 0, problems: [{ path: "", message: result.status === "error" ? result.error.message : "Checking…" }] };
+  };
+
+  const failed = (error: UiError) => setSaveError({ name: error.exception ?? errorTitle(error.code), message: error.message });
+
+  const save = async (item: Item) => {
+    if (editing === null || editing.kind === "delete") return;
+    setSaving(true);
+    setSaveError(null);
+    const expect = editing.kind === "edit" ? { kind: "unchanged" as const, original: editing.original } : { kind: "absent" as const };
+    const result = await unwrap(source.putItem(profile.id, tableName, item, expect));
+    setSaving(false);
+    if (result.status === "error") {
+      failed(result.error);
+      return;
+    }
+    if (result.status !== "ok") return;
+    const units = result.data.consumedCapacity?.total ?? 0;
+    ledger.record("write", units);
+    if (editing.kind === "edit") query.replaceItem(keyNames, editing.original, item);
+    setNotice(`${editing.kind === "edit" ? "Saved" : "Created"}: ${formatUnits(units)} WCU consumed.`);
+    setEditing(null);
+  };
+
+  const remove = async () => {
+    if (editing?.kind !== "delete") return;
+    setSaving(true);
+    const key = Object.fromEntries(keyNames.map((name) => [name, editing.original[name]!]));
+    const result = await unwrap(
+      source.deleteItem(profile.id, tableName, key, { kind: "unchanged", original: editing.original }),
+    );
+    setSaving(false);
+    if (result.status === "error") {
+      failed(result.error);
+      return;
+    }
+    if (result.status !== "ok") return;
+    ledger.record("write", result.data.consumedCapacity?.total ?? 0);
+    query.replaceItem(keyNames, editing.original, null);
+    setNotice(`Deleted: ${formatUnits(result.data.consumedCapacity?.total ?? 0)} WCU consumed.`);
+    setEditing(null);
+  };
+
+  const openCollection = (value: AttributeValue) => run(collectionQuery(tableName, value));
+  const lastItem = query.pages.at(-1)?.items.at(-1) ?? null;
+
+  return (
+    <div className="table-screen" data-testid={`table-screen-${tableName}`}>
+      <header className="table-screen-header">
+        <h2>{description.name}</h2>
+        <span className="muted">
+          {profile.name} · {profile.region}
+          {profile.readOnly && " · read-only"}
+        </span>
+      </header>
+      <details className="table-section" open>
+        <summary>Overview</summary>
+        <TableOverview table={description} />
+      </details>
+      <details className="table-section" open>
+        <summary>Collections</summary>
+        {stats.status === "loading" && <p className="muted">Reading the collection statistics…</p>}
+        {stats.status === "error" && stats.error.code === "NOT_FOUND" && profile.connection.kind !== "embedded" && (
+          <StatisticsGate
+            profileId={profile.id}
+            table={tableName}
+            source={source}
+            onGathered={(gathered) => setStats({ status: "ok", data: gathered })}
+          />
+        )}
+        {stats.status === "error" && !(stats.error.code === "NOT_FOUND" && profile.connection.kind !== "embedded") && (
+          <p className="muted">{stats.error.message}</p>
+        )}
+        {stats.status === "ok" && (
+          <CollectionMap stats={stats.data.collections} keyName={description.keys.partitionKey.name} onOpen={openCollection} />
+        )}
+      </details>
+      <section className="table-section" aria-label="Collection">
+        <h3>Collection</h3>
+        <QueryControls
+          key={query.input === null ? "new" : `${query.input.table}-${JSON.stringify(query.input.partitionValue)}-${queryRun}`}
+          table={tableName}
+          keys={description.keys}
+          indexes={description.indexes}
+          suggestions={suggestions}
+          onRun={run}
+          busy={query.loading}
+          initial={query.input}
+          error={
+            query.error !== null && query.pages.length === 0
+              ? { name: query.error.exception ?? errorTitle(query.error.code), message: query.error.message, field: null }
+              : null
+          }
+        />
+        <div className="item-actions">
+          <button type="button" disabled={profile.readOnly} onClick={() => setEditing({ kind: "create", template: null })}>
+            New item
+          </button>
+          <button
+            type="button"
+            disabled={profile.readOnly || lastItem === null}
+            onClick={() => lastItem !== null && setEditing({ kind: "create", template: lastItem })}
+          >
+            Duplicate last item
+          </button>
+          {profile.readOnly && <span className="muted">This connection is read-only.</span>}
+        </div>
+        {notice !== null && (
+          <p className="test-ok" role="status" data-testid="write-notice">
+            {notice}
+          </p>
+        )}
+        {query.input !== null && query.pages.length > 0 && (
+          <CollectionBox
+            key={queryRun}
+            keys={queriedKeys}
+            tableKeys={queriedIndex === null ? null : description.keys}
+            partitionValue={query.input.partitionValue}
+            pages={query.pages}
+            loading={query.loading}
+            onLoadMore={query.loadMore}
+            onEdit={(item) => {
+              setSaveError(null);
+              setEditing({ kind: "edit", original: item });
+            }}
+            loadError={
+              query.error !== null && query.pages.length > 0
+                ? { name: query.error.exception ?? errorTitle(query.error.code), message: query.error.message }
+                : null
+            }
+          />
+        )}
+      </section>
+      <details className="table-section">
+        <summary>Scan</summary>
+        <ScanPanel profileId={profile.id} table={description} source={source} onOpenCollection={openCollection} makeChannel={makeChannel} />
+      </details>
+      {editing !== null && (
+        <div className="dialog-backdrop">
+          <div role="dialog" aria-modal="true" aria-label="Item editor" className="dialog dialog-wide">
+            {editing.kind === "delete" ? (
+              <DeleteConfirm
+                keys={description.keys}
+                item={editing.original}
+                onConfirm={() => void remove()}
+                onCancel={() => setEditing(null)}
+                busy={saving}
+                readOnly={profile.readOnly}
+              />
+            ) : (
+              <>
+                <ItemEditor
+                  keys={description.keys}
+                  item={editing.kind === "edit" ? editing.original : editing.template}
+                  existing={editing.kind === "edit"}
+                  validate={validate}
+                  onSave={(item) => void save(item)}
+                  onCancel={() => setEditing(null)}
+                  readOnly={profile.readOnly}
+                  saving={saving}
+                  saveError={saveError}
+                />
+                {editing.kind === "edit" && !profile.readOnly && (
+                  <button type="button" className="danger" onClick={() => setEditing({ kind: "delete", original: editing.original })}>
+                    Delete this item…
+                  </button>
+                )}
+              </>
+            )}
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
