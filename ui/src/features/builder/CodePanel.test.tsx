@@ -20,7 +20,8 @@ const request: ReadRequest = {
   returnConsumedCapacity: null,
 };
 
-describe("CodePanel", () => {
+// Rendering many controls is slow on a busy machine: 20 s, not the default 5 s.
+describe("CodePanel", { timeout: 20_000 }, () => {
   it("has a tab per target, exports the request for the chosen one, and copies it", async () => {
     const exportCode = vi.fn<BuilderSource["exportCode"]>(async (_r, target) => ({ status: "ok" as const, data: `code for ${target}` }));
     const clipboard = { writeText: vi.fn(async () => {}) };

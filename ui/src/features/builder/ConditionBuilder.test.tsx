@@ -20,7 +20,8 @@ function Harness({ initial, onState }: { initial: ConditionState | null; onState
   );
 }
 
-describe("ConditionBuilder", () => {
+// Rendering many controls is slow on a busy machine: 20 s, not the default 5 s.
+describe("ConditionBuilder", { timeout: 20_000 }, () => {
   it("adds conditions into an AND group, switches it to OR, negates and removes members", () => {
     const onState = vi.fn();
     render(<Harness initial={null} onState={onState} />);

@@ -18,7 +18,8 @@ function Harness({ source }: { source: BuilderSource }) {
   return <ExpressionEditor state={state} onChange={setState} source={source} suggestions={["status", "speedKph"]} />;
 }
 
-describe("ExpressionEditor", () => {
+// Rendering many controls is slow on a busy machine: 20 s, not the default 5 s.
+describe("ExpressionEditor", { timeout: 20_000 }, () => {
   it("shows the generated expression with its names and values beside the visual builder", async () => {
     const generateExpression = vi.fn<BuilderSource["generateExpression"]>(async () => ({
       status: "ok" as const,

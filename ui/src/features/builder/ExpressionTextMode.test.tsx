@@ -8,7 +8,8 @@ afterEach(cleanup);
 
 const schema = { partitionKey: { name: "vehicleId", type: "S" as const }, sortKey: { name: "recordedAt", type: "S" as const } };
 
-describe("ExpressionTextMode", () => {
+// Rendering many controls is slow on a busy machine: 20 s, not the default 5 s.
+describe("ExpressionTextMode", { timeout: 20_000 }, () => {
   it("parses as the user types, once typing pauses, and hands a valid text back as state", async () => {
     const state = {
       parameter: "KeyConditionExpression" as const,

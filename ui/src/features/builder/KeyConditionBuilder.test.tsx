@@ -24,7 +24,8 @@ function Harness({ schema, onState }: { schema: KeySchemaState; onState: (s: Key
 
 const options = (select: HTMLElement) => [...(select as HTMLSelectElement).options].map((o) => o.value);
 
-describe("KeyConditionBuilder", () => {
+// Rendering many controls is slow on a busy machine: 20 s, not the default 5 s.
+describe("KeyConditionBuilder", { timeout: 20_000 }, () => {
   it("offers only the operators the backend allows for the sort key's type", async () => {
     const source = fakeSource();
     render(

@@ -41,7 +41,8 @@ function built(request: ReadRequest) {
   };
 }
 
-describe("QueryBuilderPanel", () => {
+// Rendering many controls is slow on a busy machine: 20 s, not the default 5 s.
+describe("QueryBuilderPanel", { timeout: 20_000 }, () => {
   it("builds the seed's time-window query from clicks and runs it, newest first", async () => {
     const buildReadRequest = vi.fn<BuilderSource["buildReadRequest"]>(async (r) => built(r));
     const runReadRequest = vi.fn<BuilderSource["runReadRequest"]>(async () => ({ status: "ok" as const, data: page }));
@@ -76,11 +77,33 @@ describe("QueryBuilderPanel", () => {
       consistentRead: false,
       returnConsumedCapacity: "TOTAL",
     };
-    await waitFor(() => expect(onResult).toHaveBeenCalledWith(page, expected));
+    await waitFor(() => expect(onResult).toHaveBeenCalledWith(page, expected, null));
     expect(runReadRequest).toHaveBeenCalledWith("embedded", expected, null);
     // The backend checked the same request before it ran.
     await waitFor(() => expect(buildReadRequest).toHaveBeenLastCalledWith(expected, { partitionKey: { name: "vehicleId", type: "S" }, sortKey: { name: "recordedAt", type: "S" } }));
     expect(screen.getByTestId("run-status").textContent).toContain("1 items");
+  });
+
+  it("reads the next page from the last page's LastEvaluatedKey, with the request that ran", async () => {
+    const lastKey = { vehicleId: { S: "VEH#V-7741" }, recordedAt: { S: "TS#2025-03-14T09:05:00Z" } };
+    const first: QueryPage = { ...page, lastEvaluatedKey: lastKey, stop: "limit" };
+    const runReadRequest = vi.fn<BuilderSource["runReadRequest"]>(async (_p, _r, start) => ({ status: "ok" as const, data: start ? page : first }));
+    const buildReadRequest = vi.fn<BuilderSource["buildReadRequest"]>(async (r) => built(r));
+    const onResult = vi.fn();
+    render(<QueryBuilderPanel profileId="embedded" table={telemetry} onResult={onResult} source={fakeSource({ buildReadRequest, runReadRequest })} />);
+    fireEvent.change(screen.getByLabelText("vehicleId value"), { target: { value: "VEH#V-7741" } });
+    const run = screen.getByRole("button", { name: "Run Query" });
+    await waitFor(() => expect((run as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(run);
+    await waitFor(() => expect(onResult).toHaveBeenCalledTimes(1));
+    const sent = onResult.mock.calls[0]![1] as ReadRequest;
+    // Editing the form after the run does not change the request being paged.
+    fireEvent.change(screen.getByLabelText("vehicleId value"), { target: { value: "VEH#V-1007" } });
+    fireEvent.click(screen.getByRole("button", { name: "Next page" }));
+    await waitFor(() => expect(onResult).toHaveBeenCalledTimes(2));
+    expect(runReadRequest).toHaveBeenLastCalledWith("embedded", sent, lastKey);
+    expect(onResult).toHaveBeenLastCalledWith(page, sent, lastKey);
+    expect(screen.queryByRole("button", { name: "Next page" })).toBeNull();
   });
 
   it("queries an index with its own keys and no consistent read on a GSI", async () => {

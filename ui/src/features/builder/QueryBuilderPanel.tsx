@@ -50,12 +50,16 @@ export function readRequestOf(parts: {
   };
 }
 
+/** A page's LastEvaluatedKey: where the next page starts. */
+export type StartKey = NonNullable<QueryPage["lastEvaluatedKey"]>;
+
 /**
  * The query builder: a whole Query or Scan of `table` (or one of its indexes) — key condition,
  * filter, projection, direction, limit, consistency, ReturnConsumedCapacity — checked by the
- * backend as it is edited, run on the connection `profileId` (the first page goes to `onResult`
- * with the request, so the collection view can show it and page on), exported as code, and saved
- * per table.
+ * backend as it is edited, run on the connection `profileId`, exported as code, and saved per
+ * table. Each page read goes to `onResult` with the request that read it and the key it started
+ * at: `null` for the first page of a run (a new result), the previous page's LastEvaluatedKey for
+ * the pages "Next page" reads (to append).
  */
 export function QueryBuilderPanel({
   profileId,
@@ -66,7 +70,7 @@ export function QueryBuilderPanel({
 }: {
   profileId: string;
   table: TableDescription;
-  onResult: (page: QueryPage, request: ReadRequest) => void;
+  onResult: (page: QueryPage, request: ReadRequest, startKey: StartKey | null) => void;
   /** Attribute names seen in the data (e.g. the columns of the collection view), for suggestions. */
   seenAttributes?: readonly string[];
   source?: BuilderSource;
@@ -85,6 +89,7 @@ export function QueryBuilderPanel({
   const [running, setRunning] = useState(false);
   const [runError, setRunError] = useState<UiError | null>(null);
   const [lastRun, setLastRun] = useState<{ count: number; scanned: number; more: boolean } | null>(null);
+  const [next, setNext] = useState<{ request: ReadRequest; key: StartKey } | null>(null);
 
   const suggestions = useMemo(() => attributeSuggestions(table, seenAttributes), [table, seenAttributes]);
   const isGlobalIndex = table.indexes.find((i) => i.name === index)?.kind === "global";
@@ -143,18 +148,22 @@ export function QueryBuilderPanel({
     }
   };
 
-  const run = async () => {
+  /** Reads one page of `sent` from `start` (the first page when `null`). */
+  const read = async (sent: ReadRequest, start: StartKey | null) => {
     setRunning(true);
     setRunError(null);
-    const result = await unwrap(source.runReadRequest(profileId, request, null));
+    const result = await unwrap(source.runReadRequest(profileId, sent, start));
     setRunning(false);
     if (result.status === "ok") {
-      setLastRun({ count: result.data.count, scanned: result.data.scannedCount, more: result.data.lastEvaluatedKey !== null });
-      onResult(result.data, request);
+      const last = result.data.lastEvaluatedKey;
+      setLastRun({ count: result.data.count, scanned: result.data.scannedCount, more: last !== null });
+      setNext(last ? { request: sent, key: last } : null);
+      onResult(result.data, sent, start);
     } else if (result.status === "error") {
       setRunError(result.error);
     }
   };
+  const run = () => read(request, null);
 
   const diagnostics = built && "diagnostics" in built ? built.diagnostics : [];
   const blocked = built === null || "error" in built || diagnostics.length > 0;
@@ -289,6 +298,11 @@ export function QueryBuilderPanel({
         <button type="button" className="run-button" onClick={run} disabled={blocked || running}>
           {running ? "Running…" : `Run ${operation}`}
         </button>
+        {next ? (
+          <button type="button" onClick={() => read(next.request, next.key)} disabled={running}>
+            Next page
+          </button>
+        ) : null}
         {lastRun ? (
           <span className="builder-hint" role="status" data-testid="run-status">
             {lastRun.count} items ({lastRun.scanned} evaluated){lastRun.more ? "; more pages" : ""}

@@ -20,7 +20,8 @@ function Harness({ onState }: { onState: (s: UpdateState) => void }) {
   );
 }
 
-describe("UpdateBuilder", () => {
+// Rendering many controls is slow on a busy machine: 20 s, not the default 5 s.
+describe("UpdateBuilder", { timeout: 20_000 }, () => {
   it("builds SET with if_not_exists and arithmetic, REMOVE, ADD and DELETE on nested paths", () => {
     const onState = vi.fn();
     render(<Harness onState={onState} />);
