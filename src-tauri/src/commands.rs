@@ -6,13 +6,15 @@ use dynotable_app::builder::{
     ParseOutcome, ReadRequest, SavedBuilderContent, SavedExpression, SortKeyOperator, TypedRequest,
 };
 use dynotable_app::dto::{
-    AppInfo, CollectionStats, Item, ItemRead, NewTable, QueryInput, QueryPage, TableDescription, TableList,
+    AppInfo, CollectionStats, DemoReset, Item, ItemRead, NewTable, QueryInput, QueryPage, TableDescription,
+    TableList,
 };
 use dynotable_app::history::{HistoryEntry, SavedQuery};
 use dynotable_app::profiles::{Profile, ProfileInput};
 use dynotable_app::scans::{ScanInput, ScanSummary, ScanTotals, ScanUpdate};
 use dynotable_app::sharing::SharedEngine;
 use dynotable_app::statistics::ScanCost;
+use dynotable_app::tables::RegionTables;
 use dynotable_app::transfer::{ExportSource, FileFormat, TransferProgress, TransferSummary};
 use dynotable_app::{App, CommandError, Expectation, ItemCheck, WriteOutcome};
 use dynotable_aws::client::ConnectionTest;
@@ -372,6 +374,35 @@ pub async fn create_table(
     table: NewTable,
 ) -> Result<TableDescription, CommandError> {
     app.create_table(&profile_id, table).await
+}
+
+/// Every table of a connection in each of `regions`, region by region.
+#[tauri::command]
+#[specta::specta]
+pub async fn list_tables_in_regions(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    regions: Vec<String>,
+) -> Result<Vec<RegionTables>, CommandError> {
+    app.list_tables_in_regions(&profile_id, regions).await
+}
+
+/// Assumes an AWS profile's MFA-protected role with the code the user typed.
+#[tauri::command]
+#[specta::specta]
+pub async fn provide_mfa_code(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    code: String,
+) -> Result<(), CommandError> {
+    app.provide_mfa_code(&profile_id, &code).await
+}
+
+/// Deletes the demo tables of the embedded engine and loads them again.
+#[tauri::command]
+#[specta::specta]
+pub async fn reset_demo_data(app: tauri::State<'_, App>) -> Result<DemoReset, CommandError> {
+    app.reset_demo_data().await
 }
 
 /// The expression builder: one expression written out with automatic placeholders.

@@ -46,6 +46,8 @@ pub enum ErrorCode {
     Internal,
     /// The loopback port asked for is taken or not allowed.
     PortUnavailable,
+    /// The profile's role asks for an MFA code: call `provide_mfa_code`, then try again.
+    MfaRequired,
 }
 
 /// What a command returns when it fails.

@@ -27,7 +27,7 @@ pub mod secrets;
 pub mod sessions;
 pub mod sharing;
 pub mod statistics;
-pub(crate) mod tables;
+pub mod tables;
 pub mod transfer;
 pub(crate) mod writes;
 pub use writes::{Expectation, ItemCheck, ItemProblem, WriteOutcome, check_item};
@@ -74,6 +74,8 @@ struct Inner {
     sessions: tokio::sync::Mutex<std::collections::HashMap<String, Arc<sessions::Session>>>,
     /// Scans, exports and imports running now, by id, with their cancel flags.
     running: cancellation::Running,
+    /// Temporary credentials bought with an MFA code, by profile id.
+    mfa: tokio::sync::Mutex<std::collections::HashMap<String, dynotable_aws::mfa::AssumedCredentials>>,
     /// The embedded engine's loopback share, when the user turned it on.
     share: tokio::sync::Mutex<Option<sharing::Share>>,
 }
@@ -130,6 +132,7 @@ impl App {
                 sessions: tokio::sync::Mutex::new(std::collections::HashMap::new()),
                 running: cancellation::Running::default(),
                 share: tokio::sync::Mutex::new(None),
+                mfa: tokio::sync::Mutex::new(std::collections::HashMap::new()),
             }),
         }
     }
@@ -198,6 +201,21 @@ impl App {
     }
 }
 
+impl App {
+    /// Deletes the demo tables of the embedded engine and loads them again as on first launch;
+    /// other tables are not touched. Returns how many tables and items were loaded.
+    pub async fn reset_demo_data(&self) -> Result<dto::DemoReset, CommandError> {
+        let engine = self.engine().await?;
+        let loaded = demo::reset(&engine)
+            .await
+            .map_err(|err| CommandError::from_engine(&err))?;
+        Ok(dto::DemoReset {
+            tables: u32::try_from(loaded.tables).unwrap_or(u32::MAX),
+            items: u32::try_from(loaded.items).unwrap_or(u32::MAX),
+        })
+    }
+}
+
 /// Opens the engine and, on the first launch (no marker file), loads the demo tables.
 async fn open_with_demo(
     location: Location,
@@ -252,6 +270,36 @@ mod tests {
         again.engine().await.unwrap();
         let info = again.app_info().await.unwrap();
         assert_eq!(info.engine.table_count, Some(demo::TABLES.len() as u32 - 1));
+    }
+
+    #[tokio::test]
+    async fn resetting_the_demo_data_restores_the_demo_tables_and_leaves_others_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let app = App::start("1.2.3", dir.path());
+        let engine = app.engine().await.unwrap();
+        engine
+            .call("DeleteItem", br#"{"TableName":"Telemetry","Key":{"vehicleId":{"S":"VEH#V-7741"},"recordedAt":{"S":"META"}}}"#)
+            .await
+            .unwrap();
+        engine
+            .call(
+                "CreateTable",
+                br#"{"TableName":"Mine","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"k","AttributeType":"S"}],"KeySchema":[{"AttributeName":"k","KeyType":"HASH"}]}"#,
+            )
+            .await
+            .unwrap();
+        let reset = app.reset_demo_data().await.unwrap();
+        assert_eq!(reset.tables as usize, demo::TABLES.len());
+        let meta = engine
+            .call("GetItem", br#"{"TableName":"Telemetry","Key":{"vehicleId":{"S":"VEH#V-7741"},"recordedAt":{"S":"META"}}}"#)
+            .await
+            .unwrap();
+        assert!(String::from_utf8_lossy(&meta).contains("\"Item\""));
+        assert_eq!(
+            engine.table_count(),
+            demo::TABLES.len() + 1,
+            "the user's own table is kept"
+        );
     }
 
     #[tokio::test]

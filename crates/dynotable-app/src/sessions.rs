@@ -44,6 +44,71 @@ impl Session {
 }
 
 impl App {
+    /// For a profile whose role asks for MFA: the fresh temporary credentials a code bought, or
+    /// `MFA_REQUIRED` naming the device. `None` for profiles without MFA.
+    async fn mfa_credentials(
+        &self,
+        id: &str,
+        profile_name: &str,
+    ) -> Result<Option<dynotable_aws::mfa::AssumedCredentials>, CommandError> {
+        let challenge = dynotable_aws::mfa::mfa_challenge(profile_name)
+            .await
+            .map_err(|err| {
+                CommandError::new(
+                    ErrorCode::AwsConfigUnreadable,
+                    format!("The AWS config files could not be read: {err}"),
+                )
+            })?;
+        let Some(challenge) = challenge else {
+            return Ok(None);
+        };
+        match self.inner.mfa.lock().await.get(id) {
+            Some(assumed) if assumed.is_fresh(std::time::SystemTime::now()) => Ok(Some(assumed.clone())),
+            _ => Err(CommandError::new(
+                ErrorCode::MfaRequired,
+                format!(
+                    "The profile {profile_name} assumes {} with MFA: enter the code your device {} shows.",
+                    challenge.role_arn, challenge.mfa_serial
+                ),
+            )),
+        }
+    }
+
+    /// Assumes the MFA-protected role of profile `id` with `code`; the connection then works until
+    /// the temporary credentials expire (`MFA_REQUIRED` again).
+    pub async fn provide_mfa_code(&self, id: &str, code: &str) -> Result<(), CommandError> {
+        let profile = self.profile_store().await?.get(id).await?;
+        let Connection::AwsProfile { profile_name } = &profile.connection else {
+            return Err(CommandError::new(
+                ErrorCode::Validation,
+                "Only AWS profiles that assume a role ask for an MFA code.",
+            ));
+        };
+        let challenge = dynotable_aws::mfa::mfa_challenge(profile_name)
+            .await
+            .map_err(|err| CommandError::new(ErrorCode::AwsConfigUnreadable, err.to_string()))?
+            .ok_or_else(|| {
+                CommandError::new(
+                    ErrorCode::Validation,
+                    format!("The profile {profile_name} has no mfa_serial: it needs no code."),
+                )
+            })?;
+        let source = dynotable_aws::mfa::source_config(&challenge, &profile.region).await;
+        let assumed = dynotable_aws::mfa::assume_role_with_mfa(&source, &challenge, code)
+            .await
+            .map_err(|err| {
+                let code = match err {
+                    dynotable_aws::mfa::MfaError::MalformedCode => ErrorCode::Validation,
+                    dynotable_aws::mfa::MfaError::Refused { .. } => ErrorCode::AccessDenied,
+                    dynotable_aws::mfa::MfaError::Failed(_) => ErrorCode::Network,
+                };
+                CommandError::new(code, err.to_string())
+            })?;
+        self.inner.mfa.lock().await.insert(id.to_owned(), assumed);
+        self.forget_session(id).await;
+        Ok(())
+    }
+
     /// The open session of profile `id`, built on first use.
     pub async fn session(&self, id: &str) -> Result<Arc<Session>, CommandError> {
         if let Some(session) = self.inner.sessions.lock().await.get(id) {
@@ -51,7 +116,7 @@ impl App {
         }
         let store = self.profile_store().await?;
         let profile = store.get(id).await?;
-        let client = self.client_for(&profile).await?;
+        let client = self.client_for(&profile, &profile.region).await?;
         let session = Arc::new(Session { profile, client });
         self.inner
             .sessions
@@ -66,7 +131,8 @@ impl App {
         self.inner.sessions.lock().await.remove(id);
     }
 
-    async fn client_for(&self, profile: &Profile) -> Result<Client, CommandError> {
+    /// A client for `profile` in `region` (the profile's own region for its session).
+    pub(crate) async fn client_for(&self, profile: &Profile, region: &str) -> Result<Client, CommandError> {
         let store = self.profile_store().await?;
         let missing_secret = || {
             CommandError::new(
@@ -78,9 +144,18 @@ impl App {
         Ok(match &profile.connection {
             // The embedded engine through the same SDK, its requests handled in-process.
             Connection::Embedded => dynotable_aws::in_process::embedded_client(self.engine().await?),
-            Connection::AwsProfile { profile_name } => {
-                dynotable_aws::client::client(Target::Profile { name: profile_name }, &profile.region).await
-            }
+            Connection::AwsProfile { profile_name } => match self.mfa_credentials(id, profile_name).await? {
+                // A role behind MFA: the temporary credentials the code bought.
+                Some(assumed) => {
+                    let target = Target::Keys {
+                        access_key_id: &assumed.access_key_id,
+                        secret_access_key: &assumed.secret_access_key,
+                        session_token: Some(&assumed.session_token),
+                    };
+                    dynotable_aws::client::client(target, region).await
+                }
+                None => dynotable_aws::client::client(Target::Profile { name: profile_name }, region).await,
+            },
             Connection::AccessKeys { access_key_id } => {
                 let secret = store
                     .secret(id, "secret-access-key")?
@@ -91,7 +166,7 @@ impl App {
                     secret_access_key: secret.expose(),
                     session_token: token.as_ref().map(|t| t.expose()),
                 };
-                dynotable_aws::client::client(target, &profile.region).await
+                dynotable_aws::client::client(target, region).await
             }
             Connection::CustomEndpoint {
                 endpoint_url,
@@ -105,7 +180,7 @@ impl App {
                     access_key_id,
                     secret_access_key: secret.expose(),
                 };
-                dynotable_aws::client::client(target, &profile.region).await
+                dynotable_aws::client::client(target, region).await
             }
         })
     }

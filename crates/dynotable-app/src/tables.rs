@@ -12,6 +12,16 @@ use crate::dto::{
 };
 use crate::{App, CommandError, ErrorCode};
 
+/// The tables of one region.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct RegionTables {
+    pub region: String,
+    pub names: Vec<String>,
+    /// Why the region could not be listed (the names listed before the failure are kept).
+    pub error: Option<CommandError>,
+}
+
 /// Most collections the statistics list (the map draws the largest).
 pub const STATS_COLLECTIONS: usize = 500;
 
@@ -34,6 +44,47 @@ impl App {
             names: output.table_names().to_vec(),
             next_start: output.last_evaluated_table_name().map(str::to_owned),
         })
+    }
+
+    /// Every table name of the connection in each of `regions` (all pages), region by region; a
+    /// region that fails says why instead of failing the others. The embedded engine has one
+    /// region: its tables are listed once, under the profile's region.
+    pub async fn list_tables_in_regions(
+        &self,
+        profile_id: &str,
+        regions: Vec<String>,
+    ) -> Result<Vec<RegionTables>, CommandError> {
+        let session = self.session(profile_id).await?;
+        let regions = if session.is_embedded() {
+            vec![session.profile.region.clone()]
+        } else {
+            regions
+        };
+        let mut listed = Vec::with_capacity(regions.len());
+        for region in regions {
+            let client = self.client_for(&session.profile, &region).await?;
+            let mut names = Vec::new();
+            let mut start: Option<String> = None;
+            let error = loop {
+                match client
+                    .list_tables()
+                    .set_exclusive_start_table_name(start.take())
+                    .send()
+                    .await
+                {
+                    Ok(page) => {
+                        names.extend(page.table_names().iter().cloned());
+                        match page.last_evaluated_table_name() {
+                            Some(last) => start = Some(last.to_owned()),
+                            None => break None,
+                        }
+                    }
+                    Err(err) => break Some(CommandError::from_sdk(&err)),
+                }
+            };
+            listed.push(RegionTables { region, names, error });
+        }
+        Ok(listed)
     }
 
     /// DescribeTable and DescribeTimeToLive, as one description.

@@ -372,3 +372,82 @@ async fn wait_active(client: &aws_sdk_dynamodb::Client) {
     }
     panic!("the table did not become ACTIVE");
 }
+
+/// An endpoint that answers ListTables with the region the request was signed for (from the
+/// SigV4 credential scope), and refuses one region as DynamoDB refuses a denied action.
+async fn region_echo() -> String {
+    use axum::body::Body;
+    use axum::http::{Request, Response, StatusCode};
+    let app = axum::Router::new().fallback(|request: Request<Body>| async move {
+        let authorization = request
+            .headers()
+            .get("authorization")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
+        // Credential=AKID/20250101/<region>/dynamodb/aws4_request
+        let region = authorization.split('/').nth(2).unwrap_or("?").to_owned();
+        let (status, body) = if region == "ap-south-2" {
+            (
+                StatusCode::BAD_REQUEST,
+                r#"{"__type":"com.amazon.coral.service#AccessDeniedException","message":"not allowed in ap-south-2"}"#.to_owned(),
+            )
+        } else {
+            (StatusCode::OK, format!(r#"{{"TableNames":["tables-of-{region}"]}}"#))
+        };
+        Response::builder()
+            .status(status)
+            .header("content-type", "application/x-amz-json-1.0")
+            .body(Body::from(body))
+            .unwrap()
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    format!("http://{address}")
+}
+
+#[tokio::test]
+async fn tables_are_listed_across_regions_each_signed_for_its_region() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));
+    let url = region_echo().await;
+    let mut input = endpoint_profile("regions", 9, false);
+    if let ConnectionInput::CustomEndpoint { endpoint_url, .. } = &mut input.connection {
+        *endpoint_url = url;
+    }
+    let profile = app.create_profile(input).await.unwrap();
+    let listed = app
+        .list_tables_in_regions(
+            &profile.id,
+            vec!["eu-west-1".into(), "ap-south-2".into(), "us-west-2".into()],
+        )
+        .await
+        .unwrap();
+    let names: Vec<(&str, Vec<String>)> = listed
+        .iter()
+        .map(|r| (r.region.as_str(), r.names.clone()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("eu-west-1", vec!["tables-of-eu-west-1".to_owned()]),
+            ("ap-south-2", vec![]),
+            ("us-west-2", vec!["tables-of-us-west-2".to_owned()]),
+        ]
+    );
+    let denied = listed[1].error.as_ref().expect("the denied region says why");
+    assert_eq!(denied.code, ErrorCode::AccessDenied);
+    assert!(listed[0].error.is_none() && listed[2].error.is_none());
+
+    // The embedded engine has one region: its tables once.
+    let embedded = app
+        .list_tables_in_regions(
+            dynotable_app::profiles::EMBEDDED_ID,
+            vec!["eu-west-1".into(), "us-west-2".into()],
+        )
+        .await
+        .unwrap();
+    assert_eq!(embedded.len(), 1);
+    assert_eq!(embedded[0].names.len(), dynotable_app::demo::TABLES.len());
+}

@@ -1,7 +1,10 @@
 //! aws-sdk-dynamodb clients for a connection, and "test connection": one ListTables whose
 //! failure is told in plain words with a stable code.
 
+use std::path::Path;
+
 use aws_config::BehaviorVersion;
+use aws_runtime::env_config::file::{EnvConfigFileKind, EnvConfigFiles};
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::config::Credentials;
 use aws_sdk_dynamodb::error::SdkError;
@@ -42,8 +45,22 @@ impl std::fmt::Debug for Target<'_> {
 
 /// Builds a DynamoDB client for `target` in `region`.
 pub async fn client(target: Target<'_>, region: &str) -> Client {
+    client_with_files(target, region, None).await
+}
+
+/// [`client`], reading named profiles from the given config and credentials files instead of
+/// `~/.aws` (tests use temporary files).
+pub async fn client_with_files(target: Target<'_>, region: &str, files: Option<(&Path, &Path)>) -> Client {
     let region = Region::new(region.to_owned());
-    let loader = aws_config::defaults(BehaviorVersion::latest()).region(region);
+    let mut loader = aws_config::defaults(BehaviorVersion::latest()).region(region);
+    if let Some((config, credentials)) = files {
+        loader = loader.profile_files(
+            EnvConfigFiles::builder()
+                .with_file(EnvConfigFileKind::Config, config)
+                .with_file(EnvConfigFileKind::Credentials, credentials)
+                .build(),
+        );
+    }
     let config = match target {
         Target::Profile { name } => loader.profile_name(name).load().await,
         Target::Keys {

@@ -68,6 +68,12 @@ export const commands = {
 	gatherStatistics: (profileId: string, id: string, table: string, onProgress: Channel<ScanTotals>) => typedError<CollectionStats | null, CommandError>(__TAURI_INVOKE("gather_statistics", { profileId, id, table, onProgress })),
 	/**  Creates a table with its keys, billing and secondary indexes. */
 	createTable: (profileId: string, table: NewTable) => typedError<TableDescription, CommandError>(__TAURI_INVOKE("create_table", { profileId, table })),
+	/**  Every table of a connection in each of `regions`, region by region. */
+	listTablesInRegions: (profileId: string, regions: string[]) => typedError<RegionTables[], CommandError>(__TAURI_INVOKE("list_tables_in_regions", { profileId, regions })),
+	/**  Assumes an AWS profile's MFA-protected role with the code the user typed. */
+	provideMfaCode: (profileId: string, code: string) => typedError<null, CommandError>(__TAURI_INVOKE("provide_mfa_code", { profileId, code })),
+	/**  Deletes the demo tables of the embedded engine and loads them again. */
+	resetDemoData: () => typedError<DemoReset, CommandError>(__TAURI_INVOKE("reset_demo_data")),
 	/**  The expression builder: one expression written out with automatic placeholders. */
 	generateExpression: (state: ExpressionState) => typedError<GeneratedExpression, CommandError>(__TAURI_INVOKE("generate_expression", { state })),
 	/**
@@ -312,6 +318,12 @@ export type CredentialSource =
 /**  Nothing in the profile: credentials from the environment or instance metadata, or none. */
 { kind: "other" };
 
+/**  What resetting the demo data loaded. */
+export type DemoReset = {
+	tables: number,
+	items: number,
+};
+
 /**  What DynamoDB would answer to the request: exception, message, and where. */
 export type Diagnostic = {
 	/**  Always `ValidationException` (Rule B.10, dynamodb-rules.md). */
@@ -385,7 +397,9 @@ export type ErrorCode =
 /**  Something that should not happen; the message says what. */
 "INTERNAL" | 
 /**  The loopback port asked for is taken or not allowed. */
-"PORT_UNAVAILABLE";
+"PORT_UNAVAILABLE" | 
+/**  The profile's role asks for an MFA code: call `provide_mfa_code`, then try again. */
+"MFA_REQUIRED";
 
 /**  What happened to the item before the write. */
 export type Expectation = 
@@ -642,6 +656,14 @@ export type ReadRequest = {
 	limit?: number | null,
 	consistentRead?: boolean,
 	returnConsumedCapacity?: ReturnConsumedCapacity | null,
+};
+
+/**  The tables of one region. */
+export type RegionTables = {
+	region: string,
+	names: string[],
+	/**  Why the region could not be listed (the names listed before the failure are kept). */
+	error: CommandError | null,
 };
 
 export type ReturnConsumedCapacity = "INDEXES" | "TOTAL" | "NONE";

@@ -62,6 +62,8 @@ export function errorTitle(code: UiError["code"]): string {
       return "Something went wrong inside DynoTable";
     case "PORT_UNAVAILABLE":
       return "That port cannot be used";
+    case "MFA_REQUIRED":
+      return "This role asks for an MFA code";
     case "IPC_FAILURE":
       return "The app's backend did not answer";
   }

@@ -39,6 +39,14 @@ pub mod attribute;
 mod query;
 mod table;
 
+/// What resetting the demo data loaded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct DemoReset {
+    pub tables: u32,
+    pub items: u32,
+}
+
 pub use attribute::{AttributeValue, Item};
 pub use query::{
     CapacityFigure, ConsumedCapacity, ItemRead, PageStop, QueryInput, QueryPage, SortKeyCondition,

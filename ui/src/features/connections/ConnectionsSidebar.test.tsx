@@ -44,6 +44,8 @@ function source(overrides: Partial<ConnectionsSource> = {}): ConnectionsSource {
     shareEngine: vi.fn(async (port: number) => ({ status: "ok" as const, data: { url: `http://127.0.0.1:${port}`, port } })),
     stopSharing: vi.fn(async () => ({ status: "ok" as const, data: null })),
     sharedEngine: vi.fn(async () => ({ status: "ok" as const, data: null })),
+    provideMfaCode: vi.fn(async () => ({ status: "ok" as const, data: null })),
+    resetDemoData: vi.fn(async () => ({ status: "ok" as const, data: { tables: 6, items: 17280 } })),
     ...overrides,
   };
 }
@@ -150,5 +152,39 @@ describe("ConnectionsSidebar", () => {
         connection: { kind: "aws-profile", profileName: "prod" },
       }),
     );
+  });
+
+  it("asks for the MFA code a role needs, then lists its tables", async () => {
+    let assumed = false;
+    const fake = source({
+      listTables: vi.fn(async (profileId: string) =>
+        profileId === "p1" && !assumed
+          ? { status: "error" as const, error: { code: "MFA_REQUIRED" as const, message: "enter the code your device arn:aws:iam::1:mfa/me shows.", exception: null } }
+          : { status: "ok" as const, data: { names: ["prod-users"], nextStart: null } },
+      ),
+      provideMfaCode: vi.fn(async () => {
+        assumed = true;
+        return { status: "ok" as const, data: null };
+      }),
+    });
+    render(<ConnectionsSidebar source={fake} />);
+    await waitFor(() => expect(screen.getByTestId("connection-p1")).toBeTruthy());
+    fireEvent.click(within(screen.getByTestId("connection-p1")).getByRole("button", { name: "prod" }));
+    const prompt = await screen.findByRole("form", { name: "MFA code" });
+    expect(prompt.textContent).toContain("arn:aws:iam::1:mfa/me");
+    fireEvent.change(within(prompt).getByLabelText("MFA code"), { target: { value: "123456" } });
+    fireEvent.click(within(prompt).getByRole("button", { name: "Assume role" }));
+    await waitFor(() => expect(screen.getByTestId("open-table-prod-users")).toBeTruthy());
+    expect(fake.provideMfaCode).toHaveBeenCalledWith("p1", "123456");
+  });
+
+  it("resets the demo data only after a confirmation, and says what it loaded", async () => {
+    const fake = source();
+    render(<ConnectionsSidebar source={fake} />);
+    await waitFor(() => expect(screen.getByTestId("connection-embedded")).toBeTruthy());
+    fireEvent.click(screen.getByRole("button", { name: "Reset demo data…" }));
+    expect(fake.resetDemoData).not.toHaveBeenCalled();
+    fireEvent.click(within(screen.getByRole("alertdialog", { name: "Reset the demo data?" })).getByRole("button", { name: "Reset demo data" }));
+    await waitFor(() => expect(screen.getByTestId("demo-reset").textContent).toBe("The 6 demo tables were loaded again (17,280 items)."));
   });
 });

@@ -20,6 +20,8 @@ export type ConnectionsSource = Pick<
   | "shareEngine"
   | "stopSharing"
   | "sharedEngine"
+  | "provideMfaCode"
+  | "resetDemoData"
 >;
 
 /** The form being shown: a new profile, or the edit of one. */
@@ -72,6 +74,20 @@ export function ConnectionsSidebar({
   const [deleting, setDeleting] = useState<Profile | null>(null);
   const [regions, setRegions] = useState<string[]>([]);
   const [problem, setProblem] = useState<UiError | null>(null);
+  const [resetting, setResetting] = useState<"asking" | "running" | string | null>(null);
+  const [tablesVersion, setTablesVersion] = useState(0);
+
+  const resetDemo = async () => {
+    setResetting("running");
+    const result = await unwrap(source.resetDemoData());
+    if (result.status === "ok") {
+      setResetting(`The ${result.data.tables} demo tables were loaded again (${result.data.items.toLocaleString("en-US")} items).`);
+      setTablesVersion((n) => n + 1);
+    } else {
+      setResetting(null);
+      if (result.status === "error") setProblem(result.error);
+    }
+  };
 
   const reload = useCallback(async () => {
     const next = await unwrap(source.listProfiles());
@@ -213,8 +229,38 @@ export function ConnectionsSidebar({
               )}
               <TestResult result={tests[profile.id]} />
               {profile.connection.kind === "embedded" && <ShareEngine source={source} />}
+              {profile.connection.kind === "embedded" && (
+                <span className="connection-actions">
+                  {resetting === "asking" ? (
+                    <span className="confirm" role="alertdialog" aria-label="Reset the demo data?">
+                      Delete the demo tables (with your changes to them) and load them again? Your own tables are kept.
+                      <button type="button" onClick={() => void resetDemo()}>
+                        Reset demo data
+                      </button>
+                      <button type="button" onClick={() => setResetting(null)}>
+                        Keep
+                      </button>
+                    </span>
+                  ) : (
+                    <button type="button" disabled={resetting === "running"} onClick={() => setResetting("asking")}>
+                      {resetting === "running" ? "Loading the demo tables…" : "Reset demo data…"}
+                    </button>
+                  )}
+                  {resetting !== null && resetting !== "asking" && resetting !== "running" && (
+                    <span className="test-ok" data-testid="demo-reset">
+                      {resetting}
+                    </span>
+                  )}
+                </span>
+              )}
               {expanded[profile.id] === true && (
-                <TableList profileId={profile.id} listTables={source.listTables} onOpen={(table) => onOpenTable(profile, table)} />
+                <TableList
+                  key={`${profile.id}-${tablesVersion}`}
+                  profileId={profile.id}
+                  listTables={source.listTables}
+                  provideMfaCode={source.provideMfaCode}
+                  onOpen={(table) => onOpenTable(profile, table)}
+                />
               )}
             </li>
           ))}

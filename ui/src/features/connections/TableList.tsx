@@ -3,6 +3,7 @@ import type { commands, TableList as TablePage } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
 
 export type ListTables = typeof commands.listTables;
+export type ProvideMfaCode = typeof commands.provideMfaCode;
 
 /** Every table name of a connection: ListTables page after page (100 names a page). */
 export async function allTableNames(profileId: string, listTables: ListTables): Promise<Loadable<string[], UiError>> {
@@ -22,14 +23,17 @@ export async function allTableNames(profileId: string, listTables: ListTables): 
 export function TableList({
   profileId,
   listTables,
+  provideMfaCode,
   onOpen,
 }: {
   profileId: string;
   listTables: ListTables;
+  provideMfaCode: ProvideMfaCode;
   onOpen: (table: string) => void;
 }) {
   const [tables, setTables] = useState<Loadable<string[], UiError>>({ status: "loading" });
   const [search, setSearch] = useState("");
+  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     let cancelled = false;
@@ -37,7 +41,7 @@ export function TableList({
     return () => {
       cancelled = true;
     };
-  }, [profileId, listTables]);
+  }, [profileId, listTables, attempt]);
 
   const shown = useMemo(() => {
     if (tables.status !== "ok") return [];
@@ -46,6 +50,18 @@ export function TableList({
   }, [tables, search]);
 
   if (tables.status === "loading") return <p className="muted table-list-note">Loading tables…</p>;
+  if (tables.status === "error" && tables.error.code === "MFA_REQUIRED") {
+    return (
+      <MfaPrompt
+        message={tables.error.message}
+        submit={async (code) => {
+          const result = await unwrap(provideMfaCode(profileId, code));
+          if (result.status === "ok") setAttempt((n) => n + 1);
+          return result.status === "error" ? result.error : null;
+        }}
+      />
+    );
+  }
   if (tables.status === "error") {
     return (
       <p className="status-error table-list-note" role="alert">
@@ -74,5 +90,45 @@ export function TableList({
         ))}
       </ul>
     </div>
+  );
+}
+
+/** Asks for the MFA code a role needs, and says what AWS answered when it is refused. */
+function MfaPrompt({ message, submit }: { message: string; submit: (code: string) => Promise<UiError | null> }) {
+  const [code, setCode] = useState("");
+  const [error, setError] = useState<UiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <form
+      className="mfa-prompt"
+      aria-label="MFA code"
+      onSubmit={(event) => {
+        event.preventDefault();
+        setBusy(true);
+        void submit(code).then((failure) => {
+          setBusy(false);
+          setError(failure);
+        });
+      }}
+    >
+      <p className="table-list-note">{message}</p>
+      <input
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        aria-label="MFA code"
+        placeholder="123456"
+        value={code}
+        onChange={(event) => setCode(event.target.value)}
+        size={8}
+      />
+      <button type="submit" disabled={busy || code.trim() === ""}>
+        Assume role
+      </button>
+      {error !== null && (
+        <p className="status-error table-list-note" role="alert">
+          {errorTitle(error.code)}: {error.message}
+        </p>
+      )}
+    </form>
   );
 }

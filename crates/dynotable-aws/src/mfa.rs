@@ -1,0 +1,151 @@
+//! Assuming a profile's role when it asks for MFA (`mfa_serial` in the profile): aws-config reads
+//! such profiles but cannot ask anyone for the code, so DynoTable does this one step itself —
+//! the user types the code, STS AssumeRole is called with the source profile's credentials, the
+//! device's serial and the code, and the temporary credentials it returns sign DynamoDB calls
+//! until they expire.
+
+use std::borrow::Cow;
+use std::time::SystemTime;
+
+use aws_runtime::env_config::file::EnvConfigFiles;
+use aws_types::SdkConfig;
+use aws_types::os_shim_internal::{Env, Fs};
+
+use crate::profiles::DiscoverError;
+
+/// A role that needs an MFA code before it can be assumed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MfaChallenge {
+    /// The profile the user opened.
+    pub profile: String,
+    pub role_arn: String,
+    /// The MFA device (`arn:aws:iam::…:mfa/…` or a hardware serial).
+    pub mfa_serial: String,
+    /// Whose credentials call STS.
+    pub source_profile: String,
+    /// `duration_seconds` of the profile, when set.
+    pub duration_seconds: Option<i32>,
+}
+
+/// Temporary credentials from STS. Debug output never shows the secret or the token.
+#[derive(Clone)]
+pub struct AssumedCredentials {
+    pub access_key_id: String,
+    pub secret_access_key: String,
+    pub session_token: String,
+    pub expires_at: SystemTime,
+}
+
+impl std::fmt::Debug for AssumedCredentials {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AssumedCredentials")
+            .field("access_key_id", &self.access_key_id)
+            .field("expires_at", &self.expires_at)
+            .finish_non_exhaustive()
+    }
+}
+
+impl AssumedCredentials {
+    pub fn is_fresh(&self, now: SystemTime) -> bool {
+        self.expires_at > now
+    }
+}
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum MfaError {
+    /// The code is not what an authenticator shows (six digits).
+    #[error("An MFA code is the 6 digits your authenticator shows.")]
+    MalformedCode,
+    /// STS refused the code or the role.
+    #[error("AWS refused to assume {role_arn}: {message}")]
+    Refused { role_arn: String, message: String },
+    /// STS could not be reached or answered something else.
+    #[error("The role could not be assumed: {0}")]
+    Failed(String),
+}
+
+/// The MFA challenge of `profile`, when its role asks for one (real files and environment).
+pub async fn mfa_challenge(profile: &str) -> Result<Option<MfaChallenge>, DiscoverError> {
+    mfa_challenge_with(&Fs::real(), &Env::real(), profile).await
+}
+
+/// [`mfa_challenge`] with the file system and environment given.
+pub async fn mfa_challenge_with(
+    fs: &Fs,
+    env: &Env,
+    profile: &str,
+) -> Result<Option<MfaChallenge>, DiscoverError> {
+    let set =
+        aws_config::profile::load(fs, env, &EnvConfigFiles::default(), None::<Cow<'static, str>>).await?;
+    let Some(found) = set.get_profile(profile) else {
+        return Ok(None);
+    };
+    let get = |key: &str| found.get(key).map(str::to_owned);
+    Ok(
+        match (get("role_arn"), get("mfa_serial"), get("source_profile")) {
+            (Some(role_arn), Some(mfa_serial), Some(source_profile)) => Some(MfaChallenge {
+                profile: profile.to_owned(),
+                role_arn,
+                mfa_serial,
+                source_profile,
+                duration_seconds: get("duration_seconds").and_then(|d| d.parse().ok()),
+            }),
+            _ => None,
+        },
+    )
+}
+
+/// The source profile's configuration as aws-config loads it (its credentials and endpoint).
+pub async fn source_config(challenge: &MfaChallenge, region: &str) -> SdkConfig {
+    aws_config::defaults(aws_config::BehaviorVersion::latest())
+        .profile_name(&challenge.source_profile)
+        .region(aws_types::region::Region::new(region.to_owned()))
+        .load()
+        .await
+}
+
+/// Calls STS AssumeRole with the MFA `code`, signed with `source`'s credentials.
+pub async fn assume_role_with_mfa(
+    source: &SdkConfig,
+    challenge: &MfaChallenge,
+    code: &str,
+) -> Result<AssumedCredentials, MfaError> {
+    let code = code.trim();
+    if code.len() != 6 || !code.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(MfaError::MalformedCode);
+    }
+    let output = aws_sdk_sts::Client::new(source)
+        .assume_role()
+        .role_arn(&challenge.role_arn)
+        .role_session_name("dynotable")
+        .serial_number(&challenge.mfa_serial)
+        .token_code(code)
+        .set_duration_seconds(challenge.duration_seconds)
+        .send()
+        .await
+        .map_err(|err| {
+            use aws_sdk_sts::error::ProvideErrorMetadata;
+            match err.as_service_error() {
+                Some(service) => MfaError::Refused {
+                    role_arn: challenge.role_arn.clone(),
+                    message: service.message().unwrap_or("no reason given").to_owned(),
+                },
+                None => MfaError::Failed(
+                    std::error::Error::source(&err)
+                        .map(|s| s.to_string())
+                        .unwrap_or_else(|| err.to_string()),
+                ),
+            }
+        })?;
+    let credentials = output
+        .credentials()
+        .ok_or_else(|| MfaError::Failed("STS returned no credentials".to_owned()))?;
+    let expires_at = SystemTime::try_from(*credentials.expiration())
+        .map_err(|err| MfaError::Failed(format!("STS returned an unreadable expiry: {err}")))?;
+    Ok(AssumedCredentials {
+        access_key_id: credentials.access_key_id().to_owned(),
+        secret_access_key: credentials.secret_access_key().to_owned(),
+        session_token: credentials.session_token().to_owned(),
+        expires_at,
+    })
+}

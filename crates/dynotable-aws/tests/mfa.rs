@@ -1,0 +1,186 @@
+//! A role that needs MFA: the challenge is read from the profile files, and AssumeRole goes to
+//! STS (a loopback stand-in that answers as STS does, in its XML) with the device's serial and
+//! the code, signed with the source profile's credentials.
+
+use std::sync::{Arc, Mutex};
+
+use aws_config::BehaviorVersion;
+use aws_sdk_dynamodb::config::Credentials;
+use aws_types::os_shim_internal::{Env, Fs};
+use aws_types::region::Region;
+use dynotable_aws::mfa::{MfaChallenge, MfaError, assume_role_with_mfa, mfa_challenge_with};
+
+const CONFIG: &str = r#"
+[profile base]
+region = eu-west-1
+
+[profile admin]
+role_arn = arn:aws:iam::111122223333:role/Admin
+source_profile = base
+mfa_serial = arn:aws:iam::111122223333:mfa/me
+duration_seconds = 1800
+
+[profile no-mfa]
+role_arn = arn:aws:iam::111122223333:role/Reader
+source_profile = base
+"#;
+
+#[tokio::test]
+async fn the_challenge_comes_from_the_profile_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config");
+    std::fs::write(&config, CONFIG).unwrap();
+    let env = Env::from_slice(&[
+        ("HOME", dir.path().to_str().unwrap()),
+        ("AWS_CONFIG_FILE", config.to_str().unwrap()),
+        (
+            "AWS_SHARED_CREDENTIALS_FILE",
+            dir.path().join("none").to_str().unwrap(),
+        ),
+    ]);
+    let challenge = mfa_challenge_with(&Fs::real(), &env, "admin")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        challenge,
+        MfaChallenge {
+            profile: "admin".into(),
+            role_arn: "arn:aws:iam::111122223333:role/Admin".into(),
+            mfa_serial: "arn:aws:iam::111122223333:mfa/me".into(),
+            source_profile: "base".into(),
+            duration_seconds: Some(1800),
+        }
+    );
+    assert_eq!(
+        mfa_challenge_with(&Fs::real(), &env, "no-mfa").await.unwrap(),
+        None
+    );
+    assert_eq!(
+        mfa_challenge_with(&Fs::real(), &env, "missing").await.unwrap(),
+        None
+    );
+}
+
+/// STS on loopback: AssumeRole with the right code returns credentials, any other is refused as
+/// STS refuses it. Records each request's form fields and the access key that signed it.
+async fn fake_sts(seen: Arc<Mutex<Vec<(String, String)>>>) -> String {
+    use axum::body::{Body, to_bytes};
+    use axum::http::{Request, Response, StatusCode};
+    let app = axum::Router::new().fallback(move |request: Request<Body>| {
+        let seen = seen.clone();
+        async move {
+            let signer = request
+                .headers()
+                .get("authorization")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|a| a.split("Credential=").nth(1))
+                .and_then(|c| c.split('/').next())
+                .unwrap_or_default()
+                .to_owned();
+            let body = to_bytes(request.into_body(), usize::MAX).await.unwrap();
+            let form = String::from_utf8(body.to_vec()).unwrap();
+            seen.lock().unwrap().push((signer, form.clone()));
+            let (status, xml) = if form.contains("TokenCode=123456") {
+                (
+                    StatusCode::OK,
+                    r#"<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
+  <AssumeRoleResult>
+    <Credentials>
+      <AccessKeyId>ASIATEMPORARYKEY</AccessKeyId>
+      <SecretAccessKey>temporary-secret</SecretAccessKey>
+      <SessionToken>temporary-token</SessionToken>
+      <Expiration>2099-01-01T00:00:00Z</Expiration>
+    </Credentials>
+    <AssumedRoleUser>
+      <AssumedRoleId>AROAEXAMPLE:dynotable</AssumedRoleId>
+      <Arn>arn:aws:sts::111122223333:assumed-role/Admin/dynotable</Arn>
+    </AssumedRoleUser>
+  </AssumeRoleResult>
+  <ResponseMetadata><RequestId>r1</RequestId></ResponseMetadata>
+</AssumeRoleResponse>"#,
+                )
+            } else {
+                (
+                    StatusCode::FORBIDDEN,
+                    r#"<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
+  <Error><Type>Sender</Type><Code>AccessDenied</Code><Message>MultiFactorAuthentication failed with invalid MFA one time pass code.</Message></Error>
+  <RequestId>r2</RequestId>
+</ErrorResponse>"#,
+                )
+            };
+            Response::builder()
+                .status(status)
+                .header("content-type", "text/xml")
+                .body(Body::from(xml))
+                .unwrap()
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    format!("http://{address}")
+}
+
+fn challenge() -> MfaChallenge {
+    MfaChallenge {
+        profile: "admin".into(),
+        role_arn: "arn:aws:iam::111122223333:role/Admin".into(),
+        mfa_serial: "arn:aws:iam::111122223333:mfa/me".into(),
+        source_profile: "base".into(),
+        duration_seconds: Some(1800),
+    }
+}
+
+#[tokio::test]
+async fn assume_role_sends_the_serial_and_code_signed_by_the_source_profile() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let url = fake_sts(seen.clone()).await;
+    let source = aws_config::defaults(BehaviorVersion::latest())
+        .region(Region::new("eu-west-1"))
+        .credentials_provider(Credentials::new("AKIABASEKEY", "base-secret", None, None, "test"))
+        .endpoint_url(&url)
+        .load()
+        .await;
+
+    let assumed = assume_role_with_mfa(&source, &challenge(), " 123456 ")
+        .await
+        .unwrap();
+    assert_eq!(assumed.access_key_id, "ASIATEMPORARYKEY");
+    assert_eq!(assumed.session_token, "temporary-token");
+    assert!(assumed.is_fresh(std::time::SystemTime::now()));
+    assert!(!format!("{assumed:?}").contains("temporary-secret"));
+
+    let (signer, form) = seen.lock().unwrap()[0].clone();
+    assert_eq!(signer, "AKIABASEKEY");
+    for field in [
+        "Action=AssumeRole",
+        "RoleArn=arn%3Aaws%3Aiam%3A%3A111122223333%3Arole%2FAdmin",
+        "SerialNumber=arn%3Aaws%3Aiam%3A%3A111122223333%3Amfa%2Fme",
+        "TokenCode=123456",
+        "DurationSeconds=1800",
+        "RoleSessionName=dynotable",
+    ] {
+        assert!(form.contains(field), "{field} not in {form}");
+    }
+
+    let refused = assume_role_with_mfa(&source, &challenge(), "654321")
+        .await
+        .unwrap_err();
+    assert_eq!(
+        refused,
+        MfaError::Refused {
+            role_arn: "arn:aws:iam::111122223333:role/Admin".into(),
+            message: "MultiFactorAuthentication failed with invalid MFA one time pass code.".into()
+        }
+    );
+    // A malformed code is refused before anything is sent.
+    let before = seen.lock().unwrap().len();
+    assert_eq!(
+        assume_role_with_mfa(&source, &challenge(), "12 34")
+            .await
+            .unwrap_err(),
+        MfaError::MalformedCode
+    );
+    assert_eq!(seen.lock().unwrap().len(), before);
+}

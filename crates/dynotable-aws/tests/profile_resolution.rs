@@ -1,0 +1,109 @@
+//! Profile resolution end to end: a client built from a named profile in temporary config files
+//! signs its DynamoDB calls with the credentials that profile resolves to — static keys, a
+//! `credential_process`, and an assume-role chain through STS (`source_profile`). A loopback
+//! endpoint plays both STS and DynamoDB (each profile's `endpoint_url` points at it) and answers
+//! ListTables with the access key that signed the call.
+
+use std::path::Path;
+
+use dynotable_aws::client::{Target, client_with_files};
+
+async fn signer_echo() -> String {
+    use axum::body::{Body, to_bytes};
+    use axum::http::{Request, Response};
+    let app = axum::Router::new().fallback(|request: Request<Body>| async move {
+        let signer = request
+            .headers()
+            .get("authorization")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|a| a.split("Credential=").nth(1))
+            .and_then(|c| c.split('/').next())
+            .unwrap_or("unsigned")
+            .to_owned();
+        let is_dynamodb = request.headers().contains_key("x-amz-target");
+        let body = to_bytes(request.into_body(), usize::MAX).await.unwrap();
+        let form = String::from_utf8_lossy(&body).to_string();
+        let (content_type, answer) = if is_dynamodb {
+            ("application/x-amz-json-1.0", format!(r#"{{"TableNames":["signed-by-{signer}"]}}"#))
+        } else {
+            assert!(form.contains("Action=AssumeRole"), "{form}");
+            assert!(form.contains("RoleArn=arn%3Aaws%3Aiam%3A%3A111122223333%3Arole%2FReader"), "{form}");
+            (
+                "text/xml",
+                format!(
+                    r#"<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleResult>
+<Credentials><AccessKeyId>ASIAFROM{signer}</AccessKeyId><SecretAccessKey>s</SecretAccessKey><SessionToken>t</SessionToken><Expiration>2099-01-01T00:00:00Z</Expiration></Credentials>
+<AssumedRoleUser><AssumedRoleId>AROA:x</AssumedRoleId><Arn>arn:aws:sts::111122223333:assumed-role/Reader/x</Arn></AssumedRoleUser>
+</AssumeRoleResult><ResponseMetadata><RequestId>r</RequestId></ResponseMetadata></AssumeRoleResponse>"#
+                ),
+            )
+        };
+        Response::builder()
+            .header("content-type", content_type)
+            .body(Body::from(answer))
+            .unwrap()
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    format!("http://{address}")
+}
+
+async fn signer_of(profile: &str, config: &Path, credentials: &Path) -> String {
+    let client = client_with_files(
+        Target::Profile { name: profile },
+        "eu-west-1",
+        Some((config, credentials)),
+    )
+    .await;
+    let output = client
+        .list_tables()
+        .send()
+        .await
+        .unwrap_or_else(|err| panic!("{profile}: {err:?}"));
+    output.table_names()[0]
+        .trim_start_matches("signed-by-")
+        .to_owned()
+}
+
+#[tokio::test]
+async fn each_kind_of_profile_signs_with_the_credentials_it_resolves_to() {
+    let url = signer_echo().await;
+    let dir = tempfile::tempdir().unwrap();
+    let process = dir.path().join("creds.sh");
+    std::fs::write(
+        &process,
+        "#!/bin/sh\necho '{\"Version\": 1, \"AccessKeyId\": \"AKIAFROMPROCESS\", \"SecretAccessKey\": \"p\"}'\n",
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&process, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let config = dir.path().join("config");
+    std::fs::write(
+        &config,
+        format!(
+            "[profile static]\nendpoint_url = {url}\n\n\
+             [profile tool]\ncredential_process = {}\nendpoint_url = {url}\n\n\
+             [profile reader]\nrole_arn = arn:aws:iam::111122223333:role/Reader\nsource_profile = static\nendpoint_url = {url}\n",
+            process.display()
+        ),
+    )
+    .unwrap();
+    let credentials = dir.path().join("credentials");
+    std::fs::write(
+        &credentials,
+        "[static]\naws_access_key_id = AKIASTATICKEY\naws_secret_access_key = s\n",
+    )
+    .unwrap();
+
+    assert_eq!(signer_of("static", &config, &credentials).await, "AKIASTATICKEY");
+    assert_eq!(signer_of("tool", &config, &credentials).await, "AKIAFROMPROCESS");
+    // The role is assumed with the source profile's keys, then its credentials sign DynamoDB.
+    assert_eq!(
+        signer_of("reader", &config, &credentials).await,
+        "ASIAFROMAKIASTATICKEY"
+    );
+}
