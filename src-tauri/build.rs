@@ -51,6 +51,16 @@ const COMMANDS: &[&str] = &[
     "monthly_cost",
     "hot_partitions",
     "indexes_side_by_side",
+    "generate_expression",
+    "parse_expressions",
+    "check_expressions",
+    "sort_key_operators",
+    "build_read_request",
+    "export_code",
+    "run_read_request",
+    "save_expression",
+    "saved_expressions",
+    "delete_saved_expression",
 ];
 
 fn main() {

@@ -1,6 +1,10 @@
 //! Tauri commands: one-line adapters over `dynotable_app::App`. Each command here must also be
 //! listed in `src-tauri/build.rs` (its permission) and granted in `src-tauri/capabilities/`.
 
+use dynotable_app::builder::{
+    BuiltRequest, CodeTarget, Diagnostic, ExpressionState, GeneratedExpression, KeySchemaState, KeyType,
+    ParseOutcome, ReadRequest, SavedBuilderContent, SavedExpression, SortKeyOperator, TypedRequest,
+};
 use dynotable_app::dto::ConsumedCapacity;
 use dynotable_app::dto::cost::{
     HotPartitionReport, ImportEstimate, MonthlyCost, QueryEstimate, Reconciliation, RegionPrices,
@@ -517,4 +521,109 @@ pub async fn indexes_side_by_side(
     source: ViewSource,
 ) -> Result<IndexesSideBySide, CommandError> {
     app.indexes_side_by_side(&profile_id, &table, source).await
+}
+
+/// The expression builder: one expression written out with automatic placeholders.
+#[tauri::command]
+#[specta::specta]
+pub fn generate_expression(
+    app: tauri::State<'_, App>,
+    state: ExpressionState,
+) -> Result<GeneratedExpression, CommandError> {
+    app.generate_expression(&state)
+}
+
+/// The expression builder's text mode: typed expressions with their maps, as builder states, or
+/// DynamoDB's objections at their positions.
+#[tauri::command]
+#[specta::specta]
+pub fn parse_expressions(
+    app: tauri::State<'_, App>,
+    request: TypedRequest,
+    key_schema: Option<KeySchemaState>,
+) -> ParseOutcome {
+    app.parse_expressions(&request, key_schema.as_ref())
+}
+
+/// Everything DynamoDB would object to in a request's expressions and maps.
+#[tauri::command]
+#[specta::specta]
+pub fn check_expressions(
+    app: tauri::State<'_, App>,
+    request: TypedRequest,
+    key_schema: Option<KeySchemaState>,
+) -> Vec<Diagnostic> {
+    app.check_expressions(&request, key_schema.as_ref())
+}
+
+/// The operators DynamoDB allows on a sort key of this type.
+#[tauri::command]
+#[specta::specta]
+pub fn sort_key_operators(app: tauri::State<'_, App>, key_type: KeyType) -> Vec<SortKeyOperator> {
+    app.sort_key_operators(key_type)
+}
+
+/// A builder Query or Scan as it would be sent, with its JSON body and DynamoDB's verdict.
+#[tauri::command]
+#[specta::specta]
+pub fn build_read_request(
+    app: tauri::State<'_, App>,
+    request: ReadRequest,
+    key_schema: Option<KeySchemaState>,
+) -> Result<BuiltRequest, CommandError> {
+    app.build_read_request(&request, key_schema.as_ref())
+}
+
+/// A builder request as a program for `target` that pages through every result.
+#[tauri::command]
+#[specta::specta]
+pub fn export_code(
+    app: tauri::State<'_, App>,
+    request: ReadRequest,
+    target: CodeTarget,
+) -> Result<String, CommandError> {
+    app.export_code(&request, target)
+}
+
+/// Runs one page of a builder request on a connection.
+#[tauri::command]
+#[specta::specta]
+pub async fn run_read_request(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    request: ReadRequest,
+    exclusive_start_key: Option<Item>,
+) -> Result<QueryPage, CommandError> {
+    app.run_read_request(&profile_id, &request, exclusive_start_key)
+        .await
+}
+
+/// Saves a builder expression or request under a name for a table.
+#[tauri::command]
+#[specta::specta]
+pub async fn save_expression(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+    name: String,
+    content: SavedBuilderContent,
+) -> Result<SavedExpression, CommandError> {
+    app.save_expression(&profile_id, &table, &name, content).await
+}
+
+/// The saved builder expressions and requests of a connection (of one table, if given).
+#[tauri::command]
+#[specta::specta]
+pub async fn saved_expressions(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: Option<String>,
+) -> Result<Vec<SavedExpression>, CommandError> {
+    app.saved_expressions(&profile_id, table.as_deref()).await
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn delete_saved_expression(app: tauri::State<'_, App>, id: String) -> Result<(), CommandError> {
+    app.delete_saved_expression(&id).await
 }

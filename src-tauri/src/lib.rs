@@ -57,6 +57,16 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::monthly_cost,
             commands::hot_partitions,
             commands::indexes_side_by_side,
+            commands::generate_expression,
+            commands::parse_expressions,
+            commands::check_expressions,
+            commands::sort_key_operators,
+            commands::build_read_request,
+            commands::export_code,
+            commands::run_read_request,
+            commands::save_expression,
+            commands::saved_expressions,
+            commands::delete_saved_expression,
         ])
         .error_handling(tauri_specta::ErrorHandlingMode::Result)
         // One TypeScript type per Rust type: commands only send DTOs out, so serde's separate

@@ -41,6 +41,7 @@ impl App {
         self.profile_store().await?.delete(id).await?;
         self.forget_session(id).await;
         self.forget_queries(id).await?;
+        self.forget_saved_expressions(id).await?;
         Ok(())
     }
 

@@ -12,6 +12,7 @@
 //!    [`App::app_info`] reports the engine as `starting` (with what it is doing), then `ready`
 //!    (or `failed`, with the reason).
 
+pub mod builder;
 mod cancellation;
 mod connections;
 pub mod costs;

@@ -38,8 +38,12 @@ impl KeyType {
 }
 
 /// One key attribute of a table or index.
+///
+/// The container rename only names the TypeScript type (the app already has a `KeyAttribute`);
+/// the JSON form is unchanged.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename = "BuilderKeyAttribute")]
 pub struct KeyAttribute {
     pub name: String,
     #[serde(rename = "type")]
@@ -106,10 +110,11 @@ pub fn sort_key_operators(key_type: KeyType) -> Vec<SortKeyOperator> {
     operators
 }
 
-/// The sort-key half of a key condition.
+/// The sort-key half of a key condition (`BuilderSortKeyCondition` in TypeScript, beside the
+/// app's own `SortKeyCondition`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(tag = "type", rename_all = "camelCase")]
+#[serde(tag = "type", rename = "BuilderSortKeyCondition", rename_all = "camelCase")]
 pub enum SortKeyCondition {
     /// `sk <op> :v`
     Compare {

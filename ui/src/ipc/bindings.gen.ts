@@ -94,6 +94,28 @@ export const commands = {
 	hotPartitions: (profileId: string, table: string, traffic: TrafficInput) => typedError<HotPartitionReport, CommandError>(__TAURI_INVOKE("hot_partitions", { profileId, table, traffic })),
 	/**  The same items grouped by the table's key and by each index's key. */
 	indexesSideBySide: (profileId: string, table: string, source: ViewSource) => typedError<IndexesSideBySide, CommandError>(__TAURI_INVOKE("indexes_side_by_side", { profileId, table, source })),
+	/**  The expression builder: one expression written out with automatic placeholders. */
+	generateExpression: (state: ExpressionState) => typedError<GeneratedExpression, CommandError>(__TAURI_INVOKE("generate_expression", { state })),
+	/**
+	 *  The expression builder's text mode: typed expressions with their maps, as builder states, or
+	 *  DynamoDB's objections at their positions.
+	 */
+	parseExpressions: (request: TypedRequest, keySchema: KeySchemaState | null) => __TAURI_INVOKE<ParseOutcome>("parse_expressions", { request, keySchema }),
+	/**  Everything DynamoDB would object to in a request's expressions and maps. */
+	checkExpressions: (request: TypedRequest, keySchema: KeySchemaState | null) => __TAURI_INVOKE<Diagnostic[]>("check_expressions", { request, keySchema }),
+	/**  The operators DynamoDB allows on a sort key of this type. */
+	sortKeyOperators: (keyType: KeyType) => __TAURI_INVOKE<SortKeyOperator[]>("sort_key_operators", { keyType }),
+	/**  A builder Query or Scan as it would be sent, with its JSON body and DynamoDB's verdict. */
+	buildReadRequest: (request: ReadRequest, keySchema: KeySchemaState | null) => typedError<BuiltRequest, CommandError>(__TAURI_INVOKE("build_read_request", { request, keySchema })),
+	/**  A builder request as a program for `target` that pages through every result. */
+	exportCode: (request: ReadRequest, target: CodeTarget) => typedError<string, CommandError>(__TAURI_INVOKE("export_code", { request, target })),
+	/**  Runs one page of a builder request on a connection. */
+	runReadRequest: (profileId: string, request: ReadRequest, exclusiveStartKey: { [key in string]: AttributeValue } | null) => typedError<QueryPage, CommandError>(__TAURI_INVOKE("run_read_request", { profileId, request, exclusiveStartKey })),
+	/**  Saves a builder expression or request under a name for a table. */
+	saveExpression: (profileId: string, table: string, name: string, content: SavedBuilderContent) => typedError<SavedExpression, CommandError>(__TAURI_INVOKE("save_expression", { profileId, table, name, content })),
+	/**  The saved builder expressions and requests of a connection (of one table, if given). */
+	savedExpressions: (profileId: string, table: string | null) => typedError<SavedExpression[], CommandError>(__TAURI_INVOKE("saved_expressions", { profileId, table })),
+	deleteSavedExpression: (id: string) => typedError<null, CommandError>(__TAURI_INVOKE("delete_saved_expression", { id })),
 };
 
 /* Types */
@@ -115,8 +137,14 @@ export type AppInfo = {
 	engine: EngineInfo,
 };
 
+/**  A document path: `["order", "items", 2, "sku"]` is `order.items[2].sku`. */
+export type AttributePath = PathStep[];
+
 /**  One DynamoDB attribute value. `B` and `BS` hold base64 text. */
 export type AttributeValue = ({ S: string }) & { B?: never; BOOL?: never; BS?: never; L?: never; M?: never; N?: never; NS?: never; NULL?: never; SS?: never } | ({ N: string }) & { B?: never; BOOL?: never; BS?: never; L?: never; M?: never; NS?: never; NULL?: never; S?: never; SS?: never } | ({ B: string }) & { BOOL?: never; BS?: never; L?: never; M?: never; N?: never; NS?: never; NULL?: never; S?: never; SS?: never } | ({ SS: string[] }) & { B?: never; BOOL?: never; BS?: never; L?: never; M?: never; N?: never; NS?: never; NULL?: never; S?: never } | ({ NS: string[] }) & { B?: never; BOOL?: never; BS?: never; L?: never; M?: never; N?: never; NULL?: never; S?: never; SS?: never } | ({ BS: string[] }) & { B?: never; BOOL?: never; L?: never; M?: never; N?: never; NS?: never; NULL?: never; S?: never; SS?: never } | ({ M: { [key in string]: AttributeValue } }) & { B?: never; BOOL?: never; BS?: never; L?: never; N?: never; NS?: never; NULL?: never; S?: never; SS?: never } | ({ L: AttributeValue[] }) & { B?: never; BOOL?: never; BS?: never; M?: never; N?: never; NS?: never; NULL?: never; S?: never; SS?: never } | ({ NULL: boolean }) & { B?: never; BOOL?: never; BS?: never; L?: never; M?: never; N?: never; NS?: never; S?: never; SS?: never } | ({ BOOL: boolean }) & { B?: never; BS?: never; L?: never; M?: never; N?: never; NS?: never; NULL?: never; S?: never; SS?: never };
+
+/**  One attribute value in DynamoDB JSON: numbers as strings, binary as base64. */
+export type AttributeValueJson = ({ S: string }) & { B?: never; BOOL?: never; BS?: never; L?: never; M?: never; N?: never; NS?: never; NULL?: never; SS?: never } | ({ N: string }) & { B?: never; BOOL?: never; BS?: never; L?: never; M?: never; NS?: never; NULL?: never; S?: never; SS?: never } | ({ B: string }) & { BOOL?: never; BS?: never; L?: never; M?: never; N?: never; NS?: never; NULL?: never; S?: never; SS?: never } | ({ BOOL: boolean }) & { B?: never; BS?: never; L?: never; M?: never; N?: never; NS?: never; NULL?: never; S?: never; SS?: never } | ({ NULL: boolean }) & { B?: never; BOOL?: never; BS?: never; L?: never; M?: never; N?: never; NS?: never; S?: never; SS?: never } | ({ M: { [key in string]: AttributeValueJson } }) & { B?: never; BOOL?: never; BS?: never; L?: never; N?: never; NS?: never; NULL?: never; S?: never; SS?: never } | ({ L: AttributeValueJson[] }) & { B?: never; BOOL?: never; BS?: never; M?: never; N?: never; NS?: never; NULL?: never; S?: never; SS?: never } | ({ SS: string[] }) & { B?: never; BOOL?: never; BS?: never; L?: never; M?: never; N?: never; NS?: never; NULL?: never; S?: never } | ({ NS: string[] }) & { B?: never; BOOL?: never; BS?: never; L?: never; M?: never; N?: never; NULL?: never; S?: never; SS?: never } | ({ BS: string[] }) & { B?: never; BOOL?: never; L?: never; M?: never; N?: never; NS?: never; NULL?: never; S?: never; SS?: never };
 
 /**  A named profile from the AWS config files. */
 export type AwsProfile = {
@@ -130,11 +158,64 @@ export type AwsProfile = {
 /**  How a new table is billed. */
 export type Billing = { mode: "onDemand" } | { mode: "provisioned"; read_units: number; write_units: number };
 
+/**
+ *  One key attribute of a table or index.
+ * 
+ *  The container rename only names the TypeScript type (the app already has a `KeyAttribute`);
+ *  the JSON form is unchanged.
+ */
+export type BuilderKeyAttribute = {
+	name: string,
+	type: KeyType,
+};
+
+/**
+ *  The sort-key half of a key condition (`BuilderSortKeyCondition` in TypeScript, beside the
+ *  app's own `SortKeyCondition`).
+ */
+export type BuilderSortKeyCondition = 
+/**  `sk <op> :v` */
+{ type: "compare"; name: string; op: Comparator; value: AttributeValueJson } | 
+/**  `sk BETWEEN :from AND :to` */
+{ type: "between"; name: string; low: AttributeValueJson; high: AttributeValueJson } | 
+/**  `begins_with(sk, :prefix)` */
+{ type: "beginsWith"; name: string; prefix: AttributeValueJson };
+
+/**
+ *  A Query or Scan as it would be sent: the parameters, the DynamoDB JSON body, and what
+ *  DynamoDB would say about its expressions (empty when it would accept them).
+ */
+export type BuiltRequest = {
+	request: GeneratedRequest,
+	/**  The body of `DynamoDB_20120810.Query`/`.Scan`, pretty-printed. */
+	body: string,
+	diagnostics: Diagnostic[],
+};
+
 /**  Capacity units consumed, per table and per index. */
 export type CapacityFigure = {
 	name: string,
 	units: number,
 };
+
+/**  What a request can be exported as. */
+export type CodeTarget = 
+/**  AWS CLI v2 (v1 too, unless the request has binary values), a POSIX shell command. */
+"awsCli" | 
+/**  JavaScript SDK v3, `@aws-sdk/client-dynamodb` (ES module). */
+"javaScriptClient" | 
+/**  JavaScript SDK v3, `@aws-sdk/lib-dynamodb` DocumentClient (ES module). */
+"javaScriptDocumentClient" | 
+/**  Python, boto3 low-level client. */
+"pythonClient" | 
+/**  Python, boto3 resource (Table). */
+"pythonResource" | 
+/**  Rust, aws-sdk-dynamodb with aws-config and tokio. */
+"rust" | 
+/**  Go, AWS SDK for Go v2. */
+"go" | 
+/**  Java, AWS SDK for Java 2.x. */
+"java";
 
 /**  A collection's size against the item-collection limit (tables with an LSI, rule B.7). */
 export type CollectionGauge = {
@@ -190,6 +271,34 @@ export type CommandError = {
 	 */
 	exception: string | null,
 };
+
+/**  A comparator, serialised as its symbol. */
+export type Comparator = "=" | "<>" | "<" | "<=" | ">" | ">=";
+
+/**  A filter or condition. */
+export type ConditionState = 
+/**  `left <op> right` */
+{ type: "compare"; left: Operand; op: Comparator; right: Operand } | 
+/**  `operand BETWEEN low AND high` (both bounds included) */
+{ type: "between"; operand: Operand; low: Operand; high: Operand } | 
+/**  `operand IN (list...)` */
+{ type: "in"; operand: Operand; list: Operand[] } | 
+/**  `attribute_exists(path)` */
+{ type: "attributeExists"; path: AttributePath } | 
+/**  `attribute_not_exists(path)` */
+{ type: "attributeNotExists"; path: AttributePath } | 
+/**  `attribute_type(operand, :type)` */
+{ type: "attributeType"; operand: Operand; attributeType: TypeDescriptor } | 
+/**  `begins_with(operand, prefix)` */
+{ type: "beginsWith"; operand: Operand; prefix: Operand } | 
+/**  `contains(operand, element)` */
+{ type: "contains"; operand: Operand; element: Operand } | 
+/**  `NOT condition` */
+{ type: "not"; condition: ConditionState } | 
+/**  Every member holds. */
+{ type: "and"; conditions: ConditionState[] } | 
+/**  At least one member holds. */
+{ type: "or"; conditions: ConditionState[] };
 
 /**  How a profile reaches DynamoDB (what the UI shows; never a secret). */
 export type Connection = 
@@ -259,6 +368,22 @@ export type DemoReset = {
 	tables: number,
 	items: number,
 };
+
+/**  What DynamoDB would answer to the request: exception, message, and where. */
+export type Diagnostic = {
+	/**  Always `ValidationException` (Rule B.10, dynamodb-rules.md). */
+	exception: string,
+	message: string,
+	/**
+	 *  The expression the span points into; `None` for errors about the request as a whole
+	 *  (unused names or values, bad placeholder maps).
+	 */
+	expression: ExpressionParameter | null,
+	span: TextSpan | null,
+};
+
+/**  Sort-key order of a Query's results (`ScanIndexForward`). */
+export type Direction = "ascending" | "descending";
 
 /**  The embedded engine's state. */
 export type EngineInfo = {
@@ -343,7 +468,51 @@ export type ExportSource =
 /**  Every page of a Query. */
 { kind: "query"; query: QueryInput };
 
+/**  The two maps of a request, as generated. */
+export type ExpressionAttributes = {
+	/**  `#placeholder` → attribute name. */
+	ExpressionAttributeNames: { [key in string]: string },
+	/**  `:placeholder` → typed value (DynamoDB JSON). */
+	ExpressionAttributeValues: { [key in string]: AttributeValueJson },
+};
+
+/**  The request parameter an expression is sent in. */
+export type ExpressionParameter = "KeyConditionExpression" | "FilterExpression" | "ConditionExpression" | "ProjectionExpression" | "UpdateExpression";
+
+/**  The builder state of one expression, tagged with the parameter it is sent in. */
+export type ExpressionState = { parameter: "KeyConditionExpression"; state: KeyConditionState } | { parameter: "FilterExpression"; state: ConditionState } | { parameter: "ConditionExpression"; state: ConditionState } | { parameter: "ProjectionExpression"; state: ProjectionState } | { parameter: "UpdateExpression"; state: UpdateState };
+
+/**  One expression of a request, as text. */
+export type ExpressionText = {
+	parameter: ExpressionParameter,
+	text: string,
+};
+
 export type FileFormat = "jsonLines" | "dynamodbJson" | "csv";
+
+/**  An expression as text with the maps it needs: what the builder shows and sends. */
+export type GeneratedExpression = {
+	parameter: ExpressionParameter,
+	expression: string,
+} & ExpressionAttributes;
+
+/**  The request as sent: every parameter the builder sets, expressions written. */
+export type GeneratedRequest = {
+	operation: ReadOperation,
+	tableName: string,
+	indexName: string | null,
+	keyConditionExpression: string | null,
+	filterExpression: string | null,
+	projectionExpression: string | null,
+	expressionAttributeNames: { [key in string]: string } | null,
+	expressionAttributeValues: { [key in string]: AttributeValueJson } | null,
+	/**  `Some(false)` for newest first; absent means the default, ascending. */
+	scanIndexForward: boolean | null,
+	limit: number | null,
+	/**  `Some(true)` for strongly consistent reads; absent means eventually consistent. */
+	consistentRead: boolean | null,
+	returnConsumedCapacity: ReturnConsumedCapacity | null,
+};
 
 export type HistoryEntry = {
 	id: number,
@@ -453,6 +622,13 @@ export type KeyAttribute = {
 	type: ScalarType,
 };
 
+/**  A key condition: the item collection (`pk = :v`) and optionally a slice of it. */
+export type KeyConditionState = {
+	partitionKey: string,
+	partitionValue: AttributeValueJson,
+	sort: BuilderSortKeyCondition | null,
+};
+
 /**  The load on one partition-key value (or on each of a group with the same share). */
 export type KeyLoad = {
 	/**  The key's value when the row is one key; `None` for a group. */
@@ -476,6 +652,12 @@ export type KeySchema = {
 	sortKey: KeyAttribute | null,
 };
 
+/**  The key schema of the table or of the index a query reads. */
+export type KeySchemaState = {
+	partitionKey: BuilderKeyAttribute,
+	sortKey: BuilderKeyAttribute | null,
+};
+
 /**  How requests spread over partition-key values. */
 export type KeySpread = 
 /**  From the table's collection statistics: each collection weighted by its item count. */
@@ -484,6 +666,9 @@ export type KeySpread =
 { kind: "byBytes" } | 
 /**  The same share for each of `keys` values. */
 { kind: "uniform"; keys: number };
+
+/**  The type of a key attribute. */
+export type KeyType = "S" | "N" | "B";
 
 export type ModeCost = {
 	reads: number,
@@ -519,6 +704,9 @@ export type NewTable = {
 	indexes: NewIndex[],
 };
 
+/**  An operand: an attribute of the item, a typed value, or `size(...)` of an operand. */
+export type Operand = { type: "path"; path: AttributePath } | { type: "value"; value: AttributeValueJson } | { type: "size"; operand: Operand };
+
 /**  Why a page ended. */
 export type PageStop = 
 /**  The request's Limit was reached. */
@@ -527,6 +715,16 @@ export type PageStop =
 "size" | 
 /**  The collection (or the key range) ended. */
 "end";
+
+/**  What parsing typed text gave: the builder states of its expressions, or DynamoDB's objections. */
+export type ParseOutcome = 
+/**  Every expression is valid; its state, in the order given, for the visual form. */
+{ status: "parsed"; states: ExpressionState[] } | 
+/**  What DynamoDB would answer, each with the expression and span it points at. */
+{ status: "invalid"; diagnostics: Diagnostic[] };
+
+/**  One step of a path: a map key (or, first, a top-level attribute name) or a list index. */
+export type PathStep = number | string;
 
 /**  Where one item sits in one column. */
 export type Placement = {
@@ -564,6 +762,11 @@ export type ProfileInput = {
 export type Projection = {
 	type: ProjectionType,
 	attributes: string[],
+};
+
+/**  A projection: the attributes, or parts of attributes, to return. */
+export type ProjectionState = {
+	paths: AttributePath[],
 };
 
 export type ProjectionType = "ALL" | "KEYS_ONLY" | "INCLUDE";
@@ -632,6 +835,23 @@ export type QueryPage = {
 /**  How a read is made. */
 export type ReadConsistency = "eventual" | "strong" | "transactional";
 
+export type ReadOperation = "Query" | "Scan";
+
+/**  A Query or Scan as built in the UI. */
+export type ReadRequest = {
+	operation: ReadOperation,
+	tableName: string,
+	indexName?: string | null,
+	keyCondition?: KeyConditionState | null,
+	filter?: ConditionState | null,
+	projection?: ProjectionState | null,
+	direction?: Direction,
+	/**  Items evaluated per page (`Limit`); every page is still read. */
+	limit?: number | null,
+	consistentRead?: boolean,
+	returnConsumedCapacity?: ReturnConsumedCapacity | null,
+};
+
 /**  The selected items read one way. */
 export type ReadWayEstimate = {
 	way: ReadWayKind,
@@ -698,6 +918,21 @@ export type RequestCostFigure = {
 	/**  False when the figure rests on average item sizes. */
 	exact: boolean,
 	lines: ExplanationLine[],
+};
+
+export type ReturnConsumedCapacity = "INDEXES" | "TOTAL" | "NONE";
+
+/**  What can be saved from the builder: one expression, or a whole request. */
+export type SavedBuilderContent = { kind: "expression"; state: ExpressionState } | { kind: "request"; request: ReadRequest };
+
+/**  A saved expression or request of one table. */
+export type SavedExpression = {
+	id: string,
+	table: string,
+	name: string,
+	content: SavedBuilderContent,
+	/**  Seconds since the Unix epoch. */
+	savedAt: number,
 };
 
 export type SavedQuery = {
@@ -783,6 +1018,13 @@ export type ScanUpdate = {
 /**  A secret arriving from the UI: wrapped at once, never echoed back. */
 export type SecretInput = string;
 
+/**  The right-hand side of a SET action. */
+export type SetValueState = { type: "operand"; operand: UpdateOperandState } | 
+/**  `left + right` */
+{ type: "plus"; left: UpdateOperandState; right: UpdateOperandState } | 
+/**  `left - right` */
+{ type: "minus"; left: UpdateOperandState; right: UpdateOperandState };
+
 /**  Where the shared engine listens. */
 export type SharedEngine = {
 	/**  `http://127.0.0.1:<port>`: the endpoint URL to give an SDK. */
@@ -807,6 +1049,9 @@ export type SizeSource =
  *  dynamodb-rules.md).
  */
 export type SortKeyCondition = { op: "eq"; value: AttributeValue } | { op: "lt"; value: AttributeValue } | { op: "le"; value: AttributeValue } | { op: "gt"; value: AttributeValue } | { op: "ge"; value: AttributeValue } | { op: "beginsWith"; value: AttributeValue } | { op: "between"; low: AttributeValue; high: AttributeValue };
+
+/**  An operator of a sort-key condition. */
+export type SortKeyOperator = "=" | "<" | "<=" | ">" | ">=" | "BETWEEN" | "begins_with";
 
 /**  What DescribeTable (and DescribeTimeToLive) say about a table. */
 export type TableDescription = {
@@ -837,6 +1082,12 @@ export type TableList = {
 	nextStart: string | null,
 };
 
+/**  A byte range in an expression's text, for underlining. */
+export type TextSpan = {
+	start: number,
+	end: number,
+};
+
 export type TrafficInput = {
 	readsPerSecond: number,
 	readUnitsPerRequest: number,
@@ -857,6 +1108,36 @@ export type TransferProgress = {
 export type TransferSummary = {
 	progress: TransferProgress,
 	cancelled: boolean,
+};
+
+/**  The ten type descriptors `attribute_type` accepts. */
+export type TypeDescriptor = "S" | "N" | "B" | "SS" | "NS" | "BS" | "M" | "L" | "NULL" | "BOOL";
+
+/**  Typed text with its maps, as the UI's text mode sends it (one argument for a command). */
+export type TypedRequest = {
+	/**  The request's expressions, each with the parameter it is sent in. */
+	Expressions: ExpressionText[],
+	ExpressionAttributeNames?: { [key in string]: string } | null,
+	ExpressionAttributeValues?: { [key in string]: AttributeValueJson } | null,
+};
+
+/**  One action of an update. */
+export type UpdateActionState = { action: "set"; path: AttributePath; value: SetValueState } | { action: "remove"; path: AttributePath } | 
+/**  Adds a number to a number, or elements to a set. */
+{ action: "add"; path: AttributePath; value: AttributeValueJson } | 
+/**  Removes elements from a set. */
+{ action: "delete"; path: AttributePath; value: AttributeValueJson };
+
+/**  An operand of a SET action. */
+export type UpdateOperandState = { type: "path"; path: AttributePath } | { type: "value"; value: AttributeValueJson } | 
+/**  `if_not_exists(path, fallback)` */
+{ type: "ifNotExists"; path: AttributePath; fallback: UpdateOperandState } | 
+/**  `list_append(first, second)` */
+{ type: "listAppend"; first: UpdateOperandState; second: UpdateOperandState };
+
+/**  An update: its actions. */
+export type UpdateState = {
+	actions: UpdateActionState[],
 };
 
 /**  The entries of one partition-key value in one column, in sort-key order. */

@@ -1,0 +1,479 @@
+//! The expression and query builder's commands (issue 8): everything the UI's builder asks of
+//! the backend, over `dynotable-builder`.
+//!
+//! Design:
+//! - **Offline work is pure.** Generating an expression, parsing typed text back into builder
+//!   state, checking a request, the legal sort-key operators, generating a Query/Scan with its
+//!   DynamoDB JSON body and exporting it as code need no connection: they are plain functions of
+//!   their input, answered from `dynotable-builder`, which resolves every text with
+//!   `dynotable-expr` — the engine's own parser, so the builder and the engine never disagree.
+//!   What DynamoDB would refuse comes back as data ([`Diagnostic`]s with the service's message
+//!   and the byte span it points at), not as a command error: the UI underlines it.
+//! - **Running** a builder request goes the way every read goes ([`App::session`] →
+//!   aws-sdk-dynamodb): the request is generated, checked against the key schema of the table or
+//!   index it reads (nothing is sent when DynamoDB would refuse it), and its expression strings
+//!   and placeholder maps are handed to the SDK's Query or Scan unchanged. One page comes back,
+//!   as a [`QueryPage`], like the explorer's queries and scans.
+//! - **Saved work** (one expression, or a whole request) is kept per connection and table in the
+//!   app database (migration 0003), beside the saved queries of [`crate::history`].
+
+use std::collections::{BTreeMap, HashMap};
+
+use aws_sdk_dynamodb::types::{AttributeValue as Sdk, ReturnConsumedCapacity as SdkCapacity};
+use dynotable_builder::KeyAttribute as BuilderKey;
+use dynotable_builder::codegen;
+// The builder's model, as the shell's commands name it.
+pub use dynotable_builder::codegen::CodeTarget;
+pub use dynotable_builder::{
+    Diagnostic, ExpressionState, GeneratedExpression, GeneratedRequest, KeySchemaState, KeyType,
+    ReadOperation, ReadRequest, ReturnConsumedCapacity, SortKeyOperator, TypedRequest,
+};
+use serde::{Deserialize, Serialize};
+use sqlx::Row;
+
+use crate::dto::attribute::{item_from_sdk, item_to_sdk};
+use crate::dto::{Item, KeySchema, QueryPage, ScalarType};
+use crate::reads::{consumed_capacity, page_stop};
+use crate::{App, CommandError, ErrorCode};
+
+/// What parsing typed text gave: the builder states of its expressions, or DynamoDB's objections.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(tag = "status", rename_all = "camelCase")]
+pub enum ParseOutcome {
+    /// Every expression is valid; its state, in the order given, for the visual form.
+    Parsed { states: Vec<ExpressionState> },
+    /// What DynamoDB would answer, each with the expression and span it points at.
+    Invalid { diagnostics: Vec<Diagnostic> },
+}
+
+/// A Query or Scan as it would be sent: the parameters, the DynamoDB JSON body, and what
+/// DynamoDB would say about its expressions (empty when it would accept them).
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct BuiltRequest {
+    pub request: GeneratedRequest,
+    /// The body of `DynamoDB_20120810.Query`/`.Scan`, pretty-printed.
+    pub body: String,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// What can be saved from the builder: one expression, or a whole request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum SavedBuilderContent {
+    Expression { state: ExpressionState },
+    Request { request: ReadRequest },
+}
+
+/// A saved expression or request of one table.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct SavedExpression {
+    pub id: String,
+    pub table: String,
+    pub name: String,
+    pub content: SavedBuilderContent,
+    /// Seconds since the Unix epoch.
+    #[specta(type = specta_typescript::Number)]
+    pub saved_at: f64,
+}
+
+fn validation(message: impl Into<String>) -> CommandError {
+    CommandError::new(ErrorCode::Validation, message)
+}
+
+fn storage(err: impl std::fmt::Display) -> CommandError {
+    CommandError::new(
+        ErrorCode::ProfileStorage,
+        format!("The saved expressions could not be read or written: {err}"),
+    )
+}
+
+/// The first of DynamoDB's objections as the command error the service would have returned.
+fn refused(diagnostics: &[Diagnostic]) -> Option<CommandError> {
+    diagnostics.first().map(|first| CommandError {
+        code: ErrorCode::Validation,
+        message: first.message.clone(),
+        exception: Some(first.exception.clone()),
+    })
+}
+
+/// A table's or index's key schema as the builder checks key conditions against it.
+pub fn key_schema_state(keys: &KeySchema) -> KeySchemaState {
+    fn key(name: &str, ty: ScalarType) -> BuilderKey {
+        BuilderKey {
+            name: name.to_owned(),
+            key_type: match ty {
+                ScalarType::S => KeyType::S,
+                ScalarType::N => KeyType::N,
+                ScalarType::B => KeyType::B,
+            },
+        }
+    }
+    KeySchemaState {
+        partition_key: key(&keys.partition_key.name, keys.partition_key.ty),
+        sort_key: keys.sort_key.as_ref().map(|k| key(&k.name, k.ty)),
+    }
+}
+
+/// The builder's values (the engine's type) as the SDK sends them.
+fn sdk_values(
+    values: &BTreeMap<String, dynotable_types::AttributeValue>,
+) -> Result<HashMap<String, Sdk>, CommandError> {
+    let json = serde_json::to_value(values).map_err(|err| validation(err.to_string()))?;
+    let item: Item = serde_json::from_value(json).map_err(|err| validation(err.to_string()))?;
+    item_to_sdk(&item).map_err(validation)
+}
+
+fn sdk_capacity(capacity: ReturnConsumedCapacity) -> SdkCapacity {
+    match capacity {
+        ReturnConsumedCapacity::INDEXES => SdkCapacity::Indexes,
+        ReturnConsumedCapacity::TOTAL => SdkCapacity::Total,
+        ReturnConsumedCapacity::NONE => SdkCapacity::None,
+    }
+}
+
+fn now() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or(0.0)
+}
+
+impl App {
+    /// One expression written out with placeholders chosen automatically.
+    pub fn generate_expression(&self, state: &ExpressionState) -> Result<GeneratedExpression, CommandError> {
+        dynotable_builder::generate(state).map_err(|err| validation(err.message))
+    }
+
+    /// Typed expressions with their names and values, as builder states, or DynamoDB's objections
+    /// at the position they occur. A key condition needs `key_schema`.
+    pub fn parse_expressions(
+        &self,
+        request: &TypedRequest,
+        key_schema: Option<&KeySchemaState>,
+    ) -> ParseOutcome {
+        match request.parse(key_schema) {
+            Ok(states) => ParseOutcome::Parsed { states },
+            Err(diagnostics) => ParseOutcome::Invalid { diagnostics },
+        }
+    }
+
+    /// Everything DynamoDB would object to in a request's expressions and maps (limits,
+    /// undefined and unused placeholders, overlapping update paths, the key schema).
+    pub fn check_expressions(
+        &self,
+        request: &TypedRequest,
+        key_schema: Option<&KeySchemaState>,
+    ) -> Vec<Diagnostic> {
+        request.check(key_schema)
+    }
+
+    /// What DynamoDB allows on a sort key of this type (rule B.5, dynamodb-rules.md).
+    pub fn sort_key_operators(&self, key_type: KeyType) -> Vec<SortKeyOperator> {
+        dynotable_builder::sort_key_operators(key_type)
+    }
+
+    /// A Query or Scan as it would be sent, its JSON body, and DynamoDB's verdict on it.
+    pub fn build_read_request(
+        &self,
+        request: &ReadRequest,
+        key_schema: Option<&KeySchemaState>,
+    ) -> Result<BuiltRequest, CommandError> {
+        let generated = request.generate().map_err(|err| validation(err.message))?;
+        let diagnostics = request.check(key_schema).map_err(|err| validation(err.message))?;
+        let body =
+            serde_json::to_string_pretty(&generated.to_json()).map_err(|err| validation(err.to_string()))?;
+        Ok(BuiltRequest {
+            request: generated,
+            body,
+            diagnostics,
+        })
+    }
+
+    /// The program for `target` that runs `request` and prints every item of every page.
+    pub fn export_code(&self, request: &ReadRequest, target: CodeTarget) -> Result<String, CommandError> {
+        let generated = request.generate().map_err(|err| validation(err.message))?;
+        Ok(codegen::export(&generated, target))
+    }
+
+    /// The key schema of `table`, or of its index `index`.
+    pub async fn read_key_schema(
+        &self,
+        profile_id: &str,
+        table: &str,
+        index: Option<&str>,
+    ) -> Result<KeySchemaState, CommandError> {
+        let description = self.describe_table(profile_id, table).await?;
+        let keys = match index {
+            None => description.keys,
+            Some(name) => {
+                description
+                    .indexes
+                    .into_iter()
+                    .find(|i| i.name == name)
+                    .ok_or_else(|| {
+                        CommandError::new(
+                            ErrorCode::NotFound,
+                            format!("The table {table} has no index named {name}."),
+                        )
+                    })?
+                    .keys
+            }
+        };
+        Ok(key_schema_state(&keys))
+    }
+
+    /// Runs one page of a builder request on a connection. The request is checked first against
+    /// the key schema of what it reads; when DynamoDB would refuse it nothing is sent and its
+    /// ValidationException comes back. Otherwise the generated expressions and maps go to the
+    /// SDK's Query or Scan exactly as the code export sends them.
+    pub async fn run_read_request(
+        &self,
+        profile_id: &str,
+        request: &ReadRequest,
+        exclusive_start_key: Option<Item>,
+    ) -> Result<QueryPage, CommandError> {
+        let generated = request.generate().map_err(|err| validation(err.message))?;
+        let session = self.session(profile_id).await?;
+        let key_schema = match request.operation {
+            ReadOperation::Query => Some(
+                self.read_key_schema(profile_id, &request.table_name, generated.index_name.as_deref())
+                    .await?,
+            ),
+            ReadOperation::Scan => None,
+        };
+        let diagnostics = request
+            .check(key_schema.as_ref())
+            .map_err(|err| validation(err.message))?;
+        if let Some(error) = refused(&diagnostics) {
+            return Err(error);
+        }
+        let names: Option<HashMap<String, String>> = generated
+            .expression_attribute_names
+            .clone()
+            .map(|names| names.into_iter().collect());
+        let values = generated
+            .expression_attribute_values
+            .as_ref()
+            .map(sdk_values)
+            .transpose()?;
+        let start = exclusive_start_key
+            .as_ref()
+            .map(item_to_sdk)
+            .transpose()
+            .map_err(validation)?;
+        let limit = generated.limit.map(|l| l.min(i32::MAX as u32) as i32);
+        let capacity = generated.return_consumed_capacity.map(sdk_capacity);
+        let (items, count, scanned, last_key, consumed) = match generated.operation {
+            ReadOperation::Query => {
+                let output = session
+                    .client
+                    .query()
+                    .table_name(&generated.table_name)
+                    .set_index_name(generated.index_name.clone())
+                    .set_key_condition_expression(generated.key_condition_expression.clone())
+                    .set_filter_expression(generated.filter_expression.clone())
+                    .set_projection_expression(generated.projection_expression.clone())
+                    .set_expression_attribute_names(names)
+                    .set_expression_attribute_values(values)
+                    .set_scan_index_forward(generated.scan_index_forward)
+                    .set_limit(limit)
+                    .set_consistent_read(generated.consistent_read)
+                    .set_return_consumed_capacity(capacity)
+                    .set_exclusive_start_key(start)
+                    .send()
+                    .await
+                    .map_err(|err| CommandError::from_sdk(&err))?;
+                (
+                    output.items().iter().map(item_from_sdk).collect::<Vec<_>>(),
+                    output.count(),
+                    output.scanned_count(),
+                    output.last_evaluated_key().map(item_from_sdk),
+                    output.consumed_capacity().map(consumed_capacity),
+                )
+            }
+            ReadOperation::Scan => {
+                let output = session
+                    .client
+                    .scan()
+                    .table_name(&generated.table_name)
+                    .set_index_name(generated.index_name.clone())
+                    .set_filter_expression(generated.filter_expression.clone())
+                    .set_projection_expression(generated.projection_expression.clone())
+                    .set_expression_attribute_names(names)
+                    .set_expression_attribute_values(values)
+                    .set_limit(limit)
+                    .set_consistent_read(generated.consistent_read)
+                    .set_return_consumed_capacity(capacity)
+                    .set_exclusive_start_key(start)
+                    .send()
+                    .await
+                    .map_err(|err| CommandError::from_sdk(&err))?;
+                (
+                    output.items().iter().map(item_from_sdk).collect::<Vec<_>>(),
+                    output.count(),
+                    output.scanned_count(),
+                    output.last_evaluated_key().map(item_from_sdk),
+                    output.consumed_capacity().map(consumed_capacity),
+                )
+            }
+        };
+        let scanned_count = u32::try_from(scanned).unwrap_or(0);
+        Ok(QueryPage {
+            items,
+            count: u32::try_from(count).unwrap_or(0),
+            scanned_count,
+            stop: page_stop(last_key.is_some(), generated.limit, scanned_count),
+            last_evaluated_key: last_key,
+            consumed_capacity: consumed,
+        })
+    }
+
+    /// Saves an expression or a request under `name` for `table` (replacing what had that name).
+    pub async fn save_expression(
+        &self,
+        profile_id: &str,
+        table: &str,
+        name: &str,
+        content: SavedBuilderContent,
+    ) -> Result<SavedExpression, CommandError> {
+        let name = name.trim();
+        if name.is_empty() || name.chars().count() > 100 {
+            return Err(validation(
+                "A saved expression needs a name of 1 to 100 characters.",
+            ));
+        }
+        if table.is_empty() {
+            return Err(validation("A saved expression belongs to a table; choose one."));
+        }
+        if let SavedBuilderContent::Request { request } = &content
+            && request.table_name != table
+        {
+            return Err(validation(format!(
+                "The request reads {}, not {table}; save it with its own table.",
+                request.table_name
+            )));
+        }
+        let pool = self.profile_store().await?.pool();
+        let saved = SavedExpression {
+            id: uuid::Uuid::new_v4().to_string(),
+            table: table.to_owned(),
+            name: name.to_owned(),
+            saved_at: now(),
+            content,
+        };
+        sqlx::query(
+            "INSERT INTO saved_expressions (id, profile_id, table_name, name, content, saved_at) VALUES (?, ?, ?, ?, ?, ?) \
+             ON CONFLICT (profile_id, table_name, name) DO UPDATE SET content = excluded.content, saved_at = excluded.saved_at",
+        )
+        .bind(&saved.id)
+        .bind(profile_id)
+        .bind(&saved.table)
+        .bind(&saved.name)
+        .bind(serde_json::to_string(&saved.content).map_err(storage)?)
+        .bind(saved.saved_at)
+        .execute(pool)
+        .await
+        .map_err(storage)?;
+        // On a replace the row kept its first id.
+        let id: String = sqlx::query_scalar(
+            "SELECT id FROM saved_expressions WHERE profile_id = ? AND table_name = ? AND name = ?",
+        )
+        .bind(profile_id)
+        .bind(&saved.table)
+        .bind(&saved.name)
+        .fetch_one(pool)
+        .await
+        .map_err(storage)?;
+        Ok(SavedExpression { id, ..saved })
+    }
+
+    /// The saved expressions and requests of a connection (of one table, if given), by name.
+    pub async fn saved_expressions(
+        &self,
+        profile_id: &str,
+        table: Option<&str>,
+    ) -> Result<Vec<SavedExpression>, CommandError> {
+        let pool = self.profile_store().await?.pool();
+        let rows = sqlx::query(
+            "SELECT id, table_name, name, content, saved_at FROM saved_expressions \
+             WHERE profile_id = ? AND (?2 IS NULL OR table_name = ?2) ORDER BY table_name, name",
+        )
+        .bind(profile_id)
+        .bind(table)
+        .fetch_all(pool)
+        .await
+        .map_err(storage)?;
+        rows.iter()
+            .map(|row| {
+                Ok(SavedExpression {
+                    id: row.get(0),
+                    table: row.get(1),
+                    name: row.get(2),
+                    content: serde_json::from_str(row.get::<&str, _>(3)).map_err(storage)?,
+                    saved_at: row.get(4),
+                })
+            })
+            .collect()
+    }
+
+    pub async fn delete_saved_expression(&self, id: &str) -> Result<(), CommandError> {
+        let pool = self.profile_store().await?.pool();
+        sqlx::query("DELETE FROM saved_expressions WHERE id = ?")
+            .bind(id)
+            .execute(pool)
+            .await
+            .map_err(storage)?;
+        Ok(())
+    }
+
+    /// Forgets a deleted connection's saved expressions.
+    pub(crate) async fn forget_saved_expressions(&self, profile_id: &str) -> Result<(), CommandError> {
+        let pool = self.profile_store().await?.pool();
+        sqlx::query("DELETE FROM saved_expressions WHERE profile_id = ?")
+            .bind(profile_id)
+            .execute(pool)
+            .await
+            .map_err(storage)?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dto::KeyAttribute;
+
+    #[test]
+    fn the_app_key_schema_becomes_the_builder_key_schema() {
+        let keys = KeySchema {
+            partition_key: KeyAttribute {
+                name: "vehicleId".into(),
+                ty: ScalarType::S,
+            },
+            sort_key: Some(KeyAttribute {
+                name: "odometer".into(),
+                ty: ScalarType::N,
+            }),
+        };
+        let state = key_schema_state(&keys);
+        assert_eq!(state.partition_key.name, "vehicleId");
+        assert_eq!(state.partition_key.key_type, KeyType::S);
+        assert_eq!(state.sort_key.unwrap().key_type, KeyType::N);
+    }
+
+    #[test]
+    fn builder_values_travel_to_the_sdk_with_their_types() {
+        let values = BTreeMap::from([
+            (
+                ":n".to_owned(),
+                dynotable_types::AttributeValue::N("12.5".parse().unwrap()),
+            ),
+            (":s".to_owned(), dynotable_types::AttributeValue::S("x".into())),
+        ]);
+        let sdk = sdk_values(&values).unwrap();
+        assert_eq!(sdk[":n"], Sdk::N("12.5".into()));
+        assert_eq!(sdk[":s"], Sdk::S("x".into()));
+    }
+}

@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import type { ReadRequest } from "../../ipc/bindings.gen";
+import { CODE_TARGETS, CodePanel } from "./CodePanel";
+import { fakeSource } from "./fakeSource";
+import type { BuilderSource } from "./source";
+
+afterEach(cleanup);
+
+const request: ReadRequest = {
+  operation: "Scan",
+  tableName: "Pets",
+  indexName: null,
+  keyCondition: null,
+  filter: null,
+  projection: null,
+  direction: "ascending",
+  limit: null,
+  consistentRead: false,
+  returnConsumedCapacity: null,
+};
+
+// Rendering many controls is slow on a busy machine: 20 s, not the default 5 s.
+describe("CodePanel", { timeout: 20_000 }, () => {
+  it("has a tab per target, exports the request for the chosen one, and copies it", async () => {
+    const exportCode = vi.fn<BuilderSource["exportCode"]>(async (_r, target) => ({ status: "ok" as const, data: `code for ${target}` }));
+    const clipboard = { writeText: vi.fn(async () => {}) };
+    render(<CodePanel request={request} source={fakeSource({ exportCode })} clipboard={clipboard} />);
+    expect(screen.getAllByRole("tab")).toHaveLength(CODE_TARGETS.length);
+    await waitFor(() => expect(screen.getByTestId("code").textContent).toBe("code for awsCli"));
+    fireEvent.click(screen.getByRole("tab", { name: "boto3 resource" }));
+    await waitFor(() => expect(screen.getByTestId("code").textContent).toBe("code for pythonResource"));
+    expect(exportCode).toHaveBeenLastCalledWith(request, "pythonResource");
+    // Arrow keys move between the tabs.
+    fireEvent.keyDown(screen.getByRole("tab", { name: "boto3 resource" }), { key: "ArrowRight" });
+    await waitFor(() => expect(screen.getByTestId("code").textContent).toBe("code for rust"));
+    fireEvent.click(screen.getByRole("button", { name: "Copy" }));
+    await waitFor(() => expect(screen.getByRole("status").textContent).toBe("Copied"));
+    expect(clipboard.writeText).toHaveBeenCalledWith("code for rust");
+  });
+
+  it("shows why a request cannot be exported", async () => {
+    const exportCode = vi.fn<BuilderSource["exportCode"]>(async () => ({
+      status: "error" as const,
+      error: { code: "VALIDATION" as const, message: "Choose the table to read", exception: null },
+    }));
+    render(<CodePanel request={{ ...request, tableName: "" }} source={fakeSource({ exportCode })} clipboard={undefined} />);
+    await waitFor(() => expect(screen.getByText("Choose the table to read")).toBeTruthy());
+  });
+});

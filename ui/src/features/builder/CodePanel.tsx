@@ -1,0 +1,108 @@
+import { useEffect, useState } from "react";
+import type { CodeTarget, ReadRequest } from "../../ipc/bindings.gen";
+import type { BuilderSource } from "./source";
+import "./CodePanel.css";
+
+/** Every export target, with the name its tab shows. */
+export const CODE_TARGETS: { target: CodeTarget; label: string }[] = [
+  { target: "awsCli", label: "AWS CLI" },
+  { target: "javaScriptClient", label: "JS client" },
+  { target: "javaScriptDocumentClient", label: "JS DocumentClient" },
+  { target: "pythonClient", label: "boto3 client" },
+  { target: "pythonResource", label: "boto3 resource" },
+  { target: "rust", label: "Rust" },
+  { target: "go", label: "Go" },
+  { target: "java", label: "Java" },
+];
+
+type Clipboard = Pick<globalThis.Clipboard, "writeText">;
+
+/**
+ * The request as a program that pages through every result, one tab per SDK, with a Copy button.
+ * The code comes from the backend's exporter (`exportCode`).
+ */
+export function CodePanel({
+  request,
+  source,
+  clipboard = typeof navigator !== "undefined" ? navigator.clipboard : undefined,
+}: {
+  request: ReadRequest;
+  source: Pick<BuilderSource, "exportCode">;
+  clipboard?: Clipboard | undefined;
+}) {
+  const [target, setTarget] = useState<CodeTarget>("awsCli");
+  const [code, setCode] = useState<{ code: string } | { error: string } | null>(null);
+  const [copied, setCopied] = useState<"copied" | "failed" | null>(null);
+  const key = JSON.stringify(request);
+
+  useEffect(() => {
+    let live = true;
+    setCopied(null);
+    source.exportCode(request, target).then(
+      (result) => live && setCode(result.status === "ok" ? { code: result.data } : { error: result.error.message }),
+      (err: unknown) => live && setCode({ error: String(err) }),
+    );
+    return () => {
+      live = false;
+    };
+    // The request is compared by value: a new object with the same content exports the same code.
+  }, [key, target, source]);
+
+  const index = CODE_TARGETS.findIndex((t) => t.target === target);
+  const copy = async () => {
+    if (!code || !("code" in code) || !clipboard) return;
+    try {
+      await clipboard.writeText(code.code);
+      setCopied("copied");
+    } catch {
+      setCopied("failed");
+    }
+  };
+  return (
+    <section className="code-panel" aria-label="Code">
+      <div
+        role="tablist"
+        aria-label="Language"
+        className="code-tabs"
+        onKeyDown={(e) => {
+          const step = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
+          if (step === 0) return;
+          const next = CODE_TARGETS[(index + step + CODE_TARGETS.length) % CODE_TARGETS.length];
+          if (next) setTarget(next.target);
+        }}
+      >
+        {CODE_TARGETS.map((t) => (
+          <button
+            key={t.target}
+            type="button"
+            role="tab"
+            aria-selected={t.target === target}
+            tabIndex={t.target === target ? 0 : -1}
+            onClick={() => setTarget(t.target)}
+          >
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" className="code-body">
+        {code === null ? (
+          <p className="builder-hint">Generating…</p>
+        ) : "error" in code ? (
+          <p className="expression-error">{code.error}</p>
+        ) : (
+          <>
+            <button type="button" className="copy-button" onClick={copy} disabled={!clipboard}>
+              Copy
+            </button>
+            <span className="copy-status" role="status">
+              {copied === "copied" ? "Copied" : copied === "failed" ? "The clipboard refused the copy" : ""}
+            </span>
+            <pre className="code" data-testid="code">
+              {code.code}
+            </pre>
+          </>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,66 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { useState } from "react";
+import type { ExpressionState } from "../../ipc/bindings.gen";
+import { ExpressionEditor } from "./ExpressionEditor";
+import { fakeSource } from "./fakeSource";
+import type { BuilderSource } from "./source";
+
+afterEach(cleanup);
+
+const statusActive: ExpressionState = {
+  parameter: "FilterExpression",
+  state: { type: "compare", left: { type: "path", path: ["status"] }, op: "=", right: { type: "value", value: { S: "active" } } },
+};
+
+function Harness({ source }: { source: BuilderSource }) {
+  const [state, setState] = useState<ExpressionState>(statusActive);
+  return <ExpressionEditor state={state} onChange={setState} source={source} suggestions={["status", "speedKph"]} />;
+}
+
+// Rendering many controls is slow on a busy machine: 20 s, not the default 5 s.
+describe("ExpressionEditor", { timeout: 20_000 }, () => {
+  it("shows the generated expression with its names and values beside the visual builder", async () => {
+    const generateExpression = vi.fn<BuilderSource["generateExpression"]>(async () => ({
+      status: "ok" as const,
+      data: {
+        parameter: "FilterExpression" as const,
+        expression: "#status = :status",
+        ExpressionAttributeNames: { "#status": "status" },
+        ExpressionAttributeValues: { ":status": { S: "active" } },
+      },
+    }));
+    render(<Harness source={fakeSource({ generateExpression })} />);
+    await waitFor(() => expect(screen.getByTestId("generated-expression").textContent).toBe("#status = :status"));
+    expect(generateExpression).toHaveBeenCalledWith(statusActive);
+    expect(screen.getByTestId("generated-names").textContent).toContain("#status");
+    expect(screen.getByTestId("generated-values").textContent).toContain('{"S":"active"}');
+  });
+
+  it("turns valid text back into the visual form", async () => {
+    const typed: ExpressionState = {
+      parameter: "FilterExpression",
+      state: { type: "attributeNotExists", path: ["speedKph"] },
+    };
+    const generateExpression = vi.fn<BuilderSource["generateExpression"]>(async (state) => ({
+      status: "ok" as const,
+      data: {
+        parameter: "FilterExpression" as const,
+        expression: state.state === typed.state ? "attribute_not_exists(speedKph)" : "#status = :status",
+        ExpressionAttributeNames: {},
+        ExpressionAttributeValues: {},
+      },
+    }));
+    const parseExpressions = vi.fn<BuilderSource["parseExpressions"]>(async () => ({ status: "parsed" as const, states: [typed] }));
+    render(<Harness source={fakeSource({ generateExpression, parseExpressions })} />);
+    await waitFor(() => expect(screen.getByTestId("generated-expression").textContent).toBe("#status = :status"));
+    fireEvent.click(screen.getByRole("tab", { name: "Text" }));
+    // The text mode starts from the generated expression.
+    expect((screen.getByRole("textbox", { name: "FilterExpression" }) as HTMLTextAreaElement).value).toBe("#status = :status");
+    fireEvent.change(screen.getByRole("textbox", { name: "FilterExpression" }), { target: { value: "attribute_not_exists(speedKph)" } });
+    await waitFor(() => expect(screen.getByText("Valid: shown in the visual builder.")).toBeTruthy());
+    fireEvent.click(screen.getByRole("tab", { name: "Visual" }));
+    expect((screen.getByLabelText("Kind 1.1") as HTMLSelectElement).value).toBe("attributeNotExists");
+    expect((screen.getByLabelText("Attribute 1.1") as HTMLInputElement).value).toBe("speedKph");
+  });
+});

@@ -1,0 +1,189 @@
+import { useEffect, useState } from "react";
+import type {
+  ExpressionState,
+  GeneratedExpression,
+  KeySchemaState,
+} from "../../ipc/bindings.gen";
+import { ConditionBuilder } from "./ConditionBuilder";
+import { ExpressionTextMode, type TypedExpression } from "./ExpressionTextMode";
+import { GeneratedView } from "./GeneratedView";
+import { KeyConditionBuilder } from "./KeyConditionBuilder";
+import { ProjectionBuilder } from "./ProjectionBuilder";
+import type { BuilderSource } from "./source";
+import { UpdateBuilder } from "./UpdateBuilder";
+import { useDebounced } from "./useDebounced";
+import "./ExpressionEditor.css";
+
+type Mode = "visual" | "text";
+
+/** The text mode's starting point: the generated expression and its maps, as JSON. */
+function typedOf(generated: GeneratedExpression | null): TypedExpression {
+  if (!generated) return { text: "", names: "", values: "" };
+  const json = (map: object) => (Object.keys(map).length === 0 ? "" : JSON.stringify(map, null, 1));
+  return {
+    text: generated.expression,
+    names: json(generated.ExpressionAttributeNames),
+    values: json(generated.ExpressionAttributeValues),
+  };
+}
+
+/**
+ * One expression, built visually or typed as text, with the expression the backend generates
+ * (and its ExpressionAttributeNames/Values) shown beside it. `state` is `null` while the
+ * expression is empty (an optional filter or projection); a key condition and an update always
+ * have one.
+ */
+export function ExpressionEditor({
+  state,
+  onChange,
+  source,
+  suggestions,
+  keySchema = null,
+  label,
+  onClear,
+}: {
+  state: ExpressionState;
+  onChange: (state: ExpressionState) => void;
+  /** Called when the last condition or attribute is removed (an optional expression). */
+  onClear?: () => void;
+  source: Pick<BuilderSource, "generateExpression" | "parseExpressions" | "sortKeyOperators">;
+  suggestions: readonly string[];
+  keySchema?: KeySchemaState | null;
+  label?: string;
+}) {
+  const [mode, setMode] = useState<Mode>("visual");
+  const [generated, setGenerated] = useState<GeneratedExpression | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const settled = useDebounced(state, 150);
+
+  useEffect(() => {
+    let live = true;
+    source.generateExpression(settled).then(
+      (result) => {
+        if (!live) return;
+        if (result.status === "ok") {
+          setGenerated(result.data);
+          setProblem(null);
+        } else {
+          setGenerated(null);
+          setProblem(result.error.message);
+        }
+      },
+      (err: unknown) => live && setProblem(String(err)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [settled, source]);
+
+  const title = label ?? state.parameter;
+  return (
+    <section className="expression-editor" aria-label={title}>
+      <div className="expression-editor-head">
+        <h3>{title}</h3>
+        <div role="tablist" aria-label={`${title} mode`} className="mode-tabs">
+          {(["visual", "text"] as const).map((m) => (
+            <button
+              key={m}
+              type="button"
+              role="tab"
+              aria-selected={mode === m}
+              onClick={() => setMode(m)}
+              onKeyDown={(e) => {
+                if (e.key === "ArrowRight" || e.key === "ArrowLeft") setMode(mode === "visual" ? "text" : "visual");
+              }}
+            >
+              {m === "visual" ? "Visual" : "Text"}
+            </button>
+          ))}
+        </div>
+      </div>
+      <div role="tabpanel">
+        {mode === "text" ? (
+          <ExpressionTextMode
+            parameter={state.parameter}
+            initial={typedOf(generated)}
+            keySchema={keySchema}
+            source={source}
+            onParsed={(parsed) => parsed.parameter === state.parameter && onChange(parsed)}
+          />
+        ) : (
+          <VisualBuilder
+            state={state}
+            onChange={onChange}
+            onClear={onClear ?? (() => {})}
+            source={source}
+            suggestions={suggestions}
+            keySchema={keySchema}
+          />
+        )}
+      </div>
+      {problem ? (
+        <p className="expression-error" role="status">
+          {problem}
+        </p>
+      ) : generated ? (
+        <GeneratedView
+          parameter={generated.parameter}
+          expression={generated.expression}
+          names={generated.ExpressionAttributeNames}
+          values={generated.ExpressionAttributeValues}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+function VisualBuilder({
+  state,
+  onChange,
+  onClear,
+  source,
+  suggestions,
+  keySchema,
+}: {
+  state: ExpressionState;
+  onChange: (state: ExpressionState) => void;
+  onClear: () => void;
+  source: Pick<BuilderSource, "sortKeyOperators">;
+  suggestions: readonly string[];
+  keySchema: KeySchemaState | null;
+}) {
+  switch (state.parameter) {
+    case "KeyConditionExpression":
+      return keySchema ? (
+        <KeyConditionBuilder
+          schema={keySchema}
+          condition={state.state}
+          source={source}
+          onChange={(c) => onChange({ parameter: "KeyConditionExpression", state: c })}
+        />
+      ) : (
+        <p className="builder-hint">A key condition needs the key schema of a table or index.</p>
+      );
+    case "FilterExpression":
+    case "ConditionExpression": {
+      const parameter = state.parameter;
+      return (
+        <ConditionBuilder
+          label={parameter}
+          condition={state.state}
+          suggestions={suggestions}
+          onChange={(c) => (c ? onChange({ parameter, state: c }) : onClear())}
+        />
+      );
+    }
+    case "ProjectionExpression":
+      return (
+        <ProjectionBuilder
+          projection={state.state}
+          suggestions={suggestions}
+          onChange={(p) => (p ? onChange({ parameter: "ProjectionExpression", state: p }) : onClear())}
+        />
+      );
+    case "UpdateExpression":
+      return (
+        <UpdateBuilder update={state.state} suggestions={suggestions} onChange={(u) => onChange({ parameter: "UpdateExpression", state: u })} />
+      );
+  }
+}

@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { ExpressionTextMode } from "./ExpressionTextMode";
+import { fakeSource } from "./fakeSource";
+import type { BuilderSource } from "./source";
+
+afterEach(cleanup);
+
+const schema = { partitionKey: { name: "vehicleId", type: "S" as const }, sortKey: { name: "recordedAt", type: "S" as const } };
+
+// Rendering many controls is slow on a busy machine: 20 s, not the default 5 s.
+describe("ExpressionTextMode", { timeout: 20_000 }, () => {
+  it("parses as the user types, once typing pauses, and hands a valid text back as state", async () => {
+    const state = {
+      parameter: "KeyConditionExpression" as const,
+      state: { partitionKey: "vehicleId", partitionValue: { S: "VEH#V-7741" }, sort: null },
+    };
+    const parseExpressions = vi.fn<BuilderSource["parseExpressions"]>(async () => ({ status: "parsed" as const, states: [state] }));
+    const onParsed = vi.fn();
+    render(
+      <ExpressionTextMode
+        parameter="KeyConditionExpression"
+        initial={{ text: "", names: "", values: '{":v": {"S": "VEH#V-7741"}}' }}
+        keySchema={schema}
+        onParsed={onParsed}
+        source={fakeSource({ parseExpressions })}
+        delay={20}
+      />,
+    );
+    const text = screen.getByLabelText("KeyConditionExpression");
+    fireEvent.change(text, { target: { value: "vehicleId" } });
+    fireEvent.change(text, { target: { value: "vehicleId = :v" } });
+    await waitFor(() => expect(onParsed).toHaveBeenCalledWith(state));
+    // Only the settled text was sent, with its maps and the key schema.
+    expect(parseExpressions).toHaveBeenCalledTimes(1);
+    expect(parseExpressions).toHaveBeenCalledWith(
+      {
+        Expressions: [{ parameter: "KeyConditionExpression", text: "vehicleId = :v" }],
+        ExpressionAttributeNames: null,
+        ExpressionAttributeValues: { ":v": { S: "VEH#V-7741" } },
+      },
+      schema,
+    );
+    expect(screen.getByText("Valid: shown in the visual builder.")).toBeTruthy();
+  });
+
+  it("shows DynamoDB's message and marks the text it points at", async () => {
+    const message = 'Invalid KeyConditionExpression: Syntax error; token: "BETWIXT", near: "recordedAt BETWIXT :from"';
+    const parseExpressions = vi.fn<BuilderSource["parseExpressions"]>(async () => ({
+      status: "invalid" as const,
+      diagnostics: [{ exception: "ValidationException", message, expression: "KeyConditionExpression" as const, span: { start: 30, end: 37 } }],
+    }));
+    const onParsed = vi.fn();
+    render(
+      <ExpressionTextMode
+        parameter="KeyConditionExpression"
+        initial={{ text: "", names: "", values: "" }}
+        keySchema={schema}
+        onParsed={onParsed}
+        source={fakeSource({ parseExpressions })}
+        delay={10}
+      />,
+    );
+    fireEvent.change(screen.getByLabelText("KeyConditionExpression"), {
+      target: { value: "vehicleId = :v AND recordedAt BETWIXT :from AND :to" },
+    });
+    await waitFor(() => expect(screen.getByText(message, { exact: false })).toBeTruthy());
+    expect(screen.getByText("BETWIXT", { selector: "mark" })).toBeTruthy();
+    expect(screen.getByLabelText("KeyConditionExpression").getAttribute("aria-invalid")).toBe("true");
+    expect(onParsed).not.toHaveBeenCalled();
+  });
+
+  it("says when a map is not JSON, without asking the backend", async () => {
+    const parseExpressions = vi.fn<BuilderSource["parseExpressions"]>();
+    render(
+      <ExpressionTextMode
+        parameter="FilterExpression"
+        initial={{ text: "a = :a", names: "", values: "{not json" }}
+        keySchema={null}
+        onParsed={() => {}}
+        source={fakeSource({ parseExpressions })}
+        delay={10}
+      />,
+    );
+    await waitFor(() => expect(screen.getByRole("alert").textContent).toBe("ExpressionAttributeValues is a JSON object."));
+    expect(parseExpressions).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,18 @@
+import { commands } from "../../ipc/bindings.gen";
+
+/** The backend calls the builder makes; the app passes the generated commands, tests pass fakes. */
+export type BuilderSource = Pick<
+  typeof commands,
+  | "generateExpression"
+  | "parseExpressions"
+  | "checkExpressions"
+  | "sortKeyOperators"
+  | "buildReadRequest"
+  | "exportCode"
+  | "runReadRequest"
+  | "saveExpression"
+  | "savedExpressions"
+  | "deleteSavedExpression"
+>;
+
+export const defaultSource: BuilderSource = commands;
