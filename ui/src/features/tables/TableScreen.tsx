@@ -18,6 +18,11 @@ import { DeleteConfirm } from "../items/DeleteConfirm";
 import { TableOverview } from "./TableOverview";
 import { ScanPanel, type ChannelFactory } from "./ScanPanel";
 import { StatisticsGate } from "./StatisticsGate";
+import { BuilderResults, useBuilderRuns } from "./BuilderResults";
+import { LazySection } from "./LazySection";
+import { QueryBuilderPanel } from "../builder/QueryBuilderPanel";
+import { CostPanel } from "../costs/CostPanel";
+import { IndexesView } from "../indexes/IndexesView";
 import { useCollectionQuery } from "./useCollectionQuery";
 import { formatUnits } from "./format";
 import "./tables.css";
@@ -88,6 +93,7 @@ export function TableScreen({
   const [saveError, setSaveError] = useState<{ name: string; message: string } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const query = useCollectionQuery(profile.id, source.query);
+  const builder = useBuilderRuns();
   const ledger = useCapacityLedger();
 
   useEffect(() => {
@@ -174,6 +180,7 @@ export function TableScreen({
   };
 
   const openCollection = (value: AttributeValue) => run(collectionQuery(tableName, value));
+  const seenAttributes = [...new Set(query.pages.flatMap((p) => p.items.flatMap((i) => Object.keys(i))))];
   const lastItem = query.pages.at(-1)?.items.at(-1) ?? null;
 
   return (
@@ -263,6 +270,33 @@ export function TableScreen({
           />
         )}
       </section>
+      <LazySection title="Cost of this query" testId="section-cost">
+        <CostPanel profileId={profile.id} table={description} query={query.input} lastPage={query.pages.at(-1) ?? null} />
+      </LazySection>
+      <LazySection title="Query builder" testId="section-builder">
+        <QueryBuilderPanel
+          key={`${profile.id}/${description.name}`}
+          profileId={profile.id}
+          table={description}
+          onResult={builder.onResult}
+          seenAttributes={seenAttributes}
+        />
+        {builder.run !== null && (
+          <BuilderResults
+            table={description}
+            run={builder.run}
+            onEdit={(item) => {
+              setSaveError(null);
+              setEditing({ kind: "edit", original: item });
+            }}
+          />
+        )}
+      </LazySection>
+      {description.indexes.length > 0 && (
+        <LazySection title="Indexes side by side" testId="section-indexes">
+          <IndexesView profileId={profile.id} table={description} />
+        </LazySection>
+      )}
       <details className="table-section">
         <summary>Scan</summary>
         <ScanPanel profileId={profile.id} table={description} source={source} onOpenCollection={openCollection} makeChannel={makeChannel} />
