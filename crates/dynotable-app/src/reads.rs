@@ -103,23 +103,7 @@ impl App {
         table: &str,
         index: Option<&str>,
     ) -> Result<(String, Option<String>), CommandError> {
-        let description = self.describe_table(profile_id, table).await?;
-        let keys = match index {
-            None => description.keys,
-            Some(name) => {
-                description
-                    .indexes
-                    .into_iter()
-                    .find(|i| i.name == name)
-                    .ok_or_else(|| {
-                        CommandError::new(
-                            ErrorCode::NotFound,
-                            format!("The table {table} has no index named {name}."),
-                        )
-                    })?
-                    .keys
-            }
-        };
+        let keys = self.key_schema_of(profile_id, table, index).await?;
         Ok((keys.partition_key.name, keys.sort_key.map(|k| k.name)))
     }
 }

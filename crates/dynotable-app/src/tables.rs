@@ -87,6 +87,30 @@ impl App {
         Ok(listed)
     }
 
+    /// The key schema of `table`, or of its index `index` (`NOT_FOUND` for an unknown index).
+    pub(crate) async fn key_schema_of(
+        &self,
+        profile_id: &str,
+        table: &str,
+        index: Option<&str>,
+    ) -> Result<KeySchema, CommandError> {
+        let description = self.describe_table(profile_id, table).await?;
+        match index {
+            None => Ok(description.keys),
+            Some(name) => description
+                .indexes
+                .into_iter()
+                .find(|i| i.name == name)
+                .map(|i| i.keys)
+                .ok_or_else(|| {
+                    CommandError::new(
+                        ErrorCode::NotFound,
+                        format!("The table {table} has no index named {name}."),
+                    )
+                }),
+        }
+    }
+
     /// DescribeTable and DescribeTimeToLive, as one description.
     pub async fn describe_table(
         &self,
