@@ -42,6 +42,7 @@ const COMMANDS: &[&str] = &[
     "provide_mfa_code",
     "reset_demo_data",
     "delete_items",
+    "update_item",
     "estimate_query",
     "reconcile_query",
     "estimate_write",

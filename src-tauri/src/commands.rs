@@ -22,7 +22,7 @@ use dynotable_app::sharing::SharedEngine;
 use dynotable_app::statistics::ScanCost;
 use dynotable_app::tables::RegionTables;
 use dynotable_app::transfer::{ExportSource, FileFormat, TransferProgress, TransferSummary};
-use dynotable_app::{App, CommandError, Expectation, ItemCheck, WriteOutcome};
+use dynotable_app::{App, CommandError, Expectation, ItemCheck, UpdateOutcome, WriteOutcome};
 use dynotable_aws::client::ConnectionTest;
 use dynotable_aws::profiles::AwsProfile;
 
@@ -626,4 +626,22 @@ pub async fn saved_expressions(
 #[specta::specta]
 pub async fn delete_saved_expression(app: tauri::State<'_, App>, id: String) -> Result<(), CommandError> {
     app.delete_saved_expression(&id).await
+}
+
+/// UpdateItem with an update expression (and its names and values) under the condition `expect`.
+#[tauri::command]
+#[specta::specta]
+#[allow(clippy::too_many_arguments)]
+pub async fn update_item(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+    key: Item,
+    update: String,
+    names: std::collections::BTreeMap<String, String>,
+    values: Item,
+    expect: Expectation,
+) -> Result<UpdateOutcome, CommandError> {
+    app.update_item(&profile_id, &table, key, &update, names, values, expect)
+        .await
 }

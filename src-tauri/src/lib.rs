@@ -48,6 +48,7 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::provide_mfa_code,
             commands::reset_demo_data,
             commands::delete_items,
+            commands::update_item,
             commands::estimate_query,
             commands::reconcile_query,
             commands::estimate_write,

@@ -32,7 +32,7 @@ pub mod statistics;
 pub mod tables;
 pub mod transfer;
 pub(crate) mod writes;
-pub use writes::{Expectation, ItemCheck, ItemProblem, WriteOutcome, check_item};
+pub use writes::{Expectation, ItemCheck, ItemProblem, UpdateOutcome, WriteOutcome, check_item};
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

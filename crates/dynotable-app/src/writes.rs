@@ -43,6 +43,14 @@ pub struct WriteOutcome {
     pub consumed_capacity: Option<ConsumedCapacity>,
 }
 
+/// The outcome of an update: the item as it is now, and what the write cost.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct UpdateOutcome {
+    pub item: Option<Item>,
+    pub consumed_capacity: Option<ConsumedCapacity>,
+}
+
 /// What the item editor shows before saving: the item's size against 400 KB and every problem.
 #[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
@@ -163,6 +171,61 @@ impl App {
             .await
             .map_err(|err| CommandError::from_sdk(&err))?;
         Ok(WriteOutcome {
+            consumed_capacity: output.consumed_capacity().map(consumed_capacity),
+        })
+    }
+
+    /// UpdateItem of the item with `key`: `update` is an UpdateExpression with its `names` and
+    /// `values` (the builder writes them), applied under the condition `expect` asks for. The
+    /// placeholders of the condition (`#k`, `#aN`, `:aN`) may not be used by the update. Returns
+    /// the item as it is after the update.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn update_item(
+        &self,
+        profile_id: &str,
+        table: &str,
+        key: Item,
+        update: &str,
+        names: std::collections::BTreeMap<String, String>,
+        values: Item,
+        expect: Expectation,
+    ) -> Result<UpdateOutcome, CommandError> {
+        let session = self.session(profile_id).await?;
+        session.writable()?;
+        let keys = self.describe_table(profile_id, table).await?.keys;
+        let condition = Condition::of(&expect, &keys, None)?;
+        let mut all_names: HashMap<String, String> = condition.names.unwrap_or_default();
+        for (placeholder, name) in names {
+            if all_names.insert(placeholder.clone(), name).is_some() {
+                return Err(validation(format!(
+                    "The update may not define {placeholder}: the condition that protects the item uses it."
+                )));
+            }
+        }
+        let mut all_values: HashMap<String, Sdk> = condition.values.unwrap_or_default();
+        for (placeholder, value) in item_to_sdk(&values).map_err(validation)? {
+            if all_values.insert(placeholder.clone(), value).is_some() {
+                return Err(validation(format!(
+                    "The update may not define {placeholder}: the condition that protects the item uses it."
+                )));
+            }
+        }
+        let output = session
+            .client
+            .update_item()
+            .table_name(table)
+            .set_key(Some(item_to_sdk(&key).map_err(validation)?))
+            .update_expression(update)
+            .set_condition_expression(condition.expression)
+            .set_expression_attribute_names((!all_names.is_empty()).then_some(all_names))
+            .set_expression_attribute_values((!all_values.is_empty()).then_some(all_values))
+            .return_values(aws_sdk_dynamodb::types::ReturnValue::AllNew)
+            .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
+            .send()
+            .await
+            .map_err(|err| CommandError::from_sdk(&err))?;
+        Ok(UpdateOutcome {
+            item: output.attributes().map(crate::dto::attribute::item_from_sdk),
             consumed_capacity: output.consumed_capacity().map(consumed_capacity),
         })
     }

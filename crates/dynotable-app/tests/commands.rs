@@ -147,6 +147,65 @@ async fn explore_and_edit(app: &App, profile: &str) {
     assert_eq!(err.code, ErrorCode::Validation);
     assert!(err.message.contains("numeric value"), "{}", err.message);
 
+    // An update expression under the optimistic condition: applied once, then the stale
+    // condition fails; the placeholders of the protecting condition are refused to the update.
+    let reading = key("VEH#V-7741", &reading_key(66));
+    let (seen, _) = app
+        .get_item(profile, "Telemetry", reading.clone(), true)
+        .await
+        .unwrap();
+    let seen = seen.unwrap();
+    let names = BTreeMap::from([("#speed".to_owned(), "speedKph".to_owned())]);
+    let values = BTreeMap::from([(":inc".to_owned(), AttributeValue::N("5".into()))]);
+    let updated = app
+        .update_item(
+            profile,
+            "Telemetry",
+            reading.clone(),
+            "SET #speed = #speed + :inc",
+            names.clone(),
+            values.clone(),
+            Expectation::Unchanged {
+                original: seen.clone(),
+            },
+        )
+        .await
+        .unwrap();
+    let before: i64 = match &seen["speedKph"] {
+        AttributeValue::N(n) => n.parse().unwrap(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        updated.item.unwrap()["speedKph"],
+        AttributeValue::N((before + 5).to_string())
+    );
+    let err = app
+        .update_item(
+            profile,
+            "Telemetry",
+            reading.clone(),
+            "SET #speed = #speed + :inc",
+            names,
+            values,
+            Expectation::Unchanged { original: seen },
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::ConditionFailed);
+    let err = app
+        .update_item(
+            profile,
+            "Telemetry",
+            reading,
+            "SET #k = :x",
+            BTreeMap::from([("#k".to_owned(), "speedKph".to_owned())]),
+            BTreeMap::from([(":x".to_owned(), AttributeValue::N("1".into()))]),
+            Expectation::Absent,
+        )
+        .await
+        .unwrap_err();
+    assert!(err.message.contains("#k"), "{}", err.message);
+
     // A missing table is NOT_FOUND with DynamoDB's exception.
     let err = app.describe_table(profile, "NoSuchTable").await.unwrap_err();
     assert_eq!(err.code, ErrorCode::NotFound);

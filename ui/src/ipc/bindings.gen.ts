@@ -76,6 +76,8 @@ export const commands = {
 	resetDemoData: () => typedError<DemoReset, CommandError>(__TAURI_INVOKE("reset_demo_data")),
 	/**  Deletes the selected items (by key) with BatchWriteItem. */
 	deleteItems: (profileId: string, table: string, keys: { [key in string]: AttributeValue }[]) => typedError<TransferProgress, CommandError>(__TAURI_INVOKE("delete_items", { profileId, table, keys })),
+	/**  UpdateItem with an update expression (and its names and values) under the condition `expect`. */
+	updateItem: (profileId: string, table: string, key: { [key in string]: AttributeValue }, update: string, names: { [key in string]: string }, values: { [key in string]: AttributeValue }, expect: Expectation) => typedError<UpdateOutcome, CommandError>(__TAURI_INVOKE("update_item", { profileId, table, key, update, names, values, expect })),
 	/**  What a Query will cost before it runs, and the same items read other ways. */
 	estimateQuery: (profileId: string, input: QueryInput) => typedError<QueryEstimate, CommandError>(__TAURI_INVOKE("estimate_query", { profileId, input })),
 	/**  A Query's estimate beside the ConsumedCapacity the query reported. */
@@ -1134,6 +1136,12 @@ export type UpdateOperandState = { type: "path"; path: AttributePath } | { type:
 { type: "ifNotExists"; path: AttributePath; fallback: UpdateOperandState } | 
 /**  `list_append(first, second)` */
 { type: "listAppend"; first: UpdateOperandState; second: UpdateOperandState };
+
+/**  The outcome of an update: the item as it is now, and what the write cost. */
+export type UpdateOutcome = {
+	item: { [key in string]: AttributeValue } | null,
+	consumedCapacity: ConsumedCapacity | null,
+};
 
 /**  An update: its actions. */
 export type UpdateState = {
