@@ -14,6 +14,8 @@ guarded=(
   "$home/.aws"
   "$home/.local/share/io.dynotable.DynoTable"
   "$home/.config/io.dynotable.DynoTable"
+  "$home/.cache/io.dynotable.DynoTable"
+  "$home/.local/share/dynotable"
   "$home/Library/Application Support/io.dynotable.DynoTable"
   "$home/.local/share/keyrings"
 )

@@ -40,6 +40,7 @@ export DISPLAY=":$display"
 for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$display" ] && break; sleep 0.1; done
 
 # tauri-driver starts the app, which inherits this environment.
+export XDG_DATA_HOME="$scratch/xdg-data" XDG_CONFIG_HOME="$scratch/xdg-config" XDG_CACHE_HOME="$scratch/xdg-cache"
 export DYNOTABLE_DATA_DIR="$data" AWS_CONFIG_FILE="$scratch/none" AWS_SHARED_CREDENTIALS_FILE="$scratch/none"
 driver_port=4455
 tauri-driver --port "$driver_port" --native-driver /usr/bin/WebKitWebDriver >"$scratch/driver.log" 2>&1 &

@@ -32,6 +32,9 @@ fi
 # A fresh data folder, so the app starts as on first launch and the test knows where it writes,
 # and AWS config files of the test's own, so the profiles the app discovers are known.
 export DYNOTABLE_DATA_DIR="$scratch/data"
+# The web view keeps its own storage (local storage, caches) under the XDG folders, named after
+# the app: point them into the scratch folder too, so the tests leave the user's own alone.
+export XDG_DATA_HOME="$scratch/xdg-data" XDG_CONFIG_HOME="$scratch/xdg-config" XDG_CACHE_HOME="$scratch/xdg-cache"
 export AWS_CONFIG_FILE="$scratch/aws-config" AWS_SHARED_CREDENTIALS_FILE="$scratch/aws-credentials"
 printf '[profile e2e-sso]\nsso_session = corp\nregion = eu-west-1\n\n[sso-session corp]\nsso_start_url = https://corp.example/start\nsso_region = eu-west-1\n' >"$AWS_CONFIG_FILE"
 printf '[e2e-keys]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = not-a-real-secret\n' >"$AWS_SHARED_CREDENTIALS_FILE"
