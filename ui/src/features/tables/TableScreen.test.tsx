@@ -73,6 +73,20 @@ function source(overrides: Partial<TableSource> = {}): TableSource {
       data: { tableBytes: 1_048_576, itemCount: 10410, pages: 1, readUnits: 128, explanation: "half a read unit per 4 KB" },
     })),
     gatherStatistics: vi.fn(),
+    estimateWrite: vi.fn(async () => ({
+      status: "ok" as const,
+      data: {
+        cost: { total: 1, table: 1, indexes: [], exact: true, lines: [{ rule: "B.3", text: "one 1 KB block" }] },
+        beforeBytes: 80,
+        afterBytes: 80,
+        tableUnits: 1,
+        indexes: [],
+      },
+    })),
+    reconcileWrite: vi.fn(async () => ({
+      status: "ok" as const,
+      data: { rows: [{ target: "Total", estimated: 1, actual: 1, difference: 0 }], matches: true, lines: [] },
+    })),
     ...overrides,
   };
 }
@@ -124,6 +138,9 @@ describe("TableScreen", () => {
     expect(item).toEqual(reading(9));
     expect(expect_).toEqual({ kind: "unchanged", original: reading(9) });
     await waitFor(() => expect(screen.getByTestId("write-notice").textContent).toBe("Saved: 1 WCU consumed."));
+    // The write's estimate was asked of the backend, and is shown beside what the write reported.
+    expect(fake.estimateWrite).toHaveBeenCalledWith("embedded", "Telemetry", expect.objectContaining({ kind: "put", existing: reading(9) }));
+    await waitFor(() => expect(fake.reconcileWrite).toHaveBeenCalled());
   });
 
   it("disables every write control on a read-only connection", async () => {

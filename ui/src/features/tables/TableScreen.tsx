@@ -23,6 +23,8 @@ import { LazySection } from "./LazySection";
 import { QueryBuilderPanel } from "../builder/QueryBuilderPanel";
 import { CostPanel } from "../costs/CostPanel";
 import { IndexesView } from "../indexes/IndexesView";
+import { WriteEstimate } from "../costs/WriteEstimate";
+import type { ConsumedCapacity } from "../../ipc/bindings.gen";
 import { useCollectionQuery } from "./useCollectionQuery";
 import { formatUnits } from "./format";
 import "./tables.css";
@@ -39,6 +41,8 @@ export type TableSource = Pick<
   | "cancelOperation"
   | "statisticsScanCost"
   | "gatherStatistics"
+  | "estimateWrite"
+  | "reconcileWrite"
 >;
 
 /** What the item editor is doing. */
@@ -92,6 +96,10 @@ export function TableScreen({
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<{ name: string; message: string } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  // The item as the editor last had it (every edit is validated), for the write estimate.
+  const [draft, setDraft] = useState<Item | null>(null);
+  // The last write saved, with what it reported: shown estimate beside actual.
+  const [lastWrite, setLastWrite] = useState<{ existing: Item | null; newItem: Item; actual: ConsumedCapacity | null } | null>(null);
   const query = useCollectionQuery(profile.id, source.query);
   const builder = useBuilderRuns();
   const ledger = useCapacityLedger();
@@ -134,6 +142,7 @@ export function TableScreen({
   const keyNames = keyNamesOf(description.keys);
 
   const validate = async (item: Item): Promise<ItemValidation> => {
+    setDraft(item);
     const result = await unwrap(source.checkItem(profile.id, tableName, item));
     if (result.status === "ok") return { sizeBytes: result.data.sizeBytes ?? 0, problems: result.data.problems };
     return { sizeBytes: 0, problems: [{ path: "", message: result.status === "error" ? result.error.message : "Checking…" }] };
@@ -155,6 +164,7 @@ export function TableScreen({
     if (result.status !== "ok") return;
     const units = result.data.consumedCapacity?.total ?? 0;
     ledger.record("write", units);
+    setLastWrite({ existing: editing.kind === "edit" ? editing.original : null, newItem: item, actual: result.data.consumedCapacity });
     if (editing.kind === "edit") query.replaceItem(keyNames, editing.original, item);
     setNotice(`${editing.kind === "edit" ? "Saved" : "Created"}: ${formatUnits(units)} WCU consumed.`);
     setEditing(null);
@@ -249,6 +259,15 @@ export function TableScreen({
             {notice}
           </p>
         )}
+        {notice !== null && lastWrite !== null && (
+          <WriteEstimate
+            profileId={profile.id}
+            table={tableName}
+            write={{ kind: "put", existing: lastWrite.existing, newItem: lastWrite.newItem }}
+            actual={lastWrite.actual}
+            source={source}
+          />
+        )}
         {query.input !== null && query.pages.length > 0 && (
           <CollectionBox
             key={queryRun}
@@ -260,6 +279,7 @@ export function TableScreen({
             onLoadMore={query.loadMore}
             onEdit={(item) => {
               setSaveError(null);
+              setDraft(null);
               setEditing({ kind: "edit", original: item });
             }}
             loadError={
@@ -305,6 +325,13 @@ export function TableScreen({
         <div className="dialog-backdrop">
           <div role="dialog" aria-modal="true" aria-label="Item editor" className="dialog dialog-wide">
             {editing.kind === "delete" ? (
+              <>
+              <WriteEstimate
+                profileId={profile.id}
+                table={tableName}
+                write={{ kind: "delete", existing: editing.original, newItem: null }}
+                source={source}
+              />
               <DeleteConfirm
                 keys={description.keys}
                 item={editing.original}
@@ -313,6 +340,7 @@ export function TableScreen({
                 busy={saving}
                 readOnly={profile.readOnly}
               />
+              </>
             ) : (
               <>
                 <ItemEditor
@@ -325,6 +353,16 @@ export function TableScreen({
                   readOnly={profile.readOnly}
                   saving={saving}
                   saveError={saveError}
+                />
+                <WriteEstimate
+                  profileId={profile.id}
+                  table={tableName}
+                  write={{
+                    kind: "put",
+                    existing: editing.kind === "edit" ? editing.original : null,
+                    newItem: draft ?? (editing.kind === "edit" ? editing.original : editing.template),
+                  }}
+                  source={source}
                 />
                 {editing.kind === "edit" && !profile.readOnly && (
                   <button type="button" className="danger" onClick={() => setEditing({ kind: "delete", original: editing.original })}>
