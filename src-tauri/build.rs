@@ -43,6 +43,7 @@ const COMMANDS: &[&str] = &[
     "reset_demo_data",
     "delete_items",
     "update_item",
+    "estimate_import_file",
     "estimate_query",
     "reconcile_query",
     "estimate_write",

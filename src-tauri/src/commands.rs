@@ -645,3 +645,17 @@ pub async fn update_item(
     app.update_item(&profile_id, &table, key, &update, names, values, expect)
         .await
 }
+
+/// What importing a file into a table will cost, every item sized, before it runs.
+#[tauri::command]
+#[specta::specta]
+pub async fn estimate_import_file(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+    format: FileFormat,
+    path: String,
+) -> Result<ImportEstimate, CommandError> {
+    app.estimate_import_file(&profile_id, &table, format, std::path::Path::new(&path))
+        .await
+}

@@ -49,6 +49,7 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::reset_demo_data,
             commands::delete_items,
             commands::update_item,
+            commands::estimate_import_file,
             commands::estimate_query,
             commands::reconcile_query,
             commands::estimate_write,

@@ -95,6 +95,14 @@ async fn every_format_round_trips_a_query_result_through_a_file() {
 
         let copy = format!("Copy{file}").replace('.', "");
         create_copy(&app, &copy).await;
+        // Before importing: the estimate of the whole file, which the import then costs exactly
+        // (the copy has no index: one write per item of up to 1 KB).
+        let estimate = app
+            .estimate_import_file(EMBEDDED_ID, &copy, format, &path)
+            .await
+            .unwrap();
+        assert_eq!(estimate.items, 1441.0);
+        assert_eq!(estimate.requests, 58.0, "25 items a BatchWriteItem");
         let imported = app
             .import(EMBEDDED_ID, "import", &copy, format, &path, |_| {})
             .await

@@ -78,6 +78,8 @@ export const commands = {
 	deleteItems: (profileId: string, table: string, keys: { [key in string]: AttributeValue }[]) => typedError<TransferProgress, CommandError>(__TAURI_INVOKE("delete_items", { profileId, table, keys })),
 	/**  UpdateItem with an update expression (and its names and values) under the condition `expect`. */
 	updateItem: (profileId: string, table: string, key: { [key in string]: AttributeValue }, update: string, names: { [key in string]: string }, values: { [key in string]: AttributeValue }, expect: Expectation) => typedError<UpdateOutcome, CommandError>(__TAURI_INVOKE("update_item", { profileId, table, key, update, names, values, expect })),
+	/**  What importing a file into a table will cost, every item sized, before it runs. */
+	estimateImportFile: (profileId: string, table: string, format: FileFormat, path: string) => typedError<ImportEstimate, CommandError>(__TAURI_INVOKE("estimate_import_file", { profileId, table, format, path })),
 	/**  What a Query will cost before it runs, and the same items read other ways. */
 	estimateQuery: (profileId: string, input: QueryInput) => typedError<QueryEstimate, CommandError>(__TAURI_INVOKE("estimate_query", { profileId, input })),
 	/**  A Query's estimate beside the ConsumedCapacity the query reported. */

@@ -154,6 +154,28 @@ impl App {
         Ok(TransferSummary { progress, cancelled })
     }
 
+    /// What importing the file at `path` into `table` will cost, before it runs: every item of the
+    /// file sized by DynamoDB's rules, with its index fan-out (the estimator of issue 7).
+    pub async fn estimate_import_file(
+        &self,
+        profile_id: &str,
+        table: &str,
+        format: FileFormat,
+        path: &Path,
+    ) -> Result<crate::dto::cost::ImportEstimate, CommandError> {
+        let text = tokio::fs::read_to_string(path).await.map_err(|err| {
+            CommandError::new(
+                ErrorCode::Validation,
+                format!("{} could not be read: {err}", path.display()),
+            )
+        })?;
+        let items = parse(&text, format).map_err(|message| {
+            CommandError::new(ErrorCode::Validation, format!("{}: {message}", path.display()))
+        })?;
+        let count = items.len() as f64;
+        self.estimate_import(profile_id, table, items, count).await
+    }
+
     /// Writes the items of the file at `path` into `table` with BatchWriteItem.
     pub async fn import(
         &self,

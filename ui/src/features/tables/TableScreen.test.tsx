@@ -83,6 +83,9 @@ function source(overrides: Partial<TableSource> = {}): TableSource {
         indexes: [],
       },
     })),
+    exportItems: vi.fn(),
+    importItems: vi.fn(),
+    estimateImportFile: vi.fn(),
     reconcileWrite: vi.fn(async () => ({
       status: "ok" as const,
       data: { rows: [{ target: "Total", estimated: 1, actual: 1, difference: 0 }], matches: true, lines: [] },

@@ -20,6 +20,7 @@ import { ScanPanel, type ChannelFactory } from "./ScanPanel";
 import { StatisticsGate } from "./StatisticsGate";
 import { BuilderResults, useBuilderRuns } from "./BuilderResults";
 import { LazySection } from "./LazySection";
+import { TransferPanel } from "./TransferPanel";
 import { QueryBuilderPanel } from "../builder/QueryBuilderPanel";
 import { CostPanel } from "../costs/CostPanel";
 import { IndexesView } from "../indexes/IndexesView";
@@ -43,6 +44,9 @@ export type TableSource = Pick<
   | "gatherStatistics"
   | "estimateWrite"
   | "reconcileWrite"
+  | "exportItems"
+  | "importItems"
+  | "estimateImportFile"
 >;
 
 /** What the item editor is doing. */
@@ -317,6 +321,9 @@ export function TableScreen({
           <IndexesView profileId={profile.id} table={description} />
         </LazySection>
       )}
+      <LazySection title="Import and export" testId="section-transfer">
+        <TransferPanel profileId={profile.id} table={tableName} query={query.input} readOnly={profile.readOnly} source={source} />
+      </LazySection>
       <details className="table-section">
         <summary>Scan</summary>
         <ScanPanel profileId={profile.id} table={description} source={source} onOpenCollection={openCollection} makeChannel={makeChannel} />

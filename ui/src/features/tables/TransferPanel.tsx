@@ -1,0 +1,179 @@
+import { useState } from "react";
+import { Channel } from "@tauri-apps/api/core";
+import type {
+  commands,
+  FileFormat,
+  ImportEstimate,
+  QueryInput,
+  TransferProgress,
+  TransferSummary,
+} from "../../ipc/bindings.gen";
+import { errorTitle, unwrap, type UiError } from "../../ipc/result";
+import { formatCount, formatUnits } from "./format";
+
+export type TransferSource = Pick<typeof commands, "exportItems" | "importItems" | "estimateImportFile" | "cancelOperation">;
+
+export type ProgressChannelFactory = (onMessage: (progress: TransferProgress) => void) => Channel<TransferProgress>;
+
+const tauriChannel: ProgressChannelFactory = (onMessage) => {
+  const channel = new Channel<TransferProgress>();
+  channel.onmessage = onMessage;
+  return channel;
+};
+
+const FORMATS: { format: FileFormat; label: string; extension: string }[] = [
+  { format: "dynamodbJson", label: "DynamoDB JSON (lossless)", extension: "ddb.jsonl" },
+  { format: "jsonLines", label: "JSON lines", extension: "jsonl" },
+  { format: "csv", label: "CSV (typed headers)", extension: "csv" },
+];
+
+let transferCounter = 0;
+
+/**
+ * Export the table or the current query to a file, and import a file into the table after seeing
+ * what it will cost. Both show progress and can be cancelled.
+ */
+export function TransferPanel({
+  profileId,
+  table,
+  query,
+  readOnly,
+  source,
+  makeChannel = tauriChannel,
+}: {
+  profileId: string;
+  table: string;
+  query: QueryInput | null;
+  readOnly: boolean;
+  source: TransferSource;
+  makeChannel?: ProgressChannelFactory | undefined;
+}) {
+  const [format, setFormat] = useState<FileFormat>("dynamodbJson");
+  const [path, setPath] = useState("");
+  const [what, setWhat] = useState<"table" | "query">("table");
+  const [running, setRunning] = useState<string | null>(null);
+  const [progress, setProgress] = useState<TransferProgress | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [error, setError] = useState<UiError | null>(null);
+  const [estimate, setEstimate] = useState<ImportEstimate | null>(null);
+
+  const begin = () => {
+    const id = `transfer-${Date.now()}-${++transferCounter}`;
+    setRunning(id);
+    setProgress(null);
+    setDone(null);
+    setError(null);
+    return { id, channel: makeChannel(setProgress) };
+  };
+  const finish = (result: Awaited<ReturnType<typeof unwrap<TransferSummary>>>, verb: string) => {
+    setRunning(null);
+    if (result.status === "ok") {
+      const { items, capacityUnits } = result.data.progress;
+      setDone(
+        result.data.cancelled
+          ? `Cancelled after ${formatCount(items)} items.`
+          : `${verb} ${formatCount(items)} items: ${formatUnits(capacityUnits)} capacity units consumed.`,
+      );
+    } else if (result.status === "error") setError(result.error);
+  };
+
+  const exportItems = async () => {
+    const { id, channel } = begin();
+    const exportSource = what === "query" && query !== null ? { kind: "query" as const, query } : { kind: "table" as const, table };
+    finish(await unwrap(source.exportItems(profileId, id, exportSource, format, path.trim(), channel)), "Exported");
+  };
+
+  const estimateImport = async () => {
+    setEstimate(null);
+    setError(null);
+    const result = await unwrap(source.estimateImportFile(profileId, table, format, path.trim()));
+    if (result.status === "ok") setEstimate(result.data);
+    else if (result.status === "error") setError(result.error);
+  };
+
+  const importItems = async () => {
+    const { id, channel } = begin();
+    finish(await unwrap(source.importItems(profileId, id, table, format, path.trim(), channel)), "Imported");
+    setEstimate(null);
+  };
+
+  const extension = FORMATS.find((f) => f.format === format)?.extension ?? "jsonl";
+  return (
+    <section className="transfer-panel" aria-label="Import and export">
+      <div className="scan-controls">
+        <label>
+          Format
+          <select value={format} onChange={(e) => setFormat(e.target.value as FileFormat)} disabled={running !== null}>
+            {FORMATS.map((f) => (
+              <option key={f.format} value={f.format}>
+                {f.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="transfer-path">
+          File
+          <input
+            value={path}
+            placeholder={`/path/to/${table}.${extension}`}
+            onChange={(e) => {
+              setPath(e.target.value);
+              setEstimate(null);
+            }}
+            disabled={running !== null}
+            spellCheck={false}
+          />
+        </label>
+      </div>
+      <div className="scan-controls">
+        <label>
+          Export
+          <select value={what} onChange={(e) => setWhat(e.target.value as "table" | "query")} disabled={running !== null}>
+            <option value="table">the whole table (a scan)</option>
+            <option value="query" disabled={query === null}>
+              every page of the current query
+            </option>
+          </select>
+        </label>
+        <button type="button" onClick={() => void exportItems()} disabled={running !== null || path.trim() === ""}>
+          Export
+        </button>
+        <button type="button" onClick={() => void estimateImport()} disabled={running !== null || path.trim() === "" || readOnly}>
+          Estimate the import
+        </button>
+        <button type="button" onClick={() => void importItems()} disabled={running !== null || estimate === null || readOnly}>
+          Import
+        </button>
+        {running !== null && (
+          <button type="button" onClick={() => void source.cancelOperation(running)}>
+            Cancel
+          </button>
+        )}
+      </div>
+      {readOnly && <p className="muted">This connection is read-only: importing is off.</p>}
+      {estimate !== null && (
+        <p data-testid="import-estimate">
+          Importing {formatCount(estimate.items)} items takes {formatCount(estimate.requests)} BatchWriteItem requests and{" "}
+          <strong>{formatUnits(estimate.capacityUnits)} WCU</strong> ({formatUnits(estimate.tableUnits)} for the table
+          {estimate.indexes.map((i) => `, ${formatUnits(i.units)} for ${i.name}`).join("")}).
+        </p>
+      )}
+      {running !== null && progress !== null && (
+        <p className="muted" data-testid="transfer-progress">
+          {formatCount(progress.items)} items · {formatUnits(progress.capacityUnits)} capacity units
+          {progress.retries > 0 && ` · ${progress.retries} batches sent again`}
+        </p>
+      )}
+      {done !== null && (
+        <p className="test-ok" data-testid="transfer-done">
+          {done}
+        </p>
+      )}
+      {error !== null && (
+        <p className="status-error" role="alert">
+          {errorTitle(error.code)}: {error.message}
+        </p>
+      )}
+    </section>
+  );
+}
