@@ -15,10 +15,15 @@ use crate::profiles::{Connection, Profile};
 use crate::{App, CommandError, ErrorCode};
 
 /// A profile with its open client.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Session {
     pub profile: Profile,
     pub client: Client,
+    /// Tables described on this connection, by name: their keys and indexes, so a Query or a
+    /// write needs no DescribeTable of its own (kept fresh by `describe_table`, `create_table`
+    /// and `delete_table`; fetched again when an index is asked for that it lacks).
+    pub(crate) descriptions:
+        std::sync::Mutex<std::collections::HashMap<String, crate::dto::TableDescription>>,
 }
 
 impl Session {
@@ -117,7 +122,11 @@ impl App {
         let store = self.profile_store().await?;
         let profile = store.get(id).await?;
         let client = self.client_for(&profile, &profile.region).await?;
-        let session = Arc::new(Session { profile, client });
+        let session = Arc::new(Session {
+            profile,
+            client,
+            descriptions: std::sync::Mutex::new(std::collections::HashMap::new()),
+        });
         self.inner
             .sessions
             .lock()

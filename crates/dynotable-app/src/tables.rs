@@ -87,14 +87,45 @@ impl App {
         Ok(listed)
     }
 
-    /// The key schema of `table`, or of its index `index` (`NOT_FOUND` for an unknown index).
+    /// The key schema of `table`, or of its index `index` (`NOT_FOUND` for an unknown index),
+    /// from the session's kept description when it has one (one DescribeTable per table and
+    /// session, not one per request).
     pub(crate) async fn key_schema_of(
         &self,
         profile_id: &str,
         table: &str,
         index: Option<&str>,
     ) -> Result<KeySchema, CommandError> {
-        let description = self.describe_table(profile_id, table).await?;
+        let session = self.session(profile_id).await?;
+        let kept = session
+            .descriptions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(table)
+            .cloned();
+        let fits = |d: &TableDescription| index.is_none_or(|name| d.indexes.iter().any(|i| i.name == name));
+        let description = match kept.filter(fits) {
+            Some(description) => description,
+            None => {
+                let output = session
+                    .client
+                    .describe_table()
+                    .table_name(table)
+                    .send()
+                    .await
+                    .map_err(|err| CommandError::from_sdk(&err))?;
+                let description = output
+                    .table()
+                    .ok_or_else(|| CommandError::new(ErrorCode::Internal, "DescribeTable returned no table."))
+                    .and_then(|t| table_description(t, None))?;
+                session
+                    .descriptions
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(table.to_owned(), description.clone());
+                description
+            }
+        };
         match index {
             None => Ok(description.keys),
             Some(name) => description
@@ -145,7 +176,13 @@ impl App {
                 None
             }
         };
-        table_description(description, ttl_attribute)
+        let description = table_description(description, ttl_attribute)?;
+        session
+            .descriptions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(table.to_owned(), description.clone());
+        Ok(description)
     }
 
     /// CreateTable: the table, its key schema, billing and secondary indexes. The attribute
@@ -248,7 +285,13 @@ impl App {
         let description = output
             .table_description()
             .ok_or_else(|| CommandError::new(ErrorCode::Internal, "CreateTable returned no description."))?;
-        table_description(description, None)
+        let description = table_description(description, None)?;
+        session
+            .descriptions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(table.name.clone(), description.clone());
+        Ok(description)
     }
 
     /// Deletes `table` once the user has typed its name back as `confirmation`.
@@ -273,6 +316,11 @@ impl App {
             .send()
             .await
             .map_err(|err| CommandError::from_sdk(&err))?;
+        session
+            .descriptions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(table);
         Ok(())
     }
 

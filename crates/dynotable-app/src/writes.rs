@@ -144,7 +144,7 @@ impl App {
     ) -> Result<WriteOutcome, CommandError> {
         let session = self.session(profile_id).await?;
         session.writable()?;
-        let keys = self.describe_table(profile_id, table).await?.keys;
+        let keys = self.key_schema_of(profile_id, table, None).await?;
         let check = check_item(&item, &keys);
         if let Some(problem) = check.problems.first() {
             let at = if problem.path.is_empty() {
@@ -192,7 +192,7 @@ impl App {
     ) -> Result<UpdateOutcome, CommandError> {
         let session = self.session(profile_id).await?;
         session.writable()?;
-        let keys = self.describe_table(profile_id, table).await?.keys;
+        let keys = self.key_schema_of(profile_id, table, None).await?;
         let condition = Condition::of(&expect, &keys, None)?;
         let mut all_names: HashMap<String, String> = condition.names.unwrap_or_default();
         for (placeholder, name) in names {
@@ -240,7 +240,7 @@ impl App {
     ) -> Result<WriteOutcome, CommandError> {
         let session = self.session(profile_id).await?;
         session.writable()?;
-        let keys = self.describe_table(profile_id, table).await?.keys;
+        let keys = self.key_schema_of(profile_id, table, None).await?;
         let condition = Condition::of(&expect, &keys, None)?;
         let output = session
             .client
@@ -266,7 +266,7 @@ impl App {
         table: &str,
         item: Item,
     ) -> Result<ItemCheck, CommandError> {
-        let keys = self.describe_table(profile_id, table).await?.keys;
+        let keys = self.key_schema_of(profile_id, table, None).await?;
         Ok(check_item(&item, &keys))
     }
 }

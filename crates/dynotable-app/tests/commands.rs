@@ -533,3 +533,70 @@ async fn tables_are_listed_across_regions_each_signed_for_its_region() {
     assert_eq!(embedded.len(), 1);
     assert_eq!(embedded[0].names.len(), dynotable_app::demo::TABLES.len());
 }
+
+/// The embedded engine served on loopback behind a front that counts the operations it sees.
+async fn counting_front(app: &App, seen: Arc<std::sync::Mutex<Vec<String>>>) -> String {
+    use axum::body::Body;
+    use axum::http::Request;
+    use tower::ServiceExt;
+    let engine_router = dynotable_server::router(app.engine().await.unwrap());
+    let front = axum::Router::new().fallback(move |request: Request<Body>| {
+        let engine_router = engine_router.clone();
+        let seen = seen.clone();
+        async move {
+            if let Some(target) = request
+                .headers()
+                .get("x-amz-target")
+                .and_then(|t| t.to_str().ok())
+            {
+                seen.lock()
+                    .unwrap()
+                    .push(target.rsplit('.').next().unwrap_or_default().to_owned());
+            }
+            engine_router.oneshot(request).await.unwrap()
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, front).await });
+    format!("http://{address}")
+}
+
+#[tokio::test]
+async fn queries_and_writes_describe_a_table_once_per_connection() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));
+    let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let url = counting_front(&app, seen.clone()).await;
+    let mut input = endpoint_profile("counted", 9, false);
+    if let ConnectionInput::CustomEndpoint { endpoint_url, .. } = &mut input.connection {
+        *endpoint_url = url;
+    }
+    let profile = app.create_profile(input).await.unwrap();
+    let mut query = window_query();
+    for _ in 0..3 {
+        let page = app.query(&profile.id, query.clone()).await.unwrap();
+        query.exclusive_start_key = page.last_evaluated_key;
+    }
+    let mut item = key("VEH#V-7741", "TS#counted");
+    item.insert("speedKph".into(), AttributeValue::N("1".into()));
+    app.put_item(&profile.id, "Telemetry", item, Expectation::Absent)
+        .await
+        .unwrap();
+    let operations = seen.lock().unwrap().clone();
+    assert_eq!(
+        operations,
+        ["DescribeTable", "Query", "Query", "Query", "PutItem"],
+        "one DescribeTable for the keys, then only the requests themselves"
+    );
+    // Describing the table (opening it) asks again, and refreshes what is kept.
+    app.describe_table(&profile.id, "Telemetry").await.unwrap();
+    assert_eq!(
+        seen.lock()
+            .unwrap()
+            .iter()
+            .filter(|o| *o == "DescribeTable")
+            .count(),
+        2
+    );
+}

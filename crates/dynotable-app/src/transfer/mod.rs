@@ -134,7 +134,7 @@ impl App {
             }
         };
         if !cancelled {
-            let keys = self.describe_table(profile_id, &table).await?.keys;
+            let keys = self.key_schema_of(profile_id, &table, None).await?;
             let leading: Vec<String> = std::iter::once(keys.partition_key.name)
                 .chain(keys.sort_key.map(|k| k.name))
                 .collect();
@@ -197,7 +197,7 @@ impl App {
         let items = parse(&text, format).map_err(|message| {
             CommandError::new(ErrorCode::Validation, format!("{}: {message}", path.display()))
         })?;
-        let keys = self.describe_table(profile_id, table).await?.keys;
+        let keys = self.key_schema_of(profile_id, table, None).await?;
         for (number, item) in items.iter().enumerate() {
             if let Some(problem) = crate::writes::check_item(item, &keys).problems.first() {
                 return Err(CommandError::new(
