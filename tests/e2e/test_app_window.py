@@ -73,7 +73,7 @@ def text_of(driver, test_id: str) -> str:
 
 def test_the_window_is_dynotable(window):
     assert window.title == "DynoTable"
-    WebDriverWait(window, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "h1.brand"))
+    WebDriverWait(window, 90).until(lambda d: d.find_elements(By.CSS_SELECTOR, "h1.brand"))
     assert window.find_element(By.CSS_SELECTOR, "h1.brand").text == "DynoTable"
 
 
@@ -92,16 +92,16 @@ def test_the_sidebar_lists_connections_and_tests_the_embedded_one(window):
     """The embedded profile is listed first; its Test connection runs a real ListTables through
     aws-sdk-dynamodb handed to the engine in-process. The AWS profiles are the ones run.sh wrote."""
     WebDriverWait(window, 120).until(lambda d: "ready" in text_of(d, "engine-state"))
-    WebDriverWait(window, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="connection-embedded"]'))
+    WebDriverWait(window, 90).until(lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="connection-embedded"]'))
     assert "Embedded engine · local" in text_of(window, "connection-embedded")
-    WebDriverWait(window, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="aws-profile-e2e-sso"]'))
+    WebDriverWait(window, 90).until(lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="aws-profile-e2e-sso"]'))
     assert "IAM Identity Center · eu-west-1" in text_of(window, "aws-profile-e2e-sso")
     assert "access keys" in text_of(window, "aws-profile-e2e-keys")
 
     window.find_element(
         By.XPATH, '//*[@data-testid="connection-embedded"]//button[normalize-space()="Test connection"]'
     ).click()
-    WebDriverWait(window, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="connection-result"]'))
+    WebDriverWait(window, 90).until(lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="connection-result"]'))
     assert text_of(window, "connection-result") == "Connected: ListTables answered."
 
 
@@ -123,14 +123,14 @@ def test_open_telemetry_query_a_window_newest_first_and_page_through_it(window):
     """The seed articles' query: VEH#V-7741's readings between 09:00 and 09:59, newest first,
     25 a page, followed page by page to the end of the window."""
     WebDriverWait(window, 120).until(lambda d: "ready" in text_of(d, "engine-state"))
-    WebDriverWait(window, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="open-table-Telemetry"]'))
+    WebDriverWait(window, 90).until(lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="open-table-Telemetry"]'))
     css(window, '[data-testid="open-table-Telemetry"]').click()
-    WebDriverWait(window, 30).until(
+    WebDriverWait(window, 90).until(
         lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="table-screen-Telemetry"] [data-testid="table-keys"]')
     )
     TIMINGS["first table shown"] = time.monotonic()
     assert text_of(window, "table-keys") == "vehicleId (S, partition) + recordedAt (S, sort)"
-    WebDriverWait(window, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".collection-map button, .collection-map [role='button']"))
+    WebDriverWait(window, 90).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".collection-map button, .collection-map [role='button']"))
     screenshot(window, "table-overview.png")
 
     form = css(window, 'form[aria-label="Query Telemetry"]')
@@ -143,8 +143,8 @@ def test_open_telemetry_query_a_window_newest_first_and_page_through_it(window):
     form.find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
 
     box = 'section[aria-label="Item collection vehicleId = VEH#V-7741"]'
-    WebDriverWait(window, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, box))
-    WebDriverWait(window, 30).until(lambda d: any("TS#2025-03-14T09:59:00Z" in r for r in grid_rows(d)))
+    WebDriverWait(window, 90).until(lambda d: d.find_elements(By.CSS_SELECTOR, box))
+    WebDriverWait(window, 90).until(lambda d: any("TS#2025-03-14T09:59:00Z" in r for r in grid_rows(d)))
     rows = [r for r in grid_rows(window) if "TS#2025-03-14T09:" in r]
     # Newest first: 09:59 before 09:58.
     assert rows[0].find("09:59") >= 0 and rows[1].find("09:58") >= 0, rows[:2]
@@ -154,7 +154,7 @@ def test_open_telemetry_query_a_window_newest_first_and_page_through_it(window):
     for pages in (2, 3):
         load_more = window.find_element(By.XPATH, '//button[contains(., "Load more")]')
         load_more.click()
-        WebDriverWait(window, 30).until(lambda d: f"{pages} pages" in css(d, box).get_attribute("textContent"))
+        WebDriverWait(window, 90).until(lambda d: f"{pages} pages" in css(d, box).get_attribute("textContent"))
     # 25 + 25 + 10: the window holds sixty readings; the last page ends with the window.
     assert "60 items · 3 pages" in css(window, box).get_attribute("textContent")
     assert not window.find_elements(By.XPATH, '//button[contains(., "Load more")]')
@@ -162,7 +162,7 @@ def test_open_telemetry_query_a_window_newest_first_and_page_through_it(window):
     grid = css(window, f'{box} [role="grid"]')
     grid.click()
     grid.send_keys(Keys.END)
-    WebDriverWait(window, 30).until(lambda d: "End of collection" in css(d, box).get_attribute("textContent"))
+    WebDriverWait(window, 90).until(lambda d: "End of collection" in css(d, box).get_attribute("textContent"))
     text = css(window, box).get_attribute("textContent")
     assert "Page 2 · 25 items · Limit reached" in text or "Page 3 · 10 items · End of collection" in text, text
     screenshot(window, "collection-paged.png")
@@ -176,21 +176,21 @@ def test_edit_a_reading_and_see_the_change(window):
     grid.send_keys(Keys.HOME)
     grid.send_keys(Keys.ENTER)
     editor = 'section[aria-label^="Edit item vehicleId = VEH#V-7741"]'
-    WebDriverWait(window, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, editor))
+    WebDriverWait(window, 90).until(lambda d: d.find_elements(By.CSS_SELECTOR, editor))
     speed = css(window, f'{editor} [aria-label="Value of speedKph"]')
     speed.clear()
     speed.send_keys("123")
     screenshot(window, "item-editor.png")
     window.find_element(By.XPATH, f'//section[starts-with(@aria-label, "Edit item")]//button[normalize-space()="Save"]').click()
-    WebDriverWait(window, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, '[role="alertdialog"]'))
+    WebDriverWait(window, 90).until(lambda d: d.find_elements(By.CSS_SELECTOR, '[role="alertdialog"]'))
     confirm = css(window, '[role="alertdialog"]')
     assert "Save item vehicleId = VEH#V-7741, recordedAt = TS#2025-03-14T09:59:00Z?" in confirm.get_attribute("textContent")
     confirm.find_element(By.XPATH, './/button[normalize-space()="Save"]').click()
-    WebDriverWait(window, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="write-notice"]'))
+    WebDriverWait(window, 90).until(lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="write-notice"]'))
     # 1 WCU for the table and 1 for the ByDepot GSI: this reading carries a depotCode, and the
     # index projects ALL attributes, so the new speed rewrites its index entry too (rule B.3).
     assert text_of(window, "write-notice") == "Saved: 2 WCU consumed."
-    WebDriverWait(window, 30).until(lambda d: any("09:59" in r and "123" in r for r in grid_rows(d)))
+    WebDriverWait(window, 90).until(lambda d: any("09:59" in r and "123" in r for r in grid_rows(d)))
     assert "WCU" in text_of(window, "capacity-used")
     screenshot(window, "collection-after-edit.png")
 
@@ -207,8 +207,8 @@ def test_the_cost_of_the_query_is_estimated_and_reconciled(window):
     """After the window query ran, the cost panel shows the estimate from the engine's statistics
     beside what DynamoDB (here the engine, through the SDK) reported."""
     section = open_section(window, "section-cost")
-    WebDriverWait(window, 60).until(lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="first-page-units"]'))
-    WebDriverWait(window, 60).until(lambda d: "After it ran" in section.get_attribute("textContent"))
+    WebDriverWait(window, 90).until(lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="first-page-units"]'))
+    WebDriverWait(window, 90).until(lambda d: "After it ran" in section.get_attribute("textContent"))
     text = section.get_attribute("textContent")
     # The window's pages were read eventually consistent: what the engine reported for the last
     # page is what the estimator computed from the same rules.
@@ -222,22 +222,22 @@ def test_build_the_seed_time_window_query_from_clicks_and_run_it(window):
     """The query builder makes `vehicleId = :v AND recordedAt BETWEEN :from AND :to` with its
     placeholders, runs it newest first, and draws the result as the collection's dashed box."""
     section = open_section(window, "section-builder")
-    WebDriverWait(window, 30).until(lambda d: section.find_elements(By.CSS_SELECTOR, '[aria-label="vehicleId value"]'))
+    WebDriverWait(window, 90).until(lambda d: section.find_elements(By.CSS_SELECTOR, '[aria-label="vehicleId value"]'))
     section.find_element(By.CSS_SELECTOR, '[aria-label="vehicleId value"]').send_keys("VEH#V-7741")
     operator = section.find_element(By.CSS_SELECTOR, 'select[aria-label="recordedAt operator"]')
-    WebDriverWait(window, 30).until(lambda d: "BETWEEN" in [o.get_attribute("value") for o in Select(operator).options])
+    WebDriverWait(window, 90).until(lambda d: "BETWEEN" in [o.get_attribute("value") for o in Select(operator).options])
     Select(operator).select_by_value("BETWEEN")
     section.find_element(By.CSS_SELECTOR, '[aria-label="recordedAt from"]').send_keys("TS#2025-03-14T09:00:00Z")
     section.find_element(By.CSS_SELECTOR, '[aria-label="recordedAt to"]').send_keys("TS#2025-03-14T09:09:00Z")
     Select(section.find_element(By.CSS_SELECTOR, 'select[aria-label="Order"]')).select_by_value("descending")
     run = section.find_element(By.XPATH, './/button[normalize-space()="Run Query"]')
-    WebDriverWait(window, 30).until(lambda d: run.is_enabled())
+    WebDriverWait(window, 90).until(lambda d: run.is_enabled())
     # The generated expression, with the placeholders chosen for it, is shown before it runs.
-    WebDriverWait(window, 30).until(lambda d: "BETWEEN" in section.get_attribute("textContent"))
+    WebDriverWait(window, 90).until(lambda d: "BETWEEN" in section.get_attribute("textContent"))
     run.click()
     results = '[data-testid="table-screen-Telemetry"] [data-testid="builder-results"]'
-    WebDriverWait(window, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, results))
-    WebDriverWait(window, 30).until(lambda d: "10 items" in css(d, results).get_attribute("textContent"))
+    WebDriverWait(window, 90).until(lambda d: d.find_elements(By.CSS_SELECTOR, results))
+    WebDriverWait(window, 90).until(lambda d: "10 items" in css(d, results).get_attribute("textContent"))
     rows = [r.get_attribute("textContent") for r in window.find_elements(By.CSS_SELECTOR, f'{results} [role="row"]')]
     readings = [r for r in rows if "TS#2025-03-14T09:0" in r]
     assert readings and "09:09" in readings[0], readings[:2]
@@ -249,8 +249,8 @@ def test_the_indexes_side_by_side_show_the_sparse_gsi(window):
     """Telemetry's items as the table and its ByDepot GSI hold them, side by side: readings
     without a depotCode are absent from the GSI, with the reason."""
     section = open_section(window, "section-indexes")
-    WebDriverWait(window, 60).until(lambda d: section.find_elements(By.CSS_SELECTOR, 'section[aria-label="GSI ByDepot"]'))
-    WebDriverWait(window, 60).until(lambda d: "Not in this index" in section.get_attribute("textContent"))
+    WebDriverWait(window, 90).until(lambda d: section.find_elements(By.CSS_SELECTOR, 'section[aria-label="GSI ByDepot"]'))
+    WebDriverWait(window, 90).until(lambda d: "Not in this index" in section.get_attribute("textContent"))
     text = section.get_attribute("textContent")
     assert "GSI ByDepot" in text and "Projection" in text, text[:400]
     assert "No depotCode attribute" in text, text[:800]
