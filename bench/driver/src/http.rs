@@ -1,5 +1,5 @@
-//! HTTP/1.1 to the servers: one keep-alive connection per task, the DynamoDB operations the
-//! workload calls, and the blocking ListTables used to time startup.
+//! HTTP/1.1 to the servers: one keep-alive connection per task, the DynamoDB (and DynamoDB
+//! Streams) operations the workload calls, and the blocking ListTables used to time startup.
 
 use std::io::{Read, Write};
 use std::net::SocketAddr;
@@ -28,6 +28,11 @@ pub(crate) enum Op {
     PutItem,
     Query,
     Scan,
+    TransactWriteItems,
+    ListStreams,
+    DescribeStream,
+    GetShardIterator,
+    GetRecords,
 }
 
 impl Op {
@@ -42,6 +47,12 @@ impl Op {
             Op::PutItem => "DynamoDB_20120810.PutItem",
             Op::Query => "DynamoDB_20120810.Query",
             Op::Scan => "DynamoDB_20120810.Scan",
+            Op::TransactWriteItems => "DynamoDB_20120810.TransactWriteItems",
+            // DynamoDB Streams: its own target prefix, same endpoint and content type locally.
+            Op::ListStreams => "DynamoDBStreams_20120810.ListStreams",
+            Op::DescribeStream => "DynamoDBStreams_20120810.DescribeStream",
+            Op::GetShardIterator => "DynamoDBStreams_20120810.GetShardIterator",
+            Op::GetRecords => "DynamoDBStreams_20120810.GetRecords",
         }
     }
 }

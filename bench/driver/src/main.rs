@@ -10,7 +10,7 @@
 //! ```text
 //! dynobench --target 'NAME|KIND|MODE|COMMAND…' [--target …] --out-json F --out-md F
 //!           [--vehicles 1000] [--readings 100] [--duration 5] [--scale 10000,100000,1000000]
-//!           [--scale-budget 240] [--startups 5]
+//!           [--scale-budget 240] [--startups 5] [--stream-items 5000]
 //! ```
 //!
 //! In COMMAND, `{port}` is replaced by a free loopback port and `{dir}` by a fresh empty
@@ -59,6 +59,7 @@ fn main() -> Result<()> {
         scale_budget_ours: Duration::from_secs(900),
         c1_budget: Duration::from_secs(60),
         startups: 5,
+        stream_items: 5000,
         run_dir: std::env::temp_dir().join("dynobench"),
     };
     let mut attach_to: Option<(u32, u16)> = None;
@@ -88,6 +89,7 @@ fn main() -> Result<()> {
             "--c1-budget" => cfg.c1_budget = Duration::from_secs(val()?.parse()?),
             "--scale-budget-ours" => cfg.scale_budget_ours = Duration::from_secs(val()?.parse()?),
             "--startups" => cfg.startups = val()?.parse()?,
+            "--stream-items" => cfg.stream_items = val()?.parse()?,
             "--run-dir" => cfg.run_dir = val()?.into(),
             "--item-size" => {
                 let sizes: Vec<usize> = (0..1000).map(|k| item_size(&serde_json::from_str(&item_json(k, k % 100)).unwrap())).collect();

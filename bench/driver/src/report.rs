@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+use crate::phases::WRITERS;
 use crate::run::*;
 
 pub(crate) fn f(v: &Value) -> Option<f64> {
@@ -43,6 +44,14 @@ pub(crate) fn fmt_ms(v: Option<f64>) -> String {
 
 pub(crate) fn mb(v: Option<f64>) -> String {
     v.map_or("—".into(), |kb| format!("{:.1}", kb / 1024.0))
+}
+
+pub(crate) fn yes_no(v: &Value) -> String {
+    match v.as_bool() {
+        Some(true) => "yes".into(),
+        Some(false) => "**NO**".into(),
+        None => "—".into(),
+    }
 }
 
 pub(crate) fn column(r: &Value) -> String {
@@ -90,10 +99,53 @@ pub(crate) fn report(results: &[Value], cfg: &Config, header: &str) -> String {
         }
         format!("{} / {} / {}", c["succeeded"], c["conditional_check_failed"], c["errors"])
     });
-    row(&mut md, "… every key's version == its successful puts", &|r| match r["conditional_c16"]["consistent"].as_bool() {
-        Some(true) => "yes".into(),
-        Some(false) => "**NO**".into(),
-        None => "—".into(),
+    row(&mut md, "… every key's version == its successful puts", &|r| yes_no(&r["conditional_c16"]["consistent"]));
+    let unsupported = |v: &Value| -> Option<String> {
+        (v["supported"] == false).then(|| format!("not supported ({})", v["answer"].as_str().unwrap_or("?")))
+    };
+    for c in [1, 16] {
+        let key = format!("tx_c{c}");
+        let label = format!("TransactWriteItems (2 Puts + conditional Update), c={c}");
+        row(&mut md, &format!("{label}: committed tx/s"), &|r| {
+            unsupported(&r[&key]).unwrap_or_else(|| fmt_rate(f(&r[&key]["committed_per_s"])))
+        });
+        row(&mut md, &format!("{label}: p50 / p99 ms"), &|r| {
+            unsupported(&r[&key]).unwrap_or_else(|| format!("{} / {}", fmt_ms(f(&r[&key]["p50_ms"])), fmt_ms(f(&r[&key]["p99_ms"]))))
+        });
+        row(&mut md, "… committed / TransactionCanceled (CCF, conflict) / other errors", &|r| {
+            let t = &r[&key];
+            if t.is_null() {
+                return "—".into();
+            }
+            unsupported(t).unwrap_or_else(|| {
+                let reason = |code: &str| t["cancellation_reasons"][code].as_u64().unwrap_or(0);
+                format!("{} / {} ({}, {}) / {}", t["committed"], t["cancelled"], reason("ConditionalCheckFailed"),
+                    reason("TransactionConflict"), t["errors"])
+            })
+        });
+        row(&mut md, "… every committed transaction's items and counter there, no others", &|r| {
+            unsupported(&r[&key]).unwrap_or_else(|| yes_no(&r[&key]["consistent"]))
+        });
+    }
+    row(&mut md, "server CPU per TransactWriteItems attempt (c=16), µs", &|r| {
+        unsupported(&r["tx_c16"]).unwrap_or_else(|| fmt_ms(f(&r["tx_c16"]["server_cpu_us_per_attempt"])))
+    });
+    let s = "Streams consumer (NEW_AND_OLD_IMAGES)";
+    row(&mut md, &format!("{s}: items put ({} PutItem tasks), puts/s", WRITERS), &|r| {
+        unsupported(&r["streams"]).unwrap_or_else(|| format!("{} ({})", r["streams"]["written"], fmt_rate(f(&r["streams"]["puts_per_s"]))))
+    });
+    row(&mut md, &format!("{s}: tailing from LATEST, records/s"), &|r| {
+        unsupported(&r["streams"]).unwrap_or_else(|| fmt_rate(f(&r["streams"]["records_per_s"])))
+    });
+    row(&mut md, &format!("{s}: lag PutItem response → GetRecords, p50 / p99 ms"), &|r| {
+        let v = &r["streams"];
+        unsupported(v).unwrap_or_else(|| format!("{} / {}", fmt_ms(f(&v["lag_p50_ms"])), fmt_ms(f(&v["lag_p99_ms"]))))
+    });
+    row(&mut md, &format!("{s}: backlog from TRIM_HORIZON, records/s"), &|r| {
+        unsupported(&r["streams"]).unwrap_or_else(|| fmt_rate(f(&r["streams"]["backlog"]["records_per_s"])))
+    });
+    row(&mut md, "… every put seen once as an INSERT, in sequence order", &|r| {
+        unsupported(&r["streams"]).unwrap_or_else(|| yes_no(&r["streams"]["consistent"]))
     });
     for &size in &cfg.scale {
         row(&mut md, &format!("Query window p50 on {} items, ms", fmt_rate(Some(size as f64))), &|r| {
@@ -132,9 +184,27 @@ pub(crate) fn report(results: &[Value], cfg: &Config, header: &str) -> String {
         if let Some(e) = r["failure"].as_str() {
             md.push_str(&format!("- **{}** failed: `{}`\n", column(r), e.replace('`', "'")));
         }
-        for k in ["load_c1", "load_c16", "get_c1", "get_c16", "query_c1", "query_c16", "gsi_query_c1", "gsi_query_c16", "conditional_c16"] {
+        for k in ["load_c1", "load_c16", "get_c1", "get_c16", "query_c1", "query_c16", "gsi_query_c1", "gsi_query_c16", "conditional_c16", "tx_c1", "tx_c16"] {
             if r[k]["errors"].as_u64().unwrap_or(0) > 0 {
                 md.push_str(&format!("- {} {k}: {} errors, first: `{}`\n", column(r), r[k]["errors"], r[k]["first_error"].as_str().unwrap_or("").chars().take(300).collect::<String>().replace('`', "'")));
+            }
+        }
+        let st = &r["streams"];
+        if st["supported"] == true {
+            if st["write_errors"].as_u64().unwrap_or(0) > 0 {
+                md.push_str(&format!("- {} streams: {} PutItem errors, first: `{}`\n", column(r), st["write_errors"], st["first_error"].as_str().unwrap_or("").chars().take(300).collect::<String>().replace('`', "'")));
+            }
+            if st["written"].as_u64() < st["items"].as_u64() {
+                md.push_str(&format!("- {} streams: the writers stopped at their {} s budget after {} of {} items.\n", column(r), cfg.c1_budget.as_secs(), st["written"], st["items"]));
+            }
+            if st["consistent"] == false {
+                md.push_str(&format!("- {} streams: **records missing or wrong**: missing {}, duplicates {}, foreign {}, not INSERT {}; backlog {}\n", column(r), st["missing"], st["duplicates"], st["foreign"], st["not_insert"], st["backlog"]));
+            }
+            md.push_str(&format!("- {} streams: {} of {} records came back before their PutItem response (lag counted as 0); {} GetRecords calls, {} empty.\n", column(r), st["seen_before_ack"], st["records_seen"], st["polls"], st["empty_polls"]));
+        }
+        for k in ["tx_c1", "tx_c16"] {
+            if r[k]["consistent"] == false {
+                md.push_str(&format!("- {} {k}: **effects do not match the committed transactions**: {}\n", column(r), r[k]["inconsistencies"]));
             }
         }
     }

@@ -26,6 +26,8 @@ pub(crate) struct Config {
     /// How long the concurrency-1 load may run before it stops (its rate is what was loaded).
     pub(crate) c1_budget: Duration,
     pub(crate) startups: usize,
+    /// Items the streams phase puts while its consumer tails the stream.
+    pub(crate) stream_items: u32,
     pub(crate) run_dir: std::path::PathBuf,
 }
 
@@ -95,7 +97,7 @@ pub(crate) async fn workload(t: &Target, cfg: &Config, server: &Server, res: &mu
     create_table(server.addr, main).await?;
     let bodies = Arc::new(batch_bodies(main, shape));
     let (mut st, written, retries) = load(server, bodies, 16, None).await?;
-    res["load_c16"] = st.to_json(Some(written));
+    res["load_c16"] = st.figures(Some(written));
     res["load_c16"]["unprocessed_retries"] = json!(retries);
     res["rss_after_load_kb"] = json!(server.rss_kb());
     log(format!("{}: load c=16: {written} items in {:.1} s ({:.0} items/s, {} errors)", t.name, st.elapsed.as_secs_f64(),
@@ -110,7 +112,7 @@ pub(crate) async fn workload(t: &Target, cfg: &Config, server: &Server, res: &mu
     let bodies = Arc::new(batch_bodies(scratch, shape));
     // A slow server is measured on what it loads within the budget (the table is dropped anyway).
     let (mut st, written, retries) = load(server, bodies, 1, Some(cfg.c1_budget)).await?;
-    res["load_c1"] = st.to_json(Some(written));
+    res["load_c1"] = st.figures(Some(written));
     if written < n_items {
         res["load_c1"]["stopped_by_budget"] = json!(true);
     }
@@ -133,7 +135,7 @@ pub(crate) async fn workload(t: &Target, cfg: &Config, server: &Server, res: &mu
             let mut st = timed(server, op, pool.clone(), c, cfg.warmup, cfg.duration).await?;
             let k = format!("{key}_c{c}");
             log(format!("{}: {k}: {:.0} ops/s, p50 {:.3} ms, p99 {:.3} ms, errors {}", t.name, st.rate(), st.pct(0.5), st.pct(0.99), st.errors));
-            res[k] = st.to_json(None);
+            res[k] = st.figures(None);
         }
     }
 
@@ -146,6 +148,18 @@ pub(crate) async fn workload(t: &Target, cfg: &Config, server: &Server, res: &mu
     let race = conditional_race(server, main, 16, cfg.duration).await?;
     log(format!("{}: conditional race: {}", t.name, race));
     res["conditional_c16"] = race;
+
+    // TransactWriteItems at c=1 and c=16, each on a fresh table.
+    for c in [1usize, 16] {
+        let tx = transactions(server, &format!("TelemetryTx{c}"), c, cfg.duration).await?;
+        log(format!("{}: transactions c={c}: {}", t.name, tx_summary(&tx)));
+        res[format!("tx_c{c}")] = tx;
+    }
+
+    // A DynamoDB Streams consumer tailing a table while it is written, then the backlog.
+    let streams = stream_consumer(server, "TelemetryStream", shape, cfg.stream_items, cfg.c1_budget).await?;
+    log(format!("{}: streams: {}", t.name, streams_summary(&streams)));
+    res["streams"] = streams;
 
     // Query p50 by table size.
     let mut scale = serde_json::Map::new();
@@ -179,7 +193,7 @@ pub(crate) async fn workload(t: &Target, cfg: &Config, server: &Server, res: &mu
         }
         let pool = Arc::new(window_bodies(&table, sshape, 11));
         let mut st = timed(server, Op::Query, pool, 1, cfg.warmup, Duration::from_secs_f64(cfg.duration.as_secs_f64().min(4.0))).await?;
-        entry["query_c1"] = st.to_json(None);
+        entry["query_c1"] = st.figures(None);
         entry["rss_kb"] = json!(server.rss_kb());
         log(format!("{}: scale {size}: query p50 {:.3} ms", t.name, st.pct(0.5)));
         scale.insert(size.to_string(), entry);
@@ -188,9 +202,29 @@ pub(crate) async fn workload(t: &Target, cfg: &Config, server: &Server, res: &mu
     Ok(())
 }
 
+fn tx_summary(tx: &Value) -> String {
+    if tx["supported"] == false {
+        return format!("not supported ({})", tx["answer"].as_str().unwrap_or("?"));
+    }
+    format!("{:.0} committed/s of {:.0} attempts/s, p50 {:.3} ms, p99 {:.3} ms, cancelled {} {}, errors {}, effects consistent: {}",
+        tx["committed_per_s"].as_f64().unwrap_or(f64::NAN), tx["attempts_per_s"].as_f64().unwrap_or(f64::NAN),
+        tx["p50_ms"].as_f64().unwrap_or(f64::NAN), tx["p99_ms"].as_f64().unwrap_or(f64::NAN),
+        tx["cancelled"], tx["cancellation_reasons"], tx["errors"], tx["consistent"])
+}
+
+fn streams_summary(s: &Value) -> String {
+    if s["supported"] == false {
+        return format!("not supported ({})", s["answer"].as_str().unwrap_or("?"));
+    }
+    format!("{} of {} records seen live, {:.0} records/s, lag p50 {:.3} ms p99 {:.3} ms ({} before the ack); backlog {:.0} records/s; consistent: {}",
+        s["records_seen"], s["written"], s["records_per_s"].as_f64().unwrap_or(f64::NAN),
+        s["lag_p50_ms"].as_f64().unwrap_or(f64::NAN), s["lag_p99_ms"].as_f64().unwrap_or(f64::NAN), s["seen_before_ack"],
+        s["backlog"]["records_per_s"].as_f64().unwrap_or(f64::NAN), s["consistent"])
+}
+
 /// `--attach PID:PORT --phase P [--concurrency N]`: one phase against a server someone else
 /// started (to profile it with perf while the driver loads it). Phases: create, load, get,
-/// query, gsi, scan, race, list.
+/// query, gsi, scan, race, tx, streams, list.
 pub(crate) async fn attach(pid: u32, port: u16, phase: &str, concurrency: usize, cfg: &Config) -> Result<()> {
     let server = Server { child: None, pid, addr: format!("127.0.0.1:{port}").parse()? };
     let (main, shape) = ("Telemetry", cfg.shape);
@@ -201,17 +235,19 @@ pub(crate) async fn attach(pid: u32, port: u16, phase: &str, concurrency: usize,
         }
         "load" => {
             let (mut st, written, _) = load(&server, Arc::new(batch_bodies(main, shape)), concurrency, None).await?;
-            st.to_json(Some(written))
+            st.figures(Some(written))
         }
-        "get" => timed(&server, Op::GetItem, Arc::new(get_bodies(main, shape, 1)), concurrency, cfg.warmup, cfg.duration).await?.to_json(None),
-        "query" => timed(&server, Op::Query, Arc::new(window_bodies(main, shape, 2)), concurrency, cfg.warmup, cfg.duration).await?.to_json(None),
-        "gsi" => timed(&server, Op::Query, Arc::new(gsi_bodies(main, 3)), concurrency, cfg.warmup, cfg.duration).await?.to_json(None),
+        "get" => timed(&server, Op::GetItem, Arc::new(get_bodies(main, shape, 1)), concurrency, cfg.warmup, cfg.duration).await?.figures(None),
+        "query" => timed(&server, Op::Query, Arc::new(window_bodies(main, shape, 2)), concurrency, cfg.warmup, cfg.duration).await?.figures(None),
+        "gsi" => timed(&server, Op::Query, Arc::new(gsi_bodies(main, 3)), concurrency, cfg.warmup, cfg.duration).await?.figures(None),
         "scan" => full_scan(&server, main).await?,
         // ListTables touches no item: the floor of HTTP + dispatch, for comparison.
         "list" => timed(&server, Op::ListTables, Arc::new(vec![Bytes::from_static(b"{}")]), concurrency, cfg.warmup, cfg.duration)
             .await?
-            .to_json(None),
+            .figures(None),
         "race" => conditional_race(&server, main, concurrency, cfg.duration).await?,
+        "tx" => transactions(&server, "TelemetryTx", concurrency, cfg.duration).await?,
+        "streams" => stream_consumer(&server, "TelemetryStream", shape, cfg.stream_items, cfg.c1_budget).await?,
         other => bail!("unknown phase {other}"),
     };
     println!("{out}");

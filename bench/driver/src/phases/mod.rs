@@ -1,14 +1,19 @@
 //! The timed phases of the workload. Shared here: latency statistics, the connections, a timed
 //! loop over precomputed requests, table creation and the check of sample reads; one module
-//! per phase with a shape of its own (the load, the full Scan, the conditional race).
+//! per phase with a shape of its own (the load, the full Scan, the conditional race,
+//! TransactWriteItems, the DynamoDB Streams consumer).
 
 mod load;
 mod race;
 mod scan;
+mod streams;
+mod transactions;
 
 pub(crate) use load::*;
 pub(crate) use race::*;
 pub(crate) use scan::*;
+pub(crate) use streams::*;
+pub(crate) use transactions::*;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -45,7 +50,7 @@ impl Stats {
         let i = ((self.lat_us.len() as f64 * p) as usize).min(self.lat_us.len() - 1);
         self.lat_us[i] as f64 / 1000.0
     }
-    pub(crate) fn to_json(&mut self, unit_items: Option<u64>) -> Value {
+    pub(crate) fn figures(&mut self, unit_items: Option<u64>) -> Value {
         let mut m = json!({
             "ops": self.ops,
             "errors": self.errors,
