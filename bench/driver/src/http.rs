@@ -66,13 +66,19 @@ pub(crate) struct Conn {
 
 impl Conn {
     pub(crate) async fn connect(addr: SocketAddr) -> Result<Conn> {
-        let stream = tokio::net::TcpStream::connect(addr).await.with_context(|| format!("connect {addr}"))?;
+        let stream = tokio::net::TcpStream::connect(addr)
+            .await
+            .with_context(|| format!("connect {addr}"))?;
         stream.set_nodelay(true)?;
         let (sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
         tokio::task::spawn_local(async move {
             let _ = conn.await;
         });
-        Ok(Conn { addr, host: HeaderValue::from_str(&addr.to_string())?, sender })
+        Ok(Conn {
+            addr,
+            host: HeaderValue::from_str(&addr.to_string())?,
+            sender,
+        })
     }
 
     pub(crate) async fn reconnect(&mut self) -> Result<()> {
@@ -86,9 +92,18 @@ impl Conn {
             .method("POST")
             .uri("/")
             .header(hyper::header::HOST, self.host.clone())
-            .header(hyper::header::CONTENT_TYPE, HeaderValue::from_static(CONTENT_TYPE))
-            .header(HeaderName::from_static("x-amz-target"), HeaderValue::from_static(op.target()))
-            .header(HeaderName::from_static("x-amz-date"), HeaderValue::from_static(AMZ_DATE))
+            .header(
+                hyper::header::CONTENT_TYPE,
+                HeaderValue::from_static(CONTENT_TYPE),
+            )
+            .header(
+                HeaderName::from_static("x-amz-target"),
+                HeaderValue::from_static(op.target()),
+            )
+            .header(
+                HeaderName::from_static("x-amz-date"),
+                HeaderValue::from_static(AMZ_DATE),
+            )
             .header(hyper::header::AUTHORIZATION, HeaderValue::from_static(AUTH))
             .body(Full::new(body))?;
         self.sender.ready().await?;

@@ -83,7 +83,14 @@ pub(crate) async fn connections(addr: SocketAddr, n: usize) -> Result<Vec<Conn>>
 
 /// `concurrency` tasks send bodies from `pool` round-robin for `duration` (after a warm-up of
 /// `warmup`), each on its own connection. Any status but 200 counts as an error.
-pub(crate) async fn timed(server: &Server, op: Op, pool: Arc<Vec<Bytes>>, concurrency: usize, warmup: Duration, duration: Duration) -> Result<Stats> {
+pub(crate) async fn timed(
+    server: &Server,
+    op: Op,
+    pool: Arc<Vec<Bytes>>,
+    concurrency: usize,
+    warmup: Duration,
+    duration: Duration,
+) -> Result<Stats> {
     let conns = connections(server.addr, concurrency).await?;
     let start_at = Instant::now() + warmup;
     let end_at = start_at + duration;
@@ -112,7 +119,8 @@ pub(crate) async fn timed(server: &Server, op: Op, pool: Arc<Vec<Bytes>>, concur
                     }
                     Ok((status, b)) => {
                         st.errors += 1;
-                        st.first_error.get_or_insert_with(|| format!("HTTP {status}: {}", String::from_utf8_lossy(&b)));
+                        st.first_error
+                            .get_or_insert_with(|| format!("HTTP {status}: {}", String::from_utf8_lossy(&b)));
                     }
                     Err(e) => {
                         st.errors += 1;
@@ -146,11 +154,14 @@ pub(crate) async fn timed(server: &Server, op: Op, pool: Arc<Vec<Bytes>>, concur
 pub(crate) async fn wait_active(conn: &mut Conn, table: &str) -> Result<()> {
     let t0 = Instant::now();
     loop {
-        let d = conn.call_ok(Op::DescribeTable, json!({"TableName": table})).await?;
+        let d = conn
+            .call_ok(Op::DescribeTable, json!({"TableName": table}))
+            .await?;
         let table_active = d["Table"]["TableStatus"] == "ACTIVE";
-        let gsis_active = d["Table"]["GlobalSecondaryIndexes"]
-            .as_array()
-            .is_none_or(|a| a.iter().all(|g| g["IndexStatus"] == "ACTIVE" || g["IndexStatus"].is_null()));
+        let gsis_active = d["Table"]["GlobalSecondaryIndexes"].as_array().is_none_or(|a| {
+            a.iter()
+                .all(|g| g["IndexStatus"] == "ACTIVE" || g["IndexStatus"].is_null())
+        });
         if table_active && gsis_active {
             return Ok(());
         }
@@ -178,11 +189,16 @@ pub(crate) async fn validate(addr: SocketAddr, table: &str, shape: Shape) -> Res
     }
     let q: Value = serde_json::from_slice(&window_bodies(table, shape, 7)[0])?;
     let r = c.call_ok(Op::Query, q).await?;
-    let items = r["Items"].as_array().ok_or_else(|| anyhow!("Query: no Items: {r}"))?;
+    let items = r["Items"]
+        .as_array()
+        .ok_or_else(|| anyhow!("Query: no Items: {r}"))?;
     if items.len() != WINDOW as usize {
         bail!("window Query returned {} items, expected {WINDOW}", items.len());
     }
-    let sks: Vec<&str> = items.iter().map(|i| i["recordedAt"]["S"].as_str().unwrap_or("")).collect();
+    let sks: Vec<&str> = items
+        .iter()
+        .map(|i| i["recordedAt"]["S"].as_str().unwrap_or(""))
+        .collect();
     if !sks.windows(2).all(|w| w[0] > w[1]) {
         bail!("window Query not newest-first: {sks:?}");
     }

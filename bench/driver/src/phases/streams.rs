@@ -70,8 +70,13 @@ async fn shards(c: &mut Conn, arn: &str) -> Result<Vec<(String, Option<String>)>
         }
         let d = c.call_ok(Op::DescribeStream, req).await?;
         let desc = &d["StreamDescription"];
-        for s in desc["Shards"].as_array().ok_or_else(|| anyhow!("DescribeStream: no Shards: {d}"))? {
-            let id = s["ShardId"].as_str().ok_or_else(|| anyhow!("shard without ShardId: {s}"))?;
+        for s in desc["Shards"]
+            .as_array()
+            .ok_or_else(|| anyhow!("DescribeStream: no Shards: {d}"))?
+        {
+            let id = s["ShardId"]
+                .as_str()
+                .ok_or_else(|| anyhow!("shard without ShardId: {s}"))?;
             out.push((id.to_string(), s["ParentShardId"].as_str().map(String::from)));
         }
         match desc["LastEvaluatedShardId"].as_str() {
@@ -82,8 +87,16 @@ async fn shards(c: &mut Conn, arn: &str) -> Result<Vec<(String, Option<String>)>
 }
 
 async fn iterator(c: &mut Conn, arn: &str, shard: &str, kind: &str) -> Result<String> {
-    let r = c.call_ok(Op::GetShardIterator, json!({"StreamArn": arn, "ShardId": shard, "ShardIteratorType": kind})).await?;
-    r["ShardIterator"].as_str().map(String::from).ok_or_else(|| anyhow!("GetShardIterator: no ShardIterator: {r}"))
+    let r = c
+        .call_ok(
+            Op::GetShardIterator,
+            json!({"StreamArn": arn, "ShardId": shard, "ShardIteratorType": kind}),
+        )
+        .await?;
+    r["ShardIterator"]
+        .as_str()
+        .map(String::from)
+        .ok_or_else(|| anyhow!("GetShardIterator: no ShardIterator: {r}"))
 }
 
 /// A consumer over every shard of a stream: open iterators, and the shards already read to
@@ -116,7 +129,15 @@ impl Consumer {
             open.push((id.clone(), it));
             known.push(id);
         }
-        Ok(Consumer { conn, arn: arn.into(), open, finished: Vec::new(), known, polls: 0, empty_polls: 0 })
+        Ok(Consumer {
+            conn,
+            arn: arn.into(),
+            open,
+            finished: Vec::new(),
+            known,
+            polls: 0,
+            empty_polls: 0,
+        })
     }
 
     /// One GetRecords on each open shard; the records returned, and the instant each answer
@@ -127,7 +148,13 @@ impl Consumer {
         let mut i = 0;
         while i < self.open.len() {
             let it = self.open[i].1.clone();
-            let (status, body) = self.conn.call(Op::GetRecords, Bytes::from(json!({"ShardIterator": it}).to_string())).await?;
+            let (status, body) = self
+                .conn
+                .call(
+                    Op::GetRecords,
+                    Bytes::from(json!({"ShardIterator": it}).to_string()),
+                )
+                .await?;
             let at = Instant::now();
             self.polls += 1;
             if status != 200 {
@@ -140,12 +167,21 @@ impl Consumer {
             }
             for rec in records {
                 let keys = &rec["dynamodb"]["Keys"];
-                out.push((at, Seen {
-                    shard: self.open[i].0.clone(),
-                    key: key_string(keys["vehicleId"]["S"].as_str().unwrap_or("?"), keys["recordedAt"]["S"].as_str().unwrap_or("?")),
-                    event: rec["eventName"].as_str().unwrap_or("?").to_string(),
-                    sequence: rec["dynamodb"]["SequenceNumber"].as_str().unwrap_or("").to_string(),
-                }));
+                out.push((
+                    at,
+                    Seen {
+                        shard: self.open[i].0.clone(),
+                        key: key_string(
+                            keys["vehicleId"]["S"].as_str().unwrap_or("?"),
+                            keys["recordedAt"]["S"].as_str().unwrap_or("?"),
+                        ),
+                        event: rec["eventName"].as_str().unwrap_or("?").to_string(),
+                        sequence: rec["dynamodb"]["SequenceNumber"]
+                            .as_str()
+                            .unwrap_or("")
+                            .to_string(),
+                    },
+                ));
             }
             match r["NextShardIterator"].as_str() {
                 Some(next) => {
@@ -162,7 +198,9 @@ impl Consumer {
         }
         if closed || self.open.is_empty() {
             for (id, parent) in shards(&mut self.conn, &self.arn).await? {
-                let ready = parent.as_ref().is_none_or(|p| self.finished.contains(p) || !self.known.contains(p));
+                let ready = parent
+                    .as_ref()
+                    .is_none_or(|p| self.finished.contains(p) || !self.known.contains(p));
                 if !self.known.contains(&id) && ready {
                     let it = iterator(&mut self.conn, &self.arn, &id, "TRIM_HORIZON").await?;
                     self.open.push((id.clone(), it));
@@ -185,7 +223,12 @@ async fn stream_arn(c: &mut Conn, table: &str) -> Result<Result<String, String>>
     let d = c.call_ok(Op::DescribeTable, json!({"TableName": table})).await?;
     let Some(arn) = d["Table"]["LatestStreamArn"].as_str() else {
         // Ask the Streams API too, so the report says what the server answers.
-        let (status, b) = c.call(Op::ListStreams, Bytes::from(json!({"TableName": table}).to_string())).await?;
+        let (status, b) = c
+            .call(
+                Op::ListStreams,
+                Bytes::from(json!({"TableName": table}).to_string()),
+            )
+            .await?;
         let why = if contains(&b, b"UnknownOperationException") {
             "no LatestStreamArn; ListStreams → UnknownOperationException".to_string()
         } else {
@@ -193,7 +236,12 @@ async fn stream_arn(c: &mut Conn, table: &str) -> Result<Result<String, String>>
         };
         return Ok(Err(why));
     };
-    let (status, b) = c.call(Op::DescribeStream, Bytes::from(json!({"StreamArn": arn}).to_string())).await?;
+    let (status, b) = c
+        .call(
+            Op::DescribeStream,
+            Bytes::from(json!({"StreamArn": arn}).to_string()),
+        )
+        .await?;
     if status != 200 && contains(&b, b"UnknownOperationException") {
         return Ok(Err("DescribeStream → UnknownOperationException".into()));
     }
@@ -202,7 +250,13 @@ async fn stream_arn(c: &mut Conn, table: &str) -> Result<Result<String, String>>
 
 /// The phase: see the module comment. `budget` bounds the writers (a slow server is measured on
 /// what it wrote within it).
-pub(crate) async fn stream_consumer(server: &Server, table: &str, shape: Shape, items: u32, budget: Duration) -> Result<Value> {
+pub(crate) async fn stream_consumer(
+    server: &Server,
+    table: &str,
+    shape: Shape,
+    items: u32,
+    budget: Duration,
+) -> Result<Value> {
     let items = items.min(shape.vehicles * shape.readings);
     let mut c = Conn::connect(server.addr).await?;
     c.call_ok(Op::CreateTable, stream_table_body(table)).await?;
@@ -219,7 +273,10 @@ pub(crate) async fn stream_consumer(server: &Server, table: &str, shape: Shape, 
     for i in 0..items {
         let (v, r) = stream_item(i, shape);
         index.insert(key_string(&vehicle_id(v), &recorded_at(r)), i as usize);
-        bodies.push(Bytes::from(format!(r#"{{"TableName":"{table}","Item":{}}}"#, item_json(v, r))));
+        bodies.push(Bytes::from(format!(
+            r#"{{"TableName":"{table}","Item":{}}}"#,
+            item_json(v, r)
+        )));
     }
     let bodies = Rc::new(bodies);
 
@@ -253,7 +310,9 @@ pub(crate) async fn stream_consumer(server: &Server, table: &str, shape: Shape, 
                     }
                     Ok((status, b)) => {
                         st.errors += 1;
-                        st.first_error.get_or_insert_with(|| format!("PutItem HTTP {status}: {}", String::from_utf8_lossy(&b)));
+                        st.first_error.get_or_insert_with(|| {
+                            format!("PutItem HTTP {status}: {}", String::from_utf8_lossy(&b))
+                        });
                     }
                     Err(e) => {
                         st.errors += 1;
@@ -332,7 +391,8 @@ pub(crate) async fn stream_consumer(server: &Server, table: &str, shape: Shape, 
                 if s < a {
                     before_ack += 1;
                 }
-                lag.lat_us.push(s.saturating_duration_since(*a).as_micros().min(u32::MAX as u128) as u32);
+                lag.lat_us
+                    .push(s.saturating_duration_since(*a).as_micros().min(u32::MAX as u128) as u32);
             }
             (Some(_), None) => missing += 1,
             _ => {}
@@ -344,7 +404,8 @@ pub(crate) async fn stream_consumer(server: &Server, table: &str, shape: Shape, 
     // The backlog: the whole stream from TRIM_HORIZON, as fast as the server answers.
     let backlog = read_backlog(server, &arn, &index, written).await?;
     c.call_ok(Op::DeleteTable, json!({"TableName": table})).await?;
-    let consistent = missing == 0 && duplicates == 0 && foreign == 0 && not_insert == 0 && backlog["consistent"] == true;
+    let consistent =
+        missing == 0 && duplicates == 0 && foreign == 0 && not_insert == 0 && backlog["consistent"] == true;
     Ok(json!({
         "supported": true, "items": items, "written": written, "writers": WRITERS,
         "write_errors": writes.errors, "first_error": writes.first_error,
@@ -361,7 +422,12 @@ pub(crate) async fn stream_consumer(server: &Server, table: &str, shape: Shape, 
 
 /// Reads the stream from TRIM_HORIZON until `expected` records have come back (or 30 s pass):
 /// records/s, and one INSERT per item, in increasing sequence-number order.
-async fn read_backlog(server: &Server, arn: &str, index: &HashMap<String, usize>, expected: u64) -> Result<Value> {
+async fn read_backlog(
+    server: &Server,
+    arn: &str,
+    index: &HashMap<String, usize>,
+    expected: u64,
+) -> Result<Value> {
     let t0 = Instant::now();
     let s0 = server.cpu_ms();
     let mut consumer = Consumer::start(server.addr, arn, "TRIM_HORIZON").await?;

@@ -42,7 +42,8 @@ pub(crate) fn counter_key(k: u32) -> Value {
 /// and attempt `seq`) and the conditional counter Update expecting `expected`.
 pub(crate) fn tx_body(table: &str, k: u32, expected: Option<u64>, task: usize, seq: u64) -> Bytes {
     let put = |part: &str| {
-        let mut item: Value = serde_json::from_str(&item_json(k, (seq % 1000) as u32)).expect("workload item is JSON");
+        let mut item: Value =
+            serde_json::from_str(&item_json(k, (seq % 1000) as u32)).expect("workload item is JSON");
         item["vehicleId"] = json!({"S": tx_vehicle(k)});
         item["recordedAt"] = json!({"S": format!("TX#{task:02}#{seq:08}#{part}")});
         json!({"Put": {"TableName": table, "Item": item}})
@@ -70,7 +71,12 @@ pub(crate) fn cancellation_codes(body: &[u8]) -> Option<Vec<String>> {
     }
     let v: Value = serde_json::from_slice(body).ok()?;
     let reasons = v["CancellationReasons"].as_array().cloned().unwrap_or_default();
-    Some(reasons.iter().map(|r| r["Code"].as_str().unwrap_or("?").to_string()).collect())
+    Some(
+        reasons
+            .iter()
+            .map(|r| r["Code"].as_str().unwrap_or("?").to_string())
+            .collect(),
+    )
 }
 
 /// Whether the server runs TransactWriteItems: `Ok(None)` if so, `Ok(Some(answer))` with its
@@ -82,11 +88,16 @@ pub(crate) async fn probe_transactions(addr: std::net::SocketAddr, table: &str) 
         "Key": {"vehicleId": {"S": "TXV#PROBE"}, "recordedAt": {"S": "COUNTER"}},
         "ConditionExpression": "attribute_not_exists(vehicleId)"
     }}]});
-    let (status, resp) = c.call(Op::TransactWriteItems, Bytes::from(body.to_string())).await?;
+    let (status, resp) = c
+        .call(Op::TransactWriteItems, Bytes::from(body.to_string()))
+        .await?;
     match status {
         200 => Ok(None),
         _ if contains(&resp, b"UnknownOperationException") => Ok(Some("UnknownOperationException".into())),
-        _ => bail!("probe TransactWriteItems → HTTP {status}: {}", String::from_utf8_lossy(&resp)),
+        _ => bail!(
+            "probe TransactWriteItems → HTTP {status}: {}",
+            String::from_utf8_lossy(&resp)
+        ),
     }
 }
 
@@ -104,7 +115,12 @@ struct TaskTally {
 /// `concurrency` tasks run transactions for `duration` on a fresh table `table` (created here,
 /// dropped at the end). Returns the figures as JSON; `{"supported": false}` for a server
 /// without TransactWriteItems.
-pub(crate) async fn transactions(server: &Server, table: &str, concurrency: usize, duration: Duration) -> Result<Value> {
+pub(crate) async fn transactions(
+    server: &Server,
+    table: &str,
+    concurrency: usize,
+    duration: Duration,
+) -> Result<Value> {
     create_table(server.addr, table).await?;
     if let Some(answer) = probe_transactions(server.addr, table).await? {
         drop_table(server.addr, table).await?;
@@ -120,7 +136,10 @@ pub(crate) async fn transactions(server: &Server, table: &str, concurrency: usiz
         handles.push(tokio::task::spawn_local(async move {
             let mut rng = Rng(0xD1B5_4A32_D192_ED03 ^ (task as u64 + 1));
             let mut known: Vec<Option<u64>> = vec![None; TX_COUNTERS as usize];
-            let mut t = TaskTally { committed: vec![0; TX_COUNTERS as usize], ..Default::default() };
+            let mut t = TaskTally {
+                committed: vec![0; TX_COUNTERS as usize],
+                ..Default::default()
+            };
             let mut seq = 0u64;
             while Instant::now() < end_at {
                 let k = rng.below(TX_COUNTERS);
@@ -130,12 +149,14 @@ pub(crate) async fn transactions(server: &Server, table: &str, concurrency: usiz
                 t.attempts += 1;
                 match conn.call(Op::TransactWriteItems, body).await {
                     Ok((200, _)) => {
-                        t.lat_us.push(start.elapsed().as_micros().min(u32::MAX as u128) as u32);
+                        t.lat_us
+                            .push(start.elapsed().as_micros().min(u32::MAX as u128) as u32);
                         t.committed[k as usize] += 1;
                         known[k as usize] = Some(known[k as usize].unwrap_or(0) + 1);
                     }
                     Ok((400, b)) if cancellation_codes(&b).is_some() => {
-                        t.lat_us.push(start.elapsed().as_micros().min(u32::MAX as u128) as u32);
+                        t.lat_us
+                            .push(start.elapsed().as_micros().min(u32::MAX as u128) as u32);
                         t.cancelled += 1;
                         for code in cancellation_codes(&b).unwrap_or_default() {
                             if code != "None" {
@@ -146,7 +167,9 @@ pub(crate) async fn transactions(server: &Server, table: &str, concurrency: usiz
                             Ok((200, b)) => known[k as usize] = version_of(&b),
                             Ok((status, b)) => {
                                 t.errors += 1;
-                                t.first_error.get_or_insert_with(|| format!("re-read HTTP {status}: {}", String::from_utf8_lossy(&b)));
+                                t.first_error.get_or_insert_with(|| {
+                                    format!("re-read HTTP {status}: {}", String::from_utf8_lossy(&b))
+                                });
                             }
                             Err(e) => {
                                 t.errors += 1;
@@ -157,7 +180,8 @@ pub(crate) async fn transactions(server: &Server, table: &str, concurrency: usiz
                     }
                     Ok((status, b)) => {
                         t.errors += 1;
-                        t.first_error.get_or_insert_with(|| format!("HTTP {status}: {}", String::from_utf8_lossy(&b)));
+                        t.first_error
+                            .get_or_insert_with(|| format!("HTTP {status}: {}", String::from_utf8_lossy(&b)));
                         // The outcome is unknown to this task: learn the counter again.
                         if let Ok((200, b)) = conn.call(Op::GetItem, counter_get(&table, k)).await {
                             known[k as usize] = version_of(&b);
@@ -174,7 +198,10 @@ pub(crate) async fn transactions(server: &Server, table: &str, concurrency: usiz
             t
         }));
     }
-    let mut total = TaskTally { committed: vec![0; TX_COUNTERS as usize], ..Default::default() };
+    let mut total = TaskTally {
+        committed: vec![0; TX_COUNTERS as usize],
+        ..Default::default()
+    };
     let mut st = Stats::default();
     for h in handles {
         let t = h.await?;
@@ -211,20 +238,30 @@ pub(crate) async fn transactions(server: &Server, table: &str, concurrency: usiz
 
 /// Per counter: its `version` equals the transactions committed on it, and its vehicle holds
 /// exactly two items per committed transaction, plus the counter.
-async fn check_effects(addr: std::net::SocketAddr, table: &str, committed: &[u64]) -> Result<(bool, Vec<String>)> {
+async fn check_effects(
+    addr: std::net::SocketAddr,
+    table: &str,
+    committed: &[u64],
+) -> Result<(bool, Vec<String>)> {
     let mut c = Conn::connect(addr).await?;
     let mut detail = Vec::new();
     for (k, &n) in committed.iter().enumerate() {
         let k = k as u32;
         let (status, b) = c.call(Op::GetItem, counter_get(table, k)).await?;
         if status != 200 {
-            bail!("GetItem counter {k} → HTTP {status}: {}", String::from_utf8_lossy(&b));
+            bail!(
+                "GetItem counter {k} → HTTP {status}: {}",
+                String::from_utf8_lossy(&b)
+            );
         }
         let version = version_of(&b).unwrap_or(0);
         let items = count_vehicle(&mut c, table, &tx_vehicle(k)).await?;
         let expected_items = 2 * n + u64::from(n > 0);
         if version != n || items != expected_items {
-            detail.push(format!("{}: version {version}, items {items}; committed {n} → expected {expected_items} items", tx_vehicle(k)));
+            detail.push(format!(
+                "{}: version {version}, items {items}; committed {n} → expected {expected_items} items",
+                tx_vehicle(k)
+            ));
         }
     }
     Ok((detail.is_empty(), detail))
