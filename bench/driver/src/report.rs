@@ -162,7 +162,11 @@ pub(crate) fn report(results: &[Value], cfg: &Config, header: &str) -> String {
     row(&mut md, "… every key's version == its successful puts", &|r| {
         yes_no(&r["conditional_c16"]["consistent"])
     });
+    // A phase the server does not support, or one that failed (its error is in the notes).
     let unsupported = |v: &Value| -> Option<String> {
+        if v["phase_error"].is_string() {
+            return Some("failed (see below)".into());
+        }
         (v["supported"] == false).then(|| format!("not supported ({})", v["answer"].as_str().unwrap_or("?")))
     };
     for c in [1, 16] {
@@ -380,6 +384,15 @@ pub(crate) fn report(results: &[Value], cfg: &Config, header: &str) -> String {
                 md.push_str(&format!("- {} streams: **records missing or wrong**: missing {}, duplicates {}, foreign {}, not INSERT {}; backlog {}\n", column(r), st["missing"], st["duplicates"], st["foreign"], st["not_insert"], st["backlog"]));
             }
             md.push_str(&format!("- {} streams: {} of {} records came back before their PutItem response (lag counted as 0); {} GetRecords calls, {} empty.\n", column(r), st["seen_before_ack"], st["records_seen"], st["polls"], st["empty_polls"]));
+        }
+        for k in ["tx_c1", "tx_c16", "streams"] {
+            if let Some(e) = r[k]["phase_error"].as_str() {
+                md.push_str(&format!(
+                    "- **{}** {k} failed: `{}`\n",
+                    column(r),
+                    e.chars().take(300).collect::<String>().replace('`', "'")
+                ));
+            }
         }
         for k in ["tx_c1", "tx_c16"] {
             if r[k]["consistent"] == false {

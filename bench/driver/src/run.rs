@@ -183,15 +183,18 @@ pub(crate) async fn workload(t: &Target, cfg: &Config, server: &Server, res: &mu
     log(format!("{}: conditional race: {}", t.name, race));
     res["conditional_c16"] = race;
 
-    // TransactWriteItems at c=1 and c=16, each on a fresh table.
+    // TransactWriteItems at c=1 and c=16, each on a fresh table. These two phases cover
+    // operations a peer may lack or get wrong: an error is recorded and the run goes on.
     for c in [1usize, 16] {
-        let tx = transactions(server, &format!("TelemetryTx{c}"), c, cfg.duration).await?;
+        let tx = phase_outcome(transactions(server, &format!("TelemetryTx{c}"), c, cfg.duration).await);
         log(format!("{}: transactions c={c}: {}", t.name, tx_summary(&tx)));
         res[format!("tx_c{c}")] = tx;
     }
 
     // A DynamoDB Streams consumer tailing a table while it is written, then the backlog.
-    let streams = stream_consumer(server, "TelemetryStream", shape, cfg.stream_items, cfg.c1_budget).await?;
+    let streams = phase_outcome(
+        stream_consumer(server, "TelemetryStream", shape, cfg.stream_items, cfg.c1_budget).await,
+    );
     log(format!("{}: streams: {}", t.name, streams_summary(&streams)));
     res["streams"] = streams;
 
@@ -270,7 +273,15 @@ pub(crate) async fn workload(t: &Target, cfg: &Config, server: &Server, res: &mu
     Ok(())
 }
 
+/// A phase's figures, or `{"phase_error": …}` when it failed.
+fn phase_outcome(r: Result<Value>) -> Value {
+    r.unwrap_or_else(|e| json!({"phase_error": format!("{e:#}")}))
+}
+
 fn tx_summary(tx: &Value) -> String {
+    if let Some(e) = tx["phase_error"].as_str() {
+        return format!("FAILED: {e}");
+    }
     if tx["supported"] == false {
         return format!("not supported ({})", tx["answer"].as_str().unwrap_or("?"));
     }
@@ -288,6 +299,9 @@ fn tx_summary(tx: &Value) -> String {
 }
 
 fn streams_summary(s: &Value) -> String {
+    if let Some(e) = s["phase_error"].as_str() {
+        return format!("FAILED: {e}");
+    }
     if s["supported"] == false {
         return format!("not supported ({})", s["answer"].as_str().unwrap_or("?"));
     }
