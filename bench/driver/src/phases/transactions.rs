@@ -292,3 +292,47 @@ pub(crate) async fn drop_table(addr: std::net::SocketAddr, table: &str) -> Resul
     c.call_ok(Op::DeleteTable, json!({"TableName": table})).await?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cancellation_reasons_are_read_in_request_order() {
+        let body = br#"{"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException","CancellationReasons":[{"Code":"None"},{"Code":"None"},{"Code":"ConditionalCheckFailed","Message":"The conditional request failed"}],"message":"Transaction cancelled"}"#;
+        assert_eq!(
+            cancellation_codes(body).unwrap(),
+            ["None", "None", "ConditionalCheckFailed"]
+        );
+        let other = br#"{"__type":"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException"}"#;
+        assert!(cancellation_codes(other).is_none());
+    }
+
+    #[test]
+    fn a_transaction_puts_two_new_items_and_moves_the_counter_by_one() {
+        let body: Value = serde_json::from_slice(&tx_body("T", 3, Some(7), 2, 41)).unwrap();
+        let actions = body["TransactItems"].as_array().unwrap();
+        assert_eq!(actions.len(), 3);
+        let sk = |i: usize| {
+            actions[i]["Put"]["Item"]["recordedAt"]["S"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        };
+        assert_eq!(
+            (sk(0), sk(1)),
+            ("TX#02#00000041#a".to_string(), "TX#02#00000041#b".to_string())
+        );
+        assert_eq!(actions[0]["Put"]["Item"]["vehicleId"]["S"], "TXV#03");
+        let u = &actions[2]["Update"];
+        assert_eq!(u["Key"], counter_key(3));
+        assert_eq!(u["ExpressionAttributeValues"][":v"]["N"], "7");
+        assert_eq!(u["ExpressionAttributeValues"][":n"]["N"], "8");
+        // A counter never seen is expected absent (or at 0) and becomes 1.
+        let first: Value = serde_json::from_slice(&tx_body("T", 0, None, 0, 1)).unwrap();
+        assert_eq!(
+            first["TransactItems"][2]["Update"]["ExpressionAttributeValues"][":n"]["N"],
+            "1"
+        );
+    }
+}
