@@ -7,7 +7,8 @@
 # Knobs (environment): BENCH_DURATION (seconds per timed phase, default 5), BENCH_SCALE
 # (table sizes for the Query-p50 curve, default 10000,100000,1000000), BENCH_SCALE_BUDGET
 # (seconds a peer's size table may take to load before it is skipped, default 60;
-# dynotable-local's own are always loaded),
+# dynotable-local's own are always loaded), BENCH_STREAM_ITEMS (items the streams phase puts
+# while its consumer tails the stream, default 5000),
 # BENCH_DYNALITE_FILE=1 (also run dynalite on LevelDB files), BENCH_NO_README=1 (print only).
 #
 # Everything is built in release mode into CARGO_TARGET_DIR (default /tmp/target-bench), so the
@@ -56,9 +57,9 @@ if [ "${BENCH_DYNALITE_FILE:-0}" = 1 ]; then
   targets+=(--target "dynalite|dynalite|file:LevelDB (classic-level) files, writes not fsynced|$NODE $DYNALITE --host 127.0.0.1 --port {port} --path {dir}/ldb --createTableMs 0 --deleteTableMs 0")
 fi
 
-opts=(--duration "${BENCH_DURATION:-5}" --scale "${BENCH_SCALE:-10000,100000,1000000}" --scale-budget "${BENCH_SCALE_BUDGET:-60}")
+opts=(--duration "${BENCH_DURATION:-5}" --stream-items "${BENCH_STREAM_ITEMS:-5000}" --scale "${BENCH_SCALE:-10000,100000,1000000}" --scale-budget "${BENCH_SCALE_BUDGET:-60}")
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
-  opts=(--vehicles 100 --duration 1 --warmup 0.2 --scale 10000,100000 --scale-budget 30 --startups 2)
+  opts=(--vehicles 100 --duration 1 --warmup 0.2 --scale 10000,100000 --scale-budget 30 --startups 2 --stream-items 1000)
 fi
 
 cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"

@@ -1,5 +1,5 @@
-//! HTTP/1.1 to the servers: one keep-alive connection per task, the DynamoDB operations the
-//! workload calls, and the blocking ListTables used to time startup.
+//! HTTP/1.1 to the servers: one keep-alive connection per task, the DynamoDB (and DynamoDB
+//! Streams) operations the workload calls, and the blocking ListTables used to time startup.
 
 use std::io::{Read, Write};
 use std::net::SocketAddr;
@@ -28,6 +28,11 @@ pub(crate) enum Op {
     PutItem,
     Query,
     Scan,
+    TransactWriteItems,
+    ListStreams,
+    DescribeStream,
+    GetShardIterator,
+    GetRecords,
 }
 
 impl Op {
@@ -42,6 +47,12 @@ impl Op {
             Op::PutItem => "DynamoDB_20120810.PutItem",
             Op::Query => "DynamoDB_20120810.Query",
             Op::Scan => "DynamoDB_20120810.Scan",
+            Op::TransactWriteItems => "DynamoDB_20120810.TransactWriteItems",
+            // DynamoDB Streams: its own target prefix, same endpoint and content type locally.
+            Op::ListStreams => "DynamoDBStreams_20120810.ListStreams",
+            Op::DescribeStream => "DynamoDBStreams_20120810.DescribeStream",
+            Op::GetShardIterator => "DynamoDBStreams_20120810.GetShardIterator",
+            Op::GetRecords => "DynamoDBStreams_20120810.GetRecords",
         }
     }
 }
@@ -55,13 +66,19 @@ pub(crate) struct Conn {
 
 impl Conn {
     pub(crate) async fn connect(addr: SocketAddr) -> Result<Conn> {
-        let stream = tokio::net::TcpStream::connect(addr).await.with_context(|| format!("connect {addr}"))?;
+        let stream = tokio::net::TcpStream::connect(addr)
+            .await
+            .with_context(|| format!("connect {addr}"))?;
         stream.set_nodelay(true)?;
         let (sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
         tokio::task::spawn_local(async move {
             let _ = conn.await;
         });
-        Ok(Conn { addr, host: HeaderValue::from_str(&addr.to_string())?, sender })
+        Ok(Conn {
+            addr,
+            host: HeaderValue::from_str(&addr.to_string())?,
+            sender,
+        })
     }
 
     pub(crate) async fn reconnect(&mut self) -> Result<()> {
@@ -75,9 +92,18 @@ impl Conn {
             .method("POST")
             .uri("/")
             .header(hyper::header::HOST, self.host.clone())
-            .header(hyper::header::CONTENT_TYPE, HeaderValue::from_static(CONTENT_TYPE))
-            .header(HeaderName::from_static("x-amz-target"), HeaderValue::from_static(op.target()))
-            .header(HeaderName::from_static("x-amz-date"), HeaderValue::from_static(AMZ_DATE))
+            .header(
+                hyper::header::CONTENT_TYPE,
+                HeaderValue::from_static(CONTENT_TYPE),
+            )
+            .header(
+                HeaderName::from_static("x-amz-target"),
+                HeaderValue::from_static(op.target()),
+            )
+            .header(
+                HeaderName::from_static("x-amz-date"),
+                HeaderValue::from_static(AMZ_DATE),
+            )
             .header(hyper::header::AUTHORIZATION, HeaderValue::from_static(AUTH))
             .body(Full::new(body))?;
         self.sender.ready().await?;

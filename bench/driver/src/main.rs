@@ -10,7 +10,7 @@
 //! ```text
 //! dynobench --target 'NAME|KIND|MODE|COMMAND…' [--target …] --out-json F --out-md F
 //!           [--vehicles 1000] [--readings 100] [--duration 5] [--scale 10000,100000,1000000]
-//!           [--scale-budget 240] [--startups 5]
+//!           [--scale-budget 240] [--startups 5] [--stream-items 5000]
 //! ```
 //!
 //! In COMMAND, `{port}` is replaced by a free loopback port and `{dir}` by a fresh empty
@@ -36,12 +36,29 @@ use workload::*;
 
 fn parse_target(spec: &str) -> Result<Target> {
     let mut parts = spec.splitn(4, '|');
-    let name = parts.next().ok_or_else(|| anyhow!("target: no name"))?.to_string();
-    let kind = parts.next().ok_or_else(|| anyhow!("target: no kind"))?.to_string();
+    let name = parts
+        .next()
+        .ok_or_else(|| anyhow!("target: no name"))?
+        .to_string();
+    let kind = parts
+        .next()
+        .ok_or_else(|| anyhow!("target: no kind"))?
+        .to_string();
     let mode_full = parts.next().ok_or_else(|| anyhow!("target: no mode"))?;
-    let command: Vec<String> = parts.next().ok_or_else(|| anyhow!("target: no command"))?.split_whitespace().map(String::from).collect();
+    let command: Vec<String> = parts
+        .next()
+        .ok_or_else(|| anyhow!("target: no command"))?
+        .split_whitespace()
+        .map(String::from)
+        .collect();
     let (mode, mode_note) = mode_full.split_once(':').map_or((mode_full, ""), |(a, b)| (a, b));
-    Ok(Target { name, kind, mode: mode.into(), mode_note: mode_note.into(), command })
+    Ok(Target {
+        name,
+        kind,
+        mode: mode.into(),
+        mode_note: mode_note.into(),
+        command,
+    })
 }
 
 fn main() -> Result<()> {
@@ -51,7 +68,10 @@ fn main() -> Result<()> {
     let mut out_md = None;
     let mut header = String::new();
     let mut cfg = Config {
-        shape: Shape { vehicles: 1000, readings: 100 },
+        shape: Shape {
+            vehicles: 1000,
+            readings: 100,
+        },
         duration: Duration::from_secs(5),
         warmup: Duration::from_millis(500),
         scale: vec![10_000, 100_000, 1_000_000],
@@ -59,6 +79,7 @@ fn main() -> Result<()> {
         scale_budget_ours: Duration::from_secs(900),
         c1_budget: Duration::from_secs(60),
         startups: 5,
+        stream_items: 5000,
         run_dir: std::env::temp_dir().join("dynobench"),
     };
     let mut attach_to: Option<(u32, u16)> = None;
@@ -66,7 +87,11 @@ fn main() -> Result<()> {
     let mut concurrency = 16usize;
     let mut i = 0;
     while i < args.len() {
-        let val = || args.get(i + 1).cloned().ok_or_else(|| anyhow!("{} needs a value", args[i]));
+        let val = || {
+            args.get(i + 1)
+                .cloned()
+                .ok_or_else(|| anyhow!("{} needs a value", args[i]))
+        };
         match args[i].as_str() {
             "--target" => targets.push(parse_target(&val()?)?),
             "--attach" => {
@@ -83,15 +108,27 @@ fn main() -> Result<()> {
             "--readings" => cfg.shape.readings = val()?.parse()?,
             "--duration" => cfg.duration = Duration::from_secs_f64(val()?.parse()?),
             "--warmup" => cfg.warmup = Duration::from_secs_f64(val()?.parse()?),
-            "--scale" => cfg.scale = val()?.split(',').filter(|s| !s.is_empty()).map(|s| s.parse()).collect::<Result<_, _>>()?,
+            "--scale" => {
+                cfg.scale = val()?
+                    .split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(|s| s.parse())
+                    .collect::<Result<_, _>>()?
+            }
             "--scale-budget" => cfg.scale_budget = Duration::from_secs(val()?.parse()?),
             "--c1-budget" => cfg.c1_budget = Duration::from_secs(val()?.parse()?),
             "--scale-budget-ours" => cfg.scale_budget_ours = Duration::from_secs(val()?.parse()?),
             "--startups" => cfg.startups = val()?.parse()?,
+            "--stream-items" => cfg.stream_items = val()?.parse()?,
             "--run-dir" => cfg.run_dir = val()?.into(),
             "--item-size" => {
-                let sizes: Vec<usize> = (0..1000).map(|k| item_size(&serde_json::from_str(&item_json(k, k % 100)).unwrap())).collect();
-                println!("mean item size {} bytes", sizes.iter().sum::<usize>() / sizes.len());
+                let sizes: Vec<usize> = (0..1000)
+                    .map(|k| item_size(&serde_json::from_str(&item_json(k, k % 100)).unwrap()))
+                    .collect();
+                println!(
+                    "mean item size {} bytes",
+                    sizes.iter().sum::<usize>() / sizes.len()
+                );
                 return Ok(());
             }
             other => bail!("unknown argument {other}"),
@@ -99,7 +136,9 @@ fn main() -> Result<()> {
         i += 2;
     }
     if let Some((pid, port)) = attach_to {
-        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?;
         return tokio::task::LocalSet::new().block_on(&rt, attach(pid, port, &phase, concurrency, &cfg));
     }
     if targets.is_empty() {
@@ -107,11 +146,20 @@ fn main() -> Result<()> {
     }
     let _ = std::fs::remove_dir_all(&cfg.run_dir);
     std::fs::create_dir_all(&cfg.run_dir)?;
-    let sizes: Vec<usize> = (0..1000).map(|k| item_size(&serde_json::from_str(&item_json(k, k % 100)).unwrap())).collect();
+    let sizes: Vec<usize> = (0..1000)
+        .map(|k| item_size(&serde_json::from_str(&item_json(k, k % 100)).unwrap()))
+        .collect();
     let mean_size = sizes.iter().sum::<usize>() / sizes.len();
-    log(format!("{} targets; {} vehicles × {} readings, mean item size {mean_size} bytes", targets.len(), cfg.shape.vehicles, cfg.shape.readings));
+    log(format!(
+        "{} targets; {} vehicles × {} readings, mean item size {mean_size} bytes",
+        targets.len(),
+        cfg.shape.vehicles,
+        cfg.shape.readings
+    ));
 
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
     let local = tokio::task::LocalSet::new();
     let mut results = Vec::new();
     for t in &targets {
@@ -119,7 +167,10 @@ fn main() -> Result<()> {
         let r = local.block_on(&rt, run_target(t, &cfg));
         results.push(r);
         if let Some(p) = &out_json {
-            std::fs::write(p, serde_json::to_string_pretty(&json!({"mean_item_bytes": mean_size, "results": results}))?)?;
+            std::fs::write(
+                p,
+                serde_json::to_string_pretty(&json!({"mean_item_bytes": mean_size, "results": results}))?,
+            )?;
         }
     }
     let md = report(&results, &cfg, &header);

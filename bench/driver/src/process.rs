@@ -50,9 +50,13 @@ pub(crate) fn status_field(pid: u32, field: &str) -> Option<u64> {
 }
 
 pub(crate) fn proc_cpu_ms(path: &str) -> u64 {
-    let Ok(s) = std::fs::read_to_string(path) else { return 0 };
+    let Ok(s) = std::fs::read_to_string(path) else {
+        return 0;
+    };
     // Fields after the `(comm)`: state is field 3; utime 14, stime 15 (1-based).
-    let Some(rest) = s.rfind(')').map(|i| &s[i + 2..]) else { return 0 };
+    let Some(rest) = s.rfind(')').map(|i| &s[i + 2..]) else {
+        return 0;
+    };
     let f: Vec<&str> = rest.split_whitespace().collect();
     let ticks: u64 = f.get(11).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0)
         + f.get(12).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
@@ -78,7 +82,10 @@ pub(crate) fn start(t: &Target, run_dir: &std::path::Path, n: usize) -> Result<(
     let args: Vec<String> = t
         .command
         .iter()
-        .map(|a| a.replace("{port}", &port.to_string()).replace("{dir}", &dir.to_string_lossy()))
+        .map(|a| {
+            a.replace("{port}", &port.to_string())
+                .replace("{dir}", &dir.to_string_lossy())
+        })
         .collect();
     let log = std::fs::File::create(dir.join("server.log"))?;
     let addr: SocketAddr = format!("127.0.0.1:{port}").parse()?;
@@ -91,13 +98,21 @@ pub(crate) fn start(t: &Target, run_dir: &std::path::Path, n: usize) -> Result<(
         .spawn()
         .with_context(|| format!("spawn {args:?}"))?;
     let pid = child.id();
-    let mut server = Server { child: Some(child), pid, addr };
+    let mut server = Server {
+        child: Some(child),
+        pid,
+        addr,
+    };
     loop {
         if let Ok(true) = list_tables_blocking(addr) {
             return Ok((server, t0.elapsed()));
         }
         if let Some(Ok(Some(status))) = server.child.as_mut().map(|c| c.try_wait()) {
-            bail!("{} exited during startup with {status}; see {}", t.name, dir.join("server.log").display());
+            bail!(
+                "{} exited during startup with {status}; see {}",
+                t.name,
+                dir.join("server.log").display()
+            );
         }
         if t0.elapsed() > Duration::from_secs(60) {
             server.stop();

@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+use crate::phases::WRITERS;
 use crate::run::*;
 
 pub(crate) fn f(v: &Value) -> Option<f64> {
@@ -45,8 +46,20 @@ pub(crate) fn mb(v: Option<f64>) -> String {
     v.map_or("—".into(), |kb| format!("{:.1}", kb / 1024.0))
 }
 
+pub(crate) fn yes_no(v: &Value) -> String {
+    match v.as_bool() {
+        Some(true) => "yes".into(),
+        Some(false) => "**NO**".into(),
+        None => "—".into(),
+    }
+}
+
 pub(crate) fn column(r: &Value) -> String {
-    format!("{} ({})", r["name"].as_str().unwrap_or("?"), r["mode"].as_str().unwrap_or("?"))
+    format!(
+        "{} ({})",
+        r["name"].as_str().unwrap_or("?"),
+        r["mode"].as_str().unwrap_or("?")
+    )
 }
 
 pub(crate) fn report(results: &[Value], cfg: &Config, header: &str) -> String {
@@ -60,64 +73,242 @@ pub(crate) fn report(results: &[Value], cfg: &Config, header: &str) -> String {
     md.push('\n');
     let row = |md: &mut String, label: &str, cell: &dyn Fn(&Value) -> String| {
         md.push_str(&format!("| {label} | "));
-        md.push_str(&results.iter().map(|r| if r.get("failure").is_some() && cell(r) == "—" { "failed".into() } else { cell(r) }).collect::<Vec<_>>().join(" | "));
+        md.push_str(
+            &results
+                .iter()
+                .map(|r| {
+                    if r.get("failure").is_some() && cell(r) == "—" {
+                        "failed".into()
+                    } else {
+                        cell(r)
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" | "),
+        );
         md.push_str(" |\n");
     };
     let n = cfg.shape.vehicles * cfg.shape.readings;
-    row(&mut md, &format!("startup → first ListTables 200, ms (median of {})", cfg.startups), &|r| fmt_ms(f(&r["startup_ms"]["median"])));
-    row(&mut md, &format!("idle RSS right after startup, MB (median of {})", cfg.startups), &|r| mb(f(&r["idle_rss_kb"]["median"])));
-    row(&mut md, &format!("RSS after the {n}-item load, MB"), &|r| mb(f(&r["rss_after_load_kb"])));
-    row(&mut md, "peak RSS (VmHWM) at the end, MB", &|r| mb(f(&r["peak_rss_kb"])));
-    for (k, label) in [("load_c1", "BatchWriteItem load c=1"), ("load_c16", "BatchWriteItem load c=16")] {
-        row(&mut md, &format!("{label}: items/s"), &|r| fmt_rate(f(&r[k]["items_per_s"])));
-        row(&mut md, &format!("{label}: batch p50 / p99 ms"), &|r| format!("{} / {}", fmt_ms(f(&r[k]["p50_ms"])), fmt_ms(f(&r[k]["p99_ms"]))));
+    row(
+        &mut md,
+        &format!("startup → first ListTables 200, ms (median of {})", cfg.startups),
+        &|r| fmt_ms(f(&r["startup_ms"]["median"])),
+    );
+    row(
+        &mut md,
+        &format!("idle RSS right after startup, MB (median of {})", cfg.startups),
+        &|r| mb(f(&r["idle_rss_kb"]["median"])),
+    );
+    row(&mut md, &format!("RSS after the {n}-item load, MB"), &|r| {
+        mb(f(&r["rss_after_load_kb"]))
+    });
+    row(&mut md, "peak RSS (VmHWM) at the end, MB", &|r| {
+        mb(f(&r["peak_rss_kb"]))
+    });
+    for (k, label) in [
+        ("load_c1", "BatchWriteItem load c=1"),
+        ("load_c16", "BatchWriteItem load c=16"),
+    ] {
+        row(&mut md, &format!("{label}: items/s"), &|r| {
+            fmt_rate(f(&r[k]["items_per_s"]))
+        });
+        row(&mut md, &format!("{label}: batch p50 / p99 ms"), &|r| {
+            format!("{} / {}", fmt_ms(f(&r[k]["p50_ms"])), fmt_ms(f(&r[k]["p99_ms"])))
+        });
     }
-    for (k, label) in [("get", "GetItem"), ("query", "Query 50-item window, newest first"), ("gsi_query", "Query GSI ByDepot, Limit 100")] {
+    for (k, label) in [
+        ("get", "GetItem"),
+        ("query", "Query 50-item window, newest first"),
+        ("gsi_query", "Query GSI ByDepot, Limit 100"),
+    ] {
         for c in [1, 16] {
             let key = format!("{k}_c{c}");
-            row(&mut md, &format!("{label} c={c}: ops/s"), &|r| fmt_rate(f(&r[&key]["ops_per_s"])));
-            row(&mut md, &format!("{label} c={c}: p50 / p99 ms"), &|r| format!("{} / {}", fmt_ms(f(&r[&key]["p50_ms"])), fmt_ms(f(&r[&key]["p99_ms"]))));
+            row(&mut md, &format!("{label} c={c}: ops/s"), &|r| {
+                fmt_rate(f(&r[&key]["ops_per_s"]))
+            });
+            row(&mut md, &format!("{label} c={c}: p50 / p99 ms"), &|r| {
+                format!(
+                    "{} / {}",
+                    fmt_ms(f(&r[&key]["p50_ms"])),
+                    fmt_ms(f(&r[&key]["p99_ms"]))
+                )
+            });
         }
     }
     row(&mut md, "full paginated Scan: seconds (pages)", &|r| {
-        format!("{} ({})", fmt_ms(f(&r["scan"]["seconds"])), r["scan"]["pages"].as_u64().map_or("—".into(), |p| p.to_string()))
+        format!(
+            "{} ({})",
+            fmt_ms(f(&r["scan"]["seconds"])),
+            r["scan"]["pages"].as_u64().map_or("—".into(), |p| p.to_string())
+        )
     });
-    row(&mut md, "conditional puts, 8 hot keys, c=16: attempts/s", &|r| fmt_rate(f(&r["conditional_c16"]["attempts_per_s"])));
-    row(&mut md, "… succeeded / ConditionalCheckFailed / other errors", &|r| {
-        let c = &r["conditional_c16"];
-        if c.is_null() {
-            return "—".into();
-        }
-        format!("{} / {} / {}", c["succeeded"], c["conditional_check_failed"], c["errors"])
+    row(&mut md, "conditional puts, 8 hot keys, c=16: attempts/s", &|r| {
+        fmt_rate(f(&r["conditional_c16"]["attempts_per_s"]))
     });
-    row(&mut md, "… every key's version == its successful puts", &|r| match r["conditional_c16"]["consistent"].as_bool() {
-        Some(true) => "yes".into(),
-        Some(false) => "**NO**".into(),
-        None => "—".into(),
-    });
-    for &size in &cfg.scale {
-        row(&mut md, &format!("Query window p50 on {} items, ms", fmt_rate(Some(size as f64))), &|r| {
-            let e = &r["scale"][size.to_string()];
-            if let Some(s) = e["skipped"].as_str() {
-                format!("skipped: {s}")
-            } else {
-                fmt_ms(f(&e["query_c1"]["p50_ms"]))
+    row(
+        &mut md,
+        "… succeeded / ConditionalCheckFailed / other errors",
+        &|r| {
+            let c = &r["conditional_c16"];
+            if c.is_null() {
+                return "—".into();
             }
+            format!(
+                "{} / {} / {}",
+                c["succeeded"], c["conditional_check_failed"], c["errors"]
+            )
+        },
+    );
+    row(&mut md, "… every key's version == its successful puts", &|r| {
+        yes_no(&r["conditional_c16"]["consistent"])
+    });
+    // A phase the server does not support, or one that failed (its error is in the notes).
+    let unsupported = |v: &Value| -> Option<String> {
+        if v["phase_error"].is_string() {
+            return Some("failed (see below)".into());
+        }
+        (v["supported"] == false).then(|| "not supported".into())
+    };
+    for c in [1, 16] {
+        let key = format!("tx_c{c}");
+        let label = format!("TransactWriteItems (2 Puts + conditional Update), c={c}");
+        row(&mut md, &format!("{label}: committed tx/s"), &|r| {
+            unsupported(&r[&key]).unwrap_or_else(|| fmt_rate(f(&r[&key]["committed_per_s"])))
         });
+        row(&mut md, &format!("{label}: p50 / p99 ms"), &|r| {
+            unsupported(&r[&key]).unwrap_or_else(|| {
+                format!(
+                    "{} / {}",
+                    fmt_ms(f(&r[&key]["p50_ms"])),
+                    fmt_ms(f(&r[&key]["p99_ms"]))
+                )
+            })
+        });
+        row(
+            &mut md,
+            "… committed / TransactionCanceled (CCF, conflict) / other errors",
+            &|r| {
+                let t = &r[&key];
+                if t.is_null() {
+                    return "—".into();
+                }
+                unsupported(t).unwrap_or_else(|| {
+                    let reason = |code: &str| t["cancellation_reasons"][code].as_u64().unwrap_or(0);
+                    format!(
+                        "{} / {} ({}, {}) / {}",
+                        t["committed"],
+                        t["cancelled"],
+                        reason("ConditionalCheckFailed"),
+                        reason("TransactionConflict"),
+                        t["errors"]
+                    )
+                })
+            },
+        );
+        row(
+            &mut md,
+            "… every committed transaction's items and counter there, no others",
+            &|r| unsupported(&r[&key]).unwrap_or_else(|| yes_no(&r[&key]["consistent"])),
+        );
+    }
+    row(
+        &mut md,
+        "server CPU per TransactWriteItems attempt and its re-read (c=16), µs",
+        &|r| {
+            unsupported(&r["tx_c16"]).unwrap_or_else(|| fmt_ms(f(&r["tx_c16"]["server_cpu_us_per_attempt"])))
+        },
+    );
+    let s = "Streams consumer (NEW_AND_OLD_IMAGES)";
+    row(
+        &mut md,
+        &format!("{s}: items put ({} PutItem tasks), puts/s", WRITERS),
+        &|r| {
+            unsupported(&r["streams"]).unwrap_or_else(|| {
+                format!(
+                    "{} ({})",
+                    r["streams"]["written"],
+                    fmt_rate(f(&r["streams"]["puts_per_s"]))
+                )
+            })
+        },
+    );
+    row(&mut md, &format!("{s}: tailing from LATEST, records/s"), &|r| {
+        unsupported(&r["streams"]).unwrap_or_else(|| fmt_rate(f(&r["streams"]["records_per_s"])))
+    });
+    row(
+        &mut md,
+        &format!("{s}: lag PutItem response → GetRecords, p50 / p99 ms"),
+        &|r| {
+            let v = &r["streams"];
+            unsupported(v).unwrap_or_else(|| {
+                format!(
+                    "{} / {}",
+                    fmt_ms(f(&v["lag_p50_ms"])),
+                    fmt_ms(f(&v["lag_p99_ms"]))
+                )
+            })
+        },
+    );
+    row(
+        &mut md,
+        &format!("{s}: backlog from TRIM_HORIZON, records/s"),
+        &|r| {
+            unsupported(&r["streams"])
+                .unwrap_or_else(|| fmt_rate(f(&r["streams"]["backlog"]["records_per_s"])))
+        },
+    );
+    row(
+        &mut md,
+        "… every put seen once as an INSERT, in sequence order",
+        &|r| unsupported(&r["streams"]).unwrap_or_else(|| yes_no(&r["streams"]["consistent"])),
+    );
+    for &size in &cfg.scale {
+        row(
+            &mut md,
+            &format!("Query window p50 on {} items, ms", fmt_rate(Some(size as f64))),
+            &|r| {
+                let e = &r["scale"][size.to_string()];
+                if let Some(s) = e["skipped"].as_str() {
+                    format!("skipped: {s}")
+                } else {
+                    fmt_ms(f(&e["query_c1"]["p50_ms"]))
+                }
+            },
+        );
     }
     if cfg.scale.len() >= 2 {
-        let (lo, hi) = (cfg.scale[0].to_string(), cfg.scale[cfg.scale.len() - 1].to_string());
-        row(&mut md, &format!("… p50 ratio {} / {}", fmt_rate(Some(cfg.scale[cfg.scale.len() - 1] as f64)), fmt_rate(Some(cfg.scale[0] as f64))), &|r| {
-            match (f(&r["scale"][&hi]["query_c1"]["p50_ms"]), f(&r["scale"][&lo]["query_c1"]["p50_ms"])) {
+        let (lo, hi) = (
+            cfg.scale[0].to_string(),
+            cfg.scale[cfg.scale.len() - 1].to_string(),
+        );
+        row(
+            &mut md,
+            &format!(
+                "… p50 ratio {} / {}",
+                fmt_rate(Some(cfg.scale[cfg.scale.len() - 1] as f64)),
+                fmt_rate(Some(cfg.scale[0] as f64))
+            ),
+            &|r| match (
+                f(&r["scale"][&hi]["query_c1"]["p50_ms"]),
+                f(&r["scale"][&lo]["query_c1"]["p50_ms"]),
+            ) {
                 (Some(a), Some(b)) => format!("{:.2}×", a / b),
                 _ => "—".into(),
-            }
-        });
+            },
+        );
     }
-    row(&mut md, "server CPU per GetItem (c=16), µs", &|r| fmt_ms(f(&r["get_c16"]["server_cpu_us_per_op"])));
-    row(&mut md, "server CPU per window Query (c=16), µs", &|r| fmt_ms(f(&r["query_c16"]["server_cpu_us_per_op"])));
-    row(&mut md, "server CPU per BatchWriteItem of 25 (c=16), µs", &|r| fmt_ms(f(&r["load_c16"]["server_cpu_us_per_op"])));
-    row(&mut md, "wall time for this server's whole run, s", &|r| format!("{:.0}", f(&r["wall_seconds"]).unwrap_or(f64::NAN)));
+    row(&mut md, "server CPU per GetItem (c=16), µs", &|r| {
+        fmt_ms(f(&r["get_c16"]["server_cpu_us_per_op"]))
+    });
+    row(&mut md, "server CPU per window Query (c=16), µs", &|r| {
+        fmt_ms(f(&r["query_c16"]["server_cpu_us_per_op"]))
+    });
+    row(&mut md, "server CPU per BatchWriteItem of 25 (c=16), µs", &|r| {
+        fmt_ms(f(&r["load_c16"]["server_cpu_us_per_op"]))
+    });
+    row(&mut md, "wall time for this server's whole run, s", &|r| {
+        format!("{:.0}", f(&r["wall_seconds"]).unwrap_or(f64::NAN))
+    });
     md.push('\n');
 
     for r in results {
@@ -130,11 +321,92 @@ pub(crate) fn report(results: &[Value], cfg: &Config, header: &str) -> String {
             ));
         }
         if let Some(e) = r["failure"].as_str() {
-            md.push_str(&format!("- **{}** failed: `{}`\n", column(r), e.replace('`', "'")));
+            md.push_str(&format!(
+                "- **{}** failed: `{}`\n",
+                column(r),
+                e.replace('`', "'")
+            ));
         }
-        for k in ["load_c1", "load_c16", "get_c1", "get_c16", "query_c1", "query_c16", "gsi_query_c1", "gsi_query_c16", "conditional_c16"] {
+        for k in [
+            "load_c1",
+            "load_c16",
+            "get_c1",
+            "get_c16",
+            "query_c1",
+            "query_c16",
+            "gsi_query_c1",
+            "gsi_query_c16",
+            "conditional_c16",
+            "tx_c1",
+            "tx_c16",
+        ] {
             if r[k]["errors"].as_u64().unwrap_or(0) > 0 {
-                md.push_str(&format!("- {} {k}: {} errors, first: `{}`\n", column(r), r[k]["errors"], r[k]["first_error"].as_str().unwrap_or("").chars().take(300).collect::<String>().replace('`', "'")));
+                md.push_str(&format!(
+                    "- {} {k}: {} errors, first: `{}`\n",
+                    column(r),
+                    r[k]["errors"],
+                    r[k]["first_error"]
+                        .as_str()
+                        .unwrap_or("")
+                        .chars()
+                        .take(300)
+                        .collect::<String>()
+                        .replace('`', "'")
+                ));
+            }
+        }
+        let st = &r["streams"];
+        if st["supported"] == true {
+            if st["write_errors"].as_u64().unwrap_or(0) > 0 {
+                md.push_str(&format!(
+                    "- {} streams: {} PutItem errors, first: `{}`\n",
+                    column(r),
+                    st["write_errors"],
+                    st["first_error"]
+                        .as_str()
+                        .unwrap_or("")
+                        .chars()
+                        .take(300)
+                        .collect::<String>()
+                        .replace('`', "'")
+                ));
+            }
+            if st["written"].as_u64() < st["items"].as_u64() {
+                md.push_str(&format!(
+                    "- {} streams: the writers stopped at their {} s budget after {} of {} items.\n",
+                    column(r),
+                    cfg.c1_budget.as_secs(),
+                    st["written"],
+                    st["items"]
+                ));
+            }
+            if st["consistent"] == false {
+                md.push_str(&format!("- {} streams: **records missing or wrong**: missing {}, duplicates {}, foreign {}, not INSERT {}; backlog {}\n", column(r), st["missing"], st["duplicates"], st["foreign"], st["not_insert"], st["backlog"]));
+            }
+            md.push_str(&format!("- {} streams: {} of {} records came back before their PutItem response (lag counted as 0); {} GetRecords calls, {} empty.\n", column(r), st["seen_before_ack"], st["records_seen"], st["polls"], st["empty_polls"]));
+        }
+        for (k, what) in [("tx_c1", "TransactWriteItems"), ("streams", "DynamoDB Streams")] {
+            if r[k]["supported"] == false {
+                let answer = r[k]["answer"].as_str().unwrap_or("?");
+                md.push_str(&format!("- {}: {what} not supported: {answer}.\n", column(r)));
+            }
+        }
+        for k in ["tx_c1", "tx_c16", "streams"] {
+            if let Some(e) = r[k]["phase_error"].as_str() {
+                md.push_str(&format!(
+                    "- **{}** {k} failed: `{}`\n",
+                    column(r),
+                    e.chars().take(300).collect::<String>().replace('`', "'")
+                ));
+            }
+        }
+        for k in ["tx_c1", "tx_c16"] {
+            if r[k]["consistent"] == false {
+                md.push_str(&format!(
+                    "- {} {k}: **effects do not match the committed transactions**: {}\n",
+                    column(r),
+                    r[k]["inconsistencies"]
+                ));
             }
         }
     }
@@ -143,7 +415,12 @@ pub(crate) fn report(results: &[Value], cfg: &Config, header: &str) -> String {
     md.push_str("\nMachine load per server (`uptime` before → after its run):\n\n");
     for r in results {
         let la = |s: &str| s.split("load average:").nth(1).unwrap_or("?").trim().to_string();
-        md.push_str(&format!("- {}: {} → {}\n", column(r), la(r["uptime_before"].as_str().unwrap_or("")), la(r["uptime_after"].as_str().unwrap_or(""))));
+        md.push_str(&format!(
+            "- {}: {} → {}\n",
+            column(r),
+            la(r["uptime_before"].as_str().unwrap_or("")),
+            la(r["uptime_after"].as_str().unwrap_or(""))
+        ));
     }
     md
 }
@@ -154,20 +431,58 @@ pub(crate) fn ratios(results: &[Value], cfg: &Config) -> String {
     let mut md = String::from("| target | dynotable-local | vs | ratio | met? |\n|---|---|---|---:|:---:|\n");
     let ours: Vec<&Value> = results.iter().filter(|r| r["kind"] == "dynotable").collect();
     let peer_for = |kind: &str, mode: &Value| -> Option<&Value> {
-        results.iter().find(|r| r["kind"] == kind && r["mode"] == *mode).or_else(|| results.iter().find(|r| r["kind"] == kind))
+        results
+            .iter()
+            .find(|r| r["kind"] == kind && r["mode"] == *mode)
+            .or_else(|| results.iter().find(|r| r["kind"] == kind))
     };
     // (label, json path, higher is better, min ratio vs dynoxide)
     let metrics: Vec<(&str, Vec<&str>, bool, f64)> = vec![
-        ("BatchWriteItem load c=1, items/s", vec!["load_c1", "items_per_s"], true, 10.0),
-        ("BatchWriteItem load c=16, items/s", vec!["load_c16", "items_per_s"], true, 10.0),
+        (
+            "BatchWriteItem load c=1, items/s",
+            vec!["load_c1", "items_per_s"],
+            true,
+            10.0,
+        ),
+        (
+            "BatchWriteItem load c=16, items/s",
+            vec!["load_c16", "items_per_s"],
+            true,
+            10.0,
+        ),
         ("GetItem c=1, ops/s", vec!["get_c1", "ops_per_s"], true, 2.0),
         ("GetItem c=16, ops/s", vec!["get_c16", "ops_per_s"], true, 2.0),
-        ("Query window c=1, ops/s", vec!["query_c1", "ops_per_s"], true, 4.0),
-        ("Query window c=16, ops/s", vec!["query_c16", "ops_per_s"], true, 4.0),
-        ("Query GSI c=1, ops/s", vec!["gsi_query_c1", "ops_per_s"], true, 4.0),
-        ("Query GSI c=16, ops/s", vec!["gsi_query_c16", "ops_per_s"], true, 4.0),
+        (
+            "Query window c=1, ops/s",
+            vec!["query_c1", "ops_per_s"],
+            true,
+            4.0,
+        ),
+        (
+            "Query window c=16, ops/s",
+            vec!["query_c16", "ops_per_s"],
+            true,
+            4.0,
+        ),
+        (
+            "Query GSI c=1, ops/s",
+            vec!["gsi_query_c1", "ops_per_s"],
+            true,
+            4.0,
+        ),
+        (
+            "Query GSI c=16, ops/s",
+            vec!["gsi_query_c16", "ops_per_s"],
+            true,
+            4.0,
+        ),
         ("full Scan, seconds", vec!["scan", "seconds"], false, 1.0),
-        ("conditional puts c=16, attempts/s", vec!["conditional_c16", "attempts_per_s"], true, 1.0),
+        (
+            "conditional puts c=16, attempts/s",
+            vec!["conditional_c16", "attempts_per_s"],
+            true,
+            1.0,
+        ),
     ];
     let get = |r: &Value, p: &[&str]| -> Option<f64> {
         let mut v = r;
@@ -178,14 +493,20 @@ pub(crate) fn ratios(results: &[Value], cfg: &Config) -> String {
     };
     for us in &ours {
         for (peer_kind, floor_for) in [("dynoxide", None), ("dynalite", Some(5.0))] {
-            let Some(peer) = peer_for(peer_kind, &us["mode"]) else { continue };
+            let Some(peer) = peer_for(peer_kind, &us["mode"]) else {
+                continue;
+            };
             for (label, path, higher, min_dynoxide) in &metrics {
                 let min = floor_for.unwrap_or(*min_dynoxide);
                 let ratio = match (get(us, path), get(peer, path)) {
                     (Some(a), Some(b)) if a > 0.0 && b > 0.0 => Some(if *higher { a / b } else { b / a }),
                     _ => None,
                 };
-                let goal = if min > 1.0 { format!("≥ {min}× {peer_kind}") } else { format!("ahead of {peer_kind}") };
+                let goal = if min > 1.0 {
+                    format!("≥ {min}× {peer_kind}")
+                } else {
+                    format!("ahead of {peer_kind}")
+                };
                 let met = ratio.map_or("—", |x| if x >= min { "met" } else { "**missed**" });
                 md.push_str(&format!(
                     "| {label}: {goal} | {} | {} | {} | {met} |\n",
@@ -196,20 +517,39 @@ pub(crate) fn ratios(results: &[Value], cfg: &Config) -> String {
             }
         }
         let start = get(us, &["startup_ms", "median"]);
-        md.push_str(&format!("| startup < 20 ms | {} | — | {} ms | {} |\n", us["mode"].as_str().unwrap_or("?"), fmt_ms(start),
-            start.map_or("—", |s| if s < 20.0 { "met" } else { "**missed**" })));
+        md.push_str(&format!(
+            "| startup < 20 ms | {} | — | {} ms | {} |\n",
+            us["mode"].as_str().unwrap_or("?"),
+            fmt_ms(start),
+            start.map_or("—", |s| if s < 20.0 { "met" } else { "**missed**" })
+        ));
         let idle = get(us, &["idle_rss_kb", "median"]).map(|kb| kb / 1024.0);
-        md.push_str(&format!("| idle RSS < 20 MB | {} | — | {} MB | {} |\n", us["mode"].as_str().unwrap_or("?"), idle.map_or("—".into(), |m| format!("{m:.1}")),
-            idle.map_or("—", |m| if m < 20.0 { "met" } else { "**missed**" })));
+        md.push_str(&format!(
+            "| idle RSS < 20 MB | {} | — | {} MB | {} |\n",
+            us["mode"].as_str().unwrap_or("?"),
+            idle.map_or("—".into(), |m| format!("{m:.1}")),
+            idle.map_or("—", |m| if m < 20.0 { "met" } else { "**missed**" })
+        ));
         if cfg.scale.len() >= 2 {
-            let (lo, hi) = (cfg.scale[0].to_string(), cfg.scale[cfg.scale.len() - 1].to_string());
-            let r = match (get(us, &["scale", &hi, "query_c1", "p50_ms"]), get(us, &["scale", &lo, "query_c1", "p50_ms"])) {
+            let (lo, hi) = (
+                cfg.scale[0].to_string(),
+                cfg.scale[cfg.scale.len() - 1].to_string(),
+            );
+            let r = match (
+                get(us, &["scale", &hi, "query_c1", "p50_ms"]),
+                get(us, &["scale", &lo, "query_c1", "p50_ms"]),
+            ) {
                 (Some(a), Some(b)) => Some(a / b),
                 _ => None,
             };
-            md.push_str(&format!("| Query p50 at {} within 1.5× of {} | {} | — | {} | {} |\n", fmt_rate(Some(cfg.scale[cfg.scale.len() - 1] as f64)),
-                fmt_rate(Some(cfg.scale[0] as f64)), us["mode"].as_str().unwrap_or("?"), r.map_or("skipped".into(), |x| format!("{x:.2}×")),
-                r.map_or("—", |x| if x <= 1.5 { "met" } else { "**missed**" })));
+            md.push_str(&format!(
+                "| Query p50 at {} within 1.5× of {} | {} | — | {} | {} |\n",
+                fmt_rate(Some(cfg.scale[cfg.scale.len() - 1] as f64)),
+                fmt_rate(Some(cfg.scale[0] as f64)),
+                us["mode"].as_str().unwrap_or("?"),
+                r.map_or("skipped".into(), |x| format!("{x:.2}×")),
+                r.map_or("—", |x| if x <= 1.5 { "met" } else { "**missed**" })
+            ));
         }
     }
     md

@@ -10,9 +10,9 @@ use bytes::Bytes;
 use serde_json::{Value, json};
 
 use crate::http::*;
+use crate::phases::*;
 use crate::process::*;
 use crate::workload::*;
-use crate::phases::*;
 
 pub(crate) struct Config {
     pub(crate) shape: Shape,
@@ -26,6 +26,8 @@ pub(crate) struct Config {
     /// How long the concurrency-1 load may run before it stops (its rate is what was loaded).
     pub(crate) c1_budget: Duration,
     pub(crate) startups: usize,
+    /// Items the streams phase puts while its consumer tails the stream.
+    pub(crate) stream_items: u32,
     pub(crate) run_dir: std::path::PathBuf,
 }
 
@@ -34,12 +36,18 @@ pub(crate) fn log(msg: impl AsRef<str>) {
 }
 
 pub(crate) fn chrono_now() -> String {
-    let s = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let s = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
     format!("{:02}:{:02}:{:02}", (s / 3600) % 24, (s / 60) % 60, s % 60)
 }
 
 pub(crate) fn uptime() -> String {
-    Command::new("uptime").output().map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string()).unwrap_or_default()
+    Command::new("uptime")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default()
 }
 
 pub(crate) async fn run_target(t: &Target, cfg: &Config) -> Value {
@@ -77,7 +85,12 @@ pub(crate) async fn run_target_inner(t: &Target, cfg: &Config, res: &mut Value) 
     idle_sorted.sort();
     res["startup_ms"] = json!({"median": sorted[sorted.len() / 2], "min": sorted[0], "all": startups});
     res["idle_rss_kb"] = json!({"median": idle_sorted[idle_sorted.len() / 2], "all": idle});
-    log(format!("{}: started (pid {}), startup median {:.1} ms", t.name, server.pid, sorted[sorted.len() / 2]));
+    log(format!(
+        "{}: started (pid {}), startup median {:.1} ms",
+        t.name,
+        server.pid,
+        sorted[sorted.len() / 2]
+    ));
 
     let outcome = workload(t, cfg, &server, res).await;
     res["peak_rss_kb"] = json!(server.hwm_kb());
@@ -95,13 +108,21 @@ pub(crate) async fn workload(t: &Target, cfg: &Config, server: &Server, res: &mu
     create_table(server.addr, main).await?;
     let bodies = Arc::new(batch_bodies(main, shape));
     let (mut st, written, retries) = load(server, bodies, 16, None).await?;
-    res["load_c16"] = st.to_json(Some(written));
+    res["load_c16"] = st.figures(Some(written));
     res["load_c16"]["unprocessed_retries"] = json!(retries);
     res["rss_after_load_kb"] = json!(server.rss_kb());
-    log(format!("{}: load c=16: {written} items in {:.1} s ({:.0} items/s, {} errors)", t.name, st.elapsed.as_secs_f64(),
-        written as f64 / st.elapsed.as_secs_f64(), st.errors));
+    log(format!(
+        "{}: load c=16: {written} items in {:.1} s ({:.0} items/s, {} errors)",
+        t.name,
+        st.elapsed.as_secs_f64(),
+        written as f64 / st.elapsed.as_secs_f64(),
+        st.errors
+    ));
     if written != n_items || st.errors > 0 {
-        bail!("load c=16 wrote {written} of {n_items} items: {:?}", st.first_error);
+        bail!(
+            "load c=16 wrote {written} of {n_items} items: {:?}",
+            st.first_error
+        );
     }
 
     // Load at concurrency 1 into a second table of the same shape, then drop it.
@@ -110,13 +131,17 @@ pub(crate) async fn workload(t: &Target, cfg: &Config, server: &Server, res: &mu
     let bodies = Arc::new(batch_bodies(scratch, shape));
     // A slow server is measured on what it loads within the budget (the table is dropped anyway).
     let (mut st, written, retries) = load(server, bodies, 1, Some(cfg.c1_budget)).await?;
-    res["load_c1"] = st.to_json(Some(written));
+    res["load_c1"] = st.figures(Some(written));
     if written < n_items {
         res["load_c1"]["stopped_by_budget"] = json!(true);
     }
     res["load_c1"]["unprocessed_retries"] = json!(retries);
-    log(format!("{}: load c=1: {written} items in {:.1} s ({:.0} items/s)", t.name, st.elapsed.as_secs_f64(),
-        written as f64 / st.elapsed.as_secs_f64()));
+    log(format!(
+        "{}: load c=1: {written} items in {:.1} s ({:.0} items/s)",
+        t.name,
+        st.elapsed.as_secs_f64(),
+        written as f64 / st.elapsed.as_secs_f64()
+    ));
     {
         let mut c = Conn::connect(server.addr).await?;
         c.call_ok(Op::DeleteTable, json!({"TableName": scratch})).await?;
@@ -128,12 +153,23 @@ pub(crate) async fn workload(t: &Target, cfg: &Config, server: &Server, res: &mu
     let gets = Arc::new(get_bodies(main, shape, 1));
     let windows = Arc::new(window_bodies(main, shape, 2));
     let gsis = Arc::new(gsi_bodies(main, 3));
-    for (key, op, pool) in [("get", Op::GetItem, &gets), ("query", Op::Query, &windows), ("gsi_query", Op::Query, &gsis)] {
+    for (key, op, pool) in [
+        ("get", Op::GetItem, &gets),
+        ("query", Op::Query, &windows),
+        ("gsi_query", Op::Query, &gsis),
+    ] {
         for c in [1usize, 16] {
             let mut st = timed(server, op, pool.clone(), c, cfg.warmup, cfg.duration).await?;
             let k = format!("{key}_c{c}");
-            log(format!("{}: {k}: {:.0} ops/s, p50 {:.3} ms, p99 {:.3} ms, errors {}", t.name, st.rate(), st.pct(0.5), st.pct(0.99), st.errors));
-            res[k] = st.to_json(None);
+            log(format!(
+                "{}: {k}: {:.0} ops/s, p50 {:.3} ms, p99 {:.3} ms, errors {}",
+                t.name,
+                st.rate(),
+                st.pct(0.5),
+                st.pct(0.99),
+                st.errors
+            ));
+            res[k] = st.figures(None);
         }
     }
 
@@ -147,19 +183,49 @@ pub(crate) async fn workload(t: &Target, cfg: &Config, server: &Server, res: &mu
     log(format!("{}: conditional race: {}", t.name, race));
     res["conditional_c16"] = race;
 
+    // TransactWriteItems at c=1 and c=16, each on a fresh table. These two phases cover
+    // operations a peer may lack or get wrong: an error is recorded and the run goes on.
+    for c in [1usize, 16] {
+        let tx = phase_outcome(transactions(server, &format!("TelemetryTx{c}"), c, cfg.duration).await);
+        log(format!("{}: transactions c={c}: {}", t.name, tx_summary(&tx)));
+        res[format!("tx_c{c}")] = tx;
+    }
+
+    // A DynamoDB Streams consumer tailing a table while it is written, then the backlog.
+    let streams = phase_outcome(
+        stream_consumer(server, "TelemetryStream", shape, cfg.stream_items, cfg.c1_budget).await,
+    );
+    log(format!("{}: streams: {}", t.name, streams_summary(&streams)));
+    res["streams"] = streams;
+
     // Query p50 by table size.
     let mut scale = serde_json::Map::new();
     let predicted_rate = res["load_c16"]["items_per_s"].as_f64().unwrap_or(1.0);
-    let budget = if t.kind == "dynotable" { cfg.scale_budget_ours } else { cfg.scale_budget };
+    let budget = if t.kind == "dynotable" {
+        cfg.scale_budget_ours
+    } else {
+        cfg.scale_budget
+    };
     for &size in &cfg.scale {
         let vehicles = size / shape.readings;
-        let sshape = Shape { vehicles, readings: shape.readings };
-        let table = if size == n_items as u32 { main.to_string() } else { format!("Telemetry{size}") };
+        let sshape = Shape {
+            vehicles,
+            readings: shape.readings,
+        };
+        let table = if size == n_items as u32 {
+            main.to_string()
+        } else {
+            format!("Telemetry{size}")
+        };
         let mut entry = json!({"items": size});
         if table != main {
             let predicted = size as f64 / predicted_rate;
             if predicted > budget.as_secs_f64() {
-                entry["skipped"] = json!(format!("load ~{:.0} s > {} s budget", predicted, budget.as_secs()));
+                entry["skipped"] = json!(format!(
+                    "load ~{:.0} s > {} s budget",
+                    predicted,
+                    budget.as_secs()
+                ));
                 log(format!("{}: scale {size}: skipped", t.name));
                 scale.insert(size.to_string(), entry);
                 continue;
@@ -169,30 +235,98 @@ pub(crate) async fn workload(t: &Target, cfg: &Config, server: &Server, res: &mu
             let (st, written, _) = load(server, bodies, 16, Some(budget * 2)).await?;
             entry["load_seconds"] = json!(st.elapsed.as_secs_f64());
             entry["load_items_per_s"] = json!(written as f64 / st.elapsed.as_secs_f64());
-            log(format!("{}: scale {size}: loaded {written} items in {:.1} s", t.name, st.elapsed.as_secs_f64()));
+            log(format!(
+                "{}: scale {size}: loaded {written} items in {:.1} s",
+                t.name,
+                st.elapsed.as_secs_f64()
+            ));
             if written != size as u64 {
-                entry["skipped"] = json!(format!("load aborted after {written} items ({:.0} s)", st.elapsed.as_secs_f64()));
+                entry["skipped"] = json!(format!(
+                    "load aborted after {written} items ({:.0} s)",
+                    st.elapsed.as_secs_f64()
+                ));
                 scale.insert(size.to_string(), entry);
                 continue;
             }
             validate(server.addr, &table, sshape).await?;
         }
         let pool = Arc::new(window_bodies(&table, sshape, 11));
-        let mut st = timed(server, Op::Query, pool, 1, cfg.warmup, Duration::from_secs_f64(cfg.duration.as_secs_f64().min(4.0))).await?;
-        entry["query_c1"] = st.to_json(None);
+        let mut st = timed(
+            server,
+            Op::Query,
+            pool,
+            1,
+            cfg.warmup,
+            Duration::from_secs_f64(cfg.duration.as_secs_f64().min(4.0)),
+        )
+        .await?;
+        entry["query_c1"] = st.figures(None);
         entry["rss_kb"] = json!(server.rss_kb());
-        log(format!("{}: scale {size}: query p50 {:.3} ms", t.name, st.pct(0.5)));
+        log(format!(
+            "{}: scale {size}: query p50 {:.3} ms",
+            t.name,
+            st.pct(0.5)
+        ));
         scale.insert(size.to_string(), entry);
     }
     res["scale"] = Value::Object(scale);
     Ok(())
 }
 
+/// A phase's figures, or `{"phase_error": …}` when it failed.
+fn phase_outcome(r: Result<Value>) -> Value {
+    r.unwrap_or_else(|e| json!({"phase_error": format!("{e:#}")}))
+}
+
+fn tx_summary(tx: &Value) -> String {
+    if let Some(e) = tx["phase_error"].as_str() {
+        return format!("FAILED: {e}");
+    }
+    if tx["supported"] == false {
+        return format!("not supported ({})", tx["answer"].as_str().unwrap_or("?"));
+    }
+    format!(
+        "{:.0} committed/s of {:.0} attempts/s, p50 {:.3} ms, p99 {:.3} ms, cancelled {} {}, errors {}, effects consistent: {}",
+        tx["committed_per_s"].as_f64().unwrap_or(f64::NAN),
+        tx["attempts_per_s"].as_f64().unwrap_or(f64::NAN),
+        tx["p50_ms"].as_f64().unwrap_or(f64::NAN),
+        tx["p99_ms"].as_f64().unwrap_or(f64::NAN),
+        tx["cancelled"],
+        tx["cancellation_reasons"],
+        tx["errors"],
+        tx["consistent"]
+    )
+}
+
+fn streams_summary(s: &Value) -> String {
+    if let Some(e) = s["phase_error"].as_str() {
+        return format!("FAILED: {e}");
+    }
+    if s["supported"] == false {
+        return format!("not supported ({})", s["answer"].as_str().unwrap_or("?"));
+    }
+    format!(
+        "{} of {} records seen live, {:.0} records/s, lag p50 {:.3} ms p99 {:.3} ms ({} before the ack); backlog {:.0} records/s; consistent: {}",
+        s["records_seen"],
+        s["written"],
+        s["records_per_s"].as_f64().unwrap_or(f64::NAN),
+        s["lag_p50_ms"].as_f64().unwrap_or(f64::NAN),
+        s["lag_p99_ms"].as_f64().unwrap_or(f64::NAN),
+        s["seen_before_ack"],
+        s["backlog"]["records_per_s"].as_f64().unwrap_or(f64::NAN),
+        s["consistent"]
+    )
+}
+
 /// `--attach PID:PORT --phase P [--concurrency N]`: one phase against a server someone else
 /// started (to profile it with perf while the driver loads it). Phases: create, load, get,
-/// query, gsi, scan, race, list.
+/// query, gsi, scan, race, tx, streams, list.
 pub(crate) async fn attach(pid: u32, port: u16, phase: &str, concurrency: usize, cfg: &Config) -> Result<()> {
-    let server = Server { child: None, pid, addr: format!("127.0.0.1:{port}").parse()? };
+    let server = Server {
+        child: None,
+        pid,
+        addr: format!("127.0.0.1:{port}").parse()?,
+    };
     let (main, shape) = ("Telemetry", cfg.shape);
     let out = match phase {
         "create" => {
@@ -200,18 +334,57 @@ pub(crate) async fn attach(pid: u32, port: u16, phase: &str, concurrency: usize,
             json!("created")
         }
         "load" => {
-            let (mut st, written, _) = load(&server, Arc::new(batch_bodies(main, shape)), concurrency, None).await?;
-            st.to_json(Some(written))
+            let (mut st, written, _) =
+                load(&server, Arc::new(batch_bodies(main, shape)), concurrency, None).await?;
+            st.figures(Some(written))
         }
-        "get" => timed(&server, Op::GetItem, Arc::new(get_bodies(main, shape, 1)), concurrency, cfg.warmup, cfg.duration).await?.to_json(None),
-        "query" => timed(&server, Op::Query, Arc::new(window_bodies(main, shape, 2)), concurrency, cfg.warmup, cfg.duration).await?.to_json(None),
-        "gsi" => timed(&server, Op::Query, Arc::new(gsi_bodies(main, 3)), concurrency, cfg.warmup, cfg.duration).await?.to_json(None),
+        "get" => timed(
+            &server,
+            Op::GetItem,
+            Arc::new(get_bodies(main, shape, 1)),
+            concurrency,
+            cfg.warmup,
+            cfg.duration,
+        )
+        .await?
+        .figures(None),
+        "query" => timed(
+            &server,
+            Op::Query,
+            Arc::new(window_bodies(main, shape, 2)),
+            concurrency,
+            cfg.warmup,
+            cfg.duration,
+        )
+        .await?
+        .figures(None),
+        "gsi" => timed(
+            &server,
+            Op::Query,
+            Arc::new(gsi_bodies(main, 3)),
+            concurrency,
+            cfg.warmup,
+            cfg.duration,
+        )
+        .await?
+        .figures(None),
         "scan" => full_scan(&server, main).await?,
         // ListTables touches no item: the floor of HTTP + dispatch, for comparison.
-        "list" => timed(&server, Op::ListTables, Arc::new(vec![Bytes::from_static(b"{}")]), concurrency, cfg.warmup, cfg.duration)
-            .await?
-            .to_json(None),
+        "list" => timed(
+            &server,
+            Op::ListTables,
+            Arc::new(vec![Bytes::from_static(b"{}")]),
+            concurrency,
+            cfg.warmup,
+            cfg.duration,
+        )
+        .await?
+        .figures(None),
         "race" => conditional_race(&server, main, concurrency, cfg.duration).await?,
+        "tx" => transactions(&server, "TelemetryTx", concurrency, cfg.duration).await?,
+        "streams" => {
+            stream_consumer(&server, "TelemetryStream", shape, cfg.stream_items, cfg.c1_budget).await?
+        }
         other => bail!("unknown phase {other}"),
     };
     println!("{out}");

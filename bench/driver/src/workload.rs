@@ -10,7 +10,13 @@ pub(crate) struct Shape {
 }
 
 pub(crate) const DEPOTS: u32 = 10;
-pub(crate) const MODELS: [&str; 5] = ["Sprinter 316", "Transit Custom", "e-Vito 112", "Daily 35S14", "Master L3H2"];
+pub(crate) const MODELS: [&str; 5] = [
+    "Sprinter 316",
+    "Transit Custom",
+    "e-Vito 112",
+    "Daily 35S14",
+    "Master L3H2",
+];
 pub(crate) const STATUSES: [&str; 3] = ["MOVING", "IDLE", "CHARGING"];
 
 pub(crate) fn vehicle_id(v: u32) -> String {
@@ -71,7 +77,11 @@ pub(crate) fn item_size(item: &Value) -> usize {
             _ => 0,
         }
     }
-    item.as_object().unwrap().iter().map(|(k, v)| k.len() + val(v)).sum()
+    item.as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| k.len() + val(v))
+        .sum()
 }
 
 pub(crate) fn create_table_body(table: &str) -> Value {
@@ -107,8 +117,14 @@ pub(crate) fn batch_bodies(table: &str, shape: Shape) -> Vec<Bytes> {
         if cur.is_empty() {
             return;
         }
-        let reqs: Vec<String> = cur.drain(..).map(|i| format!(r#"{{"PutRequest":{{"Item":{i}}}}}"#)).collect();
-        out.push(Bytes::from(format!(r#"{{"RequestItems":{{"{table}":[{}]}}}}"#, reqs.join(","))));
+        let reqs: Vec<String> = cur
+            .drain(..)
+            .map(|i| format!(r#"{{"PutRequest":{{"Item":{i}}}}}"#))
+            .collect();
+        out.push(Bytes::from(format!(
+            r#"{{"RequestItems":{{"{table}":[{}]}}}}"#,
+            reqs.join(",")
+        )));
     };
     for r in 0..shape.readings {
         for v in 0..shape.vehicles {

@@ -9,12 +9,17 @@ use bytes::Bytes;
 use serde_json::{Value, json};
 
 use crate::http::*;
-use crate::process::*;
 use crate::phases::*;
+use crate::process::*;
 
 /// Loads `bodies` (BatchWriteItem, 25 puts each) with `concurrency` tasks pulling the next
 /// batch; UnprocessedItems are re-sent. `budget`, when given, aborts a load that runs longer.
-pub(crate) async fn load(server: &Server, bodies: Arc<Vec<Bytes>>, concurrency: usize, budget: Option<Duration>) -> Result<(Stats, u64, u64)> {
+pub(crate) async fn load(
+    server: &Server,
+    bodies: Arc<Vec<Bytes>>,
+    concurrency: usize,
+    budget: Option<Duration>,
+) -> Result<(Stats, u64, u64)> {
     let conns = connections(server.addr, concurrency).await?;
     let next = Arc::new(AtomicUsize::new(0));
     let written = Arc::new(AtomicU64::new(0));
@@ -23,7 +28,8 @@ pub(crate) async fn load(server: &Server, bodies: Arc<Vec<Bytes>>, concurrency: 
     let (s0, d0) = (server.cpu_ms(), self_cpu_ms());
     let mut handles = Vec::new();
     for mut conn in conns {
-        let (bodies, next, written, retries) = (bodies.clone(), next.clone(), written.clone(), retries.clone());
+        let (bodies, next, written, retries) =
+            (bodies.clone(), next.clone(), written.clone(), retries.clone());
         handles.push(tokio::task::spawn_local(async move {
             let mut st = Stats::default();
             loop {
@@ -42,7 +48,8 @@ pub(crate) async fn load(server: &Server, bodies: Arc<Vec<Bytes>>, concurrency: 
                     match conn.call(Op::BatchWriteItem, body.clone()).await {
                         Ok((200, resp)) => {
                             st.ops += 1;
-                            st.lat_us.push(t.elapsed().as_micros().min(u32::MAX as u128) as u32);
+                            st.lat_us
+                                .push(t.elapsed().as_micros().min(u32::MAX as u128) as u32);
                             match unprocessed(&resp) {
                                 None => break,
                                 Some(rest) => {
@@ -53,7 +60,9 @@ pub(crate) async fn load(server: &Server, bodies: Arc<Vec<Bytes>>, concurrency: 
                         }
                         Ok((status, b)) => {
                             st.errors += 1;
-                            st.first_error.get_or_insert_with(|| format!("HTTP {status}: {}", String::from_utf8_lossy(&b)));
+                            st.first_error.get_or_insert_with(|| {
+                                format!("HTTP {status}: {}", String::from_utf8_lossy(&b))
+                            });
                         }
                         Err(e) => {
                             st.errors += 1;
@@ -83,7 +92,11 @@ pub(crate) async fn load(server: &Server, bodies: Arc<Vec<Bytes>>, concurrency: 
     total.elapsed = t0.elapsed();
     total.server_cpu_ms = server.cpu_ms() - s0;
     total.driver_cpu_ms = self_cpu_ms() - d0;
-    Ok((total, written.load(Ordering::Relaxed), retries.load(Ordering::Relaxed)))
+    Ok((
+        total,
+        written.load(Ordering::Relaxed),
+        retries.load(Ordering::Relaxed),
+    ))
 }
 
 /// The UnprocessedItems of a BatchWriteItem response as a new request body, if any.

@@ -1,14 +1,19 @@
 //! The timed phases of the workload. Shared here: latency statistics, the connections, a timed
 //! loop over precomputed requests, table creation and the check of sample reads; one module
-//! per phase with a shape of its own (the load, the full Scan, the conditional race).
+//! per phase with a shape of its own (the load, the full Scan, the conditional race,
+//! TransactWriteItems, the DynamoDB Streams consumer).
 
 mod load;
 mod race;
 mod scan;
+mod streams;
+mod transactions;
 
 pub(crate) use load::*;
 pub(crate) use race::*;
 pub(crate) use scan::*;
+pub(crate) use streams::*;
+pub(crate) use transactions::*;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -45,7 +50,7 @@ impl Stats {
         let i = ((self.lat_us.len() as f64 * p) as usize).min(self.lat_us.len() - 1);
         self.lat_us[i] as f64 / 1000.0
     }
-    pub(crate) fn to_json(&mut self, unit_items: Option<u64>) -> Value {
+    pub(crate) fn figures(&mut self, unit_items: Option<u64>) -> Value {
         let mut m = json!({
             "ops": self.ops,
             "errors": self.errors,
@@ -78,7 +83,14 @@ pub(crate) async fn connections(addr: SocketAddr, n: usize) -> Result<Vec<Conn>>
 
 /// `concurrency` tasks send bodies from `pool` round-robin for `duration` (after a warm-up of
 /// `warmup`), each on its own connection. Any status but 200 counts as an error.
-pub(crate) async fn timed(server: &Server, op: Op, pool: Arc<Vec<Bytes>>, concurrency: usize, warmup: Duration, duration: Duration) -> Result<Stats> {
+pub(crate) async fn timed(
+    server: &Server,
+    op: Op,
+    pool: Arc<Vec<Bytes>>,
+    concurrency: usize,
+    warmup: Duration,
+    duration: Duration,
+) -> Result<Stats> {
     let conns = connections(server.addr, concurrency).await?;
     let start_at = Instant::now() + warmup;
     let end_at = start_at + duration;
@@ -107,7 +119,8 @@ pub(crate) async fn timed(server: &Server, op: Op, pool: Arc<Vec<Bytes>>, concur
                     }
                     Ok((status, b)) => {
                         st.errors += 1;
-                        st.first_error.get_or_insert_with(|| format!("HTTP {status}: {}", String::from_utf8_lossy(&b)));
+                        st.first_error
+                            .get_or_insert_with(|| format!("HTTP {status}: {}", String::from_utf8_lossy(&b)));
                     }
                     Err(e) => {
                         st.errors += 1;
@@ -141,11 +154,14 @@ pub(crate) async fn timed(server: &Server, op: Op, pool: Arc<Vec<Bytes>>, concur
 pub(crate) async fn wait_active(conn: &mut Conn, table: &str) -> Result<()> {
     let t0 = Instant::now();
     loop {
-        let d = conn.call_ok(Op::DescribeTable, json!({"TableName": table})).await?;
+        let d = conn
+            .call_ok(Op::DescribeTable, json!({"TableName": table}))
+            .await?;
         let table_active = d["Table"]["TableStatus"] == "ACTIVE";
-        let gsis_active = d["Table"]["GlobalSecondaryIndexes"]
-            .as_array()
-            .is_none_or(|a| a.iter().all(|g| g["IndexStatus"] == "ACTIVE" || g["IndexStatus"].is_null()));
+        let gsis_active = d["Table"]["GlobalSecondaryIndexes"].as_array().is_none_or(|a| {
+            a.iter()
+                .all(|g| g["IndexStatus"] == "ACTIVE" || g["IndexStatus"].is_null())
+        });
         if table_active && gsis_active {
             return Ok(());
         }
@@ -173,11 +189,16 @@ pub(crate) async fn validate(addr: SocketAddr, table: &str, shape: Shape) -> Res
     }
     let q: Value = serde_json::from_slice(&window_bodies(table, shape, 7)[0])?;
     let r = c.call_ok(Op::Query, q).await?;
-    let items = r["Items"].as_array().ok_or_else(|| anyhow!("Query: no Items: {r}"))?;
+    let items = r["Items"]
+        .as_array()
+        .ok_or_else(|| anyhow!("Query: no Items: {r}"))?;
     if items.len() != WINDOW as usize {
         bail!("window Query returned {} items, expected {WINDOW}", items.len());
     }
-    let sks: Vec<&str> = items.iter().map(|i| i["recordedAt"]["S"].as_str().unwrap_or("")).collect();
+    let sks: Vec<&str> = items
+        .iter()
+        .map(|i| i["recordedAt"]["S"].as_str().unwrap_or(""))
+        .collect();
     if !sks.windows(2).all(|w| w[0] > w[1]) {
         bail!("window Query not newest-first: {sks:?}");
     }

@@ -9,9 +9,9 @@ use bytes::Bytes;
 use serde_json::{Value, json};
 
 use crate::http::*;
+use crate::phases::*;
 use crate::process::*;
 use crate::workload::*;
-use crate::phases::*;
 
 pub(crate) const HOT_KEYS: u32 = 8;
 
@@ -23,7 +23,9 @@ pub(crate) fn hot_put(table: &str, key: u32, expected: Option<u64>, task: usize)
     item["recordedAt"] = json!({"S": "META"});
     item["version"] = json!({"N": new_version.to_string()});
     let body = match expected {
-        None => json!({"TableName": table, "Item": item, "ConditionExpression": "attribute_not_exists(vehicleId)"}),
+        None => {
+            json!({"TableName": table, "Item": item, "ConditionExpression": "attribute_not_exists(vehicleId)"})
+        }
         Some(v) => json!({"TableName": table, "Item": item, "ConditionExpression": "#v = :v",
                           "ExpressionAttributeNames": {"#v": "version"},
                           "ExpressionAttributeValues": {":v": {"N": v.to_string()}}}),
@@ -48,7 +50,12 @@ pub(crate) fn version_of(resp: &[u8]) -> Option<u64> {
 /// `attribute_not_exists`, or bumps its `version` with `version = :expected`; after a
 /// ConditionalCheckFailed it re-reads the key (strongly consistent) and tries again. At the end
 /// every key's version must equal the number of puts that succeeded on it.
-pub(crate) async fn conditional_race(server: &Server, table: &str, concurrency: usize, duration: Duration) -> Result<Value> {
+pub(crate) async fn conditional_race(
+    server: &Server,
+    table: &str,
+    concurrency: usize,
+    duration: Duration,
+) -> Result<Value> {
     let conns = connections(server.addr, concurrency).await?;
     let succeeded: Arc<Vec<AtomicU64>> = Arc::new((0..HOT_KEYS).map(|_| AtomicU64::new(0)).collect());
     let t0 = Instant::now();
@@ -87,7 +94,8 @@ pub(crate) async fn conditional_race(server: &Server, table: &str, concurrency: 
                     }
                     Ok((status, b)) => {
                         errors += 1;
-                        first_error.get_or_insert_with(|| format!("HTTP {status}: {}", String::from_utf8_lossy(&b)));
+                        first_error
+                            .get_or_insert_with(|| format!("HTTP {status}: {}", String::from_utf8_lossy(&b)));
                     }
                     Err(e) => {
                         errors += 1;
@@ -122,7 +130,11 @@ pub(crate) async fn conditional_race(server: &Server, table: &str, concurrency: 
     let mut detail = Vec::new();
     for k in 0..HOT_KEYS {
         let (status, b) = c.call(Op::GetItem, hot_get(table, k)).await?;
-        let v = if status == 200 { version_of(&b).unwrap_or(0) } else { 0 };
+        let v = if status == 200 {
+            version_of(&b).unwrap_or(0)
+        } else {
+            0
+        };
         let s = succeeded[k as usize].load(Ordering::Relaxed);
         if v != s {
             consistent = false;

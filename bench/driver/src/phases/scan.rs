@@ -43,6 +43,8 @@ pub(crate) async fn full_scan(server: &Server, table: &str) -> Result<Value> {
         }
     }
     let secs = t0.elapsed().as_secs_f64();
-    Ok(json!({"seconds": secs, "items": items, "pages": pages, "items_per_s": items as f64 / secs,
-              "server_cpu_ms": server.cpu_ms() - s0}))
+    Ok(
+        json!({"seconds": secs, "items": items, "pages": pages, "items_per_s": items as f64 / secs,
+              "server_cpu_ms": server.cpu_ms() - s0}),
+    )
 }
