@@ -256,3 +256,13 @@ def test_the_indexes_side_by_side_show_the_sparse_gsi(window):
     assert "No depotCode attribute" in text, text[:800]
     section.location_once_scrolled_into_view
     screenshot(window, "indexes-side-by-side.png")
+
+
+def test_the_history_lists_the_queries_run_on_the_table(window):
+    """The backend recorded the window query when its first page ran; the history lists it."""
+    section = open_section(window, "section-history")
+    WebDriverWait(window, 90).until(lambda d: section.find_elements(By.CSS_SELECTOR, '[aria-label="Recent queries"] li'))
+    recent = section.find_element(By.CSS_SELECTOR, '[aria-label="Recent queries"]').get_attribute("textContent")
+    assert "VEH#V-7741 BETWEEN TS#2025-03-14T09:00:00Z AND TS#2025-03-14T09:59:00Z · newest first · Limit 25" in recent, recent
+    section.location_once_scrolled_into_view
+    screenshot(window, "query-history.png")

@@ -52,7 +52,8 @@ export function WriteEstimate({ profileId, table, write, actual = null, source =
       return;
     }
     let cancelled = false;
-    setEstimate({ status: "loading" });
+    // Keep showing the last estimate while the next one is computed, so the panel does not jump.
+    setEstimate((current) => (current?.status === "ok" ? current : { status: "loading" }));
     void unwrap(source.estimateWrite(profileId, table, { ...write, mode: effectiveMode, conditionFails })).then(
       (next) => !cancelled && setEstimate(next),
     );

@@ -84,6 +84,10 @@ function source(overrides: Partial<TableSource> = {}): TableSource {
       },
     })),
     exportItems: vi.fn(),
+    queryHistory: vi.fn(),
+    savedQueries: vi.fn(),
+    saveQuery: vi.fn(),
+    deleteSavedQuery: vi.fn(),
     importItems: vi.fn(),
     estimateImportFile: vi.fn(),
     reconcileWrite: vi.fn(async () => ({

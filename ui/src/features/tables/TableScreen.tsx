@@ -21,6 +21,7 @@ import { StatisticsGate } from "./StatisticsGate";
 import { BuilderResults, useBuilderRuns } from "./BuilderResults";
 import { LazySection } from "./LazySection";
 import { TransferPanel } from "./TransferPanel";
+import { QueryHistory } from "./QueryHistory";
 import { QueryBuilderPanel } from "../builder/QueryBuilderPanel";
 import { CostPanel } from "../costs/CostPanel";
 import { IndexesView } from "../indexes/IndexesView";
@@ -47,6 +48,10 @@ export type TableSource = Pick<
   | "exportItems"
   | "importItems"
   | "estimateImportFile"
+  | "queryHistory"
+  | "savedQueries"
+  | "saveQuery"
+  | "deleteSavedQuery"
 >;
 
 /** What the item editor is doing. */
@@ -126,6 +131,18 @@ export function TableScreen({
     [query],
   );
 
+  // Stable across renders: the editor re-validates when this function changes, and validating
+  // records the draft here, which re-renders this screen.
+  const validate = useCallback(
+    async (item: Item): Promise<ItemValidation> => {
+      setDraft(item);
+      const result = await unwrap(source.checkItem(profile.id, tableName, item));
+      if (result.status === "ok") return { sizeBytes: result.data.sizeBytes ?? 0, problems: result.data.problems };
+      return { sizeBytes: 0, problems: [{ path: "", message: result.status === "error" ? result.error.message : "Checking…" }] };
+    },
+    [profile.id, tableName, source],
+  );
+
   const suggestions = useMemo(
     () => (stats.status === "ok" ? stats.data.collections.slice(0, 50).map((c) => c.partitionValue) : []),
     [stats],
@@ -145,12 +162,6 @@ export function TableScreen({
     queriedIndex === null ? description.keys : (description.indexes.find((i) => i.name === queriedIndex)?.keys ?? description.keys);
   const keyNames = keyNamesOf(description.keys);
 
-  const validate = async (item: Item): Promise<ItemValidation> => {
-    setDraft(item);
-    const result = await unwrap(source.checkItem(profile.id, tableName, item));
-    if (result.status === "ok") return { sizeBytes: result.data.sizeBytes ?? 0, problems: result.data.problems };
-    return { sizeBytes: 0, problems: [{ path: "", message: result.status === "error" ? result.error.message : "Checking…" }] };
-  };
 
   const failed = (error: UiError) => setSaveError({ name: error.exception ?? errorTitle(error.code), message: error.message });
 
@@ -294,6 +305,16 @@ export function TableScreen({
           />
         )}
       </section>
+      <LazySection title="History and saved queries" testId="section-history">
+        <QueryHistory
+          profileId={profile.id}
+          table={tableName}
+          current={query.input}
+          refresh={`${queryRun}-${query.loading ? "running" : "done"}`}
+          source={source}
+          onRun={run}
+        />
+      </LazySection>
       <LazySection title="Cost of this query" testId="section-cost">
         <CostPanel profileId={profile.id} table={description} query={query.input} lastPage={query.pages.at(-1) ?? null} />
       </LazySection>

@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { describeQuery, QueryHistory, type HistorySource } from "./QueryHistory";
+import type { QueryInput } from "../../ipc/bindings.gen";
+
+afterEach(cleanup);
+
+const window: QueryInput = {
+  table: "Telemetry",
+  index: null,
+  partitionValue: { S: "VEH#V-7741" },
+  sortCondition: { op: "between", low: { S: "TS#09:00" }, high: { S: "TS#09:59" } },
+  scanIndexForward: false,
+  limit: 25,
+  consistentRead: false,
+  projection: null,
+  filter: null,
+  filterNames: null,
+  filterValues: null,
+  exclusiveStartKey: null,
+};
+
+function source(): HistorySource {
+  let saved: { id: string; table: string; name: string; request: QueryInput; savedAt: number }[] = [];
+  return {
+    queryHistory: vi.fn(async () => ({
+      status: "ok" as const,
+      data: [{ id: 1, table: "Telemetry", request: window, ranAt: 1_700_000_000, itemCount: 25, capacityUnits: 0.5 }],
+    })),
+    savedQueries: vi.fn(async () => ({ status: "ok" as const, data: saved })),
+    saveQuery: vi.fn(async (_p: string, name: string, request: QueryInput) => {
+      const entry = { id: "s1", table: "Telemetry", name, request, savedAt: 1 };
+      saved = [entry];
+      return { status: "ok" as const, data: entry };
+    }),
+    deleteSavedQuery: vi.fn(async () => {
+      saved = [];
+      return { status: "ok" as const, data: null };
+    }),
+  };
+}
+
+describe("QueryHistory", () => {
+  it("describes a query in one line", () => {
+    expect(describeQuery(window)).toBe("VEH#V-7741 BETWEEN TS#09:00 AND TS#09:59 · newest first · Limit 25");
+  });
+
+  it("lists the backend's history of this table and runs an entry again", async () => {
+    const onRun = vi.fn();
+    const fake = source();
+    render(<QueryHistory profileId="embedded" table="Telemetry" current={null} refresh={0} source={fake} onRun={onRun} />);
+    const recent = await screen.findByRole("list", { name: "Recent queries" });
+    expect(recent.textContent).toContain("25 items · 0.5 RCU");
+    fireEvent.click(within(recent).getByRole("button"));
+    expect(onRun).toHaveBeenCalledWith(window);
+    expect(fake.queryHistory).toHaveBeenCalledWith("embedded", "Telemetry");
+  });
+
+  it("saves the current query under a name, without its page position, and deletes it", async () => {
+    const fake = source();
+    render(
+      <QueryHistory
+        profileId="embedded"
+        table="Telemetry"
+        current={{ ...window, exclusiveStartKey: { vehicleId: { S: "x" } } }}
+        refresh={0}
+        source={fake}
+        onRun={vi.fn()}
+      />,
+    );
+    fireEvent.change(screen.getByLabelText("Save the current query as"), { target: { value: "Morning window" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save" }));
+    const saved = await screen.findByRole("list", { name: "Saved queries" });
+    expect(saved.textContent).toContain("Morning window");
+    expect(fake.saveQuery).toHaveBeenCalledWith("embedded", "Morning window", window);
+    fireEvent.click(within(saved).getByRole("button", { name: "Delete saved query Morning window" }));
+    await waitFor(() => expect(screen.getByText("No saved queries on this table.")).toBeTruthy());
+  });
+});
