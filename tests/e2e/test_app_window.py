@@ -230,10 +230,14 @@ def test_build_the_seed_time_window_query_from_clicks_and_run_it(window):
     section.find_element(By.CSS_SELECTOR, '[aria-label="recordedAt from"]').send_keys("TS#2025-03-14T09:00:00Z")
     section.find_element(By.CSS_SELECTOR, '[aria-label="recordedAt to"]').send_keys("TS#2025-03-14T09:09:00Z")
     Select(section.find_element(By.CSS_SELECTOR, 'select[aria-label="Order"]')).select_by_value("descending")
+    # The generated expression, with the placeholders chosen for it, is shown before it runs.
+    generated = '[aria-label="Generated KeyConditionExpression"] [data-testid="generated-expression"]'
+    WebDriverWait(window, 90).until(
+        lambda d: " BETWEEN :" in "".join(e.get_attribute("textContent") for e in section.find_elements(By.CSS_SELECTOR, generated))
+    )
+    # Run is enabled only once the backend has checked the request as it is on screen.
     run = section.find_element(By.XPATH, './/button[normalize-space()="Run Query"]')
     WebDriverWait(window, 90).until(lambda d: run.is_enabled())
-    # The generated expression, with the placeholders chosen for it, is shown before it runs.
-    WebDriverWait(window, 90).until(lambda d: "BETWEEN" in section.get_attribute("textContent"))
     run.click()
     results = '[data-testid="table-screen-Telemetry"] [data-testid="builder-results"]'
     WebDriverWait(window, 90).until(lambda d: d.find_elements(By.CSS_SELECTOR, results))

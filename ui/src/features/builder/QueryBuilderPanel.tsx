@@ -85,7 +85,9 @@ export function QueryBuilderPanel({
   const [limit, setLimit] = useState("");
   const [consistentRead, setConsistentRead] = useState(false);
   const [capacity, setCapacity] = useState<ReturnConsumedCapacity | null>("TOTAL");
-  const [built, setBuilt] = useState<BuiltRequest | { error: string } | null>(null);
+  // What the backend made of the request, with the request it was made from: the Run button
+  // waits until it describes what is on screen, so a click never runs an unchecked request.
+  const [checked, setChecked] = useState<{ key: string; built: BuiltRequest | { error: string } } | null>(null);
   const [running, setRunning] = useState(false);
   const [runError, setRunError] = useState<UiError | null>(null);
   const [lastRun, setLastRun] = useState<{ count: number; scanned: number; more: boolean } | null>(null);
@@ -111,8 +113,8 @@ export function QueryBuilderPanel({
   useEffect(() => {
     let live = true;
     source.buildReadRequest(settled, settled.operation === "Query" ? keySchemaOf(table, settled.indexName ?? null) : null).then(
-      (result) => live && setBuilt(result.status === "ok" ? result.data : { error: result.error.message }),
-      (err: unknown) => live && setBuilt({ error: String(err) }),
+      (result) => live && setChecked({ key: settledKey, built: result.status === "ok" ? result.data : { error: result.error.message } }),
+      (err: unknown) => live && setChecked({ key: settledKey, built: { error: String(err) } }),
     );
     return () => {
       live = false;
@@ -165,8 +167,10 @@ export function QueryBuilderPanel({
   };
   const run = () => read(request, null);
 
+  const built = checked?.built ?? null;
+  const current = checked !== null && checked.key === JSON.stringify(request);
   const diagnostics = built && "diagnostics" in built ? built.diagnostics : [];
-  const blocked = built === null || "error" in built || diagnostics.length > 0;
+  const blocked = !current || built === null || "error" in built || diagnostics.length > 0;
   const textOf = (parameter: string | null): string => {
     if (!built || !("request" in built)) return "";
     const r = built.request;
