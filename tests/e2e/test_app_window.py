@@ -245,6 +245,11 @@ def test_build_the_seed_time_window_query_from_clicks_and_run_it(window):
     rows = [r.get_attribute("textContent") for r in window.find_elements(By.CSS_SELECTOR, f'{results} [role="row"]')]
     readings = [r for r in rows if "TS#2025-03-14T09:0" in r]
     assert readings and "09:09" in readings[0], readings[:2]
+    # The backend recorded the run in the query history; the builder lists it, written out.
+    recent = 'ul[aria-label="Recent builder runs"]'
+    WebDriverWait(window, 90).until(lambda d: section.find_elements(By.CSS_SELECTOR, recent))
+    assert ('recordedAt BETWEEN "TS#2025-03-14T09:00:00Z" AND "TS#2025-03-14T09:09:00Z" · newest first'
+            in section.find_element(By.CSS_SELECTOR, recent).get_attribute("textContent"))
     css(window, results).location_once_scrolled_into_view
     screenshot(window, "query-builder.png")
 

@@ -33,6 +33,7 @@ use sqlx::Row;
 
 use crate::dto::attribute::{item_from_sdk, item_to_sdk};
 use crate::dto::{Item, KeySchema, QueryPage, ScalarType};
+use crate::history::HistoryRequest;
 use crate::reads::{consumed_capacity, page_stop};
 use crate::{App, CommandError, ErrorCode};
 
@@ -304,6 +305,17 @@ impl App {
             }
         };
         let scanned_count = u32::try_from(scanned).unwrap_or(0);
+        if exclusive_start_key.is_none() {
+            let units = consumed.as_ref().map_or(0.0, |c| c.total);
+            let ran = HistoryRequest::builder(request, &generated);
+            // History is a convenience: a failure to record it must not fail the read.
+            if let Err(err) = self
+                .record_query(profile_id, &ran, u32::try_from(count).unwrap_or(0), units)
+                .await
+            {
+                tracing::warn!(%err, "the builder's read could not be added to the history");
+            }
+        }
         Ok(QueryPage {
             items,
             count: u32::try_from(count).unwrap_or(0),

@@ -1,9 +1,12 @@
 //! Query history and saved queries, per connection, in the app database
-//! (`<data>/dynotable.sqlite`, migration 0002). Every Query whose first page succeeds is recorded
-//! (the newest [`HISTORY_LIMIT`] per connection are kept); a query can be saved under a name per
-//! table and run again later.
+//! (`<data>/dynotable.sqlite`, migration 0002). Every read whose first page succeeds is recorded —
+//! a Query of the collection view, or a Query or Scan of the query builder — and the newest
+//! [`HISTORY_LIMIT`] per connection are kept; a collection query can be saved under a name per
+//! table and run again later (the builder keeps its own saved requests, see [`crate::builder`]).
 
-use serde::Serialize;
+use dynotable_builder::{GeneratedRequest, ReadRequest};
+use dynotable_types::AttributeValue;
+use serde::{Deserialize, Serialize};
 use sqlx::Row;
 
 use crate::dto::QueryInput;
@@ -17,7 +20,7 @@ pub const HISTORY_LIMIT: i64 = 200;
 pub struct HistoryEntry {
     pub id: u32,
     pub table: String,
-    pub request: QueryInput,
+    pub request: HistoryRequest,
     /// Seconds since the Unix epoch.
     #[specta(type = specta_typescript::Number)]
     pub ran_at: f64,
@@ -35,6 +38,101 @@ pub struct SavedQuery {
     pub request: QueryInput,
     #[specta(type = specta_typescript::Number)]
     pub saved_at: f64,
+}
+
+/// What ran, in the form it can be run again in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum HistoryRequest {
+    /// A query of one collection, from the collection view.
+    Collection { request: QueryInput },
+    /// A Query or Scan of the query builder, with its one-line summary (expressions with the
+    /// names and values written in).
+    Builder { request: ReadRequest, summary: String },
+}
+
+impl HistoryRequest {
+    fn table(&self) -> &str {
+        match self {
+            HistoryRequest::Collection { request } => &request.table,
+            HistoryRequest::Builder { request, .. } => &request.table_name,
+        }
+    }
+
+    /// A builder request as recorded: `generated` is what was sent.
+    pub(crate) fn builder(request: &ReadRequest, generated: &GeneratedRequest) -> HistoryRequest {
+        HistoryRequest::Builder {
+            request: request.clone(),
+            summary: summary_of(generated),
+        }
+    }
+}
+
+/// One line for a builder request: `Query on ByDepot · depotCode = "BER-1" · filter … · newest first`.
+fn summary_of(generated: &GeneratedRequest) -> String {
+    let written = |expression: &str| written_out(expression, generated);
+    let mut parts = vec![match &generated.index_name {
+        Some(index) => format!("{:?} on {index}", generated.operation),
+        None => format!("{:?}", generated.operation),
+    }];
+    if let Some(key) = &generated.key_condition_expression {
+        parts.push(written(key));
+    }
+    if let Some(filter) = &generated.filter_expression {
+        parts.push(format!("filter {}", written(filter)));
+    }
+    if let Some(projection) = &generated.projection_expression {
+        parts.push(format!("projection {}", written(projection)));
+    }
+    if generated.scan_index_forward == Some(false) {
+        parts.push("newest first".to_owned());
+    }
+    if let Some(limit) = generated.limit {
+        parts.push(format!("Limit {limit}"));
+    }
+    if generated.consistent_read == Some(true) {
+        parts.push("strongly consistent".to_owned());
+    }
+    parts.join(" · ")
+}
+
+/// `expression` with each `#name` replaced by the attribute name and each `:value` by the value
+/// (strings quoted, numbers bare, anything else as DynamoDB JSON).
+fn written_out(expression: &str, generated: &GeneratedRequest) -> String {
+    let mut out = String::with_capacity(expression.len());
+    let mut rest = expression;
+    while let Some(at) = rest.find(['#', ':']) {
+        out.push_str(&rest[..at]);
+        let end = rest[at + 1..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(rest.len(), |e| at + 1 + e);
+        let placeholder = &rest[at..end];
+        let replacement = if placeholder.starts_with('#') {
+            generated
+                .expression_attribute_names
+                .as_ref()
+                .and_then(|names| names.get(placeholder))
+                .cloned()
+        } else {
+            generated
+                .expression_attribute_values
+                .as_ref()
+                .and_then(|values| values.get(placeholder))
+                .map(value_text)
+        };
+        out.push_str(replacement.as_deref().unwrap_or(placeholder));
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn value_text(value: &AttributeValue) -> String {
+    match value {
+        AttributeValue::S(s) => format!("{s:?}"),
+        AttributeValue::N(n) => n.to_string(),
+        other => serde_json::to_string(other).unwrap_or_default(),
+    }
 }
 
 fn storage(err: impl std::fmt::Display) -> CommandError {
@@ -55,12 +153,19 @@ fn request_of(json: &str) -> Result<QueryInput, CommandError> {
     serde_json::from_str(json).map_err(storage)
 }
 
+/// A history row's request. Rows written before builder runs were recorded hold a bare
+/// collection query.
+fn history_request_of(json: &str) -> Result<HistoryRequest, CommandError> {
+    serde_json::from_str::<HistoryRequest>(json)
+        .or_else(|_| request_of(json).map(|request| HistoryRequest::Collection { request }))
+}
+
 impl App {
-    /// Records a query that ran (its first page).
+    /// Records a read that ran (its first page).
     pub(crate) async fn record_query(
         &self,
         profile_id: &str,
-        input: &QueryInput,
+        input: &HistoryRequest,
         item_count: u32,
         capacity_units: f64,
     ) -> Result<(), CommandError> {
@@ -71,7 +176,7 @@ impl App {
             "INSERT INTO query_history (profile_id, table_name, request, ran_at, item_count, capacity) VALUES (?, ?, ?, ?, ?, ?)",
         )
         .bind(profile_id)
-        .bind(&input.table)
+        .bind(input.table())
         .bind(request)
         .bind(now())
         .bind(i64::from(item_count))
@@ -112,7 +217,7 @@ impl App {
                 Ok(HistoryEntry {
                     id: u32::try_from(row.get::<i64, _>(0)).unwrap_or(0),
                     table: row.get(1),
-                    request: request_of(row.get::<&str, _>(2))?,
+                    request: history_request_of(row.get::<&str, _>(2))?,
                     ran_at: row.get(3),
                     item_count: u32::try_from(row.get::<i64, _>(4)).unwrap_or(0),
                     capacity_units: row.get(5),

@@ -15,6 +15,7 @@ use crate::dto::attribute::{item_from_sdk, item_to_sdk};
 use crate::dto::{
     AttributeValue, CapacityFigure, ConsumedCapacity, Item, PageStop, QueryInput, QueryPage, SortKeyCondition,
 };
+use crate::history::HistoryRequest;
 use crate::{App, CommandError, ErrorCode};
 
 /// The placeholders the key condition uses; a filter may not define the same ones.
@@ -57,7 +58,10 @@ impl App {
             let count = u32::try_from(output.count()).unwrap_or(0);
             let units = consumed.as_ref().map_or(0.0, |c| c.total);
             // History is a convenience: a failure to record it must not fail the query.
-            if let Err(err) = self.record_query(profile_id, &input, count, units).await {
+            let ran = HistoryRequest::Collection {
+                request: input.clone(),
+            };
+            if let Err(err) = self.record_query(profile_id, &ran, count, units).await {
                 tracing::warn!(%err, "the query could not be added to the history");
             }
         }

@@ -12,6 +12,7 @@ use dynotable_app::builder::{
     SavedBuilderContent, SortKeyOperator, TypedRequest,
 };
 use dynotable_app::dto::{AttributeValue, PageStop, QueryInput, SortKeyCondition as ExplorerSortKey};
+use dynotable_app::history::HistoryRequest;
 use dynotable_app::profiles::EMBEDDED_ID;
 use dynotable_app::secrets::MemoryStore;
 use dynotable_app::{App, ErrorCode};
@@ -567,4 +568,89 @@ async fn saved_expressions_are_kept_per_table_across_restarts() {
         .unwrap();
     assert_eq!(left.len(), 1);
     assert_eq!(left[0].name, "nine o'clock");
+}
+
+#[tokio::test]
+async fn builder_runs_are_in_the_query_history_with_their_expressions_written_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path());
+    let mut request = query("Telemetry", window_condition(0, 9));
+    request.direction = Direction::Descending;
+    request.limit = Some(4);
+    request.filter = Some(ConditionState::compare(
+        AttributePath::attribute("speedKph"),
+        Comparator::Ge,
+        number("10"),
+    ));
+    // Every page is read; only the first one is a new entry.
+    let (items, stops) = run_all(&app, &request).await;
+    assert!(stops.len() > 1, "{stops:?}");
+    // A request DynamoDB refuses is not sent, so it is not history either.
+    let mut refused = query("Telemetry", window_condition(0, 9));
+    refused.key_condition.as_mut().unwrap().partition_key = "recordedAt".into();
+    assert!(app.run_read_request(EMBEDDED_ID, &refused, None).await.is_err());
+
+    let again = start(dir.path());
+    let history = again.query_history(EMBEDDED_ID, Some("Telemetry")).await.unwrap();
+    assert_eq!(history.len(), 1, "{history:?}");
+    match &history[0].request {
+        HistoryRequest::Builder {
+            request: recorded,
+            summary,
+        } => {
+            assert_eq!(recorded, &request);
+            assert_eq!(
+                summary,
+                &format!(
+                    "Query · vehicleId = \"VEH#V-7741\" AND recordedAt BETWEEN \"{}\" AND \"{}\" · \
+                     filter speedKph >= 10 · newest first · Limit 4",
+                    reading_key(0),
+                    reading_key(9)
+                )
+            );
+        }
+        other => panic!("a builder run was recorded as {other:?}"),
+    }
+    // The first page's count, not the whole result's.
+    assert!(history[0].item_count <= 4 && items.len() >= history[0].item_count as usize);
+}
+
+#[tokio::test]
+async fn history_rows_written_before_builder_runs_were_recorded_still_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path());
+    // Opens (and migrates) the app database.
+    assert_eq!(app.query_history(EMBEDDED_ID, None).await.unwrap(), []);
+    let old_row = serde_json::json!({
+        "table": "Telemetry", "index": null, "partitionValue": {"S": "VEH#V-7741"},
+        "sortCondition": null, "scanIndexForward": true, "limit": 10, "consistentRead": false,
+        "projection": null, "filter": null, "filterNames": null, "filterValues": null,
+        "exclusiveStartKey": null
+    });
+    let pool = sqlx::SqlitePool::connect(&format!(
+        "sqlite://{}",
+        dir.path().join("dynotable.sqlite").display()
+    ))
+    .await
+    .unwrap();
+    sqlx::query(
+        "INSERT INTO query_history (profile_id, table_name, request, ran_at, item_count, capacity) \
+         VALUES (?, 'Telemetry', ?, 1.0, 10, 0.5)",
+    )
+    .bind(EMBEDDED_ID)
+    .bind(old_row.to_string())
+    .execute(&pool)
+    .await
+    .unwrap();
+    let history = app.query_history(EMBEDDED_ID, Some("Telemetry")).await.unwrap();
+    match &history[..] {
+        [entry] => match &entry.request {
+            HistoryRequest::Collection { request } => {
+                assert_eq!(request.partition_value, AttributeValue::S("VEH#V-7741".into()));
+                assert_eq!(request.limit, Some(10));
+            }
+            other => panic!("{other:?}"),
+        },
+        other => panic!("{other:?}"),
+    }
 }

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use dynotable_app::dto::{AttributeValue, QueryInput};
-use dynotable_app::history::HISTORY_LIMIT;
+use dynotable_app::history::{HISTORY_LIMIT, HistoryRequest};
 use dynotable_app::profiles::EMBEDDED_ID;
 use dynotable_app::secrets::MemoryStore;
 use dynotable_app::{App, ErrorCode};
@@ -46,7 +46,13 @@ async fn queries_run_are_remembered_newest_first_and_next_pages_are_not() {
 
     let again = App::start_with("test", dir.path(), secrets);
     let history = again.query_history(EMBEDDED_ID, Some("Telemetry")).await.unwrap();
-    let vehicles: Vec<&AttributeValue> = history.iter().map(|h| &h.request.partition_value).collect();
+    let vehicles: Vec<&AttributeValue> = history
+        .iter()
+        .map(|h| match &h.request {
+            HistoryRequest::Collection { request } => &request.partition_value,
+            other => panic!("a collection query was recorded as {other:?}"),
+        })
+        .collect();
     assert_eq!(
         vehicles,
         [

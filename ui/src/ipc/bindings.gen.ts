@@ -521,12 +521,22 @@ export type GeneratedRequest = {
 export type HistoryEntry = {
 	id: number,
 	table: string,
-	request: QueryInput,
+	request: HistoryRequest,
 	/**  Seconds since the Unix epoch. */
 	ranAt: number,
 	itemCount: number,
 	capacityUnits: number,
 };
+
+/**  What ran, in the form it can be run again in. */
+export type HistoryRequest = 
+/**  A query of one collection, from the collection view. */
+{ kind: "collection"; request: QueryInput } | 
+/**
+ *  A Query or Scan of the query builder, with its one-line summary (expressions with the
+ *  names and values written in).
+ */
+{ kind: "builder"; request: ReadRequest; summary: string };
 
 export type HotPartitionReport = {
 	/**  The per-partition ceilings (rule B.11). */

@@ -84,6 +84,90 @@ describe("QueryBuilderPanel", { timeout: 20_000 }, () => {
     expect(screen.getByTestId("run-status").textContent).toContain("1 items");
   });
 
+  it("keeps Run disabled until the backend has checked the request as it is on screen", async () => {
+    const pending: ((value: ReturnType<typeof built>) => void)[] = [];
+    const buildReadRequest = vi.fn<BuilderSource["buildReadRequest"]>((r) => new Promise((resolve) => pending.push(() => resolve(built(r)))));
+    render(<QueryBuilderPanel profileId="embedded" table={telemetry} onResult={vi.fn()} source={fakeSource({ buildReadRequest })} />);
+    fireEvent.change(screen.getByLabelText("vehicleId value"), { target: { value: "VEH#V-7741" } });
+    const run = screen.getByRole("button", { name: "Run Query" }) as HTMLButtonElement;
+    const answerAll = () => pending.splice(0).forEach((answer) => answer(built({ operation: "Query", tableName: "Telemetry" })));
+    await waitFor(() => {
+      answerAll();
+      expect(run.disabled).toBe(false);
+    });
+    // A change on screen: the last check no longer describes the request, so Run waits for the next.
+    fireEvent.change(screen.getByLabelText("Order"), { target: { value: "descending" } });
+    expect(run.disabled).toBe(true);
+    await waitFor(() => expect(pending.length).toBeGreaterThan(0));
+    expect(run.disabled).toBe(true);
+    await waitFor(() => {
+      answerAll();
+      expect(run.disabled).toBe(false);
+    });
+  });
+
+  it("lists the builder's recent runs from the backend's history and loads one back", async () => {
+    const scan: ReadRequest = {
+      operation: "Scan",
+      tableName: "Telemetry",
+      indexName: "ByDepot",
+      keyCondition: null,
+      filter: null,
+      projection: null,
+      direction: "ascending",
+      limit: 7,
+      consistentRead: false,
+      returnConsumedCapacity: "INDEXES",
+    };
+    const queryHistory = vi.fn<BuilderSource["queryHistory"]>(async () => ({
+      status: "ok" as const,
+      data: [
+        { id: 2, table: "Telemetry", request: { kind: "builder" as const, request: scan, summary: "Scan on ByDepot · Limit 7" }, ranAt: 1_700_000_100, itemCount: 7, capacityUnits: 0.5 },
+        {
+          id: 1,
+          table: "Telemetry",
+          request: {
+            kind: "collection" as const,
+            request: {
+              table: "Telemetry",
+              index: null,
+              partitionValue: { S: "VEH#V-7741" },
+              sortCondition: null,
+              scanIndexForward: true,
+              limit: null,
+              consistentRead: false,
+              projection: null,
+              filter: null,
+              filterNames: null,
+              filterValues: null,
+              exclusiveStartKey: null,
+            },
+          },
+          ranAt: 1_700_000_000,
+          itemCount: 25,
+          capacityUnits: 0.5,
+        },
+      ],
+    }));
+    const runReadRequest = vi.fn<BuilderSource["runReadRequest"]>(async () => ({ status: "ok" as const, data: page }));
+    const buildReadRequest = vi.fn<BuilderSource["buildReadRequest"]>(async (r) => built(r));
+    render(<QueryBuilderPanel profileId="embedded" table={telemetry} onResult={vi.fn()} source={fakeSource({ queryHistory, runReadRequest, buildReadRequest })} />);
+    const list = await screen.findByRole("list", { name: "Recent builder runs" });
+    // Only the builder's own runs: the collection view's query is listed there, not here.
+    expect(list.querySelectorAll("li")).toHaveLength(1);
+    expect(list.textContent).toContain("7 items");
+    fireEvent.click(screen.getByRole("button", { name: "Scan on ByDepot · Limit 7" }));
+    expect((screen.getByRole("radio", { name: "Scan" }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByLabelText("Table or index") as HTMLSelectElement).value).toBe("ByDepot");
+    expect((screen.getByLabelText("Limit") as HTMLInputElement).value).toBe("7");
+    // A run reloads the list.
+    const calls = queryHistory.mock.calls.length;
+    const run = screen.getByRole("button", { name: "Run Scan" }) as HTMLButtonElement;
+    await waitFor(() => expect(run.disabled).toBe(false));
+    fireEvent.click(run);
+    await waitFor(() => expect(queryHistory.mock.calls.length).toBeGreaterThan(calls));
+  });
+
   it("reads the next page from the last page's LastEvaluatedKey, with the request that ran", async () => {
     const lastKey = { vehicleId: { S: "VEH#V-7741" }, recordedAt: { S: "TS#2025-03-14T09:05:00Z" } };
     const first: QueryPage = { ...page, lastEvaluatedKey: lastKey, stop: "limit" };

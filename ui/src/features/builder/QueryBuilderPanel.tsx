@@ -15,6 +15,7 @@ import type {
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { CodePanel } from "./CodePanel";
 import { ExpressionEditor } from "./ExpressionEditor";
+import { RecentRuns } from "./RecentRuns";
 import { emptyKeyCondition } from "./KeyConditionBuilder";
 import { DiagnosticView } from "./ExpressionTextMode";
 import { attributeSuggestions, keySchemaOf } from "./model";
@@ -92,6 +93,8 @@ export function QueryBuilderPanel({
   const [runError, setRunError] = useState<UiError | null>(null);
   const [lastRun, setLastRun] = useState<{ count: number; scanned: number; more: boolean } | null>(null);
   const [next, setNext] = useState<{ request: ReadRequest; key: StartKey } | null>(null);
+  // Counts finished runs, so the recent runs reload after each.
+  const [runs, setRuns] = useState(0);
 
   const suggestions = useMemo(() => attributeSuggestions(table, seenAttributes), [table, seenAttributes]);
   const isGlobalIndex = table.indexes.find((i) => i.name === index)?.kind === "global";
@@ -128,20 +131,23 @@ export function QueryBuilderPanel({
     setKeyCondition(next ? emptyKeyCondition(next) : null);
   };
 
+  const loadRequest = (r: ReadRequest) => {
+    setOperation(r.operation);
+    setIndex(r.indexName ?? null);
+    const nextSchema = keySchemaOf(table, r.indexName ?? null);
+    setKeyCondition(r.keyCondition ?? (nextSchema ? emptyKeyCondition(nextSchema) : null));
+    setFilter(r.filter ?? null);
+    setProjection(r.projection ?? null);
+    setDirection(r.direction ?? "ascending");
+    setLimit(r.limit ? String(r.limit) : "");
+    setConsistentRead(r.consistentRead ?? false);
+    setCapacity(r.returnConsumedCapacity ?? null);
+  };
+
   const load = (saved: SavedExpression) => {
     const content = saved.content;
     if (content.kind === "request") {
-      const r = content.request;
-      setOperation(r.operation);
-      setIndex(r.indexName ?? null);
-      const nextSchema = keySchemaOf(table, r.indexName ?? null);
-      setKeyCondition(r.keyCondition ?? (nextSchema ? emptyKeyCondition(nextSchema) : null));
-      setFilter(r.filter ?? null);
-      setProjection(r.projection ?? null);
-      setDirection(r.direction ?? "ascending");
-      setLimit(r.limit ? String(r.limit) : "");
-      setConsistentRead(r.consistentRead ?? false);
-      setCapacity(r.returnConsumedCapacity ?? null);
+      loadRequest(content.request);
     } else {
       const state = content.state;
       if (state.parameter === "FilterExpression" || state.parameter === "ConditionExpression") setFilter(state.state);
@@ -156,6 +162,7 @@ export function QueryBuilderPanel({
     setRunError(null);
     const result = await unwrap(source.runReadRequest(profileId, sent, start));
     setRunning(false);
+    setRuns((n) => n + 1);
     if (result.status === "ok") {
       const last = result.data.lastEvaluatedKey;
       setLastRun({ count: result.data.count, scanned: result.data.scannedCount, more: last !== null });
@@ -332,6 +339,7 @@ export function QueryBuilderPanel({
       </details>
 
       <SavedPanel profileId={profileId} table={table.name} request={request} filter={filter} source={source} onLoad={load} />
+      <RecentRuns profileId={profileId} table={table.name} refresh={runs} source={source} onLoad={loadRequest} />
     </section>
   );
 }

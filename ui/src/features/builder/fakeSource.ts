@@ -24,6 +24,7 @@ export function fakeSource(overrides: Partial<BuilderSource> = {}): BuilderSourc
     saveExpression: vi.fn(async () => ({ status: "error" as const, error: { code: "VALIDATION" as const, message: "not saved", exception: null } })),
     savedExpressions: vi.fn(async () => ({ status: "ok" as const, data: [] })),
     deleteSavedExpression: vi.fn(async () => ({ status: "ok" as const, data: null })),
+    queryHistory: vi.fn(async () => ({ status: "ok" as const, data: [] })),
     ...overrides,
   } as BuilderSource;
 }

@@ -13,6 +13,7 @@ export type BuilderSource = Pick<
   | "saveExpression"
   | "savedExpressions"
   | "deleteSavedExpression"
+  | "queryHistory"
 >;
 
 export const defaultSource: BuilderSource = commands;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { describeQuery, QueryHistory, type HistorySource } from "./QueryHistory";
-import type { QueryInput } from "../../ipc/bindings.gen";
+import type { QueryInput, ReadRequest } from "../../ipc/bindings.gen";
 
 afterEach(cleanup);
 
@@ -20,12 +20,35 @@ const window: QueryInput = {
   exclusiveStartKey: null,
 };
 
+const builderScan: ReadRequest = {
+  operation: "Scan",
+  tableName: "Telemetry",
+  indexName: null,
+  keyCondition: null,
+  filter: null,
+  projection: null,
+  direction: "ascending",
+  limit: null,
+  consistentRead: false,
+  returnConsumedCapacity: null,
+};
+
 function source(): HistorySource {
   let saved: { id: string; table: string; name: string; request: QueryInput; savedAt: number }[] = [];
   return {
     queryHistory: vi.fn(async () => ({
       status: "ok" as const,
-      data: [{ id: 1, table: "Telemetry", request: window, ranAt: 1_700_000_000, itemCount: 25, capacityUnits: 0.5 }],
+      data: [
+        { id: 1, table: "Telemetry", request: { kind: "collection" as const, request: window }, ranAt: 1_700_000_000, itemCount: 25, capacityUnits: 0.5 },
+        {
+          id: 2,
+          table: "Telemetry",
+          request: { kind: "builder" as const, request: builderScan, summary: "Scan · filter speedKph >= 100" },
+          ranAt: 1_700_000_100,
+          itemCount: 3,
+          capacityUnits: 1,
+        },
+      ],
     })),
     savedQueries: vi.fn(async () => ({ status: "ok" as const, data: saved })),
     saveQuery: vi.fn(async (_p: string, name: string, request: QueryInput) => {
@@ -51,6 +74,8 @@ describe("QueryHistory", () => {
     render(<QueryHistory profileId="embedded" table="Telemetry" current={null} refresh={0} source={fake} onRun={onRun} />);
     const recent = await screen.findByRole("list", { name: "Recent queries" });
     expect(recent.textContent).toContain("25 items · 0.5 RCU");
+    // The builder's runs are listed in the builder.
+    expect(recent.textContent).not.toContain("speedKph");
     fireEvent.click(within(recent).getByRole("button"));
     expect(onRun).toHaveBeenCalledWith(window);
     expect(fake.queryHistory).toHaveBeenCalledWith("embedded", "Telemetry");

@@ -6,6 +6,9 @@ import { formatCount, formatUnits } from "./format";
 
 export type HistorySource = Pick<typeof commands, "queryHistory" | "savedQueries" | "saveQuery" | "deleteSavedQuery">;
 
+/** A history entry of the collection view, with its query. */
+type CollectionEntry = Omit<HistoryEntry, "request"> & { request: QueryInput };
+
 /** Most history entries listed. */
 const SHOWN = 20;
 
@@ -30,8 +33,9 @@ export function describeQuery(input: QueryInput): string {
 }
 
 /**
- * The queries run on this table (the backend records every first page) and the ones saved by
- * name; either can be run again in the collection view. `refresh` changes after each run.
+ * The queries run on this table's collection view (the backend records every first page; the
+ * query builder's runs are listed in the builder) and the ones saved by name; either can be run
+ * again in the collection view. `refresh` changes after each run.
  */
 export function QueryHistory({
   profileId,
@@ -48,14 +52,14 @@ export function QueryHistory({
   source: HistorySource;
   onRun: (input: QueryInput) => void;
 }) {
-  const [history, setHistory] = useState<HistoryEntry[]>([]);
+  const [history, setHistory] = useState<CollectionEntry[]>([]);
   const [saved, setSaved] = useState<SavedQuery[]>([]);
   const [name, setName] = useState("");
   const [error, setError] = useState<UiError | null>(null);
 
   const load = useCallback(async () => {
     const [h, s] = await Promise.all([unwrap(source.queryHistory(profileId, table)), unwrap(source.savedQueries(profileId, table))]);
-    if (h.status === "ok") setHistory(h.data);
+    if (h.status === "ok") setHistory(h.data.flatMap((entry) => (entry.request.kind === "collection" ? [{ ...entry, request: entry.request.request }] : [])));
     if (s.status === "ok") setSaved(s.data);
     const failed = h.status === "error" ? h.error : s.status === "error" ? s.error : null;
     setError(failed);
