@@ -154,9 +154,11 @@ impl App {
             // The embedded engine through the same SDK, its requests handled in-process.
             Connection::Embedded => dynotable_aws::in_process::embedded_client(self.engine().await?),
             Connection::AwsProfile { profile_name } => match self.mfa_credentials(id, profile_name).await? {
-                // A role behind MFA: the temporary credentials the code bought.
+                // A role behind MFA: the temporary credentials the code bought, with the
+                // profile's other settings (its endpoint_url).
                 Some(assumed) => {
-                    let target = Target::Keys {
+                    let target = Target::ProfileWithCredentials {
+                        name: profile_name,
                         access_key_id: &assumed.access_key_id,
                         secret_access_key: &assumed.secret_access_key,
                         session_token: Some(&assumed.session_token),

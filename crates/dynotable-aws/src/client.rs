@@ -17,6 +17,15 @@ pub enum Target<'a> {
     /// A named profile of the AWS config files; aws-config resolves its credentials (SSO,
     /// assume-role, credential_process, ...) and honours its `endpoint_url`.
     Profile { name: &'a str },
+    /// A named profile whose credentials DynoTable obtained itself (a role assumed with an MFA
+    /// code, which aws-config cannot ask for): the profile's other settings, such as
+    /// `endpoint_url`, still apply.
+    ProfileWithCredentials {
+        name: &'a str,
+        access_key_id: &'a str,
+        secret_access_key: &'a str,
+        session_token: Option<&'a str>,
+    },
     /// Access keys typed into DynoTable.
     Keys {
         access_key_id: &'a str,
@@ -35,6 +44,9 @@ impl std::fmt::Debug for Target<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Target::Profile { name } => write!(f, "Profile({name})"),
+            Target::ProfileWithCredentials {
+                name, access_key_id, ..
+            } => write!(f, "Profile({name}, {access_key_id}, [redacted])"),
             Target::Keys { access_key_id, .. } => write!(f, "Keys({access_key_id}, [redacted])"),
             Target::Endpoint {
                 url, access_key_id, ..
@@ -63,6 +75,25 @@ pub async fn client_with_files(target: Target<'_>, region: &str, files: Option<(
     }
     let config = match target {
         Target::Profile { name } => loader.profile_name(name).load().await,
+        Target::ProfileWithCredentials {
+            name,
+            access_key_id,
+            secret_access_key,
+            session_token,
+        } => {
+            let credentials = Credentials::new(
+                access_key_id,
+                secret_access_key,
+                session_token.map(str::to_owned),
+                None,
+                "dynotable",
+            );
+            loader
+                .profile_name(name)
+                .credentials_provider(credentials)
+                .load()
+                .await
+        }
         Target::Keys {
             access_key_id,
             secret_access_key,

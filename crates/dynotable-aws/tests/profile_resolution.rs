@@ -107,3 +107,35 @@ async fn each_kind_of_profile_signs_with_the_credentials_it_resolves_to() {
         "ASIAFROMAKIASTATICKEY"
     );
 }
+
+#[tokio::test]
+async fn credentials_obtained_for_a_profile_sign_its_calls_to_its_endpoint() {
+    // A role behind MFA: DynoTable assumes it itself, then the profile's endpoint_url must still
+    // be where its DynamoDB calls go, signed with the temporary credentials.
+    let url = signer_echo().await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config");
+    std::fs::write(
+        &config,
+        format!(
+            "[profile admin]\nrole_arn = arn:aws:iam::111122223333:role/Admin\nsource_profile = base\n\
+             mfa_serial = arn:aws:iam::111122223333:mfa/me\nendpoint_url = {url}\n\n[profile base]\n"
+        ),
+    )
+    .unwrap();
+    let credentials = dir.path().join("credentials");
+    std::fs::write(&credentials, "").unwrap();
+    let client = client_with_files(
+        Target::ProfileWithCredentials {
+            name: "admin",
+            access_key_id: "ASIAFROMMFA",
+            secret_access_key: "s",
+            session_token: Some("t"),
+        },
+        "eu-west-1",
+        Some((&config, &credentials)),
+    )
+    .await;
+    let output = client.list_tables().send().await.unwrap();
+    assert_eq!(output.table_names(), ["signed-by-ASIAFROMMFA"]);
+}
