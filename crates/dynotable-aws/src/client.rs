@@ -81,13 +81,7 @@ pub async fn client_with_files(target: Target<'_>, region: &str, files: Option<(
             secret_access_key,
             session_token,
         } => {
-            let credentials = Credentials::new(
-                access_key_id,
-                secret_access_key,
-                session_token.map(str::to_owned),
-                None,
-                "dynotable",
-            );
+            let credentials = static_credentials(access_key_id, secret_access_key, session_token);
             loader
                 .profile_name(name)
                 .credentials_provider(credentials)
@@ -99,13 +93,7 @@ pub async fn client_with_files(target: Target<'_>, region: &str, files: Option<(
             secret_access_key,
             session_token,
         } => {
-            let credentials = Credentials::new(
-                access_key_id,
-                secret_access_key,
-                session_token.map(str::to_owned),
-                None,
-                "dynotable",
-            );
+            let credentials = static_credentials(access_key_id, secret_access_key, session_token);
             loader.credentials_provider(credentials).load().await
         }
         Target::Endpoint {
@@ -113,7 +101,7 @@ pub async fn client_with_files(target: Target<'_>, region: &str, files: Option<(
             access_key_id,
             secret_access_key,
         } => {
-            let credentials = Credentials::new(access_key_id, secret_access_key, None, None, "dynotable");
+            let credentials = static_credentials(access_key_id, secret_access_key, None);
             loader
                 .credentials_provider(credentials)
                 .endpoint_url(url)
@@ -122,6 +110,22 @@ pub async fn client_with_files(target: Target<'_>, region: &str, files: Option<(
         }
     };
     Client::new(&config)
+}
+
+/// Credentials DynoTable holds itself (typed in, or bought with an MFA code); they never expire
+/// on their own account: AWS tells when a session token has.
+fn static_credentials(
+    access_key_id: &str,
+    secret_access_key: &str,
+    session_token: Option<&str>,
+) -> Credentials {
+    Credentials::new(
+        access_key_id,
+        secret_access_key,
+        session_token.map(str::to_owned),
+        None,
+        "dynotable",
+    )
 }
 
 /// Why a connection test failed, as a stable code the UI switches on.

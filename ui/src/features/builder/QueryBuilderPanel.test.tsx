@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import type { QueryPage, ReadRequest } from "../../ipc/bindings.gen";
+import { seedQuery } from "../costs/fixtures.test-data";
 import { fakeSource } from "./fakeSource";
 import { telemetry } from "./fixtures";
 import { QueryBuilderPanel } from "./QueryBuilderPanel";
@@ -128,20 +129,7 @@ describe("QueryBuilderPanel", { timeout: 20_000 }, () => {
           table: "Telemetry",
           request: {
             kind: "collection" as const,
-            request: {
-              table: "Telemetry",
-              index: null,
-              partitionValue: { S: "VEH#V-7741" },
-              sortCondition: null,
-              scanIndexForward: true,
-              limit: null,
-              consistentRead: false,
-              projection: null,
-              filter: null,
-              filterNames: null,
-              filterValues: null,
-              exclusiveStartKey: null,
-            },
+            request: { ...seedQuery, table: "Telemetry", partitionValue: { S: "VEH#V-7741" } },
           },
           ranAt: 1_700_000_000,
           itemCount: 25,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
-import { CollectionMap } from "./CollectionMap";
+import { CollectionMap, sharedPrefix } from "./CollectionMap";
 import type { CollectionStat } from "./model";
 
 afterEach(cleanup);
@@ -16,11 +16,22 @@ const boxes = () => screen.getAllByRole("button").filter((b) => b.classList.cont
 const percent = (css: string) => parseFloat(/calc\(([\d.e-]+)%/.exec(css)?.[1] ?? "NaN");
 const percentArea = (el: HTMLElement) => percent(el.style.width) * percent(el.style.height);
 
+describe("sharedPrefix", () => {
+  it("is what every key starts with, leaving each key something of its own", () => {
+    expect(sharedPrefix(["VEH#V-7741", "VEH#V-0001", "VEH#V-7742"])).toBe("VEH#V-");
+    // A key that is all prefix keeps its last character.
+    expect(sharedPrefix(["USER#1", "USER#12"])).toBe("USER#");
+    expect(sharedPrefix(["ab", "abc"])).toBe("");
+    expect(sharedPrefix(["only"])).toBe("");
+    expect(sharedPrefix(["9", "10", "100"])).toBe("");
+  });
+});
+
 describe("CollectionMap", () => {
   it("draws one box per collection, largest first, areas in proportion to bytes", () => {
     render(<CollectionMap stats={stats} keyName="vehicleId" onOpen={vi.fn()} />);
     const all = boxes();
-    expect(all.map((b) => b.querySelector(".map-box-key")?.textContent)).toEqual(["VEH#V-7741", "VEH#V-0001", "VEH#V-7742"]);
+    expect(all.map((b) => b.querySelector(".map-box-key")?.textContent)).toEqual(["…7741", "…0001", "…7742"]);
     expect(all[0]!.querySelector(".map-box-size")?.textContent).toBe("4,000 items · 2.9 MB");
     expect(percentArea(all[0]!) / percentArea(all[1]!)).toBeCloseTo(15, 3);
     expect(percentArea(all[1]!) / percentArea(all[2]!)).toBeCloseTo(200, 2);
@@ -30,7 +41,7 @@ describe("CollectionMap", () => {
   it("switches to key order", () => {
     render(<CollectionMap stats={stats} keyName="vehicleId" onOpen={vi.fn()} />);
     fireEvent.click(screen.getByRole("radio", { name: "Key order" }));
-    expect(boxes().map((b) => b.querySelector(".map-box-key")?.textContent)).toEqual(["VEH#V-0001", "VEH#V-7741", "VEH#V-7742"]);
+    expect(boxes().map((b) => b.querySelector(".map-box-key")?.textContent)).toEqual(["…0001", "…7741", "…7742"]);
     expect(screen.getByRole("list", { name: "Collections, in key order" })).toBeTruthy();
   });
 

@@ -44,6 +44,10 @@ export function CollectionMap({ stats, keyName, onOpen, defaultOrder = "size", m
     return { drawn: ordered, hidden: bySize.slice(maxBoxes) };
   }, [stats, order, maxBoxes]);
 
+  // Keys often share a prefix (`VEH#V-…`): boxes show what tells them apart; the full key is in
+  // the box's label and the details line.
+  const shared = useMemo(() => sharedPrefix(drawn.map((s) => attributeText(s.partitionValue))), [drawn]);
+
   const rects = useMemo(() => squarify(drawn.map((s) => s.sizeBytes), { x: 0, y: 0, width: WIDTH, height: HEIGHT }), [drawn]);
   const totalBytes = stats.reduce((sum, s) => sum + s.sizeBytes, 0);
   const totalItems = stats.reduce((sum, s) => sum + s.itemCount, 0);
@@ -118,7 +122,7 @@ export function CollectionMap({ stats, keyName, onOpen, defaultOrder = "size", m
                   onMouseLeave={() => setDescribed(null)}
                   onBlur={() => setDescribed(null)}
                 >
-                  <span className="map-box-key">{attributeText(stat.partitionValue)}</span>
+                  <span className="map-box-key">{shared.length > 0 ? `…${attributeText(stat.partitionValue).slice(shared.length)}` : attributeText(stat.partitionValue)}</span>
                   {r.width > WIDTH * 0.12 && r.height > HEIGHT * 0.1 && (
                     <span className="map-box-size" aria-hidden="true">
                       {itemCountLabel(stat.itemCount)} · {byteCountLabel(stat.sizeBytes)}
@@ -141,4 +145,21 @@ export function CollectionMap({ stats, keyName, onOpen, defaultOrder = "size", m
       )}
     </section>
   );
+}
+
+/**
+ * The prefix every key starts with, when there are several keys and each has more after it
+ * (at least 2 characters, else none).
+ */
+export function sharedPrefix(keys: string[]): string {
+  if (keys.length < 2) return "";
+  let prefix = keys[0]!;
+  for (const key of keys) {
+    let n = 0;
+    while (n < prefix.length && n < key.length && prefix[n] === key[n]) n++;
+    prefix = prefix.slice(0, n);
+  }
+  // Keep a whole character's worth after the prefix for every key.
+  while (prefix.length > 0 && keys.some((k) => k.length <= prefix.length)) prefix = prefix.slice(0, -1);
+  return prefix.length >= 2 ? prefix : "";
 }

@@ -236,7 +236,13 @@ export function TableScreen({
           <p className="muted">{stats.error.message}</p>
         )}
         {stats.status === "ok" && (
-          <CollectionMap stats={stats.data.collections} keyName={description.keys.partitionKey.name} onOpen={openCollection} />
+          <CollectionMap
+            stats={stats.data.collections}
+            keyName={description.keys.partitionKey.name}
+            onOpen={openCollection}
+            // Enough boxes to see the shape of the table while each stays big enough to read.
+            maxBoxes={120}
+          />
         )}
       </details>
       <section className="table-section" aria-label="Collection">
