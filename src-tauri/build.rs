@@ -41,6 +41,7 @@ const COMMANDS: &[&str] = &[
     "list_tables_in_regions",
     "provide_mfa_code",
     "reset_demo_data",
+    "choose_file",
     "delete_items",
     "update_item",
     "estimate_import_file",

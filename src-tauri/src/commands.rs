@@ -26,6 +26,21 @@ use dynotable_app::{App, CommandError, Expectation, ItemCheck, UpdateOutcome, Wr
 use dynotable_aws::client::ConnectionTest;
 use dynotable_aws::profiles::AwsProfile;
 
+use crate::file_dialog::FilePurpose;
+
+/// Asks the user for a file with the system's dialog: one to import (`open`) or where to export
+/// (`save`, suggesting `fileName`). `null` when the user cancels.
+#[tauri::command]
+#[specta::specta]
+pub async fn choose_file(
+    window: tauri::Window,
+    purpose: FilePurpose,
+    file_name: String,
+    extension: String,
+) -> Result<Option<String>, CommandError> {
+    crate::file_dialog::choose_file(&window, purpose, &file_name, &extension).await
+}
+
 /// The app's version, data folder and the embedded engine's state.
 #[tauri::command]
 #[specta::specta]

@@ -6,6 +6,7 @@
 //! `dynotable_app::App` → back as the DTO or a `CommandError { code, message }`.
 
 pub mod commands;
+mod file_dialog;
 
 use tauri::Manager;
 
@@ -47,6 +48,7 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::list_tables_in_regions,
             commands::provide_mfa_code,
             commands::reset_demo_data,
+            commands::choose_file,
             commands::delete_items,
             commands::update_item,
             commands::estimate_import_file,
@@ -93,6 +95,9 @@ pub fn run() {
 
     let commands = commands();
     tauri::Builder::default()
+        // The dialog plugin's own commands are granted to no window: the UI asks for a file
+        // through `choose_file`.
+        .plugin(tauri_plugin_dialog::init())
         .invoke_handler(commands.invoke_handler())
         .setup(move |app| {
             commands.mount_events(app);

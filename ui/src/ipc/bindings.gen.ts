@@ -74,6 +74,11 @@ export const commands = {
 	provideMfaCode: (profileId: string, code: string) => typedError<null, CommandError>(__TAURI_INVOKE("provide_mfa_code", { profileId, code })),
 	/**  Deletes the demo tables of the embedded engine and loads them again. */
 	resetDemoData: () => typedError<DemoReset, CommandError>(__TAURI_INVOKE("reset_demo_data")),
+	/**
+	 *  Asks the user for a file with the system's dialog: one to import (`open`) or where to export
+	 *  (`save`, suggesting `fileName`). `null` when the user cancels.
+	 */
+	chooseFile: (purpose: FilePurpose, fileName: string, extension: string) => typedError<string | null, CommandError>(__TAURI_INVOKE("choose_file", { purpose, fileName, extension })),
 	/**  Deletes the selected items (by key) with BatchWriteItem. */
 	deleteItems: (profileId: string, table: string, keys: { [key in string]: AttributeValue }[]) => typedError<TransferProgress, CommandError>(__TAURI_INVOKE("delete_items", { profileId, table, keys })),
 	/**  UpdateItem with an update expression (and its names and values) under the condition `expect`. */
@@ -493,6 +498,13 @@ export type ExpressionText = {
 };
 
 export type FileFormat = "jsonLines" | "dynamodbJson" | "csv";
+
+/**  What the file is for. */
+export type FilePurpose = 
+/**  An existing file to read (an import). */
+"open" | 
+/**  Where to write a new file (an export), asking before replacing one. */
+"save";
 
 /**  An expression as text with the maps it needs: what the builder shows and sends. */
 export type GeneratedExpression = {

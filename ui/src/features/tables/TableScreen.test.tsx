@@ -68,6 +68,7 @@ function source(overrides: Partial<TableSource> = {}): TableSource {
     checkItem: vi.fn(async () => ({ status: "ok" as const, data: { sizeBytes: 80, limitBytes: 409600, problems: [] } })),
     scan: vi.fn(),
     cancelOperation: vi.fn(),
+    chooseFile: vi.fn(),
     statisticsScanCost: vi.fn(async () => ({
       status: "ok" as const,
       data: { tableBytes: 1_048_576, itemCount: 10410, pages: 1, readUnits: 128, explanation: "half a read unit per 4 KB" },

@@ -52,6 +52,7 @@ export type TableSource = Pick<
   | "savedQueries"
   | "saveQuery"
   | "deleteSavedQuery"
+  | "chooseFile"
 >;
 
 /** What the item editor is doing. */

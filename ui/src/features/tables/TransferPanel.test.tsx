@@ -15,6 +15,7 @@ function source(): TransferSource {
       data: { items: 1441, requests: 58, capacityUnits: 2500, tableUnits: 1441, indexes: [{ name: "ByDepot", units: 1059 }], exact: true, lines: [] },
     })),
     cancelOperation: vi.fn(async () => true),
+    chooseFile: vi.fn(async () => ({ status: "ok" as const, data: null })),
   };
 }
 
@@ -47,9 +48,26 @@ describe("TransferPanel", () => {
     expect(fake.importItems).toHaveBeenCalledWith("embedded", expect.stringMatching(/^transfer-/), "Telemetry", "dynamodbJson", "/tmp/t.ddb.jsonl", expect.anything());
   });
 
+  it("fills the file from the system's dialog, suggesting a name with the format's extension", async () => {
+    const fake = source();
+    fake.chooseFile = vi.fn(async () => ({ status: "ok" as const, data: "/home/me/Telemetry.csv" }));
+    render(<TransferPanel profileId="embedded" table="Telemetry" query={null} readOnly={false} source={fake} makeChannel={channel} />);
+    fireEvent.change(screen.getByLabelText("Format"), { target: { value: "csv" } });
+    fireEvent.click(screen.getByRole("button", { name: "Export to…" }));
+    await waitFor(() => expect((screen.getByLabelText("File") as HTMLInputElement).value).toBe("/home/me/Telemetry.csv"));
+    expect(fake.chooseFile).toHaveBeenCalledWith("save", "Telemetry.csv", "csv");
+    // Cancelling the dialog leaves the field as it was.
+    fake.chooseFile = vi.fn(async () => ({ status: "ok" as const, data: null }));
+    fireEvent.change(screen.getByLabelText("Format"), { target: { value: "dynamodbJson" } });
+    fireEvent.click(screen.getByRole("button", { name: "Choose a file to import…" }));
+    await waitFor(() => expect(fake.chooseFile).toHaveBeenCalledWith("open", "Telemetry.ddb.jsonl", "jsonl"));
+    expect((screen.getByLabelText("File") as HTMLInputElement).value).toBe("/home/me/Telemetry.csv");
+  });
+
   it("turns importing off on a read-only connection", () => {
     render(<TransferPanel profileId="p" table="Telemetry" query={null} readOnly={true} source={source()} makeChannel={channel} />);
     expect((screen.getByRole("button", { name: "Estimate the import" }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole("button", { name: "Choose a file to import…" }) as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByText("This connection is read-only: importing is off.")).toBeTruthy();
   });
 });

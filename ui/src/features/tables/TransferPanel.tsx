@@ -11,7 +11,7 @@ import type {
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { formatCount, formatUnits } from "./format";
 
-export type TransferSource = Pick<typeof commands, "exportItems" | "importItems" | "estimateImportFile" | "cancelOperation">;
+export type TransferSource = Pick<typeof commands, "exportItems" | "importItems" | "estimateImportFile" | "cancelOperation" | "chooseFile">;
 
 export type ProgressChannelFactory = (onMessage: (progress: TransferProgress) => void) => Channel<TransferProgress>;
 
@@ -98,6 +98,17 @@ export function TransferPanel({
   };
 
   const extension = FORMATS.find((f) => f.format === format)?.extension ?? "jsonl";
+
+  /** The system's file dialog: the chosen path goes into the File field. */
+  const choose = async (purpose: "open" | "save") => {
+    const result = await unwrap(source.chooseFile(purpose, `${table}.${extension}`, extension.split(".").at(-1) ?? extension));
+    if (result.status === "error") setError(result.error);
+    else if (result.status === "ok" && result.data !== null) {
+      setPath(result.data);
+      setEstimate(null);
+      setError(null);
+    }
+  };
   return (
     <section className="transfer-panel" aria-label="Import and export">
       <div className="scan-controls">
@@ -124,6 +135,12 @@ export function TransferPanel({
             spellCheck={false}
           />
         </label>
+        <button type="button" onClick={() => void choose("open")} disabled={running !== null || readOnly}>
+          Choose a file to import…
+        </button>
+        <button type="button" onClick={() => void choose("save")} disabled={running !== null}>
+          Export to…
+        </button>
       </div>
       <div className="scan-controls">
         <label>
