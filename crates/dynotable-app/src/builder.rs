@@ -29,12 +29,12 @@ pub use dynotable_builder::{
     ReadOperation, ReadRequest, ReturnConsumedCapacity, SortKeyOperator, TypedRequest,
 };
 use serde::{Deserialize, Serialize};
-use sqlx::Row;
 
 use crate::dto::attribute::{item_from_sdk, item_to_sdk};
 use crate::dto::{Item, KeySchema, QueryPage, ScalarType};
 use crate::history::HistoryRequest;
 use crate::reads::{consumed_capacity, page_stop};
+use crate::saved::Shelf;
 use crate::{App, CommandError, ErrorCode};
 
 /// What parsing typed text gave: the builder states of its expressions, or DynamoDB's objections.
@@ -84,10 +84,7 @@ fn validation(message: impl Into<String>) -> CommandError {
 }
 
 fn storage(err: impl std::fmt::Display) -> CommandError {
-    CommandError::new(
-        ErrorCode::ProfileStorage,
-        format!("The saved expressions could not be read or written: {err}"),
-    )
+    Shelf::Expressions.storage_error(err)
 }
 
 /// The first of DynamoDB's objections as the command error the service would have returned.
@@ -132,13 +129,6 @@ fn sdk_capacity(capacity: ReturnConsumedCapacity) -> SdkCapacity {
         ReturnConsumedCapacity::TOTAL => SdkCapacity::Total,
         ReturnConsumedCapacity::NONE => SdkCapacity::None,
     }
-}
-
-fn now() -> f64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs_f64())
-        .unwrap_or(0.0)
 }
 
 impl App {
@@ -334,12 +324,6 @@ impl App {
         name: &str,
         content: SavedBuilderContent,
     ) -> Result<SavedExpression, CommandError> {
-        let name = name.trim();
-        if name.is_empty() || name.chars().count() > 100 {
-            return Err(validation(
-                "A saved expression needs a name of 1 to 100 characters.",
-            ));
-        }
         if table.is_empty() {
             return Err(validation("A saved expression belongs to a table; choose one."));
         }
@@ -351,38 +335,22 @@ impl App {
                 request.table_name
             )));
         }
-        let pool = self.profile_store().await?.pool();
-        let saved = SavedExpression {
-            id: uuid::Uuid::new_v4().to_string(),
-            table: table.to_owned(),
-            name: name.to_owned(),
-            saved_at: now(),
+        let row = self
+            .save_named(
+                Shelf::Expressions,
+                profile_id,
+                table,
+                name,
+                serde_json::to_string(&content).map_err(storage)?,
+            )
+            .await?;
+        Ok(SavedExpression {
+            id: row.id,
+            table: row.table,
+            name: row.name,
             content,
-        };
-        sqlx::query(
-            "INSERT INTO saved_expressions (id, profile_id, table_name, name, content, saved_at) VALUES (?, ?, ?, ?, ?, ?) \
-             ON CONFLICT (profile_id, table_name, name) DO UPDATE SET content = excluded.content, saved_at = excluded.saved_at",
-        )
-        .bind(&saved.id)
-        .bind(profile_id)
-        .bind(&saved.table)
-        .bind(&saved.name)
-        .bind(serde_json::to_string(&saved.content).map_err(storage)?)
-        .bind(saved.saved_at)
-        .execute(pool)
-        .await
-        .map_err(storage)?;
-        // On a replace the row kept its first id.
-        let id: String = sqlx::query_scalar(
-            "SELECT id FROM saved_expressions WHERE profile_id = ? AND table_name = ? AND name = ?",
-        )
-        .bind(profile_id)
-        .bind(&saved.table)
-        .bind(&saved.name)
-        .fetch_one(pool)
-        .await
-        .map_err(storage)?;
-        Ok(SavedExpression { id, ..saved })
+            saved_at: row.saved_at,
+        })
     }
 
     /// The saved expressions and requests of a connection (of one table, if given), by name.
@@ -391,48 +359,28 @@ impl App {
         profile_id: &str,
         table: Option<&str>,
     ) -> Result<Vec<SavedExpression>, CommandError> {
-        let pool = self.profile_store().await?.pool();
-        let rows = sqlx::query(
-            "SELECT id, table_name, name, content, saved_at FROM saved_expressions \
-             WHERE profile_id = ? AND (?2 IS NULL OR table_name = ?2) ORDER BY table_name, name",
-        )
-        .bind(profile_id)
-        .bind(table)
-        .fetch_all(pool)
-        .await
-        .map_err(storage)?;
-        rows.iter()
+        self.list_named(Shelf::Expressions, profile_id, table)
+            .await?
+            .into_iter()
             .map(|row| {
                 Ok(SavedExpression {
-                    id: row.get(0),
-                    table: row.get(1),
-                    name: row.get(2),
-                    content: serde_json::from_str(row.get::<&str, _>(3)).map_err(storage)?,
-                    saved_at: row.get(4),
+                    content: serde_json::from_str(&row.content).map_err(storage)?,
+                    id: row.id,
+                    table: row.table,
+                    name: row.name,
+                    saved_at: row.saved_at,
                 })
             })
             .collect()
     }
 
     pub async fn delete_saved_expression(&self, id: &str) -> Result<(), CommandError> {
-        let pool = self.profile_store().await?.pool();
-        sqlx::query("DELETE FROM saved_expressions WHERE id = ?")
-            .bind(id)
-            .execute(pool)
-            .await
-            .map_err(storage)?;
-        Ok(())
+        self.delete_named(Shelf::Expressions, id).await
     }
 
     /// Forgets a deleted connection's saved expressions.
     pub(crate) async fn forget_saved_expressions(&self, profile_id: &str) -> Result<(), CommandError> {
-        let pool = self.profile_store().await?.pool();
-        sqlx::query("DELETE FROM saved_expressions WHERE profile_id = ?")
-            .bind(profile_id)
-            .execute(pool)
-            .await
-            .map_err(storage)?;
-        Ok(())
+        self.forget_named(Shelf::Expressions, profile_id).await
     }
 }
 

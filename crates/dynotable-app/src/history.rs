@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::Row;
 
 use crate::dto::QueryInput;
+use crate::saved::{Shelf, now};
 use crate::{App, CommandError, ErrorCode};
 
 /// Entries of history kept per connection.
@@ -142,13 +143,6 @@ fn storage(err: impl std::fmt::Display) -> CommandError {
     )
 }
 
-fn now() -> f64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs_f64())
-        .unwrap_or(0.0)
-}
-
 fn request_of(json: &str) -> Result<QueryInput, CommandError> {
     serde_json::from_str(json).map_err(storage)
 }
@@ -233,45 +227,17 @@ impl App {
         name: &str,
         request: QueryInput,
     ) -> Result<SavedQuery, CommandError> {
-        let name = name.trim();
-        if name.is_empty() || name.chars().count() > 100 {
-            return Err(CommandError::new(
-                ErrorCode::Validation,
-                "A saved query needs a name of 1 to 100 characters.",
-            ));
-        }
-        let pool = self.profile_store().await?.pool();
-        let saved = SavedQuery {
-            id: uuid::Uuid::new_v4().to_string(),
-            table: request.table.clone(),
-            name: name.to_owned(),
-            saved_at: now(),
+        let content = serde_json::to_string(&request).map_err(storage)?;
+        let row = self
+            .save_named(Shelf::Queries, profile_id, &request.table, name, content)
+            .await?;
+        Ok(SavedQuery {
+            id: row.id,
+            table: row.table,
+            name: row.name,
             request,
-        };
-        sqlx::query(
-            "INSERT INTO saved_queries (id, profile_id, table_name, name, request, saved_at) VALUES (?, ?, ?, ?, ?, ?) \
-             ON CONFLICT (profile_id, table_name, name) DO UPDATE SET request = excluded.request, saved_at = excluded.saved_at",
-        )
-        .bind(&saved.id)
-        .bind(profile_id)
-        .bind(&saved.table)
-        .bind(&saved.name)
-        .bind(serde_json::to_string(&saved.request).map_err(storage)?)
-        .bind(saved.saved_at)
-        .execute(pool)
-        .await
-        .map_err(storage)?;
-        // On a replace the row kept its first id.
-        let id: String = sqlx::query_scalar(
-            "SELECT id FROM saved_queries WHERE profile_id = ? AND table_name = ? AND name = ?",
-        )
-        .bind(profile_id)
-        .bind(&saved.table)
-        .bind(&saved.name)
-        .fetch_one(pool)
-        .await
-        .map_err(storage)?;
-        Ok(SavedQuery { id, ..saved })
+            saved_at: row.saved_at,
+        })
     }
 
     /// The saved queries of a connection (of one table, if given), by name.
@@ -280,52 +246,33 @@ impl App {
         profile_id: &str,
         table: Option<&str>,
     ) -> Result<Vec<SavedQuery>, CommandError> {
-        let pool = self.profile_store().await?.pool();
-        let rows = sqlx::query(
-            "SELECT id, table_name, name, request, saved_at FROM saved_queries \
-             WHERE profile_id = ? AND (?2 IS NULL OR table_name = ?2) ORDER BY table_name, name",
-        )
-        .bind(profile_id)
-        .bind(table)
-        .fetch_all(pool)
-        .await
-        .map_err(storage)?;
-        rows.iter()
+        self.list_named(Shelf::Queries, profile_id, table)
+            .await?
+            .into_iter()
             .map(|row| {
                 Ok(SavedQuery {
-                    id: row.get(0),
-                    table: row.get(1),
-                    name: row.get(2),
-                    request: request_of(row.get::<&str, _>(3))?,
-                    saved_at: row.get(4),
+                    request: request_of(&row.content)?,
+                    id: row.id,
+                    table: row.table,
+                    name: row.name,
+                    saved_at: row.saved_at,
                 })
             })
             .collect()
     }
 
     pub async fn delete_saved_query(&self, id: &str) -> Result<(), CommandError> {
-        let pool = self.profile_store().await?.pool();
-        sqlx::query("DELETE FROM saved_queries WHERE id = ?")
-            .bind(id)
-            .execute(pool)
-            .await
-            .map_err(storage)?;
-        Ok(())
+        self.delete_named(Shelf::Queries, id).await
     }
 
     /// Forgets a deleted connection's history and saved queries.
     pub(crate) async fn forget_queries(&self, profile_id: &str) -> Result<(), CommandError> {
         let pool = self.profile_store().await?.pool();
-        for statement in [
-            "DELETE FROM query_history WHERE profile_id = ?",
-            "DELETE FROM saved_queries WHERE profile_id = ?",
-        ] {
-            sqlx::query(statement)
-                .bind(profile_id)
-                .execute(pool)
-                .await
-                .map_err(storage)?;
-        }
-        Ok(())
+        sqlx::query("DELETE FROM query_history WHERE profile_id = ?")
+            .bind(profile_id)
+            .execute(pool)
+            .await
+            .map_err(storage)?;
+        self.forget_named(Shelf::Queries, profile_id).await
     }
 }

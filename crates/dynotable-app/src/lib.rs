@@ -24,6 +24,7 @@ pub mod history;
 pub mod index_views;
 pub mod profiles;
 mod reads;
+mod saved;
 pub mod scans;
 pub mod secrets;
 pub mod sessions;
