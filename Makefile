@@ -54,13 +54,15 @@ lint:
 rust-test:
 	cargo test --workspace $(CARGO_FEATURES)
 
-# The binaries the black-box and end-to-end tests run (target/debug/dynotable-local and
-# target/debug/dynotable) are built by the workspace test build: after rust-test this is a no-op,
-# and no second build with other features happens.
+# The binaries the black-box and end-to-end tests run (target/debug/dynotable-local,
+# target/debug/dynotable and the builder's exported Rust programs, target/debug/examples/codegen-*)
+# are built by the workspace test build: after rust-test this is a no-op, and no second build with
+# other features happens.
 test-build:
 	cargo test --workspace $(CARGO_FEATURES) --no-run
 
-# dynotable-local driven by boto3 and the AWS CLI (tests/blackbox); the SDK for Rust tests run in rust-test.
+# dynotable-local driven by boto3, the AWS CLI and the builder's exported programs (tests/blackbox);
+# the SDK for Rust tests run in rust-test.
 blackbox: test-build
 	.venv/bin/python -m pytest -q tests/blackbox
 

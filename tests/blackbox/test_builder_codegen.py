@@ -5,10 +5,16 @@ corpus, the DynamoDB JSON body (`request.json`) and the program for every SDK, a
 `cargo test -p dynotable-builder --test scripts`. Here, on a Telemetry table laid out as the demo
 data (vehicleId / recordedAt, GSI ByDepot), the body is sent as it is, page after page, and each
 program that has a toolchain on this machine — boto3 client and resource, the AWS CLI, the
-JavaScript SDK v3 client and DocumentClient — runs unchanged, pointed at the server only through
-AWS_ENDPOINT_URL, and must print the same items in the same order. (The AWS CLI here is v1, the
-one on PyPI: a command with binary values, written for v2, must be refused by it, not run wrong.) The Rust, Go and Java programs
-are checked as golden files only (no Go or Java toolchain here; see the crate's tests).
+JavaScript SDK v3 client and DocumentClient, the Rust SDK — runs unchanged, pointed at the server
+only through AWS_ENDPOINT_URL, and must print the same items in the same order. (The AWS CLI here
+is v1, the one on PyPI: a command with binary values, written for v2, must be refused by it, not
+run wrong.) The Go and Java programs are checked as golden files only (no Go or Java toolchain
+here; see the crate's tests).
+
+The Rust programs are compiled as they are: each `rust.rs` is an `[[example]]` of tests/Cargo.toml
+(`codegen-<case>`), built by `cargo test --workspace --no-run` (`make blackbox` runs it first), and
+what they print — `{:?}` of each item, a `HashMap<String, AttributeValue>` — is read back into
+DynamoDB JSON by `RustDebug`. A case without its example fails here.
 
 The Node programs import @aws-sdk/client-dynamodb and @aws-sdk/lib-dynamodb from
 tests/codegen/node_modules (`npm ci --prefix tests/codegen`, done by scripts/setup.sh).
@@ -19,23 +25,29 @@ import http.client
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
+import tomllib
 import urllib.parse
 from decimal import Decimal
 
 import pytest
 
-from conftest import ACCESS_KEY, CLIENT_CONFIG, REGION, SECRET_KEY, Server, session
+from conftest import ACCESS_KEY, CLIENT_CONFIG, REGION, SECRET_KEY, TARGET, Server, session
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CASES_DIR = ROOT / "crates" / "dynotable-builder" / "tests" / "codegen"
 NODE_MODULES = ROOT / "tests" / "codegen" / "node_modules"
 CASES = sorted(p.name for p in CASES_DIR.iterdir() if (p / "request.json").exists())
-PROGRAMS = ["python-client.py", "python-resource.py", "aws-cli.sh", "js-client.mjs", "js-document.mjs"]
-# Whether a program prints items in DynamoDB JSON (typed) or as plain JSON values (document).
-TYPED = {"python-client.py", "aws-cli.sh", "js-client.mjs"}
+PROGRAMS = ["python-client.py", "python-resource.py", "aws-cli.sh", "js-client.mjs", "js-document.mjs", "rust.rs"]
+# Whether a program prints items typed (DynamoDB JSON, or the Rust SDK's AttributeValue) or as
+# plain JSON values (document).
+TYPED = {"python-client.py", "aws-cli.sh", "js-client.mjs", "rust.rs"}
+# The package whose examples are the Rust programs, and where cargo puts them.
+BLACKBOX_MANIFEST = ROOT / "tests" / "Cargo.toml"
+RUST_EXAMPLES = TARGET / "debug" / "examples"
 
 TELEMETRY = dict(
     TableName="Telemetry",
@@ -57,7 +69,7 @@ TELEMETRY = dict(
 def telemetry_items():
     """The demo's vehicle collection: a META item sorted before its TS# readings, two days of
     readings, and the attributes the corpus filters on (reserved words, nested documents, every
-    value type)."""
+    value type) and a string that needs escaping."""
     items = [
         {"vehicleId": {"S": "VEH#V-7741"}, "recordedAt": {"S": "META"}, "plate": {"S": "B-DT 7741"},
          "model": {"S": "eActros 300"}, "status": {"S": "OK"}},
@@ -86,8 +98,11 @@ def telemetry_items():
                 item["flags"] = {"M": {"ok": {"BOOL": True}, "note": {"NULL": True},
                                        "codes": {"L": [{"N": "1"}, {"S": "two"}]}}}
             items.append(item)
+    # A driver's note with what every printer must escape (quotes, backslash, control characters,
+    # a combining accent, which Rust's `{:?}` writes as \u{301}).
     items.append({"vehicleId": {"S": "VEH#V-1002"}, "recordedAt": {"S": "TS#2024-03-01T10:00:00Z"},
-                  "depotCode": {"S": "BER-1"}, "speedKph": {"N": "88"}, "fuelPct": {"N": "7.25"}})
+                  "depotCode": {"S": "BER-1"}, "speedKph": {"N": "88"}, "fuelPct": {"N": "7.25"},
+                  "note": {"S": 'Fahrer: "Kühlmittel" \\ prüfen\n\tr\u0301 \'ok\' \u007f ✓'}})
     return items
 
 
@@ -161,6 +176,8 @@ def run_program(case, program, endpoint, tmp_path):
         command = [sys.executable, str(source)]
     elif program.endswith(".sh"):
         command = ["sh", str(source)]
+    elif program.endswith(".rs"):
+        command = [str(rust_example(case))]
     else:
         if not (NODE_MODULES / "@aws-sdk" / "lib-dynamodb").exists():
             pytest.fail(f"{NODE_MODULES} lacks the JavaScript SDK: run `npm ci --prefix tests/codegen`"
@@ -175,6 +192,104 @@ def run_program(case, program, endpoint, tmp_path):
     return result
 
 
+def rust_example(case):
+    """The compiled Rust program of a case: the `codegen-<case>` example, built from rust.rs."""
+    binary = RUST_EXAMPLES / f"codegen-{case}"
+    build = "run `cargo test --workspace --no-run` (make blackbox does) or `cargo build -p dynotable-blackbox --examples`"
+    if not binary.exists():
+        pytest.fail(f"{binary} is not built: {build}")
+    if binary.stat().st_mtime < (CASES_DIR / case / "rust.rs").stat().st_mtime:
+        pytest.fail(f"{binary} is older than its rust.rs: {build}")
+    return binary
+
+
+class RustDebug:
+    """Reads the `{:?}` text of an aws-sdk-dynamodb item (`HashMap<String, AttributeValue>`) back
+    into DynamoDB JSON: `{"k": S("..."), ...}` with Rust's string escapes, `N("12.5")`,
+    `Bool(true)`, `Null(true)`, `B(Blob { inner: <hex> })`, `Ss([..])`, `Ns([..])`, `Bs([..])`,
+    `L([..])` and `M({..})`. Anything else (such as `Unknown`) is an error, not a guess."""
+
+    ESCAPES = {"t": "\t", "r": "\r", "n": "\n", "0": "\0", "\\": "\\", '"': '"', "'": "'"}
+
+    def __init__(self, text):
+        self.text, self.pos = text, 0
+
+    @classmethod
+    def item(cls, line):
+        reader = cls(line)
+        item = reader.map()
+        if reader.pos != len(line):
+            reader.fail("the end of the line")
+        return item
+
+    def fail(self, wanted):
+        raise ValueError(f"expected {wanted} at {self.pos} of {self.text!r}")
+
+    def take(self, token):
+        if not self.text.startswith(token, self.pos):
+            self.fail(repr(token))
+        self.pos += len(token)
+
+    def sequence(self, open_, close, element):
+        self.take(open_)
+        elements = []
+        while not self.text.startswith(close, self.pos):
+            if elements:
+                self.take(", ")
+            elements.append(element())
+        self.take(close)
+        return elements
+
+    def string(self):
+        match = re.compile(r'"((?:[^"\\]|\\u\{[0-9a-f]+\}|\\[trn0\\"\'])*)"').match(self.text, self.pos)
+        if not match:
+            self.fail("a string")
+        self.pos = match.end()
+        return re.sub(r"\\(u\{([0-9a-f]+)\}|.)",
+                      lambda m: chr(int(m[2], 16)) if m[2] else self.ESCAPES[m[1]], match[1])
+
+    def blob(self):
+        match = re.compile(r"Blob \{ inner: ([0-9a-f]*) \}").match(self.text, self.pos)
+        if not match or len(match[1]) % 2:
+            self.fail("a Blob")
+        self.pos = match.end()
+        return base64.b64encode(bytes.fromhex(match[1])).decode()
+
+    def map(self):
+        def entry():
+            name = self.string()
+            self.take(": ")
+            return name, self.value()
+        return dict(self.sequence("{", "}", entry))
+
+    def value(self):
+        match = re.compile(r"([A-Za-z]+)\(").match(self.text, self.pos)
+        readers = {
+            "S": ("S", self.string), "N": ("N", self.string), "B": ("B", self.blob),
+            "Bool": ("BOOL", lambda: self.word({"true": True, "false": False})),
+            "Null": ("NULL", lambda: self.word({"true": True})),
+            "Ss": ("SS", lambda: self.sequence("[", "]", self.string)),
+            "Ns": ("NS", lambda: self.sequence("[", "]", self.string)),
+            "Bs": ("BS", lambda: self.sequence("[", "]", self.blob)),
+            "L": ("L", lambda: self.sequence("[", "]", self.value)),
+            "M": ("M", self.map),
+        }
+        if not match or match[1] not in readers:
+            self.fail("an AttributeValue")
+        self.pos = match.end()
+        tag, read = readers[match[1]]
+        value = read()
+        self.take(")")
+        return {tag: value}
+
+    def word(self, words):
+        for word, value in words.items():
+            if self.text.startswith(word, self.pos):
+                self.pos += len(word)
+                return value
+        self.fail(" or ".join(words))
+
+
 def aws_cli_major(tmp_path):
     version = subprocess.run(["aws", "--version"], env=program_environment("http://127.0.0.1:9", tmp_path),
                              capture_output=True, text=True, timeout=60)
@@ -186,6 +301,8 @@ def aws_cli_major(tmp_path):
 def printed_items(program, stdout):
     if program == "aws-cli.sh":
         return json.loads(stdout)["Items"]
+    if program == "rust.rs":
+        return [RustDebug.item(line) for line in stdout.splitlines() if line.strip()]
     return [json.loads(line) for line in stdout.splitlines() if line.strip()]
 
 
@@ -254,3 +371,33 @@ def test_exported_program_returns_the_same_items(telemetry, tmp_path, case, prog
         for plain, typed in zip(got, expected):
             assert plain.keys() == typed.keys() and all(plain_matches(v, plain[k]) for k, v in typed.items()), \
                 (plain, typed)
+
+
+def test_every_rust_program_is_an_example_of_the_blackbox_package():
+    """A new corpus case cannot go unrun: each rust.rs is compiled as `codegen-<case>`."""
+    manifest = tomllib.loads(BLACKBOX_MANIFEST.read_text())
+    examples = {e["name"]: (BLACKBOX_MANIFEST.parent / e["path"]).resolve() for e in manifest.get("example", [])}
+    wanted = {f"codegen-{p.parent.name}": p.resolve() for p in CASES_DIR.glob("*/rust.rs")}
+    assert wanted, f"no rust.rs under {CASES_DIR}"
+    assert {k: v for k, v in examples.items() if k.startswith("codegen-")} == wanted, \
+        f"tests/Cargo.toml needs one [[example]] per rust.rs: {sorted(wanted)}"
+
+
+def test_rust_debug_reads_every_attribute_value_type():
+    """The reader of the Rust programs' output, on the `{:?}` forms the corpus data does not print
+    (binary sets, an empty binary, empty collections); each form as the SDK writes it."""
+    line = ('{"s": S("a \\"q\\" \\\\ \\n\\t\\0 \\u{301} \' ✓"), "n": N("-1.5E+3"), "t": Bool(true), '
+            '"f": Bool(false), "z": Null(true), "b": B(Blob { inner: dead }), "e": B(Blob { inner:  }), '
+            '"bs": Bs([Blob { inner: 00 }, Blob { inner: ff }]), "ss": Ss(["x", "y"]), "ns": Ns(["1"]), '
+            '"l": L([]), "m": M({}), "deep": M({"k": L([M({"x": N("0")}), S("")])})}')
+    assert RustDebug.item(line) == {
+        "s": {"S": 'a "q" \\ \n\t\0 \u0301 \' ✓'}, "n": {"N": "-1.5E+3"}, "t": {"BOOL": True},
+        "f": {"BOOL": False}, "z": {"NULL": True}, "b": {"B": "3q0="}, "e": {"B": ""},
+        "bs": {"BS": ["AA==", "/w=="]}, "ss": {"SS": ["x", "y"]}, "ns": {"NS": ["1"]},
+        "l": {"L": []}, "m": {"M": {}}, "deep": {"M": {"k": {"L": [{"M": {"x": {"N": "0"}}}, {"S": ""}]}}},
+    }
+    assert RustDebug.item("{}") == {}
+    for wrong in ['{"k": Unknown}', '{"k": S("x")', '{"k": B(Blob { inner: abc })}', '{"k": Null(false)}',
+                  '{"k": S("\\q")}', '{"k": N("1")} trailing']:
+        with pytest.raises(ValueError):
+            RustDebug.item(wrong)

@@ -1,4 +1,5 @@
 use std::collections::HashMap;
+use std::error::Error;
 
 use aws_config::BehaviorVersion;
 use aws_sdk_dynamodb::Client;
@@ -6,7 +7,7 @@ use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 #[tokio::main]
-async fn main() -> Result<(), aws_sdk_dynamodb::Error> {
+async fn main() -> Result<(), Box<dyn Error>> {
     let config = aws_config::load_defaults(BehaviorVersion::latest()).await;
     let client = Client::new(&config);
     let mut items = client

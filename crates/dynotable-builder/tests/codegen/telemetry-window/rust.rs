@@ -1,9 +1,11 @@
+use std::error::Error;
+
 use aws_config::BehaviorVersion;
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 #[tokio::main]
-async fn main() -> Result<(), aws_sdk_dynamodb::Error> {
+async fn main() -> Result<(), Box<dyn Error>> {
     let config = aws_config::load_defaults(BehaviorVersion::latest()).await;
     let client = Client::new(&config);
     let mut items = client
