@@ -8,8 +8,15 @@
 //! `TransactionCanceledException`, whose reasons list every action in request order. Otherwise
 //! every write is applied, with index entries and collection statistics, and committed at once.
 //!
-//! Writes are serialised by the engine, so a transaction never meets another one mid-flight and
-//! `TransactionConflictException` does not arise here (docs/compatibility.md).
+//! Before it reads anything or waits for the writer, the transaction claims all its items
+//! (`in_flight`). An item that another ongoing write request holds — another TransactWriteItems,
+//! or a PutItem, UpdateItem, DeleteItem or BatchWriteItem still in flight — cancels the
+//! transaction: `TransactionCanceledException` with `TransactionConflict` ("Transaction is
+//! ongoing for the item") for that action and `None` for the others, in request order (DG
+//! `transaction-apis.html`, "Transaction conflict handling in DynamoDB"). While the transaction
+//! holds its items, a single-item write to one of them fails with
+//! `TransactionConflictException`. The claim is released when the storage transaction has ended,
+//! whether it committed, was cancelled or failed.
 //!
 //! `ClientRequestToken` makes the call idempotent for 10 minutes: a repeat with the same
 //! parameters returns the first answer without writing again; the same token with different
@@ -28,6 +35,7 @@ use crate::api::transact::{TransactAction, TransactWriteItemsInput, TransactWrit
 use crate::capacity::{self, WriteUnits};
 use crate::catalog::TableSchema;
 use crate::error::CancellationReason;
+use crate::in_flight::ItemId;
 use crate::items::{self, StorageKey, StoredItem};
 use crate::ops::item_write::{PreparedItem, collection_metrics};
 use crate::params::{self, CapacityReport, Charge};
@@ -153,6 +161,17 @@ async fn run(engine: &Engine, input: TransactWriteItemsInput) -> Result<Transact
             "Collection size of items exceeded, which can also be caused by the aggregate size of the items in the transaction exceeding the 4MB limit",
         ));
     }
+
+    // Claim every item, all or nothing; held until the storage transaction has ended (declared
+    // before `tx`, so dropped after it on every path).
+    let items = actions
+        .iter()
+        .map(|action| ItemId::new(action.table.keyspace, &action.key))
+        .collect();
+    let _claim = engine
+        .in_flight()
+        .claim_transaction(items)
+        .map_err(|held| ApiError::transaction_conflicts(&held))?;
 
     // Check every condition and compute every new item, then write all or nothing.
     let mut tx = engine.write_tx().await;
