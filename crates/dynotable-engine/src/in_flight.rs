@@ -573,6 +573,53 @@ mod requests {
     }
 
     #[tokio::test]
+    async fn transactions_with_client_request_tokens_conflict_like_any_other() {
+        let engine = engine().await;
+        let mut first = transaction(&["a"], &[]);
+        first["ClientRequestToken"] = json!("token-1");
+        let mut second = transaction(&["b"], &["a"]);
+        second["ClientRequestToken"] = json!("token-2");
+        let writer = engine.writer().await;
+        let ongoing = spawn(&engine, "TransactWriteItems", first.clone());
+        until_claimed(&engine, 1).await;
+
+        // Another token does not wait behind the first transaction's token: it meets its item.
+        let err = call(&engine, "TransactWriteItems", second.clone())
+            .await
+            .unwrap_err();
+        assert_conflict_reasons(&err, &[false, true]);
+        // The same token while its call is running.
+        let err = call(&engine, "TransactWriteItems", first.clone())
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind, ErrorKind::TransactionInProgressException);
+        assert_eq!(
+            err.message,
+            "The transaction with the given request token is already in progress."
+        );
+        let mut other_parameters = transaction(&["c"], &[]);
+        other_parameters["ClientRequestToken"] = json!("token-1");
+        let err = call(&engine, "TransactWriteItems", other_parameters)
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind, ErrorKind::IdempotentParameterMismatchException);
+
+        drop(writer);
+        let response = ongoing.await.unwrap().unwrap();
+        // A repeat now returns the first response without writing again.
+        call(&engine, "PutItem", put("a", 8)).await.unwrap();
+        assert_eq!(
+            call(&engine, "TransactWriteItems", first).await.unwrap(),
+            response
+        );
+        assert_eq!(n_of(&engine, "a").await.as_deref(), Some("8"));
+        // The cancelled call's token was not kept: sent again, it runs.
+        call(&engine, "TransactWriteItems", second).await.unwrap();
+        assert_eq!(n_of(&engine, "a").await.as_deref(), Some("9"));
+        assert_eq!(engine.in_flight().len(), 0);
+    }
+
+    #[tokio::test]
     async fn claims_are_released_on_every_path_out_of_a_request() {
         let engine = engine().await;
         call(&engine, "PutItem", put("a", 1)).await.unwrap();

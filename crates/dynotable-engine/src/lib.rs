@@ -122,7 +122,8 @@ struct Inner {
     /// Every table's definition, loaded at open and changed under the writer lock.
     catalog: RwLock<BTreeMap<String, Arc<TableSchema>>>,
     /// TransactWriteItems' idempotency tokens.
-    tokens: tokio::sync::Mutex<ops::transact_write_items::Tokens>,
+    /// Locked only to look a token up or record it, never across an `await`.
+    tokens: std::sync::Mutex<ops::transact_write_items::Tokens>,
     /// The items write requests are working on: who meets a transaction (see `in_flight`).
     in_flight: in_flight::InFlight,
 }
@@ -214,7 +215,7 @@ impl Engine {
                 writer: Arc::new(tokio::sync::Mutex::new(write_tx::Writer::new(writer))),
                 readers,
                 catalog: RwLock::new(catalog),
-                tokens: tokio::sync::Mutex::new(Default::default()),
+                tokens: std::sync::Mutex::new(Default::default()),
                 in_flight: Default::default(),
             }),
         };
@@ -331,6 +332,14 @@ impl Engine {
         let mut writer = self.inner.writer.clone().lock_owned().await;
         writer.settle().await;
         writer
+    }
+
+    /// TransactWriteItems' ClientRequestTokens.
+    fn tokens(&self) -> std::sync::MutexGuard<'_, ops::transact_write_items::Tokens> {
+        self.inner
+            .tokens
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// The registry of items write requests hold (see `in_flight`).
