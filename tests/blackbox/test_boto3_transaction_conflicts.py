@@ -92,7 +92,8 @@ def test_requests_meeting_an_ongoing_transaction_conflict_until_it_commits(file_
                 assert response["ResponseMetadata"]["HTTPStatusCode"] == 400
                 assert "ConsumedCapacity" not in response
 
-            # Another transaction including one of its items is cancelled, in request order.
+            # Another transaction including one of its items is cancelled, in request order (boto3
+            # sends a ClientRequestToken of its own with each: tokens do not make it wait).
             with pytest.raises(client.exceptions.TransactionCanceledException) as raised:
                 client.transact_write_items(TransactItems=[
                     {"Delete": {"TableName": "Pets", "Key": key("Dog", "Rex")}},
