@@ -151,8 +151,10 @@ fn code_of_exception(exception: &str) -> ErrorCode {
         | "ThrottlingException"
         | "RequestLimitExceeded"
         | "LimitExceededException"
-        // Another transaction holds the item: like throttling, worth retrying shortly.
-        | "TransactionConflictException" => ErrorCode::Throttled,
+        // Another transaction holds the item, or this token's transaction is still running:
+        // like throttling, worth retrying shortly.
+        | "TransactionConflictException"
+        | "TransactionInProgressException" => ErrorCode::Throttled,
         "ValidationException"
         | "SerializationException"
         | "ItemCollectionSizeLimitExceededException"
@@ -165,6 +167,17 @@ fn code_of_exception(exception: &str) -> ErrorCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn transaction_conflicts_are_worth_retrying_shortly() {
+        for exception in ["TransactionConflictException", "TransactionInProgressException"] {
+            assert_eq!(code_of_exception(exception), ErrorCode::Throttled, "{exception}");
+        }
+        assert_eq!(
+            code_of_exception("TransactionCanceledException"),
+            ErrorCode::ConditionFailed
+        );
+    }
 
     #[test]
     fn serialises_as_a_stable_code_and_a_message() {

@@ -24,6 +24,7 @@ pub enum ErrorKind {
     LimitExceededException,
     TransactionCanceledException,
     TransactionConflictException,
+    TransactionInProgressException,
     IdempotentParameterMismatchException,
     ExpiredIteratorException,
     TrimmedDataAccessException,
@@ -45,6 +46,7 @@ impl ErrorKind {
             Self::LimitExceededException => "LimitExceededException",
             Self::TransactionCanceledException => "TransactionCanceledException",
             Self::TransactionConflictException => "TransactionConflictException",
+            Self::TransactionInProgressException => "TransactionInProgressException",
             Self::IdempotentParameterMismatchException => "IdempotentParameterMismatchException",
             Self::ExpiredIteratorException => "ExpiredIteratorException",
             Self::TrimmedDataAccessException => "TrimmedDataAccessException",
@@ -99,6 +101,32 @@ pub struct CancellationReason {
     pub message: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub item: Option<Item>,
+}
+
+/// The message of `TransactionConflictException` and of a `TransactionConflict` cancellation
+/// reason (API reference, `TransactionCanceledException`: "Code: TransactionConflict. Message:
+/// Transaction is ongoing for the item"; written without the final period, as the service sends
+/// its other reason messages).
+const TRANSACTION_CONFLICT_MESSAGE: &str = "Transaction is ongoing for the item";
+
+impl CancellationReason {
+    /// An action that did not fail itself (`None`, no message).
+    pub fn none() -> CancellationReason {
+        CancellationReason {
+            code: "None".into(),
+            message: None,
+            item: None,
+        }
+    }
+
+    /// An action whose item another ongoing request holds.
+    pub fn transaction_conflict() -> CancellationReason {
+        CancellationReason {
+            code: "TransactionConflict".into(),
+            message: Some(TRANSACTION_CONFLICT_MESSAGE.into()),
+            item: None,
+        }
+    }
 }
 
 impl ApiError {
@@ -163,6 +191,32 @@ impl ApiError {
             cancellation_reasons: Some(reasons),
             consumed_capacity: None,
         }
+    }
+
+    /// `TransactionConflictException`: a PutItem, UpdateItem or DeleteItem met an item that an
+    /// ongoing TransactWriteItems includes (DG `transaction-apis.html`, "Transaction conflict
+    /// handling in DynamoDB"; message: rules table, dynamodb-rules.md).
+    pub fn transaction_conflict() -> ApiError {
+        ApiError::new(
+            ErrorKind::TransactionConflictException,
+            TRANSACTION_CONFLICT_MESSAGE,
+        )
+    }
+
+    /// `TransactionCanceledException` for a transaction some of whose items (`held[i]`) another
+    /// request holds: `TransactionConflict` for those, `None` for the others, in request order.
+    pub fn transaction_conflicts(held: &[bool]) -> ApiError {
+        ApiError::transaction_canceled(
+            held.iter()
+                .map(|held| {
+                    if *held {
+                        CancellationReason::transaction_conflict()
+                    } else {
+                        CancellationReason::none()
+                    }
+                })
+                .collect(),
+        )
     }
 
     pub fn internal(err: impl std::fmt::Display) -> ApiError {

@@ -18,6 +18,9 @@
 //!    commit — with `synchronous = FULL`, a write is on disk before it is acknowledged. sqlx
 //!    hands every query to the connection's own thread, so the statements of a transaction are
 //!    sent in batches (one round trip for begin + reads, one for writes + commit), not one by one.
+//!    A write request first claims its items ([`in_flight`]): one that meets an item inside an
+//!    ongoing transaction is refused at once with DynamoDB's transaction-conflict errors instead
+//!    of waiting for the writer.
 //! 5. The response shape is serialised back to JSON; failures are [`ApiError`]s, which the
 //!    server renders in the wire format in one place.
 //!
@@ -31,6 +34,7 @@ mod clock;
 mod collections;
 mod dispatch;
 mod error;
+mod in_flight;
 mod items;
 mod ops;
 mod params;
@@ -118,7 +122,10 @@ struct Inner {
     /// Every table's definition, loaded at open and changed under the writer lock.
     catalog: RwLock<BTreeMap<String, Arc<TableSchema>>>,
     /// TransactWriteItems' idempotency tokens.
-    tokens: tokio::sync::Mutex<ops::transact_write_items::Tokens>,
+    /// Locked only to look a token up or record it, never across an `await`.
+    tokens: std::sync::Mutex<ops::transact_write_items::Tokens>,
+    /// The items write requests are working on: who meets a transaction (see `in_flight`).
+    in_flight: in_flight::InFlight,
 }
 
 impl std::fmt::Debug for Engine {
@@ -208,7 +215,8 @@ impl Engine {
                 writer: Arc::new(tokio::sync::Mutex::new(write_tx::Writer::new(writer))),
                 readers,
                 catalog: RwLock::new(catalog),
-                tokens: tokio::sync::Mutex::new(Default::default()),
+                tokens: std::sync::Mutex::new(Default::default()),
+                in_flight: Default::default(),
             }),
         };
         if let Some(interval) = sweep_interval {
@@ -324,6 +332,19 @@ impl Engine {
         let mut writer = self.inner.writer.clone().lock_owned().await;
         writer.settle().await;
         writer
+    }
+
+    /// TransactWriteItems' ClientRequestTokens.
+    fn tokens(&self) -> std::sync::MutexGuard<'_, ops::transact_write_items::Tokens> {
+        self.inner
+            .tokens
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The registry of items write requests hold (see `in_flight`).
+    fn in_flight(&self) -> &in_flight::InFlight {
+        &self.inner.in_flight
     }
 
     /// A write transaction on the writer connection (see `write_tx`).

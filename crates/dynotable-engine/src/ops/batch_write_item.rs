@@ -1,6 +1,15 @@
 //! BatchWriteItem: up to 25 puts and deletes over one or more tables (rule B.7). Every request
 //! is validated before anything is written; then all are written in one storage transaction.
 //! Each item is charged like a PutItem or DeleteItem, rounded per item (rule B.3).
+//!
+//! Each item is claimed as a single-item write (`in_flight`) before the writer is awaited. A
+//! put or delete whose item an ongoing TransactWriteItems holds is not written, not charged, and
+//! comes back in `UnprocessedItems` for the caller to send again: BatchWriteItem's errors do not
+//! include `TransactionConflictException`, and a request of the batch that could not be
+//! processed is returned in `UnprocessedItems` (API reference, BatchWriteItem). While the batch
+//! is in flight its items make a TransactGetItems or TransactWriteItems that includes them
+//! cancel with `TransactionConflict` (DG `transaction-apis.html`, "Transaction conflict handling
+//! in DynamoDB").
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -10,6 +19,7 @@ use dynotable_types::{ConstraintViolation, SizeCheck};
 use crate::api::item::{BatchWriteItemInput, BatchWriteItemOutput, ItemCollectionMetrics};
 use crate::capacity::{self, WriteUnits};
 use crate::catalog::TableSchema;
+use crate::in_flight::ItemId;
 use crate::items::{self, StorageKey};
 use crate::ops::item_write::PreparedItem;
 use crate::params::{self, CapacityReport, Charge};
@@ -115,9 +125,42 @@ pub async fn run(engine: &Engine, input: BatchWriteItemInput) -> Result<BatchWri
         batches.push((name, TableWrites { table, writes }));
     }
 
+    let mut output = BatchWriteItemOutput::default();
+    // Claim every item; held until the storage transaction has ended (declared before `tx`).
+    let items: Vec<ItemId> = batches
+        .iter()
+        .flat_map(|(_, batch)| {
+            batch
+                .writes
+                .iter()
+                .map(|(key, _, _)| ItemId::new(batch.table.keyspace, key))
+        })
+        .collect();
+    let (_claim, held) = engine.in_flight().claim_writes(&items);
+    let mut held = held.into_iter();
+    for (name, batch) in &mut batches {
+        for write in std::mem::take(&mut batch.writes) {
+            if held.next().unwrap_or(false) {
+                output
+                    .unprocessed_items
+                    .entry(name.clone())
+                    .or_default()
+                    .push(unprocessed(write)?);
+            } else {
+                batch.writes.push(write);
+            }
+        }
+    }
+    batches.retain(|(_, batch)| !batch.writes.is_empty());
+    if batches.is_empty() {
+        output.consumed_capacity = (report != CapacityReport::None).then(Vec::new);
+        output.item_collection_metrics =
+            (input.return_item_collection_metrics.as_deref() == Some("SIZE")).then(BTreeMap::new);
+        return Ok(output);
+    }
+
     let context = engine.write_context();
     let asked_metrics = input.return_item_collection_metrics.as_deref() == Some("SIZE");
-    let mut output = BatchWriteItemOutput::default();
     let mut capacities = Vec::new();
     let mut metrics: BTreeMap<String, Vec<ItemCollectionMetrics>> = BTreeMap::new();
     let mut tx = engine.write_tx().await;
@@ -162,4 +205,20 @@ pub async fn run(engine: &Engine, input: BatchWriteItemInput) -> Result<BatchWri
     output.consumed_capacity = (report != CapacityReport::None).then_some(capacities);
     output.item_collection_metrics = asked_metrics.then_some(metrics);
     Ok(output)
+}
+
+/// A write request returned in `UnprocessedItems`, as the caller sent it.
+fn unprocessed(
+    (_, key_item, write): (StorageKey, dynotable_types::Item, Request),
+) -> Result<serde_json::Value, ApiError> {
+    let (request, member, item) = match write {
+        Request::Put(prepared) => ("PutRequest", "Item", prepared.item),
+        Request::Delete => ("DeleteRequest", "Key", key_item),
+    };
+    let item = serde_json::to_value(item).map_err(ApiError::internal)?;
+    let inner = serde_json::Map::from_iter([(member.to_owned(), item)]);
+    Ok(serde_json::Value::Object(serde_json::Map::from_iter([(
+        request.to_owned(),
+        serde_json::Value::Object(inner),
+    )])))
 }

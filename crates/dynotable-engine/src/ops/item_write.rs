@@ -8,6 +8,7 @@ use dynotable_types::{Item, SizeCheck, check_item_size, validate_item};
 use crate::api::item::{ItemCollectionMetrics, WriteItemOutput};
 use crate::capacity::{self, WriteUnits};
 use crate::catalog::TableSchema;
+use crate::in_flight::ItemId;
 use crate::items::{self, IndexEntry, StorageKey, StoredItem, WriteEffects};
 use crate::params::{self, CapacityReport, Charge};
 use crate::shape::Shape;
@@ -53,6 +54,12 @@ pub(crate) struct Written {
 /// Runs one conditional write. A false condition is `ConditionalCheckFailedException`, carrying
 /// the current item when `return_old_on_failure` (ReturnValuesOnConditionCheckFailure=ALL_OLD)
 /// and, when `report` asks for it, the capacity the failed write was charged (rule B.3).
+///
+/// The item is claimed first (`in_flight`): if an ongoing TransactWriteItems includes it, the
+/// write fails at once with `TransactionConflictException` (DG `transaction-apis.html`,
+/// "Transaction conflict handling in DynamoDB"), without reading the item or waiting for the
+/// writer — so it consumes no capacity and carries none: the exception has only a message, and
+/// DynamoDB documents a charge for a failed condition (rule B.3), not for a conflict.
 pub(crate) async fn execute(
     engine: &Engine,
     table: &TableSchema,
@@ -62,6 +69,11 @@ pub(crate) async fn execute(
     report: CapacityReport,
     change: Change<'_>,
 ) -> Result<Written, ApiError> {
+    // Held until the storage transaction has ended (declared before `tx`, dropped after it).
+    let _claim = engine
+        .in_flight()
+        .claim_write(ItemId::new(table.keyspace, key))
+        .ok_or_else(ApiError::transaction_conflict)?;
     let mut tx = engine.write_tx().await;
     let old = tx.load_item(table, key).await?;
     if let Some(condition) = condition

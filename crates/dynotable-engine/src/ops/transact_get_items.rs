@@ -1,5 +1,10 @@
 //! TransactGetItems: up to 100 gets read from one consistent snapshot (one SQLite read
 //! transaction), each charged 2 units per 4 KB, rounded per item (rule B.2).
+//!
+//! An item that an ongoing write request holds (`in_flight`: a TransactWriteItems, BatchWriteItem,
+//! PutItem, UpdateItem or DeleteItem) cancels the request before anything is read:
+//! `TransactionCanceledException` with `TransactionConflict` for that get and `None` for the
+//! others (DG `transaction-apis.html`, "Transaction conflict handling in DynamoDB").
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -10,6 +15,7 @@ use sqlx::Connection;
 use crate::api::transact::{ItemResponse, TransactGetItemsInput, TransactGetItemsOutput};
 use crate::capacity::{self, ReadKind, ReadUnits};
 use crate::catalog::TableSchema;
+use crate::in_flight::ItemId;
 use crate::items::{self, StorageKey};
 use crate::params::{self, CapacityReport, Charge};
 use crate::shape::Shape;
@@ -68,6 +74,17 @@ pub async fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<Transa
             .transpose()?;
         placeholders.check_unused()?;
         planned.push((table, key, projection));
+    }
+
+    // "An item within a TransactGetItems request is part of an ongoing TransactWriteItems,
+    // BatchWriteItem, PutItem, UpdateItem, or DeleteItem request": cancelled.
+    let items: Vec<ItemId> = planned
+        .iter()
+        .map(|(table, key, _)| ItemId::new(table.keyspace, key))
+        .collect();
+    let held = engine.in_flight().held(&items);
+    if held.iter().any(|h| *h) {
+        return Err(ApiError::transaction_conflicts(&held));
     }
 
     // One read transaction: every get sees the same committed state.

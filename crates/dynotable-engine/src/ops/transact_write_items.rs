@@ -8,12 +8,20 @@
 //! `TransactionCanceledException`, whose reasons list every action in request order. Otherwise
 //! every write is applied, with index entries and collection statistics, and committed at once.
 //!
-//! Writes are serialised by the engine, so a transaction never meets another one mid-flight and
-//! `TransactionConflictException` does not arise here (docs/compatibility.md).
+//! Before it reads anything or waits for the writer, the transaction claims all its items
+//! (`in_flight`). An item that another ongoing write request holds — another TransactWriteItems,
+//! or a PutItem, UpdateItem, DeleteItem or BatchWriteItem still in flight — cancels the
+//! transaction: `TransactionCanceledException` with `TransactionConflict` ("Transaction is
+//! ongoing for the item") for that action and `None` for the others, in request order (DG
+//! `transaction-apis.html`, "Transaction conflict handling in DynamoDB"). While the transaction
+//! holds its items, a single-item write to one of them fails with
+//! `TransactionConflictException`. The claim is released when the storage transaction has ended,
+//! whether it committed, was cancelled or failed.
 //!
 //! `ClientRequestToken` makes the call idempotent for 10 minutes: a repeat with the same
 //! parameters returns the first answer without writing again; the same token with different
-//! parameters is `IdempotentParameterMismatchException`.
+//! parameters is `IdempotentParameterMismatchException`, and a repeat while the first call is
+//! still running is `TransactionInProgressException`.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{Hash, Hasher};
@@ -28,6 +36,7 @@ use crate::api::transact::{TransactAction, TransactWriteItemsInput, TransactWrit
 use crate::capacity::{self, WriteUnits};
 use crate::catalog::TableSchema;
 use crate::error::CancellationReason;
+use crate::in_flight::ItemId;
 use crate::items::{self, StorageKey, StoredItem};
 use crate::ops::item_write::{PreparedItem, collection_metrics};
 use crate::params::{self, CapacityReport, Charge};
@@ -40,14 +49,70 @@ const MAX_TRANSACTION_BYTES: u64 = 4 * 1024 * 1024;
 /// How long a ClientRequestToken is remembered (DG `transaction-apis.html`: 10 minutes).
 const TOKEN_SECONDS: f64 = 600.0;
 
-/// Requests seen with a ClientRequestToken: the fingerprint of their parameters, when, and the
-/// response they got.
+/// Requests seen with a ClientRequestToken, by token.
 #[derive(Default)]
 pub(crate) struct Tokens {
-    seen: HashMap<String, (u64, f64, Vec<u8>)>,
+    seen: HashMap<String, Token>,
 }
 
-/// Runs the call, honouring ClientRequestToken idempotency.
+/// What is known of one token: the fingerprint of its request's parameters and, once the
+/// request has succeeded, when and with what response.
+enum Token {
+    InProgress {
+        fingerprint: u64,
+    },
+    Done {
+        fingerprint: u64,
+        at: f64,
+        response: Vec<u8>,
+    },
+}
+
+impl Token {
+    fn fingerprint(&self) -> u64 {
+        match self {
+            Token::InProgress { fingerprint } | Token::Done { fingerprint, .. } => *fingerprint,
+        }
+    }
+}
+
+/// A token whose request is running; forgotten when dropped unless the request succeeded, so a
+/// failed or abandoned request can be sent again with its token.
+struct PendingToken<'a> {
+    engine: &'a Engine,
+    token: String,
+}
+
+impl PendingToken<'_> {
+    fn succeeded(self, fingerprint: u64, response: Vec<u8>) {
+        let at = self.engine.now();
+        let mut tokens = self.engine.tokens();
+        tokens.seen.insert(
+            self.token.clone(),
+            Token::Done {
+                fingerprint,
+                at,
+                response,
+            },
+        );
+    }
+}
+
+impl Drop for PendingToken<'_> {
+    fn drop(&mut self) {
+        let mut tokens = self.engine.tokens();
+        if let Some(Token::InProgress { .. }) = tokens.seen.get(&self.token) {
+            tokens.seen.remove(&self.token);
+        }
+    }
+}
+
+/// Runs the call, honouring ClientRequestToken idempotency: a repeat within 10 minutes of the
+/// first call's success returns its response without writing again; the same token with other
+/// parameters is `IdempotentParameterMismatchException`; the same token while the first call is
+/// still running is `TransactionInProgressException` (API reference, TransactWriteItems). The
+/// registry is locked only to look a token up or record it — never while the transaction runs,
+/// so transactions with different tokens run (and conflict) as those without.
 pub(crate) async fn call(engine: &Engine, body: &[u8]) -> Result<Vec<u8>, ApiError> {
     let token_and_fingerprint =
         serde_json::from_slice::<serde_json::Value>(body)
@@ -68,21 +133,38 @@ pub(crate) async fn call(engine: &Engine, body: &[u8]) -> Result<Vec<u8>, ApiErr
     let Some((token, fingerprint)) = token_and_fingerprint else {
         return dispatch::run(body, |input| run(engine, input)).await;
     };
-    // Held for the whole call: a second request with the same token waits for the first.
-    let mut tokens = engine.inner.tokens.lock().await;
-    let now = engine.now();
-    tokens.seen.retain(|_, (_, at, _)| now - *at < TOKEN_SECONDS);
-    if let Some((seen_fingerprint, _, response)) = tokens.seen.get(&token) {
-        if *seen_fingerprint != fingerprint {
-            return Err(ApiError::new(
-                ErrorKind::IdempotentParameterMismatchException,
-                "The request uses the same client token as a previous, but non-identical request.",
-            ));
+    {
+        let mut tokens = engine.tokens();
+        let now = engine.now();
+        tokens.seen.retain(|_, seen| match seen {
+            Token::Done { at, .. } => now - *at < TOKEN_SECONDS,
+            Token::InProgress { .. } => true,
+        });
+        match tokens.seen.get(&token) {
+            Some(seen) if seen.fingerprint() != fingerprint => {
+                return Err(ApiError::new(
+                    ErrorKind::IdempotentParameterMismatchException,
+                    "The request uses the same client token as a previous, but non-identical request.",
+                ));
+            }
+            Some(Token::Done { response, .. }) => return Ok(response.clone()),
+            Some(Token::InProgress { .. }) => {
+                // Unverified wording: the API reference's description of the exception.
+                return Err(ApiError::new(
+                    ErrorKind::TransactionInProgressException,
+                    "The transaction with the given request token is already in progress.",
+                ));
+            }
+            None => {
+                tokens
+                    .seen
+                    .insert(token.clone(), Token::InProgress { fingerprint });
+            }
         }
-        return Ok(response.clone());
     }
+    let pending = PendingToken { engine, token };
     let response = dispatch::run(body, |input| run(engine, input)).await?;
-    tokens.seen.insert(token, (fingerprint, now, response.clone()));
+    pending.succeeded(fingerprint, response.clone());
     Ok(response)
 }
 
@@ -153,6 +235,17 @@ async fn run(engine: &Engine, input: TransactWriteItemsInput) -> Result<Transact
             "Collection size of items exceeded, which can also be caused by the aggregate size of the items in the transaction exceeding the 4MB limit",
         ));
     }
+
+    // Claim every item, all or nothing; held until the storage transaction has ended (declared
+    // before `tx`, so dropped after it on every path).
+    let items = actions
+        .iter()
+        .map(|action| ItemId::new(action.table.keyspace, &action.key))
+        .collect();
+    let _claim = engine
+        .in_flight()
+        .claim_transaction(items)
+        .map_err(|held| ApiError::transaction_conflicts(&held))?;
 
     // Check every condition and compute every new item, then write all or nothing.
     let mut tx = engine.write_tx().await;
