@@ -31,6 +31,7 @@ mod clock;
 mod collections;
 mod dispatch;
 mod error;
+mod item_cache;
 mod items;
 mod ops;
 mod params;
@@ -88,7 +89,14 @@ pub struct Options {
     /// How often the background sweep deletes expired items (Time to Live) and trims stream
     /// records; `None` runs no sweep (tests call [`Engine::sweep`] themselves).
     pub sweep_interval: Option<std::time::Duration>,
+    /// The byte budget of the item cache that serves GetItem and BatchGetItem by key
+    /// (`item_cache`); 0 turns it off. The cache assumes this engine is the only writer of
+    /// its database file.
+    pub item_cache_bytes: u64,
 }
+
+/// The item cache's default budget, in bytes.
+pub const DEFAULT_ITEM_CACHE_BYTES: u64 = 64 * 1024 * 1024;
 
 impl Options {
     pub fn new(location: Location) -> Options {
@@ -98,6 +106,7 @@ impl Options {
             clock: Arc::new(SystemClock),
             endpoint_address: "localhost:8000".to_owned(),
             sweep_interval: Some(std::time::Duration::from_secs(30)),
+            item_cache_bytes: DEFAULT_ITEM_CACHE_BYTES,
         }
     }
 }
@@ -115,6 +124,8 @@ struct Inner {
     writer: Arc<tokio::sync::Mutex<write_tx::Writer>>,
     /// Connections that only read.
     readers: Arc<storage::ReaderPool>,
+    /// Items read by key (`None`: no cache). The writer holds it too, to invalidate.
+    items: Option<Arc<item_cache::ItemCache>>,
     /// Every table's definition, loaded at open and changed under the writer lock.
     catalog: RwLock<BTreeMap<String, Arc<TableSchema>>>,
     /// TransactWriteItems' idempotency tokens.
@@ -202,11 +213,16 @@ impl Engine {
             .collect();
         tracing::debug!(location = ?options.location, "engine opened");
         let sweep_interval = options.sweep_interval;
+        let items = item_cache::ItemCache::new(options.item_cache_bytes);
         let engine = Engine {
             inner: Arc::new(Inner {
                 options,
-                writer: Arc::new(tokio::sync::Mutex::new(write_tx::Writer::new(writer))),
+                writer: Arc::new(tokio::sync::Mutex::new(write_tx::Writer::new(
+                    writer,
+                    items.clone(),
+                ))),
                 readers,
+                items,
                 catalog: RwLock::new(catalog),
                 tokens: tokio::sync::Mutex::new(Default::default()),
             }),
@@ -302,6 +318,45 @@ impl Engine {
     /// A connection for reading, from the reader pool.
     async fn reader(&self) -> Result<storage::PooledReader, ApiError> {
         self.inner.readers.acquire().await
+    }
+
+    /// The item at `key` as stored, through the item cache; `conn` is a reader connection,
+    /// taken from the pool only if SQLite must be read.
+    async fn read_item(
+        &self,
+        conn: &mut Option<storage::PooledReader>,
+        table: &TableSchema,
+        key: &items::StorageKey,
+    ) -> Result<item_cache::Cached, ApiError> {
+        use item_cache::Lookup;
+        let cache_key = item_cache::KeyRef {
+            keyspace: table.keyspace,
+            pk: &key.pk,
+            sk: &key.sk,
+        };
+        let ticket = match self.inner.items.as_ref().map(|items| items.lookup(cache_key)) {
+            Some(Lookup::Hit(cached)) => return Ok(cached),
+            Some(Lookup::Miss(ticket)) => Some(ticket),
+            Some(Lookup::Bypass) | None => None,
+        };
+        let conn = match conn {
+            Some(conn) => conn,
+            None => conn.insert(self.reader().await?),
+        };
+        let stored = items::load_stored(conn, table, key)
+            .await?
+            .map(|(body, size)| {
+                let body = String::from_utf8(body).map_err(ApiError::internal)?;
+                Ok::<_, ApiError>(Arc::new(item_cache::StoredBody {
+                    body: body.into_boxed_str(),
+                    size,
+                }))
+            })
+            .transpose()?;
+        if let (Some(items), Some(ticket)) = (&self.inner.items, ticket) {
+            items.fill(ticket, cache_key, stored.clone());
+        }
+        Ok(stored)
     }
 
     /// The context of a write made by a request, now.
