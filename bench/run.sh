@@ -2,7 +2,7 @@
 # DynoTable benchmark: dynotable-local against dynalite and dynoxide, one workload, one run.
 #
 #   bench/run.sh                 # build everything, run all servers in turn, update README.md
-#   BENCH_QUICK=1 bench/run.sh   # a smoke run: 100 vehicles, 1 s phases, no 1M table
+#   BENCH_QUICK=1 bench/run.sh   # a smoke run: 100 vehicles, 1 s phases (BENCH_DURATION), no 1M table
 #
 # Knobs (environment): BENCH_DURATION (seconds per timed phase, default 5), BENCH_SCALE
 # (table sizes for the Query-p50 curve, default 10000,100000,1000000), BENCH_SCALE_BUDGET
@@ -71,7 +71,7 @@ fi
 
 opts=(--duration "${BENCH_DURATION:-5}" --stream-items "${BENCH_STREAM_ITEMS:-5000}" --scale "${BENCH_SCALE:-10000,100000,1000000}" --scale-budget "${BENCH_SCALE_BUDGET:-60}")
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
-  opts=(--vehicles 100 --duration 1 --warmup 0.2 --scale 10000,100000 --scale-budget 30 --startups 2 --stream-items 1000)
+  opts=(--vehicles 100 --duration "${BENCH_DURATION:-1}" --warmup 0.2 --scale 10000,100000 --scale-budget 30 --startups 2 --stream-items 1000)
 fi
 
 if [ -n "${BENCH_TARGETS:-}" ]; then

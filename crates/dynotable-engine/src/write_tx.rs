@@ -40,7 +40,7 @@ use tokio::sync::{Mutex, OwnedMutexGuard};
 
 use crate::ApiError;
 use crate::catalog::TableSchema;
-use crate::item_cache::{ItemCache, KeyRef, WriteMarks};
+use crate::item_cache::{Cached, ItemCache, KeyRef, StoredBody, WriteMarks};
 use crate::items::{StorageKey, StoredItem, decode_entry};
 
 /// Rows per multi-row statement: far below SQLite's 32,766 bound parameters, and few enough
@@ -109,8 +109,8 @@ pub(crate) struct StatementBatch {
     collections: BTreeMap<(i64, Vec<u8>), (i64, i64)>,
     /// Keyspace totals to add: keyspace → (items, bytes).
     keyspaces: BTreeMap<i64, (i64, i64)>,
-    /// The base items (entries with an empty tail) written or deleted: (keyspace, pk, sk).
-    items_changed: Vec<(i64, Vec<u8>, Vec<u8>)>,
+    /// The base items (entries with an empty tail) written or deleted, for the item cache.
+    items_changed: Vec<ItemChange>,
 }
 
 impl StatementBatch {
@@ -144,16 +144,33 @@ impl StatementBatch {
         binds(&mut StatementBinds { batch: self });
     }
 
-    /// Records a change to a base item (an entry without a tail) for the item cache.
-    fn note_change(&mut self, keyspace: i64, pk: &[u8], sk: &[u8], tail: &[u8]) {
+    /// Records a change to a base item (an entry without a tail) for the item cache: `after`
+    /// is the item as stored once the change is committed (`None`: deleted).
+    fn note_change(&mut self, keyspace: i64, pk: &[u8], sk: &[u8], tail: &[u8], after: Option<(&[u8], u64)>) {
         if tail.is_empty() {
-            self.items_changed.push((keyspace, pk.to_vec(), sk.to_vec()));
+            let after = match after {
+                None => Some(None),
+                // The body is the item's JSON (UTF-8); if it were not, the change would only
+                // invalidate.
+                Some((body, size)) => std::str::from_utf8(body).ok().map(|body| {
+                    Some(Arc::new(StoredBody {
+                        body: body.into(),
+                        size,
+                    }))
+                }),
+            };
+            self.items_changed.push(ItemChange {
+                keyspace,
+                pk: pk.to_vec(),
+                sk: sk.to_vec(),
+                after,
+            });
         }
     }
 
     /// Writes (inserts or replaces) one entry.
     pub fn put_entry(&mut self, keyspace: i64, pk: &[u8], sk: &[u8], tail: &[u8], body: Vec<u8>, size: u64) {
-        self.note_change(keyspace, pk, sk, tail);
+        self.note_change(keyspace, pk, sk, tail, Some((&body, size)));
         if self.entry_rows == ROWS_PER_STATEMENT {
             self.close_insert();
         }
@@ -175,7 +192,7 @@ impl StatementBatch {
 
     /// Deletes one entry.
     pub fn delete_entry(&mut self, keyspace: i64, pk: &[u8], sk: &[u8], tail: &[u8]) {
-        self.note_change(keyspace, pk, sk, tail);
+        self.note_change(keyspace, pk, sk, tail, None);
         self.push(
             "DELETE FROM entries WHERE keyspace = ? AND pk = ? AND sk = ? AND tail = ?",
             |b| {
@@ -279,6 +296,15 @@ impl StatementBatch {
     }
 }
 
+/// A change to a base item, as the item cache learns of it.
+struct ItemChange {
+    keyspace: i64,
+    pk: Vec<u8>,
+    sk: Vec<u8>,
+    /// The item as stored after the change (`Some(None)`: deleted; `None`: not known).
+    after: Option<Cached>,
+}
+
 /// The arguments of one statement pushed onto a [`StatementBatch`].
 pub(crate) struct StatementBinds<'a> {
     batch: &'a mut StatementBatch,
@@ -327,12 +353,13 @@ impl WriteTx {
     fn take_pending(&mut self) -> (String, SqliteArguments<'static>) {
         let changed = std::mem::take(&mut self.pending.items_changed);
         if let Some(marks) = &mut self.marks {
-            for (keyspace, pk, sk) in &changed {
-                marks.mark(KeyRef {
-                    keyspace: *keyspace,
-                    pk,
-                    sk,
-                });
+            for change in changed {
+                let key = KeyRef {
+                    keyspace: change.keyspace,
+                    pk: &change.pk,
+                    sk: &change.sk,
+                };
+                marks.mark(key, change.after);
             }
         }
         self.pending.take()
@@ -426,7 +453,10 @@ impl WriteTx {
         writer.in_transaction = true;
         sqlx::query_with(&sql, args).execute(&mut writer.conn).await?;
         writer.in_transaction = false;
-        self.marks = None;
+        // Committed: the cache gets the items as written (item_cache, "Write-through").
+        if let Some(mut marks) = self.marks.take() {
+            marks.committed();
+        }
         Ok(())
     }
 }

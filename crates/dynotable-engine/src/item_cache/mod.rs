@@ -36,6 +36,14 @@
 //! flight. Writes that drop a whole keyspace (DeleteTable) mark every shard
 //! ([`WriteMarks::mark_all`]) and empty the cache.
 //!
+//! # Write-through
+//!
+//! A write knows the item it stores. When its transaction committed, the release puts that
+//! item (or its absence) into the cache instead of only removing the old one: the release runs
+//! under the shard's lock, after `COMMIT` and while the writer still holds the one writer
+//! connection, so no other write can have changed the item since. A table that was just
+//! written is so read from memory too; a transaction that did not commit only removes.
+//!
 //! Where changes are marked: every change to a base item is a [`crate::write_tx::StatementBatch`]
 //! `put_entry`/`delete_entry` with an empty tail, and the batch records the key; a
 //! [`crate::write_tx::WriteTx`] marks what its batch recorded before sending it, and releases at
@@ -47,6 +55,7 @@
 //! the same SQLite file would not invalidate it (`Options::item_cache_bytes = 0` turns it off).
 
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use quick_cache::Equivalent;
@@ -175,6 +184,9 @@ struct GuardState {
 pub(crate) struct ItemCache {
     items: quick_cache::sync::Cache<CacheKey, Cached, EntryWeight>,
     guards: Box<[Mutex<GuardState>]>,
+    /// Whether committed writes put their items in (see "Write-through"); tests turn it off
+    /// so that every read after a write misses and races the fill guard.
+    write_through: AtomicBool,
 }
 
 /// What a lookup found.
@@ -205,6 +217,7 @@ impl ItemCache {
         Some(Arc::new(ItemCache {
             items: quick_cache::sync::Cache::with_weighter(estimated_items, budget_bytes, EntryWeight),
             guards: (0..SHARDS).map(|_| Mutex::new(GuardState::default())).collect(),
+            write_through: AtomicBool::new(true),
         }))
     }
 
@@ -239,6 +252,12 @@ impl ItemCache {
         }
     }
 
+    /// Committed writes only invalidate, as if they did not know their items.
+    #[cfg(test)]
+    pub fn without_write_through(&self) {
+        self.write_through.store(false, Ordering::Relaxed);
+    }
+
     /// Bytes held, by [`EntryWeight`].
     #[cfg(test)]
     pub fn weight(&self) -> u64 {
@@ -250,9 +269,12 @@ impl ItemCache {
 /// dropped, which the transaction does after `COMMIT` returned, or when it was abandoned.
 pub(crate) struct WriteMarks {
     cache: Arc<ItemCache>,
-    keys: Vec<CacheKey>,
+    /// The marked keys, each with the item as the transaction leaves it (`None`: not known).
+    keys: Vec<(CacheKey, Option<Cached>)>,
     /// Every shard is marked (a keyspace dropped).
     all: bool,
+    /// The transaction committed: the items it wrote go into the cache at release.
+    committed: bool,
 }
 
 impl WriteMarks {
@@ -261,13 +283,19 @@ impl WriteMarks {
             cache,
             keys: Vec::new(),
             all: false,
+            committed: false,
         }
     }
 
     /// Marks `key` as being written: readers of its shard bypass the cache until released.
-    pub fn mark(&mut self, key: KeyRef<'_>) {
-        let owned = key.owned();
-        if self.all || self.keys.contains(&owned) {
+    /// `after` is the item as stored once the write commits (`Some(None)`: deleted), or
+    /// `None` if not known; a later mark of the same key replaces it.
+    pub fn mark(&mut self, key: KeyRef<'_>, after: Option<Cached>) {
+        if self.all {
+            return;
+        }
+        if let Some((_, known)) = self.keys.iter_mut().find(|(k, _)| key.equivalent(k)) {
+            *known = after;
             return;
         }
         {
@@ -276,7 +304,12 @@ impl WriteMarks {
             state.generation += 1;
             self.cache.items.remove(&key);
         }
-        self.keys.push(owned);
+        self.keys.push((key.owned(), after));
+    }
+
+    /// The transaction committed: at release the cache takes the items as written.
+    pub fn committed(&mut self) {
+        self.committed = true;
     }
 
     /// Marks every shard (a write that removes items in bulk) and empties the cache.
@@ -295,11 +328,18 @@ impl WriteMarks {
     }
 
     fn release_keys(&mut self) {
-        for key in std::mem::take(&mut self.keys) {
-            let key = key.as_ref();
+        let write_through = self.committed && self.cache.write_through.load(Ordering::Relaxed);
+        for (owned, after) in std::mem::take(&mut self.keys) {
+            let key = owned.as_ref();
             let mut state = self.cache.guard(key.shard());
             state.generation += 1;
-            self.cache.items.remove(&key);
+            match after {
+                // Committed, and the writer still holds the writer lock: this is the item now.
+                Some(item) if write_through => self.cache.items.insert(owned, item),
+                _ => {
+                    self.cache.items.remove(&key);
+                }
+            }
             state.writing -= 1;
         }
     }
@@ -375,7 +415,7 @@ mod tests {
         // The reader reads "old" from SQLite here; meanwhile a write marks, commits, releases.
         drop({
             let mut marks = WriteMarks::new(cache.clone());
-            marks.mark(key(b"a"));
+            marks.mark(key(b"a"), None);
             marks
         });
         cache.fill(ticket, key(b"a"), body("old"));
@@ -390,7 +430,7 @@ mod tests {
         };
         cache.fill(ticket, key(b"a"), body("old"));
         let mut marks = WriteMarks::new(cache.clone());
-        marks.mark(key(b"a"));
+        marks.mark(key(b"a"), None);
         // The old entry is gone, and the shard is bypassed until the write is released.
         assert!(matches!(cache.lookup(key(b"a")), Lookup::Bypass));
         drop(marks);
@@ -406,8 +446,8 @@ mod tests {
         };
         cache.fill(ticket, key(b"a"), body("old"));
         let mut marks = WriteMarks::new(cache.clone());
-        marks.mark(key(b"a"));
-        marks.mark(key(b"a"));
+        marks.mark(key(b"a"), None);
+        marks.mark(key(b"a"), None);
         drop(marks);
         assert!(matches!(cache.lookup(key(b"a")), Lookup::Miss(_)));
         // Marking twice released twice: nothing is left marked.
@@ -434,7 +474,7 @@ mod tests {
             panic!()
         };
         let mut marks = WriteMarks::new(cache.clone());
-        marks.mark(key(&keys[0]));
+        marks.mark(key(&keys[0]), None);
         marks.mark_all();
         assert!(
             keys.iter()

@@ -121,6 +121,36 @@ where
     );
 }
 
+/// A committed write leaves its item in the cache (write-through); a write that failed its
+/// condition leaves the committed item there.
+#[tokio::test]
+async fn committed_writes_are_cached_and_failed_ones_are_not() {
+    let (engine, _) = engine().await;
+    let e = &engine;
+    put(e, "w", "first").await;
+    assert!(cached(e, "w"), "a put leaves its item in the cache");
+    assert_eq!(get(e, "w").await, Some(json!({"S": "first"})));
+    let failed = e
+        .call(
+            "PutItem",
+            json!({"TableName": "Tbl", "Item": {"k": {"S": "w"}, "v": {"S": "second"}},
+                   "ConditionExpression": "attribute_not_exists(k)"})
+            .to_string()
+            .as_bytes(),
+        )
+        .await;
+    assert!(failed.is_err());
+    assert_eq!(get(e, "w").await, Some(json!({"S": "first"})));
+    call(
+        e,
+        "DeleteItem",
+        json!({"TableName": "Tbl", "Key": {"k": {"S": "w"}}}),
+    )
+    .await;
+    assert!(cached(e, "w"), "a delete leaves the item's absence in the cache");
+    assert_eq!(get(e, "w").await, None);
+}
+
 #[tokio::test]
 async fn item_writes_invalidate() {
     let (engine, _) = engine().await;
@@ -349,12 +379,18 @@ async fn a_cache_budget_of_zero_turns_it_off() {
 /// returned); readers read them (GetItem and BatchGetItem) all the while. Each read must see at
 /// least the highest version acknowledged before it began, and at least the highest version
 /// any read that finished before it began returned.
-async fn reads_never_go_back(location: Location) {
+///
+/// Without write-through every read after a write misses, reads SQLite and offers what it
+/// read to the cache: the race the fill guard is there for.
+async fn reads_never_go_back(location: Location, write_through: bool) {
     const KEYS: usize = 3;
     const WRITERS: usize = 4;
     const WRITES: usize = 60;
     const READERS: usize = 8;
     let engine = engine_at(location, Arc::new(ManualClock::new(NOW))).await;
+    if !write_through {
+        engine.inner.items.as_ref().unwrap().without_write_through();
+    }
     let acked: Arc<Vec<AtomicU64>> = Arc::new((0..KEYS).map(|_| AtomicU64::new(0)).collect());
     let seen: Arc<Vec<AtomicU64>> = Arc::new((0..KEYS).map(|_| AtomicU64::new(0)).collect());
     let writing = Arc::new(AtomicU64::new(WRITERS as u64));
@@ -447,11 +483,13 @@ async fn read_version(engine: &Engine, k: &str, batch: bool) -> u64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn in_memory_reads_never_go_back() {
-    reads_never_go_back(Location::InMemory).await;
+    reads_never_go_back(Location::InMemory, true).await;
+    reads_never_go_back(Location::InMemory, false).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn file_reads_never_go_back() {
     let dir = tempfile::tempdir().unwrap();
-    reads_never_go_back(Location::File(dir.path().join("db.sqlite"))).await;
+    reads_never_go_back(Location::File(dir.path().join("db.sqlite")), true).await;
+    reads_never_go_back(Location::File(dir.path().join("db2.sqlite")), false).await;
 }
