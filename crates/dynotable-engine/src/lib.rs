@@ -47,7 +47,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::{Arc, RwLock};
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqliteSynchronous};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection, SqliteSynchronous};
 use sqlx::{ConnectOptions, Connection};
 
 pub use clock::{Clock, ManualClock, SystemClock};
@@ -148,6 +148,11 @@ impl Engine {
 
     /// Opens (creating if needed) the database and brings its schema up to date.
     pub async fn open_with(options: Options) -> Result<Engine, EngineError> {
+        // A database file that does not exist yet (or is empty) is created below.
+        let new_file = options
+            .location
+            .path()
+            .is_some_and(|path| std::fs::metadata(path).map_or(true, |m| m.len() == 0));
         let connect = match &options.location {
             Location::File(path) => {
                 if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
@@ -156,10 +161,8 @@ impl Engine {
                         source,
                     })?;
                 }
-                SqliteConnectOptions::new()
-                    .filename(path)
-                    .create_if_missing(true)
-                    .journal_mode(SqliteJournalMode::Wal)
+                // The journal mode is set on the writer below (WAL).
+                SqliteConnectOptions::new().filename(path).create_if_missing(true)
             }
             Location::InMemory => {
                 SqliteConnectOptions::from_str("sqlite::memory:").map_err(EngineError::Open)?
@@ -185,6 +188,21 @@ impl Engine {
         sqlx::query("PRAGMA synchronous = NORMAL")
             .execute(&mut writer)
             .await?;
+        if options.location.path().is_some() {
+            // A new file becomes a WAL database in a first transaction that writes its header.
+            // In the default rollback mode that transaction creates, syncs and deletes a
+            // journal file (three fsyncs and an unlink, most of a new file's startup on a busy
+            // disk); with the journal in memory it is one write and one fsync of the file.
+            // There is nothing in a new file to roll back to.
+            if new_file {
+                sqlx::query("PRAGMA journal_mode = MEMORY")
+                    .execute(&mut writer)
+                    .await?;
+            }
+            sqlx::query("PRAGMA journal_mode = WAL")
+                .execute(&mut writer)
+                .await?;
+        }
         sqlx::migrate!("./migrations").run_direct(&mut writer).await?;
         sqlx::query("PRAGMA synchronous = FULL")
             .execute(&mut writer)
@@ -329,15 +347,11 @@ impl Engine {
         key: &items::StorageKey,
     ) -> Result<item_cache::Cached, ApiError> {
         use item_cache::Lookup;
-        let cache_key = item_cache::KeyRef {
-            keyspace: table.keyspace,
-            pk: &key.pk,
-            sk: &key.sk,
-        };
+        let cache_key = item_cache::KeyRef::item(table.keyspace, &key.pk, &key.sk);
         let ticket = match self.inner.items.as_ref().map(|items| items.lookup(cache_key)) {
-            Some(Lookup::Hit(cached)) => return Ok(cached),
+            Some(Lookup::Hit(item_cache::Entry::Item(cached))) => return Ok(cached),
             Some(Lookup::Miss(ticket)) => Some(ticket),
-            Some(Lookup::Bypass) | None => None,
+            Some(Lookup::Hit(item_cache::Entry::Collection(_)) | Lookup::Bypass) | None => None,
         };
         let conn = match conn {
             Some(conn) => conn,
@@ -354,9 +368,61 @@ impl Engine {
             })
             .transpose()?;
         if let (Some(items), Some(ticket)) = (&self.inner.items, ticket) {
-            items.fill(ticket, cache_key, stored.clone());
+            items.fill(ticket, cache_key, item_cache::Entry::Item(stored.clone()));
         }
         Ok(stored)
+    }
+
+    /// The whole item collection `pk` of a table as stored, through the item cache, or `None`
+    /// when the cache is off, a write to it is in flight, or it has more than
+    /// [`item_cache::MAX_COLLECTION_ROWS`] items (the caller then reads SQLite itself).
+    async fn read_collection(
+        &self,
+        conn: &mut Option<storage::PooledReader>,
+        table: &TableSchema,
+        pk: &[u8],
+    ) -> Result<Option<Arc<item_cache::CollectionRows>>, ApiError> {
+        use item_cache::{Entry, Lookup};
+        let Some(items) = &self.inner.items else {
+            return Ok(None);
+        };
+        let cache_key = item_cache::KeyRef::collection(table.keyspace, pk);
+        let ticket = match items.lookup(cache_key) {
+            Lookup::Hit(Entry::Collection(rows)) => return Ok(Some(rows)),
+            Lookup::Miss(ticket) => ticket,
+            Lookup::Hit(Entry::Item(_)) | Lookup::Bypass => return Ok(None),
+        };
+        let conn = match conn {
+            Some(conn) => conn,
+            None => conn.insert(self.reader().await?),
+        };
+        let rows: Vec<(Vec<u8>, Vec<u8>, i64)> = sqlx::query_as(
+            "SELECT sk, body, size FROM entries WHERE keyspace = ? AND pk = ? AND tail = X'' ORDER BY sk LIMIT ?",
+        )
+        .bind(table.keyspace)
+        .bind(pk)
+        .bind(item_cache::MAX_COLLECTION_ROWS as i64 + 1)
+        .fetch_all(&mut **conn)
+        .await?;
+        if rows.len() > item_cache::MAX_COLLECTION_ROWS {
+            return Ok(None);
+        }
+        let rows = rows
+            .into_iter()
+            .map(|(sk, body, size)| {
+                let body = String::from_utf8(body).map_err(ApiError::internal)?;
+                Ok((
+                    sk.into_boxed_slice(),
+                    Arc::new(item_cache::StoredBody {
+                        body: body.into_boxed_str(),
+                        size: u64::try_from(size).unwrap_or(0),
+                    }),
+                ))
+            })
+            .collect::<Result<Vec<_>, ApiError>>()?;
+        let rows = Arc::new(item_cache::CollectionRows { rows });
+        items.fill(ticket, cache_key, Entry::Collection(rows.clone()));
+        Ok(Some(rows))
     }
 
     /// The context of a write made by a request, now.

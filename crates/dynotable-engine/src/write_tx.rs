@@ -354,11 +354,7 @@ impl WriteTx {
         let changed = std::mem::take(&mut self.pending.items_changed);
         if let Some(marks) = &mut self.marks {
             for change in changed {
-                let key = KeyRef {
-                    keyspace: change.keyspace,
-                    pk: &change.pk,
-                    sk: &change.sk,
-                };
+                let key = KeyRef::item(change.keyspace, &change.pk, &change.sk);
                 marks.mark(key, change.after);
             }
         }

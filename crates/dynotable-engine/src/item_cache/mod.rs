@@ -51,6 +51,14 @@
 //! write path can forget. DeleteTable, the one statement that removes base items in bulk, marks
 //! every shard.
 //!
+//! # Collections
+//!
+//! Query reads one item collection of a table. A collection of at most
+//! [`MAX_COLLECTION_ROWS`] items is cached whole under its own key (the keyspace and the
+//! partition key), with the same guard: every change to an item also marks the item's
+//! collection, which is only invalidated at release (read again from SQLite by the next
+//! Query), never written through.
+//!
 //! The cache assumes the engine is the only writer of its database: a second process writing
 //! the same SQLite file would not invalidate it (`Options::item_cache_bytes = 0` turns it off).
 
@@ -63,6 +71,9 @@ use serde_json::value::RawValue;
 
 /// Guard shards: enough that unrelated keys rarely share one, few enough to mark all cheaply.
 pub(crate) const SHARDS: usize = 64;
+
+/// The largest collection cached whole for Query.
+pub(crate) const MAX_COLLECTION_ROWS: usize = 1000;
 
 /// Bytes of bookkeeping counted for each entry beyond its key and body.
 const ENTRY_OVERHEAD: u64 = 96;
@@ -81,8 +92,22 @@ impl StoredBody {
     }
 }
 
-/// What the cache holds for a key: the item, or `None` when there is none.
+/// What the cache holds for an item's key: the item, or `None` when there is none.
 pub(crate) type Cached = Option<Arc<StoredBody>>;
+
+/// A whole item collection of a table, as stored: every item's encoded sort key and body, in
+/// sort-key order. Query reads its pages from it (`ops::read_page`).
+#[derive(Debug)]
+pub(crate) struct CollectionRows {
+    pub rows: Vec<(Box<[u8]>, Arc<StoredBody>)>,
+}
+
+/// A cache entry: an item (or its absence), or a collection.
+#[derive(Debug, Clone)]
+pub(crate) enum Entry {
+    Item(Cached),
+    Collection(Arc<CollectionRows>),
+}
 
 /// A cached item's key: the table's keyspace and the encoded primary key.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,6 +115,8 @@ pub(crate) struct CacheKey {
     keyspace: i64,
     pk: Box<[u8]>,
     sk: Box<[u8]>,
+    /// The key names a whole collection (`sk` empty), not an item.
+    collection: bool,
 }
 
 /// A key to look up without allocating; hashes and compares like the [`CacheKey`] it names.
@@ -98,18 +125,41 @@ pub(crate) struct KeyRef<'a> {
     pub keyspace: i64,
     pub pk: &'a [u8],
     pub sk: &'a [u8],
+    pub collection: bool,
 }
 
-impl KeyRef<'_> {
+impl<'a> KeyRef<'a> {
+    /// The key of one item.
+    pub fn item(keyspace: i64, pk: &'a [u8], sk: &'a [u8]) -> KeyRef<'a> {
+        KeyRef {
+            keyspace,
+            pk,
+            sk,
+            collection: false,
+        }
+    }
+
+    /// The key of a whole item collection of a table (for Query).
+    pub fn collection(keyspace: i64, pk: &'a [u8]) -> KeyRef<'a> {
+        KeyRef {
+            keyspace,
+            pk,
+            sk: &[],
+            collection: true,
+        }
+    }
+
     fn owned(&self) -> CacheKey {
         CacheKey {
             keyspace: self.keyspace,
             pk: self.pk.into(),
             sk: self.sk.into(),
+            collection: self.collection,
         }
     }
 
     fn hash_parts<H: Hasher>(&self, state: &mut H) {
+        state.write_u8(u8::from(self.collection));
         state.write_i64(self.keyspace);
         state.write_usize(self.pk.len());
         state.write(self.pk);
@@ -124,7 +174,7 @@ impl KeyRef<'_> {
             .to_le_bytes()
             .iter()
             .chain(self.pk)
-            .chain([0xff].iter())
+            .chain([0xff, u8::from(self.collection)].iter())
             .chain(self.sk)
         {
             hash ^= u64::from(*byte);
@@ -140,6 +190,7 @@ impl CacheKey {
             keyspace: self.keyspace,
             pk: &self.pk,
             sk: &self.sk,
+            collection: self.collection,
         }
     }
 }
@@ -158,7 +209,10 @@ impl Hash for KeyRef<'_> {
 
 impl Equivalent<CacheKey> for KeyRef<'_> {
     fn equivalent(&self, key: &CacheKey) -> bool {
-        self.keyspace == key.keyspace && self.pk == &*key.pk && self.sk == &*key.sk
+        self.keyspace == key.keyspace
+            && self.collection == key.collection
+            && self.pk == &*key.pk
+            && self.sk == &*key.sk
     }
 }
 
@@ -166,10 +220,17 @@ impl Equivalent<CacheKey> for KeyRef<'_> {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct EntryWeight;
 
-impl quick_cache::Weighter<CacheKey, Cached> for EntryWeight {
-    fn weight(&self, key: &CacheKey, value: &Cached) -> u64 {
-        let body = value.as_ref().map_or(0, |v| v.body.len() as u64);
-        key.pk.len() as u64 + key.sk.len() as u64 + body + ENTRY_OVERHEAD
+impl quick_cache::Weighter<CacheKey, Entry> for EntryWeight {
+    fn weight(&self, key: &CacheKey, value: &Entry) -> u64 {
+        let held = match value {
+            Entry::Item(item) => item.as_ref().map_or(0, |v| v.body.len() as u64),
+            Entry::Collection(collection) => collection
+                .rows
+                .iter()
+                .map(|(sk, item)| sk.len() as u64 + item.body.len() as u64 + ENTRY_OVERHEAD)
+                .sum(),
+        };
+        key.pk.len() as u64 + key.sk.len() as u64 + held + ENTRY_OVERHEAD
     }
 }
 
@@ -182,7 +243,7 @@ struct GuardState {
 
 /// The cache and its guard shards. Shared by the readers (the engine) and the writer.
 pub(crate) struct ItemCache {
-    items: quick_cache::sync::Cache<CacheKey, Cached, EntryWeight>,
+    items: quick_cache::sync::Cache<CacheKey, Entry, EntryWeight>,
     guards: Box<[Mutex<GuardState>]>,
     /// Whether committed writes put their items in (see "Write-through"); tests turn it off
     /// so that every read after a write misses and races the fill guard.
@@ -191,8 +252,8 @@ pub(crate) struct ItemCache {
 
 /// What a lookup found.
 pub(crate) enum Lookup {
-    /// The committed item (or its absence).
-    Hit(Cached),
+    /// The committed item (or its absence), or collection.
+    Hit(Entry),
     /// Not cached: read SQLite, then offer what was read to [`ItemCache::fill`].
     Miss(Ticket),
     /// A write to this key's shard is in flight: read SQLite and do not fill.
@@ -245,7 +306,7 @@ impl ItemCache {
 
     /// Offers what a reader read from SQLite after `ticket`'s lookup; kept only if no write to
     /// the shard began or ended since.
-    pub fn fill(&self, ticket: Ticket, key: KeyRef<'_>, value: Cached) {
+    pub fn fill(&self, ticket: Ticket, key: KeyRef<'_>, value: Entry) {
         let state = self.guard(ticket.shard);
         if state.generation == ticket.generation && state.writing == 0 {
             self.items.insert(key.owned(), value);
@@ -290,9 +351,13 @@ impl WriteMarks {
     /// Marks `key` as being written: readers of its shard bypass the cache until released.
     /// `after` is the item as stored once the write commits (`Some(None)`: deleted), or
     /// `None` if not known; a later mark of the same key replaces it.
+    /// The item's collection is marked too (and only invalidated at release).
     pub fn mark(&mut self, key: KeyRef<'_>, after: Option<Cached>) {
         if self.all {
             return;
+        }
+        if !key.collection {
+            self.mark(KeyRef::collection(key.keyspace, key.pk), None);
         }
         if let Some((_, known)) = self.keys.iter_mut().find(|(k, _)| key.equivalent(k)) {
             *known = after;
@@ -335,7 +400,7 @@ impl WriteMarks {
             state.generation += 1;
             match after {
                 // Committed, and the writer still holds the writer lock: this is the item now.
-                Some(item) if write_through => self.cache.items.insert(owned, item),
+                Some(item) if write_through => self.cache.items.insert(owned, Entry::Item(item)),
                 _ => {
                     self.cache.items.remove(&key);
                 }
@@ -368,23 +433,19 @@ mod tests {
     use super::*;
 
     fn key(pk: &[u8]) -> KeyRef<'_> {
-        KeyRef {
-            keyspace: 1,
-            pk,
-            sk: b"",
-        }
+        KeyRef::item(1, pk, b"")
     }
 
-    fn body(text: &str) -> Cached {
-        Some(Arc::new(StoredBody {
+    fn body(text: &str) -> Entry {
+        Entry::Item(Some(Arc::new(StoredBody {
             body: text.into(),
             size: text.len() as u64,
-        }))
+        })))
     }
 
     fn hit(cache: &ItemCache, k: KeyRef<'_>) -> Option<Cached> {
         match cache.lookup(k) {
-            Lookup::Hit(cached) => Some(cached),
+            Lookup::Hit(Entry::Item(cached)) => Some(cached),
             _ => None,
         }
     }
@@ -401,7 +462,7 @@ mod tests {
         let Lookup::Miss(ticket) = cache.lookup(key(b"b")) else {
             panic!()
         };
-        cache.fill(ticket, key(b"b"), None);
+        cache.fill(ticket, key(b"b"), Entry::Item(None));
         assert!(hit(&cache, key(b"b")).unwrap().is_none());
     }
 

@@ -83,11 +83,7 @@ fn cached(engine: &Engine, k: &str) -> bool {
     };
     let items = engine.inner.items.as_ref().expect("the cache is on by default");
     matches!(
-        items.lookup(KeyRef {
-            keyspace: table.keyspace,
-            pk: &key.pk,
-            sk: &key.sk
-        }),
+        items.lookup(KeyRef::item(table.keyspace, &key.pk, &key.sk)),
         Lookup::Hit(_)
     )
 }
@@ -376,7 +372,7 @@ async fn a_cache_budget_of_zero_turns_it_off() {
 }
 
 /// Writers increment a few counters (UpdateItem and TransactWriteItems, `ADD n 1`, the new value
-/// returned); readers read them (GetItem and BatchGetItem) all the while. Each read must see at
+/// returned); readers read them (GetItem, BatchGetItem and Query) all the while. Each read must see at
 /// least the highest version acknowledged before it began, and at least the highest version
 /// any read that finished before it began returned.
 ///
@@ -419,7 +415,7 @@ async fn reads_never_go_back(location: Location, write_through: bool) {
                     )
                     .await;
                     // The transaction returns no values: at least what a read sees now.
-                    read_version(&engine, &k, false).await
+                    read_version(&engine, &k, 0).await
                 };
                 acked[key].fetch_max(n, Ordering::SeqCst);
                 tokio::task::yield_now().await;
@@ -436,7 +432,7 @@ async fn reads_never_go_back(location: Location, write_through: bool) {
                 let k = format!("c{key}");
                 let floor_acked = acked[key].load(Ordering::SeqCst);
                 let floor_seen = seen[key].load(Ordering::SeqCst);
-                let version = read_version(&engine, &k, reads % 3 == 0).await;
+                let version = read_version(&engine, &k, reads % 3).await;
                 assert!(
                     version >= floor_acked,
                     "{k}: read version {version} after version {floor_acked} was acknowledged"
@@ -458,9 +454,19 @@ async fn reads_never_go_back(location: Location, write_through: bool) {
     assert_eq!(total, (WRITERS * WRITES) as u64);
 }
 
-/// The counter `n` of item `k` (0 when there is none yet).
-async fn read_version(engine: &Engine, k: &str, batch: bool) -> u64 {
-    let item = if batch {
+/// The counter `n` of item `k` (0 when there is none yet), read by GetItem (`how` 0),
+/// BatchGetItem (1) or Query (2, from the cached collection).
+async fn read_version(engine: &Engine, k: &str, how: usize) -> u64 {
+    let item = if how == 2 {
+        let out = call(
+            engine,
+            "Query",
+            json!({"TableName": "Tbl", "KeyConditionExpression": "k = :k",
+                   "ExpressionAttributeValues": {":k": {"S": k}}}),
+        )
+        .await;
+        out["Items"].as_array().unwrap().first().cloned()
+    } else if how == 1 {
         let out = call(
             engine,
             "BatchGetItem",
@@ -492,4 +498,174 @@ async fn file_reads_never_go_back() {
     let dir = tempfile::tempdir().unwrap();
     reads_never_go_back(Location::File(dir.path().join("db.sqlite")), true).await;
     reads_never_go_back(Location::File(dir.path().join("db2.sqlite")), false).await;
+}
+
+/// A table with a sort key, for Query.
+async fn sorted_engine(cache_bytes: u64) -> Engine {
+    let mut options = Options::new(Location::InMemory);
+    options.sweep_interval = None;
+    options.item_cache_bytes = cache_bytes;
+    let engine = Engine::open_with(options).await.unwrap();
+    call(
+        &engine,
+        "CreateTable",
+        json!({"TableName": "Sorted", "BillingMode": "PAY_PER_REQUEST",
+               "KeySchema": [{"AttributeName": "p", "KeyType": "HASH"}, {"AttributeName": "s", "KeyType": "RANGE"}],
+               "AttributeDefinitions": [{"AttributeName": "p", "AttributeType": "S"},
+                                        {"AttributeName": "s", "AttributeType": "N"}]}),
+    )
+    .await;
+    for s in 0..40 {
+        call(
+            &engine,
+            "PutItem",
+            json!({"TableName": "Sorted", "Item": {"p": {"S": "a"}, "s": {"N": (s * 5).to_string()},
+                                                    "v": {"S": "x".repeat(s % 7)}}}),
+        )
+        .await;
+    }
+    engine
+}
+
+/// Every page of a Query, following LastEvaluatedKey.
+async fn all_pages(engine: &Engine, mut query: Value) -> Vec<Value> {
+    let mut pages = Vec::new();
+    loop {
+        let page = call(engine, "Query", query.clone()).await;
+        let next = page.get("LastEvaluatedKey").cloned();
+        pages.push(page);
+        match next {
+            Some(key) => query["ExclusiveStartKey"] = key,
+            None => return pages,
+        }
+    }
+}
+
+/// Query pages read from a cached collection are the pages read from SQLite: every key
+/// condition operator, both directions, with and without Limit, filter and projection,
+/// page after page.
+#[tokio::test]
+async fn queries_on_a_cached_collection_answer_as_sqlite_does() {
+    let cached = sorted_engine(crate::DEFAULT_ITEM_CACHE_BYTES).await;
+    let uncached = sorted_engine(0).await;
+    let conditions = [
+        ("p = :p", json!({})),
+        ("p = :p AND s = :a", json!({":a": {"N": "35"}})),
+        ("p = :p AND s < :a", json!({":a": {"N": "35"}})),
+        ("p = :p AND s <= :a", json!({":a": {"N": "35"}})),
+        ("p = :p AND s > :a", json!({":a": {"N": "35"}})),
+        ("p = :p AND s >= :a", json!({":a": {"N": "36"}})),
+        (
+            "p = :p AND s BETWEEN :a AND :b",
+            json!({":a": {"N": "12"}, ":b": {"N": "150"}}),
+        ),
+    ];
+    for (condition, values) in &conditions {
+        for forward in [true, false] {
+            for limit in [None, Some(1), Some(7)] {
+                for extra in [
+                    json!({}),
+                    json!({"FilterExpression": "size(v) > :z", "ProjectionExpression": "s, v"}),
+                ] {
+                    let mut values = values.clone();
+                    values[":p"] = json!({"S": "a"});
+                    if extra.get("FilterExpression").is_some() {
+                        values[":z"] = json!({"N": "2"});
+                    }
+                    let mut query = json!({"TableName": "Sorted", "KeyConditionExpression": condition,
+                                           "ExpressionAttributeValues": values, "ScanIndexForward": forward,
+                                           "ReturnConsumedCapacity": "TOTAL"});
+                    if let Some(limit) = limit {
+                        query["Limit"] = json!(limit);
+                    }
+                    for (k, v) in extra.as_object().unwrap() {
+                        query[k] = v.clone();
+                    }
+                    // Twice on the cached engine: the first read fills the cache.
+                    all_pages(&cached, query.clone()).await;
+                    let from_cache = all_pages(&cached, query.clone()).await;
+                    let from_sqlite = all_pages(&uncached, query.clone()).await;
+                    assert_eq!(from_cache, from_sqlite, "{query}");
+                }
+            }
+        }
+    }
+}
+
+/// A Query after a write to its collection sees the write, whatever path wrote.
+#[tokio::test]
+async fn writes_invalidate_cached_collections() {
+    let engine = sorted_engine(crate::DEFAULT_ITEM_CACHE_BYTES).await;
+    let e = &engine;
+    let count = |engine: &Engine| {
+        let engine = engine.clone();
+        async move {
+            let out = call(
+                &engine,
+                "Query",
+                json!({"TableName": "Sorted", "KeyConditionExpression": "p = :p",
+                       "ExpressionAttributeValues": {":p": {"S": "a"}}}),
+            )
+            .await;
+            (out["Count"].as_u64().unwrap(), out["Items"][0]["v"].clone())
+        }
+    };
+    assert_eq!(count(e).await.0, 40);
+    let table = e.table("Sorted").unwrap();
+    let pk = dynotable_types::KeyValue::S("a".into()).encode();
+    assert!(matches!(
+        e.inner
+            .items
+            .as_ref()
+            .unwrap()
+            .lookup(KeyRef::collection(table.keyspace, &pk)),
+        Lookup::Hit(crate::item_cache::Entry::Collection(_))
+    ));
+    call(
+        e,
+        "PutItem",
+        json!({"TableName": "Sorted", "Item": {"p": {"S": "a"}, "s": {"N": "-1"}, "v": {"S": "new"}}}),
+    )
+    .await;
+    assert_eq!(count(e).await, (41, json!({"S": "new"})));
+    call(
+        e,
+        "UpdateItem",
+        json!({"TableName": "Sorted", "Key": {"p": {"S": "a"}, "s": {"N": "-1"}},
+               "UpdateExpression": "SET v = :v", "ExpressionAttributeValues": {":v": {"S": "newer"}}}),
+    )
+    .await;
+    assert_eq!(count(e).await, (41, json!({"S": "newer"})));
+    call(
+        e,
+        "BatchWriteItem",
+        json!({"RequestItems": {"Sorted": [{"DeleteRequest": {"Key": {"p": {"S": "a"}, "s": {"N": "-1"}}}}]}}),
+    )
+    .await;
+    assert_eq!(count(e).await.0, 40);
+    call(
+        e,
+        "TransactWriteItems",
+        json!({"TransactItems": [{"Delete": {"TableName": "Sorted", "Key": {"p": {"S": "a"}, "s": {"N": "0"}}}}]}),
+    )
+    .await;
+    assert_eq!(count(e).await.0, 39);
+    call(
+        e,
+        "ExecuteStatement",
+        json!({"Statement": "DELETE FROM Sorted WHERE p = 'a' AND s = 5"}),
+    )
+    .await;
+    assert_eq!(count(e).await.0, 38);
+    call(e, "DeleteTable", json!({"TableName": "Sorted"})).await;
+    call(
+        e,
+        "CreateTable",
+        json!({"TableName": "Sorted", "BillingMode": "PAY_PER_REQUEST",
+               "KeySchema": [{"AttributeName": "p", "KeyType": "HASH"}, {"AttributeName": "s", "KeyType": "RANGE"}],
+               "AttributeDefinitions": [{"AttributeName": "p", "AttributeType": "S"},
+                                        {"AttributeName": "s", "AttributeType": "N"}]}),
+    )
+    .await;
+    assert_eq!(count(e).await.0, 0);
 }
