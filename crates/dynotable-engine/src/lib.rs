@@ -12,7 +12,9 @@
 //!    ([`shape`]), then semantic rules — and looks the table up in the in-memory [`catalog`].
 //! 4. Reads run on a reader connection of the engine's own small pool ([`storage`]); SQLite's
 //!    WAL snapshots (in memory: shared-cache table locks) make each read see whole committed
-//!    writes only, so every read is strongly consistent. Writes take the single writer connection in a [`write_tx`]
+//!    writes only, so every read is strongly consistent. GetItem, BatchGetItem and Query on a
+//!    table first look in the [`item_cache`] (items, and small collections), which every write
+//!    keeps right before it is acknowledged. Writes take the single writer connection in a [`write_tx`]
 //!    transaction: `BEGIN IMMEDIATE`, read the old item, check the condition, and write the
 //!    item, its index entries and its item-collection statistics together ([`items`]), then
 //!    commit — with `synchronous = FULL`, a write is on disk before it is acknowledged. sqlx
