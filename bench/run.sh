@@ -2,7 +2,7 @@
 # DynoTable benchmark: dynotable-local against dynalite and dynoxide, one workload, one run.
 #
 #   bench/run.sh                 # build everything, run all servers in turn, update README.md
-#   BENCH_QUICK=1 bench/run.sh   # a smoke run: 100 vehicles, 1 s phases, no 1M table
+#   BENCH_QUICK=1 bench/run.sh   # a smoke run: 100 vehicles, 1 s phases (BENCH_DURATION), no 1M table
 #
 # Knobs (environment): BENCH_DURATION (seconds per timed phase, default 5), BENCH_SCALE
 # (table sizes for the Query-p50 curve, default 10000,100000,1000000), BENCH_SCALE_BUDGET
@@ -10,6 +10,12 @@
 # dynotable-local's own are always loaded), BENCH_STREAM_ITEMS (items the streams phase puts
 # while its consumer tails the stream, default 5000),
 # BENCH_DYNALITE_FILE=1 (also run dynalite on LevelDB files), BENCH_NO_README=1 (print only).
+# For quick iterations on a few figures: BENCH_PHASES (only these phases after the startups and
+# the c=16 load, comma-separated: load_c1,get,query,gsi_query,scan,race,tx,streams,scale),
+# BENCH_TARGETS (only these targets, comma-separated NAME or NAME:MODE, e.g.
+# dynotable-local,dynoxide:file), BENCH_LOCAL_BEFORE=PATH (also run that dynotable-local binary,
+# as "dynotable-local-before" in both modes: a before/after in one run). A run with any of these
+# never writes README.md.
 #
 # Everything is built in release mode into CARGO_TARGET_DIR (default /tmp/target-bench), so the
 # repository's own target/ is never touched; dynoxide is installed into bench/.tools and dynalite
@@ -53,14 +59,38 @@ targets=(
   --target "dynoxide|dynoxide|memory:SQLite in-memory (no --db-path)|$DYNOXIDE serve --port {port}"
   --target "dynalite|dynalite|memory:memory-level (its default, no --path)|$NODE $DYNALITE --host 127.0.0.1 --port {port} --createTableMs 0 --deleteTableMs 0"
 )
+if [ -n "${BENCH_LOCAL_BEFORE:-}" ]; then
+  targets+=(
+    --target "dynotable-local-before|dynotable|file:SQLite file, WAL, synchronous=FULL|$BENCH_LOCAL_BEFORE --port {port} --db {dir}/bench.db"
+    --target "dynotable-local-before|dynotable|memory:SQLite in-memory|$BENCH_LOCAL_BEFORE --port {port} --in-memory"
+  )
+fi
 if [ "${BENCH_DYNALITE_FILE:-0}" = 1 ]; then
   targets+=(--target "dynalite|dynalite|file:LevelDB (classic-level) files, writes not fsynced|$NODE $DYNALITE --host 127.0.0.1 --port {port} --path {dir}/ldb --createTableMs 0 --deleteTableMs 0")
 fi
 
 opts=(--duration "${BENCH_DURATION:-5}" --stream-items "${BENCH_STREAM_ITEMS:-5000}" --scale "${BENCH_SCALE:-10000,100000,1000000}" --scale-budget "${BENCH_SCALE_BUDGET:-60}")
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
-  opts=(--vehicles 100 --duration 1 --warmup 0.2 --scale 10000,100000 --scale-budget 30 --startups 2 --stream-items 1000)
+  opts=(--vehicles 100 --duration "${BENCH_DURATION:-1}" --warmup 0.2 --scale 10000,100000 --scale-budget 30 --startups 2 --stream-items 1000)
 fi
+
+if [ -n "${BENCH_TARGETS:-}" ]; then
+  kept=()
+  for ((i = 1; i < ${#targets[@]}; i += 2)); do
+    spec="${targets[$i]}"
+    name="${spec%%|*}"
+    mode="$(echo "$spec" | cut -d'|' -f3 | cut -d: -f1)"
+    if [[ ",$BENCH_TARGETS," == *",$name,"* || ",$BENCH_TARGETS," == *",$name:$mode,"* ]]; then
+      kept+=(--target "$spec")
+    fi
+  done
+  targets=("${kept[@]}")
+fi
+if [ -n "${BENCH_PHASES:-}" ]; then
+  opts+=(--phases "$BENCH_PHASES")
+fi
+partial=0
+[ -n "${BENCH_TARGETS:-}${BENCH_PHASES:-}${BENCH_LOCAL_BEFORE:-}" ] && partial=1
 
 cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 header="Run of $(date -u '+%Y-%m-%d %H:%M UTC') at commit \`$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')\`$(git -C "$ROOT" diff --quiet HEAD -- crates 2>/dev/null || echo ' (with uncommitted changes under crates/)'):
@@ -73,7 +103,7 @@ mkdir -p "$BENCH/results"
 "$DRIVER" "${targets[@]}" "${opts[@]}" --run-dir "$RUN_DIR" --header "$header" \
   --out-json "$BENCH/results/latest.json" --out-md "$BENCH/results/latest.md"
 
-if [ "${BENCH_NO_README:-0}" != 1 ] && [ "${BENCH_QUICK:-0}" != 1 ]; then
+if [ "${BENCH_NO_README:-0}" != 1 ] && [ "${BENCH_QUICK:-0}" != 1 ] && [ "$partial" = 0 ]; then
   step "writing the table into bench/README.md"
   python3 - "$BENCH/README.md" "$BENCH/results/latest.md" <<'EOF'
 import sys

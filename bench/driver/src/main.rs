@@ -11,6 +11,7 @@
 //! dynobench --target 'NAME|KIND|MODE|COMMAND…' [--target …] --out-json F --out-md F
 //!           [--vehicles 1000] [--readings 100] [--duration 5] [--scale 10000,100000,1000000]
 //!           [--scale-budget 240] [--startups 5] [--stream-items 5000]
+//!           [--phases get,query,…]   (only these phases after the startups and the c=16 load)
 //! ```
 //!
 //! In COMMAND, `{port}` is replaced by a free loopback port and `{dir}` by a fresh empty
@@ -81,6 +82,7 @@ fn main() -> Result<()> {
         startups: 5,
         stream_items: 5000,
         run_dir: std::env::temp_dir().join("dynobench"),
+        phases: None,
     };
     let mut attach_to: Option<(u32, u16)> = None;
     let mut phase = String::new();
@@ -121,6 +123,17 @@ fn main() -> Result<()> {
             "--startups" => cfg.startups = val()?.parse()?,
             "--stream-items" => cfg.stream_items = val()?.parse()?,
             "--run-dir" => cfg.run_dir = val()?.into(),
+            "--phases" => {
+                let phases: Vec<String> = val()?
+                    .split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(String::from)
+                    .collect();
+                if let Some(unknown) = phases.iter().find(|p| !PHASES.contains(&p.as_str())) {
+                    bail!("unknown phase {unknown} (phases: {})", PHASES.join(","));
+                }
+                cfg.phases = Some(phases);
+            }
             "--item-size" => {
                 let sizes: Vec<usize> = (0..1000)
                     .map(|k| item_size(&serde_json::from_str(&item_json(k, k % 100)).unwrap()))

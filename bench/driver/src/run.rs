@@ -29,7 +29,33 @@ pub(crate) struct Config {
     /// Items the streams phase puts while its consumer tails the stream.
     pub(crate) stream_items: u32,
     pub(crate) run_dir: std::path::PathBuf,
+    /// The phases to run after the startups and the c=16 load (which the others read), or
+    /// `None` for all: `load_c1`, `get`, `query`, `gsi_query`, `scan`, `race`, `tx`, `streams`,
+    /// `scale` (`--phases`, for quick iterations on a few figures).
+    pub(crate) phases: Option<Vec<String>>,
 }
+
+impl Config {
+    /// Whether `phase` is to run.
+    pub(crate) fn runs(&self, phase: &str) -> bool {
+        self.phases
+            .as_ref()
+            .is_none_or(|phases| phases.iter().any(|p| p == phase))
+    }
+}
+
+/// The phase names `--phases` accepts.
+pub(crate) const PHASES: [&str; 9] = [
+    "load_c1",
+    "get",
+    "query",
+    "gsi_query",
+    "scan",
+    "race",
+    "tx",
+    "streams",
+    "scale",
+];
 
 pub(crate) fn log(msg: impl AsRef<str>) {
     eprintln!("[{}] {}", chrono_now(), msg.as_ref());
@@ -126,6 +152,17 @@ pub(crate) async fn workload(t: &Target, cfg: &Config, server: &Server, res: &mu
     }
 
     // Load at concurrency 1 into a second table of the same shape, then drop it.
+    if cfg.runs("load_c1") {
+        load_c1(t, cfg, server, res).await?;
+    }
+
+    validate(server.addr, main, shape).await?;
+    reads_and_the_rest(t, cfg, server, res).await
+}
+
+async fn load_c1(t: &Target, cfg: &Config, server: &Server, res: &mut Value) -> Result<()> {
+    let shape = cfg.shape;
+    let n_items = (shape.vehicles * shape.readings) as u64;
     let scratch = "TelemetryLoadC1";
     create_table(server.addr, scratch).await?;
     let bodies = Arc::new(batch_bodies(scratch, shape));
@@ -146,8 +183,13 @@ pub(crate) async fn workload(t: &Target, cfg: &Config, server: &Server, res: &mu
         let mut c = Conn::connect(server.addr).await?;
         c.call_ok(Op::DeleteTable, json!({"TableName": scratch})).await?;
     }
+    Ok(())
+}
 
-    validate(server.addr, main, shape).await?;
+async fn reads_and_the_rest(t: &Target, cfg: &Config, server: &Server, res: &mut Value) -> Result<()> {
+    let shape = cfg.shape;
+    let main = "Telemetry";
+    let n_items = (shape.vehicles * shape.readings) as u64;
 
     // Reads.
     let gets = Arc::new(get_bodies(main, shape, 1));
@@ -158,6 +200,9 @@ pub(crate) async fn workload(t: &Target, cfg: &Config, server: &Server, res: &mu
         ("query", Op::Query, &windows),
         ("gsi_query", Op::Query, &gsis),
     ] {
+        if !cfg.runs(key) {
+            continue;
+        }
         for c in [1usize, 16] {
             let mut st = timed(server, op, pool.clone(), c, cfg.warmup, cfg.duration).await?;
             let k = format!("{key}_c{c}");
@@ -174,29 +219,38 @@ pub(crate) async fn workload(t: &Target, cfg: &Config, server: &Server, res: &mu
     }
 
     // Full Scan.
-    let scan = full_scan(server, main).await?;
-    log(format!("{}: scan: {}", t.name, scan));
-    res["scan"] = scan;
+    if cfg.runs("scan") {
+        let scan = full_scan(server, main).await?;
+        log(format!("{}: scan: {}", t.name, scan));
+        res["scan"] = scan;
+    }
 
     // Conditional puts racing.
-    let race = conditional_race(server, main, 16, cfg.duration).await?;
-    log(format!("{}: conditional race: {}", t.name, race));
-    res["conditional_c16"] = race;
+    if cfg.runs("race") {
+        let race = conditional_race(server, main, 16, cfg.duration).await?;
+        log(format!("{}: conditional race: {}", t.name, race));
+        res["conditional_c16"] = race;
+    }
 
     // TransactWriteItems at c=1 and c=16, each on a fresh table. These two phases cover
     // operations a peer may lack or get wrong: an error is recorded and the run goes on.
-    for c in [1usize, 16] {
+    for c in [1usize, 16].into_iter().filter(|_| cfg.runs("tx")) {
         let tx = phase_outcome(transactions(server, &format!("TelemetryTx{c}"), c, cfg.duration).await);
         log(format!("{}: transactions c={c}: {}", t.name, tx_summary(&tx)));
         res[format!("tx_c{c}")] = tx;
     }
 
     // A DynamoDB Streams consumer tailing a table while it is written, then the backlog.
-    let streams = phase_outcome(
-        stream_consumer(server, "TelemetryStream", shape, cfg.stream_items, cfg.c1_budget).await,
-    );
-    log(format!("{}: streams: {}", t.name, streams_summary(&streams)));
-    res["streams"] = streams;
+    if cfg.runs("streams") {
+        let streams = phase_outcome(
+            stream_consumer(server, "TelemetryStream", shape, cfg.stream_items, cfg.c1_budget).await,
+        );
+        log(format!("{}: streams: {}", t.name, streams_summary(&streams)));
+        res["streams"] = streams;
+    }
+    if !cfg.runs("scale") {
+        return Ok(());
+    }
 
     // Query p50 by table size.
     let mut scale = serde_json::Map::new();

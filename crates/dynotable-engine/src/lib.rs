@@ -12,7 +12,9 @@
 //!    ([`shape`]), then semantic rules — and looks the table up in the in-memory [`catalog`].
 //! 4. Reads run on a reader connection of the engine's own small pool ([`storage`]); SQLite's
 //!    WAL snapshots (in memory: shared-cache table locks) make each read see whole committed
-//!    writes only, so every read is strongly consistent. Writes take the single writer connection in a [`write_tx`]
+//!    writes only, so every read is strongly consistent. GetItem, BatchGetItem and Query on a
+//!    table first look in the [`item_cache`] (items, and small collections), which every write
+//!    keeps right before it is acknowledged. Writes take the single writer connection in a [`write_tx`]
 //!    transaction: `BEGIN IMMEDIATE`, read the old item, check the condition, and write the
 //!    item, its index entries and its item-collection statistics together ([`items`]), then
 //!    commit — with `synchronous = FULL`, a write is on disk before it is acknowledged. sqlx
@@ -35,6 +37,7 @@ mod collections;
 mod dispatch;
 mod error;
 mod in_flight;
+mod item_cache;
 mod items;
 mod ops;
 mod params;
@@ -50,7 +53,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::{Arc, RwLock};
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqliteSynchronous};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection, SqliteSynchronous};
 use sqlx::{ConnectOptions, Connection};
 
 pub use clock::{Clock, ManualClock, SystemClock};
@@ -92,7 +95,14 @@ pub struct Options {
     /// How often the background sweep deletes expired items (Time to Live) and trims stream
     /// records; `None` runs no sweep (tests call [`Engine::sweep`] themselves).
     pub sweep_interval: Option<std::time::Duration>,
+    /// The byte budget of the item cache that serves GetItem and BatchGetItem by key
+    /// (`item_cache`); 0 turns it off. The cache assumes this engine is the only writer of
+    /// its database file.
+    pub item_cache_bytes: u64,
 }
+
+/// The item cache's default budget, in bytes.
+pub const DEFAULT_ITEM_CACHE_BYTES: u64 = 64 * 1024 * 1024;
 
 impl Options {
     pub fn new(location: Location) -> Options {
@@ -102,6 +112,7 @@ impl Options {
             clock: Arc::new(SystemClock),
             endpoint_address: "localhost:8000".to_owned(),
             sweep_interval: Some(std::time::Duration::from_secs(30)),
+            item_cache_bytes: DEFAULT_ITEM_CACHE_BYTES,
         }
     }
 }
@@ -119,6 +130,8 @@ struct Inner {
     writer: Arc<tokio::sync::Mutex<write_tx::Writer>>,
     /// Connections that only read.
     readers: Arc<storage::ReaderPool>,
+    /// Items read by key (`None`: no cache). The writer holds it too, to invalidate.
+    items: Option<Arc<item_cache::ItemCache>>,
     /// Every table's definition, loaded at open and changed under the writer lock.
     catalog: RwLock<BTreeMap<String, Arc<TableSchema>>>,
     /// TransactWriteItems' idempotency tokens.
@@ -144,6 +157,11 @@ impl Engine {
 
     /// Opens (creating if needed) the database and brings its schema up to date.
     pub async fn open_with(options: Options) -> Result<Engine, EngineError> {
+        // A database file that does not exist yet (or is empty) is created below.
+        let new_file = options
+            .location
+            .path()
+            .is_some_and(|path| std::fs::metadata(path).map_or(true, |m| m.len() == 0));
         let connect = match &options.location {
             Location::File(path) => {
                 if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
@@ -152,10 +170,8 @@ impl Engine {
                         source,
                     })?;
                 }
-                SqliteConnectOptions::new()
-                    .filename(path)
-                    .create_if_missing(true)
-                    .journal_mode(SqliteJournalMode::Wal)
+                // The journal mode is set on the writer below (WAL).
+                SqliteConnectOptions::new().filename(path).create_if_missing(true)
             }
             Location::InMemory => {
                 SqliteConnectOptions::from_str("sqlite::memory:").map_err(EngineError::Open)?
@@ -181,6 +197,21 @@ impl Engine {
         sqlx::query("PRAGMA synchronous = NORMAL")
             .execute(&mut writer)
             .await?;
+        if options.location.path().is_some() {
+            // A new file becomes a WAL database in a first transaction that writes its header.
+            // In the default rollback mode that transaction creates, syncs and deletes a
+            // journal file (three fsyncs and an unlink, most of a new file's startup on a busy
+            // disk); with the journal in memory it is one write and one fsync of the file.
+            // There is nothing in a new file to roll back to.
+            if new_file {
+                sqlx::query("PRAGMA journal_mode = MEMORY")
+                    .execute(&mut writer)
+                    .await?;
+            }
+            sqlx::query("PRAGMA journal_mode = WAL")
+                .execute(&mut writer)
+                .await?;
+        }
         sqlx::migrate!("./migrations").run_direct(&mut writer).await?;
         sqlx::query("PRAGMA synchronous = FULL")
             .execute(&mut writer)
@@ -209,11 +240,16 @@ impl Engine {
             .collect();
         tracing::debug!(location = ?options.location, "engine opened");
         let sweep_interval = options.sweep_interval;
+        let items = item_cache::ItemCache::new(options.item_cache_bytes);
         let engine = Engine {
             inner: Arc::new(Inner {
                 options,
-                writer: Arc::new(tokio::sync::Mutex::new(write_tx::Writer::new(writer))),
+                writer: Arc::new(tokio::sync::Mutex::new(write_tx::Writer::new(
+                    writer,
+                    items.clone(),
+                ))),
                 readers,
+                items,
                 catalog: RwLock::new(catalog),
                 tokens: std::sync::Mutex::new(Default::default()),
                 in_flight: Default::default(),
@@ -310,6 +346,93 @@ impl Engine {
     /// A connection for reading, from the reader pool.
     async fn reader(&self) -> Result<storage::PooledReader, ApiError> {
         self.inner.readers.acquire().await
+    }
+
+    /// The item at `key` as stored, through the item cache; `conn` is a reader connection,
+    /// taken from the pool only if SQLite must be read.
+    async fn read_item(
+        &self,
+        conn: &mut Option<storage::PooledReader>,
+        table: &TableSchema,
+        key: &items::StorageKey,
+    ) -> Result<item_cache::Cached, ApiError> {
+        use item_cache::Lookup;
+        let cache_key = item_cache::KeyRef::item(table.keyspace, &key.pk, &key.sk);
+        let ticket = match self.inner.items.as_ref().map(|items| items.lookup(cache_key)) {
+            Some(Lookup::Hit(item_cache::Entry::Item(cached))) => return Ok(cached),
+            Some(Lookup::Miss(ticket)) => Some(ticket),
+            Some(Lookup::Hit(item_cache::Entry::Collection(_)) | Lookup::Bypass) | None => None,
+        };
+        let conn = match conn {
+            Some(conn) => conn,
+            None => conn.insert(self.reader().await?),
+        };
+        let stored = items::load_stored(conn, table, key)
+            .await?
+            .map(|(body, size)| {
+                let body = String::from_utf8(body).map_err(ApiError::internal)?;
+                Ok::<_, ApiError>(Arc::new(item_cache::StoredBody {
+                    body: body.into_boxed_str(),
+                    size,
+                }))
+            })
+            .transpose()?;
+        if let (Some(items), Some(ticket)) = (&self.inner.items, ticket) {
+            items.fill(ticket, cache_key, item_cache::Entry::Item(stored.clone()));
+        }
+        Ok(stored)
+    }
+
+    /// The whole item collection `pk` of a table as stored, through the item cache, or `None`
+    /// when the cache is off, a write to it is in flight, or it has more than
+    /// [`item_cache::MAX_COLLECTION_ROWS`] items (the caller then reads SQLite itself).
+    async fn read_collection(
+        &self,
+        conn: &mut Option<storage::PooledReader>,
+        table: &TableSchema,
+        pk: &[u8],
+    ) -> Result<Option<Arc<item_cache::CollectionRows>>, ApiError> {
+        use item_cache::{Entry, Lookup};
+        let Some(items) = &self.inner.items else {
+            return Ok(None);
+        };
+        let cache_key = item_cache::KeyRef::collection(table.keyspace, pk);
+        let ticket = match items.lookup(cache_key) {
+            Lookup::Hit(Entry::Collection(rows)) => return Ok(Some(rows)),
+            Lookup::Miss(ticket) => ticket,
+            Lookup::Hit(Entry::Item(_)) | Lookup::Bypass => return Ok(None),
+        };
+        let conn = match conn {
+            Some(conn) => conn,
+            None => conn.insert(self.reader().await?),
+        };
+        let rows: Vec<(Vec<u8>, Vec<u8>, i64)> = sqlx::query_as(
+            "SELECT sk, body, size FROM entries WHERE keyspace = ? AND pk = ? AND tail = X'' ORDER BY sk LIMIT ?",
+        )
+        .bind(table.keyspace)
+        .bind(pk)
+        .bind(item_cache::MAX_COLLECTION_ROWS as i64 + 1)
+        .fetch_all(&mut **conn)
+        .await?;
+        if rows.len() > item_cache::MAX_COLLECTION_ROWS {
+            return Ok(None);
+        }
+        let rows = rows
+            .into_iter()
+            .map(|(sk, body, size)| {
+                let body = String::from_utf8(body).map_err(ApiError::internal)?;
+                Ok((
+                    sk.into_boxed_slice(),
+                    Arc::new(item_cache::StoredBody {
+                        body: body.into_boxed_str(),
+                        size: u64::try_from(size).unwrap_or(0),
+                    }),
+                ))
+            })
+            .collect::<Result<Vec<_>, ApiError>>()?;
+        let rows = Arc::new(item_cache::CollectionRows { rows });
+        items.fill(ticket, cache_key, Entry::Collection(rows.clone()));
+        Ok(Some(rows))
     }
 
     /// The context of a write made by a request, now.

@@ -20,6 +20,12 @@
 //! in the order they were added, inside the one transaction, and the write is acknowledged only
 //! after `COMMIT` (with `synchronous = FULL`) returned.
 //!
+//! The item cache (`item_cache`) learns here of every change to a base item: the batch records
+//! the keys of the base items it writes or deletes, and a [`WriteTx`] marks them in the cache
+//! before it sends the batch and releases them after `COMMIT` returned (or the transaction was
+//! abandoned), before the write is acknowledged. A batch that changes base items is refused
+//! outside a `WriteTx`, so no write can bypass the cache's invalidation.
+//!
 //! A transaction that ends without a commit — an error returned with `?`, or a cancelled
 //! request — is rolled back: [`WriteTx`] owns the writer lock, and its `Drop` hands the lock to
 //! a task that sends `ROLLBACK` before any other writer can take it.
@@ -34,6 +40,7 @@ use tokio::sync::{Mutex, OwnedMutexGuard};
 
 use crate::ApiError;
 use crate::catalog::TableSchema;
+use crate::item_cache::{Cached, ItemCache, KeyRef, StoredBody, WriteMarks};
 use crate::items::{StorageKey, StoredItem, decode_entry};
 
 /// Rows per multi-row statement: far below SQLite's 32,766 bound parameters, and few enough
@@ -45,14 +52,27 @@ const ROWS_PER_STATEMENT: usize = 128;
 pub(crate) struct Writer {
     pub conn: SqliteConnection,
     pub in_transaction: bool,
+    /// The item cache every change to a base item must invalidate (`None`: no cache).
+    items: Option<Arc<ItemCache>>,
 }
 
 impl Writer {
-    pub fn new(conn: SqliteConnection) -> Writer {
+    pub fn new(conn: SqliteConnection, items: Option<Arc<ItemCache>>) -> Writer {
         Writer {
             conn,
             in_transaction: false,
+            items,
         }
+    }
+
+    /// For a write that removes base items in bulk (DeleteTable): every key of the item cache
+    /// marked until the returned marks are dropped, which must be after `COMMIT` returned.
+    pub fn mark_all_items(&self) -> Option<WriteMarks> {
+        self.items.as_ref().map(|items| {
+            let mut marks = WriteMarks::new(items.clone());
+            marks.mark_all();
+            marks
+        })
     }
 
     /// Rolls back a transaction a previous owner left open. A `ROLLBACK` with none open fails;
@@ -89,6 +109,8 @@ pub(crate) struct StatementBatch {
     collections: BTreeMap<(i64, Vec<u8>), (i64, i64)>,
     /// Keyspace totals to add: keyspace → (items, bytes).
     keyspaces: BTreeMap<i64, (i64, i64)>,
+    /// The base items (entries with an empty tail) written or deleted, for the item cache.
+    items_changed: Vec<ItemChange>,
 }
 
 impl StatementBatch {
@@ -122,8 +144,33 @@ impl StatementBatch {
         binds(&mut StatementBinds { batch: self });
     }
 
+    /// Records a change to a base item (an entry without a tail) for the item cache: `after`
+    /// is the item as stored once the change is committed (`None`: deleted).
+    fn note_change(&mut self, keyspace: i64, pk: &[u8], sk: &[u8], tail: &[u8], after: Option<(&[u8], u64)>) {
+        if tail.is_empty() {
+            let after = match after {
+                None => Some(None),
+                // The body is the item's JSON (UTF-8); if it were not, the change would only
+                // invalidate.
+                Some((body, size)) => std::str::from_utf8(body).ok().map(|body| {
+                    Some(Arc::new(StoredBody {
+                        body: body.into(),
+                        size,
+                    }))
+                }),
+            };
+            self.items_changed.push(ItemChange {
+                keyspace,
+                pk: pk.to_vec(),
+                sk: sk.to_vec(),
+                after,
+            });
+        }
+    }
+
     /// Writes (inserts or replaces) one entry.
     pub fn put_entry(&mut self, keyspace: i64, pk: &[u8], sk: &[u8], tail: &[u8], body: Vec<u8>, size: u64) {
+        self.note_change(keyspace, pk, sk, tail, Some((&body, size)));
         if self.entry_rows == ROWS_PER_STATEMENT {
             self.close_insert();
         }
@@ -145,6 +192,7 @@ impl StatementBatch {
 
     /// Deletes one entry.
     pub fn delete_entry(&mut self, keyspace: i64, pk: &[u8], sk: &[u8], tail: &[u8]) {
+        self.note_change(keyspace, pk, sk, tail, None);
         self.push(
             "DELETE FROM entries WHERE keyspace = ? AND pk = ? AND sk = ? AND tail = ?",
             |b| {
@@ -231,14 +279,30 @@ impl StatementBatch {
         (batch.sql, batch.args)
     }
 
-    /// Sends the batch on `conn` (outside a [`WriteTx`]: the caller's own transaction).
+    /// Sends the batch on `conn` (outside a [`WriteTx`]: the caller's own transaction). Only
+    /// for batches that change no base item: those go through a [`WriteTx`], which keeps the
+    /// item cache right.
     pub async fn execute(&mut self, conn: &mut SqliteConnection) -> Result<(), ApiError> {
+        if !self.items_changed.is_empty() {
+            return Err(ApiError::internal(
+                "a batch that changes items must be sent in a write transaction",
+            ));
+        }
         let (sql, args) = self.take();
         if !sql.is_empty() {
             sqlx::query_with(&sql, args).execute(conn).await?;
         }
         Ok(())
     }
+}
+
+/// A change to a base item, as the item cache learns of it.
+struct ItemChange {
+    keyspace: i64,
+    pk: Vec<u8>,
+    sk: Vec<u8>,
+    /// The item as stored after the change (`Some(None)`: deleted; `None`: not known).
+    after: Option<Cached>,
 }
 
 /// The arguments of one statement pushed onto a [`StatementBatch`].
@@ -263,6 +327,10 @@ pub(crate) struct WriteTx {
     writer: Option<OwnedMutexGuard<Writer>>,
     /// What has not been sent yet; starts with `BEGIN IMMEDIATE`.
     pending: StatementBatch,
+    /// The base items this transaction has sent changes to, marked in the item cache until
+    /// the transaction ends (declared after `writer`: released after the rollback is handed
+    /// on; uncommitted changes are not visible to readers either way).
+    marks: Option<WriteMarks>,
 }
 
 impl WriteTx {
@@ -272,10 +340,25 @@ impl WriteTx {
         guard.settle().await;
         let mut pending = StatementBatch::new();
         pending.push("BEGIN IMMEDIATE", |_| {});
+        let marks = guard.items.clone().map(WriteMarks::new);
         WriteTx {
             writer: Some(guard),
             pending,
+            marks,
         }
+    }
+
+    /// The pending batch as one query, its changes to base items marked in the item cache
+    /// first.
+    fn take_pending(&mut self) -> (String, SqliteArguments<'static>) {
+        let changed = std::mem::take(&mut self.pending.items_changed);
+        if let Some(marks) = &mut self.marks {
+            for change in changed {
+                let key = KeyRef::item(change.keyspace, &change.pk, &change.sk);
+                marks.mark(key, change.after);
+            }
+        }
+        self.pending.take()
     }
 
     /// The statements to send with the next query.
@@ -292,7 +375,7 @@ impl WriteTx {
     /// Sends what is pending, and returns the connection for statements of the caller's own
     /// (reads that need the writes before them).
     pub async fn flush(&mut self) -> Result<&mut SqliteConnection, ApiError> {
-        let (sql, args) = self.pending.take();
+        let (sql, args) = self.take_pending();
         let writer = self.writer();
         if !sql.is_empty() {
             writer.in_transaction = true;
@@ -323,7 +406,7 @@ impl WriteTx {
     ) -> Result<Vec<Option<StoredItem>>, ApiError> {
         let mut found: Vec<Option<StoredItem>> = keys.iter().map(|_| None).collect();
         for (chunk_number, chunk) in keys.chunks(ROWS_PER_STATEMENT).enumerate() {
-            let (mut sql, mut args) = self.pending.take();
+            let (mut sql, mut args) = self.take_pending();
             // The key list joined to the primary key: one index search per key.
             sql.push_str("SELECT k.column1, e.body, e.size FROM (VALUES ");
             for (position, key) in chunk.iter().enumerate() {
@@ -357,13 +440,19 @@ impl WriteTx {
     }
 
     /// Sends what is pending and `COMMIT`, together. The write is durable when this returns.
+    /// The marked items are released (see `item_cache`) after `COMMIT` returned, before the
+    /// caller acknowledges the write.
     pub async fn commit(mut self) -> Result<(), ApiError> {
-        let (mut sql, args) = self.pending.take();
+        let (mut sql, args) = self.take_pending();
         let writer = self.writer();
         sql.push_str("COMMIT");
         writer.in_transaction = true;
         sqlx::query_with(&sql, args).execute(&mut writer.conn).await?;
         writer.in_transaction = false;
+        // Committed: the cache gets the items as written (item_cache, "Write-through").
+        if let Some(mut marks) = self.marks.take() {
+            marks.committed();
+        }
         Ok(())
     }
 }

@@ -38,6 +38,11 @@ pub struct Args {
     /// Keep the data in memory only; it is gone when the server stops.
     #[arg(long)]
     pub in_memory: bool,
+    /// Megabytes of items kept in memory for GetItem and BatchGetItem by key (strongly
+    /// consistent: every write invalidates them); 0 turns the cache off. The cache assumes no
+    /// other process writes the same database file.
+    #[arg(long, value_name = "MB", default_value_t = dynotable_engine::DEFAULT_ITEM_CACHE_BYTES / (1024 * 1024))]
+    pub cache_mb: u64,
 }
 
 impl Args {
@@ -99,6 +104,7 @@ pub async fn run(args: Args) -> Result<(), ServerError> {
     // DescribeEndpoints answers with the address this server listens on.
     let mut options = dynotable_engine::Options::new(args.location());
     options.endpoint_address = local.to_string();
+    options.item_cache_bytes = args.cache_mb.saturating_mul(1024 * 1024);
     let engine = Engine::open_with(options).await?;
     // Registered before the ready line, so a signal sent right after it is never the default
     // (abrupt) one.
@@ -182,6 +188,14 @@ mod tests {
         let args = parse(&["--db", "data/x.db", "--host", "::1", "-p", "9000"]).unwrap();
         assert_eq!(args.location(), Location::File(PathBuf::from("data/x.db")));
         assert_eq!((args.host.as_str(), args.port), ("::1", 9000));
+    }
+
+    #[test]
+    fn cache_mb_defaults_to_64_and_zero_turns_it_off() {
+        assert_eq!(parse(&[]).unwrap().cache_mb, 64);
+        assert_eq!(parse(&["--cache-mb", "0"]).unwrap().cache_mb, 0);
+        assert_eq!(parse(&["--cache-mb", "256"]).unwrap().cache_mb, 256);
+        assert!(parse(&["--cache-mb", "-1"]).is_err());
     }
 
     #[test]

@@ -122,7 +122,8 @@ pub async fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetIt
     let mut output = BatchGetItemOutput::default();
     let mut capacities = Vec::new();
     let mut returned: u64 = 0;
-    let mut conn = engine.reader().await?;
+    // A reader connection is taken only if a key is not in the item cache.
+    let mut conn = None;
     for read in reads {
         let mut units = ReadUnits(0);
         let mut items = Vec::new();
@@ -132,7 +133,11 @@ pub async fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetIt
                 unprocessed.push(key_item);
                 continue;
             }
-            let stored = items::load_item(&mut conn, &read.table, &key).await?;
+            let stored = engine
+                .read_item(&mut conn, &read.table, &key)
+                .await?
+                .map(|s| items::decode_entry(s.body.as_bytes(), s.size as i64))
+                .transpose()?;
             units += capacity::item_read(stored.as_ref().map(|s| s.size), read.kind);
             if let Some(stored) = stored {
                 returned += stored.size;

@@ -17,10 +17,14 @@ pub async fn run(engine: &Engine, input: TableNameInput) -> Result<DeleteTableOu
         )));
     }
     let description = ops::describe_table::describe(&mut writer, &table, "DELETING").await?;
+    // Every item of the table goes: the item cache is bypassed until the delete is committed
+    // and emptied (item_cache, "Strong consistency").
+    let marks = writer.mark_all_items();
     let mut tx = begin_write(&mut writer).await?;
     storage::delete_table(&mut tx, &table).await?;
     tx.commit().await?;
     engine.catalog_mut().remove(&table.name);
+    drop(marks);
     Ok(DeleteTableOutput {
         table_description: description,
     })

@@ -4,7 +4,6 @@
 use crate::api::item::{GetItemInput, GetItemOutput};
 use crate::capacity::{self, ReadKind};
 use crate::items::{self, StorageKey};
-use crate::ops::read_page::stored_body;
 use crate::params::{self, CapacityReport, Charge};
 use crate::shape::Shape;
 use crate::{ApiError, Engine};
@@ -53,27 +52,22 @@ async fn get_item(
     let table = engine.table(input.table_name.as_deref().unwrap_or_default())?;
     let key = StorageKey::of_key(&table, &key_item)?;
     let kind = ReadKind::of_consistent_read(input.consistent_read.unwrap_or(false));
+    let stored = engine.read_item(&mut None, &table, &key).await?;
+    let units = capacity::item_read(stored.as_ref().map(|s| s.size), kind);
     if keep_stored && projection.is_none() {
-        let stored = {
-            let mut conn = engine.reader().await?;
-            items::load_stored(&mut conn, &table, &key).await?
-        };
-        let units = capacity::item_read(stored.as_ref().map(|(_, size)| *size), kind);
         return Ok(GetItemOutput {
-            stored_item: stored.map(|(body, _)| stored_body(body)).transpose()?,
+            stored_item: stored.map(|s| s.raw()).transpose()?,
             consumed_capacity: params::consumed_capacity(report, &table, Some(Charge::Read(units)), &[]),
             ..Default::default()
         });
     }
-    let stored = {
-        let mut conn = engine.reader().await?;
-        items::load_item(&mut conn, &table, &key).await?
-    };
-    let units = capacity::item_read(stored.as_ref().map(|s| s.size), kind);
-    let item = stored.map(|s| match &projection {
-        Some(projection) => projection.apply(&s.item),
-        None => s.item,
-    });
+    let item = stored
+        .map(|s| items::decode_entry(s.body.as_bytes(), s.size as i64))
+        .transpose()?
+        .map(|s| match &projection {
+            Some(projection) => projection.apply(&s.item),
+            None => s.item,
+        });
     Ok(GetItemOutput {
         item,
         consumed_capacity: params::consumed_capacity(report, &table, Some(Charge::Read(units)), &[]),

@@ -8,7 +8,7 @@ use crate::api::item::{QueryInput, ReadPageOutput};
 use crate::capacity::{self, ReadKind};
 use crate::catalog::{IndexKind, ProjectionSchema};
 use crate::items::{self, StorageKey};
-use crate::ops::read_page::{self, Bound, PageRules, Range};
+use crate::ops::read_page::{self, Bound, PageRules, Range, Rows};
 use crate::ops::scan::{ReadTarget, check_select, read_shape, start_key};
 use crate::params::{self, Charge};
 use crate::shape::Shape;
@@ -146,14 +146,32 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
         keep_stored: keep_stored && !fetch_from_table,
     };
     let kind = ReadKind::of_consistent_read(consistent);
-    let mut conn = engine.reader().await?;
-    let mut page = read_page::read_page(&mut conn, &range, &rules).await?;
+    // A table's collection (not an index's) may be in the item cache: read from memory.
+    let mut reader = None;
+    let collection = match target.index {
+        None => engine.read_collection(&mut reader, &table, pk_of(&range)).await?,
+        Some(_) => None,
+    };
+    let mut page = match &collection {
+        Some(rows) => read_page::read_page_from(Rows::Collection(rows), &range, &rules).await?,
+        None => {
+            let conn = match &mut reader {
+                Some(conn) => conn,
+                None => reader.insert(engine.reader().await?),
+            };
+            read_page::read_page(conn, &range, &rules).await?
+        }
+    };
     let mut table_units = None;
     if fetch_from_table {
+        let conn = match &mut reader {
+            Some(conn) => conn,
+            None => reader.insert(engine.reader().await?),
+        };
         let mut fetched = capacity::ReadUnits(0);
         for item in &mut page.items {
             let key = StorageKey::of_key(&table, &items::key_of(&table.key, item))?;
-            if let Some(stored) = items::load_item(&mut conn, &table, &key).await? {
+            if let Some(stored) = items::load_item(conn, &table, &key).await? {
                 // Rule B.2: each base-table fetch is rounded up to 4 KB on its own.
                 fetched += capacity::item_read(Some(stored.size), kind);
                 *item = match &projection {
@@ -164,9 +182,14 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
         }
         table_units = Some(Charge::Read(fetched));
     }
-    drop(conn);
+    drop(reader);
 
     Ok(target.page_output(report, page, kind, table_units, count_only))
+}
+
+/// The partition key a Query's range is in.
+fn pk_of(range: &Range) -> &[u8] {
+    range.pk.as_deref().unwrap_or_default()
 }
 
 /// Whether a read of an LSI asks for attributes the index does not project: all attributes, or a

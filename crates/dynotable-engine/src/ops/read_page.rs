@@ -18,6 +18,7 @@ use serde_json::value::RawValue;
 use sqlx::{Row, SqliteConnection};
 
 use crate::ApiError;
+use crate::item_cache::CollectionRows;
 use crate::items::decode_entry;
 
 /// Rule B.4: a single Query or Scan reads at most 1 MB before filtering.
@@ -94,8 +95,23 @@ pub(crate) fn segment_of(pk: &[u8], total: u32) -> u32 {
     (hash % u64::from(total)) as u32
 }
 
+/// Where a page's entries come from: SQLite, or a table's item collection held by the item
+/// cache (`item_cache`, "Collections"; base-table Query only).
+pub(crate) enum Rows<'a> {
+    Sqlite(&'a mut SqliteConnection),
+    Collection(&'a CollectionRows),
+}
+
 pub(crate) async fn read_page(
     conn: &mut SqliteConnection,
+    range: &Range,
+    rules: &PageRules<'_>,
+) -> Result<Page, ApiError> {
+    read_page_from(Rows::Sqlite(conn), range, rules).await
+}
+
+pub(crate) async fn read_page_from(
+    mut source: Rows<'_>,
     range: &Range,
     rules: &PageRules<'_>,
 ) -> Result<Page, ApiError> {
@@ -115,7 +131,10 @@ pub(crate) async fn read_page(
         let wanted = rules.limit.map_or(BATCH, |l| {
             (l.saturating_sub(page.scanned).max(1) as i64).min(BATCH)
         });
-        let rows = fetch(conn, range, cursor.as_ref(), wanted).await?;
+        let rows = match &mut source {
+            Rows::Sqlite(conn) => fetch(conn, range, cursor.as_ref(), wanted).await?,
+            Rows::Collection(collection) => fetch_cached(collection, range, cursor.as_ref(), wanted),
+        };
         let exhausted = (rows.len() as i64) < wanted;
         for (pk, sk, tail, body, size) in rows {
             cursor = Some(EntryPosition {
@@ -176,6 +195,63 @@ pub(crate) fn stored_body(body: Vec<u8>) -> Result<Box<RawValue>, ApiError> {
 }
 
 type Row5 = (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>, i64);
+
+/// [`fetch`] on a cached collection: the same bounds, cursor, order and count. A table's
+/// entries have an empty tail, and SQLite compares blobs as byte strings, as slices compare.
+fn fetch_cached(
+    collection: &CollectionRows,
+    range: &Range,
+    cursor: Option<&EntryPosition>,
+    wanted: i64,
+) -> Vec<Row5> {
+    let pk = range.pk.clone().unwrap_or_default();
+    let within = |sk: &[u8]| {
+        let above = match &range.lower {
+            Bound::Unbounded => true,
+            Bound::Included(b) => sk >= b.as_slice(),
+            Bound::Excluded(b) => sk > b.as_slice(),
+        };
+        let below = match &range.upper {
+            Bound::Unbounded => true,
+            Bound::Included(b) => sk <= b.as_slice(),
+            Bound::Excluded(b) => sk < b.as_slice(),
+        };
+        let after = cursor.is_none_or(|c| {
+            let here = (sk, &[][..]);
+            let there = (c.sk.as_slice(), c.tail.as_slice());
+            if range.forward { here > there } else { here < there }
+        });
+        above && below && after
+    };
+    let row = |(sk, item): &(Box<[u8]>, std::sync::Arc<crate::item_cache::StoredBody>)| {
+        (
+            pk.clone(),
+            sk.to_vec(),
+            Vec::new(),
+            item.body.as_bytes().to_vec(),
+            item.size as i64,
+        )
+    };
+    let wanted = usize::try_from(wanted).unwrap_or(0);
+    if range.forward {
+        collection
+            .rows
+            .iter()
+            .filter(|(sk, _)| within(sk))
+            .take(wanted)
+            .map(row)
+            .collect()
+    } else {
+        collection
+            .rows
+            .iter()
+            .rev()
+            .filter(|(sk, _)| within(sk))
+            .take(wanted)
+            .map(row)
+            .collect()
+    }
+}
 
 async fn fetch(
     conn: &mut SqliteConnection,

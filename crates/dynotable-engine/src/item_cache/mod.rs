@@ -1,0 +1,573 @@
+//! A read-through cache of items by primary key, for GetItem and BatchGetItem.
+//!
+//! A GetItem that reaches SQLite costs two thread hand-offs (sqlx runs each connection on a
+//! thread of its own), which on a small machine is most of its latency (bench/README.md, "Where
+//! a GetItem's time goes"). Items read by key are kept here, in their stored form (the item's
+//! DynamoDB JSON, as GetItem puts it in the response, and its size), keyed by the table's
+//! keyspace and the encoded primary key; an absent item is remembered as absent. Keyspace ids
+//! are never reused (`AUTOINCREMENT`), so a table deleted and created again under the same name
+//! never finds the old table's items. The bytes held are bounded ([`Options::item_cache_bytes`],
+//! weighed per entry by [`EntryWeight`]); eviction is quick_cache's (CLOCK-Pro).
+//!
+//! # Strong consistency
+//!
+//! Every read must see every write acknowledged before it began (rule B.2: strongly consistent
+//! reads), and a read must never return an older item than one an earlier read returned. The
+//! danger is the classic race: a reader misses, reads the old row from SQLite, a writer commits
+//! and invalidates, and only then does the reader insert the old row. The guard here:
+//!
+//! - The keys are spread over [`SHARDS`] guard shards, each with a `generation` and a count of
+//!   writes `writing` its keys.
+//! - A writer *marks* each base item it is about to change before the statement that changes it
+//!   is sent to SQLite ([`WriteMarks::mark`]: `writing += 1`, `generation += 1`, the entry
+//!   removed, under the shard's lock), and *releases* it after `COMMIT` returned — or after the
+//!   transaction was abandoned — and before the write is acknowledged ([`WriteMarks`]' drop:
+//!   `generation += 1`, the entry removed again, `writing -= 1`).
+//! - A reader looks the shard up first ([`ItemCache::lookup`]). While a write to the shard is
+//!   in flight it bypasses the cache altogether (reads SQLite, inserts nothing): between a
+//!   write's `COMMIT` and its release, the cache could still hold the old item. Otherwise it
+//!   notes the generation, then returns the cached entry if there is one; on a miss it reads
+//!   SQLite and inserts what it read only if the shard's generation is still the one it noted
+//!   ([`ItemCache::fill`]) — no write to the shard began or ended while it read, so what it read
+//!   is the committed item.
+//!
+//! So while no write to a shard is in flight, every entry of the shard is its key's committed
+//! item; a cache hit is the committed item as of the moment the reader found no write in
+//! flight. Writes that drop a whole keyspace (DeleteTable) mark every shard
+//! ([`WriteMarks::mark_all`]) and empty the cache.
+//!
+//! # Write-through
+//!
+//! A write knows the item it stores. When its transaction committed, the release puts that
+//! item (or its absence) into the cache instead of only removing the old one: the release runs
+//! under the shard's lock, after `COMMIT` and while the writer still holds the one writer
+//! connection, so no other write can have changed the item since. A table that was just
+//! written is so read from memory too; a transaction that did not commit only removes.
+//!
+//! Where changes are marked: every change to a base item is a [`crate::write_tx::StatementBatch`]
+//! `put_entry`/`delete_entry` with an empty tail, and the batch records the key; a
+//! [`crate::write_tx::WriteTx`] marks what its batch recorded before sending it, and releases at
+//! commit or drop. A batch sent outside a `WriteTx` that changes a base item is refused, so no
+//! write path can forget. DeleteTable, the one statement that removes base items in bulk, marks
+//! every shard.
+//!
+//! # Collections
+//!
+//! Query reads one item collection of a table. A collection of at most
+//! [`MAX_COLLECTION_ROWS`] items is cached whole under its own key (the keyspace and the
+//! partition key), with the same guard: every change to an item also marks the item's
+//! collection, which is only invalidated at release (read again from SQLite by the next
+//! Query), never written through.
+//!
+//! The cache assumes the engine is the only writer of its database: a second process writing
+//! the same SQLite file would not invalidate it (`Options::item_cache_bytes = 0` turns it off).
+
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use quick_cache::Equivalent;
+use serde_json::value::RawValue;
+
+/// Guard shards: enough that unrelated keys rarely share one, few enough to mark all cheaply.
+pub(crate) const SHARDS: usize = 64;
+
+/// The largest collection cached whole for Query.
+pub(crate) const MAX_COLLECTION_ROWS: usize = 1000;
+
+/// Bytes of bookkeeping counted for each entry beyond its key and body.
+const ENTRY_OVERHEAD: u64 = 96;
+
+/// An item as stored: its DynamoDB JSON and its size by DynamoDB's rules (rule B.1).
+#[derive(Debug)]
+pub(crate) struct StoredBody {
+    pub body: Box<str>,
+    pub size: u64,
+}
+
+impl StoredBody {
+    /// The body as GetItem's response carries it.
+    pub fn raw(&self) -> Result<Box<RawValue>, crate::ApiError> {
+        RawValue::from_string(self.body.to_string()).map_err(crate::ApiError::internal)
+    }
+}
+
+/// What the cache holds for an item's key: the item, or `None` when there is none.
+pub(crate) type Cached = Option<Arc<StoredBody>>;
+
+/// A whole item collection of a table, as stored: every item's encoded sort key and body, in
+/// sort-key order. Query reads its pages from it (`ops::read_page`).
+#[derive(Debug)]
+pub(crate) struct CollectionRows {
+    pub rows: Vec<(Box<[u8]>, Arc<StoredBody>)>,
+}
+
+/// A cache entry: an item (or its absence), or a collection.
+#[derive(Debug, Clone)]
+pub(crate) enum Entry {
+    Item(Cached),
+    Collection(Arc<CollectionRows>),
+}
+
+/// A cached item's key: the table's keyspace and the encoded primary key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CacheKey {
+    keyspace: i64,
+    pk: Box<[u8]>,
+    sk: Box<[u8]>,
+    /// The key names a whole collection (`sk` empty), not an item.
+    collection: bool,
+}
+
+/// A key to look up without allocating; hashes and compares like the [`CacheKey`] it names.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct KeyRef<'a> {
+    pub keyspace: i64,
+    pub pk: &'a [u8],
+    pub sk: &'a [u8],
+    pub collection: bool,
+}
+
+impl<'a> KeyRef<'a> {
+    /// The key of one item.
+    pub fn item(keyspace: i64, pk: &'a [u8], sk: &'a [u8]) -> KeyRef<'a> {
+        KeyRef {
+            keyspace,
+            pk,
+            sk,
+            collection: false,
+        }
+    }
+
+    /// The key of a whole item collection of a table (for Query).
+    pub fn collection(keyspace: i64, pk: &'a [u8]) -> KeyRef<'a> {
+        KeyRef {
+            keyspace,
+            pk,
+            sk: &[],
+            collection: true,
+        }
+    }
+
+    fn owned(&self) -> CacheKey {
+        CacheKey {
+            keyspace: self.keyspace,
+            pk: self.pk.into(),
+            sk: self.sk.into(),
+            collection: self.collection,
+        }
+    }
+
+    fn hash_parts<H: Hasher>(&self, state: &mut H) {
+        state.write_u8(u8::from(self.collection));
+        state.write_i64(self.keyspace);
+        state.write_usize(self.pk.len());
+        state.write(self.pk);
+        state.write(self.sk);
+    }
+
+    /// The guard shard of this key: FNV-1a of the key, stable and cheap.
+    fn shard(&self) -> usize {
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for byte in self
+            .keyspace
+            .to_le_bytes()
+            .iter()
+            .chain(self.pk)
+            .chain([0xff, u8::from(self.collection)].iter())
+            .chain(self.sk)
+        {
+            hash ^= u64::from(*byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+        (hash % SHARDS as u64) as usize
+    }
+}
+
+impl CacheKey {
+    fn as_ref(&self) -> KeyRef<'_> {
+        KeyRef {
+            keyspace: self.keyspace,
+            pk: &self.pk,
+            sk: &self.sk,
+            collection: self.collection,
+        }
+    }
+}
+
+impl Hash for CacheKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_ref().hash_parts(state);
+    }
+}
+
+impl Hash for KeyRef<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.hash_parts(state);
+    }
+}
+
+impl Equivalent<CacheKey> for KeyRef<'_> {
+    fn equivalent(&self, key: &CacheKey) -> bool {
+        self.keyspace == key.keyspace
+            && self.collection == key.collection
+            && self.pk == &*key.pk
+            && self.sk == &*key.sk
+    }
+}
+
+/// An entry's weight against the byte budget: its key, its body and the bookkeeping.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct EntryWeight;
+
+impl quick_cache::Weighter<CacheKey, Entry> for EntryWeight {
+    fn weight(&self, key: &CacheKey, value: &Entry) -> u64 {
+        let held = match value {
+            Entry::Item(item) => item.as_ref().map_or(0, |v| v.body.len() as u64),
+            Entry::Collection(collection) => collection
+                .rows
+                .iter()
+                .map(|(sk, item)| sk.len() as u64 + item.body.len() as u64 + ENTRY_OVERHEAD)
+                .sum(),
+        };
+        key.pk.len() as u64 + key.sk.len() as u64 + held + ENTRY_OVERHEAD
+    }
+}
+
+/// One guard shard's state (see the module documentation).
+#[derive(Debug, Default)]
+struct GuardState {
+    generation: u64,
+    writing: u32,
+}
+
+/// The cache and its guard shards. Shared by the readers (the engine) and the writer.
+pub(crate) struct ItemCache {
+    items: quick_cache::sync::Cache<CacheKey, Entry, EntryWeight>,
+    guards: Box<[Mutex<GuardState>]>,
+    /// Whether committed writes put their items in (see "Write-through"); tests turn it off
+    /// so that every read after a write misses and races the fill guard.
+    write_through: AtomicBool,
+}
+
+/// What a lookup found.
+pub(crate) enum Lookup {
+    /// The committed item (or its absence), or collection.
+    Hit(Entry),
+    /// Not cached: read SQLite, then offer what was read to [`ItemCache::fill`].
+    Miss(Ticket),
+    /// A write to this key's shard is in flight: read SQLite and do not fill.
+    Bypass,
+}
+
+/// The generation a reader noted before it read SQLite.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Ticket {
+    shard: usize,
+    generation: u64,
+}
+
+impl ItemCache {
+    /// A cache of at most `budget_bytes` (by [`EntryWeight`]), or `None` for a budget of 0.
+    pub fn new(budget_bytes: u64) -> Option<Arc<ItemCache>> {
+        if budget_bytes == 0 {
+            return None;
+        }
+        // The item estimate only sizes quick_cache's shards; tables start empty and grow.
+        let estimated_items = (budget_bytes / 512).clamp(64, 1 << 20) as usize;
+        Some(Arc::new(ItemCache {
+            items: quick_cache::sync::Cache::with_weighter(estimated_items, budget_bytes, EntryWeight),
+            guards: (0..SHARDS).map(|_| Mutex::new(GuardState::default())).collect(),
+            write_through: AtomicBool::new(true),
+        }))
+    }
+
+    fn guard(&self, shard: usize) -> MutexGuard<'_, GuardState> {
+        self.guards[shard]
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Looks `key` up; call before reading SQLite.
+    pub fn lookup(&self, key: KeyRef<'_>) -> Lookup {
+        let shard = key.shard();
+        let generation = {
+            let state = self.guard(shard);
+            if state.writing > 0 {
+                return Lookup::Bypass;
+            }
+            state.generation
+        };
+        match self.items.get(&key) {
+            Some(cached) => Lookup::Hit(cached),
+            None => Lookup::Miss(Ticket { shard, generation }),
+        }
+    }
+
+    /// Offers what a reader read from SQLite after `ticket`'s lookup; kept only if no write to
+    /// the shard began or ended since.
+    pub fn fill(&self, ticket: Ticket, key: KeyRef<'_>, value: Entry) {
+        let state = self.guard(ticket.shard);
+        if state.generation == ticket.generation && state.writing == 0 {
+            self.items.insert(key.owned(), value);
+        }
+    }
+
+    /// Committed writes only invalidate, as if they did not know their items.
+    #[cfg(test)]
+    pub fn without_write_through(&self) {
+        self.write_through.store(false, Ordering::Relaxed);
+    }
+
+    /// Bytes held, by [`EntryWeight`].
+    #[cfg(test)]
+    pub fn weight(&self) -> u64 {
+        self.items.weight()
+    }
+}
+
+/// The keys a write transaction has marked; released (see the module documentation) when
+/// dropped, which the transaction does after `COMMIT` returned, or when it was abandoned.
+pub(crate) struct WriteMarks {
+    cache: Arc<ItemCache>,
+    /// The marked keys, each with the item as the transaction leaves it (`None`: not known).
+    keys: Vec<(CacheKey, Option<Cached>)>,
+    /// Every shard is marked (a keyspace dropped).
+    all: bool,
+    /// The transaction committed: the items it wrote go into the cache at release.
+    committed: bool,
+}
+
+impl WriteMarks {
+    pub fn new(cache: Arc<ItemCache>) -> WriteMarks {
+        WriteMarks {
+            cache,
+            keys: Vec::new(),
+            all: false,
+            committed: false,
+        }
+    }
+
+    /// Marks `key` as being written: readers of its shard bypass the cache until released.
+    /// `after` is the item as stored once the write commits (`Some(None)`: deleted), or
+    /// `None` if not known; a later mark of the same key replaces it.
+    /// The item's collection is marked too (and only invalidated at release).
+    pub fn mark(&mut self, key: KeyRef<'_>, after: Option<Cached>) {
+        if self.all {
+            return;
+        }
+        if !key.collection {
+            self.mark(KeyRef::collection(key.keyspace, key.pk), None);
+        }
+        if let Some((_, known)) = self.keys.iter_mut().find(|(k, _)| key.equivalent(k)) {
+            *known = after;
+            return;
+        }
+        {
+            let mut state = self.cache.guard(key.shard());
+            state.writing += 1;
+            state.generation += 1;
+            self.cache.items.remove(&key);
+        }
+        self.keys.push((key.owned(), after));
+    }
+
+    /// The transaction committed: at release the cache takes the items as written.
+    pub fn committed(&mut self) {
+        self.committed = true;
+    }
+
+    /// Marks every shard (a write that removes items in bulk) and empties the cache.
+    pub fn mark_all(&mut self) {
+        if self.all {
+            return;
+        }
+        self.release_keys();
+        for shard in 0..SHARDS {
+            let mut state = self.cache.guard(shard);
+            state.writing += 1;
+            state.generation += 1;
+        }
+        self.cache.items.clear();
+        self.all = true;
+    }
+
+    fn release_keys(&mut self) {
+        let write_through = self.committed && self.cache.write_through.load(Ordering::Relaxed);
+        for (owned, after) in std::mem::take(&mut self.keys) {
+            let key = owned.as_ref();
+            let mut state = self.cache.guard(key.shard());
+            state.generation += 1;
+            match after {
+                // Committed, and the writer still holds the writer lock: this is the item now.
+                Some(item) if write_through => self.cache.items.insert(owned, Entry::Item(item)),
+                _ => {
+                    self.cache.items.remove(&key);
+                }
+            }
+            state.writing -= 1;
+        }
+    }
+}
+
+impl Drop for WriteMarks {
+    fn drop(&mut self) {
+        self.release_keys();
+        if self.all {
+            for shard in 0..SHARDS {
+                let mut state = self.cache.guard(shard);
+                state.generation += 1;
+                state.writing -= 1;
+            }
+            // Whatever a reader inserted before the shards were marked is gone too.
+            self.cache.items.clear();
+        }
+    }
+}
+
+#[cfg(test)]
+mod write_paths;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(pk: &[u8]) -> KeyRef<'_> {
+        KeyRef::item(1, pk, b"")
+    }
+
+    fn body(text: &str) -> Entry {
+        Entry::Item(Some(Arc::new(StoredBody {
+            body: text.into(),
+            size: text.len() as u64,
+        })))
+    }
+
+    fn hit(cache: &ItemCache, k: KeyRef<'_>) -> Option<Cached> {
+        match cache.lookup(k) {
+            Lookup::Hit(Entry::Item(cached)) => Some(cached),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn a_fill_after_a_lookup_is_served() {
+        let cache = ItemCache::new(1 << 20).unwrap();
+        let Lookup::Miss(ticket) = cache.lookup(key(b"a")) else {
+            panic!("an empty cache misses")
+        };
+        cache.fill(ticket, key(b"a"), body("1"));
+        assert_eq!(hit(&cache, key(b"a")).unwrap().unwrap().body.as_ref(), "1");
+        // Absence is cached too.
+        let Lookup::Miss(ticket) = cache.lookup(key(b"b")) else {
+            panic!()
+        };
+        cache.fill(ticket, key(b"b"), Entry::Item(None));
+        assert!(hit(&cache, key(b"b")).unwrap().is_none());
+    }
+
+    /// The classic race: the reader's ticket predates a write that committed while it read.
+    #[test]
+    fn a_fill_that_raced_a_write_is_dropped() {
+        let cache = ItemCache::new(1 << 20).unwrap();
+        let Lookup::Miss(ticket) = cache.lookup(key(b"a")) else {
+            panic!()
+        };
+        // The reader reads "old" from SQLite here; meanwhile a write marks, commits, releases.
+        drop({
+            let mut marks = WriteMarks::new(cache.clone());
+            marks.mark(key(b"a"), None);
+            marks
+        });
+        cache.fill(ticket, key(b"a"), body("old"));
+        assert!(matches!(cache.lookup(key(b"a")), Lookup::Miss(_)));
+    }
+
+    #[test]
+    fn readers_bypass_while_a_write_is_in_flight_and_fills_are_refused() {
+        let cache = ItemCache::new(1 << 20).unwrap();
+        let Lookup::Miss(ticket) = cache.lookup(key(b"a")) else {
+            panic!()
+        };
+        cache.fill(ticket, key(b"a"), body("old"));
+        let mut marks = WriteMarks::new(cache.clone());
+        marks.mark(key(b"a"), None);
+        // The old entry is gone, and the shard is bypassed until the write is released.
+        assert!(matches!(cache.lookup(key(b"a")), Lookup::Bypass));
+        drop(marks);
+        assert!(matches!(cache.lookup(key(b"a")), Lookup::Miss(_)));
+    }
+
+    /// A reader that inserted just before a write began: the write's mark removes it.
+    #[test]
+    fn a_mark_removes_the_entry() {
+        let cache = ItemCache::new(1 << 20).unwrap();
+        let Lookup::Miss(ticket) = cache.lookup(key(b"a")) else {
+            panic!()
+        };
+        cache.fill(ticket, key(b"a"), body("old"));
+        let mut marks = WriteMarks::new(cache.clone());
+        marks.mark(key(b"a"), None);
+        marks.mark(key(b"a"), None);
+        drop(marks);
+        assert!(matches!(cache.lookup(key(b"a")), Lookup::Miss(_)));
+        // Marking twice released twice: nothing is left marked.
+        assert_eq!(
+            cache
+                .guards
+                .iter()
+                .map(|g| g.lock().unwrap().writing)
+                .sum::<u32>(),
+            0
+        );
+    }
+
+    #[test]
+    fn mark_all_empties_the_cache_and_bypasses_every_shard() {
+        let cache = ItemCache::new(1 << 20).unwrap();
+        let keys: Vec<Vec<u8>> = (0..200u32).map(|i| i.to_be_bytes().to_vec()).collect();
+        for k in &keys {
+            if let Lookup::Miss(ticket) = cache.lookup(key(k)) {
+                cache.fill(ticket, key(k), body("x"));
+            }
+        }
+        let Lookup::Miss(late) = cache.lookup(key(b"late")) else {
+            panic!()
+        };
+        let mut marks = WriteMarks::new(cache.clone());
+        marks.mark(key(&keys[0]), None);
+        marks.mark_all();
+        assert!(
+            keys.iter()
+                .all(|k| matches!(cache.lookup(key(k)), Lookup::Bypass))
+        );
+        drop(marks);
+        cache.fill(late, key(b"late"), body("stale"));
+        assert!(
+            keys.iter()
+                .all(|k| matches!(cache.lookup(key(k)), Lookup::Miss(_)))
+        );
+        assert!(matches!(cache.lookup(key(b"late")), Lookup::Miss(_)));
+        assert_eq!(cache.weight(), 0);
+    }
+
+    #[test]
+    fn the_byte_budget_bounds_what_is_held() {
+        let budget = 64 * 1024;
+        let cache = ItemCache::new(budget).unwrap();
+        let text = "x".repeat(1000);
+        for i in 0..1000u32 {
+            let pk = i.to_be_bytes();
+            if let Lookup::Miss(ticket) = cache.lookup(key(&pk)) {
+                cache.fill(ticket, key(&pk), body(&text));
+            }
+        }
+        assert!(cache.weight() <= budget, "{} > {budget}", cache.weight());
+        assert!(cache.weight() > budget / 2);
+    }
+
+    #[test]
+    fn a_budget_of_zero_is_no_cache() {
+        assert!(ItemCache::new(0).is_none());
+    }
+}
