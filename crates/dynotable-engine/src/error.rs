@@ -250,6 +250,13 @@ impl From<sqlx::Error> for ApiError {
 pub enum EngineError {
     #[error("cannot create the data folder {path}: {source}")]
     CreateFolder { path: PathBuf, source: std::io::Error },
+    #[error(
+        "the database {path} is already open in another DynoTable engine (dynotable-local or the desktop app); \
+         a database file is used by one process at a time"
+    )]
+    InUse { path: PathBuf },
+    #[error("cannot lock the database with {path}: {source}")]
+    Lock { path: PathBuf, source: std::io::Error },
     #[error("the database could not be opened: {0}")]
     Open(#[source] sqlx::Error),
     #[error("the database could not be migrated: {0}")]

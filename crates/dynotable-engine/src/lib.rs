@@ -34,6 +34,7 @@ pub mod capacity;
 pub mod catalog;
 mod clock;
 mod collections;
+mod database_lock;
 mod dispatch;
 mod error;
 mod in_flight;
@@ -139,6 +140,8 @@ struct Inner {
     tokens: std::sync::Mutex<ops::transact_write_items::Tokens>,
     /// The items write requests are working on: who meets a transaction (see `in_flight`).
     in_flight: in_flight::InFlight,
+    /// This engine's hold on its database file (`None` in memory); see `database_lock`.
+    _lock: Option<database_lock::DatabaseLock>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -162,6 +165,7 @@ impl Engine {
             .location
             .path()
             .is_some_and(|path| std::fs::metadata(path).map_or(true, |m| m.len() == 0));
+        let mut lock = None;
         let connect = match &options.location {
             Location::File(path) => {
                 if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
@@ -170,6 +174,8 @@ impl Engine {
                         source,
                     })?;
                 }
+                // Before anything touches the file: is another engine using it?
+                lock = Some(database_lock::DatabaseLock::acquire(path)?);
                 // The journal mode is set on the writer below (WAL).
                 SqliteConnectOptions::new().filename(path).create_if_missing(true)
             }
@@ -253,6 +259,7 @@ impl Engine {
                 catalog: RwLock::new(catalog),
                 tokens: std::sync::Mutex::new(Default::default()),
                 in_flight: Default::default(),
+                _lock: lock,
             }),
         };
         if let Some(interval) = sweep_interval {

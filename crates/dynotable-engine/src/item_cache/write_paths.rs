@@ -48,6 +48,29 @@ async fn call(engine: &Engine, op: &str, body: Value) -> Value {
     serde_json::from_slice(&out).unwrap()
 }
 
+/// [`call`], sent again while the item is inside another writer's transaction: the writers of
+/// the race below meet each other's transactions on purpose, and DynamoDB answers that with
+/// TransactionConflictException or a TransactionConflict cancellation, which a client retries.
+async fn call_through_conflicts(engine: &Engine, op: &str, body: Value) -> Value {
+    loop {
+        match engine.call(op, body.to_string().as_bytes()).await {
+            Ok(out) => return serde_json::from_slice(&out).unwrap(),
+            Err(err)
+                if err.kind == crate::ErrorKind::TransactionConflictException
+                    || err.cancellation_reasons.as_ref().is_some_and(|reasons| {
+                        reasons.iter().any(|r| r.code == "TransactionConflict")
+                            && reasons
+                                .iter()
+                                .all(|r| r.code == "TransactionConflict" || r.code == "None")
+                    }) =>
+            {
+                tokio::task::yield_now().await
+            }
+            Err(err) => panic!("{op} {body}: {err:?}"),
+        }
+    }
+}
+
 /// The item's `v` through GetItem (`None`: no item).
 async fn get(engine: &Engine, k: &str) -> Option<Value> {
     let out = call(
@@ -398,7 +421,7 @@ async fn reads_never_go_back(location: Location, write_through: bool) {
                 let key = (w + i) % KEYS;
                 let k = format!("c{key}");
                 let n = if (w + i) % 2 == 0 {
-                    let out = call(
+                    let out = call_through_conflicts(
                         &engine,
                         "UpdateItem",
                         json!({"TableName": "Tbl", "Key": {"k": {"S": k}}, "UpdateExpression": "ADD n :one",
@@ -407,7 +430,7 @@ async fn reads_never_go_back(location: Location, write_through: bool) {
                     .await;
                     out["Attributes"]["n"]["N"].as_str().unwrap().parse::<u64>().unwrap()
                 } else {
-                    call(
+                    call_through_conflicts(
                         &engine,
                         "TransactWriteItems",
                         json!({"TransactItems": [{"Update": {"TableName": "Tbl", "Key": {"k": {"S": k}},
