@@ -93,6 +93,10 @@ mod tests {
         let created = app.create_profile(input).await.unwrap();
         assert!(dir.path().join("dynotable.sqlite").is_file());
 
+        // A restart: the first app is gone, and with it its engine, which holds the database
+        // file from the moment it has started.
+        app.engine().await.unwrap();
+        drop(app);
         let again = App::start_with("1", dir.path(), secrets);
         let names: Vec<String> = again
             .profiles()

@@ -590,6 +590,7 @@ async fn builder_runs_are_in_the_query_history_with_their_expressions_written_ou
     refused.key_condition.as_mut().unwrap().partition_key = "recordedAt".into();
     assert!(app.run_read_request(EMBEDDED_ID, &refused, None).await.is_err());
 
+    drop(app);
     let again = start(dir.path());
     let history = again.query_history(EMBEDDED_ID, Some("Telemetry")).await.unwrap();
     assert_eq!(history.len(), 1, "{history:?}");

@@ -44,6 +44,7 @@ async fn queries_run_are_remembered_newest_first_and_next_pages_are_not() {
     // A failed query is not history.
     assert!(app.query(EMBEDDED_ID, query("NoSuchTable", "x")).await.is_err());
 
+    drop(app);
     let again = App::start_with("test", dir.path(), secrets);
     let history = again.query_history(EMBEDDED_ID, Some("Telemetry")).await.unwrap();
     let vehicles: Vec<&AttributeValue> = history
