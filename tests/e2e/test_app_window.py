@@ -195,9 +195,9 @@ def test_edit_a_reading_and_see_the_change(window):
     screenshot(window, "collection-after-edit.png")
 
 
-def open_section(driver, test_id: str):
+def open_section(driver, test_id: str, table: str = "Telemetry"):
     """Opens a lazily built section of the table screen and returns it."""
-    section = css(driver, f'[data-testid="table-screen-Telemetry"] [data-testid="{test_id}"]')
+    section = css(driver, f'[data-testid="table-screen-{table}"] [data-testid="{test_id}"]')
     if section.get_attribute("open") is None:
         section.find_element(By.TAG_NAME, "summary").click()
     return section
@@ -263,6 +263,8 @@ def test_the_indexes_side_by_side_show_the_sparse_gsi(window):
     text = section.get_attribute("textContent")
     assert "GSI ByDepot" in text and "Projection" in text, text[:400]
     assert "No depotCode attribute" in text, text[:800]
+    # Telemetry has no LSI: no collection is measured against the 10 GB item-collection limit.
+    assert not section.find_elements(By.TAG_NAME, "meter")
     section.location_once_scrolled_into_view
     screenshot(window, "indexes-side-by-side.png")
 
@@ -275,3 +277,36 @@ def test_the_history_lists_the_queries_run_on_the_table(window):
     assert "VEH#V-7741 BETWEEN TS#2025-03-14T09:00:00Z AND TS#2025-03-14T09:59:00Z · newest first · Limit 25" in recent, recent
     section.location_once_scrolled_into_view
     screenshot(window, "query-history.png")
+
+
+def test_the_lsi_table_side_by_side_gauges_selection_and_an_index_query(window):
+    """CustomerOrders has an LSI: each base collection carries its size against the 10 GB limit.
+    Selecting an order marks it in the table's column and in the LSI's; a Query on an LSI
+    collection run from the view says which collection it read."""
+    css(window, '[data-testid="open-table-CustomerOrders"]').click()
+    WebDriverWait(window, 90).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="table-screen-CustomerOrders"] [data-testid="section-indexes"]')
+    )
+    section = open_section(window, "section-indexes", table="CustomerOrders")
+    WebDriverWait(window, 90).until(lambda d: section.find_elements(By.CSS_SELECTOR, 'section[aria-label="LSI ByOrderDate"] button.side-entry'))
+    gauges = section.find_elements(By.CSS_SELECTOR, 'meter[aria-label="Collection size against the 10 GB limit"]')
+    assert gauges, section.get_attribute("textContent")[:600]
+    assert " of 10 GB (" in section.get_attribute("textContent")
+
+    table_column = css(window, '[data-testid="table-screen-CustomerOrders"] section[aria-label="Table"]')
+    entry = table_column.find_element(By.CSS_SELECTOR, "button.side-entry")
+    item = entry.get_attribute("data-item")
+    entry.click()
+    selected = section.find_elements(By.CSS_SELECTOR, f'button.side-entry[data-item="{item}"][aria-pressed="true"]')
+    # The order sits once in the table and once in the LSI (its orderDate is its LSI sort key).
+    columns = {e.find_element(By.XPATH, "./ancestor::section[1]").get_attribute("aria-label") for e in selected}
+    assert columns == {"Table", "LSI ByOrderDate"}, columns
+
+    lsi = css(window, '[data-testid="table-screen-CustomerOrders"] section[aria-label="LSI ByOrderDate"]')
+    lsi.find_element(By.XPATH, './/button[normalize-space()="Query"]').click()
+    WebDriverWait(window, 90).until(lambda d: lsi.find_elements(By.CSS_SELECTOR, ".side-read-note"))
+    note = lsi.find_element(By.CSS_SELECTOR, ".side-read-note").get_attribute("textContent")
+    assert note.startswith("Read by the last query: ") and "RCU" in note, note
+    section.location_once_scrolled_into_view
+    screenshot(window, "indexes-lsi-gauge.png")
+
