@@ -47,12 +47,14 @@ impl App {
 
     /// The named profiles of the user's AWS config files, ready to open without retyping.
     pub async fn aws_profiles(&self) -> Result<Vec<AwsProfile>, CommandError> {
-        dynotable_aws::profiles::discover().await.map_err(|err| {
-            CommandError::new(
-                ErrorCode::AwsConfigUnreadable,
-                format!("The AWS config files could not be read: {err}"),
-            )
-        })
+        dynotable_aws::profiles::discover(&self.inner.aws_files)
+            .await
+            .map_err(|err| {
+                CommandError::new(
+                    ErrorCode::AwsConfigUnreadable,
+                    format!("The AWS config files could not be read: {err}"),
+                )
+            })
     }
 
     /// Tries a profile: one ListTables, and what went wrong in plain words.

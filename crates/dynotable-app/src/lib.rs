@@ -38,6 +38,7 @@ pub use writes::{Expectation, ItemCheck, ItemProblem, UpdateOutcome, WriteOutcom
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use dynotable_aws::files::AwsFiles;
 use dynotable_engine::{Engine, Location};
 use tokio::sync::watch;
 
@@ -71,6 +72,8 @@ struct Inner {
     engine: watch::Receiver<EngineSlot>,
     /// Where secrets typed into DynoTable are kept (the OS keychain in the app).
     secrets: Arc<dyn secrets::SecretStore>,
+    /// The AWS config and credentials files named profiles are read from.
+    aws_files: AwsFiles,
     /// The profile database, opened on first use.
     profiles: tokio::sync::OnceCell<profiles::ProfileStore>,
     /// Open connections by profile id.
@@ -108,6 +111,16 @@ impl App {
         data_dir: impl Into<PathBuf>,
         secrets: Arc<dyn secrets::SecretStore>,
     ) -> App {
+        App::start_with_aws_files(version, data_dir, secrets, AwsFiles::User)
+    }
+
+    /// [`App::start_with`], reading AWS profiles from `aws_files` (tests give temporary files).
+    pub fn start_with_aws_files(
+        version: impl Into<String>,
+        data_dir: impl Into<PathBuf>,
+        secrets: Arc<dyn secrets::SecretStore>,
+        aws_files: AwsFiles,
+    ) -> App {
         let data_dir = data_dir.into();
         let engine_path = data_dir.join("embedded").join("local.db");
         let (sender, receiver) = watch::channel(EngineSlot::Starting);
@@ -131,6 +144,7 @@ impl App {
                 engine_path,
                 engine: receiver,
                 secrets,
+                aws_files,
                 profiles: tokio::sync::OnceCell::new(),
                 sessions: tokio::sync::Mutex::new(std::collections::HashMap::new()),
                 running: cancellation::Running::default(),

@@ -56,7 +56,7 @@ impl App {
         id: &str,
         profile_name: &str,
     ) -> Result<Option<dynotable_aws::mfa::AssumedCredentials>, CommandError> {
-        let challenge = dynotable_aws::mfa::mfa_challenge(profile_name)
+        let challenge = dynotable_aws::mfa::mfa_challenge(&self.inner.aws_files, profile_name)
             .await
             .map_err(|err| {
                 CommandError::new(
@@ -89,7 +89,7 @@ impl App {
                 "Only AWS profiles that assume a role ask for an MFA code.",
             ));
         };
-        let challenge = dynotable_aws::mfa::mfa_challenge(profile_name)
+        let challenge = dynotable_aws::mfa::mfa_challenge(&self.inner.aws_files, profile_name)
             .await
             .map_err(|err| CommandError::new(ErrorCode::AwsConfigUnreadable, err.to_string()))?
             .ok_or_else(|| {
@@ -98,7 +98,8 @@ impl App {
                     format!("The profile {profile_name} has no mfa_serial: it needs no code."),
                 )
             })?;
-        let source = dynotable_aws::mfa::source_config(&challenge, &profile.region).await;
+        let source =
+            dynotable_aws::mfa::source_config(&self.inner.aws_files, &challenge, &profile.region).await;
         let assumed = dynotable_aws::mfa::assume_role_with_mfa(&source, &challenge, code)
             .await
             .map_err(|err| {
@@ -150,6 +151,7 @@ impl App {
             )
         };
         let id = profile.id.as_str();
+        let files = &self.inner.aws_files;
         Ok(match &profile.connection {
             // The embedded engine through the same SDK, its requests handled in-process.
             Connection::Embedded => dynotable_aws::in_process::embedded_client(self.engine().await?),
@@ -163,9 +165,11 @@ impl App {
                         secret_access_key: &assumed.secret_access_key,
                         session_token: Some(&assumed.session_token),
                     };
-                    dynotable_aws::client::client(target, region).await
+                    dynotable_aws::client::client(files, target, region).await
                 }
-                None => dynotable_aws::client::client(Target::Profile { name: profile_name }, region).await,
+                None => {
+                    dynotable_aws::client::client(files, Target::Profile { name: profile_name }, region).await
+                }
             },
             Connection::AccessKeys { access_key_id } => {
                 let secret = store
@@ -177,7 +181,7 @@ impl App {
                     secret_access_key: secret.expose(),
                     session_token: token.as_ref().map(|t| t.expose()),
                 };
-                dynotable_aws::client::client(target, region).await
+                dynotable_aws::client::client(files, target, region).await
             }
             Connection::CustomEndpoint {
                 endpoint_url,
@@ -191,7 +195,7 @@ impl App {
                     access_key_id,
                     secret_access_key: secret.expose(),
                 };
-                dynotable_aws::client::client(target, region).await
+                dynotable_aws::client::client(files, target, region).await
             }
         })
     }

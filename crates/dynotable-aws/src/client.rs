@@ -1,15 +1,14 @@
 //! aws-sdk-dynamodb clients for a connection, and "test connection": one ListTables whose
 //! failure is told in plain words with a stable code.
 
-use std::path::Path;
-
 use aws_config::BehaviorVersion;
-use aws_runtime::env_config::file::{EnvConfigFileKind, EnvConfigFiles};
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::config::Credentials;
 use aws_sdk_dynamodb::error::SdkError;
 use aws_types::region::Region;
 use serde::Serialize;
+
+use crate::files::AwsFiles;
 
 /// Where and as whom a client connects. Secrets are borrowed only while the client is built.
 #[derive(Clone, Copy)]
@@ -55,24 +54,10 @@ impl std::fmt::Debug for Target<'_> {
     }
 }
 
-/// Builds a DynamoDB client for `target` in `region`.
-pub async fn client(target: Target<'_>, region: &str) -> Client {
-    client_with_files(target, region, None).await
-}
-
-/// [`client`], reading named profiles from the given config and credentials files instead of
-/// `~/.aws` (tests use temporary files).
-pub async fn client_with_files(target: Target<'_>, region: &str, files: Option<(&Path, &Path)>) -> Client {
+/// Builds a DynamoDB client for `target` in `region`, its named profiles read from `files`.
+pub async fn client(files: &AwsFiles, target: Target<'_>, region: &str) -> Client {
     let region = Region::new(region.to_owned());
-    let mut loader = aws_config::defaults(BehaviorVersion::latest()).region(region);
-    if let Some((config, credentials)) = files {
-        loader = loader.profile_files(
-            EnvConfigFiles::builder()
-                .with_file(EnvConfigFileKind::Config, config)
-                .with_file(EnvConfigFileKind::Credentials, credentials)
-                .build(),
-        );
-    }
+    let loader = files.apply(aws_config::defaults(BehaviorVersion::latest()).region(region));
     let config = match target {
         Target::Profile { name } => loader.profile_name(name).load().await,
         Target::ProfileWithCredentials {

@@ -8,11 +8,14 @@
 //! - [`client`]: an aws-sdk-dynamodb client for a connection (a named profile, access keys, or
 //!   a custom endpoint), and "test connection" — one ListTables whose failure is told in plain
 //!   words with a stable [`client::ConnectionProblem`] code.
+//! - [`files`]: which config and credentials files all of the above read (the user's, or two
+//!   given files in tests).
 //! - [`mfa`]: assuming a profile's role with an MFA code the user types (STS AssumeRole).
 //! - [`in_process`]: the embedded engine behind the same SDK, its requests handed to the
 //!   server's router inside the process — one code path for the engine and for AWS, no port.
 
 pub mod client;
+pub mod files;
 pub mod in_process;
 pub mod mfa;
 pub mod profiles;

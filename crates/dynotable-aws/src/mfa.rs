@@ -11,6 +11,7 @@ use aws_runtime::env_config::file::EnvConfigFiles;
 use aws_types::SdkConfig;
 use aws_types::os_shim_internal::{Env, Fs};
 
+use crate::files::AwsFiles;
 use crate::profiles::DiscoverError;
 
 /// A role that needs an MFA code before it can be assumed.
@@ -64,9 +65,9 @@ pub enum MfaError {
     Failed(String),
 }
 
-/// The MFA challenge of `profile`, when its role asks for one (real files and environment).
-pub async fn mfa_challenge(profile: &str) -> Result<Option<MfaChallenge>, DiscoverError> {
-    mfa_challenge_with(&Fs::real(), &Env::real(), profile).await
+/// The MFA challenge of `profile` in `files`, when its role asks for one.
+pub async fn mfa_challenge(files: &AwsFiles, profile: &str) -> Result<Option<MfaChallenge>, DiscoverError> {
+    mfa_challenge_with(&Fs::real(), &files.env(), profile).await
 }
 
 /// [`mfa_challenge`] with the file system and environment given.
@@ -96,8 +97,9 @@ pub async fn mfa_challenge_with(
 }
 
 /// The source profile's configuration as aws-config loads it (its credentials and endpoint).
-pub async fn source_config(challenge: &MfaChallenge, region: &str) -> SdkConfig {
-    aws_config::defaults(aws_config::BehaviorVersion::latest())
+pub async fn source_config(files: &AwsFiles, challenge: &MfaChallenge, region: &str) -> SdkConfig {
+    files
+        .apply(aws_config::defaults(aws_config::BehaviorVersion::latest()))
         .profile_name(&challenge.source_profile)
         .region(aws_types::region::Region::new(region.to_owned()))
         .load()

@@ -7,6 +7,8 @@ use aws_runtime::env_config::file::EnvConfigFiles;
 use aws_types::os_shim_internal::{Env, Fs};
 use serde::Serialize;
 
+use crate::files::AwsFiles;
+
 /// Where a profile's credentials come from (what the UI says; the values stay in the files).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
 #[serde(tag = "kind", rename_all = "kebab-case", rename_all_fields = "camelCase")]
@@ -50,10 +52,10 @@ pub enum DiscoverError {
     Load(#[from] ProfileFileLoadError),
 }
 
-/// The profiles of the user's AWS config and credentials files, by name. Missing files are not
-/// an error: the list is empty.
-pub async fn discover() -> Result<Vec<AwsProfile>, DiscoverError> {
-    discover_with(&Fs::real(), &Env::real()).await
+/// The profiles of the AWS config and credentials files, by name. Missing files are not an
+/// error: the list is empty.
+pub async fn discover(files: &AwsFiles) -> Result<Vec<AwsProfile>, DiscoverError> {
+    discover_with(&Fs::real(), &files.env()).await
 }
 
 /// [`discover`] with the file system and environment given (tests use temporary files).

@@ -6,7 +6,8 @@
 
 use std::path::Path;
 
-use dynotable_aws::client::{Target, client_with_files};
+use dynotable_aws::client::{Target, client};
+use dynotable_aws::files::AwsFiles;
 
 async fn signer_echo() -> String {
     use axum::body::{Body, to_bytes};
@@ -50,12 +51,11 @@ async fn signer_echo() -> String {
 }
 
 async fn signer_of(profile: &str, config: &Path, credentials: &Path) -> String {
-    let client = client_with_files(
-        Target::Profile { name: profile },
-        "eu-west-1",
-        Some((config, credentials)),
-    )
-    .await;
+    let files = AwsFiles::Given {
+        config: config.to_owned(),
+        credentials: credentials.to_owned(),
+    };
+    let client = client(&files, Target::Profile { name: profile }, "eu-west-1").await;
     let output = client
         .list_tables()
         .send()
@@ -125,7 +125,12 @@ async fn credentials_obtained_for_a_profile_sign_its_calls_to_its_endpoint() {
     .unwrap();
     let credentials = dir.path().join("credentials");
     std::fs::write(&credentials, "").unwrap();
-    let client = client_with_files(
+    let files = AwsFiles::Given {
+        config: config.clone(),
+        credentials: credentials.clone(),
+    };
+    let client = client(
+        &files,
         Target::ProfileWithCredentials {
             name: "admin",
             access_key_id: "ASIAFROMMFA",
@@ -133,7 +138,6 @@ async fn credentials_obtained_for_a_profile_sign_its_calls_to_its_endpoint() {
             session_token: Some("t"),
         },
         "eu-west-1",
-        Some((&config, &credentials)),
     )
     .await;
     let output = client.list_tables().send().await.unwrap();

@@ -54,6 +54,7 @@ async fn answering(status: u16, body: &'static str) -> String {
 
 async fn test(url: &str) -> dynotable_aws::client::ConnectionTest {
     let client = client(
+        &dynotable_aws::files::AwsFiles::User,
         Target::Endpoint {
             url,
             access_key_id: "AKIAIOSFODNN7EXAMPLE",

@@ -1,0 +1,184 @@
+//! A named AWS profile whose role asks for MFA, end to end through the app's commands: the
+//! profile is discovered in the AWS files, opening it asks for the code (`MFA_REQUIRED`), a wrong
+//! code is refused as STS refuses it, the right one buys temporary credentials, and from then on
+//! the connection's DynamoDB calls are signed with them and go to the profile's `endpoint_url`.
+//!
+//! One loopback server plays both services: STS (form-encoded AssumeRole, answered in STS's XML)
+//! and DynamoDB (`X-Amz-Target`, answering ListTables with the access key that signed it). The
+//! AWS files are temporary files handed to the app; the real home directory is never read.
+
+use std::sync::{Arc, Mutex};
+
+use axum::body::{Body, to_bytes};
+use axum::http::{Request, Response, StatusCode};
+use dynotable_app::profiles::{ConnectionInput, ProfileInput};
+use dynotable_app::secrets::MemoryStore;
+use dynotable_app::{App, ErrorCode};
+use dynotable_aws::files::AwsFiles;
+
+/// A request the stand-in saw: which service, the access key that signed it, its body.
+#[derive(Debug, Clone)]
+struct Seen {
+    dynamodb: bool,
+    signer: String,
+    body: String,
+}
+
+const ASSUMED: &str = r#"<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
+  <AssumeRoleResult>
+    <Credentials>
+      <AccessKeyId>ASIATEMPORARYKEY</AccessKeyId>
+      <SecretAccessKey>temporary-secret</SecretAccessKey>
+      <SessionToken>temporary-token</SessionToken>
+      <Expiration>2099-01-01T00:00:00Z</Expiration>
+    </Credentials>
+    <AssumedRoleUser>
+      <AssumedRoleId>AROAEXAMPLE:dynotable</AssumedRoleId>
+      <Arn>arn:aws:sts::111122223333:assumed-role/Admin/dynotable</Arn>
+    </AssumedRoleUser>
+  </AssumeRoleResult>
+  <ResponseMetadata><RequestId>r1</RequestId></ResponseMetadata>
+</AssumeRoleResponse>"#;
+
+const REFUSED: &str = r#"<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
+  <Error><Type>Sender</Type><Code>AccessDenied</Code><Message>MultiFactorAuthentication failed with invalid MFA one time pass code.</Message></Error>
+  <RequestId>r2</RequestId>
+</ErrorResponse>"#;
+
+async fn sts_and_dynamodb(seen: Arc<Mutex<Vec<Seen>>>) -> String {
+    let app = axum::Router::new().fallback(move |request: Request<Body>| {
+        let seen = seen.clone();
+        async move {
+            let signer = request
+                .headers()
+                .get("authorization")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|a| a.split("Credential=").nth(1))
+                .and_then(|c| c.split('/').next())
+                .unwrap_or_default()
+                .to_owned();
+            let dynamodb = request.headers().contains_key("x-amz-target");
+            let body = to_bytes(request.into_body(), usize::MAX).await.unwrap();
+            let body = String::from_utf8(body.to_vec()).unwrap();
+            seen.lock().unwrap().push(Seen {
+                dynamodb,
+                signer: signer.clone(),
+                body: body.clone(),
+            });
+            let (status, content_type, answer) = if dynamodb {
+                let tables = format!(r#"{{"TableNames":["signed-by-{signer}"]}}"#);
+                (StatusCode::OK, "application/x-amz-json-1.0", tables)
+            } else if body.contains("TokenCode=123456") {
+                (StatusCode::OK, "text/xml", ASSUMED.to_owned())
+            } else {
+                (StatusCode::FORBIDDEN, "text/xml", REFUSED.to_owned())
+            };
+            Response::builder()
+                .status(status)
+                .header("content-type", content_type)
+                .body(Body::from(answer))
+                .unwrap()
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    format!("http://{address}")
+}
+
+#[tokio::test]
+async fn a_role_behind_mfa_asks_for_the_code_then_signs_with_the_credentials_it_bought() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let url = sts_and_dynamodb(seen.clone()).await;
+    let aws = tempfile::tempdir().unwrap();
+    let config = aws.path().join("config");
+    let credentials = aws.path().join("credentials");
+    std::fs::write(
+        &config,
+        format!(
+            "[profile base]\nregion = eu-west-1\nendpoint_url = {url}\n\n\
+             [profile admin]\nrole_arn = arn:aws:iam::111122223333:role/Admin\nsource_profile = base\n\
+             mfa_serial = arn:aws:iam::111122223333:mfa/me\nendpoint_url = {url}\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        &credentials,
+        "[base]\naws_access_key_id = AKIABASEKEY\naws_secret_access_key = base-secret\n",
+    )
+    .unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let app = App::start_with_aws_files(
+        "test",
+        data.path(),
+        Arc::new(MemoryStore::default()),
+        AwsFiles::Given { config, credentials },
+    );
+
+    // Discovered in the given files, ready to open.
+    let names: Vec<String> = app
+        .aws_profiles()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|p| p.name)
+        .collect();
+    assert_eq!(names, ["admin", "base"]);
+    let profile = app
+        .create_profile(ProfileInput {
+            name: "admin".into(),
+            color: "#cc3333".into(),
+            region: "eu-west-1".into(),
+            read_only: false,
+            connection: ConnectionInput::AwsProfile {
+                profile_name: "admin".into(),
+            },
+        })
+        .await
+        .unwrap();
+
+    // Opening it asks for the code; nothing has been sent yet.
+    let asked = app.list_tables(&profile.id, None).await.unwrap_err();
+    assert_eq!(asked.code, ErrorCode::MfaRequired, "{asked:?}");
+    assert!(
+        asked.message.contains("arn:aws:iam::111122223333:role/Admin")
+            && asked.message.contains("arn:aws:iam::111122223333:mfa/me"),
+        "{}",
+        asked.message
+    );
+    assert!(seen.lock().unwrap().is_empty());
+
+    // A wrong code: STS's refusal, in its words.
+    let refused = app.provide_mfa_code(&profile.id, "654321").await.unwrap_err();
+    assert_eq!(refused.code, ErrorCode::AccessDenied, "{refused:?}");
+    assert!(
+        refused.message.contains("MultiFactorAuthentication failed"),
+        "{}",
+        refused.message
+    );
+    assert_eq!(
+        app.list_tables(&profile.id, None).await.unwrap_err().code,
+        ErrorCode::MfaRequired
+    );
+
+    // The right code: AssumeRole signed by the source profile, with the serial and the code.
+    app.provide_mfa_code(&profile.id, "123456").await.unwrap();
+    let assume = seen.lock().unwrap().last().cloned().unwrap();
+    assert!(!assume.dynamodb);
+    assert_eq!(assume.signer, "AKIABASEKEY");
+    for field in [
+        "Action=AssumeRole",
+        "RoleArn=arn%3Aaws%3Aiam%3A%3A111122223333%3Arole%2FAdmin",
+        "SerialNumber=arn%3Aaws%3Aiam%3A%3A111122223333%3Amfa%2Fme",
+        "TokenCode=123456",
+    ] {
+        assert!(assume.body.contains(field), "{field} not in {}", assume.body);
+    }
+
+    // Now the connection works: DynamoDB at the profile's endpoint, signed with the role's
+    // temporary key.
+    let tables = app.list_tables(&profile.id, None).await.unwrap();
+    assert_eq!(tables.names, ["signed-by-ASIATEMPORARYKEY"]);
+    let last = seen.lock().unwrap().last().cloned().unwrap();
+    assert!(last.dynamodb && last.signer == "ASIATEMPORARYKEY", "{last:?}");
+}
