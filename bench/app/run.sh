@@ -16,7 +16,9 @@ pids=()
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
-  rm -rf "$scratch"
+  # The web view's helper processes are not our children and may still be writing their shader
+  # cache for a moment after the app quits.
+  rm -rf "$scratch" 2>/dev/null || { sleep 2; rm -rf "$scratch"; }
 }
 trap cleanup EXIT
 
