@@ -460,15 +460,8 @@ async fn wait_active(client: &aws_sdk_dynamodb::Client) {
 async fn region_echo() -> String {
     use axum::body::Body;
     use axum::http::{Request, Response, StatusCode};
-    let app = axum::Router::new().fallback(|request: Request<Body>| async move {
-        let authorization = request
-            .headers()
-            .get("authorization")
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default()
-            .to_owned();
-        // Credential=AKID/20250101/<region>/dynamodb/aws4_request
-        let region = authorization.split('/').nth(2).unwrap_or("?").to_owned();
+    dynotable_stand_ins::serve(axum::Router::new().fallback(|request: Request<Body>| async move {
+        let region = dynotable_stand_ins::signing_region(request.headers()).unwrap_or_else(|| "?".to_owned());
         let (status, body) = if region == "ap-south-2" {
             (
                 StatusCode::BAD_REQUEST,
@@ -482,11 +475,8 @@ async fn region_echo() -> String {
             .header("content-type", "application/x-amz-json-1.0")
             .body(Body::from(body))
             .unwrap()
-    });
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    format!("http://{address}")
+    }))
+    .await
 }
 
 #[tokio::test]
@@ -556,10 +546,7 @@ async fn counting_front(app: &App, seen: Arc<std::sync::Mutex<Vec<String>>>) -> 
             engine_router.oneshot(request).await.unwrap()
         }
     });
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, front).await });
-    format!("http://{address}")
+    dynotable_stand_ins::serve(front).await
 }
 
 #[tokio::test]

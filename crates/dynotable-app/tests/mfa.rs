@@ -15,6 +15,7 @@ use dynotable_app::profiles::{ConnectionInput, ProfileInput};
 use dynotable_app::secrets::MemoryStore;
 use dynotable_app::{App, ErrorCode};
 use dynotable_aws::files::AwsFiles;
+use dynotable_stand_ins::{is_dynamodb, serve, signer, sts};
 
 /// A request the stand-in saw: which service, the access key that signed it, its body.
 #[derive(Debug, Clone)]
@@ -24,40 +25,12 @@ struct Seen {
     body: String,
 }
 
-const ASSUMED: &str = r#"<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
-  <AssumeRoleResult>
-    <Credentials>
-      <AccessKeyId>ASIATEMPORARYKEY</AccessKeyId>
-      <SecretAccessKey>temporary-secret</SecretAccessKey>
-      <SessionToken>temporary-token</SessionToken>
-      <Expiration>2099-01-01T00:00:00Z</Expiration>
-    </Credentials>
-    <AssumedRoleUser>
-      <AssumedRoleId>AROAEXAMPLE:dynotable</AssumedRoleId>
-      <Arn>arn:aws:sts::111122223333:assumed-role/Admin/dynotable</Arn>
-    </AssumedRoleUser>
-  </AssumeRoleResult>
-  <ResponseMetadata><RequestId>r1</RequestId></ResponseMetadata>
-</AssumeRoleResponse>"#;
-
-const REFUSED: &str = r#"<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
-  <Error><Type>Sender</Type><Code>AccessDenied</Code><Message>MultiFactorAuthentication failed with invalid MFA one time pass code.</Message></Error>
-  <RequestId>r2</RequestId>
-</ErrorResponse>"#;
-
 async fn sts_and_dynamodb(seen: Arc<Mutex<Vec<Seen>>>) -> String {
-    let app = axum::Router::new().fallback(move |request: Request<Body>| {
+    serve(axum::Router::new().fallback(move |request: Request<Body>| {
         let seen = seen.clone();
         async move {
-            let signer = request
-                .headers()
-                .get("authorization")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|a| a.split("Credential=").nth(1))
-                .and_then(|c| c.split('/').next())
-                .unwrap_or_default()
-                .to_owned();
-            let dynamodb = request.headers().contains_key("x-amz-target");
+            let signer = signer(request.headers()).unwrap_or_default();
+            let dynamodb = is_dynamodb(request.headers());
             let body = to_bytes(request.into_body(), usize::MAX).await.unwrap();
             let body = String::from_utf8(body.to_vec()).unwrap();
             seen.lock().unwrap().push(Seen {
@@ -69,9 +42,11 @@ async fn sts_and_dynamodb(seen: Arc<Mutex<Vec<Seen>>>) -> String {
                 let tables = format!(r#"{{"TableNames":["signed-by-{signer}"]}}"#);
                 (StatusCode::OK, "application/x-amz-json-1.0", tables)
             } else if body.contains("TokenCode=123456") {
-                (StatusCode::OK, "text/xml", ASSUMED.to_owned())
+                let assumed =
+                    sts::assumed_role("Admin", "ASIATEMPORARYKEY", "temporary-secret", "temporary-token");
+                (StatusCode::OK, "text/xml", assumed)
             } else {
-                (StatusCode::FORBIDDEN, "text/xml", REFUSED.to_owned())
+                (StatusCode::FORBIDDEN, "text/xml", sts::MFA_REFUSED.to_owned())
             };
             Response::builder()
                 .status(status)
@@ -79,11 +54,8 @@ async fn sts_and_dynamodb(seen: Arc<Mutex<Vec<Seen>>>) -> String {
                 .body(Body::from(answer))
                 .unwrap()
         }
-    });
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    format!("http://{address}")
+    }))
+    .await
 }
 
 #[tokio::test]

@@ -275,10 +275,7 @@ async fn faulty_endpoint(app: &App, batch_calls: Arc<AtomicU32>) -> String {
                 .unwrap()
         }
     });
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, front).await });
-    format!("http://{address}")
+    dynotable_stand_ins::serve(front).await
 }
 
 #[tokio::test]

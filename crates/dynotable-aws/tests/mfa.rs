@@ -67,47 +67,20 @@ async fn the_challenge_comes_from_the_profile_files() {
 async fn fake_sts(seen: Arc<Mutex<Vec<(String, String)>>>) -> String {
     use axum::body::{Body, to_bytes};
     use axum::http::{Request, Response, StatusCode};
-    let app = axum::Router::new().fallback(move |request: Request<Body>| {
+    use dynotable_stand_ins::{serve, signer, sts};
+    serve(axum::Router::new().fallback(move |request: Request<Body>| {
         let seen = seen.clone();
         async move {
-            let signer = request
-                .headers()
-                .get("authorization")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|a| a.split("Credential=").nth(1))
-                .and_then(|c| c.split('/').next())
-                .unwrap_or_default()
-                .to_owned();
+            let signer = signer(request.headers()).unwrap_or_default();
             let body = to_bytes(request.into_body(), usize::MAX).await.unwrap();
             let form = String::from_utf8(body.to_vec()).unwrap();
             seen.lock().unwrap().push((signer, form.clone()));
             let (status, xml) = if form.contains("TokenCode=123456") {
-                (
-                    StatusCode::OK,
-                    r#"<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
-  <AssumeRoleResult>
-    <Credentials>
-      <AccessKeyId>ASIATEMPORARYKEY</AccessKeyId>
-      <SecretAccessKey>temporary-secret</SecretAccessKey>
-      <SessionToken>temporary-token</SessionToken>
-      <Expiration>2099-01-01T00:00:00Z</Expiration>
-    </Credentials>
-    <AssumedRoleUser>
-      <AssumedRoleId>AROAEXAMPLE:dynotable</AssumedRoleId>
-      <Arn>arn:aws:sts::111122223333:assumed-role/Admin/dynotable</Arn>
-    </AssumedRoleUser>
-  </AssumeRoleResult>
-  <ResponseMetadata><RequestId>r1</RequestId></ResponseMetadata>
-</AssumeRoleResponse>"#,
-                )
+                let assumed =
+                    sts::assumed_role("Admin", "ASIATEMPORARYKEY", "temporary-secret", "temporary-token");
+                (StatusCode::OK, assumed)
             } else {
-                (
-                    StatusCode::FORBIDDEN,
-                    r#"<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
-  <Error><Type>Sender</Type><Code>AccessDenied</Code><Message>MultiFactorAuthentication failed with invalid MFA one time pass code.</Message></Error>
-  <RequestId>r2</RequestId>
-</ErrorResponse>"#,
-                )
+                (StatusCode::FORBIDDEN, sts::MFA_REFUSED.to_owned())
             };
             Response::builder()
                 .status(status)
@@ -115,11 +88,8 @@ async fn fake_sts(seen: Arc<Mutex<Vec<(String, String)>>>) -> String {
                 .body(Body::from(xml))
                 .unwrap()
         }
-    });
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    format!("http://{address}")
+    }))
+    .await
 }
 
 fn challenge() -> MfaChallenge {

@@ -12,42 +12,34 @@ use dynotable_aws::files::AwsFiles;
 async fn signer_echo() -> String {
     use axum::body::{Body, to_bytes};
     use axum::http::{Request, Response};
-    let app = axum::Router::new().fallback(|request: Request<Body>| async move {
-        let signer = request
-            .headers()
-            .get("authorization")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|a| a.split("Credential=").nth(1))
-            .and_then(|c| c.split('/').next())
-            .unwrap_or("unsigned")
-            .to_owned();
-        let is_dynamodb = request.headers().contains_key("x-amz-target");
+    use dynotable_stand_ins::{is_dynamodb, serve, signer, sts};
+    serve(axum::Router::new().fallback(|request: Request<Body>| async move {
+        let signer = signer(request.headers()).unwrap_or_else(|| "unsigned".to_owned());
+        let is_dynamodb = is_dynamodb(request.headers());
         let body = to_bytes(request.into_body(), usize::MAX).await.unwrap();
         let form = String::from_utf8_lossy(&body).to_string();
         let (content_type, answer) = if is_dynamodb {
-            ("application/x-amz-json-1.0", format!(r#"{{"TableNames":["signed-by-{signer}"]}}"#))
+            (
+                "application/x-amz-json-1.0",
+                format!(r#"{{"TableNames":["signed-by-{signer}"]}}"#),
+            )
         } else {
             assert!(form.contains("Action=AssumeRole"), "{form}");
-            assert!(form.contains("RoleArn=arn%3Aaws%3Aiam%3A%3A111122223333%3Arole%2FReader"), "{form}");
+            assert!(
+                form.contains("RoleArn=arn%3Aaws%3Aiam%3A%3A111122223333%3Arole%2FReader"),
+                "{form}"
+            );
             (
                 "text/xml",
-                format!(
-                    r#"<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleResult>
-<Credentials><AccessKeyId>ASIAFROM{signer}</AccessKeyId><SecretAccessKey>s</SecretAccessKey><SessionToken>t</SessionToken><Expiration>2099-01-01T00:00:00Z</Expiration></Credentials>
-<AssumedRoleUser><AssumedRoleId>AROA:x</AssumedRoleId><Arn>arn:aws:sts::111122223333:assumed-role/Reader/x</Arn></AssumedRoleUser>
-</AssumeRoleResult><ResponseMetadata><RequestId>r</RequestId></ResponseMetadata></AssumeRoleResponse>"#
-                ),
+                sts::assumed_role("Reader", &format!("ASIAFROM{signer}"), "s", "t"),
             )
         };
         Response::builder()
             .header("content-type", content_type)
             .body(Body::from(answer))
             .unwrap()
-    });
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    format!("http://{address}")
+    }))
+    .await
 }
 
 async fn signer_of(profile: &str, config: &Path, credentials: &Path) -> String {

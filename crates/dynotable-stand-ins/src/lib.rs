@@ -1,0 +1,103 @@
+//! Stand-ins for AWS services, for tests that must not reach AWS: DynamoDB and STS answered by a
+//! router on a loopback port, written in each test for the case it checks.
+//!
+//! Each test builds its own [`axum::Router`] (what the service answers is the point of the test)
+//! and hands it to [`serve`]. What is common lives here: where a request's SigV4 signature says it
+//! comes from ([`signer`], [`signing_region`]) and the XML STS answers AssumeRole with
+//! ([`sts`]).
+
+use axum::http::HeaderMap;
+
+/// Serves `router` on an ephemeral loopback port for the rest of the test; returns its URL.
+pub async fn serve(router: axum::Router) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback port");
+    let address = listener.local_addr().expect("the port's address");
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    format!("http://{address}")
+}
+
+/// The SigV4 credential scope of a request: `AKID/20250101/<region>/<service>/aws4_request`.
+fn credential_scope(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get("authorization")?
+        .to_str()
+        .ok()?
+        .split("Credential=")
+        .nth(1)?
+        .split(',')
+        .next()
+}
+
+/// The access key id that signed the request.
+pub fn signer(headers: &HeaderMap) -> Option<String> {
+    credential_scope(headers)?.split('/').next().map(str::to_owned)
+}
+
+/// The region the request was signed for.
+pub fn signing_region(headers: &HeaderMap) -> Option<String> {
+    credential_scope(headers)?.split('/').nth(2).map(str::to_owned)
+}
+
+/// Whether the request is a DynamoDB call (JSON protocol, `X-Amz-Target`) rather than a
+/// form-encoded STS one.
+pub fn is_dynamodb(headers: &HeaderMap) -> bool {
+    headers.contains_key("x-amz-target")
+}
+
+/// STS's answers, in its XML.
+pub mod sts {
+    /// The answer to a successful AssumeRole of `role` with these temporary credentials, valid
+    /// until 2099.
+    pub fn assumed_role(
+        role: &str,
+        access_key_id: &str,
+        secret_access_key: &str,
+        session_token: &str,
+    ) -> String {
+        format!(
+            r#"<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
+  <AssumeRoleResult>
+    <Credentials>
+      <AccessKeyId>{access_key_id}</AccessKeyId>
+      <SecretAccessKey>{secret_access_key}</SecretAccessKey>
+      <SessionToken>{session_token}</SessionToken>
+      <Expiration>2099-01-01T00:00:00Z</Expiration>
+    </Credentials>
+    <AssumedRoleUser>
+      <AssumedRoleId>AROAEXAMPLE:dynotable</AssumedRoleId>
+      <Arn>arn:aws:sts::111122223333:assumed-role/{role}/dynotable</Arn>
+    </AssumedRoleUser>
+  </AssumeRoleResult>
+  <ResponseMetadata><RequestId>stand-in</RequestId></ResponseMetadata>
+</AssumeRoleResponse>"#
+        )
+    }
+
+    /// STS's refusal of an AssumeRole with a wrong MFA code (HTTP 403).
+    pub const MFA_REFUSED: &str = r#"<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
+  <Error><Type>Sender</Type><Code>AccessDenied</Code><Message>MultiFactorAuthentication failed with invalid MFA one time pass code.</Message></Error>
+  <RequestId>stand-in</RequestId>
+</ErrorResponse>"#;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_signature_says_who_signed_for_which_region() {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            "authorization",
+            "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20260101/eu-west-1/dynamodb/aws4_request, SignedHeaders=host, Signature=00"
+                .parse()
+                .unwrap(),
+        );
+        assert_eq!(signer(&headers).as_deref(), Some("AKIDEXAMPLE"));
+        assert_eq!(signing_region(&headers).as_deref(), Some("eu-west-1"));
+        assert!(!is_dynamodb(&headers));
+        assert_eq!(signer(&HeaderMap::new()), None);
+    }
+}
