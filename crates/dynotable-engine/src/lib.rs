@@ -49,6 +49,7 @@ mod storage;
 mod streams;
 mod ttl;
 mod write_tx;
+mod writer;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -170,7 +171,7 @@ struct Inner {
     options: Options,
     /// The one connection that writes. Serialising writes here (rather than racing for SQLite's
     /// write lock) makes every write transaction start at once and never fail with SQLITE_BUSY.
-    writer: Arc<tokio::sync::Mutex<write_tx::Writer>>,
+    writer: Arc<writer::SharedWriter>,
     /// Connections that only read.
     readers: Arc<storage::ReaderPool>,
     /// Items read by key (`None`: no cache). The writer holds it too, to invalidate.
@@ -294,7 +295,7 @@ impl Engine {
         let engine = Engine {
             inner: Arc::new(Inner {
                 options,
-                writer: Arc::new(tokio::sync::Mutex::new(write_tx::Writer::new(
+                writer: Arc::new(writer::SharedWriter::new(writer::Writer::new(
                     writer,
                     items.clone(),
                 ))),
@@ -360,9 +361,9 @@ impl Engine {
             }
         }
         if let Ok(inner) = Arc::try_unwrap(self.inner)
-            && let Ok(writer) = Arc::try_unwrap(inner.writer)
+            && let Some(writer) = Arc::try_unwrap(inner.writer).ok().and_then(|w| w.into_inner())
         {
-            let _ = writer.into_inner().conn.close().await;
+            let _ = writer.conn.close().await;
         }
     }
 
@@ -501,11 +502,10 @@ impl Engine {
         streams::call(self, operation, body).await
     }
 
-    /// The writer connection, held for the length of one write transaction.
-    async fn writer(&self) -> tokio::sync::OwnedMutexGuard<write_tx::Writer> {
-        let mut writer = self.inner.writer.clone().lock_owned().await;
-        writer.settle().await;
-        writer
+    /// The writer connection with no transaction open (a group commit in progress is
+    /// committed first), held for the length of one write transaction.
+    async fn writer(&self) -> tokio::sync::OwnedMutexGuard<writer::Writer> {
+        self.inner.writer.lock_idle().await
     }
 
     /// TransactWriteItems' ClientRequestTokens.
