@@ -439,27 +439,28 @@ impl WriteTx {
             return Ok(());
         }
         let marks = self.marks.take();
-        let shared = self.shared.clone();
-        let (group, done) = self.writer().join_group(&shared, marks);
+        let done = self.writer().join_group(marks);
         // The next writer continues the transaction; this one waits for its `COMMIT`.
         self.writer = None;
-        shared.wait_for_group(group, done).await
+        self.shared.wait_for_group(done).await
     }
 }
 
 impl Drop for WriteTx {
     fn drop(&mut self) {
-        let Some(mut writer) = self.writer.take() else {
+        let Some(writer) = self.writer.take() else {
             return;
         };
-        if !writer.needs_settling() {
+        if !writer.needs_settling() && !writer.group_open() {
             return;
         }
-        // Roll back before the next writer can take the lock: the task holds it until then.
-        // Without a runtime, the next owner rolls back first (`Writer::settle`).
+        // Roll back (and commit a group no one else will) before the next writer can take the
+        // lock: the task holds it until then. Without a runtime, the next owner rolls back
+        // first (`Writer::settle`).
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let shared = self.shared.clone();
             runtime.spawn(async move {
-                writer.settle().await;
+                shared.release(writer).await;
             });
         }
     }
@@ -771,5 +772,42 @@ mod tests {
             commits < puts,
             "{commits} commits for {puts} requests: no group commit happened"
         );
+    }
+
+    /// The request a group's last member handed the lock to goes away (cancelled while it
+    /// waited for the lock, or while it held it): the group is still committed and its members
+    /// acknowledged.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_group_is_committed_when_the_request_it_was_handed_to_goes_away() {
+        for hold in [false, true] {
+            let engine = engine().await;
+            let mut first = engine.write_tx().await;
+            first.batch().put_entry(9, b"a", b"", b"", b"{}".to_vec(), 1);
+            let next = tokio::spawn({
+                let engine = engine.clone();
+                async move {
+                    let tx = engine.write_tx().await;
+                    if hold {
+                        // Holds the lock (with the group open) until cancelled.
+                        std::future::pending::<()>().await;
+                    }
+                    drop(tx);
+                    std::future::pending::<()>().await;
+                }
+            });
+            until_waiting(&engine, 1).await;
+            let commit = tokio::spawn(first.commit());
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            next.abort();
+            tokio::time::timeout(std::time::Duration::from_secs(5), commit)
+                .await
+                .expect("the group is committed without the request that went away")
+                .unwrap()
+                .unwrap();
+            assert_eq!(
+                count(&engine, "SELECT count(*) FROM entries WHERE keyspace = 9").await,
+                1
+            );
+        }
     }
 }

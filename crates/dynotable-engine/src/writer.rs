@@ -23,10 +23,12 @@
 //!   members joined (a later member's write-through wins), while it still holds the writer
 //!   lock, and only then tells the members the outcome. No member is acknowledged before the
 //!   `COMMIT` that made its write durable returned; if the `COMMIT` fails, every member fails.
-//! - A member waiting for its group also queues for the writer lock again: should every
-//!   request after it go away (cancelled before its turn), it takes the lock itself and commits
-//!   its group. A member whose own future is dropped while it waits leaves its group to the
-//!   others (its marks stay with the group until the group ends).
+//! - Someone always commits an open group: a request hands the lock on only to a writer queued
+//!   for it; a queued writer that goes away (a cancelled request) leaves a task in its place
+//!   ([`SharedWriter::lock`]); a request that fails or goes away while it holds the lock rolls
+//!   back its own savepoint and commits the group if no one waits ([`SharedWriter::release`]).
+//!   A member whose future is dropped while it waits for the `COMMIT` leaves its changes to the
+//!   group (its marks stay with the group until the group ends); it was never acknowledged.
 //! - Anything that takes the writer outside a request transaction (DDL, the TTL sweep, close)
 //!   commits the open group first ([`Writer::settle`] then [`Writer::finish_group`]).
 //!
@@ -52,7 +54,6 @@ pub(crate) struct SharedWriter {
     /// Writers queued for [`SharedWriter::lock`] right now (not members waiting for their
     /// group's commit).
     waiting: AtomicUsize,
-    next_group: AtomicU64,
     /// `COMMIT`s sent for requests (alone or as a group).
     commits: AtomicU64,
 }
@@ -62,30 +63,60 @@ impl SharedWriter {
         SharedWriter {
             lock: Arc::new(Mutex::new(writer)),
             waiting: AtomicUsize::new(0),
-            next_group: AtomicU64::new(1),
             commits: AtomicU64::new(0),
         }
     }
 
     /// Takes the writer lock, counted among the waiting while it waits; rolls back what an
     /// earlier owner could not finish. A group may still be open (see [`Writer::group_open`]).
-    pub async fn lock(&self) -> OwnedMutexGuard<Writer> {
-        struct Waiting<'a>(&'a AtomicUsize);
-        impl Drop for Waiting<'_> {
+    ///
+    /// A group's last member hands the lock on, instead of committing, only when someone waits
+    /// for it: a waiter that goes away before its turn (a cancelled request) so leaves behind a
+    /// task that takes its place, and commits the group if no one else is waiting by then.
+    pub async fn lock(self: &Arc<Self>) -> OwnedMutexGuard<Writer> {
+        struct Waiting {
+            shared: Arc<SharedWriter>,
+            acquired: bool,
+        }
+        impl Drop for Waiting {
             fn drop(&mut self) {
-                self.0.fetch_sub(1, Ordering::SeqCst);
+                self.shared.waiting.fetch_sub(1, Ordering::SeqCst);
+                if !self.acquired
+                    && let Ok(runtime) = tokio::runtime::Handle::try_current()
+                {
+                    let shared = self.shared.clone();
+                    runtime.spawn(async move {
+                        let writer = shared.lock().await;
+                        shared.release(writer).await;
+                    });
+                }
             }
         }
         self.waiting.fetch_add(1, Ordering::SeqCst);
-        let waiting = Waiting(&self.waiting);
+        let mut waiting = Waiting {
+            shared: self.clone(),
+            acquired: false,
+        };
         let mut writer = self.lock.clone().lock_owned().await;
+        waiting.acquired = true;
         drop(waiting);
         writer.settle().await;
         writer
     }
 
+    /// Lets the writer go from an owner that did not finish its transaction (or never began
+    /// one): what it left is rolled back, and an open group is committed unless another writer
+    /// is waiting to continue it.
+    pub async fn release(&self, mut writer: OwnedMutexGuard<Writer>) {
+        writer.settle().await;
+        if writer.group_open() && !self.others_waiting() {
+            writer.finish_group().await;
+            self.count_commit();
+        }
+    }
+
     /// The writer with no transaction open: a group left open is committed first.
-    pub async fn lock_idle(&self) -> OwnedMutexGuard<Writer> {
+    pub async fn lock_idle(self: &Arc<Self>) -> OwnedMutexGuard<Writer> {
         let mut writer = self.lock().await;
         writer.finish_group().await;
         writer
@@ -113,39 +144,20 @@ impl SharedWriter {
         self.waiting.load(Ordering::SeqCst) > 0
     }
 
-    /// Waits until group `id` has ended, and returns its outcome. Queues for the writer lock
-    /// meanwhile: whoever holds it commits the group in the normal course, but if the lock comes
-    /// to this member with the group still open, it commits the group itself.
+    /// Waits until the group has ended (see [`SharedWriter::lock`] for who commits it), and
+    /// returns its outcome.
     pub async fn wait_for_group(
         &self,
-        id: u64,
-        done: watch::Receiver<Option<Result<(), ApiError>>>,
+        mut done: watch::Receiver<Option<Result<(), ApiError>>>,
     ) -> Result<(), ApiError> {
-        let abandoned = || Err(ApiError::internal("a group commit ended without an outcome"));
-        let mut told = done.clone();
-        tokio::select! {
-            biased;
-            outcome = async { told.wait_for(|outcome| outcome.is_some()).await.map(|o| o.clone()) } => {
-                match outcome {
-                    Ok(outcome) => outcome.unwrap_or_else(abandoned),
-                    Err(_) => abandoned(),
-                }
-            }
-            mut writer = self.lock.clone().lock_owned() => {
-                writer.settle().await;
-                if writer.group.as_ref().is_some_and(|group| group.id == id) {
-                    writer.finish_group().await;
-                    self.count_commit();
-                }
-                drop(writer);
-                let outcome = done.borrow().clone();
-                outcome.unwrap_or_else(abandoned)
-            }
+        let outcome = done
+            .wait_for(|outcome| outcome.is_some())
+            .await
+            .map(|outcome| outcome.clone());
+        match outcome {
+            Ok(Some(outcome)) => outcome,
+            _ => Err(ApiError::internal("a group commit ended without an outcome")),
         }
-    }
-
-    fn next_group_id(&self) -> u64 {
-        self.next_group.fetch_add(1, Ordering::Relaxed)
     }
 
     /// The writer itself, when no one else holds the lock (the engine closing).
@@ -165,7 +177,6 @@ pub(crate) enum Undo {
 
 /// The requests whose changes are in the open transaction, waiting for its `COMMIT`.
 struct OpenGroup {
-    id: u64,
     /// Each member's item-cache marks, in the order the members joined.
     marks: Vec<Option<WriteMarks>>,
     done: watch::Sender<Option<Result<(), ApiError>>>,
@@ -245,21 +256,16 @@ impl Writer {
     }
 
     /// The owner's statements succeeded and its savepoint (if any) was released into the open
-    /// transaction: joins (or opens) the group with `marks`, and returns the group's id and
-    /// where its outcome will be told.
-    pub fn join_group(
-        &mut self,
-        shared: &SharedWriter,
-        marks: Option<WriteMarks>,
-    ) -> (u64, watch::Receiver<Option<Result<(), ApiError>>>) {
+    /// transaction: joins (or opens) the group with `marks`, and returns where its
+    /// outcome will be told.
+    pub fn join_group(&mut self, marks: Option<WriteMarks>) -> watch::Receiver<Option<Result<(), ApiError>>> {
         self.undo = None;
         let group = self.group.get_or_insert_with(|| OpenGroup {
-            id: shared.next_group_id(),
             marks: Vec::new(),
             done: watch::channel(None).0,
         });
         group.marks.push(marks);
-        (group.id, group.done.subscribe())
+        group.done.subscribe()
     }
 
     /// Undoes what the lock's previous owner sent but could not finish: its savepoint, or the
