@@ -216,19 +216,20 @@ pub(crate) async fn write_item(
             Some(old) => index_entry(table, index, &old.item)?,
             None => None,
         };
-        let after = new.and_then(|(_, _, entries)| entries.get(position).cloned().flatten());
-        let moved = match (&before, &after) {
+        // The new entry is borrowed from the prepared item: no copy of its attributes.
+        let after = new.and_then(|(_, _, entries)| entries.get(position)?.as_ref());
+        let moved = match (&before, after) {
             (Some(b), Some(a)) => (&b.pk, &b.sk) != (&a.pk, &a.sk),
             _ => true,
         };
-        let changed = before != after;
+        let changed = before.as_ref() != after;
         if let Some(b) = &before
             && (after.is_none() || moved)
         {
             batch.delete_entry(index.keyspace, &b.pk, &b.sk, &tail);
             batch.adjust_collection(index.keyspace, &b.pk, Some(b.size), None);
         }
-        if let Some(a) = &after
+        if let Some(a) = after
             && changed
         {
             put_entry(batch, index.keyspace, &a.pk, &a.sk, &tail, &a.item, a.size)?;
@@ -246,7 +247,6 @@ pub(crate) async fn write_item(
                 .as_ref()
                 .map(|(k, s)| (k, *s)),
             after
-                .as_ref()
                 .map(|a| ((&a.pk, &a.sk), a.size))
                 .as_ref()
                 .map(|(k, s)| (k, *s)),

@@ -17,7 +17,8 @@
 //!    keeps right before it is acknowledged. Writes take the single writer connection in a [`write_tx`]
 //!    transaction: `BEGIN IMMEDIATE`, read the old item, check the condition, and write the
 //!    item, its index entries and its item-collection statistics together ([`items`]), then
-//!    commit — with `synchronous = FULL`, a write is on disk before it is acknowledged. sqlx
+//!    commit — a write is acknowledged after its `COMMIT` returned (WAL, `synchronous = NORMAL`:
+//!    it survives a crash of the process; [`Durability::PowerLoss`] syncs each commit). sqlx
 //!    hands every query to the connection's own thread, so the statements of a transaction are
 //!    sent in batches (one round trip for begin + reads, one for writes + commit), not one by one.
 //!    A write request first claims its items ([`in_flight`]): one that meets an item inside an
@@ -48,6 +49,7 @@ mod storage;
 mod streams;
 mod ttl;
 mod write_tx;
+mod writer;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -100,6 +102,46 @@ pub struct Options {
     /// (`item_cache`); 0 turns it off. The cache assumes this engine is the only writer of
     /// its database file.
     pub item_cache_bytes: u64,
+    /// What an acknowledged write survives (file databases; see [`Durability`]).
+    pub durability: Durability,
+}
+
+/// What an acknowledged write survives, in a database file (an in-memory database survives
+/// nothing). Both keep every acknowledged write across a crash of the process (`kill -9`):
+/// a write is acknowledged only after its `COMMIT` returned, and in WAL mode a committed
+/// transaction is in the write-ahead log in the OS's hands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Durability {
+    /// `synchronous = NORMAL`: the write-ahead log is synced at checkpoints, not at every
+    /// commit. A crash of the process loses nothing acknowledged; a crash of the OS or a power
+    /// cut may lose the last acknowledged writes (the database stays consistent).
+    #[default]
+    Process,
+    /// `synchronous = FULL`: every commit waits for the write-ahead log to reach the disk, so an
+    /// acknowledged write survives a power cut too; each commit costs an fsync.
+    PowerLoss,
+}
+
+impl Durability {
+    fn synchronous(self) -> SqliteSynchronous {
+        match self {
+            Durability::Process => SqliteSynchronous::Normal,
+            Durability::PowerLoss => SqliteSynchronous::Full,
+        }
+    }
+}
+
+impl FromStr for Durability {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Durability, String> {
+        match text {
+            "process" => Ok(Durability::Process),
+            "power-loss" => Ok(Durability::PowerLoss),
+            other => Err(format!(
+                "unknown durability `{other}`: expected `process` or `power-loss`"
+            )),
+        }
+    }
 }
 
 /// The item cache's default budget, in bytes.
@@ -114,6 +156,7 @@ impl Options {
             endpoint_address: "localhost:8000".to_owned(),
             sweep_interval: Some(std::time::Duration::from_secs(30)),
             item_cache_bytes: DEFAULT_ITEM_CACHE_BYTES,
+            durability: Durability::default(),
         }
     }
 }
@@ -128,7 +171,7 @@ struct Inner {
     options: Options,
     /// The one connection that writes. Serialising writes here (rather than racing for SQLite's
     /// write lock) makes every write transaction start at once and never fail with SQLITE_BUSY.
-    writer: Arc<tokio::sync::Mutex<write_tx::Writer>>,
+    writer: Arc<writer::SharedWriter>,
     /// Connections that only read.
     readers: Arc<storage::ReaderPool>,
     /// Items read by key (`None`: no cache). The writer holds it too, to invalidate.
@@ -183,8 +226,8 @@ impl Engine {
                 SqliteConnectOptions::from_str("sqlite::memory:").map_err(EngineError::Open)?
             }
         }
-        // An acknowledged write survives kill -9 and power loss.
-        .synchronous(SqliteSynchronous::Full)
+        // An acknowledged write survives kill -9 (and with `Durability::PowerLoss` a power cut).
+        .synchronous(options.durability.synchronous())
         .busy_timeout(std::time::Duration::from_secs(10))
         .pragma("temp_store", "memory");
 
@@ -199,7 +242,7 @@ impl Engine {
             .map_err(EngineError::Open)?;
         // Migrations commit without waiting for the disk (each of their commits would be an fsync,
         // most of a new file's startup time when the disk is busy): a schema change lost to a
-        // power cut is run again at the next open. Requests' writes are `synchronous = FULL`.
+        // power cut is run again at the next open. Requests' writes then get the chosen level.
         sqlx::query("PRAGMA synchronous = NORMAL")
             .execute(&mut writer)
             .await?;
@@ -219,9 +262,11 @@ impl Engine {
                 .await?;
         }
         sqlx::migrate!("./migrations").run_direct(&mut writer).await?;
-        sqlx::query("PRAGMA synchronous = FULL")
-            .execute(&mut writer)
-            .await?;
+        let synchronous = match options.durability {
+            Durability::Process => "PRAGMA synchronous = NORMAL",
+            Durability::PowerLoss => "PRAGMA synchronous = FULL",
+        };
+        sqlx::query(synchronous).execute(&mut writer).await?;
         // Two readers per core: a read's SQLite work is short, and each connection is a thread.
         let max_readers = std::thread::available_parallelism()
             .map_or(4, |n| n.get() * 2)
@@ -250,7 +295,7 @@ impl Engine {
         let engine = Engine {
             inner: Arc::new(Inner {
                 options,
-                writer: Arc::new(tokio::sync::Mutex::new(write_tx::Writer::new(
+                writer: Arc::new(writer::SharedWriter::new(writer::Writer::new(
                     writer,
                     items.clone(),
                 ))),
@@ -316,9 +361,9 @@ impl Engine {
             }
         }
         if let Ok(inner) = Arc::try_unwrap(self.inner)
-            && let Ok(writer) = Arc::try_unwrap(inner.writer)
+            && let Some(writer) = Arc::try_unwrap(inner.writer).ok().and_then(|w| w.into_inner())
         {
-            let _ = writer.into_inner().conn.close().await;
+            let _ = writer.conn.close().await;
         }
     }
 
@@ -457,11 +502,10 @@ impl Engine {
         streams::call(self, operation, body).await
     }
 
-    /// The writer connection, held for the length of one write transaction.
-    async fn writer(&self) -> tokio::sync::OwnedMutexGuard<write_tx::Writer> {
-        let mut writer = self.inner.writer.clone().lock_owned().await;
-        writer.settle().await;
-        writer
+    /// The writer connection with no transaction open (a group commit in progress is
+    /// committed first), held for the length of one write transaction.
+    async fn writer(&self) -> tokio::sync::OwnedMutexGuard<writer::Writer> {
+        self.inner.writer.lock_idle().await
     }
 
     /// TransactWriteItems' ClientRequestTokens.

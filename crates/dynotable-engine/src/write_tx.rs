@@ -18,7 +18,9 @@
 //! A BatchWriteItem is so two round trips (begin + read the old items, then write + commit), a
 //! PutItem the same. What is written, and when it is durable, is unchanged: the statements run
 //! in the order they were added, inside the one transaction, and the write is acknowledged only
-//! after `COMMIT` (with `synchronous = FULL`) returned.
+//! after `COMMIT` returned — its own, or its group's when other writers were waiting (group
+//! commit, `writer`: the transaction is then a savepoint of a transaction several requests
+//! share).
 //!
 //! The item cache (`item_cache`) learns here of every change to a base item: the batch records
 //! the keys of the base items it writes or deletes, and a [`WriteTx`] marks them in the cache
@@ -36,67 +38,17 @@ use std::sync::Arc;
 
 use sqlx::sqlite::SqliteArguments;
 use sqlx::{Arguments, Encode, Row, Sqlite, SqliteConnection, Type};
-use tokio::sync::{Mutex, OwnedMutexGuard};
+use tokio::sync::OwnedMutexGuard;
 
 use crate::ApiError;
 use crate::catalog::TableSchema;
-use crate::item_cache::{Cached, ItemCache, KeyRef, StoredBody, WriteMarks};
+use crate::item_cache::{Cached, KeyRef, StoredBody, WriteMarks};
 use crate::items::{StorageKey, StoredItem, decode_entry};
+use crate::writer::{MAX_GROUP, SharedWriter, Undo, Writer};
 
 /// Rows per multi-row statement: far below SQLite's 32,766 bound parameters, and few enough
 /// distinct statement shapes for sqlx's per-connection statement cache.
 const ROWS_PER_STATEMENT: usize = 128;
-
-/// The one connection that writes, and whether it may still be inside a transaction that its
-/// owner could not finish (a [`WriteTx`] dropped where no runtime could roll it back).
-pub(crate) struct Writer {
-    pub conn: SqliteConnection,
-    pub in_transaction: bool,
-    /// The item cache every change to a base item must invalidate (`None`: no cache).
-    items: Option<Arc<ItemCache>>,
-}
-
-impl Writer {
-    pub fn new(conn: SqliteConnection, items: Option<Arc<ItemCache>>) -> Writer {
-        Writer {
-            conn,
-            in_transaction: false,
-            items,
-        }
-    }
-
-    /// For a write that removes base items in bulk (DeleteTable): every key of the item cache
-    /// marked until the returned marks are dropped, which must be after `COMMIT` returned.
-    pub fn mark_all_items(&self) -> Option<WriteMarks> {
-        self.items.as_ref().map(|items| {
-            let mut marks = WriteMarks::new(items.clone());
-            marks.mark_all();
-            marks
-        })
-    }
-
-    /// Rolls back a transaction a previous owner left open. A `ROLLBACK` with none open fails;
-    /// that failure means there was nothing to undo.
-    pub async fn settle(&mut self) {
-        if self.in_transaction {
-            let _ = sqlx::query("ROLLBACK").execute(&mut self.conn).await;
-            self.in_transaction = false;
-        }
-    }
-}
-
-impl std::ops::Deref for Writer {
-    type Target = SqliteConnection;
-    fn deref(&self) -> &SqliteConnection {
-        &self.conn
-    }
-}
-
-impl std::ops::DerefMut for Writer {
-    fn deref_mut(&mut self) -> &mut SqliteConnection {
-        &mut self.conn
-    }
-}
 
 /// SQL statements and their arguments, to be sent to SQLite as one query.
 #[derive(Default)]
@@ -321,11 +273,17 @@ impl StatementBinds<'_> {
 
 /// A write transaction on the writer connection: `BEGIN IMMEDIATE` (SQLite's write lock taken
 /// at the start, so a transaction that read an item cannot be overtaken by another process's
-/// write to it), the writes, `COMMIT` — sent in as few round trips as the reads allow.
+/// write to it), the writes, `COMMIT` — sent in as few round trips as the reads allow. When a
+/// group commit is open (`writer`), the transaction is a savepoint of the group's instead, and
+/// its `COMMIT` may be another member's.
 pub(crate) struct WriteTx {
+    shared: Arc<SharedWriter>,
     /// The writer, locked for the whole transaction; `None` once handed to the rollback task.
     writer: Option<OwnedMutexGuard<Writer>>,
-    /// What has not been sent yet; starts with `BEGIN IMMEDIATE`.
+    /// How this transaction's statements are undone: it began the SQLite transaction, or joined
+    /// a group's inside a savepoint.
+    undo: Undo,
+    /// What has not been sent yet; starts with `BEGIN IMMEDIATE` or `SAVEPOINT member`.
     pending: StatementBatch,
     /// The base items this transaction has sent changes to, marked in the item cache until
     /// the transaction ends (declared after `writer`: released after the rollback is handed
@@ -334,15 +292,23 @@ pub(crate) struct WriteTx {
 }
 
 impl WriteTx {
-    /// Takes the writer lock and starts a transaction (sent with the first statement).
-    pub async fn begin(writer: &Arc<Mutex<Writer>>) -> WriteTx {
-        let mut guard = writer.clone().lock_owned().await;
-        guard.settle().await;
+    /// Takes the writer lock and starts a transaction (sent with the first statement): its own,
+    /// or a savepoint in an open group's.
+    pub async fn begin(shared: &Arc<SharedWriter>) -> WriteTx {
+        let guard = shared.lock().await;
         let mut pending = StatementBatch::new();
-        pending.push("BEGIN IMMEDIATE", |_| {});
-        let marks = guard.items.clone().map(WriteMarks::new);
+        let undo = if guard.group_open() {
+            pending.push("SAVEPOINT member", |_| {});
+            Undo::Savepoint
+        } else {
+            pending.push("BEGIN IMMEDIATE", |_| {});
+            Undo::Transaction
+        };
+        let marks = guard.items().cloned().map(WriteMarks::new);
         WriteTx {
+            shared: shared.clone(),
             writer: Some(guard),
+            undo,
             pending,
             marks,
         }
@@ -372,16 +338,23 @@ impl WriteTx {
             .expect("the writer is held until the transaction ends")
     }
 
+    /// The writer, about to run statements of this transaction's.
+    fn sending(&mut self) -> &mut Writer {
+        let undo = self.undo;
+        let writer = self.writer();
+        writer.sending(undo);
+        writer
+    }
+
     /// Sends what is pending, and returns the connection for statements of the caller's own
     /// (reads that need the writes before them).
     pub async fn flush(&mut self) -> Result<&mut SqliteConnection, ApiError> {
         let (sql, args) = self.take_pending();
-        let writer = self.writer();
         if !sql.is_empty() {
-            writer.in_transaction = true;
+            let writer = self.sending();
             sqlx::query_with(&sql, args).execute(&mut writer.conn).await?;
         }
-        Ok(&mut self.writer().conn)
+        Ok(&mut self.sending().conn)
     }
 
     /// Reads the item at `key` (after sending what is pending, in the same round trip).
@@ -425,8 +398,7 @@ impl WriteTx {
                  AND e.sk = k.column3 AND e.tail = X''",
             );
             args.add(table.keyspace).map_err(ApiError::internal)?;
-            let writer = self.writer();
-            writer.in_transaction = true;
+            let writer = self.sending();
             let rows = sqlx::query_with(&sql, args).fetch_all(&mut writer.conn).await?;
             for row in rows {
                 let place: i64 = row.try_get(0)?;
@@ -439,37 +411,56 @@ impl WriteTx {
         Ok(found)
     }
 
-    /// Sends what is pending and `COMMIT`, together. The write is durable when this returns.
-    /// The marked items are released (see `item_cache`) after `COMMIT` returned, before the
-    /// caller acknowledges the write.
+    /// Sends what is pending and ends the transaction. The write is durable when this
+    /// returns: either this transaction sent `COMMIT` with its last statements, or — other
+    /// writers waiting — it released its changes into a group and waited for the group's
+    /// `COMMIT` (`writer`). The marked items are released (see `item_cache`) after that
+    /// `COMMIT` returned, before the caller acknowledges the write.
     pub async fn commit(mut self) -> Result<(), ApiError> {
         let (mut sql, args) = self.take_pending();
-        let writer = self.writer();
-        sql.push_str("COMMIT");
-        writer.in_transaction = true;
-        sqlx::query_with(&sql, args).execute(&mut writer.conn).await?;
-        writer.in_transaction = false;
-        // Committed: the cache gets the items as written (item_cache, "Write-through").
-        if let Some(mut marks) = self.marks.take() {
-            marks.committed();
+        if self.undo == Undo::Savepoint {
+            sql.push_str("RELEASE member;\n");
         }
-        Ok(())
+        let hand_off = self.shared.others_waiting() && self.writer().group_members() + 1 < MAX_GROUP;
+        if !hand_off {
+            sql.push_str("COMMIT");
+        }
+        let writer = self.sending();
+        sqlx::query_with(&sql, args).execute(&mut writer.conn).await?;
+        if !hand_off {
+            self.shared.count_commit();
+            let writer = self.writer();
+            // Committed: the group's members' items first, then this one's, go into the cache
+            // as written (item_cache, "Write-through"), while the writer lock is held.
+            writer.committed_group();
+            if let Some(mut marks) = self.marks.take() {
+                marks.committed();
+            }
+            return Ok(());
+        }
+        let marks = self.marks.take();
+        let done = self.writer().join_group(marks);
+        // The next writer continues the transaction; this one waits for its `COMMIT`.
+        self.writer = None;
+        self.shared.wait_for_group(done).await
     }
 }
 
 impl Drop for WriteTx {
     fn drop(&mut self) {
-        let Some(mut writer) = self.writer.take() else {
+        let Some(writer) = self.writer.take() else {
             return;
         };
-        if !writer.in_transaction {
+        if !writer.needs_settling() && !writer.group_open() {
             return;
         }
-        // Roll back before the next writer can take the lock: the task holds it until then.
-        // Without a runtime, the next owner rolls back first (`Writer::settle`).
+        // Roll back (and commit a group no one else will) before the next writer can take the
+        // lock: the task holds it until then. Without a runtime, the next owner rolls back
+        // first (`Writer::settle`).
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let shared = self.shared.clone();
             runtime.spawn(async move {
-                writer.settle().await;
+                shared.release(writer).await;
             });
         }
     }
@@ -625,5 +616,198 @@ mod tests {
             count(&engine, "SELECT count(*) FROM entries WHERE keyspace = 5").await,
             1
         );
+    }
+
+    /// Waits until `n` writers are queued for the writer lock.
+    async fn until_waiting(engine: &Engine, n: usize) {
+        while engine.inner.writer.waiting() < n {
+            tokio::task::yield_now().await;
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_failing_member_of_a_group_undoes_only_its_own_writes() {
+        let engine = engine().await;
+        let commits_before = engine.inner.writer.commits();
+        let mut first = engine.write_tx().await;
+        first.batch().put_entry(9, b"a", b"", b"", b"{}".to_vec(), 1);
+        first.batch().adjust_collection(9, b"a", None, Some(1));
+        // Two more requests queue behind the first: one fails, one succeeds.
+        let failing = tokio::spawn({
+            let engine = engine.clone();
+            async move {
+                let mut tx = engine.write_tx().await;
+                assert_eq!(tx.undo, Undo::Savepoint, "the second request joins the group");
+                tx.batch().put_entry(9, b"b", b"", b"", b"{}".to_vec(), 1);
+                tx.batch().adjust_collection(9, b"b", None, Some(1));
+                tx.batch()
+                    .push("INSERT INTO no_such_table VALUES (?)", |b| b.bind(1i64));
+                tx.commit().await
+            }
+        });
+        until_waiting(&engine, 1).await;
+        let succeeding = tokio::spawn({
+            let engine = engine.clone();
+            async move {
+                let mut tx = engine.write_tx().await;
+                assert_eq!(tx.undo, Undo::Savepoint, "the third request joins the group");
+                assert_eq!(tx.writer().group_members(), 1, "the first request waits in it");
+                tx.batch().put_entry(9, b"c", b"", b"", b"{}".to_vec(), 1);
+                tx.batch().adjust_collection(9, b"c", None, Some(1));
+                tx.commit().await
+            }
+        });
+        until_waiting(&engine, 2).await;
+        // Others are waiting: the first request hands its transaction on and is acknowledged
+        // only when the group commits.
+        first.commit().await.unwrap();
+        assert!(failing.await.unwrap().is_err());
+        succeeding.await.unwrap().unwrap();
+        assert_eq!(
+            engine.inner.writer.commits() - commits_before,
+            1,
+            "one COMMIT for the group"
+        );
+        let written = "SELECT group_concat(pk, ',') FROM (SELECT CAST(pk AS TEXT) AS pk FROM entries \
+                       WHERE keyspace = 9 ORDER BY pk)";
+        let mut writer = engine.writer().await;
+        let pks: String = sqlx::query_scalar(written)
+            .fetch_one(&mut writer.conn)
+            .await
+            .unwrap();
+        assert_eq!(pks, "a,c");
+        let stats: i64 = sqlx::query_scalar("SELECT count(*) FROM collections WHERE keyspace = 9")
+            .fetch_one(&mut writer.conn)
+            .await
+            .unwrap();
+        assert_eq!(stats, 2, "the failed request's statistics are undone with it");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_request_alone_commits_at_once() {
+        let engine = engine().await;
+        let commits_before = engine.inner.writer.commits();
+        let mut tx = engine.write_tx().await;
+        assert_eq!(tx.undo, Undo::Transaction);
+        tx.batch().put_entry(9, b"a", b"", b"", b"{}".to_vec(), 1);
+        tx.commit().await.unwrap();
+        assert_eq!(engine.inner.writer.commits() - commits_before, 1);
+        // Committed: a reader connection sees it.
+        let mut reader = engine.inner.readers.acquire().await.unwrap();
+        let n: i64 = sqlx::query_scalar("SELECT count(*) FROM entries WHERE keyspace = 9")
+            .fetch_one(&mut *reader)
+            .await
+            .unwrap();
+        assert_eq!(n, 1);
+    }
+
+    /// Many concurrent PutItems, some failing their condition: every acknowledged put is
+    /// there, every failed one changed nothing, and they shared commits.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn concurrent_requests_share_commits_and_failures_stay_their_own() {
+        let engine = engine().await;
+        engine
+            .call(
+                "CreateTable",
+                br#"{"TableName":"Tbl","KeySchema":[{"AttributeName":"k","KeyType":"HASH"}],
+                    "AttributeDefinitions":[{"AttributeName":"k","AttributeType":"S"}],
+                    "BillingMode":"PAY_PER_REQUEST"}"#,
+            )
+            .await
+            .unwrap();
+        let commits_before = engine.inner.writer.commits();
+        const TASKS: usize = 16;
+        const PUTS: usize = 30;
+        let mut tasks = Vec::new();
+        for task in 0..TASKS {
+            let engine = engine.clone();
+            tasks.push(tokio::spawn(async move {
+                let mut failed = 0;
+                for i in 0..PUTS {
+                    // Every third put repeats the previous key under attribute_not_exists: it
+                    // must fail and leave the first version.
+                    let (key, version, conditional) = if i % 3 == 2 {
+                        (format!("t{task}-{}", i - 1), i, true)
+                    } else {
+                        (format!("t{task}-{i}"), i, false)
+                    };
+                    let condition = if conditional {
+                        r#","ConditionExpression":"attribute_not_exists(k)""#
+                    } else {
+                        ""
+                    };
+                    let body = format!(
+                        r#"{{"TableName":"Tbl","Item":{{"k":{{"S":"{key}"}},"v":{{"N":"{version}"}}}}{condition}}}"#
+                    );
+                    match engine.call("PutItem", body.as_bytes()).await {
+                        Ok(_) => assert!(!conditional, "{key}: the condition should have failed"),
+                        Err(err) => {
+                            assert!(conditional, "{key}: {err:?}");
+                            assert_eq!(err.kind, crate::ErrorKind::ConditionalCheckFailedException);
+                            failed += 1;
+                        }
+                    }
+                }
+                failed
+            }));
+        }
+        let mut failed = 0;
+        for task in tasks {
+            failed += task.await.unwrap();
+        }
+        assert_eq!(failed, TASKS * (PUTS / 3));
+        for task in 0..TASKS {
+            for i in (0..PUTS).filter(|i| i % 3 != 2) {
+                let body = format!(
+                    r#"{{"TableName":"Tbl","Key":{{"k":{{"S":"t{task}-{i}"}}}},"ConsistentRead":true}}"#
+                );
+                let out = engine.call("GetItem", body.as_bytes()).await.unwrap();
+                let out: serde_json::Value = serde_json::from_slice(&out).unwrap();
+                assert_eq!(out["Item"]["v"]["N"], i.to_string(), "t{task}-{i}");
+            }
+        }
+        let puts = (TASKS * PUTS) as u64;
+        let commits = engine.inner.writer.commits() - commits_before;
+        assert!(
+            commits < puts,
+            "{commits} commits for {puts} requests: no group commit happened"
+        );
+    }
+
+    /// The request a group's last member handed the lock to goes away (cancelled while it
+    /// waited for the lock, or while it held it): the group is still committed and its members
+    /// acknowledged.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_group_is_committed_when_the_request_it_was_handed_to_goes_away() {
+        for hold in [false, true] {
+            let engine = engine().await;
+            let mut first = engine.write_tx().await;
+            first.batch().put_entry(9, b"a", b"", b"", b"{}".to_vec(), 1);
+            let next = tokio::spawn({
+                let engine = engine.clone();
+                async move {
+                    let tx = engine.write_tx().await;
+                    if hold {
+                        // Holds the lock (with the group open) until cancelled.
+                        std::future::pending::<()>().await;
+                    }
+                    drop(tx);
+                    std::future::pending::<()>().await;
+                }
+            });
+            until_waiting(&engine, 1).await;
+            let commit = tokio::spawn(first.commit());
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            next.abort();
+            tokio::time::timeout(std::time::Duration::from_secs(5), commit)
+                .await
+                .expect("the group is committed without the request that went away")
+                .unwrap()
+                .unwrap();
+            assert_eq!(
+                count(&engine, "SELECT count(*) FROM entries WHERE keyspace = 9").await,
+                1
+            );
+        }
     }
 }

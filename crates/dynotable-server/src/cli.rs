@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use dynotable_engine::{Engine, Location};
+use dynotable_engine::{Durability, Engine, Location};
 
 use crate::ServerError;
 
@@ -43,6 +43,15 @@ pub struct Args {
     /// other process writes the same database file.
     #[arg(long, value_name = "MB", default_value_t = dynotable_engine::DEFAULT_ITEM_CACHE_BYTES / (1024 * 1024))]
     pub cache_mb: u64,
+    /// What an acknowledged write survives (file databases): `process` — a crash or `kill -9`
+    /// of this server (the write-ahead log is not synced at every commit; an OS crash or power
+    /// cut may lose the last writes); `power-loss` — a power cut too (an fsync per commit).
+    #[arg(long, value_name = "LEVEL", default_value = "process", value_parser = parse_durability)]
+    pub durability: Durability,
+}
+
+fn parse_durability(text: &str) -> Result<Durability, String> {
+    text.parse()
 }
 
 impl Args {
@@ -105,6 +114,7 @@ pub async fn run(args: Args) -> Result<(), ServerError> {
     let mut options = dynotable_engine::Options::new(args.location());
     options.endpoint_address = local.to_string();
     options.item_cache_bytes = args.cache_mb.saturating_mul(1024 * 1024);
+    options.durability = args.durability;
     let engine = Engine::open_with(options).await?;
     // Registered before the ready line, so a signal sent right after it is never the default
     // (abrupt) one.
@@ -196,6 +206,21 @@ mod tests {
         assert_eq!(parse(&["--cache-mb", "0"]).unwrap().cache_mb, 0);
         assert_eq!(parse(&["--cache-mb", "256"]).unwrap().cache_mb, 256);
         assert!(parse(&["--cache-mb", "-1"]).is_err());
+    }
+
+    #[test]
+    fn durability_defaults_to_process_and_power_loss_is_accepted() {
+        assert_eq!(parse(&[]).unwrap().durability, Durability::Process);
+        assert_eq!(
+            parse(&["--durability", "process"]).unwrap().durability,
+            Durability::Process
+        );
+        assert_eq!(
+            parse(&["--durability", "power-loss"]).unwrap().durability,
+            Durability::PowerLoss
+        );
+        let err = parse(&["--durability", "fsync"]).unwrap_err().to_string();
+        assert!(err.contains("expected `process` or `power-loss`"), "{err}");
     }
 
     #[test]
