@@ -413,26 +413,31 @@ impl Engine {
             Some(conn) => conn,
             None => conn.insert(self.reader().await?),
         };
-        let rows: Vec<(Vec<u8>, Vec<u8>, i64)> = sqlx::query_as(
-            "SELECT sk, body, size FROM entries WHERE keyspace = ? AND pk = ? AND tail = X'' ORDER BY sk LIMIT ?",
-        )
-        .bind(table.keyspace)
-        .bind(pk)
-        .bind(item_cache::MAX_COLLECTION_ROWS as i64 + 1)
-        .fetch_all(&mut **conn)
-        .await?;
-        if rows.len() > item_cache::MAX_COLLECTION_ROWS {
+        // The whole collection, one more row than is cached: more means too big to cache.
+        let whole = ops::read_page::Range {
+            keyspace: table.keyspace,
+            pk: Some(pk.to_vec()),
+            lower: ops::read_page::Bound::Unbounded,
+            upper: ops::read_page::Bound::Unbounded,
+            forward: true,
+            start_after: None,
+            segment: None,
+        };
+        let batch =
+            ops::read_page::fetch(conn, &whole, None, item_cache::MAX_COLLECTION_ROWS as i64 + 1).await?;
+        let entries = batch.entries();
+        if entries.len() > item_cache::MAX_COLLECTION_ROWS {
             return Ok(None);
         }
-        let rows = rows
+        let rows = entries
             .into_iter()
-            .map(|(sk, body, size)| {
-                let body = String::from_utf8(body).map_err(ApiError::internal)?;
+            .map(|entry| {
+                let body = std::str::from_utf8(entry.body).map_err(ApiError::internal)?;
                 Ok((
-                    sk.into_boxed_slice(),
+                    Box::<[u8]>::from(entry.sk),
                     Arc::new(item_cache::StoredBody {
-                        body: body.into_boxed_str(),
-                        size: u64::try_from(size).unwrap_or(0),
+                        body: body.into(),
+                        size: entry.size,
                     }),
                 ))
             })

@@ -158,10 +158,10 @@ pub struct ScanInput {
 pub struct ReadPageOutput {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub items: Option<Vec<Item>>,
-    /// The items as stored, when the response returns them unchanged (set instead of `items`;
-    /// see `ops::read_page`, "Stored items").
+    /// The items as stored, as one JSON array, when the response returns them unchanged (set
+    /// instead of `items`; see `ops::read_page`, "Stored items").
     #[serde(rename = "Items", skip_serializing_if = "Option::is_none")]
-    pub stored_items: Option<Vec<Box<serde_json::value::RawValue>>>,
+    pub stored_items: Option<Box<serde_json::value::RawValue>>,
     pub count: i64,
     pub scanned_count: i64,
     #[serde(skip_serializing_if = "Option::is_none")]
