@@ -391,7 +391,8 @@ impl Engine {
     }
 
     /// The whole item collection `pk` of a table as stored, through the item cache, or `None`
-    /// when the cache is off, a write to it is in flight, or it has more than
+    /// when the cache is off, a write to it is in flight, it missed for the first time in a
+    /// while (`ItemCache::admit_collection`), or it has more than
     /// [`item_cache::MAX_COLLECTION_ROWS`] items (the caller then reads SQLite itself).
     async fn read_collection(
         &self,
@@ -406,8 +407,8 @@ impl Engine {
         let cache_key = item_cache::KeyRef::collection(table.keyspace, pk);
         let ticket = match items.lookup(cache_key) {
             Lookup::Hit(Entry::Collection(rows)) => return Ok(Some(rows)),
-            Lookup::Miss(ticket) => ticket,
-            Lookup::Hit(Entry::Item(_)) | Lookup::Bypass => return Ok(None),
+            Lookup::Miss(ticket) if items.admit_collection(cache_key) => ticket,
+            Lookup::Miss(_) | Lookup::Hit(Entry::Item(_)) | Lookup::Bypass => return Ok(None),
         };
         let conn = match conn {
             Some(conn) => conn,
