@@ -184,7 +184,7 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
     }
     drop(reader);
 
-    target.page_output(report, page, kind, table_units, count_only)
+    Ok(target.page_output(report, page, kind, table_units, count_only))
 }
 
 /// The partition key a Query's range is in.

@@ -10,7 +10,8 @@
 //! only serialises the page ([`PageRules::keep_stored`]), the bodies go into the response as
 //! they are stored ([`Page::stored`]) instead of being decoded and encoded again — that was a
 //! third of a Query's CPU (bench/README.md). Only the entry a page stops at is decoded, for its
-//! `LastEvaluatedKey`; the page's bodies are joined into one JSON array, checked once.
+//! `LastEvaluatedKey`; the page's bodies are joined into the response's `Items` array
+//! (`ReadPageOutput::to_json`).
 //!
 //! One row per batch: sqlx hands every result row from the connection's thread to the caller
 //! through a channel, with a copy of each value — per row a wake-up and half a dozen
@@ -23,7 +24,6 @@ use std::ops::Range as Span;
 
 use dynotable_expr::{Condition, Projection};
 use dynotable_types::Item;
-use serde_json::value::RawValue;
 use sqlx::{Row, SqliteConnection};
 
 use crate::ApiError;
@@ -83,7 +83,7 @@ pub(crate) struct Page {
     pub items: Vec<Item>,
     /// The items returned as stored, instead of `items` (see "Stored items" above): their
     /// bodies joined by commas (the JSON array without its brackets).
-    pub stored: Option<String>,
+    pub stored: Option<Vec<u8>>,
     /// Items that passed the filter (returned, or counted with Select=COUNT).
     pub count: usize,
     pub scanned: usize,
@@ -129,7 +129,7 @@ pub(crate) async fn read_page_from(
         rules.keep_stored && rules.filter.is_none() && rules.projection.is_none() && !rules.count_only;
     let mut page = Page {
         items: Vec::new(),
-        stored: keep_stored.then(String::new),
+        stored: keep_stored.then(Vec::new),
         count: 0,
         scanned: 0,
         bytes_read: 0,
@@ -169,9 +169,9 @@ pub(crate) async fn read_page_from(
                     page.stopped_at = Some(decode_entry(entry.body, entry.size as i64)?.item);
                 }
                 if !stored.is_empty() {
-                    stored.push(',');
+                    stored.push(b',');
                 }
-                stored.push_str(std::str::from_utf8(entry.body).map_err(ApiError::internal)?);
+                stored.extend_from_slice(entry.body);
                 if full {
                     return Ok(page);
                 }
@@ -202,15 +202,6 @@ pub(crate) async fn read_page_from(
             return Ok(page);
         }
     }
-}
-
-/// A page's stored bodies (see [`Page::stored`]) as one JSON array, checked to be JSON.
-pub(crate) fn stored_array(joined: &str) -> Result<Box<RawValue>, ApiError> {
-    let mut text = String::with_capacity(joined.len() + 2);
-    text.push('[');
-    text.push_str(joined);
-    text.push(']');
-    RawValue::from_string(text).map_err(ApiError::internal)
 }
 
 /// One entry of a batch, borrowed from where it was read.
@@ -482,12 +473,20 @@ mod tests {
         let decoded = crate::ops::query::run(&engine, input()).await.unwrap();
         assert!(decoded.stored_items.is_none());
         let spliced = crate::ops::query::respond(&engine, input()).await.unwrap();
-        let array: Vec<serde_json::Value> =
-            serde_json::from_str(spliced.stored_items.as_ref().unwrap().get()).unwrap();
-        assert_eq!(array.len(), 3);
-        let json = |v: &crate::api::item::ReadPageOutput| serde_json::to_value(v).unwrap();
+        assert!(spliced.stored_items.is_some() && spliced.items.is_none());
+        let json = |v: &crate::api::item::ReadPageOutput| {
+            serde_json::from_slice::<serde_json::Value>(&v.to_json().unwrap()).unwrap()
+        };
+        assert_eq!(json(&spliced)["Items"].as_array().map(Vec::len), Some(3));
         assert_eq!(json(&spliced), json(&decoded));
         assert!(json(&spliced)["LastEvaluatedKey"].is_object());
+        // A page with no items splices an empty array.
+        let none = r#"{"TableName":"Tbl","KeyConditionExpression":"p = :p","ExpressionAttributeValues":{":p":{"S":"b"}}}"#;
+        let empty = crate::ops::query::respond(&engine, serde_json::from_str(none).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(json(&empty)["Items"], serde_json::json!([]));
+        assert_eq!(json(&empty)["Count"], 0);
 
         let get = r#"{"TableName":"Tbl","Key":{"p":{"S":"a"},"s":{"N":"2"}}}"#;
         let input = || serde_json::from_str(get).unwrap();

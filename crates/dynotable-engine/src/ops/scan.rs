@@ -136,13 +136,13 @@ async fn scan(engine: &Engine, input: ScanInput, keep_stored: bool) -> Result<Re
     };
 
     // Rule B.2: a Scan is charged for the items evaluated, not those returned.
-    target.page_output(
+    Ok(target.page_output(
         report,
         page,
         ReadKind::of_consistent_read(consistent),
         None,
         count_only,
-    )
+    ))
 }
 
 /// The member constraints Query and Scan share; returns the ConsumedCapacity report asked for.
@@ -230,7 +230,7 @@ impl ReadTarget<'_> {
         kind: ReadKind,
         table_fetches: Option<Charge>,
         count_only: bool,
-    ) -> Result<ReadPageOutput, ApiError> {
+    ) -> ReadPageOutput {
         let charge = Charge::Read(capacity::range_read(page.bytes_read, kind));
         let consumed = match self.position {
             Some(position) => {
@@ -238,11 +238,11 @@ impl ReadTarget<'_> {
             }
             None => params::consumed_capacity(report, self.table, Some(charge), &[]),
         };
-        let (items, stored_items) = match &page.stored {
-            Some(stored) => (None, Some(read_page::stored_array(stored)?)),
+        let (items, stored_items) = match page.stored {
+            Some(stored) => (None, Some(stored)),
             None => ((!count_only).then_some(page.items), None),
         };
-        Ok(ReadPageOutput {
+        ReadPageOutput {
             items,
             stored_items,
             count: page.count as i64,
@@ -252,7 +252,7 @@ impl ReadTarget<'_> {
                 .as_ref()
                 .map(|item| self.last_evaluated_key(self.table, item)),
             consumed_capacity: consumed,
-        })
+        }
     }
 }
 
