@@ -358,7 +358,33 @@ impl Batch {
         Ok(Batch { data, spans, sizes })
     }
 
-    /// The entries, in key order.
+    /// The key of entry `i`: `(pk, sk, tail)`.
+    fn key(&self, i: usize) -> (&[u8], &[u8], &[u8]) {
+        let [pk, sk, tail, _] = &self.spans[i];
+        (
+            &self.data[pk.clone()],
+            &self.data[sk.clone()],
+            &self.data[tail.clone()],
+        )
+    }
+
+    /// Puts the entries in key order (ascending when `forward`), if SQLite joined them in
+    /// another: a comparison per entry when they already are.
+    fn in_order(&mut self, forward: bool) {
+        let ordered = |a, b| if forward { a < b } else { a > b };
+        if (1..self.spans.len()).all(|i| ordered(self.key(i - 1), self.key(i))) {
+            return;
+        }
+        let mut order: Vec<usize> = (0..self.spans.len()).collect();
+        order.sort_by(|&a, &b| {
+            let by_key = self.key(a).cmp(&self.key(b));
+            if forward { by_key } else { by_key.reverse() }
+        });
+        self.spans = order.iter().map(|&i| self.spans[i].clone()).collect();
+        self.sizes = order.iter().map(|&i| self.sizes[i]).collect();
+    }
+
+    /// The entries, in the order they are held.
     pub fn entries(&self) -> Vec<EntryRef<'_>> {
         self.spans
             .iter()
@@ -422,10 +448,11 @@ pub(crate) async fn fetch(
         binds.push(tail);
     }
     let dir = if range.forward { "ASC" } else { "DESC" };
-    let order = format!("pk {dir}, sk {dir}, tail {dir}");
-    // The aggregate's own ORDER BY is what fixes the order it joins in (SQLite 3.44+).
+    // SQLite joins the subquery's rows in the order it produces them (a LIMIT subquery is not
+    // flattened into an aggregate), but documents the order as arbitrary; an ORDER BY inside
+    // the aggregate would sort every batch again. [`Batch::in_order`] checks instead.
     let sql = format!(
-        "SELECT CAST(group_concat({BATCH_SQL_ROW}, '' ORDER BY {order}) AS BLOB) FROM ({sql} ORDER BY {order} LIMIT ?)"
+        "SELECT CAST(group_concat({BATCH_SQL_ROW}, '') AS BLOB) FROM ({sql} ORDER BY pk {dir}, sk {dir}, tail {dir} LIMIT ?)"
     );
     let mut query = sqlx::query(&sql).bind(range.keyspace);
     for b in binds {
@@ -434,7 +461,9 @@ pub(crate) async fn fetch(
     query = query.bind(wanted);
     let row = query.fetch_one(&mut *conn).await?;
     let data: Option<Vec<u8>> = row.try_get_unchecked(0)?;
-    Batch::parse(data.unwrap_or_default())
+    let mut batch = Batch::parse(data.unwrap_or_default())?;
+    batch.in_order(range.forward);
+    Ok(batch)
 }
 
 #[cfg(test)]
@@ -497,6 +526,47 @@ mod tests {
             serde_json::to_value(&spliced).unwrap(),
             serde_json::to_value(&decoded).unwrap()
         );
+    }
+
+    /// A batch joined out of order is put back in key order, in either direction.
+    #[test]
+    fn a_batch_joined_out_of_order_is_sorted() {
+        let record = |pk: &[u8], sk: &[u8], body: &str| {
+            let mut out =
+                format!("{},{},0,{},{};", pk.len(), sk.len(), body.len(), body.len() * 2).into_bytes();
+            out.extend_from_slice(pk);
+            out.extend_from_slice(sk);
+            out.extend_from_slice(body.as_bytes());
+            out
+        };
+        let data = [
+            record(b"a", &[0, 2], "2"),
+            record(b"a", &[0, 0, 1], "1"),
+            record(b"a", &[0xff], "3"),
+        ]
+        .concat();
+        let bodies = |batch: &super::Batch| -> Vec<(String, u64)> {
+            batch
+                .entries()
+                .iter()
+                .map(|e| (String::from_utf8(e.body.to_vec()).unwrap(), e.size))
+                .collect()
+        };
+        let mut batch = super::Batch::parse(data.clone()).unwrap();
+        batch.in_order(true);
+        assert_eq!(
+            bodies(&batch),
+            [("1".into(), 2), ("2".into(), 2), ("3".into(), 2)]
+        );
+        let mut batch = super::Batch::parse(data).unwrap();
+        batch.in_order(false);
+        assert_eq!(
+            bodies(&batch),
+            [("3".into(), 2), ("2".into(), 2), ("1".into(), 2)]
+        );
+        assert!(super::Batch::parse(b"1,1,0,5,3;ab{}".to_vec()).is_err());
+        assert!(super::Batch::parse(b"x;".to_vec()).is_err());
+        assert!(super::Batch::parse(Vec::new()).unwrap().entries().is_empty());
     }
 
     /// Pages read through the one-row batches: binary keys with NUL and 0xff bytes, bodies with
