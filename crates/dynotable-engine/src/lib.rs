@@ -426,24 +426,10 @@ impl Engine {
         };
         let batch =
             ops::read_page::fetch(conn, &whole, None, item_cache::MAX_COLLECTION_ROWS as i64 + 1).await?;
-        let entries = batch.entries();
-        if entries.len() > item_cache::MAX_COLLECTION_ROWS {
+        if batch.len() > item_cache::MAX_COLLECTION_ROWS {
             return Ok(None);
         }
-        let rows = entries
-            .into_iter()
-            .map(|entry| {
-                let body = std::str::from_utf8(entry.body).map_err(ApiError::internal)?;
-                Ok((
-                    Box::<[u8]>::from(entry.sk),
-                    Arc::new(item_cache::StoredBody {
-                        body: body.into(),
-                        size: entry.size,
-                    }),
-                ))
-            })
-            .collect::<Result<Vec<_>, ApiError>>()?;
-        let rows = Arc::new(item_cache::CollectionRows { rows });
+        let rows = Arc::new(item_cache::CollectionRows { batch });
         items.fill(ticket, cache_key, Entry::Collection(rows.clone()));
         Ok(Some(rows))
     }

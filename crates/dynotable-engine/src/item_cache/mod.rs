@@ -106,11 +106,19 @@ impl StoredBody {
 /// What the cache holds for an item's key: the item, or `None` when there is none.
 pub(crate) type Cached = Option<Arc<StoredBody>>;
 
-/// A whole item collection of a table, as stored: every item's encoded sort key and body, in
-/// sort-key order. Query reads its pages from it (`ops::read_page`).
-#[derive(Debug)]
+/// A whole item collection of a table, as stored: every item's keys and body, in sort-key
+/// order, kept as the one batch SQLite returned it in (one buffer, no allocation per item).
+/// Query reads its pages from it (`ops::read_page`).
 pub(crate) struct CollectionRows {
-    pub rows: Vec<(Box<[u8]>, Arc<StoredBody>)>,
+    pub batch: crate::ops::read_page::Batch,
+}
+
+impl std::fmt::Debug for CollectionRows {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CollectionRows")
+            .field("items", &self.batch.len())
+            .finish()
+    }
 }
 
 /// A cache entry: an item (or its absence), or a collection.
@@ -240,11 +248,9 @@ impl quick_cache::Weighter<CacheKey, Entry> for EntryWeight {
     fn weight(&self, key: &CacheKey, value: &Entry) -> u64 {
         let held = match value {
             Entry::Item(item) => item.as_ref().map_or(0, |v| v.body.len() as u64),
-            Entry::Collection(collection) => collection
-                .rows
-                .iter()
-                .map(|(sk, item)| sk.len() as u64 + item.body.len() as u64 + ENTRY_OVERHEAD)
-                .sum(),
+            Entry::Collection(collection) => {
+                collection.batch.bytes() as u64 + collection.batch.len() as u64 * ENTRY_OVERHEAD
+            }
         };
         key.pk.len() as u64 + key.sk.len() as u64 + held + ENTRY_OVERHEAD
     }

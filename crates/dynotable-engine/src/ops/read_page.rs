@@ -27,7 +27,7 @@ use dynotable_types::Item;
 use sqlx::{Row, SqliteConnection};
 
 use crate::ApiError;
-use crate::item_cache::{CollectionRows, StoredBody};
+use crate::item_cache::CollectionRows;
 use crate::items::decode_entry;
 
 /// Rule B.4: a single Query or Scan reads at most 1 MB before filtering.
@@ -251,34 +251,33 @@ fn fetch_cached<'a>(
         });
         above && below && after
     };
-    let entry = |(sk, item): &'a (Box<[u8]>, std::sync::Arc<StoredBody>)| EntryRef {
-        pk,
-        sk,
-        tail: &[],
-        body: item.body.as_bytes(),
-        size: item.size,
-    };
     let wanted = usize::try_from(wanted).unwrap_or(0);
-    // The rows are in key order: binary search for where the range starts, walk from there.
-    let rows = &collection.rows;
-    if range.forward {
-        let from = rows.partition_point(|(sk, _)| !within_lower(range, cursor, sk));
-        rows[from..]
-            .iter()
-            .take_while(|(sk, _)| within(sk))
-            .take(wanted)
-            .map(entry)
-            .collect()
+    let batch = &collection.batch;
+    let sk = |i: usize| batch.key(i).1;
+    // The entries are in key order: binary search for where the walk starts, go on from there.
+    let first_not = |before: &dyn Fn(usize) -> bool| {
+        let (mut low, mut high) = (0, batch.len());
+        while low < high {
+            let mid = low + (high - low) / 2;
+            if before(mid) {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        low
+    };
+    let walk: Box<dyn Iterator<Item = usize>> = if range.forward {
+        let from = first_not(&|i| !within_lower(range, cursor, sk(i)));
+        Box::new(from..batch.len())
     } else {
-        let to = rows.partition_point(|(sk, _)| within_upper(range, cursor, sk));
-        rows[..to]
-            .iter()
-            .rev()
-            .take_while(|(sk, _)| within(sk))
-            .take(wanted)
-            .map(entry)
-            .collect()
-    }
+        let to = first_not(&|i| within_upper(range, cursor, sk(i)));
+        Box::new((0..to).rev())
+    };
+    walk.take_while(|&i| within(sk(i)))
+        .take(wanted)
+        .map(|i| batch.entry(i, pk))
+        .collect()
 }
 
 /// Whether `sk` is at or past the start of a forward walk (the lower bound and the cursor).
@@ -356,6 +355,28 @@ impl Batch {
             sizes.push(numbers[4]);
         }
         Ok(Batch { data, spans, sizes })
+    }
+
+    /// How many entries the batch holds.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// The bytes it holds.
+    pub fn bytes(&self) -> usize {
+        self.data.len()
+    }
+
+    /// Entry `i`, with `pk` as its partition key (a collection's entries all share it).
+    fn entry<'a>(&'a self, i: usize, pk: &'a [u8]) -> EntryRef<'a> {
+        let [_, sk, tail, body] = &self.spans[i];
+        EntryRef {
+            pk,
+            sk: &self.data[sk.clone()],
+            tail: &self.data[tail.clone()],
+            body: &self.data[body.clone()],
+            size: self.sizes[i],
+        }
     }
 
     /// The key of entry `i`: `(pk, sk, tail)`.
