@@ -18,8 +18,8 @@ pub(crate) async fn call(engine: &Engine, operation: &str, body: &[u8]) -> Resul
         "GetItem" => run(body, |input| ops::get_item::respond(engine, input)).await,
         "UpdateItem" => run(body, |input| ops::update_item::run(engine, input)).await,
         "DeleteItem" => run(body, |input| ops::delete_item::run(engine, input)).await,
-        "Query" => run(body, |input| ops::query::respond(engine, input)).await,
-        "Scan" => run(body, |input| ops::scan::respond(engine, input)).await,
+        "Query" => run_page(body, |input| ops::query::respond(engine, input)).await,
+        "Scan" => run_page(body, |input| ops::scan::respond(engine, input)).await,
         "BatchGetItem" => run(body, |input| ops::batch_get_item::run(engine, input)).await,
         "BatchWriteItem" => run(body, |input| ops::batch_write_item::run(engine, input)).await,
         "UpdateTimeToLive" => run(body, |input| crate::ttl::update_time_to_live(engine, input)).await,
@@ -54,6 +54,23 @@ where
     let input: I = serde_json::from_slice(body).map_err(serialization_error)?;
     let output = operation(input).await?;
     serde_json::to_vec(&output).map_err(ApiError::internal)
+}
+
+/// [`run`] for Query and Scan, whose pages may carry their items as stored
+/// (`ReadPageOutput::to_json`).
+async fn run_page<I, F>(body: &[u8], operation: impl FnOnce(I) -> F) -> Result<Vec<u8>, ApiError>
+where
+    I: DeserializeOwned,
+    F: Future<Output = Result<crate::api::item::ReadPageOutput, ApiError>>,
+{
+    let body = if body.iter().all(u8::is_ascii_whitespace) {
+        b"{}".as_slice()
+    } else {
+        body
+    };
+    let input: I = serde_json::from_slice(body).map_err(serialization_error)?;
+    let output = operation(input).await?;
+    output.to_json().map_err(ApiError::internal)
 }
 
 /// A body that is not JSON, or a member of the wrong JSON type. Values that are well-formed JSON

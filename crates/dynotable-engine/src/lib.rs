@@ -436,7 +436,8 @@ impl Engine {
     }
 
     /// The whole item collection `pk` of a table as stored, through the item cache, or `None`
-    /// when the cache is off, a write to it is in flight, or it has more than
+    /// when the cache is off, a write to it is in flight, it missed for the first time in a
+    /// while (`ItemCache::admit_collection`), or it has more than
     /// [`item_cache::MAX_COLLECTION_ROWS`] items (the caller then reads SQLite itself).
     async fn read_collection(
         &self,
@@ -451,38 +452,29 @@ impl Engine {
         let cache_key = item_cache::KeyRef::collection(table.keyspace, pk);
         let ticket = match items.lookup(cache_key) {
             Lookup::Hit(Entry::Collection(rows)) => return Ok(Some(rows)),
-            Lookup::Miss(ticket) => ticket,
-            Lookup::Hit(Entry::Item(_)) | Lookup::Bypass => return Ok(None),
+            Lookup::Miss(ticket) if items.admit_collection(cache_key) => ticket,
+            Lookup::Miss(_) | Lookup::Hit(Entry::Item(_)) | Lookup::Bypass => return Ok(None),
         };
         let conn = match conn {
             Some(conn) => conn,
             None => conn.insert(self.reader().await?),
         };
-        let rows: Vec<(Vec<u8>, Vec<u8>, i64)> = sqlx::query_as(
-            "SELECT sk, body, size FROM entries WHERE keyspace = ? AND pk = ? AND tail = X'' ORDER BY sk LIMIT ?",
-        )
-        .bind(table.keyspace)
-        .bind(pk)
-        .bind(item_cache::MAX_COLLECTION_ROWS as i64 + 1)
-        .fetch_all(&mut **conn)
-        .await?;
-        if rows.len() > item_cache::MAX_COLLECTION_ROWS {
+        // The whole collection, one more row than is cached: more means too big to cache.
+        let whole = ops::read_page::Range {
+            keyspace: table.keyspace,
+            pk: Some(pk.to_vec()),
+            lower: ops::read_page::Bound::Unbounded,
+            upper: ops::read_page::Bound::Unbounded,
+            forward: true,
+            start_after: None,
+            segment: None,
+        };
+        let batch =
+            ops::read_page::fetch(conn, &whole, None, item_cache::MAX_COLLECTION_ROWS as i64 + 1).await?;
+        if batch.len() > item_cache::MAX_COLLECTION_ROWS {
             return Ok(None);
         }
-        let rows = rows
-            .into_iter()
-            .map(|(sk, body, size)| {
-                let body = String::from_utf8(body).map_err(ApiError::internal)?;
-                Ok((
-                    sk.into_boxed_slice(),
-                    Arc::new(item_cache::StoredBody {
-                        body: body.into_boxed_str(),
-                        size: u64::try_from(size).unwrap_or(0),
-                    }),
-                ))
-            })
-            .collect::<Result<Vec<_>, ApiError>>()?;
-        let rows = Arc::new(item_cache::CollectionRows { rows });
+        let rows = Arc::new(item_cache::CollectionRows { batch });
         items.fill(ticket, cache_key, Entry::Collection(rows.clone()));
         Ok(Some(rows))
     }
