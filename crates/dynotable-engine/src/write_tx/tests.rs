@@ -1,0 +1,344 @@
+//! Write transactions and group commit: what a member's failure undoes, who commits a group, and
+//! that concurrent requests share commits.
+
+use super::*;
+use crate::{Engine, Location};
+
+async fn engine() -> Engine {
+    let mut options = crate::Options::new(Location::InMemory);
+    options.sweep_interval = None;
+    Engine::open_with(options).await.unwrap()
+}
+
+async fn count(engine: &Engine, sql: &str) -> i64 {
+    let mut writer = engine.writer().await;
+    sqlx::query_scalar(sql).fetch_one(&mut writer.conn).await.unwrap()
+}
+
+#[tokio::test]
+async fn statistics_are_summed_per_collection_and_emptied_collections_removed() {
+    let engine = engine().await;
+    let mut tx = engine.write_tx().await;
+    let batch = tx.batch();
+    for (sk, size) in [(b"1", 10), (b"2", 20), (b"3", 30)] {
+        batch.put_entry(7, b"a", sk, b"", b"{}".to_vec(), size);
+        batch.adjust_collection(7, b"a", None, Some(size));
+    }
+    batch.put_entry(7, b"b", b"1", b"", b"{}".to_vec(), 5);
+    batch.adjust_collection(7, b"b", None, Some(5));
+    tx.commit().await.unwrap();
+    assert_eq!(
+        count(&engine, "SELECT count(*) FROM entries WHERE keyspace = 7").await,
+        4
+    );
+    assert_eq!(
+        count(
+            &engine,
+            "SELECT item_count * 1000 + size_bytes FROM collections WHERE keyspace = 7 AND pk = X'61'"
+        )
+        .await,
+        3060
+    );
+
+    // Emptying "b" and shrinking "a" in one transaction: "b" loses its row.
+    let mut tx = engine.write_tx().await;
+    let batch = tx.batch();
+    batch.delete_entry(7, b"b", b"1", b"");
+    batch.adjust_collection(7, b"b", Some(5), None);
+    batch.delete_entry(7, b"a", b"1", b"");
+    batch.adjust_collection(7, b"a", Some(10), None);
+    batch.adjust_collection(7, b"a", Some(20), Some(25));
+    tx.commit().await.unwrap();
+    assert_eq!(
+        count(&engine, "SELECT count(*) FROM collections WHERE keyspace = 7").await,
+        1
+    );
+    assert_eq!(
+        count(
+            &engine,
+            "SELECT item_count * 1000 + size_bytes FROM collections WHERE keyspace = 7"
+        )
+        .await,
+        2055
+    );
+    assert_eq!(
+        count(&engine, "SELECT count(*) FROM entries WHERE keyspace = 7").await,
+        2
+    );
+}
+
+#[tokio::test]
+async fn writes_pending_before_a_read_are_visible_to_it() {
+    let engine = engine().await;
+    engine
+        .call(
+            "CreateTable",
+            br#"{"TableName":"Tbl","KeySchema":[{"AttributeName":"k","KeyType":"HASH"}],
+                "AttributeDefinitions":[{"AttributeName":"k","AttributeType":"S"}],
+                "BillingMode":"PAY_PER_REQUEST"}"#,
+        )
+        .await
+        .unwrap();
+    let table = engine.table("Tbl").unwrap();
+    let key = StorageKey {
+        pk: dynotable_types::KeyValue::S("x".into()).encode(),
+        sk: Vec::new(),
+    };
+    let mut tx = engine.write_tx().await;
+    tx.batch().put_entry(
+        table.keyspace,
+        &key.pk,
+        &key.sk,
+        b"",
+        br#"{"k":{"S":"x"}}"#.to_vec(),
+        2,
+    );
+    let stored = tx
+        .load_item(&table, &key)
+        .await
+        .unwrap()
+        .expect("the pending write is read back");
+    assert_eq!(stored.size, 2);
+    tx.commit().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_transaction_dropped_before_commit_is_rolled_back() {
+    let engine = engine().await;
+    {
+        let mut tx = engine.write_tx().await;
+        tx.batch().put_entry(9, b"a", b"", b"", b"{}".to_vec(), 1);
+        tx.batch().adjust_collection(9, b"a", None, Some(1));
+        tx.flush().await.unwrap();
+        // Dropped here, as when a request fails or is cancelled after its first round trip.
+    }
+    assert_eq!(
+        count(&engine, "SELECT count(*) FROM entries WHERE keyspace = 9").await,
+        0
+    );
+    assert_eq!(
+        count(&engine, "SELECT count(*) FROM collections WHERE keyspace = 9").await,
+        0
+    );
+    // The writer is usable again: a new transaction begins and commits.
+    let mut tx = engine.write_tx().await;
+    tx.batch().put_entry(9, b"b", b"", b"", b"{}".to_vec(), 1);
+    tx.commit().await.unwrap();
+    assert_eq!(
+        count(&engine, "SELECT count(*) FROM entries WHERE keyspace = 9").await,
+        1
+    );
+}
+
+#[tokio::test]
+async fn a_failed_statement_fails_the_commit_and_leaves_nothing_written() {
+    let engine = engine().await;
+    let mut tx = engine.write_tx().await;
+    tx.batch().put_entry(5, b"a", b"", b"", b"{}".to_vec(), 1);
+    tx.batch()
+        .push("INSERT INTO no_such_table VALUES (?)", |b| b.bind(1i64));
+    assert!(tx.commit().await.is_err());
+    assert_eq!(
+        count(&engine, "SELECT count(*) FROM entries WHERE keyspace = 5").await,
+        0
+    );
+    let mut tx = engine.write_tx().await;
+    tx.batch().put_entry(5, b"b", b"", b"", b"{}".to_vec(), 1);
+    tx.commit().await.unwrap();
+    assert_eq!(
+        count(&engine, "SELECT count(*) FROM entries WHERE keyspace = 5").await,
+        1
+    );
+}
+
+/// Waits until `n` writers are queued for the writer lock.
+async fn until_waiting(engine: &Engine, n: usize) {
+    while engine.inner.writer.waiting() < n {
+        tokio::task::yield_now().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failing_member_of_a_group_undoes_only_its_own_writes() {
+    let engine = engine().await;
+    let commits_before = engine.inner.writer.commits();
+    let mut first = engine.write_tx().await;
+    first.batch().put_entry(9, b"a", b"", b"", b"{}".to_vec(), 1);
+    first.batch().adjust_collection(9, b"a", None, Some(1));
+    // Two more requests queue behind the first: one fails, one succeeds.
+    let failing = tokio::spawn({
+        let engine = engine.clone();
+        async move {
+            let mut tx = engine.write_tx().await;
+            assert_eq!(tx.undo, Undo::Savepoint, "the second request joins the group");
+            tx.batch().put_entry(9, b"b", b"", b"", b"{}".to_vec(), 1);
+            tx.batch().adjust_collection(9, b"b", None, Some(1));
+            tx.batch()
+                .push("INSERT INTO no_such_table VALUES (?)", |b| b.bind(1i64));
+            tx.commit().await
+        }
+    });
+    until_waiting(&engine, 1).await;
+    let succeeding = tokio::spawn({
+        let engine = engine.clone();
+        async move {
+            let mut tx = engine.write_tx().await;
+            assert_eq!(tx.undo, Undo::Savepoint, "the third request joins the group");
+            assert_eq!(tx.writer().group_members(), 1, "the first request waits in it");
+            tx.batch().put_entry(9, b"c", b"", b"", b"{}".to_vec(), 1);
+            tx.batch().adjust_collection(9, b"c", None, Some(1));
+            tx.commit().await
+        }
+    });
+    until_waiting(&engine, 2).await;
+    // Others are waiting: the first request hands its transaction on and is acknowledged
+    // only when the group commits.
+    first.commit().await.unwrap();
+    assert!(failing.await.unwrap().is_err());
+    succeeding.await.unwrap().unwrap();
+    assert_eq!(
+        engine.inner.writer.commits() - commits_before,
+        1,
+        "one COMMIT for the group"
+    );
+    let written = "SELECT group_concat(pk, ',') FROM (SELECT CAST(pk AS TEXT) AS pk FROM entries \
+                   WHERE keyspace = 9 ORDER BY pk)";
+    let mut writer = engine.writer().await;
+    let pks: String = sqlx::query_scalar(written)
+        .fetch_one(&mut writer.conn)
+        .await
+        .unwrap();
+    assert_eq!(pks, "a,c");
+    let stats: i64 = sqlx::query_scalar("SELECT count(*) FROM collections WHERE keyspace = 9")
+        .fetch_one(&mut writer.conn)
+        .await
+        .unwrap();
+    assert_eq!(stats, 2, "the failed request's statistics are undone with it");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_alone_commits_at_once() {
+    let engine = engine().await;
+    let commits_before = engine.inner.writer.commits();
+    let mut tx = engine.write_tx().await;
+    assert_eq!(tx.undo, Undo::Transaction);
+    tx.batch().put_entry(9, b"a", b"", b"", b"{}".to_vec(), 1);
+    tx.commit().await.unwrap();
+    assert_eq!(engine.inner.writer.commits() - commits_before, 1);
+    // Committed: a reader connection sees it.
+    let mut reader = engine.inner.readers.acquire().await.unwrap();
+    let n: i64 = sqlx::query_scalar("SELECT count(*) FROM entries WHERE keyspace = 9")
+        .fetch_one(&mut *reader)
+        .await
+        .unwrap();
+    assert_eq!(n, 1);
+}
+
+/// Many concurrent PutItems, some failing their condition: every acknowledged put is
+/// there, every failed one changed nothing, and they shared commits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_requests_share_commits_and_failures_stay_their_own() {
+    let engine = engine().await;
+    engine
+        .call(
+            "CreateTable",
+            br#"{"TableName":"Tbl","KeySchema":[{"AttributeName":"k","KeyType":"HASH"}],
+                "AttributeDefinitions":[{"AttributeName":"k","AttributeType":"S"}],
+                "BillingMode":"PAY_PER_REQUEST"}"#,
+        )
+        .await
+        .unwrap();
+    let commits_before = engine.inner.writer.commits();
+    const TASKS: usize = 16;
+    const PUTS: usize = 30;
+    let mut tasks = Vec::new();
+    for task in 0..TASKS {
+        let engine = engine.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut failed = 0;
+            for i in 0..PUTS {
+                // Every third put repeats the previous key under attribute_not_exists: it
+                // must fail and leave the first version.
+                let (key, version, conditional) = if i % 3 == 2 {
+                    (format!("t{task}-{}", i - 1), i, true)
+                } else {
+                    (format!("t{task}-{i}"), i, false)
+                };
+                let condition = if conditional {
+                    r#","ConditionExpression":"attribute_not_exists(k)""#
+                } else {
+                    ""
+                };
+                let body = format!(
+                    r#"{{"TableName":"Tbl","Item":{{"k":{{"S":"{key}"}},"v":{{"N":"{version}"}}}}{condition}}}"#
+                );
+                match engine.call("PutItem", body.as_bytes()).await {
+                    Ok(_) => assert!(!conditional, "{key}: the condition should have failed"),
+                    Err(err) => {
+                        assert!(conditional, "{key}: {err:?}");
+                        assert_eq!(err.kind, crate::ErrorKind::ConditionalCheckFailedException);
+                        failed += 1;
+                    }
+                }
+            }
+            failed
+        }));
+    }
+    let mut failed = 0;
+    for task in tasks {
+        failed += task.await.unwrap();
+    }
+    assert_eq!(failed, TASKS * (PUTS / 3));
+    for task in 0..TASKS {
+        for i in (0..PUTS).filter(|i| i % 3 != 2) {
+            let body =
+                format!(r#"{{"TableName":"Tbl","Key":{{"k":{{"S":"t{task}-{i}"}}}},"ConsistentRead":true}}"#);
+            let out = engine.call("GetItem", body.as_bytes()).await.unwrap();
+            let out: serde_json::Value = serde_json::from_slice(&out).unwrap();
+            assert_eq!(out["Item"]["v"]["N"], i.to_string(), "t{task}-{i}");
+        }
+    }
+    let puts = (TASKS * PUTS) as u64;
+    let commits = engine.inner.writer.commits() - commits_before;
+    assert!(
+        commits < puts,
+        "{commits} commits for {puts} requests: no group commit happened"
+    );
+}
+
+/// The request a group's last member handed the lock to goes away (cancelled while it
+/// waited for the lock, or while it held it): the group is still committed and its members
+/// acknowledged.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_group_is_committed_when_the_request_it_was_handed_to_goes_away() {
+    for hold in [false, true] {
+        let engine = engine().await;
+        let mut first = engine.write_tx().await;
+        first.batch().put_entry(9, b"a", b"", b"", b"{}".to_vec(), 1);
+        let next = tokio::spawn({
+            let engine = engine.clone();
+            async move {
+                let tx = engine.write_tx().await;
+                if hold {
+                    // Holds the lock (with the group open) until cancelled.
+                    std::future::pending::<()>().await;
+                }
+                drop(tx);
+                std::future::pending::<()>().await;
+            }
+        });
+        until_waiting(&engine, 1).await;
+        let commit = tokio::spawn(first.commit());
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        next.abort();
+        tokio::time::timeout(std::time::Duration::from_secs(5), commit)
+            .await
+            .expect("the group is committed without the request that went away")
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            count(&engine, "SELECT count(*) FROM entries WHERE keyspace = 9").await,
+            1
+        );
+    }
+}
