@@ -52,6 +52,7 @@
 
 pub mod cli;
 mod error;
+mod request_id;
 pub mod wire;
 
 use std::future::Future;
@@ -68,6 +69,7 @@ use dynotable_engine::{ApiError, Engine, ErrorKind};
 use http_body_util::BodyExt;
 
 pub use error::ServerError;
+use request_id::new_request_id;
 
 /// The HTTP application: health on `GET /`, the DynamoDB API on `POST /`.
 pub fn router(engine: Engine) -> Router {
@@ -127,10 +129,6 @@ async fn method_not_allowed() -> Response {
         HeaderValue::from_static("GET, HEAD, POST"),
     );
     response
-}
-
-fn new_request_id() -> String {
-    uuid::Uuid::new_v4().to_string()
 }
 
 /// One DynamoDB API call: steps 4 to 7 of the module documentation.
