@@ -63,6 +63,8 @@ targets=(
   --target "dynalite|dynalite|memory:memory-level (its default, no --path)|$NODE $DYNALITE --host 127.0.0.1 --port {port} --createTableMs 0 --deleteTableMs 0"
   # The floor: a canned GetItem answer and no work (dynobench serve-floor); GetItem phase only.
   --target "floor|floor|canned:the same GetItem answer to every request, no work, hyper on a tokio runtime of ${BENCH_FLOOR_THREADS:-0} workers (0: current-thread)|$DRIVER serve-floor --port {port} --threads ${BENCH_FLOOR_THREADS:-0}"
+  # The same server on a multi-thread runtime of 2 workers: on a quiet machine the faster one.
+  --target "floor-mt|floor|canned-mt:the same canned answer, hyper on a tokio runtime of 2 workers|$DRIVER serve-floor --port {port} --threads 2"
   # The same answer from a thread per connection that busy-polls its socket and never sleeps.
   --target "floor-spin|floor|spin:the same canned answer, a busy-polling thread per connection (never sleeps)|$DRIVER serve-floor --port {port} --spin"
 )
