@@ -11,7 +11,7 @@
 # while its consumer tails the stream, default 5000),
 # BENCH_DYNALITE_FILE=1 (also run dynalite on LevelDB files), BENCH_NO_README=1 (print only),
 # BENCH_FLOOR_THREADS (worker threads of the floor server, the target `floor`: default 0, a
-# current-thread runtime, its fastest here).
+# current-thread runtime; `floor-mt` is the same server on 2 workers).
 # For quick iterations on a few figures: BENCH_PHASES (only these phases after the startups and
 # the c=16 load, comma-separated: load_c1,get,query,gsi_query,scan,race,tx,streams,scale),
 # BENCH_TARGETS (only these targets, comma-separated NAME or NAME:MODE, e.g.
