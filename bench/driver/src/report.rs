@@ -601,22 +601,28 @@ pub(crate) fn against_the_floor(results: &[Value]) -> String {
         ));
     }
     md.push('\n');
-    for floor in results.iter().filter(|r| r["kind"] == "floor") {
-        for peer in results.iter().filter(|r| r["kind"] == "dynoxide") {
-            for c in [1, 16] {
-                if let (Some(a), Some(b)) = (rate(floor, c), rate(peer, c)) {
+    for peer in results.iter().filter(|r| r["kind"] == "dynoxide") {
+        for c in [1, 16] {
+            let Some(b) = rate(peer, c) else { continue };
+            for floor in results.iter().filter(|r| r["kind"] == "floor") {
+                if let Some(a) = rate(floor, c) {
                     md.push_str(&format!(
-                        "- GetItem c={c}: {} is {:.2}× {}{}\n",
+                        "- GetItem c={c}: {} is {:.2}× {}\n",
                         column(floor),
                         a / b,
-                        column(peer),
-                        if floor["mode"] != "spin" && a / b < 2.0 {
-                            ": \"≥ 2× dynoxide\" is out of reach here for any server that sleeps between requests"
-                        } else {
-                            ""
-                        }
+                        column(peer)
                     ));
                 }
+            }
+            if let Some(best) = floor_rate(c)
+                && best / b < 2.0
+            {
+                md.push_str(&format!(
+                    "- GetItem c={c}: \"≥ 2× dynoxide\" is out of reach here for a server that sleeps \
+                     between requests (the faster floor is {:.2}× {})\n",
+                    best / b,
+                    column(peer)
+                ));
             }
         }
     }
