@@ -9,12 +9,15 @@
 # (seconds a peer's size table may take to load before it is skipped, default 60;
 # dynotable-local's own are always loaded), BENCH_STREAM_ITEMS (items the streams phase puts
 # while its consumer tails the stream, default 5000),
-# BENCH_DYNALITE_FILE=1 (also run dynalite on LevelDB files), BENCH_NO_README=1 (print only).
+# BENCH_DYNALITE_FILE=1 (also run dynalite on LevelDB files), BENCH_NO_README=1 (print only),
+# BENCH_FLOOR_THREADS (worker threads of the floor server, the target `floor`: default 0, a
+# current-thread runtime; `floor-mt` is the same server on 2 workers).
 # For quick iterations on a few figures: BENCH_PHASES (only these phases after the startups and
 # the c=16 load, comma-separated: load_c1,get,query,gsi_query,scan,race,tx,streams,scale),
 # BENCH_TARGETS (only these targets, comma-separated NAME or NAME:MODE, e.g.
-# dynotable-local,dynoxide:file), BENCH_LOCAL_BEFORE=PATH (also run that dynotable-local binary,
-# as "dynotable-local-before" in both modes: a before/after in one run). A run with any of these
+# dynotable-local,dynoxide:file, floor), BENCH_LOCAL_BEFORE=PATH (also run that dynotable-local
+# binary, as "dynotable-local-before" in both modes, or in the modes BENCH_TARGETS keeps of
+# dynotable-local: a before/after in one run). A run with any of these
 # never writes README.md.
 #
 # Everything is built in release mode into CARGO_TARGET_DIR (default /tmp/target-bench), so the
@@ -58,6 +61,12 @@ targets=(
   --target "dynoxide|dynoxide|file:SQLite file, WAL, synchronous=FULL (SQLite default)|$DYNOXIDE serve --port {port} --db-path {dir}/bench.db"
   --target "dynoxide|dynoxide|memory:SQLite in-memory (no --db-path)|$DYNOXIDE serve --port {port}"
   --target "dynalite|dynalite|memory:memory-level (its default, no --path)|$NODE $DYNALITE --host 127.0.0.1 --port {port} --createTableMs 0 --deleteTableMs 0"
+  # The floor: a canned GetItem answer and no work (dynobench serve-floor); GetItem phase only.
+  --target "floor|floor|canned:the same GetItem answer to every request, no work, hyper on a tokio runtime of ${BENCH_FLOOR_THREADS:-0} workers (0: current-thread)|$DRIVER serve-floor --port {port} --threads ${BENCH_FLOOR_THREADS:-0}"
+  # The same server on a multi-thread runtime of 2 workers: on a quiet machine the faster one.
+  --target "floor-mt|floor|canned-mt:the same canned answer, hyper on a tokio runtime of 2 workers|$DRIVER serve-floor --port {port} --threads 2"
+  # The same answer from a thread per connection that busy-polls its socket and never sleeps.
+  --target "floor-spin|floor|spin:the same canned answer, a busy-polling thread per connection (never sleeps)|$DRIVER serve-floor --port {port} --spin"
 )
 if [ -n "${BENCH_LOCAL_BEFORE:-}" ]; then
   targets+=(
@@ -79,6 +88,7 @@ if [ -n "${BENCH_TARGETS:-}" ]; then
   for ((i = 1; i < ${#targets[@]}; i += 2)); do
     spec="${targets[$i]}"
     name="${spec%%|*}"
+    name="${name%-before}" # BENCH_LOCAL_BEFORE's binary runs wherever dynotable-local does
     mode="$(echo "$spec" | cut -d'|' -f3 | cut -d: -f1)"
     if [[ ",$BENCH_TARGETS," == *",$name,"* || ",$BENCH_TARGETS," == *",$name:$mode,"* ]]; then
       kept+=(--target "$spec")

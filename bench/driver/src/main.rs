@@ -15,9 +15,12 @@
 //! ```
 //!
 //! In COMMAND, `{port}` is replaced by a free loopback port and `{dir}` by a fresh empty
-//! directory for that start. KIND is `dynotable`, `dynoxide` or `dynalite`; MODE is `file` or
-//! `memory` (free text may follow after a colon, e.g. `file:SQLite WAL synchronous=FULL`).
+//! directory for that start. KIND is `dynotable`, `dynoxide`, `dynalite` or `floor` (a server
+//! that answers every request with the same GetItem response: only its startups and GetItem
+//! phase run); MODE is `file` or `memory` (`canned` for the floor; free text may follow after a
+//! colon, e.g. `file:SQLite WAL synchronous=FULL`).
 
+mod floor;
 mod http;
 mod phases;
 mod process;
@@ -64,6 +67,9 @@ fn parse_target(spec: &str) -> Result<Target> {
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("serve-floor") {
+        return floor::main(&args[1..]);
+    }
     let mut targets = Vec::new();
     let mut out_json = None;
     let mut out_md = None;

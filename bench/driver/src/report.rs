@@ -297,9 +297,17 @@ pub(crate) fn report(results: &[Value], cfg: &Config, header: &str) -> String {
             },
         );
     }
-    row(&mut md, "server CPU per GetItem (c=16), µs", &|r| {
-        fmt_ms(f(&r["get_c16"]["server_cpu_us_per_op"]))
-    });
+    for c in [1, 16] {
+        let key = format!("get_c{c}");
+        row(&mut md, &format!("server CPU per GetItem (c={c}), µs"), &|r| {
+            fmt_ms(f(&r[&key]["server_cpu_us_per_op"]))
+        });
+        // The client's share: the driver is one thread, and its CPU per request is the part of
+        // every round trip that no server can take away.
+        row(&mut md, &format!("driver CPU per GetItem (c={c}), µs"), &|r| {
+            fmt_ms(f(&r[&key]["driver_cpu_us_per_op"]))
+        });
+    }
     row(&mut md, "server CPU per window Query (c=16), µs", &|r| {
         fmt_ms(f(&r["query_c16"]["server_cpu_us_per_op"]))
     });
@@ -412,6 +420,7 @@ pub(crate) fn report(results: &[Value], cfg: &Config, header: &str) -> String {
     }
     md.push('\n');
     md.push_str(&ratios(results, cfg));
+    md.push_str(&against_the_floor(results));
     md.push_str("\nMachine load per server (`uptime` before → after its run):\n\n");
     for r in results {
         let la = |s: &str| s.split("load average:").nth(1).unwrap_or("?").trim().to_string();
@@ -550,6 +559,71 @@ pub(crate) fn ratios(results: &[Value], cfg: &Config) -> String {
                 r.map_or("skipped".into(), |x| format!("{x:.2}×")),
                 r.map_or("—", |x| if x <= 1.5 { "met" } else { "**missed**" })
             ));
+        }
+    }
+    md
+}
+
+/// GetItem against the floor (the `floor` targets, `dynobench serve-floor`): what each server
+/// reaches of the most a server that sleeps between requests could with this client on this
+/// machine (the faster of `floor` and `floor-mt`), and how far each floor (also `floor-spin`,
+/// which busy-polls) is above dynoxide (the ceiling of the "≥ 2× dynoxide" target). Empty
+/// without a floor.
+pub(crate) fn against_the_floor(results: &[Value]) -> String {
+    let rate = |r: &Value, c: u32| f(&r[format!("get_c{c}")]["ops_per_s"]);
+    // The floor at each concurrency: the faster of the floors that sleep between requests
+    // (`floor`, `floor-mt`; not `floor-spin`). Which one is faster depends on the machine's load.
+    let sleeping: Vec<&Value> = results
+        .iter()
+        .filter(|r| r["kind"] == "floor" && r["mode"] != "spin")
+        .collect();
+    if sleeping.is_empty() {
+        return String::new();
+    }
+    let floor_rate = |c: u32| sleeping.iter().filter_map(|r| rate(r, c)).reduce(f64::max);
+    let share = |r: &Value, c: u32| match (rate(r, c), floor_rate(c)) {
+        (Some(a), Some(b)) if b > 0.0 => format!("{:.0} %", 100.0 * a / b),
+        _ => "—".into(),
+    };
+    let mut md = String::from(
+        "\nGetItem against the floor (a canned GetItem answer, no work: `dynobench serve-floor`; \
+         the share is of the faster of `floor` and `floor-mt` at that concurrency):\n\n\
+         | server | c=1 ops/s | of the floor | c=16 ops/s | of the floor |\n|---|---:|---:|---:|---:|\n",
+    );
+    for r in results {
+        md.push_str(&format!(
+            "| {} | {} | {} | {} | {} |\n",
+            column(r),
+            fmt_rate(rate(r, 1)),
+            share(r, 1),
+            fmt_rate(rate(r, 16)),
+            share(r, 16)
+        ));
+    }
+    md.push('\n');
+    for peer in results.iter().filter(|r| r["kind"] == "dynoxide") {
+        for c in [1, 16] {
+            let Some(b) = rate(peer, c) else { continue };
+            for floor in results.iter().filter(|r| r["kind"] == "floor") {
+                if let Some(a) = rate(floor, c) {
+                    md.push_str(&format!(
+                        "- GetItem c={c}: {} is {:.2}× {}\n",
+                        column(floor),
+                        a / b,
+                        column(peer)
+                    ));
+                }
+            }
+            if let Some(best) = floor_rate(c)
+                && best / b < 2.0
+            {
+                md.push_str(&format!(
+                    "- GetItem c={c}: \"≥ 2× dynoxide\" is out of reach here for a server that sleeps \
+                     between requests (the faster floor is {:.2}× {})\n",
+                    best / b,
+                    column(peer)
+                ));
+            }
         }
     }
     md

@@ -129,6 +129,9 @@ pub(crate) async fn workload(t: &Target, cfg: &Config, server: &Server, res: &mu
     let shape = cfg.shape;
     let main = "Telemetry";
     let n_items = (shape.vehicles * shape.readings) as u64;
+    if t.kind == "floor" {
+        return floor_reads(t, cfg, server, res).await;
+    }
 
     // Load at concurrency 16 into the main table, then RSS.
     create_table(server.addr, main).await?;
@@ -158,6 +161,31 @@ pub(crate) async fn workload(t: &Target, cfg: &Config, server: &Server, res: &mu
 
     validate(server.addr, main, shape).await?;
     reads_and_the_rest(t, cfg, server, res).await
+}
+
+/// The `floor` target (`dynobench serve-floor`): a server that answers every request with the
+/// same GetItem response. Only the GetItem phase means anything against it: nothing is loaded
+/// (its answer to BatchWriteItem would not be one), and of the sample checks only GetItem's
+/// can pass (the canned item is a workload item); the Query checks are not run.
+async fn floor_reads(t: &Target, cfg: &Config, server: &Server, res: &mut Value) -> Result<()> {
+    let gets = Arc::new(get_bodies("Telemetry", cfg.shape, 1));
+    validate_get(server.addr, "Telemetry", cfg.shape).await?;
+    if !cfg.runs("get") {
+        return Ok(());
+    }
+    for c in [1usize, 16] {
+        let mut st = timed(server, Op::GetItem, gets.clone(), c, cfg.warmup, cfg.duration).await?;
+        log(format!(
+            "{}: get_c{c}: {:.0} ops/s, p50 {:.3} ms, p99 {:.3} ms, errors {}",
+            t.name,
+            st.rate(),
+            st.pct(0.5),
+            st.pct(0.99),
+            st.errors
+        ));
+        res[format!("get_c{c}")] = st.figures(None);
+    }
+    Ok(())
 }
 
 async fn load_c1(t: &Target, cfg: &Config, server: &Server, res: &mut Value) -> Result<()> {

@@ -15,7 +15,7 @@ pub(crate) async fn call(engine: &Engine, operation: &str, body: &[u8]) -> Resul
         "DeleteTable" => run(body, |input| ops::delete_table::run(engine, input)).await,
         "UpdateTable" => run(body, |input| ops::update_table::run(engine, input)).await,
         "PutItem" => run(body, |input| ops::put_item::run(engine, input)).await,
-        "GetItem" => run(body, |input| ops::get_item::respond(engine, input)).await,
+        "GetItem" => run_to_body(body, |input| ops::get_item::respond_body(engine, input)).await,
         "UpdateItem" => run(body, |input| ops::update_item::run(engine, input)).await,
         "DeleteItem" => run(body, |input| ops::delete_item::run(engine, input)).await,
         "Query" => run_page(body, |input| ops::query::respond(engine, input)).await,
@@ -45,15 +45,30 @@ where
     O: Serialize,
     F: Future<Output = Result<O, ApiError>>,
 {
-    // An empty body is an empty request, as the service treats it.
+    let output = operation(input_of(body)?).await?;
+    serde_json::to_vec(&output).map_err(ApiError::internal)
+}
+
+/// The request a body holds; an empty body is an empty request, as the service treats it.
+fn input_of<I: DeserializeOwned>(body: &[u8]) -> Result<I, ApiError> {
     let body = if body.iter().all(u8::is_ascii_whitespace) {
         b"{}".as_slice()
     } else {
         body
     };
-    let input: I = serde_json::from_slice(body).map_err(serialization_error)?;
-    let output = operation(input).await?;
-    serde_json::to_vec(&output).map_err(ApiError::internal)
+    serde_json::from_slice(body).map_err(serialization_error)
+}
+
+/// Deserialises the request and runs an operation that writes its own response body.
+pub(crate) async fn run_to_body<I, F>(
+    body: &[u8],
+    operation: impl FnOnce(I) -> F,
+) -> Result<Vec<u8>, ApiError>
+where
+    I: DeserializeOwned,
+    F: Future<Output = Result<Vec<u8>, ApiError>>,
+{
+    operation(input_of(body)?).await
 }
 
 /// [`run`] for Query and Scan, whose pages may carry their items as stored

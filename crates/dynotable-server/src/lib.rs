@@ -31,8 +31,10 @@
 //!
 //! 6. **The engine.** `Engine::call(operation, body)` deserialises the body (malformed JSON is
 //!    its `SerializationException`), validates, runs the operation and serialises the response.
-//!    The call runs in its own task: a client that hangs up does not cancel a write half-way,
-//!    and a bug that panics becomes a 500 `InternalServerError` for that request alone.
+//!    The call is polled first on the connection's task (a call answered from memory costs no
+//!    hand-off) and moved into a task of its own at its first wait, so a client that hangs up
+//!    does not cancel a write half-way; a bug that panics becomes a 500 `InternalServerError`
+//!    for that request alone.
 //!
 //! 7. **The response.** [`wire::json_response`]: status 200 and the engine's JSON, or the error
 //!    as `{"__type":"<namespace>#<Name>","message":"..."}` with the error's status (400; 500 only
@@ -52,6 +54,7 @@
 
 pub mod cli;
 mod error;
+mod request_id;
 pub mod wire;
 
 use std::future::Future;
@@ -68,6 +71,7 @@ use dynotable_engine::{ApiError, Engine, ErrorKind};
 use http_body_util::BodyExt;
 
 pub use error::ServerError;
+use request_id::new_request_id;
 
 /// The HTTP application: health on `GET /`, the DynamoDB API on `POST /`.
 pub fn router(engine: Engine) -> Router {
@@ -129,10 +133,6 @@ async fn method_not_allowed() -> Response {
     response
 }
 
-fn new_request_id() -> String {
-    uuid::Uuid::new_v4().to_string()
-}
-
 /// One DynamoDB API call: steps 4 to 7 of the module documentation.
 async fn api(State(engine): State<Engine>, request: Request) -> Response {
     let request_id = new_request_id();
@@ -174,8 +174,8 @@ async fn api(State(engine): State<Engine>, request: Request) -> Response {
     };
     let operation = operation.to_owned();
 
-    // In its own task: not cancelled if the client hangs up, and a panic stays in this request.
-    let call = tokio::spawn({
+    // Run to completion even if the client hangs up, and a panic stays in this request.
+    let call = {
         let operation = operation.clone();
         async move {
             match api {
@@ -183,11 +183,11 @@ async fn api(State(engine): State<Engine>, request: Request) -> Response {
                 wire::Api::Streams => engine.call_streams(&operation, &bytes).await,
             }
         }
-    });
-    let result = match call.await {
+    };
+    let result = match run_to_completion(call).await {
         Ok(result) => result,
-        Err(err) => {
-            tracing::error!(%request_id, %operation, %err, "the engine failed while serving a request");
+        Err(Panicked) => {
+            tracing::error!(%request_id, %operation, "the engine failed while serving a request");
             Err(ApiError::new(
                 ErrorKind::InternalServerError,
                 "Internal server error",
@@ -206,6 +206,39 @@ async fn api(State(engine): State<Engine>, request: Request) -> Response {
         "request served"
     );
     response
+}
+
+/// An engine call that panicked (or whose task the runtime dropped at shutdown).
+#[derive(Debug)]
+struct Panicked;
+
+/// Runs `call` to its end whether or not the caller keeps waiting, and catches its panic.
+///
+/// It is polled once right here, on the connection's task: a call that completes without
+/// waiting (a GetItem or a Query answered from the item cache, a DescribeTable) so costs no
+/// hand-off to another task, which on the multi-thread runtime means waking another worker
+/// thread (a futex wake and, on a small machine, a context switch) for every request. A call
+/// that has to wait (for SQLite, for the writer) is moved, still pending, into a task of its
+/// own in the same poll — nothing can cancel it between the two — and awaited there: a client
+/// that hangs up drops only the waiting, never a write half-way.
+async fn run_to_completion<F>(call: F) -> Result<F::Output, Panicked>
+where
+    F: Future + Send + 'static,
+    F::Output: Send + 'static,
+{
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+    use std::task::Poll;
+    let mut call = Box::pin(call);
+    // A future that panicked is never polled again (it is dropped below), so whatever state the
+    // panic left it in is never observed: unwind safety holds.
+    let first =
+        std::future::poll_fn(|cx| Poll::Ready(catch_unwind(AssertUnwindSafe(|| call.as_mut().poll(cx)))))
+            .await;
+    match first {
+        Ok(Poll::Ready(output)) => Ok(output),
+        Ok(Poll::Pending) => tokio::spawn(call).await.map_err(|_| Panicked),
+        Err(_) => Err(Panicked),
+    }
 }
 
 /// The body length the client declared, if it declared one that parses.
@@ -255,4 +288,78 @@ async fn discard(mut body: Body) {
         }
     };
     let _ = tokio::time::timeout(std::time::Duration::from_secs(10), drain).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::Duration;
+
+    // The test body runs outside any task (`block_on`), so `try_id` tells where a call runs:
+    // `None` in place, `Some` in a task of its own.
+
+    #[tokio::test]
+    async fn a_call_that_does_not_wait_is_answered_in_place() {
+        let task = run_to_completion(async { tokio::task::try_id() }).await;
+        assert!(matches!(task, Ok(None)), "{task:?}");
+    }
+
+    #[tokio::test]
+    async fn a_call_that_waits_finishes_in_its_own_task() {
+        let result = run_to_completion(async {
+            let first = tokio::task::try_id();
+            tokio::time::sleep(Duration::from_millis(5)).await;
+            (first, tokio::task::try_id(), 7)
+        })
+        .await;
+        let Ok((first, then, 7)) = result else {
+            panic!("the call did not complete");
+        };
+        assert!(first.is_none() && then.is_some(), "{first:?} {then:?}");
+    }
+
+    #[tokio::test]
+    async fn a_call_is_not_cancelled_when_its_caller_stops_waiting() {
+        let finished = Arc::new(AtomicBool::new(false));
+        let (started_tx, started_rx) = tokio::sync::oneshot::channel();
+        let waiting = tokio::spawn(run_to_completion({
+            let finished = finished.clone();
+            async move {
+                let _ = started_tx.send(());
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                finished.store(true, Ordering::SeqCst);
+            }
+        }));
+        started_rx.await.unwrap();
+        // The client hangs up: the request's future is dropped while the call waits.
+        waiting.abort();
+        let _ = waiting.await;
+        assert!(!finished.load(Ordering::SeqCst));
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert!(
+            finished.load(Ordering::SeqCst),
+            "the call was cancelled with its caller"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_panic_before_or_after_the_first_wait_is_caught() {
+        let before = run_to_completion(async {
+            if std::hint::black_box(true) {
+                panic!("engine bug (expected by this test)");
+            }
+        })
+        .await;
+        assert!(before.is_err());
+        let after = run_to_completion(async {
+            tokio::task::yield_now().await;
+            if std::hint::black_box(true) {
+                panic!("engine bug (expected by this test)");
+            }
+        })
+        .await;
+        assert!(after.is_err());
+    }
 }

@@ -75,7 +75,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use quick_cache::Equivalent;
-use serde_json::value::RawValue;
 
 /// Guard shards: enough that unrelated keys rarely share one, few enough to mark all cheaply.
 pub(crate) const SHARDS: usize = 64;
@@ -97,9 +96,10 @@ pub(crate) struct StoredBody {
 }
 
 impl StoredBody {
-    /// The body as GetItem's response carries it.
-    pub fn raw(&self) -> Result<Box<RawValue>, crate::ApiError> {
-        RawValue::from_string(self.body.to_string()).map_err(crate::ApiError::internal)
+    /// The body as a `RawValue` (GetItem's output in the tests; the wire copies `body` as is).
+    #[cfg(test)]
+    pub fn raw(&self) -> Result<Box<serde_json::value::RawValue>, crate::ApiError> {
+        serde_json::value::RawValue::from_string(self.body.to_string()).map_err(crate::ApiError::internal)
     }
 }
 
