@@ -56,7 +56,7 @@ NODE="$(command -v node)"
 
 # NAME|KIND|MODE[:how]|COMMAND  ({port}: a free loopback port, {dir}: a fresh empty folder)
 targets=(
-  --target "dynotable-local|dynotable|file:SQLite file, WAL, synchronous=FULL|$LOCAL --port {port} --db {dir}/bench.db"
+  --target "dynotable-local|dynotable|file:SQLite file, WAL, synchronous=NORMAL (--durability process, the default: every acknowledged write survives kill -9)|$LOCAL --port {port} --db {dir}/bench.db"
   --target "dynotable-local|dynotable|memory:SQLite in-memory|$LOCAL --port {port} --in-memory"
   --target "dynoxide|dynoxide|file:SQLite file, WAL, synchronous=FULL (SQLite default)|$DYNOXIDE serve --port {port} --db-path {dir}/bench.db"
   --target "dynoxide|dynoxide|memory:SQLite in-memory (no --db-path)|$DYNOXIDE serve --port {port}"
@@ -70,7 +70,7 @@ targets=(
 )
 if [ -n "${BENCH_LOCAL_BEFORE:-}" ]; then
   targets+=(
-    --target "dynotable-local-before|dynotable|file:SQLite file, WAL, synchronous=FULL|$BENCH_LOCAL_BEFORE --port {port} --db {dir}/bench.db"
+    --target "dynotable-local-before|dynotable|file:SQLite file, WAL, that build's default (synchronous=FULL before c859f95)|$BENCH_LOCAL_BEFORE --port {port} --db {dir}/bench.db"
     --target "dynotable-local-before|dynotable|memory:SQLite in-memory|$BENCH_LOCAL_BEFORE --port {port} --in-memory"
   )
 fi

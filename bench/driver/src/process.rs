@@ -75,10 +75,26 @@ pub(crate) fn free_port() -> Result<u16> {
 /// Starts the target on a fresh port (and fresh directory) and waits for the first 200 to
 /// ListTables. Returns the server and the startup time.
 pub(crate) fn start(t: &Target, run_dir: &std::path::Path, n: usize) -> Result<(Server, Duration)> {
-    let port = free_port()?;
     let dir = run_dir.join(format!("{}-{n}", t.name));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir)?;
+    start_in(t, &dir, &[], "server.log")
+}
+
+/// Starts `t` again on the data its start number `n` left (nothing is wiped), with `extra`
+/// arguments after its command, logging to `log_name` in the same folder.
+pub(crate) fn restart(
+    t: &Target,
+    run_dir: &std::path::Path,
+    n: usize,
+    extra: &[&str],
+    log_name: &str,
+) -> Result<(Server, Duration)> {
+    start_in(t, &run_dir.join(format!("{}-{n}", t.name)), extra, log_name)
+}
+
+fn start_in(t: &Target, dir: &std::path::Path, extra: &[&str], log_name: &str) -> Result<(Server, Duration)> {
+    let port = free_port()?;
     let args: Vec<String> = t
         .command
         .iter()
@@ -86,8 +102,9 @@ pub(crate) fn start(t: &Target, run_dir: &std::path::Path, n: usize) -> Result<(
             a.replace("{port}", &port.to_string())
                 .replace("{dir}", &dir.to_string_lossy())
         })
+        .chain(extra.iter().map(|a| a.to_string()))
         .collect();
-    let log = std::fs::File::create(dir.join("server.log"))?;
+    let log = std::fs::File::create(dir.join(log_name))?;
     let addr: SocketAddr = format!("127.0.0.1:{port}").parse()?;
     let t0 = Instant::now();
     let child = Command::new(&args[0])
@@ -111,7 +128,7 @@ pub(crate) fn start(t: &Target, run_dir: &std::path::Path, n: usize) -> Result<(
             bail!(
                 "{} exited during startup with {status}; see {}",
                 t.name,
-                dir.join("server.log").display()
+                dir.join(log_name).display()
             );
         }
         if t0.elapsed() > Duration::from_secs(60) {

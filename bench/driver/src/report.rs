@@ -297,6 +297,38 @@ pub(crate) fn report(results: &[Value], cfg: &Config, header: &str) -> String {
             },
         );
     }
+    // dynotable-local (file) only: the same windows with the item cache off.
+    for &size in &cfg.scale {
+        row(
+            &mut md,
+            &format!(
+                "Query window p50 on {} items, item cache off (`--cache-mb 0`), ms",
+                fmt_rate(Some(size as f64))
+            ),
+            &|r| fmt_ms(f(&r["scale"][size.to_string()]["query_c1_cache_off"]["p50_ms"])),
+        );
+    }
+    if cfg.scale.len() >= 2 {
+        let (lo, hi) = (
+            cfg.scale[0].to_string(),
+            cfg.scale[cfg.scale.len() - 1].to_string(),
+        );
+        row(
+            &mut md,
+            &format!(
+                "… p50 ratio {} / {}, item cache off",
+                fmt_rate(Some(cfg.scale[cfg.scale.len() - 1] as f64)),
+                fmt_rate(Some(cfg.scale[0] as f64))
+            ),
+            &|r| match (
+                f(&r["scale"][&hi]["query_c1_cache_off"]["p50_ms"]),
+                f(&r["scale"][&lo]["query_c1_cache_off"]["p50_ms"]),
+            ) {
+                (Some(a), Some(b)) => format!("{:.2}×", a / b),
+                _ => "—".into(),
+            },
+        );
+    }
     for c in [1, 16] {
         let key = format!("get_c{c}");
         row(&mut md, &format!("server CPU per GetItem (c={c}), µs"), &|r| {
@@ -559,6 +591,22 @@ pub(crate) fn ratios(results: &[Value], cfg: &Config) -> String {
                 r.map_or("skipped".into(), |x| format!("{x:.2}×")),
                 r.map_or("—", |x| if x <= 1.5 { "met" } else { "**missed**" })
             ));
+            let off = match (
+                get(us, &["scale", &hi, "query_c1_cache_off", "p50_ms"]),
+                get(us, &["scale", &lo, "query_c1_cache_off", "p50_ms"]),
+            ) {
+                (Some(a), Some(b)) => Some(a / b),
+                _ => None,
+            };
+            if let Some(x) = off {
+                md.push_str(&format!(
+                    "| Query p50 at {} within 1.5× of {}, item cache off | {} | — | {x:.2}× | {} |\n",
+                    fmt_rate(Some(cfg.scale[cfg.scale.len() - 1] as f64)),
+                    fmt_rate(Some(cfg.scale[0] as f64)),
+                    us["mode"].as_str().unwrap_or("?"),
+                    if x <= 1.5 { "met" } else { "**missed**" }
+                ));
+            }
         }
     }
     md
