@@ -262,72 +262,53 @@ pub(crate) fn report(results: &[Value], cfg: &Config, header: &str) -> String {
         "… every put seen once as an INSERT, in sequence order",
         &|r| unsupported(&r["streams"]).unwrap_or_else(|| yes_no(&r["streams"]["consistent"])),
     );
-    for &size in &cfg.scale {
-        row(
-            &mut md,
-            &format!("Query window p50 on {} items, ms", fmt_rate(Some(size as f64))),
-            &|r| {
-                let e = &r["scale"][size.to_string()];
-                if let Some(s) = e["skipped"].as_str() {
-                    format!("skipped: {s}")
-                } else {
-                    fmt_ms(f(&e["query_c1"]["p50_ms"]))
-                }
-            },
-        );
-    }
-    if cfg.scale.len() >= 2 {
-        let (lo, hi) = (
-            cfg.scale[0].to_string(),
-            cfg.scale[cfg.scale.len() - 1].to_string(),
-        );
-        row(
-            &mut md,
-            &format!(
-                "… p50 ratio {} / {}",
-                fmt_rate(Some(cfg.scale[cfg.scale.len() - 1] as f64)),
-                fmt_rate(Some(cfg.scale[0] as f64))
-            ),
-            &|r| match (
-                f(&r["scale"][&hi]["query_c1"]["p50_ms"]),
-                f(&r["scale"][&lo]["query_c1"]["p50_ms"]),
-            ) {
-                (Some(a), Some(b)) => format!("{:.2}×", a / b),
-                _ => "—".into(),
-            },
-        );
-    }
-    // dynotable-local (file) only: the same windows with the item cache off.
-    for &size in &cfg.scale {
-        row(
-            &mut md,
-            &format!(
-                "Query window p50 on {} items, item cache off (`--cache-mb 0`), ms",
-                fmt_rate(Some(size as f64))
-            ),
-            &|r| fmt_ms(f(&r["scale"][size.to_string()]["query_c1_cache_off"]["p50_ms"])),
-        );
-    }
-    if cfg.scale.len() >= 2 {
-        let (lo, hi) = (
-            cfg.scale[0].to_string(),
-            cfg.scale[cfg.scale.len() - 1].to_string(),
-        );
-        row(
-            &mut md,
-            &format!(
-                "… p50 ratio {} / {}, item cache off",
-                fmt_rate(Some(cfg.scale[cfg.scale.len() - 1] as f64)),
-                fmt_rate(Some(cfg.scale[0] as f64))
-            ),
-            &|r| match (
-                f(&r["scale"][&hi]["query_c1_cache_off"]["p50_ms"]),
-                f(&r["scale"][&lo]["query_c1_cache_off"]["p50_ms"]),
-            ) {
-                (Some(a), Some(b)) => format!("{:.2}×", a / b),
-                _ => "—".into(),
-            },
-        );
+    // The scale phase, then (dynotable-local's file mode only) the same windows with its item
+    // cache off.
+    for (field, p50_suffix, ratio_suffix) in [
+        ("query_c1", "", ""),
+        (
+            "query_c1_cache_off",
+            ", item cache off (`--cache-mb 0`)",
+            ", item cache off",
+        ),
+    ] {
+        for &size in &cfg.scale {
+            row(
+                &mut md,
+                &format!(
+                    "Query window p50 on {} items{p50_suffix}, ms",
+                    fmt_rate(Some(size as f64))
+                ),
+                &|r| {
+                    let e = &r["scale"][size.to_string()];
+                    match e["skipped"].as_str() {
+                        Some(s) if field == "query_c1" => format!("skipped: {s}"),
+                        _ => fmt_ms(f(&e[field]["p50_ms"])),
+                    }
+                },
+            );
+        }
+        if cfg.scale.len() >= 2 {
+            let (lo, hi) = (
+                cfg.scale[0].to_string(),
+                cfg.scale[cfg.scale.len() - 1].to_string(),
+            );
+            row(
+                &mut md,
+                &format!(
+                    "… p50 ratio {} / {}{ratio_suffix}",
+                    fmt_rate(Some(cfg.scale[cfg.scale.len() - 1] as f64)),
+                    fmt_rate(Some(cfg.scale[0] as f64))
+                ),
+                &|r| match (
+                    f(&r["scale"][&hi][field]["p50_ms"]),
+                    f(&r["scale"][&lo][field]["p50_ms"]),
+                ) {
+                    (Some(a), Some(b)) => format!("{:.2}×", a / b),
+                    _ => "—".into(),
+                },
+            );
+        }
     }
     for c in [1, 16] {
         let key = format!("get_c{c}");
