@@ -10,6 +10,21 @@ async fn engine() -> Engine {
     Engine::open_with(options).await.unwrap()
 }
 
+/// An engine with table `Tbl`, keyed by the string `k`.
+async fn engine_with_table() -> Engine {
+    let engine = engine().await;
+    engine
+        .call(
+            "CreateTable",
+            br#"{"TableName":"Tbl","KeySchema":[{"AttributeName":"k","KeyType":"HASH"}],
+                "AttributeDefinitions":[{"AttributeName":"k","AttributeType":"S"}],
+                "BillingMode":"PAY_PER_REQUEST"}"#,
+        )
+        .await
+        .unwrap();
+    engine
+}
+
 async fn count(engine: &Engine, sql: &str) -> i64 {
     let mut writer = engine.writer().await;
     sqlx::query_scalar(sql).fetch_one(&mut writer.conn).await.unwrap()
@@ -69,16 +84,7 @@ async fn statistics_are_summed_per_collection_and_emptied_collections_removed() 
 
 #[tokio::test]
 async fn writes_pending_before_a_read_are_visible_to_it() {
-    let engine = engine().await;
-    engine
-        .call(
-            "CreateTable",
-            br#"{"TableName":"Tbl","KeySchema":[{"AttributeName":"k","KeyType":"HASH"}],
-                "AttributeDefinitions":[{"AttributeName":"k","AttributeType":"S"}],
-                "BillingMode":"PAY_PER_REQUEST"}"#,
-        )
-        .await
-        .unwrap();
+    let engine = engine_with_table().await;
     let table = engine.table("Tbl").unwrap();
     let key = StorageKey {
         pk: dynotable_types::KeyValue::S("x".into()).encode(),
@@ -238,16 +244,7 @@ async fn a_request_alone_commits_at_once() {
 /// there, every failed one changed nothing, and they shared commits.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn concurrent_requests_share_commits_and_failures_stay_their_own() {
-    let engine = engine().await;
-    engine
-        .call(
-            "CreateTable",
-            br#"{"TableName":"Tbl","KeySchema":[{"AttributeName":"k","KeyType":"HASH"}],
-                "AttributeDefinitions":[{"AttributeName":"k","AttributeType":"S"}],
-                "BillingMode":"PAY_PER_REQUEST"}"#,
-        )
-        .await
-        .unwrap();
+    let engine = engine_with_table().await;
     let commits_before = engine.inner.writer.commits();
     const TASKS: usize = 16;
     const PUTS: usize = 30;
