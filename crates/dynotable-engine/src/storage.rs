@@ -263,6 +263,71 @@ mod tests {
         assert_eq!(out["Count"], 500);
     }
 
+    /// File readers map the configured bound of the file (`Options::reader_mmap_bytes`), or
+    /// nothing when it is 0; a reader that has read through the map sees the writes committed
+    /// after, in the write-ahead log and (after a checkpoint) in the file beyond what it mapped.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn file_readers_map_the_configured_bound_and_see_later_commits() {
+        use sqlx::Row;
+        for bound in [0u64, 64 * 1024, 256 * 1024 * 1024] {
+            let dir = tempfile::tempdir().unwrap();
+            let mut options = crate::Options::new(Location::File(dir.path().join("db.sqlite")));
+            options.sweep_interval = None;
+            options.item_cache_bytes = 0;
+            options.reader_mmap_bytes = bound;
+            let engine = Engine::open_with(options).await.unwrap();
+            {
+                let mut reader = engine.reader().await.unwrap();
+                let row = sqlx::query("PRAGMA mmap_size")
+                    .fetch_one(&mut *reader)
+                    .await
+                    .unwrap();
+                assert_eq!(row.get::<i64, _>(0), bound as i64);
+            }
+            engine
+                .call(
+                    "CreateTable",
+                    br#"{"TableName":"Tbl","KeySchema":[{"AttributeName":"p","KeyType":"HASH"},{"AttributeName":"s","KeyType":"RANGE"}],
+                        "AttributeDefinitions":[{"AttributeName":"p","AttributeType":"S"},{"AttributeName":"s","AttributeType":"N"}],
+                        "BillingMode":"PAY_PER_REQUEST"}"#,
+                )
+                .await
+                .unwrap();
+            let query = br#"{"TableName":"Tbl","KeyConditionExpression":"p = :p","ExpressionAttributeValues":{":p":{"S":"a"}},"Select":"COUNT"}"#;
+            let pad = "x".repeat(1500);
+            for round in 0..4 {
+                // 100 items of ~1.5 KB a round (under the 1 MB page in all): the file outgrows a 64 KB map
+                // at once.
+                for batch in 0..4 {
+                    let puts: Vec<String> = (0..25)
+                        .map(|i| {
+                            format!(
+                                r#"{{"PutRequest":{{"Item":{{"p":{{"S":"a"}},"s":{{"N":"{}"}},"pad":{{"S":"{pad}"}}}}}}}}"#,
+                                round * 100 + batch * 25 + i
+                            )
+                        })
+                        .collect();
+                    let body = format!(r#"{{"RequestItems":{{"Tbl":[{}]}}}}"#, puts.join(","));
+                    engine.call("BatchWriteItem", body.as_bytes()).await.unwrap();
+                }
+                if round == 2 {
+                    let mut writer = engine.writer().await;
+                    sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+                        .execute(&mut writer.conn)
+                        .await
+                        .unwrap();
+                }
+                let out = engine.call("Query", query).await.unwrap();
+                let out: serde_json::Value = serde_json::from_slice(&out).unwrap();
+                assert_eq!(
+                    out["Count"],
+                    (round + 1) * 100,
+                    "mmap_size {bound}, round {round}"
+                );
+            }
+        }
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
     async fn in_memory_reads_never_see_part_of_a_write() {
         reads_never_see_part_of_a_write(Location::InMemory).await;

@@ -48,6 +48,11 @@ pub struct Args {
     /// cut may lose the last writes); `power-loss` — a power cut too (an fsync per commit).
     #[arg(long, value_name = "LEVEL", default_value = "process", value_parser = parse_durability)]
     pub durability: Durability,
+    /// Megabytes at the start of the database file that readers map into memory (SQLite's
+    /// `mmap_size`): reads there copy no pages; the mapped pages a read touched count in the
+    /// server's RSS. 0 turns the map off.
+    #[arg(long, value_name = "MB", default_value_t = dynotable_engine::DEFAULT_READER_MMAP_BYTES / (1024 * 1024))]
+    pub mmap_mb: u64,
 }
 
 fn parse_durability(text: &str) -> Result<Durability, String> {
@@ -115,6 +120,7 @@ pub async fn run(args: Args) -> Result<(), ServerError> {
     options.endpoint_address = local.to_string();
     options.item_cache_bytes = args.cache_mb.saturating_mul(1024 * 1024);
     options.durability = args.durability;
+    options.reader_mmap_bytes = args.mmap_mb.saturating_mul(1024 * 1024);
     let engine = Engine::open_with(options).await?;
     // Registered before the ready line, so a signal sent right after it is never the default
     // (abrupt) one.
@@ -198,6 +204,14 @@ mod tests {
         let args = parse(&["--db", "data/x.db", "--host", "::1", "-p", "9000"]).unwrap();
         assert_eq!(args.location(), Location::File(PathBuf::from("data/x.db")));
         assert_eq!((args.host.as_str(), args.port), ("::1", 9000));
+    }
+
+    #[test]
+    fn mmap_mb_defaults_to_256_and_zero_turns_it_off() {
+        assert_eq!(parse(&[]).unwrap().mmap_mb, 256);
+        assert_eq!(parse(&["--mmap-mb", "0"]).unwrap().mmap_mb, 0);
+        assert_eq!(parse(&["--mmap-mb", "2048"]).unwrap().mmap_mb, 2048);
+        assert!(parse(&["--mmap-mb", "-1"]).is_err());
     }
 
     #[test]
