@@ -119,6 +119,134 @@ async fn acknowledged_writes_survive_kill_9() {
     );
 }
 
+/// BatchWriteItems of 25 items over many collections, long enough that the write-ahead log is
+/// checkpointed in the background and restarted under the load (`checkpoint` in the engine):
+/// every acknowledged item survives a `kill -9` that comes in the middle of it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn acknowledged_batches_survive_kill_9_across_checkpoints() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("crash/batches.db");
+    let mut server = Server::on_file(&db);
+    create_pets(&server.client()).await;
+    let created = std::fs::metadata(&db).unwrap().len();
+
+    let acknowledged: Arc<Mutex<HashMap<String, String>>> = Arc::default();
+    let killed = Arc::new(AtomicBool::new(false));
+    let mut writers = Vec::new();
+    for writer in 0..WRITERS {
+        let client = server.client();
+        let acknowledged = acknowledged.clone();
+        let killed = killed.clone();
+        writers.push(tokio::spawn(async move {
+            for batch in 0..20_000 {
+                let items: Vec<(String, String, String)> = (0..25)
+                    .map(|i| {
+                        let n = batch * 25 + i;
+                        let herd = format!("Herd{:03}", n % 400);
+                        let name = format!("w{writer}-{n:06}");
+                        let payload = format!("{name}: {}", "y".repeat(150 + n % 100));
+                        (herd, name, payload)
+                    })
+                    .collect();
+                let requests = items
+                    .iter()
+                    .map(|(herd, name, payload)| {
+                        let put = aws_sdk_dynamodb::types::PutRequest::builder()
+                            .set_item(Some(item([
+                                ("AnimalType", s(herd)),
+                                ("Name", s(name)),
+                                ("payload", s(payload)),
+                            ])))
+                            .build()
+                            .unwrap();
+                        aws_sdk_dynamodb::types::WriteRequest::builder()
+                            .put_request(put)
+                            .build()
+                    })
+                    .collect();
+                let written = client
+                    .batch_write_item()
+                    .request_items("Pets", requests)
+                    .send()
+                    .await;
+                match written {
+                    Ok(out) => {
+                        assert!(
+                            out.unprocessed_items().is_none_or(|u| u.is_empty()),
+                            "nothing else writes these items"
+                        );
+                        let mut acknowledged = acknowledged.lock().unwrap();
+                        for (_, name, payload) in items {
+                            acknowledged.insert(name, payload);
+                        }
+                    }
+                    Err(err) => {
+                        assert!(
+                            killed.load(Ordering::SeqCst),
+                            "a batch failed before the kill: {}",
+                            aws_sdk_dynamodb::error::DisplayErrorContext(&err)
+                        );
+                        return;
+                    }
+                }
+            }
+            panic!("writer {writer} finished its bounded load before the kill");
+        }));
+    }
+
+    // 12,000 items (~40 pages of log per commit): several background checkpoints' worth.
+    crate::server::kill_mid_load(
+        &mut server,
+        writers,
+        &killed,
+        12_000,
+        Duration::from_secs(120),
+        || acknowledged.lock().unwrap().len(),
+    )
+    .await;
+    let acknowledged = acknowledged.lock().unwrap().clone();
+    // Only a checkpoint writes pages into the database file itself (WAL mode).
+    assert!(
+        std::fs::metadata(&db).unwrap().len() > created,
+        "the log was checkpointed during the load"
+    );
+
+    let server = Server::on_file(&db);
+    let stored: Vec<Item> = server
+        .client()
+        .scan()
+        .table_name("Pets")
+        .consistent_read(true)
+        .into_paginator()
+        .items()
+        .send()
+        .collect::<Result<_, _>>()
+        .await
+        .expect("the database reopens after kill -9");
+    let stored: HashMap<String, String> = stored
+        .iter()
+        .map(|i| {
+            (
+                i["Name"].as_s().unwrap().clone(),
+                i["payload"].as_s().unwrap().clone(),
+            )
+        })
+        .collect();
+    let lost: Vec<&String> = acknowledged.keys().filter(|k| !stored.contains_key(*k)).collect();
+    assert!(
+        lost.is_empty(),
+        "{} of {} acknowledged items lost, e.g. {:?}",
+        lost.len(),
+        acknowledged.len(),
+        &lost[..lost.len().min(5)]
+    );
+    for (name, payload) in &acknowledged {
+        assert_eq!(&stored[name], payload, "{name} stored as written");
+    }
+    // At most one batch per writer was in flight, unacknowledged, when the process died.
+    assert!(stored.len() - acknowledged.len() <= WRITERS * 25);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn of_racing_conditional_puts_exactly_one_wins() {
     const CLIENTS: usize = 16;

@@ -33,6 +33,7 @@
 pub mod api;
 pub mod capacity;
 pub mod catalog;
+mod checkpoint;
 mod clock;
 mod collections;
 mod database_lock;
@@ -59,6 +60,7 @@ use std::sync::{Arc, RwLock};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection, SqliteSynchronous};
 use sqlx::{ConnectOptions, Connection};
 
+pub use checkpoint::CheckpointPolicy;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use collections::{CollectionStats, CollectionSummary, SizeBucket};
 pub use error::{ApiError, CancellationReason, EngineError, ErrorKind};
@@ -112,6 +114,8 @@ pub struct Options {
     /// reader touched count in the process's RSS (they are the OS's file cache, shared and
     /// reclaimable), so the bound is also how much RSS the mapping can add.
     pub reader_mmap_bytes: u64,
+    /// When a file database's write-ahead log is checkpointed (see `checkpoint`).
+    pub checkpoint: CheckpointPolicy,
 }
 
 /// What an acknowledged write survives, in a database file (an in-memory database survives
@@ -169,6 +173,7 @@ impl Options {
             item_cache_bytes: DEFAULT_ITEM_CACHE_BYTES,
             durability: Durability::default(),
             reader_mmap_bytes: DEFAULT_READER_MMAP_BYTES,
+            checkpoint: CheckpointPolicy::default(),
         }
     }
 }
@@ -195,6 +200,8 @@ struct Inner {
     tokens: std::sync::Mutex<ops::transact_write_items::Tokens>,
     /// The items write requests are working on: who meets a transaction (see `in_flight`).
     in_flight: in_flight::InFlight,
+    /// The task that checkpoints the write-ahead log (`None` in memory); see `checkpoint`.
+    checkpointer: std::sync::Mutex<Option<checkpoint::Checkpointer>>,
     /// This engine's hold on its database file (`None` in memory); see `database_lock`.
     _lock: Option<database_lock::DatabaseLock>,
 }
@@ -272,6 +279,14 @@ impl Engine {
             sqlx::query("PRAGMA journal_mode = WAL")
                 .execute(&mut writer)
                 .await?;
+            // The writer checkpoints only as the log's bound; a task of its own does the rest
+            // (`checkpoint`). The log file is cut back to what it holds when it restarts.
+            sqlx::query(&format!(
+                "PRAGMA wal_autocheckpoint = {}; PRAGMA journal_size_limit = 0",
+                options.checkpoint.writer_frames
+            ))
+            .execute(&mut writer)
+            .await?;
         }
         sqlx::migrate!("./migrations").run_direct(&mut writer).await?;
         let synchronous = match options.durability {
@@ -290,6 +305,7 @@ impl Engine {
                 // Pages within the first `reader_mmap_bytes` of the file are read through a
                 // memory map, the rest with a system call into that cache.
                 Location::File(_) => connect
+                    .clone()
                     .read_only(true)
                     .pragma("cache_size", "-16384")
                     .pragma("mmap_size", options.reader_mmap_bytes.to_string()),
@@ -297,7 +313,7 @@ impl Engine {
                 // shared cache, so readers opened with the same options see the writer's data.
                 // Shared-cache locks are per table: a read waits (sqlx's unlock_notify) while a
                 // write transaction has changed the table, so it never sees a partial write.
-                Location::InMemory => connect.pragma("query_only", "ON"),
+                Location::InMemory => connect.clone().pragma("query_only", "ON"),
             },
             max_readers,
         ));
@@ -309,18 +325,40 @@ impl Engine {
         tracing::debug!(location = ?options.location, "engine opened");
         let sweep_interval = options.sweep_interval;
         let items = item_cache::ItemCache::new(options.item_cache_bytes);
+        let commits = Arc::new(tokio::sync::Notify::new());
+        let checkpointer = match &options.location {
+            Location::File(path) => {
+                let page_size: i64 = sqlx::query_scalar("PRAGMA page_size")
+                    .fetch_one(&mut writer)
+                    .await?;
+                let page_size = u32::try_from(page_size).unwrap_or(4096);
+                Some(
+                    checkpoint::Checkpointer::start(
+                        connect.clone(),
+                        path,
+                        page_size,
+                        options.checkpoint,
+                        commits.clone(),
+                    )
+                    .await
+                    .map_err(EngineError::Open)?,
+                )
+            }
+            Location::InMemory => None,
+        };
         let engine = Engine {
             inner: Arc::new(Inner {
                 options,
-                writer: Arc::new(writer::SharedWriter::new(writer::Writer::new(
-                    writer,
-                    items.clone(),
-                ))),
+                writer: Arc::new(writer::SharedWriter::new(
+                    writer::Writer::new(writer, items.clone()),
+                    commits,
+                )),
                 readers,
                 items,
                 catalog: RwLock::new(catalog),
                 tokens: std::sync::Mutex::new(Default::default()),
                 in_flight: Default::default(),
+                checkpointer: std::sync::Mutex::new(checkpointer),
                 _lock: lock,
             }),
         };
@@ -366,6 +404,16 @@ impl Engine {
     /// Closes the storage, waiting for connections to finish and checkpointing the WAL.
     pub async fn close(self) {
         self.inner.readers.close().await;
+        // No background checkpoint may hold the log while the final one runs.
+        let checkpointer = self
+            .inner
+            .checkpointer
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .take();
+        if let Some(checkpointer) = checkpointer {
+            checkpointer.stop().await;
+        }
         // Checkpoint even if other handles (a request in flight, the sweeper) still hold the
         // engine: the WAL is folded into the database file and truncated.
         {

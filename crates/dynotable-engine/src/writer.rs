@@ -40,7 +40,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use sqlx::SqliteConnection;
-use tokio::sync::{Mutex, OwnedMutexGuard, watch};
+use tokio::sync::{Mutex, Notify, OwnedMutexGuard, watch};
 
 use crate::ApiError;
 use crate::item_cache::{ItemCache, WriteMarks};
@@ -56,14 +56,17 @@ pub(crate) struct SharedWriter {
     waiting: AtomicUsize,
     /// `COMMIT`s sent for requests (alone or as a group).
     commits: AtomicU64,
+    /// Told after each of those `COMMIT`s (the background checkpoint, `checkpoint`).
+    committed: Arc<Notify>,
 }
 
 impl SharedWriter {
-    pub fn new(writer: Writer) -> SharedWriter {
+    pub fn new(writer: Writer, committed: Arc<Notify>) -> SharedWriter {
         SharedWriter {
             lock: Arc::new(Mutex::new(writer)),
             waiting: AtomicUsize::new(0),
             commits: AtomicU64::new(0),
+            committed,
         }
     }
 
@@ -137,6 +140,7 @@ impl SharedWriter {
     /// Counts a `COMMIT` that returned.
     pub fn count_commit(&self) {
         self.commits.fetch_add(1, Ordering::Relaxed);
+        self.committed.notify_one();
     }
 
     /// Whether another writer is queued for the lock.
