@@ -48,7 +48,16 @@ pub struct Args {
     /// cut may lose the last writes); `power-loss` — a power cut too (an fsync per commit).
     #[arg(long, value_name = "LEVEL", default_value = "process", value_parser = parse_durability)]
     pub durability: Durability,
+    /// Microseconds a connection keeps polling its socket after each answer before it sleeps,
+    /// so that a client's next request within that time costs no wake-up. Only a client taking
+    /// turns with the server makes it spin (at most 2 connections open, none being served or
+    /// waiting), and spins stop for a while when the CPU is wanted elsewhere; 0 never spins.
+    #[arg(long, value_name = "MICROSECONDS", default_value_t = DEFAULT_SPIN_US)]
+    pub spin_us: u64,
 }
+
+/// The default of `--spin-us` (bench/README.md, "GetItem at concurrency 1").
+pub const DEFAULT_SPIN_US: u64 = 50;
 
 fn parse_durability(text: &str) -> Result<Durability, String> {
     text.parse()
@@ -138,7 +147,7 @@ pub async fn run(args: Args) -> Result<(), ServerError> {
         tokio::time::sleep(SHUTDOWN_GRACE).await;
     };
     tokio::select! {
-        served = crate::serve(listener, engine.clone(), shutdown) => served?,
+        served = crate::serve_spinning(listener, engine.clone(), Duration::from_micros(args.spin_us), shutdown) => served?,
         () = grace_over => tracing::warn!("requests still in flight after {SHUTDOWN_GRACE:?}; stopping anyway"),
     }
     engine.close().await;
@@ -221,6 +230,14 @@ mod tests {
         );
         let err = parse(&["--durability", "fsync"]).unwrap_err().to_string();
         assert!(err.contains("expected `process` or `power-loss`"), "{err}");
+    }
+
+    #[test]
+    fn spin_us_defaults_to_the_measured_window_and_zero_turns_it_off() {
+        assert_eq!(parse(&[]).unwrap().spin_us, DEFAULT_SPIN_US);
+        assert_eq!(parse(&["--spin-us", "0"]).unwrap().spin_us, 0);
+        assert_eq!(parse(&["--spin-us", "100"]).unwrap().spin_us, 100);
+        assert!(parse(&["--spin-us", "-5"]).is_err());
     }
 
     #[test]
