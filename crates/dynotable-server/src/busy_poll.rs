@@ -339,8 +339,13 @@ impl AsyncRead for SpinningStream {
         if std::mem::take(&mut this.answered) && !this.window.is_zero() && buf.remaining() > 0 {
             read = this.spin(buf).map(Poll::Ready);
         }
+        // With spins impossible (off, or too many connections open) a read is tokio's alone:
+        // no counted waker, no bookkeeping (a task woken now is not counted when the
+        // connections drop back, which can let one spin start within a window of it).
+        let may_spin = !this.window.is_zero()
+            && OPEN_CONNECTIONS.load(Ordering::Relaxed) <= MAX_OPEN_CONNECTIONS_TO_SPIN;
         let read = read.unwrap_or_else(|| {
-            if this.window.is_zero() {
+            if !may_spin {
                 return Pin::new(&mut this.tcp).poll_read(cx, buf);
             }
             let waker = Arc::new(CountedWaker {
@@ -358,7 +363,7 @@ impl AsyncRead for SpinningStream {
             }
             read
         });
-        if !this.window.is_zero() && buf.filled().len() > before {
+        if may_spin && buf.filled().len() > before {
             LAST_REQUEST_ON.store(this.id, Ordering::Relaxed);
         }
         read
