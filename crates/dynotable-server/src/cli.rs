@@ -53,7 +53,16 @@ pub struct Args {
     /// server's RSS. 0 turns the map off.
     #[arg(long, value_name = "MB", default_value_t = dynotable_engine::DEFAULT_READER_MMAP_BYTES / (1024 * 1024))]
     pub mmap_mb: u64,
+    /// Microseconds a connection keeps polling its socket after each answer before it sleeps,
+    /// so that a client's next request within that time costs no wake-up. Only a client taking
+    /// turns with the server makes it spin (at most 2 connections open, none being served or
+    /// waiting), and spins stop for a while when the CPU is wanted elsewhere; 0 never spins.
+    #[arg(long, value_name = "MICROSECONDS", default_value_t = DEFAULT_SPIN_US)]
+    pub spin_us: u64,
 }
+
+/// The default of `--spin-us` (bench/README.md, "GetItem at concurrency 1").
+pub const DEFAULT_SPIN_US: u64 = 50;
 
 fn parse_durability(text: &str) -> Result<Durability, String> {
     text.parse()
@@ -144,7 +153,7 @@ pub async fn run(args: Args) -> Result<(), ServerError> {
         tokio::time::sleep(SHUTDOWN_GRACE).await;
     };
     tokio::select! {
-        served = crate::serve(listener, engine.clone(), shutdown) => served?,
+        served = crate::serve_spinning(listener, engine.clone(), Duration::from_micros(args.spin_us), shutdown) => served?,
         () = grace_over => tracing::warn!("requests still in flight after {SHUTDOWN_GRACE:?}; stopping anyway"),
     }
     engine.close().await;
@@ -235,6 +244,14 @@ mod tests {
         );
         let err = parse(&["--durability", "fsync"]).unwrap_err().to_string();
         assert!(err.contains("expected `process` or `power-loss`"), "{err}");
+    }
+
+    #[test]
+    fn spin_us_defaults_to_the_measured_window_and_zero_turns_it_off() {
+        assert_eq!(parse(&[]).unwrap().spin_us, DEFAULT_SPIN_US);
+        assert_eq!(parse(&["--spin-us", "0"]).unwrap().spin_us, 0);
+        assert_eq!(parse(&["--spin-us", "100"]).unwrap().spin_us, 100);
+        assert!(parse(&["--spin-us", "-5"]).is_err());
     }
 
     #[test]

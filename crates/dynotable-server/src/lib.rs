@@ -8,7 +8,9 @@
 //!    SIGINT/SIGTERM handlers, and only then prints its one line to stdout,
 //!    `dynotable-local listening on http://HOST:PORT`, so whoever waits for that line can connect.
 //!    [`serve`] hands the listener to axum/hyper: HTTP/1.1 with keep-alive, one task per
-//!    connection, `TCP_NODELAY` on.
+//!    connection, `TCP_NODELAY` on. With `--spin-us N` ([`serve_spinning`], module `busy_poll`)
+//!    a connection that has just answered keeps polling its socket for up to N µs before its
+//!    worker sleeps, so that a client taking turns with the server costs no wake-up.
 //!
 //! 2. **Routing.** [`router`] answers `GET /` with a short health text. Everything a client sends
 //!    goes to `POST /`, exactly as the SDKs do: the operation is in the header
@@ -52,6 +54,7 @@
 //! Errors of the server itself (cannot bind, cannot open the database) are [`ServerError`];
 //! errors a client sees are the engine's `ApiError`, rendered in [`wire`].
 
+mod busy_poll;
 pub mod cli;
 mod error;
 mod request_id;
@@ -82,20 +85,26 @@ pub fn router(engine: Engine) -> Router {
 }
 
 /// Serves `router(engine)` on `listener` until `shutdown` completes, then lets the requests in
-/// flight finish. Does not close the engine: the caller owns it.
+/// flight finish. Does not close the engine: the caller owns it. Never busy-polls (see
+/// [`serve_spinning`]).
 pub async fn serve(
     listener: tokio::net::TcpListener,
     engine: Engine,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
-    use axum::serve::ListenerExt;
-    let listener = listener.tap_io(|tcp| {
-        // Small request/response pairs on a kept-alive connection must not wait for Nagle.
-        if let Err(err) = tcp.set_nodelay(true) {
-            tracing::debug!(%err, "could not set TCP_NODELAY");
-        }
-    });
-    axum::serve(listener, router(engine))
+    serve_spinning(listener, engine, std::time::Duration::ZERO, shutdown).await
+}
+
+/// [`serve`], with each connection spinning on its socket for up to `spin` after each answer
+/// before it sleeps (the `busy_poll` module: a client that sends its next request within the
+/// window costs no wake-up). Zero never spins.
+pub async fn serve_spinning(
+    listener: tokio::net::TcpListener,
+    engine: Engine,
+    spin: std::time::Duration,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServerError> {
+    axum::serve(busy_poll::SpinningListener::new(listener, spin), router(engine))
         .with_graceful_shutdown(shutdown)
         .await
         .map_err(ServerError::Serve)
@@ -135,6 +144,8 @@ async fn method_not_allowed() -> Response {
 
 /// One DynamoDB API call: steps 4 to 7 of the module documentation.
 async fn api(State(engine): State<Engine>, request: Request) -> Response {
+    // No connection busy-polls while this request is being served.
+    let _in_flight = busy_poll::RequestInFlight::start();
     let request_id = new_request_id();
     let started = Instant::now();
     let (parts, body) = request.into_parts();

@@ -597,3 +597,60 @@ fn cancelled_transactions_carry_their_reasons() {
         serde_json::json!([{"Code": "None"}, {"Code": "ConditionalCheckFailed", "Message": "The conditional request failed"}])
     );
 }
+
+/// The CPU time (user + system, in clock ticks of 10 ms) a process has used so far.
+#[cfg(target_os = "linux")]
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
+#[test]
+fn requests_inside_and_after_the_spin_window_are_answered() {
+    // A 20 ms window: the second request arrives inside it, the third long after it.
+    let server = Server::start(&["--in-memory", "--spin-us", "20000"]);
+    let mut conn = server.connect();
+    assert_eq!(conn.call("CreateTable", PETS).status, 200);
+    assert_eq!(conn.call("PutItem", FIDO).status, 200);
+    std::thread::sleep(Duration::from_millis(2));
+    assert_eq!(conn.call("GetItem", FIDO_KEY).json()["Item"]["Age"]["N"], "3");
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(conn.call("GetItem", FIDO_KEY).json()["Item"]["Name"]["S"], "Fido");
+    // A connection closed while the server spins on it, then one closed half-way through a
+    // request: neither stops the server.
+    let mut closing = server.connect();
+    assert_eq!(closing.call("ListTables", "{}").status, 200);
+    drop(closing);
+    let mut half = server.connect();
+    assert_eq!(half.call("ListTables", "{}").status, 200);
+    half.write(b"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{");
+    drop(half);
+    assert_eq!(conn.call("ListTables", "{}").json()["TableNames"][0], "Pets");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_idle_server_uses_no_cpu_after_the_spin_window() {
+    // The default window, then a long one (100 ms) that still ends well before the measurement.
+    for spin in ["50", "100000"] {
+        let server = Server::start(&["--in-memory", "--spin-us", spin]);
+        let mut conn = server.connect();
+        for _ in 0..20 {
+            assert_eq!(conn.call("ListTables", "{}").status, 200);
+        }
+        // The connection stays open and idle: the server spins once, then must sleep.
+        std::thread::sleep(Duration::from_millis(300));
+        let before = cpu_ticks(server.child.id());
+        std::thread::sleep(Duration::from_secs(1));
+        let used = cpu_ticks(server.child.id()) - before;
+        // A server that kept spinning would use ~100 ticks (a whole core) in that second.
+        assert!(
+            used <= 10,
+            "--spin-us {spin}: {used} ticks of CPU in 1 s of idleness"
+        );
+        assert_eq!(conn.call("ListTables", "{}").status, 200);
+    }
+}
