@@ -228,12 +228,13 @@ impl Writer {
         self.items.as_ref()
     }
 
-    /// For a write that removes base items in bulk (DeleteTable): every key of the item cache
-    /// marked until the returned marks are dropped, which must be after `COMMIT` returned.
-    pub fn mark_all_items(&self) -> Option<WriteMarks> {
+    /// For a write that removes the keyspaces `dropped` (DeleteTable): every key of the item
+    /// cache marked, and the dropped keyspaces' entries removed, until the returned marks are
+    /// dropped, which must be after `COMMIT` returned.
+    pub fn mark_all_items(&self, dropped: &[i64]) -> Option<WriteMarks> {
         self.items.as_ref().map(|items| {
             let mut marks = WriteMarks::new(items.clone());
-            marks.mark_all();
+            marks.mark_all(dropped);
             marks
         })
     }

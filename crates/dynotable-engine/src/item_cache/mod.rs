@@ -33,8 +33,9 @@
 //!
 //! So while no write to a shard is in flight, every entry of the shard is its key's committed
 //! item; a cache hit is the committed item as of the moment the reader found no write in
-//! flight. Writes that drop a whole keyspace (DeleteTable) mark every shard
-//! ([`WriteMarks::mark_all`]) and empty the cache.
+//! flight. Writes that drop whole keyspaces (DeleteTable) mark every shard
+//! ([`WriteMarks::mark_all`]) and, at release, remove every entry of those keyspaces; the
+//! other tables' entries stay (a table's delete changes nothing in another table).
 //!
 //! # Write-through
 //!
@@ -372,8 +373,10 @@ pub(crate) struct WriteMarks {
     cache: Arc<ItemCache>,
     /// The marked keys, each with the item as the transaction leaves it (`None`: not known).
     keys: Vec<(CacheKey, Option<Cached>)>,
-    /// Every shard is marked (a keyspace dropped).
+    /// Every shard is marked (keyspaces dropped).
     all: bool,
+    /// The keyspaces dropped, whose entries are removed at release.
+    dropped: Vec<i64>,
     /// The transaction committed: the items it wrote go into the cache at release.
     committed: bool,
 }
@@ -384,6 +387,7 @@ impl WriteMarks {
             cache,
             keys: Vec::new(),
             all: false,
+            dropped: Vec::new(),
             committed: false,
         }
     }
@@ -417,8 +421,9 @@ impl WriteMarks {
         self.committed = true;
     }
 
-    /// Marks every shard (a write that removes items in bulk) and empties the cache.
-    pub fn mark_all(&mut self) {
+    /// Marks every shard (a write that removes whole keyspaces, `dropped`) and removes the
+    /// entries of those keyspaces; the others stay, and are served again at release.
+    pub fn mark_all(&mut self, dropped: &[i64]) {
         if self.all {
             return;
         }
@@ -428,8 +433,14 @@ impl WriteMarks {
             state.writing += 1;
             state.generation += 1;
         }
-        self.cache.items.clear();
+        self.dropped = dropped.to_vec();
+        self.remove_dropped();
         self.all = true;
+    }
+
+    fn remove_dropped(&self) {
+        let dropped = &self.dropped;
+        self.cache.items.retain(|key, _| !dropped.contains(&key.keyspace));
     }
 
     fn release_keys(&mut self) {
@@ -459,8 +470,9 @@ impl Drop for WriteMarks {
                 state.generation += 1;
                 state.writing -= 1;
             }
-            // Whatever a reader inserted before the shards were marked is gone too.
-            self.cache.items.clear();
+            // Whatever of the dropped keyspaces a reader inserted before the shards were marked
+            // is gone too.
+            self.remove_dropped();
         }
     }
 }
@@ -563,12 +575,18 @@ mod tests {
     }
 
     #[test]
-    fn mark_all_empties_the_cache_and_bypasses_every_shard() {
+    fn mark_all_bypasses_every_shard_and_removes_only_the_dropped_keyspaces() {
         let cache = ItemCache::new(1 << 20).unwrap();
         let keys: Vec<Vec<u8>> = (0..200u32).map(|i| i.to_be_bytes().to_vec()).collect();
+        // Keyspace 1 is dropped; keyspace 2 (another table) is not.
+        let other = |k: &[u8]| KeyRef::item(2, k, b"").owned();
         for k in &keys {
             if let Lookup::Miss(ticket) = cache.lookup(key(k)) {
                 cache.fill(ticket, key(k), body("x"));
+            }
+            let k = other(k);
+            if let Lookup::Miss(ticket) = cache.lookup(k.as_ref()) {
+                cache.fill(ticket, k.as_ref(), body("kept"));
             }
         }
         let Lookup::Miss(late) = cache.lookup(key(b"late")) else {
@@ -576,11 +594,11 @@ mod tests {
         };
         let mut marks = WriteMarks::new(cache.clone());
         marks.mark(key(&keys[0]), None);
-        marks.mark_all();
-        assert!(
-            keys.iter()
-                .all(|k| matches!(cache.lookup(key(k)), Lookup::Bypass))
-        );
+        marks.mark_all(&[1]);
+        assert!(keys.iter().all(|k| {
+            matches!(cache.lookup(key(k)), Lookup::Bypass)
+                && matches!(cache.lookup(other(k).as_ref()), Lookup::Bypass)
+        }));
         drop(marks);
         cache.fill(late, key(b"late"), body("stale"));
         assert!(
@@ -588,7 +606,11 @@ mod tests {
                 .all(|k| matches!(cache.lookup(key(k)), Lookup::Miss(_)))
         );
         assert!(matches!(cache.lookup(key(b"late")), Lookup::Miss(_)));
-        assert_eq!(cache.weight(), 0);
+        // The other table's items are served as before.
+        for k in &keys {
+            let found = hit(&cache, other(k).as_ref()).expect("another table's item stays cached");
+            assert_eq!(found.as_ref().map(|item| &*item.body), Some("kept"));
+        }
     }
 
     #[test]

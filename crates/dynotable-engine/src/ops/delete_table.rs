@@ -17,9 +17,13 @@ pub async fn run(engine: &Engine, input: TableNameInput) -> Result<DeleteTableOu
         )));
     }
     let description = ops::describe_table::describe(&mut writer, &table, "DELETING").await?;
-    // Every item of the table goes: the item cache is bypassed until the delete is committed
-    // and emptied (item_cache, "Strong consistency").
-    let marks = writer.mark_all_items();
+    // Every item of the table goes: the item cache is bypassed until the delete is committed,
+    // and holds nothing of the table's or its indexes' keyspaces after (item_cache, "Strong
+    // consistency"); other tables' cached items stay.
+    let dropped: Vec<i64> = std::iter::once(table.keyspace)
+        .chain(table.indexes.iter().map(|index| index.keyspace))
+        .collect();
+    let marks = writer.mark_all_items(&dropped);
     let mut tx = begin_write(&mut writer).await?;
     storage::delete_table(&mut tx, &table).await?;
     tx.commit().await?;
