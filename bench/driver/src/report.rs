@@ -647,8 +647,9 @@ pub(crate) fn against_the_floor(results: &[Value]) -> String {
                 && best / b < 2.0
             {
                 md.push_str(&format!(
-                    "- GetItem c={c}: \"≥ 2× dynoxide\" is out of reach here for a server that sleeps \
-                     between requests (the faster floor is {:.2}× {})\n",
+                    "- GetItem c={c}: a server that sleeps between requests cannot reach \"≥ 2× \
+                     dynoxide\" here (the faster sleeping floor is {:.2}× {}); dynotable-local polls \
+                     its socket for a moment after each answer instead (`--spin-us`)\n",
                     best / b,
                     column(peer)
                 ));
