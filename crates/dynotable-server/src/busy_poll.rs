@@ -663,18 +663,19 @@ mod tests {
     async fn a_spin_stops_when_a_request_starts_being_served() {
         let _turn = ONE_AT_A_TIME.lock().await;
         let (mut server, _client) = answered_pair(Duration::from_secs(10)).await;
-        let (started_tx, started_rx) = std::sync::mpsc::channel();
+        // The request elsewhere starts after 50 ms and is served until this test has looked (or
+        // has failed: the sender is dropped then).
+        let (looked_tx, looked_rx) = std::sync::mpsc::channel::<()>();
         let elsewhere = std::thread::spawn(move || {
             std::thread::sleep(Duration::from_millis(50));
             let in_flight = RequestInFlight::start();
-            let _ = started_tx.send(());
-            std::thread::sleep(Duration::from_millis(300));
+            let _ = looked_rx.recv();
             drop(in_flight);
         });
         let started = Instant::now();
         assert!(poll_once(&mut server, &mut [0u8; 8]).is_pending());
         assert!(
-            started_rx.try_recv().is_ok(),
+            REQUESTS_IN_FLIGHT.load(Ordering::Relaxed) > 0,
             "the spin ended before the request started"
         );
         assert!(
@@ -682,6 +683,7 @@ mod tests {
             "{:?}",
             started.elapsed()
         );
+        let _ = looked_tx.send(());
         elsewhere.join().unwrap();
     }
 }
