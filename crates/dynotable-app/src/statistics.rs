@@ -179,3 +179,21 @@ impl App {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// Gathered statistics are kept as JSON and read back: their timestamp must come back
+    /// bit for bit (serde_json's default float parser may be one ulp off; `float_roundtrip`).
+    #[test]
+    fn a_gathered_timestamp_reads_back_exactly() {
+        for at in [
+            1_796_025_055.533_294_7_f64,
+            1_796_025_055.533_295,
+            1_700_000_000.123_456_7,
+        ] {
+            let text = serde_json::to_string(&at).unwrap();
+            let back: f64 = serde_json::from_str(&text).unwrap();
+            assert_eq!(back.to_bits(), at.to_bits(), "{at} → {text} → {back}");
+        }
+    }
+}
