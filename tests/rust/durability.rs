@@ -91,26 +91,7 @@ async fn acknowledged_writes_survive_kill_9() {
         .collect::<Result<_, _>>()
         .await
         .expect("the database reopens after kill -9");
-    let stored: HashMap<String, String> = stored
-        .iter()
-        .map(|i| {
-            (
-                i["Name"].as_s().unwrap().clone(),
-                i["payload"].as_s().unwrap().clone(),
-            )
-        })
-        .collect();
-    let lost: Vec<&String> = acknowledged.keys().filter(|k| !stored.contains_key(*k)).collect();
-    assert!(
-        lost.is_empty(),
-        "{} of {} acknowledged writes lost, e.g. {:?}",
-        lost.len(),
-        acknowledged.len(),
-        &lost[..lost.len().min(5)]
-    );
-    for (name, payload) in &acknowledged {
-        assert_eq!(&stored[name], payload, "{name} stored as written");
-    }
+    let stored = every_acknowledged_write_stored(&stored, &acknowledged);
     // At most one write per writer was in flight, unacknowledged, when the process died.
     let unacknowledged = stored.len() - acknowledged.len();
     assert!(
@@ -223,26 +204,7 @@ async fn acknowledged_batches_survive_kill_9_across_checkpoints() {
         .collect::<Result<_, _>>()
         .await
         .expect("the database reopens after kill -9");
-    let stored: HashMap<String, String> = stored
-        .iter()
-        .map(|i| {
-            (
-                i["Name"].as_s().unwrap().clone(),
-                i["payload"].as_s().unwrap().clone(),
-            )
-        })
-        .collect();
-    let lost: Vec<&String> = acknowledged.keys().filter(|k| !stored.contains_key(*k)).collect();
-    assert!(
-        lost.is_empty(),
-        "{} of {} acknowledged items lost, e.g. {:?}",
-        lost.len(),
-        acknowledged.len(),
-        &lost[..lost.len().min(5)]
-    );
-    for (name, payload) in &acknowledged {
-        assert_eq!(&stored[name], payload, "{name} stored as written");
-    }
+    let stored = every_acknowledged_write_stored(&stored, &acknowledged);
     // At most one batch per writer was in flight, unacknowledged, when the process died.
     assert!(stored.len() - acknowledged.len() <= WRITERS * 25);
 }
@@ -353,4 +315,33 @@ async fn concurrent_atomic_counters_lose_no_increment() {
         got.item(),
         Some(&item([("id", n(1)), ("hits", n(CLIENTS * INCREMENTS))]))
     );
+}
+
+/// The stored items as name → payload, after asserting that every acknowledged write is among
+/// them with the payload it was written with.
+fn every_acknowledged_write_stored(
+    stored: &[Item],
+    acknowledged: &HashMap<String, String>,
+) -> HashMap<String, String> {
+    let stored: HashMap<String, String> = stored
+        .iter()
+        .map(|i| {
+            (
+                i["Name"].as_s().unwrap().clone(),
+                i["payload"].as_s().unwrap().clone(),
+            )
+        })
+        .collect();
+    let lost: Vec<&String> = acknowledged.keys().filter(|k| !stored.contains_key(*k)).collect();
+    assert!(
+        lost.is_empty(),
+        "{} of {} acknowledged writes lost, e.g. {:?}",
+        lost.len(),
+        acknowledged.len(),
+        &lost[..lost.len().min(5)]
+    );
+    for (name, payload) in acknowledged {
+        assert_eq!(&stored[name], payload, "{name} stored as written");
+    }
+    stored
 }
