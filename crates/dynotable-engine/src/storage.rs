@@ -201,21 +201,18 @@ pub(crate) async fn keyspace_totals(
 mod tests {
     use crate::{Engine, Location};
 
+    /// `Tbl`: partition key `p` (S), sort key `s` (N), on demand.
+    const CREATE_TBL: &[u8] = br#"{"TableName":"Tbl","KeySchema":[{"AttributeName":"p","KeyType":"HASH"},{"AttributeName":"s","KeyType":"RANGE"}],
+        "AttributeDefinitions":[{"AttributeName":"p","AttributeType":"S"},{"AttributeName":"s","AttributeType":"N"}],
+        "BillingMode":"PAY_PER_REQUEST"}"#;
+
     /// Reads run beside writes on their own connections (in memory too, over a shared cache);
     /// a read sees a BatchWriteItem entirely or not at all.
     async fn reads_never_see_part_of_a_write(location: Location) {
         let mut options = crate::Options::new(location);
         options.sweep_interval = None;
         let engine = Engine::open_with(options).await.unwrap();
-        engine
-            .call(
-                "CreateTable",
-                br#"{"TableName":"Tbl","KeySchema":[{"AttributeName":"p","KeyType":"HASH"},{"AttributeName":"s","KeyType":"RANGE"}],
-                    "AttributeDefinitions":[{"AttributeName":"p","AttributeType":"S"},{"AttributeName":"s","AttributeType":"N"}],
-                    "BillingMode":"PAY_PER_REQUEST"}"#,
-            )
-            .await
-            .unwrap();
+        engine.call("CreateTable", CREATE_TBL).await.unwrap();
         let writer = {
             let engine = engine.clone();
             tokio::spawn(async move {
@@ -284,15 +281,7 @@ mod tests {
                     .unwrap();
                 assert_eq!(row.get::<i64, _>(0), bound as i64);
             }
-            engine
-                .call(
-                    "CreateTable",
-                    br#"{"TableName":"Tbl","KeySchema":[{"AttributeName":"p","KeyType":"HASH"},{"AttributeName":"s","KeyType":"RANGE"}],
-                        "AttributeDefinitions":[{"AttributeName":"p","AttributeType":"S"},{"AttributeName":"s","AttributeType":"N"}],
-                        "BillingMode":"PAY_PER_REQUEST"}"#,
-                )
-                .await
-                .unwrap();
+            engine.call("CreateTable", CREATE_TBL).await.unwrap();
             let query = br#"{"TableName":"Tbl","KeyConditionExpression":"p = :p","ExpressionAttributeValues":{":p":{"S":"a"}},"Select":"COUNT"}"#;
             let pad = "x".repeat(1500);
             for round in 0..4 {
