@@ -8,8 +8,9 @@
 //!
 //! Here a task with a connection of its own does that work instead:
 //!
-//! - After a commit it looks at the size of the `-wal` file (one `stat`). Once the log holds
-//!   [`CheckpointPolicy::background_frames`] pages that no checkpoint has copied yet, it runs
+//! - After a commit it reads the wal-index header (the first 100 bytes of the `-shm` file):
+//!   how many pages the log holds and how many of them checkpoints have copied. Once
+//!   [`CheckpointPolicy::background_frames`] pages are not copied yet, it runs
 //!   `PRAGMA wal_checkpoint(PASSIVE)`: that copies what is committed without taking the write
 //!   lock, so the writer keeps committing (on the other core) while the pages are copied.
 //! - A passive checkpoint never *restarts* the log; the writer does that, at the start of a
@@ -18,9 +19,15 @@
 //!   checkpoint stays on as the bound: at [`CheckpointPolicy::writer_frames`] pages the writer
 //!   checkpoints inside its commit — by then only the pages since the last background
 //!   checkpoint are left to copy — and its next transaction starts the log again from the top.
-//!   The task leaves a log past that length alone, so that its checkpoint is not in the
-//!   writer's way. `journal_size_limit = 0` then truncates the file to what that first commit wrote, so the
-//!   file's size tracks the log's length (which is what the task reads).
+//!   The task leaves the last `background_frames` before that length alone, so that its
+//!   checkpoint is not in the writer's way. What the writer copies (and syncs) at the bound is
+//!   so at most about `2 × background_frames` pages: that step is the load's slowest commit,
+//!   which is why the background step is small (512 pages; with 2,048 a c=1 load's p99 was
+//!   ~40 ms, with 512 ~20 ms: bench/README.md "Checkpoints, third round").
+//! - The log file keeps its length when the log restarts: the next commits overwrite it from
+//!   the top (`journal_size_limit` is the bound's length, [`log_size_limit`]). Cutting it back
+//!   at every restart made each commit after it grow the file again, block by block, which cost
+//!   the writer more than the truncation itself.
 //! - After [`CheckpointPolicy::idle`] without a commit it runs `wal_checkpoint(TRUNCATE)`: the
 //!   whole log copied and the file emptied. That checkpoint briefly holds the write lock; it
 //!   does not wait (its connection's busy timeout is short) when a reader still uses the log,
@@ -54,7 +61,7 @@ pub struct CheckpointPolicy {
 impl Default for CheckpointPolicy {
     fn default() -> CheckpointPolicy {
         CheckpointPolicy {
-            background_frames: 2048,
+            background_frames: 512,
             writer_frames: 8192,
             idle: Duration::from_millis(500),
         }
@@ -88,6 +95,7 @@ impl Checkpointer {
         let (stop, stopped) = watch::channel(false);
         let log = Log {
             path: wal_path(path),
+            index: shm_path(path),
             frame_bytes: u64::from(page_size) + FRAME_HEADER_BYTES,
         };
         let task = tokio::spawn(run(conn, log, policy, commits, stopped));
@@ -112,17 +120,66 @@ pub(crate) fn wal_path(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// The `-shm` file (the wal-index) next to the database.
+fn shm_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push("-shm");
+    PathBuf::from(name)
+}
+
+/// The `journal_size_limit` for a log bounded at `frames` pages of `page_size` bytes: the
+/// file is left at its length when the log restarts (rewriting it in place costs the file
+/// system no new blocks), and cut back to the bound if it outgrew it.
+pub(crate) fn log_size_limit(frames: u32, page_size: u32) -> u64 {
+    WAL_HEADER_BYTES + u64::from(frames) * (u64::from(page_size) + FRAME_HEADER_BYTES)
+}
+
 struct Log {
     path: PathBuf,
+    /// The wal-index: its header says how long the log is and how much of it checkpoints
+    /// have copied.
+    index: PathBuf,
     frame_bytes: u64,
 }
 
+/// How far the log reaches, and how much of it is in the database file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct LogState {
+    /// Frames in the log (the wal-index's `mxFrame`).
+    frames: u64,
+    /// Frames of it already copied into the database file (`nBackfill`).
+    copied: u64,
+}
+
 impl Log {
-    /// The frames in the log file (0 if it is missing or empty).
-    fn frames(&self) -> u64 {
-        std::fs::metadata(&self.path)
-            .map(|m| m.len().saturating_sub(WAL_HEADER_BYTES) / self.frame_bytes)
-            .unwrap_or(0)
+    /// The log's length and what checkpoints copied of it, from the wal-index header
+    /// (sqlite.org/walformat.html, 2.2: `mxFrame` is the u32 at byte 16 of each of the
+    /// header's two 48-byte copies, `nBackfill` the u32 at byte 96, in native byte order).
+    /// Without a readable header: the log file's length, nothing copied.
+    fn state(&self) -> LogState {
+        use std::io::Read;
+        let mut header = [0u8; 100];
+        let read = std::fs::File::open(&self.index).and_then(|mut file| file.read_exact(&mut header));
+        if read.is_err() {
+            let frames = std::fs::metadata(&self.path)
+                .map(|m| m.len().saturating_sub(WAL_HEADER_BYTES) / self.frame_bytes)
+                .unwrap_or(0);
+            return LogState { frames, copied: 0 };
+        }
+        let word = |at: usize| {
+            u64::from(u32::from_ne_bytes([
+                header[at],
+                header[at + 1],
+                header[at + 2],
+                header[at + 3],
+            ]))
+        };
+        // The two copies differ only while a commit writes them; the later one is the longer.
+        let frames = word(16).max(word(48 + 16));
+        LogState {
+            frames,
+            copied: word(96).min(frames),
+        }
     }
 }
 
@@ -133,9 +190,6 @@ async fn run(
     commits: Arc<Notify>,
     mut stopped: watch::Receiver<bool>,
 ) {
-    // Frames of the current log already copied by this task's checkpoints (the log is
-    // restarted when the file becomes shorter than that).
-    let mut copied: u64 = 0;
     // Whether a commit happened since the log was last truncated.
     let mut dirty = true;
     loop {
@@ -155,10 +209,7 @@ async fn run(
         };
         if committed {
             dirty = true;
-            let frames = log.frames();
-            if frames < copied {
-                copied = 0;
-            }
+            let LogState { frames, copied } = log.state();
             // Past the writer's bound the writer checkpoints at its next commit and restarts
             // the log; a background checkpoint then would only be in its way (the writer's
             // is skipped while another holds the checkpoint lock, and the log grows on).
@@ -168,17 +219,13 @@ async fn run(
             if frames - copied < u64::from(policy.background_frames) || frames >= last_stretch {
                 continue;
             }
-            match checkpoint(&mut conn, "PASSIVE").await {
-                Ok(result) => copied = result.checkpointed,
-                Err(err) => tracing::warn!(%err, "a background checkpoint failed"),
+            if let Err(err) = checkpoint(&mut conn, "PASSIVE").await {
+                tracing::warn!(%err, "a background checkpoint failed");
             }
         } else {
             // Idle: copy everything and empty the file, unless a reader still needs the log.
             match checkpoint(&mut conn, "TRUNCATE").await {
-                Ok(result) if !result.busy => {
-                    dirty = false;
-                    copied = 0;
-                }
+                Ok(result) if !result.busy => dirty = false,
                 Ok(_) => {}
                 Err(err) => tracing::warn!(%err, "an idle checkpoint failed"),
             }
@@ -191,8 +238,6 @@ async fn run(
 struct CheckpointResult {
     /// The checkpoint could not finish (a reader or writer was in its way).
     busy: bool,
-    /// Frames of the log copied into the database file so far.
-    checkpointed: u64,
 }
 
 async fn checkpoint(conn: &mut SqliteConnection, mode: &str) -> Result<CheckpointResult, sqlx::Error> {
@@ -203,9 +248,5 @@ async fn checkpoint(conn: &mut SqliteConnection, mode: &str) -> Result<Checkpoin
         .await?;
     let row = rows.first().ok_or(sqlx::Error::RowNotFound)?;
     let busy: i64 = row.try_get(0)?;
-    let checkpointed: i64 = row.try_get(2)?;
-    Ok(CheckpointResult {
-        busy: busy != 0,
-        checkpointed: u64::try_from(checkpointed).unwrap_or(0),
-    })
+    Ok(CheckpointResult { busy: busy != 0 })
 }

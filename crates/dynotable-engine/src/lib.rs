@@ -280,10 +280,15 @@ impl Engine {
                 .execute(&mut writer)
                 .await?;
             // The writer checkpoints only as the log's bound; a task of its own does the rest
-            // (`checkpoint`). The log file is cut back to what it holds when it restarts.
+            // (`checkpoint`). The log file keeps its length when the log restarts, up to the
+            // bound's.
+            let page_size: i64 = sqlx::query_scalar("PRAGMA page_size")
+                .fetch_one(&mut writer)
+                .await?;
+            let writer_frames = options.checkpoint.writer_frames;
             sqlx::query(&format!(
-                "PRAGMA wal_autocheckpoint = {}; PRAGMA journal_size_limit = 0",
-                options.checkpoint.writer_frames
+                "PRAGMA wal_autocheckpoint = {writer_frames}; PRAGMA journal_size_limit = {}",
+                checkpoint::log_size_limit(writer_frames, u32::try_from(page_size).unwrap_or(4096))
             ))
             .execute(&mut writer)
             .await?;
@@ -561,7 +566,7 @@ impl Engine {
 
     /// The writer connection with no transaction open (a group commit in progress is
     /// committed first), held for the length of one write transaction.
-    async fn writer(&self) -> tokio::sync::OwnedMutexGuard<writer::Writer> {
+    async fn writer(&self) -> writer::IdleWriter {
         self.inner.writer.lock_idle().await
     }
 

@@ -119,10 +119,13 @@ impl SharedWriter {
     }
 
     /// The writer with no transaction open: a group left open is committed first.
-    pub async fn lock_idle(self: &Arc<Self>) -> OwnedMutexGuard<Writer> {
+    pub async fn lock_idle(self: &Arc<Self>) -> IdleWriter {
         let mut writer = self.lock().await;
         writer.finish_group().await;
-        writer
+        IdleWriter {
+            writer,
+            shared: self.clone(),
+        }
     }
 
     /// How many writers are queued for the lock.
@@ -167,6 +170,34 @@ impl SharedWriter {
     /// The writer itself, when no one else holds the lock (the engine closing).
     pub fn into_inner(self) -> Option<Writer> {
         Arc::try_unwrap(self.lock).ok().map(Mutex::into_inner)
+    }
+}
+
+/// The writer taken outside a request transaction (DDL, tagging, the TTL sweep, close). When
+/// it is let go, the checkpoint task is told, as after a request's `COMMIT`: what such a
+/// write put in the log (a DeleteTable's freed pages, say) is then checkpointed and the log
+/// emptied once idle, not left until the next item write.
+pub(crate) struct IdleWriter {
+    writer: OwnedMutexGuard<Writer>,
+    shared: Arc<SharedWriter>,
+}
+
+impl Drop for IdleWriter {
+    fn drop(&mut self) {
+        self.shared.committed.notify_one();
+    }
+}
+
+impl std::ops::Deref for IdleWriter {
+    type Target = Writer;
+    fn deref(&self) -> &Writer {
+        &self.writer
+    }
+}
+
+impl std::ops::DerefMut for IdleWriter {
+    fn deref_mut(&mut self) -> &mut Writer {
+        &mut self.writer
     }
 }
 

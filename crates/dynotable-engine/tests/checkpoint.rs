@@ -17,6 +17,15 @@ fn wal(db: &Path) -> PathBuf {
     PathBuf::from(format!("{}-wal", db.display()))
 }
 
+/// The pages the log holds: `mxFrame` in the wal-index header at the start of the `-shm` file
+/// (sqlite.org/walformat.html, 2.2: a u32 in native byte order at byte 16).
+fn log_frames(db: &Path) -> u64 {
+    let header = std::fs::read(format!("{}-shm", db.display())).unwrap_or_default();
+    header
+        .get(16..20)
+        .map_or(0, |word| u64::from(u32::from_ne_bytes(word.try_into().unwrap())))
+}
+
 fn size(path: &Path) -> u64 {
     std::fs::metadata(path).map_or(0, |m| m.len())
 }
@@ -116,18 +125,62 @@ async fn the_log_stays_bounded_under_a_steady_load() {
         idle: Duration::from_secs(3600),
     };
     let engine = open(&db, policy).await;
-    let mut sizes = Vec::new();
+    let mut lengths = Vec::new();
+    let mut file_sizes = Vec::new();
     for batch in 0..300 {
         write_batch(&engine, batch).await;
-        sizes.push(size(&wal(&db)) / FRAME_BYTES);
+        lengths.push(log_frames(&db));
+        file_sizes.push(size(&wal(&db)));
     }
     // Each time the log passes 512 pages the writer restarts it at a later commit — the next
     // one, unless a background checkpoint still holds the checkpoint lock (a slow fsync): the
     // log is cut short again and again, it does not just grow. (It also restarts earlier when
     // a background checkpoint copied all of it between two commits.)
-    let restarts = sizes.windows(2).filter(|w| w[1] < w[0]).count();
-    assert!(restarts >= 3, "the log restarted {restarts} times: {sizes:?}");
+    let restarts = lengths.windows(2).filter(|w| w[1] < w[0]).count();
+    assert!(restarts >= 3, "the log restarted {restarts} times: {lengths:?}");
+    // The file is rewritten in place from the top: once it reached the bound's length, it is
+    // never cut back below it.
+    let limit = 32 + 512 * FRAME_BYTES;
+    let reached = file_sizes
+        .iter()
+        .position(|&bytes| bytes >= limit)
+        .unwrap_or_else(|| panic!("the log file never reached {limit} bytes: {file_sizes:?}"));
+    assert!(
+        file_sizes[reached..].iter().all(|&bytes| bytes >= limit),
+        "the log file was cut back below {limit} bytes: {file_sizes:?}"
+    );
     assert_eq!(item_count(&engine).await, 300 * 25);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_log_of_a_table_write_outside_requests_is_emptied_when_idle() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("local.db");
+    let policy = CheckpointPolicy {
+        idle: Duration::from_millis(100),
+        ..CheckpointPolicy::default()
+    };
+    let engine = open(&db, policy).await;
+    for batch in 0..40 {
+        write_batch(&engine, batch).await;
+    }
+    eventually(Duration::from_secs(10), "the idle checkpoint", || {
+        size(&wal(&db)) == 0
+    })
+    .await;
+    // DDL takes the writer outside a request transaction: its commit is checkpointed too.
+    engine
+        .call("DeleteTable", br#"{"TableName":"Readings"}"#)
+        .await
+        .unwrap();
+    assert!(size(&wal(&db)) > 0, "the DeleteTable wrote nothing to the log");
+    eventually(
+        Duration::from_secs(10),
+        "the idle checkpoint after DeleteTable",
+        || size(&wal(&db)) == 0,
+    )
+    .await;
+    assert_eq!(engine.table_count(), 0);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
