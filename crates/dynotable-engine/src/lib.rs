@@ -252,9 +252,14 @@ impl Engine {
 
         // The writer's statements come in batches of a few shapes (`write_tx`); a larger cache
         // keeps them all prepared.
+        // Its page cache is small (8 MiB): a `COMMIT` after a B-tree page split walks the
+        // whole of the writer's page cache (`pcache1TruncateUnsafe`, bench/README.md "Bulk
+        // load"), so the cost of every such commit grows with the cache. With 64 MiB that walk
+        // was ~15 % of a c=1 load's CPU; the pages an 8 MiB cache misses are read back from the
+        // OS's cache for less ("Checkpoints, third round").
         let mut writer = connect
             .clone()
-            .pragma("cache_size", "-65536")
+            .pragma("cache_size", "-8192")
             .statement_cache_capacity(256)
             .connect()
             .await
