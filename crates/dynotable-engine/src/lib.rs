@@ -200,6 +200,8 @@ struct Inner {
     tokens: std::sync::Mutex<ops::transact_write_items::Tokens>,
     /// The items write requests are working on: who meets a transaction (see `in_flight`).
     in_flight: in_flight::InFlight,
+    /// Whether BatchWriteItem tries batches of puts as new items first.
+    fresh_puts: ops::batch_write_item::FreshPuts,
     /// The task that checkpoints the write-ahead log (`None` in memory); see `checkpoint`.
     checkpointer: std::sync::Mutex<Option<checkpoint::Checkpointer>>,
     /// This engine's hold on its database file (`None` in memory); see `database_lock`.
@@ -368,6 +370,7 @@ impl Engine {
                 catalog: RwLock::new(catalog),
                 tokens: std::sync::Mutex::new(Default::default()),
                 in_flight: Default::default(),
+                fresh_puts: Default::default(),
                 checkpointer: std::sync::Mutex::new(checkpointer),
                 _lock: lock,
             }),
@@ -581,6 +584,16 @@ impl Engine {
             .tokens
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Whether BatchWriteItem tries batches of puts as new items first.
+    fn fresh_puts(&self) -> &ops::batch_write_item::FreshPuts {
+        &self.inner.fresh_puts
+    }
+
+    /// The item cache, if there is one.
+    fn item_cache(&self) -> Option<&item_cache::ItemCache> {
+        self.inner.items.as_deref()
     }
 
     /// The registry of items write requests hold (see `in_flight`).

@@ -10,17 +10,29 @@
 //! is in flight its items make a TransactGetItems or TransactWriteItems that includes them
 //! cancel with `TransactionConflict` (DG `transaction-apis.html`, "Transaction conflict handling
 //! in DynamoDB").
+//!
+//! A batch of puts is usually a load of new items. Its old items are then all absent, and the
+//! read that looks for them is a round trip to SQLite's thread for nothing: such a batch is
+//! first written on the assumption that none of its items exists (`write_tx`, `commit_new`),
+//! begin to commit in one round trip. If one did exist, nothing is committed and the batch is
+//! written again the usual way, with its old items read — the outcome is the same either way.
+//! A batch is written so only when every request is a put, no table has a local secondary
+//! index (the collection size limit and ItemCollectionMetrics read the collection), the item
+//! cache knows none of the items to exist, and no such attempt failed lately ([`FreshPuts`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use dynotable_types::{ConstraintViolation, SizeCheck};
 
+use crate::api::ConsumedCapacity;
 use crate::api::item::{BatchWriteItemInput, BatchWriteItemOutput, ItemCollectionMetrics};
 use crate::capacity::{self, WriteUnits};
 use crate::catalog::TableSchema;
 use crate::in_flight::ItemId;
-use crate::items::{self, StorageKey};
+use crate::item_cache::{Entry, KeyRef, Lookup};
+use crate::items::{self, StorageKey, WriteContext};
 use crate::ops::item_write::PreparedItem;
 use crate::params::{self, CapacityReport, Charge};
 use crate::shape::Shape;
@@ -37,6 +49,35 @@ enum Request {
 struct TableWrites {
     table: Arc<TableSchema>,
     writes: Vec<(StorageKey, dynotable_types::Item, Request)>,
+}
+
+/// Whether a batch of puts is written as new items first (module documentation).
+#[derive(Debug, Default)]
+pub(crate) struct FreshPuts {
+    /// Batches still to be written the usual way since an attempt met an existing item.
+    skip: AtomicU32,
+}
+
+impl FreshPuts {
+    /// After an attempt met an existing item, this many batches are not attempted: a
+    /// workload that overwrites items pays for the failed attempt once in so many batches.
+    const BACK_OFF: u32 = 32;
+
+    fn worth_trying(&self) -> bool {
+        self.skip
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |skip| skip.checked_sub(1))
+            .is_err()
+    }
+
+    fn met_existing(&self) {
+        self.skip.store(Self::BACK_OFF, Ordering::Relaxed);
+    }
+}
+
+/// What writing the batches reports: ConsumedCapacity per table and ItemCollectionMetrics.
+struct Written {
+    capacities: Vec<ConsumedCapacity>,
+    metrics: BTreeMap<String, Vec<ItemCollectionMetrics>>,
 }
 
 pub async fn run(engine: &Engine, input: BatchWriteItemInput) -> Result<BatchWriteItemOutput, ApiError> {
@@ -161,17 +202,81 @@ pub async fn run(engine: &Engine, input: BatchWriteItemInput) -> Result<BatchWri
 
     let context = engine.write_context();
     let asked_metrics = input.return_item_collection_metrics.as_deref() == Some("SIZE");
+    let finish = |mut output: BatchWriteItemOutput, written: Written| {
+        output.consumed_capacity = (report != CapacityReport::None).then_some(written.capacities);
+        output.item_collection_metrics = asked_metrics.then_some(written.metrics);
+        Ok(output)
+    };
+    let mut tx = engine.write_tx().await;
+    if fresh_puts_likely(engine, &batches) {
+        tx.batch().expect_new_entries();
+        let written = write_batches(&mut tx, &batches, &context, report, asked_metrics, false).await?;
+        match tx.commit_new().await? {
+            Ok(()) => return finish(output, written),
+            Err(back) => {
+                engine.fresh_puts().met_existing();
+                tx = back;
+            }
+        }
+    }
+    let written = write_batches(&mut tx, &batches, &context, report, asked_metrics, true).await?;
+    tx.commit().await?;
+    finish(output, written)
+}
+
+/// Whether the batch is to be written as new items first (module documentation).
+fn fresh_puts_likely(engine: &Engine, batches: &[(String, TableWrites)]) -> bool {
+    let simple = batches.iter().all(|(_, batch)| {
+        !batch.table.has_lsi()
+            && batch
+                .writes
+                .iter()
+                .all(|(_, _, write)| matches!(write, Request::Put(_)))
+    });
+    if !simple {
+        return false;
+    }
+    let known_to_exist = |table: &TableSchema, key: &StorageKey| {
+        engine.item_cache().is_some_and(|cache| {
+            matches!(
+                cache.lookup(KeyRef::item(table.keyspace, &key.pk, &key.sk)),
+                Lookup::Hit(Entry::Item(Some(_)))
+            )
+        })
+    };
+    let none_known = batches.iter().all(|(_, batch)| {
+        batch
+            .writes
+            .iter()
+            .all(|(key, _, _)| !known_to_exist(&batch.table, key))
+    });
+    none_known && engine.fresh_puts().worth_trying()
+}
+
+/// Writes every batch into `tx`: with each table's old items read first (`read_old`), or as
+/// new items (none read; see `WriteTx::commit_new`).
+async fn write_batches(
+    tx: &mut crate::write_tx::WriteTx,
+    batches: &[(String, TableWrites)],
+    context: &WriteContext,
+    report: CapacityReport,
+    asked_metrics: bool,
+    read_old: bool,
+) -> Result<Written, ApiError> {
     let mut capacities = Vec::new();
     let mut metrics: BTreeMap<String, Vec<ItemCollectionMetrics>> = BTreeMap::new();
-    let mut tx = engine.write_tx().await;
-    for (name, batch) in &batches {
+    for (name, batch) in batches {
         let table = &batch.table;
         let mut table_units = WriteUnits(0);
         let mut index_units = vec![WriteUnits(0); table.indexes.len()];
         // Every old item of the table in one read (the keys are distinct), sent with what the
         // transaction has pending.
-        let keys: Vec<StorageKey> = batch.writes.iter().map(|(key, _, _)| key.clone()).collect();
-        let olds = tx.load_items(table, &keys).await?;
+        let olds = if read_old {
+            let keys: Vec<StorageKey> = batch.writes.iter().map(|(key, _, _)| key.clone()).collect();
+            tx.load_items(table, &keys).await?
+        } else {
+            batch.writes.iter().map(|_| None).collect()
+        };
         for ((key, key_item, write), old) in batch.writes.iter().zip(olds) {
             let new = match write {
                 Request::Put(prepared) => Some((&prepared.item, prepared.size, prepared.entries.as_slice())),
@@ -182,7 +287,7 @@ pub async fn run(engine: &Engine, input: BatchWriteItemInput) -> Result<BatchWri
             if old.is_none() && new.is_none() {
                 continue;
             }
-            let effects = items::write_item(&mut tx, table, &context, key, old.as_ref(), new).await?;
+            let effects = items::write_item(tx, table, context, key, old.as_ref(), new).await?;
             for (total, units) in index_units.iter_mut().zip(&effects.index_units) {
                 *total += *units;
             }
@@ -201,10 +306,7 @@ pub async fn run(engine: &Engine, input: BatchWriteItemInput) -> Result<BatchWri
             capacities.push(consumed);
         }
     }
-    tx.commit().await?;
-    output.consumed_capacity = (report != CapacityReport::None).then_some(capacities);
-    output.item_collection_metrics = asked_metrics.then_some(metrics);
-    Ok(output)
+    Ok(Written { capacities, metrics })
 }
 
 /// A write request returned in `UnprocessedItems`, as the caller sent it.
@@ -221,4 +323,160 @@ fn unprocessed(
         request.to_owned(),
         serde_json::Value::Object(inner),
     )])))
+}
+
+#[cfg(test)]
+mod tests {
+    //! A batch of puts written as new items first must end exactly as the usual way would: the
+    //! same responses, items, index entries, statistics and stream records, also when some of
+    //! its items did exist and the attempt was undone.
+
+    use super::FreshPuts;
+    use crate::{Engine, Location, Options};
+
+    const CREATE: &str = r#"{"TableName":"Readings","BillingMode":"PAY_PER_REQUEST",
+        "AttributeDefinitions":[{"AttributeName":"vehicle","AttributeType":"S"},
+            {"AttributeName":"seq","AttributeType":"N"},{"AttributeName":"depot","AttributeType":"S"}],
+        "KeySchema":[{"AttributeName":"vehicle","KeyType":"HASH"},{"AttributeName":"seq","KeyType":"RANGE"}],
+        "GlobalSecondaryIndexes":[{"IndexName":"ByDepot","KeySchema":[{"AttributeName":"depot","KeyType":"HASH"},
+            {"AttributeName":"seq","KeyType":"RANGE"}],"Projection":{"ProjectionType":"ALL"}}],
+        "StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_AND_OLD_IMAGES"}}"#;
+
+    /// An engine with the table; `cache` off means it cannot know that an item exists, so a
+    /// batch over existing items is attempted as new items and undone.
+    async fn engine(cache: bool) -> Engine {
+        let mut options = Options::new(Location::InMemory);
+        options.sweep_interval = None;
+        if !cache {
+            options.item_cache_bytes = 0;
+        }
+        let engine = Engine::open_with(options).await.unwrap();
+        engine.call("CreateTable", CREATE.as_bytes()).await.unwrap();
+        engine
+    }
+
+    /// A BatchWriteItem of puts of `(vehicle, seq, depot, payload length)`.
+    fn puts(items: &[(u32, u32, &str, usize)]) -> String {
+        let requests: Vec<String> = items
+            .iter()
+            .map(|(vehicle, seq, depot, len)| {
+                format!(
+                    r#"{{"PutRequest":{{"Item":{{"vehicle":{{"S":"v{vehicle}"}},"seq":{{"N":"{seq}"}},"depot":{{"S":"{depot}"}},"payload":{{"S":"{}"}}}}}}}}"#,
+                    "x".repeat(*len)
+                )
+            })
+            .collect();
+        format!(
+            r#"{{"RequestItems":{{"Readings":[{}]}},"ReturnConsumedCapacity":"INDEXES"}}"#,
+            requests.join(",")
+        )
+    }
+
+    /// Everything stored, as text: items and index entries, collection and keyspace
+    /// statistics, and stream records (their times masked).
+    async fn stored(engine: &Engine) -> Vec<String> {
+        let mut writer = engine.writer().await;
+        let mut rows = Vec::new();
+        for sql in [
+            "SELECT keyspace || ' ' || hex(pk) || ' ' || hex(sk) || ' ' || hex(tail) || ' ' || CAST(body AS TEXT) || ' ' || size FROM entries ORDER BY keyspace, pk, sk, tail",
+            "SELECT keyspace || ' ' || hex(pk) || ' ' || item_count || ' ' || size_bytes FROM collections ORDER BY keyspace, pk",
+            "SELECT id || ' ' || item_count || ' ' || size_bytes FROM keyspaces ORDER BY id",
+            "SELECT seq || ' ' || event_name || ' ' || record FROM stream_records ORDER BY seq",
+        ] {
+            let found: Vec<String> = sqlx::query_scalar(sql).fetch_all(&mut writer.conn).await.unwrap();
+            rows.extend(found);
+        }
+        rows
+    }
+
+    #[tokio::test]
+    async fn a_batch_over_existing_items_ends_as_the_usual_way_would() {
+        let (attempted, usual) = (engine(false).await, engine(true).await);
+        let fresh: Vec<_> = (0..25).map(|i| (i, 1, "d1", 20 + i as usize)).collect();
+        // Fifteen new items, then ten of the earlier ones again, moved to another depot and
+        // grown: the attempt has written the new ones when it meets the first existing one.
+        let mixed: Vec<_> = (0..15)
+            .map(|i| (i, 2, "d1", 30))
+            .chain((0..10).map(|i| (i, 1, "d2", 1500)))
+            .collect();
+        for (step, batch) in [puts(&fresh), puts(&mixed)].iter().enumerate() {
+            let a = attempted.call("BatchWriteItem", batch.as_bytes()).await.unwrap();
+            let u = usual.call("BatchWriteItem", batch.as_bytes()).await.unwrap();
+            assert_eq!(
+                String::from_utf8_lossy(&a),
+                String::from_utf8_lossy(&u),
+                "response of batch {step}"
+            );
+        }
+        // The attempt did meet the existing items (so this test saw the undo), and backs off.
+        assert!(!attempted.fresh_puts().worth_trying());
+        // The grown items were charged by their new size, the index entries moved.
+        let stored_attempted = stored(&attempted).await;
+        assert_eq!(stored_attempted, stored(&usual).await);
+        assert!(
+            stored_attempted
+                .iter()
+                .filter(|row| row.contains(" MODIFY "))
+                .count()
+                == 10,
+            "ten MODIFY stream records: {stored_attempted:#?}"
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn concurrent_batches_undone_inside_a_group_lose_nothing() {
+        // Many writers at once share group commits; batches that meet existing items are
+        // undone to their savepoint while other members' writes stay.
+        let engine = std::sync::Arc::new(engine(false).await);
+        let mut tasks = Vec::new();
+        for writer in 0..8u32 {
+            let engine = engine.clone();
+            tasks.push(tokio::spawn(async move {
+                for round in 0..12u32 {
+                    // Each writer's own vehicles; every third round rewrites the last round's
+                    // items, changed (a put that changes nothing writes no stream record).
+                    let (seq, len) = if round % 3 == 2 {
+                        (round - 1, 41)
+                    } else {
+                        (round, 40)
+                    };
+                    let items: Vec<_> = (0..5).map(|i| (writer * 10 + i, seq, "d1", len)).collect();
+                    let out = engine
+                        .call("BatchWriteItem", puts(&items).as_bytes())
+                        .await
+                        .unwrap();
+                    let out: serde_json::Value = serde_json::from_slice(&out).unwrap();
+                    assert_eq!(out["UnprocessedItems"], serde_json::json!({}));
+                }
+            }));
+        }
+        for task in tasks {
+            task.await.unwrap();
+        }
+        // 8 writers × 5 vehicles × 8 distinct seqs (rounds 0,1,3,4,6,7,9,10).
+        let described: serde_json::Value = serde_json::from_slice(
+            &engine
+                .call("DescribeTable", br#"{"TableName":"Readings"}"#)
+                .await
+                .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(described["Table"]["ItemCount"], 320);
+        assert_eq!(described["Table"]["GlobalSecondaryIndexes"][0]["ItemCount"], 320);
+        let rows = stored(&engine).await;
+        let inserts = rows.iter().filter(|row| row.contains(" INSERT ")).count();
+        let modifies = rows.iter().filter(|row| row.contains(" MODIFY ")).count();
+        assert_eq!((inserts, modifies), (320, 8 * 5 * 4));
+    }
+
+    #[test]
+    fn after_meeting_an_existing_item_the_next_batches_are_not_attempted() {
+        let fresh = FreshPuts::default();
+        assert!(fresh.worth_trying());
+        fresh.met_existing();
+        for _ in 0..FreshPuts::BACK_OFF {
+            assert!(!fresh.worth_trying());
+        }
+        assert!(fresh.worth_trying());
+    }
 }

@@ -63,6 +63,9 @@ pub(crate) struct StatementBatch {
     keyspaces: BTreeMap<i64, (i64, i64)>,
     /// The base items (entries with an empty tail) written or deleted, for the item cache.
     items_changed: Vec<ItemChange>,
+    /// Entries are written with a plain `INSERT`, which fails on an entry that exists
+    /// ([`WriteTx::commit_new`]).
+    entries_new: bool,
 }
 
 impl StatementBatch {
@@ -127,8 +130,11 @@ impl StatementBatch {
             self.close_insert();
         }
         if self.entry_rows == 0 {
-            self.sql
-                .push_str("INSERT OR REPLACE INTO entries (keyspace, pk, sk, tail, body, size) VALUES ");
+            self.sql.push_str(if self.entries_new {
+                "INSERT INTO entries (keyspace, pk, sk, tail, body, size) VALUES "
+            } else {
+                "INSERT OR REPLACE INTO entries (keyspace, pk, sk, tail, body, size) VALUES "
+            });
         } else {
             self.sql.push(',');
         }
@@ -140,6 +146,14 @@ impl StatementBatch {
         self.bind(tail.to_vec());
         self.bind(body);
         self.bind(size as i64);
+    }
+
+    /// From here on, entries are written on the assumption that none of them exists yet: a
+    /// plain `INSERT`, so that the batch fails instead of replacing one (see
+    /// [`WriteTx::commit_new`]).
+    pub fn expect_new_entries(&mut self) {
+        self.close_insert();
+        self.entries_new = true;
     }
 
     /// Deletes one entry.
@@ -296,14 +310,7 @@ impl WriteTx {
     /// or a savepoint in an open group's.
     pub async fn begin(shared: &Arc<SharedWriter>) -> WriteTx {
         let guard = shared.lock().await;
-        let mut pending = StatementBatch::new();
-        let undo = if guard.group_open() {
-            pending.push("SAVEPOINT member", |_| {});
-            Undo::Savepoint
-        } else {
-            pending.push("BEGIN IMMEDIATE", |_| {});
-            Undo::Transaction
-        };
+        let (undo, pending) = WriteTx::start(&guard);
         let marks = guard.items().cloned().map(WriteMarks::new);
         WriteTx {
             shared: shared.clone(),
@@ -312,6 +319,20 @@ impl WriteTx {
             pending,
             marks,
         }
+    }
+
+    /// How a transaction on `writer` starts: its own `BEGIN IMMEDIATE`, or a savepoint in the
+    /// open group's.
+    fn start(writer: &Writer) -> (Undo, StatementBatch) {
+        let mut pending = StatementBatch::new();
+        let undo = if writer.group_open() {
+            pending.push("SAVEPOINT member", |_| {});
+            Undo::Savepoint
+        } else {
+            pending.push("BEGIN IMMEDIATE", |_| {});
+            Undo::Transaction
+        };
+        (undo, pending)
     }
 
     /// The pending batch as one query, its changes to base items marked in the item cache
@@ -417,6 +438,14 @@ impl WriteTx {
     /// `COMMIT` (`writer`). The marked items are released (see `item_cache`) after that
     /// `COMMIT` returned, before the caller acknowledges the write.
     pub async fn commit(mut self) -> Result<(), ApiError> {
+        let hand_off = self.send_last().await?;
+        self.end(hand_off).await
+    }
+
+    /// Sends what is pending with the end of this transaction's statements: `RELEASE member`
+    /// if it is a savepoint, and `COMMIT` unless it will hand the lock on to a waiting writer
+    /// (returned: whether it will).
+    async fn send_last(&mut self) -> Result<bool, sqlx::Error> {
         let (mut sql, args) = self.take_pending();
         if self.undo == Undo::Savepoint {
             sql.push_str("RELEASE member;\n");
@@ -427,6 +456,35 @@ impl WriteTx {
         }
         let writer = self.sending();
         sqlx::query_with(&sql, args).execute(&mut writer.conn).await?;
+        Ok(hand_off)
+    }
+
+    /// Commits, for writes built on the assumption that none of the entries they write exists
+    /// yet ([`StatementBatch::expect_new_entries`]): a fresh item needs no read of its old
+    /// self, so its whole transaction — begin, writes, commit — is one round trip to SQLite.
+    /// If an entry did exist, its plain `INSERT` fails before anything is committed: this
+    /// transaction's statements are undone (its savepoint, or its own transaction) and the
+    /// transaction comes back, the writer lock still held and nothing pending, to be written
+    /// again with the old items read (`Ok(Err(tx))`). The item-cache marks stay: the same
+    /// items are marked again, with the same new values.
+    pub async fn commit_new(mut self) -> Result<Result<(), WriteTx>, ApiError> {
+        match self.send_last().await {
+            Ok(hand_off) => self.end(hand_off).await.map(Ok),
+            Err(sqlx::Error::Database(err)) if err.is_unique_violation() => {
+                let writer = self.writer();
+                writer.settle().await;
+                let (undo, pending) = WriteTx::start(writer);
+                self.undo = undo;
+                self.pending = pending;
+                Ok(Err(self))
+            }
+            Err(err) => Err(err.into()),
+        }
+    }
+
+    /// After the last statements were sent: marks released once committed, or the lock handed
+    /// on and the group's `COMMIT` waited for.
+    async fn end(mut self, hand_off: bool) -> Result<(), ApiError> {
         if !hand_off {
             self.shared.count_commit();
             let writer = self.writer();
