@@ -552,8 +552,9 @@ fn counter_of(item: &Value) -> u64 {
 /// Writers of four kinds each raise a counter `n` by one on a key of their own ("lanes"):
 /// conditional PutItems (the optimistic pattern: `n = :known`), UpdateItem `ADD`, a
 /// BatchWriteItem that puts the next value, a TransactWriteItems that puts the next value.
-/// Probers send conditional PutItem, UpdateItem and DeleteItem requests whose condition is
-/// never true (`n = :never`), asking for ALL_OLD, on every lane all the while. Every item a
+/// Probers send conditional PutItem, UpdateItem and DeleteItem requests and TransactWriteItems
+/// ConditionChecks whose condition is never true (`n = :never`), asking for ALL_OLD, and
+/// strongly consistent GetItems, on every lane all the while. Every item a
 /// failed condition returns must be at least as new as the newest write acknowledged before
 /// the request began, and as the newest item any request that ended before it began returned;
 /// at the end each counter equals the writes that succeeded on it.
@@ -606,7 +607,7 @@ async fn failed_conditions_never_go_back(location: Location, write_through: bool
                                   "ConditionExpression": "n = :known",
                                   "ExpressionAttributeValues": {":known": {"N": known.to_string()}},
                                   "ReturnValuesOnConditionCheckFailure": "ALL_OLD"});
-                match call(&engine, "PutItem", &body).await {
+                match call_through_conflicts(&engine, "PutItem", &body).await {
                     Ok(_) => {
                         known += 1;
                         done += 1;
@@ -701,6 +702,26 @@ async fn failed_conditions_never_go_back(location: Location, write_through: bool
                     let n = counter_of(&out["Item"]);
                     assert!(n >= acked, "GetItem on {k}: n = {n} after n = {acked} was acknowledged");
                     assert!(n >= seen, "GetItem on {k}: n = {n} after a request had seen n = {seen}");
+                    floors.seen[lane].fetch_max(n, Ordering::SeqCst);
+                    probes += 1;
+                    continue;
+                }
+                if probes % 4 == 2 {
+                    // A transaction whose ConditionCheck is never true: its cancellation
+                    // carries the item it failed on.
+                    let body = json!({"TransactItems": [{"ConditionCheck": {"TableName": "Tbl",
+                        "Key": {"k": {"S": k}}, "ConditionExpression": "n = :never",
+                        "ExpressionAttributeValues": {":never": {"N": "-1"}},
+                        "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}}]});
+                    let err = call_through_conflicts(&engine, "TransactWriteItems", &body)
+                        .await
+                        .unwrap_err();
+                    let reasons = err.cancellation_reasons.expect("a cancellation");
+                    assert_eq!(reasons[0].code, "ConditionalCheckFailed", "{reasons:?}");
+                    let item = reasons[0].item.clone().expect("ALL_OLD");
+                    let n = counter_of(&serde_json::to_value(item).unwrap());
+                    assert!(n >= acked, "ConditionCheck on {k}: n = {n} after n = {acked} was acknowledged");
+                    assert!(n >= seen, "ConditionCheck on {k}: n = {n} after a request had seen n = {seen}");
                     floors.seen[lane].fetch_max(n, Ordering::SeqCst);
                     probes += 1;
                     continue;
