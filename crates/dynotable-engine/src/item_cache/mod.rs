@@ -32,8 +32,9 @@
 //!   is the committed item.
 //!
 //! So while no write to a shard is in flight, every entry of the shard is its key's committed
-//! item; a cache hit is the committed item as of the moment the reader found no write in
-//! flight. Writes that drop whole keyspaces (DeleteTable) mark every shard
+//! item; a cache hit (read under the shard's guard) is the committed item as of that moment.
+//! Single-item writes rely on it too: a condition that is false on a hit is answered from it
+//! without the writer ([`ItemCache::committed_item`], `ops::item_write`). Writes that drop whole keyspaces (DeleteTable) mark every shard
 //! ([`WriteMarks::mark_all`]) and, at release, remove every entry of those keyspaces; the
 //! other tables' entries stay (a table's delete changes nothing in another table).
 //!
@@ -79,6 +80,10 @@ use quick_cache::Equivalent;
 
 /// Guard shards: enough that unrelated keys rarely share one, few enough to mark all cheaply.
 pub(crate) const SHARDS: usize = 64;
+
+/// How many times [`ItemCache::committed_item`] waits for a shard's writes to be released
+/// before it gives up (the caller then reads the item on the writer).
+const RELEASE_WAITS: usize = 3;
 
 /// The largest collection cached whole for Query.
 pub(crate) const MAX_COLLECTION_ROWS: usize = 1000;
@@ -273,6 +278,10 @@ pub(crate) struct ItemCache {
     write_through: AtomicBool,
     /// The collections that missed once (see "Collections"): a slot per hash, 0 when empty.
     doorkeeper: Box<[AtomicU64]>,
+    /// Per guard shard: told when the shard's last in-flight write is released.
+    released: Box<[tokio::sync::Notify]>,
+    #[cfg(test)]
+    committed_items_served: AtomicU64,
 }
 
 /// What a lookup found.
@@ -305,6 +314,9 @@ impl ItemCache {
             guards: (0..SHARDS).map(|_| Mutex::new(GuardState::default())).collect(),
             write_through: AtomicBool::new(true),
             doorkeeper: (0..DOORKEEPER_SLOTS).map(|_| AtomicU64::new(0)).collect(),
+            released: (0..SHARDS).map(|_| tokio::sync::Notify::new()).collect(),
+            #[cfg(test)]
+            committed_items_served: AtomicU64::new(0),
         }))
     }
 
@@ -315,19 +327,60 @@ impl ItemCache {
     }
 
     /// Looks `key` up; call before reading SQLite.
+    ///
+    /// The entry is read under the shard's guard, as every mark, release and fill changes the
+    /// shard's entries under it: a hit is the committed item at that instant. (Read after the
+    /// guard was let go, it could be a group member's write-through that a later member of the
+    /// same group, committed by the same `COMMIT`, had not yet replaced: `writer`.)
     pub fn lookup(&self, key: KeyRef<'_>) -> Lookup {
         let shard = key.shard();
-        let generation = {
-            let state = self.guard(shard);
-            if state.writing > 0 {
-                return Lookup::Bypass;
-            }
-            state.generation
-        };
+        let state = self.guard(shard);
+        if state.writing > 0 {
+            return Lookup::Bypass;
+        }
         match self.items.get(&key) {
             Some(cached) => Lookup::Hit(cached),
-            None => Lookup::Miss(Ticket { shard, generation }),
+            None => Lookup::Miss(Ticket {
+                shard,
+                generation: state.generation,
+            }),
         }
+    }
+
+    /// The committed item at `key` (`Some(None)`: committed as absent) when the cache holds it,
+    /// for a write that evaluates its condition on it (`ops::item_write`); `None` when it does
+    /// not. What [`ItemCache::lookup`] hits — but while writes to the key's shard are in flight
+    /// it waits for them to be released (their `COMMIT` returned: the write-through items are
+    /// then in the cache) and looks again, at most [`RELEASE_WAITS`] times, rather than send
+    /// the caller to the writer's queue behind them. Waiting here adds no one to the writer's
+    /// queue, so it does not keep a group commit open (`writer`); the item read after the wait
+    /// is still read within the request.
+    pub async fn committed_item(&self, key: KeyRef<'_>) -> Option<Cached> {
+        let shard = key.shard();
+        for _ in 0..=RELEASE_WAITS {
+            // Registered before the look, so a release between the look and the wait is not
+            // missed.
+            let released = self.released[shard].notified();
+            let mut released = std::pin::pin!(released);
+            released.as_mut().enable();
+            match self.lookup(key) {
+                Lookup::Hit(Entry::Item(cached)) => {
+                    #[cfg(test)]
+                    self.committed_items_served.fetch_add(1, Ordering::Relaxed);
+                    return Some(cached);
+                }
+                Lookup::Hit(Entry::Collection(_)) | Lookup::Miss(_) => return None,
+                Lookup::Bypass => released.await,
+            }
+        }
+        None
+    }
+
+    /// How many times [`ItemCache::committed_item`] served an item (tests: a write's condition
+    /// was evaluated on the cache).
+    #[cfg(test)]
+    pub fn committed_items_served(&self) -> u64 {
+        self.committed_items_served.load(Ordering::Relaxed)
     }
 
     /// Offers what a reader read from SQLite after `ticket`'s lookup; kept only if no write to
@@ -447,7 +500,8 @@ impl WriteMarks {
         let write_through = self.committed && self.cache.write_through.load(Ordering::Relaxed);
         for (owned, after) in std::mem::take(&mut self.keys) {
             let key = owned.as_ref();
-            let mut state = self.cache.guard(key.shard());
+            let shard = key.shard();
+            let mut state = self.cache.guard(shard);
             state.generation += 1;
             match after {
                 // Committed, and the writer still holds the writer lock: this is the item now.
@@ -457,6 +511,9 @@ impl WriteMarks {
                 }
             }
             state.writing -= 1;
+            if state.writing == 0 {
+                self.cache.released[shard].notify_waiters();
+            }
         }
     }
 }
@@ -469,6 +526,9 @@ impl Drop for WriteMarks {
                 let mut state = self.cache.guard(shard);
                 state.generation += 1;
                 state.writing -= 1;
+                if state.writing == 0 {
+                    self.cache.released[shard].notify_waiters();
+                }
             }
             // Whatever of the dropped keyspaces a reader inserted before the shards were marked
             // is gone too.

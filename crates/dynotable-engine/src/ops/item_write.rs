@@ -1,6 +1,51 @@
-//! The write of one item, shared by PutItem, UpdateItem and DeleteItem (and later by the
-//! transactions): load the current item inside a write transaction, check the condition,
-//! compute the new item, write it with its index entries and statistics, commit.
+//! The write of one item, shared by PutItem, UpdateItem and DeleteItem (and the PartiQL
+//! statements that run them): load the current item inside a write transaction, check the
+//! condition, compute the new item, write it with its index entries and statistics, commit.
+//!
+//! # A condition that fails on the cached item
+//!
+//! A write whose condition is false writes nothing — no item, no index entry, no statistics, no
+//! stream record — and answers `ConditionalCheckFailedException` with what the current item
+//! decides: the item itself for ReturnValuesOnConditionCheckFailure=ALL_OLD, and the capacity
+//! charged for it (rule B.3). It is a read. So once the write holds its claim on the item
+//! (`in_flight`), it first asks the item cache for the item's committed state
+//! (`ItemCache::committed_item`); if the cache has it and the condition is false on it, the
+//! write answers from it without taking the writer (without the writer lock's queue and the two round trips to SQLite's thread that
+//! `BEGIN IMMEDIATE`+`SELECT` and the `ROLLBACK` cost). While writes to the item's cache shard
+//! are in flight, it waits for their release (a few times at most) and looks again, outside
+//! the writer's queue: a hot item is written all the time, and requests queued for the writer
+//! keep a group commit open (`writer`) — and with it the marks of every item in the group.
+//! When the condition holds on the cached item, or the cache does not have it (a miss, still a
+//! write in flight, no cache), the write takes the writer and decides on the item read inside
+//! its transaction, as before.
+//!
+//! Why the answer is linearizable — the one a request that took the writer could have given:
+//!
+//! - The cache's invariant (`item_cache`, "Strong consistency"): while no write to a shard is
+//!   in flight, each entry of the shard is its key's committed item. Every change to a base
+//!   item marks its key before its statements reach SQLite and releases it after `COMMIT`
+//!   returned, before the write is acknowledged: PutItem, UpdateItem, DeleteItem,
+//!   BatchWriteItem, TransactWriteItems, the PartiQL statements and the TTL sweep all write
+//!   through a `WriteTx`, which refuses to send an item change it has not marked, and a group
+//!   commit's members keep their marks until the group's `COMMIT` returned (`writer`);
+//!   DeleteTable marks every shard. `committed_item` reads the entry under the shard's guard,
+//!   under which all those marks and releases happen, so what it returns was the committed
+//!   item at that instant: the linearization point of the answer, which lies within the
+//!   request. A write acknowledged before the request began was released before it began, so
+//!   the answer reflects it; a write not yet committed is not in it.
+//! - What is evaluated is that snapshot, the same stored body (and size) the transaction would
+//!   have read from SQLite: the same condition result, the same ALL_OLD item, the same charge
+//!   ([`condition_failed`] builds the error for both paths).
+//! - Only a false condition is answered. A condition that is true on the snapshot needs the
+//!   writer anyway, and is evaluated again on the item the transaction reads, so a stale
+//!   snapshot could at worst send a write the long way, never let one through.
+//! - The writer's own answer to a false condition waits for what it read to be committed: a
+//!   request that joined an open group read the items as the group's earlier members left
+//!   them, before their `COMMIT` (`WriteTx::end_unchanged`).
+//! - The claim is taken first, as before: an item that an ongoing TransactWriteItems holds is
+//!   still a `TransactionConflictException`, whatever the condition, and a transaction that
+//!   meets the claim is cancelled as it would have been. The TTL sweep takes no claim; it
+//!   marks the item like every other write, which is what the answer depends on.
 
 use dynotable_expr::{Condition, Update};
 use dynotable_types::{Item, SizeCheck, check_item_size, validate_item};
@@ -9,6 +54,7 @@ use crate::api::item::{ItemCollectionMetrics, WriteItemOutput};
 use crate::capacity::{self, WriteUnits};
 use crate::catalog::TableSchema;
 use crate::in_flight::ItemId;
+use crate::item_cache::KeyRef;
 use crate::items::{self, IndexEntry, StorageKey, StoredItem, WriteEffects};
 use crate::params::{self, CapacityReport, Charge};
 use crate::shape::Shape;
@@ -74,21 +120,34 @@ pub(crate) async fn execute(
         .in_flight()
         .claim_write(ItemId::new(table.keyspace, key))
         .ok_or_else(ApiError::transaction_conflict)?;
+    // A condition false on the cached committed item is answered without the writer (see the
+    // module documentation).
+    if let Some(condition) = condition
+        && let Some(committed) = committed_item(engine, table, key).await?
+        && !condition.evaluate(committed.as_ref().map(|o| &o.item))
+    {
+        return Err(condition_failed(
+            table,
+            committed,
+            &change,
+            return_old_on_failure,
+            report,
+        ));
+    }
     let mut tx = engine.write_tx().await;
     let old = tx.load_item(table, key).await?;
     if let Some(condition) = condition
         && !condition.evaluate(old.as_ref().map(|o| &o.item))
     {
-        let charge = failed_condition_charge(old.as_ref(), &change);
-        let item = if return_old_on_failure {
-            old.map(|o| o.item)
-        } else {
-            None
-        };
-        let mut err = ApiError::conditional_check_failed(item);
-        err.consumed_capacity =
-            params::consumed_capacity(report, table, Some(Charge::Write(charge)), &[]).map(Box::new);
-        return Err(err);
+        // Answered once what was read is committed (`WriteTx::end_unchanged`).
+        tx.end_unchanged().await?;
+        return Err(condition_failed(
+            table,
+            old,
+            &change,
+            return_old_on_failure,
+            report,
+        ));
     }
 
     let new = match change {
@@ -99,10 +158,19 @@ pub(crate) async fn execute(
             key: key_item,
         } => {
             let updated = match update {
-                Some(update) => update.apply(old.as_ref().map(|o| &o.item), key_item)?,
-                None => old.as_ref().map_or_else(|| key_item.clone(), |o| o.item.clone()),
+                Some(update) => update
+                    .apply(old.as_ref().map(|o| &o.item), key_item)
+                    .map_err(ApiError::from),
+                None => Ok(old.as_ref().map_or_else(|| key_item.clone(), |o| o.item.clone())),
             };
-            Some(PreparedItem::new(table, updated, SizeCheck::Update)?)
+            match updated.and_then(|updated| PreparedItem::new(table, updated, SizeCheck::Update)) {
+                Ok(prepared) => Some(prepared),
+                Err(err) => {
+                    // An update that cannot apply to the item read: the same.
+                    tx.end_unchanged().await?;
+                    return Err(err);
+                }
+            }
         }
     };
 
@@ -133,6 +201,50 @@ pub(crate) async fn execute(
         units,
         effects,
     })
+}
+
+/// The item at `key` as committed, decoded, when the item cache has it and no write to it is
+/// in flight (`Some(None)`: committed as absent); `None` when the writer must read it.
+async fn committed_item(
+    engine: &Engine,
+    table: &TableSchema,
+    key: &StorageKey,
+) -> Result<Option<Option<StoredItem>>, ApiError> {
+    let Some(cache) = engine.inner.items.as_ref() else {
+        return Ok(None);
+    };
+    let Some(cached) = cache
+        .committed_item(KeyRef::item(table.keyspace, &key.pk, &key.sk))
+        .await
+    else {
+        return Ok(None);
+    };
+    let item = cached
+        .map(|stored| items::decode_entry(stored.body.as_bytes(), stored.size as i64))
+        .transpose()?;
+    Ok(Some(item))
+}
+
+/// `ConditionalCheckFailedException` for a write whose condition was false on `old`: with the
+/// item when `return_old_on_failure` (ReturnValuesOnConditionCheckFailure=ALL_OLD), and the
+/// capacity it was charged when `report` asks (rule B.3).
+fn condition_failed(
+    table: &TableSchema,
+    old: Option<StoredItem>,
+    change: &Change<'_>,
+    return_old_on_failure: bool,
+    report: CapacityReport,
+) -> ApiError {
+    let charge = failed_condition_charge(old.as_ref(), change);
+    let item = if return_old_on_failure {
+        old.map(|o| o.item)
+    } else {
+        None
+    };
+    let mut err = ApiError::conditional_check_failed(item);
+    err.consumed_capacity =
+        params::consumed_capacity(report, table, Some(Charge::Write(charge)), &[]).map(Box::new);
+    err
 }
 
 /// What a write whose condition was false is charged (rule B.3): the existing item against the
@@ -255,3 +367,6 @@ pub(crate) fn collection_metrics(
         size_estimate_range_g_b: items::size_estimate_range_gb(bytes),
     })
 }
+
+#[cfg(test)]
+mod tests;

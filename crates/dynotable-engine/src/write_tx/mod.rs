@@ -504,6 +504,23 @@ impl WriteTx {
     }
 }
 
+impl WriteTx {
+    /// Ends a transaction that changed nothing, once what it read is committed. One that began
+    /// the SQLite transaction read only committed items: it is rolled back (dropped). One that
+    /// joined an open group read the items as the group's earlier members left them, and those
+    /// are not committed before the group's `COMMIT` returned: a request that answered from
+    /// them at once (a failed condition, with the item) could show a write that a read begun
+    /// after the answer does not see yet — or ever, if the `COMMIT` fails. So it releases its
+    /// savepoint and waits for the group's `COMMIT` like any member (`writer`), and fails if
+    /// the group does.
+    pub async fn end_unchanged(self) -> Result<(), ApiError> {
+        match self.undo {
+            Undo::Transaction => Ok(()),
+            Undo::Savepoint => self.commit().await,
+        }
+    }
+}
+
 impl Drop for WriteTx {
     fn drop(&mut self) {
         let Some(writer) = self.writer.take() else {
