@@ -72,7 +72,7 @@ where
 }
 
 /// [`run`] for Query and Scan, whose pages may carry their items as stored
-/// (`ReadPageOutput::to_json`).
+/// (`ReadPageOutput::into_json`).
 async fn run_page<I, F>(body: &[u8], operation: impl FnOnce(I) -> F) -> Result<Vec<u8>, ApiError>
 where
     I: DeserializeOwned,
@@ -85,7 +85,7 @@ where
     };
     let input: I = serde_json::from_slice(body).map_err(serialization_error)?;
     let output = operation(input).await?;
-    output.to_json().map_err(ApiError::internal)
+    output.into_json().map_err(ApiError::internal)
 }
 
 /// A body that is not JSON, or a member of the wrong JSON type. Values that are well-formed JSON

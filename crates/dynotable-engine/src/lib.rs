@@ -43,6 +43,7 @@ mod in_flight;
 mod item_cache;
 mod items;
 mod ops;
+mod page_buffers;
 mod params;
 mod partiql;
 mod shape;
@@ -64,6 +65,7 @@ pub use checkpoint::CheckpointPolicy;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use collections::{CollectionStats, CollectionSummary, SizeBucket};
 pub use error::{ApiError, CancellationReason, EngineError, ErrorKind};
+pub use page_buffers::PageBuffers;
 
 use catalog::TableSchema;
 
@@ -206,6 +208,8 @@ struct Inner {
     checkpointer: std::sync::Mutex<Option<checkpoint::Checkpointer>>,
     /// This engine's hold on its database file (`None` in memory); see `database_lock`.
     _lock: Option<database_lock::DatabaseLock>,
+    /// Buffers of large response bodies, kept for the next one (see `page_buffers`).
+    page_buffers: Arc<PageBuffers>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -373,6 +377,7 @@ impl Engine {
                 fresh_puts: Default::default(),
                 checkpointer: std::sync::Mutex::new(checkpointer),
                 _lock: lock,
+                page_buffers: Arc::new(PageBuffers::new()),
             }),
         };
         if let Some(interval) = sweep_interval {
@@ -412,6 +417,13 @@ impl Engine {
     /// `X-Amz-Target` header, `body` the request's JSON. Returns the response's JSON.
     pub async fn call(&self, operation: &str, body: &[u8]) -> Result<Vec<u8>, ApiError> {
         dispatch::call(self, operation, body).await
+    }
+
+    /// The buffers large response bodies are written into. A caller that is done with a
+    /// body [`Engine::call`] returned may give its buffer back ([`PageBuffers::give_back`]),
+    /// so that the next large page need not fault in fresh memory.
+    pub fn page_buffers(&self) -> &Arc<PageBuffers> {
+        &self.inner.page_buffers
     }
 
     /// Closes the storage, waiting for connections to finish and checkpointing the WAL.

@@ -185,6 +185,7 @@ async fn api(State(engine): State<Engine>, request: Request) -> Response {
     };
     let operation = operation.to_owned();
 
+    let buffers = std::sync::Arc::clone(engine.page_buffers());
     // Run to completion even if the client hangs up, and a panic stays in this request.
     let call = {
         let operation = operation.clone();
@@ -206,7 +207,7 @@ async fn api(State(engine): State<Engine>, request: Request) -> Response {
         }
     };
     let response = match result {
-        Ok(body) => wire::json_response(StatusCode::OK, body, &request_id),
+        Ok(body) => wire::engine_response(StatusCode::OK, body, &request_id, &buffers),
         Err(err) => wire::api_error_response(&err, &request_id),
     };
     tracing::debug!(

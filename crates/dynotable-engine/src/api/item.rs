@@ -159,10 +159,10 @@ pub struct ReadPageOutput {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub items: Option<Vec<Item>>,
     /// The items as stored, when the response returns them unchanged (set instead of `items`;
-    /// see `ops::read_page`, "Stored items"): their JSON bodies joined by commas, which
-    /// [`ReadPageOutput::to_json`] writes as `Items`.
+    /// see `ops::read_page`, "Stored items"), already written into the start of the response
+    /// body, which [`ReadPageOutput::into_json`] completes.
     #[serde(skip)]
-    pub stored_items: Option<Vec<u8>>,
+    pub stored_items: Option<StoredItems>,
     pub count: i64,
     pub scanned_count: i64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -172,18 +172,15 @@ pub struct ReadPageOutput {
 }
 
 impl ReadPageOutput {
-    /// The response's JSON: serde's, with the stored items (if any) spliced in as `Items`.
-    /// They are the bodies the engine itself wrote with serde_json (`items::put_entry`) into a
-    /// database it alone writes, so they go out unchecked: checking them again was a quarter
-    /// of a 100-item Query's CPU (bench/README.md).
-    pub fn to_json(&self) -> Result<Vec<u8>, serde_json::Error> {
-        let rest = serde_json::to_vec(self)?;
-        let Some(stored) = &self.stored_items else {
+    /// The response's JSON: serde's, or, with stored items, the body they were written into,
+    /// completed with the other members (`Count`, `ScannedCount`, ...) as serde writes them.
+    pub fn into_json(mut self) -> Result<Vec<u8>, serde_json::Error> {
+        let stored = self.stored_items.take();
+        let rest = serde_json::to_vec(&self)?;
+        let Some(stored) = stored else {
             return Ok(rest);
         };
-        let mut out = Vec::with_capacity(rest.len() + stored.len() + 12);
-        out.extend_from_slice(b"{\"Items\":[");
-        out.extend_from_slice(stored);
+        let mut out = stored.json;
         out.push(b']');
         // `rest` is an object: `{}` or `{"Count":...}`.
         if rest.len() > 2 {
@@ -191,6 +188,64 @@ impl ReadPageOutput {
         }
         out.extend_from_slice(rest.get(1..).unwrap_or_default());
         Ok(out)
+    }
+}
+
+/// The items of a page returned as stored, written straight into the response body: the
+/// opening `{"Items":[`, then each item's stored JSON, comma-separated
+/// ([`ReadPageOutput::into_json`] closes the array and adds the other members).
+///
+/// The bodies are the ones the engine itself wrote with serde_json (`items::put_entry`) into a
+/// database it alone writes, so they go out unchecked: checking them again was a quarter of a
+/// 100-item Query's CPU (bench/README.md). A body that grows large moves into a buffer of the
+/// engine's [`PageBuffers`](crate::PageBuffers), which the server gives back once the response
+/// is sent (see `page_buffers`).
+#[derive(Debug)]
+pub struct StoredItems {
+    json: Vec<u8>,
+    items: usize,
+}
+
+impl StoredItems {
+    const OPENING: &'static [u8] = b"{\"Items\":[";
+
+    pub(crate) fn new() -> StoredItems {
+        let mut json = Vec::with_capacity(16 * 1024);
+        json.extend_from_slice(Self::OPENING);
+        StoredItems { json, items: 0 }
+    }
+
+    /// Appends one item's stored JSON.
+    pub(crate) fn push(&mut self, body: &[u8], buffers: &crate::PageBuffers) {
+        let needed = self.json.len() + 1 + body.len();
+        if needed > self.json.capacity()
+            && needed > crate::page_buffers::LARGE_BODY_BYTES
+            && self.json.capacity() < crate::page_buffers::NEW_BUFFER_BYTES
+        {
+            let mut buffer = buffers.take(needed);
+            buffer.extend_from_slice(&self.json);
+            self.json = buffer;
+        }
+        if self.items > 0 {
+            self.json.push(b',');
+        }
+        self.json.extend_from_slice(body);
+        self.items += 1;
+    }
+
+    /// How many items were written.
+    pub fn len(&self) -> usize {
+        self.items
+    }
+
+    /// Whether no item was written.
+    pub fn is_empty(&self) -> bool {
+        self.items == 0
+    }
+
+    /// The items' JSON as written so far (the array's elements, without the opening).
+    pub fn items_json(&self) -> &[u8] {
+        &self.json[Self::OPENING.len()..]
     }
 }
 

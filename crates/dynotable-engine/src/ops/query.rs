@@ -144,6 +144,7 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
         },
         count_only,
         keep_stored: keep_stored && !fetch_from_table,
+        buffers: engine.page_buffers(),
     };
     let kind = ReadKind::of_consistent_read(consistent);
     // A table's collection (not an index's) may be in the item cache: read from memory.

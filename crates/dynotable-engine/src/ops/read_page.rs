@@ -10,8 +10,9 @@
 //! only serialises the page ([`PageRules::keep_stored`]), the bodies go into the response as
 //! they are stored ([`Page::stored`]) instead of being decoded and encoded again — that was a
 //! third of a Query's CPU (bench/README.md). Only the entry a page stops at is decoded, for its
-//! `LastEvaluatedKey`; the page's bodies are joined into the response's `Items` array
-//! (`ReadPageOutput::to_json`).
+//! `LastEvaluatedKey`; the page's bodies are written straight into the response body's `Items`
+//! array ([`StoredItems`], completed by `ReadPageOutput::into_json`), in a buffer of the
+//! engine's [`PageBuffers`] once the body is large.
 //!
 //! One row per batch: sqlx hands every result row from the connection's thread to the caller
 //! through a channel, with a copy of each value — per row a wake-up and half a dozen
@@ -26,14 +27,17 @@ use dynotable_expr::{Condition, Projection};
 use dynotable_types::Item;
 use sqlx::{Row, SqliteConnection};
 
-use crate::ApiError;
+use crate::api::item::StoredItems;
 use crate::item_cache::CollectionRows;
 use crate::items::decode_entry;
+use crate::{ApiError, PageBuffers};
 
 /// Rule B.4: a single Query or Scan reads at most 1 MB before filtering.
 pub(crate) const PAGE_BYTES: u64 = 1024 * 1024;
-/// Rows fetched from SQLite at a time.
-const BATCH: i64 = 128;
+/// Rows fetched from SQLite in a page's first batch.
+const FIRST_BATCH: i64 = 128;
+/// Rows fetched from SQLite at most at a time (a batch of small items is ~0.5 MB as joined).
+const MAX_BATCH: i64 = 1024;
 
 /// A bound on the encoded sort key.
 #[derive(Debug, Clone)]
@@ -76,14 +80,16 @@ pub(crate) struct PageRules<'a> {
     pub count_only: bool,
     /// Return items that need no filter or projection as stored, in [`Page::stored`].
     pub keep_stored: bool,
+    /// Where a large page of stored items gets its buffer.
+    pub buffers: &'a PageBuffers,
 }
 
 /// A page: the items returned, how many were evaluated, the bytes read and where it stopped.
 pub(crate) struct Page {
     pub items: Vec<Item>,
-    /// The items returned as stored, instead of `items` (see "Stored items" above): their
-    /// bodies joined by commas (the JSON array without its brackets).
-    pub stored: Option<Vec<u8>>,
+    /// The items returned as stored, instead of `items` (see "Stored items" above), written
+    /// into the response body.
+    pub stored: Option<StoredItems>,
     /// Items that passed the filter (returned, or counted with Select=COUNT).
     pub count: usize,
     pub scanned: usize,
@@ -129,7 +135,7 @@ pub(crate) async fn read_page_from(
         rules.keep_stored && rules.filter.is_none() && rules.projection.is_none() && !rules.count_only;
     let mut page = Page {
         items: Vec::new(),
-        stored: keep_stored.then(Vec::new),
+        stored: keep_stored.then(StoredItems::new),
         count: 0,
         scanned: 0,
         bytes_read: 0,
@@ -137,11 +143,9 @@ pub(crate) async fn read_page_from(
     };
     let pk = range.pk.as_deref().unwrap_or_default();
     let mut cursor = range.start_after.clone();
+    let mut progress = Progress::default();
     loop {
-        // No more rows than the Limit can still take: a page of 100 reads 100, not a batch.
-        let wanted = rules.limit.map_or(BATCH, |l| {
-            (l.saturating_sub(page.scanned).max(1) as i64).min(BATCH)
-        });
+        let wanted = batch_size(rules.limit, &page, &progress);
         let fetched;
         let entries = match &mut source {
             Rows::Sqlite(conn) => {
@@ -151,6 +155,9 @@ pub(crate) async fn read_page_from(
             Rows::Collection(collection) => fetch_cached(collection, pk, range, cursor.as_ref(), wanted),
         };
         let exhausted = (entries.len() as i64) < wanted;
+        progress.batches += 1;
+        progress.rows += entries.len() as u64;
+        progress.last = wanted;
         if let Some(last) = entries.last() {
             cursor = Some(last.position());
         }
@@ -168,10 +175,7 @@ pub(crate) async fn read_page_from(
                 if full {
                     page.stopped_at = Some(decode_entry(entry.body, entry.size as i64)?.item);
                 }
-                if !stored.is_empty() {
-                    stored.push(b',');
-                }
-                stored.extend_from_slice(entry.body);
+                stored.push(entry.body, rules.buffers);
                 if full {
                     return Ok(page);
                 }
@@ -202,6 +206,41 @@ pub(crate) async fn read_page_from(
             return Ok(page);
         }
     }
+}
+
+/// The batches a page has fetched so far.
+#[derive(Debug, Default)]
+struct Progress {
+    batches: u32,
+    /// Entries fetched (in a parallel scan, also those of other segments).
+    rows: u64,
+    /// The size of the last batch asked for.
+    last: i64,
+}
+
+/// How many entries the next batch of a page fetches.
+///
+/// No more than the Limit can still take: a page of 100 reads 100, not a batch. Otherwise a
+/// first batch of [`FIRST_BATCH`], then as many as should fill what is left of the 1 MB (rule
+/// B.4), at the size per entry fetched so far, with a sixteenth more so that items a little
+/// larger than the mean do not cost one more round trip for the last few; at most
+/// [`MAX_BATCH`]. Each batch is one round trip to the connection's thread (two wake-ups), so a
+/// 1 MB page of 200-byte items costs ~6 of them rather than ~40 of 128 entries; a page that
+/// ends early because the entries run out reads only what there is. In a parallel scan whose
+/// segment has had no entry yet, each batch doubles the last.
+fn batch_size(limit: Option<usize>, page: &Page, progress: &Progress) -> i64 {
+    let by_bytes = if progress.batches == 0 {
+        FIRST_BATCH
+    } else if page.bytes_read == 0 {
+        progress.last.saturating_mul(2)
+    } else {
+        let left = PAGE_BYTES.saturating_sub(page.bytes_read);
+        let rows = u128::from(left) * u128::from(progress.rows) / u128::from(page.bytes_read);
+        let rows = i64::try_from(rows + rows / 16 + 1).unwrap_or(MAX_BATCH);
+        rows.max(FIRST_BATCH / 8)
+    };
+    let by_limit = limit.map_or(MAX_BATCH, |l| l.saturating_sub(page.scanned).max(1) as i64);
+    by_bytes.min(by_limit).clamp(1, MAX_BATCH)
 }
 
 /// One entry of a batch, borrowed from where it was read.
@@ -488,220 +527,4 @@ pub(crate) async fn fetch(
 }
 
 #[cfg(test)]
-mod tests {
-    use crate::{Engine, Location};
-
-    /// The wire path splices stored bodies; PartiQL's path decodes them. Both must say the same.
-    #[tokio::test]
-    async fn stored_items_serialise_as_the_decoded_items_do() {
-        let mut options = crate::Options::new(Location::InMemory);
-        options.sweep_interval = None;
-        let engine = Engine::open_with(options).await.unwrap();
-        let call = |op: &'static str, body: String| {
-            let engine = engine.clone();
-            async move { engine.call(op, body.as_bytes()).await.unwrap() }
-        };
-        call(
-            "CreateTable",
-            r#"{"TableName":"Tbl","KeySchema":[{"AttributeName":"p","KeyType":"HASH"},{"AttributeName":"s","KeyType":"RANGE"}],
-                "AttributeDefinitions":[{"AttributeName":"p","AttributeType":"S"},{"AttributeName":"s","AttributeType":"N"}],
-                "BillingMode":"PAY_PER_REQUEST"}"#
-                .to_owned(),
-        )
-        .await;
-        for s in 0..5 {
-            call(
-                "PutItem",
-                format!(
-                    r#"{{"TableName":"Tbl","Item":{{"p":{{"S":"a"}},"s":{{"N":"{s}"}},"n":{{"N":"1.50"}},"l":{{"L":[{{"S":"x"}},{{"BOOL":true}}]}},"m":{{"M":{{"z":{{"NULL":true}}}}}}}}}}"#
-                ),
-            )
-            .await;
-        }
-        let query = r#"{"TableName":"Tbl","KeyConditionExpression":"p = :p","ExpressionAttributeValues":{":p":{"S":"a"}},"Limit":3,"ScanIndexForward":false,"ReturnConsumedCapacity":"TOTAL"}"#;
-        let input = || serde_json::from_str(query).unwrap();
-        let decoded = crate::ops::query::run(&engine, input()).await.unwrap();
-        assert!(decoded.stored_items.is_none());
-        let spliced = crate::ops::query::respond(&engine, input()).await.unwrap();
-        assert!(spliced.stored_items.is_some() && spliced.items.is_none());
-        let json = |v: &crate::api::item::ReadPageOutput| {
-            serde_json::from_slice::<serde_json::Value>(&v.to_json().unwrap()).unwrap()
-        };
-        assert_eq!(json(&spliced)["Items"].as_array().map(Vec::len), Some(3));
-        assert_eq!(json(&spliced), json(&decoded));
-        assert!(json(&spliced)["LastEvaluatedKey"].is_object());
-        // A page with no items splices an empty array.
-        let none = r#"{"TableName":"Tbl","KeyConditionExpression":"p = :p","ExpressionAttributeValues":{":p":{"S":"b"}}}"#;
-        let empty = crate::ops::query::respond(&engine, serde_json::from_str(none).unwrap())
-            .await
-            .unwrap();
-        assert_eq!(json(&empty)["Items"], serde_json::json!([]));
-        assert_eq!(json(&empty)["Count"], 0);
-
-        let get = r#"{"TableName":"Tbl","Key":{"p":{"S":"a"},"s":{"N":"2"}}}"#;
-        let input = || serde_json::from_str(get).unwrap();
-        let decoded = crate::ops::get_item::run(&engine, input()).await.unwrap();
-        let spliced = crate::ops::get_item::respond(&engine, input()).await.unwrap();
-        assert!(spliced.stored_item.is_some() && spliced.item.is_none());
-        assert_eq!(
-            serde_json::to_value(&spliced).unwrap(),
-            serde_json::to_value(&decoded).unwrap()
-        );
-    }
-
-    /// A batch joined out of order is put back in key order, in either direction.
-    #[test]
-    fn a_batch_joined_out_of_order_is_sorted() {
-        let record = |pk: &[u8], sk: &[u8], body: &str| {
-            let mut out =
-                format!("{},{},0,{},{};", pk.len(), sk.len(), body.len(), body.len() * 2).into_bytes();
-            out.extend_from_slice(pk);
-            out.extend_from_slice(sk);
-            out.extend_from_slice(body.as_bytes());
-            out
-        };
-        let data = [
-            record(b"a", &[0, 2], "2"),
-            record(b"a", &[0, 0, 1], "1"),
-            record(b"a", &[0xff], "3"),
-        ]
-        .concat();
-        let bodies = |batch: &super::Batch| -> Vec<(String, u64)> {
-            batch
-                .entries()
-                .iter()
-                .map(|e| (String::from_utf8(e.body.to_vec()).unwrap(), e.size))
-                .collect()
-        };
-        let mut batch = super::Batch::parse(data.clone()).unwrap();
-        batch.in_order(true);
-        assert_eq!(
-            bodies(&batch),
-            [("1".into(), 2), ("2".into(), 2), ("3".into(), 2)]
-        );
-        let mut batch = super::Batch::parse(data).unwrap();
-        batch.in_order(false);
-        assert_eq!(
-            bodies(&batch),
-            [("3".into(), 2), ("2".into(), 2), ("1".into(), 2)]
-        );
-        assert!(super::Batch::parse(b"1,1,0,5,3;ab{}".to_vec()).is_err());
-        assert!(super::Batch::parse(b"x;".to_vec()).is_err());
-        assert!(super::Batch::parse(Vec::new()).unwrap().entries().is_empty());
-    }
-
-    /// Pages read through the one-row batches: binary keys with NUL and 0xff bytes, bodies with
-    /// quotes and non-ASCII text, pages longer than a batch (the cursor between batches), Limit
-    /// pages, an index, and a parallel Scan's segments; the items come back once each, in key
-    /// order.
-    #[tokio::test]
-    async fn batches_keep_every_entry_whole_and_in_order() {
-        use base64::Engine as _;
-        let mut options = crate::Options::new(Location::InMemory);
-        options.sweep_interval = None;
-        options.item_cache_bytes = 0;
-        let engine = Engine::open_with(options).await.unwrap();
-        let call = |op: &'static str, body: serde_json::Value| {
-            let engine = engine.clone();
-            async move {
-                let out = engine.call(op, body.to_string().as_bytes()).await.unwrap();
-                serde_json::from_slice::<serde_json::Value>(&out).unwrap()
-            }
-        };
-        let b =
-            |bytes: &[u8]| serde_json::json!({"B": base64::engine::general_purpose::STANDARD.encode(bytes)});
-        call(
-            "CreateTable",
-            serde_json::json!({"TableName": "Bin", "BillingMode": "PAY_PER_REQUEST",
-                "KeySchema": [{"AttributeName": "p", "KeyType": "HASH"}, {"AttributeName": "s", "KeyType": "RANGE"}],
-                "AttributeDefinitions": [{"AttributeName": "p", "AttributeType": "B"}, {"AttributeName": "s", "AttributeType": "B"},
-                                         {"AttributeName": "g", "AttributeType": "B"}, {"AttributeName": "t", "AttributeType": "B"}],
-                "GlobalSecondaryIndexes": [{"IndexName": "ByG",
-                    "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}, {"AttributeName": "t", "KeyType": "RANGE"}],
-                    "Projection": {"ProjectionType": "ALL"}}]}),
-        )
-        .await;
-        const N: usize = 300;
-        for chunk in (0..N).collect::<Vec<_>>().chunks(25) {
-            let puts: Vec<serde_json::Value> = chunk
-                .iter()
-                .map(|&i| {
-                    let (hi, lo) = ((i >> 8) as u8, (i & 0xff) as u8);
-                    serde_json::json!({"PutRequest": {"Item": {
-                        "p": b(&[0, 0xff, 0]), "s": b(&[0, hi, 0, lo]),
-                        "g": b(&[0xff, 0]), "t": b(&[0, 0xff - hi, 0, 0xff - lo]),
-                        "n": {"N": i.to_string()},
-                        "v": {"S": format!("\"é,;{}", "x".repeat(i % 13))}}}})
-                })
-                .collect();
-            call(
-                "BatchWriteItem",
-                serde_json::json!({"RequestItems": {"Bin": puts}}),
-            )
-            .await;
-        }
-        let numbers = |pages: &[serde_json::Value]| -> Vec<usize> {
-            pages
-                .iter()
-                .flat_map(|page| page["Items"].as_array().unwrap().clone())
-                .map(|item| {
-                    let n: usize = item["n"]["N"].as_str().unwrap().parse().unwrap();
-                    assert_eq!(item["v"]["S"], format!("\"é,;{}", "x".repeat(n % 13)));
-                    n
-                })
-                .collect()
-        };
-        let pages = |mut request: serde_json::Value, op: &'static str| {
-            let call = &call;
-            async move {
-                let mut pages = Vec::new();
-                loop {
-                    let page = call(op, request.clone()).await;
-                    let next = page.get("LastEvaluatedKey").cloned();
-                    pages.push(page);
-                    match next {
-                        Some(key) => request["ExclusiveStartKey"] = key,
-                        None => return pages,
-                    }
-                }
-            }
-        };
-        let ascending: Vec<usize> = (0..N).collect();
-        let descending: Vec<usize> = (0..N).rev().collect();
-        for (index, key, forward_order) in [
-            (None, [0u8, 0xff, 0].as_slice(), &ascending),
-            (Some("ByG"), [0xff, 0].as_slice(), &descending),
-        ] {
-            let name = if index.is_some() { "g" } else { "p" };
-            for forward in [true, false] {
-                for limit in [None, Some(7), Some(200)] {
-                    let mut query = serde_json::json!({"TableName": "Bin", "KeyConditionExpression": format!("{name} = :k"),
-                        "ExpressionAttributeValues": {":k": b(key)}, "ScanIndexForward": forward});
-                    if let Some(index) = index {
-                        query["IndexName"] = serde_json::json!(index);
-                    }
-                    if let Some(limit) = limit {
-                        query["Limit"] = serde_json::json!(limit);
-                    }
-                    let got = pages(query.clone(), "Query").await;
-                    let mut expected = forward_order.clone();
-                    if !forward {
-                        expected.reverse();
-                    }
-                    assert_eq!(numbers(&got), expected, "{query}");
-                    if let Some(limit) = limit {
-                        assert!(got.iter().all(|p| p["Count"].as_u64().unwrap() <= limit as u64));
-                    }
-                }
-            }
-        }
-        let mut seen = Vec::new();
-        for segment in 0..3 {
-            let scan =
-                serde_json::json!({"TableName": "Bin", "Segment": segment, "TotalSegments": 3, "Limit": 50});
-            seen.extend(numbers(&pages(scan, "Scan").await));
-        }
-        seen.sort_unstable();
-        assert_eq!(seen, ascending);
-    }
-}
+mod tests;

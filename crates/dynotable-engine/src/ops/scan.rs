@@ -129,6 +129,7 @@ async fn scan(engine: &Engine, input: ScanInput, keep_stored: bool) -> Result<Re
         projection: projection.as_ref(),
         count_only,
         keep_stored,
+        buffers: engine.page_buffers(),
     };
     let page = {
         let mut conn = engine.reader().await?;
