@@ -60,6 +60,23 @@ async fn write_batch(engine: &Engine, batch: usize) {
     assert_eq!(out["UnprocessedItems"], serde_json::json!({}), "{out}");
 }
 
+/// The default policy but for an idle time of 100 ms.
+fn quick_idle() -> CheckpointPolicy {
+    CheckpointPolicy {
+        idle: Duration::from_millis(100),
+        ..CheckpointPolicy::default()
+    }
+}
+
+/// An engine on `db` with 40 batches written.
+async fn open_and_write_40_batches(db: &Path, policy: CheckpointPolicy) -> Engine {
+    let engine = open(db, policy).await;
+    for batch in 0..40 {
+        write_batch(&engine, batch).await;
+    }
+    engine
+}
+
 async fn item_count(engine: &Engine) -> u64 {
     let mut count = 0;
     let mut start: Option<serde_json::Value> = None;
@@ -156,14 +173,7 @@ async fn the_log_stays_bounded_under_a_steady_load() {
 async fn the_log_of_a_table_write_outside_requests_is_emptied_when_idle() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("local.db");
-    let policy = CheckpointPolicy {
-        idle: Duration::from_millis(100),
-        ..CheckpointPolicy::default()
-    };
-    let engine = open(&db, policy).await;
-    for batch in 0..40 {
-        write_batch(&engine, batch).await;
-    }
+    let engine = open_and_write_40_batches(&db, quick_idle()).await;
     eventually(Duration::from_secs(10), "the idle checkpoint", || {
         size(&wal(&db)) == 0
     })
@@ -187,14 +197,8 @@ async fn the_log_of_a_table_write_outside_requests_is_emptied_when_idle() {
 async fn an_idle_log_is_emptied_and_nothing_is_lost() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("local.db");
-    let policy = CheckpointPolicy {
-        idle: Duration::from_millis(100),
-        ..CheckpointPolicy::default()
-    };
-    let engine = open(&db, policy).await;
-    for batch in 0..40 {
-        write_batch(&engine, batch).await;
-    }
+    let policy = quick_idle();
+    let engine = open_and_write_40_batches(&db, policy).await;
     assert!(size(&wal(&db)) > 0);
     eventually(Duration::from_secs(10), "the idle checkpoint", || {
         size(&wal(&db)) == 0
