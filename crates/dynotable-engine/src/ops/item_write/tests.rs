@@ -284,6 +284,18 @@ async fn create(engine: &Engine) {
     .await;
 }
 
+/// An engine at `location` with the default item cache and table `Tbl`.
+async fn cached_table(location: Location) -> Engine {
+    let engine = engine_with(
+        location,
+        crate::DEFAULT_ITEM_CACHE_BYTES,
+        Arc::new(ManualClock::new(NOW)),
+    )
+    .await;
+    create(&engine).await;
+    engine
+}
+
 fn put_body(k: &str, v: &str) -> Value {
     json!({"TableName": "Tbl", "Item": {"k": {"S": k}, "v": {"S": v}}})
 }
@@ -468,13 +480,7 @@ async fn every_write_path_is_seen_without_write_through() {
 async fn exactly_one_wins(location: Location) {
     const CLIENTS: usize = 16;
     const ROUNDS: usize = 20;
-    let engine = engine_with(
-        location,
-        crate::DEFAULT_ITEM_CACHE_BYTES,
-        Arc::new(ManualClock::new(NOW)),
-    )
-    .await;
-    create(&engine).await;
+    let engine = cached_table(location).await;
     for round in 0..ROUNDS {
         let k = format!("race-{round}");
         ok(
@@ -563,13 +569,7 @@ async fn failed_conditions_never_go_back(location: Location, write_through: bool
     const PUTTERS: usize = 3;
     const UPDATERS: usize = 2;
     const PROBERS: usize = 4;
-    let engine = engine_with(
-        location,
-        crate::DEFAULT_ITEM_CACHE_BYTES,
-        Arc::new(ManualClock::new(NOW)),
-    )
-    .await;
-    create(&engine).await;
+    let engine = cached_table(location).await;
     if !write_through {
         engine.inner.items.as_ref().unwrap().without_write_through();
     }
