@@ -65,8 +65,23 @@ fn parse_target(spec: &str) -> Result<Target> {
     })
 }
 
+const USAGE: &str = "\
+usage: dynobench --target 'NAME|KIND|MODE|COMMAND…' [--target …] --out-json F --out-md F
+                 [--vehicles 1000] [--readings 100] [--duration 5] [--warmup 0.5]
+                 [--scale 10000,100000,1000000] [--scale-budget 240] [--startups 5]
+                 [--stream-items 5000] [--phases get,query,…] [--header TEXT]
+       dynobench --attach PID:PORT --phase create|load|get|query|gsi|scan|list|race|tx|streams
+                 [--concurrency 16] [--vehicles 1000] [--readings 100] [--duration 5]
+       dynobench --item-size
+In COMMAND, {port} is a free loopback port and {dir} a fresh directory; KIND is dynotable,
+dynoxide, dynalite or floor; MODE is file, memory or canned (see bench/README.md).";
+
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{USAGE}");
+        return Ok(());
+    }
     if args.first().map(String::as_str) == Some("serve-floor") {
         return floor::main(&args[1..]);
     }
@@ -150,7 +165,7 @@ fn main() -> Result<()> {
                 );
                 return Ok(());
             }
-            other => bail!("unknown argument {other}"),
+            other => bail!("unknown argument {other}\n{USAGE}"),
         }
         i += 2;
     }
