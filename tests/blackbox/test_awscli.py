@@ -114,3 +114,50 @@ def test_cli_reports_the_services_errors(aws):
     assert ("An error occurred (ValidationException) when calling the PutItem operation: "
             "One or more parameter values were invalid: Missing the key AnimalType in the item") in invalid.stderr
     assert failed.stdout == invalid.stdout == ""
+
+
+def test_cli_updates_a_table_and_reads_batches(aws, tmp_path):
+    aws("create-table", "--table-name", "Music",
+        "--provisioned-throughput", "ReadCapacityUnits=5,WriteCapacityUnits=5",
+        "--attribute-definitions", "AttributeName=Artist,AttributeType=S", "AttributeName=SongTitle,AttributeType=S",
+        "--key-schema", "AttributeName=Artist,KeyType=HASH", "AttributeName=SongTitle,KeyType=RANGE")
+    songs = [("Acme Band", "Happy Day", "Rock"), ("Acme Band", "Real Fun", "Pop"), ("No One You Know", "Call Me", "Rock")]
+    batch = {"Music": [{"PutRequest": {"Item": {"Artist": {"S": a}, "SongTitle": {"S": t}, "Genre": {"S": g}}}}
+                       for a, t, g in songs]}
+    (tmp_path / "songs.json").write_text(json.dumps(batch))
+    aws("batch-write-item", "--request-items", "file://songs.json")
+
+    throughput = aws.json("update-table", "--table-name", "Music",
+                          "--provisioned-throughput", "ReadCapacityUnits=10,WriteCapacityUnits=8")
+    assert throughput["TableDescription"]["ProvisionedThroughput"]["ReadCapacityUnits"] == 10
+    # A GSI added to a table with items is built from them.
+    aws("update-table", "--table-name", "Music",
+        "--attribute-definitions", "AttributeName=Genre,AttributeType=S",
+        "--global-secondary-index-updates",
+        json.dumps([{"Create": {"IndexName": "ByGenre", "KeySchema": [{"AttributeName": "Genre", "KeyType": "HASH"}],
+                                "Projection": {"ProjectionType": "KEYS_ONLY"},
+                                "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}}}]))
+    aws("wait", "table-exists", "--table-name", "Music")
+    status = aws("describe-table", "--table-name", "Music", "--query",
+                 "Table.GlobalSecondaryIndexes[0].[IndexName,IndexStatus,ItemCount]", "--output", "text")
+    assert status.stdout.split() == ["ByGenre", "ACTIVE", "3"]
+    rock = aws.json("query", "--table-name", "Music", "--index-name", "ByGenre",
+                    "--key-condition-expression", "Genre = :g", "--expression-attribute-values", '{":g": {"S": "Rock"}}')
+    assert sorted(i["SongTitle"]["S"] for i in rock["Items"]) == ["Call Me", "Happy Day"]
+    on_demand = aws.json("update-table", "--table-name", "Music", "--billing-mode", "PAY_PER_REQUEST")
+    assert on_demand["TableDescription"]["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
+
+    keys = {"Music": {"Keys": [{"Artist": {"S": a}, "SongTitle": {"S": t}} for a, t, _ in songs]
+                      + [{"Artist": {"S": "Nobody"}, "SongTitle": {"S": "Silence"}}],
+                      "ProjectionExpression": "SongTitle, Genre"}}
+    (tmp_path / "keys.json").write_text(json.dumps(keys))
+    got = aws.json("batch-get-item", "--request-items", "file://keys.json")
+    assert got["UnprocessedKeys"] == {}
+    assert sorted((i["SongTitle"]["S"], i["Genre"]["S"]) for i in got["Responses"]["Music"]) == [
+        ("Call Me", "Rock"), ("Happy Day", "Rock"), ("Real Fun", "Pop")]
+
+    too_many = {"Music": {"Keys": [{"Artist": {"S": "A"}, "SongTitle": {"S": str(n)}} for n in range(101)]}}
+    (tmp_path / "too-many.json").write_text(json.dumps(too_many))
+    refused = aws("batch-get-item", "--request-items", "file://too-many.json", ok=False)
+    assert refused.returncode != 0 and "(ValidationException)" in refused.stderr
+    assert "Member must have length less than or equal to 100" in refused.stderr

@@ -10,7 +10,7 @@ use aws_sdk_dynamodb::operation::put_item::PutItemError;
 use aws_sdk_dynamodb::types::ReturnValue;
 
 use crate::server::Server;
-use crate::{Item, create_counters, create_pets, item, n, s};
+use crate::{Item, create_counters, create_herds, create_pets, item, n, s};
 
 /// Concurrent writers, each with its own client (and so its own connection).
 const WRITERS: usize = 4;
@@ -102,13 +102,15 @@ async fn acknowledged_writes_survive_kill_9() {
 
 /// BatchWriteItems of 25 items over many collections, long enough that the write-ahead log is
 /// checkpointed in the background and restarted under the load (`checkpoint` in the engine):
-/// every acknowledged item survives a `kill -9` that comes in the middle of it.
+/// every acknowledged item survives a `kill -9` that comes in the middle of it, and the table's
+/// index and statistics say exactly what its items say (an item and its index entries change
+/// together or not at all).
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn acknowledged_batches_survive_kill_9_across_checkpoints() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("crash/batches.db");
     let mut server = Server::on_file(&db);
-    create_pets(&server.client()).await;
+    create_herds(&server.client()).await;
     let created = std::fs::metadata(&db).unwrap().len();
 
     let acknowledged: Arc<Mutex<HashMap<String, String>>> = Arc::default();
@@ -120,23 +122,25 @@ async fn acknowledged_batches_survive_kill_9_across_checkpoints() {
         let killed = killed.clone();
         writers.push(tokio::spawn(async move {
             for batch in 0..20_000 {
-                let items: Vec<(String, String, String)> = (0..25)
+                let items: Vec<(String, String, String, String)> = (0..25)
                     .map(|i| {
                         let n = batch * 25 + i;
                         let herd = format!("Herd{:03}", n % 400);
                         let name = format!("w{writer}-{n:06}");
+                        let breed = format!("Breed{}", n % 7);
                         let payload = format!("{name}: {}", "y".repeat(150 + n % 100));
-                        (herd, name, payload)
+                        (herd, name, payload, breed)
                     })
                     .collect();
                 let requests = items
                     .iter()
-                    .map(|(herd, name, payload)| {
+                    .map(|(herd, name, payload, breed)| {
                         let put = aws_sdk_dynamodb::types::PutRequest::builder()
                             .set_item(Some(item([
                                 ("AnimalType", s(herd)),
                                 ("Name", s(name)),
                                 ("payload", s(payload)),
+                                ("breed", s(breed)),
                             ])))
                             .build()
                             .unwrap();
@@ -147,7 +151,7 @@ async fn acknowledged_batches_survive_kill_9_across_checkpoints() {
                     .collect();
                 let written = client
                     .batch_write_item()
-                    .request_items("Pets", requests)
+                    .request_items("Herds", requests)
                     .send()
                     .await;
                 match written {
@@ -157,7 +161,7 @@ async fn acknowledged_batches_survive_kill_9_across_checkpoints() {
                             "nothing else writes these items"
                         );
                         let mut acknowledged = acknowledged.lock().unwrap();
-                        for (_, name, payload) in items {
+                        for (_, name, payload, _) in items {
                             acknowledged.insert(name, payload);
                         }
                     }
@@ -193,10 +197,10 @@ async fn acknowledged_batches_survive_kill_9_across_checkpoints() {
     );
 
     let server = Server::on_file(&db);
-    let stored: Vec<Item> = server
-        .client()
+    let client = server.client();
+    let stored: Vec<Item> = client
         .scan()
-        .table_name("Pets")
+        .table_name("Herds")
         .consistent_read(true)
         .into_paginator()
         .items()
@@ -204,9 +208,39 @@ async fn acknowledged_batches_survive_kill_9_across_checkpoints() {
         .collect::<Result<_, _>>()
         .await
         .expect("the database reopens after kill -9");
+    let items = stored.clone();
     let stored = every_acknowledged_write_stored(&stored, &acknowledged);
     // At most one batch per writer was in flight, unacknowledged, when the process died.
     assert!(stored.len() - acknowledged.len() <= WRITERS * 25);
+
+    // The index holds one entry per stored item, with its key, and no other.
+    let entries: Vec<Item> = client
+        .scan()
+        .table_name("Herds")
+        .index_name("ByBreed")
+        .into_paginator()
+        .items()
+        .send()
+        .collect::<Result<_, _>>()
+        .await
+        .unwrap();
+    let keys = |items: &[Item]| -> std::collections::BTreeSet<(String, String, String)> {
+        items
+            .iter()
+            .map(|i| {
+                let text = |name: &str| i[name].as_s().unwrap().clone();
+                (text("breed"), text("AnimalType"), text("Name"))
+            })
+            .collect()
+    };
+    assert_eq!(entries.len(), items.len(), "one index entry per item");
+    assert_eq!(keys(&entries), keys(&items));
+    // And the statistics count them all, no more.
+    let table = client.describe_table().table_name("Herds").send().await.unwrap();
+    let table = table.table().unwrap();
+    assert_eq!(table.item_count(), Some(items.len() as i64));
+    let index = &table.global_secondary_indexes()[0];
+    assert_eq!(index.item_count(), Some(items.len() as i64));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

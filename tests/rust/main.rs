@@ -101,6 +101,35 @@ pub async fn create_telemetry(client: &Client) -> CreateTableOutput {
         .expect("CreateTable Telemetry")
 }
 
+/// `Herds`: AnimalType (S) / Name (S), on demand, GSI `ByBreed` on breed / Name (KEYS_ONLY).
+pub async fn create_herds(client: &Client) -> CreateTableOutput {
+    client
+        .create_table()
+        .table_name("Herds")
+        .billing_mode(BillingMode::PayPerRequest)
+        .attribute_definitions(attribute("AnimalType", ScalarAttributeType::S))
+        .attribute_definitions(attribute("Name", ScalarAttributeType::S))
+        .attribute_definitions(attribute("breed", ScalarAttributeType::S))
+        .key_schema(key_element("AnimalType", KeyType::Hash))
+        .key_schema(key_element("Name", KeyType::Range))
+        .global_secondary_indexes(
+            GlobalSecondaryIndex::builder()
+                .index_name("ByBreed")
+                .key_schema(key_element("breed", KeyType::Hash))
+                .key_schema(key_element("Name", KeyType::Range))
+                .projection(
+                    Projection::builder()
+                        .projection_type(ProjectionType::KeysOnly)
+                        .build(),
+                )
+                .build()
+                .unwrap(),
+        )
+        .send()
+        .await
+        .expect("CreateTable Herds")
+}
+
 /// `Counters`: a simple numeric key `id` (N).
 pub async fn create_counters(client: &Client) -> CreateTableOutput {
     client

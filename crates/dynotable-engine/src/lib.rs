@@ -164,11 +164,15 @@ pub const DEFAULT_ITEM_CACHE_BYTES: u64 = 64 * 1024 * 1024;
 /// The default bound of the readers' memory map ([`Options::reader_mmap_bytes`]).
 pub const DEFAULT_READER_MMAP_BYTES: u64 = 256 * 1024 * 1024;
 
+/// DynamoDB's item-collection size limit on tables with a local secondary index: 10 GB (rules
+/// B.7).
+pub const DEFAULT_COLLECTION_SIZE_LIMIT: u64 = 10 * 1024 * 1024 * 1024;
+
 impl Options {
     pub fn new(location: Location) -> Options {
         Options {
             location,
-            collection_size_limit: 10 * 1024 * 1024 * 1024,
+            collection_size_limit: DEFAULT_COLLECTION_SIZE_LIMIT,
             clock: Arc::new(SystemClock),
             endpoint_address: "localhost:8000".to_owned(),
             sweep_interval: Some(std::time::Duration::from_secs(30)),

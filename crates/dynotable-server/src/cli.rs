@@ -59,6 +59,12 @@ pub struct Args {
     /// waiting), and spins stop for a while when the CPU is wanted elsewhere; 0 never spins.
     #[arg(long, value_name = "MICROSECONDS", default_value_t = DEFAULT_SPIN_US)]
     pub spin_us: u64,
+    /// The item-collection size limit, in bytes, on tables with a local secondary index: a
+    /// write that would take one partition key's items and LSI entries past it fails with
+    /// ItemCollectionSizeLimitExceededException. DynamoDB's is 10 GB; set it lower to see how
+    /// an application handles reaching it.
+    #[arg(long, value_name = "BYTES", default_value_t = dynotable_engine::DEFAULT_COLLECTION_SIZE_LIMIT)]
+    pub collection_size_limit: u64,
 }
 
 /// The default of `--spin-us` (bench/README.md, "GetItem at concurrency 1").
@@ -130,6 +136,7 @@ pub async fn run(args: Args) -> Result<(), ServerError> {
     options.item_cache_bytes = args.cache_mb.saturating_mul(1024 * 1024);
     options.durability = args.durability;
     options.reader_mmap_bytes = args.mmap_mb.saturating_mul(1024 * 1024);
+    options.collection_size_limit = args.collection_size_limit;
     let engine = Engine::open_with(options).await?;
     // Registered before the ready line, so a signal sent right after it is never the default
     // (abrupt) one.
@@ -221,6 +228,18 @@ mod tests {
         assert_eq!(parse(&["--mmap-mb", "0"]).unwrap().mmap_mb, 0);
         assert_eq!(parse(&["--mmap-mb", "2048"]).unwrap().mmap_mb, 2048);
         assert!(parse(&["--mmap-mb", "-1"]).is_err());
+    }
+
+    #[test]
+    fn collection_size_limit_defaults_to_10_gb() {
+        assert_eq!(parse(&[]).unwrap().collection_size_limit, 10 * 1024 * 1024 * 1024);
+        assert_eq!(
+            parse(&["--collection-size-limit", "6144"])
+                .unwrap()
+                .collection_size_limit,
+            6144
+        );
+        assert!(parse(&["--collection-size-limit", "ten"]).is_err());
     }
 
     #[test]

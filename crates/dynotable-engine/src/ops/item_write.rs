@@ -48,11 +48,11 @@
 //!   marks the item like every other write, which is what the answer depends on.
 
 use dynotable_expr::{Condition, Update};
-use dynotable_types::{Item, SizeCheck, check_item_size, validate_item};
+use dynotable_types::{Item, MAX_ITEM_SIZE, SizeCheck, ValidationError, check_item_size, validate_item};
 
 use crate::api::item::{ItemCollectionMetrics, WriteItemOutput};
 use crate::capacity::{self, WriteUnits};
-use crate::catalog::TableSchema;
+use crate::catalog::{IndexKind, TableSchema};
 use crate::in_flight::ItemId;
 use crate::item_cache::KeyRef;
 use crate::items::{self, IndexEntry, StorageKey, StoredItem, WriteEffects};
@@ -85,6 +85,23 @@ impl PreparedItem {
         validate_item(&item)?;
         let size = check_item_size(&item, check)? as u64;
         let entries = items::index_entries(table, &item)?;
+        // Rule B.7: on a table with local secondary indexes the 400 KB is the item's size plus
+        // its entries in every LSI (an entry: the table's keys, the index's sort key and the
+        // projected attributes, rule B.1). The answer is the one for an item over 400 KB.
+        let lsi_bytes: u64 = table
+            .indexes
+            .iter()
+            .zip(&entries)
+            .filter(|(index, _)| index.kind == IndexKind::Local)
+            .filter_map(|(_, entry)| entry.as_ref().map(|entry| entry.size))
+            .sum();
+        if size + lsi_bytes > MAX_ITEM_SIZE as u64 {
+            return Err(match check {
+                SizeCheck::Write => ValidationError::ItemTooLarge,
+                SizeCheck::Update => ValidationError::UpdatedItemTooLarge,
+            }
+            .into());
+        }
         Ok(PreparedItem { item, size, entries })
     }
 }
