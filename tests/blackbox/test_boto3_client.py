@@ -119,6 +119,9 @@ def test_update_and_delete_return_what_was_asked(pets):
     old = pets.update_item(TableName="Pets", Key=FIDO_KEY, UpdateExpression="SET Age = :a",
                            ExpressionAttributeValues={":a": {"N": "9"}}, ReturnValues="UPDATED_OLD")
     assert old["Attributes"] == {"Age": {"N": "4"}}
+    whole_old = pets.update_item(TableName="Pets", Key=FIDO_KEY, UpdateExpression="SET Age = :a",
+                                 ExpressionAttributeValues={":a": {"N": "9"}}, ReturnValues="ALL_OLD")
+    assert whole_old["Attributes"] == {**updated, "Age": {"N": "9"}}
 
     deleted = pets.delete_item(TableName="Pets", Key=FIDO_KEY, ReturnValues="ALL_OLD")
     assert deleted["Attributes"]["Age"] == {"N": "9"}
@@ -229,6 +232,23 @@ def test_batches_write_and_read(pets):
     assert got["ConsumedCapacity"][0]["TableName"] == "Pets"
 
 
+def test_a_batch_get_past_16_mb_returns_the_rest_as_unprocessed_keys(pets):
+    """BatchGetItem answers at most 16 MB (rules B.7); the keys it did not read come back in
+    UnprocessedKeys, and asking for those reads them."""
+    keys = [{"AnimalType": {"S": "Big"}, "Name": {"S": f"big-{i:02}"}} for i in range(50)]
+    for key in keys:
+        pets.put_item(TableName="Pets", Item={**key, "payload": {"B": b"x" * (390 * 1024)}})
+    first = pets.batch_get_item(RequestItems={"Pets": {"Keys": keys}})
+    returned = [i["Name"]["S"] for i in first["Responses"]["Pets"]]
+    unprocessed = [k["Name"]["S"] for k in first["UnprocessedKeys"]["Pets"]["Keys"]]
+    assert 0 < len(returned) < 50 and sorted(returned + unprocessed) == [k["Name"]["S"] for k in keys]
+    # 16 MB of 390 KB items is 42; the one that crossed the line is still returned.
+    assert len(returned) in (42, 43)
+    rest = pets.batch_get_item(RequestItems=first["UnprocessedKeys"])
+    assert rest["UnprocessedKeys"] == {}
+    assert sorted(i["Name"]["S"] for i in rest["Responses"]["Pets"]) == sorted(unprocessed)
+
+
 def test_failed_condition_carries_the_item(pets):
     pets.put_item(TableName="Pets", Item={**FIDO_KEY, "Age": {"N": "3"}})
     with pytest.raises(pets.exceptions.ConditionalCheckFailedException) as failed:
@@ -246,8 +266,10 @@ def test_failed_condition_carries_the_item(pets):
                          ExpressionAttributeValues={":a": {"N": "5"}, ":old": {"N": "4"}})
     assert "Item" not in failed.value.response
 
-    with pytest.raises(pets.exceptions.ConditionalCheckFailedException):
-        pets.delete_item(TableName="Pets", Key=FIDO_KEY, ConditionExpression="attribute_exists(Guardian)")
+    with pytest.raises(pets.exceptions.ConditionalCheckFailedException) as failed:
+        pets.delete_item(TableName="Pets", Key=FIDO_KEY, ConditionExpression="attribute_exists(Guardian)",
+                         ReturnValuesOnConditionCheckFailure="ALL_OLD")
+    assert failed.value.response["Item"] == {**FIDO_KEY, "Age": {"N": "3"}}
     assert pets.get_item(TableName="Pets", Key=FIDO_KEY)["Item"]["Age"] == {"N": "3"}
 
 
@@ -268,6 +290,14 @@ def test_missing_and_existing_tables(pets):
     assert in_use.value.response["Error"]["Message"] == "Table already exists: Pets"
 
 
+def nested_maps(levels):
+    """A map `levels` deep (the attribute itself is level 1)."""
+    value = {"S": "leaf"}
+    for _ in range(levels - 1):
+        value = {"M": {"n": value}}
+    return value
+
+
 @pytest.mark.parametrize("call, message", [
     (lambda c: c.put_item(TableName="Pets", Item={"AnimalType": {"S": "Dog"}}),
      "One or more parameter values were invalid: Missing the key Name in the item"),
@@ -280,6 +310,31 @@ def test_missing_and_existing_tables(pets):
      "Invalid KeyConditionExpression: Attribute name is a reserved keyword; reserved keyword: Name"),
     (lambda c: c.batch_write_item(RequestItems={"Pets": [{"DeleteRequest": {"Key": FIDO_KEY}}] * 2}),
      "Provided list of item keys contains duplicates"),
+    (lambda c: c.put_item(TableName="Pets", Item={**FIDO_KEY, "blob": {"S": "x" * (400 * 1024)}}),
+     "Item size has exceeded the maximum allowed size"),
+    (lambda c: c.update_item(TableName="Pets", Key=FIDO_KEY, UpdateExpression="SET payload = :b",
+                             ExpressionAttributeValues={":b": {"B": b"x" * (400 * 1024)}}),
+     "Item size to update has exceeded the maximum allowed size"),
+    (lambda c: c.put_item(TableName="Pets", Item={"AnimalType": {"S": "x" * 2049}, "Name": {"S": "Fido"}}),
+     "One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of2048 bytes"),
+    (lambda c: c.put_item(TableName="Pets", Item={"AnimalType": {"S": "Dog"}, "Name": {"S": "x" * 1025}}),
+     "One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit "
+     "of 1024 bytes"),
+    (lambda c: c.put_item(TableName="Pets", Item={**FIDO_KEY, "deep": nested_maps(33)}),
+     "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported "
+     "limit"),
+    (lambda c: c.query(TableName="Pets", KeyConditionExpression="AnimalType = :a OR AnimalType = :b",
+                       ExpressionAttributeValues={":a": {"S": "Dog"}, ":b": {"S": "Cat"}}),
+     "Invalid operator used in KeyConditionExpression: OR"),
+    (lambda c: c.query(TableName="Pets", KeyConditionExpression="AnimalType = :a", FilterExpression="#n = :n",
+                       ExpressionAttributeNames={"#n": "Name"},
+                       ExpressionAttributeValues={":a": {"S": "Dog"}, ":n": {"S": "Fido"}}),
+     "Filter Expression can only contain non-primary key attributes: Primary key attribute: Name"),
+    (lambda c: c.scan(TableName="Pets", Segment=2, TotalSegments=2),
+     "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: 2 is not less "
+     "than TotalSegments: 2"),
+    (lambda c: c.scan(TableName="Pets", Segment=0),
+     "The TotalSegments parameter is required but was not present in the request when Segment parameter is present"),
 ])
 def test_validation_errors_carry_the_services_message(pets, call, message):
     with pytest.raises(ClientError) as error:

@@ -147,6 +147,27 @@ def test_a_starting_key_of_another_collection_or_shape_is_refused(readings):
     assert code == "ValidationException" and message.startswith("The provided starting key is invalid")
 
 
+def test_an_index_key_of_the_wrong_type_or_empty_is_refused_and_a_missing_one_is_sparse(readings):
+    assert error_of(lambda: readings.put_item(TableName="Readings", Item=reading("DEV#1", 7, site={"N": "1"}))) == (
+        "ValidationException",
+        "One or more parameter values were invalid: Type mismatch for Index Key site Expected: S Actual: N "
+        "IndexName: BySite")
+    assert error_of(lambda: readings.put_item(TableName="Readings", Item=reading("DEV#1", 7, sensor=""))) == (
+        "ValidationException",
+        "One or more parameter values are not valid. A value specified for a secondary index key is not "
+        "supported. The AttributeValue for a key attribute cannot contain an empty string value. "
+        "IndexName: BySensor, IndexKey: sensor")
+    # Without `site` the item has no BySite entry (a sparse index), and is still in BySensor.
+    sparse = {k: v for k, v in reading("DEV#1", 7).items() if k != "site"}
+    readings.put_item(TableName="Readings", Item=sparse)
+    by_site = readings.query(TableName="Readings", IndexName="BySite", KeyConditionExpression="site = :s",
+                             ExpressionAttributeValues={":s": {"S": "SITE#1"}})
+    assert sorted(int(i["readingTs"]["N"]) for i in by_site["Items"]) == [0, 1, 2]
+    by_sensor = readings.query(TableName="Readings", IndexName="BySensor", Select="COUNT",
+                               KeyConditionExpression="deviceId = :d", ExpressionAttributeValues={":d": {"S": "DEV#1"}})
+    assert by_sensor["Count"] == 4
+
+
 def test_capacity_by_index_and_item_collection_metrics_come_back_on_writes(readings):
     put = readings.put_item(TableName="Readings", Item=reading("DEV#1", 9), ReturnConsumedCapacity="INDEXES",
                             ReturnItemCollectionMetrics="SIZE")
