@@ -44,6 +44,13 @@ def reading(device, ts, sensor="temp", **extra):
     return item
 
 
+def on_demand_readings():
+    """READINGS, on demand (no throughput for the table or its GSI)."""
+    gsi = {k: v for k, v in READINGS["GlobalSecondaryIndexes"][0].items() if k != "ProvisionedThroughput"}
+    table = {k: v for k, v in READINGS.items() if k != "ProvisionedThroughput"}
+    return {**table, "BillingMode": "PAY_PER_REQUEST", "GlobalSecondaryIndexes": [gsi]}
+
+
 @pytest.fixture
 def readings(client):
     client.create_table(**READINGS)
@@ -257,6 +264,39 @@ def test_update_table_changes_billing_and_throughput_and_builds_and_drops_an_ind
     assert error_of(lambda: readings.update_table(TableName="Readings")) == (
         "ValidationException", "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
         "GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required")
+
+
+def test_update_table_moves_an_on_demand_table_with_an_index_to_provisioned_and_back(client):
+    client.create_table(**on_demand_readings())
+    # To provisioned: the table's throughput and each GSI's own, in one call.
+    client.update_table(TableName="Readings", BillingMode="PROVISIONED",
+                        ProvisionedThroughput={"ReadCapacityUnits": 4, "WriteCapacityUnits": 3},
+                        GlobalSecondaryIndexUpdates=[{"Update": {
+                            "IndexName": "BySite",
+                            "ProvisionedThroughput": {"ReadCapacityUnits": 2, "WriteCapacityUnits": 1}}}])
+    table = client.describe_table(TableName="Readings")["Table"]
+    assert table.get("BillingModeSummary", {}).get("BillingMode", "PROVISIONED") == "PROVISIONED"
+    assert (table["ProvisionedThroughput"]["ReadCapacityUnits"], table["ProvisionedThroughput"]["WriteCapacityUnits"]) == (4, 3)
+    [gsi] = table["GlobalSecondaryIndexes"]
+    assert (gsi["ProvisionedThroughput"]["ReadCapacityUnits"], gsi["ProvisionedThroughput"]["WriteCapacityUnits"]) == (2, 1)
+    # A GSI's throughput alone.
+    client.update_table(TableName="Readings", GlobalSecondaryIndexUpdates=[{"Update": {
+        "IndexName": "BySite", "ProvisionedThroughput": {"ReadCapacityUnits": 6, "WriteCapacityUnits": 5}}}])
+    [gsi] = client.describe_table(TableName="Readings")["Table"]["GlobalSecondaryIndexes"]
+    assert (gsi["ProvisionedThroughput"]["ReadCapacityUnits"], gsi["ProvisionedThroughput"]["WriteCapacityUnits"]) == (6, 5)
+    # Two index creations or deletions in one call are over the service's limit.
+    code, message = error_of(lambda: client.update_table(
+        TableName="Readings", AttributeDefinitions=[{"AttributeName": "unit", "AttributeType": "S"}],
+        GlobalSecondaryIndexUpdates=[
+            {"Delete": {"IndexName": "BySite"}},
+            {"Create": {"IndexName": "ByUnit", "KeySchema": [{"AttributeName": "unit", "KeyType": "HASH"}],
+                        "Projection": {"ProjectionType": "KEYS_ONLY"},
+                        "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}}}]))
+    assert (code, message) == ("LimitExceededException", "Subscriber limit exceeded: Only 1 online index can be "
+                               "created or deleted simultaneously per table")
+    client.update_table(TableName="Readings", BillingMode="PAY_PER_REQUEST")
+    table = client.describe_table(TableName="Readings")["Table"]
+    assert table["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
 
 
 def test_index_count_limits_at_creation(client):
