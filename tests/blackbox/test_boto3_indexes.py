@@ -317,6 +317,13 @@ def test_index_count_limits_at_creation(client):
     code, message = error_of(lambda: client.create_table(**base, LocalSecondaryIndexes=[lsi(n) for n in range(6)]))
     assert code == "ValidationException"
     assert message.endswith("Number of LocalSecondaryIndexes exceeds per-table limit of 5")
+    # INCLUDE projections name at most 100 attributes across all of a table's indexes (rules B.7).
+    def include(n, names):
+        return {**gsi(n), "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": names}}
+    code, message = error_of(lambda: client.create_table(**base, GlobalSecondaryIndexes=[
+        include(0, [f"a{i}" for i in range(60)]), include(1, [f"b{i}" for i in range(41)])]))
+    assert code == "ValidationException"
+    assert message.endswith("Number of projected attributes in all indexes exceeds limit of 100")
     # At the limits the table is created.
     client.create_table(**base, GlobalSecondaryIndexes=[gsi(n) for n in range(20)],
                         LocalSecondaryIndexes=[lsi(n) for n in range(5)])
