@@ -104,6 +104,8 @@ fn main() -> Result<()> {
         stream_items: 5000,
         run_dir: std::env::temp_dir().join("dynobench"),
         phases: None,
+        table: "Telemetry".to_string(),
+        pair_table: None,
     };
     let mut attach_to: Option<(u32, u16)> = None;
     let mut phase = String::new();
@@ -123,6 +125,14 @@ fn main() -> Result<()> {
                 attach_to = Some((p.parse()?, port.parse()?));
             }
             "--phase" => phase = val()?,
+            "--table" => cfg.table = val()?,
+            "--pair-table" => {
+                let v = val()?;
+                let (name, vehicles) = v
+                    .split_once(':')
+                    .ok_or_else(|| anyhow!("--pair-table NAME:VEHICLES"))?;
+                cfg.pair_table = Some((name.to_string(), vehicles.parse()?));
+            }
             "--concurrency" => concurrency = val()?.parse()?,
             "--out-json" => out_json = Some(val()?),
             "--out-md" => out_md = Some(val()?),

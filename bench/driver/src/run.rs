@@ -33,6 +33,12 @@ pub(crate) struct Config {
     /// `None` for all: `load_c1`, `get`, `query`, `gsi_query`, `scan`, `race`, `tx`, `streams`,
     /// `scale` (`--phases`, for quick iterations on a few figures).
     pub(crate) phases: Option<Vec<String>>,
+    /// The table an attached phase reads or writes (`--table`, default `Telemetry`): e.g.
+    /// `Telemetry1000000` with `--vehicles 10000` for the scale phase's 1M table.
+    pub(crate) table: String,
+    /// `--pair-table NAME:VEHICLES`: the attached phase `query-pair` alternates its window
+    /// Queries with ones on this table (e.g. `Telemetry10000:100`).
+    pub(crate) pair_table: Option<(String, u32)>,
 }
 
 impl Config {
@@ -457,16 +463,70 @@ fn streams_summary(s: &Value) -> String {
     )
 }
 
+/// Window Queries at concurrency 1 that alternate, request by request, between a small table
+/// and a large one, so that both see the same moments of a busy machine: the p50 of each and
+/// their ratio (the scale phase's "1M within 1.5× of 10k", measured side by side).
+async fn query_pair(
+    server: &Server,
+    small: (&str, Shape),
+    large: (&str, Shape),
+    cfg: &Config,
+) -> Result<Value> {
+    let pools = [
+        window_bodies(small.0, small.1, 11),
+        window_bodies(large.0, large.1, 11),
+    ];
+    let mut conn = connections(server.addr, 1).await?.pop().expect("one connection");
+    let start_at = Instant::now() + cfg.warmup;
+    let end_at = start_at + cfg.duration;
+    let mut lat: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
+    let mut cpu0 = None;
+    let mut n = 0usize;
+    loop {
+        let t = Instant::now();
+        if t >= end_at {
+            break;
+        }
+        if t >= start_at && cpu0.is_none() {
+            cpu0 = Some(server.cpu_ms());
+        }
+        let which = n % 2;
+        let body = pools[which][(n / 2) % pools[which].len()].clone();
+        n += 1;
+        match conn.call(Op::Query, body).await {
+            Ok((200, _)) => {
+                if t >= start_at {
+                    lat[which].push(t.elapsed().as_micros().min(u32::MAX as u128) as u32);
+                }
+            }
+            Ok((status, b)) => bail!("HTTP {status}: {}", String::from_utf8_lossy(&b)),
+            Err(e) => return Err(e),
+        }
+    }
+    let cpu_ms = server.cpu_ms() - cpu0.unwrap_or(0);
+    let p50 = |v: &mut Vec<u32>| {
+        v.sort_unstable();
+        v.get(v.len() / 2).map_or(f64::NAN, |&us| us as f64 / 1000.0)
+    };
+    let (ps, pl) = (p50(&mut lat[0]), p50(&mut lat[1]));
+    let ops = lat[0].len() + lat[1].len();
+    Ok(json!({
+        "small_p50_ms": ps, "large_p50_ms": pl, "ratio": pl / ps,
+        "ops": ops, "server_cpu_us_per_op": cpu_ms as f64 * 1000.0 / ops.max(1) as f64,
+    }))
+}
+
 /// `--attach PID:PORT --phase P [--concurrency N]`: one phase against a server someone else
 /// started (to profile it with perf while the driver loads it). Phases: create, load, get,
-/// query, gsi, scan, race, tx, streams, list.
+/// query, gsi, scan, race, tx, streams, list, and query-pair (with `--pair-table`). `--table`
+/// names the table they use (default `Telemetry`).
 pub(crate) async fn attach(pid: u32, port: u16, phase: &str, concurrency: usize, cfg: &Config) -> Result<()> {
     let server = Server {
         child: None,
         pid,
         addr: format!("127.0.0.1:{port}").parse()?,
     };
-    let (main, shape) = ("Telemetry", cfg.shape);
+    let (main, shape) = (cfg.table.as_str(), cfg.shape);
     let out = match phase {
         "create" => {
             create_table(server.addr, main).await?;
@@ -508,6 +568,17 @@ pub(crate) async fn attach(pid: u32, port: u16, phase: &str, concurrency: usize,
         .await?
         .figures(None),
         "scan" => full_scan(&server, main).await?,
+        "query-pair" => {
+            let (small, vehicles) = cfg
+                .pair_table
+                .clone()
+                .ok_or_else(|| anyhow::anyhow!("query-pair needs --pair-table NAME:VEHICLES"))?;
+            let small_shape = Shape {
+                vehicles,
+                readings: shape.readings,
+            };
+            query_pair(&server, (&small, small_shape), (main, shape), cfg).await?
+        }
         // ListTables touches no item: the floor of HTTP + dispatch, for comparison.
         "list" => timed(
             &server,
