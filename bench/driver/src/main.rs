@@ -12,7 +12,14 @@
 //!           [--vehicles 1000] [--readings 100] [--duration 5] [--scale 10000,100000,1000000]
 //!           [--scale-budget 240] [--startups 5] [--stream-items 5000]
 //!           [--phases get,query,…]   (only these phases after the startups and the c=16 load)
+//! dynobench --attach PID:PORT --phase create|load|get|query|gsi|scan|list|race|tx|streams|query-pair
+//!           [--concurrency 16] [--vehicles 1000] [--readings 100] [--duration 5] [--warmup 0.5]
+//!           [--table Telemetry] [--pair-table NAME:VEHICLES]
 //! ```
+//!
+//! `--attach` runs one phase against a server someone else started (to profile it while the
+//! driver loads it) and prints the phase's figures as one JSON line; the server's CPU is read
+//! from `/proc/PID/stat`. `--help` prints the usage.
 //!
 //! In COMMAND, `{port}` is replaced by a free loopback port and `{dir}` by a fresh empty
 //! directory for that start. KIND is `dynotable`, `dynoxide`, `dynalite` or `floor` (a server
@@ -70,8 +77,10 @@ usage: dynobench --target 'NAME|KIND|MODE|COMMAND…' [--target …] --out-json 
                  [--vehicles 1000] [--readings 100] [--duration 5] [--warmup 0.5]
                  [--scale 10000,100000,1000000] [--scale-budget 240] [--startups 5]
                  [--stream-items 5000] [--phases get,query,…] [--header TEXT]
-       dynobench --attach PID:PORT --phase create|load|get|query|gsi|scan|list|race|tx|streams
+       dynobench --attach PID:PORT --phase create|load|get|query|gsi|scan|list|race|tx|streams|query-pair
                  [--concurrency 16] [--vehicles 1000] [--readings 100] [--duration 5]
+                 [--table Telemetry] [--pair-table NAME:VEHICLES] (query-pair: alternates
+                 window Queries on --table and on the pair table, both p50s and their ratio)
        dynobench --item-size
 In COMMAND, {port} is a free loopback port and {dir} a fresh directory; KIND is dynotable,
 dynoxide, dynalite or floor; MODE is file, memory or canned (see bench/README.md).";
