@@ -17,9 +17,10 @@
 //! One row per batch: sqlx hands every result row from the connection's thread to the caller
 //! through a channel, with a copy of each value — per row a wake-up and half a dozen
 //! allocations, most of a 100-item page's cost (bench/README.md, "GSI Query"). A batch is
-//! therefore read as a single row: SQLite joins the batch's entries, in key order, into one
-//! value ([`BATCH_SQL_ROW`]: per entry the lengths of its parts and its size, then the parts),
-//! and [`Batch::parse`] splits it again without copying.
+//! therefore read as a single row: SQLite joins the batch's entries, in key order, into three
+//! aggregates ([`BATCH_SQL_COLUMNS`]: the lengths of each entry's key parts, its body's length
+//! and size, then all the parts' bytes), and [`Batch::parse`] splits them again without
+//! copying.
 
 use std::ops::Range as Span;
 
@@ -339,14 +340,36 @@ fn within_upper(range: &Range, cursor: Option<&EntryPosition>, sk: &[u8]) -> boo
     below && cursor.is_none_or(|c| (sk, &[][..]) < (c.sk.as_slice(), c.tail.as_slice()))
 }
 
-/// How SQLite writes a batch into one value: per entry, in key order, the byte lengths of
-/// `pk`, `sk`, `tail` and `body` and the item's size in decimal, comma-separated and ended by
-/// `;`, then the four parts' bytes. `||` and `group_concat` copy a blob's bytes as they are
-/// (NULs included: they go by length), and `length` of a blob counts bytes.
-const BATCH_SQL_ROW: &str = "length(pk) || ',' || length(sk) || ',' || length(tail) || ',' || length(body) \
-     || ',' || size || ';' || pk || sk || tail || body";
+/// How SQLite writes a batch: one row of three columns, each one aggregate over the batch's
+/// entries in key order (see [`fetch`] on that order):
+///
+/// 0. per entry `length(pk) | length(sk) << 21 | length(tail) << 42` in decimal, comma-separated;
+/// 1. per entry `length(body) | size << 32` in decimal, comma-separated;
+/// 2. the entries' bytes, `pk || sk || tail || body` for each, one after the other.
+///
+/// The parts' bytes are copied as they are (`||` and `group_concat` go by length, so NULs,
+/// commas and any other byte are plain content), and `length` of a blob counts bytes; the
+/// lengths say where each part ends. This costs SQLite much less than the one value per batch
+/// it wrote before (`length(pk) || ',' || … || ';' || pk || sk || tail || body`): nine `||`
+/// and five numbers to text per entry, against two numbers and three `||`
+/// (bench/README.md, "The read batch in three columns").
+///
+/// The packing is exact for the lengths DynamoDB allows: an encoded partition key is at most
+/// ~4 KB (rule B.7: 2,048 bytes, each `0x00` escaped into two, see `key_encoding`), a sort key
+/// ~2 KB and a tail (an index entry's base primary key, both encoded) ~6 KB, all far below
+/// 2^21; a body is at most SQLite's blob limit (< 2^31) and an item's size at most 400 KB
+/// (rule B.3). Should a length ever reach its field's bound it would spill into the next field
+/// and the entry would decode shorter than it is (a spill of `k` loses `k * (2^21 - 1)` bytes),
+/// so the lengths would no longer add up to column 2's length: [`Batch::parse`] checks that
+/// they do, and that both lists have one number per entry.
+const BATCH_SQL_COLUMNS: &str = "group_concat(length(pk) | (length(sk) << 21) | (length(tail) << 42), ','), \
+     group_concat(length(body) | (size << 32), ','), \
+     CAST(group_concat(pk || sk || tail || body, '') AS BLOB)";
 
-/// A batch of entries as SQLite joined them (see [`BATCH_SQL_ROW`]).
+/// The bit width of each key part's length in column 0 of [`BATCH_SQL_COLUMNS`].
+const KEY_LENGTH_BITS: u32 = 21;
+
+/// A batch of entries as SQLite joined them (see [`BATCH_SQL_COLUMNS`]).
 pub(crate) struct Batch {
     data: Vec<u8>,
     spans: Vec<[Span<usize>; 4]>,
@@ -354,30 +377,22 @@ pub(crate) struct Batch {
 }
 
 impl Batch {
-    /// Splits the joined value; a malformed one (which the SQL never writes) is an error.
-    pub fn parse(data: Vec<u8>) -> Result<Batch, ApiError> {
+    /// Splits the entries' bytes (`data`, column 2) by their key lengths (column 0) and body
+    /// lengths and sizes (column 1); a malformed batch (which the SQL never writes) is an error.
+    pub fn parse(key_lengths: &[u8], body_lengths: &[u8], data: Vec<u8>) -> Result<Batch, ApiError> {
         let malformed = || ApiError::internal("malformed batch of entries");
+        let mut keys = Numbers::new(key_lengths);
+        let mut bodies = Numbers::new(body_lengths);
         let mut spans = Vec::new();
         let mut sizes = Vec::new();
-        let mut at = 0;
-        while at < data.len() {
-            let mut numbers = [0u64; 5];
-            for (i, number) in numbers.iter_mut().enumerate() {
-                let end = if i == 4 { b';' } else { b',' };
-                let mut digits = 0;
-                loop {
-                    let byte = *data.get(at).ok_or_else(malformed)?;
-                    at += 1;
-                    if byte == end && digits > 0 {
-                        break;
-                    }
-                    if !byte.is_ascii_digit() || digits == 19 {
-                        return Err(malformed());
-                    }
-                    *number = *number * 10 + u64::from(byte - b'0');
-                    digits += 1;
-                }
-            }
+        let mut at = 0usize;
+        let mask = (1u64 << KEY_LENGTH_BITS) - 1;
+        loop {
+            let (key, body) = match (keys.next(), bodies.next()) {
+                (None, None) => break,
+                (Some(key), Some(body)) => (key.ok_or_else(malformed)?, body.ok_or_else(malformed)?),
+                _ => return Err(malformed()),
+            };
             let mut part = |len: u64| -> Result<Span<usize>, ApiError> {
                 let end = at.checked_add(usize::try_from(len).map_err(|_| malformed())?);
                 let end = end.filter(|&e| e <= data.len()).ok_or_else(malformed)?;
@@ -386,12 +401,15 @@ impl Batch {
                 Ok(span)
             };
             spans.push([
-                part(numbers[0])?,
-                part(numbers[1])?,
-                part(numbers[2])?,
-                part(numbers[3])?,
+                part(key & mask)?,
+                part((key >> KEY_LENGTH_BITS) & mask)?,
+                part(key >> (2 * KEY_LENGTH_BITS))?,
+                part(body & 0xffff_ffff)?,
             ]);
-            sizes.push(numbers[4]);
+            sizes.push(body >> 32);
+        }
+        if at != data.len() {
+            return Err(malformed());
         }
         Ok(Batch { data, spans, sizes })
     }
@@ -460,6 +478,42 @@ impl Batch {
     }
 }
 
+/// The decimal numbers of a comma-separated list, as `group_concat` writes them: `None` at the
+/// end, `Some(None)` for anything but a number of 1–19 digits (an empty list has no numbers).
+struct Numbers<'a> {
+    rest: Option<&'a [u8]>,
+}
+
+impl<'a> Numbers<'a> {
+    fn new(list: &'a [u8]) -> Numbers<'a> {
+        Numbers {
+            rest: (!list.is_empty()).then_some(list),
+        }
+    }
+}
+
+impl Iterator for Numbers<'_> {
+    type Item = Option<u64>;
+
+    fn next(&mut self) -> Option<Option<u64>> {
+        let list = self.rest?;
+        let digits = match list.iter().position(|&b| b == b',') {
+            Some(comma) => {
+                self.rest = Some(&list[comma + 1..]);
+                &list[..comma]
+            }
+            None => {
+                self.rest = None;
+                list
+            }
+        };
+        if digits.is_empty() || digits.len() > 19 || !digits.iter().all(u8::is_ascii_digit) {
+            return Some(None);
+        }
+        Some(Some(digits.iter().fold(0, |n, &d| n * 10 + u64::from(d - b'0'))))
+    }
+}
+
 /// Reads the next `wanted` entries of `range` after `cursor`, as one row (see the module
 /// documentation).
 pub(crate) async fn fetch(
@@ -511,17 +565,23 @@ pub(crate) async fn fetch(
     // SQLite joins the subquery's rows in the order it produces them (a LIMIT subquery is not
     // flattened into an aggregate), but documents the order as arbitrary; an ORDER BY inside
     // the aggregate would sort every batch again. [`Batch::in_order`] checks instead.
-    let sql = format!(
-        "SELECT CAST(group_concat({BATCH_SQL_ROW}, '') AS BLOB) FROM ({sql} ORDER BY pk {dir}, sk {dir}, tail {dir} LIMIT ?)"
-    );
+    let sql =
+        format!("SELECT {BATCH_SQL_COLUMNS} FROM ({sql} ORDER BY pk {dir}, sk {dir}, tail {dir} LIMIT ?)");
     let mut query = sqlx::query(&sql).bind(range.keyspace);
     for b in binds {
         query = query.bind(b);
     }
     query = query.bind(wanted);
     let row = query.fetch_one(&mut *conn).await?;
-    let data: Option<Vec<u8>> = row.try_get_unchecked(0)?;
-    let mut batch = Batch::parse(data.unwrap_or_default())?;
+    // No entries: each aggregate is NULL.
+    let key_lengths: Option<&[u8]> = row.try_get_unchecked(0)?;
+    let body_lengths: Option<&[u8]> = row.try_get_unchecked(1)?;
+    let data: Option<Vec<u8>> = row.try_get_unchecked(2)?;
+    let mut batch = Batch::parse(
+        key_lengths.unwrap_or_default(),
+        body_lengths.unwrap_or_default(),
+        data.unwrap_or_default(),
+    )?;
     batch.in_order(range.forward);
     Ok(batch)
 }

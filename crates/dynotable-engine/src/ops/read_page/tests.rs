@@ -63,44 +63,201 @@ async fn stored_items_serialise_as_the_decoded_items_do() {
     );
 }
 
+/// An entry as written: `(pk, sk, tail, body, size)`.
+type Written<'a> = (&'a [u8], &'a [u8], &'a [u8], &'a [u8], u64);
+
+/// The three columns of [`super::BATCH_SQL_COLUMNS`] for `entries`, in the order given, as
+/// SQLite writes them.
+fn columns(entries: &[Written]) -> (String, String, Vec<u8>) {
+    let (mut keys, mut bodies, mut data) = (Vec::new(), Vec::new(), Vec::new());
+    for (pk, sk, tail, body, size) in entries {
+        keys.push((pk.len() | sk.len() << 21 | tail.len() << 42).to_string());
+        bodies.push((body.len() as u64 | size << 32).to_string());
+        data.extend_from_slice(&[*pk, *sk, *tail, *body].concat());
+    }
+    (keys.join(","), bodies.join(","), data)
+}
+
 /// A batch joined out of order is put back in key order, in either direction.
 #[test]
 fn a_batch_joined_out_of_order_is_sorted() {
-    let record = |pk: &[u8], sk: &[u8], body: &str| {
-        let mut out = format!("{},{},0,{},{};", pk.len(), sk.len(), body.len(), body.len() * 2).into_bytes();
-        out.extend_from_slice(pk);
-        out.extend_from_slice(sk);
-        out.extend_from_slice(body.as_bytes());
-        out
-    };
-    let data = [
-        record(b"a", &[0, 2], "2"),
-        record(b"a", &[0, 0, 1], "1"),
-        record(b"a", &[0xff], "3"),
-    ]
-    .concat();
-    let bodies = |batch: &super::Batch| -> Vec<(String, u64)> {
+    let (keys, bodies, data) = columns(&[
+        (b"a", &[0, 2], b"", b"2", 2),
+        (b"a", &[0, 0, 1], b"", b"1", 1),
+        (b"a", &[0xff], b"", b"3", 3),
+    ]);
+    let bodies_of = |batch: &super::Batch| -> Vec<(String, u64)> {
         batch
             .entries()
             .iter()
             .map(|e| (String::from_utf8(e.body.to_vec()).unwrap(), e.size))
             .collect()
     };
-    let mut batch = super::Batch::parse(data.clone()).unwrap();
+    let parse = || super::Batch::parse(keys.as_bytes(), bodies.as_bytes(), data.clone()).unwrap();
+    let mut batch = parse();
     batch.in_order(true);
     assert_eq!(
-        bodies(&batch),
-        [("1".into(), 2), ("2".into(), 2), ("3".into(), 2)]
+        bodies_of(&batch),
+        [("1".into(), 1), ("2".into(), 2), ("3".into(), 3)]
     );
-    let mut batch = super::Batch::parse(data).unwrap();
+    let mut batch = parse();
     batch.in_order(false);
     assert_eq!(
-        bodies(&batch),
-        [("3".into(), 2), ("2".into(), 2), ("1".into(), 2)]
+        bodies_of(&batch),
+        [("3".into(), 3), ("2".into(), 2), ("1".into(), 1)]
     );
-    assert!(super::Batch::parse(b"1,1,0,5,3;ab{}".to_vec()).is_err());
-    assert!(super::Batch::parse(b"x;".to_vec()).is_err());
-    assert!(super::Batch::parse(Vec::new()).unwrap().entries().is_empty());
+}
+
+/// Columns that do not describe their bytes exactly are an error, never a panic or a guess:
+/// lengths beyond the bytes or short of them, lists of different lengths, anything but decimal
+/// numbers, and a key part's length spilling out of its field.
+#[test]
+fn a_malformed_batch_is_an_error() {
+    let parse = |keys: &str, bodies: &str, data: &[u8]| {
+        super::Batch::parse(keys.as_bytes(), bodies.as_bytes(), data.to_vec()).map(|b| b.len())
+    };
+    let one = (1u64 | 1 << 21).to_string();
+    let body = (2u64 | 9 << 32).to_string();
+    assert_eq!(parse(&one, &body, b"ab{}").unwrap(), 1);
+    assert!(parse("", "", b"").unwrap() == 0);
+    assert!(parse(&one, &body, b"ab{").is_err(), "bytes short of the lengths");
+    assert!(parse(&one, &body, b"ab{}x").is_err(), "bytes beyond the lengths");
+    assert!(
+        parse(&format!("{one},{one}"), &body, b"ab{}ab{}").is_err(),
+        "one body length missing"
+    );
+    assert!(
+        parse(&one, &format!("{body},{body}"), b"ab{}ab{}").is_err(),
+        "one key length missing"
+    );
+    assert!(parse("", &body, b"{}").is_err());
+    assert!(
+        parse(&format!("{one},"), &body, b"ab{}").is_err(),
+        "a trailing comma"
+    );
+    assert!(
+        parse(&format!(",{one}"), &body, b"ab{}").is_err(),
+        "an empty number"
+    );
+    assert!(parse("x", &body, b"ab{}").is_err());
+    assert!(parse("-1", &body, b"ab{}").is_err());
+    assert!(parse(&one, "99999999999999999999", b"ab{}").is_err(), "20 digits");
+    // A partition key of 2^21 + 1 bytes would read as 1 byte and one more of sort key.
+    let spilled = vec![b'k'; (1 << 21) + 2];
+    assert!(parse(&one, &body, &spilled).is_err());
+}
+
+/// The batch query on SQLite's `entries` table, against entries written straight into it with
+/// every byte the format must carry as content: NULs, commas, semicolons, digits and 0xff in
+/// keys and bodies, empty sort keys and tails, one body near 400 KB. Walked in batches of
+/// several sizes, forward and backward, over the whole keyspace and over one collection, with
+/// the cursor of each batch's last entry, the entries come back whole, once each, in key order.
+#[tokio::test]
+async fn the_batch_query_carries_any_bytes_in_key_order() {
+    use super::{Bound, EntryPosition, Range, fetch};
+    use sqlx::Connection as _;
+    let mut conn = sqlx::SqliteConnection::connect("sqlite::memory:").await.unwrap();
+    sqlx::raw_sql(include_str!("../../../migrations/0001_catalog.sql"))
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    type Entry = (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>, u64);
+    let mut entries: Vec<Entry> = Vec::new();
+    let awkward: [&[u8]; 6] = [b"", b"0", &[0], &[0, 0, 0xff], b",;1,2;", &[0xff, b',', 0, b';']];
+    for (i, pk) in [b"p".as_slice(), &[0, b','], &[0xff, 0, 0], b"9;9"]
+        .iter()
+        .enumerate()
+    {
+        for (j, sk) in awkward.iter().enumerate() {
+            for (k, tail) in awkward.iter().take(3).enumerate() {
+                let n = i * 100 + j * 10 + k;
+                let body = [
+                    &b"{\"n\":"[..],
+                    n.to_string().as_bytes(),
+                    b",",
+                    awkward[n % 6],
+                    b"\0}",
+                ]
+                .concat();
+                entries.push((pk.to_vec(), sk.to_vec(), tail.to_vec(), body, n as u64 * 3));
+            }
+        }
+    }
+    let big = [b"{".as_slice(), &[0, b',', b';'].repeat(133_000), b"}"].concat();
+    entries.push((b"q".to_vec(), Vec::new(), Vec::new(), big, 399 * 1024));
+    entries.push((b"q".to_vec(), vec![1], Vec::new(), Vec::new(), 0));
+    for (pk, sk, tail, body, size) in &entries {
+        sqlx::query("INSERT INTO entries (keyspace, pk, sk, tail, body, size) VALUES (7, ?, ?, ?, ?, ?)")
+            .bind(pk)
+            .bind(sk)
+            .bind(tail)
+            .bind(body)
+            .bind(*size as i64)
+            .execute(&mut conn)
+            .await
+            .unwrap();
+    }
+    // Another keyspace's entries are never read.
+    sqlx::query("INSERT INTO entries VALUES (8, X'00', X'', X'', X'7B7D', 1)")
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    entries.sort();
+    let key = |e: &Entry| (e.0.clone(), e.1.clone(), e.2.clone());
+    for pk in [None, Some(b"p".to_vec()), Some(vec![0, b','])] {
+        for forward in [true, false] {
+            for wanted in [1, 5, 17, 1024] {
+                let mut expected: Vec<Entry> = entries
+                    .iter()
+                    .filter(|e| pk.as_ref().is_none_or(|p| &e.0 == p))
+                    .cloned()
+                    .collect();
+                if !forward {
+                    expected.reverse();
+                }
+                let range = Range {
+                    keyspace: 7,
+                    pk: pk.clone(),
+                    lower: Bound::Unbounded,
+                    upper: Bound::Unbounded,
+                    forward,
+                    start_after: None,
+                    segment: None,
+                };
+                let mut got: Vec<Entry> = Vec::new();
+                let mut cursor: Option<EntryPosition> = None;
+                loop {
+                    let batch = fetch(&mut conn, &range, cursor.as_ref(), wanted).await.unwrap();
+                    let read: Vec<Entry> = batch
+                        .entries()
+                        .iter()
+                        .map(|e| {
+                            (
+                                e.pk.to_vec(),
+                                e.sk.to_vec(),
+                                e.tail.to_vec(),
+                                e.body.to_vec(),
+                                e.size,
+                            )
+                        })
+                        .collect();
+                    assert!(read.len() as i64 <= wanted);
+                    if let Some(last) = batch.entries().last() {
+                        cursor = Some(last.position());
+                    }
+                    got.extend(read.iter().cloned());
+                    if (read.len() as i64) < wanted {
+                        break;
+                    }
+                }
+                assert_eq!(got.len(), expected.len(), "{pk:?} {forward} {wanted}");
+                for (got, expected) in got.iter().zip(&expected) {
+                    assert_eq!(key(got), key(expected), "{pk:?} {forward} {wanted}");
+                    assert!(got == expected, "{:?}: body or size differs", key(expected));
+                }
+            }
+        }
+    }
 }
 
 /// Pages read through the one-row batches: binary keys with NUL and 0xff bytes, bodies with
