@@ -19,13 +19,14 @@
 //! allocations, most of a 100-item page's cost (bench/README.md, "GSI Query"). A batch is
 //! therefore read as a single row: SQLite joins the batch's entries, in key order, into three
 //! aggregates ([`BATCH_SQL_COLUMNS`]: the lengths of each entry's key parts, its body's length
-//! and size, then all the parts' bytes), and [`Batch::parse`] splits them again without
-//! copying.
+//! and size, then all the parts' bytes), and [`Batch::split`] finds the entries in the bytes,
+//! which stay in the row sqlx returned: nothing is copied again.
 
 use std::ops::Range as Span;
 
 use dynotable_expr::{Condition, Projection};
 use dynotable_types::Item;
+use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqliteConnection};
 
 use crate::api::item::StoredItems;
@@ -360,7 +361,7 @@ fn within_upper(range: &Range, cursor: Option<&EntryPosition>, sk: &[u8]) -> boo
 /// 2^21; a body is at most SQLite's blob limit (< 2^31) and an item's size at most 400 KB
 /// (rule B.3). Should a length ever reach its field's bound it would spill into the next field
 /// and the entry would decode shorter than it is (a spill of `k` loses `k * (2^21 - 1)` bytes),
-/// so the lengths would no longer add up to column 2's length: [`Batch::parse`] checks that
+/// so the lengths would no longer add up to column 2's length: [`Batch::split`] checks that
 /// they do, and that both lists have one number per entry.
 const BATCH_SQL_COLUMNS: &str = "group_concat(length(pk) | (length(sk) << 21) | (length(tail) << 42), ','), \
      group_concat(length(body) | (size << 32), ','), \
@@ -369,17 +370,50 @@ const BATCH_SQL_COLUMNS: &str = "group_concat(length(pk) | (length(sk) << 21) | 
 /// The bit width of each key part's length in column 0 of [`BATCH_SQL_COLUMNS`].
 const KEY_LENGTH_BITS: u32 = 21;
 
+/// Where an entry's `pk`, `sk`, `tail` and `body` lie in its batch's bytes.
+type Spans = [Span<usize>; 4];
+
 /// A batch of entries as SQLite joined them (see [`BATCH_SQL_COLUMNS`]).
 pub(crate) struct Batch {
-    data: Vec<u8>,
-    spans: Vec<[Span<usize>; 4]>,
+    data: Held,
+    spans: Vec<Spans>,
     sizes: Vec<u64>,
+}
+
+/// Where a batch's bytes are.
+enum Held {
+    /// In the row sqlx returned (column 2), read where they lie: sqlx already copied the value
+    /// out of SQLite, and a page's batches are ~40 MB for a full Scan of the benchmark's table,
+    /// so a second copy into a `Vec` was worth avoiding.
+    Row(SqliteRow),
+    /// In a buffer of their own: a batch kept by the item cache (see [`Batch::into_owned`]),
+    /// or built by a test.
+    Owned(Vec<u8>),
+}
+
+impl Held {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            // Checked to decode when the batch was parsed; the value does not change.
+            Held::Row(row) => row
+                .try_get_unchecked::<Option<&[u8]>, _>(2)
+                .ok()
+                .flatten()
+                .unwrap_or_default(),
+            Held::Owned(bytes) => bytes,
+        }
+    }
 }
 
 impl Batch {
     /// Splits the entries' bytes (`data`, column 2) by their key lengths (column 0) and body
-    /// lengths and sizes (column 1); a malformed batch (which the SQL never writes) is an error.
-    pub fn parse(key_lengths: &[u8], body_lengths: &[u8], data: Vec<u8>) -> Result<Batch, ApiError> {
+    /// lengths and sizes (column 1): each entry's spans of `pk`, `sk`, `tail` and `body` in
+    /// `data`, and its size. A malformed batch (which the SQL never writes) is an error.
+    fn split(
+        key_lengths: &[u8],
+        body_lengths: &[u8],
+        data: &[u8],
+    ) -> Result<(Vec<Spans>, Vec<u64>), ApiError> {
         let malformed = || ApiError::internal("malformed batch of entries");
         let mut keys = Numbers::new(key_lengths);
         let mut bodies = Numbers::new(body_lengths);
@@ -411,7 +445,30 @@ impl Batch {
         if at != data.len() {
             return Err(malformed());
         }
-        Ok(Batch { data, spans, sizes })
+        Ok((spans, sizes))
+    }
+
+    /// A batch of `data`, split by the lengths in the two lists (as columns 0 to 2 of
+    /// [`BATCH_SQL_COLUMNS`]).
+    #[cfg(test)]
+    pub fn from_columns(key_lengths: &[u8], body_lengths: &[u8], data: Vec<u8>) -> Result<Batch, ApiError> {
+        let (spans, sizes) = Batch::split(key_lengths, body_lengths, &data)?;
+        Ok(Batch {
+            data: Held::Owned(data),
+            spans,
+            sizes,
+        })
+    }
+
+    /// The batch with its bytes in a buffer of its own, not in the row: what the item cache
+    /// keeps, shared between threads (reading a row's value calls into SQLite, which marks the
+    /// value as it reads it; and the row's other columns need not be kept).
+    pub fn into_owned(self) -> Batch {
+        let data = match &self.data {
+            Held::Row(_) => Held::Owned(self.data.bytes().to_vec()),
+            Held::Owned(_) => return self,
+        };
+        Batch { data, ..self }
     }
 
     /// How many entries the batch holds.
@@ -421,41 +478,39 @@ impl Batch {
 
     /// The bytes it holds.
     pub fn bytes(&self) -> usize {
-        self.data.len()
+        self.data.bytes().len()
     }
 
     /// Entry `i`, with `pk` as its partition key (a collection's entries all share it).
     fn entry<'a>(&'a self, i: usize, pk: &'a [u8]) -> EntryRef<'a> {
         let [_, sk, tail, body] = &self.spans[i];
+        let data = self.data.bytes();
         EntryRef {
             pk,
-            sk: &self.data[sk.clone()],
-            tail: &self.data[tail.clone()],
-            body: &self.data[body.clone()],
+            sk: &data[sk.clone()],
+            tail: &data[tail.clone()],
+            body: &data[body.clone()],
             size: self.sizes[i],
         }
     }
 
     /// The key of entry `i`: `(pk, sk, tail)`.
     fn key(&self, i: usize) -> (&[u8], &[u8], &[u8]) {
-        let [pk, sk, tail, _] = &self.spans[i];
-        (
-            &self.data[pk.clone()],
-            &self.data[sk.clone()],
-            &self.data[tail.clone()],
-        )
+        key_of(self.data.bytes(), &self.spans[i])
     }
 
     /// Puts the entries in key order (ascending when `forward`), if SQLite joined them in
     /// another: a comparison per entry when they already are.
     fn in_order(&mut self, forward: bool) {
+        let data = self.data.bytes();
+        let key = |i: usize| key_of(data, &self.spans[i]);
         let ordered = |a, b| if forward { a < b } else { a > b };
-        if (1..self.spans.len()).all(|i| ordered(self.key(i - 1), self.key(i))) {
+        if (1..self.spans.len()).all(|i| ordered(key(i - 1), key(i))) {
             return;
         }
         let mut order: Vec<usize> = (0..self.spans.len()).collect();
         order.sort_by(|&a, &b| {
-            let by_key = self.key(a).cmp(&self.key(b));
+            let by_key = key(a).cmp(&key(b));
             if forward { by_key } else { by_key.reverse() }
         });
         self.spans = order.iter().map(|&i| self.spans[i].clone()).collect();
@@ -464,18 +519,25 @@ impl Batch {
 
     /// The entries, in the order they are held.
     pub fn entries(&self) -> Vec<EntryRef<'_>> {
+        let data = self.data.bytes();
         self.spans
             .iter()
             .zip(&self.sizes)
             .map(|([pk, sk, tail, body], &size)| EntryRef {
-                pk: &self.data[pk.clone()],
-                sk: &self.data[sk.clone()],
-                tail: &self.data[tail.clone()],
-                body: &self.data[body.clone()],
+                pk: &data[pk.clone()],
+                sk: &data[sk.clone()],
+                tail: &data[tail.clone()],
+                body: &data[body.clone()],
                 size,
             })
             .collect()
     }
+}
+
+/// The key `(pk, sk, tail)` of the entry at `spans` in `data`.
+fn key_of<'a>(data: &'a [u8], spans: &Spans) -> (&'a [u8], &'a [u8], &'a [u8]) {
+    let [pk, sk, tail, _] = spans;
+    (&data[pk.clone()], &data[sk.clone()], &data[tail.clone()])
 }
 
 /// The decimal numbers of a comma-separated list, as `group_concat` writes them: `None` at the
@@ -576,12 +638,17 @@ pub(crate) async fn fetch(
     // No entries: each aggregate is NULL.
     let key_lengths: Option<&[u8]> = row.try_get_unchecked(0)?;
     let body_lengths: Option<&[u8]> = row.try_get_unchecked(1)?;
-    let data: Option<Vec<u8>> = row.try_get_unchecked(2)?;
-    let mut batch = Batch::parse(
+    let data: Option<&[u8]> = row.try_get_unchecked(2)?;
+    let (spans, sizes) = Batch::split(
         key_lengths.unwrap_or_default(),
         body_lengths.unwrap_or_default(),
         data.unwrap_or_default(),
     )?;
+    let mut batch = Batch {
+        data: Held::Row(row),
+        spans,
+        sizes,
+    };
     batch.in_order(range.forward);
     Ok(batch)
 }

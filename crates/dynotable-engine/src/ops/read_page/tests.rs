@@ -93,7 +93,7 @@ fn a_batch_joined_out_of_order_is_sorted() {
             .map(|e| (String::from_utf8(e.body.to_vec()).unwrap(), e.size))
             .collect()
     };
-    let parse = || super::Batch::parse(keys.as_bytes(), bodies.as_bytes(), data.clone()).unwrap();
+    let parse = || super::Batch::from_columns(keys.as_bytes(), bodies.as_bytes(), data.clone()).unwrap();
     let mut batch = parse();
     batch.in_order(true);
     assert_eq!(
@@ -114,7 +114,7 @@ fn a_batch_joined_out_of_order_is_sorted() {
 #[test]
 fn a_malformed_batch_is_an_error() {
     let parse = |keys: &str, bodies: &str, data: &[u8]| {
-        super::Batch::parse(keys.as_bytes(), bodies.as_bytes(), data.to_vec()).map(|b| b.len())
+        super::Batch::from_columns(keys.as_bytes(), bodies.as_bytes(), data.to_vec()).map(|b| b.len())
     };
     let one = (1u64 | 1 << 21).to_string();
     let body = (2u64 | 9 << 32).to_string();
