@@ -17,10 +17,9 @@
 //! One row per batch: sqlx hands every result row from the connection's thread to the caller
 //! through a channel, with a copy of each value — per row a wake-up and half a dozen
 //! allocations, most of a 100-item page's cost (bench/README.md, "GSI Query"). A batch is
-//! therefore read as a single row: SQLite joins the batch's entries, in key order, into three
-//! aggregates ([`BATCH_SQL_COLUMNS`]: the lengths of each entry's key parts, its body's length
-//! and size, then all the parts' bytes), and [`Batch::split`] finds the entries in the bytes,
-//! which stay in the row sqlx returned: nothing is copied again.
+//! therefore read as a single row: SQLite joins the batch's entries, in key order, into one
+//! value ([`BATCH_SQL_ROW`]: per entry the lengths of its parts and its size, then the parts),
+//! and [`Batch::split`] finds the entries in it where it lies, in the row sqlx returned.
 
 use std::ops::Range as Span;
 
@@ -341,39 +340,33 @@ fn within_upper(range: &Range, cursor: Option<&EntryPosition>, sk: &[u8]) -> boo
     below && cursor.is_none_or(|c| (sk, &[][..]) < (c.sk.as_slice(), c.tail.as_slice()))
 }
 
-/// How SQLite writes a batch: one row of three columns, each one aggregate over the batch's
-/// entries in key order (see [`fetch`] on that order):
+/// How SQLite writes a batch into one value: per entry, in key order, seven numbers as the
+/// characters `char` writes for them (UTF-8, 1 to 4 bytes each) — the byte lengths of `pk`,
+/// `sk` and `tail`, the body's length and the item's size each as its low 20 bits and the
+/// rest — then the four parts' bytes. `||` and `group_concat` copy a blob's bytes as they are
+/// (NULs included: they go by length), and `length` of a blob counts bytes.
 ///
-/// 0. per entry `length(pk) | length(sk) << 21 | length(tail) << 42` in decimal, comma-separated;
-/// 1. per entry `length(body) | size << 32` in decimal, comma-separated;
-/// 2. the entries' bytes, `pk || sk || tail || body` for each, one after the other.
+/// Per entry that is one function call and four `||`, where one formatted in decimal
+/// (`length(pk) || ',' || … || ';' || pk || …`) took nine `||` and five numbers to text; and
+/// it is still one value: three aggregates (lengths in decimal lists beside the bytes) cost
+/// SQLite about as little, but their buffers, growing side by side, made the C library's
+/// allocator hand back and refault memory on every batch (bench/README.md, "The read batch").
 ///
-/// The parts' bytes are copied as they are (`||` and `group_concat` go by length, so NULs,
-/// commas and any other byte are plain content), and `length` of a blob counts bytes; the
-/// lengths say where each part ends. This costs SQLite much less than the one value per batch
-/// it wrote before (`length(pk) || ',' || … || ';' || pk || sk || tail || body`): nine `||`
-/// and five numbers to text per entry, against two numbers and three `||`
-/// (bench/README.md, "The read batch in three columns").
-///
-/// The packing is exact for the lengths DynamoDB allows: an encoded partition key is at most
-/// ~4 KB (rule B.7: 2,048 bytes, each `0x00` escaped into two, see `key_encoding`), a sort key
-/// ~2 KB and a tail (an index entry's base primary key, both encoded) ~6 KB, all far below
-/// 2^21; a body is at most SQLite's blob limit (< 2^31) and an item's size at most 400 KB
-/// (rule B.3). Should a length ever reach its field's bound it would spill into the next field
-/// and the entry would decode shorter than it is (a spill of `k` loses `k * (2^21 - 1)` bytes),
-/// so the lengths would no longer add up to column 2's length: [`Batch::split`] checks that
-/// they do, and that both lists have one number per entry.
-const BATCH_SQL_COLUMNS: &str = "group_concat(length(pk) | (length(sk) << 21) | (length(tail) << 42), ','), \
-     group_concat(length(body) | (size << 32), ','), \
-     CAST(group_concat(pk || sk || tail || body, '') AS BLOB)";
-
-/// The bit width of each key part's length in column 0 of [`BATCH_SQL_COLUMNS`].
-const KEY_LENGTH_BITS: u32 = 21;
+/// `char` writes a number up to 0x10FFFF as one character and anything larger as U+FFFD. A
+/// key part's length is far below that (rule B.7: an encoded partition key is at most ~4 KB —
+/// 2,048 bytes, each `0x00` escaped into two, see `key_encoding` — a sort key ~2 KB, a tail,
+/// an index entry's encoded base primary key, ~6 KB), and the body's length and the size are
+/// split at 20 bits (a body is at most SQLite's blob limit, < 2^31; an item's size at most
+/// 400 KB, rule B.3). Were a key part ever over the bound its length would read as 0xFFFD and
+/// the entries after it would be misread; [`Batch::split`] fails on a character cut short or a
+/// length past the end, and [`fetch`] checks the number of entries against SQLite's count.
+const BATCH_SQL_ROW: &str = "char(length(pk), length(sk), length(tail), length(body) & 1048575, length(body) >> 20, \
+     size & 1048575, size >> 20) || pk || sk || tail || body";
 
 /// Where an entry's `pk`, `sk`, `tail` and `body` lie in its batch's bytes.
 type Spans = [Span<usize>; 4];
 
-/// A batch of entries as SQLite joined them (see [`BATCH_SQL_COLUMNS`]).
+/// A batch of entries as SQLite joined them (see [`BATCH_SQL_ROW`]).
 pub(crate) struct Batch {
     data: Held,
     spans: Vec<Spans>,
@@ -382,7 +375,7 @@ pub(crate) struct Batch {
 
 /// Where a batch's bytes are.
 enum Held {
-    /// In the row sqlx returned (column 2), read where they lie: sqlx already copied the value
+    /// In the row sqlx returned, read where they lie: sqlx already copied the value
     /// out of SQLite, and a page's batches are ~40 MB for a full Scan of the benchmark's table,
     /// so a second copy into a `Vec` was worth avoiding.
     Row(SqliteRow),
@@ -396,7 +389,7 @@ impl Held {
         match self {
             // Checked to decode when the batch was parsed; the value does not change.
             Held::Row(row) => row
-                .try_get_unchecked::<Option<&[u8]>, _>(2)
+                .try_get_unchecked::<Option<&[u8]>, _>(0)
                 .ok()
                 .flatten()
                 .unwrap_or_default(),
@@ -406,27 +399,20 @@ impl Held {
 }
 
 impl Batch {
-    /// Splits the entries' bytes (`data`, column 2) by their key lengths (column 0) and body
-    /// lengths and sizes (column 1): each entry's spans of `pk`, `sk`, `tail` and `body` in
-    /// `data`, and its size. A malformed batch (which the SQL never writes) is an error.
-    fn split(
-        key_lengths: &[u8],
-        body_lengths: &[u8],
-        data: &[u8],
-    ) -> Result<(Vec<Spans>, Vec<u64>), ApiError> {
+    /// Splits a batch's bytes (see [`BATCH_SQL_ROW`]): each entry's spans of `pk`, `sk`, `tail`
+    /// and `body`, and its size. A malformed batch (which the SQL never writes) is an error.
+    fn split(data: &[u8]) -> Result<(Vec<Spans>, Vec<u64>), ApiError> {
         let malformed = || ApiError::internal("malformed batch of entries");
-        let mut keys = Numbers::new(key_lengths);
-        let mut bodies = Numbers::new(body_lengths);
         let mut spans = Vec::new();
         let mut sizes = Vec::new();
         let mut at = 0usize;
-        let mask = (1u64 << KEY_LENGTH_BITS) - 1;
-        loop {
-            let (key, body) = match (keys.next(), bodies.next()) {
-                (None, None) => break,
-                (Some(key), Some(body)) => (key.ok_or_else(malformed)?, body.ok_or_else(malformed)?),
-                _ => return Err(malformed()),
-            };
+        while at < data.len() {
+            let mut numbers = [0u64; 7];
+            for number in &mut numbers {
+                let (value, len) = char_at(&data[at..]).ok_or_else(malformed)?;
+                *number = u64::from(value);
+                at += len;
+            }
             let mut part = |len: u64| -> Result<Span<usize>, ApiError> {
                 let end = at.checked_add(usize::try_from(len).map_err(|_| malformed())?);
                 let end = end.filter(|&e| e <= data.len()).ok_or_else(malformed)?;
@@ -434,25 +420,22 @@ impl Batch {
                 at = end;
                 Ok(span)
             };
+            let [pk, sk, tail, body_low, body_high, size_low, size_high] = numbers;
             spans.push([
-                part(key & mask)?,
-                part((key >> KEY_LENGTH_BITS) & mask)?,
-                part(key >> (2 * KEY_LENGTH_BITS))?,
-                part(body & 0xffff_ffff)?,
+                part(pk)?,
+                part(sk)?,
+                part(tail)?,
+                part(body_low | body_high << 20)?,
             ]);
-            sizes.push(body >> 32);
-        }
-        if at != data.len() {
-            return Err(malformed());
+            sizes.push(size_low | size_high << 20);
         }
         Ok((spans, sizes))
     }
 
-    /// A batch of `data`, split by the lengths in the two lists (as columns 0 to 2 of
-    /// [`BATCH_SQL_COLUMNS`]).
+    /// A batch of `data`, written as [`BATCH_SQL_ROW`] writes it.
     #[cfg(test)]
-    pub fn from_columns(key_lengths: &[u8], body_lengths: &[u8], data: Vec<u8>) -> Result<Batch, ApiError> {
-        let (spans, sizes) = Batch::split(key_lengths, body_lengths, &data)?;
+    pub fn from_bytes(data: Vec<u8>) -> Result<Batch, ApiError> {
+        let (spans, sizes) = Batch::split(&data)?;
         Ok(Batch {
             data: Held::Owned(data),
             spans,
@@ -540,40 +523,26 @@ fn key_of<'a>(data: &'a [u8], spans: &Spans) -> (&'a [u8], &'a [u8], &'a [u8]) {
     (&data[pk.clone()], &data[sk.clone()], &data[tail.clone()])
 }
 
-/// The decimal numbers of a comma-separated list, as `group_concat` writes them: `None` at the
-/// end, `Some(None)` for anything but a number of 1–19 digits (an empty list has no numbers).
-struct Numbers<'a> {
-    rest: Option<&'a [u8]>,
-}
-
-impl<'a> Numbers<'a> {
-    fn new(list: &'a [u8]) -> Numbers<'a> {
-        Numbers {
-            rest: (!list.is_empty()).then_some(list),
+/// The character at the start of `bytes` as SQLite's `char` writes it (UTF-8 of any number
+/// up to 0x10FFFF, surrogates included), and its length in bytes; `None` if there is none.
+fn char_at(bytes: &[u8]) -> Option<(u32, usize)> {
+    let lead = *bytes.first()?;
+    let (len, bits) = match lead {
+        0x00..=0x7f => return Some((u32::from(lead), 1)),
+        0xc0..=0xdf => (2, lead & 0x1f),
+        0xe0..=0xef => (3, lead & 0x0f),
+        0xf0..=0xf7 => (4, lead & 0x07),
+        _ => return None,
+    };
+    let tail = bytes.get(1..len)?;
+    let mut value = u32::from(bits);
+    for &byte in tail {
+        if byte & 0xc0 != 0x80 {
+            return None;
         }
+        value = value << 6 | u32::from(byte & 0x3f);
     }
-}
-
-impl Iterator for Numbers<'_> {
-    type Item = Option<u64>;
-
-    fn next(&mut self) -> Option<Option<u64>> {
-        let list = self.rest?;
-        let digits = match list.iter().position(|&b| b == b',') {
-            Some(comma) => {
-                self.rest = Some(&list[comma + 1..]);
-                &list[..comma]
-            }
-            None => {
-                self.rest = None;
-                list
-            }
-        };
-        if digits.is_empty() || digits.len() > 19 || !digits.iter().all(u8::is_ascii_digit) {
-            return Some(None);
-        }
-        Some(Some(digits.iter().fold(0, |n, &d| n * 10 + u64::from(d - b'0'))))
-    }
+    Some((value, len))
 }
 
 /// Reads the next `wanted` entries of `range` after `cursor`, as one row (see the module
@@ -627,23 +596,23 @@ pub(crate) async fn fetch(
     // SQLite joins the subquery's rows in the order it produces them (a LIMIT subquery is not
     // flattened into an aggregate), but documents the order as arbitrary; an ORDER BY inside
     // the aggregate would sort every batch again. [`Batch::in_order`] checks instead.
-    let sql =
-        format!("SELECT {BATCH_SQL_COLUMNS} FROM ({sql} ORDER BY pk {dir}, sk {dir}, tail {dir} LIMIT ?)");
+    let sql = format!(
+        "SELECT CAST(group_concat({BATCH_SQL_ROW}, '') AS BLOB), count(*) \
+         FROM ({sql} ORDER BY pk {dir}, sk {dir}, tail {dir} LIMIT ?)"
+    );
     let mut query = sqlx::query(&sql).bind(range.keyspace);
     for b in binds {
         query = query.bind(b);
     }
     query = query.bind(wanted);
     let row = query.fetch_one(&mut *conn).await?;
-    // No entries: each aggregate is NULL.
-    let key_lengths: Option<&[u8]> = row.try_get_unchecked(0)?;
-    let body_lengths: Option<&[u8]> = row.try_get_unchecked(1)?;
-    let data: Option<&[u8]> = row.try_get_unchecked(2)?;
-    let (spans, sizes) = Batch::split(
-        key_lengths.unwrap_or_default(),
-        body_lengths.unwrap_or_default(),
-        data.unwrap_or_default(),
-    )?;
+    // No entries: the value is NULL.
+    let data: Option<&[u8]> = row.try_get_unchecked(0)?;
+    let count: i64 = row.try_get_unchecked(1)?;
+    let (spans, sizes) = Batch::split(data.unwrap_or_default())?;
+    if i64::try_from(spans.len()) != Ok(count) {
+        return Err(ApiError::internal("malformed batch of entries"));
+    }
     let mut batch = Batch {
         data: Held::Row(row),
         spans,

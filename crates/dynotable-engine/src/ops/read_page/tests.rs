@@ -66,22 +66,51 @@ async fn stored_items_serialise_as_the_decoded_items_do() {
 /// An entry as written: `(pk, sk, tail, body, size)`.
 type Written<'a> = (&'a [u8], &'a [u8], &'a [u8], &'a [u8], u64);
 
-/// The three columns of [`super::BATCH_SQL_COLUMNS`] for `entries`, in the order given, as
-/// SQLite writes them.
-fn columns(entries: &[Written]) -> (String, String, Vec<u8>) {
-    let (mut keys, mut bodies, mut data) = (Vec::new(), Vec::new(), Vec::new());
+/// What SQLite's `char` writes for `n` (UTF-8, surrogates included; U+FFFD past 0x10FFFF).
+fn sqlite_char(n: u64) -> Vec<u8> {
+    let c = if n > 0x10_ffff { 0xfffd } else { n as u32 };
+    match c {
+        0..0x80 => vec![c as u8],
+        0x80..0x800 => vec![0xc0 | (c >> 6) as u8, 0x80 | (c & 0x3f) as u8],
+        0x800..0x1_0000 => vec![
+            0xe0 | (c >> 12) as u8,
+            0x80 | (c >> 6 & 0x3f) as u8,
+            0x80 | (c & 0x3f) as u8,
+        ],
+        _ => vec![
+            0xf0 | (c >> 18) as u8,
+            0x80 | (c >> 12 & 0x3f) as u8,
+            0x80 | (c >> 6 & 0x3f) as u8,
+            0x80 | (c & 0x3f) as u8,
+        ],
+    }
+}
+
+/// `entries` joined as [`super::BATCH_SQL_ROW`] and `group_concat` join them, in the order given.
+fn joined(entries: &[Written]) -> Vec<u8> {
+    let mut data = Vec::new();
     for (pk, sk, tail, body, size) in entries {
-        keys.push((pk.len() | sk.len() << 21 | tail.len() << 42).to_string());
-        bodies.push((body.len() as u64 | size << 32).to_string());
+        let len = |part: &[u8]| part.len() as u64;
+        for n in [
+            len(pk),
+            len(sk),
+            len(tail),
+            len(body) & 0xf_ffff,
+            len(body) >> 20,
+            size & 0xf_ffff,
+            size >> 20,
+        ] {
+            data.extend(sqlite_char(n));
+        }
         data.extend_from_slice(&[*pk, *sk, *tail, *body].concat());
     }
-    (keys.join(","), bodies.join(","), data)
+    data
 }
 
 /// A batch joined out of order is put back in key order, in either direction.
 #[test]
 fn a_batch_joined_out_of_order_is_sorted() {
-    let (keys, bodies, data) = columns(&[
+    let data = joined(&[
         (b"a", &[0, 2], b"", b"2", 2),
         (b"a", &[0, 0, 1], b"", b"1", 1),
         (b"a", &[0xff], b"", b"3", 3),
@@ -93,14 +122,13 @@ fn a_batch_joined_out_of_order_is_sorted() {
             .map(|e| (String::from_utf8(e.body.to_vec()).unwrap(), e.size))
             .collect()
     };
-    let parse = || super::Batch::from_columns(keys.as_bytes(), bodies.as_bytes(), data.clone()).unwrap();
-    let mut batch = parse();
+    let mut batch = super::Batch::from_bytes(data.clone()).unwrap();
     batch.in_order(true);
     assert_eq!(
         bodies_of(&batch),
         [("1".into(), 1), ("2".into(), 2), ("3".into(), 3)]
     );
-    let mut batch = parse();
+    let mut batch = super::Batch::from_bytes(data).unwrap();
     batch.in_order(false);
     assert_eq!(
         bodies_of(&batch),
@@ -108,43 +136,61 @@ fn a_batch_joined_out_of_order_is_sorted() {
     );
 }
 
-/// Columns that do not describe their bytes exactly are an error, never a panic or a guess:
-/// lengths beyond the bytes or short of them, lists of different lengths, anything but decimal
-/// numbers, and a key part's length spilling out of its field.
+/// Every length `char` can carry reads back as written, at each width of its UTF-8 (1 to 4
+/// bytes, surrogates included), and body lengths and sizes past 20 bits through their second
+/// character.
+#[test]
+fn lengths_read_back_at_every_width() {
+    for n in [
+        0, 1, 0x7f, 0x80, 0x7ff, 0x800, 0xd800, 0xdfff, 0xffff, 0x1_0000, 0x10_ffff,
+    ] {
+        let data = sqlite_char(n);
+        assert_eq!(super::char_at(&data), Some((n as u32, data.len())), "{n:#x}");
+    }
+    let body = vec![b'x'; (1 << 20) + 3];
+    let sk = vec![0xff; 0x800];
+    let data = joined(&[(&[0xc3], &sk, b"", &body, (5 << 20) + 7)]);
+    let batch = super::Batch::from_bytes(data).unwrap();
+    let entries = batch.entries();
+    assert_eq!(entries.len(), 1);
+    assert_eq!(entries[0].pk, &[0xc3]);
+    assert_eq!(entries[0].sk, sk.as_slice());
+    assert_eq!(entries[0].body.len(), body.len());
+    assert_eq!(entries[0].size, (5 << 20) + 7);
+}
+
+/// Bytes that do not hold whole entries are an error, never a panic or a guess: a length past
+/// the end, a character cut short or with a bad continuation byte, a byte no character starts
+/// with.
 #[test]
 fn a_malformed_batch_is_an_error() {
-    let parse = |keys: &str, bodies: &str, data: &[u8]| {
-        super::Batch::from_columns(keys.as_bytes(), bodies.as_bytes(), data.to_vec()).map(|b| b.len())
-    };
-    let one = (1u64 | 1 << 21).to_string();
-    let body = (2u64 | 9 << 32).to_string();
-    assert_eq!(parse(&one, &body, b"ab{}").unwrap(), 1);
-    assert!(parse("", "", b"").unwrap() == 0);
-    assert!(parse(&one, &body, b"ab{").is_err(), "bytes short of the lengths");
-    assert!(parse(&one, &body, b"ab{}x").is_err(), "bytes beyond the lengths");
+    let parse = |data: &[u8]| super::Batch::from_bytes(data.to_vec()).map(|b| b.len());
+    let whole = joined(&[(b"a", b"b", b"", b"{}", 9)]);
+    assert_eq!(parse(&whole).unwrap(), 1);
+    assert_eq!(parse(b"").unwrap(), 0);
     assert!(
-        parse(&format!("{one},{one}"), &body, b"ab{}ab{}").is_err(),
-        "one body length missing"
+        parse(&whole[..whole.len() - 1]).is_err(),
+        "bytes short of the lengths"
+    );
+    assert!(parse(&whole[..3]).is_err(), "numbers cut short");
+    assert!(
+        parse(&[whole.as_slice(), b"x"].concat()).is_err(),
+        "bytes beyond the entries"
+    );
+    let long = joined(&[(b"a", b"b", b"", &[b'x'; 0x900], 9)]);
+    assert_eq!(parse(&long).unwrap(), 1);
+    assert!(parse(&long[..4]).is_err(), "a two-byte character cut short");
+    let mut bad = long.clone();
+    bad[4] = b'x';
+    assert!(parse(&bad).is_err(), "a continuation byte that is not one");
+    assert!(
+        parse(&[0xff, 0, 0, 0, 0, 0, 0]).is_err(),
+        "no character starts with 0xff"
     );
     assert!(
-        parse(&one, &format!("{body},{body}"), b"ab{}ab{}").is_err(),
-        "one key length missing"
+        parse(&[0x80, 0, 0, 0, 0, 0, 0]).is_err(),
+        "nor with a continuation byte"
     );
-    assert!(parse("", &body, b"{}").is_err());
-    assert!(
-        parse(&format!("{one},"), &body, b"ab{}").is_err(),
-        "a trailing comma"
-    );
-    assert!(
-        parse(&format!(",{one}"), &body, b"ab{}").is_err(),
-        "an empty number"
-    );
-    assert!(parse("x", &body, b"ab{}").is_err());
-    assert!(parse("-1", &body, b"ab{}").is_err());
-    assert!(parse(&one, "99999999999999999999", b"ab{}").is_err(), "20 digits");
-    // A partition key of 2^21 + 1 bytes would read as 1 byte and one more of sort key.
-    let spilled = vec![b'k'; (1 << 21) + 2];
-    assert!(parse(&one, &body, &spilled).is_err());
 }
 
 /// The batch query on SQLite's `entries` table, against entries written straight into it with
