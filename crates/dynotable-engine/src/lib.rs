@@ -568,7 +568,9 @@ impl Engine {
         if batch.len() > item_cache::MAX_COLLECTION_ROWS {
             return Ok(None);
         }
-        let rows = Arc::new(item_cache::CollectionRows { batch });
+        let rows = Arc::new(item_cache::CollectionRows {
+            batch: batch.into_owned(),
+        });
         items.fill(ticket, cache_key, Entry::Collection(rows.clone()));
         Ok(Some(rows))
     }

@@ -19,12 +19,13 @@
 //! allocations, most of a 100-item page's cost (bench/README.md, "GSI Query"). A batch is
 //! therefore read as a single row: SQLite joins the batch's entries, in key order, into one
 //! value ([`BATCH_SQL_ROW`]: per entry the lengths of its parts and its size, then the parts),
-//! and [`Batch::parse`] splits it again without copying.
+//! and [`Batch::split`] finds the entries in it where it lies, in the row sqlx returned.
 
 use std::ops::Range as Span;
 
 use dynotable_expr::{Condition, Projection};
 use dynotable_types::Item;
+use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqliteConnection};
 
 use crate::api::item::StoredItems;
@@ -339,44 +340,78 @@ fn within_upper(range: &Range, cursor: Option<&EntryPosition>, sk: &[u8]) -> boo
     below && cursor.is_none_or(|c| (sk, &[][..]) < (c.sk.as_slice(), c.tail.as_slice()))
 }
 
-/// How SQLite writes a batch into one value: per entry, in key order, the byte lengths of
-/// `pk`, `sk`, `tail` and `body` and the item's size in decimal, comma-separated and ended by
-/// `;`, then the four parts' bytes. `||` and `group_concat` copy a blob's bytes as they are
+/// How SQLite writes a batch into one value: per entry, in key order, seven numbers as the
+/// characters `char` writes for them (UTF-8, 1 to 4 bytes each) — the byte lengths of `pk`,
+/// `sk` and `tail`, the body's length and the item's size each as its low 20 bits and the
+/// rest — then the four parts' bytes. `||` and `group_concat` copy a blob's bytes as they are
 /// (NULs included: they go by length), and `length` of a blob counts bytes.
-const BATCH_SQL_ROW: &str = "length(pk) || ',' || length(sk) || ',' || length(tail) || ',' || length(body) \
-     || ',' || size || ';' || pk || sk || tail || body";
+///
+/// Per entry that is one function call and four `||`, where one formatted in decimal
+/// (`length(pk) || ',' || … || ';' || pk || …`) took nine `||` and five numbers to text; and
+/// it is still one value: three aggregates (lengths in decimal lists beside the bytes) cost
+/// SQLite about as little, but their buffers, growing side by side, made the C library's
+/// allocator hand back and refault memory on every batch (bench/README.md, "The read batch").
+///
+/// `char` writes a number up to 0x10FFFF as one character and anything larger as U+FFFD. A
+/// key part's length is far below that (rule B.7: an encoded partition key is at most ~4 KB —
+/// 2,048 bytes, each `0x00` escaped into two, see `key_encoding` — a sort key ~2 KB, a tail,
+/// an index entry's encoded base primary key, ~6 KB), and the body's length and the size are
+/// split at 20 bits (a body is at most SQLite's blob limit, < 2^31; an item's size at most
+/// 400 KB, rule B.3). Were a key part ever over the bound its length would read as 0xFFFD and
+/// the entries after it would be misread; [`Batch::split`] fails on a character cut short or a
+/// length past the end, and [`fetch`] checks the number of entries against SQLite's count.
+const BATCH_SQL_ROW: &str = "char(length(pk), length(sk), length(tail), length(body) & 1048575, length(body) >> 20, \
+     size & 1048575, size >> 20) || pk || sk || tail || body";
+
+/// Where an entry's `pk`, `sk`, `tail` and `body` lie in its batch's bytes.
+type Spans = [Span<usize>; 4];
 
 /// A batch of entries as SQLite joined them (see [`BATCH_SQL_ROW`]).
 pub(crate) struct Batch {
-    data: Vec<u8>,
-    spans: Vec<[Span<usize>; 4]>,
+    data: Held,
+    spans: Vec<Spans>,
     sizes: Vec<u64>,
 }
 
+/// Where a batch's bytes are.
+enum Held {
+    /// In the row sqlx returned, read where they lie: sqlx already copied the value
+    /// out of SQLite, and a page's batches are ~40 MB for a full Scan of the benchmark's table,
+    /// so a second copy into a `Vec` was worth avoiding.
+    Row(SqliteRow),
+    /// In a buffer of their own: a batch kept by the item cache (see [`Batch::into_owned`]),
+    /// or built by a test.
+    Owned(Vec<u8>),
+}
+
+impl Held {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            // Checked to decode when the batch was parsed; the value does not change.
+            Held::Row(row) => row
+                .try_get_unchecked::<Option<&[u8]>, _>(0)
+                .ok()
+                .flatten()
+                .unwrap_or_default(),
+            Held::Owned(bytes) => bytes,
+        }
+    }
+}
+
 impl Batch {
-    /// Splits the joined value; a malformed one (which the SQL never writes) is an error.
-    pub fn parse(data: Vec<u8>) -> Result<Batch, ApiError> {
+    /// Splits a batch's bytes (see [`BATCH_SQL_ROW`]): each entry's spans of `pk`, `sk`, `tail`
+    /// and `body`, and its size. A malformed batch (which the SQL never writes) is an error.
+    fn split(data: &[u8]) -> Result<(Vec<Spans>, Vec<u64>), ApiError> {
         let malformed = || ApiError::internal("malformed batch of entries");
         let mut spans = Vec::new();
         let mut sizes = Vec::new();
-        let mut at = 0;
+        let mut at = 0usize;
         while at < data.len() {
-            let mut numbers = [0u64; 5];
-            for (i, number) in numbers.iter_mut().enumerate() {
-                let end = if i == 4 { b';' } else { b',' };
-                let mut digits = 0;
-                loop {
-                    let byte = *data.get(at).ok_or_else(malformed)?;
-                    at += 1;
-                    if byte == end && digits > 0 {
-                        break;
-                    }
-                    if !byte.is_ascii_digit() || digits == 19 {
-                        return Err(malformed());
-                    }
-                    *number = *number * 10 + u64::from(byte - b'0');
-                    digits += 1;
-                }
+            let mut numbers = [0u64; 7];
+            for number in &mut numbers {
+                let (value, len) = char_at(&data[at..]).ok_or_else(malformed)?;
+                *number = u64::from(value);
+                at += len;
             }
             let mut part = |len: u64| -> Result<Span<usize>, ApiError> {
                 let end = at.checked_add(usize::try_from(len).map_err(|_| malformed())?);
@@ -385,15 +420,38 @@ impl Batch {
                 at = end;
                 Ok(span)
             };
+            let [pk, sk, tail, body_low, body_high, size_low, size_high] = numbers;
             spans.push([
-                part(numbers[0])?,
-                part(numbers[1])?,
-                part(numbers[2])?,
-                part(numbers[3])?,
+                part(pk)?,
+                part(sk)?,
+                part(tail)?,
+                part(body_low | body_high << 20)?,
             ]);
-            sizes.push(numbers[4]);
+            sizes.push(size_low | size_high << 20);
         }
-        Ok(Batch { data, spans, sizes })
+        Ok((spans, sizes))
+    }
+
+    /// A batch of `data`, written as [`BATCH_SQL_ROW`] writes it.
+    #[cfg(test)]
+    pub fn from_bytes(data: Vec<u8>) -> Result<Batch, ApiError> {
+        let (spans, sizes) = Batch::split(&data)?;
+        Ok(Batch {
+            data: Held::Owned(data),
+            spans,
+            sizes,
+        })
+    }
+
+    /// The batch with its bytes in a buffer of its own, not in the row: what the item cache
+    /// keeps, shared between threads (reading a row's value calls into SQLite, which marks the
+    /// value as it reads it; and the row's other columns need not be kept).
+    pub fn into_owned(self) -> Batch {
+        let data = match &self.data {
+            Held::Row(_) => Held::Owned(self.data.bytes().to_vec()),
+            Held::Owned(_) => return self,
+        };
+        Batch { data, ..self }
     }
 
     /// How many entries the batch holds.
@@ -403,41 +461,39 @@ impl Batch {
 
     /// The bytes it holds.
     pub fn bytes(&self) -> usize {
-        self.data.len()
+        self.data.bytes().len()
     }
 
     /// Entry `i`, with `pk` as its partition key (a collection's entries all share it).
     fn entry<'a>(&'a self, i: usize, pk: &'a [u8]) -> EntryRef<'a> {
         let [_, sk, tail, body] = &self.spans[i];
+        let data = self.data.bytes();
         EntryRef {
             pk,
-            sk: &self.data[sk.clone()],
-            tail: &self.data[tail.clone()],
-            body: &self.data[body.clone()],
+            sk: &data[sk.clone()],
+            tail: &data[tail.clone()],
+            body: &data[body.clone()],
             size: self.sizes[i],
         }
     }
 
     /// The key of entry `i`: `(pk, sk, tail)`.
     fn key(&self, i: usize) -> (&[u8], &[u8], &[u8]) {
-        let [pk, sk, tail, _] = &self.spans[i];
-        (
-            &self.data[pk.clone()],
-            &self.data[sk.clone()],
-            &self.data[tail.clone()],
-        )
+        key_of(self.data.bytes(), &self.spans[i])
     }
 
     /// Puts the entries in key order (ascending when `forward`), if SQLite joined them in
     /// another: a comparison per entry when they already are.
     fn in_order(&mut self, forward: bool) {
+        let data = self.data.bytes();
+        let key = |i: usize| key_of(data, &self.spans[i]);
         let ordered = |a, b| if forward { a < b } else { a > b };
-        if (1..self.spans.len()).all(|i| ordered(self.key(i - 1), self.key(i))) {
+        if (1..self.spans.len()).all(|i| ordered(key(i - 1), key(i))) {
             return;
         }
         let mut order: Vec<usize> = (0..self.spans.len()).collect();
         order.sort_by(|&a, &b| {
-            let by_key = self.key(a).cmp(&self.key(b));
+            let by_key = key(a).cmp(&key(b));
             if forward { by_key } else { by_key.reverse() }
         });
         self.spans = order.iter().map(|&i| self.spans[i].clone()).collect();
@@ -446,18 +502,47 @@ impl Batch {
 
     /// The entries, in the order they are held.
     pub fn entries(&self) -> Vec<EntryRef<'_>> {
+        let data = self.data.bytes();
         self.spans
             .iter()
             .zip(&self.sizes)
             .map(|([pk, sk, tail, body], &size)| EntryRef {
-                pk: &self.data[pk.clone()],
-                sk: &self.data[sk.clone()],
-                tail: &self.data[tail.clone()],
-                body: &self.data[body.clone()],
+                pk: &data[pk.clone()],
+                sk: &data[sk.clone()],
+                tail: &data[tail.clone()],
+                body: &data[body.clone()],
                 size,
             })
             .collect()
     }
+}
+
+/// The key `(pk, sk, tail)` of the entry at `spans` in `data`.
+fn key_of<'a>(data: &'a [u8], spans: &Spans) -> (&'a [u8], &'a [u8], &'a [u8]) {
+    let [pk, sk, tail, _] = spans;
+    (&data[pk.clone()], &data[sk.clone()], &data[tail.clone()])
+}
+
+/// The character at the start of `bytes` as SQLite's `char` writes it (UTF-8 of any number
+/// up to 0x10FFFF, surrogates included), and its length in bytes; `None` if there is none.
+fn char_at(bytes: &[u8]) -> Option<(u32, usize)> {
+    let lead = *bytes.first()?;
+    let (len, bits) = match lead {
+        0x00..=0x7f => return Some((u32::from(lead), 1)),
+        0xc0..=0xdf => (2, lead & 0x1f),
+        0xe0..=0xef => (3, lead & 0x0f),
+        0xf0..=0xf7 => (4, lead & 0x07),
+        _ => return None,
+    };
+    let tail = bytes.get(1..len)?;
+    let mut value = u32::from(bits);
+    for &byte in tail {
+        if byte & 0xc0 != 0x80 {
+            return None;
+        }
+        value = value << 6 | u32::from(byte & 0x3f);
+    }
+    Some((value, len))
 }
 
 /// Reads the next `wanted` entries of `range` after `cursor`, as one row (see the module
@@ -512,7 +597,8 @@ pub(crate) async fn fetch(
     // flattened into an aggregate), but documents the order as arbitrary; an ORDER BY inside
     // the aggregate would sort every batch again. [`Batch::in_order`] checks instead.
     let sql = format!(
-        "SELECT CAST(group_concat({BATCH_SQL_ROW}, '') AS BLOB) FROM ({sql} ORDER BY pk {dir}, sk {dir}, tail {dir} LIMIT ?)"
+        "SELECT CAST(group_concat({BATCH_SQL_ROW}, '') AS BLOB), count(*) \
+         FROM ({sql} ORDER BY pk {dir}, sk {dir}, tail {dir} LIMIT ?)"
     );
     let mut query = sqlx::query(&sql).bind(range.keyspace);
     for b in binds {
@@ -520,8 +606,18 @@ pub(crate) async fn fetch(
     }
     query = query.bind(wanted);
     let row = query.fetch_one(&mut *conn).await?;
-    let data: Option<Vec<u8>> = row.try_get_unchecked(0)?;
-    let mut batch = Batch::parse(data.unwrap_or_default())?;
+    // No entries: the value is NULL.
+    let data: Option<&[u8]> = row.try_get_unchecked(0)?;
+    let count: i64 = row.try_get_unchecked(1)?;
+    let (spans, sizes) = Batch::split(data.unwrap_or_default())?;
+    if i64::try_from(spans.len()) != Ok(count) {
+        return Err(ApiError::internal("malformed batch of entries"));
+    }
+    let mut batch = Batch {
+        data: Held::Row(row),
+        spans,
+        sizes,
+    };
     batch.in_order(range.forward);
     Ok(batch)
 }

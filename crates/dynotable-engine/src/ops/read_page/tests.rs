@@ -63,44 +63,247 @@ async fn stored_items_serialise_as_the_decoded_items_do() {
     );
 }
 
+/// An entry as written: `(pk, sk, tail, body, size)`.
+type Written<'a> = (&'a [u8], &'a [u8], &'a [u8], &'a [u8], u64);
+
+/// What SQLite's `char` writes for `n` (UTF-8, surrogates included; U+FFFD past 0x10FFFF).
+fn sqlite_char(n: u64) -> Vec<u8> {
+    let c = if n > 0x10_ffff { 0xfffd } else { n as u32 };
+    match c {
+        0..0x80 => vec![c as u8],
+        0x80..0x800 => vec![0xc0 | (c >> 6) as u8, 0x80 | (c & 0x3f) as u8],
+        0x800..0x1_0000 => vec![
+            0xe0 | (c >> 12) as u8,
+            0x80 | (c >> 6 & 0x3f) as u8,
+            0x80 | (c & 0x3f) as u8,
+        ],
+        _ => vec![
+            0xf0 | (c >> 18) as u8,
+            0x80 | (c >> 12 & 0x3f) as u8,
+            0x80 | (c >> 6 & 0x3f) as u8,
+            0x80 | (c & 0x3f) as u8,
+        ],
+    }
+}
+
+/// `entries` joined as [`super::BATCH_SQL_ROW`] and `group_concat` join them, in the order given.
+fn joined(entries: &[Written]) -> Vec<u8> {
+    let mut data = Vec::new();
+    for (pk, sk, tail, body, size) in entries {
+        let len = |part: &[u8]| part.len() as u64;
+        for n in [
+            len(pk),
+            len(sk),
+            len(tail),
+            len(body) & 0xf_ffff,
+            len(body) >> 20,
+            size & 0xf_ffff,
+            size >> 20,
+        ] {
+            data.extend(sqlite_char(n));
+        }
+        data.extend_from_slice(&[*pk, *sk, *tail, *body].concat());
+    }
+    data
+}
+
 /// A batch joined out of order is put back in key order, in either direction.
 #[test]
 fn a_batch_joined_out_of_order_is_sorted() {
-    let record = |pk: &[u8], sk: &[u8], body: &str| {
-        let mut out = format!("{},{},0,{},{};", pk.len(), sk.len(), body.len(), body.len() * 2).into_bytes();
-        out.extend_from_slice(pk);
-        out.extend_from_slice(sk);
-        out.extend_from_slice(body.as_bytes());
-        out
-    };
-    let data = [
-        record(b"a", &[0, 2], "2"),
-        record(b"a", &[0, 0, 1], "1"),
-        record(b"a", &[0xff], "3"),
-    ]
-    .concat();
-    let bodies = |batch: &super::Batch| -> Vec<(String, u64)> {
+    let data = joined(&[
+        (b"a", &[0, 2], b"", b"2", 2),
+        (b"a", &[0, 0, 1], b"", b"1", 1),
+        (b"a", &[0xff], b"", b"3", 3),
+    ]);
+    let bodies_of = |batch: &super::Batch| -> Vec<(String, u64)> {
         batch
             .entries()
             .iter()
             .map(|e| (String::from_utf8(e.body.to_vec()).unwrap(), e.size))
             .collect()
     };
-    let mut batch = super::Batch::parse(data.clone()).unwrap();
+    let mut batch = super::Batch::from_bytes(data.clone()).unwrap();
     batch.in_order(true);
     assert_eq!(
-        bodies(&batch),
-        [("1".into(), 2), ("2".into(), 2), ("3".into(), 2)]
+        bodies_of(&batch),
+        [("1".into(), 1), ("2".into(), 2), ("3".into(), 3)]
     );
-    let mut batch = super::Batch::parse(data).unwrap();
+    let mut batch = super::Batch::from_bytes(data).unwrap();
     batch.in_order(false);
     assert_eq!(
-        bodies(&batch),
-        [("3".into(), 2), ("2".into(), 2), ("1".into(), 2)]
+        bodies_of(&batch),
+        [("3".into(), 3), ("2".into(), 2), ("1".into(), 1)]
     );
-    assert!(super::Batch::parse(b"1,1,0,5,3;ab{}".to_vec()).is_err());
-    assert!(super::Batch::parse(b"x;".to_vec()).is_err());
-    assert!(super::Batch::parse(Vec::new()).unwrap().entries().is_empty());
+}
+
+/// Every length `char` can carry reads back as written, at each width of its UTF-8 (1 to 4
+/// bytes, surrogates included), and body lengths and sizes past 20 bits through their second
+/// character.
+#[test]
+fn lengths_read_back_at_every_width() {
+    for n in [
+        0, 1, 0x7f, 0x80, 0x7ff, 0x800, 0xd800, 0xdfff, 0xffff, 0x1_0000, 0x10_ffff,
+    ] {
+        let data = sqlite_char(n);
+        assert_eq!(super::char_at(&data), Some((n as u32, data.len())), "{n:#x}");
+    }
+    let body = vec![b'x'; (1 << 20) + 3];
+    let sk = vec![0xff; 0x800];
+    let data = joined(&[(&[0xc3], &sk, b"", &body, (5 << 20) + 7)]);
+    let batch = super::Batch::from_bytes(data).unwrap();
+    let entries = batch.entries();
+    assert_eq!(entries.len(), 1);
+    assert_eq!(entries[0].pk, &[0xc3]);
+    assert_eq!(entries[0].sk, sk.as_slice());
+    assert_eq!(entries[0].body.len(), body.len());
+    assert_eq!(entries[0].size, (5 << 20) + 7);
+}
+
+/// Bytes that do not hold whole entries are an error, never a panic or a guess: a length past
+/// the end, a character cut short or with a bad continuation byte, a byte no character starts
+/// with.
+#[test]
+fn a_malformed_batch_is_an_error() {
+    let parse = |data: &[u8]| super::Batch::from_bytes(data.to_vec()).map(|b| b.len());
+    let whole = joined(&[(b"a", b"b", b"", b"{}", 9)]);
+    assert_eq!(parse(&whole).unwrap(), 1);
+    assert_eq!(parse(b"").unwrap(), 0);
+    assert!(
+        parse(&whole[..whole.len() - 1]).is_err(),
+        "bytes short of the lengths"
+    );
+    assert!(parse(&whole[..3]).is_err(), "numbers cut short");
+    assert!(
+        parse(&[whole.as_slice(), b"x"].concat()).is_err(),
+        "bytes beyond the entries"
+    );
+    let long = joined(&[(b"a", b"b", b"", &[b'x'; 0x900], 9)]);
+    assert_eq!(parse(&long).unwrap(), 1);
+    assert!(parse(&long[..4]).is_err(), "a two-byte character cut short");
+    let mut bad = long.clone();
+    bad[4] = b'x';
+    assert!(parse(&bad).is_err(), "a continuation byte that is not one");
+    assert!(
+        parse(&[0xff, 0, 0, 0, 0, 0, 0]).is_err(),
+        "no character starts with 0xff"
+    );
+    assert!(
+        parse(&[0x80, 0, 0, 0, 0, 0, 0]).is_err(),
+        "nor with a continuation byte"
+    );
+}
+
+/// The batch query on SQLite's `entries` table, against entries written straight into it with
+/// every byte the format must carry as content: NULs, commas, semicolons, digits and 0xff in
+/// keys and bodies, empty sort keys and tails, one body near 400 KB. Walked in batches of
+/// several sizes, forward and backward, over the whole keyspace and over one collection, with
+/// the cursor of each batch's last entry, the entries come back whole, once each, in key order.
+#[tokio::test]
+async fn the_batch_query_carries_any_bytes_in_key_order() {
+    use super::{Bound, EntryPosition, Range, fetch};
+    use sqlx::Connection as _;
+    let mut conn = sqlx::SqliteConnection::connect("sqlite::memory:").await.unwrap();
+    sqlx::raw_sql(include_str!("../../../migrations/0001_catalog.sql"))
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    type Entry = (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>, u64);
+    let mut entries: Vec<Entry> = Vec::new();
+    let awkward: [&[u8]; 6] = [b"", b"0", &[0], &[0, 0, 0xff], b",;1,2;", &[0xff, b',', 0, b';']];
+    for (i, pk) in [b"p".as_slice(), &[0, b','], &[0xff, 0, 0], b"9;9"]
+        .iter()
+        .enumerate()
+    {
+        for (j, sk) in awkward.iter().enumerate() {
+            for (k, tail) in awkward.iter().take(3).enumerate() {
+                let n = i * 100 + j * 10 + k;
+                let body = [
+                    &b"{\"n\":"[..],
+                    n.to_string().as_bytes(),
+                    b",",
+                    awkward[n % 6],
+                    b"\0}",
+                ]
+                .concat();
+                entries.push((pk.to_vec(), sk.to_vec(), tail.to_vec(), body, n as u64 * 3));
+            }
+        }
+    }
+    let big = [b"{".as_slice(), &[0, b',', b';'].repeat(133_000), b"}"].concat();
+    entries.push((b"q".to_vec(), Vec::new(), Vec::new(), big, 399 * 1024));
+    entries.push((b"q".to_vec(), vec![1], Vec::new(), Vec::new(), 0));
+    for (pk, sk, tail, body, size) in &entries {
+        sqlx::query("INSERT INTO entries (keyspace, pk, sk, tail, body, size) VALUES (7, ?, ?, ?, ?, ?)")
+            .bind(pk)
+            .bind(sk)
+            .bind(tail)
+            .bind(body)
+            .bind(*size as i64)
+            .execute(&mut conn)
+            .await
+            .unwrap();
+    }
+    // Another keyspace's entries are never read.
+    sqlx::query("INSERT INTO entries VALUES (8, X'00', X'', X'', X'7B7D', 1)")
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    entries.sort();
+    let key = |e: &Entry| (e.0.clone(), e.1.clone(), e.2.clone());
+    for pk in [None, Some(b"p".to_vec()), Some(vec![0, b','])] {
+        for forward in [true, false] {
+            for wanted in [1, 5, 17, 1024] {
+                let mut expected: Vec<Entry> = entries
+                    .iter()
+                    .filter(|e| pk.as_ref().is_none_or(|p| &e.0 == p))
+                    .cloned()
+                    .collect();
+                if !forward {
+                    expected.reverse();
+                }
+                let range = Range {
+                    keyspace: 7,
+                    pk: pk.clone(),
+                    lower: Bound::Unbounded,
+                    upper: Bound::Unbounded,
+                    forward,
+                    start_after: None,
+                    segment: None,
+                };
+                let mut got: Vec<Entry> = Vec::new();
+                let mut cursor: Option<EntryPosition> = None;
+                loop {
+                    let batch = fetch(&mut conn, &range, cursor.as_ref(), wanted).await.unwrap();
+                    let read: Vec<Entry> = batch
+                        .entries()
+                        .iter()
+                        .map(|e| {
+                            (
+                                e.pk.to_vec(),
+                                e.sk.to_vec(),
+                                e.tail.to_vec(),
+                                e.body.to_vec(),
+                                e.size,
+                            )
+                        })
+                        .collect();
+                    assert!(read.len() as i64 <= wanted);
+                    if let Some(last) = batch.entries().last() {
+                        cursor = Some(last.position());
+                    }
+                    got.extend(read.iter().cloned());
+                    if (read.len() as i64) < wanted {
+                        break;
+                    }
+                }
+                assert_eq!(got.len(), expected.len(), "{pk:?} {forward} {wanted}");
+                for (got, expected) in got.iter().zip(&expected) {
+                    assert_eq!(key(got), key(expected), "{pk:?} {forward} {wanted}");
+                    assert!(got == expected, "{:?}: body or size differs", key(expected));
+                }
+            }
+        }
+    }
 }
 
 /// Pages read through the one-row batches: binary keys with NUL and 0xff bytes, bodies with
