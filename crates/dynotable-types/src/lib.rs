@@ -38,6 +38,6 @@ pub use naming::{validate_attribute_name, validate_index_name, validate_table_na
 pub use number::Number;
 pub use set::{BinarySet, NumberSet, Set, SetElement, StringSet};
 pub use size::{MAX_ITEM_SIZE, item_size, number_size, value_size};
-pub use validation::{SizeCheck, check_item_size, validate_item};
+pub use validation::{SizeCheck, check_item_size, check_size, validate_item};
 pub use value::{AttributeMap, AttributeType, AttributeValue, Item};
 pub use wire::Checked;

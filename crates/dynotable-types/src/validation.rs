@@ -92,7 +92,16 @@ pub enum SizeCheck {
 ///
 /// [`ValidationError::ItemTooLarge`] or [`ValidationError::UpdatedItemTooLarge`].
 pub fn check_item_size(item: &Item, check: SizeCheck) -> Result<usize, ValidationError> {
-    let size = item_size(item);
+    check_size(item_size(item), check)
+}
+
+/// Checks `size` bytes against the 400 KB item limit (rule B.7) and returns it: an item's
+/// size, or on a table with local secondary indexes the item's and its LSI entries' together.
+///
+/// # Errors
+///
+/// [`ValidationError::ItemTooLarge`] or [`ValidationError::UpdatedItemTooLarge`].
+pub fn check_size(size: usize, check: SizeCheck) -> Result<usize, ValidationError> {
     if size <= MAX_ITEM_SIZE {
         return Ok(size);
     }

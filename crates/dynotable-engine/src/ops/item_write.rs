@@ -48,7 +48,7 @@
 //!   marks the item like every other write, which is what the answer depends on.
 
 use dynotable_expr::{Condition, Update};
-use dynotable_types::{Item, MAX_ITEM_SIZE, SizeCheck, ValidationError, check_item_size, validate_item};
+use dynotable_types::{Item, SizeCheck, check_item_size, check_size, validate_item};
 
 use crate::api::item::{ItemCollectionMetrics, WriteItemOutput};
 use crate::capacity::{self, WriteUnits};
@@ -95,12 +95,8 @@ impl PreparedItem {
             .filter(|(index, _)| index.kind == IndexKind::Local)
             .filter_map(|(_, entry)| entry.as_ref().map(|entry| entry.size))
             .sum();
-        if size + lsi_bytes > MAX_ITEM_SIZE as u64 {
-            return Err(match check {
-                SizeCheck::Write => ValidationError::ItemTooLarge,
-                SizeCheck::Update => ValidationError::UpdatedItemTooLarge,
-            }
-            .into());
+        if lsi_bytes > 0 {
+            check_size((size + lsi_bytes) as usize, check)?;
         }
         Ok(PreparedItem { item, size, entries })
     }
