@@ -3,6 +3,20 @@
 
 use crate::{Engine, Location};
 
+/// An in-memory engine with no item cache and no sweep, so every read goes to SQLite.
+async fn uncached_engine() -> Engine {
+    let mut options = crate::Options::new(Location::InMemory);
+    options.sweep_interval = None;
+    options.item_cache_bytes = 0;
+    Engine::open_with(options).await.unwrap()
+}
+
+/// Calls `op` with a JSON body; the answer, which must be a success, as JSON.
+async fn call_json(engine: &Engine, op: &'static str, body: serde_json::Value) -> serde_json::Value {
+    let out = engine.call(op, body.to_string().as_bytes()).await.unwrap();
+    serde_json::from_slice(&out).unwrap()
+}
+
 /// The wire path splices stored bodies; PartiQL's path decodes them. Both must say the same.
 #[tokio::test]
 async fn stored_items_serialise_as_the_decoded_items_do() {
@@ -313,17 +327,8 @@ async fn the_batch_query_carries_any_bytes_in_key_order() {
 #[tokio::test]
 async fn batches_keep_every_entry_whole_and_in_order() {
     use base64::Engine as _;
-    let mut options = crate::Options::new(Location::InMemory);
-    options.sweep_interval = None;
-    options.item_cache_bytes = 0;
-    let engine = Engine::open_with(options).await.unwrap();
-    let call = |op: &'static str, body: serde_json::Value| {
-        let engine = engine.clone();
-        async move {
-            let out = engine.call(op, body.to_string().as_bytes()).await.unwrap();
-            serde_json::from_slice::<serde_json::Value>(&out).unwrap()
-        }
-    };
+    let engine = uncached_engine().await;
+    let call = |op: &'static str, body: serde_json::Value| call_json(&engine, op, body);
     let b = |bytes: &[u8]| serde_json::json!({"B": base64::engine::general_purpose::STANDARD.encode(bytes)});
     call(
         "CreateTable",
@@ -429,17 +434,8 @@ async fn batches_keep_every_entry_whole_and_in_order() {
 async fn scan_pages_end_at_1_mb_and_splice_every_type_exactly() {
     use dynotable_types::{Item, item_size};
     use serde_json::{Value, json};
-    let mut options = crate::Options::new(Location::InMemory);
-    options.sweep_interval = None;
-    options.item_cache_bytes = 0;
-    let engine = Engine::open_with(options).await.unwrap();
-    let call = |op: &'static str, body: Value| {
-        let engine = engine.clone();
-        async move {
-            let out = engine.call(op, body.to_string().as_bytes()).await.unwrap();
-            serde_json::from_slice::<Value>(&out).unwrap()
-        }
-    };
+    let engine = uncached_engine().await;
+    let call = |op: &'static str, body: Value| call_json(&engine, op, body);
     call(
         "CreateTable",
         json!({"TableName": "Big", "BillingMode": "PAY_PER_REQUEST",
