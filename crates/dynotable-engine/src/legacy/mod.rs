@@ -29,6 +29,8 @@
 //! [`Update`]: dynotable_expr::Update
 
 pub(crate) mod condition;
+#[cfg(test)]
+mod golden_tests;
 pub(crate) mod update;
 
 use std::collections::BTreeSet;
