@@ -424,3 +424,32 @@ def test_scan_filter_with_filter_expression_is_refused(music):
 def test_scan_attributes_to_get_with_projection_expression_is_refused(music):
     refused(music.scan, mixing("AttributesToGet", "ProjectionExpression"), TableName="Music",
             AttributesToGet=["Song"], ProjectionExpression="Song")
+
+
+def test_query_key_conditions_on_a_global_secondary_index(client):
+    client.create_table(
+        TableName="Plays", BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=[{"AttributeName": "Artist", "AttributeType": "S"},
+                              {"AttributeName": "Song", "AttributeType": "S"},
+                              {"AttributeName": "Genre", "AttributeType": "S"},
+                              {"AttributeName": "Plays", "AttributeType": "N"}],
+        KeySchema=[{"AttributeName": "Artist", "KeyType": "HASH"},
+                   {"AttributeName": "Song", "KeyType": "RANGE"}],
+        GlobalSecondaryIndexes=[{
+            "IndexName": "ByGenre",
+            "KeySchema": [{"AttributeName": "Genre", "KeyType": "HASH"},
+                          {"AttributeName": "Plays", "KeyType": "RANGE"}],
+            "Projection": {"ProjectionType": "ALL"},
+        }])
+    for song, plays in [("A", "10"), ("B", "3"), ("C", "7")]:
+        client.put_item(TableName="Plays", Item={**key(song), "Genre": {"S": "ska"}, "Plays": {"N": plays}})
+    response = client.query(TableName="Plays", IndexName="ByGenre", AttributesToGet=["Song"], KeyConditions={
+        "Genre": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "ska"}]},
+        "Plays": {"ComparisonOperator": "GE", "AttributeValueList": [{"N": "5"}]}})
+    assert response["Items"] == [{"Song": {"S": "C"}}, {"Song": {"S": "A"}}]
+
+
+def test_expression_attribute_names_without_an_expression_are_refused(music):
+    refused(music.get_item,
+            "ExpressionAttributeNames can only be specified when using expressions: ProjectionExpression is null",
+            TableName="Music", Key=key("A"), AttributesToGet=["Plays"], ExpressionAttributeNames={"#p": "Plays"})
