@@ -37,6 +37,10 @@
 //! `Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or
 //! function: begins_with, operand type: N`. A BETWEEN with the lower bound above the upper one
 //! fails there too (see [`crate::condition`]).
+//!
+//! [`key_condition_from_parts`] applies the same schema checks to key conditions given as data
+//! (the engine's translation of the legacy `KeyConditions` parameter), so both forms give the
+//! same [`KeyCondition`] and the same messages.
 
 use std::fmt;
 
