@@ -453,6 +453,49 @@ mod tests {
         assert!(Comparison::new("a", Operator::Eq, vec![list]).is_ok());
     }
 
+    /// One evaluator: each operator translates to exactly the tree its ConditionExpression
+    /// resolves to.
+    #[test]
+    fn each_operator_is_the_tree_of_its_expression() {
+        let values = std::collections::BTreeMap::from([(":v".to_owned(), n("5")), (":w".to_owned(), n("7"))]);
+        for (operator, count, text) in [
+            (Operator::Eq, 1, "a = :v"),
+            (Operator::Ne, 1, "a <> :v"),
+            (Operator::Le, 1, "a <= :v"),
+            (Operator::Lt, 1, "a < :v"),
+            (Operator::Ge, 1, "a >= :v"),
+            (Operator::Gt, 1, "a > :v"),
+            (Operator::NotNull, 0, "attribute_exists(a)"),
+            (Operator::Null, 0, "attribute_not_exists(a)"),
+            (Operator::Contains, 1, "contains(a, :v)"),
+            (
+                Operator::NotContains,
+                1,
+                "attribute_exists(a) AND NOT contains(a, :v)",
+            ),
+            (Operator::In, 2, "a IN (:v, :w)"),
+            (Operator::Between, 2, "a BETWEEN :v AND :w"),
+        ] {
+            let mut placeholders = dynotable_expr::Placeholders::new(None, Some(values.clone())).unwrap();
+            let expression = placeholders
+                .condition(dynotable_expr::ExpressionKind::Condition, text)
+                .unwrap();
+            let legacy = Comparison::new("a", operator, values.values().take(count).cloned().collect())
+                .unwrap()
+                .to_condition();
+            assert_eq!(legacy, expression, "{text}");
+        }
+        let mut placeholders =
+            dynotable_expr::Placeholders::new(None, Some([(":v".to_owned(), s("ab"))].into())).unwrap();
+        let expression = placeholders
+            .condition(dynotable_expr::ExpressionKind::Condition, "begins_with(a, :v)")
+            .unwrap();
+        let legacy = Comparison::new("a", Operator::BeginsWith, vec![s("ab")])
+            .unwrap()
+            .to_condition();
+        assert_eq!(legacy, expression);
+    }
+
     #[test]
     fn not_contains_needs_the_attribute() {
         let condition = Comparison::new("a", Operator::NotContains, vec![s("x")])

@@ -148,6 +148,38 @@ mod tests {
         assert_eq!(new["name"], AttributeValue::S("x".into()));
     }
 
+    /// One evaluator: each action translates to the actions its UpdateExpression resolves to
+    /// (compared as printed: the expression's actions carry spans of its text).
+    #[test]
+    fn each_action_is_the_action_of_its_expression() {
+        let n = |t: &str| AttributeValue::N(t.parse().unwrap());
+        let set = AttributeValue::NS(dynotable_types::Set::new(vec!["1".parse().unwrap()]).unwrap());
+        let list = AttributeValue::L(vec![n("1")]);
+        for (action, value, text) in [
+            (Some("PUT"), Some(n("1")), "SET a = :v"),
+            (None, Some(n("1")), "SET a = :v"),
+            (Some("DELETE"), None, "REMOVE a"),
+            (Some("DELETE"), Some(set.clone()), "DELETE a :v"),
+            (Some("ADD"), Some(n("1")), "ADD a :v"),
+            (Some("ADD"), Some(set.clone()), "ADD a :v"),
+            (
+                Some("ADD"),
+                Some(list.clone()),
+                "SET a = list_append(if_not_exists(a, :empty), :v)",
+            ),
+        ] {
+            let mut values = BTreeMap::from([(":empty".to_owned(), AttributeValue::L(Vec::new()))]);
+            if let Some(value) = &value {
+                values.insert(":v".to_owned(), value.clone());
+            }
+            let mut placeholders = dynotable_expr::Placeholders::new(None, Some(values)).unwrap();
+            let expression = placeholders.update(text).unwrap();
+            let legacy = update(updates(&[("a", action, value)])).unwrap();
+            let printed = |u: &Update| u.actions.iter().map(ToString::to_string).collect::<Vec<_>>();
+            assert_eq!(printed(&legacy), printed(&expression), "{text}");
+        }
+    }
+
     #[test]
     fn values_are_checked_against_the_action() {
         fn message(entries: &[(&str, Option<&str>, Option<AttributeValue>)]) -> String {
