@@ -17,6 +17,7 @@ const COMMANDS: &[&str] = &[
     "list_regions",
     "list_tables",
     "describe_table",
+    "confirm_delete_table",
     "delete_table",
     "collection_stats",
     "query",

@@ -26,6 +26,7 @@ use dynotable_app::{App, CommandError, Expectation, ItemCheck, UpdateOutcome, Wr
 use dynotable_aws::client::ConnectionTest;
 use dynotable_aws::profiles::AwsProfile;
 
+use dynotable_app::deletion::DeleteToken;
 use dynotable_app::files::{ChosenFile, FilePurpose};
 
 /// Asks the user for a file with the system's dialog: one to import (`open`) or where to export
@@ -40,7 +41,7 @@ pub async fn choose_file(
     file_name: String,
     extension: String,
 ) -> Result<Option<ChosenFile>, CommandError> {
-    crate::file_dialog::choose_file(&app, &window, purpose, &file_name, &extension).await
+    crate::dialogs::choose_file(&app, &window, purpose, &file_name, &extension).await
 }
 
 /// The app's version, data folder and the embedded engine's state.
@@ -133,16 +134,29 @@ pub async fn describe_table(
     app.describe_table(&profile_id, &table).await
 }
 
-/// Deletes a table once its name is typed back.
+/// Asks the user, in a native dialog the web view cannot answer, to confirm deleting `table`;
+/// `null` when they decline. The token it returns is what `delete_table` takes.
+#[tauri::command]
+#[specta::specta]
+pub async fn confirm_delete_table(
+    app: tauri::State<'_, App>,
+    window: tauri::Window,
+    profile_id: String,
+    table: String,
+) -> Result<Option<DeleteToken>, CommandError> {
+    crate::dialogs::confirm_delete_table(&app, &window, &profile_id, &table).await
+}
+
+/// Deletes a table with the token `confirm_delete_table` issued for it.
 #[tauri::command]
 #[specta::specta]
 pub async fn delete_table(
     app: tauri::State<'_, App>,
     profile_id: String,
     table: String,
-    confirmation: String,
+    token: String,
 ) -> Result<(), CommandError> {
-    app.delete_table(&profile_id, &table, &confirmation).await
+    app.delete_table(&profile_id, &table, &token).await
 }
 
 /// The item collections of a table or index, largest first.

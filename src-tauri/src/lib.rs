@@ -6,7 +6,7 @@
 //! `dynotable_app::App` → back as the DTO or a `CommandError { code, message }`.
 
 pub mod commands;
-mod file_dialog;
+mod dialogs;
 
 use tauri::Manager;
 
@@ -24,6 +24,7 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::list_regions,
             commands::list_tables,
             commands::describe_table,
+            commands::confirm_delete_table,
             commands::delete_table,
             commands::collection_stats,
             commands::query,

@@ -13,8 +13,10 @@ On a failed test: the text of every alert and status line (printed with the fail
 says why) and a screenshot in test-artifacts/.
 """
 
+import fcntl
 import os
 import pathlib
+import time
 
 import pytest
 from selenium import webdriver
@@ -64,6 +66,26 @@ def window(request):
             driver.quit()
         except Exception:  # the test closed the window itself (to start the app again)
             pass
+        database_released()
+
+
+def database_released(timeout: float = 60) -> None:
+    """Waits until the closed app has let go of the embedded engine's database (its lock file is
+    free), so the next test's app does not find it held by a process still exiting."""
+    lock = pathlib.Path(os.environ["DYNOTABLE_DATA_DIR"]) / "embedded" / "local.db.lock"
+    if not lock.exists():
+        return
+    deadline = time.monotonic() + timeout
+    with open(lock, "a") as held:
+        while True:
+            try:
+                fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(held, fcntl.LOCK_UN)
+                return
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"waited {timeout:.0f} s for the closed app to release {lock}")
+                time.sleep(0.1)
 
 
 def screenshot(driver, name: str) -> None:

@@ -1,7 +1,7 @@
 """Light and dark in the real window: the toggle in the status bar switches the theme, and the
 choice is still there when the app is started again."""
 
-from conftest import START_TIMEOUT, screenshot, start_window
+from conftest import START_TIMEOUT, database_released, screenshot, start_window
 from window import click_css, engine_ready, open_table, settle, text_of, wait_for
 
 BACKGROUND = "return getComputedStyle(document.body).backgroundColor"
@@ -34,6 +34,7 @@ def test_the_theme_toggle_switches_light_and_dark_and_the_choice_is_kept(window)
 
         # Started again, the app shows the theme the user chose.
         window.quit()
+        database_released()
         again = start_window(START_TIMEOUT)
         try:
             engine_ready(again)

@@ -50,6 +50,8 @@ pub enum ErrorCode {
     MfaRequired,
     /// A file was named that the user did not choose in the file dialog for this purpose.
     FileNotChosen,
+    /// A destructive change was sent without the user's confirmation (or with a stale one).
+    NotConfirmed,
 }
 
 /// What a command returns when it fails.

@@ -17,6 +17,7 @@ mod cancellation;
 mod connections;
 pub mod costs;
 pub mod data_dir;
+pub mod deletion;
 pub mod demo;
 pub mod dto;
 mod error;
@@ -87,6 +88,8 @@ struct Inner {
     share: tokio::sync::Mutex<Option<sharing::Share>>,
     /// The files the user chose in the file dialog, by handle.
     files: files::FileGrants,
+    /// Confirmations of table deletions, issued after the shell's native dialog.
+    delete_tokens: deletion::DeleteTokens,
 }
 
 impl std::fmt::Debug for App {
@@ -153,6 +156,7 @@ impl App {
                 running: cancellation::Running::default(),
                 share: tokio::sync::Mutex::new(None),
                 files: files::FileGrants::default(),
+                delete_tokens: deletion::DeleteTokens::default(),
                 mfa: tokio::sync::Mutex::new(std::collections::HashMap::new()),
             }),
         }
@@ -237,13 +241,32 @@ impl App {
     }
 }
 
+/// How long the app waits for another engine to let go of the database: a DynoTable window
+/// closed a moment ago is still exiting, and opening it again at once must not fail.
+const IN_USE_WAIT: std::time::Duration = std::time::Duration::from_secs(15);
+
+/// Opens the engine; a database held by another engine is tried again every 100 ms for up to
+/// [`IN_USE_WAIT`] before the app says it is in use.
+async fn open_waiting_for_the_last_window(location: Location) -> Result<Engine, String> {
+    let started = std::time::Instant::now();
+    loop {
+        match Engine::open(location.clone()).await {
+            Ok(engine) => return Ok(engine),
+            Err(dynotable_engine::EngineError::InUse { .. }) if started.elapsed() < IN_USE_WAIT => {
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+            Err(err) => return Err(err.to_string()),
+        }
+    }
+}
+
 /// Opens the engine and, on the first launch (no marker file), loads the demo tables.
 async fn open_with_demo(
     location: Location,
     marker: &Path,
     progress: &watch::Sender<EngineSlot>,
 ) -> Result<Engine, String> {
-    let engine = Engine::open(location).await.map_err(|err| err.to_string())?;
+    let engine = open_waiting_for_the_last_window(location).await?;
     if !marker.exists() {
         let _ = progress.send(EngineSlot::LoadingDemo);
         let loaded = demo::load(&engine)

@@ -294,36 +294,6 @@ impl App {
         Ok(description)
     }
 
-    /// Deletes `table` once the user has typed its name back as `confirmation`.
-    pub async fn delete_table(
-        &self,
-        profile_id: &str,
-        table: &str,
-        confirmation: &str,
-    ) -> Result<(), CommandError> {
-        let session = self.session(profile_id).await?;
-        session.writable()?;
-        if confirmation != table {
-            return Err(CommandError::new(
-                ErrorCode::Validation,
-                format!("Type the table name \u{201c}{table}\u{201d} exactly to delete it."),
-            ));
-        }
-        session
-            .client
-            .delete_table()
-            .table_name(table)
-            .send()
-            .await
-            .map_err(|err| CommandError::from_sdk(&err))?;
-        session
-            .descriptions
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(table);
-        Ok(())
-    }
-
     /// The item collections of a table or index, largest first. For the embedded engine they come
     /// from the statistics it keeps with every write, without reading the items.
     pub async fn collection_stats(

@@ -92,12 +92,30 @@ async fn a_table_is_created_with_its_indexes_and_deleted_after_its_name_is_typed
     let err = app.create_table(EMBEDDED_ID, orders()).await.unwrap_err();
     assert_eq!(err.exception.as_deref(), Some("ResourceInUseException"));
 
+    // The table's name, as the same caller could send it, is no confirmation.
     let err = app
-        .delete_table(EMBEDDED_ID, "Orders2", "orders2")
+        .delete_table(EMBEDDED_ID, "Orders2", "Orders2")
         .await
         .unwrap_err();
-    assert_eq!(err.code, ErrorCode::Validation);
-    app.delete_table(EMBEDDED_ID, "Orders2", "Orders2").await.unwrap();
+    assert_eq!(err.code, ErrorCode::NotConfirmed);
+    // A token confirms the table it was issued for, on its connection, once.
+    let other = app.issue_delete_token(EMBEDDED_ID, "Telemetry").await.unwrap();
+    let err = app
+        .delete_table(EMBEDDED_ID, "Orders2", &other.token)
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::NotConfirmed);
+    assert!(err.message.contains("another table"), "{}", err.message);
+    let confirmed = app.issue_delete_token(EMBEDDED_ID, "Orders2").await.unwrap();
+    assert_eq!(confirmed.table, "Orders2");
+    app.delete_table(EMBEDDED_ID, "Orders2", &confirmed.token).await.unwrap();
+    let err = app
+        .delete_table(EMBEDDED_ID, "Orders2", &confirmed.token)
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::NotConfirmed, "a token is used once");
+    // The table the other token named is still there: nothing deleted it.
+    app.describe_table(EMBEDDED_ID, "Telemetry").await.unwrap();
     let err = app.describe_table(EMBEDDED_ID, "Orders2").await.unwrap_err();
     assert_eq!(err.code, ErrorCode::NotFound);
 }

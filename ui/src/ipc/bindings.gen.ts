@@ -24,8 +24,13 @@ export const commands = {
 	listTables: (profileId: string, start: string | null) => typedError<TableList, CommandError>(__TAURI_INVOKE("list_tables", { profileId, start })),
 	/**  A table's keys, indexes, counts, stream and TTL. */
 	describeTable: (profileId: string, table: string) => typedError<TableDescription, CommandError>(__TAURI_INVOKE("describe_table", { profileId, table })),
-	/**  Deletes a table once its name is typed back. */
-	deleteTable: (profileId: string, table: string, confirmation: string) => typedError<null, CommandError>(__TAURI_INVOKE("delete_table", { profileId, table, confirmation })),
+	/**
+	 *  Asks the user, in a native dialog the web view cannot answer, to confirm deleting `table`;
+	 *  `null` when they decline. The token it returns is what `delete_table` takes.
+	 */
+	confirmDeleteTable: (profileId: string, table: string) => typedError<DeleteToken | null, CommandError>(__TAURI_INVOKE("confirm_delete_table", { profileId, table })),
+	/**  Deletes a table with the token `confirm_delete_table` issued for it. */
+	deleteTable: (profileId: string, table: string, token: string) => typedError<null, CommandError>(__TAURI_INVOKE("delete_table", { profileId, table, token })),
 	/**  The item collections of a table or index, largest first. */
 	collectionStats: (profileId: string, table: string, index: string | null) => typedError<CollectionStats, CommandError>(__TAURI_INVOKE("collection_stats", { profileId, table, index })),
 	/**  One page of a Query of one collection. */
@@ -389,6 +394,12 @@ export type CredentialSource =
 /**  Nothing in the profile: credentials from the environment or instance metadata, or none. */
 { kind: "other" };
 
+/**  What the UI gets after the user confirmed: the token to send with `delete_table`. */
+export type DeleteToken = {
+	token: string,
+	table: string,
+};
+
 /**  What resetting the demo data loaded. */
 export type DemoReset = {
 	tables: number,
@@ -472,7 +483,9 @@ export type ErrorCode =
 /**  The profile's role asks for an MFA code: call `provide_mfa_code`, then try again. */
 "MFA_REQUIRED" | 
 /**  A file was named that the user did not choose in the file dialog for this purpose. */
-"FILE_NOT_CHOSEN";
+"FILE_NOT_CHOSEN" | 
+/**  A destructive change was sent without the user's confirmation (or with a stale one). */
+"NOT_CONFIRMED";
 
 /**  What happened to the item before the write. */
 export type Expectation = 

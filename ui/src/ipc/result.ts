@@ -66,6 +66,8 @@ export function errorTitle(code: UiError["code"]): string {
       return "This role asks for an MFA code";
     case "FILE_NOT_CHOSEN":
       return "Choose the file first";
+    case "NOT_CONFIRMED":
+      return "Not confirmed";
     case "IPC_FAILURE":
       return "The app's backend did not answer";
   }
