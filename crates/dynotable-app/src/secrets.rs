@@ -14,9 +14,8 @@
 //!   `sync-secret-service`, its session encrypted with `crypto-rust`). Not the kernel keyring,
 //!   which forgets everything at logout or reboot.
 //!
-//! On any other system there is no keychain: every call fails with
-//! [`SecretStoreError::Unavailable`]. Profiles from `~/.aws` keep their secrets in the AWS files
-//! and never reach this module.
+//! No other system is built for (keyring is a dependency on these three only). Profiles from
+//! `~/.aws` keep their secrets in the AWS files and never reach this module.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -151,15 +150,16 @@ pub struct KeychainStore {
     service: String,
 }
 
-/// The keychain of this system, by name (`None` where DynoTable has none).
-pub const KEYCHAIN_BACKEND: Option<&str> = if cfg!(target_os = "macos") {
-    Some("macOS Keychain")
+#[cfg(not(any(target_os = "macos", target_os = "windows", target_os = "linux")))]
+compile_error!("DynoTable keeps secrets in the OS keychain, which it has on macOS, Windows and Linux only");
+
+/// The keychain of this system, by name.
+pub const KEYCHAIN_BACKEND: &str = if cfg!(target_os = "macos") {
+    "macOS Keychain"
 } else if cfg!(target_os = "windows") {
-    Some("Windows Credential Manager")
-} else if cfg!(target_os = "linux") {
-    Some("Secret Service")
+    "Windows Credential Manager"
 } else {
-    None
+    "Secret Service"
 };
 
 impl KeychainStore {
@@ -173,7 +173,6 @@ impl KeychainStore {
     /// default, which is its mock when a backend feature is missing).
     fn entry(&self, account: &str) -> Result<keyring::Entry, SecretStoreError> {
         let credential = backend()
-            .ok_or(SecretStoreError::Unavailable)?
             .build(None, &self.service, account)
             .map_err(SecretStoreError::of_keyring)?;
         Ok(keyring::Entry::new_with_credential(credential))
@@ -181,23 +180,18 @@ impl KeychainStore {
 }
 
 #[cfg(target_os = "macos")]
-fn backend() -> Option<Box<keyring::CredentialBuilder>> {
-    Some(keyring::macos::default_credential_builder())
+fn backend() -> Box<keyring::CredentialBuilder> {
+    keyring::macos::default_credential_builder()
 }
 
 #[cfg(target_os = "windows")]
-fn backend() -> Option<Box<keyring::CredentialBuilder>> {
-    Some(keyring::windows::default_credential_builder())
+fn backend() -> Box<keyring::CredentialBuilder> {
+    keyring::windows::default_credential_builder()
 }
 
 #[cfg(target_os = "linux")]
-fn backend() -> Option<Box<keyring::CredentialBuilder>> {
-    Some(keyring::secret_service::default_credential_builder())
-}
-
-#[cfg(not(any(target_os = "macos", target_os = "windows", target_os = "linux")))]
-fn backend() -> Option<Box<keyring::CredentialBuilder>> {
-    None
+fn backend() -> Box<keyring::CredentialBuilder> {
+    keyring::secret_service::default_credential_builder()
 }
 
 impl SecretStore for KeychainStore {
@@ -257,13 +251,13 @@ mod tests {
     fn this_system_has_a_keychain_backend() {
         // The three desktops DynoTable ships on each name theirs (never keyring's mock).
         #[cfg(target_os = "linux")]
-        assert_eq!(KEYCHAIN_BACKEND, Some("Secret Service"));
+        assert_eq!(KEYCHAIN_BACKEND, "Secret Service");
         #[cfg(target_os = "macos")]
-        assert_eq!(KEYCHAIN_BACKEND, Some("macOS Keychain"));
+        assert_eq!(KEYCHAIN_BACKEND, "macOS Keychain");
         #[cfg(target_os = "windows")]
-        assert_eq!(KEYCHAIN_BACKEND, Some("Windows Credential Manager"));
+        assert_eq!(KEYCHAIN_BACKEND, "Windows Credential Manager");
         // keyring's mock keeps a secret only in its entry; a keychain keeps it until deleted.
-        let persistence = backend().expect("a keychain backend").persistence();
+        let persistence = backend().persistence();
         assert!(
             matches!(
                 persistence,

@@ -26,7 +26,7 @@ fn answered<T>(result: Result<T, secrets::SecretStoreError>, doing: &str) -> T {
             "the OS keychain ({}) did not answer while {doing}: {err}. This test needs a real \
              keychain: on Linux run it through `make keychain-test`, which starts a private \
              Secret Service.",
-            KEYCHAIN_BACKEND.unwrap_or("none on this system")
+            KEYCHAIN_BACKEND
         )
     })
 }
