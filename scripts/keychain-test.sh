@@ -17,9 +17,13 @@ for tool in dbus-run-session gnome-keyring-daemon; do
   }
 done
 
-# Build first, in the real home (cargo's and rustup's homes stay where they are).
+# Build first, in the real home (cargo's and rustup's homes stay where they are). The workspace
+# with the app's `custom-protocol` feature, as make's other cargo steps build it, so this reuses
+# the compilation of `make rust-test` instead of building dynotable-app's dependencies again with
+# other features (`cargo test -p dynotable-app --test os_keychain` runs the same test).
 export CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}" RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}"
-cargo test -p dynotable-app --test os_keychain --no-run
+test=(cargo test --workspace --features custom-protocol --test os_keychain)
+"${test[@]}" --no-run
 
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
@@ -45,5 +49,5 @@ HOME="$scratch/home" XDG_RUNTIME_DIR="$scratch/run" XDG_DATA_HOME="$scratch/home
       }
       sleep 0.1
     done
-    cargo test -p dynotable-app --test os_keychain
-  '
+    "$@"
+  ' sh "${test[@]}"
