@@ -89,7 +89,7 @@ export function TransferPanel({
     finish(await unwrap(source.exportItems(profileId, id, exportSource, format, exportFile.handle, channel)), "Exported");
   };
 
-  const estimateImport = async () => {
+  const estimateTheImport = async () => {
     setEstimate(null);
     setError(null);
     if (importFile === null) return;
@@ -157,7 +157,7 @@ export function TransferPanel({
         <button type="button" onClick={() => void exportItems()} disabled={running !== null || exportFile === null || mustConfirmReplace}>
           {exportFile === null ? "Export" : `Export to ${exportFile.name}`}
         </button>
-        <button type="button" onClick={() => void estimateImport()} disabled={running !== null || importFile === null || readOnly}>
+        <button type="button" onClick={() => void estimateTheImport()} disabled={running !== null || importFile === null || readOnly}>
           Estimate the import
         </button>
         <button type="button" onClick={() => void importItems()} disabled={running !== null || estimate === null || readOnly}>
