@@ -11,7 +11,7 @@ SHELL := /bin/bash
 CARGO_FEATURES := --features custom-protocol
 export CARGO_TERM_COLOR ?= always
 
-.PHONY: run test home-guard-before setup setup-run ui lint fmt headless-check rust-test test-build blackbox ui-test e2e bindings dev app clean
+.PHONY: run test home-guard-before setup setup-run ui lint fmt headless-check rust-test keychain-test test-build blackbox ui-test e2e bindings dev app clean
 
 run: setup-run ui
 	cargo build $(CARGO_FEATURES) --bin dynotable
@@ -23,7 +23,7 @@ run: setup-run ui
 	fi
 	target/debug/dynotable
 
-test: setup home-guard-before headless-check fmt ui lint rust-test blackbox ui-test e2e
+test: setup home-guard-before headless-check fmt ui lint rust-test keychain-test blackbox ui-test e2e
 	scripts/home-guard.sh after
 	@echo "make test: all checks passed"
 
@@ -53,6 +53,11 @@ lint:
 
 rust-test:
 	cargo test --workspace $(CARGO_FEATURES)
+
+# The OS keychain for real: the app's keychain store against GNOME Keyring's Secret Service on a
+# private D-Bus session with a throwaway home (never the user's session or keyrings).
+keychain-test:
+	scripts/keychain-test.sh
 
 # The binaries the black-box and end-to-end tests run (target/debug/dynotable-local,
 # target/debug/dynotable and the builder's exported Rust programs, target/debug/examples/codegen-*)

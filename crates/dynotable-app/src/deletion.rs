@@ -37,10 +37,16 @@ pub struct DeleteTokens {
 impl DeleteTokens {
     fn issue(&self, profile_id: &str, table: &str) -> DeleteToken {
         let number = self.next.fetch_add(1, Ordering::Relaxed) + 1;
-        let token = format!("delete-{number}-{:016x}", self.salt.hash_one((number, profile_id, table)));
+        let token = format!(
+            "delete-{number}-{:016x}",
+            self.salt.hash_one((number, profile_id, table))
+        );
         let mut issued = self.issued.lock().unwrap_or_else(|p| p.into_inner());
         issued.retain(|_, (_, _, at)| at.elapsed() < TOKEN_LIFETIME);
-        issued.insert(token.clone(), (profile_id.to_owned(), table.to_owned(), Instant::now()));
+        issued.insert(
+            token.clone(),
+            (profile_id.to_owned(), table.to_owned(), Instant::now()),
+        );
         DeleteToken {
             token,
             table: table.to_owned(),
@@ -59,7 +65,10 @@ impl DeleteTokens {
                 issued.remove(token);
                 Err(unconfirmed(table, "The confirmation has expired."))
             }
-            Some(_) => Err(unconfirmed(table, "The confirmation was given for another table.")),
+            Some(_) => Err(unconfirmed(
+                table,
+                "The confirmation was given for another table.",
+            )),
             None => Err(unconfirmed(table, "The deletion was not confirmed.")),
         }
     }
@@ -75,7 +84,11 @@ fn unconfirmed(table: &str, why: &str) -> CommandError {
 impl App {
     /// Issues the token that lets `delete_table` delete `table`. The desktop shell calls this
     /// only once the user confirmed in its native dialog; no UI command reaches it directly.
-    pub async fn issue_delete_token(&self, profile_id: &str, table: &str) -> Result<DeleteToken, CommandError> {
+    pub async fn issue_delete_token(
+        &self,
+        profile_id: &str,
+        table: &str,
+    ) -> Result<DeleteToken, CommandError> {
         self.session(profile_id).await?.writable()?;
         Ok(self.inner.delete_tokens.issue(profile_id, table))
     }

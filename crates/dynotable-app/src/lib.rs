@@ -107,7 +107,7 @@ impl App {
         App::start_with(
             version,
             data_dir,
-            Arc::new(secrets::KeychainStore::new("io.dynotable.DynoTable")),
+            Arc::new(secrets::KeychainStore::new(secrets::SERVICE)),
         )
     }
 

@@ -163,10 +163,47 @@ fn storage(err: impl std::fmt::Display) -> CommandError {
     )
 }
 
-fn keychain(err: secrets::SecretStoreError) -> CommandError {
-    CommandError::new(
-        ErrorCode::KeychainUnavailable,
-        format!("The keychain could not be used: {err}"),
+/// What the app was doing with the keychain when it failed.
+#[derive(Debug, Clone, Copy)]
+enum KeychainUse {
+    Save,
+    Read,
+    Remove,
+}
+
+/// The error the UI shows when the keychain fails: what happened and what the user can do, in
+/// plain words (never the backend's text, which [`secrets`] logs).
+fn keychain(doing: KeychainUse, err: secrets::SecretStoreError) -> CommandError {
+    use secrets::SecretStoreError::*;
+    let what = match doing {
+        KeychainUse::Save => "so the connection's secret could not be saved",
+        KeychainUse::Read => "so the connection's secret could not be read and the connection cannot open",
+        KeychainUse::Remove => "so the connection's secret could not be removed from it",
+    };
+    let message = match err {
+        Unavailable => format!(
+            "No system keychain is available, {what}: DynoTable keeps secrets nowhere else. Start \
+             your desktop's keychain (on Linux a Secret Service such as GNOME Keyring or KeePassXC) \
+             and try again, or put the keys in ~/.aws/credentials and open that profile from the AWS \
+             profiles list instead: it needs no keychain."
+        ),
+        Locked => format!(
+            "The system keychain is locked or refused DynoTable access, {what}. Unlock it (or allow \
+             DynoTable when it asks) and try again."
+        ),
+        Failed => format!(
+            "The system keychain failed, {what}. Try again; if it keeps failing, remove DynoTable's \
+             entries (service io.dynotable.DynoTable) from the keychain and enter the secret again."
+        ),
+    };
+    CommandError::new(ErrorCode::KeychainUnavailable, message)
+}
+
+/// Whether profiles of this connection keep secrets in the keychain.
+fn has_secrets(connection: &Connection) -> bool {
+    matches!(
+        connection,
+        Connection::AccessKeys { .. } | Connection::CustomEndpoint { .. }
     )
 }
 
@@ -237,7 +274,7 @@ impl ProfileStore {
     /// Creates a profile; its secrets go to the keychain.
     pub async fn create(&self, input: ProfileInput, now: f64) -> Result<Profile, CommandError> {
         let id = uuid::Uuid::new_v4().to_string();
-        self.write(&id, input, now, false).await
+        self.write(&id, input, now, None).await
     }
 
     /// Replaces a profile's settings (and its secrets, which must be typed again).
@@ -245,8 +282,8 @@ impl ProfileStore {
         if id == EMBEDDED_ID {
             return Err(invalid("The embedded engine's profile cannot be changed."));
         }
-        self.get(id).await?;
-        self.write(id, input, 0.0, true).await
+        let before = self.get(id).await?;
+        self.write(id, input, 0.0, Some(&before.connection)).await
     }
 
     async fn write(
@@ -254,8 +291,9 @@ impl ProfileStore {
         id: &str,
         input: ProfileInput,
         now: f64,
-        replace: bool,
+        replacing: Option<&Connection>,
     ) -> Result<Profile, CommandError> {
+        let replace = replacing.is_some();
         let ProfileInput {
             name,
             color,
@@ -342,16 +380,24 @@ impl ProfileStore {
             ));
         }
 
-        // Secrets first: a profile row never points at a secret that was not stored.
-        for kind in ["secret-access-key", "session-token"] {
-            self.secrets
-                .delete(&secrets::account(id, kind))
-                .map_err(keychain)?;
+        // Secrets first: a profile row never points at a secret that was not stored. The keychain
+        // is used only by profiles that keep a secret in it: creating, changing or deleting an
+        // AWS profile from ~/.aws never touches it.
+        if replacing.is_some_and(has_secrets) {
+            for kind in ["secret-access-key", "session-token"] {
+                self.secrets
+                    .delete(&secrets::account(id, kind))
+                    .map_err(|err| keychain(KeychainUse::Remove, err))?;
+            }
         }
-        for (kind, secret) in &secrets {
-            self.secrets
-                .set(&secrets::account(id, kind), secret)
-                .map_err(keychain)?;
+        for (stored, (kind, secret)) in secrets.iter().enumerate() {
+            if let Err(err) = self.secrets.set(&secrets::account(id, kind), secret) {
+                // Take back what this call stored, so no secret outlives a failed save.
+                for (kind, _) in &secrets[..stored] {
+                    let _ = self.secrets.delete(&secrets::account(id, kind));
+                }
+                return Err(keychain(KeychainUse::Save, err));
+            }
         }
         let sql = if replace {
             "UPDATE profiles SET name = ?2, color = ?3, region = ?4, read_only = ?5, kind = ?6, aws_profile = ?7,
@@ -382,11 +428,13 @@ impl ProfileStore {
         if id == EMBEDDED_ID {
             return Err(invalid("The embedded engine's profile cannot be deleted."));
         }
-        self.get(id).await?;
-        for kind in ["secret-access-key", "session-token"] {
-            self.secrets
-                .delete(&secrets::account(id, kind))
-                .map_err(keychain)?;
+        let profile = self.get(id).await?;
+        if has_secrets(&profile.connection) {
+            for kind in ["secret-access-key", "session-token"] {
+                self.secrets
+                    .delete(&secrets::account(id, kind))
+                    .map_err(|err| keychain(KeychainUse::Remove, err))?;
+            }
         }
         sqlx::query("DELETE FROM profiles WHERE id = ?")
             .bind(id)
@@ -398,7 +446,9 @@ impl ProfileStore {
 
     /// A profile's secret of one kind (`secret-access-key`, `session-token`), for the AWS client.
     pub fn secret(&self, id: &str, kind: &str) -> Result<Option<Secret>, CommandError> {
-        self.secrets.get(&secrets::account(id, kind)).map_err(keychain)
+        self.secrets
+            .get(&secrets::account(id, kind))
+            .map_err(|err| keychain(KeychainUse::Read, err))
     }
 }
 
@@ -590,6 +640,37 @@ mod tests {
         assert_eq!(updated.name, "dynotable-local");
         assert!(!updated.read_only);
         assert_eq!(store.list().await.unwrap().len(), 2);
+    }
+
+    #[tokio::test]
+    async fn a_profile_that_stops_using_typed_keys_leaves_no_secret_in_the_keychain() {
+        let (store, secrets) = store().await;
+        let mut input = keys_input("switching");
+        input.connection = ConnectionInput::AccessKeys {
+            access_key_id: "AKIAIOSFODNN7EXAMPLE".to_owned(),
+            secret_access_key: SecretInput::new("typed-secret"),
+            session_token: Some(SecretInput::new("typed-token")),
+        };
+        let profile = store.create(input.clone(), 0.0).await.unwrap();
+        let kept = |kind: &str| secrets.get(&secrets::account(&profile.id, kind)).unwrap();
+        assert_eq!(kept("session-token"), Some(Secret::new("typed-token")));
+
+        // Keys again without a token: the old token goes.
+        input.connection = ConnectionInput::AccessKeys {
+            access_key_id: "AKIAIOSFODNN7EXAMPLE".to_owned(),
+            secret_access_key: SecretInput::new("second-secret"),
+            session_token: None,
+        };
+        store.update(&profile.id, input.clone()).await.unwrap();
+        assert_eq!(kept("secret-access-key"), Some(Secret::new("second-secret")));
+        assert_eq!(kept("session-token"), None);
+
+        // Now a profile from ~/.aws: the typed secret goes too.
+        input.connection = ConnectionInput::AwsProfile {
+            profile_name: "default".to_owned(),
+        };
+        store.update(&profile.id, input).await.unwrap();
+        assert_eq!(kept("secret-access-key"), None);
     }
 
     #[test]

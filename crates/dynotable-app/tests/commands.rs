@@ -409,7 +409,9 @@ async fn a_read_only_profile_refuses_every_write_before_sending_it() {
         app.delete_table(&profile.id, "Telemetry", "delete-1-0000000000000000")
             .await
             .unwrap_err(),
-        app.issue_delete_token(&profile.id, "Telemetry").await.unwrap_err(),
+        app.issue_delete_token(&profile.id, "Telemetry")
+            .await
+            .unwrap_err(),
     ];
     for err in refusals {
         assert_eq!(err.code, ErrorCode::ReadOnly, "{err:?}");

@@ -34,5 +34,9 @@ async fn a_database_held_for_good_is_reported_in_use() {
 
     let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));
     let err = app.engine().await.unwrap_err();
-    assert!(err.message.contains("already open in another DynoTable engine"), "{}", err.message);
+    assert!(
+        err.message.contains("already open in another DynoTable engine"),
+        "{}",
+        err.message
+    );
 }

@@ -108,7 +108,9 @@ async fn a_table_is_created_with_its_indexes_and_deleted_after_its_name_is_typed
     assert!(err.message.contains("another table"), "{}", err.message);
     let confirmed = app.issue_delete_token(EMBEDDED_ID, "Orders2").await.unwrap();
     assert_eq!(confirmed.table, "Orders2");
-    app.delete_table(EMBEDDED_ID, "Orders2", &confirmed.token).await.unwrap();
+    app.delete_table(EMBEDDED_ID, "Orders2", &confirmed.token)
+        .await
+        .unwrap();
     let err = app
         .delete_table(EMBEDDED_ID, "Orders2", &confirmed.token)
         .await

@@ -37,7 +37,7 @@ export function errorTitle(code: UiError["code"]): string {
     case "PROFILE_STORAGE":
       return "The connection profiles could not be read or saved";
     case "KEYCHAIN_UNAVAILABLE":
-      return "The system keychain is not available";
+      return "The system keychain could not be used";
     case "AWS_CONFIG_UNREADABLE":
       return "The AWS config files could not be read";
     case "VALIDATION":

@@ -132,6 +132,9 @@ describe("ConnectionsSidebar", () => {
     fireEvent.click(within(screen.getByTestId("connection-p1")).getByRole("button", { name: "Delete" }));
     expect(fake.deleteProfile).not.toHaveBeenCalled();
     const confirm = screen.getByRole("alertdialog", { name: "Delete prod?" });
+    // A profile from ~/.aws has no secret in the keychain; deleting it leaves the AWS files alone.
+    expect(confirm.textContent).toContain("Delete the connection “prod”? Its tables and your ~/.aws files are not touched.");
+    expect(confirm.textContent).not.toContain("keychain");
     fireEvent.click(within(confirm).getByRole("button", { name: "Delete connection" }));
     await waitFor(() => expect(fake.deleteProfile).toHaveBeenCalledWith("p1"));
     // The embedded engine's connection cannot be edited or deleted.

@@ -218,7 +218,9 @@ export function ConnectionsSidebar({
               </span>
               {deleting?.id === profile.id && (
                 <span className="confirm" role="alertdialog" aria-label={`Delete ${profile.name}?`}>
-                  Delete the connection “{profile.name}” and its keychain secrets? Its tables are not touched.
+                  {profile.connection.kind === "aws-profile"
+                    ? `Delete the connection “${profile.name}”? Its tables and your ~/.aws files are not touched.`
+                    : `Delete the connection “${profile.name}” and its keychain secrets? Its tables are not touched.`}
                   <button type="button" onClick={() => void remove(profile)}>
                     Delete connection
                   </button>
