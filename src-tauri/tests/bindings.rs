@@ -97,6 +97,13 @@ fn ui_uses(ui: &str, name: &str) -> bool {
         let after = ui[at + name.len()..].chars().next();
         let starts_a_word = !before.is_some_and(|c| c.is_alphanumeric() || c == '_');
         let ends_a_word = !after.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        // The Web Storage API's `localStorage.getItem(…)` is not the `get_item` command.
+        let web_storage = ["Storage.", "storage.", "storage?.", "Storage?."]
+            .iter()
+            .any(|receiver| ui[..at].ends_with(receiver));
+        if web_storage {
+            return false;
+        }
         starts_a_word && ends_a_word && (after == Some('(') || ui[..at].ends_with("commands."))
     })
 }
