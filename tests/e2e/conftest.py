@@ -35,30 +35,38 @@ START_ATTEMPTS = 3
 COMMAND_TIMEOUT = 120
 
 
-def start_window(timeout: float):
+def start_window(timeout: float, driver_url: str = DRIVER_URL):
     options = ArgOptions()
     options.set_capability("browserName", "wry")
     options.set_capability("tauri:options", {"application": str(APP)})
-    config = ClientConfig(remote_server_addr=DRIVER_URL, timeout=timeout)
-    driver = webdriver.Remote(command_executor=DRIVER_URL, options=options, client_config=config)
+    config = ClientConfig(remote_server_addr=driver_url, timeout=timeout)
+    driver = webdriver.Remote(command_executor=driver_url, options=options, client_config=config)
     driver.command_executor.client_config.timeout = COMMAND_TIMEOUT
+    return driver
+
+
+def open_window(request, driver_url: str = DRIVER_URL):
+    """A window of the app through the tauri-driver at `driver_url`, started up to
+    START_ATTEMPTS times; the starts that failed are reported with the test."""
+    failures = []
+    for attempt in range(1, START_ATTEMPTS + 1):
+        try:
+            driver = start_window(START_TIMEOUT, driver_url)
+            break
+        except Exception as err:  # a start that failed or never answered
+            failures.append(f"start {attempt}: {type(err).__name__}: {str(err).splitlines()[0][:200]}")
+    else:
+        driver = None
+    if failures:
+        request.node.add_report_section("setup", "window starts that failed", "\n".join(failures))
+    if driver is None:
+        pytest.fail(f"the app window did not open in {START_ATTEMPTS} starts of {START_TIMEOUT} s: {failures}")
     return driver
 
 
 @pytest.fixture
 def window(request):
-    failures = []
-    driver = None
-    for attempt in range(1, START_ATTEMPTS + 1):
-        try:
-            driver = start_window(START_TIMEOUT)
-            break
-        except Exception as err:  # a start that failed or never answered
-            failures.append(f"start {attempt}: {type(err).__name__}: {str(err).splitlines()[0][:200]}")
-    if failures:
-        request.node.add_report_section("setup", "window starts that failed", "\n".join(failures))
-    if driver is None:
-        pytest.fail(f"the app window did not open in {START_ATTEMPTS} starts of {START_TIMEOUT} s: {failures}")
+    driver = open_window(request)
     try:
         yield driver
     finally:

@@ -18,7 +18,6 @@ from window import (
     STARTUP,
     choose,
     click,
-    click_css,
     click_xpath,
     content,
     css,

@@ -30,21 +30,15 @@ import urllib.request
 
 import boto3
 import pytest
-from selenium import webdriver
 from selenium.webdriver.common.by import By
-from selenium.webdriver.common.options import ArgOptions
-from selenium.webdriver.remote.client_config import ClientConfig
 
+from conftest import APP, open_window
 from window import STARTUP, STEP, click_xpath, content, present, type_into, wait_for
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 TARGET = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-APP = pathlib.Path(os.environ.get("DYNOTABLE_APP", TARGET / "debug" / "dynotable"))
 LOCAL = pathlib.Path(os.environ.get("DYNOTABLE_LOCAL_BIN", TARGET / "debug" / "dynotable-local"))
 ARTIFACTS = pathlib.Path(os.environ.get("DYNOTABLE_ARTIFACTS", ROOT / "test-artifacts"))
-START_TIMEOUT = 120
-START_ATTEMPTS = 3
-COMMAND_TIMEOUT = 120
 TABLE = "KeychainFreeTable"
 PROFILE = "local-keys"
 
@@ -205,25 +199,7 @@ def window(request, environment):
     )
     try:
         wait_for_driver(port, 60)
-        # Bounded and tried again, as conftest.py's window: on a loaded machine the app can die
-        # before its window exists, and WebKitWebDriver then waits for it forever.
-        url = f"http://127.0.0.1:{port}"
-        options = ArgOptions()
-        options.set_capability("browserName", "wry")
-        options.set_capability("tauri:options", {"application": str(APP)})
-        driver, failures = None, []
-        for attempt in range(1, START_ATTEMPTS + 1):
-            try:
-                config = ClientConfig(remote_server_addr=url, timeout=START_TIMEOUT)
-                driver = webdriver.Remote(command_executor=url, options=options, client_config=config)
-                driver.command_executor.client_config.timeout = COMMAND_TIMEOUT
-                break
-            except Exception as err:  # a start that failed or never answered
-                failures.append(f"start {attempt}: {type(err).__name__}: {str(err).splitlines()[0][:200]}")
-        if failures:
-            request.node.add_report_section("setup", "window starts that failed", "\n".join(failures))
-        if driver is None:
-            pytest.fail(f"the app window did not open in {START_ATTEMPTS} starts of {START_TIMEOUT} s: {failures}")
+        driver = open_window(request, f"http://127.0.0.1:{port}")
         try:
             yield driver
         finally:

@@ -61,6 +61,33 @@ async fn create_copy(app: &App, name: &str) {
         .unwrap();
 }
 
+/// A Query export of VEH#V-7741's readings to `path`, 100 a page, cancelled when the first page
+/// has been written.
+async fn export_cancelled_after_its_first_page(
+    app: &App,
+    path: &std::path::Path,
+    format: FileFormat,
+) -> dynotable_app::transfer::TransferSummary {
+    let canceller = app.clone();
+    app.export(
+        EMBEDDED_ID,
+        "to-cancel",
+        ExportSource::Query {
+            query: Box::new(QueryInput {
+                limit: Some(100),
+                ..vehicle_query("Telemetry")
+            }),
+        },
+        format,
+        &save(app, path),
+        |_| {
+            canceller.cancel_operation("to-cancel");
+        },
+    )
+    .await
+    .unwrap()
+}
+
 async fn all_items(app: &App, table: &str) -> Vec<dynotable_app::dto::Item> {
     let mut query = vehicle_query(table);
     let mut items = Vec::new();
@@ -159,25 +186,7 @@ async fn a_whole_table_exports_and_cancelling_stops_an_export_without_a_file() {
     );
 
     let cancelled_path = dir.path().join("cancelled.jsonl");
-    let canceller = app.clone();
-    let summary = app
-        .export(
-            EMBEDDED_ID,
-            "to-cancel",
-            ExportSource::Query {
-                query: Box::new(QueryInput {
-                    limit: Some(100),
-                    ..vehicle_query("Telemetry")
-                }),
-            },
-            FileFormat::JsonLines,
-            &save(&app, &cancelled_path),
-            |_| {
-                canceller.cancel_operation("to-cancel");
-            },
-        )
-        .await
-        .unwrap();
+    let summary = export_cancelled_after_its_first_page(&app, &cancelled_path, FileFormat::JsonLines).await;
     assert!(summary.cancelled);
     assert_eq!(summary.progress.items, 100);
     assert!(!cancelled_path.exists());
@@ -383,25 +392,7 @@ async fn a_cancelled_export_leaves_the_file_it_would_replace_as_it_was() {
     let (dir, app) = app().await;
     let path = dir.path().join("readings.ddb.jsonl");
     std::fs::write(&path, "what the user had\n").unwrap();
-    let canceller = app.clone();
-    let summary = app
-        .export(
-            EMBEDDED_ID,
-            "replace-then-cancel",
-            ExportSource::Query {
-                query: Box::new(QueryInput {
-                    limit: Some(100),
-                    ..vehicle_query("Telemetry")
-                }),
-            },
-            FileFormat::DynamodbJson,
-            &save(&app, &path),
-            |_| {
-                canceller.cancel_operation("replace-then-cancel");
-            },
-        )
-        .await
-        .unwrap();
+    let summary = export_cancelled_after_its_first_page(&app, &path, FileFormat::DynamodbJson).await;
     assert!(summary.cancelled);
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "what the user had\n");
     let left: Vec<_> = std::fs::read_dir(dir.path())
