@@ -284,16 +284,9 @@ pub async fn export_items(
     file: String,
     on_progress: tauri::ipc::Channel<TransferProgress>,
 ) -> Result<TransferSummary, CommandError> {
-    app.export(
-        &profile_id,
-        &id,
-        source,
-        format,
-        &file,
-        |progress| {
-            let _ = on_progress.send(progress);
-        },
-    )
+    app.export(&profile_id, &id, source, format, &file, |progress| {
+        let _ = on_progress.send(progress);
+    })
     .await
 }
 
@@ -310,16 +303,9 @@ pub async fn import_items(
     file: String,
     on_progress: tauri::ipc::Channel<TransferProgress>,
 ) -> Result<TransferSummary, CommandError> {
-    app.import(
-        &profile_id,
-        &id,
-        &table,
-        format,
-        &file,
-        |progress| {
-            let _ = on_progress.send(progress);
-        },
-    )
+    app.import(&profile_id, &id, &table, format, &file, |progress| {
+        let _ = on_progress.send(progress);
+    })
     .await
 }
 

@@ -36,9 +36,11 @@ pub async fn choose_file(
         .map_err(|_| CommandError::new(ErrorCode::Internal, "The file dialog closed without an answer."))?;
     chosen
         .map(|path| {
-            path.into_path().map(|p| app.grant_file(p, purpose)).map_err(|err| {
-                CommandError::new(ErrorCode::Validation, format!("That file cannot be used: {err}"))
-            })
+            path.into_path()
+                .map(|p| app.grant_file(p, purpose))
+                .map_err(|err| {
+                    CommandError::new(ErrorCode::Validation, format!("That file cannot be used: {err}"))
+                })
         })
         .transpose()
 }

@@ -65,7 +65,11 @@ impl FileGrants {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .insert(handle.clone(), (path, purpose));
-        ChosenFile { handle, name, replaces }
+        ChosenFile {
+            handle,
+            name,
+            replaces,
+        }
     }
 
     /// The path behind `handle`, if it was granted for `purpose`.
@@ -76,8 +80,12 @@ impl FileGrants {
             Some(_) => Err(CommandError::new(
                 ErrorCode::FileNotChosen,
                 match purpose {
-                    FilePurpose::Open => "That file was chosen to be written, not read. Choose the file to import.",
-                    FilePurpose::Save => "That file was chosen to be read, not written. Choose where to export.",
+                    FilePurpose::Open => {
+                        "That file was chosen to be written, not read. Choose the file to import."
+                    }
+                    FilePurpose::Save => {
+                        "That file was chosen to be read, not written. Choose where to export."
+                    }
                 },
             )),
             None => Err(CommandError::new(
@@ -91,7 +99,10 @@ impl FileGrants {
 /// The name of the file `path` is written as before it is renamed into place: beside it (the
 /// same file system, so the rename is atomic), hidden, and marked as partial.
 pub fn partial_path(path: &Path) -> PathBuf {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     path.with_file_name(format!(".{name}.dynotable-partial"))
 }
 
@@ -106,10 +117,22 @@ mod tests {
         let save = grants.grant(PathBuf::from("/tmp/out.jsonl"), FilePurpose::Save);
         assert_eq!(open.name, "in.jsonl");
         assert_ne!(open.handle, save.handle);
-        assert_eq!(grants.path(&open.handle, FilePurpose::Open).unwrap(), PathBuf::from("/tmp/in.jsonl"));
-        assert_eq!(grants.path(&save.handle, FilePurpose::Save).unwrap(), PathBuf::from("/tmp/out.jsonl"));
-        assert_eq!(grants.path(&open.handle, FilePurpose::Save).unwrap_err().code, ErrorCode::FileNotChosen);
-        assert_eq!(grants.path(&save.handle, FilePurpose::Open).unwrap_err().code, ErrorCode::FileNotChosen);
+        assert_eq!(
+            grants.path(&open.handle, FilePurpose::Open).unwrap(),
+            PathBuf::from("/tmp/in.jsonl")
+        );
+        assert_eq!(
+            grants.path(&save.handle, FilePurpose::Save).unwrap(),
+            PathBuf::from("/tmp/out.jsonl")
+        );
+        assert_eq!(
+            grants.path(&open.handle, FilePurpose::Save).unwrap_err().code,
+            ErrorCode::FileNotChosen
+        );
+        assert_eq!(
+            grants.path(&save.handle, FilePurpose::Open).unwrap_err().code,
+            ErrorCode::FileNotChosen
+        );
     }
 
     #[test]
@@ -129,7 +152,11 @@ mod tests {
         std::fs::write(&existing, "old").unwrap();
         let grants = FileGrants::default();
         assert!(grants.grant(existing.clone(), FilePurpose::Save).replaces);
-        assert!(!grants.grant(dir.path().join("new.csv"), FilePurpose::Save).replaces);
+        assert!(
+            !grants
+                .grant(dir.path().join("new.csv"), FilePurpose::Save)
+                .replaces
+        );
         // Reading an existing file replaces nothing.
         assert!(!grants.grant(existing, FilePurpose::Open).replaces);
     }
@@ -137,6 +164,9 @@ mod tests {
     #[test]
     fn the_partial_file_sits_beside_the_target() {
         let partial = partial_path(Path::new("/home/me/Telemetry.csv"));
-        assert_eq!(partial, PathBuf::from("/home/me/.Telemetry.csv.dynotable-partial"));
+        assert_eq!(
+            partial,
+            PathBuf::from("/home/me/.Telemetry.csv.dynotable-partial")
+        );
     }
 }

@@ -7,10 +7,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use dynotable_app::dto::{AttributeValue, QueryInput};
+use dynotable_app::files::FilePurpose;
 use dynotable_app::profiles::{ConnectionInput, EMBEDDED_ID, ProfileInput, SecretInput};
 use dynotable_app::secrets::MemoryStore;
 use dynotable_app::transfer::{ExportSource, FileFormat};
-use dynotable_app::files::FilePurpose;
 use dynotable_app::{App, ErrorCode};
 
 /// The handle the file dialog gives for `path` chosen to be written.
@@ -194,7 +194,14 @@ async fn bad_files_and_read_only_connections_are_refused_before_anything_is_writ
     )
     .unwrap();
     let err = app
-        .import(EMBEDDED_ID, "bad", "Target", FileFormat::JsonLines, &open(&app, &path), |_| {})
+        .import(
+            EMBEDDED_ID,
+            "bad",
+            "Target",
+            FileFormat::JsonLines,
+            &open(&app, &path),
+            |_| {},
+        )
         .await
         .unwrap_err();
     assert_eq!(err.code, ErrorCode::Validation);
@@ -204,7 +211,14 @@ async fn bad_files_and_read_only_connections_are_refused_before_anything_is_writ
 
     std::fs::write(&path, "not json\n").unwrap();
     let err = app
-        .import(EMBEDDED_ID, "bad", "Target", FileFormat::JsonLines, &open(&app, &path), |_| {})
+        .import(
+            EMBEDDED_ID,
+            "bad",
+            "Target",
+            FileFormat::JsonLines,
+            &open(&app, &path),
+            |_| {},
+        )
         .await
         .unwrap_err();
     assert!(err.message.contains("line 1"), "{}", err.message);
@@ -402,7 +416,9 @@ async fn a_cancelled_export_leaves_the_file_it_would_replace_as_it_was() {
         .export(
             EMBEDDED_ID,
             "replace",
-            ExportSource::Query { query: Box::new(vehicle_query("Telemetry")) },
+            ExportSource::Query {
+                query: Box::new(vehicle_query("Telemetry")),
+            },
             FileFormat::DynamodbJson,
             &save(&app, &path),
             |_| {},
@@ -421,18 +437,37 @@ async fn only_a_file_chosen_for_the_purpose_can_be_read_or_written() {
     std::fs::write(&secret, "{\"vehicleId\":\"V\",\"recordedAt\":\"A\"}\n").unwrap();
     // A path, as a compromised web view would send it, names no file.
     let err = app
-        .import(EMBEDDED_ID, "raw", "Target", FileFormat::JsonLines, secret.to_str().unwrap(), |_| {})
+        .import(
+            EMBEDDED_ID,
+            "raw",
+            "Target",
+            FileFormat::JsonLines,
+            secret.to_str().unwrap(),
+            |_| {},
+        )
         .await
         .unwrap_err();
     assert_eq!(err.code, ErrorCode::FileNotChosen);
     let err = app
-        .estimate_import_file(EMBEDDED_ID, "Target", FileFormat::JsonLines, secret.to_str().unwrap())
+        .estimate_import_file(
+            EMBEDDED_ID,
+            "Target",
+            FileFormat::JsonLines,
+            secret.to_str().unwrap(),
+        )
         .await
         .unwrap_err();
     assert_eq!(err.code, ErrorCode::FileNotChosen);
     // A file chosen to be written cannot be read, and one chosen to be read cannot be written.
     let err = app
-        .import(EMBEDDED_ID, "wrong", "Target", FileFormat::JsonLines, &save(&app, &secret), |_| {})
+        .import(
+            EMBEDDED_ID,
+            "wrong",
+            "Target",
+            FileFormat::JsonLines,
+            &save(&app, &secret),
+            |_| {},
+        )
         .await
         .unwrap_err();
     assert_eq!(err.code, ErrorCode::FileNotChosen);
@@ -467,18 +502,30 @@ async fn a_38_digit_number_survives_a_json_lines_import_and_export() {
         format!("{{\"vehicleId\":\"VEH#V-7741\",\"recordedAt\":\"A\",\"odometer\":{number},\"tiny\":-1.0000000000000000000000000000000000001}}\n"),
     )
     .unwrap();
-    app.import(EMBEDDED_ID, "exact", "Exact", FileFormat::JsonLines, &open(&app, &path), |_| {})
-        .await
-        .unwrap();
+    app.import(
+        EMBEDDED_ID,
+        "exact",
+        "Exact",
+        FileFormat::JsonLines,
+        &open(&app, &path),
+        |_| {},
+    )
+    .await
+    .unwrap();
     let items = all_items(&app, "Exact").await;
     assert_eq!(items[0]["odometer"], AttributeValue::N(number.into()));
-    assert_eq!(items[0]["tiny"], AttributeValue::N("-1.0000000000000000000000000000000000001".into()));
+    assert_eq!(
+        items[0]["tiny"],
+        AttributeValue::N("-1.0000000000000000000000000000000000001".into())
+    );
 
     let out = dir.path().join("exact-out.jsonl");
     app.export(
         EMBEDDED_ID,
         "exact-out",
-        ExportSource::Table { table: "Exact".into() },
+        ExportSource::Table {
+            table: "Exact".into(),
+        },
         FileFormat::JsonLines,
         &save(&app, &out),
         |_| {},

@@ -340,12 +340,22 @@ mod tests {
         // A double keeps 15-17 significant digits: this number would come back altered.
         let line = r#"{"id":"a","big":12345678901234567890123456789012345678,"tiny":-0.00000000000000000000000000000000000123,"nested":{"l":[99999999999999999999999999999999999999]}}"#;
         let item = item_from_plain_json(line).unwrap();
-        assert_eq!(item["big"], AttributeValue::N("12345678901234567890123456789012345678".into()));
-        assert_eq!(item["tiny"], AttributeValue::N("-0.00000000000000000000000000000000000123".into()));
-        let AttributeValue::M(nested) = &item["nested"] else { panic!("nested is not a map: {:?}", item["nested"]) };
+        assert_eq!(
+            item["big"],
+            AttributeValue::N("12345678901234567890123456789012345678".into())
+        );
+        assert_eq!(
+            item["tiny"],
+            AttributeValue::N("-0.00000000000000000000000000000000000123".into())
+        );
+        let AttributeValue::M(nested) = &item["nested"] else {
+            panic!("nested is not a map: {:?}", item["nested"])
+        };
         assert_eq!(
             nested["l"],
-            AttributeValue::L(vec![AttributeValue::N("99999999999999999999999999999999999999".into())])
+            AttributeValue::L(vec![AttributeValue::N(
+                "99999999999999999999999999999999999999".into()
+            )])
         );
         // And the export writes the same text back.
         assert!(plain_json_line(&item).contains("\"big\":12345678901234567890123456789012345678"));

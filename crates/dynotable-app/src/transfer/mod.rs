@@ -22,8 +22,8 @@ pub use formats::FileFormat;
 
 use crate::dto::attribute::item_to_sdk;
 use crate::dto::{Item, QueryInput};
-use crate::scans::ScanInput;
 use crate::files::{self, ChosenFile, FilePurpose};
+use crate::scans::ScanInput;
 use crate::{App, CommandError, ErrorCode};
 
 /// BatchWriteItem takes at most 25 requests (rule B.9).
@@ -96,7 +96,9 @@ impl App {
             .collect();
         let partial = files::partial_path(&target);
         let mut sink = sink::ExportSink::create(&partial, format, leading)?;
-        let result = self.export_into(profile_id, id, source, &mut sink, &mut on_progress).await;
+        let result = self
+            .export_into(profile_id, id, source, &mut sink, &mut on_progress)
+            .await;
         let summary = match result {
             Ok(summary) if !summary.cancelled => summary,
             other => {
@@ -301,7 +303,10 @@ fn read_items(path: &Path, format: FileFormat) -> Result<Vec<Item>, CommandError
         )
     })?;
     parse(&text, format).map_err(|message| {
-        CommandError::new(ErrorCode::Validation, format!("{}: {message}", display_name(path)))
+        CommandError::new(
+            ErrorCode::Validation,
+            format!("{}: {message}", display_name(path)),
+        )
     })
 }
 

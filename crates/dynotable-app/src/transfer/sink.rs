@@ -23,7 +23,11 @@ pub(super) struct ExportSink {
 
 impl ExportSink {
     /// Creates (or empties) the partial file at `path`.
-    pub(super) fn create(path: &Path, format: FileFormat, leading: Vec<String>) -> Result<ExportSink, CommandError> {
+    pub(super) fn create(
+        path: &Path,
+        format: FileFormat,
+        leading: Vec<String>,
+    ) -> Result<ExportSink, CommandError> {
         let file = File::create(path).map_err(|err| failed(path, err))?;
         Ok(ExportSink {
             path: path.to_owned(),
@@ -47,7 +51,9 @@ impl ExportSink {
         for item in &items {
             let mut text = line(item);
             text.push('\n');
-            self.out.write_all(text.as_bytes()).map_err(|err| failed(&self.path, err))?;
+            self.out
+                .write_all(text.as_bytes())
+                .map_err(|err| failed(&self.path, err))?;
         }
         Ok(())
     }
@@ -58,14 +64,25 @@ impl ExportSink {
         if self.format == FileFormat::Csv {
             let text = formats::csv_text(&self.held, &self.leading)
                 .map_err(|err| CommandError::new(ErrorCode::Internal, err))?;
-            self.out.write_all(text.as_bytes()).map_err(|err| failed(&self.path, err))?;
+            self.out
+                .write_all(text.as_bytes())
+                .map_err(|err| failed(&self.path, err))?;
         }
-        let file = self.out.into_inner().map_err(|err| failed(&self.path, err.into_error()))?;
+        let file = self
+            .out
+            .into_inner()
+            .map_err(|err| failed(&self.path, err.into_error()))?;
         file.sync_all().map_err(|err| failed(&self.path, err))
     }
 }
 
 fn failed(path: &Path, err: std::io::Error) -> CommandError {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    CommandError::new(ErrorCode::Validation, format!("The export could not be written ({name}): {err}"))
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    CommandError::new(
+        ErrorCode::Validation,
+        format!("The export could not be written ({name}): {err}"),
+    )
 }

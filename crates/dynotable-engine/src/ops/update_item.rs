@@ -1,5 +1,6 @@
 //! UpdateItem: change one item with an UpdateExpression or the legacy AttributeUpdates
-//! (creating it if it does not exist), optionally under a condition, returning what
+//! (creating it if it does not exist, unless the update only removes or deletes: then nothing
+//! is written, `Update::creates_item`), optionally under a condition, returning what
 //! ReturnValues asks for.
 
 use dynotable_types::Item;
