@@ -106,6 +106,19 @@ impl Shape {
         }
     }
 
+    /// A number of at most `max`.
+    pub fn at_most(&mut self, field: &str, value: Option<i64>, max: i64) {
+        if let Some(value) = value
+            && value > max
+        {
+            self.violations.push(ConstraintViolation {
+                field: field.to_owned(),
+                value: Some(value.to_string()),
+                constraint: format!("Member must have value less than or equal to {max}"),
+            });
+        }
+    }
+
     /// Adds a violation built by the caller.
     pub fn push(&mut self, violation: ConstraintViolation) {
         self.violations.push(violation);
