@@ -27,6 +27,9 @@ pub(crate) async fn call(engine: &Engine, operation: &str, body: &[u8]) -> Resul
         "TagResource" => run(body, |input| ops::tags::tag_resource(engine, input)).await,
         "UntagResource" => run(body, |input| ops::tags::untag_resource(engine, input)).await,
         "ListTagsOfResource" => run(body, |input| ops::tags::list_tags_of_resource(engine, input)).await,
+        "DescribeContinuousBackups" => {
+            run(body, |input| ops::continuous_backups::describe(engine, input)).await
+        }
         "DescribeLimits" => run(body, |input| ops::account::describe_limits(engine, input)).await,
         "DescribeEndpoints" => run(body, |input| ops::account::describe_endpoints(engine, input)).await,
         "TransactWriteItems" => ops::transact_write_items::call(engine, body).await,
