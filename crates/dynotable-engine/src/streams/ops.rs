@@ -12,7 +12,7 @@ use super::api::*;
 use crate::catalog::{StreamSchema, TableSchema};
 use crate::dispatch::run;
 use crate::shape::Shape;
-use crate::{ApiError, Engine, ErrorKind, catalog};
+use crate::{ApiError, Engine, ErrorKind};
 
 /// Iterators expire after 15 minutes (API_GetShardIterator).
 const ITERATOR_SECONDS: f64 = 15.0 * 60.0;
@@ -295,7 +295,7 @@ async fn get_records(engine: &Engine, input: GetRecordsInput) -> Result<GetRecor
             "eventName": event,
             "eventVersion": "1.1",
             "eventSource": "aws:dynamodb",
-            "awsRegion": catalog::REGION,
+            "awsRegion": crate::identity::current().region,
             "dynamodb": dynamodb,
         });
         if row.get::<bool, _>(3) {
