@@ -16,6 +16,7 @@ use dynotable_types::{ConstraintViolation, Item, ValidationError};
 pub enum ErrorKind {
     ValidationException,
     SerializationException,
+    AccessDeniedException,
     UnknownOperationException,
     ResourceNotFoundException,
     TableNotFoundException,
@@ -39,6 +40,7 @@ impl ErrorKind {
         match self {
             Self::ValidationException => "ValidationException",
             Self::SerializationException => "SerializationException",
+            Self::AccessDeniedException => "AccessDeniedException",
             Self::UnknownOperationException => "UnknownOperationException",
             Self::ResourceNotFoundException => "ResourceNotFoundException",
             Self::TableNotFoundException => "TableNotFoundException",
@@ -62,7 +64,9 @@ impl ErrorKind {
     pub fn namespace(self) -> &'static str {
         match self {
             Self::ValidationException => "com.amazon.coral.validate",
-            Self::SerializationException | Self::UnknownOperationException => "com.amazon.coral.service",
+            Self::SerializationException | Self::UnknownOperationException | Self::AccessDeniedException => {
+                "com.amazon.coral.service"
+            }
             _ => "com.amazonaws.dynamodb.v20120810",
         }
     }

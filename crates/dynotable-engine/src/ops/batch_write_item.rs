@@ -97,7 +97,7 @@ pub async fn run(engine: &Engine, input: BatchWriteItemInput) -> Result<BatchWri
         });
     }
     for (name, requests) in &request_items {
-        shape.name(&format!("requestItems.{name}.member.tableName"), Some(name));
+        shape.table(&format!("requestItems.{name}.member.tableName"), Some(name));
         if requests.is_empty() || requests.len() > MAX_REQUESTS {
             shape.push(ConstraintViolation {
                 field: "requestItems".into(),

@@ -14,6 +14,7 @@ use crate::api::Tag;
 use crate::api::table::{
     ListTagsOfResourceInput, ListTagsOfResourceOutput, TagResourceInput, UntagResourceInput,
 };
+use crate::identity;
 use crate::shape::Shape;
 use crate::{ApiError, Engine, ErrorKind, begin_write, storage};
 
@@ -78,9 +79,15 @@ pub(crate) fn tags_of(tags: &[Tag]) -> Result<BTreeMap<String, String>, ApiError
     Ok(checked)
 }
 
-/// The table an ARN names, or the service's ResourceNotFoundException (its message spells
-/// "ResourcArn", sic; unverified).
-fn table_of_arn(engine: &Engine, arn: &str) -> Result<std::sync::Arc<crate::catalog::TableSchema>, ApiError> {
+/// The table an ARN names, or the service's answer: ValidationException for an ARN that is not
+/// a table's, AccessDeniedException for a table of another account (the caller may not touch it
+/// without a resource-based policy, and DynoTable has none), ResourceNotFoundException (its
+/// message spells "ResourcArn", sic; unverified) for no such table here.
+fn table_of_arn(
+    engine: &Engine,
+    arn: &str,
+    operation: &str,
+) -> Result<std::sync::Arc<crate::catalog::TableSchema>, ApiError> {
     let not_found = || {
         ApiError::new(
             ErrorKind::ResourceNotFoundException,
@@ -91,6 +98,19 @@ fn table_of_arn(engine: &Engine, arn: &str) -> Result<std::sync::Arc<crate::cata
         return Err(ApiError::validation(format!(
             "Invalid TableArn: Invalid ResourceArn provided as input {arn}"
         )));
+    }
+    let caller = crate::identity::current();
+    if identity::account_of_arn(arn).is_some_and(|account| account != caller.account) {
+        // The IAM wording (`User: <principal> is not authorized to perform: <action> on
+        // resource: <arn> because no resource-based policy allows the <action> action`); the
+        // principal is the account's root, as requests are not authenticated here.
+        return Err(ApiError::new(
+            ErrorKind::AccessDeniedException,
+            format!(
+                "User: arn:aws:iam::{}:root is not authorized to perform: dynamodb:{operation} on resource: {arn} because no resource-based policy allows the dynamodb:{operation} action",
+                caller.account
+            ),
+        ));
     }
     let table = engine.table(arn).map_err(|_| not_found())?;
     if table.arn() != arn {
@@ -112,7 +132,12 @@ pub async fn tag_resource(engine: &Engine, input: TagResourceInput) -> Result<se
     }
     let new_tags = tags_of(tags)?;
     let mut writer = engine.writer().await;
-    let mut table = (*table_of_arn(engine, input.resource_arn.as_deref().unwrap_or_default())?).clone();
+    let mut table = (*table_of_arn(
+        engine,
+        input.resource_arn.as_deref().unwrap_or_default(),
+        "TagResource",
+    )?)
+    .clone();
     table.tags.extend(new_tags);
     if table.tags.len() > MAX_TAGS {
         return Err(ApiError::validation(TOO_MANY_TAGS));
@@ -147,7 +172,12 @@ pub async fn untag_resource(
         return Err(ApiError::validation(TOO_MANY_TAGS));
     }
     let mut writer = engine.writer().await;
-    let mut table = (*table_of_arn(engine, input.resource_arn.as_deref().unwrap_or_default())?).clone();
+    let mut table = (*table_of_arn(
+        engine,
+        input.resource_arn.as_deref().unwrap_or_default(),
+        "UntagResource",
+    )?)
+    .clone();
     for key in input.tag_keys.iter().flatten() {
         table.tags.remove(key);
     }
@@ -167,7 +197,11 @@ pub async fn list_tags_of_resource(
     let mut shape = Shape::new();
     shape.required("resourceArn", input.resource_arn.as_ref());
     shape.finish()?;
-    let table = table_of_arn(engine, input.resource_arn.as_deref().unwrap_or_default())?;
+    let table = table_of_arn(
+        engine,
+        input.resource_arn.as_deref().unwrap_or_default(),
+        "ListTagsOfResource",
+    )?;
     // All tags fit in one page (at most 50); NextToken is accepted and ignored.
     let tags = table
         .tags

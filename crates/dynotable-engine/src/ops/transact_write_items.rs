@@ -427,7 +427,7 @@ fn prepare(
         return_values_on_condition_check_failure,
     } = raw;
     let mut shape = Shape::new();
-    shape.name("tableName", table_name.as_ref());
+    shape.table("tableName", table_name.as_ref());
     shape.one_of(
         "returnValuesOnConditionCheckFailure",
         return_values_on_condition_check_failure.as_ref(),
