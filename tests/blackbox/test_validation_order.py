@@ -67,3 +67,19 @@ def test_an_empty_batch_write_echoes_the_map(raw):
         "1 validation error detected: Value '{Missing=[]}' at 'requestItems' failed to satisfy constraint: "
         "Map value must satisfy constraint: [Member must have length less than or equal to 25, "
         "Member must have length greater than or equal to 1]")
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({}, "The parameter 'TableName' is required but was not present in the request"),
+    ({"TableName": "ab"}, "TableName must be at least 3 characters long and at most 255 characters long"),
+    ({"TableName": "a" * 256}, "TableName must be at least 3 characters long and at most 255 characters long"),
+    ({"TableName": "abc;"},
+     "3 validation errors detected: Value null at 'attributeDefinitions' failed to satisfy constraint: Member must "
+     "not be null; Value 'abc;' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression "
+     "pattern: [a-zA-Z0-9_.-]+; Value null at 'keySchema' failed to satisfy constraint: Member must not be null"),
+], ids=["missing", "short", "long", "pattern-in-the-list"])
+def test_create_table_checks_the_table_name_first(raw, kwargs, message):
+    with pytest.raises(ClientError) as caught:
+        raw.create_table(**kwargs)
+    assert caught.value.response["Error"]["Code"] == "ValidationException"
+    assert caught.value.response["Error"]["Message"] == message
