@@ -352,7 +352,9 @@ async fn validation_errors_carry_the_services_message() {
     let err = service_error!(client.create_table().table_name("ab").send().await);
     assert_eq!(err.code(), Some("ValidationException"));
     assert!(
-        err.message().unwrap().contains("Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"),
+        err.message()
+            .unwrap()
+            .contains("TableName must be at least 3 characters long and at most 255 characters long"),
         "{:?}",
         err.message()
     );

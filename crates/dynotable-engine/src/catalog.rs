@@ -205,9 +205,9 @@ impl TableSchema {
             .collect()
     }
 
-    /// The table's ARN in the local region and account.
+    /// The table's ARN in the region and account of the request in progress (`identity`).
     pub fn arn(&self) -> String {
-        format!("arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{}", self.name)
+        crate::identity::current().table_arn(&self.name)
     }
 
     /// The enabled stream, if any.
@@ -220,7 +220,3 @@ impl TableSchema {
         format!("{}/stream/{}", self.arn(), stream.label)
     }
 }
-
-/// The region and account the engine reports in ARNs.
-pub const REGION: &str = "local";
-pub const ACCOUNT: &str = "000000000000";

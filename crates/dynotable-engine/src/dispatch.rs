@@ -27,6 +27,9 @@ pub(crate) async fn call(engine: &Engine, operation: &str, body: &[u8]) -> Resul
         "TagResource" => run(body, |input| ops::tags::tag_resource(engine, input)).await,
         "UntagResource" => run(body, |input| ops::tags::untag_resource(engine, input)).await,
         "ListTagsOfResource" => run(body, |input| ops::tags::list_tags_of_resource(engine, input)).await,
+        "DescribeContinuousBackups" => {
+            run(body, |input| ops::continuous_backups::describe(engine, input)).await
+        }
         "DescribeLimits" => run(body, |input| ops::account::describe_limits(engine, input)).await,
         "DescribeEndpoints" => run(body, |input| ops::account::describe_endpoints(engine, input)).await,
         "TransactWriteItems" => ops::transact_write_items::call(engine, body).await,
@@ -56,7 +59,7 @@ fn input_of<I: DeserializeOwned>(body: &[u8]) -> Result<I, ApiError> {
     } else {
         body
     };
-    serde_json::from_slice(body).map_err(serialization_error)
+    serde_json::from_slice(body).map_err(|err| serialization_error(body, err))
 }
 
 /// Deserialises the request and runs an operation that writes its own response body.
@@ -83,14 +86,22 @@ where
     } else {
         body
     };
-    let input: I = serde_json::from_slice(body).map_err(serialization_error)?;
+    let input: I = serde_json::from_slice(body).map_err(|err| serialization_error(body, err))?;
     let output = operation(input).await?;
     output.into_json().map_err(ApiError::internal)
 }
 
 /// A body that is not JSON, or a member of the wrong JSON type. Values that are well-formed JSON
 /// but not valid DynamoDB (an `N` that is not a number) are validated later, by the operation.
-fn serialization_error(err: serde_json::Error) -> ApiError {
+///
+/// A body that does not parse as JSON at all is answered as the service answers it: a
+/// `SerializationException` with no message (`{"__type":
+/// "com.amazon.coral.service#SerializationException"}`, as dynalite recorded it from the
+/// service; the wire leaves an empty message out). JSON of the wrong shape keeps a message.
+fn serialization_error(body: &[u8], err: serde_json::Error) -> ApiError {
+    if serde_json::from_slice::<serde::de::IgnoredAny>(body).is_err() {
+        return ApiError::new(ErrorKind::SerializationException, "");
+    }
     let message = match err.classify() {
         serde_json::error::Category::Syntax
         | serde_json::error::Category::Eof

@@ -16,8 +16,10 @@ use dynotable_types::{ConstraintViolation, Item, ValidationError};
 pub enum ErrorKind {
     ValidationException,
     SerializationException,
+    AccessDeniedException,
     UnknownOperationException,
     ResourceNotFoundException,
+    TableNotFoundException,
     ResourceInUseException,
     ConditionalCheckFailedException,
     ItemCollectionSizeLimitExceededException,
@@ -38,8 +40,10 @@ impl ErrorKind {
         match self {
             Self::ValidationException => "ValidationException",
             Self::SerializationException => "SerializationException",
+            Self::AccessDeniedException => "AccessDeniedException",
             Self::UnknownOperationException => "UnknownOperationException",
             Self::ResourceNotFoundException => "ResourceNotFoundException",
+            Self::TableNotFoundException => "TableNotFoundException",
             Self::ResourceInUseException => "ResourceInUseException",
             Self::ConditionalCheckFailedException => "ConditionalCheckFailedException",
             Self::ItemCollectionSizeLimitExceededException => "ItemCollectionSizeLimitExceededException",
@@ -60,7 +64,9 @@ impl ErrorKind {
     pub fn namespace(self) -> &'static str {
         match self {
             Self::ValidationException => "com.amazon.coral.validate",
-            Self::SerializationException | Self::UnknownOperationException => "com.amazon.coral.service",
+            Self::SerializationException | Self::UnknownOperationException | Self::AccessDeniedException => {
+                "com.amazon.coral.service"
+            }
             _ => "com.amazonaws.dynamodb.v20120810",
         }
     }

@@ -39,6 +39,7 @@ mod collections;
 mod database_lock;
 mod dispatch;
 mod error;
+pub mod identity;
 mod in_flight;
 mod item_cache;
 mod items;
@@ -119,6 +120,8 @@ pub struct Options {
     pub reader_mmap_bytes: u64,
     /// When a file database's write-ahead log is checkpointed (see `checkpoint`).
     pub checkpoint: CheckpointPolicy,
+    /// The account id every ARN reports (`identity`); DynamoDB's is the caller's account.
+    pub account_id: String,
 }
 
 /// What an acknowledged write survives, in a database file (an in-memory database survives
@@ -181,6 +184,7 @@ impl Options {
             durability: Durability::default(),
             reader_mmap_bytes: DEFAULT_READER_MMAP_BYTES,
             checkpoint: CheckpointPolicy::default(),
+            account_id: identity::DEFAULT_ACCOUNT.to_owned(),
         }
     }
 }
@@ -420,8 +424,23 @@ impl Engine {
 
     /// Runs one DynamoDB operation: `operation` is the name after `DynamoDB_20120810.` in the
     /// `X-Amz-Target` header, `body` the request's JSON. Returns the response's JSON.
+    /// The request is reported in the default region (`identity`); see [`Engine::call_in`].
     pub async fn call(&self, operation: &str, body: &[u8]) -> Result<Vec<u8>, ApiError> {
-        dispatch::call(self, operation, body).await
+        self.call_in(identity::DEFAULT_REGION, operation, body).await
+    }
+
+    /// [`Engine::call`] for a request signed for `region`: the ARNs of its answer carry that
+    /// region and the engine's account (`identity`).
+    pub async fn call_in(&self, region: &str, operation: &str, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+        identity::scope(self.identity(region), dispatch::call(self, operation, body)).await
+    }
+
+    /// The identity of a request signed for `region`.
+    fn identity(&self, region: &str) -> identity::Identity {
+        identity::Identity {
+            region: region.to_owned(),
+            account: self.inner.options.account_id.clone(),
+        }
     }
 
     /// The buffers large response bodies are written into. A caller that is done with a
@@ -588,7 +607,18 @@ impl Engine {
     /// Runs one DynamoDB Streams operation: `operation` is the name after
     /// `DynamoDBStreams_20120810.` in the `X-Amz-Target` header.
     pub async fn call_streams(&self, operation: &str, body: &[u8]) -> Result<Vec<u8>, ApiError> {
-        streams::call(self, operation, body).await
+        self.call_streams_in(identity::DEFAULT_REGION, operation, body)
+            .await
+    }
+
+    /// [`Engine::call_streams`] for a request signed for `region` (see [`Engine::call_in`]).
+    pub async fn call_streams_in(
+        &self,
+        region: &str,
+        operation: &str,
+        body: &[u8],
+    ) -> Result<Vec<u8>, ApiError> {
+        identity::scope(self.identity(region), streams::call(self, operation, body)).await
     }
 
     /// The writer connection with no transaction open (a group commit in progress is

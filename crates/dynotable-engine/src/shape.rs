@@ -38,6 +38,16 @@ impl Shape {
         }
     }
 
+    /// The TableName of an operation that takes a table's name or its ARN (API Reference, e.g.
+    /// API_GetItem: "You can also provide the Amazon Resource Name (ARN) of the table in this
+    /// parameter"): an ARN is checked for the name it ends in.
+    pub fn table(&mut self, field: &str, name: Option<&String>) {
+        match name {
+            Some(name) => self.table_name_present(field, table_name_of(name)),
+            None => self.violations.push(ConstraintViolation::not_null(field)),
+        }
+    }
+
     fn table_name_present(&mut self, field: &str, name: &str) {
         if !name
             .chars()
@@ -102,6 +112,19 @@ impl Shape {
                 field: field.to_owned(),
                 value: Some(value.to_string()),
                 constraint: format!("Member must have value greater than or equal to {min}"),
+            });
+        }
+    }
+
+    /// A number of at most `max`.
+    pub fn at_most(&mut self, field: &str, value: Option<i64>, max: i64) {
+        if let Some(value) = value
+            && value > max
+        {
+            self.violations.push(ConstraintViolation {
+                field: field.to_owned(),
+                value: Some(value.to_string()),
+                constraint: format!("Member must have value less than or equal to {max}"),
             });
         }
     }

@@ -121,7 +121,7 @@ pub async fn update_time_to_live(
     input: UpdateTimeToLiveInput,
 ) -> Result<UpdateTimeToLiveOutput, ApiError> {
     let mut shape = Shape::new();
-    shape.name("tableName", input.table_name.as_ref());
+    shape.table("tableName", input.table_name.as_ref());
     shape.required(
         "timeToLiveSpecification",
         input.time_to_live_specification.as_ref(),

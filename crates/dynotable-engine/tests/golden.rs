@@ -13,6 +13,8 @@
 //! - `read-stream <table> [type=TRIM_HORIZON] [limit=<n>]`: the latest stream of the table read
 //!   through ListStreams, DescribeStream, GetShardIterator and GetRecords; one record a line.
 //! - `sweep`: runs the Time to Live sweep and stream trimming; prints how many items it deleted.
+//! - `region <name>`: the commands that follow are requests signed for that region (the engine's
+//!   `call_in`); scripts start in the default region.
 //!
 //! Each script runs on a fresh in-memory engine.
 
@@ -25,6 +27,7 @@ struct Runner {
     runtime: tokio::runtime::Runtime,
     engine: Engine,
     clock: Arc<ManualClock>,
+    region: String,
 }
 
 impl Runner {
@@ -41,6 +44,7 @@ impl Runner {
             runtime,
             engine,
             clock,
+            region: dynotable_engine::identity::DEFAULT_REGION.to_owned(),
         }
     }
 
@@ -110,6 +114,11 @@ impl goldenscript::Runner for Runner {
                 Err(err) => format!("{}: {}\n", err.kind.name(), err.message),
             });
         }
+        if command.name == "region" {
+            self.region = args.next_pos().ok_or("region needs a name")?.to_owned();
+            args.reject_next()?;
+            return Ok(String::new());
+        }
         if command.name == "sweep" {
             args.reject_next()?;
             return Ok(match self.runtime.block_on(self.engine.sweep()) {
@@ -124,7 +133,7 @@ impl goldenscript::Runner for Runner {
             args.reject_next()?;
             return self
                 .runtime
-                .block_on(read_stream(&self.engine, &table, &kind, limit));
+                .block_on(read_stream(&self.engine, &self.region, &table, &kind, limit));
         }
         let streams = command.name == "streams";
         let operation = if streams {
@@ -135,11 +144,13 @@ impl goldenscript::Runner for Runner {
         let body = args.next_pos().unwrap_or_default().to_owned();
         args.reject_next()?;
         let result = if streams {
-            self.runtime
-                .block_on(self.engine.call_streams(&operation, body.as_bytes()))
+            self.runtime.block_on(
+                self.engine
+                    .call_streams_in(&self.region, &operation, body.as_bytes()),
+            )
         } else {
             self.runtime
-                .block_on(self.engine.call(&operation, body.as_bytes()))
+                .block_on(self.engine.call_in(&self.region, &operation, body.as_bytes()))
         };
         Ok(match result {
             Ok(bytes) => {
@@ -167,6 +178,7 @@ impl goldenscript::Runner for Runner {
 /// Reads a table's latest stream from the start (or as `kind` says) with the Streams API.
 async fn read_stream(
     engine: &Engine,
+    region: &str,
     table: &str,
     kind: &str,
     limit: Option<i64>,
@@ -174,18 +186,30 @@ async fn read_stream(
     let json =
         |bytes: Vec<u8>| -> Result<serde_json::Value, Box<dyn Error>> { Ok(serde_json::from_slice(&bytes)?) };
     let body = serde_json::json!({ "TableName": table }).to_string();
-    let streams = json(engine.call_streams("ListStreams", body.as_bytes()).await?)?;
+    let streams = json(
+        engine
+            .call_streams_in(region, "ListStreams", body.as_bytes())
+            .await?,
+    )?;
     let Some(stream) = streams["Streams"].as_array().and_then(|s| s.last()) else {
         return Ok("(no stream listed)\n".to_owned());
     };
     let arn = stream["StreamArn"].clone();
     let body = serde_json::json!({ "StreamArn": arn }).to_string();
-    let description = json(engine.call_streams("DescribeStream", body.as_bytes()).await?)?;
+    let description = json(
+        engine
+            .call_streams_in(region, "DescribeStream", body.as_bytes())
+            .await?,
+    )?;
     let shard = description["StreamDescription"]["Shards"][0]["ShardId"].clone();
     let body =
         serde_json::json!({ "StreamArn": arn, "ShardId": shard, "ShardIteratorType": kind }).to_string();
-    let mut iterator =
-        json(engine.call_streams("GetShardIterator", body.as_bytes()).await?)?["ShardIterator"].clone();
+    let mut iterator = json(
+        engine
+            .call_streams_in(region, "GetShardIterator", body.as_bytes())
+            .await?,
+    )?["ShardIterator"]
+        .clone();
     let mut out = String::new();
     while iterator.is_string() {
         let mut request = serde_json::json!({ "ShardIterator": iterator });
@@ -194,7 +218,7 @@ async fn read_stream(
         }
         let page = json(
             engine
-                .call_streams("GetRecords", request.to_string().as_bytes())
+                .call_streams_in(region, "GetRecords", request.to_string().as_bytes())
                 .await?,
         )?;
         let records = page["Records"].as_array().cloned().unwrap_or_default();

@@ -118,6 +118,17 @@ impl Update {
         self.actions.iter().map(UpdateAction::path).collect()
     }
 
+    /// Whether the update, applied to an item that does not exist, creates it. SET and ADD
+    /// write a value, so they do; REMOVE and DELETE have nothing to act on in a missing item,
+    /// and an update made only of them creates nothing (API_UpdateItem, AttributeUpdates:
+    /// "DELETE - Nothing happens; there is no attribute to delete"; the same holds on the
+    /// service for a REMOVE-only UpdateExpression: no item, no stream record).
+    pub fn creates_item(&self) -> bool {
+        self.actions
+            .iter()
+            .any(|action| matches!(action, UpdateAction::Set { .. } | UpdateAction::Add { .. }))
+    }
+
     /// Rule B.10 (dynamodb-rules.md): an update may not write a key attribute, whether it sets,
     /// removes, adds to or deletes from it, or a path inside it —
     /// `One or more parameter values were invalid: Cannot update attribute pk. This attribute is

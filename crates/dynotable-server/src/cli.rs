@@ -17,7 +17,8 @@ pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 ///
 /// Point any AWS SDK or the AWS CLI at it with `--endpoint-url http://127.0.0.1:8000` and any
 /// credentials and region: requests must be signed the usual way, but the signature is not
-/// checked, and every access key and region sees the same tables.
+/// checked, and every access key and region sees the same tables (ARNs report the region a
+/// request was signed for).
 #[derive(Debug, Clone, PartialEq, Eq, Parser)]
 #[command(name = "dynotable-local", version)]
 pub struct Args {
@@ -65,10 +66,23 @@ pub struct Args {
     /// an application handles reaching it.
     #[arg(long, value_name = "BYTES", default_value_t = dynotable_engine::DEFAULT_COLLECTION_SIZE_LIMIT)]
     pub collection_size_limit: u64,
+    /// The 12-digit account id the ARNs report (`arn:aws:dynamodb:REGION:ACCOUNT:table/NAME`);
+    /// their region is the one each request was signed for.
+    #[arg(long, value_name = "ID", default_value = dynotable_engine::identity::DEFAULT_ACCOUNT, value_parser = parse_account_id)]
+    pub account_id: String,
 }
 
 /// The default of `--spin-us` (bench/README.md, "GetItem at concurrency 1").
 pub const DEFAULT_SPIN_US: u64 = 50;
+
+/// An AWS account id is 12 decimal digits.
+fn parse_account_id(text: &str) -> Result<String, String> {
+    if text.len() == 12 && text.bytes().all(|b| b.is_ascii_digit()) {
+        Ok(text.to_owned())
+    } else {
+        Err("an account id is 12 digits".to_owned())
+    }
+}
 
 fn parse_durability(text: &str) -> Result<Durability, String> {
     text.parse()
@@ -137,6 +151,7 @@ pub async fn run(args: Args) -> Result<(), ServerError> {
     options.durability = args.durability;
     options.reader_mmap_bytes = args.mmap_mb.saturating_mul(1024 * 1024);
     options.collection_size_limit = args.collection_size_limit;
+    options.account_id = args.account_id.clone();
     let engine = Engine::open_with(options).await?;
     // Registered before the ready line, so a signal sent right after it is never the default
     // (abrupt) one.
@@ -228,6 +243,17 @@ mod tests {
         assert_eq!(parse(&["--mmap-mb", "0"]).unwrap().mmap_mb, 0);
         assert_eq!(parse(&["--mmap-mb", "2048"]).unwrap().mmap_mb, 2048);
         assert!(parse(&["--mmap-mb", "-1"]).is_err());
+    }
+
+    #[test]
+    fn the_account_id_defaults_to_zeros_and_is_12_digits() {
+        assert_eq!(parse(&[]).unwrap().account_id, "000000000000");
+        assert_eq!(
+            parse(&["--account-id", "123456789012"]).unwrap().account_id,
+            "123456789012"
+        );
+        assert!(parse(&["--account-id", "12345"]).is_err());
+        assert!(parse(&["--account-id", "12345678901x"]).is_err());
     }
 
     #[test]

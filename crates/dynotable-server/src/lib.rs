@@ -31,8 +31,10 @@
 //!    A missing header, another service's prefix (`DynamoDBStreams_20120810.`), or a malformed
 //!    name answers `UnknownOperationException`, as the service does.
 //!
-//! 6. **The engine.** `Engine::call(operation, body)` deserialises the body (malformed JSON is
-//!    its `SerializationException`), validates, runs the operation and serialises the response.
+//! 6. **The engine.** `Engine::call_in(region, operation, body)` deserialises the body
+//!    (malformed JSON is its `SerializationException`), validates, runs the operation and
+//!    serialises the response; `region` is the one the `Authorization` header's SigV4
+//!    credential scope names (`local` without one), which the answer's ARNs report.
 //!    The call is polled first on the connection's task (a call answered from memory costs no
 //!    hand-off) and moved into a task of its own at its first wait, so a client that hangs up
 //!    does not cancel a write half-way; a bug that panics becomes a 500 `InternalServerError`
@@ -66,7 +68,7 @@ use std::time::Instant;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE, EXPECT};
+use axum::http::header::{AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE, EXPECT};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -185,14 +187,22 @@ async fn api(State(engine): State<Engine>, request: Request) -> Response {
     };
     let operation = operation.to_owned();
 
+    // The region the client signed for (SigV4 credential scope); its ARNs report it.
+    let region = parts
+        .headers
+        .get(AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(dynotable_engine::identity::region_of_authorization)
+        .unwrap_or(dynotable_engine::identity::DEFAULT_REGION)
+        .to_owned();
     let buffers = std::sync::Arc::clone(engine.page_buffers());
     // Run to completion even if the client hangs up, and a panic stays in this request.
     let call = {
         let operation = operation.clone();
         async move {
             match api {
-                wire::Api::DynamoDb => engine.call(&operation, &bytes).await,
-                wire::Api::Streams => engine.call_streams(&operation, &bytes).await,
+                wire::Api::DynamoDb => engine.call_in(&region, &operation, &bytes).await,
+                wire::Api::Streams => engine.call_streams_in(&region, &operation, &bytes).await,
             }
         }
     };

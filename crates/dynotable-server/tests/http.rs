@@ -314,7 +314,7 @@ fn errors_come_in_dynamodb_format() {
         })
     );
 
-    let response = conn.call("CreateTable", r#"{"TableName":"ab"}"#);
+    let response = conn.call("CreateTable", r#"{"TableName":"a;b"}"#);
     assert_eq!(
         response.json()["__type"],
         "com.amazon.coral.validate#ValidationException"

@@ -29,7 +29,7 @@ pub async fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetIt
         ));
     };
     for (name, request) in &request_items {
-        shape.name(&format!("requestItems.{name}.member.tableName"), Some(name));
+        shape.table(&format!("requestItems.{name}.member.tableName"), Some(name));
         match &request.keys {
             None => {
                 shape.required::<()>(&format!("requestItems.{name}.member.keys"), None);

@@ -97,11 +97,15 @@ pub async fn run(engine: &Engine, input: BatchWriteItemInput) -> Result<BatchWri
         });
     }
     for (name, requests) in &request_items {
-        shape.name(&format!("requestItems.{name}.member.tableName"), Some(name));
+        shape.table(&format!("requestItems.{name}.member.tableName"), Some(name));
         if requests.is_empty() || requests.len() > MAX_REQUESTS {
+            // The service echoes the map as Java prints it (`{Orders=[]}`). That is certain only
+            // for one table with no requests; otherwise the value is left out (the order and
+            // the rendering of the requests are not recorded).
+            let value = (request_items.len() == 1 && requests.is_empty()).then(|| format!("{{{name}=[]}}"));
             shape.push(ConstraintViolation {
                 field: "requestItems".into(),
-                value: None,
+                value,
                 constraint: format!(
                     "Map value must satisfy constraint: [Member must have length less than or equal to {MAX_REQUESTS}, Member must have length greater than or equal to 1]"
                 ),

@@ -103,8 +103,23 @@ pub(crate) async fn enable_stream(
     storage::save_table(conn, table).await
 }
 
-/// Member constraints, reported together as the service does.
+/// Member constraints, reported together as the service does — after the TableName, which the
+/// service checks first and on its own: missing, `The parameter 'TableName' is required but was
+/// not present in the request`; shorter than 3 or longer than 255 characters, `TableName must be
+/// at least 3 characters long and at most 255 characters long` (dynalite's createTable tests,
+/// recorded from the service; a name of the right length with other characters is reported in
+/// the list, at 'tableName').
 fn validate_shape(input: &CreateTableInput) -> Result<(), ApiError> {
+    let Some(name) = &input.table_name else {
+        return Err(ApiError::validation(
+            "The parameter 'TableName' is required but was not present in the request",
+        ));
+    };
+    if !(3..=255).contains(&name.chars().count()) {
+        return Err(ApiError::validation(
+            "TableName must be at least 3 characters long and at most 255 characters long",
+        ));
+    }
     let mut shape = Shape::new();
     if let Some(definitions) = &input.attribute_definitions {
         for (i, d) in definitions.iter().enumerate() {

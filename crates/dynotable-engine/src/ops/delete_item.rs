@@ -9,7 +9,7 @@ use crate::{legacy, params};
 
 pub async fn run(engine: &Engine, input: DeleteItemInput) -> Result<WriteItemOutput, ApiError> {
     let mut shape = Shape::new();
-    shape.name("tableName", input.table_name.as_ref());
+    shape.table("tableName", input.table_name.as_ref());
     shape.required("key", input.key.as_ref());
     let options = WriteOptions::check(
         &mut shape,

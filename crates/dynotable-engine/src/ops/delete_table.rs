@@ -1,5 +1,6 @@
 //! DeleteTable: removes the table, its indexes and every item in one transaction, and returns
-//! the table's last description with status DELETING, as the service does.
+//! the table's last description with status DELETING, without the schema members the service
+//! leaves out of it (`DeletedTableDescription`).
 
 use crate::api::table::{DeleteTableOutput, TableNameInput};
 use crate::{ApiError, Engine, begin_write, ops, storage};
@@ -30,6 +31,6 @@ pub async fn run(engine: &Engine, input: TableNameInput) -> Result<DeleteTableOu
     engine.catalog_mut().remove(&table.name);
     drop(marks);
     Ok(DeleteTableOutput {
-        table_description: description,
+        table_description: description.into(),
     })
 }

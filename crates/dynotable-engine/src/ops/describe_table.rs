@@ -32,7 +32,7 @@ pub(crate) fn table_name_shape(input: &TableNameInput) -> Result<String, ApiErro
         .as_deref()
         .map(crate::shape::table_name_of)
         .map(str::to_owned);
-    shape.name("tableName", name.as_ref());
+    shape.table("tableName", name.as_ref());
     shape.finish()?;
     Ok(name.unwrap_or_default())
 }

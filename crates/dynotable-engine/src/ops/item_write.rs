@@ -171,13 +171,26 @@ pub(crate) async fn execute(
             key: key_item,
         } => {
             let updated = match update {
-                Some(update) => update
-                    .apply(old.as_ref().map(|o| &o.item), key_item)
-                    .map_err(ApiError::from),
-                None => Ok(old.as_ref().map_or_else(|| key_item.clone(), |o| o.item.clone())),
+                // Only REMOVE / DELETE actions on an item that does not exist: nothing is
+                // created (`Update::creates_item`), and the write is charged as a delete of a
+                // missing item is.
+                Some(update) if old.is_none() && !update.creates_item() => None,
+                Some(update) => Some(
+                    update
+                        .apply(old.as_ref().map(|o| &o.item), key_item)
+                        .map_err(ApiError::from),
+                ),
+                None => Some(Ok(old
+                    .as_ref()
+                    .map_or_else(|| key_item.clone(), |o| o.item.clone()))),
             };
-            match updated.and_then(|updated| PreparedItem::new(table, updated, SizeCheck::Update)) {
-                Ok(prepared) => Some(prepared),
+            match updated
+                .map(|updated| {
+                    updated.and_then(|updated| PreparedItem::new(table, updated, SizeCheck::Update))
+                })
+                .transpose()
+            {
+                Ok(prepared) => prepared,
                 Err(err) => {
                     // An update that cannot apply to the item read: the same.
                     tx.end_unchanged().await?;
@@ -188,7 +201,8 @@ pub(crate) async fn execute(
     };
 
     if old.is_none() && new.is_none() {
-        // Deleting an item that is not there changes nothing and still costs a write unit.
+        // Deleting an item that is not there (or an update that creates nothing on it, see
+        // above) changes nothing and still costs a write unit.
         tx.commit().await?;
         return Ok(Written {
             old,

@@ -4,6 +4,7 @@
 pub mod account;
 pub mod batch_get_item;
 pub mod batch_write_item;
+pub mod continuous_backups;
 pub mod create_table;
 pub mod delete_item;
 pub mod delete_table;

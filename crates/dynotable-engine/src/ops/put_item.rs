@@ -12,7 +12,7 @@ use crate::{legacy, params};
 pub async fn run(engine: &Engine, input: PutItemInput) -> Result<WriteItemOutput, ApiError> {
     // Shape: member constraints in one envelope.
     let mut shape = Shape::new();
-    shape.name("tableName", input.table_name.as_ref());
+    shape.table("tableName", input.table_name.as_ref());
     shape.required("item", input.item.as_ref());
     let options = WriteOptions::check(
         &mut shape,

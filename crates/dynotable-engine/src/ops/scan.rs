@@ -167,7 +167,7 @@ pub(crate) fn read_shape(
     select: Option<&String>,
     return_consumed_capacity: Option<&String>,
 ) -> CapacityReport {
-    shape.name("tableName", table_name);
+    shape.table("tableName", table_name);
     if let Some(index) = index_name {
         shape.name("indexName", Some(index));
     }

@@ -1,49 +1,93 @@
 //! TagResource, UntagResource and ListTagsOfResource: key-value tags on a table, named by its
-//! ARN. Rules (DG `Tagging.html`): at most 50 tags per resource, keys 1–128 characters, values
-//! 0–256; a key given again replaces its value.
+//! ARN. Rules (DG `Tagging.html`, "Tagging restrictions in DynamoDB"): at most 50 tags per
+//! resource; keys 1–128 Unicode characters, values 0–256; letters, numbers and white space of
+//! any script and `+ - = . _ : / @`; no key prefixed `aws:`; a key given again replaces its value.
+//!
+//! The service answers every broken rule with a ValidationException of its own wording, not the
+//! "N validation errors detected" list (observed with client-side validation off: a 129-character
+//! key is "The Tag Key provided is invalid, Key: <key>", a missing value "The Tag Value provided
+//! is invalid, Value: null", and the whole request is refused, no tag of it applied).
+
+use std::collections::BTreeMap;
 
 use crate::api::Tag;
 use crate::api::table::{
     ListTagsOfResourceInput, ListTagsOfResourceOutput, TagResourceInput, UntagResourceInput,
 };
+use crate::identity;
 use crate::shape::Shape;
 use crate::{ApiError, Engine, ErrorKind, begin_write, storage};
 
 const MAX_TAGS: usize = 50;
+const MAX_KEY_CHARS: usize = 128;
+const MAX_VALUE_CHARS: usize = 256;
+const TOO_MANY_TAGS: &str = "Number of Tags exceed the current limit for the provided ResourceArn";
 
-/// The tags of a CreateTable or TagResource request, checked.
-pub(crate) fn tags_of(tags: &[Tag]) -> Result<std::collections::BTreeMap<String, String>, ApiError> {
-    let mut shape = Shape::new();
-    for (i, tag) in tags.iter().enumerate() {
-        let prefix = format!("tags.{}.member", i + 1);
-        match &tag.key {
-            Some(key) => shape.length(&format!("{prefix}.key"), key, 1, 128),
-            None => {
-                shape.required::<()>(&format!("{prefix}.key"), None);
-            }
-        }
-        match &tag.value {
-            Some(value) => shape.length(&format!("{prefix}.value"), value, 0, 256),
-            None => {
-                shape.required::<()>(&format!("{prefix}.value"), None);
-            }
-        }
-    }
-    shape.finish()?;
-    Ok(tags
-        .iter()
-        .map(|t| {
-            (
-                t.key.clone().unwrap_or_default(),
-                t.value.clone().unwrap_or_default(),
-            )
-        })
-        .collect())
+/// A character of the AWS tag pattern `^([\p{L}\p{Z}\p{N}_.:/=+\-@]*)$`: a letter, a separator
+/// (white space that is not a control character) or a number of any script, or one of
+/// `_ . : / = + - @`. `char::is_alphabetic` is Unicode's Alphabetic property, a little wider
+/// than `\p{L}` (it adds letter-like marks and letter numbers).
+fn allowed(c: char) -> bool {
+    c.is_alphabetic() || c.is_numeric() || (c.is_whitespace() && !c.is_control()) || "_.:/=+-@".contains(c)
 }
 
-/// The table an ARN names, or the service's ResourceNotFoundException (its message spells
-/// "ResourcArn", sic; unverified).
-fn table_of_arn(engine: &Engine, arn: &str) -> Result<std::sync::Arc<crate::catalog::TableSchema>, ApiError> {
+/// A tag key the service accepts, or its message. The `aws:` prefix is refused where a tag is
+/// set (`setting`); UntagResource's keys are checked for their length and characters only.
+fn check_key(key: Option<&str>, setting: bool) -> Result<&str, ApiError> {
+    let invalid =
+        |shown: &str| ApiError::validation(format!("The Tag Key provided is invalid, Key: {shown}"));
+    let key = key.ok_or_else(|| invalid("null"))?;
+    let chars = key.chars().count();
+    if chars == 0 || chars > MAX_KEY_CHARS || !key.chars().all(allowed) {
+        return Err(invalid(key));
+    }
+    if setting && key.starts_with("aws:") {
+        return Err(ApiError::validation(format!(
+            "Tag Key cannot be prefixed with aws:, Key: {key}"
+        )));
+    }
+    Ok(key)
+}
+
+/// A tag value the service accepts, or its message.
+fn check_value(value: Option<&str>) -> Result<&str, ApiError> {
+    let invalid =
+        |shown: &str| ApiError::validation(format!("The Tag Value provided is invalid, Value: {shown}"));
+    let value = value.ok_or_else(|| invalid("null"))?;
+    if value.chars().count() > MAX_VALUE_CHARS || !value.chars().all(allowed) {
+        return Err(invalid(value));
+    }
+    Ok(value)
+}
+
+/// The tags of a CreateTable or TagResource request, checked in the order given: each key, then
+/// its value; a key twice in one request; more than 50 tags.
+pub(crate) fn tags_of(tags: &[Tag]) -> Result<BTreeMap<String, String>, ApiError> {
+    let mut checked = BTreeMap::new();
+    for tag in tags {
+        let key = check_key(tag.key.as_deref(), true)?;
+        let value = check_value(tag.value.as_deref())?;
+        if checked.insert(key.to_owned(), value.to_owned()).is_some() {
+            return Err(ApiError::validation(format!(
+                "Duplicate Tag Keys provided as input: Duplicate Tag Key found {key}"
+            )));
+        }
+    }
+    if checked.len() > MAX_TAGS {
+        return Err(ApiError::validation(TOO_MANY_TAGS));
+    }
+    Ok(checked)
+}
+
+/// The table an ARN names, or the service's answer: ValidationException for an ARN that is not
+/// a table's, AccessDeniedException for a table of another account (the caller may not touch it
+/// without a resource-based policy, and DynoTable has none), ResourceNotFoundException (its
+/// message spells "ResourcArn", sic; unverified) for no such table here.
+fn table_of_arn(
+    engine: &Engine,
+    arn: &str,
+    operation: &str,
+) -> Result<std::sync::Arc<crate::catalog::TableSchema>, ApiError> {
     let not_found = || {
         ApiError::new(
             ErrorKind::ResourceNotFoundException,
@@ -54,6 +98,19 @@ fn table_of_arn(engine: &Engine, arn: &str) -> Result<std::sync::Arc<crate::cata
         return Err(ApiError::validation(format!(
             "Invalid TableArn: Invalid ResourceArn provided as input {arn}"
         )));
+    }
+    let caller = crate::identity::current();
+    if identity::account_of_arn(arn).is_some_and(|account| account != caller.account) {
+        // The IAM wording (`User: <principal> is not authorized to perform: <action> on
+        // resource: <arn> because no resource-based policy allows the <action> action`); the
+        // principal is the account's root, as requests are not authenticated here.
+        return Err(ApiError::new(
+            ErrorKind::AccessDeniedException,
+            format!(
+                "User: arn:aws:iam::{}:root is not authorized to perform: dynamodb:{operation} on resource: {arn} because no resource-based policy allows the dynamodb:{operation} action",
+                caller.account
+            ),
+        ));
     }
     let table = engine.table(arn).map_err(|_| not_found())?;
     if table.arn() != arn {
@@ -67,15 +124,23 @@ pub async fn tag_resource(engine: &Engine, input: TagResourceInput) -> Result<se
     shape.required("resourceArn", input.resource_arn.as_ref());
     shape.required("tags", input.tags.as_ref());
     shape.finish()?;
-    let new_tags = tags_of(input.tags.as_deref().unwrap_or_default())?;
+    let tags = input.tags.as_deref().unwrap_or_default();
+    if tags.is_empty() {
+        return Err(ApiError::validation(
+            "Atleast one Tag needs to be provided as Input.",
+        ));
+    }
+    let new_tags = tags_of(tags)?;
     let mut writer = engine.writer().await;
-    let mut table = (*table_of_arn(engine, input.resource_arn.as_deref().unwrap_or_default())?).clone();
+    let mut table = (*table_of_arn(
+        engine,
+        input.resource_arn.as_deref().unwrap_or_default(),
+        "TagResource",
+    )?)
+    .clone();
     table.tags.extend(new_tags);
     if table.tags.len() > MAX_TAGS {
-        return Err(ApiError::new(
-            ErrorKind::LimitExceededException,
-            format!("The number of tags on the resource exceeds the limit of {MAX_TAGS}"),
-        ));
+        return Err(ApiError::validation(TOO_MANY_TAGS));
     }
     let mut tx = begin_write(&mut writer).await?;
     storage::save_table(&mut tx, &table).await?;
@@ -94,8 +159,25 @@ pub async fn untag_resource(
     shape.required("resourceArn", input.resource_arn.as_ref());
     shape.required("tagKeys", input.tag_keys.as_ref());
     shape.finish()?;
+    let keys = input.tag_keys.as_deref().unwrap_or_default();
+    if keys.is_empty() {
+        return Err(ApiError::validation(
+            "Atleast one Tag Key needs to be provided as Input.",
+        ));
+    }
+    for key in keys {
+        check_key(Some(key), false)?;
+    }
+    if keys.len() > MAX_TAGS {
+        return Err(ApiError::validation(TOO_MANY_TAGS));
+    }
     let mut writer = engine.writer().await;
-    let mut table = (*table_of_arn(engine, input.resource_arn.as_deref().unwrap_or_default())?).clone();
+    let mut table = (*table_of_arn(
+        engine,
+        input.resource_arn.as_deref().unwrap_or_default(),
+        "UntagResource",
+    )?)
+    .clone();
     for key in input.tag_keys.iter().flatten() {
         table.tags.remove(key);
     }
@@ -115,7 +197,11 @@ pub async fn list_tags_of_resource(
     let mut shape = Shape::new();
     shape.required("resourceArn", input.resource_arn.as_ref());
     shape.finish()?;
-    let table = table_of_arn(engine, input.resource_arn.as_deref().unwrap_or_default())?;
+    let table = table_of_arn(
+        engine,
+        input.resource_arn.as_deref().unwrap_or_default(),
+        "ListTagsOfResource",
+    )?;
     // All tags fit in one page (at most 50); NextToken is accepted and ignored.
     let tags = table
         .tags

@@ -55,7 +55,7 @@ pub async fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<Transa
             ));
         };
         let mut shape = Shape::new();
-        shape.name("tableName", get.table_name.as_ref());
+        shape.table("tableName", get.table_name.as_ref());
         shape.required("key", get.key.as_ref());
         shape.finish()?;
         let table = engine.table(get.table_name.as_deref().unwrap_or_default())?;

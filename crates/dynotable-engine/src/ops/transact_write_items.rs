@@ -287,12 +287,17 @@ async fn run(engine: &Engine, input: TransactWriteItemsInput) -> Result<Transact
             Kind::Update(update) => {
                 let base = old.as_ref().map(|o| &o.item);
                 let updated = match &update {
-                    Some(update) => update.apply(base, &action.key_item).map_err(ApiError::from),
-                    None => Ok(base.cloned().unwrap_or_else(|| action.key_item.clone())),
+                    // REMOVE / DELETE only on a missing item: nothing to write
+                    // (`Update::creates_item`), as UpdateItem.
+                    Some(update) if base.is_none() && !update.creates_item() => None,
+                    Some(update) => Some(update.apply(base, &action.key_item).map_err(ApiError::from)),
+                    None => Some(Ok(base.cloned().unwrap_or_else(|| action.key_item.clone()))),
                 };
                 updated
-                    .and_then(|item| PreparedItem::new(&action.table, item, SizeCheck::Update))
-                    .map(Some)
+                    .map(|item| {
+                        item.and_then(|item| PreparedItem::new(&action.table, item, SizeCheck::Update))
+                    })
+                    .transpose()
             }
         };
         match new {
@@ -422,7 +427,7 @@ fn prepare(
         return_values_on_condition_check_failure,
     } = raw;
     let mut shape = Shape::new();
-    shape.name("tableName", table_name.as_ref());
+    shape.table("tableName", table_name.as_ref());
     shape.one_of(
         "returnValuesOnConditionCheckFailure",
         return_values_on_condition_check_failure.as_ref(),

@@ -1,5 +1,6 @@
 //! UpdateItem: change one item with an UpdateExpression or the legacy AttributeUpdates
-//! (creating it if it does not exist), optionally under a condition, returning what
+//! (creating it if it does not exist, unless the update only removes or deletes: then nothing
+//! is written, `Update::creates_item`), optionally under a condition, returning what
 //! ReturnValues asks for.
 
 use dynotable_types::Item;
@@ -13,7 +14,7 @@ use crate::{legacy, params};
 
 pub async fn run(engine: &Engine, input: UpdateItemInput) -> Result<WriteItemOutput, ApiError> {
     let mut shape = Shape::new();
-    shape.name("tableName", input.table_name.as_ref());
+    shape.table("tableName", input.table_name.as_ref());
     shape.required("key", input.key.as_ref());
     let options = WriteOptions::check(
         &mut shape,

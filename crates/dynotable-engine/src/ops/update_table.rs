@@ -168,7 +168,7 @@ fn validate_shape(input: &UpdateTableInput) -> Result<(), ApiError> {
         .as_deref()
         .map(crate::shape::table_name_of)
         .map(str::to_owned);
-    shape.name("tableName", name.as_ref());
+    shape.table("tableName", name.as_ref());
     shape.one_of(
         "billingMode",
         input.billing_mode.as_ref(),

@@ -12,7 +12,7 @@ use super::api::*;
 use crate::catalog::{StreamSchema, TableSchema};
 use crate::dispatch::run;
 use crate::shape::Shape;
-use crate::{ApiError, Engine, ErrorKind, catalog};
+use crate::{ApiError, Engine, ErrorKind};
 
 /// Iterators expire after 15 minutes (API_GetShardIterator).
 const ITERATOR_SECONDS: f64 = 15.0 * 60.0;
@@ -69,7 +69,9 @@ fn stream_of(engine: &Engine, arn: &str) -> Result<(Arc<TableSchema>, StreamSche
 
 async fn list_streams(engine: &Engine, input: ListStreamsInput) -> Result<ListStreamsOutput, ApiError> {
     let mut shape = Shape::new();
+    // Streams API Reference, ListStreams: Limit, valid range 1 to 100.
     shape.at_least("limit", input.limit, 1);
+    shape.at_most("limit", input.limit, 100);
     shape.finish()?;
     let now = engine.now();
     let limit = input.limit.unwrap_or(100).min(100) as usize;
@@ -131,6 +133,9 @@ async fn describe_stream(
 ) -> Result<DescribeStreamOutput, ApiError> {
     let mut shape = Shape::new();
     shape.required("streamArn", input.stream_arn.as_ref());
+    // Streams API Reference, DescribeStream: Limit, valid range 1 to 100.
+    shape.at_least("limit", input.limit, 1);
+    shape.at_most("limit", input.limit, 100);
     shape.finish()?;
     let (table, stream) = stream_of(engine, input.stream_arn.as_deref().unwrap_or_default())?;
     let (first, last) = sequence_range(engine, &stream).await?;
@@ -248,7 +253,9 @@ async fn get_shard_iterator(
 async fn get_records(engine: &Engine, input: GetRecordsInput) -> Result<GetRecordsOutput, ApiError> {
     let mut shape = Shape::new();
     shape.required("shardIterator", input.shard_iterator.as_ref());
+    // Streams API Reference, GetRecords: Limit, valid range 1 to 1000.
     shape.at_least("limit", input.limit, 1);
+    shape.at_most("limit", input.limit, MAX_RECORDS);
     shape.finish()?;
     let position = decode_iterator(input.shard_iterator.as_deref().unwrap_or_default())?;
     let now = engine.now();
@@ -288,7 +295,7 @@ async fn get_records(engine: &Engine, input: GetRecordsInput) -> Result<GetRecor
             "eventName": event,
             "eventVersion": "1.1",
             "eventSource": "aws:dynamodb",
-            "awsRegion": catalog::REGION,
+            "awsRegion": crate::identity::current().region,
             "dynamodb": dynamodb,
         });
         if row.get::<bool, _>(3) {

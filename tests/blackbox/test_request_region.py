@@ -1,0 +1,113 @@
+"""Issue 18, group 3: region and identity from the request. ARNs and stream records carry the
+region the client signed for and the account `--account-id` sets; a table ARN is accepted as a
+TableName; another account's ARN is AccessDeniedException for the tag operations."""
+
+import boto3
+import pytest
+from botocore.exceptions import ClientError
+
+from conftest import ACCESS_KEY, CLIENT_CONFIG, PETS, SECRET_KEY, Server
+
+ACCOUNT = "123456789012"
+
+
+@pytest.fixture
+def server(tmp_path):
+    server = Server(["--in-memory", "--account-id", ACCOUNT], tmp_path / "dynotable-local.stderr")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def client_in(server, region, service="dynamodb"):
+    return boto3.session.Session(aws_access_key_id=ACCESS_KEY, aws_secret_access_key=SECRET_KEY,
+                                 region_name=region).client(service, endpoint_url=server.endpoint,
+                                                            config=CLIENT_CONFIG)
+
+
+TABLE = dict(
+    **{k: v for k, v in PETS.items() if k != "AttributeDefinitions"},
+    AttributeDefinitions=PETS["AttributeDefinitions"] + [{"AttributeName": "Owner", "AttributeType": "S"}],
+    GlobalSecondaryIndexes=[{"IndexName": "ByOwner", "KeySchema": [{"AttributeName": "Owner", "KeyType": "HASH"}],
+                             "Projection": {"ProjectionType": "KEYS_ONLY"}}],
+    StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"},
+)
+
+
+def arn(region, account=ACCOUNT, name="Pets"):
+    return f"arn:aws:dynamodb:{region}:{account}:table/{name}"
+
+
+def test_arns_carry_the_signed_region_and_the_configured_account(server):
+    eu = client_in(server, "eu-west-1")
+    created = eu.create_table(**TABLE)["TableDescription"]
+    assert created["TableArn"] == arn("eu-west-1")
+    assert created["GlobalSecondaryIndexes"][0]["IndexArn"] == arn("eu-west-1") + "/index/ByOwner"
+    assert created["LatestStreamArn"] == arn("eu-west-1") + "/stream/" + created["LatestStreamLabel"]
+    # One namespace: the same table, read from another region, reports that region.
+    us = client_in(server, "us-west-2")
+    described = us.describe_table(TableName="Pets")["Table"]
+    assert described["TableArn"] == arn("us-west-2")
+    assert described["GlobalSecondaryIndexes"][0]["IndexArn"] == arn("us-west-2") + "/index/ByOwner"
+    assert described["LatestStreamArn"].startswith(arn("us-west-2") + "/stream/")
+
+
+def test_stream_records_carry_the_reading_region(server):
+    eu = client_in(server, "eu-west-1")
+    eu.create_table(**TABLE)
+    eu.put_item(TableName="Pets", Item={"AnimalType": {"S": "Dog"}, "Name": {"S": "Fido"}})
+    streams = client_in(server, "eu-west-1", "dynamodbstreams")
+    listed = streams.list_streams(TableName="Pets")["Streams"]
+    stream_arn = listed[0]["StreamArn"]
+    assert stream_arn.startswith(arn("eu-west-1") + "/stream/")
+    shard = streams.describe_stream(StreamArn=stream_arn)["StreamDescription"]["Shards"][0]["ShardId"]
+    iterator = streams.get_shard_iterator(StreamArn=stream_arn, ShardId=shard,
+                                          ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
+    records = streams.get_records(ShardIterator=iterator)["Records"]
+    assert [r["awsRegion"] for r in records] == ["eu-west-1"]
+
+
+def test_a_table_arn_is_accepted_as_a_table_name(server):
+    eu = client_in(server, "eu-west-1")
+    eu.create_table(**TABLE)
+    table = arn("eu-west-1")
+    eu.put_item(TableName=table, Item={"AnimalType": {"S": "Cat"}, "Name": {"S": "Tom"}, "Owner": {"S": "ana"}})
+    key = {"AnimalType": {"S": "Cat"}, "Name": {"S": "Tom"}}
+    assert eu.get_item(TableName=table, Key=key)["Item"]["Owner"] == {"S": "ana"}
+    eu.update_item(TableName=table, Key=key, UpdateExpression="SET Age = :a",
+                   ExpressionAttributeValues={":a": {"N": "3"}})
+    assert eu.query(TableName=table, KeyConditionExpression="AnimalType = :t",
+                    ExpressionAttributeValues={":t": {"S": "Cat"}})["Count"] == 1
+    assert eu.scan(TableName=table, IndexName="ByOwner")["Count"] == 1
+    got = eu.batch_get_item(RequestItems={table: {"Keys": [key]}})["Responses"]
+    assert [item["Age"] for item in next(iter(got.values()))] == [{"N": "3"}]
+    assert eu.describe_time_to_live(TableName=table)["TimeToLiveDescription"]["TimeToLiveStatus"] == "DISABLED"
+    assert eu.describe_continuous_backups(TableName=table)["ContinuousBackupsDescription"][
+        "ContinuousBackupsStatus"] == "ENABLED"
+    eu.delete_item(TableName=table, Key=key)
+    assert eu.delete_table(TableName=table)["TableDescription"]["TableArn"] == table
+
+
+def test_tags_by_arn_and_another_account_denied(server):
+    eu = client_in(server, "eu-west-1")
+    eu.create_table(**TABLE)
+    eu.tag_resource(ResourceArn=arn("eu-west-1"), Tags=[{"Key": "team", "Value": "pets"}])
+    assert eu.list_tags_of_resource(ResourceArn=arn("eu-west-1"))["Tags"] == [{"Key": "team", "Value": "pets"}]
+    foreign = arn("eu-west-1", account="999999999999")
+    for operation, kwargs in [("ListTagsOfResource", {}),
+                              ("TagResource", {"Tags": [{"Key": "k", "Value": "v"}]}),
+                              ("UntagResource", {"TagKeys": ["team"]})]:
+        call = getattr(eu, {"ListTagsOfResource": "list_tags_of_resource", "TagResource": "tag_resource",
+                            "UntagResource": "untag_resource"}[operation])
+        with pytest.raises(ClientError) as caught:
+            call(ResourceArn=foreign, **kwargs)
+        error = caught.value.response["Error"]
+        assert error["Code"] == "AccessDeniedException"
+        assert error["Message"] == (
+            f"User: arn:aws:iam::{ACCOUNT}:root is not authorized to perform: dynamodb:{operation} on resource: "
+            f"{foreign} because no resource-based policy allows the dynamodb:{operation} action")
+    # An ARN of this account naming no table is not found.
+    with pytest.raises(ClientError) as caught:
+        eu.list_tags_of_resource(ResourceArn=arn("eu-west-1", name="Nope"))
+    assert caught.value.response["Error"]["Code"] == "ResourceNotFoundException"

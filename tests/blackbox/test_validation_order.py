@@ -1,0 +1,85 @@
+"""Issue 18, group 4 (what was done of it): shape and constraint errors come before
+ResourceNotFoundException, and a body that is not JSON is a SerializationException with no
+message, as the service answers."""
+
+import json
+import urllib.request
+
+import botocore.config
+import pytest
+from botocore.exceptions import ClientError
+
+from conftest import CLIENT_CONFIG, session
+
+UNCHECKED = CLIENT_CONFIG.merge(botocore.config.Config(parameter_validation=False))
+
+
+@pytest.fixture
+def raw(server):
+    return session().client("dynamodb", endpoint_url=server.endpoint, config=UNCHECKED)
+
+
+def post(endpoint, target, body):
+    request = urllib.request.Request(endpoint, data=body, method="POST", headers={
+        "Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": f"DynamoDB_20120810.{target}",
+        "Authorization": "AWS4-HMAC-SHA256 Credential=AKID/20250101/us-east-1/dynamodb/aws4_request, "
+                         "SignedHeaders=host, Signature=0"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+@pytest.mark.parametrize("body", [b"not json", b'{"TableName":', b"{]", b'{"TableName":"T"} trailing'],
+                         ids=["word", "truncated", "broken", "trailing"])
+def test_a_body_that_is_not_json_is_a_serialization_exception_without_message(server, body):
+    status, answer = post(server.endpoint, "GetItem", body)
+    assert status == 400
+    assert answer == {"__type": "com.amazon.coral.service#SerializationException"}
+
+
+@pytest.mark.parametrize("call, kwargs, message", [
+    ("get_item", dict(Key={"id": {"S": "a"}}, ReturnConsumedCapacity="ALL"),
+     "1 validation error detected: Value 'ALL' at 'returnConsumedCapacity' failed to satisfy constraint: "
+     "Member must satisfy enum value set: [INDEXES, TOTAL, NONE]"),
+    ("query", dict(KeyConditionExpression="id = :v", ExpressionAttributeValues={":v": {"S": "a"}}, Limit=0),
+     "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: "
+     "Member must have value greater than or equal to 1"),
+    ("scan", dict(Segment=-1, TotalSegments=2),
+     "1 validation error detected: Value '-1' at 'segment' failed to satisfy constraint: "
+     "Member must have value greater than or equal to 0"),
+    ("update_item", dict(Key={"id": {"S": "a"}}, ReturnValues="EVERYTHING"),
+     "1 validation error detected: Value 'EVERYTHING' at 'returnValues' failed to satisfy constraint: "
+     "Member must satisfy enum value set: [NONE, ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATED_NEW]"),
+], ids=["get_item", "query", "scan", "update_item"])
+def test_shape_errors_come_before_resource_not_found(raw, call, kwargs, message):
+    with pytest.raises(ClientError) as caught:
+        getattr(raw, call)(TableName="Missing", **kwargs)
+    assert caught.value.response["Error"]["Code"] == "ValidationException"
+    assert caught.value.response["Error"]["Message"] == message
+
+
+def test_an_empty_batch_write_echoes_the_map(raw):
+    with pytest.raises(ClientError) as caught:
+        raw.batch_write_item(RequestItems={"Missing": []})
+    assert caught.value.response["Error"]["Message"] == (
+        "1 validation error detected: Value '{Missing=[]}' at 'requestItems' failed to satisfy constraint: "
+        "Map value must satisfy constraint: [Member must have length less than or equal to 25, "
+        "Member must have length greater than or equal to 1]")
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({}, "The parameter 'TableName' is required but was not present in the request"),
+    ({"TableName": "ab"}, "TableName must be at least 3 characters long and at most 255 characters long"),
+    ({"TableName": "a" * 256}, "TableName must be at least 3 characters long and at most 255 characters long"),
+    ({"TableName": "abc;"},
+     "3 validation errors detected: Value null at 'attributeDefinitions' failed to satisfy constraint: Member must "
+     "not be null; Value 'abc;' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression "
+     "pattern: [a-zA-Z0-9_.-]+; Value null at 'keySchema' failed to satisfy constraint: Member must not be null"),
+], ids=["missing", "short", "long", "pattern-in-the-list"])
+def test_create_table_checks_the_table_name_first(raw, kwargs, message):
+    with pytest.raises(ClientError) as caught:
+        raw.create_table(**kwargs)
+    assert caught.value.response["Error"]["Code"] == "ValidationException"
+    assert caught.value.response["Error"]["Message"] == message
