@@ -40,20 +40,30 @@ printf '[profile e2e-sso]\nsso_session = corp\nregion = eu-west-1\n\n[sso-sessio
 printf '[e2e-keys]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = not-a-real-secret\n' >"$AWS_SHARED_CREDENTIALS_FILE"
 # Two free loopback ports, for tauri-driver and the WebKitWebDriver behind it: never fixed ones,
 # so another run on the same machine (another checkout, a CI job beside this one) is never
-# reached by mistake.
-read -r port native_port < <(python3 -c '
+# reached by mistake. A port found free can be taken by someone's outgoing connection before
+# tauri-driver listens on it: then tauri-driver exits at once, and new ports are tried.
+free_ports() {
+  python3 -c '
 import socket
 socks = [socket.socket() for _ in range(2)]
 for s in socks: s.bind(("127.0.0.1", 0))
-print(*(s.getsockname()[1] for s in socks))')
-tauri-driver --port "$port" --native-port "$native_port" --native-driver /usr/bin/WebKitWebDriver >"$artifacts/tauri-driver.log" 2>&1 &
-driver_pid=$!
-pids+=($driver_pid)
-for _ in $(seq 100); do
-  kill -0 "$driver_pid" 2>/dev/null || { echo "e2e: tauri-driver exited at start:" >&2; cat "$artifacts/tauri-driver.log" >&2; exit 1; }
-  (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
-  sleep 0.1
+print(*(s.getsockname()[1] for s in socks))'
+}
+port=""
+for attempt in 1 2 3 4 5; do
+  read -r candidate native_port < <(free_ports)
+  tauri-driver --port "$candidate" --native-port "$native_port" --native-driver /usr/bin/WebKitWebDriver >"$artifacts/tauri-driver.log" 2>&1 &
+  driver_pid=$!
+  for _ in $(seq 100); do
+    kill -0 "$driver_pid" 2>/dev/null || break
+    if (exec 3<>"/dev/tcp/127.0.0.1/$candidate") 2>/dev/null; then port=$candidate; break; fi
+    sleep 0.1
+  done
+  if [ -n "$port" ]; then pids+=("$driver_pid"); break; fi
+  kill "$driver_pid" 2>/dev/null || true
+  echo "e2e: tauri-driver could not start on ports $candidate/$native_port (attempt $attempt): $(tr '\n' ' ' <"$artifacts/tauri-driver.log")" >&2
 done
+[ -n "$port" ] || { echo "e2e: tauri-driver did not start in 5 attempts" >&2; exit 1; }
 
 DYNOTABLE_APP="$app" DYNOTABLE_ARTIFACTS="$artifacts" TAURI_DRIVER_URL="http://127.0.0.1:$port" \
   .venv/bin/python -m pytest -q tests/e2e "$@"
