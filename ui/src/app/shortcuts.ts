@@ -16,6 +16,7 @@ export type ShortcutId =
   | "next-tab"
   | "previous-tab"
   | "go-to-tab"
+  | "go-to-view"
   | "show-shortcuts"
   | "close-dialog";
 
@@ -25,6 +26,10 @@ export type KeyCombo = {
   key: string;
   mod?: boolean;
   ctrl?: boolean;
+  /** Alt (Option on macOS). Matched on the physical key (`code`) too, since Option+1 types "¡". */
+  alt?: boolean;
+  /** `KeyboardEvent.code` accepted as well as `key` (for Alt combinations). */
+  code?: string;
   shift?: boolean;
   /** Ignore Shift (for characters such as "?" that need Shift on some keyboards only). */
   anyShift?: boolean;
@@ -35,11 +40,15 @@ export type Shortcut = {
   /** What it does, as the sheet says it. */
   description: string;
   /** Where it works, as the sheet groups it. */
-  scope: "Anywhere" | "Tabs" | "Query" | "Collection" | "Dialogs";
+  scope: "Anywhere" | "Tabs" | "Table views" | "Query" | "Collection" | "Dialogs";
   combos: KeyCombo[];
 };
 
 const digits: KeyCombo[] = ["1", "2", "3", "4", "5", "6", "7", "8", "9"].map((key) => ({ key, mod: true }));
+
+/** Alt+1 … Alt+7: the views of a table, in the order of its view strip. */
+export const VIEW_SHORTCUT_COUNT = 7;
+const viewDigits: KeyCombo[] = Array.from({ length: VIEW_SHORTCUT_COUNT }, (_, i) => ({ key: String(i + 1), alt: true, code: `Digit${i + 1}` }));
 
 export const SHORTCUTS: readonly Shortcut[] = [
   { id: "open-table", description: "Open a table (search the sidebar)", scope: "Anywhere", combos: [{ key: "o", mod: true }] },
@@ -48,6 +57,12 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: "next-tab", description: "Next tab", scope: "Tabs", combos: [{ key: "Tab", ctrl: true }] },
   { id: "previous-tab", description: "Previous tab", scope: "Tabs", combos: [{ key: "Tab", ctrl: true, shift: true }] },
   { id: "go-to-tab", description: "Go to tab 1 to 9", scope: "Tabs", combos: digits },
+  {
+    id: "go-to-view",
+    description: "Go to a view of the table: Collections, Items, Indexes, Cost, Code & history, Import/export, Settings",
+    scope: "Table views",
+    combos: viewDigits,
+  },
   { id: "run-query", description: "Run the query", scope: "Query", combos: [{ key: "Enter", mod: true }] },
   { id: "next-page", description: "Load the next page", scope: "Collection", combos: [{ key: "j", mod: true }] },
   { id: "edit-item", description: "Edit the selected item", scope: "Collection", combos: [{ key: "Enter" }] },
@@ -65,11 +80,12 @@ export function isMac(): boolean {
   return typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 }
 
-type KeyEventLike = Pick<KeyboardEvent, "key" | "ctrlKey" | "metaKey" | "shiftKey" | "altKey">;
+type KeyEventLike = Pick<KeyboardEvent, "key" | "ctrlKey" | "metaKey" | "shiftKey" | "altKey"> & { code?: string };
 
 function comboMatches(combo: KeyCombo, event: KeyEventLike, mac: boolean): boolean {
-  if (event.key.toLowerCase() !== combo.key.toLowerCase()) return false;
-  if (event.altKey) return false;
+  const keyMatches = event.key.toLowerCase() === combo.key.toLowerCase() || (combo.code !== undefined && event.code === combo.code);
+  if (!keyMatches) return false;
+  if (event.altKey !== (combo.alt === true)) return false;
   const wantCtrl = combo.ctrl === true || (combo.mod === true && !mac);
   const wantMeta = combo.mod === true && mac;
   if (event.ctrlKey !== wantCtrl || event.metaKey !== wantMeta) return false;
@@ -103,6 +119,7 @@ export function comboKeys(combo: KeyCombo, mac: boolean = isMac()): string[] {
   const keys: string[] = [];
   if (combo.ctrl) keys.push(mac ? "⌃" : "Ctrl");
   if (combo.mod) keys.push(mac ? "⌘" : "Ctrl");
+  if (combo.alt) keys.push(mac ? "⌥" : "Alt");
   if (combo.shift) keys.push(mac ? "⇧" : "Shift");
   keys.push(KEY_NAMES[combo.key] ?? (combo.key.length === 1 ? combo.key.toUpperCase() : combo.key));
   return keys;
