@@ -95,8 +95,29 @@ function source(overrides: Partial<TableSource> = {}): TableSource {
       status: "ok" as const,
       data: { rows: [{ target: "Total", estimated: 1, actual: 1, difference: 0 }], matches: true, lines: [] },
     })),
+    // The views' own calls (cost, indexes, builder): left pending, these tests are about the screen.
+    ...Object.fromEntries(
+      [
+        "estimateQuery",
+        "reconcileQuery",
+        "defaultPrices",
+        "monthlyCost",
+        "hotPartitions",
+        "indexesSideBySide",
+        "generateExpression",
+        "parseExpressions",
+        "checkExpressions",
+        "sortKeyOperators",
+        "buildReadRequest",
+        "exportCode",
+        "runReadRequest",
+        "saveExpression",
+        "savedExpressions",
+        "deleteSavedExpression",
+      ].map((name) => [name, vi.fn(() => new Promise(() => {}))]),
+    ),
     ...overrides,
-  };
+  } as TableSource;
 }
 
 afterEach(cleanup);
@@ -113,7 +134,7 @@ describe("TableScreen", () => {
   it("opens a collection from the map and follows LastEvaluatedKey to its end", async () => {
     const fake = source();
     renderScreen(fake);
-    await waitFor(() => expect(screen.getByTestId("table-keys")).toBeTruthy());
+    await waitFor(() => expect(screen.getByTestId("table-key-chips")).toBeTruthy());
     const box = await screen.findByRole("button", { name: /VEH#V-7741/ });
     fireEvent.click(box);
     await waitFor(() => expect(screen.getByRole("region", { name: /Item collection vehicleId = VEH#V-7741/ })).toBeTruthy());
@@ -153,7 +174,7 @@ describe("TableScreen", () => {
 
   it("disables every write control on a read-only connection", async () => {
     renderScreen(source(), { ...embedded, readOnly: true });
-    await waitFor(() => expect(screen.getByTestId("table-keys")).toBeTruthy());
+    fireEvent.click(await screen.findByTestId("view-tab-items"));
     expect((screen.getByRole("button", { name: "New item" }) as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByText("This connection is read-only.")).toBeTruthy();
   });
@@ -182,5 +203,78 @@ describe("TableScreen", () => {
     await waitFor(() => expect(screen.getByTestId("statistics-cost").textContent).toContain("Estimated: 128 RCU in 1 page for 10,410 items (1.0 MB)"));
     expect(fake.gatherStatistics).not.toHaveBeenCalled();
     expect(screen.getByRole("button", { name: "Scan to gather statistics" })).toBeTruthy();
+  });
+
+  it("heads the table with its keys and figures, and shows its views as tabs, Collections first", async () => {
+    renderScreen(source());
+    expect((await screen.findByTestId("table-key-chips")).textContent).toBe("vehicleId S · partitionrecordedAt S · sort");
+    await waitFor(() =>
+      expect(screen.getByTestId("table-figures").textContent).toBe("1,441 items · 146 KB · 2 collections · no secondary index · on-demand"),
+    );
+    const tabs = within(screen.getByRole("tablist", { name: "Views of Telemetry" })).getAllByRole("tab");
+    expect(tabs.map((t) => t.textContent)).toEqual([
+      "Collections",
+      "Items",
+      "Indexes side by side",
+      "Cost",
+      "Code & history",
+      "Import/export",
+      "Settings",
+    ]);
+    expect(tabs.map((t) => t.getAttribute("aria-selected"))).toEqual(["true", "false", "false", "false", "false", "false", "false"]);
+    expect(screen.getByTestId("view-collections").getAttribute("role")).toBe("tabpanel");
+    // Views are built on their first visit: Settings is not there yet.
+    expect(screen.queryByTestId("view-settings")).toBeNull();
+    expect(screen.queryByRole("group", { name: /accordion/ })).toBeNull();
+    expect(document.querySelector("details > summary")).toBeNull();
+  });
+
+  it("keeps a view's state while another view is shown", async () => {
+    const fake = source();
+    renderScreen(fake);
+    fireEvent.click(await screen.findByRole("button", { name: /VEH#V-7741/ }));
+    // Opening a collection from the map shows it in the Items view.
+    await waitFor(() => expect(screen.getByTestId("view-tab-items").getAttribute("aria-selected")).toBe("true"));
+    const region = await screen.findByRole("region", { name: /Item collection vehicleId = VEH#V-7741/ });
+    fireEvent.click(screen.getByTestId("view-tab-settings"));
+    expect(screen.getByTestId("view-items").hidden).toBe(true);
+    expect(screen.getByTestId("table-keys").textContent).toBe("vehicleId (S, partition) + recordedAt (S, sort)");
+    fireEvent.click(screen.getByTestId("view-tab-items"));
+    expect(screen.getByTestId("view-items").hidden).toBe(false);
+    expect(screen.getByTestId("view-settings").hidden).toBe(true);
+    // The same box, not a new one: nothing was queried again.
+    expect(screen.getByRole("region", { name: /Item collection vehicleId = VEH#V-7741/ })).toBe(region);
+    expect(fake.query).toHaveBeenCalledTimes(1);
+  });
+
+  it("moves between views with the arrow keys and with Alt+1 … Alt+7", async () => {
+    renderScreen(source());
+    const collections = await screen.findByTestId("view-tab-collections");
+    collections.focus();
+    fireEvent.keyDown(collections, { key: "ArrowRight" });
+    expect(screen.getByTestId("view-tab-items").getAttribute("aria-selected")).toBe("true");
+    expect(document.activeElement).toBe(screen.getByTestId("view-tab-items"));
+    fireEvent.keyDown(screen.getByTestId("view-tab-items"), { key: "End" });
+    expect(screen.getByTestId("view-tab-settings").getAttribute("aria-selected")).toBe("true");
+    fireEvent.keyDown(screen.getByTestId("view-tab-settings"), { key: "ArrowRight" });
+    expect(screen.getByTestId("view-tab-collections").getAttribute("aria-selected")).toBe("true");
+    fireEvent.keyDown(document.body, { key: "4", code: "Digit4", altKey: true });
+    expect(screen.getByTestId("view-tab-cost").getAttribute("aria-selected")).toBe("true");
+    expect(screen.getByTestId("view-cost").hidden).toBe(false);
+    // Only the tab in the Tab order is the selected one.
+    expect(screen.getAllByRole("tab").filter((t) => t.tabIndex === 0)).toEqual([screen.getByTestId("view-tab-cost")]);
+  });
+
+  it("does not switch the views of a table screen that is hidden behind another tab", async () => {
+    render(
+      <CapacityProvider>
+        <div hidden>
+          <TableScreen profile={embedded} tableName="Telemetry" source={source()} />
+        </div>
+      </CapacityProvider>,
+    );
+    await screen.findByTestId("view-tab-collections");
+    fireEvent.keyDown(document.body, { key: "2", code: "Digit2", altKey: true });
+    expect(screen.getByTestId("view-tab-collections").getAttribute("aria-selected")).toBe("true");
   });
 });
