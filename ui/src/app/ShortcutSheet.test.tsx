@@ -23,7 +23,7 @@ describe("ShortcutSheet", () => {
     const dialog = screen.getByRole("dialog", { name: "Keyboard shortcuts" });
     const rows = dialog.querySelectorAll("tr[data-shortcut]");
     expect([...rows].map((r) => r.getAttribute("data-shortcut"))).toEqual(
-      ["Anywhere", "Tabs", "Table views", "Query", "Collection", "Dialogs"].flatMap((scope) => SHORTCUTS.filter((s) => s.scope === scope).map((s) => s.id)),
+      ["Anywhere", "Tabs", "Table views", "Query", "Collection", "Dialogs", "Collections view"].flatMap((scope) => SHORTCUTS.filter((s) => s.scope === scope).map((s) => s.id)),
     );
     const run = within(dialog).getByRole("rowheader", { name: "Run the query" }).closest("tr")!;
     expect([...run.querySelectorAll("kbd")].map((k) => k.textContent)).toEqual(["Ctrl", "Enter"]);

@@ -12,6 +12,8 @@ export type ShortcutId =
   | "next-page"
   | "edit-item"
   | "move-selection"
+  | "move-box"
+  | "open-box"
   | "close-tab"
   | "next-tab"
   | "previous-tab"
@@ -40,7 +42,7 @@ export type Shortcut = {
   /** What it does, as the sheet says it. */
   description: string;
   /** Where it works, as the sheet groups it. */
-  scope: "Anywhere" | "Tabs" | "Table views" | "Query" | "Collection" | "Dialogs";
+  scope: "Anywhere" | "Tabs" | "Table views" | "Collections view" | "Query" | "Collection" | "Dialogs";
   combos: KeyCombo[];
 };
 
@@ -73,6 +75,13 @@ export const SHORTCUTS: readonly Shortcut[] = [
     combos: [{ key: "ArrowUp" }, { key: "ArrowDown" }, { key: "PageUp" }, { key: "PageDown" }, { key: "Home" }, { key: "End" }],
   },
   { id: "close-dialog", description: "Close a dialog or cancel a confirmation", scope: "Dialogs", combos: [{ key: "Escape" }] },
+  {
+    id: "move-box",
+    description: "Move to the previous or next collection box, the first, the last",
+    scope: "Collections view",
+    combos: [{ key: "ArrowUp" }, { key: "ArrowDown" }, { key: "PageUp" }, { key: "PageDown" }, { key: "Home" }, { key: "End" }],
+  },
+  { id: "open-box", description: "Open the focused box in the Items view", scope: "Collections view", combos: [{ key: "Enter" }] },
 ];
 
 /** Whether the app runs on macOS (where "Mod" means Cmd). */

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { TableScreen, type TableSource } from "./TableScreen";
 import { CapacityProvider } from "../../app/capacity";
@@ -122,6 +122,27 @@ function source(overrides: Partial<TableSource> = {}): TableSource {
 
 afterEach(cleanup);
 
+// jsdom lays nothing out: the Collections view's run gets a 600 px viewport, each box 200 px.
+beforeAll(() => {
+  Object.defineProperty(HTMLElement.prototype, "clientHeight", {
+    configurable: true,
+    get(this: HTMLElement) {
+      return this.classList.contains("collections-run") ? 600 : 0;
+    },
+  });
+  Object.defineProperty(HTMLElement.prototype, "offsetHeight", {
+    configurable: true,
+    get(this: HTMLElement) {
+      return this.classList.contains("collections-slot") ? 200 : 0;
+    },
+  });
+});
+afterAll(() => {
+  for (const name of ["clientHeight", "offsetHeight"]) delete (HTMLElement.prototype as unknown as Record<string, unknown>)[name];
+});
+
+const openButton = () => screen.findByRole("button", { name: "Open vehicleId = VEH#V-7741 in Items" });
+
 function renderScreen(fake: TableSource, profile = embedded) {
   return render(
     <CapacityProvider>
@@ -131,17 +152,17 @@ function renderScreen(fake: TableSource, profile = embedded) {
 }
 
 describe("TableScreen", () => {
-  it("opens a collection from the map and follows LastEvaluatedKey to its end", async () => {
+  it("opens a collection from its box in the Items view and follows LastEvaluatedKey to its end", async () => {
     const fake = source();
     renderScreen(fake);
     await waitFor(() => expect(screen.getByTestId("table-key-chips")).toBeTruthy());
-    const box = await screen.findByRole("button", { name: /VEH#V-7741/ });
-    fireEvent.click(box);
+    fireEvent.click(await openButton());
     await waitFor(() => expect(screen.getByRole("region", { name: /Item collection vehicleId = VEH#V-7741/ })).toBeTruthy());
     expect(fake.query).toHaveBeenCalledWith("embedded", expect.objectContaining({ partitionValue: { S: "VEH#V-7741" }, limit: 100 }));
+    const calls = () => (fake.query as ReturnType<typeof vi.fn>).mock.calls.filter((c) => c[1].limit === 100);
     fireEvent.click(screen.getByRole("button", { name: /Load more/ }));
-    await waitFor(() => expect((fake.query as ReturnType<typeof vi.fn>).mock.calls).toHaveLength(2));
-    expect((fake.query as ReturnType<typeof vi.fn>).mock.calls[1]![1].exclusiveStartKey).toEqual({
+    await waitFor(() => expect(calls()).toHaveLength(2));
+    expect(calls()[1]![1].exclusiveStartKey).toEqual({
       vehicleId: { S: "VEH#V-7741" },
       recordedAt: reading(8).recordedAt,
     });
@@ -152,7 +173,7 @@ describe("TableScreen", () => {
   it("saves an edit with the condition that the item is as it was seen", async () => {
     const fake = source();
     renderScreen(fake);
-    fireEvent.click(await screen.findByRole("button", { name: /VEH#V-7741/ }));
+    fireEvent.click(await openButton());
     const grid = await screen.findByRole("grid");
     fireEvent.keyDown(grid, { key: "ArrowDown" });
     fireEvent.keyDown(grid, { key: "Enter" });
@@ -232,7 +253,7 @@ describe("TableScreen", () => {
   it("keeps a view's state while another view is shown", async () => {
     const fake = source();
     renderScreen(fake);
-    fireEvent.click(await screen.findByRole("button", { name: /VEH#V-7741/ }));
+    fireEvent.click(await openButton());
     // Opening a collection from the map shows it in the Items view.
     await waitFor(() => expect(screen.getByTestId("view-tab-items").getAttribute("aria-selected")).toBe("true"));
     const region = await screen.findByRole("region", { name: /Item collection vehicleId = VEH#V-7741/ });
@@ -244,7 +265,13 @@ describe("TableScreen", () => {
     expect(screen.getByTestId("view-settings").hidden).toBe(true);
     // The same box, not a new one: nothing was queried again.
     expect(screen.getByRole("region", { name: /Item collection vehicleId = VEH#V-7741/ })).toBe(region);
-    expect(fake.query).toHaveBeenCalledTimes(1);
+    const itemsQueries = (fake.query as ReturnType<typeof vi.fn>).mock.calls.filter((c) => c[1].limit === 100);
+    expect(itemsQueries).toHaveLength(1);
+    // The Collections view kept its boxes too: back on it, nothing is read again.
+    const before = (fake.query as ReturnType<typeof vi.fn>).mock.calls.length;
+    fireEvent.click(screen.getByTestId("view-tab-collections"));
+    expect(screen.getAllByTestId("collection-run-box").length).toBeGreaterThan(0);
+    expect((fake.query as ReturnType<typeof vi.fn>).mock.calls.length).toBe(before);
   });
 
   it("moves between views with the arrow keys and with Alt+1 … Alt+7", async () => {
@@ -276,5 +303,21 @@ describe("TableScreen", () => {
     await screen.findByTestId("view-tab-collections");
     fireEvent.keyDown(document.body, { key: "2", code: "Digit2", altKey: true });
     expect(screen.getByTestId("view-tab-collections").getAttribute("aria-selected")).toBe("true");
+  });
+
+  it("opens on the Collections view: the boxes in key order, each read with a Query, and the map brings a box into view", async () => {
+    const fake = source();
+    renderScreen(fake);
+    await waitFor(() => expect(screen.getAllByTestId("collection-run-box")).toHaveLength(2));
+    // Key order: VEH#V-1007 before VEH#V-7741 (the statistics list the largest first).
+    expect(screen.getAllByTestId("collection-run-box").map((b) => b.getAttribute("data-key"))).toEqual(["VEH#V-1007", "VEH#V-7741"]);
+    await waitFor(() => expect(fake.query).toHaveBeenCalledWith("embedded", expect.objectContaining({ partitionValue: { S: "VEH#V-7741" }, limit: 20 })));
+    fireEvent.click(screen.getByTestId("toggle-map"));
+    fireEvent.click(screen.getByRole("button", { name: /^vehicleId = VEH#V-7741: / }));
+    // The map opens the box in this view (not the Items view): marked and focused.
+    expect(screen.getByTestId("view-tab-collections").getAttribute("aria-selected")).toBe("true");
+    const box = screen.getAllByTestId("collection-run-box").find((b) => b.getAttribute("data-key") === "VEH#V-7741")!;
+    expect(box.className).toContain("run-box-marked");
+    await waitFor(() => expect(document.activeElement?.getAttribute("data-key")).toBe("VEH#V-7741"));
   });
 });

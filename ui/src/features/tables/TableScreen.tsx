@@ -18,6 +18,8 @@ import { ScanPanel, type ChannelFactory } from "./ScanPanel";
 import { StatisticsGate } from "./StatisticsGate";
 import { BuilderResults, useBuilderRuns } from "./BuilderResults";
 import { TableHeader } from "./TableHeader";
+import { CollectionsView } from "../collections/CollectionsView";
+import { collectionKey, useCollections } from "../collections/useCollections";
 import { useTable } from "./useTable";
 import { VIEW_ORDER, ViewTabs, type ViewId, type ViewInfo } from "./ViewTabs";
 import { shortcutOf } from "../../app/shortcuts";
@@ -59,6 +61,9 @@ export type TableSource = Pick<
   CostSource &
   IndexesSource &
   BuilderSource;
+
+/** Items drawn in each box of the Collections view (the Query's Limit); the rest are counted. */
+const ROWS_PER_BOX = 20;
 
 /** What the item editor is doing. */
 type Editing =
@@ -108,6 +113,15 @@ export function TableScreen({
 }) {
   const { table, stats, setStats } = useTable(profile.id, tableName, source);
   const [view, setView] = useState<ViewId>("collections");
+  const [showMap, setShowMap] = useState(false);
+  const [reveal, setReveal] = useState<{ key: string; n: number } | null>(null);
+  const collections = useCollections({
+    profileId: profile.id,
+    table: tableName,
+    stats: stats.status === "ok" ? stats.data : null,
+    source,
+    rowsPerBox: ROWS_PER_BOX,
+  });
   const rootRef = useRef<HTMLDivElement>(null);
   const [queryRun, setQueryRun] = useState(0);
   const [editing, setEditing] = useState<Editing>(null);
@@ -242,13 +256,24 @@ export function TableScreen({
         <p className="muted">{stats.error.message}</p>
       )}
       {stats.status === "ok" && (
-        <CollectionMap
-          stats={stats.data.collections}
-          keyName={description.keys.partitionKey.name}
-          onOpen={openCollection}
-          // Enough boxes to see the shape of the table while each stays big enough to read.
-          maxBoxes={120}
-        />
+        <>
+          <div className="collections-toolbar">
+            <button type="button" aria-pressed={showMap} onClick={() => setShowMap(!showMap)} data-testid="toggle-map">
+              {showMap ? "Hide the map" : "Show the map"}
+            </button>
+            <span className="muted">Every box is a collection: one partition-key value, its items in sort-key order. A Query reads one box; a Scan walks them all.</span>
+          </div>
+          {showMap && (
+            <CollectionMap
+              stats={stats.data.collections}
+              keyName={description.keys.partitionKey.name}
+              onOpen={(value) => setReveal((r) => ({ key: collectionKey(value), n: (r?.n ?? 0) + 1 }))}
+              // Enough boxes to see the shape of the table while each stays big enough to read.
+              maxBoxes={120}
+            />
+          )}
+          <CollectionsView table={description} data={collections} onOpen={openCollection} reveal={reveal} rowsPerBox={ROWS_PER_BOX} />
+        </>
       )}
     </>
   );
