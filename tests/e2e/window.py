@@ -1,0 +1,172 @@
+"""What a person does in the real window, as functions the end-to-end tests share.
+
+Every test gets a window of its own (the `window` fixture in conftest.py starts the app anew), so
+a test sets up everything it needs with these functions: it waits for the engine, opens its
+table, opens its section, fills its form. Nothing is left over from another test, and each test
+passes alone (`tests/e2e/run.sh -k NAME`), in any order, and in the full run.
+
+Interactions are made as a person makes them: an element is scrolled to the middle of the
+viewport and clicked only once it is displayed, enabled, and the topmost element at its centre
+(not under the status bar, a dialog or a sticky header). Every wait is bounded and, when it
+times out, says what it waited for.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable, TypeVar
+
+from selenium.common.exceptions import (
+    ElementClickInterceptedException,
+    ElementNotInteractableException,
+    NoSuchElementException,
+    StaleElementReferenceException,
+)
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+T = TypeVar("T")
+
+# Seconds. Bounded, and long enough for a loaded 2-core machine: first launch loads the demo
+# tables (thousands of items) before the engine reports ready.
+STARTUP = 180
+STEP = 90
+
+# Errors that mean "not yet": the element is being re-rendered, or not there yet.
+NOT_YET = (NoSuchElementException, StaleElementReferenceException)
+
+
+def wait_for(driver: WebDriver, what: str, condition: Callable[[WebDriver], T], timeout: float = STEP) -> T:
+    """Waits until `condition` returns something truthy and returns it; on timeout the error says
+    `what` was awaited."""
+    return WebDriverWait(driver, timeout, poll_frequency=0.2, ignored_exceptions=NOT_YET).until(
+        condition, message=f"waited {timeout:.0f} s for {what}"
+    )
+
+
+def css(scope, selector: str) -> WebElement:
+    return scope.find_element(By.CSS_SELECTOR, selector)
+
+
+def present(driver: WebDriver, selector: str, what: str | None = None, timeout: float = STEP) -> WebElement:
+    """The first element matching `selector`, once there is one."""
+    return wait_for(driver, what or f"an element matching {selector}", lambda d: d.find_elements(By.CSS_SELECTOR, selector), timeout)[0]
+
+
+def text_of(driver: WebDriver, test_id: str) -> str:
+    """The text of a visible element. (textContent: WebKitWebDriver reports no visible text for
+    an element that clips its overflow, though it is drawn.)"""
+    element = css(driver, f'[data-testid="{test_id}"]')
+    assert element.is_displayed(), f"{test_id} is not displayed"
+    return element.get_attribute("textContent")
+
+
+def content(element: WebElement) -> str:
+    return element.get_attribute("textContent") or ""
+
+
+# Scrolls the element to the middle of its scroll containers, then reports whether the element
+# (or one of its descendants) is the topmost thing at its centre, i.e. what a click there hits.
+_REACHABLE = """
+const el = arguments[0];
+el.scrollIntoView({block: 'center', inline: 'center'});
+const r = el.getBoundingClientRect();
+if (r.width === 0 || r.height === 0) return 'has no size';
+const x = r.left + r.width / 2, y = r.top + r.height / 2;
+if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return 'is outside the viewport';
+const top = document.elementFromPoint(x, y);
+if (top === null) return 'is under nothing';
+if (top === el || el.contains(top)) return '';
+return 'is covered by ' + top.tagName.toLowerCase() + (top.className ? '.' + String(top.className).split(' ').join('.') : '');
+"""
+
+
+def reachable(driver: WebDriver, element: WebElement) -> str:
+    """'' when a click at the element's centre reaches it; otherwise why not."""
+    if not element.is_displayed():
+        return "is not displayed"
+    if not element.is_enabled():
+        return "is disabled"
+    return driver.execute_script(_REACHABLE, element)
+
+
+def click(driver: WebDriver, element: WebElement, what: str = "the element", timeout: float = STEP) -> None:
+    """Clicks `element` as a person would: scrolled into view, and only once it is displayed,
+    enabled and not covered by anything."""
+    last = {"why": "was never checked"}
+
+    def ready(d: WebDriver) -> bool:
+        last["why"] = reachable(d, element)
+        if last["why"]:
+            return False
+        try:
+            element.click()
+            return True
+        except (ElementClickInterceptedException, ElementNotInteractableException) as err:
+            last["why"] = f"refused the click ({type(err).__name__})"
+            return False
+
+    try:
+        WebDriverWait(driver, timeout, poll_frequency=0.2, ignored_exceptions=NOT_YET).until(ready)
+    except Exception as err:
+        raise AssertionError(f"could not click {what} within {timeout:.0f} s: it {last['why']}") from err
+
+
+def click_css(driver: WebDriver, selector: str, what: str | None = None, scope=None) -> WebElement:
+    element = present(driver, selector, what) if scope is None else wait_for(
+        driver, what or selector, lambda d: scope.find_elements(By.CSS_SELECTOR, selector)
+    )[0]
+    click(driver, element, what or selector)
+    return element
+
+
+def click_xpath(driver: WebDriver, xpath: str, what: str, scope=None) -> WebElement:
+    root = driver if scope is None else scope
+    element = wait_for(driver, what, lambda d: root.find_elements(By.XPATH, xpath))[0]
+    click(driver, element, what)
+    return element
+
+
+def type_into(driver: WebDriver, element: WebElement, text: str, what: str = "the field") -> None:
+    """Replaces what a field holds with `text`, typed key by key."""
+    click(driver, element, what)
+    element.clear()
+    element.send_keys(text)
+
+
+def choose(driver: WebDriver, select: WebElement, value: str, what: str = "the list") -> None:
+    """Picks the option with `value` in a <select>, once the option is offered."""
+    wait_for(driver, f"option {value!r} in {what}", lambda d: value in [o.get_attribute("value") for o in Select(select).options])
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", select)
+    Select(select).select_by_value(value)
+
+
+def engine_ready(driver: WebDriver) -> None:
+    """Waits for the embedded engine (first launch: until the demo tables are loaded)."""
+    wait_for(driver, "the embedded engine to report ready", lambda d: "ready" in text_of(d, "engine-state"), STARTUP)
+
+
+def open_table(driver: WebDriver, table: str) -> WebElement:
+    """Opens `table` from the sidebar (or brings its tab forward) and returns its screen."""
+    engine_ready(driver)
+    click_css(driver, f'[data-testid="open-table-{table}"]', f"the sidebar's {table} entry")
+    screen = f'[data-testid="table-screen-{table}"]'
+    wait_for(driver, f"{table}'s table screen to be shown", lambda d: [e for e in d.find_elements(By.CSS_SELECTOR, screen) if e.is_displayed()])
+    return css(driver, screen)
+
+
+def open_section(driver: WebDriver, test_id: str, table: str = "Telemetry") -> WebElement:
+    """Opens a section of the table screen (opening the table first) and returns it."""
+    screen = open_table(driver, table)
+    section = wait_for(driver, f"section {test_id} of {table}", lambda d: screen.find_elements(By.CSS_SELECTOR, f'[data-testid="{test_id}"]'))[0]
+    if section.get_attribute("open") is None:
+        click(driver, section.find_element(By.TAG_NAME, "summary"), f"the heading of {test_id}")
+        wait_for(driver, f"{test_id} to open", lambda d: section.get_attribute("open") is not None)
+    return section
+
+
+def settle(seconds: float = 0.3) -> None:
+    """A short pause for a repaint before a screenshot (never used as a wait for a state)."""
+    time.sleep(seconds)
