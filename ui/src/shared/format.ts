@@ -20,3 +20,25 @@ export function formatCount(count: number): string {
 export function formatUnits(units: number): string {
   return Number.isInteger(units * 2) ? String(units) : units.toFixed(2);
 }
+
+/**
+ * A label cut in the middle to at most `max` characters: the start and the end stay, since keys
+ * tell themselves apart by both (`VEH#…7741`), and a label that fits is left whole. The end gets
+ * the extra character.
+ */
+export function middleEllipsis(text: string, max: number): string {
+  const chars = [...text];
+  if (chars.length <= max) return text;
+  const keep = Math.max(2, max - 1);
+  const head = Math.floor(keep / 2);
+  const tail = keep - head;
+  return `${chars.slice(0, head).join("")}…${chars.slice(chars.length - tail).join("")}`;
+}
+
+/** A share as a percentage for people: "13.5 %", "< 0.1 %". */
+export function formatShare(part: number, whole: number): string {
+  if (whole <= 0) return "0 %";
+  const pct = (part / whole) * 100;
+  if (pct > 0 && pct < 0.1) return "< 0.1 %";
+  return `${pct >= 99.95 ? "100" : pct.toFixed(1)} %`;
+}

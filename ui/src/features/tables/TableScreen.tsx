@@ -270,6 +270,8 @@ export function TableScreen({
               onOpen={(value) => setReveal((r) => ({ key: collectionKey(value), n: (r?.n ?? 0) + 1 }))}
               // Enough boxes to see the shape of the table while each stays big enough to read.
               maxBoxes={120}
+              sizeLimit={stats.data.collectionSizeLimit}
+              openHint="brings its box into view below"
             />
           )}
           <CollectionsView table={description} data={collections} onOpen={openCollection} reveal={reveal} rowsPerBox={ROWS_PER_BOX} />

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { formatShare, middleEllipsis } from "./format";
+
+describe("middleEllipsis", () => {
+  it("leaves a label that fits whole, and cuts a long one in the middle, keeping its end", () => {
+    expect(middleEllipsis("VEH#V-7741", 10)).toBe("VEH#V-7741");
+    expect(middleEllipsis("VEH#V-7741", 8)).toBe("VEH…7741");
+    expect(middleEllipsis("VEH#V-100", 6)).toBe("VE…100");
+    // Never only the end: at least one character of the start stays.
+    expect(middleEllipsis("VEH#V-100", 1)).toBe("V…0");
+    expect(middleEllipsis("ÉÉÉÉÉÉÉÉÉÉ", 5)).toBe("ÉÉ…ÉÉ");
+  });
+});
+
+describe("formatShare", () => {
+  it("writes a share of the whole as a percentage", () => {
+    expect(formatShare(135, 1000)).toBe("13.5 %");
+    expect(formatShare(1, 4)).toBe("25.0 %");
+    expect(formatShare(4, 4)).toBe("100 %");
+    expect(formatShare(1, 100_000)).toBe("< 0.1 %");
+    expect(formatShare(0, 0)).toBe("0 %");
+  });
+});
