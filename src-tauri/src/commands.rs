@@ -26,19 +26,21 @@ use dynotable_app::{App, CommandError, Expectation, ItemCheck, UpdateOutcome, Wr
 use dynotable_aws::client::ConnectionTest;
 use dynotable_aws::profiles::AwsProfile;
 
-use crate::file_dialog::FilePurpose;
+use dynotable_app::files::{ChosenFile, FilePurpose};
 
 /// Asks the user for a file with the system's dialog: one to import (`open`) or where to export
-/// (`save`, suggesting `fileName`). `null` when the user cancels.
+/// (`save`, suggesting `fileName`). The UI gets a handle to name the file by, never its path;
+/// `null` when the user cancels.
 #[tauri::command]
 #[specta::specta]
 pub async fn choose_file(
+    app: tauri::State<'_, App>,
     window: tauri::Window,
     purpose: FilePurpose,
     file_name: String,
     extension: String,
-) -> Result<Option<String>, CommandError> {
-    crate::file_dialog::choose_file(&window, purpose, &file_name, &extension).await
+) -> Result<Option<ChosenFile>, CommandError> {
+    crate::file_dialog::choose_file(&app, &window, purpose, &file_name, &extension).await
 }
 
 /// The app's version, data folder and the embedded engine's state.
@@ -269,7 +271,8 @@ pub async fn shared_engine(app: tauri::State<'_, App>) -> Result<Option<SharedEn
     Ok(app.shared_engine().await)
 }
 
-/// Exports a table or a query result to the file at `path`, reporting progress.
+/// Exports a table or a query result to the file chosen as `file` (a handle from
+/// `choose_file`), reporting progress.
 #[tauri::command]
 #[specta::specta]
 pub async fn export_items(
@@ -278,7 +281,7 @@ pub async fn export_items(
     id: String,
     source: ExportSource,
     format: FileFormat,
-    path: String,
+    file: String,
     on_progress: tauri::ipc::Channel<TransferProgress>,
 ) -> Result<TransferSummary, CommandError> {
     app.export(
@@ -286,7 +289,7 @@ pub async fn export_items(
         &id,
         source,
         format,
-        std::path::Path::new(&path),
+        &file,
         |progress| {
             let _ = on_progress.send(progress);
         },
@@ -294,7 +297,8 @@ pub async fn export_items(
     .await
 }
 
-/// Imports the items of the file at `path` into `table` with BatchWriteItem, reporting progress.
+/// Imports the items of the file chosen as `file` into `table` with BatchWriteItem, reporting
+/// progress.
 #[tauri::command]
 #[specta::specta]
 pub async fn import_items(
@@ -303,7 +307,7 @@ pub async fn import_items(
     id: String,
     table: String,
     format: FileFormat,
-    path: String,
+    file: String,
     on_progress: tauri::ipc::Channel<TransferProgress>,
 ) -> Result<TransferSummary, CommandError> {
     app.import(
@@ -311,7 +315,7 @@ pub async fn import_items(
         &id,
         &table,
         format,
-        std::path::Path::new(&path),
+        &file,
         |progress| {
             let _ = on_progress.send(progress);
         },
@@ -669,8 +673,7 @@ pub async fn estimate_import_file(
     profile_id: String,
     table: String,
     format: FileFormat,
-    path: String,
+    file: String,
 ) -> Result<ImportEstimate, CommandError> {
-    app.estimate_import_file(&profile_id, &table, format, std::path::Path::new(&path))
-        .await
+    app.estimate_import_file(&profile_id, &table, format, &file).await
 }

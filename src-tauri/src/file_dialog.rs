@@ -1,30 +1,22 @@
-//! The system's file dialog, behind one typed command of our own: the web view gets a path the
-//! user chose, and no file-system or dialog permission of its own (see the main window's
-//! capability). The dialog is tauri-plugin-dialog's; its answer comes back on a channel, so the
-//! command never blocks the window's thread.
+//! The system's file dialog, behind one typed command of our own: the web view gets a handle to
+//! the file the user chose (`dynotable_app::files`), never a path, and no file-system or dialog
+//! permission of its own (see the main window's capability). The dialog is
+//! tauri-plugin-dialog's; its answer comes back on a channel, so the command never blocks the
+//! window's thread.
 
-use dynotable_app::{CommandError, ErrorCode};
-use serde::Deserialize;
+use dynotable_app::files::{ChosenFile, FilePurpose};
+use dynotable_app::{App, CommandError, ErrorCode};
 use tauri_plugin_dialog::DialogExt;
 
-/// What the file is for.
-#[derive(Debug, Clone, Copy, Deserialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
-pub enum FilePurpose {
-    /// An existing file to read (an import).
-    Open,
-    /// Where to write a new file (an export), asking before replacing one.
-    Save,
-}
-
 /// Asks the user for a file, offering `*.{extension}` files first and suggesting `file_name`
-/// when saving. `None` when the user cancels.
+/// when saving. `None` when the user cancels. The path stays in Rust, granted for `purpose`.
 pub async fn choose_file(
+    app: &App,
     window: &tauri::Window,
     purpose: FilePurpose,
     file_name: &str,
     extension: &str,
-) -> Result<Option<String>, CommandError> {
+) -> Result<Option<ChosenFile>, CommandError> {
     let (answer, answered) = tokio::sync::oneshot::channel();
     let dialog = window
         .dialog()
@@ -44,7 +36,7 @@ pub async fn choose_file(
         .map_err(|_| CommandError::new(ErrorCode::Internal, "The file dialog closed without an answer."))?;
     chosen
         .map(|path| {
-            path.into_path().map(|p| p.display().to_string()).map_err(|err| {
+            path.into_path().map(|p| app.grant_file(p, purpose)).map_err(|err| {
                 CommandError::new(ErrorCode::Validation, format!("That file cannot be used: {err}"))
             })
         })

@@ -4,6 +4,11 @@
 after, so no test depends on what another left on screen. Every window of a run shares the data
 folder run.sh made: the first one to start loads the demo tables, later ones find them loaded.
 
+Opening the window is bounded: on a loaded machine the app has been seen to die before its
+window exists (GTK could not open the display), and WebKitWebDriver then waits for it forever.
+A start that has not answered within START_TIMEOUT seconds is abandoned and tried again, up to
+START_ATTEMPTS times; every failed start is reported with the test.
+
 On a failed test: the text of every alert and status line (printed with the failure, so CI's log
 says why) and a screenshot in test-artifacts/.
 """
@@ -14,6 +19,7 @@ import pathlib
 import pytest
 from selenium import webdriver
 from selenium.webdriver.common.options import ArgOptions
+from selenium.webdriver.remote.client_config import ClientConfig
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 APP = pathlib.Path(os.environ.get("DYNOTABLE_APP", ROOT / "target" / "debug" / "dynotable"))
@@ -21,16 +27,43 @@ ARTIFACTS = pathlib.Path(os.environ.get("DYNOTABLE_ARTIFACTS", ROOT / "test-arti
 DRIVER_URL = os.environ.get("TAURI_DRIVER_URL", "http://127.0.0.1:4444")
 
 
-@pytest.fixture
-def window():
+START_TIMEOUT = 120
+START_ATTEMPTS = 3
+# Every other WebDriver command: generous for a loaded 2-core machine, but bounded.
+COMMAND_TIMEOUT = 120
+
+
+def start_window(timeout: float):
     options = ArgOptions()
     options.set_capability("browserName", "wry")
     options.set_capability("tauri:options", {"application": str(APP)})
-    driver = webdriver.Remote(command_executor=DRIVER_URL, options=options)
+    config = ClientConfig(remote_server_addr=DRIVER_URL, timeout=timeout)
+    driver = webdriver.Remote(command_executor=DRIVER_URL, options=options, client_config=config)
+    driver.command_executor.client_config.timeout = COMMAND_TIMEOUT
+    return driver
+
+
+@pytest.fixture
+def window(request):
+    failures = []
+    driver = None
+    for attempt in range(1, START_ATTEMPTS + 1):
+        try:
+            driver = start_window(START_TIMEOUT)
+            break
+        except Exception as err:  # a start that failed or never answered
+            failures.append(f"start {attempt}: {type(err).__name__}: {str(err).splitlines()[0][:200]}")
+    if failures:
+        request.node.add_report_section("setup", "window starts that failed", "\n".join(failures))
+    if driver is None:
+        pytest.fail(f"the app window did not open in {START_ATTEMPTS} starts of {START_TIMEOUT} s: {failures}")
     try:
         yield driver
     finally:
-        driver.quit()
+        try:
+            driver.quit()
+        except Exception:  # the test closed the window itself (to start the app again)
+            pass
 
 
 def screenshot(driver, name: str) -> None:

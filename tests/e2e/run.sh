@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../.."
 
 app="${DYNOTABLE_APP:-$PWD/target/debug/dynotable}"
 [ -x "$app" ] || { echo "e2e: $app is not built; run make test" >&2; exit 1; }
-artifacts="$PWD/test-artifacts"
+artifacts="${DYNOTABLE_ARTIFACTS:-$PWD/test-artifacts}"
 mkdir -p "$artifacts"
 
 scratch=$(mktemp -d)
@@ -20,13 +20,13 @@ cleanup() {
 trap cleanup EXIT
 
 if [ -z "${DISPLAY:-}" ]; then
-  # Find a free display number for a private Xvfb.
-  display=99
-  while [ -e "/tmp/.X11-unix/X$display" ] || [ -e "/tmp/.X$display-lock" ]; do display=$((display + 1)); done
-  Xvfb ":$display" -screen 0 1280x800x24 -nolisten tcp >"$artifacts/xvfb.log" 2>&1 &
+  # A private Xvfb on a display number it picks itself (-displayfd), so two runs side by side
+  # never share or fight over one.
+  Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$scratch/display" >"$artifacts/xvfb.log" 2>&1 &
   pids+=($!)
-  export DISPLAY=":$display"
-  for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$display" ] && break; sleep 0.1; done
+  for _ in $(seq 100); do [ -s "$scratch/display" ] && break; sleep 0.1; done
+  [ -s "$scratch/display" ] || { echo "e2e: Xvfb did not start:" >&2; cat "$artifacts/xvfb.log" >&2; exit 1; }
+  export DISPLAY=":$(tr -d '[:space:]' <"$scratch/display")"
 fi
 
 # A fresh data folder, so the app starts as on first launch and the test knows where it writes,
@@ -38,10 +38,19 @@ export XDG_DATA_HOME="$scratch/xdg-data" XDG_CONFIG_HOME="$scratch/xdg-config" X
 export AWS_CONFIG_FILE="$scratch/aws-config" AWS_SHARED_CREDENTIALS_FILE="$scratch/aws-credentials"
 printf '[profile e2e-sso]\nsso_session = corp\nregion = eu-west-1\n\n[sso-session corp]\nsso_start_url = https://corp.example/start\nsso_region = eu-west-1\n' >"$AWS_CONFIG_FILE"
 printf '[e2e-keys]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = not-a-real-secret\n' >"$AWS_SHARED_CREDENTIALS_FILE"
-port=4444
-tauri-driver --port "$port" --native-driver /usr/bin/WebKitWebDriver >"$artifacts/tauri-driver.log" 2>&1 &
-pids+=($!)
+# Two free loopback ports, for tauri-driver and the WebKitWebDriver behind it: never fixed ones,
+# so another run on the same machine (another checkout, a CI job beside this one) is never
+# reached by mistake.
+read -r port native_port < <(python3 -c '
+import socket
+socks = [socket.socket() for _ in range(2)]
+for s in socks: s.bind(("127.0.0.1", 0))
+print(*(s.getsockname()[1] for s in socks))')
+tauri-driver --port "$port" --native-port "$native_port" --native-driver /usr/bin/WebKitWebDriver >"$artifacts/tauri-driver.log" 2>&1 &
+driver_pid=$!
+pids+=($driver_pid)
 for _ in $(seq 100); do
+  kill -0 "$driver_pid" 2>/dev/null || { echo "e2e: tauri-driver exited at start:" >&2; cat "$artifacts/tauri-driver.log" >&2; exit 1; }
   (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
   sleep 0.1
 done

@@ -48,6 +48,8 @@ pub enum ErrorCode {
     PortUnavailable,
     /// The profile's role asks for an MFA code: call `provide_mfa_code`, then try again.
     MfaRequired,
+    /// A file was named that the user did not choose in the file dialog for this purpose.
+    FileNotChosen,
 }
 
 /// What a command returns when it fails.

@@ -20,6 +20,7 @@ pub mod data_dir;
 pub mod demo;
 pub mod dto;
 mod error;
+pub mod files;
 pub mod history;
 pub mod index_views;
 pub mod profiles;
@@ -84,6 +85,8 @@ struct Inner {
     mfa: tokio::sync::Mutex<std::collections::HashMap<String, dynotable_aws::mfa::AssumedCredentials>>,
     /// The embedded engine's loopback share, when the user turned it on.
     share: tokio::sync::Mutex<Option<sharing::Share>>,
+    /// The files the user chose in the file dialog, by handle.
+    files: files::FileGrants,
 }
 
 impl std::fmt::Debug for App {
@@ -149,6 +152,7 @@ impl App {
                 sessions: tokio::sync::Mutex::new(std::collections::HashMap::new()),
                 running: cancellation::Running::default(),
                 share: tokio::sync::Mutex::new(None),
+                files: files::FileGrants::default(),
                 mfa: tokio::sync::Mutex::new(std::collections::HashMap::new()),
             }),
         }

@@ -10,7 +10,18 @@ use dynotable_app::dto::{AttributeValue, QueryInput};
 use dynotable_app::profiles::{ConnectionInput, EMBEDDED_ID, ProfileInput, SecretInput};
 use dynotable_app::secrets::MemoryStore;
 use dynotable_app::transfer::{ExportSource, FileFormat};
+use dynotable_app::files::FilePurpose;
 use dynotable_app::{App, ErrorCode};
+
+/// The handle the file dialog gives for `path` chosen to be written.
+fn save(app: &App, path: &std::path::Path) -> String {
+    app.grant_file(path.to_owned(), FilePurpose::Save).handle
+}
+
+/// The handle the file dialog gives for `path` chosen to be read.
+fn open(app: &App, path: &std::path::Path) -> String {
+    app.grant_file(path.to_owned(), FilePurpose::Open).handle
+}
 
 async fn app() -> (tempfile::TempDir, App) {
     let dir = tempfile::tempdir().unwrap();
@@ -83,7 +94,7 @@ async fn every_format_round_trips_a_query_result_through_a_file() {
                     query: Box::new(vehicle_query("Telemetry")),
                 },
                 format,
-                &path,
+                &save(&app, &path),
                 |_| reports += 1,
             )
             .await
@@ -98,13 +109,13 @@ async fn every_format_round_trips_a_query_result_through_a_file() {
         // Before importing: the estimate of the whole file, which the import then costs exactly
         // (the copy has no index: one write per item of up to 1 KB).
         let estimate = app
-            .estimate_import_file(EMBEDDED_ID, &copy, format, &path)
+            .estimate_import_file(EMBEDDED_ID, &copy, format, &open(&app, &path))
             .await
             .unwrap();
         assert_eq!(estimate.items, 1441.0);
         assert_eq!(estimate.requests, 58.0, "25 items a BatchWriteItem");
         let imported = app
-            .import(EMBEDDED_ID, "import", &copy, format, &path, |_| {})
+            .import(EMBEDDED_ID, "import", &copy, format, &open(&app, &path), |_| {})
             .await
             .unwrap();
         assert_eq!(imported.progress.items, 1441);
@@ -129,7 +140,7 @@ async fn a_whole_table_exports_and_cancelling_stops_an_export_without_a_file() {
             "pets",
             ExportSource::Table { table: "Pets".into() },
             FileFormat::Csv,
-            &path,
+            &save(&app, &path),
             |_| {},
         )
         .await
@@ -160,7 +171,7 @@ async fn a_whole_table_exports_and_cancelling_stops_an_export_without_a_file() {
                 }),
             },
             FileFormat::JsonLines,
-            &cancelled_path,
+            &save(&app, &cancelled_path),
             |_| {
                 canceller.cancel_operation("to-cancel");
             },
@@ -183,7 +194,7 @@ async fn bad_files_and_read_only_connections_are_refused_before_anything_is_writ
     )
     .unwrap();
     let err = app
-        .import(EMBEDDED_ID, "bad", "Target", FileFormat::JsonLines, &path, |_| {})
+        .import(EMBEDDED_ID, "bad", "Target", FileFormat::JsonLines, &open(&app, &path), |_| {})
         .await
         .unwrap_err();
     assert_eq!(err.code, ErrorCode::Validation);
@@ -193,7 +204,7 @@ async fn bad_files_and_read_only_connections_are_refused_before_anything_is_writ
 
     std::fs::write(&path, "not json\n").unwrap();
     let err = app
-        .import(EMBEDDED_ID, "bad", "Target", FileFormat::JsonLines, &path, |_| {})
+        .import(EMBEDDED_ID, "bad", "Target", FileFormat::JsonLines, &open(&app, &path), |_| {})
         .await
         .unwrap_err();
     assert!(err.message.contains("line 1"), "{}", err.message);
@@ -219,7 +230,7 @@ async fn bad_files_and_read_only_connections_are_refused_before_anything_is_writ
             "ro",
             "Target",
             FileFormat::JsonLines,
-            &path,
+            &open(&app, &path),
             |_| {},
         )
         .await
@@ -309,7 +320,7 @@ async fn unprocessed_items_and_throttling_are_retried_with_backoff() {
             "retry",
             "Retried",
             FileFormat::JsonLines,
-            &path,
+            &open(&app, &path),
             |_| {},
         )
         .await
@@ -351,4 +362,129 @@ async fn selected_items_are_deleted_in_batches() {
     assert_eq!(after.len(), before.len() - 60);
     assert_eq!(after[0], before[0], "META stays");
     assert_eq!(after[1], before[61]);
+}
+
+#[tokio::test]
+async fn a_cancelled_export_leaves_the_file_it_would_replace_as_it_was() {
+    let (dir, app) = app().await;
+    let path = dir.path().join("readings.ddb.jsonl");
+    std::fs::write(&path, "what the user had\n").unwrap();
+    let canceller = app.clone();
+    let summary = app
+        .export(
+            EMBEDDED_ID,
+            "replace-then-cancel",
+            ExportSource::Query {
+                query: Box::new(QueryInput {
+                    limit: Some(100),
+                    ..vehicle_query("Telemetry")
+                }),
+            },
+            FileFormat::DynamodbJson,
+            &save(&app, &path),
+            |_| {
+                canceller.cancel_operation("replace-then-cancel");
+            },
+        )
+        .await
+        .unwrap();
+    assert!(summary.cancelled);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "what the user had\n");
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("partial"))
+        .collect();
+    assert!(left.is_empty(), "no partial file is left behind: {left:?}");
+
+    // Completed, the export replaces the file whole.
+    let summary = app
+        .export(
+            EMBEDDED_ID,
+            "replace",
+            ExportSource::Query { query: Box::new(vehicle_query("Telemetry")) },
+            FileFormat::DynamodbJson,
+            &save(&app, &path),
+            |_| {},
+        )
+        .await
+        .unwrap();
+    assert!(!summary.cancelled);
+    assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 1441);
+}
+
+#[tokio::test]
+async fn only_a_file_chosen_for_the_purpose_can_be_read_or_written() {
+    let (dir, app) = app().await;
+    create_copy(&app, "Target").await;
+    let secret = dir.path().join("secret.txt");
+    std::fs::write(&secret, "{\"vehicleId\":\"V\",\"recordedAt\":\"A\"}\n").unwrap();
+    // A path, as a compromised web view would send it, names no file.
+    let err = app
+        .import(EMBEDDED_ID, "raw", "Target", FileFormat::JsonLines, secret.to_str().unwrap(), |_| {})
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::FileNotChosen);
+    let err = app
+        .estimate_import_file(EMBEDDED_ID, "Target", FileFormat::JsonLines, secret.to_str().unwrap())
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::FileNotChosen);
+    // A file chosen to be written cannot be read, and one chosen to be read cannot be written.
+    let err = app
+        .import(EMBEDDED_ID, "wrong", "Target", FileFormat::JsonLines, &save(&app, &secret), |_| {})
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::FileNotChosen);
+    let err = app
+        .export(
+            EMBEDDED_ID,
+            "wrong",
+            ExportSource::Table { table: "Pets".into() },
+            FileFormat::JsonLines,
+            &open(&app, &secret),
+            |_| {},
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::FileNotChosen);
+    assert_eq!(
+        std::fs::read_to_string(&secret).unwrap(),
+        "{\"vehicleId\":\"V\",\"recordedAt\":\"A\"}\n",
+        "the file read-only to the app was not written"
+    );
+    assert_eq!(all_items(&app, "Target").await.len(), 0, "nothing was imported");
+}
+
+#[tokio::test]
+async fn a_38_digit_number_survives_a_json_lines_import_and_export() {
+    let (dir, app) = app().await;
+    create_copy(&app, "Exact").await;
+    let number = "12345678901234567890123456789012345678";
+    let path = dir.path().join("exact.jsonl");
+    std::fs::write(
+        &path,
+        format!("{{\"vehicleId\":\"VEH#V-7741\",\"recordedAt\":\"A\",\"odometer\":{number},\"tiny\":-1.0000000000000000000000000000000000001}}\n"),
+    )
+    .unwrap();
+    app.import(EMBEDDED_ID, "exact", "Exact", FileFormat::JsonLines, &open(&app, &path), |_| {})
+        .await
+        .unwrap();
+    let items = all_items(&app, "Exact").await;
+    assert_eq!(items[0]["odometer"], AttributeValue::N(number.into()));
+    assert_eq!(items[0]["tiny"], AttributeValue::N("-1.0000000000000000000000000000000000001".into()));
+
+    let out = dir.path().join("exact-out.jsonl");
+    app.export(
+        EMBEDDED_ID,
+        "exact-out",
+        ExportSource::Table { table: "Exact".into() },
+        FileFormat::JsonLines,
+        &save(&app, &out),
+        |_| {},
+    )
+    .await
+    .unwrap();
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains(&format!("\"odometer\":{number}")), "{text}");
 }

@@ -42,6 +42,7 @@ mod error;
 mod in_flight;
 mod item_cache;
 mod items;
+mod legacy;
 mod ops;
 mod page_buffers;
 mod params;

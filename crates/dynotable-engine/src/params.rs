@@ -1,5 +1,5 @@
 //! Request parameters many operations share: the `Return*` options, ConsumedCapacity reports,
-//! expression placeholders, and the refusal of legacy parameters.
+//! expression placeholders, and the condition of a PutItem or DeleteItem.
 
 use std::collections::BTreeMap;
 
@@ -8,8 +8,10 @@ use dynotable_types::{Checked, Item};
 
 use crate::ApiError;
 use crate::api::ConsumedCapacity;
+use crate::api::item::Expected;
 use crate::capacity::WriteUnits;
 use crate::catalog::TableSchema;
+use crate::legacy;
 use crate::shape::Shape;
 
 impl From<dynotable_expr::Error> for ApiError {
@@ -69,35 +71,6 @@ pub(crate) fn placeholders(
     Ok(Placeholders::new(names.cloned(), values)?)
 }
 
-/// Legacy (pre-expression) parameters. Mixing them with expressions gets the service's error;
-/// alone they are not supported by this engine (docs/compatibility.md).
-pub(crate) fn refuse_legacy(legacy: &[(&str, bool)], expressions: &[(&str, bool)]) -> Result<(), ApiError> {
-    let legacy_used: Vec<&str> = legacy
-        .iter()
-        .filter(|(_, used)| *used)
-        .map(|(name, _)| *name)
-        .collect();
-    if legacy_used.is_empty() {
-        return Ok(());
-    }
-    let expressions_used: Vec<&str> = expressions
-        .iter()
-        .filter(|(_, used)| *used)
-        .map(|(name, _)| *name)
-        .collect();
-    if !expressions_used.is_empty() {
-        return Err(ApiError::validation(format!(
-            "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {{{}}} Expression parameters: {{{}}}",
-            legacy_used.join(", "),
-            expressions_used.join(", ")
-        )));
-    }
-    Err(ApiError::validation(format!(
-        "DynoTable does not support the legacy parameter {}; use the expression parameters instead",
-        legacy_used[0]
-    )))
-}
-
 /// `ExpressionAttributeValues` given without any expression that could use them.
 pub(crate) fn values_without_expression(
     has_values: bool,
@@ -128,21 +101,22 @@ pub(crate) fn names_without_expression(
     Ok(())
 }
 
-/// The ConditionExpression of a PutItem or DeleteItem request with its placeholders, checked as
-/// the service checks them: legacy parameters refused, maps given without an expression refused,
-/// the condition resolved, then no name or value left unused.
+/// The condition of a PutItem or DeleteItem request, checked as the service checks it: legacy
+/// and expression parameters not mixed, maps given without an expression refused, the
+/// ConditionExpression resolved (or `Expected` translated, see [`crate::legacy`]), then no name
+/// or value left unused.
 pub(crate) fn condition_only(
     condition_expression: Option<&str>,
     names: Option<&BTreeMap<String, String>>,
     values: Option<Checked<Item>>,
-    expected: bool,
-    conditional_operator: bool,
+    expected: Option<Expected>,
+    conditional_operator: Option<&str>,
 ) -> Result<Option<dynotable_expr::Condition>, ApiError> {
     let expressions = [("ConditionExpression", condition_expression.is_some())];
-    refuse_legacy(
+    legacy::refuse_mixing(
         &[
-            ("Expected", expected),
-            ("ConditionalOperator", conditional_operator),
+            ("Expected", expected.is_some()),
+            ("ConditionalOperator", conditional_operator.is_some()),
         ],
         &expressions,
     )?;
@@ -153,5 +127,8 @@ pub(crate) fn condition_only(
         .map(|text| placeholders.condition(dynotable_expr::ExpressionKind::Condition, text))
         .transpose()?;
     placeholders.check_unused()?;
-    Ok(condition)
+    match expected {
+        Some(expected) => legacy::condition::expected(expected, conditional_operator),
+        None => Ok(condition),
+    }
 }

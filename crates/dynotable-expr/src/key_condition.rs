@@ -37,6 +37,10 @@
 //! `Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or
 //! function: begins_with, operand type: N`. A BETWEEN with the lower bound above the upper one
 //! fails there too (see [`crate::condition`]).
+//!
+//! [`key_condition_from_parts`] applies the same schema checks to key conditions given as data
+//! (the engine's translation of the legacy `KeyConditions` parameter), so both forms give the
+//! same [`KeyCondition`] and the same messages.
 
 use std::fmt;
 
@@ -167,16 +171,50 @@ impl fmt::Display for SortKeyRange {
 /// One key condition as written, before the schema is applied.
 struct Part {
     name: String,
-    op: PartOp,
+    op: KeyOperator,
     values: Vec<AttributeValue>,
     span: Span,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum PartOp {
+/// The operator of one key condition: a comparison, BETWEEN or `begins_with`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyOperator {
     Compare(Comparator),
     Between,
     BeginsWith,
+}
+
+/// One key condition given as data rather than text (the legacy `KeyConditions` parameter):
+/// the attribute, the operator with the attribute first, and the values in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyPart {
+    pub name: String,
+    pub op: KeyOperator,
+    pub values: Vec<AttributeValue>,
+}
+
+/// Checks key conditions given as data against `schema`, with the same schema checks and
+/// messages as a KeyConditionExpression (partition key first, then sort key; see the module
+/// documentation). The caller has checked each condition's operator and values.
+pub fn key_condition_from_parts(parts: Vec<KeyPart>, schema: &KeySchema<'_>) -> Result<KeyCondition> {
+    let span = Span::default();
+    if parts.is_empty() || parts.len() > 2 {
+        return Err(Error::unprefixed(
+            ExpressionKind::KeyCondition,
+            span,
+            "Conditions can be of length 1 or 2 only",
+        ));
+    }
+    let parts = parts
+        .into_iter()
+        .map(|p| Part {
+            name: p.name,
+            op: p.op,
+            values: p.values,
+            span,
+        })
+        .collect();
+    apply_schema(parts, schema, span)
 }
 
 /// Parses, resolves and checks a KeyConditionExpression against `schema`.
@@ -242,19 +280,19 @@ fn shape(tree: &ast::Condition, resolved: &Condition, parts: &mut Vec<Part>) -> 
             Err(invalid_operator(call.name_span, &call.name))
         }
         (_, Condition::Compare { op, left, right }) => {
-            let part = part(tree, PartOp::Compare(*op), &[left, right], parts)?;
+            let part = part(tree, KeyOperator::Compare(*op), &[left, right], parts)?;
             parts.push(part);
             Ok(())
         }
         (_, Condition::Between { value, low, high }) => {
             first_operand_is_path(tree, value, "BETWEEN")?;
-            let part = part(tree, PartOp::Between, &[value, low, high], parts)?;
+            let part = part(tree, KeyOperator::Between, &[value, low, high], parts)?;
             parts.push(part);
             Ok(())
         }
         (_, Condition::BeginsWith { operand, prefix }) => {
             first_operand_is_path(tree, operand, "begins_with")?;
-            let part = part(tree, PartOp::BeginsWith, &[operand, prefix], parts)?;
+            let part = part(tree, KeyOperator::BeginsWith, &[operand, prefix], parts)?;
             parts.push(part);
             Ok(())
         }
@@ -278,7 +316,7 @@ fn first_operand_is_path(tree: &ast::Condition, operand: &Operand, operator: &st
 }
 
 /// One condition: exactly one top-level path among its operands, the rest values.
-fn part(tree: &ast::Condition, op: PartOp, operands: &[&Operand], parts: &[Part]) -> Result<Part> {
+fn part(tree: &ast::Condition, op: KeyOperator, operands: &[&Operand], parts: &[Part]) -> Result<Part> {
     let mut name: Option<(&DocumentPath, usize)> = None;
     let mut values = Vec::new();
     for (position, operand) in operands.iter().enumerate() {
@@ -322,7 +360,7 @@ fn part(tree: &ast::Condition, op: PartOp, operands: &[&Operand], parts: &[Part]
     }
     // `:v < sk` reads as `sk > :v`.
     let op = match op {
-        PartOp::Compare(c) if position == 1 => PartOp::Compare(match c {
+        KeyOperator::Compare(c) if position == 1 => KeyOperator::Compare(match c {
             Comparator::Lt => Comparator::Gt,
             Comparator::Le => Comparator::Ge,
             Comparator::Gt => Comparator::Lt,
@@ -374,7 +412,7 @@ fn apply_schema(parts: Vec<Part>, schema: &KeySchema<'_>, span: Span) -> Result<
         return Err(missed(schema.partition.name));
     };
     let mut values = key_values(partition, schema.partition.scalar_type)?;
-    if partition.op != PartOp::Compare(Comparator::Eq) {
+    if partition.op != KeyOperator::Compare(Comparator::Eq) {
         return Err(not_supported(partition.span));
     }
     let partition_value = values.pop().ok_or_else(|| not_supported(partition.span))?;
@@ -389,17 +427,17 @@ fn apply_schema(parts: Vec<Part>, schema: &KeySchema<'_>, span: Span) -> Result<
                 let mut values = key_values(part, element.scalar_type)?.into_iter();
                 let mut next = || values.next().ok_or_else(|| not_supported(part.span));
                 let range = match part.op {
-                    PartOp::Compare(Comparator::Eq) => SortKeyRange::Eq(next()?),
-                    PartOp::Compare(Comparator::Lt) => SortKeyRange::Lt(next()?),
-                    PartOp::Compare(Comparator::Le) => SortKeyRange::Le(next()?),
-                    PartOp::Compare(Comparator::Gt) => SortKeyRange::Gt(next()?),
-                    PartOp::Compare(Comparator::Ge) => SortKeyRange::Ge(next()?),
-                    PartOp::Compare(Comparator::Ne) => return Err(not_supported(part.span)),
-                    PartOp::Between => {
+                    KeyOperator::Compare(Comparator::Eq) => SortKeyRange::Eq(next()?),
+                    KeyOperator::Compare(Comparator::Lt) => SortKeyRange::Lt(next()?),
+                    KeyOperator::Compare(Comparator::Le) => SortKeyRange::Le(next()?),
+                    KeyOperator::Compare(Comparator::Gt) => SortKeyRange::Gt(next()?),
+                    KeyOperator::Compare(Comparator::Ge) => SortKeyRange::Ge(next()?),
+                    KeyOperator::Compare(Comparator::Ne) => return Err(not_supported(part.span)),
+                    KeyOperator::Between => {
                         let low = next()?;
                         SortKeyRange::Between(low, next()?)
                     }
-                    PartOp::BeginsWith => SortKeyRange::BeginsWith(next()?),
+                    KeyOperator::BeginsWith => SortKeyRange::BeginsWith(next()?),
                 };
                 sort = Some((element.name.to_string(), range));
             }

@@ -71,7 +71,7 @@ pub mod update;
 
 pub use condition::Condition;
 pub use error::{Error, Exception, ExpressionKind, Result, Span};
-pub use key_condition::{KeyCondition, KeyElement, KeySchema, SortKeyRange};
+pub use key_condition::{KeyCondition, KeyElement, KeyOperator, KeyPart, KeySchema, SortKeyRange};
 pub use path::{DocumentPath, PathStep};
 pub use projection::Projection;
 pub use resolve::Placeholders;

@@ -4,6 +4,7 @@ import { StatusBar } from "./StatusBar";
 import { Tabs } from "./Tabs";
 import { ShortcutSheet, useShortcutSheet } from "./ShortcutSheet";
 import { useShortcut } from "./useShortcut";
+import { useTheme } from "./theme";
 import { CapacityProvider } from "./capacity";
 import { ConnectionsSidebar } from "../features/connections/ConnectionsSidebar";
 import { TableScreen } from "../features/tables/TableScreen";
@@ -22,6 +23,8 @@ export function App() {
   const [open, setOpen] = useState<OpenTable[]>([]);
   const [activeId, setActiveId] = useState<string | null>(null);
   const sheet = useShortcutSheet();
+  const theme = useTheme();
+  useShortcut("toggle-theme", theme.toggle);
 
   const openTable = useCallback((profile: Profile, table: string) => {
     const id = `${profile.id}/${table}`;
@@ -70,7 +73,7 @@ export function App() {
             </Tabs>
           )}
         </main>
-        <StatusBar appInfo={appInfo} connection={active === null ? null : `${active.profile.name} · ${active.profile.region}`} />
+        <StatusBar appInfo={appInfo} connection={active === null ? null : `${active.profile.name} · ${active.profile.region}`} theme={theme} />
       </div>
       <ShortcutSheet open={sheet.open} onClose={() => sheet.setOpen(false)} />
     </CapacityProvider>

@@ -2,12 +2,21 @@ import type { AppInfo } from "../ipc/bindings.gen";
 import { errorTitle, type Loadable, type UiError } from "../ipc/result";
 import { useCapacityLedger } from "./capacity";
 import { formatUnits } from "../features/tables/format";
+import type { ThemeChoice } from "./theme";
 
 /**
  * The bottom bar: the active connection, the capacity used since the app started, the version,
  * the embedded engine's state and the data folder.
  */
-export function StatusBar({ appInfo, connection = null }: { appInfo: Loadable<AppInfo, UiError>; connection?: string | null }) {
+export function StatusBar({
+  appInfo,
+  connection = null,
+  theme = null,
+}: {
+  appInfo: Loadable<AppInfo, UiError>;
+  connection?: string | null;
+  theme?: { choice: ThemeChoice; toggle: () => void } | null;
+}) {
   const ledger = useCapacityLedger();
   return (
     <footer className="status-bar" role="status" aria-label="Status bar">
@@ -22,6 +31,17 @@ export function StatusBar({ appInfo, connection = null }: { appInfo: Loadable<Ap
         </span>
       )}
       {appInfo.status === "ok" && <AppInfoItems info={appInfo.data} />}
+      {theme !== null && (
+        <button
+          type="button"
+          className="theme-toggle"
+          data-testid="theme-toggle"
+          onClick={theme.toggle}
+          title="Switch the theme: system, light, dark (Ctrl+Shift+L)"
+        >
+          ◐ Theme: {theme.choice}
+        </button>
+      )}
     </footer>
   );
 }

@@ -20,6 +20,7 @@ export type ShortcutId =
   | "go-to-tab"
   | "go-to-view"
   | "show-shortcuts"
+  | "toggle-theme"
   | "close-dialog";
 
 /** One key combination. `mod` is Cmd on macOS, Ctrl elsewhere; `ctrl` is Ctrl everywhere. */
@@ -55,6 +56,7 @@ const viewDigits: KeyCombo[] = Array.from({ length: VIEW_SHORTCUT_COUNT }, (_, i
 export const SHORTCUTS: readonly Shortcut[] = [
   { id: "open-table", description: "Open a table (search the sidebar)", scope: "Anywhere", combos: [{ key: "o", mod: true }] },
   { id: "show-shortcuts", description: "Show this list of shortcuts", scope: "Anywhere", combos: [{ key: "?", anyShift: true }] },
+  { id: "toggle-theme", description: "Switch the theme: system, light, dark", scope: "Anywhere", combos: [{ key: "l", mod: true, shift: true }] },
   { id: "close-tab", description: "Close the current tab", scope: "Tabs", combos: [{ key: "w", mod: true }] },
   { id: "next-tab", description: "Next tab", scope: "Tabs", combos: [{ key: "Tab", ctrl: true }] },
   { id: "previous-tab", description: "Previous tab", scope: "Tabs", combos: [{ key: "Tab", ctrl: true, shift: true }] },

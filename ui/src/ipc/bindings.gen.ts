@@ -51,10 +51,16 @@ export const commands = {
 	stopSharing: () => typedError<null, CommandError>(__TAURI_INVOKE("stop_sharing")),
 	/**  Where the embedded engine is shared, if it is. */
 	sharedEngine: () => typedError<SharedEngine | null, CommandError>(__TAURI_INVOKE("shared_engine")),
-	/**  Exports a table or a query result to the file at `path`, reporting progress. */
-	exportItems: (profileId: string, id: string, source: ExportSource, format: FileFormat, path: string, onProgress: Channel<TransferProgress>) => typedError<TransferSummary, CommandError>(__TAURI_INVOKE("export_items", { profileId, id, source, format, path, onProgress })),
-	/**  Imports the items of the file at `path` into `table` with BatchWriteItem, reporting progress. */
-	importItems: (profileId: string, id: string, table: string, format: FileFormat, path: string, onProgress: Channel<TransferProgress>) => typedError<TransferSummary, CommandError>(__TAURI_INVOKE("import_items", { profileId, id, table, format, path, onProgress })),
+	/**
+	 *  Exports a table or a query result to the file chosen as `file` (a handle from
+	 *  `choose_file`), reporting progress.
+	 */
+	exportItems: (profileId: string, id: string, source: ExportSource, format: FileFormat, file: string, onProgress: Channel<TransferProgress>) => typedError<TransferSummary, CommandError>(__TAURI_INVOKE("export_items", { profileId, id, source, format, file, onProgress })),
+	/**
+	 *  Imports the items of the file chosen as `file` into `table` with BatchWriteItem, reporting
+	 *  progress.
+	 */
+	importItems: (profileId: string, id: string, table: string, format: FileFormat, file: string, onProgress: Channel<TransferProgress>) => typedError<TransferSummary, CommandError>(__TAURI_INVOKE("import_items", { profileId, id, table, format, file, onProgress })),
 	/**  The queries run on a connection (on one table, if given), newest first. */
 	queryHistory: (profileId: string, table: string | null) => typedError<HistoryEntry[], CommandError>(__TAURI_INVOKE("query_history", { profileId, table })),
 	/**  Saves a query under a name for its table. */
@@ -76,15 +82,16 @@ export const commands = {
 	resetDemoData: () => typedError<DemoReset, CommandError>(__TAURI_INVOKE("reset_demo_data")),
 	/**
 	 *  Asks the user for a file with the system's dialog: one to import (`open`) or where to export
-	 *  (`save`, suggesting `fileName`). `null` when the user cancels.
+	 *  (`save`, suggesting `fileName`). The UI gets a handle to name the file by, never its path;
+	 *  `null` when the user cancels.
 	 */
-	chooseFile: (purpose: FilePurpose, fileName: string, extension: string) => typedError<string | null, CommandError>(__TAURI_INVOKE("choose_file", { purpose, fileName, extension })),
+	chooseFile: (purpose: FilePurpose, fileName: string, extension: string) => typedError<ChosenFile | null, CommandError>(__TAURI_INVOKE("choose_file", { purpose, fileName, extension })),
 	/**  Deletes the selected items (by key) with BatchWriteItem. */
 	deleteItems: (profileId: string, table: string, keys: { [key in string]: AttributeValue }[]) => typedError<TransferProgress, CommandError>(__TAURI_INVOKE("delete_items", { profileId, table, keys })),
 	/**  UpdateItem with an update expression (and its names and values) under the condition `expect`. */
 	updateItem: (profileId: string, table: string, key: { [key in string]: AttributeValue }, update: string, names: { [key in string]: string }, values: { [key in string]: AttributeValue }, expect: Expectation) => typedError<UpdateOutcome, CommandError>(__TAURI_INVOKE("update_item", { profileId, table, key, update, names, values, expect })),
 	/**  What importing a file into a table will cost, every item sized, before it runs. */
-	estimateImportFile: (profileId: string, table: string, format: FileFormat, path: string) => typedError<ImportEstimate, CommandError>(__TAURI_INVOKE("estimate_import_file", { profileId, table, format, path })),
+	estimateImportFile: (profileId: string, table: string, format: FileFormat, file: string) => typedError<ImportEstimate, CommandError>(__TAURI_INVOKE("estimate_import_file", { profileId, table, format, file })),
 	/**  What a Query will cost before it runs, and the same items read other ways. */
 	estimateQuery: (profileId: string, input: QueryInput) => typedError<QueryEstimate, CommandError>(__TAURI_INVOKE("estimate_query", { profileId, input })),
 	/**  A Query's estimate beside the ConsumedCapacity the query reported. */
@@ -205,6 +212,16 @@ export type BuiltRequest = {
 export type CapacityFigure = {
 	name: string,
 	units: number,
+};
+
+/**  A file the user chose, as the UI sees it: no path. */
+export type ChosenFile = {
+	/**  What the UI passes back to name this file. */
+	handle: string,
+	/**  The file's name (its last path component), to show. */
+	name: string,
+	/**  Saving here replaces an existing file (the UI asks first). */
+	replaces: boolean,
 };
 
 /**  What a request can be exported as. */
@@ -453,7 +470,9 @@ export type ErrorCode =
 /**  The loopback port asked for is taken or not allowed. */
 "PORT_UNAVAILABLE" | 
 /**  The profile's role asks for an MFA code: call `provide_mfa_code`, then try again. */
-"MFA_REQUIRED";
+"MFA_REQUIRED" | 
+/**  A file was named that the user did not choose in the file dialog for this purpose. */
+"FILE_NOT_CHOSEN";
 
 /**  What happened to the item before the write. */
 export type Expectation = 
@@ -499,11 +518,11 @@ export type ExpressionText = {
 
 export type FileFormat = "jsonLines" | "dynamodbJson" | "csv";
 
-/**  What the file is for. */
+/**  What a chosen file is for. */
 export type FilePurpose = 
 /**  An existing file to read (an import). */
 "open" | 
-/**  Where to write a new file (an export), asking before replacing one. */
+/**  Where to write a file (an export). */
 "save";
 
 /**  An expression as text with the maps it needs: what the builder shows and sends. */

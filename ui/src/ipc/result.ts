@@ -64,6 +64,8 @@ export function errorTitle(code: UiError["code"]): string {
       return "That port cannot be used";
     case "MFA_REQUIRED":
       return "This role asks for an MFA code";
+    case "FILE_NOT_CHOSEN":
+      return "Choose the file first";
     case "IPC_FAILURE":
       return "The app's backend did not answer";
   }

@@ -2,8 +2,8 @@
 //!
 //! - **JSON lines** — one plain JSON object per line (`{"vehicleId":"VEH#V-7741","speedKph":42}`),
 //!   what most tools read. Lossy by nature: a set becomes an array, binary becomes base64 text,
-//!   and on import a JSON number is read as a double (exact to about 15 significant digits;
-//!   DynamoDB keeps 38) and an array becomes a list.
+//!   and on import an array becomes a list. Numbers are exact both ways: written as DynamoDB's
+//!   decimal text, and read back as the text the file spells them with (never through a double).
 //! - **DynamoDB JSON** — one `{"Item":{…}}` per line, each value typed (`{"S":"…"}`), the layout of
 //!   DynamoDB's own export to S3. Lossless.
 //! - **CSV** — a header of attribute names, one row per item. A column whose values all have one
@@ -14,6 +14,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 
 use crate::dto::{AttributeValue, Item};
 
@@ -77,25 +78,47 @@ fn write_plain(value: &AttributeValue, out: &mut String) {
     }
 }
 
-/// An item from one line of plain JSON.
+/// An item from one line of plain JSON. Numbers are taken as the text the line spells them with,
+/// so every digit is kept (DynamoDB numbers have up to 38 significant digits; a double has 15–17).
 pub fn item_from_plain_json(line: &str) -> Result<Item, String> {
-    match serde_json::from_str::<serde_json::Value>(line).map_err(|err| err.to_string())? {
-        serde_json::Value::Object(map) => Ok(map.into_iter().map(|(k, v)| (k, from_plain(v))).collect()),
-        _ => Err("a line is not a JSON object".to_owned()),
-    }
+    let object: BTreeMap<String, &RawValue> = serde_json::from_str(line).map_err(|err| {
+        if line.trim_start().starts_with('{') {
+            err.to_string()
+        } else {
+            "a line is not a JSON object".to_owned()
+        }
+    })?;
+    object
+        .into_iter()
+        .map(|(name, raw)| Ok((name, from_plain(raw)?)))
+        .collect()
 }
 
-fn from_plain(value: serde_json::Value) -> AttributeValue {
-    match value {
-        serde_json::Value::Null => AttributeValue::NULL(true),
-        serde_json::Value::Bool(b) => AttributeValue::BOOL(b),
-        serde_json::Value::Number(n) => AttributeValue::N(n.to_string()),
-        serde_json::Value::String(s) => AttributeValue::S(s),
-        serde_json::Value::Array(items) => AttributeValue::L(items.into_iter().map(from_plain).collect()),
-        serde_json::Value::Object(map) => {
-            AttributeValue::M(map.into_iter().map(|(k, v)| (k, from_plain(v))).collect())
+/// One plain JSON value, by its first character: objects and arrays recursively, numbers as the
+/// text they are written with.
+fn from_plain(raw: &RawValue) -> Result<AttributeValue, String> {
+    let text = raw.get();
+    let err = |e: serde_json::Error| e.to_string();
+    Ok(match text.as_bytes().first() {
+        Some(b'{') => {
+            let map: BTreeMap<String, &RawValue> = serde_json::from_str(text).map_err(err)?;
+            AttributeValue::M(
+                map.into_iter()
+                    .map(|(k, v)| Ok((k, from_plain(v)?)))
+                    .collect::<Result<_, String>>()?,
+            )
         }
-    }
+        Some(b'[') => {
+            let list: Vec<&RawValue> = serde_json::from_str(text).map_err(err)?;
+            AttributeValue::L(list.into_iter().map(from_plain).collect::<Result<_, String>>()?)
+        }
+        Some(b'"') => AttributeValue::S(serde_json::from_str(text).map_err(err)?),
+        Some(b't') => AttributeValue::BOOL(true),
+        Some(b'f') => AttributeValue::BOOL(false),
+        Some(b'n') => AttributeValue::NULL(true),
+        // serde_json has checked that this is a JSON number; its text is kept as it is.
+        _ => AttributeValue::N(text.to_owned()),
+    })
 }
 
 /// An item as one line of DynamoDB JSON (`{"Item":{…}}`).
@@ -310,6 +333,22 @@ mod tests {
             AttributeValue::L(vec![AttributeValue::N("1".into()), AttributeValue::S("x".into())])
         );
         assert!(item_from_plain_json("[1]").is_err());
+    }
+
+    #[test]
+    fn plain_json_import_keeps_all_38_digits_of_a_number() {
+        // A double keeps 15-17 significant digits: this number would come back altered.
+        let line = r#"{"id":"a","big":12345678901234567890123456789012345678,"tiny":-0.00000000000000000000000000000000000123,"nested":{"l":[99999999999999999999999999999999999999]}}"#;
+        let item = item_from_plain_json(line).unwrap();
+        assert_eq!(item["big"], AttributeValue::N("12345678901234567890123456789012345678".into()));
+        assert_eq!(item["tiny"], AttributeValue::N("-0.00000000000000000000000000000000000123".into()));
+        let AttributeValue::M(nested) = &item["nested"] else { panic!("nested is not a map: {:?}", item["nested"]) };
+        assert_eq!(
+            nested["l"],
+            AttributeValue::L(vec![AttributeValue::N("99999999999999999999999999999999999999".into())])
+        );
+        // And the export writes the same text back.
+        assert!(plain_json_line(&item).contains("\"big\":12345678901234567890123456789012345678"));
     }
 
     #[test]

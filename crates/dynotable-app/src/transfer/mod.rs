@@ -8,6 +8,7 @@
 //! (`ProvisionedThroughputExceededException`, `ThrottlingException`, `RequestLimitExceeded`).
 
 pub mod formats;
+mod sink;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -22,6 +23,7 @@ pub use formats::FileFormat;
 use crate::dto::attribute::item_to_sdk;
 use crate::dto::{Item, QueryInput};
 use crate::scans::ScanInput;
+use crate::files::{self, ChosenFile, FilePurpose};
 use crate::{App, CommandError, ErrorCode};
 
 /// BatchWriteItem takes at most 25 requests (rule B.9).
@@ -62,21 +64,68 @@ pub struct TransferSummary {
 }
 
 impl App {
-    /// Writes the items of `source` to `path` in `format`, calling `on_progress` as pages arrive.
+    /// Records the file the user chose in the system's dialog and returns the handle the UI
+    /// names it by (the shell calls this with the dialog's answer; the web view never sends a
+    /// path).
+    pub fn grant_file(&self, path: std::path::PathBuf, purpose: FilePurpose) -> ChosenFile {
+        self.inner.files.grant(path, purpose)
+    }
+
+    /// Writes the items of `source` to the file chosen as `file` in `format`, calling
+    /// `on_progress` as pages arrive. The items go to a partial file beside it, renamed over the
+    /// chosen name only when the export is complete: a cancelled or failed export leaves the
+    /// chosen name as it was. JSON lines and DynamoDB JSON are written page by page; CSV's header
+    /// depends on every item, so it is written at the end.
     pub async fn export(
         &self,
         profile_id: &str,
         id: &str,
         source: ExportSource,
         format: FileFormat,
-        path: &Path,
+        file: &str,
         mut on_progress: impl FnMut(TransferProgress) + Send,
     ) -> Result<TransferSummary, CommandError> {
-        let (table, mut items, cancelled, progress) = match source {
+        let target = self.inner.files.path(file, FilePurpose::Save)?;
+        let table = match &source {
+            ExportSource::Table { table } => table.clone(),
+            ExportSource::Query { query } => query.table.clone(),
+        };
+        let keys = self.key_schema_of(profile_id, &table, None).await?;
+        let leading: Vec<String> = std::iter::once(keys.partition_key.name)
+            .chain(keys.sort_key.map(|k| k.name))
+            .collect();
+        let partial = files::partial_path(&target);
+        let mut sink = sink::ExportSink::create(&partial, format, leading)?;
+        let result = self.export_into(profile_id, id, source, &mut sink, &mut on_progress).await;
+        let summary = match result {
+            Ok(summary) if !summary.cancelled => summary,
+            other => {
+                drop(sink);
+                let _ = std::fs::remove_file(&partial);
+                return other;
+            }
+        };
+        sink.finish()?;
+        std::fs::rename(&partial, &target).map_err(|err| {
+            let _ = std::fs::remove_file(&partial);
+            written_error(&target, err)
+        })?;
+        Ok(summary)
+    }
+
+    async fn export_into(
+        &self,
+        profile_id: &str,
+        id: &str,
+        source: ExportSource,
+        sink: &mut sink::ExportSink,
+        on_progress: &mut (impl FnMut(TransferProgress) + Send),
+    ) -> Result<TransferSummary, CommandError> {
+        match source {
             ExportSource::Table { table } => {
                 let input = ScanInput {
                     scan_id: id.to_owned(),
-                    table: table.clone(),
+                    table,
                     index: None,
                     filter: None,
                     filter_names: None,
@@ -86,29 +135,42 @@ impl App {
                     segments: 1,
                     capacity_budget: None,
                 };
-                let mut items = Vec::new();
+                let mut written = 0u32;
+                // The scan's callback cannot fail: the first write error is kept and reported
+                // when the scan returns (later pages are not written).
+                let mut failed: Option<CommandError> = None;
                 let summary = self
                     .scan(profile_id, input, |update| {
-                        items.extend(update.page.items);
+                        if failed.is_some() {
+                            return;
+                        }
+                        written += update.page.items.len() as u32;
+                        if let Err(err) = sink.write(update.page.items) {
+                            failed = Some(err);
+                            return;
+                        }
                         on_progress(TransferProgress {
-                            items: items.len() as u32,
+                            items: written,
                             capacity_units: update.totals.capacity_units,
                             retries: 0,
                         });
                     })
                     .await?;
-                let cancelled = summary.end != crate::scans::ScanEnd::Completed;
-                let progress = TransferProgress {
-                    items: items.len() as u32,
-                    capacity_units: summary.totals.capacity_units,
-                    retries: 0,
-                };
-                (table, items, cancelled, progress)
+                if let Some(err) = failed {
+                    return Err(err);
+                }
+                Ok(TransferSummary {
+                    progress: TransferProgress {
+                        items: written,
+                        capacity_units: summary.totals.capacity_units,
+                        retries: 0,
+                    },
+                    cancelled: summary.end != crate::scans::ScanEnd::Completed,
+                })
             }
             ExportSource::Query { query } => {
                 let mut query = *query;
                 let flag = self.inner.running.register(id)?;
-                let mut items = Vec::new();
                 let mut progress = TransferProgress::default();
                 let result = async {
                     query.exclusive_start_key = None;
@@ -118,8 +180,8 @@ impl App {
                         }
                         let page = self.query(profile_id, query.clone()).await?;
                         progress.capacity_units += page.consumed_capacity.as_ref().map_or(0.0, |c| c.total);
-                        items.extend(page.items);
-                        progress.items = items.len() as u32;
+                        progress.items += page.items.len() as u32;
+                        sink.write(page.items)?;
                         on_progress(progress.clone());
                         match page.last_evaluated_key {
                             Some(key) => query.exclusive_start_key = Some(key),
@@ -130,73 +192,42 @@ impl App {
                 .await;
                 self.inner.running.remove(id);
                 let cancelled = result?;
-                (query.table.clone(), items, cancelled, progress)
+                Ok(TransferSummary { progress, cancelled })
             }
-        };
-        if !cancelled {
-            let keys = self.key_schema_of(profile_id, &table, None).await?;
-            let leading: Vec<String> = std::iter::once(keys.partition_key.name)
-                .chain(keys.sort_key.map(|k| k.name))
-                .collect();
-            let text = match format {
-                FileFormat::Csv => formats::csv_text(&items, &leading).map_err(internal)?,
-                FileFormat::JsonLines => lines(&items, formats::plain_json_line),
-                FileFormat::DynamodbJson => lines(&items, formats::dynamodb_json_line),
-            };
-            items.clear();
-            tokio::fs::write(path, text).await.map_err(|err| {
-                CommandError::new(
-                    ErrorCode::Validation,
-                    format!("The export could not be written to {}: {err}", path.display()),
-                )
-            })?;
         }
-        Ok(TransferSummary { progress, cancelled })
     }
 
-    /// What importing the file at `path` into `table` will cost, before it runs: every item of the
-    /// file sized by DynamoDB's rules, with its index fan-out (the estimator of issue 7).
+    /// What importing the file chosen as `file` into `table` will cost, before it runs: every
+    /// item of the file sized by DynamoDB's rules, with its index fan-out (the estimator of
+    /// issue 7).
     pub async fn estimate_import_file(
         &self,
         profile_id: &str,
         table: &str,
         format: FileFormat,
-        path: &Path,
+        file: &str,
     ) -> Result<crate::dto::cost::ImportEstimate, CommandError> {
-        let text = tokio::fs::read_to_string(path).await.map_err(|err| {
-            CommandError::new(
-                ErrorCode::Validation,
-                format!("{} could not be read: {err}", path.display()),
-            )
-        })?;
-        let items = parse(&text, format).map_err(|message| {
-            CommandError::new(ErrorCode::Validation, format!("{}: {message}", path.display()))
-        })?;
+        let path = self.inner.files.path(file, FilePurpose::Open)?;
+        let items = read_items(&path, format)?;
         let count = items.len() as f64;
         self.estimate_import(profile_id, table, items, count).await
     }
 
-    /// Writes the items of the file at `path` into `table` with BatchWriteItem.
+    /// Writes the items of the file chosen as `file` into `table` with BatchWriteItem. Every
+    /// item is checked before the first is written: a file with a bad item imports nothing.
     pub async fn import(
         &self,
         profile_id: &str,
         id: &str,
         table: &str,
         format: FileFormat,
-        path: &Path,
+        file: &str,
         mut on_progress: impl FnMut(TransferProgress) + Send,
     ) -> Result<TransferSummary, CommandError> {
         let session = self.session(profile_id).await?;
         session.writable()?;
-        let text = tokio::fs::read_to_string(path).await.map_err(|err| {
-            CommandError::new(
-                ErrorCode::Validation,
-                format!("{} could not be read: {err}", path.display()),
-            )
-        })?;
-        let items = parse(&text, format).map_err(|message| {
-            CommandError::new(ErrorCode::Validation, format!("{}: {message}", path.display()))
-        })?;
+        let path = self.inner.files.path(file, FilePurpose::Open)?;
+        let items = read_items(&path, format)?;
         let keys = self.key_schema_of(profile_id, table, None).await?;
         for (number, item) in items.iter().enumerate() {
             if let Some(problem) = crate::writes::check_item(item, &keys).problems.first() {
@@ -205,7 +236,7 @@ impl App {
                     format!(
                         "Item {} of {}: {} Nothing was imported.",
                         number + 1,
-                        path.display(),
+                        display_name(&path),
                         problem.message
                     ),
                 ));
@@ -245,6 +276,33 @@ impl App {
         self.inner.running.remove(id);
         result
     }
+}
+
+/// The file's name for messages (the UI is never told where a file is).
+fn display_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+fn written_error(path: &Path, err: std::io::Error) -> CommandError {
+    CommandError::new(
+        ErrorCode::Validation,
+        format!("The export could not be written to {}: {err}", display_name(path)),
+    )
+}
+
+/// Every item of the file at `path`, parsed in `format`.
+fn read_items(path: &Path, format: FileFormat) -> Result<Vec<Item>, CommandError> {
+    let text = std::fs::read_to_string(path).map_err(|err| {
+        CommandError::new(
+            ErrorCode::Validation,
+            format!("{} could not be read: {err}", display_name(path)),
+        )
+    })?;
+    parse(&text, format).map_err(|message| {
+        CommandError::new(ErrorCode::Validation, format!("{}: {message}", display_name(path)))
+    })
 }
 
 impl App {
@@ -361,15 +419,6 @@ fn parse(text: &str, format: FileFormat) -> Result<Vec<Item>, String> {
             })
             .collect(),
     }
-}
-
-fn lines(items: &[Item], line: fn(&Item) -> String) -> String {
-    let mut text = String::new();
-    for item in items {
-        text.push_str(&line(item));
-        text.push('\n');
-    }
-    text
 }
 
 fn internal(err: impl std::fmt::Display) -> CommandError {

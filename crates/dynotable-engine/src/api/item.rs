@@ -6,13 +6,49 @@
 
 use std::collections::BTreeMap;
 
-use dynotable_types::{Checked, Item};
+use dynotable_types::{AttributeValue, Checked, Item};
 use serde::{Deserialize, Serialize};
 
 use super::ConsumedCapacity;
 
 /// `ExpressionAttributeNames`.
 pub type Names = BTreeMap<String, String>;
+
+/// `Expected`: the legacy condition of a write, one entry per attribute.
+pub type Expected = BTreeMap<String, ExpectedAttributeValue>;
+
+/// `KeyConditions`, `QueryFilter`, `ScanFilter`: legacy conditions, one per attribute.
+pub type Conditions = BTreeMap<String, Condition>;
+
+/// `AttributeUpdates`: the legacy update of UpdateItem, one entry per attribute.
+pub type AttributeUpdates = BTreeMap<String, AttributeValueUpdate>;
+
+/// `ExpectedAttributeValue` (legacy): `Value` with `Exists`, or `ComparisonOperator` with
+/// `AttributeValueList` (see `crate::legacy`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct ExpectedAttributeValue {
+    pub value: Option<Checked<AttributeValue>>,
+    pub exists: Option<bool>,
+    pub comparison_operator: Option<String>,
+    pub attribute_value_list: Option<Checked<Vec<AttributeValue>>>,
+}
+
+/// `Condition` (legacy): a comparison operator and its values.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct Condition {
+    pub comparison_operator: Option<String>,
+    pub attribute_value_list: Option<Checked<Vec<AttributeValue>>>,
+}
+
+/// `AttributeValueUpdate` (legacy): `PUT` (the default), `DELETE` or `ADD`, and a value.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct AttributeValueUpdate {
+    pub value: Option<Checked<AttributeValue>>,
+    pub action: Option<String>,
+}
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
@@ -26,9 +62,8 @@ pub struct PutItemInput {
     pub return_consumed_capacity: Option<String>,
     pub return_item_collection_metrics: Option<String>,
     pub return_values_on_condition_check_failure: Option<String>,
-    /// Legacy conditional parameters: recognised so that mixing them with expressions is
-    /// refused as the service refuses it.
-    pub expected: Option<serde_json::Value>,
+    /// Legacy conditional parameters (see `crate::legacy`).
+    pub expected: Option<Expected>,
     pub conditional_operator: Option<String>,
 }
 
@@ -88,7 +123,7 @@ pub struct DeleteItemInput {
     pub return_consumed_capacity: Option<String>,
     pub return_item_collection_metrics: Option<String>,
     pub return_values_on_condition_check_failure: Option<String>,
-    pub expected: Option<serde_json::Value>,
+    pub expected: Option<Expected>,
     pub conditional_operator: Option<String>,
 }
 
@@ -105,8 +140,8 @@ pub struct UpdateItemInput {
     pub return_consumed_capacity: Option<String>,
     pub return_item_collection_metrics: Option<String>,
     pub return_values_on_condition_check_failure: Option<String>,
-    pub expected: Option<serde_json::Value>,
-    pub attribute_updates: Option<serde_json::Value>,
+    pub expected: Option<Expected>,
+    pub attribute_updates: Option<AttributeUpdates>,
     pub conditional_operator: Option<String>,
 }
 
@@ -126,8 +161,8 @@ pub struct QueryInput {
     pub select: Option<String>,
     pub consistent_read: Option<bool>,
     pub return_consumed_capacity: Option<String>,
-    pub key_conditions: Option<serde_json::Value>,
-    pub query_filter: Option<serde_json::Value>,
+    pub key_conditions: Option<Conditions>,
+    pub query_filter: Option<Conditions>,
     pub attributes_to_get: Option<Vec<String>>,
     pub conditional_operator: Option<String>,
 }
@@ -148,7 +183,7 @@ pub struct ScanInput {
     pub return_consumed_capacity: Option<String>,
     pub segment: Option<i64>,
     pub total_segments: Option<i64>,
-    pub scan_filter: Option<serde_json::Value>,
+    pub scan_filter: Option<Conditions>,
     pub attributes_to_get: Option<Vec<String>>,
     pub conditional_operator: Option<String>,
 }

@@ -9,6 +9,7 @@ use dynotable_types::Item;
 use crate::api::item::{BatchGetItemInput, BatchGetItemOutput, KeysAndAttributes};
 use crate::capacity::{self, ReadKind, ReadUnits};
 use crate::items::{self, StorageKey};
+use crate::legacy;
 use crate::params::{self, CapacityReport, Charge};
 use crate::shape::Shape;
 use crate::{ApiError, Engine};
@@ -34,6 +35,11 @@ pub async fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetIt
                 shape.required::<()>(&format!("requestItems.{name}.member.keys"), None);
             }
             Some(keys) => {
+                legacy::shape_attributes_to_get(
+                    &mut shape,
+                    &format!("requestItems.{name}.member.attributesToGet"),
+                    request.attributes_to_get.as_ref(),
+                );
                 let count = keys.0.as_ref().map_or(0, Vec::len);
                 if count > MAX_KEYS {
                     // Rule B.10: the service renders this one without a value.
@@ -85,17 +91,20 @@ pub async fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetIt
             .transpose()?
             .unwrap_or_default();
         let expressions = [("ProjectionExpression", request.projection_expression.is_some())];
-        params::refuse_legacy(
+        legacy::refuse_mixing(
             &[("AttributesToGet", request.attributes_to_get.is_some())],
             &expressions,
         )?;
         let mut placeholders = params::placeholders(request.expression_attribute_names.as_ref(), None)?;
-        let projection = request
+        let mut projection = request
             .projection_expression
             .as_deref()
             .map(|t| placeholders.projection(t))
             .transpose()?;
         placeholders.check_unused()?;
+        if let Some(names) = &request.attributes_to_get {
+            projection = Some(legacy::attributes_to_get(names)?);
+        }
         let table = engine.table(&name)?;
         let mut seen = BTreeSet::new();
         let mut located = Vec::new();

@@ -3,9 +3,9 @@
 use crate::api::item::{DeleteItemInput, WriteItemOutput};
 use crate::items::StorageKey;
 use crate::ops::item_write::{self, Change, WriteOptions};
-use crate::params;
 use crate::shape::Shape;
 use crate::{ApiError, Engine};
+use crate::{legacy, params};
 
 pub async fn run(engine: &Engine, input: DeleteItemInput) -> Result<WriteItemOutput, ApiError> {
     let mut shape = Shape::new();
@@ -18,6 +18,8 @@ pub async fn run(engine: &Engine, input: DeleteItemInput) -> Result<WriteItemOut
         input.return_item_collection_metrics.as_ref(),
         input.return_values_on_condition_check_failure.as_ref(),
     );
+    legacy::condition::shape_expected(&mut shape, input.expected.as_ref());
+    legacy::shape_conditional_operator(&mut shape, input.conditional_operator.as_ref());
     shape.finish()?;
 
     let key_item = input
@@ -30,8 +32,8 @@ pub async fn run(engine: &Engine, input: DeleteItemInput) -> Result<WriteItemOut
         input.condition_expression.as_deref(),
         input.expression_attribute_names.as_ref(),
         input.expression_attribute_values,
-        input.expected.is_some(),
-        input.conditional_operator.is_some(),
+        input.expected,
+        input.conditional_operator.as_deref(),
     )?;
 
     let table = engine.table(input.table_name.as_deref().unwrap_or_default())?;

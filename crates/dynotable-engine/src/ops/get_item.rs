@@ -1,4 +1,5 @@
-//! GetItem: read one item by its key, optionally projected. Every read here is strongly
+//! GetItem: read one item by its key, optionally projected (ProjectionExpression or the legacy
+//! AttributesToGet). Every read here is strongly
 //! consistent; an eventually consistent read is charged half (rule B.2) all the same.
 
 use crate::api::ConsumedCapacity;
@@ -6,6 +7,7 @@ use crate::api::item::{GetItemInput, GetItemOutput};
 use crate::capacity::{self, ReadKind};
 use crate::item_cache::Cached;
 use crate::items::{self, StorageKey};
+use crate::legacy;
 use crate::params::{self, CapacityReport, Charge};
 use crate::shape::Shape;
 use crate::{ApiError, Engine};
@@ -79,6 +81,7 @@ async fn get_item(engine: &Engine, input: GetItemInput, keep_stored: bool) -> Re
     shape.name("tableName", input.table_name.as_ref());
     shape.required("key", input.key.as_ref());
     let report = CapacityReport::check(&mut shape, input.return_consumed_capacity.as_ref());
+    legacy::shape_attributes_to_get(&mut shape, "attributesToGet", input.attributes_to_get.as_ref());
     shape.finish()?;
 
     let key_item = input
@@ -87,18 +90,21 @@ async fn get_item(engine: &Engine, input: GetItemInput, keep_stored: bool) -> Re
         .transpose()?
         .unwrap_or_default();
     let expressions = [("ProjectionExpression", input.projection_expression.is_some())];
-    params::refuse_legacy(
+    legacy::refuse_mixing(
         &[("AttributesToGet", input.attributes_to_get.is_some())],
         &expressions,
     )?;
     params::names_without_expression(input.expression_attribute_names.is_some(), &expressions)?;
     let mut placeholders = params::placeholders(input.expression_attribute_names.as_ref(), None)?;
-    let projection = input
+    let mut projection = input
         .projection_expression
         .as_deref()
         .map(|text| placeholders.projection(text))
         .transpose()?;
     placeholders.check_unused()?;
+    if let Some(names) = &input.attributes_to_get {
+        projection = Some(legacy::attributes_to_get(names)?);
+    }
 
     let table = engine.table(input.table_name.as_deref().unwrap_or_default())?;
     let key = StorageKey::of_key(&table, &key_item)?;

@@ -5,9 +5,9 @@ use dynotable_types::SizeCheck;
 use crate::api::item::{PutItemInput, WriteItemOutput};
 use crate::items::StorageKey;
 use crate::ops::item_write::{self, Change, PreparedItem, WriteOptions};
-use crate::params;
 use crate::shape::Shape;
 use crate::{ApiError, Engine};
+use crate::{legacy, params};
 
 pub async fn run(engine: &Engine, input: PutItemInput) -> Result<WriteItemOutput, ApiError> {
     // Shape: member constraints in one envelope.
@@ -21,6 +21,8 @@ pub async fn run(engine: &Engine, input: PutItemInput) -> Result<WriteItemOutput
         input.return_item_collection_metrics.as_ref(),
         input.return_values_on_condition_check_failure.as_ref(),
     );
+    legacy::condition::shape_expected(&mut shape, input.expected.as_ref());
+    legacy::shape_conditional_operator(&mut shape, input.conditional_operator.as_ref());
     shape.finish()?;
 
     // Values, then the request's semantics.
@@ -34,8 +36,8 @@ pub async fn run(engine: &Engine, input: PutItemInput) -> Result<WriteItemOutput
         input.condition_expression.as_deref(),
         input.expression_attribute_names.as_ref(),
         input.expression_attribute_values,
-        input.expected.is_some(),
-        input.conditional_operator.is_some(),
+        input.expected,
+        input.conditional_operator.as_deref(),
     )?;
 
     let table = engine.table(input.table_name.as_deref().unwrap_or_default())?;

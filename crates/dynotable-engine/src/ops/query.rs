@@ -1,5 +1,7 @@
 //! Query: one item collection of the table or of an index — or the slice of it a sort-key
-//! condition selects — in sort-key order, a page at a time (rules B.2, B.4, B.5).
+//! condition selects — in sort-key order, a page at a time (rules B.2, B.4, B.5). The key
+//! condition, filter and projection come from expressions or from the legacy KeyConditions,
+//! QueryFilter and AttributesToGet (see `crate::legacy`).
 
 use dynotable_expr::{ExpressionKind, KeyElement, Projection, SortKeyRange};
 use dynotable_types::{KeyValue, encode_prefix_into, prefix_successor};
@@ -8,8 +10,9 @@ use crate::api::item::{QueryInput, ReadPageOutput};
 use crate::capacity::{self, ReadKind};
 use crate::catalog::{IndexKind, ProjectionSchema};
 use crate::items::{self, StorageKey};
+use crate::legacy;
 use crate::ops::read_page::{self, Bound, PageRules, Range, Rows};
-use crate::ops::scan::{ReadTarget, check_select, read_shape, start_key};
+use crate::ops::scan::{ReadTarget, check_select, projection_parameter, read_shape, start_key};
 use crate::params::{self, Charge};
 use crate::shape::Shape;
 use crate::{ApiError, Engine};
@@ -34,6 +37,10 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
         input.select.as_ref(),
         input.return_consumed_capacity.as_ref(),
     );
+    legacy::condition::shape_conditions(&mut shape, "keyConditions", input.key_conditions.as_ref());
+    legacy::condition::shape_conditions(&mut shape, "queryFilter", input.query_filter.as_ref());
+    legacy::shape_attributes_to_get(&mut shape, "attributesToGet", input.attributes_to_get.as_ref());
+    legacy::shape_conditional_operator(&mut shape, input.conditional_operator.as_ref());
     shape.finish()?;
 
     let expressions = [
@@ -41,20 +48,25 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
         ("FilterExpression", input.filter_expression.is_some()),
         ("ProjectionExpression", input.projection_expression.is_some()),
     ];
-    params::refuse_legacy(
+    // KeyConditions count as mixed only beside a KeyConditionExpression: the service takes them
+    // with a FilterExpression or ProjectionExpression (as dynalite reproduces it).
+    legacy::refuse_mixing(
         &[
-            ("KeyConditions", input.key_conditions.is_some()),
+            (
+                "KeyConditions",
+                input.key_conditions.is_some() && input.key_condition_expression.is_some(),
+            ),
             ("QueryFilter", input.query_filter.is_some()),
             ("AttributesToGet", input.attributes_to_get.is_some()),
             ("ConditionalOperator", input.conditional_operator.is_some()),
         ],
         &expressions,
     )?;
-    let Some(key_condition_text) = input.key_condition_expression.as_deref() else {
+    if input.key_condition_expression.is_none() && input.key_conditions.is_none() {
         return Err(ApiError::validation(
             "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.",
         ));
-    };
+    }
     let start = input.exclusive_start_key.map(|c| c.into_result()).transpose()?;
     let mut placeholders = params::placeholders(
         input.expression_attribute_names.as_ref(),
@@ -80,30 +92,46 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
             scalar_type: s.ty,
         }),
     };
-    let key_condition = placeholders.key_condition(key_condition_text, &schema)?;
-    let filter = input
+    let key_condition = match (input.key_condition_expression.as_deref(), input.key_conditions) {
+        (Some(text), _) => placeholders.key_condition(text, &schema)?,
+        (None, Some(conditions)) => legacy::condition::key_condition(conditions, &schema)?,
+        (None, None) => return Err(ApiError::internal("Query without a key condition")),
+    };
+    let mut filter = input
         .filter_expression
         .as_deref()
         .map(|text| placeholders.condition(ExpressionKind::Filter, text))
         .transpose()?;
-    let projection = input
+    let mut projection = input
         .projection_expression
         .as_deref()
         .map(|text| placeholders.projection(text))
         .transpose()?;
     placeholders.check_unused()?;
+    // The legacy parameters, translated onto the same trees (see `crate::legacy`).
+    let filter_parameter = match input.query_filter {
+        Some(conditions) => {
+            filter = legacy::condition::filter(conditions, input.conditional_operator.as_deref())?;
+            "QueryFilter can only contain non-key attributes"
+        }
+        None => "Filter Expression can only contain non-primary key attributes",
+    };
+    let projection_parameter = projection_parameter(input.attributes_to_get.is_some(), projection.is_some());
+    if let Some(names) = &input.attributes_to_get {
+        projection = Some(legacy::attributes_to_get(names)?);
+    }
     if let Some(filter) = &filter {
         // Rule B.4: a filter may not read key attributes of the table or the index queried.
         for path in filter.paths() {
             let name = path.top_level();
             if key.contains(name) {
                 return Err(ApiError::validation(format!(
-                    "Filter Expression can only contain non-primary key attributes: Primary key attribute: {name}"
+                    "{filter_parameter}: Primary key attribute: {name}"
                 )));
             }
         }
     }
-    let count_only = check_select(input.select.as_deref(), &target, projection.is_some())?;
+    let count_only = check_select(input.select.as_deref(), &target, projection_parameter)?;
 
     let start_after = start
         .as_ref()

@@ -9,6 +9,7 @@ use crate::api::item::{ReadPageOutput, ScanInput};
 use crate::capacity::{self, ReadKind};
 use crate::catalog::{IndexKind, IndexSchema, KeySchema, ProjectionSchema, TableSchema};
 use crate::items::{key_checker, key_of};
+use crate::legacy;
 use crate::ops::read_page::{self, Bound, EntryPosition, PageRules, Range};
 use crate::params::{self, CapacityReport, Charge};
 use crate::shape::Shape;
@@ -37,6 +38,9 @@ async fn scan(engine: &Engine, input: ScanInput, keep_stored: bool) -> Result<Re
         input.select.as_ref(),
         input.return_consumed_capacity.as_ref(),
     );
+    legacy::condition::shape_conditions(&mut shape, "scanFilter", input.scan_filter.as_ref());
+    legacy::shape_attributes_to_get(&mut shape, "attributesToGet", input.attributes_to_get.as_ref());
+    legacy::shape_conditional_operator(&mut shape, input.conditional_operator.as_ref());
     shape.at_least("segment", input.segment, 0);
     shape.at_least("totalSegments", input.total_segments, 1);
     if let Some(total) = input.total_segments
@@ -74,7 +78,7 @@ async fn scan(engine: &Engine, input: ScanInput, keep_stored: bool) -> Result<Re
         ("FilterExpression", input.filter_expression.is_some()),
         ("ProjectionExpression", input.projection_expression.is_some()),
     ];
-    params::refuse_legacy(
+    legacy::refuse_mixing(
         &[
             ("ScanFilter", input.scan_filter.is_some()),
             ("AttributesToGet", input.attributes_to_get.is_some()),
@@ -89,17 +93,25 @@ async fn scan(engine: &Engine, input: ScanInput, keep_stored: bool) -> Result<Re
         input.expression_attribute_names.as_ref(),
         input.expression_attribute_values,
     )?;
-    let filter = input
+    let mut filter = input
         .filter_expression
         .as_deref()
         .map(|text| placeholders.condition(ExpressionKind::Filter, text))
         .transpose()?;
-    let projection = input
+    let mut projection = input
         .projection_expression
         .as_deref()
         .map(|text| placeholders.projection(text))
         .transpose()?;
     placeholders.check_unused()?;
+    // The legacy parameters, translated onto the same trees (see `crate::legacy`).
+    if let Some(conditions) = input.scan_filter {
+        filter = legacy::condition::filter(conditions, input.conditional_operator.as_deref())?;
+    }
+    let projection_parameter = projection_parameter(input.attributes_to_get.is_some(), projection.is_some());
+    if let Some(names) = &input.attributes_to_get {
+        projection = Some(legacy::attributes_to_get(names)?);
+    }
 
     let table = engine.table(input.table_name.as_deref().unwrap_or_default())?;
     let target = ReadTarget::of(&table, input.index_name.as_deref())?;
@@ -109,7 +121,7 @@ async fn scan(engine: &Engine, input: ScanInput, keep_stored: bool) -> Result<Re
             "Consistent reads are not supported on global secondary indexes",
         ));
     }
-    let count_only = check_select(input.select.as_deref(), &target, projection.is_some())?;
+    let count_only = check_select(input.select.as_deref(), &target, projection_parameter)?;
     let start_after = start
         .as_ref()
         .map(|s| start_key(&table, &target, s))
@@ -309,24 +321,41 @@ pub(crate) fn start_key(
     Ok(result)
 }
 
-/// Checks `Select` against the target and the projection; returns whether only a count is asked.
+/// Which projection parameter a Query or Scan gives, by name, for `Select`'s messages.
+pub(crate) fn projection_parameter(
+    attributes_to_get: bool,
+    projection_expression: bool,
+) -> Option<&'static str> {
+    if attributes_to_get {
+        Some("AttributesToGet")
+    } else if projection_expression {
+        Some("ProjectionExpression")
+    } else {
+        None
+    }
+}
+
+/// Checks `Select` against the target and the projection (`projection` names the parameter
+/// that gives one); returns whether only a count is asked.
 pub(crate) fn check_select(
     select: Option<&str>,
     target: &ReadTarget<'_>,
-    has_projection: bool,
+    projection: Option<&str>,
 ) -> Result<bool, ApiError> {
+    let has_projection = projection.is_some();
+    let projection = projection.unwrap_or_default();
     // Unverified wordings below follow dynalite's.
     match select {
-        Some("COUNT") if has_projection => Err(ApiError::validation(
-            "Cannot specify the ProjectionExpression when choosing to get only the Count",
-        )),
+        Some("COUNT") if has_projection => Err(ApiError::validation(format!(
+            "Cannot specify the {projection} when choosing to get only the Count"
+        ))),
         Some("COUNT") => Ok(true),
         Some("SPECIFIC_ATTRIBUTES") if !has_projection => Err(ApiError::validation(
             "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES",
         )),
         Some(select @ ("ALL_ATTRIBUTES" | "ALL_PROJECTED_ATTRIBUTES")) if has_projection => {
             Err(ApiError::validation(format!(
-                "Cannot specify the ProjectionExpression when choosing to get {select}"
+                "Cannot specify the {projection} when choosing to get {select}"
             )))
         }
         Some("ALL_PROJECTED_ATTRIBUTES") if target.index.is_none() => Err(ApiError::validation(

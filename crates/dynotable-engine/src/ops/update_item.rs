@@ -1,14 +1,15 @@
-//! UpdateItem: change one item with an UpdateExpression (creating it if it does not exist),
-//! optionally under a condition, returning what ReturnValues asks for.
+//! UpdateItem: change one item with an UpdateExpression or the legacy AttributeUpdates
+//! (creating it if it does not exist), optionally under a condition, returning what
+//! ReturnValues asks for.
 
 use dynotable_types::Item;
 
 use crate::api::item::{UpdateItemInput, WriteItemOutput};
 use crate::items::StorageKey;
 use crate::ops::item_write::{self, Change, WriteOptions};
-use crate::params;
 use crate::shape::Shape;
 use crate::{ApiError, Engine};
+use crate::{legacy, params};
 
 pub async fn run(engine: &Engine, input: UpdateItemInput) -> Result<WriteItemOutput, ApiError> {
     let mut shape = Shape::new();
@@ -21,6 +22,9 @@ pub async fn run(engine: &Engine, input: UpdateItemInput) -> Result<WriteItemOut
         input.return_item_collection_metrics.as_ref(),
         input.return_values_on_condition_check_failure.as_ref(),
     );
+    legacy::condition::shape_expected(&mut shape, input.expected.as_ref());
+    legacy::update::shape_updates(&mut shape, input.attribute_updates.as_ref());
+    legacy::shape_conditional_operator(&mut shape, input.conditional_operator.as_ref());
     shape.finish()?;
 
     let key_item = input
@@ -32,7 +36,7 @@ pub async fn run(engine: &Engine, input: UpdateItemInput) -> Result<WriteItemOut
         ("UpdateExpression", input.update_expression.is_some()),
         ("ConditionExpression", input.condition_expression.is_some()),
     ];
-    params::refuse_legacy(
+    legacy::refuse_mixing(
         &[
             ("AttributeUpdates", input.attribute_updates.is_some()),
             ("Expected", input.expected.is_some()),
@@ -46,17 +50,25 @@ pub async fn run(engine: &Engine, input: UpdateItemInput) -> Result<WriteItemOut
         input.expression_attribute_names.as_ref(),
         input.expression_attribute_values,
     )?;
-    let update = input
+    let mut update = input
         .update_expression
         .as_deref()
         .map(|text| placeholders.update(text))
         .transpose()?;
-    let condition = input
+    let mut condition = input
         .condition_expression
         .as_deref()
         .map(|text| placeholders.condition(dynotable_expr::ExpressionKind::Condition, text))
         .transpose()?;
     placeholders.check_unused()?;
+    // The legacy parameters, translated onto the same trees (see `crate::legacy`).
+    let legacy_update = input.attribute_updates.is_some();
+    if let Some(updates) = input.attribute_updates {
+        update = Some(legacy::update::update(updates)?);
+    }
+    if let Some(expected) = input.expected {
+        condition = legacy::condition::expected(expected, input.conditional_operator.as_deref())?;
+    }
 
     let table = engine.table(input.table_name.as_deref().unwrap_or_default())?;
     let key = StorageKey::of_key(&table, &key_item)?;
@@ -76,7 +88,14 @@ pub async fn run(engine: &Engine, input: UpdateItemInput) -> Result<WriteItemOut
             key: &key_item,
         },
     )
-    .await?;
+    .await
+    .map_err(|err| {
+        if legacy_update {
+            legacy::update::type_mismatch(err)
+        } else {
+            err
+        }
+    })?;
 
     // ReturnValues: UPDATED_* return the updated paths alone, as a ProjectionExpression of them
     // would (API_UpdateItem ReturnValues; DG's Movies example returns `info.rating` without the

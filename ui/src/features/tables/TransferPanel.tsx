@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Channel } from "@tauri-apps/api/core";
 import type {
+  ChosenFile,
   commands,
   FileFormat,
   ImportEstimate,
@@ -49,7 +50,11 @@ export function TransferPanel({
   makeChannel?: ProgressChannelFactory | undefined;
 }) {
   const [format, setFormat] = useState<FileFormat>("dynamodbJson");
-  const [path, setPath] = useState("");
+  // Files the user chose in the system's dialog, as handles: the web view never holds a path.
+  const [importFile, setImportFile] = useState<ChosenFile | null>(null);
+  const [exportFile, setExportFile] = useState<ChosenFile | null>(null);
+  // Saving over an existing file waits for the user to say so.
+  const [replaceConfirmed, setReplaceConfirmed] = useState(false);
   const [what, setWhat] = useState<"table" | "query">("table");
   const [running, setRunning] = useState<string | null>(null);
   const [progress, setProgress] = useState<TransferProgress | null>(null);
@@ -80,35 +85,45 @@ export function TransferPanel({
   const exportItems = async () => {
     const { id, channel } = begin();
     const exportSource = what === "query" && query !== null ? { kind: "query" as const, query } : { kind: "table" as const, table };
-    finish(await unwrap(source.exportItems(profileId, id, exportSource, format, path.trim(), channel)), "Exported");
+    if (exportFile === null) return;
+    finish(await unwrap(source.exportItems(profileId, id, exportSource, format, exportFile.handle, channel)), "Exported");
   };
 
-  const estimateImport = async () => {
+  const estimateTheImport = async () => {
     setEstimate(null);
     setError(null);
-    const result = await unwrap(source.estimateImportFile(profileId, table, format, path.trim()));
+    if (importFile === null) return;
+    const result = await unwrap(source.estimateImportFile(profileId, table, format, importFile.handle));
     if (result.status === "ok") setEstimate(result.data);
     else if (result.status === "error") setError(result.error);
   };
 
   const importItems = async () => {
     const { id, channel } = begin();
-    finish(await unwrap(source.importItems(profileId, id, table, format, path.trim(), channel)), "Imported");
+    if (importFile === null) return;
+    finish(await unwrap(source.importItems(profileId, id, table, format, importFile.handle, channel)), "Imported");
     setEstimate(null);
   };
 
   const extension = FORMATS.find((f) => f.format === format)?.extension ?? "jsonl";
 
-  /** The system's file dialog: the chosen path goes into the File field. */
+  /** The system's file dialog: Rust keeps the path and hands back a handle and the file's name. */
   const choose = async (purpose: "open" | "save") => {
     const result = await unwrap(source.chooseFile(purpose, `${table}.${extension}`, extension.split(".").at(-1) ?? extension));
     if (result.status === "error") setError(result.error);
     else if (result.status === "ok" && result.data !== null) {
-      setPath(result.data);
-      setEstimate(null);
+      if (purpose === "open") {
+        setImportFile(result.data);
+        setEstimate(null);
+      } else {
+        setExportFile(result.data);
+        setReplaceConfirmed(false);
+      }
+      setDone(null);
       setError(null);
     }
   };
+  const mustConfirmReplace = exportFile !== null && exportFile.replaces && !replaceConfirmed;
   return (
     <section className="transfer-panel" aria-label="Import and export">
       <div className="scan-controls">
@@ -121,19 +136,6 @@ export function TransferPanel({
               </option>
             ))}
           </select>
-        </label>
-        <label className="transfer-path">
-          File
-          <input
-            value={path}
-            placeholder={`/path/to/${table}.${extension}`}
-            onChange={(e) => {
-              setPath(e.target.value);
-              setEstimate(null);
-            }}
-            disabled={running !== null}
-            spellCheck={false}
-          />
         </label>
         <button type="button" onClick={() => void choose("open")} disabled={running !== null || readOnly}>
           Choose a file to import…
@@ -152,10 +154,10 @@ export function TransferPanel({
             </option>
           </select>
         </label>
-        <button type="button" onClick={() => void exportItems()} disabled={running !== null || path.trim() === ""}>
-          Export
+        <button type="button" onClick={() => void exportItems()} disabled={running !== null || exportFile === null || mustConfirmReplace}>
+          {exportFile === null ? "Export" : `Export to ${exportFile.name}`}
         </button>
-        <button type="button" onClick={() => void estimateImport()} disabled={running !== null || path.trim() === "" || readOnly}>
+        <button type="button" onClick={() => void estimateTheImport()} disabled={running !== null || importFile === null || readOnly}>
           Estimate the import
         </button>
         <button type="button" onClick={() => void importItems()} disabled={running !== null || estimate === null || readOnly}>
@@ -167,6 +169,21 @@ export function TransferPanel({
           </button>
         )}
       </div>
+      <p className="muted" data-testid="transfer-files">
+        {importFile === null ? "No file chosen to import." : `Import from ${importFile.name}.`}{" "}
+        {exportFile === null ? "No file chosen to export to." : `Export to ${exportFile.name}.`}
+      </p>
+      {mustConfirmReplace && exportFile !== null && (
+        <div role="alertdialog" aria-label="Replace the file" className="confirm-inline">
+          <p>{exportFile.name} already exists. Exporting replaces it when the export is complete.</p>
+          <button type="button" className="danger" onClick={() => setReplaceConfirmed(true)}>
+            Replace {exportFile.name}
+          </button>
+          <button type="button" onClick={() => void choose("save")}>
+            Choose another file…
+          </button>
+        </div>
+      )}
       {readOnly && <p className="muted">This connection is read-only: importing is off.</p>}
       {estimate !== null && (
         <p data-testid="import-estimate">

@@ -1,0 +1,51 @@
+"""Light and dark in the real window: the toggle in the status bar switches the theme, and the
+choice is still there when the app is started again."""
+
+from conftest import START_TIMEOUT, screenshot, start_window
+from window import click_css, engine_ready, open_table, settle, text_of, wait_for
+
+BACKGROUND = "return getComputedStyle(document.body).backgroundColor"
+
+
+def choose_theme(driver, choice: str) -> None:
+    for _ in range(3):
+        if text_of(driver, "theme-toggle").endswith(f"Theme: {choice}"):
+            return
+        click_css(driver, '[data-testid="theme-toggle"]', "the theme toggle")
+    assert text_of(driver, "theme-toggle").endswith(f"Theme: {choice}")
+
+
+def test_the_theme_toggle_switches_light_and_dark_and_the_choice_is_kept(window):
+    engine_ready(window)
+    try:
+        choose_theme(window, "light")
+        assert window.execute_script("return document.documentElement.dataset.theme") == "light"
+        light = window.execute_script(BACKGROUND)
+        open_table(window, "Telemetry")
+        settle()
+        screenshot(window, "theme-light.png")
+
+        choose_theme(window, "dark")
+        wait_for(window, "the dark theme on <html>", lambda d: d.execute_script("return document.documentElement.dataset.theme") == "dark")
+        dark = window.execute_script(BACKGROUND)
+        assert dark != light, (light, dark)
+        settle()
+        screenshot(window, "theme-dark.png")
+
+        # Started again, the app shows the theme the user chose.
+        window.quit()
+        again = start_window(START_TIMEOUT)
+        try:
+            engine_ready(again)
+            assert text_of(again, "theme-toggle").endswith("Theme: dark")
+            assert again.execute_script("return document.documentElement.dataset.theme") == "dark"
+            assert again.execute_script(BACKGROUND) == dark
+            choose_theme(again, "system")
+        finally:
+            again.quit()
+    finally:
+        # Leave the choice as a new user has it, for the tests after this one.
+        try:
+            choose_theme(window, "system")
+        except Exception:
+            pass
