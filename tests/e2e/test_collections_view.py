@@ -28,6 +28,26 @@ def drawn_rows(box) -> list[str]:
     return [content(th) for th in box.find_elements(By.CSS_SELECTOR, 'tbody th[scope="row"]')]
 
 
+def screenshots_light_and_dark(driver, name: str) -> None:
+    """`name`.png in the light theme and `name`-dark.png in the dark one, then the theme as a new
+    user has it (following the system) for the tests after this one."""
+    def choose(choice: str) -> None:
+        for _ in range(3):
+            if content(css(driver, '[data-testid="theme-toggle"]')).endswith(f"Theme: {choice}"):
+                return
+            click_css(driver, '[data-testid="theme-toggle"]', "the theme toggle")
+
+    try:
+        choose("light")
+        settle()
+        screenshot(driver, f"{name}.png")
+        choose("dark")
+        settle()
+        screenshot(driver, f"{name}-dark.png")
+    finally:
+        choose("system")
+
+
 def press_alt(driver, digit: str) -> None:
     ActionChains(driver).key_down(Keys.ALT).send_keys(digit).key_up(Keys.ALT).perform()
 
@@ -57,8 +77,7 @@ def test_telemetry_opens_onto_its_collections_in_key_order(window):
     wait_for(window, "the first box's rows", lambda d: drawn_rows(first))
     figures = content(css(window, '[data-testid="table-screen-Telemetry"] [data-testid="table-figures"]'))
     assert "collections" in figures and "GSI ByDepot" in figures and "on-demand" in figures, figures
-    settle()
-    screenshot(window, "collections-view.png")
+    screenshots_light_and_dark(window, "collections-view")
 
 
 def test_the_map_opens_veh_v_7741s_box_meta_before_its_readings(window):
@@ -79,8 +98,7 @@ def test_the_map_opens_veh_v_7741s_box_meta_before_its_readings(window):
     assert columns[0] == "recordedAt" and "plate" in columns and "speedKph" in columns, columns
     assert "more items in this collection" in content(css(box, '[data-testid="box-more"]'))
     window.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
-    settle()
-    screenshot(window, "collections-veh-v-7741.png")
+    screenshots_light_and_dark(window, "collections-veh-v-7741")
 
 
 def test_a_table_without_a_sort_key_says_why_it_has_no_collections(window):
@@ -92,8 +110,7 @@ def test_a_table_without_a_sort_key_says_why_it_has_no_collections(window):
     box = run_boxes(view)[0][1]
     wait_for(window, "a person in the first box", lambda d: box.find_elements(By.CSS_SELECTOR, 'tbody tr'))
     assert len(box.find_elements(By.CSS_SELECTOR, "tbody tr")) == 1
-    settle()
-    screenshot(window, "collections-simple-key.png")
+    screenshots_light_and_dark(window, "collections-simple-key")
 
 
 def test_views_are_tabs_that_keep_their_state_and_switch_with_the_keyboard(window):

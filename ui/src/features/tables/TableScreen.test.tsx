@@ -121,6 +121,8 @@ function source(overrides: Partial<TableSource> = {}): TableSource {
 }
 
 afterEach(cleanup);
+// The screen mounts many panels; on a loaded machine a test can pass 5 s without being wrong.
+vi.setConfig({ testTimeout: 15_000 });
 
 // jsdom lays nothing out: the Collections view's run gets a 600 px viewport, each box 200 px.
 beforeAll(() => {
