@@ -88,8 +88,11 @@ def test_the_map_opens_veh_v_7741s_box_meta_before_its_readings(window):
     target = present(window, '[data-testid="table-screen-Telemetry"] .collection-map button[aria-label^="vehicleId = VEH#V-7741:"]',
                      "VEH#V-7741 in the map")
     click(window, target, "VEH#V-7741 in the map")
-    box = present(window, f'[data-testid="table-screen-Telemetry"] {RUN_BOX}[data-key="VEH#V-7741"].run-box-marked', "VEH#V-7741's box, marked")
-    wait_for(window, "VEH#V-7741's rows", lambda d: len(drawn_rows(box)) > 2)
+    marked = f'[data-testid="table-screen-Telemetry"] {RUN_BOX}[data-key="VEH#V-7741"].run-box-marked'
+    present(window, marked, "VEH#V-7741's box, marked")
+    # The run is virtualised: a box may be drawn anew as the run settles, so it is found each time.
+    wait_for(window, "VEH#V-7741's rows", lambda d: len(drawn_rows(css(d, marked))) > 2)
+    box = css(window, marked)
     rows = drawn_rows(box)
     assert rows[0] == "META", rows[:3]
     assert all(r.startswith("TS#") for r in rows[1:]), rows
@@ -142,6 +145,7 @@ def test_views_are_tabs_that_keep_their_state_and_switch_with_the_keyboard(windo
     wait_for(window, "← to select Collections", lambda d: collections_tab.get_attribute("aria-selected") == "true")
 
     view = css(screen, '[data-testid="view-collections"]')
+    wait_for(window, "the run's boxes drawn again", lambda d: len(run_boxes(view)) >= 2)
     first_key, first = run_boxes(view)[0]
     window.execute_script("arguments[0].focus()", first)
     first.send_keys(Keys.ARROW_DOWN)

@@ -4,11 +4,12 @@ import { formatShare, middleEllipsis } from "./format";
 describe("middleEllipsis", () => {
   it("leaves a label that fits whole, and cuts a long one in the middle, keeping its end", () => {
     expect(middleEllipsis("VEH#V-7741", 10)).toBe("VEH#V-7741");
-    expect(middleEllipsis("VEH#V-7741", 8)).toBe("VEH…7741");
-    expect(middleEllipsis("VEH#V-100", 6)).toBe("VE…100");
+    expect(middleEllipsis("VEH#V-7741", 8)).toBe("VE…-7741");
+    expect(middleEllipsis("VEH#V-1007", 7)).toBe("VE…1007");
+    expect(middleEllipsis("VEH#V-100", 6)).toBe("V…-100");
     // Never only the end: at least one character of the start stays.
     expect(middleEllipsis("VEH#V-100", 1)).toBe("V…0");
-    expect(middleEllipsis("ÉÉÉÉÉÉÉÉÉÉ", 5)).toBe("ÉÉ…ÉÉ");
+    expect(middleEllipsis("ÉÉÉÉÉÉÉÉÉÉ", 5)).toBe("É…ÉÉÉ");
   });
 });
 

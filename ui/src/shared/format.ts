@@ -23,14 +23,14 @@ export function formatUnits(units: number): string {
 
 /**
  * A label cut in the middle to at most `max` characters: the start and the end stay, since keys
- * tell themselves apart by both (`VEH#…7741`), and a label that fits is left whole. The end gets
- * the extra character.
+ * tell themselves apart by both (`VE…1007`), and a label that fits is left whole. The end, where
+ * keys that share a prefix differ, keeps two thirds; the start keeps at least one character.
  */
 export function middleEllipsis(text: string, max: number): string {
   const chars = [...text];
   if (chars.length <= max) return text;
   const keep = Math.max(2, max - 1);
-  const head = Math.floor(keep / 2);
+  const head = Math.max(1, Math.floor(keep / 3));
   const tail = keep - head;
   return `${chars.slice(0, head).join("")}…${chars.slice(chars.length - tail).join("")}`;
 }

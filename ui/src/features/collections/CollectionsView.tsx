@@ -74,6 +74,29 @@ export function CollectionsView({ table, data, onOpen, reveal = null, rowsPerBox
   });
   const virtual = virtualizer.getVirtualItems();
 
+  // A hidden view (another tab shown) has no size, and the browser drops its scroll position:
+  // keep the last one and put it back when the view is shown again, so the run is where it was.
+  const savedScroll = useRef(0);
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (el === null || typeof ResizeObserver === "undefined") return;
+    const onScroll = () => {
+      if (el.clientHeight > 0) savedScroll.current = el.scrollTop;
+    };
+    let wasHidden = el.clientHeight === 0;
+    const observer = new ResizeObserver(() => {
+      const hidden = el.clientHeight === 0;
+      if (wasHidden && !hidden && el.scrollTop !== savedScroll.current) virtualizer.scrollToOffset(savedScroll.current);
+      wasHidden = hidden;
+    });
+    el.addEventListener("scroll", onScroll, { passive: true });
+    observer.observe(el);
+    return () => {
+      el.removeEventListener("scroll", onScroll);
+      observer.disconnect();
+    };
+  }, [virtualizer, collections.length === 0]);
+
   // Read the boxes in sight (the overscan too: they are a short scroll away).
   const inSight = virtual.map((v) => collections[v.index]?.key).filter((k): k is string => k !== undefined);
   const inSightKey = inSight.join("\n");

@@ -6,7 +6,7 @@
  * its key, cut in the middle when the box is narrow (`VEH…7741`), never to its end alone. The boxes are one Tab stop; arrow keys,
  * Home and End move between them.
  */
-import { useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import type { AttributeValue, CollectionStat } from "./model";
 import { attributeText, byteCountLabel, compareKeyValues } from "../items/attributeValue";
 import { formatCount, itemCountLabel } from "./collectionRows";
@@ -33,8 +33,11 @@ export type CollectionMapProps = {
   openHint?: string;
 };
 
-/** Characters of an 11 px label across the whole map (about 680 px at 6.5 px a character). */
-const LABEL_CHARS_ACROSS = 100;
+/** Width of a character of the 11 px box label, and the box's padding and border, in pixels. */
+const LABEL_CHAR_PX = 6.6;
+const BOX_INSET_PX = 10;
+/** The map's width before it is measured (and in tests, where nothing is laid out). */
+const DEFAULT_AREA_PX = 680;
 
 /** The logical drawing area; boxes are placed in percentages of it. */
 const WIDTH = 1000;
@@ -53,6 +56,19 @@ export function CollectionMap({
   const [focused, setFocused] = useState(0);
   const [described, setDescribed] = useState<CollectionStat | null>(null);
   const boxRefs = useRef<(HTMLButtonElement | null)[]>([]);
+  // Labels are cut to what the box can show, so the map's drawn width is measured.
+  const areaRef = useRef<HTMLDivElement>(null);
+  const [areaPx, setAreaPx] = useState(DEFAULT_AREA_PX);
+  useEffect(() => {
+    const el = areaRef.current;
+    if (el === null || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => {
+      if (el.clientWidth > 0) setAreaPx(el.clientWidth);
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [stats.length === 0]);
+  const labelChars = (width: number) => Math.max(3, Math.floor(((width / WIDTH) * areaPx - BOX_INSET_PX) / LABEL_CHAR_PX));
 
   const { drawn, hidden } = useMemo(() => {
     const bySize = [...stats].sort((a, b) => b.sizeBytes - a.sizeBytes || compareKeyValues(a.partitionValue, b.partitionValue));
@@ -111,7 +127,7 @@ export function CollectionMap({
       {stats.length === 0 ? (
         <p className="muted">This table has no items yet.</p>
       ) : (
-        <div className="map-area" role="list" aria-label={`Collections, ${order === "size" ? "largest first" : "in key order"}`}>
+        <div ref={areaRef} className="map-area" role="list" aria-label={`Collections, ${order === "size" ? "largest first" : "in key order"}`}>
           {drawn.map((stat, i) => {
             const r = rects[i]!;
             const label = describe(stat);
@@ -144,7 +160,7 @@ export function CollectionMap({
                   onBlur={() => setDescribed(null)}
                 >
                   <span className="map-box-key">
-                    {middleEllipsis(attributeText(stat.partitionValue), Math.max(8, Math.floor((r.width / WIDTH) * LABEL_CHARS_ACROSS)))}
+                    {middleEllipsis(attributeText(stat.partitionValue), labelChars(r.width))}
                   </span>
                   {r.width > WIDTH * 0.12 && r.height > HEIGHT * 0.1 && (
                     <span className="map-box-size" aria-hidden="true">

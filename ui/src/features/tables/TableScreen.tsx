@@ -269,7 +269,7 @@ export function TableScreen({
               keyName={description.keys.partitionKey.name}
               onOpen={(value) => setReveal((r) => ({ key: collectionKey(value), n: (r?.n ?? 0) + 1 }))}
               // Enough boxes to see the shape of the table while each stays big enough to read.
-              maxBoxes={120}
+              maxBoxes={80}
               sizeLimit={stats.data.collectionSizeLimit}
               openHint="brings its box into view below"
             />
