@@ -109,9 +109,12 @@ export function CollectionsView({ table, data, onOpen, reveal = null, rowsPerBox
   useEffect(() => {
     if (revealed === null || revealed < 0) return;
     virtualizer.scrollToIndex(revealed, { align: "start" });
-    // Focus once React has drawn it.
-    const timer = setTimeout(() => boxRefs.current.get(revealed)?.focus({ preventScroll: true }), 60);
-    return () => clearTimeout(timer);
+    // Boxes not drawn yet count at their estimated height: once the boxes on the way have been
+    // measured, the box may sit elsewhere, so aim again; then focus it.
+    const timers = [150, 450].map((ms) => setTimeout(() => virtualizer.scrollToIndex(revealed, { align: "start" }), ms));
+    timers.push(setTimeout(() => boxRefs.current.get(revealed)?.focus({ preventScroll: true }), 60));
+    timers.push(setTimeout(() => boxRefs.current.get(revealed)?.focus({ preventScroll: true }), 500));
+    return () => timers.forEach(clearTimeout);
   }, [reveal?.n]);
 
   const focusBox = (index: number) => {

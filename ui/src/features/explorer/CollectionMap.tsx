@@ -34,8 +34,8 @@ export type CollectionMapProps = {
 };
 
 /** Width of a character of the 11 px box label, and the box's padding and border, in pixels. */
-const LABEL_CHAR_PX = 6.6;
-const BOX_INSET_PX = 10;
+const LABEL_CHAR_PX = 7.6;
+const BOX_INSET_PX = 12;
 /** The map's width before it is measured (and in tests, where nothing is laid out). */
 const DEFAULT_AREA_PX = 680;
 
