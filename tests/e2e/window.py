@@ -157,14 +157,36 @@ def open_table(driver: WebDriver, table: str) -> WebElement:
     return css(driver, screen)
 
 
-def open_section(driver: WebDriver, test_id: str, table: str = "Telemetry") -> WebElement:
-    """Opens a section of the table screen (opening the table first) and returns it."""
+def open_view(driver: WebDriver, view: str, table: str = "Telemetry") -> WebElement:
+    """Shows a view of the table screen (opening the table first) by clicking its tab, and returns
+    the view's panel. Views: collections, items, indexes, cost, code, transfer, settings."""
     screen = open_table(driver, table)
-    section = wait_for(driver, f"section {test_id} of {table}", lambda d: screen.find_elements(By.CSS_SELECTOR, f'[data-testid="{test_id}"]'))[0]
-    if section.get_attribute("open") is None:
-        click(driver, section.find_element(By.TAG_NAME, "summary"), f"the heading of {test_id}")
-        wait_for(driver, f"{test_id} to open", lambda d: section.get_attribute("open") is not None)
-    return section
+    tab = wait_for(driver, f"the {view} tab of {table}", lambda d: screen.find_elements(By.CSS_SELECTOR, f'[data-testid="view-tab-{view}"]'))[0]
+    if tab.get_attribute("aria-selected") != "true":
+        click(driver, tab, f"the {view} tab of {table}")
+        wait_for(driver, f"the {view} tab to be selected", lambda d: tab.get_attribute("aria-selected") == "true")
+    panel = f'[data-testid="view-{view}"]'
+    return wait_for(driver, f"the {view} view of {table} to be shown",
+                    lambda d: [e for e in screen.find_elements(By.CSS_SELECTOR, panel) if e.is_displayed()])[0]
+
+
+# Which view of the table screen holds each section (the screen was one page of folded sections;
+# it is now a strip of views, each a tab).
+SECTION_VIEWS = {
+    "section-scan": "items",
+    "section-indexes": "indexes",
+    "section-cost": "cost",
+    "section-builder": "code",
+    "section-history": "code",
+    "section-transfer": "transfer",
+}
+
+
+def open_section(driver: WebDriver, test_id: str, table: str = "Telemetry") -> WebElement:
+    """Shows the view that holds a section of the table screen (opening the table first) and
+    returns the section."""
+    view = open_view(driver, SECTION_VIEWS[test_id], table)
+    return wait_for(driver, f"section {test_id} of {table}", lambda d: view.find_elements(By.CSS_SELECTOR, f'[data-testid="{test_id}"]'))[0]
 
 
 def settle(seconds: float = 0.3) -> None:

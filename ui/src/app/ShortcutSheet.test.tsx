@@ -23,12 +23,14 @@ describe("ShortcutSheet", () => {
     const dialog = screen.getByRole("dialog", { name: "Keyboard shortcuts" });
     const rows = dialog.querySelectorAll("tr[data-shortcut]");
     expect([...rows].map((r) => r.getAttribute("data-shortcut"))).toEqual(
-      ["Anywhere", "Tabs", "Query", "Collection", "Dialogs"].flatMap((scope) => SHORTCUTS.filter((s) => s.scope === scope).map((s) => s.id)),
+      ["Anywhere", "Tabs", "Table views", "Query", "Collection", "Dialogs", "Collections view"].flatMap((scope) => SHORTCUTS.filter((s) => s.scope === scope).map((s) => s.id)),
     );
     const run = within(dialog).getByRole("rowheader", { name: "Run the query" }).closest("tr")!;
     expect([...run.querySelectorAll("kbd")].map((k) => k.textContent)).toEqual(["Ctrl", "Enter"]);
     const goTo = dialog.querySelector('tr[data-shortcut="go-to-tab"]')!;
     expect(goTo.textContent).toContain("Ctrl1 to Ctrl9");
+    const views = dialog.querySelector('tr[data-shortcut="go-to-view"]')!;
+    expect(views.textContent).toContain("Alt1 to Alt7");
     for (const id of ["open-table", "run-query", "next-page", "edit-item", "close-tab"]) {
       expect(dialog.querySelector(`tr[data-shortcut="${id}"]`)).not.toBeNull();
     }
@@ -68,6 +70,15 @@ describe("shortcuts", () => {
     expect(shortcutOf(key("Tab", { ctrlKey: true, shiftKey: true }), true)).toBe("previous-tab");
     expect(shortcutOf(key("Enter"), false)).toBe("edit-item");
     expect(shortcutOf(key("Enter", { shiftKey: true }), false)).toBeNull();
+  });
+
+  it("switches views with Alt+digit, by the physical key on macOS where Option+1 types ¡", () => {
+    expect(shortcutOf(key("3", { altKey: true }), false)).toBe("go-to-view");
+    expect(shortcutOf({ ...key("¡", { altKey: true }), code: "Digit1" }, true)).toBe("go-to-view");
+    expect(shortcutOf(key("8", { altKey: true }), false)).toBeNull();
+    // Without Alt the digit is not a view shortcut (Ctrl+3 goes to the third open tab).
+    expect(shortcutOf(key("3", { ctrlKey: true }), false)).toBe("go-to-tab");
+    expect(comboKeys({ key: "2", alt: true }, true)).toEqual(["⌥", "2"]);
   });
 });
 

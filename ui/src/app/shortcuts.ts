@@ -12,10 +12,13 @@ export type ShortcutId =
   | "next-page"
   | "edit-item"
   | "move-selection"
+  | "move-box"
+  | "open-box"
   | "close-tab"
   | "next-tab"
   | "previous-tab"
   | "go-to-tab"
+  | "go-to-view"
   | "show-shortcuts"
   | "toggle-theme"
   | "close-dialog";
@@ -26,6 +29,10 @@ export type KeyCombo = {
   key: string;
   mod?: boolean;
   ctrl?: boolean;
+  /** Alt (Option on macOS). Matched on the physical key (`code`) too, since Option+1 types "¡". */
+  alt?: boolean;
+  /** `KeyboardEvent.code` accepted as well as `key` (for Alt combinations). */
+  code?: string;
   shift?: boolean;
   /** Ignore Shift (for characters such as "?" that need Shift on some keyboards only). */
   anyShift?: boolean;
@@ -36,11 +43,15 @@ export type Shortcut = {
   /** What it does, as the sheet says it. */
   description: string;
   /** Where it works, as the sheet groups it. */
-  scope: "Anywhere" | "Tabs" | "Query" | "Collection" | "Dialogs";
+  scope: "Anywhere" | "Tabs" | "Table views" | "Collections view" | "Query" | "Collection" | "Dialogs";
   combos: KeyCombo[];
 };
 
 const digits: KeyCombo[] = ["1", "2", "3", "4", "5", "6", "7", "8", "9"].map((key) => ({ key, mod: true }));
+
+/** Alt+1 … Alt+7: the views of a table, in the order of its view strip. */
+export const VIEW_SHORTCUT_COUNT = 7;
+const viewDigits: KeyCombo[] = Array.from({ length: VIEW_SHORTCUT_COUNT }, (_, i) => ({ key: String(i + 1), alt: true, code: `Digit${i + 1}` }));
 
 export const SHORTCUTS: readonly Shortcut[] = [
   { id: "open-table", description: "Open a table (search the sidebar)", scope: "Anywhere", combos: [{ key: "o", mod: true }] },
@@ -50,6 +61,12 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: "next-tab", description: "Next tab", scope: "Tabs", combos: [{ key: "Tab", ctrl: true }] },
   { id: "previous-tab", description: "Previous tab", scope: "Tabs", combos: [{ key: "Tab", ctrl: true, shift: true }] },
   { id: "go-to-tab", description: "Go to tab 1 to 9", scope: "Tabs", combos: digits },
+  {
+    id: "go-to-view",
+    description: "Go to a view of the table: Collections, Items, Indexes, Cost, Code & history, Import/export, Settings",
+    scope: "Table views",
+    combos: viewDigits,
+  },
   { id: "run-query", description: "Run the query", scope: "Query", combos: [{ key: "Enter", mod: true }] },
   { id: "next-page", description: "Load the next page", scope: "Collection", combos: [{ key: "j", mod: true }] },
   { id: "edit-item", description: "Edit the selected item", scope: "Collection", combos: [{ key: "Enter" }] },
@@ -60,6 +77,13 @@ export const SHORTCUTS: readonly Shortcut[] = [
     combos: [{ key: "ArrowUp" }, { key: "ArrowDown" }, { key: "PageUp" }, { key: "PageDown" }, { key: "Home" }, { key: "End" }],
   },
   { id: "close-dialog", description: "Close a dialog or cancel a confirmation", scope: "Dialogs", combos: [{ key: "Escape" }] },
+  {
+    id: "move-box",
+    description: "Move to the previous or next collection box, the first, the last",
+    scope: "Collections view",
+    combos: [{ key: "ArrowUp" }, { key: "ArrowDown" }, { key: "PageUp" }, { key: "PageDown" }, { key: "Home" }, { key: "End" }],
+  },
+  { id: "open-box", description: "Open the focused box in the Items view", scope: "Collections view", combos: [{ key: "Enter" }] },
 ];
 
 /** Whether the app runs on macOS (where "Mod" means Cmd). */
@@ -67,11 +91,12 @@ export function isMac(): boolean {
   return typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 }
 
-type KeyEventLike = Pick<KeyboardEvent, "key" | "ctrlKey" | "metaKey" | "shiftKey" | "altKey">;
+type KeyEventLike = Pick<KeyboardEvent, "key" | "ctrlKey" | "metaKey" | "shiftKey" | "altKey"> & { code?: string };
 
 function comboMatches(combo: KeyCombo, event: KeyEventLike, mac: boolean): boolean {
-  if (event.key.toLowerCase() !== combo.key.toLowerCase()) return false;
-  if (event.altKey) return false;
+  const keyMatches = event.key.toLowerCase() === combo.key.toLowerCase() || (combo.code !== undefined && event.code === combo.code);
+  if (!keyMatches) return false;
+  if (event.altKey !== (combo.alt === true)) return false;
   const wantCtrl = combo.ctrl === true || (combo.mod === true && !mac);
   const wantMeta = combo.mod === true && mac;
   if (event.ctrlKey !== wantCtrl || event.metaKey !== wantMeta) return false;
@@ -105,6 +130,7 @@ export function comboKeys(combo: KeyCombo, mac: boolean = isMac()): string[] {
   const keys: string[] = [];
   if (combo.ctrl) keys.push(mac ? "⌃" : "Ctrl");
   if (combo.mod) keys.push(mac ? "⌘" : "Ctrl");
+  if (combo.alt) keys.push(mac ? "⌥" : "Alt");
   if (combo.shift) keys.push(mac ? "⇧" : "Shift");
   keys.push(KEY_NAMES[combo.key] ?? (combo.key.length === 1 ? combo.key.toUpperCase() : combo.key));
   return keys;

@@ -31,7 +31,9 @@ describe("CollectionMap", () => {
   it("draws one box per collection, largest first, areas in proportion to bytes", () => {
     render(<CollectionMap stats={stats} keyName="vehicleId" onOpen={vi.fn()} />);
     const all = boxes();
-    expect(all.map((b) => b.querySelector(".map-box-key")?.textContent)).toEqual(["…7741", "…0001", "…7742"]);
+    // Every box carries its key: whole where it fits, cut in the middle to what a narrow box can
+    // show (680 px of map before it is measured), the full key in its label and card.
+    expect(all.map((b) => b.querySelector(".map-box-key")?.textContent)).toEqual(["VEH#V-7741", "V…01", "V…42"]);
     expect(all[0]!.querySelector(".map-box-size")?.textContent).toBe("4,000 items · 2.9 MB");
     expect(percentArea(all[0]!) / percentArea(all[1]!)).toBeCloseTo(15, 3);
     expect(percentArea(all[1]!) / percentArea(all[2]!)).toBeCloseTo(200, 2);
@@ -41,7 +43,7 @@ describe("CollectionMap", () => {
   it("switches to key order", () => {
     render(<CollectionMap stats={stats} keyName="vehicleId" onOpen={vi.fn()} />);
     fireEvent.click(screen.getByRole("radio", { name: "Key order" }));
-    expect(boxes().map((b) => b.querySelector(".map-box-key")?.textContent)).toEqual(["…0001", "…7741", "…7742"]);
+    expect(boxes().map((b) => b.querySelector(".map-box-key")?.textContent)).toEqual(["V…01", "VEH#V-7741", "V…2"]);
     expect(screen.getByRole("list", { name: "Collections, in key order" })).toBeTruthy();
   });
 
@@ -56,11 +58,33 @@ describe("CollectionMap", () => {
     render(<CollectionMap stats={stats} keyName="vehicleId" onOpen={onOpen} />);
     const [first, second] = boxes();
     fireEvent.mouseEnter(second!);
-    expect(screen.getByTestId("map-details").textContent).toBe("vehicleId = VEH#V-0001: 300 items, 195 KB");
+    expect(screen.getByTestId("map-details").textContent).toBe("vehicleId = VEH#V-0001: 300 items, 195 KB · 6.2 % of the table");
     fireEvent.focus(first!);
-    expect(screen.getByTestId("map-details").textContent).toBe("vehicleId = VEH#V-7741: 4,000 items, 2.9 MB");
+    expect(screen.getByTestId("map-details").textContent).toBe("vehicleId = VEH#V-7741: 4,000 items, 2.9 MB · 93.7 % of the table");
     fireEvent.click(second!);
     expect(onOpen).toHaveBeenCalledWith({ S: "VEH#V-0001" });
+  });
+
+  it("never labels a box with the end of its key alone, and has a legend", () => {
+    const keys = Array.from({ length: 60 }, (_, i) => ({
+      partitionValue: { S: `VEH#V-${100 + i}` },
+      itemCount: 1,
+      sizeBytes: 100 + i,
+      limitedSizeBytes: null,
+    }));
+    render(<CollectionMap stats={keys} keyName="vehicleId" onOpen={vi.fn()} />);
+    for (const label of boxes().map((b) => b.querySelector(".map-box-key")!.textContent!)) {
+      expect(label.startsWith("…")).toBe(false);
+      expect(label.startsWith("V")).toBe(true);
+    }
+    expect(screen.getByTestId("map-legend").textContent).toContain("one item collection (one vehicleId value)");
+  });
+
+  it("measures a collection against the LSI limit on its card", () => {
+    const lsi: CollectionStat[] = [{ partitionValue: { S: "CUST#1" }, itemCount: 3, sizeBytes: 2048, limitedSizeBytes: 3072 }];
+    render(<CollectionMap stats={lsi} keyName="customerId" onOpen={vi.fn()} sizeLimit={10 * 1024 ** 3} />);
+    fireEvent.focus(boxes()[0]!);
+    expect(screen.getByTestId("map-details").textContent).toContain("of the 10 GB item-collection limit (< 0.1 %)");
   });
 
   it("is one Tab stop, with arrow keys moving between boxes", () => {

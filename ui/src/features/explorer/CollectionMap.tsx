@@ -2,14 +2,16 @@
  * The table seen from above: one box per item collection, its area proportional to the
  * collection's size in bytes, laid out as a squarified treemap, largest first or in key order
  * (DynamoDB's order of partition-key values). Hovering or focusing a box tells its item count and
- * size; clicking it (or Enter/Space) opens that collection. The boxes are one Tab stop; arrow keys,
+ * size and share of the table; clicking it (or Enter/Space) opens that collection. Every box carries
+ * its key, cut in the middle when the box is narrow (`VEH…7741`), never to its end alone. The boxes are one Tab stop; arrow keys,
  * Home and End move between them.
  */
-import { useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import type { AttributeValue, CollectionStat } from "./model";
 import { attributeText, byteCountLabel, compareKeyValues } from "../items/attributeValue";
 import { formatCount, itemCountLabel } from "./collectionRows";
 import { squarify } from "./treemap";
+import { formatShare, middleEllipsis } from "../../shared/format";
 import "./CollectionMap.css";
 
 export type MapOrder = "size" | "key";
@@ -25,17 +27,48 @@ export type CollectionMapProps = {
   defaultOrder?: MapOrder;
   /** At most this many boxes are drawn (the largest); the rest are counted. Default 400. */
   maxBoxes?: number;
+  /** The item-collection size limit, on tables with an LSI (10 GB): the card measures against it. */
+  sizeLimit?: number | null;
+  /** What a click does, for the legend. Default "opens it". */
+  openHint?: string;
 };
+
+/** Width of a character of the 11 px box label, and the box's padding and border, in pixels. */
+const LABEL_CHAR_PX = 7.6;
+const BOX_INSET_PX = 12;
+/** The map's width before it is measured (and in tests, where nothing is laid out). */
+const DEFAULT_AREA_PX = 680;
 
 /** The logical drawing area; boxes are placed in percentages of it. */
 const WIDTH = 1000;
 const HEIGHT = 560;
 
-export function CollectionMap({ stats, keyName, onOpen, defaultOrder = "size", maxBoxes = 400 }: CollectionMapProps) {
+export function CollectionMap({
+  stats,
+  keyName,
+  onOpen,
+  defaultOrder = "size",
+  maxBoxes = 400,
+  sizeLimit = null,
+  openHint = "opens it",
+}: CollectionMapProps) {
   const [order, setOrder] = useState<MapOrder>(defaultOrder);
   const [focused, setFocused] = useState(0);
   const [described, setDescribed] = useState<CollectionStat | null>(null);
   const boxRefs = useRef<(HTMLButtonElement | null)[]>([]);
+  // Labels are cut to what the box can show, so the map's drawn width is measured.
+  const areaRef = useRef<HTMLDivElement>(null);
+  const [areaPx, setAreaPx] = useState(DEFAULT_AREA_PX);
+  useEffect(() => {
+    const el = areaRef.current;
+    if (el === null || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => {
+      if (el.clientWidth > 0) setAreaPx(el.clientWidth);
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [stats.length === 0]);
+  const labelChars = (width: number) => Math.max(3, Math.floor(((width / WIDTH) * areaPx - BOX_INSET_PX) / LABEL_CHAR_PX));
 
   const { drawn, hidden } = useMemo(() => {
     const bySize = [...stats].sort((a, b) => b.sizeBytes - a.sizeBytes || compareKeyValues(a.partitionValue, b.partitionValue));
@@ -43,10 +76,6 @@ export function CollectionMap({ stats, keyName, onOpen, defaultOrder = "size", m
     const ordered = order === "size" ? kept : [...kept].sort((a, b) => compareKeyValues(a.partitionValue, b.partitionValue));
     return { drawn: ordered, hidden: bySize.slice(maxBoxes) };
   }, [stats, order, maxBoxes]);
-
-  // Keys often share a prefix (`VEH#V-…`): boxes show what tells them apart; the full key is in
-  // the box's label and the details line.
-  const shared = useMemo(() => sharedPrefix(drawn.map((s) => attributeText(s.partitionValue))), [drawn]);
 
   const rects = useMemo(() => squarify(drawn.map((s) => s.sizeBytes), { x: 0, y: 0, width: WIDTH, height: HEIGHT }), [drawn]);
   const totalBytes = stats.reduce((sum, s) => sum + s.sizeBytes, 0);
@@ -70,6 +99,14 @@ export function CollectionMap({ stats, keyName, onOpen, defaultOrder = "size", m
   };
 
   const describe = (stat: CollectionStat) => `${keyName} = ${attributeText(stat.partitionValue)}: ${itemCountLabel(stat.itemCount)}, ${byteCountLabel(stat.sizeBytes)}`;
+  // The card: the full key, count, size, share of the table, and the LSI limit where there is one.
+  const card = (stat: CollectionStat) => {
+    const limit =
+      sizeLimit !== null && stat.limitedSizeBytes !== null
+        ? ` · ${byteCountLabel(stat.limitedSizeBytes)} of the ${byteCountLabel(sizeLimit)} item-collection limit (${formatShare(stat.limitedSizeBytes, sizeLimit)})`
+        : "";
+    return `${describe(stat)} · ${formatShare(stat.sizeBytes, totalBytes)} of the table${limit}`;
+  };
 
   return (
     <section className="collection-map" aria-label={`Collections by ${keyName}`}>
@@ -90,7 +127,7 @@ export function CollectionMap({ stats, keyName, onOpen, defaultOrder = "size", m
       {stats.length === 0 ? (
         <p className="muted">This table has no items yet.</p>
       ) : (
-        <div className="map-area" role="list" aria-label={`Collections, ${order === "size" ? "largest first" : "in key order"}`}>
+        <div ref={areaRef} className="map-area" role="list" aria-label={`Collections, ${order === "size" ? "largest first" : "in key order"}`}>
           {drawn.map((stat, i) => {
             const r = rects[i]!;
             const label = describe(stat);
@@ -122,7 +159,9 @@ export function CollectionMap({ stats, keyName, onOpen, defaultOrder = "size", m
                   onMouseLeave={() => setDescribed(null)}
                   onBlur={() => setDescribed(null)}
                 >
-                  <span className="map-box-key">{shared.length > 0 ? `…${attributeText(stat.partitionValue).slice(shared.length)}` : attributeText(stat.partitionValue)}</span>
+                  <span className="map-box-key">
+                    {middleEllipsis(attributeText(stat.partitionValue), labelChars(r.width))}
+                  </span>
                   {r.width > WIDTH * 0.12 && r.height > HEIGHT * 0.1 && (
                     <span className="map-box-size" aria-hidden="true">
                       {itemCountLabel(stat.itemCount)} · {byteCountLabel(stat.sizeBytes)}
@@ -135,7 +174,11 @@ export function CollectionMap({ stats, keyName, onOpen, defaultOrder = "size", m
         </div>
       )}
       <p className="map-details" aria-live="polite" data-testid="map-details">
-        {described === null ? "Point at or focus a box to see its collection; click it to open it." : describe(described)}
+        {described === null ? "Point at or focus a box to see its collection; click it to open it." : card(described)}
+      </p>
+      <p className="map-legend muted" data-testid="map-legend">
+        <span className="map-legend-box" aria-hidden="true" /> one item collection (one {keyName} value) · area: its size in bytes ·
+        a click {openHint}
       </p>
       {hidden.length > 0 && (
         <p className="muted">

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { TableScreen, type TableSource } from "./TableScreen";
 import { CapacityProvider } from "../../app/capacity";
@@ -95,11 +95,55 @@ function source(overrides: Partial<TableSource> = {}): TableSource {
       status: "ok" as const,
       data: { rows: [{ target: "Total", estimated: 1, actual: 1, difference: 0 }], matches: true, lines: [] },
     })),
+    // The views' own calls (cost, indexes, builder): left pending, these tests are about the screen.
+    ...Object.fromEntries(
+      [
+        "estimateQuery",
+        "reconcileQuery",
+        "defaultPrices",
+        "monthlyCost",
+        "hotPartitions",
+        "indexesSideBySide",
+        "generateExpression",
+        "parseExpressions",
+        "checkExpressions",
+        "sortKeyOperators",
+        "buildReadRequest",
+        "exportCode",
+        "runReadRequest",
+        "saveExpression",
+        "savedExpressions",
+        "deleteSavedExpression",
+      ].map((name) => [name, vi.fn(() => new Promise(() => {}))]),
+    ),
     ...overrides,
-  };
+  } as TableSource;
 }
 
 afterEach(cleanup);
+// The screen mounts many panels; on a loaded machine a test can pass 5 s without being wrong.
+vi.setConfig({ testTimeout: 15_000 });
+
+// jsdom lays nothing out: the Collections view's run gets a 600 px viewport, each box 200 px.
+beforeAll(() => {
+  Object.defineProperty(HTMLElement.prototype, "clientHeight", {
+    configurable: true,
+    get(this: HTMLElement) {
+      return this.classList.contains("collections-run") ? 600 : 0;
+    },
+  });
+  Object.defineProperty(HTMLElement.prototype, "offsetHeight", {
+    configurable: true,
+    get(this: HTMLElement) {
+      return this.classList.contains("collections-slot") ? 200 : 0;
+    },
+  });
+});
+afterAll(() => {
+  for (const name of ["clientHeight", "offsetHeight"]) delete (HTMLElement.prototype as unknown as Record<string, unknown>)[name];
+});
+
+const openButton = () => screen.findByRole("button", { name: "Open vehicleId = VEH#V-7741 in Items" });
 
 function renderScreen(fake: TableSource, profile = embedded) {
   return render(
@@ -110,17 +154,17 @@ function renderScreen(fake: TableSource, profile = embedded) {
 }
 
 describe("TableScreen", () => {
-  it("opens a collection from the map and follows LastEvaluatedKey to its end", async () => {
+  it("opens a collection from its box in the Items view and follows LastEvaluatedKey to its end", async () => {
     const fake = source();
     renderScreen(fake);
-    await waitFor(() => expect(screen.getByTestId("table-keys")).toBeTruthy());
-    const box = await screen.findByRole("button", { name: /VEH#V-7741/ });
-    fireEvent.click(box);
+    await waitFor(() => expect(screen.getByTestId("table-key-chips")).toBeTruthy());
+    fireEvent.click(await openButton());
     await waitFor(() => expect(screen.getByRole("region", { name: /Item collection vehicleId = VEH#V-7741/ })).toBeTruthy());
     expect(fake.query).toHaveBeenCalledWith("embedded", expect.objectContaining({ partitionValue: { S: "VEH#V-7741" }, limit: 100 }));
+    const calls = () => (fake.query as ReturnType<typeof vi.fn>).mock.calls.filter((c) => c[1].limit === 100);
     fireEvent.click(screen.getByRole("button", { name: /Load more/ }));
-    await waitFor(() => expect((fake.query as ReturnType<typeof vi.fn>).mock.calls).toHaveLength(2));
-    expect((fake.query as ReturnType<typeof vi.fn>).mock.calls[1]![1].exclusiveStartKey).toEqual({
+    await waitFor(() => expect(calls()).toHaveLength(2));
+    expect(calls()[1]![1].exclusiveStartKey).toEqual({
       vehicleId: { S: "VEH#V-7741" },
       recordedAt: reading(8).recordedAt,
     });
@@ -131,7 +175,7 @@ describe("TableScreen", () => {
   it("saves an edit with the condition that the item is as it was seen", async () => {
     const fake = source();
     renderScreen(fake);
-    fireEvent.click(await screen.findByRole("button", { name: /VEH#V-7741/ }));
+    fireEvent.click(await openButton());
     const grid = await screen.findByRole("grid");
     fireEvent.keyDown(grid, { key: "ArrowDown" });
     fireEvent.keyDown(grid, { key: "Enter" });
@@ -153,7 +197,7 @@ describe("TableScreen", () => {
 
   it("disables every write control on a read-only connection", async () => {
     renderScreen(source(), { ...embedded, readOnly: true });
-    await waitFor(() => expect(screen.getByTestId("table-keys")).toBeTruthy());
+    fireEvent.click(await screen.findByTestId("view-tab-items"));
     expect((screen.getByRole("button", { name: "New item" }) as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByText("This connection is read-only.")).toBeTruthy();
   });
@@ -182,5 +226,100 @@ describe("TableScreen", () => {
     await waitFor(() => expect(screen.getByTestId("statistics-cost").textContent).toContain("Estimated: 128 RCU in 1 page for 10,410 items (1.0 MB)"));
     expect(fake.gatherStatistics).not.toHaveBeenCalled();
     expect(screen.getByRole("button", { name: "Scan to gather statistics" })).toBeTruthy();
+  });
+
+  it("heads the table with its keys and figures, and shows its views as tabs, Collections first", async () => {
+    renderScreen(source());
+    expect((await screen.findByTestId("table-key-chips")).textContent).toBe("vehicleId S · partitionrecordedAt S · sort");
+    await waitFor(() =>
+      expect(screen.getByTestId("table-figures").textContent).toBe("1,441 items · 146 KB · 2 collections · no secondary index · on-demand"),
+    );
+    const tabs = within(screen.getByRole("tablist", { name: "Views of Telemetry" })).getAllByRole("tab");
+    expect(tabs.map((t) => t.textContent)).toEqual([
+      "Collections",
+      "Items",
+      "Indexes side by side",
+      "Cost",
+      "Code & history",
+      "Import/export",
+      "Settings",
+    ]);
+    expect(tabs.map((t) => t.getAttribute("aria-selected"))).toEqual(["true", "false", "false", "false", "false", "false", "false"]);
+    expect(screen.getByTestId("view-collections").getAttribute("role")).toBe("tabpanel");
+    // Views are built on their first visit: Settings is not there yet.
+    expect(screen.queryByTestId("view-settings")).toBeNull();
+    expect(screen.queryByRole("group", { name: /accordion/ })).toBeNull();
+    expect(document.querySelector("details > summary")).toBeNull();
+  });
+
+  it("keeps a view's state while another view is shown", async () => {
+    const fake = source();
+    renderScreen(fake);
+    fireEvent.click(await openButton());
+    // Opening a collection from the map shows it in the Items view.
+    await waitFor(() => expect(screen.getByTestId("view-tab-items").getAttribute("aria-selected")).toBe("true"));
+    const region = await screen.findByRole("region", { name: /Item collection vehicleId = VEH#V-7741/ });
+    fireEvent.click(screen.getByTestId("view-tab-settings"));
+    expect(screen.getByTestId("view-items").hidden).toBe(true);
+    expect(screen.getByTestId("table-keys").textContent).toBe("vehicleId (S, partition) + recordedAt (S, sort)");
+    fireEvent.click(screen.getByTestId("view-tab-items"));
+    expect(screen.getByTestId("view-items").hidden).toBe(false);
+    expect(screen.getByTestId("view-settings").hidden).toBe(true);
+    // The same box, not a new one: nothing was queried again.
+    expect(screen.getByRole("region", { name: /Item collection vehicleId = VEH#V-7741/ })).toBe(region);
+    const itemsQueries = (fake.query as ReturnType<typeof vi.fn>).mock.calls.filter((c) => c[1].limit === 100);
+    expect(itemsQueries).toHaveLength(1);
+    // The Collections view kept its boxes too: back on it, nothing is read again.
+    const before = (fake.query as ReturnType<typeof vi.fn>).mock.calls.length;
+    fireEvent.click(screen.getByTestId("view-tab-collections"));
+    expect(screen.getAllByTestId("collection-run-box").length).toBeGreaterThan(0);
+    expect((fake.query as ReturnType<typeof vi.fn>).mock.calls.length).toBe(before);
+  });
+
+  it("moves between views with the arrow keys and with Alt+1 … Alt+7", async () => {
+    renderScreen(source());
+    const collections = await screen.findByTestId("view-tab-collections");
+    collections.focus();
+    fireEvent.keyDown(collections, { key: "ArrowRight" });
+    expect(screen.getByTestId("view-tab-items").getAttribute("aria-selected")).toBe("true");
+    expect(document.activeElement).toBe(screen.getByTestId("view-tab-items"));
+    fireEvent.keyDown(screen.getByTestId("view-tab-items"), { key: "End" });
+    expect(screen.getByTestId("view-tab-settings").getAttribute("aria-selected")).toBe("true");
+    fireEvent.keyDown(screen.getByTestId("view-tab-settings"), { key: "ArrowRight" });
+    expect(screen.getByTestId("view-tab-collections").getAttribute("aria-selected")).toBe("true");
+    fireEvent.keyDown(document.body, { key: "4", code: "Digit4", altKey: true });
+    expect(screen.getByTestId("view-tab-cost").getAttribute("aria-selected")).toBe("true");
+    expect(screen.getByTestId("view-cost").hidden).toBe(false);
+    // Only the tab in the Tab order is the selected one.
+    expect(screen.getAllByRole("tab").filter((t) => t.tabIndex === 0)).toEqual([screen.getByTestId("view-tab-cost")]);
+  });
+
+  it("does not switch the views of a table screen that is hidden behind another tab", async () => {
+    render(
+      <CapacityProvider>
+        <div hidden>
+          <TableScreen profile={embedded} tableName="Telemetry" source={source()} />
+        </div>
+      </CapacityProvider>,
+    );
+    await screen.findByTestId("view-tab-collections");
+    fireEvent.keyDown(document.body, { key: "2", code: "Digit2", altKey: true });
+    expect(screen.getByTestId("view-tab-collections").getAttribute("aria-selected")).toBe("true");
+  });
+
+  it("opens on the Collections view: the boxes in key order, each read with a Query, and the map brings a box into view", async () => {
+    const fake = source();
+    renderScreen(fake);
+    await waitFor(() => expect(screen.getAllByTestId("collection-run-box")).toHaveLength(2));
+    // Key order: VEH#V-1007 before VEH#V-7741 (the statistics list the largest first).
+    expect(screen.getAllByTestId("collection-run-box").map((b) => b.getAttribute("data-key"))).toEqual(["VEH#V-1007", "VEH#V-7741"]);
+    await waitFor(() => expect(fake.query).toHaveBeenCalledWith("embedded", expect.objectContaining({ partitionValue: { S: "VEH#V-7741" }, limit: 20 })));
+    fireEvent.click(screen.getByTestId("toggle-map"));
+    fireEvent.click(screen.getByRole("button", { name: /^vehicleId = VEH#V-7741: / }));
+    // The map opens the box in this view (not the Items view): marked and focused.
+    expect(screen.getByTestId("view-tab-collections").getAttribute("aria-selected")).toBe("true");
+    const box = screen.getAllByTestId("collection-run-box").find((b) => b.getAttribute("data-key") === "VEH#V-7741")!;
+    expect(box.className).toContain("run-box-marked");
+    await waitFor(() => expect(document.activeElement?.getAttribute("data-key")).toBe("VEH#V-7741"));
   });
 });

@@ -1,13 +1,11 @@
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import {
   commands,
   type AttributeValue,
-  type CollectionStats,
   type Profile,
   type QueryInput,
-  type TableDescription,
 } from "../../ipc/bindings.gen";
-import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
+import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { useCapacityLedger } from "../../app/capacity";
 import { CollectionBox } from "../explorer/CollectionBox";
 import { CollectionMap } from "../explorer/CollectionMap";
@@ -19,12 +17,18 @@ import { TableOverview } from "./TableOverview";
 import { ScanPanel, type ChannelFactory } from "./ScanPanel";
 import { StatisticsGate } from "./StatisticsGate";
 import { BuilderResults, useBuilderRuns } from "./BuilderResults";
-import { LazySection } from "./LazySection";
+import { TableHeader } from "./TableHeader";
+import { CollectionsView } from "../collections/CollectionsView";
+import { collectionKey, useCollections } from "../collections/useCollections";
+import { useTable } from "./useTable";
+import { VIEW_ORDER, ViewTabs, type ViewId, type ViewInfo } from "./ViewTabs";
+import { shortcutOf } from "../../app/shortcuts";
 import { TransferPanel } from "./TransferPanel";
 import { QueryHistory } from "./QueryHistory";
 import { QueryBuilderPanel } from "../builder/QueryBuilderPanel";
-import { CostPanel } from "../costs/CostPanel";
-import { IndexesView } from "../indexes/IndexesView";
+import { CostPanel, type CostSource } from "../costs/CostPanel";
+import { IndexesView, type IndexesSource } from "../indexes/IndexesView";
+import type { BuilderSource } from "../builder/source";
 import { WriteEstimate } from "../costs/WriteEstimate";
 import type { ConsumedCapacity } from "../../ipc/bindings.gen";
 import { useCollectionQuery } from "./useCollectionQuery";
@@ -53,7 +57,13 @@ export type TableSource = Pick<
   | "saveQuery"
   | "deleteSavedQuery"
   | "chooseFile"
->;
+> &
+  CostSource &
+  IndexesSource &
+  BuilderSource;
+
+/** Items drawn in each box of the Collections view (the Query's Limit); the rest are counted. */
+const ROWS_PER_BOX = 20;
 
 /** What the item editor is doing. */
 type Editing =
@@ -85,8 +95,10 @@ function collectionQuery(table: string, partitionValue: AttributeValue): QueryIn
 }
 
 /**
- * One table: what DescribeTable says, its collections as a map, one collection as a dashed box
- * (query, page, edit), and a streamed scan.
+ * One table: a header (name, keys, figures) over a strip of views, each a tab that keeps its state
+ * while another is shown: Collections (the map), Items (one collection as a dashed box: query,
+ * page, edit; and a streamed scan), Indexes side by side, Cost, Code & history, Import/export and
+ * Settings (what DescribeTable says). Alt+1 … Alt+7 switch views.
  */
 export function TableScreen({
   profile,
@@ -99,8 +111,18 @@ export function TableScreen({
   source?: TableSource;
   makeChannel?: ChannelFactory | undefined;
 }) {
-  const [table, setTable] = useState<Loadable<TableDescription, UiError>>({ status: "loading" });
-  const [stats, setStats] = useState<Loadable<CollectionStats, UiError>>({ status: "loading" });
+  const { table, stats, setStats } = useTable(profile.id, tableName, source);
+  const [view, setView] = useState<ViewId>("collections");
+  const [showMap, setShowMap] = useState(false);
+  const [reveal, setReveal] = useState<{ key: string; n: number } | null>(null);
+  const collections = useCollections({
+    profileId: profile.id,
+    table: tableName,
+    stats: stats.status === "ok" ? stats.data : null,
+    source,
+    rowsPerBox: ROWS_PER_BOX,
+  });
+  const rootRef = useRef<HTMLDivElement>(null);
   const [queryRun, setQueryRun] = useState(0);
   const [editing, setEditing] = useState<Editing>(null);
   const [saving, setSaving] = useState(false);
@@ -114,14 +136,21 @@ export function TableScreen({
   const builder = useBuilderRuns();
   const ledger = useCapacityLedger();
 
+  // Alt+1 … Alt+7: only the table screen on show answers (the others stay mounted, hidden).
   useEffect(() => {
-    let cancelled = false;
-    void unwrap(source.describeTable(profile.id, tableName)).then((next) => !cancelled && setTable(next));
-    void unwrap(source.collectionStats(profile.id, tableName, null)).then((next) => !cancelled && setStats(next));
-    return () => {
-      cancelled = true;
+    const onKey = (event: KeyboardEvent) => {
+      if (shortcutOf(event) !== "go-to-view") return;
+      const root = rootRef.current;
+      if (root === null || root.closest("[hidden]") !== null) return;
+      const digit = event.code?.startsWith("Digit") ? Number(event.code.slice(5)) : Number(event.key);
+      const target = VIEW_ORDER[digit - 1];
+      if (target === undefined) return;
+      event.preventDefault();
+      setView(target.id);
     };
-  }, [profile.id, tableName, source]);
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
 
   const run = useCallback(
     (input: QueryInput) => {
@@ -205,157 +234,214 @@ export function TableScreen({
     setEditing(null);
   };
 
-  const openCollection = (value: AttributeValue) => run(collectionQuery(tableName, value));
+  const openCollection = (value: AttributeValue) => {
+    run(collectionQuery(tableName, value));
+    setView("items");
+  };
   const seenAttributes = [...new Set(query.pages.flatMap((p) => p.items.flatMap((i) => Object.keys(i))))];
   const lastItem = query.pages.at(-1)?.items.at(-1) ?? null;
 
-  return (
-    <div className="table-screen" data-testid={`table-screen-${tableName}`}>
-      <header className="table-screen-header">
-        <h2>{description.name}</h2>
-        <span className="muted">
-          {profile.name} · {profile.region}
-          {profile.readOnly && " · read-only"}
-        </span>
-      </header>
-      <details className="table-section" open>
-        <summary>Overview</summary>
-        <TableOverview table={description} />
-      </details>
-      <details className="table-section" open>
-        <summary>Collections</summary>
-        {stats.status === "loading" && <p className="muted">Reading the collection statistics…</p>}
-        {stats.status === "error" && stats.error.code === "NOT_FOUND" && profile.connection.kind !== "embedded" && (
-          <StatisticsGate
-            profileId={profile.id}
-            table={tableName}
-            source={source}
-            onGathered={(gathered) => setStats({ status: "ok", data: gathered })}
-          />
-        )}
-        {stats.status === "error" && !(stats.error.code === "NOT_FOUND" && profile.connection.kind !== "embedded") && (
-          <p className="muted">{stats.error.message}</p>
-        )}
-        {stats.status === "ok" && (
-          <CollectionMap
-            stats={stats.data.collections}
-            keyName={description.keys.partitionKey.name}
-            onOpen={openCollection}
-            // Enough boxes to see the shape of the table while each stays big enough to read.
-            maxBoxes={120}
-          />
-        )}
-      </details>
-      <section className="table-section" aria-label="Collection">
-        <h3>Collection</h3>
-        <QueryControls
-          key={query.input === null ? "new" : `${query.input.table}-${JSON.stringify(query.input.partitionValue)}-${queryRun}`}
-          table={tableName}
-          keys={description.keys}
-          indexes={description.indexes}
-          suggestions={suggestions}
-          onRun={run}
-          busy={query.loading}
-          initial={query.input}
-          error={
-            query.error !== null && query.pages.length === 0
-              ? { name: query.error.exception ?? errorTitle(query.error.code), message: query.error.message, field: null }
-              : null
-          }
-        />
-        <div className="item-actions">
-          <button type="button" disabled={profile.readOnly} onClick={() => setEditing({ kind: "create", template: null })}>
-            New item
-          </button>
-          <button
-            type="button"
-            disabled={profile.readOnly || lastItem === null}
-            onClick={() => lastItem !== null && setEditing({ kind: "create", template: lastItem })}
-          >
-            Duplicate last item
-          </button>
-          {profile.readOnly && <span className="muted">This connection is read-only.</span>}
-        </div>
-        {notice !== null && (
-          <p className="test-ok" role="status" data-testid="write-notice">
-            {notice}
-          </p>
-        )}
-        {notice !== null && lastWrite !== null && (
-          <WriteEstimate
-            profileId={profile.id}
-            table={tableName}
-            write={{ kind: "put", existing: lastWrite.existing, newItem: lastWrite.newItem }}
-            actual={lastWrite.actual}
-            source={source}
-          />
-        )}
-        {query.input !== null && query.pages.length > 0 && (
-          <CollectionBox
-            key={queryRun}
-            keys={queriedKeys}
-            tableKeys={queriedIndex === null ? null : description.keys}
-            partitionValue={query.input.partitionValue}
-            pages={query.pages}
-            loading={query.loading}
-            onLoadMore={query.loadMore}
-            onEdit={(item) => {
-              setSaveError(null);
-              setDraft(null);
-              setEditing({ kind: "edit", original: item });
-            }}
-            loadError={
-              query.error !== null && query.pages.length > 0
-                ? { name: query.error.exception ?? errorTitle(query.error.code), message: query.error.message }
-                : null
-            }
-          />
-        )}
-      </section>
-      <LazySection title="History and saved queries" testId="section-history">
-        <QueryHistory
+  const statsPanel = (
+    <>
+      {stats.status === "loading" && <p className="muted">Reading the collection statistics…</p>}
+      {stats.status === "error" && stats.error.code === "NOT_FOUND" && profile.connection.kind !== "embedded" && (
+        <StatisticsGate
           profileId={profile.id}
           table={tableName}
-          current={query.input}
-          refresh={`${queryRun}-${query.loading ? "running" : "done"}`}
           source={source}
-          onRun={run}
+          onGathered={(gathered) => setStats({ status: "ok", data: gathered })}
         />
-      </LazySection>
-      <LazySection title="Cost of this query" testId="section-cost">
-        <CostPanel profileId={profile.id} table={description} query={query.input} lastPage={query.pages.at(-1) ?? null} />
-      </LazySection>
-      <LazySection title="Query builder" testId="section-builder">
-        <QueryBuilderPanel
-          key={`${profile.id}/${description.name}`}
-          profileId={profile.id}
-          table={description}
-          onResult={builder.onResult}
-          seenAttributes={seenAttributes}
-        />
-        {builder.run !== null && (
-          <BuilderResults
-            table={description}
-            run={builder.run}
-            onEdit={(item) => {
-              setSaveError(null);
-              setEditing({ kind: "edit", original: item });
-            }}
-          />
-        )}
-      </LazySection>
-      {description.indexes.length > 0 && (
-        <LazySection title="Indexes side by side" testId="section-indexes">
-          <IndexesView profileId={profile.id} table={description} />
-        </LazySection>
       )}
-      <LazySection title="Import and export" testId="section-transfer">
-        <TransferPanel profileId={profile.id} table={tableName} query={query.input} readOnly={profile.readOnly} source={source} />
-      </LazySection>
-      <details className="table-section">
-        <summary>Scan</summary>
-        <ScanPanel profileId={profile.id} table={description} source={source} onOpenCollection={openCollection} makeChannel={makeChannel} />
-      </details>
+      {stats.status === "error" && !(stats.error.code === "NOT_FOUND" && profile.connection.kind !== "embedded") && (
+        <p className="muted">{stats.error.message}</p>
+      )}
+      {stats.status === "ok" && (
+        <>
+          <div className="collections-toolbar">
+            <button type="button" aria-pressed={showMap} onClick={() => setShowMap(!showMap)} data-testid="toggle-map">
+              {showMap ? "Hide the map" : "Show the map"}
+            </button>
+            <span className="muted">Every box is a collection: one partition-key value, its items in sort-key order. A Query reads one box; a Scan walks them all.</span>
+          </div>
+          {showMap && (
+            <CollectionMap
+              stats={stats.data.collections}
+              keyName={description.keys.partitionKey.name}
+              onOpen={(value) => setReveal((r) => ({ key: collectionKey(value), n: (r?.n ?? 0) + 1 }))}
+              // Enough boxes to see the shape of the table while each stays big enough to read.
+              maxBoxes={80}
+              sizeLimit={stats.data.collectionSizeLimit}
+              openHint="brings its box into view below"
+            />
+          )}
+          <CollectionsView table={description} data={collections} onOpen={openCollection} reveal={reveal} rowsPerBox={ROWS_PER_BOX} />
+        </>
+      )}
+    </>
+  );
+
+  const views: ViewInfo[] = VIEW_ORDER.map(({ id, label }) => ({ id, label, render: () => renderView(id) }));
+
+  function renderView(id: ViewId) {
+    switch (id) {
+      case "collections":
+        return (
+          <section className="table-section" aria-label="Collections">
+            {statsPanel}
+          </section>
+        );
+      case "items":
+        return (
+          <>
+            <section className="table-section" aria-label="Collection">
+              <QueryControls
+                key={query.input === null ? "new" : `${query.input.table}-${JSON.stringify(query.input.partitionValue)}-${queryRun}`}
+                table={tableName}
+                keys={description.keys}
+                indexes={description.indexes}
+                suggestions={suggestions}
+                onRun={run}
+                busy={query.loading}
+                initial={query.input}
+                error={
+                  query.error !== null && query.pages.length === 0
+                    ? { name: query.error.exception ?? errorTitle(query.error.code), message: query.error.message, field: null }
+                    : null
+                }
+              />
+              <div className="item-actions">
+                <button type="button" disabled={profile.readOnly} onClick={() => setEditing({ kind: "create", template: null })}>
+                  New item
+                </button>
+                <button
+                  type="button"
+                  disabled={profile.readOnly || lastItem === null}
+                  onClick={() => lastItem !== null && setEditing({ kind: "create", template: lastItem })}
+                >
+                  Duplicate last item
+                </button>
+                {profile.readOnly && <span className="muted">This connection is read-only.</span>}
+              </div>
+              {notice !== null && (
+                <p className="test-ok" role="status" data-testid="write-notice">
+                  {notice}
+                </p>
+              )}
+              {notice !== null && lastWrite !== null && (
+                <WriteEstimate
+                  profileId={profile.id}
+                  table={tableName}
+                  write={{ kind: "put", existing: lastWrite.existing, newItem: lastWrite.newItem }}
+                  actual={lastWrite.actual}
+                  source={source}
+                />
+              )}
+              {query.input !== null && query.pages.length > 0 && (
+                <CollectionBox
+                  key={queryRun}
+                  keys={queriedKeys}
+                  tableKeys={queriedIndex === null ? null : description.keys}
+                  partitionValue={query.input.partitionValue}
+                  pages={query.pages}
+                  loading={query.loading}
+                  onLoadMore={query.loadMore}
+                  onEdit={(item) => {
+                    setSaveError(null);
+                    setDraft(null);
+                    setEditing({ kind: "edit", original: item });
+                  }}
+                  loadError={
+                    query.error !== null && query.pages.length > 0
+                      ? { name: query.error.exception ?? errorTitle(query.error.code), message: query.error.message }
+                      : null
+                  }
+                />
+              )}
+            </section>
+            <section className="table-section" aria-label="Scan" data-testid="section-scan">
+              <h3>Scan</h3>
+              <ScanPanel profileId={profile.id} table={description} source={source} onOpenCollection={openCollection} makeChannel={makeChannel} />
+            </section>
+          </>
+        );
+      case "indexes":
+        return (
+          <section className="table-section" data-testid="section-indexes" aria-label="Indexes side by side">
+            {description.indexes.length > 0 ? (
+              <IndexesView profileId={profile.id} table={description} source={source} />
+            ) : (
+              <p className="muted">
+                {description.name} has no secondary index: every item lives only in its collection of the table. A GSI or an
+                LSI would regroup the same items by other keys, side by side here.
+              </p>
+            )}
+          </section>
+        );
+      case "cost":
+        return (
+          <section className="table-section" data-testid="section-cost" aria-label="Cost of this query">
+            <CostPanel profileId={profile.id} table={description} query={query.input} lastPage={query.pages.at(-1) ?? null} source={source} />
+          </section>
+        );
+      case "code":
+        return (
+          <>
+            <section className="table-section" data-testid="section-builder" aria-label="Query builder">
+              <h3>Query builder</h3>
+              <QueryBuilderPanel
+                key={`${profile.id}/${description.name}`}
+                profileId={profile.id}
+                table={description}
+                onResult={builder.onResult}
+                seenAttributes={seenAttributes}
+                source={source}
+              />
+              {builder.run !== null && (
+                <BuilderResults
+                  table={description}
+                  run={builder.run}
+                  onEdit={(item) => {
+                    setSaveError(null);
+                    setEditing({ kind: "edit", original: item });
+                  }}
+                />
+              )}
+            </section>
+            <section className="table-section" data-testid="section-history" aria-label="History and saved queries">
+              <h3>History and saved queries</h3>
+              <QueryHistory
+                profileId={profile.id}
+                table={tableName}
+                current={query.input}
+                refresh={`${queryRun}-${query.loading ? "running" : "done"}`}
+                source={source}
+                onRun={(input) => {
+                  run(input);
+                  setView("items");
+                }}
+              />
+            </section>
+          </>
+        );
+      case "transfer":
+        return (
+          <section className="table-section" data-testid="section-transfer" aria-label="Import and export">
+            <TransferPanel profileId={profile.id} table={tableName} query={query.input} readOnly={profile.readOnly} source={source} />
+          </section>
+        );
+      case "settings":
+        return (
+          <section className="table-section" aria-label="Settings">
+            <TableOverview table={description} />
+          </section>
+        );
+    }
+  }
+
+  return (
+    <div className="table-screen" data-testid={`table-screen-${tableName}`} ref={rootRef}>
+      <TableHeader table={description} stats={stats.status === "ok" ? stats.data : null} profile={profile} />
+      <ViewTabs views={views} active={view} onSelect={setView} label={`Views of ${description.name}`} />
       {editing !== null && (
         <div className="dialog-backdrop">
           <div role="dialog" aria-modal="true" aria-label="Item editor" className="dialog dialog-wide">

@@ -1,0 +1,297 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { CollectionsView } from "./CollectionsView";
+import { useCollections, type CollectionsSource, type Item } from "./useCollections";
+import { CapacityProvider, useCapacityLedger } from "../../app/capacity";
+import type { CollectionStat, CollectionStats, QueryInput, QueryPage, TableDescription } from "../../ipc/bindings.gen";
+
+// jsdom lays nothing out: give the run a 600 px viewport and every box 200 px, as a browser
+// would, so the virtualiser has real sizes to work with.
+beforeAll(() => {
+  Object.defineProperty(HTMLElement.prototype, "clientHeight", {
+    configurable: true,
+    get(this: HTMLElement) {
+      return this.classList.contains("collections-run") ? 600 : 0;
+    },
+  });
+  Object.defineProperty(HTMLElement.prototype, "offsetHeight", {
+    configurable: true,
+    get(this: HTMLElement) {
+      return this.classList.contains("collections-slot") ? 200 : 0;
+    },
+  });
+  Object.defineProperty(HTMLElement.prototype, "scrollHeight", {
+    configurable: true,
+    get(this: HTMLElement) {
+      const inner = this.querySelector<HTMLElement>(":scope > .collections-run-inner");
+      return inner ? parseFloat(inner.style.height || "0") : 0;
+    },
+  });
+  Object.defineProperty(HTMLElement.prototype, "scrollTo", {
+    configurable: true,
+    value(this: HTMLElement, options?: ScrollToOptions) {
+      if (options?.top !== undefined) this.scrollTop = options.top;
+      this.dispatchEvent(new Event("scroll"));
+    },
+  });
+});
+afterAll(() => {
+  for (const name of ["clientHeight", "offsetHeight", "scrollHeight", "scrollTo"]) {
+    delete (HTMLElement.prototype as unknown as Record<string, unknown>)[name];
+  }
+});
+afterEach(cleanup);
+
+const telemetry: TableDescription = {
+  name: "Telemetry",
+  status: "ACTIVE",
+  keys: { partitionKey: { name: "vehicleId", type: "S" }, sortKey: { name: "recordedAt", type: "S" } },
+  attributeDefinitions: [],
+  billingMode: "PAY_PER_REQUEST",
+  provisioned: null,
+  itemCount: 0,
+  sizeBytes: 0,
+  indexes: [],
+  streamViewType: null,
+  ttlAttribute: null,
+  createdAt: null,
+  arn: null,
+};
+
+const people: TableDescription = { ...telemetry, name: "People", keys: { partitionKey: { name: "PersonID", type: "N" }, sortKey: null } };
+
+const stat = (value: string, itemCount: number, sizeBytes: number): CollectionStat => ({
+  partitionValue: { S: value },
+  itemCount,
+  sizeBytes,
+  limitedSizeBytes: null,
+});
+
+function statsOf(collections: CollectionStat[], distinct = collections.length): CollectionStats {
+  return {
+    table: "Telemetry",
+    index: null,
+    distinctPartitionKeys: distinct,
+    itemCount: collections.reduce((s, c) => s + c.itemCount, 0),
+    sizeBytes: collections.reduce((s, c) => s + c.sizeBytes, 0),
+    collections,
+    collectionSizeLimit: null,
+    gatheredAt: null,
+  };
+}
+
+/** The collection VEH#V-7741: its META item first, then readings, as the engine sorts them. */
+function itemsOf(vehicle: string, limit: number): Item[] {
+  const meta: Item = { vehicleId: { S: vehicle }, recordedAt: { S: "META" }, plate: { S: "KX-7741" }, model: { S: "Sprinter" } };
+  const readings = Array.from({ length: 40 }, (_, i) => ({
+    vehicleId: { S: vehicle },
+    recordedAt: { S: `TS#2025-03-14T09:${String(i).padStart(2, "0")}:00Z` },
+    speedKph: { N: String(30 + i) },
+  }));
+  return [meta, ...readings].slice(0, limit);
+}
+
+function fakeSource(): CollectionsSource & { query: ReturnType<typeof vi.fn> } {
+  return {
+    query: vi.fn(async (_profile: string, input: QueryInput) => {
+      const vehicle = "S" in input.partitionValue ? input.partitionValue.S : "";
+      const items = itemsOf(vehicle, input.limit ?? 100);
+      const page: QueryPage = {
+        items,
+        count: items.length,
+        scannedCount: items.length,
+        lastEvaluatedKey: items.length === input.limit ? { vehicleId: { S: vehicle }, recordedAt: items.at(-1)!.recordedAt! } : null,
+        consumedCapacity: { total: 0.5, table: 0.5, indexes: [] },
+        stop: items.length === input.limit ? "limit" : "end",
+      };
+      return { status: "ok" as const, data: page };
+    }),
+  };
+}
+
+function Used() {
+  const ledger = useCapacityLedger();
+  return <span data-testid="used">{ledger.readUnits}</span>;
+}
+
+function Harness({
+  table = telemetry,
+  stats,
+  source,
+  onOpen = () => {},
+  reveal = null,
+}: {
+  table?: TableDescription;
+  stats: CollectionStats;
+  source: CollectionsSource;
+  onOpen?: (value: unknown) => void;
+  reveal?: { key: string; n: number } | null;
+}) {
+  const data = useCollections({ profileId: "embedded", table: table.name, stats, source, rowsPerBox: 5 });
+  return <CollectionsView table={table} data={data} onOpen={onOpen} reveal={reveal} rowsPerBox={5} />;
+}
+
+function renderHarness(props: Parameters<typeof Harness>[0]) {
+  return render(
+    <CapacityProvider>
+      <Harness {...props} />
+      <Used />
+    </CapacityProvider>,
+  );
+}
+
+const boxes = () => screen.queryAllByTestId("collection-run-box");
+
+describe("CollectionsView", () => {
+  it("draws one box per partition-key value in key order, headed by the full key, count, size and whole-read RCU", async () => {
+    const source = fakeSource();
+    // The statistics list the largest first; the view draws them in DynamoDB's key order.
+    renderHarness({ stats: statsOf([stat("VEH#V-7741", 1441, 130 * 1024), stat("VEH#V-100", 36, 3400), stat("VEH#V-139", 36, 3500)]), source });
+    await waitFor(() => expect(boxes()).toHaveLength(3));
+    expect(boxes().map((b) => b.getAttribute("data-key"))).toEqual(["VEH#V-100", "VEH#V-139", "VEH#V-7741"]);
+    const big = boxes()[2]!;
+    expect(within(big).getByRole("heading").textContent).toBe("vehicleId = VEH#V-7741");
+    expect(within(big).getByTestId("box-figures").textContent).toBe("1,441 items · 130 KB");
+    expect(within(big).getByTestId("box-cost").textContent).toBe("whole: 16.5 RCU eventual · 33 strong");
+    expect(within(boxes()[0]!).getByTestId("box-cost").textContent).toBe("whole: 0.5 RCU eventual · 1 strong");
+    expect(screen.getByTestId("collections-summary").textContent).toContain("3 collections in key order of vehicleId");
+  });
+
+  it("reads each box in sight with one Query, its items in sort-key order with their attributes as columns", async () => {
+    const source = fakeSource();
+    renderHarness({ stats: statsOf([stat("VEH#V-7741", 41, 4000)]), source });
+    const box = (await screen.findAllByTestId("collection-run-box"))[0]!;
+    await waitFor(() => expect(within(box).getAllByTestId("box-row")).toHaveLength(5));
+    expect(source.query).toHaveBeenCalledTimes(1);
+    expect(source.query).toHaveBeenCalledWith(
+      "embedded",
+      expect.objectContaining({ table: "Telemetry", index: null, partitionValue: { S: "VEH#V-7741" }, scanIndexForward: true, limit: 5 }),
+    );
+    const rows = within(box).getAllByTestId("box-row");
+    // META sorts before every TS# reading.
+    expect(rows.map((r) => within(r).getByRole("rowheader").textContent)).toEqual([
+      "META",
+      "TS#2025-03-14T09:00:00Z",
+      "TS#2025-03-14T09:01:00Z",
+      "TS#2025-03-14T09:02:00Z",
+      "TS#2025-03-14T09:03:00Z",
+    ]);
+    expect(within(box).getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["recordedAt", "plate", "model", "speedKph"]);
+    // An attribute an item does not have is marked, not left blank.
+    expect(within(rows[0]!).getAllByRole("cell").map((c) => c.textContent)).toEqual(["KX-7741", "Sprinter", "—"]);
+    // Typed values: the number is drawn as a number.
+    expect(rows[1]!.querySelector(".tv-n")?.textContent).toBe("30");
+    expect(within(box).getByTestId("box-more").textContent).toContain("36 more items in this collection");
+    // The Query's consumed capacity is counted as used.
+    await waitFor(() => expect(screen.getByTestId("used").textContent).toBe("0.5"));
+  });
+
+  it("opens a box in the Items view with its button or Enter, and moves between boxes with the arrow keys", async () => {
+    const onOpen = vi.fn();
+    renderHarness({ stats: statsOf([stat("VEH#V-1", 3, 300), stat("VEH#V-2", 3, 300), stat("VEH#V-3", 3, 300)]), source: fakeSource(), onOpen });
+    await waitFor(() => expect(boxes()).toHaveLength(3));
+    fireEvent.click(within(boxes()[1]!).getByRole("button", { name: "Open vehicleId = VEH#V-2 in Items" }));
+    expect(onOpen).toHaveBeenLastCalledWith({ S: "VEH#V-2" });
+    const first = boxes()[0]!;
+    first.focus();
+    fireEvent.keyDown(first, { key: "ArrowDown" });
+    await waitFor(() => expect(document.activeElement?.getAttribute("data-key")).toBe("VEH#V-2"));
+    fireEvent.keyDown(document.activeElement!, { key: "Enter" });
+    expect(onOpen).toHaveBeenLastCalledWith({ S: "VEH#V-2" });
+    expect(first.getAttribute("aria-setsize")).toBe("3");
+  });
+
+  it("keeps only the boxes in sight in the DOM, and reads only those, for 10,000 collections", async () => {
+    const source = fakeSource();
+    const many = Array.from({ length: 10_000 }, (_, i) => stat(`VEH#V-${String(i).padStart(5, "0")}`, 36, 3400));
+    const started = performance.now();
+    renderHarness({ stats: statsOf(many), source });
+    await waitFor(() => expect(boxes().length).toBeGreaterThan(0));
+    // Generous: a loaded 2-core machine; the real-window figure is for bench/app.
+    expect(performance.now() - started).toBeLessThan(5000);
+    // 600 px / 200 px = 3 boxes in sight, plus the overscan of 3 after them.
+    expect(boxes().length).toBeLessThanOrEqual(8);
+    expect(boxes()[0]!.getAttribute("data-key")).toBe("VEH#V-00000");
+    await waitFor(() => expect(source.query.mock.calls.length).toBe(boxes().length));
+    const run = screen.getByTestId("collections-run");
+    act(() => {
+      run.scrollTop = 5_000 * 200;
+      fireEvent.scroll(run);
+    });
+    // Boxes not drawn yet count at their estimated height, so the run lands a little before the 5,000th.
+    await waitFor(() => expect(Number(boxes()[0]!.getAttribute("aria-posinset"))).toBeGreaterThan(3000));
+    expect(boxes().map((b) => b.getAttribute("data-key"))).not.toContain("VEH#V-00000");
+    expect(boxes().length).toBeLessThanOrEqual(10);
+    // Read as they came into sight, never all 10,000.
+    const inSight = boxes()[0]!.getAttribute("data-key");
+    await waitFor(() => expect(source.query.mock.calls.some((c) => "S" in (c[1] as QueryInput).partitionValue && (c[1] as QueryInput).partitionValue.S === inSight)).toBe(true));
+    expect(source.query.mock.calls.length).toBeLessThan(30);
+  });
+
+  it("says why a table without a sort key has no collections, one item per key", async () => {
+    const source: CollectionsSource = {
+      query: vi.fn(async (_p: string, input: QueryInput) => ({
+        status: "ok" as const,
+        data: {
+          items: [{ PersonID: input.partitionValue, Name: { S: "Ada" } }],
+          count: 1,
+          scannedCount: 1,
+          lastEvaluatedKey: null,
+          consumedCapacity: null,
+          stop: "end" as const,
+        },
+      })),
+    };
+    const stats = statsOf([{ partitionValue: { N: "10" }, itemCount: 1, sizeBytes: 40, limitedSizeBytes: null }, { partitionValue: { N: "9" }, itemCount: 1, sizeBytes: 40, limitedSizeBytes: null }]);
+    renderHarness({ table: people, stats, source });
+    expect(screen.getByTestId("collections-simple-key").textContent).toContain("People has no sort key");
+    await waitFor(() => expect(boxes()).toHaveLength(2));
+    // Numbers in numeric order: 9 before 10.
+    expect(boxes().map((b) => b.getAttribute("data-key"))).toEqual(["9", "10"]);
+    await waitFor(() => expect(within(boxes()[0]!).getAllByTestId("box-row")).toHaveLength(1));
+    expect(within(boxes()[0]!).queryByTestId("box-more")).toBeNull();
+  });
+
+  it("says when the table is empty, and when the statistics list only the largest collections", async () => {
+    renderHarness({ stats: statsOf([]), source: fakeSource() });
+    expect(screen.getByTestId("collections-empty").textContent).toContain("Telemetry has no items yet");
+    cleanup();
+    renderHarness({ stats: statsOf([stat("VEH#V-1", 3, 300)], 501), source: fakeSource() });
+    expect(screen.getByTestId("collections-unlisted").textContent).toContain("500 smaller collections are not listed");
+  });
+
+  it("shows a box's read error inside it, and reads it again on request", async () => {
+    let fail = true;
+    const source: CollectionsSource = {
+      query: vi.fn(async (_p: string, input: QueryInput) => {
+        if (fail) {
+          fail = false;
+          return { status: "error" as const, error: { code: "THROTTLED" as const, message: "Rate exceeded", exception: "ProvisionedThroughputExceededException" } };
+        }
+        return fakeSource().query("embedded", input);
+      }),
+    };
+    renderHarness({ stats: statsOf([stat("VEH#V-7741", 41, 4000)]), source });
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toContain("Rate exceeded");
+    expect(alert.textContent).toContain("ProvisionedThroughputExceededException");
+    fireEvent.click(within(alert).getByRole("button", { name: "Try again" }));
+    await waitFor(() => expect(screen.getAllByTestId("box-row")).toHaveLength(5));
+  });
+
+  it("brings a box asked for from the map into view and marks it", async () => {
+    const many = Array.from({ length: 200 }, (_, i) => stat(`VEH#V-${String(i).padStart(3, "0")}`, 36, 3400));
+    const { rerender } = renderHarness({ stats: statsOf(many), source: fakeSource() });
+    await waitFor(() => expect(boxes().length).toBeGreaterThan(0));
+    const stats = statsOf(many);
+    const source = fakeSource();
+    rerender(
+      <CapacityProvider>
+        <Harness stats={stats} source={source} reveal={{ key: JSON.stringify({ S: "VEH#V-150" }), n: 1 }} />
+      </CapacityProvider>,
+    );
+    await waitFor(() => expect(boxes().map((b) => b.getAttribute("data-key"))).toContain("VEH#V-150"));
+    const marked = boxes().find((b) => b.getAttribute("data-key") === "VEH#V-150")!;
+    expect(marked.className).toContain("run-box-marked");
+  });
+});

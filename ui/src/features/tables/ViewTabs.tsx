@@ -1,0 +1,110 @@
+/**
+ * The views of one table (Collections, Items, Indexes side by side, …) as a strip of tabs, after
+ * the WAI-ARIA tabs pattern: one tab in the Tab order, ←/→ (and Home/End) move between tabs and
+ * select them. A view is built the first time it is shown and then kept, hidden, while another is
+ * shown, so its query, pages, scroll and form survive a switch.
+ */
+import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import "./ViewTabs.css";
+
+export type ViewId = "collections" | "items" | "indexes" | "cost" | "code" | "transfer" | "settings";
+
+export type ViewInfo = {
+  id: ViewId;
+  label: string;
+  /** The view's content, built on its first visit. */
+  render: () => ReactNode;
+};
+
+/** The views of every table, in the order of the strip (and of the Alt+1 … Alt+7 shortcuts). */
+export const VIEW_ORDER: readonly { id: ViewId; label: string }[] = [
+  { id: "collections", label: "Collections" },
+  { id: "items", label: "Items" },
+  { id: "indexes", label: "Indexes side by side" },
+  { id: "cost", label: "Cost" },
+  { id: "code", label: "Code & history" },
+  { id: "transfer", label: "Import/export" },
+  { id: "settings", label: "Settings" },
+];
+
+export function ViewTabs({
+  views,
+  active,
+  onSelect,
+  label,
+}: {
+  views: ViewInfo[];
+  active: ViewId;
+  onSelect: (id: ViewId) => void;
+  /** The strip's accessible name, e.g. "Views of Telemetry". */
+  label: string;
+}) {
+  const prefix = useId();
+  const [visited, setVisited] = useState<ReadonlySet<ViewId>>(() => new Set([active]));
+  const refs = useRef(new Map<ViewId, HTMLButtonElement>());
+  // The active view counts as visited from the render that shows it (no blank frame).
+  const built = visited.has(active) ? visited : new Set([...visited, active]);
+  if (built !== visited) setVisited(built);
+
+  const select = (id: ViewId, focus: boolean) => {
+    onSelect(id);
+    if (focus) refs.current.get(id)?.focus();
+  };
+
+  const onKeyDown = (event: KeyboardEvent, index: number) => {
+    const moves: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: views.length - 1 };
+    const next = moves[event.key];
+    if (next === undefined) return;
+    event.preventDefault();
+    const view = views[(next + views.length) % views.length];
+    if (view) select(view.id, true);
+  };
+
+  return (
+    <div className="view-tabs">
+      <div role="tablist" aria-label={label} className="view-strip">
+        {views.map((view, index) => {
+          const selected = view.id === active;
+          return (
+            <button
+              key={view.id}
+              type="button"
+              role="tab"
+              id={`${prefix}-tab-${view.id}`}
+              aria-selected={selected}
+              aria-controls={`${prefix}-panel-${view.id}`}
+              aria-keyshortcuts={index < 9 ? `Alt+${index + 1}` : undefined}
+              title={index < 9 ? `${view.label} (Alt+${index + 1})` : view.label}
+              tabIndex={selected ? 0 : -1}
+              data-testid={`view-tab-${view.id}`}
+              className={`view-tab${selected ? " view-tab-active" : ""}`}
+              ref={(el) => {
+                if (el) refs.current.set(view.id, el);
+                else refs.current.delete(view.id);
+              }}
+              onClick={() => select(view.id, false)}
+              onKeyDown={(event) => onKeyDown(event, index)}
+            >
+              {view.label}
+            </button>
+          );
+        })}
+      </div>
+      {views
+        .filter((view) => built.has(view.id))
+        .map((view) => (
+          <div
+            key={view.id}
+            role="tabpanel"
+            id={`${prefix}-panel-${view.id}`}
+            aria-labelledby={`${prefix}-tab-${view.id}`}
+            hidden={view.id !== active}
+            data-testid={`view-${view.id}`}
+            className="view-panel"
+          >
+            {view.render()}
+          </div>
+        ))}
+    </div>
+  );
+}

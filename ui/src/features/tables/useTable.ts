@@ -1,0 +1,27 @@
+/**
+ * What a table screen reads when it opens: DescribeTable, and the collection statistics (free on
+ * the embedded engine, gathered by a paid scan elsewhere, so they may be missing).
+ */
+import { useEffect, useState } from "react";
+import type { CollectionStats, commands, TableDescription } from "../../ipc/bindings.gen";
+import { unwrap, type Loadable, type UiError } from "../../ipc/result";
+
+export type TableDataSource = Pick<typeof commands, "describeTable" | "collectionStats">;
+
+export function useTable(profileId: string, tableName: string, source: TableDataSource) {
+  const [table, setTable] = useState<Loadable<TableDescription, UiError>>({ status: "loading" });
+  const [stats, setStats] = useState<Loadable<CollectionStats, UiError>>({ status: "loading" });
+
+  useEffect(() => {
+    let cancelled = false;
+    setTable({ status: "loading" });
+    setStats({ status: "loading" });
+    void unwrap(source.describeTable(profileId, tableName)).then((next) => !cancelled && setTable(next));
+    void unwrap(source.collectionStats(profileId, tableName, null)).then((next) => !cancelled && setStats(next));
+    return () => {
+      cancelled = true;
+    };
+  }, [profileId, tableName, source]);
+
+  return { table, stats, setStats };
+}

@@ -1,0 +1,127 @@
+/**
+ * One DynamoDB value drawn by its type: numbers exactly as stored (never through a JS number),
+ * strings, binary as base64 with its size, booleans and null, sets as chips with their type, and
+ * maps and lists as disclosures that open and close with the mouse or the keyboard (Enter, Space,
+ * ArrowRight to open, ArrowLeft to close).
+ */
+import { useState, type KeyboardEvent } from "react";
+import type { AttributeValue } from "../ipc/bindings.gen";
+import { base64ByteLength, byteCountLabel, typeName, typeOf } from "./attributeValue";
+import "./TypedValue.css";
+
+export type TypedValueProps = {
+  value: AttributeValue;
+  /** Open maps and lists on first render (nested levels start closed). Default false. */
+  defaultExpanded?: boolean;
+  /** Long base64 is cut to this many characters in the view (the full text is in the tooltip). */
+  binaryPreview?: number;
+};
+
+export function TypedValue({ value, defaultExpanded = false, binaryPreview = 24 }: TypedValueProps) {
+  if ("S" in value) {
+    if (value.S === "") {
+      return (
+        <span className="tv tv-s tv-empty" title="empty string">
+          ""<span className="sr-only"> (empty string)</span>
+        </span>
+      );
+    }
+    return <span className="tv tv-s">{value.S}</span>;
+  }
+  if ("N" in value) return <span className="tv tv-n">{value.N}</span>;
+  if ("B" in value) return <Binary base64={value.B} preview={binaryPreview} />;
+  if ("BOOL" in value) return <span className="tv tv-bool">{value.BOOL ? "true" : "false"}</span>;
+  if ("NULL" in value) return <span className="tv tv-null">null</span>;
+  if ("SS" in value) return <SetChips type="SS" values={value.SS} />;
+  if ("NS" in value) return <SetChips type="NS" values={value.NS} />;
+  if ("BS" in value) return <SetChips type="BS" values={value.BS} />;
+  return <Nested value={value} defaultExpanded={defaultExpanded} binaryPreview={binaryPreview} />;
+}
+
+function Binary({ base64, preview }: { base64: string; preview: number }) {
+  const bytes = base64ByteLength(base64);
+  const shown = base64.length > preview ? `${base64.slice(0, preview)}…` : base64;
+  return (
+    <span className="tv tv-b" title={base64}>
+      <code>{shown}</code>
+      <span className="tv-badge" aria-label={`binary, ${byteCountLabel(bytes)}`}>
+        {byteCountLabel(bytes)}
+      </span>
+    </span>
+  );
+}
+
+function SetChips({ type, values }: { type: "SS" | "NS" | "BS"; values: string[] }) {
+  const label = `${typeName(type)}, ${values.length} ${values.length === 1 ? "value" : "values"}`;
+  return (
+    <span className="tv tv-set">
+      <span className="tv-badge" title={typeName(type)}>
+        {type}
+      </span>
+      <span role="list" aria-label={label} className="tv-chips">
+        {values.map((v, i) => (
+          <span role="listitem" key={i} className={`tv-chip tv-chip-${type}`}>
+            {type === "BS" ? `${v.length > 16 ? `${v.slice(0, 16)}…` : v} (${byteCountLabel(base64ByteLength(v))})` : v}
+          </span>
+        ))}
+      </span>
+    </span>
+  );
+}
+
+function Nested({
+  value,
+  defaultExpanded,
+  binaryPreview,
+}: {
+  value: { M: { [key in string]: AttributeValue } } | { L: AttributeValue[] };
+  defaultExpanded: boolean;
+  binaryPreview: number;
+}) {
+  const [open, setOpen] = useState(defaultExpanded);
+  const type = typeOf(value);
+  const entries: [string, AttributeValue][] = "M" in value ? Object.entries(value.M) : value.L.map((v, i) => [String(i), v]);
+  const summary =
+    "M" in value
+      ? `${entries.length} ${entries.length === 1 ? "attribute" : "attributes"}`
+      : `${entries.length} ${entries.length === 1 ? "element" : "elements"}`;
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === "ArrowRight" && !open) {
+      event.preventDefault();
+      setOpen(true);
+    } else if (event.key === "ArrowLeft" && open) {
+      event.preventDefault();
+      setOpen(false);
+    }
+  };
+  return (
+    <span className={`tv tv-nested tv-${type}`}>
+      <button
+        type="button"
+        className="tv-toggle"
+        aria-expanded={open}
+        aria-label={`${typeName(type)}, ${summary}`}
+        onClick={(event) => {
+          event.stopPropagation();
+          setOpen(!open);
+        }}
+        onKeyDown={onKeyDown}
+      >
+        <span className="tv-caret" aria-hidden="true">
+          {open ? "▾" : "▸"}
+        </span>
+        <span className="tv-badge">{type}</span> {summary}
+      </button>
+      {open && (
+        <span role="group" aria-label={`${typeName(type)} contents`} className="tv-entries">
+          {entries.map(([key, child]) => (
+            <span className="tv-entry" key={key}>
+              <span className={"M" in value ? "tv-key" : "tv-index"}>{key}</span>
+              <TypedValue value={child} binaryPreview={binaryPreview} />
+            </span>
+          ))}
+        </span>
+      )}
+    </span>
+  );
+}

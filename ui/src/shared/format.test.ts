@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { formatShare, middleEllipsis } from "./format";
+
+describe("middleEllipsis", () => {
+  it("leaves a label that fits whole, and cuts a long one in the middle, keeping its end", () => {
+    expect(middleEllipsis("VEH#V-7741", 10)).toBe("VEH#V-7741");
+    expect(middleEllipsis("VEH#V-7741", 8)).toBe("VE…-7741");
+    expect(middleEllipsis("VEH#V-1007", 7)).toBe("VE…1007");
+    expect(middleEllipsis("VEH#V-100", 6)).toBe("V…-100");
+    // Never only the end: at least one character of the start stays.
+    expect(middleEllipsis("VEH#V-100", 1)).toBe("V…0");
+    expect(middleEllipsis("ÉÉÉÉÉÉÉÉÉÉ", 5)).toBe("É…ÉÉÉ");
+  });
+});
+
+describe("formatShare", () => {
+  it("writes a share of the whole as a percentage", () => {
+    expect(formatShare(135, 1000)).toBe("13.5 %");
+    expect(formatShare(1, 4)).toBe("25.0 %");
+    expect(formatShare(4, 4)).toBe("100 %");
+    expect(formatShare(1, 100_000)).toBe("< 0.1 %");
+    expect(formatShare(0, 0)).toBe("0 %");
+  });
+});
