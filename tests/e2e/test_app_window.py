@@ -105,7 +105,7 @@ def test_the_sidebar_lists_connections_and_tests_the_embedded_one(window):
 
 def test_open_telemetry_query_a_window_newest_first_and_page_through_it(window):
     """The seed articles' query, followed page by page to the end of the window."""
-    screen = open_table(window, "Telemetry")
+    open_table(window, "Telemetry")
     present(window, '[data-testid="table-screen-Telemetry"] [data-testid="table-key-chips"]', "Telemetry's key chips")
     assert text_of(window, "table-key-chips") == "vehicleId S · partitionrecordedAt S · sort"
     # What DescribeTable says is in the Settings view.

@@ -8,7 +8,6 @@ Each test starts its own window (conftest.py) and opens what it needs through wi
 
 import re
 
-import pytest
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -82,16 +81,10 @@ def test_telemetry_opens_onto_its_collections_in_key_order(window):
     screenshots_light_and_dark(window, "collections-view")
 
 
-@pytest.mark.xfail(
-    reason="flaky in the real window (passed 1 run of 3): the run, scrolled to VEH#V-7741 (its last box) "
-    "while the boxes before it are measured, can settle a few boxes short, so the marked box leaves the "
-    "virtualised range; the unit test of the reveal passes. To fix: scroll once the boxes' heights are known.",
-    strict=False,
-)
 def test_the_map_opens_veh_v_7741s_box_meta_before_its_readings(window):
     """A click on VEH#V-7741 in the map brings its box into view, marked: META sorts before
     every TS# reading, and the attributes present are the columns."""
-    view = open_view(window, "collections")
+    open_view(window, "collections")
     click_css(window, '[data-testid="table-screen-Telemetry"] [data-testid="toggle-map"]', "Show the map")
     target = present(window, '[data-testid="table-screen-Telemetry"] .collection-map button[aria-label^="vehicleId = VEH#V-7741:"]',
                      "VEH#V-7741 in the map")

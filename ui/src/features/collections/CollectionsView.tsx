@@ -47,6 +47,9 @@ function estimate(entry: CollectionEntry | undefined, state: BoxState | undefine
   return HEADER + COLUMN_HEADER + rows * ROW + more + GAP + 8;
 }
 
+/** How long a reveal keeps aiming at its box while the boxes on the way settle. */
+const REVEAL_PATIENCE_MS = 8000;
+
 export function CollectionsView({ table, data, onOpen, reveal = null, rowsPerBox, overscan = 3 }: CollectionsViewProps) {
   const { collections, boxes, want, retry, unlisted } = data;
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -106,16 +109,53 @@ export function CollectionsView({ table, data, onOpen, reveal = null, rowsPerBox
   }, [inSightKey, want]);
 
   const revealed = reveal === null ? null : collections.findIndex((c) => c.key === reveal.key);
+  // A reveal stays pending until the box sits where it was aimed: the boxes on the way count at
+  // their estimated height until they are drawn, measured and filled by their Query, each of
+  // which moves the target. So after every render (the virtualizer renders again whenever a
+  // measurement changes) the run is aimed again, until the box is in place and focused, the
+  // user scrolls or types, or REVEAL_PATIENCE_MS pass.
+  const pendingReveal = useRef<{ index: number; until: number } | null>(null);
   useEffect(() => {
     if (revealed === null || revealed < 0) return;
+    pendingReveal.current = { index: revealed, until: Date.now() + REVEAL_PATIENCE_MS };
     virtualizer.scrollToIndex(revealed, { align: "start" });
-    // Boxes not drawn yet count at their estimated height: once the boxes on the way have been
-    // measured, the box may sit elsewhere, so aim again; then focus it.
-    const timers = [150, 450].map((ms) => setTimeout(() => virtualizer.scrollToIndex(revealed, { align: "start" }), ms));
-    timers.push(setTimeout(() => boxRefs.current.get(revealed)?.focus({ preventScroll: true }), 60));
-    timers.push(setTimeout(() => boxRefs.current.get(revealed)?.focus({ preventScroll: true }), 500));
-    return () => timers.forEach(clearTimeout);
+    const el = scrollRef.current;
+    if (el === null) return;
+    const userMoved = () => {
+      pendingReveal.current = null;
+    };
+    el.addEventListener("wheel", userMoved, { passive: true });
+    el.addEventListener("pointerdown", userMoved);
+    el.addEventListener("keydown", userMoved);
+    // Measurements settle after the last render too: look again a few times on a timer.
+    const ticks = setInterval(() => aimAgain(), 200);
+    return () => {
+      el.removeEventListener("wheel", userMoved);
+      el.removeEventListener("pointerdown", userMoved);
+      el.removeEventListener("keydown", userMoved);
+      clearInterval(ticks);
+    };
   }, [reveal?.n]);
+  const aimAgain = () => {
+    const pending = pendingReveal.current;
+    const el = scrollRef.current;
+    if (pending === null || el === null) return;
+    if (Date.now() > pending.until) {
+      pendingReveal.current = null;
+      return;
+    }
+    const target = virtualizer.getOffsetForIndex(pending.index, "start")?.[0];
+    const box = boxRefs.current.get(pending.index);
+    if (target !== undefined && Math.abs(el.scrollTop - target) > 1) {
+      virtualizer.scrollToIndex(pending.index, { align: "start" });
+    } else if (box !== undefined && box.isConnected) {
+      box.focus({ preventScroll: true });
+      // In place and focused: the reveal is done once it has stayed so for a moment, which the
+      // next look confirms (pending.until is pulled in to that moment).
+      pending.until = Math.min(pending.until, Date.now() + 600);
+    }
+  };
+  useEffect(aimAgain);
 
   const focusBox = (index: number) => {
     const clamped = Math.max(0, Math.min(collections.length - 1, index));
