@@ -1,7 +1,7 @@
 """boto3 against dynotable-local: tables with local and global secondary indexes, provisioned
 capacity, projections, Select, item collections and UpdateTable — what a real client sees.
 
-The rules are those of shared/reference/dynamodb-rules.md (B.1 sizes, B.3 capacity, B.7 limits
+The rules are those of docs/dynamodb-rules.md (B.1 sizes, B.3 capacity, B.7 limits
 and item collections); the messages are the service's (the same the engine goldens pin)."""
 
 import botocore.exceptions

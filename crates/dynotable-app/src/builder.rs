@@ -160,7 +160,7 @@ impl App {
         request.check(key_schema)
     }
 
-    /// What DynamoDB allows on a sort key of this type (rule B.5, dynamodb-rules.md).
+    /// What DynamoDB allows on a sort key of this type (rule B.5, docs/dynamodb-rules.md).
     pub fn sort_key_operators(&self, key_type: KeyType) -> Vec<SortKeyOperator> {
         dynotable_builder::sort_key_operators(key_type)
     }

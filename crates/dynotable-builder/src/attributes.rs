@@ -1,7 +1,7 @@
 //! Automatic placeholders: the `ExpressionAttributeNames` and `ExpressionAttributeValues` of
 //! one request, filled while its expressions are written.
 //!
-//! Names (Rule B.6, dynamodb-rules.md): a name is written bare only when the expression lexer
+//! Names (Rule B.6, docs/dynamodb-rules.md): a name is written bare only when the expression lexer
 //! reads it back as one identifier that is not a reserved word — it starts with an ASCII
 //! letter, continues with ASCII letters, digits and `_`, and is none of the 573 reserved words
 //! (case-insensitive, [`dynotable_expr::reserved::is_reserved`]). Every other name — `status`,
@@ -25,7 +25,7 @@ use crate::error::BuildError;
 use crate::path::{AttributePath, PathStep};
 
 /// Longest base of a generated placeholder key, in bytes: the sigil and a `_<n>` suffix fit in
-/// the 255 bytes allowed (Rule B.7, dynamodb-rules.md).
+/// the 255 bytes allowed (Rule B.7, docs/dynamodb-rules.md).
 const MAX_BASE_BYTES: usize = 200;
 
 /// The two maps of a request, as generated.

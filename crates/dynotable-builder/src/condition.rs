@@ -1,6 +1,6 @@
 //! Filters and conditions (FilterExpression, ConditionExpression) as a tree the UI edits.
 //!
-//! The tree has every form the service accepts (Rule B.6, dynamodb-rules.md): comparisons with
+//! The tree has every form the service accepts (Rule B.6, docs/dynamodb-rules.md): comparisons with
 //! `= <> < <= > >=`, `BETWEEN`, `IN`, the functions `attribute_exists`, `attribute_not_exists`,
 //! `attribute_type`, `begins_with`, `contains` and `size`, and `AND`/`OR` groups of any number of
 //! members and `NOT`. Groups are the grouping: writing the tree adds a pair of parentheses only

@@ -74,7 +74,7 @@ pub struct TextSpan {
 #[serde(rename_all = "camelCase")]
 #[error("{exception}: {message}")]
 pub struct Diagnostic {
-    /// Always `ValidationException` (Rule B.10, dynamodb-rules.md).
+    /// Always `ValidationException` (Rule B.10, docs/dynamodb-rules.md).
     pub exception: String,
     pub message: String,
     /// The expression the span points into; `None` for errors about the request as a whole

@@ -3,7 +3,7 @@
 //!
 //! Both directions and the checks go through `dynotable-expr` — the parser and rules the
 //! engine runs — so what the builder accepts the engine accepts, with the same messages
-//! (Rule B.6/B.7, dynamodb-rules.md: 4 KB per expression, 255-byte placeholder keys, 300
+//! (Rule B.6/B.7, docs/dynamodb-rules.md: 4 KB per expression, 255-byte placeholder keys, 300
 //! operators, 100 IN operands, undefined and unused placeholders, overlapping update paths).
 
 use std::collections::BTreeMap;

@@ -1,6 +1,6 @@
 //! KeyConditionExpression: the partition-key equality and at most one sort-key condition.
 //!
-//! Rule B.5 (dynamodb-rules.md): the partition key takes `=` only; the sort key `=`, `<`, `<=`,
+//! Rule B.5 (docs/dynamodb-rules.md): the partition key takes `=` only; the sort key `=`, `<`, `<=`,
 //! `>`, `>=`, `BETWEEN` or `begins_with`, the last on S and B keys only. [`sort_key_operators`]
 //! is what the UI offers for a key of a given type. The state can still hold what DynamoDB
 //! refuses — a `<>` on the sort key, a condition naming a non-key attribute, a value of the

@@ -61,7 +61,7 @@ impl AttributePath {
     }
 
     /// A path must start with an attribute name; attribute names are never empty (Rule B.6,
-    /// dynamodb-rules.md: `Empty attribute name`).
+    /// docs/dynamodb-rules.md: `Empty attribute name`).
     pub fn check(&self) -> Result<(), BuildError> {
         match self.0.first() {
             None => {

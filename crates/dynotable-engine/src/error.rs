@@ -201,7 +201,7 @@ impl ApiError {
 
     /// `TransactionConflictException`: a PutItem, UpdateItem or DeleteItem met an item that an
     /// ongoing TransactWriteItems includes (DG `transaction-apis.html`, "Transaction conflict
-    /// handling in DynamoDB"; message: rules table, dynamodb-rules.md).
+    /// handling in DynamoDB"; message: rules table, docs/dynamodb-rules.md).
     pub fn transaction_conflict() -> ApiError {
         ApiError::new(
             ErrorKind::TransactionConflictException,

@@ -1,6 +1,6 @@
 //! The items that write requests are working on, so that a request meeting a transaction
 //! behaves as DynamoDB documents it (DG `transaction-apis.html`, "Transaction conflict handling
-//! in DynamoDB"; rules table in dynamodb-rules.md, "TransactionConflictException"):
+//! in DynamoDB"; rules table in docs/dynamodb-rules.md, "TransactionConflictException"):
 //!
 //! > Transaction conflicts can occur in the following scenarios:
 //! > - A PutItem, UpdateItem, or DeleteItem request for an item conflicts with an ongoing

@@ -1,6 +1,6 @@
 //! Buffers for large response bodies, kept for the next response instead of freed.
 //!
-//! A Scan or Query page of 1 MB (rule B.4, dynamodb-rules.md) is a response body of one to two
+//! A Scan or Query page of 1 MB (rule B.4, docs/dynamodb-rules.md) is a response body of one to two
 //! megabytes. Allocated afresh for each page, such a buffer is new memory every time: the
 //! allocator hands out pages the kernel has to fault in and zero (mimalloc asks for huge pages,
 //! so a fault zeroes 2 MiB at once), and returns them to the kernel soon after the body is

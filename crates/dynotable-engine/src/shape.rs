@@ -1,6 +1,6 @@
 //! Request-shape validation: the member constraints DynamoDB checks before anything else, and
 //! reports together in one envelope (`2 validation errors detected: Value 'ab' at 'tableName'
-//! failed to satisfy constraint: ...; ...`). Rules B.8 and B.10 (dynamodb-rules.md): shape and
+//! failed to satisfy constraint: ...; ...`). Rules B.8 and B.10 (docs/dynamodb-rules.md): shape and
 //! enumeration errors fire before semantic checks.
 
 use dynotable_types::ConstraintViolation;

@@ -2,7 +2,7 @@
 //!
 //! Every node keeps the byte span of its source text, and every node that may be wrapped in
 //! parentheses keeps how many pairs wrap it: DynamoDB rejects `((a = b))` as redundant
-//! parentheses, so the count is part of the tree (Rule B.6, dynamodb-rules.md).
+//! parentheses, so the count is part of the tree (Rule B.6, docs/dynamodb-rules.md).
 //!
 //! `Display` prints a tree back as canonical expression text (single spaces, upper-case
 //! keywords, the same parentheses); parsing that text gives the same tree again, which the

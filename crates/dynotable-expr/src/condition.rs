@@ -2,7 +2,7 @@
 //! KeyConditionExpression.
 //!
 //! [`resolve_condition`] parses, then runs the service's checks in the service's order, each
-//! over the whole expression in textual order (Rule B.6, dynamodb-rules.md; the order is the
+//! over the whole expression in textual order (Rule B.6, docs/dynamodb-rules.md; the order is the
 //! one dynalite reproduces from the live service):
 //!
 //! 1. redundant parentheses — `((a = :v))`, `((a)) = :v`, `((b.c)).d` →

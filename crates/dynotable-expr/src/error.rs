@@ -4,7 +4,7 @@
 //! Messages are complete: an error inside an expression already carries the service's prefix
 //! (`Invalid UpdateExpression: ...`), and request-level errors (unused placeholders, key-attribute
 //! updates, runtime update failures) carry none, exactly as DynamoDB words them
-//! (Rule B.6 / B.10, dynamodb-rules.md). The span is kept apart from the message so the desktop
+//! (Rule B.6 / B.10, docs/dynamodb-rules.md). The span is kept apart from the message so the desktop
 //! app can underline the offending text without parsing the message.
 
 use std::fmt;

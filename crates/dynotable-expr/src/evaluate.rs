@@ -2,7 +2,7 @@
 //!
 //! Evaluation never fails: every error the service raises for a condition is raised while
 //! resolving it. What remains is DynamoDB's semantics (AWS Developer Guide, "Condition and
-//! filter expressions, operators, and functions"; Rule B.9, dynamodb-rules.md; behaviour checked
+//! filter expressions, operators, and functions"; Rule B.9, docs/dynamodb-rules.md; behaviour checked
 //! against the live service by the ScyllaDB Alternator test suite):
 //!
 //! - A missing attribute (or a missing item) makes every comparator false except `<>`, which is

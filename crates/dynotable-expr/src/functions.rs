@@ -1,6 +1,6 @@
 //! The eight functions of the expression language, and where each may stand.
 //!
-//! Names are case-sensitive (Rule B.6, dynamodb-rules.md): `BEGINS_WITH(a, :v)` is
+//! Names are case-sensitive (Rule B.6, docs/dynamodb-rules.md): `BEGINS_WITH(a, :v)` is
 //! `Invalid function name; function: BEGINS_WITH`. Any identifier followed by `(` parses as a
 //! call; the checks below run on the tree afterwards, in this order, each over the whole
 //! expression in textual order:

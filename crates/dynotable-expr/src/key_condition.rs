@@ -1,5 +1,5 @@
 //! KeyConditionExpression: a condition restricted to what a range scan over one item
-//! collection can answer (Rule B.5, dynamodb-rules.md).
+//! collection can answer (Rule B.5, docs/dynamodb-rules.md).
 //!
 //! The expression goes through the condition grammar and all of its checks first (with the
 //! `Invalid KeyConditionExpression:` prefix), then through the shape checks below, walking the

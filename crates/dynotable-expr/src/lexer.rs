@@ -6,7 +6,7 @@
 //! `SET _123 = :v` fails with `token: "_", near: "SET _123"` (the `_` is a token of its own and
 //! `123` the next one).
 //!
-//! Token rules (Rule B.6, dynamodb-rules.md, and the service's observed lexing):
+//! Token rules (Rule B.6, docs/dynamodb-rules.md, and the service's observed lexing):
 //! - an identifier starts with an ASCII letter and continues with letters, digits and `_`;
 //! - a name placeholder is `#` followed by one or more of `[A-Za-z0-9_]`, a value placeholder
 //!   the same after `:`;

@@ -32,7 +32,7 @@
 //!
 //! Every failure is an [`Error`]: a `ValidationException` with the service's exact message
 //! and, separately, the expression and byte span it points at. Rules are cited from
-//! `dynamodb-rules.md` (section B.5–B.7) where they are implemented; deliberate differences
+//! `docs/dynamodb-rules.md` (section B.5–B.7) where they are implemented; deliberate differences
 //! from the service are listed in `docs/compatibility.md`.
 //!
 //! ```

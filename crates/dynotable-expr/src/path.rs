@@ -1,6 +1,6 @@
 //! Document paths after placeholder substitution: `a.#b[2]` with `#b = "x.y"` becomes the steps
 //! `a`, `x.y`, `[2]` — a name from a placeholder is always one step, dots included (Rule B.6,
-//! dynamodb-rules.md: "a dot is otherwise parsed as a document-path separator").
+//! docs/dynamodb-rules.md: "a dot is otherwise parsed as a document-path separator").
 //!
 //! Also here: reading a path out of an item, and the rule that two paths in one update or
 //! projection may neither overlap nor conflict.

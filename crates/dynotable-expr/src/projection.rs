@@ -1,7 +1,7 @@
 //! ProjectionExpression: which attributes, or parts of attributes, to return.
 //!
 //! [`resolve_projection`] parses, then checks in the service's order (Rule B.6,
-//! dynamodb-rules.md): bare reserved words, undefined `#names`, overlapping paths (`a, a.b` or
+//! docs/dynamodb-rules.md): bare reserved words, undefined `#names`, overlapping paths (`a, a.b` or
 //! `a, a`), conflicting paths (`a.b, a[1]`). Paths are compared as written, whatever the item.
 //!
 //! Applying a projection keeps the item's shape (behaviour checked against the live service by

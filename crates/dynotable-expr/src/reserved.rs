@@ -1,4 +1,4 @@
-//! DynamoDB's reserved words (Rule B.6, dynamodb-rules.md): 573 words, copied as data from the
+//! DynamoDB's reserved words (Rule B.6, docs/dynamodb-rules.md): 573 words, copied as data from the
 //! AWS Developer Guide page "Reserved words in DynamoDB" into `reserved-words.txt`, one word a
 //! line (`#` lines are comments). A bare attribute name equal to one of them, compared
 //! case-insensitively, must be written through a `#placeholder`; otherwise the service answers

@@ -1,5 +1,5 @@
 //! Placeholders: a request's `ExpressionAttributeNames` and `ExpressionAttributeValues`, shared
-//! by all its expressions, and the hygiene rules around them (Rule B.6, dynamodb-rules.md).
+//! by all its expressions, and the hygiene rules around them (Rule B.6, docs/dynamodb-rules.md).
 //!
 //! One [`Placeholders`] is made per request. Each expression of the request is resolved through
 //! it — which records every placeholder the expression uses — and once all are resolved,

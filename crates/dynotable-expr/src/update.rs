@@ -1,7 +1,7 @@
 //! UpdateExpression after resolution, and the checks that get it there.
 //!
 //! [`resolve_update`] parses, then runs the service's checks in the service's order, each over
-//! the whole expression in textual order (Rule B.6, dynamodb-rules.md; order as dynalite
+//! the whole expression in textual order (Rule B.6, docs/dynamodb-rules.md; order as dynalite
 //! reproduces it from the live service):
 //!
 //! 1. bare reserved words (`SET status = :s` →
@@ -129,7 +129,7 @@ impl Update {
             .any(|action| matches!(action, UpdateAction::Set { .. } | UpdateAction::Add { .. }))
     }
 
-    /// Rule B.10 (dynamodb-rules.md): an update may not write a key attribute, whether it sets,
+    /// Rule B.10 (docs/dynamodb-rules.md): an update may not write a key attribute, whether it sets,
     /// removes, adds to or deletes from it, or a path inside it —
     /// `One or more parameter values were invalid: Cannot update attribute pk. This attribute is
     /// part of the key`. Reading a key attribute (`SET copy = pk`) is fine.

@@ -49,9 +49,10 @@
 //!
 //! 8. **Shutdown.** On SIGINT or SIGTERM the listener stops accepting, idle keep-alive
 //!    connections are closed, requests in flight finish (for at most [`cli::SHUTDOWN_GRACE`]),
-//!    and the engine is closed, which checkpoints SQLite's write-ahead log. Writes are durable
-//!    before they are acknowledged (`synchronous = FULL`), so even `kill -9` loses nothing that a
-//!    client was told succeeded.
+//!    and the engine is closed, which checkpoints SQLite's write-ahead log. A write is
+//!    acknowledged only after its `COMMIT` returned (WAL, `synchronous = NORMAL` by default), so
+//!    even `kill -9` loses nothing that a client was told succeeded; `--durability power-loss`
+//!    (`synchronous = FULL`) also survives a power cut, at an fsync per commit.
 //!
 //! Errors of the server itself (cannot bind, cannot open the database) are [`ServerError`];
 //! errors a client sees are the engine's `ApiError`, rendered in [`wire`].

@@ -3,7 +3,7 @@
 //! and the request size limit. The bodies themselves are the engine's business.
 //!
 //! References: the DynamoDB API reference ("Making HTTP requests", low-level API), the Smithy
-//! `awsJson1_0` protocol, and rules B.10 (`shared/reference/dynamodb-rules.md`) for the error body.
+//! `awsJson1_0` protocol, and rules B.10 (`docs/dynamodb-rules.md`) for the error body.
 
 use std::sync::Arc;
 

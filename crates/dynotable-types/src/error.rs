@@ -1,7 +1,7 @@
 //! The crate's one error type: a value, key or name that DynamoDB would refuse.
 //!
 //! Every variant renders (through `Display` and [`ValidationError::message`]) as the text the
-//! service puts in the `message` of its `ValidationException` (rules B.10, dynamodb-rules.md).
+//! service puts in the `message` of its `ValidationException` (rules B.10, docs/dynamodb-rules.md).
 //! The engine wraps the error into that exception unchanged; nothing here knows about HTTP.
 //!
 //! Where the rules file quotes a message, the wording below is that quotation, typos included

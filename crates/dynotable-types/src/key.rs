@@ -1,6 +1,6 @@
 //! Key attributes: their types, their values and the rules the service applies to them.
 //!
-//! Rule B.9 (dynamodb-rules.md): only S, N and B can be key attributes.
+//! Rule B.9 (docs/dynamodb-rules.md): only S, N and B can be key attributes.
 //! Rule B.7: a partition key value is 1–2,048 bytes, a sort key value 1–1,024 bytes; strings and
 //! binaries in key attributes (of the table or of any index) may not be empty.
 //! Rule B.10 gives the messages; which one applies depends on where the key value came from:

@@ -1,6 +1,6 @@
 //! Order-preserving byte encoding of key values.
 //!
-//! Rule B.9 (dynamodb-rules.md): items are ordered by sort key — strings by the bytes of their
+//! Rule B.9 (docs/dynamodb-rules.md): items are ordered by sort key — strings by the bytes of their
 //! UTF-8 encoding, binaries byte-wise unsigned, numbers numerically. The encodings below make
 //! that order a plain `memcmp` (SQLite's BLOB order): for two values `a`, `b` of the same type,
 //! `encode(a).cmp(&encode(b)) == a.cmp(b)` in DynamoDB's order, and equal values (`1E2`, `100`)

@@ -1,6 +1,6 @@
 //! DynamoDB's data model, shared by the engine, the expression language and the server.
 //!
-//! Each module implements rules from `shared/reference/dynamodb-rules.md` and cites them:
+//! Each module implements rules from `docs/dynamodb-rules.md` and cites them:
 //!
 //! | Module | What | Rules |
 //! |---|---|---|

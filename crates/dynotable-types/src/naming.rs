@@ -1,6 +1,6 @@
 //! Naming rules for tables, indexes and attributes.
 //!
-//! Rule B.8 (dynamodb-rules.md; DG-2023 `ServiceQuotas.md` §Naming rules):
+//! Rule B.8 (docs/dynamodb-rules.md; DG-2023 `ServiceQuotas.md` §Naming rules):
 //! - all names are UTF-8 and case-sensitive;
 //! - table and index names: 3–255 characters from `A-Z a-z 0-9 _ - .` (API pattern
 //!   `[a-zA-Z0-9_.-]+`); refused in the request-member envelope, pattern before length:

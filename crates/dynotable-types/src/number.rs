@@ -1,6 +1,6 @@
 //! `Number`: DynamoDB's exact decimal.
 //!
-//! Rule B.7 (dynamodb-rules.md): a number has at most 38 significant digits; a non-zero magnitude
+//! Rule B.7 (docs/dynamodb-rules.md): a number has at most 38 significant digits; a non-zero magnitude
 //! lies in 1E-130 ..= 9.9999999999999999999999999999999999999E+125; zero is allowed.
 //! Rule B.9: numbers compare numerically (arbitrary-precision decimal, not float: `1E2` equals
 //! `100`) and are normalised on storage: leading zeros dropped (`0042`→`42`), trailing fraction

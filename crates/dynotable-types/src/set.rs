@@ -1,6 +1,6 @@
 //! `Set<T>`: the elements of an SS, NS or BS attribute.
 //!
-//! Rule B.7 (dynamodb-rules.md): sets may not be empty and hold no duplicates; numbers compare
+//! Rule B.7 (docs/dynamodb-rules.md): sets may not be empty and hold no duplicates; numbers compare
 //! numerically, so `["1", "1.0"]` is a duplicate. A `Set` can only be built through
 //! [`Set::new`], which enforces both rules with the service's messages (rule B.10), so every
 //! `Set` in the program is valid and set-typed attributes never need re-validating.

@@ -1,6 +1,6 @@
 //! Item and value sizes, exactly as DynamoDB counts them for the 400 KB limit and for capacity.
 //!
-//! Rule B.1 (dynamodb-rules.md; AWS `CapacityUnitCalculations.html`). All sizes are bytes, and
+//! Rule B.1 (docs/dynamodb-rules.md; AWS `CapacityUnitCalculations.html`). All sizes are bytes, and
 //! 1 KB = 1,024 bytes. An item's size is, over its top-level attributes, the UTF-8 length of the
 //! name plus the size of the value:
 //!

@@ -1,6 +1,6 @@
 //! The value rules the types cannot carry by themselves.
 //!
-//! Most of rule B.7 (dynamodb-rules.md) is enforced by construction: a [`crate::Number`] is
+//! Most of rule B.7 (docs/dynamodb-rules.md) is enforced by construction: a [`crate::Number`] is
 //! always in range with at most 38 digits, a [`crate::Set`] is never empty and never holds a
 //! duplicate, and `NULL` has no `false`. What is left:
 //!

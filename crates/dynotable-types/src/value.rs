@@ -1,6 +1,6 @@
 //! `AttributeValue`: the ten DynamoDB data types, and `Item`.
 //!
-//! DynamoDB API reference `API_AttributeValue.html`; rules B.1, B.7, B.9 (dynamodb-rules.md).
+//! DynamoDB API reference `API_AttributeValue.html`; rules B.1, B.7, B.9 (docs/dynamodb-rules.md).
 //!
 //! Variant names are the wire's type descriptors (`S`, `N`, `B`, `BOOL`, `NULL`, `M`, `L`, `SS`,
 //! `NS`, `BS`), so `AttributeValue::BOOL(true)` reads like `{"BOOL": true}`.

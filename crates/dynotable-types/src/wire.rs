@@ -1,7 +1,7 @@
 //! DynamoDB JSON: `{"S":"x"}`, `{"N":"12.5"}`, `{"B":"<base64>"}`, `{"BOOL":true}`,
 //! `{"NULL":true}`, `{"M":{…}}`, `{"L":[…]}`, `{"SS":[…]}`, `{"NS":["…"]}`, `{"BS":["<base64>"]}`.
 //!
-//! DynamoDB API reference `API_AttributeValue.html`; rules B.7 and B.10 (dynamodb-rules.md).
+//! DynamoDB API reference `API_AttributeValue.html`; rules B.7 and B.10 (docs/dynamodb-rules.md).
 //!
 //! # Two kinds of failure
 //!

@@ -408,7 +408,7 @@ export type DemoReset = {
 
 /**  What DynamoDB would answer to the request: exception, message, and where. */
 export type Diagnostic = {
-	/**  Always `ValidationException` (Rule B.10, dynamodb-rules.md). */
+	/**  Always `ValidationException` (Rule B.10, docs/dynamodb-rules.md). */
 	exception: string,
 	message: string,
 	/**
@@ -496,7 +496,7 @@ export type Expectation =
 /**  Write whatever is there. */
 { kind: "anything" };
 
-/**  One sentence of an explanation, with the rule of dynamodb-rules.md it applies (`"B.2"`). */
+/**  One sentence of an explanation, with the rule of docs/dynamodb-rules.md it applies (`"B.2"`). */
 export type ExplanationLine = {
 	rule: string | null,
 	text: string,
@@ -1104,7 +1104,7 @@ export type SizeSource =
 
 /**
  *  A sort-key condition: exactly the operators DynamoDB allows on a sort key (rule B.5,
- *  dynamodb-rules.md).
+ *  docs/dynamodb-rules.md).
  */
 export type SortKeyCondition = { op: "eq"; value: AttributeValue } | { op: "lt"; value: AttributeValue } | { op: "le"; value: AttributeValue } | { op: "gt"; value: AttributeValue } | { op: "ge"; value: AttributeValue } | { op: "beginsWith"; value: AttributeValue } | { op: "between"; low: AttributeValue; high: AttributeValue };
 

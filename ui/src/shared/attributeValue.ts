@@ -3,7 +3,7 @@
  * the byte length of base64 binaries, and DynamoDB's ordering of key values.
  *
  * Numbers are never turned into JS numbers here. DynamoDB numbers carry up to 38 significant
- * digits (rule B.7, dynamodb-rules.md), beyond a double's 15–17, so they are read and
+ * digits (rule B.7, docs/dynamodb-rules.md), beyond a double's 15–17, so they are read and
  * compared as decimal strings: sign, digits and a power of ten.
  */
 import type { AttributeValue, ScalarType } from "../ipc/bindings.gen";
@@ -206,7 +206,7 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
 const utf8 = new TextEncoder();
 
 /**
- * DynamoDB's order of key values (rule B.9, dynamodb-rules.md): numbers numerically,
+ * DynamoDB's order of key values (rule B.9, docs/dynamodb-rules.md): numbers numerically,
  * strings by their UTF-8 bytes, binaries by unsigned bytes. Values of different types are ordered
  * by type (N, S, B) so a mixed list still sorts deterministically.
  */

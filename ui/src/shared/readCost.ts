@@ -1,6 +1,6 @@
 /**
  * What reading a whole item collection with Query costs, from its size by DynamoDB's item-size
- * rules (rule B.2, dynamodb-rules.md): a Query adds the sizes of the items it reads and rounds the
+ * rules (rule B.2, docs/dynamodb-rules.md): a Query adds the sizes of the items it reads and rounds the
  * total up to 4 KB once per page; one strongly consistent 4 KB is 1 RCU, eventually consistent
  * half that, and a Query costs at least 1 (strong) / 0.5 (eventual). A page holds at most 1 MB
  * (rule B.4), so a collection over 1 MB is read in several pages, each rounded on its own.

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{AttributeValue, CapacityFigure, IndexKind, Item};
 
-/// One sentence of an explanation, with the rule of dynamodb-rules.md it applies (`"B.2"`).
+/// One sentence of an explanation, with the rule of docs/dynamodb-rules.md it applies (`"B.2"`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct ExplanationLine {

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::{AttributeValue, Item};
 
 /// A sort-key condition: exactly the operators DynamoDB allows on a sort key (rule B.5,
-/// dynamodb-rules.md).
+/// docs/dynamodb-rules.md).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
 #[serde(tag = "op", rename_all = "camelCase")]
 pub enum SortKeyCondition {

@@ -2,7 +2,7 @@
 //! CSV ([`formats`]); a file written into a table with BatchWriteItem. Both report progress as
 //! they go and stop when cancelled by id ([`App::cancel_operation`]).
 //!
-//! Import follows DynamoDB's rules for batch writes (rule B.9, dynamodb-rules.md; API reference
+//! Import follows DynamoDB's rules for batch writes (rule B.9, docs/dynamodb-rules.md; API reference
 //! `API_BatchWriteItem.html`): at most 25 puts per request; `UnprocessedItems` are sent again
 //! after an exponential backoff, and so are requests refused for throughput
 //! (`ProvisionedThroughputExceededException`, `ThrottlingException`, `RequestLimitExceeded`).

@@ -1,5 +1,5 @@
 //! DynamoDB's capacity rules, once, in integer units: the engine's ConsumedCapacity and the
-//! app's cost estimator both call these functions (rules B.1–B.3, dynamodb-rules.md).
+//! app's cost estimator both call these functions (rules B.1–B.3, docs/dynamodb-rules.md).
 //!
 //! Reads are counted in *half read units* (an eventually consistent read of one 4 KB block), so
 //! every read cost is an integer; writes in whole write units (1 KB blocks). They become the

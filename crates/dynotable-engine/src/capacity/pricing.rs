@@ -75,7 +75,7 @@ impl Default for PriceTable {
                 region: "us-east-1".into(),
                 currency: "USD".into(),
                 as_of: "2024-11-01".into(),
-                source: "dynamodb-rules.md B.12 (third-party summaries of AWS's 2024-11-01 price change); verify against the AWS price list".into(),
+                source: "docs/dynamodb-rules.md B.12 (third-party summaries of AWS's 2024-11-01 price change); verify against the AWS price list".into(),
                 on_demand_write_per_million: 0.625,
                 on_demand_read_per_million: 0.125,
                 provisioned_wcu_hour: 0.00065,

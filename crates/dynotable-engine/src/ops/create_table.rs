@@ -3,7 +3,7 @@
 //!
 //! Validation order follows the service: member constraints (one envelope), then the billing
 //! mode and throughput, then the key schema against the attribute definitions, then each index.
-//! Messages are the service's (rules B.7, B.8, B.10 in dynamodb-rules.md); those the rules file
+//! Messages are the service's (rules B.7, B.8, B.10 in docs/dynamodb-rules.md); those the rules file
 //! does not quote follow DynamoDB's wording as observed by dynalite and are marked "unverified".
 
 use std::collections::BTreeSet;

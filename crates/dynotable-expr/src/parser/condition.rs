@@ -1,5 +1,5 @@
 //! The condition grammar, shared by ConditionExpression, FilterExpression and
-//! KeyConditionExpression (Rule B.6, dynamodb-rules.md; AWS Developer Guide,
+//! KeyConditionExpression (Rule B.6, docs/dynamodb-rules.md; AWS Developer Guide,
 //! "Condition and filter expressions, operators, and functions"):
 //!
 //! ```text

@@ -5,7 +5,7 @@
 //! service's words: `Invalid <Kind>: Syntax error; token: "<tok>", near: "<context>"`
 //! (see [`crate::lexer::syntax_error_detail`] for how "near" is formed).
 //!
-//! Before parsing, two checks on the raw text (Rule B.6/B.7, dynamodb-rules.md):
+//! Before parsing, two checks on the raw text (Rule B.6/B.7, docs/dynamodb-rules.md):
 //! - longer than 4 KB (4,096 bytes of the text as sent, placeholders not substituted) →
 //!   `Expression size has exceeded the maximum allowed size; expression size: <n>`;
 //! - empty or only whitespace → `The expression can not be empty;`.
@@ -32,7 +32,7 @@ pub use condition::parse_condition;
 pub use projection::parse_projection;
 pub use update::parse_update;
 
-/// Rule B.7 (dynamodb-rules.md): an expression string is at most 4 KB.
+/// Rule B.7 (docs/dynamodb-rules.md): an expression string is at most 4 KB.
 pub const MAX_EXPRESSION_BYTES: usize = 4096;
 
 /// Rule B.6/B.7: at most 300 operators or functions in an expression.

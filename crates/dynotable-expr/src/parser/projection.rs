@@ -1,4 +1,4 @@
-//! The ProjectionExpression grammar (Rule B.6, dynamodb-rules.md):
+//! The ProjectionExpression grammar (Rule B.6, docs/dynamodb-rules.md):
 //!
 //! ```text
 //! projection ::= path ( , path )*

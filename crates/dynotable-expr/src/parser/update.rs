@@ -1,4 +1,4 @@
-//! The UpdateExpression grammar (Rule B.6, dynamodb-rules.md; AWS Developer Guide,
+//! The UpdateExpression grammar (Rule B.6, docs/dynamodb-rules.md; AWS Developer Guide,
 //! "Update expressions"):
 //!
 //! ```text

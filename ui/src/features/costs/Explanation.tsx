@@ -1,6 +1,6 @@
 /**
  * The estimator's explanation lines as they come from Rust: one sentence each, with the rule of
- * dynamodb-rules.md it applies as a small chip. The UI never rewrites them.
+ * docs/dynamodb-rules.md it applies as a small chip. The UI never rewrites them.
  */
 import type { ExplanationLine } from "../../ipc/bindings.gen";
 import "./Explanation.css";

@@ -9,7 +9,7 @@ const defaults: RegionPrices = {
   region: "us-east-1",
   currency: "USD",
   asOf: "2024-11-01",
-  source: "dynamodb-rules.md B.12",
+  source: "docs/dynamodb-rules.md B.12",
   onDemandWritePerMillion: 0.625,
   onDemandReadPerMillion: 0.125,
   provisionedWcuHour: 0.00065,
@@ -47,7 +47,7 @@ describe("MonthlyCost", () => {
     render(<MonthlyCost readUnitsPerRequest={2.5} source={fake} />);
     expect((await screen.findByTestId("on-demand")).textContent).toContain("$82.13");
     expect(screen.getByText("Prices: us-east-1, USD, as of 2024-11-01")).not.toBeNull();
-    expect(screen.getByText(/Defaults as of 2024-11-01: dynamodb-rules.md B.12/)).not.toBeNull();
+    expect(screen.getByText(/Defaults as of 2024-11-01: docs\/dynamodb-rules.md B.12/)).not.toBeNull();
     expect(screen.getByTestId("provisioned").textContent).toContain("72 RCU");
     expect(fake.monthlyCost).toHaveBeenCalledWith(defaults, expect.objectContaining({ readsPerSecond: 100, readUnitsPerRequest: 2.5 }));
   });

@@ -3,7 +3,7 @@
  * DynamoDB's legal operators, direction, Limit, consistency, projection and filter. It only builds
  * a `QueryInput`; running it is the caller's business (`onRun`).
  *
- * DynamoDB's rules it enforces before sending (rules B.5 and B.4, dynamodb-rules.md):
+ * DynamoDB's rules it enforces before sending (rules B.5 and B.4, docs/dynamodb-rules.md):
  * - the partition key takes only `=`; the sort key takes =, <, <=, >, >=, BETWEEN and begins_with,
  *   and begins_with only on a string or binary sort key;
  * - key values are of the key's type, and a string or binary key value cannot be empty;

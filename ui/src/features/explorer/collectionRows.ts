@@ -3,7 +3,7 @@
  * query returned them, with a page mark after each page), the attribute columns, and the sentences
  * of a page mark.
  *
- * Paging facts come from the Query rules (rule B.4, dynamodb-rules.md): a page ends when
+ * Paging facts come from the Query rules (rule B.4, docs/dynamodb-rules.md): a page ends when
  * `Limit` items were evaluated or 1 MB was read, `Limit` and the 1 MB count items before the
  * filter, so `ScannedCount` (read) can exceed `Count` (returned), and a page may hold no item at all.
  */

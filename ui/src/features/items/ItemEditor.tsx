@@ -6,7 +6,7 @@
  * Checks run in two places. Here: the text parses, key attributes are present and typed, and an
  * existing item's key is not changed. In the engine (the `validate` prop, wired to the Rust rules):
  * DynamoDB's item rules and the item's size, drawn as a meter against the 400 KB limit
- * (rules B.1 and B.7, dynamodb-rules.md). Saving asks for a confirmation that names the key.
+ * (rules B.1 and B.7, docs/dynamodb-rules.md). Saving asks for a confirmation that names the key.
  */
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import type { Item, KeySchema } from "../explorer/model";
@@ -49,7 +49,7 @@ export type ItemEditorProps = {
   validateDelayMs?: number;
 };
 
-/** DynamoDB's maximum item size: 400 KB, names and values included (rule B.7, dynamodb-rules.md). */
+/** DynamoDB's maximum item size: 400 KB, names and values included (rule B.7, docs/dynamodb-rules.md). */
 export const MAX_ITEM_BYTES = 400 * 1024;
 
 const MODES: { mode: EditorMode; label: string }[] = [

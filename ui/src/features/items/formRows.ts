@@ -4,7 +4,7 @@
  * BOOL "true"/"false"; NULL has no text; SS, NS and BS one value per line; M and L as DynamoDB
  * JSON of their contents (`{"city": {"S": "Leeds"}}` for a map, `[{"N": "1"}]` for a list).
  *
- * Set rules (rule B.7, dynamodb-rules.md): a set is not empty and holds no duplicates.
+ * Set rules (rule B.7, docs/dynamodb-rules.md): a set is not empty and holds no duplicates.
  */
 import type { AttributeValue, Item } from "../explorer/model";
 import { isBase64, isNumberText, parseDecimal, compareDecimals, typeOf, type AttributeType } from "./attributeValue";

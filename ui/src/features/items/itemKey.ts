@@ -1,6 +1,6 @@
 /**
  * An item's primary key as the editor and the confirmations talk about it: the key in words,
- * and the key rules DynamoDB applies to a written item (rules B.7 and B.9, dynamodb-rules.md): every key
+ * and the key rules DynamoDB applies to a written item (rules B.7 and B.9, docs/dynamodb-rules.md): every key
  * attribute is present, of the key's declared scalar type, and a string or binary key value is not
  * empty.
  */

@@ -6,7 +6,7 @@
 //! Everything here is plain data in, plain data out (serde), so the desktop app can expose it as
 //! commands for tables of the embedded engine and of AWS alike. Every figure comes from the rule
 //! functions of [`crate::capacity`] — the ones the engine charges with — and carries
-//! [`Line`]s: one sentence each, naming the rule of `dynamodb-rules.md` it applies.
+//! [`Line`]s: one sentence each, naming the rule of `docs/dynamodb-rules.md` it applies.
 //!
 //! **Inputs.** A table is described by its [`TableShape`] (key schema, and each index's kind,
 //! key and projection; [`Engine::table_shape`] gives it for an embedded table). Items are
@@ -193,7 +193,7 @@ impl Engine {
 }
 
 /// One line of an explanation: a sentence the UI shows as it is, and the rule of
-/// `dynamodb-rules.md` it applies (`"B.2"`), if any.
+/// `docs/dynamodb-rules.md` it applies (`"B.2"`), if any.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Line {

@@ -1,4 +1,4 @@
-//! The estimator against DynamoDB's documented examples (rules B.1–B.3, dynamodb-rules.md),
+//! The estimator against DynamoDB's documented examples (rules B.1–B.3, docs/dynamodb-rules.md),
 //! the seed articles' examples and the live-service captures the rules file records.
 
 use dynotable_types::{AttributeValue, Item, ScalarAttributeType, item_size};
