@@ -99,21 +99,24 @@ def test_the_map_opens_veh_v_7741s_box_meta_before_its_readings(window):
     marked = f'[data-testid="table-screen-Telemetry"] {RUN_BOX}[data-key="VEH#V-7741"].run-box-marked'
     present(window, marked, "VEH#V-7741's box, marked")
     # The run is virtualised: a box may be drawn anew as the run settles, so it is found each time.
-    def rows_drawn(d):
-        # Scrolled to as a person would look at it: the run reads the boxes in its sight.
+    def drawn(d):
+        # Scrolled to as a person would look at it: the run reads the boxes in its sight. Rows,
+        # columns and the "more" line are read in the same look.
         box = css(d, marked)
         d.execute_script("arguments[0].scrollIntoView({block: 'nearest'})", box)
-        return len(drawn_rows(box)) > 2
+        rows = drawn_rows(box)
+        if len(rows) <= 2:
+            return None
+        columns = [content(th) for th in box.find_elements(By.CSS_SELECTOR, "thead th")]
+        return rows, columns, content(css(box, '[data-testid="box-more"]'))
 
-    wait_for(window, "VEH#V-7741's rows", rows_drawn)
-    box = css(window, marked)
-    rows = drawn_rows(box)
+    rows, columns, more = wait_for(window, "VEH#V-7741's rows", drawn)
     assert rows[0] == "META", rows[:3]
     assert all(r.startswith("TS#") for r in rows[1:]), rows
     assert rows[1:] == sorted(rows[1:]), rows
-    columns = [content(th) for th in box.find_elements(By.CSS_SELECTOR, "thead th")]
     assert columns[0] == "recordedAt" and "plate" in columns and "speedKph" in columns, columns
-    assert "more items in this collection" in content(css(box, '[data-testid="box-more"]'))
+    assert "more items in this collection" in more
+    box = css(window, marked)
     window.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
     screenshots_light_and_dark(window, "collections-veh-v-7741")
 
