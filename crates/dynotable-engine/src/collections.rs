@@ -9,7 +9,7 @@ use dynotable_types::{AttributeValue, KeyValue};
 use serde::Serialize;
 use sqlx::Row;
 
-use crate::catalog::{IndexKind, KeySchema};
+use crate::catalog::{IndexKind, KeySchema, TableSchema};
 use crate::{ApiError, Engine, items};
 
 /// One item collection.
@@ -58,15 +58,7 @@ impl Engine {
         partition_key: &AttributeValue,
     ) -> Result<Option<CollectionSummary>, ApiError> {
         let table = self.table(table)?;
-        let (keyspace, key): (i64, &KeySchema) = match index {
-            None => (table.keyspace, &table.key),
-            Some(name) => {
-                let index = table.index(name).ok_or_else(|| {
-                    ApiError::validation(format!("The table does not have the specified index: {name}"))
-                })?;
-                (index.keyspace, &index.key)
-            }
-        };
+        let (keyspace, key) = keyspace_of(&table, index)?;
         let probe: dynotable_types::Item =
             std::iter::once((key.partition.name.clone(), partition_key.clone())).collect();
         let pk = items::key_checker(key, dynotable_types::KeyRole::Partition)
@@ -82,9 +74,7 @@ impl Engine {
         let Some((count, bytes)) = row else {
             return Ok(None);
         };
-        let lsi_limit = table.has_lsi()
-            && index.is_none_or(|n| table.index(n).is_some_and(|i| i.kind == IndexKind::Local));
-        let limited_size_bytes = if lsi_limit {
+        let limited_size_bytes = if lsi_limited(&table, index) {
             Some(items::lsi_collection_bytes(&mut conn, &table, &pk).await?)
         } else {
             None
@@ -106,20 +96,8 @@ impl Engine {
         largest: usize,
     ) -> Result<CollectionStats, ApiError> {
         let table = self.table(table)?;
-        let (keyspace, key): (i64, &KeySchema) = match index {
-            None => (table.keyspace, &table.key),
-            Some(name) => {
-                let index = table.index(name).ok_or_else(|| {
-                    ApiError::validation(format!("The table does not have the specified index: {name}"))
-                })?;
-                (index.keyspace, &index.key)
-            }
-        };
-        let lsi_limit = (index.is_none()
-            || table
-                .index(index.unwrap_or_default())
-                .is_some_and(|i| i.kind == IndexKind::Local))
-            && table.has_lsi();
+        let (keyspace, key) = keyspace_of(&table, index)?;
+        let lsi_limit = lsi_limited(&table, index);
         let mut conn = self.reader().await?;
         let (item_count, size_bytes) = crate::storage::keyspace_totals(&mut conn, keyspace).await?;
 
@@ -154,24 +132,7 @@ impl Engine {
         .bind(i64::try_from(largest).unwrap_or(i64::MAX))
         .fetch_all(&mut *conn)
         .await?;
-        let mut summaries = Vec::with_capacity(rows.len());
-        for row in rows {
-            let pk: Vec<u8> = row.get(0);
-            let (value, rest) = KeyValue::decode(key.partition.ty, &pk)
-                .ok_or_else(|| ApiError::internal("a stored partition key could not be decoded"))?;
-            debug_assert!(rest.is_empty());
-            let limited_size_bytes = if lsi_limit {
-                Some(items::lsi_collection_bytes(&mut conn, &table, &pk).await?)
-            } else {
-                None
-            };
-            summaries.push(CollectionSummary {
-                partition_key: value.into(),
-                item_count: u64::try_from(row.get::<i64, _>(1)).unwrap_or(0),
-                size_bytes: u64::try_from(row.get::<i64, _>(2)).unwrap_or(0),
-                limited_size_bytes,
-            });
-        }
+        let summaries = summaries(&mut conn, &table, key, lsi_limit, rows).await?;
         Ok(CollectionStats {
             distinct_partition_keys: sizes.len() as u64,
             item_count: u64::try_from(item_count).unwrap_or(0),
@@ -181,4 +142,116 @@ impl Engine {
             collection_size_limit: lsi_limit.then_some(self.inner.options.collection_size_limit),
         })
     }
+
+    /// The collections of `table` (or of its index `index`) in key order, the order of their
+    /// partition-key values (rule B.9: numbers by value, strings and binaries byte by byte),
+    /// skipping the first `offset` and listing at most `limit`: the Collections view reads the
+    /// run page by page as the user scrolls, so a table of 10,000 collections opens like one of 10.
+    pub async fn collection_range(
+        &self,
+        table: &str,
+        index: Option<&str>,
+        offset: u64,
+        limit: usize,
+    ) -> Result<Vec<CollectionSummary>, ApiError> {
+        let table = self.table(table)?;
+        let (keyspace, key) = keyspace_of(&table, index)?;
+        let lsi_limit = lsi_limited(&table, index);
+        let mut conn = self.reader().await?;
+        // The stored partition keys are order-preserving encodings (`dynotable_types::key_encoding`),
+        // so SQLite's BLOB order along the primary key is the key order.
+        let rows = sqlx::query(
+            "SELECT pk, item_count, size_bytes FROM collections WHERE keyspace = ? ORDER BY pk LIMIT ? OFFSET ?",
+        )
+        .bind(keyspace)
+        .bind(i64::try_from(limit).unwrap_or(i64::MAX))
+        .bind(i64::try_from(offset).unwrap_or(i64::MAX))
+        .fetch_all(&mut *conn)
+        .await?;
+        summaries(&mut conn, &table, key, lsi_limit, rows).await
+    }
+
+    /// Where the collection of `partition_key` stands in the key-ordered run of
+    /// [`Engine::collection_range`]: how many collections come before it. `None` when no item has
+    /// that partition key.
+    pub async fn collection_position(
+        &self,
+        table: &str,
+        index: Option<&str>,
+        partition_key: &AttributeValue,
+    ) -> Result<Option<u64>, ApiError> {
+        let table = self.table(table)?;
+        let (keyspace, key) = keyspace_of(&table, index)?;
+        let probe: dynotable_types::Item =
+            std::iter::once((key.partition.name.clone(), partition_key.clone())).collect();
+        let pk = items::key_checker(key, dynotable_types::KeyRole::Partition)
+            .check_in_key(&probe)?
+            .encode();
+        let mut conn = self.reader().await?;
+        let exists: Option<i64> =
+            sqlx::query_scalar("SELECT 1 FROM collections WHERE keyspace = ? AND pk = ?")
+                .bind(keyspace)
+                .bind(&pk)
+                .fetch_optional(&mut *conn)
+                .await?;
+        if exists.is_none() {
+            return Ok(None);
+        }
+        let before: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM collections WHERE keyspace = ? AND pk < ?")
+                .bind(keyspace)
+                .bind(&pk)
+                .fetch_one(&mut *conn)
+                .await?;
+        Ok(Some(u64::try_from(before).unwrap_or(0)))
+    }
+}
+
+/// The keyspace and key schema of `table`, or of its index `index`.
+fn keyspace_of<'t>(table: &'t TableSchema, index: Option<&str>) -> Result<(i64, &'t KeySchema), ApiError> {
+    match index {
+        None => Ok((table.keyspace, &table.key)),
+        Some(name) => {
+            let index = table.index(name).ok_or_else(|| {
+                ApiError::validation(format!("The table does not have the specified index: {name}"))
+            })?;
+            Ok((index.keyspace, &index.key))
+        }
+    }
+}
+
+/// Whether the 10 GB item-collection limit applies to these collections: on a table with an LSI,
+/// to the table's collections and the LSIs' (rule B.7), never to a GSI's.
+fn lsi_limited(table: &TableSchema, index: Option<&str>) -> bool {
+    table.has_lsi() && index.is_none_or(|n| table.index(n).is_some_and(|i| i.kind == IndexKind::Local))
+}
+
+/// The summaries of `collections` rows (`pk, item_count, size_bytes`), with the LSI-limited size
+/// where it applies.
+async fn summaries(
+    conn: &mut sqlx::SqliteConnection,
+    table: &TableSchema,
+    key: &KeySchema,
+    lsi_limit: bool,
+    rows: Vec<sqlx::sqlite::SqliteRow>,
+) -> Result<Vec<CollectionSummary>, ApiError> {
+    let mut summaries = Vec::with_capacity(rows.len());
+    for row in rows {
+        let pk: Vec<u8> = row.get(0);
+        let (value, rest) = KeyValue::decode(key.partition.ty, &pk)
+            .ok_or_else(|| ApiError::internal("a stored partition key could not be decoded"))?;
+        debug_assert!(rest.is_empty());
+        let limited_size_bytes = if lsi_limit {
+            Some(items::lsi_collection_bytes(conn, table, &pk).await?)
+        } else {
+            None
+        };
+        summaries.push(CollectionSummary {
+            partition_key: value.into(),
+            item_count: u64::try_from(row.get::<i64, _>(1)).unwrap_or(0),
+            size_bytes: u64::try_from(row.get::<i64, _>(2)).unwrap_or(0),
+            limited_size_bytes,
+        });
+    }
+    Ok(summaries)
 }

@@ -8,6 +8,10 @@
 //!   keys, `TableId` masked) or `<Exception>: <message>`.
 //! - `clock <seconds>`: sets the engine's clock (the clock starts at 1700000000).
 //! - `stats <table> [index=<name>] [largest=<n>]`: the engine's collection statistics.
+//! - `range <table> [index=<name>] [offset=<n>] [limit=<n>]`: the collections in key order, one a
+//!   line.
+//! - `position <table> [index=<name>] '<partition-key value>'`: where that collection stands in
+//!   the key-ordered run (`none` when there is none).
 //! - `reopen collection_size_limit=<bytes>`: a fresh engine with that item-collection limit.
 //! - `streams <Operation> '<json body>'`: a DynamoDB Streams operation.
 //! - `read-stream <table> [type=TRIM_HORIZON] [limit=<n>]`: the latest stream of the table read
@@ -111,6 +115,40 @@ impl goldenscript::Runner for Runner {
                     .block_on(self.engine.collection_stats(&table, index.as_deref(), largest));
             return Ok(match result {
                 Ok(stats) => format!("{}\n", serde_json::to_string(&stats)?),
+                Err(err) => format!("{}: {}\n", err.kind.name(), err.message),
+            });
+        }
+        if command.name == "range" {
+            let table = args.next_pos().ok_or("range needs a table")?.to_owned();
+            let index = args.take_key("index").map(str::to_owned);
+            let offset: u64 = args.take_key("offset").unwrap_or("0").parse()?;
+            let limit: usize = args.take_key("limit").unwrap_or("100").parse()?;
+            args.reject_next()?;
+            let result =
+                self.runtime.block_on(
+                    self.engine
+                        .collection_range(&table, index.as_deref(), offset, limit),
+                );
+            return Ok(match result {
+                Ok(run) => run
+                    .iter()
+                    .map(|c| serde_json::to_string(c).map(|line| line + "\n"))
+                    .collect::<Result<String, _>>()?,
+                Err(err) => format!("{}: {}\n", err.kind.name(), err.message),
+            });
+        }
+        if command.name == "position" {
+            let table = args.next_pos().ok_or("position needs a table")?.to_owned();
+            let index = args.take_key("index").map(str::to_owned);
+            let value: dynotable_types::AttributeValue =
+                serde_json::from_str(args.next_pos().ok_or("position needs a key value")?)?;
+            args.reject_next()?;
+            let result =
+                self.runtime
+                    .block_on(self.engine.collection_position(&table, index.as_deref(), &value));
+            return Ok(match result {
+                Ok(Some(at)) => format!("{at}\n"),
+                Ok(None) => "none\n".to_owned(),
                 Err(err) => format!("{}: {}\n", err.kind.name(), err.message),
             });
         }

@@ -1,6 +1,8 @@
 //! Property tests of the engine through its API: Query returns a collection in DynamoDB's
 //! sort-key order (numbers numerically, strings by UTF-8 bytes, binary by unsigned bytes) in
-//! both directions, and paging with any Limit returns exactly the same items as one page.
+//! both directions, and paging with any Limit returns exactly the same items as one page; and the
+//! engine lists a table's item collections in the order of their partition-key values, page by
+//! page, each at the position it reports.
 
 use std::collections::BTreeSet;
 
@@ -118,6 +120,55 @@ proptest! {
             let expected: Vec<Vec<u8>> = values.iter().cloned().collect::<BTreeSet<_>>().into_iter().collect();
             let got: Vec<Vec<u8>> = query_all(&engine, true, Some(3)).await.iter().map(|b| b64.decode(b["B"].as_str().unwrap()).unwrap()).collect();
             prop_assert_eq!(got, expected);
+            Ok(())
+        })?;
+    }
+
+    #[test]
+    fn collections_are_listed_in_partition_key_order_page_by_page(
+        values in prop::collection::btree_set(-1_000_000i64..1_000_000, 1..40),
+        scale in 0u32..4,
+        page in 1usize..9,
+    ) {
+        runtime().block_on(async {
+            let engine = Engine::open(Location::InMemory).await.unwrap();
+            call(&engine, "CreateTable", json!({"TableName": "Keyed", "BillingMode": "PAY_PER_REQUEST",
+                "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "N"}, {"AttributeName": "sk", "AttributeType": "S"}],
+                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}]})).await;
+            // `v / 10^scale`, so negative numbers, fractions and magnitudes mix.
+            let spell = |v: i64| {
+                let digits = format!("{:0>width$}", v.unsigned_abs(), width = scale as usize + 1);
+                let (int, frac) = digits.split_at(digits.len() - scale as usize);
+                let sign = if v < 0 { "-" } else { "" };
+                if frac.is_empty() { format!("{sign}{int}") } else { format!("{sign}{int}.{frac}") }
+            };
+            for v in &values {
+                for sk in ["A", "B"] {
+                    call(&engine, "PutItem", json!({"TableName": "Keyed", "Item": {"pk": {"N": spell(*v)}, "sk": {"S": sk}}})).await;
+                }
+            }
+            let mut listed: Vec<f64> = Vec::new();
+            let mut offset = 0u64;
+            loop {
+                let run = engine.collection_range("Keyed", None, offset, page).await.unwrap();
+                prop_assert!(run.len() <= page);
+                for summary in &run {
+                    prop_assert_eq!(summary.item_count, 2);
+                    let n: f64 = serde_json::to_value(&summary.partition_key).unwrap()["N"].as_str().unwrap().parse().unwrap();
+                    listed.push(n);
+                }
+                if run.len() < page { break; }
+                offset += page as u64;
+            }
+            let expected: Vec<f64> = values.iter().map(|v| spell(*v).parse().unwrap()).collect();
+            prop_assert_eq!(&listed, &expected);
+            for (position, v) in values.iter().enumerate() {
+                let key: dynotable_types::AttributeValue = serde_json::from_value(json!({"N": spell(*v)})).unwrap();
+                let at = engine.collection_position("Keyed", None, &key).await.unwrap();
+                prop_assert_eq!(at, Some(position as u64));
+            }
+            let absent: dynotable_types::AttributeValue = serde_json::from_value(json!({"N": "1000001"})).unwrap();
+            prop_assert_eq!(engine.collection_position("Keyed", None, &absent).await.unwrap(), None);
             Ok(())
         })?;
     }
