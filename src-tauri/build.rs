@@ -20,6 +20,8 @@ const COMMANDS: &[&str] = &[
     "confirm_delete_table",
     "delete_table",
     "collection_stats",
+    "collection_range",
+    "collection_position",
     "query",
     "get_item",
     "put_item",

@@ -12,8 +12,8 @@ use dynotable_app::dto::cost::{
 };
 use dynotable_app::dto::index_view::{IndexesSideBySide, ViewSource};
 use dynotable_app::dto::{
-    AppInfo, CollectionStats, DemoReset, Item, ItemRead, NewTable, QueryInput, QueryPage, TableDescription,
-    TableList,
+    AppInfo, AttributeValue, CollectionRange, CollectionStats, DemoReset, Item, ItemRead, NewTable,
+    QueryInput, QueryPage, TableDescription, TableList,
 };
 use dynotable_app::history::{HistoryEntry, SavedQuery};
 use dynotable_app::profiles::{Profile, ProfileInput};
@@ -169,6 +169,37 @@ pub async fn collection_stats(
     index: Option<String>,
 ) -> Result<CollectionStats, CommandError> {
     app.collection_stats(&profile_id, &table, index.as_deref()).await
+}
+
+/// A stretch of the key-ordered run of a table's (or index's) collections.
+#[tauri::command]
+#[specta::specta]
+pub async fn collection_range(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+    index: Option<String>,
+    offset: u32,
+    limit: u32,
+) -> Result<CollectionRange, CommandError> {
+    app.collection_range(&profile_id, &table, index.as_deref(), u64::from(offset), limit)
+        .await
+}
+
+/// Where one collection stands in the key-ordered run (`null`: there is none).
+#[tauri::command]
+#[specta::specta]
+pub async fn collection_position(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+    index: Option<String>,
+    partition_value: AttributeValue,
+) -> Result<Option<u32>, CommandError> {
+    let at = app
+        .collection_position(&profile_id, &table, index.as_deref(), &partition_value)
+        .await?;
+    Ok(at.map(|n| u32::try_from(n).unwrap_or(u32::MAX)))
 }
 
 /// One page of a Query of one collection.

@@ -45,6 +45,8 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::delete_saved_query,
             commands::statistics_scan_cost,
             commands::gather_statistics,
+            commands::collection_range,
+            commands::collection_position,
             commands::create_table,
             commands::list_tables_in_regions,
             commands::provide_mfa_code,

@@ -14,6 +14,7 @@
 
 pub mod builder;
 mod cancellation;
+pub mod collections;
 mod connections;
 pub mod costs;
 pub mod data_dir;

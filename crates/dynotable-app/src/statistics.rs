@@ -135,7 +135,9 @@ impl App {
             distinct_partition_keys: all.len() as f64,
             item_count: all.iter().map(|c| c.item_count).sum(),
             size_bytes: all.iter().map(|c| c.size_bytes).sum(),
-            collections: all.into_iter().take(STATS_COLLECTIONS).collect(),
+            // Every collection is kept (the key-ordered run of the Collections view reads them
+            // all); what the UI is sent as statistics is the largest (`largest_only`).
+            collections: all,
             collection_size_limit: None,
             gathered_at: Some(gathered_at),
         };
@@ -151,10 +153,11 @@ impl App {
         .execute(pool)
         .await
         .map_err(storage)?;
-        Ok(Some(stats))
+        Ok(Some(largest_only(stats)))
     }
 
-    /// The statistics a scan gathered earlier; `NOT_FOUND` when none was run.
+    /// The statistics a scan gathered earlier, every collection listed (largest first);
+    /// `NOT_FOUND` when none was run.
     pub(crate) async fn gathered_statistics(
         &self,
         profile_id: &str,
@@ -178,6 +181,12 @@ impl App {
             )),
         }
     }
+}
+
+/// The statistics as the UI gets them: the largest `STATS_COLLECTIONS` collections listed.
+pub(crate) fn largest_only(mut stats: CollectionStats) -> CollectionStats {
+    stats.collections.truncate(STATS_COLLECTIONS);
+    stats
 }
 
 #[cfg(test)]

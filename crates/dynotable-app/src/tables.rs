@@ -304,7 +304,10 @@ impl App {
     ) -> Result<CollectionStats, CommandError> {
         let session = self.session(profile_id).await?;
         if !session.is_embedded() {
-            return self.gathered_statistics(profile_id, table).await;
+            return self
+                .gathered_statistics(profile_id, table)
+                .await
+                .map(crate::statistics::largest_only);
         }
         let engine = self.engine().await?;
         let stats = engine

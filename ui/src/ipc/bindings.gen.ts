@@ -77,6 +77,10 @@ export const commands = {
 	statisticsScanCost: (profileId: string, table: string) => typedError<ScanCost, CommandError>(__TAURI_INVOKE("statistics_scan_cost", { profileId, table })),
 	/**  Scans `table` for its collection statistics and keeps them; `None` when cancelled. */
 	gatherStatistics: (profileId: string, id: string, table: string, onProgress: Channel<ScanTotals>) => typedError<CollectionStats | null, CommandError>(__TAURI_INVOKE("gather_statistics", { profileId, id, table, onProgress })),
+	/**  A stretch of the key-ordered run of a table's (or index's) collections. */
+	collectionRange: (profileId: string, table: string, index: string | null, offset: number, limit: number) => typedError<CollectionRange, CommandError>(__TAURI_INVOKE("collection_range", { profileId, table, index, offset, limit })),
+	/**  Where one collection stands in the key-ordered run (`null`: there is none). */
+	collectionPosition: (profileId: string, table: string, index: string | null, partitionValue: AttributeValue) => typedError<number | null, CommandError>(__TAURI_INVOKE("collection_position", { profileId, table, index, partitionValue })),
 	/**  Creates a table with its keys, billing and secondary indexes. */
 	createTable: (profileId: string, table: NewTable) => typedError<TableDescription, CommandError>(__TAURI_INVOKE("create_table", { profileId, table })),
 	/**  Every table of a connection in each of `regions`, region by region. */
@@ -263,6 +267,21 @@ export type CollectionLimits = {
 	warningFraction: number,
 	/**  Largest first. */
 	collections: CollectionGauge[],
+};
+
+/**
+ *  A stretch of the key-ordered run of a table's (or an index's) collections: what the
+ *  Collections view draws as it scrolls.
+ */
+export type CollectionRange = {
+	table: string,
+	index: string | null,
+	/**  How many collections come before the first one listed. */
+	offset: number,
+	/**  How many collections the run has in all. */
+	total: number,
+	/**  The collections from `offset` on, in the order of their partition-key values. */
+	collections: CollectionStat[],
 };
 
 /**  One item collection: a partition-key value, its item count and bytes. */

@@ -54,6 +54,6 @@ pub use query::{
     CapacityFigure, ConsumedCapacity, ItemRead, PageStop, QueryInput, QueryPage, SortKeyCondition,
 };
 pub use table::{
-    Billing, CollectionStat, CollectionStats, IndexKind, IndexSummary, KeyAttribute, KeySchema, NewIndex,
-    NewTable, Projection, ProjectionType, ScalarType, TableDescription, TableList,
+    Billing, CollectionRange, CollectionStat, CollectionStats, IndexKind, IndexSummary, KeyAttribute,
+    KeySchema, NewIndex, NewTable, Projection, ProjectionType, ScalarType, TableDescription, TableList,
 };

@@ -143,6 +143,23 @@ pub struct CollectionStats {
     pub gathered_at: Option<f64>,
 }
 
+/// A stretch of the key-ordered run of a table's (or an index's) collections: what the
+/// Collections view draws as it scrolls.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct CollectionRange {
+    pub table: String,
+    pub index: Option<String>,
+    /// How many collections come before the first one listed.
+    #[specta(type = specta_typescript::Number)]
+    pub offset: f64,
+    /// How many collections the run has in all.
+    #[specta(type = specta_typescript::Number)]
+    pub total: f64,
+    /// The collections from `offset` on, in the order of their partition-key values.
+    pub collections: Vec<CollectionStat>,
+}
+
 /// How a new table is billed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
 #[serde(tag = "mode", rename_all = "camelCase")]

@@ -1,9 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { useState } from "react";
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { CollectionsView } from "./CollectionsView";
 import { useCollections, type CollectionsSource, type Item } from "./useCollections";
 import { CapacityProvider, useCapacityLedger } from "../../app/capacity";
-import type { CollectionStat, CollectionStats, QueryInput, QueryPage, TableDescription } from "../../ipc/bindings.gen";
+import type { AttributeValue, CollectionStat, QueryInput, QueryPage, TableDescription } from "../../ipc/bindings.gen";
 
 // jsdom lays nothing out: give the run a 600 px viewport and every box 200 px, as a browser
 // would, so the virtualiser has real sizes to work with.
@@ -67,17 +68,24 @@ const stat = (value: string, itemCount: number, sizeBytes: number): CollectionSt
   limitedSizeBytes: null,
 });
 
-function statsOf(collections: CollectionStat[], distinct = collections.length): CollectionStats {
+type Source = CollectionsSource & { query: ReturnType<typeof vi.fn>; collectionRange: ReturnType<typeof vi.fn> };
+
+/**
+ * The backend's side of the run: `run` is the key-ordered list the engine keeps (its order is
+ * the engine's business, tested in Rust), listed a stretch at a time.
+ */
+function withRun(run: CollectionStat[], query: CollectionsSource["query"]): Source {
   return {
-    table: "Telemetry",
-    index: null,
-    distinctPartitionKeys: distinct,
-    itemCount: collections.reduce((s, c) => s + c.itemCount, 0),
-    sizeBytes: collections.reduce((s, c) => s + c.sizeBytes, 0),
-    collections,
-    collectionSizeLimit: null,
-    gatheredAt: null,
-  };
+    query: vi.fn(query),
+    collectionRange: vi.fn(async (_p: string, table: string, index: string | null, offset: number, limit: number) => ({
+      status: "ok" as const,
+      data: { table, index, offset, total: run.length, collections: run.slice(offset, offset + limit) },
+    })),
+    collectionPosition: vi.fn(async (_p: string, _t: string, _i: string | null, value: AttributeValue) => {
+      const at = run.findIndex((c) => JSON.stringify(c.partitionValue) === JSON.stringify(value));
+      return { status: "ok" as const, data: at < 0 ? null : at };
+    }),
+  } as unknown as Source;
 }
 
 /** The collection VEH#V-7741: its META item first, then readings, as the engine sorts them. */
@@ -91,9 +99,7 @@ function itemsOf(vehicle: string, limit: number): Item[] {
   return [meta, ...readings].slice(0, limit);
 }
 
-function fakeSource(): CollectionsSource & { query: ReturnType<typeof vi.fn> } {
-  return {
-    query: vi.fn(async (_profile: string, input: QueryInput) => {
+async function readingsQuery(_profile: string, input: QueryInput) {
       const vehicle = "S" in input.partitionValue ? input.partitionValue.S : "";
       const items = itemsOf(vehicle, input.limit ?? 100);
       const page: QueryPage = {
@@ -105,8 +111,10 @@ function fakeSource(): CollectionsSource & { query: ReturnType<typeof vi.fn> } {
         stop: items.length === input.limit ? "limit" : "end",
       };
       return { status: "ok" as const, data: page };
-    }),
-  };
+}
+
+function fakeSource(run: CollectionStat[]): Source {
+  return withRun(run, readingsQuery);
 }
 
 function Used() {
@@ -116,19 +124,20 @@ function Used() {
 
 function Harness({
   table = telemetry,
-  stats,
   source,
   onOpen = () => {},
   reveal = null,
+  initialIndex = null,
 }: {
   table?: TableDescription;
-  stats: CollectionStats;
   source: CollectionsSource;
   onOpen?: (value: unknown) => void;
-  reveal?: { key: string; n: number } | null;
+  reveal?: { value: AttributeValue; n: number } | null;
+  initialIndex?: string | null;
 }) {
-  const data = useCollections({ profileId: "embedded", table: table.name, stats, source, rowsPerBox: 5 });
-  return <CollectionsView table={table} data={data} onOpen={onOpen} reveal={reveal} rowsPerBox={5} />;
+  const [index, setIndex] = useState<string | null>(initialIndex);
+  const data = useCollections({ profileId: "embedded", table: table.name, index, source, rowsPerBox: 5, listPage: 50 });
+  return <CollectionsView table={table} data={data} onOpen={onOpen} onGroupBy={setIndex} reveal={reveal} rowsPerBox={5} />;
 }
 
 function renderHarness(props: Parameters<typeof Harness>[0]) {
@@ -143,10 +152,9 @@ function renderHarness(props: Parameters<typeof Harness>[0]) {
 const boxes = () => screen.queryAllByTestId("collection-run-box");
 
 describe("CollectionsView", () => {
-  it("draws one box per partition-key value in key order, headed by the full key, count, size and whole-read RCU", async () => {
-    const source = fakeSource();
-    // The statistics list the largest first; the view draws them in DynamoDB's key order.
-    renderHarness({ stats: statsOf([stat("VEH#V-7741", 1441, 130 * 1024), stat("VEH#V-100", 36, 3400), stat("VEH#V-139", 36, 3500)]), source });
+  it("draws one box per collection of the run, in its order, headed by the full key, count, size and whole-read RCU", async () => {
+    const source = fakeSource([stat("VEH#V-100", 36, 3400), stat("VEH#V-139", 36, 3500), stat("VEH#V-7741", 1441, 130 * 1024)]);
+    renderHarness({ source });
     await waitFor(() => expect(boxes()).toHaveLength(3));
     expect(boxes().map((b) => b.getAttribute("data-key"))).toEqual(["VEH#V-100", "VEH#V-139", "VEH#V-7741"]);
     const big = boxes()[2]!;
@@ -158,8 +166,8 @@ describe("CollectionsView", () => {
   });
 
   it("reads each box in sight with one Query, its items in sort-key order with their attributes as columns", async () => {
-    const source = fakeSource();
-    renderHarness({ stats: statsOf([stat("VEH#V-7741", 41, 4000)]), source });
+    const source = fakeSource([stat("VEH#V-7741", 41, 4000)]);
+    renderHarness({ source });
     const box = (await screen.findAllByTestId("collection-run-box"))[0]!;
     await waitFor(() => expect(within(box).getAllByTestId("box-row")).toHaveLength(5));
     expect(source.query).toHaveBeenCalledTimes(1);
@@ -188,7 +196,7 @@ describe("CollectionsView", () => {
 
   it("opens a box in the Items view with its button or Enter, and moves between boxes with the arrow keys", async () => {
     const onOpen = vi.fn();
-    renderHarness({ stats: statsOf([stat("VEH#V-1", 3, 300), stat("VEH#V-2", 3, 300), stat("VEH#V-3", 3, 300)]), source: fakeSource(), onOpen });
+    renderHarness({ source: fakeSource([stat("VEH#V-1", 3, 300), stat("VEH#V-2", 3, 300), stat("VEH#V-3", 3, 300)]), onOpen });
     await waitFor(() => expect(boxes()).toHaveLength(3));
     fireEvent.click(within(boxes()[1]!).getByRole("button", { name: "Open vehicleId = VEH#V-2 in Items" }));
     expect(onOpen).toHaveBeenLastCalledWith({ S: "VEH#V-2" });
@@ -201,11 +209,11 @@ describe("CollectionsView", () => {
     expect(first.getAttribute("aria-setsize")).toBe("3");
   });
 
-  it("keeps only the boxes in sight in the DOM, and reads only those, for 10,000 collections", async () => {
-    const source = fakeSource();
+  it("keeps only the boxes in sight in the DOM, and lists and reads only those, for 10,000 collections", async () => {
     const many = Array.from({ length: 10_000 }, (_, i) => stat(`VEH#V-${String(i).padStart(5, "0")}`, 36, 3400));
+    const source = fakeSource(many);
     const started = performance.now();
-    renderHarness({ stats: statsOf(many), source });
+    renderHarness({ source });
     await waitFor(() => expect(boxes().length).toBeGreaterThan(0));
     // Generous: a loaded 2-core machine; the real-window figure is for bench/app.
     expect(performance.now() - started).toBeLessThan(5000);
@@ -226,52 +234,58 @@ describe("CollectionsView", () => {
     const inSight = boxes()[0]!.getAttribute("data-key");
     await waitFor(() => expect(source.query.mock.calls.some((c) => "S" in (c[1] as QueryInput).partitionValue && (c[1] as QueryInput).partitionValue.S === inSight)).toBe(true));
     expect(source.query.mock.calls.length).toBeLessThan(30);
+    // Listed a page at a time around what was in sight: the first page, then the one scrolled to.
+    expect(source.collectionRange.mock.calls.length).toBeLessThanOrEqual(4);
+    expect(source.collectionRange.mock.calls.every((c) => c[4] === 50)).toBe(true);
   });
 
   it("says why a table without a sort key has no collections, one item per key", async () => {
-    const source: CollectionsSource = {
-      query: vi.fn(async (_p: string, input: QueryInput) => ({
-        status: "ok" as const,
-        data: {
-          items: [{ PersonID: input.partitionValue, Name: { S: "Ada" } }],
-          count: 1,
-          scannedCount: 1,
-          lastEvaluatedKey: null,
-          consumedCapacity: null,
-          stop: "end" as const,
-        },
-      })),
-    };
-    const stats = statsOf([{ partitionValue: { N: "10" }, itemCount: 1, sizeBytes: 40, limitedSizeBytes: null }, { partitionValue: { N: "9" }, itemCount: 1, sizeBytes: 40, limitedSizeBytes: null }]);
-    renderHarness({ table: people, stats, source });
+    const run = [
+      { partitionValue: { N: "9" }, itemCount: 1, sizeBytes: 40, limitedSizeBytes: null },
+      { partitionValue: { N: "10" }, itemCount: 1, sizeBytes: 40, limitedSizeBytes: null },
+    ];
+    const source = withRun(run, async (_p: string, input: QueryInput) => ({
+      status: "ok" as const,
+      data: {
+        items: [{ PersonID: input.partitionValue, Name: { S: "Ada" } }],
+        count: 1,
+        scannedCount: 1,
+        lastEvaluatedKey: null,
+        consumedCapacity: null,
+        stop: "end" as const,
+      },
+    }));
+    renderHarness({ table: people, source });
     expect(screen.getByTestId("collections-simple-key").textContent).toContain("People has no sort key");
     await waitFor(() => expect(boxes()).toHaveLength(2));
-    // Numbers in numeric order: 9 before 10.
     expect(boxes().map((b) => b.getAttribute("data-key"))).toEqual(["9", "10"]);
     await waitFor(() => expect(within(boxes()[0]!).getAllByTestId("box-row")).toHaveLength(1));
     expect(within(boxes()[0]!).queryByTestId("box-more")).toBeNull();
   });
 
-  it("says when the table is empty, and when the statistics list only the largest collections", async () => {
-    renderHarness({ stats: statsOf([]), source: fakeSource() });
-    expect(screen.getByTestId("collections-empty").textContent).toContain("Telemetry has no items yet");
+  it("says when the table is empty, and when the run cannot be listed", async () => {
+    renderHarness({ source: fakeSource([]) });
+    expect((await screen.findByTestId("collections-empty")).textContent).toContain("Telemetry has no items yet");
     cleanup();
-    renderHarness({ stats: statsOf([stat("VEH#V-1", 3, 300)], 501), source: fakeSource() });
-    expect(screen.getByTestId("collections-unlisted").textContent).toContain("500 smaller collections are not listed");
+    const failing = fakeSource([stat("VEH#V-1", 3, 300)]);
+    failing.collectionRange.mockImplementation(async () => ({
+      status: "error" as const,
+      error: { code: "NOT_FOUND" as const, message: "No statistics of Telemetry yet.", exception: null },
+    }));
+    renderHarness({ source: failing });
+    expect((await screen.findByTestId("collections-list-error")).textContent).toContain("No statistics of Telemetry yet.");
   });
 
   it("shows a box's read error inside it, and reads it again on request", async () => {
     let fail = true;
-    const source: CollectionsSource = {
-      query: vi.fn(async (_p: string, input: QueryInput) => {
-        if (fail) {
-          fail = false;
-          return { status: "error" as const, error: { code: "THROTTLED" as const, message: "Rate exceeded", exception: "ProvisionedThroughputExceededException" } };
-        }
-        return fakeSource().query("embedded", input);
-      }),
-    };
-    renderHarness({ stats: statsOf([stat("VEH#V-7741", 41, 4000)]), source });
+    const source = withRun([stat("VEH#V-7741", 41, 4000)], async (_p: string, input: QueryInput) => {
+      if (fail) {
+        fail = false;
+        return { status: "error" as const, error: { code: "THROTTLED" as const, message: "Rate exceeded", exception: "ProvisionedThroughputExceededException" } };
+      }
+      return readingsQuery("embedded", input);
+    });
+    renderHarness({ source });
     const alert = await screen.findByRole("alert");
     expect(alert.textContent).toContain("Rate exceeded");
     expect(alert.textContent).toContain("ProvisionedThroughputExceededException");
@@ -279,19 +293,103 @@ describe("CollectionsView", () => {
     await waitFor(() => expect(screen.getAllByTestId("box-row")).toHaveLength(5));
   });
 
-  it("brings a box asked for from the map into view and marks it", async () => {
+  it("brings a box asked for from the map into view and marks it, though it was not listed yet", async () => {
     const many = Array.from({ length: 200 }, (_, i) => stat(`VEH#V-${String(i).padStart(3, "0")}`, 36, 3400));
-    const { rerender } = renderHarness({ stats: statsOf(many), source: fakeSource() });
+    const source = fakeSource(many);
+    const { rerender } = renderHarness({ source });
     await waitFor(() => expect(boxes().length).toBeGreaterThan(0));
-    const stats = statsOf(many);
-    const source = fakeSource();
     rerender(
       <CapacityProvider>
-        <Harness stats={stats} source={source} reveal={{ key: JSON.stringify({ S: "VEH#V-150" }), n: 1 }} />
+        <Harness source={source} reveal={{ value: { S: "VEH#V-150" }, n: 1 }} />
       </CapacityProvider>,
     );
     await waitFor(() => expect(boxes().map((b) => b.getAttribute("data-key"))).toContain("VEH#V-150"));
     const marked = boxes().find((b) => b.getAttribute("data-key") === "VEH#V-150")!;
     expect(marked.className).toContain("run-box-marked");
+    // Its place came from the backend: the box was on a page not listed yet.
+    expect(source.collectionPosition).toHaveBeenCalledWith("embedded", "Telemetry", null, { S: "VEH#V-150" });
+  });
+
+  it("regroups the same items by a GSI: its own collections, sparse items absent, projected columns marked", async () => {
+    const fleet: TableDescription = {
+      ...telemetry,
+      itemCount: 5,
+      indexes: [
+        {
+          name: "ByDepot",
+          kind: "global",
+          keys: { partitionKey: { name: "depotId", type: "S" }, sortKey: { name: "recordedAt", type: "S" } },
+          projection: { type: "INCLUDE", attributes: ["speedKph"] },
+          itemCount: 2,
+          sizeBytes: 200,
+          status: "ACTIVE",
+        },
+      ],
+    };
+    const tableRun = [stat("VEH#V-100", 2, 200), stat("VEH#V-7741", 3, 300)];
+    const depotRun = [{ partitionValue: { S: "DEPOT#7" }, itemCount: 2, sizeBytes: 200, limitedSizeBytes: null }];
+    const source = {
+      query: vi.fn(async (_p: string, input: QueryInput) => {
+        const items: Item[] =
+          input.index === "ByDepot"
+            ? [
+                { depotId: { S: "DEPOT#7" }, recordedAt: { S: "TS#1" }, vehicleId: { S: "VEH#V-100" }, speedKph: { N: "40" } },
+                { depotId: { S: "DEPOT#7" }, recordedAt: { S: "TS#2" }, vehicleId: { S: "VEH#V-7741" }, speedKph: { N: "41" } },
+              ]
+            : itemsOf("S" in input.partitionValue ? input.partitionValue.S : "", 2);
+        return { status: "ok" as const, data: { items, count: items.length, scannedCount: items.length, lastEvaluatedKey: null, consumedCapacity: null, stop: "end" as const } };
+      }),
+      collectionRange: vi.fn(async (_p: string, table: string, index: string | null, offset: number, limit: number) => {
+        const run = index === "ByDepot" ? depotRun : tableRun;
+        return { status: "ok" as const, data: { table, index, offset, total: run.length, collections: run.slice(offset, offset + limit) } };
+      }),
+      collectionPosition: vi.fn(async () => ({ status: "ok" as const, data: null })),
+    } as unknown as Source;
+    renderHarness({ table: fleet, source });
+    await waitFor(() => expect(boxes()).toHaveLength(2));
+    expect(screen.queryByTestId("collections-index-note")).toBeNull();
+    fireEvent.change(screen.getByTestId("collections-group-by"), { target: { value: "ByDepot" } });
+    await waitFor(() => expect(boxes()).toHaveLength(1));
+    expect(source.collectionRange).toHaveBeenLastCalledWith("embedded", "Telemetry", "ByDepot", 0, 50);
+    const box = boxes()[0]!;
+    expect(within(box).getByRole("heading").textContent).toBe("depotId = DEPOT#7");
+    await waitFor(() => expect(within(box).getAllByTestId("box-row")).toHaveLength(2));
+    expect(source.query).toHaveBeenLastCalledWith("embedded", expect.objectContaining({ index: "ByDepot", partitionValue: { S: "DEPOT#7" } }));
+    // The table's key is in every index entry; speedKph is there because INCLUDE names it.
+    const headers = within(box).getAllByRole("columnheader");
+    expect(headers.map((h) => h.textContent)).toEqual(["recordedAt", "vehicleIdtable key", "speedKphprojected"]);
+    expect(headers[2]!.getAttribute("title")).toContain("ByDepot projects speedKph (INCLUDE)");
+    const note = screen.getByTestId("collections-index-note").textContent!;
+    expect(note).toContain("re-collected by the global secondary index ByDepot");
+    expect(note).toContain("Items without depotId and recordedAt are not in it (a sparse index)");
+    expect(screen.getByTestId("collections-summary").textContent).toContain("1 collection in key order of depotId · 2 items · in ByDepot");
+    // And back to the table.
+    fireEvent.change(screen.getByTestId("collections-group-by"), { target: { value: "" } });
+    await waitFor(() => expect(boxes().map((b) => b.getAttribute("data-key"))).toEqual(["VEH#V-100", "VEH#V-7741"]));
+  });
+
+  it("says when an index holds nothing yet", async () => {
+    const withIndex: TableDescription = {
+      ...telemetry,
+      indexes: [
+        {
+          name: "ByDepot",
+          kind: "global",
+          keys: { partitionKey: { name: "depotId", type: "S" }, sortKey: null },
+          projection: { type: "KEYS_ONLY", attributes: [] },
+          itemCount: 0,
+          sizeBytes: 0,
+          status: "ACTIVE",
+        },
+      ],
+    };
+    const source = fakeSource([]);
+    render(
+      <CapacityProvider>
+        <Harness table={withIndex} source={source} initialIndex="ByDepot" />
+      </CapacityProvider>,
+    );
+    expect((await screen.findByTestId("collections-empty")).textContent).toContain("No item of Telemetry has ByDepot's keys (depotId (S))");
+    expect(screen.getByTestId("collections-index-note").textContent).toContain("It projects only the keys (KEYS_ONLY)");
   });
 });

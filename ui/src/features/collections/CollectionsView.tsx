@@ -5,20 +5,23 @@
  * sort-key order with their attributes as columns, and a line for the items not drawn.
  *
  * The run is virtualised (@tanstack/react-virtual): only the boxes in sight (plus a few) are in
- * the DOM, and only those are read, so 10,000 collections open like 10. It follows the WAI-ARIA
+ * the DOM, and only those are listed and read, so 10,000 collections open like 10. A picker
+ * regroups the run by any GSI or LSI: the same items re-collected by the index's partition key,
+ * those without its keys absent (a sparse index), each column marked with what the index
+ * projects. It follows the WAI-ARIA
  * feed pattern: every box is an article in the Tab order; ↑/↓ (or Page Up/Down) move between
  * boxes, Home/End go to the first and last, Enter opens the box in the Items view.
  */
-import { memo, useCallback, useEffect, useMemo, useRef, type CSSProperties, type KeyboardEvent } from "react";
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import type { AttributeValue, KeySchema, TableDescription } from "../../ipc/bindings.gen";
+import type { AttributeValue, IndexSummary, KeySchema, TableDescription } from "../../ipc/bindings.gen";
 import { errorTitle } from "../../ipc/result";
 import { attributeText, byteCountLabel } from "../../shared/attributeValue";
 import { formatCount, formatUnits } from "../../shared/format";
 import { wholeCollectionReadCost } from "../../shared/readCost";
 import { TypedValue } from "../../shared/TypedValue";
 import { matchesShortcut } from "../../app/shortcuts";
-import type { BoxState, CollectionEntry, Collections, Item } from "./useCollections";
+import { collectionKey, type BoxState, type CollectionEntry, type Collections, type Item } from "./useCollections";
 import "./CollectionsView.css";
 
 export type CollectionsViewProps = {
@@ -26,8 +29,10 @@ export type CollectionsViewProps = {
   data: Collections;
   /** Open a box's collection in the Items view (its query, all its pages, editing). */
   onOpen: (partitionValue: AttributeValue) => void;
+  /** Regroup the run by an index (`null`: the table). Without it there is no picker. */
+  onGroupBy?: (index: string | null) => void;
   /** Bring this box into view and mark it (a click on the map). `n` changes on every request. */
-  reveal?: { key: string; n: number } | null;
+  reveal?: { value: AttributeValue; n: number } | null;
   /** Rows drawn per box (the Query's Limit). */
   rowsPerBox: number;
   /** Boxes rendered beyond those in sight. Default 3. */
@@ -50,25 +55,28 @@ function estimate(entry: CollectionEntry | undefined, state: BoxState | undefine
 /** How long a reveal keeps aiming at its box while the boxes on the way settle. */
 const REVEAL_PATIENCE_MS = 8000;
 
-export function CollectionsView({ table, data, onOpen, reveal = null, rowsPerBox, overscan = 3 }: CollectionsViewProps) {
-  const { collections, boxes, want, retry, unlisted } = data;
+export function CollectionsView({ table, data, onOpen, onGroupBy, reveal = null, rowsPerBox, overscan = 3 }: CollectionsViewProps) {
+  const { at, boxes, want, retry, locate } = data;
+  const total = data.total ?? 0;
   const scrollRef = useRef<HTMLDivElement>(null);
   const boxRefs = useRef(new Map<number, HTMLElement>());
-  const keys = table.keys;
+  const grouping = data.index === null ? null : (table.indexes.find((i) => i.name === data.index) ?? null);
+  const keys = grouping?.keys ?? table.keys;
   const simple = keys.sortKey === null;
+  const marks = useMemo(() => (grouping === null ? null : columnMarks(table, grouping)), [table, grouping]);
 
   const boxesRef = useRef(boxes);
   boxesRef.current = boxes;
   const estimateSize = useCallback(
     (i: number) => {
-      const entry = collections[i];
+      const entry = at(i);
       return estimate(entry, entry === undefined ? undefined : boxesRef.current.get(entry.key), rowsPerBox);
     },
-    [collections, rowsPerBox],
+    [at, rowsPerBox],
   );
-  const getItemKey = useCallback((i: number) => collections[i]?.key ?? i, [collections]);
+  const getItemKey = useCallback((i: number) => at(i)?.key ?? `position-${i}`, [at]);
   const virtualizer = useVirtualizer({
-    count: collections.length,
+    count: total,
     getScrollElement: () => scrollRef.current,
     estimateSize,
     overscan,
@@ -98,17 +106,28 @@ export function CollectionsView({ table, data, onOpen, reveal = null, rowsPerBox
       el.removeEventListener("scroll", onScroll);
       observer.disconnect();
     };
-  }, [virtualizer, collections.length === 0]);
+  }, [virtualizer, total === 0]);
 
-  // Read the boxes in sight (the overscan too: they are a short scroll away).
-  const inSight = virtual.map((v) => collections[v.index]?.key).filter((k): k is string => k !== undefined);
-  const inSightKey = inSight.join("\n");
+  // List and read the boxes in sight (the overscan too: they are a short scroll away).
+  const inSight = virtual.map((v) => v.index);
+  const inSightKey = inSight.join(",");
   useEffect(() => {
     want(inSight);
     // inSightKey stands for inSight's content.
   }, [inSightKey, want]);
 
-  const revealed = reveal === null ? null : collections.findIndex((c) => c.key === reveal.key);
+  // A reveal names a partition-key value: find where it stands in the run (it may not be listed).
+  const [revealed, setRevealed] = useState<number | null>(null);
+  useEffect(() => {
+    if (reveal === null) return;
+    let cancelled = false;
+    void locate(reveal.value).then((position) => {
+      if (!cancelled) setRevealed(position ?? -1);
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [reveal?.n, locate]);
   // A reveal stays pending until the box sits where it was aimed: the boxes on the way count at
   // their estimated height until they are drawn, measured and filled by their Query, each of
   // which moves the target. So after every render (the virtualizer renders again whenever a
@@ -118,6 +137,7 @@ export function CollectionsView({ table, data, onOpen, reveal = null, rowsPerBox
   useEffect(() => {
     if (revealed === null || revealed < 0) return;
     pendingReveal.current = { index: revealed, until: Date.now() + REVEAL_PATIENCE_MS };
+    setRevealed(null);
     virtualizer.scrollToIndex(revealed, { align: "start" });
     const el = scrollRef.current;
     if (el === null) return;
@@ -135,7 +155,7 @@ export function CollectionsView({ table, data, onOpen, reveal = null, rowsPerBox
       el.removeEventListener("keydown", userMoved);
       clearInterval(ticks);
     };
-  }, [reveal?.n]);
+  }, [revealed]);
   const aimAgain = () => {
     const pending = pendingReveal.current;
     const el = scrollRef.current;
@@ -158,7 +178,7 @@ export function CollectionsView({ table, data, onOpen, reveal = null, rowsPerBox
   useEffect(aimAgain);
 
   const focusBox = (index: number) => {
-    const clamped = Math.max(0, Math.min(collections.length - 1, index));
+    const clamped = Math.max(0, Math.min(total - 1, index));
     virtualizer.scrollToIndex(clamped, { align: "auto" });
     setTimeout(() => boxRefs.current.get(clamped)?.focus({ preventScroll: true }), 30);
   };
@@ -171,7 +191,7 @@ export function CollectionsView({ table, data, onOpen, reveal = null, rowsPerBox
       ArrowUp: index - 1,
       PageUp: index - 1,
       Home: 0,
-      End: collections.length - 1,
+      End: total - 1,
     };
     const target = moves[event.key];
     if (target !== undefined && matchesShortcut("move-box", event.nativeEvent)) {
@@ -183,34 +203,66 @@ export function CollectionsView({ table, data, onOpen, reveal = null, rowsPerBox
     }
   };
 
-  const loading = inSight.some((k) => boxes.get(k)?.status !== "ok" && boxes.get(k)?.status !== "error");
-  const totalItems = collections.reduce((sum, c) => sum + c.itemCount, 0);
+  const loading = inSight.some((i) => {
+    const entry = at(i);
+    const status = entry === undefined ? undefined : boxes.get(entry.key)?.status;
+    return status !== "ok" && status !== "error";
+  });
+  const totalItems = grouping === null ? table.itemCount : grouping.itemCount;
+  const markedKey = reveal === null ? null : collectionKey(reveal.value);
 
   return (
     <section className="collections-view" aria-label={`Collections of ${table.name}`}>
-      <p className="collections-summary muted" data-testid="collections-summary">
-        {formatCount(collections.length)} {collections.length === 1 ? "collection" : "collections"} in key order of{" "}
-        {keys.partitionKey.name} · {formatCount(totalItems)} items
-        {unlisted > 0 && (
-          <span data-testid="collections-unlisted">
-            {" "}
-            · {formatCount(unlisted)} smaller {unlisted === 1 ? "collection is" : "collections are"} not listed: the statistics name
-            the largest only
-          </span>
+      <div className="collections-head">
+        {onGroupBy !== undefined && table.indexes.length > 0 && (
+          <label className="collections-group-by">
+            Grouped by{" "}
+            <select
+              value={data.index ?? ""}
+              onChange={(event) => onGroupBy(event.target.value === "" ? null : event.target.value)}
+              data-testid="collections-group-by"
+            >
+              <option value="">the table · {keyLabel(table.keys)}</option>
+              {table.indexes.map((i) => (
+                <option key={i.name} value={i.name}>
+                  {i.kind === "global" ? "GSI" : "LSI"} {i.name} · {keyLabel(i.keys)}
+                </option>
+              ))}
+            </select>
+          </label>
         )}
-      </p>
-      {simple && (
-        <p className="collections-simple" data-testid="collections-simple-key">
-          {table.name} has no sort key: its primary key is {keys.partitionKey.name} alone, so each key value holds exactly one
-          item and there is no item collection to draw. Each box below is one item.
+        <p className="collections-summary muted" data-testid="collections-summary">
+          {data.total === null ? (
+            "Listing the collections…"
+          ) : (
+            <>
+              {formatCount(total)} {total === 1 ? "collection" : "collections"} in key order of {keys.partitionKey.name}
+              {totalItems !== null && <> · {formatCount(totalItems)} items</>}
+              {grouping !== null && <> · in {grouping.name}</>}
+            </>
+          )}
+        </p>
+      </div>
+      {grouping !== null && <IndexNote table={table} index={grouping} />}
+      {data.listError !== null && (
+        <p className="run-box-error" role="alert" data-testid="collections-list-error">
+          The collections could not be listed: {data.listError.message}
         </p>
       )}
-      {collections.length === 0 ? (
-        <p className="collections-empty muted" data-testid="collections-empty">
-          {table.name} has no items yet: no partition-key value, so no collection. Items you put will appear here, one box per{" "}
-          {keys.partitionKey.name}.
+      {simple && (
+        <p className="collections-simple" data-testid="collections-simple-key">
+          {grouping === null
+            ? `${table.name} has no sort key: its primary key is ${keys.partitionKey.name} alone, so each key value holds exactly one item and there is no item collection to draw. Each box below is one item.`
+            : `${grouping.name} has no sort key: its key is ${keys.partitionKey.name} alone, so each box holds the items that share one ${keys.partitionKey.name}, in no defined order.`}
         </p>
-      ) : (
+      )}
+      {data.total === 0 ? (
+        <p className="collections-empty muted" data-testid="collections-empty">
+          {grouping === null
+            ? `${table.name} has no items yet: no partition-key value, so no collection. Items you put will appear here, one box per ${keys.partitionKey.name}.`
+            : `No item of ${table.name} has ${grouping.name}'s keys (${keyLabel(grouping.keys)}), so the index holds nothing yet.`}
+        </p>
+      ) : data.total === null ? null : (
         <div
           ref={scrollRef}
           className="collections-run"
@@ -221,7 +273,7 @@ export function CollectionsView({ table, data, onOpen, reveal = null, rowsPerBox
         >
           <div className="collections-run-inner" style={{ height: virtualizer.getTotalSize() }}>
             {virtual.map((v) => {
-              const entry = collections[v.index]!;
+              const entry = at(v.index);
               return (
                 <div
                   key={v.key}
@@ -230,22 +282,29 @@ export function CollectionsView({ table, data, onOpen, reveal = null, rowsPerBox
                   className="collections-slot"
                   style={{ transform: `translateY(${v.start}px)` }}
                 >
-                  <Box
-                    entry={entry}
-                    index={v.index}
-                    total={collections.length}
-                    keys={keys}
-                    state={boxes.get(entry.key)}
-                    marked={reveal !== null && reveal.key === entry.key}
-                    onOpen={onOpen}
-                    onRetry={retry}
-                    onKeyDown={onBoxKeyDown}
-                    rowsPerBox={rowsPerBox}
-                    boxRef={(el) => {
-                      if (el) boxRefs.current.set(v.index, el);
-                      else boxRefs.current.delete(v.index);
-                    }}
-                  />
+                  {entry === undefined ? (
+                    <article className="run-box run-box-unlisted" aria-posinset={v.index + 1} aria-setsize={total} aria-busy data-testid="collection-run-unlisted">
+                      <p className="run-box-loading muted">Listing collection {formatCount(v.index + 1)}…</p>
+                    </article>
+                  ) : (
+                    <Box
+                      entry={entry}
+                      index={v.index}
+                      total={total}
+                      keys={keys}
+                      marks={marks}
+                      state={boxes.get(entry.key)}
+                      marked={markedKey === entry.key}
+                      onOpen={onOpen}
+                      onRetry={retry}
+                      onKeyDown={onBoxKeyDown}
+                      rowsPerBox={rowsPerBox}
+                      boxRef={(el) => {
+                        if (el) boxRefs.current.set(v.index, el);
+                        else boxRefs.current.delete(v.index);
+                      }}
+                    />
+                  )}
                 </div>
               );
             })}
@@ -256,11 +315,61 @@ export function CollectionsView({ table, data, onOpen, reveal = null, rowsPerBox
   );
 }
 
+/** "pk (S) + sk (N)": a key schema in a few words. */
+function keyLabel(keys: KeySchema): string {
+  const part = (k: { name: string; type: string }) => `${k.name} (${k.type})`;
+  return keys.sortKey === null ? part(keys.partitionKey) : `${part(keys.partitionKey)} + ${part(keys.sortKey)}`;
+}
+
+/** What a column of an index's box holds, shown on its header. */
+export type ColumnMark = { label: string; title: string };
+
+/**
+ * The marks of an index's columns: the table's key attributes are in every index entry; the
+ * other attributes are there because the index projects them (ALL, or INCLUDE naming them).
+ */
+export function columnMarks(table: TableDescription, index: IndexSummary): (name: string) => ColumnMark {
+  const tableKeys = new Set([table.keys.partitionKey.name, table.keys.sortKey?.name].filter((n): n is string => n !== undefined));
+  return (name: string) =>
+    tableKeys.has(name)
+      ? { label: "table key", title: `${name} is a key of ${table.name}: every index entry carries the table's keys.` }
+      : {
+          label: "projected",
+          title:
+            index.projection.type === "ALL"
+              ? `${index.name} projects ALL attributes, so ${name} is copied into the index.`
+              : `${index.name} projects ${name} (INCLUDE), so it is copied into the index.`,
+        };
+}
+
+/** What an index holds, above its regrouped run. */
+function IndexNote({ table, index }: { table: TableDescription; index: IndexSummary }) {
+  const kind = index.kind === "global" ? "global secondary index" : "local secondary index";
+  const what =
+    index.projection.type === "ALL"
+      ? "every attribute"
+      : index.projection.type === "KEYS_ONLY"
+        ? "only the keys"
+        : `the keys and ${index.projection.attributes.join(", ")}`;
+  return (
+    <p className="collections-index-note" data-testid="collections-index-note">
+      The same items of {table.name}, re-collected by the {kind} {index.name}: one box per {index.keys.partitionKey.name}
+      {index.keys.sortKey !== null && <>, in {index.keys.sortKey.name} order</>}. Items without{" "}
+      {index.keys.sortKey === null ? index.keys.partitionKey.name : `${index.keys.partitionKey.name} and ${index.keys.sortKey.name}`}{" "}
+      are not in it (a sparse index). It projects {what} ({index.projection.type}).
+      {index.kind === "global" && " Its reads are eventually consistent only."}
+    </p>
+  );
+}
+
+type Marks = ((name: string) => ColumnMark) | null;
+
 type BoxProps = {
   entry: CollectionEntry;
   index: number;
   total: number;
   keys: KeySchema;
+  marks: Marks;
   state: BoxState | undefined;
   marked: boolean;
   onOpen: (value: AttributeValue) => void;
@@ -271,7 +380,7 @@ type BoxProps = {
 };
 
 /** One collection; memoised so a box that arrives re-renders only itself. */
-const Box = memo(function Box({ entry, index, total, keys, state, marked, onOpen, onRetry, onKeyDown, rowsPerBox, boxRef }: BoxProps) {
+const Box = memo(function Box({ entry, index, total, keys, marks, state, marked, onOpen, onRetry, onKeyDown, rowsPerBox, boxRef }: BoxProps) {
   const pkName = keys.partitionKey.name;
   const keyText = attributeText(entry.partitionValue);
   const cost = wholeCollectionReadCost(entry.sizeBytes);
@@ -313,7 +422,7 @@ const Box = memo(function Box({ entry, index, total, keys, state, marked, onOpen
           Open in Items
         </button>
       </header>
-      <BoxBody entry={entry} keys={keys} state={state} onOpen={onOpen} onRetry={onRetry} rowsPerBox={rowsPerBox} />
+      <BoxBody entry={entry} keys={keys} marks={marks} state={state} onOpen={onOpen} onRetry={onRetry} rowsPerBox={rowsPerBox} />
     </article>
   );
 });
@@ -321,6 +430,7 @@ const Box = memo(function Box({ entry, index, total, keys, state, marked, onOpen
 function BoxBody({
   entry,
   keys,
+  marks,
   state,
   onOpen,
   onRetry,
@@ -328,6 +438,7 @@ function BoxBody({
 }: {
   entry: CollectionEntry;
   keys: KeySchema;
+  marks: Marks;
   state: BoxState | undefined;
   onOpen: (value: AttributeValue) => void;
   onRetry: (key: string) => void;
@@ -350,7 +461,7 @@ function BoxBody({
       </p>
     );
   }
-  return <BoxRows entry={entry} keys={keys} items={state.items} more={state.more} onOpen={onOpen} />;
+  return <BoxRows entry={entry} keys={keys} marks={marks} items={state.items} more={state.more} onOpen={onOpen} />;
 }
 
 /** The columns of a box: every attribute its items have, in order of first appearance, less the keys. */
@@ -371,12 +482,14 @@ export function boxColumns(keys: KeySchema, items: Item[]): string[] {
 function BoxRows({
   entry,
   keys,
+  marks,
   items,
   more,
   onOpen,
 }: {
   entry: CollectionEntry;
   keys: KeySchema;
+  marks: Marks;
   items: Item[];
   more: boolean;
   onOpen: (value: AttributeValue) => void;
@@ -397,11 +510,19 @@ function BoxRows({
                   {sortKey}
                 </th>
               )}
-              {columns.map((name) => (
-                <th scope="col" key={name}>
-                  {name}
-                </th>
-              ))}
+              {columns.map((name) => {
+                const mark = marks?.(name) ?? null;
+                return (
+                  <th scope="col" key={name} title={mark?.title}>
+                    {name}
+                    {mark !== null && (
+                      <span className="run-column-mark" data-testid="column-mark">
+                        {mark.label}
+                      </span>
+                    )}
+                  </th>
+                );
+              })}
             </tr>
           </thead>
           <tbody>

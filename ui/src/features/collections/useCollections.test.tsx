@@ -1,84 +1,117 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { act, cleanup, renderHook } from "@testing-library/react";
 import { collectionKey, useCollections, type CollectionsSource } from "./useCollections";
-import type { CollectionStats, QueryInput, QueryPage } from "../../ipc/bindings.gen";
+import type { CollectionStat, QueryInput, QueryPage } from "../../ipc/bindings.gen";
 
 afterEach(cleanup);
 
-function statsOf(names: string[]): CollectionStats {
-  return {
-    table: "Telemetry",
-    index: null,
-    distinctPartitionKeys: names.length,
-    itemCount: names.length,
-    sizeBytes: names.length * 100,
-    collections: names.map((S) => ({ partitionValue: { S }, itemCount: 1, sizeBytes: 100, limitedSizeBytes: null })),
-    collectionSizeLimit: null,
-    gatheredAt: null,
-  };
-}
+const stat = (S: string): CollectionStat => ({ partitionValue: { S }, itemCount: 1, sizeBytes: 100, limitedSizeBytes: null });
 
-/** A source whose answers the test releases one by one. */
-function heldSource() {
-  const pending: { input: QueryInput; resolve: () => void }[] = [];
+/** A source whose answers (listings and Queries) the test releases one by one. */
+function heldSource(run: string[]) {
+  const queries: { input: QueryInput; resolve: () => void }[] = [];
+  const listings: { index: string | null; offset: number; limit: number; resolve: () => void }[] = [];
   const source: CollectionsSource = {
     query: vi.fn(
       (_p: string, input: QueryInput) =>
         new Promise((resolve) => {
           const page: QueryPage = { items: [{ vehicleId: input.partitionValue }], count: 1, scannedCount: 1, lastEvaluatedKey: null, consumedCapacity: null, stop: "end" };
-          pending.push({ input, resolve: () => resolve({ status: "ok" as const, data: page }) });
+          queries.push({ input, resolve: () => resolve({ status: "ok" as const, data: page }) });
         }),
     ) as unknown as CollectionsSource["query"],
+    collectionRange: vi.fn(
+      (_p: string, table: string, index: string | null, offset: number, limit: number) =>
+        new Promise((resolve) => {
+          const collections = run.slice(offset, offset + limit).map(stat);
+          listings.push({ index, offset, limit, resolve: () => resolve({ status: "ok" as const, data: { table, index, offset, total: run.length, collections } }) });
+        }),
+    ) as unknown as CollectionsSource["collectionRange"],
+    collectionPosition: vi.fn(async (_p: string, _t: string, _i: string | null, value) => {
+      const at = run.indexOf("S" in value ? value.S : "");
+      return { status: "ok" as const, data: at < 0 ? null : at };
+    }) as unknown as CollectionsSource["collectionPosition"],
   };
-  return { source, pending };
+  return { source, queries, listings };
 }
 
 const key = (S: string) => collectionKey({ S });
 
 describe("useCollections", () => {
-  it("lists the collections in key order and reads at most `concurrency` boxes at a time", async () => {
-    const { source, pending } = heldSource();
-    const stats = statsOf(["c", "a", "d", "b"]);
-    const { result } = renderHook(() => useCollections({ profileId: "p", table: "Telemetry", stats, source, concurrency: 2 }));
-    expect(result.current.collections.map((c) => c.key)).toEqual(["a", "b", "c", "d"].map(key));
-    act(() => result.current.want(["a", "b", "c"].map(key)));
-    expect(pending.map((p) => p.input.partitionValue)).toEqual([{ S: "a" }, { S: "b" }]);
+  it("lists the run a page at a time as positions come into sight", async () => {
+    const run = Array.from({ length: 25 }, (_, i) => `K${String(i).padStart(2, "0")}`);
+    const { source, listings } = heldSource(run);
+    const { result } = renderHook(() => useCollections({ profileId: "p", table: "Telemetry", source, listPage: 10 }));
+    expect(result.current.total).toBeNull();
+    // Nothing in sight yet: the first page is listed, which says how long the run is.
+    act(() => result.current.want([]));
+    expect(listings.map((l) => l.offset)).toEqual([0]);
+    await act(async () => listings[0]!.resolve());
+    expect(result.current.total).toBe(25);
+    expect(result.current.at(3)?.key).toBe(key("K03"));
+    expect(result.current.at(12)).toBeUndefined();
+    // Positions 9-12 straddle pages 0 and 1: only page 1 is listed again.
+    act(() => result.current.want([9, 10, 11, 12]));
+    expect(listings.map((l) => [l.offset, l.limit])).toEqual([
+      [0, 10],
+      [10, 10],
+    ]);
+    await act(async () => listings[1]!.resolve());
+    expect(result.current.at(12)?.key).toBe(key("K12"));
+    // A page asked for once is not asked for again.
+    act(() => result.current.want([11, 12]));
+    expect(listings).toHaveLength(2);
+  });
+
+  it("reads at most `concurrency` listed boxes at a time, and not a box that left the view before its turn", async () => {
+    const { source, queries, listings } = heldSource(["a", "b", "c", "d"]);
+    const { result } = renderHook(() => useCollections({ profileId: "p", table: "Telemetry", source, concurrency: 1 }));
+    act(() => result.current.want([0, 1]));
+    await act(async () => listings[0]!.resolve());
+    expect(queries.map((q) => q.input.partitionValue)).toEqual([{ S: "a" }]);
     expect(result.current.boxes.get(key("a"))).toEqual({ status: "loading" });
-    await act(async () => pending[0]!.resolve());
-    // One answer in, the next box starts.
-    expect(pending.map((p) => p.input.partitionValue)).toEqual([{ S: "a" }, { S: "b" }, { S: "c" }]);
-    expect(result.current.boxes.get(key("a"))).toMatchObject({ status: "ok", more: false });
-    // Asking again for a box already read reads nothing.
-    act(() => result.current.want(["a"].map(key)));
-    expect(pending).toHaveLength(3);
-  });
-
-  it("does not read a box that left the view before its turn, and reads it when it comes back", async () => {
-    const { source, pending } = heldSource();
-    const stats = statsOf(["a", "b", "c"]);
-    const { result } = renderHook(() => useCollections({ profileId: "p", table: "Telemetry", stats, source, concurrency: 1 }));
-    act(() => result.current.want(["a", "b"].map(key)));
-    act(() => result.current.want(["c"].map(key)));
-    await act(async () => pending[0]!.resolve());
+    act(() => result.current.want([2]));
+    await act(async () => queries[0]!.resolve());
     // b scrolled away while a was read: c is next, not b.
-    expect(pending.map((p) => p.input.partitionValue)).toEqual([{ S: "a" }, { S: "c" }]);
-    await act(async () => pending[1]!.resolve());
-    act(() => result.current.want(["b"].map(key)));
-    expect(pending.map((p) => p.input.partitionValue)).toEqual([{ S: "a" }, { S: "c" }, { S: "b" }]);
+    expect(queries.map((q) => q.input.partitionValue)).toEqual([{ S: "a" }, { S: "c" }]);
+    expect(result.current.boxes.get(key("a"))).toMatchObject({ status: "ok", more: false });
+    await act(async () => queries[1]!.resolve());
+    act(() => result.current.want([1]));
+    expect(queries.map((q) => q.input.partitionValue)).toEqual([{ S: "a" }, { S: "c" }, { S: "b" }]);
+    // Asking again for a box already read reads nothing.
+    act(() => result.current.want([0]));
+    expect(queries).toHaveLength(3);
   });
 
-  it("starts over on new statistics, dropping the answers to the old reads", async () => {
-    const { source, pending } = heldSource();
-    let stats = statsOf(["a"]);
-    const { result, rerender } = renderHook(() => useCollections({ profileId: "p", table: "Telemetry", stats, source }));
-    act(() => result.current.want([key("a")]));
-    stats = statsOf(["a", "b"]);
+  it("lists and reads an index's run when grouped by it, and starts over, dropping late answers", async () => {
+    const { source, queries, listings } = heldSource(["a", "b"]);
+    let index: string | null = null;
+    const { result, rerender } = renderHook(() => useCollections({ profileId: "p", table: "Telemetry", index, source }));
+    act(() => result.current.want([0]));
+    await act(async () => listings[0]!.resolve());
+    expect(queries).toHaveLength(1);
+    index = "ByDepot";
     rerender();
+    expect(result.current.total).toBeNull();
     expect(result.current.boxes.size).toBe(0);
-    await act(async () => pending[0]!.resolve());
+    await act(async () => queries[0]!.resolve());
+    // The table's late answer does not land in the index's run.
     expect(result.current.boxes.get(key("a"))).toBeUndefined();
-    // The new run reads a again.
-    act(() => result.current.want([key("a")]));
-    expect(pending).toHaveLength(2);
+    act(() => result.current.want([0]));
+    expect(listings.at(-1)).toMatchObject({ index: "ByDepot", offset: 0 });
+    await act(async () => listings.at(-1)!.resolve());
+    expect(queries.at(-1)!.input).toMatchObject({ index: "ByDepot", partitionValue: { S: "a" } });
+  });
+
+  it("locates a collection from the listed pages, or asks the backend where it stands", async () => {
+    const run = Array.from({ length: 30 }, (_, i) => `K${String(i).padStart(2, "0")}`);
+    const { source, listings } = heldSource(run);
+    const { result } = renderHook(() => useCollections({ profileId: "p", table: "Telemetry", source, listPage: 10 }));
+    act(() => result.current.want([0]));
+    await act(async () => listings[0]!.resolve());
+    await expect(result.current.locate({ S: "K04" })).resolves.toBe(4);
+    expect(source.collectionPosition).not.toHaveBeenCalled();
+    await expect(result.current.locate({ S: "K27" })).resolves.toBe(27);
+    await expect(result.current.locate({ S: "nope" })).resolves.toBeNull();
+    expect(source.collectionPosition).toHaveBeenCalledTimes(2);
   });
 });

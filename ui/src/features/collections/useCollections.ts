@@ -1,22 +1,31 @@
 /**
- * The data of the Collections view: the table's item collections in key order (DynamoDB's order
- * of partition-key values, rule B.9), each with what the collection statistics say of it (item
- * count, bytes), and the first items of the boxes the user can see, read with one Query per box
- * (sort-key order, eventually consistent, `Limit` = rows per box).
+ * The data of the Collections view: the item collections of a table, or of one of its indexes,
+ * in key order (DynamoDB's order of partition-key values, rule B.9), and the first items of the
+ * boxes the user can see.
  *
- * A box is read only when the view says it is in sight (`want`), at most `concurrency` Queries at
- * a time; a box that scrolled out of sight before its turn is not read. What each Query reported
- * in ConsumedCapacity goes to the capacity ledger (the status bar's "used since start").
+ * The life of a scroll:
+ * 1. The view says which positions of the run are in sight (`want`).
+ * 2. Positions not listed yet are listed a page at a time (`collectionRange`: each collection's
+ *    partition-key value, item count and bytes, from the statistics the embedded engine keeps
+ *    with every write, or a gathered Scan elsewhere), so a table of 10,000 collections opens
+ *    like one of 10.
+ * 3. Each listed box in sight is read with one Query (sort-key order, eventually consistent,
+ *    `Limit` = rows per box), at most `concurrency` at a time; a box that scrolled out of sight
+ *    before its turn is not read. What each Query reported in ConsumedCapacity goes to the
+ *    capacity ledger (the status bar's "used since start").
+ *
+ * Regrouping by an index is the same run on the index: its collections are its own partition-key
+ * values, items without the index's keys are not in it (a sparse index), and a box holds what the
+ * index projects.
  */
 import { useCallback, useMemo, useRef, useState } from "react";
-import type { AttributeValue, CollectionStat, CollectionStats, commands, QueryInput } from "../../ipc/bindings.gen";
+import type { AttributeValue, CollectionStat, commands, QueryInput } from "../../ipc/bindings.gen";
 import { unwrap, type UiError } from "../../ipc/result";
 import { useCapacityLedger } from "../../app/capacity";
-import { compareKeyValues } from "../../shared/attributeValue";
 
 export type Item = { [key in string]: AttributeValue };
 
-export type CollectionsSource = Pick<typeof commands, "query">;
+export type CollectionsSource = Pick<typeof commands, "query" | "collectionRange" | "collectionPosition">;
 
 /** One collection of the run: its statistics and a stable key for React and for the box state. */
 export type CollectionEntry = CollectionStat & { key: string };
@@ -27,67 +36,88 @@ export type BoxState =
   | { status: "error"; error: UiError };
 
 export type Collections = {
-  /** Every collection the statistics list, in key order. */
-  collections: CollectionEntry[];
-  /** Collections the table has that the statistics did not list (they list the largest only). */
-  unlisted: number;
+  /** The index the run is grouped by; `null`: the table itself. */
+  index: string | null;
+  /** How many collections the run has; `null` until its first page is listed. */
+  total: number | null;
+  /** The collection at a position of the run; `undefined` while it is not listed yet. */
+  at: (position: number) => CollectionEntry | undefined;
+  /** Why the run could not be listed (the first page failed). */
+  listError: UiError | null;
   /** What was read of each box, by `CollectionEntry.key`; absent: not asked for yet. */
   boxes: ReadonlyMap<string, BoxState>;
-  /** The boxes now in sight, by key: read those not read yet. */
-  want: (keys: string[]) => void;
+  /** The positions now in sight: list those not listed, read the boxes not read. */
+  want: (positions: number[]) => void;
   /** Read a box again (after an error). */
   retry: (key: string) => void;
+  /** Where the collection of a partition-key value stands in the run; `null`: there is none. */
+  locate: (value: AttributeValue) => Promise<number | null>;
 };
 
 /** The key a partition-key value is known by in the box state. */
-const EMPTY: ReadonlyMap<string, BoxState> = new Map();
-
 export function collectionKey(value: AttributeValue): string {
   return JSON.stringify(value);
 }
 
+const EMPTY_BOXES: ReadonlyMap<string, BoxState> = new Map();
+
+/** Collections listed per `collectionRange` call. */
+export const LIST_PAGE = 200;
+
+type Listing = { total: number | null; pages: ReadonlyMap<number, CollectionEntry[]>; error: UiError | null };
+const EMPTY_LISTING: Listing = { total: null, pages: new Map(), error: null };
+
 export function useCollections({
   profileId,
   table,
-  stats,
+  index = null,
   source,
   rowsPerBox = 20,
   concurrency = 3,
+  listPage = LIST_PAGE,
 }: {
   profileId: string;
   table: string;
-  stats: CollectionStats | null;
+  index?: string | null;
   source: CollectionsSource;
   rowsPerBox?: number;
   concurrency?: number;
+  listPage?: number;
 }): Collections {
   const ledger = useCapacityLedger();
   const record = ledger.record;
-  const collections = useMemo(() => {
-    if (stats === null) return [];
-    return stats.collections
-      .map((c) => ({ ...c, key: collectionKey(c.partitionValue) }))
-      .sort((a, b) => compareKeyValues(a.partitionValue, b.partitionValue));
-  }, [stats]);
-  const byKey = useMemo(() => new Map(collections.map((c) => [c.key, c])), [collections]);
-  // What the reads belong to: a new table, connection or set of statistics starts over, and late
-  // answers to the old one are dropped. (Checked where it is used, not reset in an effect: the
-  // view's first `want` may run before this hook's effects.)
-  const token = useMemo(() => ({ profileId, table, byKey }), [profileId, table, byKey]);
+  // What the reads belong to: another table, index or connection starts over, and late answers
+  // to the old one are dropped. (Checked where it is used, not reset in an effect: the view's
+  // first `want` may run before this hook's effects.)
+  const token = useMemo(() => ({ profileId, table, index }), [profileId, table, index]);
+  const [listingState, setListing] = useState<{ token: object; listing: Listing }>({ token, listing: EMPTY_LISTING });
+  const listing = listingState.token === token ? listingState.listing : EMPTY_LISTING;
   const [boxState, setBoxState] = useState<{ token: object; boxes: ReadonlyMap<string, BoxState> }>({ token, boxes: new Map() });
-  const boxes = boxState.token === token ? boxState.boxes : EMPTY;
+  const boxes = boxState.token === token ? boxState.boxes : EMPTY_BOXES;
 
-  // The queue of reads, outside React state: it changes with every scroll.
-  const run = useRef({ token: token as object, requested: new Set<string>(), queue: [] as string[], wanted: new Set<string>(), inFlight: 0 });
+  // The queues, outside React state: they change with every scroll.
+  const fresh = () => ({
+    token: token as object,
+    listed: new Map<number, CollectionEntry>(),
+    byKey: new Map<string, CollectionEntry>(),
+    pagesAsked: new Set<number>(),
+    requested: new Set<string>(),
+    queue: [] as string[],
+    wanted: new Set<string>(),
+    wantedPositions: [] as number[],
+    inFlight: 0,
+  });
+  const run = useRef(fresh());
   const current = useCallback(() => {
-    if (run.current.token !== token) run.current = { token, requested: new Set(), queue: [], wanted: new Set(), inFlight: 0 };
+    if (run.current.token !== token) run.current = fresh();
     return run.current;
+    // `fresh` only reads `token`.
   }, [token]);
 
   const settle = useCallback(
     (key: string, next: BoxState) => {
       setBoxState((state) => {
-        const copy = new Map(state.token === token ? state.boxes : EMPTY);
+        const copy = new Map(state.token === token ? state.boxes : EMPTY_BOXES);
         copy.set(key, next);
         return { token, boxes: copy };
       });
@@ -99,18 +129,18 @@ export function useCollections({
     const state = current();
     while (state.inFlight < concurrency && state.queue.length > 0) {
       const key = state.queue.shift()!;
-      const entry = byKey.get(key);
-      if (entry === undefined) continue;
       if (!state.wanted.has(key)) {
         // Scrolled away before its turn: not read, and asked for again if it comes back.
         state.requested.delete(key);
         continue;
       }
+      const entry = state.byKey.get(key);
+      if (entry === undefined) continue;
       state.inFlight += 1;
       settle(key, { status: "loading" });
       const input: QueryInput = {
         table,
-        index: null,
+        index,
         partitionValue: entry.partitionValue,
         sortCondition: null,
         scanIndexForward: true,
@@ -135,20 +165,70 @@ export function useCollections({
         pump();
       });
     }
-  }, [byKey, concurrency, current, profileId, record, rowsPerBox, settle, source, table]);
+  }, [concurrency, current, index, profileId, record, rowsPerBox, settle, source, table]);
+
+  /** Queue the reads of the listed boxes among the wanted positions. */
+  const queueReads = useCallback(() => {
+    const state = current();
+    const keys: string[] = [];
+    for (const position of state.wantedPositions) {
+      const entry = state.listed.get(position);
+      if (entry !== undefined) keys.push(entry.key);
+    }
+    state.wanted = new Set(keys);
+    for (const key of keys) {
+      if (state.requested.has(key)) continue;
+      state.requested.add(key);
+      state.queue.push(key);
+    }
+    pump();
+  }, [current, pump]);
+
+  const listPageAt = useCallback(
+    (page: number) => {
+      const state = current();
+      if (state.pagesAsked.has(page)) return;
+      state.pagesAsked.add(page);
+      void unwrap(source.collectionRange(profileId, table, index, page * listPage, listPage)).then((result) => {
+        if (run.current !== state) return;
+        if (result.status === "ok") {
+          const entries = result.data.collections.map((c) => ({ ...c, key: collectionKey(c.partitionValue) }));
+          entries.forEach((entry, i) => {
+            state.listed.set(page * listPage + i, entry);
+            state.byKey.set(entry.key, entry);
+          });
+          setListing((prev) => {
+            const base = prev.token === token ? prev.listing : EMPTY_LISTING;
+            const pages = new Map(base.pages);
+            pages.set(page, entries);
+            return { token, listing: { total: result.data.total, pages, error: null } };
+          });
+          queueReads();
+        } else if (result.status === "error") {
+          // Asked again when the positions come into sight again.
+          state.pagesAsked.delete(page);
+          setListing((prev) => {
+            const base = prev.token === token ? prev.listing : EMPTY_LISTING;
+            return { token, listing: { ...base, error: result.error } };
+          });
+        }
+      });
+    },
+    [current, index, listPage, profileId, queueReads, source, table, token],
+  );
 
   const want = useCallback(
-    (keys: string[]) => {
+    (positions: number[]) => {
       const state = current();
-      state.wanted = new Set(keys);
-      for (const key of keys) {
-        if (state.requested.has(key) || !byKey.has(key)) continue;
-        state.requested.add(key);
-        state.queue.push(key);
+      state.wantedPositions = positions;
+      // The first page tells how long the run is.
+      if (positions.length === 0 && state.listed.size === 0) listPageAt(0);
+      for (const position of positions) {
+        if (!state.listed.has(position)) listPageAt(Math.floor(position / listPage));
       }
-      pump();
+      queueReads();
     },
-    [byKey, current, pump],
+    [current, listPage, listPageAt, queueReads],
   );
 
   const retry = useCallback(
@@ -162,6 +242,21 @@ export function useCollections({
     [current, pump],
   );
 
-  const unlisted = stats === null ? 0 : Math.max(0, stats.distinctPartitionKeys - stats.collections.length);
-  return { collections, unlisted, boxes, want, retry };
+  const at = useCallback(
+    (position: number) => listing.pages.get(Math.floor(position / listPage))?.[position % listPage],
+    [listing, listPage],
+  );
+
+  const locate = useCallback(
+    async (value: AttributeValue) => {
+      const key = collectionKey(value);
+      const state = current();
+      if (state.byKey.has(key)) for (const [position, entry] of state.listed) if (entry.key === key) return position;
+      const result = await unwrap(source.collectionPosition(profileId, table, index, value));
+      return result.status === "ok" ? result.data : null;
+    },
+    [current, index, profileId, source, table],
+  );
+
+  return { index, total: listing.total, at, listError: listing.total === null ? listing.error : null, boxes, want, retry, locate };
 }

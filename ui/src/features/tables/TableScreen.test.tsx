@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { TableScreen, type TableSource } from "./TableScreen";
 import { CapacityProvider } from "../../app/capacity";
-import type { Profile, QueryInput, QueryPage, TableDescription } from "../../ipc/bindings.gen";
+import type { AttributeValue, Profile, QueryInput, QueryPage, TableDescription } from "../../ipc/bindings.gen";
 import type { Item } from "../explorer/model";
 
 const embedded: Profile = { id: "embedded", name: "Embedded", color: "#4f7cff", region: "local", readOnly: false, connection: { kind: "embedded" } };
@@ -50,6 +50,18 @@ function source(overrides: Partial<TableSource> = {}): TableSource {
         collectionSizeLimit: null,
         gatheredAt: null,
       },
+    })),
+    // The engine's key-ordered run of the same two collections.
+    collectionRange: vi.fn(async (_p: string, table: string, index: string | null, offset: number, limit: number) => {
+      const run = [
+        { partitionValue: { S: "VEH#V-1007" }, itemCount: 31, sizeBytes: 10_000, limitedSizeBytes: null },
+        { partitionValue: { S: "VEH#V-7741" }, itemCount: 1441, sizeBytes: 140_000, limitedSizeBytes: null },
+      ];
+      return { status: "ok" as const, data: { table, index, offset, total: run.length, collections: run.slice(offset, offset + limit) } };
+    }),
+    collectionPosition: vi.fn(async (_p: string, _t: string, _i: string | null, value: AttributeValue) => ({
+      status: "ok" as const,
+      data: "S" in value ? ["VEH#V-1007", "VEH#V-7741"].indexOf(value.S) : null,
     })),
     query: vi.fn(async (_profile: string, input: QueryInput) => {
       const first = input.exclusiveStartKey === null;

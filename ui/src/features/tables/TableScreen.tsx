@@ -19,7 +19,7 @@ import { StatisticsGate } from "./StatisticsGate";
 import { BuilderResults, useBuilderRuns } from "./BuilderResults";
 import { TableHeader } from "./TableHeader";
 import { CollectionsView } from "../collections/CollectionsView";
-import { collectionKey, useCollections } from "../collections/useCollections";
+import { useCollections } from "../collections/useCollections";
 import { useTable } from "./useTable";
 import { VIEW_ORDER, ViewTabs, type ViewId, type ViewInfo } from "./ViewTabs";
 import { shortcutOf } from "../../app/shortcuts";
@@ -39,6 +39,8 @@ export type TableSource = Pick<
   typeof commands,
   | "describeTable"
   | "collectionStats"
+  | "collectionRange"
+  | "collectionPosition"
   | "query"
   | "putItem"
   | "deleteItem"
@@ -77,10 +79,10 @@ function keyNamesOf(keys: KeySchema): string[] {
 }
 
 /** The query a collection opens with: every item of it, in sort-key order, a page of 100. */
-function collectionQuery(table: string, partitionValue: AttributeValue): QueryInput {
+function collectionQuery(table: string, partitionValue: AttributeValue, index: string | null = null): QueryInput {
   return {
     table,
-    index: null,
+    index,
     partitionValue,
     sortCondition: null,
     scanIndexForward: true,
@@ -114,11 +116,12 @@ export function TableScreen({
   const { table, stats, setStats } = useTable(profile.id, tableName, source);
   const [view, setView] = useState<ViewId>("collections");
   const [showMap, setShowMap] = useState(false);
-  const [reveal, setReveal] = useState<{ key: string; n: number } | null>(null);
+  const [reveal, setReveal] = useState<{ value: AttributeValue; n: number } | null>(null);
+  const [groupBy, setGroupBy] = useState<string | null>(null);
   const collections = useCollections({
     profileId: profile.id,
     table: tableName,
-    stats: stats.status === "ok" ? stats.data : null,
+    index: groupBy,
     source,
     rowsPerBox: ROWS_PER_BOX,
   });
@@ -238,6 +241,11 @@ export function TableScreen({
     run(collectionQuery(tableName, value));
     setView("items");
   };
+  // A box of the run regrouped by an index opens as a Query of that index.
+  const openBox = (value: AttributeValue) => {
+    run(collectionQuery(tableName, value, groupBy));
+    setView("items");
+  };
   const seenAttributes = [...new Set(query.pages.flatMap((p) => p.items.flatMap((i) => Object.keys(i))))];
   const lastItem = query.pages.at(-1)?.items.at(-1) ?? null;
 
@@ -267,14 +275,25 @@ export function TableScreen({
             <CollectionMap
               stats={stats.data.collections}
               keyName={description.keys.partitionKey.name}
-              onOpen={(value) => setReveal((r) => ({ key: collectionKey(value), n: (r?.n ?? 0) + 1 }))}
+              onOpen={(value) => {
+                // The map draws the table's collections: show them in the table's run.
+                setGroupBy(null);
+                setReveal((r) => ({ value, n: (r?.n ?? 0) + 1 }));
+              }}
               // Enough boxes to see the shape of the table while each stays big enough to read.
               maxBoxes={80}
               sizeLimit={stats.data.collectionSizeLimit}
               openHint="brings its box into view below"
             />
           )}
-          <CollectionsView table={description} data={collections} onOpen={openCollection} reveal={reveal} rowsPerBox={ROWS_PER_BOX} />
+          <CollectionsView
+            table={description}
+            data={collections}
+            onOpen={openBox}
+            onGroupBy={setGroupBy}
+            reveal={reveal}
+            rowsPerBox={ROWS_PER_BOX}
+          />
         </>
       )}
     </>
