@@ -14,7 +14,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import screenshot
-from window import click, click_css, content, css, open_table, open_view, present, settle, type_into, wait_for
+from window import choose, click, click_css, content, css, open_table, open_view, present, settle, type_into, wait_for
 
 RUN_BOX = '[data-testid="collection-run-box"]'
 
@@ -176,3 +176,47 @@ def test_views_are_tabs_that_keep_their_state_and_switch_with_the_keyboard(windo
     first.send_keys(Keys.ARROW_DOWN)
     wait_for(window, "↓ to focus the next box",
              lambda d: d.execute_script("return document.activeElement.getAttribute('data-key')") == keys[1])
+
+
+def test_the_picker_regroups_telemetry_by_its_sparse_gsi(window):
+    """Grouped by ByDepot, the same items are re-collected one box per depotCode, in key order,
+    each box in recordedAt order; readings taken in the yard have no depotCode and are absent, so
+    the index holds fewer items than the table; the table's keys are marked in every box."""
+    open_table(window, "Telemetry")
+    view = present(window, '[data-testid="table-screen-Telemetry"] [data-testid="view-collections"]', "the Collections view")
+    wait_for(window, "the table's boxes", lambda d: len(run_boxes(view)) >= 2)
+    table_summary = content(css(view, '[data-testid="collections-summary"]'))
+    table_match = re.match(r"300 collections in key order of vehicleId · ([\d,]+) items", table_summary)
+    assert table_match, table_summary
+
+    choose(window, css(view, '[data-testid="collections-group-by"]'), "ByDepot", "the group-by picker")
+    wait_for(window, "the index note", lambda d: present(d, '[data-testid="collections-index-note"]'))
+    note = content(css(view, '[data-testid="collections-index-note"]'))
+    assert "re-collected by the global secondary index ByDepot" in note, note
+    assert "Items without depotCode and recordedAt are not in it (a sparse index)" in note, note
+
+    def depot_boxes(d):
+        # Read in one look; looked at again while the run still shows the table's boxes or a box
+        # has not drawn its rows yet.
+        boxes = [(key, content(css(box, "h3")), drawn_rows(box), [content(th) for th in box.find_elements(By.CSS_SELECTOR, "thead th")])
+                 for key, box in run_boxes(view)]
+        ready = boxes and all(heading.startswith("depotCode = ") and rows for _, heading, rows, _ in boxes)
+        return boxes if ready else None
+
+    boxes = wait_for(window, "the index's boxes with their rows", depot_boxes)
+    keys = [key for key, *_ in boxes]
+    assert keys == sorted(keys, key=lambda k: k.encode("utf-8")), keys
+    summary = content(css(view, '[data-testid="collections-summary"]'))
+    match = re.match(r"(\d+) collections? in key order of depotCode · ([\d,]+) items · in ByDepot", summary)
+    assert match, summary
+    assert int(match.group(1)) < 300, summary
+    # Sparse: the yard's readings (no depotCode) are not in the index.
+    assert int(match.group(2).replace(",", "")) < int(table_match.group(1).replace(",", "")), (summary, table_summary)
+    for key, heading, rows, headers in boxes:
+        assert heading == f"depotCode = {key}", heading
+        assert rows == sorted(rows, key=lambda r: r.encode("utf-8")), rows
+        assert "vehicleIdtable key" in headers, headers
+    screenshots_light_and_dark(window, "collections-by-depot")
+
+    choose(window, css(view, '[data-testid="collections-group-by"]'), "", "the group-by picker")
+    wait_for(window, "the table's run again", lambda d: content(css(view, '[data-testid="collections-summary"]')).startswith("300 collections"))

@@ -591,3 +591,146 @@ async fn queries_and_writes_describe_a_table_once_per_connection() {
         2
     );
 }
+
+/// The Collections view's run on the embedded engine: every collection of the demo Telemetry in
+/// key order a stretch at a time (not only the largest), the same for the sparse ByDepot GSI,
+/// and the position of the hot vehicle.
+#[tokio::test]
+async fn the_collections_run_of_the_embedded_engine_is_listed_in_key_order_page_by_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));
+    let embedded = dynotable_app::profiles::EMBEDDED_ID;
+    let mut listed = Vec::new();
+    let mut offset = 0;
+    loop {
+        let range = app
+            .collection_range(embedded, "Telemetry", None, offset, 64)
+            .await
+            .unwrap();
+        assert_eq!(range.total, 300.0);
+        assert_eq!(range.offset, offset as f64);
+        if range.collections.is_empty() {
+            break;
+        }
+        offset += range.collections.len() as u64;
+        listed.extend(range.collections);
+    }
+    assert_eq!(listed.len(), 300);
+    let names: Vec<String> = listed.iter().map(|c| c.partition_value.display_text()).collect();
+    let mut sorted = names.clone();
+    // Strings: byte order of their UTF-8 (rule B.9); the demo's keys are ASCII.
+    sorted.sort();
+    assert_eq!(names, sorted);
+    let hot = names.iter().position(|n| n == "VEH#V-7741").unwrap();
+    assert_eq!(
+        app.collection_position(embedded, "Telemetry", None, &s("VEH#V-7741"))
+            .await
+            .unwrap(),
+        Some(hot as u64)
+    );
+    assert_eq!(
+        app.collection_position(embedded, "Telemetry", None, &s("VEH#nobody"))
+            .await
+            .unwrap(),
+        None
+    );
+
+    // Regrouped by the sparse GSI: its own partition-key values, fewer items than the table.
+    let depots = app
+        .collection_range(embedded, "Telemetry", Some("ByDepot"), 0, 1000)
+        .await
+        .unwrap();
+    assert!(depots.total >= 1.0 && depots.total < 300.0, "{}", depots.total);
+    assert_eq!(depots.collections.len() as f64, depots.total);
+    let in_index: f64 = depots.collections.iter().map(|c| c.item_count).sum();
+    let in_table: f64 = listed.iter().map(|c| c.item_count).sum();
+    assert!(in_index < in_table, "{in_index} of {in_table}");
+    let err = app
+        .collection_range(embedded, "Telemetry", Some("Nope"), 0, 10)
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::Validation);
+}
+
+/// On an AWS connection the run comes from the gathered statistics (every collection kept), in
+/// key order: numbers by value, against dynalite.
+#[tokio::test]
+async fn the_collections_run_of_an_aws_table_comes_from_its_gathered_statistics_in_key_order() {
+    let dynalite = Dynalite::start();
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));
+    let profile = app
+        .create_profile(endpoint_profile("dynalite", dynalite.port, false))
+        .await
+        .unwrap();
+    let client = app.session(&profile.id).await.unwrap().client.clone();
+    client
+        .create_table()
+        .table_name("Telemetry")
+        .billing_mode(aws_sdk_dynamodb::types::BillingMode::PayPerRequest)
+        .attribute_definitions(
+            aws_sdk_dynamodb::types::AttributeDefinition::builder()
+                .attribute_name("vehicleId")
+                .attribute_type(aws_sdk_dynamodb::types::ScalarAttributeType::N)
+                .build()
+                .unwrap(),
+        )
+        .attribute_definitions(attribute("recordedAt"))
+        .key_schema(key_element("vehicleId", aws_sdk_dynamodb::types::KeyType::Hash))
+        .key_schema(key_element("recordedAt", aws_sdk_dynamodb::types::KeyType::Range))
+        .send()
+        .await
+        .unwrap();
+    wait_active(&client).await;
+    // 600 collections: more than the 500 the statistics list; numbers whose text order is not
+    // their order.
+    let values: Vec<String> = (0..600).map(|i| format!("{}", (i * 37) % 600 - 300)).collect();
+    for v in &values {
+        let item = BTreeMap::from([
+            ("vehicleId".to_owned(), AttributeValue::N(v.clone())),
+            ("recordedAt".to_owned(), s("META")),
+        ]);
+        app.put_item(&profile.id, "Telemetry", item, Expectation::Absent)
+            .await
+            .unwrap();
+    }
+    let err = app
+        .collection_range(&profile.id, "Telemetry", None, 0, 10)
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::NotFound);
+    let gathered = app
+        .gather_statistics(&profile.id, "stats", "Telemetry", |_| {})
+        .await
+        .unwrap()
+        .expect("the scan completed");
+    // The UI's statistics name the largest 500; the run has all 600.
+    assert_eq!(gathered.collections.len(), 500);
+    assert_eq!(gathered.distinct_partition_keys, 600.0);
+    let first = app
+        .collection_range(&profile.id, "Telemetry", None, 0, 3)
+        .await
+        .unwrap();
+    assert_eq!(first.total, 600.0);
+    let numbers = |r: &dynotable_app::dto::CollectionRange| -> Vec<String> {
+        r.collections.iter().map(|c| c.partition_value.display_text()).collect()
+    };
+    assert_eq!(numbers(&first), ["-300", "-299", "-298"]);
+    let last = app
+        .collection_range(&profile.id, "Telemetry", None, 598, 10)
+        .await
+        .unwrap();
+    assert_eq!(numbers(&last), ["298", "299"]);
+    assert_eq!(
+        app.collection_position(&profile.id, "Telemetry", None, &AttributeValue::N("-1".into()))
+            .await
+            .unwrap(),
+        Some(299)
+    );
+    // No gathered run of an index: said plainly.
+    let err = app
+        .collection_range(&profile.id, "Telemetry", Some("ByDepot"), 0, 10)
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::NotFound);
+}
