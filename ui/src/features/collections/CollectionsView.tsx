@@ -117,12 +117,12 @@ export function CollectionsView({ table, data, onOpen, onGroupBy, reveal = null,
   }, [inSightKey, want]);
 
   // A reveal names a partition-key value: find where it stands in the run (it may not be listed).
-  const [revealed, setRevealed] = useState<number | null>(null);
+  const [revealed, setRevealed] = useState<{ index: number; n: number } | null>(null);
   useEffect(() => {
     if (reveal === null) return;
     let cancelled = false;
     void locate(reveal.value).then((position) => {
-      if (!cancelled) setRevealed(position ?? -1);
+      if (!cancelled) setRevealed({ index: position ?? -1, n: reveal.n });
     });
     return () => {
       cancelled = true;
@@ -135,10 +135,9 @@ export function CollectionsView({ table, data, onOpen, onGroupBy, reveal = null,
   // user scrolls or types, or REVEAL_PATIENCE_MS pass.
   const pendingReveal = useRef<{ index: number; until: number } | null>(null);
   useEffect(() => {
-    if (revealed === null || revealed < 0) return;
-    pendingReveal.current = { index: revealed, until: Date.now() + REVEAL_PATIENCE_MS };
-    setRevealed(null);
-    virtualizer.scrollToIndex(revealed, { align: "start" });
+    if (revealed === null || revealed.index < 0) return;
+    pendingReveal.current = { index: revealed.index, until: Date.now() + REVEAL_PATIENCE_MS };
+    virtualizer.scrollToIndex(revealed.index, { align: "start" });
     const el = scrollRef.current;
     if (el === null) return;
     const userMoved = () => {
