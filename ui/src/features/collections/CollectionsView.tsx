@@ -46,14 +46,20 @@ const MORE = 28;
 const GAP = 12;
 
 function estimate(entry: CollectionEntry | undefined, state: BoxState | undefined, rowsPerBox: number): number {
-  if (entry === undefined) return HEADER + GAP;
+  // Not listed yet: counted as a full box (most boxes of a table worth virtualising are), so the
+  // run's length barely moves as its stretches are listed.
+  if (entry === undefined) return HEADER + COLUMN_HEADER + rowsPerBox * ROW + MORE + GAP + 8;
   const rows = state?.status === "ok" ? state.items.length : Math.min(entry.itemCount, rowsPerBox);
   const more = entry.itemCount > rows ? MORE : 0;
   return HEADER + COLUMN_HEADER + rows * ROW + more + GAP + 8;
 }
 
-/** How long a reveal keeps aiming at its box while the boxes on the way settle. */
-const REVEAL_PATIENCE_MS = 8000;
+/**
+ * How long a reveal keeps aiming at its box after the last time the boxes on the way moved it,
+ * and how long at most in all (a loaded machine lists and reads them slowly).
+ */
+const REVEAL_PATIENCE_MS = 3000;
+const REVEAL_DEADLINE_MS = 30_000;
 
 export function CollectionsView({ table, data, onOpen, onGroupBy, reveal = null, rowsPerBox, overscan = 3 }: CollectionsViewProps) {
   const { at, boxes, want, retry, locate } = data;
@@ -132,11 +138,12 @@ export function CollectionsView({ table, data, onOpen, onGroupBy, reveal = null,
   // their estimated height until they are drawn, measured and filled by their Query, each of
   // which moves the target. So after every render (the virtualizer renders again whenever a
   // measurement changes) the run is aimed again, until the box is in place and focused, the
-  // user scrolls or types, or REVEAL_PATIENCE_MS pass.
-  const pendingReveal = useRef<{ index: number; until: number } | null>(null);
+  // user scrolls or types, or nothing moved it for REVEAL_PATIENCE_MS (REVEAL_DEADLINE_MS at most).
+  const pendingReveal = useRef<{ index: number; until: number; deadline: number } | null>(null);
   useEffect(() => {
     if (revealed === null || revealed.index < 0) return;
-    pendingReveal.current = { index: revealed.index, until: Date.now() + REVEAL_PATIENCE_MS };
+    const now = Date.now();
+    pendingReveal.current = { index: revealed.index, until: now + REVEAL_PATIENCE_MS, deadline: now + REVEAL_DEADLINE_MS };
     virtualizer.scrollToIndex(revealed.index, { align: "start" });
     const el = scrollRef.current;
     if (el === null) return;
@@ -167,6 +174,8 @@ export function CollectionsView({ table, data, onOpen, onGroupBy, reveal = null,
     const box = boxRefs.current.get(pending.index);
     if (target !== undefined && Math.abs(el.scrollTop - target) > 1) {
       virtualizer.scrollToIndex(pending.index, { align: "start" });
+      // Still moving: keep aiming for a while after this move.
+      pending.until = Math.min(pending.deadline, Math.max(pending.until, Date.now() + REVEAL_PATIENCE_MS));
     } else if (box !== undefined && box.isConnected) {
       box.focus({ preventScroll: true });
       // In place and focused: the reveal is done once it has stayed so for a moment, which the
