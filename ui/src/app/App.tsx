@@ -8,10 +8,17 @@ import { useTheme } from "./theme";
 import { CapacityProvider } from "./capacity";
 import { ConnectionsSidebar } from "../features/connections/ConnectionsSidebar";
 import { TableScreen } from "../features/tables/TableScreen";
-import type { Profile } from "../ipc/bindings.gen";
+import { StartScreen } from "../features/start/StartScreen";
+import { useStartScreen } from "../features/start/useStartScreen";
+import { useDemoTables } from "../features/start/useDemoTables";
+import { commands, type Profile } from "../ipc/bindings.gen";
+import type { TableIntent } from "../shared/tableIntent";
 
-/** An open table: which connection, which table. */
-type OpenTable = { id: string; profile: Profile; table: string };
+/** An open table: which connection, which table, and what was last asked of it from outside. */
+type OpenTable = { id: string; profile: Profile; table: string; intent: TableIntent | null };
+
+/** The start screen's tab. */
+const START = "start";
 
 /**
  * The application shell: connections and their tables on the left, open tables as tabs in the
@@ -26,17 +33,36 @@ export function App() {
   const theme = useTheme();
   useShortcut("toggle-theme", theme.toggle);
 
-  const openTable = useCallback((profile: Profile, table: string) => {
+  const start = useStartScreen();
+  const demo = useDemoTables(commands, appInfo.status === "ok" ? appInfo.data.engine.state : null);
+
+  const openTable = useCallback((profile: Profile, table: string, asked?: Omit<TableIntent, "n">) => {
     const id = `${profile.id}/${table}`;
-    setOpen((current) => (current.some((t) => t.id === id) ? current : [...current, { id, profile, table }]));
+    setOpen((current) => {
+      const existing = current.find((t) => t.id === id);
+      const n = (existing?.intent?.n ?? 0) + 1;
+      const intent = asked === undefined ? (existing?.intent ?? null) : { ...asked, n };
+      if (existing === undefined) return [...current, { id, profile, table, intent }];
+      return current.map((t) => (t.id === id ? { ...t, intent } : t));
+    });
     setActiveId(id);
   }, []);
 
+  const showStart = () => {
+    start.reopen();
+    setActiveId(START);
+  };
+
   const close = (id: string) => {
+    if (id === START) {
+      start.dismiss();
+      if (activeId === START) setActiveId(open[0]?.id ?? null);
+      return;
+    }
     setOpen((current) => {
       const at = current.findIndex((t) => t.id === id);
       const next = current.filter((t) => t.id !== id);
-      if (activeId === id) setActiveId(next[Math.min(at, next.length - 1)]?.id ?? null);
+      if (activeId === id) setActiveId(next[Math.min(at, next.length - 1)]?.id ?? (start.shown ? START : null));
       return next;
     });
   };
@@ -47,33 +73,53 @@ export function App() {
   });
 
   const active = open.find((t) => t.id === activeId) ?? null;
+  const tabs = [
+    ...(start.shown ? [{ id: START, title: "Start", detail: "the demo story" }] : []),
+    ...open.map((t) => ({ id: t.id, title: t.table, detail: t.profile.name })),
+  ];
+  // The start tab is on show when it is asked for, or when nothing else is open.
+  const shownId = activeId ?? (start.shown ? START : null);
   return (
     <CapacityProvider>
       <div className="shell">
         <ConnectionsSidebar onOpenTable={openTable} />
         <main className="work-area">
-          {open.length === 0 ? (
+          {tabs.length === 0 ? (
             <div className="welcome">
               <h1 className="brand">DynoTable</h1>
               <p className="tagline">DynamoDB tables, drawn as item collections.</p>
-              <p className="muted">Open a table from the sidebar. Press ? for the keyboard shortcuts.</p>
+              <p className="muted">
+                Open a table from the sidebar. Press ? for the keyboard shortcuts.{" "}
+                <button type="button" className="link" onClick={showStart} data-testid="welcome-start">
+                  Show the start screen
+                </button>
+              </p>
             </div>
           ) : (
-            <Tabs
-              tabs={open.map((t) => ({ id: t.id, title: t.table, detail: t.profile.name }))}
-              activeId={activeId}
-              onSelect={setActiveId}
-              onClose={close}
-            >
+            <Tabs tabs={tabs} activeId={shownId} onSelect={setActiveId} onClose={close}>
+              {start.shown && (
+                <div key={START} hidden={shownId !== START}>
+                  <StartScreen
+                    demo={demo}
+                    onOpen={openTable}
+                    onDismiss={() => close(START)}
+                  />
+                </div>
+              )}
               {open.map((t) => (
-                <div key={t.id} hidden={t.id !== activeId}>
-                  <TableScreen profile={t.profile} tableName={t.table} />
+                <div key={t.id} hidden={t.id !== shownId}>
+                  <TableScreen profile={t.profile} tableName={t.table} intent={t.intent} />
                 </div>
               ))}
             </Tabs>
           )}
         </main>
-        <StatusBar appInfo={appInfo} connection={active === null ? null : `${active.profile.name} · ${active.profile.region}`} theme={theme} />
+        <StatusBar
+          appInfo={appInfo}
+          connection={active === null ? null : `${active.profile.name} · ${active.profile.region}`}
+          theme={theme}
+          help={{ onStart: showStart, onShortcuts: () => sheet.setOpen(true) }}
+        />
       </div>
       <ShortcutSheet open={sheet.open} onClose={() => sheet.setOpen(false)} />
     </CapacityProvider>

@@ -12,10 +12,13 @@ export function StatusBar({
   appInfo,
   connection = null,
   theme = null,
+  help = null,
 }: {
   appInfo: Loadable<AppInfo, UiError>;
   connection?: string | null;
   theme?: { choice: ThemeChoice; toggle: () => void } | null;
+  /** Help's entries: the start screen and the keyboard shortcuts. */
+  help?: { onStart: () => void; onShortcuts: () => void } | null;
 }) {
   const ledger = useCapacityLedger();
   return (
@@ -41,6 +44,16 @@ export function StatusBar({
         >
           ◐ Theme: {theme.choice}
         </button>
+      )}
+      {help !== null && (
+        <span className="status-help">
+          <button type="button" onClick={help.onStart} data-testid="help-start" title="Help: the start screen, the demo story step by step">
+            Start screen
+          </button>
+          <button type="button" onClick={help.onShortcuts} data-testid="help-shortcuts" title="Help: every keyboard shortcut (?)">
+            Shortcuts ?
+          </button>
+        </span>
       )}
     </footer>
   );

@@ -334,4 +334,39 @@ describe("TableScreen", () => {
     expect(box.className).toContain("run-box-marked");
     await waitFor(() => expect(document.activeElement?.getAttribute("data-key")).toBe("VEH#V-7741"));
   });
+
+  it("carries out what it is asked from outside once per request: a view, a Query, a regrouping", async () => {
+    const fake = source();
+    const window: QueryInput = {
+      table: "Telemetry",
+      index: null,
+      partitionValue: { S: "VEH#V-7741" },
+      sortCondition: { op: "between", low: { S: "TS#2025-03-14T09:00:00Z" }, high: { S: "TS#2025-03-14T09:10:00Z" } },
+      scanIndexForward: false,
+      limit: null,
+      consistentRead: false,
+      projection: null,
+      filter: null,
+      filterNames: null,
+      filterValues: null,
+      exclusiveStartKey: null,
+    };
+    const view = (intent: Parameters<typeof TableScreen>[0]["intent"]) => (
+      <CapacityProvider>
+        <TableScreen profile={embedded} tableName="Telemetry" source={fake} intent={intent} />
+      </CapacityProvider>
+    );
+    const { rerender } = render(view({ n: 1, view: "items", query: window }));
+    await waitFor(() => expect(screen.getByTestId("view-tab-items").getAttribute("aria-selected")).toBe("true"));
+    await waitFor(() => expect(fake.query).toHaveBeenCalledWith("embedded", window));
+    const runs = (fake.query as ReturnType<typeof vi.fn>).mock.calls.filter((c) => c[1] === window).length;
+    // The same request again (same n) is not run twice; a new one switches the view.
+    rerender(view({ n: 1, view: "items", query: window }));
+    rerender(view({ n: 2, view: "collections", groupBy: null, reveal: { S: "VEH#V-7741" } }));
+    await waitFor(() => expect(screen.getByTestId("view-tab-collections").getAttribute("aria-selected")).toBe("true"));
+    expect((fake.query as ReturnType<typeof vi.fn>).mock.calls.filter((c) => c[1] === window).length).toBe(runs);
+    await waitFor(() =>
+      expect(document.querySelector('[data-testid="collection-run-box"][data-key="VEH#V-7741"]')?.className).toContain("run-box-marked"),
+    );
+  });
 });

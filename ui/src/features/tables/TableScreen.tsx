@@ -20,6 +20,7 @@ import { BuilderResults, useBuilderRuns } from "./BuilderResults";
 import { TableHeader } from "./TableHeader";
 import { CollectionsView } from "../collections/CollectionsView";
 import { useCollections } from "../collections/useCollections";
+import type { TableIntent } from "../../shared/tableIntent";
 import { useTable } from "./useTable";
 import { VIEW_ORDER, ViewTabs, type ViewId, type ViewInfo } from "./ViewTabs";
 import { shortcutOf } from "../../app/shortcuts";
@@ -107,11 +108,14 @@ export function TableScreen({
   tableName,
   source = commands,
   makeChannel,
+  intent = null,
 }: {
   profile: Profile;
   tableName: string;
   source?: TableSource;
   makeChannel?: ChannelFactory | undefined;
+  /** What to show, asked for from outside (the start screen); a new `n` asks again. */
+  intent?: TableIntent | null;
 }) {
   const { table, stats, setStats } = useTable(profile.id, tableName, source);
   const [view, setView] = useState<ViewId>("collections");
@@ -163,6 +167,17 @@ export function TableScreen({
     },
     [query],
   );
+
+  // Asked from outside: the view, its grouping, a box, a Query, as the user would have chosen them.
+  useEffect(() => {
+    if (intent === null) return;
+    setView(intent.view);
+    if (intent.groupBy !== undefined) setGroupBy(intent.groupBy);
+    if (intent.showMap !== undefined) setShowMap(intent.showMap);
+    if (intent.reveal !== undefined) setReveal((r) => ({ value: intent.reveal!, n: (r?.n ?? 0) + 1 }));
+    if (intent.query !== undefined) run(intent.query);
+    // One intent is carried out once: `n` names it.
+  }, [intent?.n]);
 
   // Stable across renders: the editor re-validates when this function changes, and validating
   // records the draft here, which re-renders this screen.

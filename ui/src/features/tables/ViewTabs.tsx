@@ -5,9 +5,10 @@
  * shown, so its query, pages, scroll and form survive a switch.
  */
 import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import type { ViewId } from "../../shared/tableIntent";
 import "./ViewTabs.css";
 
-export type ViewId = "collections" | "items" | "indexes" | "cost" | "code" | "transfer" | "settings";
+export type { ViewId };
 
 export type ViewInfo = {
   id: ViewId;

@@ -1,0 +1,91 @@
+"""End-to-end tests of the start screen in the real window: the demo story's steps each open the
+real table on the real view with the real request; the screen can be dismissed and comes back
+from Help in the status bar.
+
+Each test starts its own window (conftest.py). The web view's storage is shared by the run's
+windows, so whether an earlier test dismissed the screen is not assumed: a test that needs it
+asks Help for it.
+"""
+
+from selenium.webdriver.common.by import By
+
+from conftest import screenshot
+from window import click, click_css, content, css, present, settle, wait_for
+
+START = '[data-testid="start-screen"]'
+
+
+def start_screen(window):
+    """The start screen on show, brought back from Help if an earlier window dismissed it."""
+    present(window, '[data-testid="help-start"]', "Help's start screen entry")
+    if not [e for e in window.find_elements(By.CSS_SELECTOR, START) if e.is_displayed()]:
+        click_css(window, '[data-testid="help-start"]', "Help: Start screen")
+    screen = present(window, START, "the start screen")
+    wait_for(window, "the steps enabled (engine and demo tables ready)",
+             lambda d: all(b.is_enabled() for b in screen.find_elements(By.CSS_SELECTOR, ".start-step-open")))
+    return screen
+
+
+def step(window, number: int):
+    screen = start_screen(window)
+    button = screen.find_elements(By.CSS_SELECTOR, ".start-step-open")[number - 1]
+    click(window, button, f"step {number}")
+
+
+def test_the_start_screen_walks_the_demo_story_into_the_real_views(window):
+    """Step 1 opens Telemetry's Collections view on VEH#V-7741's box, META before its readings;
+    step 3 regroups the same view by ByDepot; step 2 runs the ten-minute window and shows its
+    cost; step 4 shows CustomerOrders' LSI gauges."""
+    screen = start_screen(window)
+    titles = [content(h) for h in screen.find_elements(By.CSS_SELECTOR, ".start-step h2")]
+    assert titles == [
+        "One vehicle's item collection",
+        "A ten-minute window, newest first",
+        "The same readings, regrouped by a GSI",
+        "The 10 GB limit of a table with an LSI",
+        "A hot partition",
+    ], titles
+    screenshot(window, "start-screen.png")
+
+    step(window, 1)
+    telemetry = '[data-testid="table-screen-Telemetry"]'
+    marked = f'{telemetry} [data-testid="collection-run-box"][data-key="VEH#V-7741"].run-box-marked'
+    present(window, marked, "VEH#V-7741's box, marked")
+
+    def first_rows(d):
+        box = css(d, marked)
+        rows = [content(th) for th in box.find_elements(By.CSS_SELECTOR, 'tbody th[scope="row"]')]
+        return rows if len(rows) > 2 else None
+
+    rows = wait_for(window, "VEH#V-7741's rows", first_rows)
+    assert rows[0] == "META" and all(r.startswith("TS#") for r in rows[1:]), rows
+
+    # Back to the start screen (Help brings it to the front) for the next step.
+    step(window, 3)
+    wait_for(window, "the run grouped by ByDepot",
+             lambda d: css(d, f'{telemetry} [data-testid="collections-group-by"]').get_attribute("value") == "ByDepot")
+    note = content(present(window, f'{telemetry} [data-testid="collections-index-note"]', "the index note"))
+    assert "ByDepot" in note and "sparse" in note, note
+
+    step(window, 2)
+    wait_for(window, "the Cost view selected",
+             lambda d: css(d, f'{telemetry} [data-testid="view-tab-cost"]').get_attribute("aria-selected") == "true")
+    units = content(present(window, f'{telemetry} [data-testid="first-page-units"]', "the window's estimated RCU"))
+    assert units.endswith("RCU"), units
+    settle()
+    screenshot(window, "start-step-window-cost.png")
+
+    step(window, 4)
+    orders = '[data-testid="table-screen-CustomerOrders"]'
+    wait_for(window, "CustomerOrders' Indexes view selected",
+             lambda d: css(d, f'{orders} [data-testid="view-tab-indexes"]').get_attribute("aria-selected") == "true")
+    present(window, f'{orders} meter[aria-label="Collection size against the 10 GB limit"]', "an LSI gauge")
+
+
+def test_the_start_screen_is_dismissed_and_comes_back_from_help(window):
+    start_screen(window)
+    click_css(window, '[data-testid="start-dismiss"]', "Dismiss")
+    wait_for(window, "the start screen gone",
+             lambda d: not [e for e in d.find_elements(By.CSS_SELECTOR, START) if e.is_displayed()])
+    click_css(window, '[data-testid="help-start"]', "Help: Start screen")
+    present(window, START, "the start screen again")
