@@ -54,12 +54,8 @@ function estimate(entry: CollectionEntry | undefined, state: BoxState | undefine
   return HEADER + COLUMN_HEADER + rows * ROW + more + GAP + 8;
 }
 
-/**
- * How long a reveal keeps aiming at its box after the last time the boxes on the way moved it,
- * and how long at most in all (a loaded machine lists and reads them slowly).
- */
-const REVEAL_PATIENCE_MS = 3000;
-const REVEAL_DEADLINE_MS = 30_000;
+/** How long a revealed box is kept in place while the boxes around it are listed, read and measured. */
+const REVEAL_HOLD_MS = 30_000;
 
 export function CollectionsView({ table, data, onOpen, onGroupBy, reveal = null, rowsPerBox, overscan = 3 }: CollectionsViewProps) {
   const { at, boxes, want, retry, locate } = data;
@@ -124,8 +120,11 @@ export function CollectionsView({ table, data, onOpen, onGroupBy, reveal = null,
 
   // A reveal names a partition-key value: find where it stands in the run (it may not be listed).
   const [revealed, setRevealed] = useState<{ index: number; n: number } | null>(null);
+  // (Once the run is listed: before that there is nothing to scroll, and a reveal asked for as
+  // the view opens, from the start screen, would run out of patience before the run exists.)
+  const listed = data.total !== null;
   useEffect(() => {
-    if (reveal === null) return;
+    if (reveal === null || !listed) return;
     let cancelled = false;
     void locate(reveal.value).then((position) => {
       if (!cancelled) setRevealed({ index: position ?? -1, n: reveal.n });
@@ -133,17 +132,17 @@ export function CollectionsView({ table, data, onOpen, onGroupBy, reveal = null,
     return () => {
       cancelled = true;
     };
-  }, [reveal?.n, locate]);
-  // A reveal stays pending until the box sits where it was aimed: the boxes on the way count at
-  // their estimated height until they are drawn, measured and filled by their Query, each of
-  // which moves the target. So after every render (the virtualizer renders again whenever a
-  // measurement changes) the run is aimed again, until the box is in place and focused, the
-  // user scrolls or types, or nothing moved it for REVEAL_PATIENCE_MS (REVEAL_DEADLINE_MS at most).
-  const pendingReveal = useRef<{ index: number; until: number; deadline: number } | null>(null);
+  }, [reveal?.n, locate, listed]);
+  // A revealed box is held where it was aimed: the boxes before it count at their estimated
+  // height until they are listed, drawn, measured and filled by their Query, each of which moves
+  // it, on a loaded machine for seconds. So after every render (the virtualizer renders again
+  // whenever a measurement changes) and on a timer, the run is aimed again; the box is focused
+  // once it is in place; the hold ends when the user scrolls, points or types in the run, or
+  // after REVEAL_HOLD_MS.
+  const pendingReveal = useRef<{ index: number; until: number; focused: boolean } | null>(null);
   useEffect(() => {
     if (revealed === null || revealed.index < 0) return;
-    const now = Date.now();
-    pendingReveal.current = { index: revealed.index, until: now + REVEAL_PATIENCE_MS, deadline: now + REVEAL_DEADLINE_MS };
+    pendingReveal.current = { index: revealed.index, until: Date.now() + REVEAL_HOLD_MS, focused: false };
     virtualizer.scrollToIndex(revealed.index, { align: "start" });
     const el = scrollRef.current;
     if (el === null) return;
@@ -174,13 +173,9 @@ export function CollectionsView({ table, data, onOpen, onGroupBy, reveal = null,
     const box = boxRefs.current.get(pending.index);
     if (target !== undefined && Math.abs(el.scrollTop - target) > 1) {
       virtualizer.scrollToIndex(pending.index, { align: "start" });
-      // Still moving: keep aiming for a while after this move.
-      pending.until = Math.min(pending.deadline, Math.max(pending.until, Date.now() + REVEAL_PATIENCE_MS));
-    } else if (box !== undefined && box.isConnected) {
+    } else if (box !== undefined && box.isConnected && !pending.focused) {
       box.focus({ preventScroll: true });
-      // In place and focused: the reveal is done once it has stayed so for a moment, which the
-      // next look confirms (pending.until is pulled in to that moment).
-      pending.until = Math.min(pending.until, Date.now() + 600);
+      pending.focused = true;
     }
   };
   useEffect(aimAgain);

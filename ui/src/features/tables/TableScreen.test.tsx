@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { TableScreen, type TableSource } from "./TableScreen";
+import type { TableIntent } from "../../shared/tableIntent";
 import { CapacityProvider } from "../../app/capacity";
 import type { AttributeValue, Profile, QueryInput, QueryPage, TableDescription } from "../../ipc/bindings.gen";
 import type { Item } from "../explorer/model";
@@ -351,7 +352,7 @@ describe("TableScreen", () => {
       filterValues: null,
       exclusiveStartKey: null,
     };
-    const view = (intent: Parameters<typeof TableScreen>[0]["intent"]) => (
+    const view = (intent: TableIntent) => (
       <CapacityProvider>
         <TableScreen profile={embedded} tableName="Telemetry" source={fake} intent={intent} />
       </CapacityProvider>
