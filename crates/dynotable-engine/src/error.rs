@@ -151,6 +151,17 @@ impl ApiError {
         ApiError::new(ErrorKind::ValidationException, message)
     }
 
+    /// The error as today's service words the request checks of PutItem, UpdateItem and
+    /// DeleteItem (rule B.16): a ValidationException's sentence inside the one-error envelope
+    /// (`1 validation error detected: ExpressionAttributeValues must not be empty`). A message
+    /// already in an envelope, and every other error, is left as it is.
+    pub fn enveloped(mut self) -> ApiError {
+        if self.kind == ErrorKind::ValidationException && !is_envelope(&self.message) {
+            self.message = format!("1 validation error detected: {}", self.message);
+        }
+        self
+    }
+
     /// The `N validation errors detected: ...` envelope for failed member constraints.
     pub fn constraints(violations: Vec<ConstraintViolation>) -> ApiError {
         ApiError::validation(ValidationError::Constraints(violations).message())
@@ -271,4 +282,12 @@ pub enum EngineError {
     Storage(#[from] sqlx::Error),
     #[error("the catalog holds a table definition that cannot be read: {0}")]
     Catalog(String),
+}
+
+/// Whether a message is already an `N validation error(s) detected: ` envelope.
+fn is_envelope(message: &str) -> bool {
+    let digits = message.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0
+        && (message[digits..].starts_with(" validation error detected: ")
+            || message[digits..].starts_with(" validation errors detected: "))
 }

@@ -26,8 +26,10 @@ const MAX_GETS: usize = 100;
 pub async fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<TransactGetItemsOutput, ApiError> {
     let mut shape = Shape::new();
     let report = CapacityReport::check(&mut shape, input.return_consumed_capacity.as_ref());
+    // Rule B.15: a missing list is null, an empty one is echoed as `[]`.
+    let present = shape.required("transactItems", input.transact_items.as_ref());
     let gets = input.transact_items.unwrap_or_default();
-    if gets.is_empty() || gets.len() > MAX_GETS {
+    if present && (gets.is_empty() || gets.len() > MAX_GETS) {
         let constraint = if gets.is_empty() {
             "Member must have length greater than or equal to 1".to_owned()
         } else {

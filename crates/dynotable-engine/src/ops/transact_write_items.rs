@@ -196,8 +196,10 @@ async fn run(engine: &Engine, input: TransactWriteItemsInput) -> Result<Transact
     if let Some(token) = &input.client_request_token {
         shape.length("clientRequestToken", token, 1, 36);
     }
+    // Rule B.15: a missing list is null, an empty one is echoed as `[]`.
+    let present = shape.required("transactItems", input.transact_items.as_ref());
     let items = input.transact_items.unwrap_or_default();
-    if items.is_empty() || items.len() > MAX_ACTIONS {
+    if present && (items.is_empty() || items.len() > MAX_ACTIONS) {
         let constraint = if items.is_empty() {
             "Member must have length greater than or equal to 1".to_owned()
         } else {
