@@ -13,7 +13,7 @@ use crate::items::{self, StorageKey};
 use crate::legacy;
 use crate::ops::read_page::{self, Bound, PageRules, Range, Rows};
 use crate::ops::scan::{
-    ReadTarget, check_select, projection_parameter, shape_select, shape_target, start_key,
+    ReadTarget, check_select, projection_parameter, shape_select, shape_target, start_key, start_key_invalid,
 };
 use crate::params::{self, CapacityReport, Charge};
 use crate::shape::Shape;
@@ -66,7 +66,11 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
             "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.",
         ));
     }
-    let start = input.exclusive_start_key.map(|c| c.into_result()).transpose()?;
+    let start = input
+        .exclusive_start_key
+        .map(|c| c.into_result())
+        .transpose()
+        .map_err(start_key_invalid)?;
     let mut placeholders = params::placeholders(
         input.expression_attribute_names.as_ref(),
         input.expression_attribute_values,

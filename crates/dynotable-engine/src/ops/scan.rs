@@ -77,7 +77,11 @@ async fn scan(engine: &Engine, input: ScanInput, keep_stored: bool) -> Result<Re
     )?;
     params::values_without_expression(input.expression_attribute_values.is_some(), &expressions[..1])?;
     params::names_without_expression(input.expression_attribute_names.is_some(), &expressions)?;
-    let start = input.exclusive_start_key.map(|c| c.into_result()).transpose()?;
+    let start = input
+        .exclusive_start_key
+        .map(|c| c.into_result())
+        .transpose()
+        .map_err(start_key_invalid)?;
     let mut placeholders = params::placeholders(
         input.expression_attribute_names.as_ref(),
         input.expression_attribute_values,
@@ -312,6 +316,21 @@ pub(crate) fn start_key(
         ));
     }
     Ok(result)
+}
+
+/// A value error inside ExclusiveStartKey, as the service words it (rule B.4): `The provided
+/// starting key is invalid: Supplied AttributeValue is empty, ...`. Number errors, an empty
+/// number set and duplicate set elements keep their own sentence, as the service sends them
+/// (recorded by dynalite).
+pub(crate) fn start_key_invalid(err: dynotable_types::ValidationError) -> ApiError {
+    use dynotable_types::ValidationError as E;
+    match err {
+        E::EmptySet(dynotable_types::SetKind::Number) | E::DuplicateSetElements { .. } => {
+            ApiError::validation(err.message())
+        }
+        err if err.is_number_error() => ApiError::validation(err.message()),
+        err => ApiError::validation(format!("The provided starting key is invalid: {}", err.message())),
+    }
 }
 
 /// Which projection parameter a Query or Scan gives, by name, for `Select`'s messages.

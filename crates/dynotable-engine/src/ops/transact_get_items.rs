@@ -50,11 +50,12 @@ pub async fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<Transa
 
     let mut planned = Vec::with_capacity(gets.len());
     let mut seen = std::collections::BTreeSet::new();
-    for get in gets {
+    for (position, get) in gets.into_iter().enumerate() {
+        // Rule B.15: list members are numbered from 1 in the member's path.
         let Some(get) = get.get else {
-            return Err(ApiError::validation(
-                "1 validation error detected: Value null at 'transactItems.member.get' failed to satisfy constraint: Member must not be null",
-            ));
+            return Err(ApiError::constraints(vec![ConstraintViolation::not_null(
+                &format!("transactItems.{}.member.get", position + 1),
+            )]));
         };
         let mut shape = Shape::new();
         shape.table("tableName", get.table_name.as_ref());
