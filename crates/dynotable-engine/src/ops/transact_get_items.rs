@@ -48,19 +48,24 @@ pub async fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<Transa
     }
     shape.finish()?;
 
+    // Every action's members are checked before any table is looked up (rule B.15); list
+    // members are numbered from 1 in the member's path.
+    let mut shape = Shape::new();
+    for (position, get) in gets.iter().enumerate() {
+        let member = format!("transactItems.{}.member.get", position + 1);
+        match &get.get {
+            None => shape.push(ConstraintViolation::not_null(&member)),
+            Some(get) => {
+                shape.table(&format!("{member}.tableName"), get.table_name.as_ref());
+                shape.required(&format!("{member}.key"), get.key.as_ref());
+            }
+        }
+    }
+    shape.finish()?;
+
     let mut planned = Vec::with_capacity(gets.len());
     let mut seen = std::collections::BTreeSet::new();
-    for (position, get) in gets.into_iter().enumerate() {
-        // Rule B.15: list members are numbered from 1 in the member's path.
-        let Some(get) = get.get else {
-            return Err(ApiError::constraints(vec![ConstraintViolation::not_null(
-                &format!("transactItems.{}.member.get", position + 1),
-            )]));
-        };
-        let mut shape = Shape::new();
-        shape.table("tableName", get.table_name.as_ref());
-        shape.required("key", get.key.as_ref());
-        shape.finish()?;
+    for get in gets.into_iter().filter_map(|g| g.get) {
         let table = engine.table(get.table_name.as_deref().unwrap_or_default())?;
         let key_item = get.key.map(|c| c.into_result()).transpose()?.unwrap_or_default();
         let key = StorageKey::of_key(&table, &key_item)?;
