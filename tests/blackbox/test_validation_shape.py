@@ -61,7 +61,7 @@ CASES = [
                         "Member must have length greater than or equal to 1"))),
     ("transact_write_items", dict(TransactItems=[{"Put": {"TableName": "Missing", "Item": KEY,
                                                           "ReturnValuesOnConditionCheckFailure": "ALL_NEW"}}]),
-     envelope(violation("ALL_NEW", "returnValuesOnConditionCheckFailure",
+     envelope(violation("ALL_NEW", "transactItems.1.member.put.returnValuesOnConditionCheckFailure",
                         "Member must satisfy enum value set: [ALL_OLD, NONE]"))),
 ]
 
@@ -92,6 +92,14 @@ def test_a_global_index_member_path_is_numbered_from_one(raw):
 def test_an_empty_table_name_fails_its_length_of_one_alone(raw, call, params):
     message = refused(getattr(raw, call), TableName="", **params)
     assert message == envelope(violation("", "tableName", "Member must have length greater than or equal to 1"))
+
+
+def test_a_later_transaction_actions_members_come_before_an_earlier_actions_table(raw):
+    message = refused(raw.transact_write_items, TransactItems=[
+        {"Delete": {"TableName": "Missing", "Key": KEY}},
+        {"Update": {"TableName": "Missing", "Key": KEY}}])
+    assert message == envelope(violation(None, "transactItems.2.member.update.updateExpression",
+                                         "Member must not be null"))
 
 
 def test_put_item_lists_return_values_first(raw):
