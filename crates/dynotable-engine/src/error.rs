@@ -291,3 +291,41 @@ fn is_envelope(message: &str) -> bool {
         && (message[digits..].starts_with(" validation error detected: ")
             || message[digits..].starts_with(" validation errors detected: "))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bare_validation_sentence_is_put_in_the_one_error_envelope() {
+        let err = ApiError::validation("ExpressionAttributeValues must not be empty").enveloped();
+        assert_eq!(
+            err.message,
+            "1 validation error detected: ExpressionAttributeValues must not be empty"
+        );
+    }
+
+    #[test]
+    fn a_message_already_in_an_envelope_is_not_wrapped_twice() {
+        for message in [
+            "1 validation error detected: Value null at 'key' failed to satisfy constraint: Member must not be null",
+            "12 validation errors detected: a; b",
+        ] {
+            assert_eq!(ApiError::validation(message).enveloped().message, message);
+        }
+    }
+
+    #[test]
+    fn other_exceptions_keep_their_message() {
+        let err = ApiError::resource_not_found().enveloped();
+        assert_eq!(err.message, "Requested resource not found");
+        let err = ApiError::conditional_check_failed(None).enveloped();
+        assert_eq!(err.message, "The conditional request failed");
+    }
+
+    #[test]
+    fn a_sentence_that_starts_with_a_number_is_still_enveloped() {
+        let err = ApiError::validation("10 items is too many").enveloped();
+        assert_eq!(err.message, "1 validation error detected: 10 items is too many");
+    }
+}
