@@ -91,3 +91,9 @@ def test_a_missing_get_is_found_before_an_earlier_actions_unknown_table(raw):
 ], ids=["transact_write_items", "batch_write_item", "batch_get_item"])
 def test_an_empty_list_or_map_is_not_a_missing_one(raw, call, params, message):
     assert refused(getattr(raw, call), **params) == message
+
+
+def test_a_batch_put_without_item_and_delete_without_key_are_null(raw):
+    message = refused(raw.batch_write_item, RequestItems={"Missing": [{"PutRequest": {}}, {"DeleteRequest": {}}]})
+    assert message == null("requestItems.Missing.member.1.member.putRequest.item",
+                           "requestItems.Missing.member.2.member.deleteRequest.key")

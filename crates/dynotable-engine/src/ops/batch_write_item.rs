@@ -107,6 +107,17 @@ pub async fn run(engine: &Engine, input: BatchWriteItemInput) -> Result<BatchWri
                 ),
             });
         }
+        // A put without its item, a delete without its key: null at the request's path, list
+        // members numbered from 1 (rule B.15).
+        for (position, request) in requests.iter().enumerate() {
+            let member = format!("requestItems.{name}.member.{}.member", position + 1);
+            if let Some(put) = &request.put_request {
+                shape.required(&format!("{member}.putRequest.item"), put.item.as_ref());
+            }
+            if let Some(delete) = &request.delete_request {
+                shape.required(&format!("{member}.deleteRequest.key"), delete.key.as_ref());
+            }
+        }
     }
     shape.finish()?;
     if present && request_items.is_empty() {
