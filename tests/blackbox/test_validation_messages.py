@@ -103,3 +103,21 @@ BARE = [
 @pytest.mark.parametrize("call, params, message", [c[1:] for c in BARE], ids=[c[0] for c in BARE])
 def test_table_checks_and_reads_stay_bare(raw, call, params, message):
     assert refused(getattr(raw, call), TableName="Notes", **params) == message
+
+
+@pytest.mark.parametrize("call, params, message", [
+    ("query", dict(KeyConditions={"pk": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "a"}]}},
+                   ExpressionAttributeValues={":v": {"S": "a"}}),
+     "ExpressionAttributeValues can only be specified when using expressions: "
+     "FilterExpression and KeyConditionExpression are null"),
+    ("query", dict(KeyConditions={"pk": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "a"}]}},
+                   ExpressionAttributeNames={"#a": "a"}),
+     "ExpressionAttributeNames can only be specified when using expressions"),
+    ("update_item", dict(Key=KEY, ExpressionAttributeValues={":v": {"S": "x"}}),
+     ONE + "ExpressionAttributeValues can only be specified when using expressions: "
+     "UpdateExpression and ConditionExpression are null"),
+    ("scan", dict(ExpressionAttributeNames={"#a": "a"}),
+     "ExpressionAttributeNames can only be specified when using expressions"),
+], ids=["query-values", "query-names", "update-values", "scan-names"])
+def test_maps_without_an_expression_that_could_use_them(raw, call, params, message):
+    assert refused(getattr(raw, call), TableName="Notes", **params) == message

@@ -61,6 +61,15 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
         ],
         &expressions,
     )?;
+    // Maps given without an expression that could use them, in the order dynalite recorded.
+    params::values_without_expression(
+        input.expression_attribute_values.is_some(),
+        &[
+            ("FilterExpression", input.filter_expression.is_some()),
+            ("KeyConditionExpression", input.key_condition_expression.is_some()),
+        ],
+    )?;
+    params::names_without_expression(input.expression_attribute_names.is_some(), &expressions)?;
     if input.key_condition_expression.is_none() && input.key_conditions.is_none() {
         return Err(ApiError::validation(
             "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.",
