@@ -102,6 +102,15 @@ def test_a_later_transaction_actions_members_come_before_an_earlier_actions_tabl
                                          "Member must not be null"))
 
 
+def test_get_item_lists_consumed_capacity_and_attributes_before_the_table_and_key(raw):
+    message = refused(raw.get_item, TableName="ab", ReturnConsumedCapacity="ALL", AttributesToGet=[])
+    assert message == envelope(
+        violation("ALL", "returnConsumedCapacity", f"Member must satisfy enum value set: {ENUM_RCC}"),
+        violation("[]", "attributesToGet", "Member must have length greater than or equal to 1"),
+        violation("ab", "tableName", "Member must have length greater than or equal to 3"),
+        violation(None, "key", "Member must not be null"))
+
+
 def test_put_item_lists_return_values_first(raw):
     message = refused(raw.put_item, TableName="Missing", Item=KEY, ReturnValues="INVALID",
                       ReturnConsumedCapacity="INVALID", ReturnItemCollectionMetrics="INVALID")
