@@ -304,6 +304,7 @@ def nested_maps(levels):
     (lambda c: c.get_item(TableName="Pets", Key={"AnimalType": {"S": "Dog"}}),
      "The provided key element does not match the schema"),
     (lambda c: c.put_item(TableName="Pets", Item={**FIDO_KEY, "n": {"N": "1e999"}}),
+     "1 validation error detected: "
      "Number overflow. Attempting to store a number with magnitude larger than supported range"),
     (lambda c: c.query(TableName="Pets", KeyConditionExpression="AnimalType = :a AND Name = :n",
                        ExpressionAttributeValues={":a": {"S": "Dog"}, ":n": {"S": "Fido"}}),

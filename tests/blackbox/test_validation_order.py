@@ -51,7 +51,7 @@ def test_a_body_that_is_not_json_is_a_serialization_exception_without_message(se
      "Member must have value greater than or equal to 0"),
     ("update_item", dict(Key={"id": {"S": "a"}}, ReturnValues="EVERYTHING"),
      "1 validation error detected: Value 'EVERYTHING' at 'returnValues' failed to satisfy constraint: "
-     "Member must satisfy enum value set: [NONE, ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATED_NEW]"),
+     "Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]"),
 ], ids=["get_item", "query", "scan", "update_item"])
 def test_shape_errors_come_before_resource_not_found(raw, call, kwargs, message):
     with pytest.raises(ClientError) as caught:

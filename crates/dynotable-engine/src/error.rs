@@ -151,6 +151,17 @@ impl ApiError {
         ApiError::new(ErrorKind::ValidationException, message)
     }
 
+    /// The error as today's service words the request checks of PutItem, UpdateItem and
+    /// DeleteItem (rule B.16): a ValidationException's sentence inside the one-error envelope
+    /// (`1 validation error detected: ExpressionAttributeValues must not be empty`). A message
+    /// already in an envelope, and every other error, is left as it is.
+    pub fn enveloped(mut self) -> ApiError {
+        if self.kind == ErrorKind::ValidationException && !is_envelope(&self.message) {
+            self.message = format!("1 validation error detected: {}", self.message);
+        }
+        self
+    }
+
     /// The `N validation errors detected: ...` envelope for failed member constraints.
     pub fn constraints(violations: Vec<ConstraintViolation>) -> ApiError {
         ApiError::validation(ValidationError::Constraints(violations).message())
@@ -271,4 +282,50 @@ pub enum EngineError {
     Storage(#[from] sqlx::Error),
     #[error("the catalog holds a table definition that cannot be read: {0}")]
     Catalog(String),
+}
+
+/// Whether a message is already an `N validation error(s) detected: ` envelope.
+fn is_envelope(message: &str) -> bool {
+    let digits = message.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0
+        && (message[digits..].starts_with(" validation error detected: ")
+            || message[digits..].starts_with(" validation errors detected: "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bare_validation_sentence_is_put_in_the_one_error_envelope() {
+        let err = ApiError::validation("ExpressionAttributeValues must not be empty").enveloped();
+        assert_eq!(
+            err.message,
+            "1 validation error detected: ExpressionAttributeValues must not be empty"
+        );
+    }
+
+    #[test]
+    fn a_message_already_in_an_envelope_is_not_wrapped_twice() {
+        for message in [
+            "1 validation error detected: Value null at 'key' failed to satisfy constraint: Member must not be null",
+            "12 validation errors detected: a; b",
+        ] {
+            assert_eq!(ApiError::validation(message).enveloped().message, message);
+        }
+    }
+
+    #[test]
+    fn other_exceptions_keep_their_message() {
+        let err = ApiError::resource_not_found().enveloped();
+        assert_eq!(err.message, "Requested resource not found");
+        let err = ApiError::conditional_check_failed(None).enveloped();
+        assert_eq!(err.message, "The conditional request failed");
+    }
+
+    #[test]
+    fn a_sentence_that_starts_with_a_number_is_still_enveloped() {
+        let err = ApiError::validation("10 items is too many").enveloped();
+        assert_eq!(err.message, "1 validation error detected: 10 items is too many");
+    }
 }

@@ -71,32 +71,34 @@ pub(crate) fn placeholders(
     Ok(Placeholders::new(names.cloned(), values)?)
 }
 
-/// `ExpressionAttributeValues` given without any expression that could use them.
+/// `ExpressionAttributeValues` given without any expression that could use them: the service
+/// names the expressions that are missing (`... ConditionExpression is null`, `... UpdateExpression
+/// and ConditionExpression are null`; rule B.6, as dynalite recorded it).
 pub(crate) fn values_without_expression(
     has_values: bool,
     expressions: &[(&str, bool)],
 ) -> Result<(), ApiError> {
     if has_values && expressions.iter().all(|(_, used)| !used) {
         let names: Vec<&str> = expressions.iter().map(|(n, _)| *n).collect();
+        let verb = if names.len() > 1 { "are" } else { "is" };
         return Err(ApiError::validation(format!(
-            "ExpressionAttributeValues can only be specified when using expressions: {} is null",
+            "ExpressionAttributeValues can only be specified when using expressions: {} {verb} null",
             names.join(" and ")
         )));
     }
     Ok(())
 }
 
-/// `ExpressionAttributeNames` given without any expression that could use them.
+/// `ExpressionAttributeNames` given without any expression that could use them. This sentence
+/// names no expression (rule B.6, as dynalite recorded it from the service).
 pub(crate) fn names_without_expression(
     has_names: bool,
     expressions: &[(&str, bool)],
 ) -> Result<(), ApiError> {
     if has_names && expressions.iter().all(|(_, used)| !used) {
-        let names: Vec<&str> = expressions.iter().map(|(n, _)| *n).collect();
-        return Err(ApiError::validation(format!(
-            "ExpressionAttributeNames can only be specified when using expressions: {} is null",
-            names.join(" and ")
-        )));
+        return Err(ApiError::validation(
+            "ExpressionAttributeNames can only be specified when using expressions",
+        ));
     }
     Ok(())
 }

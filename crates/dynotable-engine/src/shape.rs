@@ -1,7 +1,9 @@
 //! Request-shape validation: the member constraints DynamoDB checks before anything else, and
 //! reports together in one envelope (`2 validation errors detected: Value 'ab' at 'tableName'
 //! failed to satisfy constraint: ...; ...`). Rules B.8 and B.10 (docs/dynamodb-rules.md): shape and
-//! enumeration errors fire before semantic checks.
+//! enumeration errors fire before semantic checks, and before the table is looked up, so a
+//! request with both is a ValidationException, never ResourceNotFoundException; the list holds
+//! at most [`MAX_LISTED`] violations (rule B.15).
 
 use dynotable_types::ConstraintViolation;
 
@@ -9,6 +11,10 @@ use crate::ApiError;
 
 /// The pattern of table and index names (rules B.8).
 pub const NAME_PATTERN: &str = "[a-zA-Z0-9_.-]+";
+
+/// The most violations one envelope lists (rule B.15): the service stops checking members once
+/// it has ten, and counts only those.
+pub const MAX_LISTED: usize = 10;
 
 /// Collects failed member constraints, in the order the service lists them.
 #[derive(Debug, Default)]
@@ -41,8 +47,14 @@ impl Shape {
     /// The TableName of an operation that takes a table's name or its ARN (API Reference, e.g.
     /// API_GetItem: "You can also provide the Amazon Resource Name (ARN) of the table in this
     /// parameter"): an ARN is checked for the name it ends in.
+    ///
+    /// The member's own constraint is a length of at least 1 (it may hold an ARN): an empty
+    /// name fails that one alone, and the name rules apply to a name that is there (rule B.15).
     pub fn table(&mut self, field: &str, name: Option<&String>) {
         match name {
+            Some(name) if name.is_empty() => self
+                .violations
+                .push(ConstraintViolation::min_length(field, name, 1)),
             Some(name) => self.table_name_present(field, table_name_of(name)),
             None => self.violations.push(ConstraintViolation::not_null(field)),
         }
@@ -134,11 +146,12 @@ impl Shape {
         self.violations.push(violation);
     }
 
-    /// The envelope, if any constraint failed.
-    pub fn finish(self) -> Result<(), ApiError> {
+    /// The envelope, if any constraint failed: the first [`MAX_LISTED`] violations.
+    pub fn finish(mut self) -> Result<(), ApiError> {
         if self.violations.is_empty() {
             Ok(())
         } else {
+            self.violations.truncate(MAX_LISTED);
             Err(ApiError::constraints(self.violations))
         }
     }

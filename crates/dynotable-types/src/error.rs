@@ -56,8 +56,9 @@ pub enum ValidationError {
     #[error("One or more parameter values were invalid: An {0} set  may not be empty")]
     EmptySet(SetKind),
     /// A set with two equal elements; numbers compare numerically, so `["1", "1.0"]` qualifies.
-    /// `elements` is the set rendered as `[a, b, a]`.
-    #[error("Input collection {elements} contains duplicates.")]
+    /// `elements` is the set rendered as `[a, b, a]`. The service's sentence starts like the
+    /// other parameter-value errors (2026 live captures, docs/dynamodb-rules.md B.16).
+    #[error("One or more parameter values were invalid: Input collection {elements} contains duplicates.")]
     DuplicateSetElements {
         /// The elements, rendered `[e1, e2, ...]` in DynamoDB order (see [`crate::Set::new`]).
         elements: String,

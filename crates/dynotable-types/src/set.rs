@@ -230,15 +230,21 @@ mod tests {
     fn refuses_duplicates_numbers_compared_numerically() {
         assert_eq!(
             StringSet::new(strings(&["a", "a"])).map_err(|e| e.message()),
-            Err("Input collection [a, a] contains duplicates.".to_owned())
+            Err(
+                "One or more parameter values were invalid: Input collection [a, a] contains duplicates."
+                    .to_owned()
+            )
         );
         assert_eq!(
             NumberSet::new(numbers(&["1", "1.0"])).map_err(|e| e.message()),
-            Err("Input collection [1, 1] contains duplicates.".to_owned())
+            Err(
+                "One or more parameter values were invalid: Input collection [1, 1] contains duplicates."
+                    .to_owned()
+            )
         );
         assert_eq!(
             BinarySet::new(vec![vec![1], vec![2], vec![1]]).map_err(|e| e.message()),
-            Err("Input collection [AQ==, AQ==, Ag==] contains duplicates.".to_owned())
+            Err("One or more parameter values were invalid: Input collection [AQ==, AQ==, Ag==] contains duplicates.".to_owned())
         );
         // Near misses are not duplicates.
         assert!(NumberSet::new(numbers(&["1", "1.0000000000000000000000000000000000001"])).is_ok());

@@ -76,7 +76,8 @@ pub(crate) fn shape_attributes_to_get(shape: &mut Shape, field: &str, names: Opt
 
 /// The member constraint of `ConditionalOperator`.
 pub(crate) fn shape_conditional_operator(shape: &mut Shape, value: Option<&String>) {
-    shape.one_of("conditionalOperator", value, &["AND", "OR"]);
+    // Rule B.15: the service lists OR first.
+    shape.one_of("conditionalOperator", value, &["OR", "AND"]);
 }
 
 /// `AttributesToGet` as the projection it means: each name a top-level attribute. A name given

@@ -36,7 +36,7 @@ const TYPE_MISMATCH: &str = "Type mismatch for attribute to update";
 pub(crate) fn shape_updates(shape: &mut Shape, updates: Option<&AttributeUpdates>) {
     for (name, update) in updates.into_iter().flatten() {
         let member = format!("attributeUpdates.{name}.member.action");
-        shape.one_of(&member, update.action.as_ref(), &["ADD", "PUT", "DELETE"]);
+        shape.one_of(&member, update.action.as_ref(), &["ADD", "DELETE", "PUT"]);
     }
 }
 

@@ -88,14 +88,10 @@ pub async fn run(engine: &Engine, input: BatchWriteItemInput) -> Result<BatchWri
         input.return_item_collection_metrics.as_ref(),
         &["SIZE", "NONE"],
     );
+    // A missing map is null (rule B.15); an empty one is refused after the envelope, as
+    // BatchGetItem refuses it.
+    let present = shape.required("requestItems", input.request_items.as_ref());
     let request_items = input.request_items.unwrap_or_default();
-    if request_items.is_empty() {
-        shape.push(ConstraintViolation {
-            field: "requestItems".into(),
-            value: None,
-            constraint: "Member must have length greater than or equal to 1".into(),
-        });
-    }
     for (name, requests) in &request_items {
         shape.table(&format!("requestItems.{name}.member.tableName"), Some(name));
         if requests.is_empty() || requests.len() > MAX_REQUESTS {
@@ -111,8 +107,24 @@ pub async fn run(engine: &Engine, input: BatchWriteItemInput) -> Result<BatchWri
                 ),
             });
         }
+        // A put without its item, a delete without its key: null at the request's path, list
+        // members numbered from 1 (rule B.15).
+        for (position, request) in requests.iter().enumerate() {
+            let member = format!("requestItems.{name}.member.{}.member", position + 1);
+            if let Some(put) = &request.put_request {
+                shape.required(&format!("{member}.putRequest.item"), put.item.as_ref());
+            }
+            if let Some(delete) = &request.delete_request {
+                shape.required(&format!("{member}.deleteRequest.key"), delete.key.as_ref());
+            }
+        }
     }
     shape.finish()?;
+    if present && request_items.is_empty() {
+        return Err(ApiError::validation(
+            "The requestItems parameter is required for BatchWriteItem",
+        ));
+    }
     let total: usize = request_items.values().map(Vec::len).sum();
     if total > MAX_REQUESTS {
         return Err(ApiError::validation(

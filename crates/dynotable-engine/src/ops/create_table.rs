@@ -221,7 +221,7 @@ fn index_shape(
         Some(p) => shape.one_of(
             &format!("{prefix}.projection.projectionType"),
             p.projection_type.as_ref(),
-            &["ALL", "KEYS_ONLY", "INCLUDE"],
+            &["ALL", "INCLUDE", "KEYS_ONLY"],
         ),
     }
 }

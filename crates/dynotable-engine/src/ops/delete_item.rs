@@ -2,17 +2,18 @@
 
 use crate::api::item::{DeleteItemInput, WriteItemOutput};
 use crate::items::StorageKey;
-use crate::ops::item_write::{self, Change, WriteOptions};
+use crate::ops::item_write::{self, Change, MemberOrder, WriteOptions};
 use crate::shape::Shape;
 use crate::{ApiError, Engine};
 use crate::{legacy, params};
 
 pub async fn run(engine: &Engine, input: DeleteItemInput) -> Result<WriteItemOutput, ApiError> {
     let mut shape = Shape::new();
-    shape.table("tableName", input.table_name.as_ref());
-    shape.required("key", input.key.as_ref());
     let options = WriteOptions::check(
         &mut shape,
+        MemberOrder::ReturnValuesFirst,
+        input.table_name.as_ref(),
+        ("key", input.key.is_some()),
         input.return_values.as_ref(),
         input.return_consumed_capacity.as_ref(),
         input.return_item_collection_metrics.as_ref(),
@@ -22,19 +23,25 @@ pub async fn run(engine: &Engine, input: DeleteItemInput) -> Result<WriteItemOut
     legacy::shape_conditional_operator(&mut shape, input.conditional_operator.as_ref());
     shape.finish()?;
 
-    let key_item = input
-        .key
-        .map(|c| c.into_result())
-        .transpose()?
-        .unwrap_or_default();
-    let return_old = options.old_or_none()?;
-    let condition = params::condition_only(
-        input.condition_expression.as_deref(),
-        input.expression_attribute_names.as_ref(),
-        input.expression_attribute_values,
-        input.expected,
-        input.conditional_operator.as_deref(),
-    )?;
+    // Checks of the request alone, which today's service words inside the one-error envelope
+    // (rule B.16).
+    let (key_item, return_old, condition) = (|| {
+        let key_item = input
+            .key
+            .map(|c| c.into_result())
+            .transpose()?
+            .unwrap_or_default();
+        let return_old = options.old_or_none()?;
+        let condition = params::condition_only(
+            input.condition_expression.as_deref(),
+            input.expression_attribute_names.as_ref(),
+            input.expression_attribute_values,
+            input.expected,
+            input.conditional_operator.as_deref(),
+        )?;
+        Ok::<_, ApiError>((key_item, return_old, condition))
+    })()
+    .map_err(ApiError::enveloped)?;
 
     let table = engine.table(input.table_name.as_deref().unwrap_or_default())?;
     let key = StorageKey::of_key(&table, &key_item)?;

@@ -77,11 +77,12 @@ enum Answer {
 }
 
 async fn get_item(engine: &Engine, input: GetItemInput, keep_stored: bool) -> Result<Answer, ApiError> {
+    // Member constraints, in the order the service lists them (rule B.15).
     let mut shape = Shape::new();
-    shape.table("tableName", input.table_name.as_ref());
-    shape.required("key", input.key.as_ref());
     let report = CapacityReport::check(&mut shape, input.return_consumed_capacity.as_ref());
     legacy::shape_attributes_to_get(&mut shape, "attributesToGet", input.attributes_to_get.as_ref());
+    shape.table("tableName", input.table_name.as_ref());
+    shape.required("key", input.key.as_ref());
     shape.finish()?;
 
     let key_item = input

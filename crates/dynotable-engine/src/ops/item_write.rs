@@ -294,6 +294,14 @@ fn failed_condition_charge(old: Option<&StoredItem>, change: &Change<'_>) -> Wri
     capacity::failed_condition_write(old.map(|o| o.size), attempted)
 }
 
+/// The order in which a write operation's members are listed in the envelope (rule B.15):
+/// PutItem and DeleteItem list ReturnValues first, UpdateItem ReturnConsumedCapacity.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MemberOrder {
+    ReturnValuesFirst,
+    CapacityFirst,
+}
+
 /// The `Return*` options PutItem, UpdateItem and DeleteItem share, checked as member
 /// constraints (their enumerations) in the request's envelope.
 pub(crate) struct WriteOptions {
@@ -304,24 +312,57 @@ pub(crate) struct WriteOptions {
 }
 
 impl WriteOptions {
+    /// Checks the options together with the table's name and the operation's required member
+    /// (`item` or `key`: its name, and whether it is there), in the operation's order.
+    #[allow(clippy::too_many_arguments)]
     pub fn check(
         shape: &mut Shape,
+        order: MemberOrder,
+        table_name: Option<&String>,
+        (required, present): (&str, bool),
         return_values: Option<&String>,
         return_consumed_capacity: Option<&String>,
         return_item_collection_metrics: Option<&String>,
         return_values_on_condition_check_failure: Option<&String>,
     ) -> WriteOptions {
-        shape.one_of(
-            "returnValues",
-            return_values,
-            &["NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"],
-        );
-        let report = CapacityReport::check(shape, return_consumed_capacity);
-        shape.one_of(
-            "returnItemCollectionMetrics",
-            return_item_collection_metrics,
-            &["SIZE", "NONE"],
-        );
+        let return_values_member = |shape: &mut Shape| {
+            shape.one_of(
+                "returnValues",
+                return_values,
+                // Rule B.15: the order the service lists them in, not the API model's.
+                &["ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW"],
+            )
+        };
+        let required_member = |shape: &mut Shape| {
+            if !present {
+                shape.push(dynotable_types::ConstraintViolation::not_null(required));
+            }
+        };
+        let metrics_member = |shape: &mut Shape| {
+            shape.one_of(
+                "returnItemCollectionMetrics",
+                return_item_collection_metrics,
+                &["SIZE", "NONE"],
+            )
+        };
+        let report = match order {
+            MemberOrder::ReturnValuesFirst => {
+                return_values_member(shape);
+                shape.table("tableName", table_name);
+                required_member(shape);
+                let report = CapacityReport::check(shape, return_consumed_capacity);
+                metrics_member(shape);
+                report
+            }
+            MemberOrder::CapacityFirst => {
+                let report = CapacityReport::check(shape, return_consumed_capacity);
+                shape.table("tableName", table_name);
+                metrics_member(shape);
+                return_values_member(shape);
+                required_member(shape);
+                report
+            }
+        };
         shape.one_of(
             "returnValuesOnConditionCheckFailure",
             return_values_on_condition_check_failure,

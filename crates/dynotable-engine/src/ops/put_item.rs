@@ -4,7 +4,7 @@ use dynotable_types::SizeCheck;
 
 use crate::api::item::{PutItemInput, WriteItemOutput};
 use crate::items::StorageKey;
-use crate::ops::item_write::{self, Change, PreparedItem, WriteOptions};
+use crate::ops::item_write::{self, Change, MemberOrder, PreparedItem, WriteOptions};
 use crate::shape::Shape;
 use crate::{ApiError, Engine};
 use crate::{legacy, params};
@@ -12,10 +12,11 @@ use crate::{legacy, params};
 pub async fn run(engine: &Engine, input: PutItemInput) -> Result<WriteItemOutput, ApiError> {
     // Shape: member constraints in one envelope.
     let mut shape = Shape::new();
-    shape.table("tableName", input.table_name.as_ref());
-    shape.required("item", input.item.as_ref());
     let options = WriteOptions::check(
         &mut shape,
+        MemberOrder::ReturnValuesFirst,
+        input.table_name.as_ref(),
+        ("item", input.item.is_some()),
         input.return_values.as_ref(),
         input.return_consumed_capacity.as_ref(),
         input.return_item_collection_metrics.as_ref(),
@@ -25,20 +26,25 @@ pub async fn run(engine: &Engine, input: PutItemInput) -> Result<WriteItemOutput
     legacy::shape_conditional_operator(&mut shape, input.conditional_operator.as_ref());
     shape.finish()?;
 
-    // Values, then the request's semantics.
-    let item = input
-        .item
-        .map(|c| c.into_result())
-        .transpose()?
-        .unwrap_or_default();
-    let return_old = options.old_or_none()?;
-    let condition = params::condition_only(
-        input.condition_expression.as_deref(),
-        input.expression_attribute_names.as_ref(),
-        input.expression_attribute_values,
-        input.expected,
-        input.conditional_operator.as_deref(),
-    )?;
+    // Values, then the request's semantics: checks of the request alone, which today's
+    // service words inside the one-error envelope (rule B.16).
+    let (item, return_old, condition) = (|| {
+        let item = input
+            .item
+            .map(|c| c.into_result())
+            .transpose()?
+            .unwrap_or_default();
+        let return_old = options.old_or_none()?;
+        let condition = params::condition_only(
+            input.condition_expression.as_deref(),
+            input.expression_attribute_names.as_ref(),
+            input.expression_attribute_values,
+            input.expected,
+            input.conditional_operator.as_deref(),
+        )?;
+        Ok::<_, ApiError>((item, return_old, condition))
+    })()
+    .map_err(ApiError::enveloped)?;
 
     let table = engine.table(input.table_name.as_deref().unwrap_or_default())?;
     let key = StorageKey::of_item(&table, &item)?;

@@ -12,8 +12,10 @@ use crate::catalog::{IndexKind, ProjectionSchema};
 use crate::items::{self, StorageKey};
 use crate::legacy;
 use crate::ops::read_page::{self, Bound, PageRules, Range, Rows};
-use crate::ops::scan::{ReadTarget, check_select, projection_parameter, read_shape, start_key};
-use crate::params::{self, Charge};
+use crate::ops::scan::{
+    ReadTarget, check_select, projection_parameter, shape_select, shape_target, start_key, start_key_invalid,
+};
+use crate::params::{self, CapacityReport, Charge};
 use crate::shape::Shape;
 use crate::{ApiError, Engine};
 
@@ -28,19 +30,16 @@ pub async fn respond(engine: &Engine, input: QueryInput) -> Result<ReadPageOutpu
 }
 
 async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<ReadPageOutput, ApiError> {
+    // Member constraints, in the order the service lists them (rule B.15).
     let mut shape = Shape::new();
-    let report = read_shape(
-        &mut shape,
-        input.table_name.as_ref(),
-        input.index_name.as_ref(),
-        input.limit,
-        input.select.as_ref(),
-        input.return_consumed_capacity.as_ref(),
-    );
-    legacy::condition::shape_conditions(&mut shape, "keyConditions", input.key_conditions.as_ref());
-    legacy::condition::shape_conditions(&mut shape, "queryFilter", input.query_filter.as_ref());
+    shape.at_least("limit", input.limit, 1);
+    let report = CapacityReport::check(&mut shape, input.return_consumed_capacity.as_ref());
     legacy::shape_attributes_to_get(&mut shape, "attributesToGet", input.attributes_to_get.as_ref());
+    legacy::condition::shape_conditions(&mut shape, "queryFilter", input.query_filter.as_ref());
+    shape_select(&mut shape, input.select.as_ref());
     legacy::shape_conditional_operator(&mut shape, input.conditional_operator.as_ref());
+    legacy::condition::shape_conditions(&mut shape, "keyConditions", input.key_conditions.as_ref());
+    shape_target(&mut shape, input.table_name.as_ref(), input.index_name.as_ref());
     shape.finish()?;
 
     let expressions = [
@@ -62,12 +61,25 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
         ],
         &expressions,
     )?;
+    // Maps given without an expression that could use them, in the order dynalite recorded.
+    params::values_without_expression(
+        input.expression_attribute_values.is_some(),
+        &[
+            ("FilterExpression", input.filter_expression.is_some()),
+            ("KeyConditionExpression", input.key_condition_expression.is_some()),
+        ],
+    )?;
+    params::names_without_expression(input.expression_attribute_names.is_some(), &expressions)?;
     if input.key_condition_expression.is_none() && input.key_conditions.is_none() {
         return Err(ApiError::validation(
             "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.",
         ));
     }
-    let start = input.exclusive_start_key.map(|c| c.into_result()).transpose()?;
+    let start = input
+        .exclusive_start_key
+        .map(|c| c.into_result())
+        .transpose()
+        .map_err(start_key_invalid)?;
     let mut placeholders = params::placeholders(
         input.expression_attribute_names.as_ref(),
         input.expression_attribute_values,
@@ -149,6 +161,14 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
         Some((_, range)) => sort_bounds(range),
         None => (Bound::Unbounded, Bound::Unbounded),
     };
+    // Rule B.4: an ExclusiveStartKey whose sort key the key condition excludes is refused.
+    if let Some(start) = &start_after
+        && !within(&start.sk, &lower, &upper)
+    {
+        return Err(ApiError::validation(
+            "The provided starting key is outside query boundaries based on provided conditions",
+        ));
+    }
     let range = Range {
         keyspace: target.keyspace(),
         pk: Some(pk),
@@ -241,6 +261,21 @@ fn lsi_lacks_attributes(
             .any(|p| !index.projects(p.top_level(), &target.table.key)),
         None => select == Some("ALL_ATTRIBUTES"),
     }
+}
+
+/// Whether an encoded sort key lies between two bounds.
+fn within(sk: &[u8], lower: &Bound, upper: &Bound) -> bool {
+    let above = match lower {
+        Bound::Unbounded => true,
+        Bound::Included(low) => sk >= low.as_slice(),
+        Bound::Excluded(low) => sk > low.as_slice(),
+    };
+    let below = match upper {
+        Bound::Unbounded => true,
+        Bound::Included(high) => sk <= high.as_slice(),
+        Bound::Excluded(high) => sk < high.as_slice(),
+    };
+    above && below
 }
 
 /// The encoded sort-key bounds of a key condition's range.

@@ -3,7 +3,7 @@
 //! index read, `Select`, `ExclusiveStartKey` and `LastEvaluatedKey`.
 
 use dynotable_expr::ExpressionKind;
-use dynotable_types::{ConstraintViolation, Item, KeyRole};
+use dynotable_types::{Item, KeyRole};
 
 use crate::api::item::{ReadPageOutput, ScanInput};
 use crate::capacity::{self, ReadKind};
@@ -29,29 +29,18 @@ pub async fn respond(engine: &Engine, input: ScanInput) -> Result<ReadPageOutput
 }
 
 async fn scan(engine: &Engine, input: ScanInput, keep_stored: bool) -> Result<ReadPageOutput, ApiError> {
+    // Member constraints, in the order the service lists them (rule B.15).
     let mut shape = Shape::new();
-    let report = read_shape(
-        &mut shape,
-        input.table_name.as_ref(),
-        input.index_name.as_ref(),
-        input.limit,
-        input.select.as_ref(),
-        input.return_consumed_capacity.as_ref(),
-    );
-    legacy::condition::shape_conditions(&mut shape, "scanFilter", input.scan_filter.as_ref());
+    shape.at_least("limit", input.limit, 1);
+    let report = CapacityReport::check(&mut shape, input.return_consumed_capacity.as_ref());
     legacy::shape_attributes_to_get(&mut shape, "attributesToGet", input.attributes_to_get.as_ref());
-    legacy::shape_conditional_operator(&mut shape, input.conditional_operator.as_ref());
     shape.at_least("segment", input.segment, 0);
+    shape_select(&mut shape, input.select.as_ref());
+    legacy::condition::shape_conditions(&mut shape, "scanFilter", input.scan_filter.as_ref());
+    legacy::shape_conditional_operator(&mut shape, input.conditional_operator.as_ref());
     shape.at_least("totalSegments", input.total_segments, 1);
-    if let Some(total) = input.total_segments
-        && total > MAX_TOTAL_SEGMENTS
-    {
-        shape.push(ConstraintViolation {
-            field: "totalSegments".into(),
-            value: Some(total.to_string()),
-            constraint: format!("Member must have value less than or equal to {MAX_TOTAL_SEGMENTS}"),
-        });
-    }
+    shape.at_most("totalSegments", input.total_segments, MAX_TOTAL_SEGMENTS);
+    shape_target(&mut shape, input.table_name.as_ref(), input.index_name.as_ref());
     shape.finish()?;
 
     let segment = match (input.segment, input.total_segments) {
@@ -88,7 +77,11 @@ async fn scan(engine: &Engine, input: ScanInput, keep_stored: bool) -> Result<Re
     )?;
     params::values_without_expression(input.expression_attribute_values.is_some(), &expressions[..1])?;
     params::names_without_expression(input.expression_attribute_names.is_some(), &expressions)?;
-    let start = input.exclusive_start_key.map(|c| c.into_result()).transpose()?;
+    let start = input
+        .exclusive_start_key
+        .map(|c| c.into_result())
+        .transpose()
+        .map_err(start_key_invalid)?;
     let mut placeholders = params::placeholders(
         input.expression_attribute_names.as_ref(),
         input.expression_attribute_values,
@@ -126,6 +119,14 @@ async fn scan(engine: &Engine, input: ScanInput, keep_stored: bool) -> Result<Re
         .as_ref()
         .map(|s| start_key(&table, &target, s))
         .transpose()?;
+    // Rule B.4: in a parallel scan, the start key must be one of the segment's own.
+    if let (Some(start), Some((segment, total))) = (&start_after, segment)
+        && read_page::segment_of(&start.pk, total) != segment
+    {
+        return Err(ApiError::validation(
+            "The provided Exclusive start key does not map to the provided segment",
+        ));
+    }
     let range = Range {
         keyspace: target.keyspace(),
         pk: None,
@@ -158,31 +159,27 @@ async fn scan(engine: &Engine, input: ScanInput, keep_stored: bool) -> Result<Re
     ))
 }
 
-/// The member constraints Query and Scan share; returns the ConsumedCapacity report asked for.
-pub(crate) fn read_shape(
-    shape: &mut Shape,
-    table_name: Option<&String>,
-    index_name: Option<&String>,
-    limit: Option<i64>,
-    select: Option<&String>,
-    return_consumed_capacity: Option<&String>,
-) -> CapacityReport {
+/// The TableName and IndexName constraints of a Query or Scan.
+pub(crate) fn shape_target(shape: &mut Shape, table_name: Option<&String>, index_name: Option<&String>) {
     shape.table("tableName", table_name);
     if let Some(index) = index_name {
         shape.name("indexName", Some(index));
     }
-    shape.at_least("limit", limit, 1);
+}
+
+/// The `Select` enumeration of a Query or Scan.
+pub(crate) fn shape_select(shape: &mut Shape, select: Option<&String>) {
     shape.one_of(
         "select",
         select,
+        // Rule B.15: the order the service lists them in, not the API model's.
         &[
-            "ALL_ATTRIBUTES",
-            "ALL_PROJECTED_ATTRIBUTES",
             "SPECIFIC_ATTRIBUTES",
             "COUNT",
+            "ALL_ATTRIBUTES",
+            "ALL_PROJECTED_ATTRIBUTES",
         ],
     );
-    CapacityReport::check(shape, return_consumed_capacity)
 }
 
 /// The table, or one of its indexes, that a Query or Scan reads.
@@ -319,6 +316,21 @@ pub(crate) fn start_key(
         ));
     }
     Ok(result)
+}
+
+/// A value error inside ExclusiveStartKey, as the service words it (rule B.4): `The provided
+/// starting key is invalid: Supplied AttributeValue is empty, ...`. Number errors, an empty
+/// number set and duplicate set elements keep their own sentence, as the service sends them
+/// (recorded by dynalite).
+pub(crate) fn start_key_invalid(err: dynotable_types::ValidationError) -> ApiError {
+    use dynotable_types::ValidationError as E;
+    match err {
+        E::EmptySet(dynotable_types::SetKind::Number) | E::DuplicateSetElements { .. } => {
+            ApiError::validation(err.message())
+        }
+        err if err.is_number_error() => ApiError::validation(err.message()),
+        err => ApiError::validation(format!("The provided starting key is invalid: {}", err.message())),
+    }
 }
 
 /// Which projection parameter a Query or Scan gives, by name, for `Select`'s messages.

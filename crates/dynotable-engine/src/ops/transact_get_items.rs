@@ -26,8 +26,10 @@ const MAX_GETS: usize = 100;
 pub async fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<TransactGetItemsOutput, ApiError> {
     let mut shape = Shape::new();
     let report = CapacityReport::check(&mut shape, input.return_consumed_capacity.as_ref());
+    // Rule B.15: a missing list is null, an empty one is echoed as `[]`.
+    let present = shape.required("transactItems", input.transact_items.as_ref());
     let gets = input.transact_items.unwrap_or_default();
-    if gets.is_empty() || gets.len() > MAX_GETS {
+    if present && (gets.is_empty() || gets.len() > MAX_GETS) {
         let constraint = if gets.is_empty() {
             "Member must have length greater than or equal to 1".to_owned()
         } else {
@@ -46,18 +48,24 @@ pub async fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<Transa
     }
     shape.finish()?;
 
+    // Every action's members are checked before any table is looked up (rule B.15); list
+    // members are numbered from 1 in the member's path.
+    let mut shape = Shape::new();
+    for (position, get) in gets.iter().enumerate() {
+        let member = format!("transactItems.{}.member.get", position + 1);
+        match &get.get {
+            None => shape.push(ConstraintViolation::not_null(&member)),
+            Some(get) => {
+                shape.table(&format!("{member}.tableName"), get.table_name.as_ref());
+                shape.required(&format!("{member}.key"), get.key.as_ref());
+            }
+        }
+    }
+    shape.finish()?;
+
     let mut planned = Vec::with_capacity(gets.len());
     let mut seen = std::collections::BTreeSet::new();
-    for get in gets {
-        let Some(get) = get.get else {
-            return Err(ApiError::validation(
-                "1 validation error detected: Value null at 'transactItems.member.get' failed to satisfy constraint: Member must not be null",
-            ));
-        };
-        let mut shape = Shape::new();
-        shape.table("tableName", get.table_name.as_ref());
-        shape.required("key", get.key.as_ref());
-        shape.finish()?;
+    for get in gets.into_iter().filter_map(|g| g.get) {
         let table = engine.table(get.table_name.as_deref().unwrap_or_default())?;
         let key_item = get.key.map(|c| c.into_result()).transpose()?.unwrap_or_default();
         let key = StorageKey::of_key(&table, &key_item)?;

@@ -196,8 +196,10 @@ async fn run(engine: &Engine, input: TransactWriteItemsInput) -> Result<Transact
     if let Some(token) = &input.client_request_token {
         shape.length("clientRequestToken", token, 1, 36);
     }
+    // Rule B.15: a missing list is null, an empty one is echoed as `[]`.
+    let present = shape.required("transactItems", input.transact_items.as_ref());
     let items = input.transact_items.unwrap_or_default();
-    if items.is_empty() || items.len() > MAX_ACTIONS {
+    if present && (items.is_empty() || items.len() > MAX_ACTIONS) {
         let constraint = if items.is_empty() {
             "Member must have length greater than or equal to 1".to_owned()
         } else {
@@ -213,6 +215,9 @@ async fn run(engine: &Engine, input: TransactWriteItemsInput) -> Result<Transact
             value: Some(rendered),
             constraint,
         });
+    }
+    for (position, item) in items.iter().enumerate() {
+        shape_action(&mut shape, position, item);
     }
     shape.finish()?;
 
@@ -392,6 +397,34 @@ async fn run(engine: &Engine, input: TransactWriteItemsInput) -> Result<Transact
     })
 }
 
+/// The member constraints of one action, at its path in the request
+/// (`transactItems.1.member.put.tableName`): all actions are checked before any table is looked
+/// up (rule B.15).
+fn shape_action(shape: &mut Shape, position: usize, item: &crate::api::transact::TransactWriteItem) {
+    let actions = [
+        ("conditionCheck", item.condition_check.as_ref()),
+        ("put", item.put.as_ref()),
+        ("delete", item.delete.as_ref()),
+        ("update", item.update.as_ref()),
+    ];
+    for (which, action) in actions {
+        let Some(action) = action else { continue };
+        let member = format!("transactItems.{}.member.{which}", position + 1);
+        shape.table(&format!("{member}.tableName"), action.table_name.as_ref());
+        shape.one_of(
+            &format!("{member}.returnValuesOnConditionCheckFailure"),
+            action.return_values_on_condition_check_failure.as_ref(),
+            &["ALL_OLD", "NONE"],
+        );
+        if which == "conditionCheck" && action.condition_expression.is_none() {
+            shape.required::<()>(&format!("{member}.conditionExpression"), None);
+        }
+        if which == "update" && action.update_expression.is_none() {
+            shape.required::<()>(&format!("{member}.updateExpression"), None);
+        }
+    }
+}
+
 /// Validates one action; returns it and the bytes it counts toward the 4 MB limit.
 fn prepare(
     engine: &Engine,
@@ -426,21 +459,6 @@ fn prepare(
         expression_attribute_values,
         return_values_on_condition_check_failure,
     } = raw;
-    let mut shape = Shape::new();
-    shape.table("tableName", table_name.as_ref());
-    shape.one_of(
-        "returnValuesOnConditionCheckFailure",
-        return_values_on_condition_check_failure.as_ref(),
-        &["ALL_OLD", "NONE"],
-    );
-    if which == "ConditionCheck" && condition_expression.is_none() {
-        shape.required::<()>("conditionExpression", None);
-    }
-    if which == "Update" && update_expression.is_none() {
-        shape.required::<()>("updateExpression", None);
-    }
-    shape.finish()?;
-
     let table = engine.table(table_name.as_deref().unwrap_or_default())?;
     let mut placeholders =
         params::placeholders(expression_attribute_names.as_ref(), expression_attribute_values)?;

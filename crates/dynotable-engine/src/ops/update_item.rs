@@ -7,17 +7,18 @@ use dynotable_types::Item;
 
 use crate::api::item::{UpdateItemInput, WriteItemOutput};
 use crate::items::StorageKey;
-use crate::ops::item_write::{self, Change, WriteOptions};
+use crate::ops::item_write::{self, Change, MemberOrder, WriteOptions};
 use crate::shape::Shape;
 use crate::{ApiError, Engine};
 use crate::{legacy, params};
 
 pub async fn run(engine: &Engine, input: UpdateItemInput) -> Result<WriteItemOutput, ApiError> {
     let mut shape = Shape::new();
-    shape.table("tableName", input.table_name.as_ref());
-    shape.required("key", input.key.as_ref());
     let options = WriteOptions::check(
         &mut shape,
+        MemberOrder::CapacityFirst,
+        input.table_name.as_ref(),
+        ("key", input.key.is_some()),
         input.return_values.as_ref(),
         input.return_consumed_capacity.as_ref(),
         input.return_item_collection_metrics.as_ref(),
@@ -28,48 +29,54 @@ pub async fn run(engine: &Engine, input: UpdateItemInput) -> Result<WriteItemOut
     legacy::shape_conditional_operator(&mut shape, input.conditional_operator.as_ref());
     shape.finish()?;
 
-    let key_item = input
-        .key
-        .map(|c| c.into_result())
-        .transpose()?
-        .unwrap_or_default();
-    let expressions = [
-        ("UpdateExpression", input.update_expression.is_some()),
-        ("ConditionExpression", input.condition_expression.is_some()),
-    ];
-    legacy::refuse_mixing(
-        &[
-            ("AttributeUpdates", input.attribute_updates.is_some()),
-            ("Expected", input.expected.is_some()),
-            ("ConditionalOperator", input.conditional_operator.is_some()),
-        ],
-        &expressions,
-    )?;
-    params::values_without_expression(input.expression_attribute_values.is_some(), &expressions)?;
-    params::names_without_expression(input.expression_attribute_names.is_some(), &expressions)?;
-    let mut placeholders = params::placeholders(
-        input.expression_attribute_names.as_ref(),
-        input.expression_attribute_values,
-    )?;
-    let mut update = input
-        .update_expression
-        .as_deref()
-        .map(|text| placeholders.update(text))
-        .transpose()?;
-    let mut condition = input
-        .condition_expression
-        .as_deref()
-        .map(|text| placeholders.condition(dynotable_expr::ExpressionKind::Condition, text))
-        .transpose()?;
-    placeholders.check_unused()?;
-    // The legacy parameters, translated onto the same trees (see `crate::legacy`).
-    let legacy_update = input.attribute_updates.is_some();
-    if let Some(updates) = input.attribute_updates {
-        update = Some(legacy::update::update(updates)?);
-    }
-    if let Some(expected) = input.expected {
-        condition = legacy::condition::expected(expected, input.conditional_operator.as_deref())?;
-    }
+    // Checks of the request alone, which today's service words inside the one-error envelope
+    // (rule B.16).
+    let (key_item, update, condition, legacy_update) = (|| {
+        let key_item = input
+            .key
+            .map(|c| c.into_result())
+            .transpose()?
+            .unwrap_or_default();
+        let expressions = [
+            ("UpdateExpression", input.update_expression.is_some()),
+            ("ConditionExpression", input.condition_expression.is_some()),
+        ];
+        legacy::refuse_mixing(
+            &[
+                ("AttributeUpdates", input.attribute_updates.is_some()),
+                ("Expected", input.expected.is_some()),
+                ("ConditionalOperator", input.conditional_operator.is_some()),
+            ],
+            &expressions,
+        )?;
+        params::values_without_expression(input.expression_attribute_values.is_some(), &expressions)?;
+        params::names_without_expression(input.expression_attribute_names.is_some(), &expressions)?;
+        let mut placeholders = params::placeholders(
+            input.expression_attribute_names.as_ref(),
+            input.expression_attribute_values,
+        )?;
+        let mut update = input
+            .update_expression
+            .as_deref()
+            .map(|text| placeholders.update(text))
+            .transpose()?;
+        let mut condition = input
+            .condition_expression
+            .as_deref()
+            .map(|text| placeholders.condition(dynotable_expr::ExpressionKind::Condition, text))
+            .transpose()?;
+        placeholders.check_unused()?;
+        // The legacy parameters, translated onto the same trees (see `crate::legacy`).
+        let legacy_update = input.attribute_updates.is_some();
+        if let Some(updates) = input.attribute_updates {
+            update = Some(legacy::update::update(updates)?);
+        }
+        if let Some(expected) = input.expected {
+            condition = legacy::condition::expected(expected, input.conditional_operator.as_deref())?;
+        }
+        Ok::<_, ApiError>((key_item, update, condition, legacy_update))
+    })()
+    .map_err(ApiError::enveloped)?;
 
     let table = engine.table(input.table_name.as_deref().unwrap_or_default())?;
     let key = StorageKey::of_key(&table, &key_item)?;

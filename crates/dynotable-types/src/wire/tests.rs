@@ -129,7 +129,7 @@ fn reports_value_rules_with_the_service_messages() {
     );
     assert_eq!(
         checked(r#"{"SS":["a","a"]}"#).map_err(|e| e.message()),
-        Err("Input collection [a, a] contains duplicates.".into())
+        Err("One or more parameter values were invalid: Input collection [a, a] contains duplicates.".into())
     );
     assert!(matches!(
         checked(r#"{"NS":["1","1.0"]}"#),
@@ -193,11 +193,9 @@ fn strict_deserialisation_carries_the_message() {
             .starts_with("The parameter cannot be converted to a numeric value: NaN")
     );
     let error = serde_json::from_str::<Item>(r#"{"a":{"SS":["x","x"]}}"#).expect_err("invalid");
-    assert!(
-        error
-            .to_string()
-            .starts_with("Input collection [x, x] contains duplicates.")
-    );
+    assert!(error.to_string().starts_with(
+        "One or more parameter values were invalid: Input collection [x, x] contains duplicates."
+    ));
     assert_eq!(
         serde_json::from_str::<Number>(r#""0042""#).expect("valid"),
         n("42")

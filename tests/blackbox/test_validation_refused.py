@@ -1,0 +1,205 @@
+"""Issue 18, group 4: requests DynamoDB refuses (docs/dynamodb-rules.md B.4, B.15): Select with
+or without a projection, ExclusiveStartKey outside the key schema, the key condition or the scan
+segment, Limit, Segment and TotalSegments, and empty members."""
+
+import botocore.config
+import pytest
+from botocore.exceptions import ClientError
+
+from conftest import CLIENT_CONFIG, session
+
+UNCHECKED = CLIENT_CONFIG.merge(botocore.config.Config(parameter_validation=False))
+
+READINGS = dict(
+    TableName="Readings", BillingMode="PAY_PER_REQUEST",
+    AttributeDefinitions=[{"AttributeName": "device", "AttributeType": "S"},
+                          {"AttributeName": "at", "AttributeType": "S"},
+                          {"AttributeName": "zone", "AttributeType": "S"}],
+    KeySchema=[{"AttributeName": "device", "KeyType": "HASH"}, {"AttributeName": "at", "KeyType": "RANGE"}],
+    GlobalSecondaryIndexes=[{"IndexName": "byZone", "KeySchema": [{"AttributeName": "zone", "KeyType": "HASH"}],
+                             "Projection": {"ProjectionType": "KEYS_ONLY"}}],
+)
+DEVICE = {":d": {"S": "d-1"}}
+KEY = {"device": {"S": "d-1"}, "at": {"S": "t-05"}}
+
+
+@pytest.fixture
+def readings(server):
+    raw = session().client("dynamodb", endpoint_url=server.endpoint, config=UNCHECKED)
+    raw.create_table(**READINGS)
+    for at in ("t-01", "t-05", "t-09"):
+        raw.put_item(TableName="Readings", Item={"device": {"S": "d-1"}, "at": {"S": at}, "zone": {"S": "z"}})
+    return raw
+
+
+def refused(call, **params):
+    with pytest.raises(ClientError) as caught:
+        call(**params)
+    assert caught.value.response["Error"]["Code"] == "ValidationException"
+    return caught.value.response["Error"]["Message"]
+
+
+def query(**params):
+    return dict(TableName="Readings", KeyConditionExpression="device = :d", ExpressionAttributeValues=DEVICE,
+                **params)
+
+
+SELECT_CASES = [
+    ("specific-without-projection", "query", query(Select="SPECIFIC_ATTRIBUTES"),
+     "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES"),
+    ("all-projected-on-the-table", "query", query(Select="ALL_PROJECTED_ATTRIBUTES"),
+     "One or more parameter values were invalid: Select type ALL_PROJECTED_ATTRIBUTES is not supported "
+     "for non-index query"),
+    ("count-with-projection", "query", query(Select="COUNT", ProjectionExpression="device"),
+     "Cannot specify the ProjectionExpression when choosing to get only the Count"),
+    ("count-with-attributes-to-get", "query",
+     dict(TableName="Readings", KeyConditions={"device": {"ComparisonOperator": "EQ",
+                                                           "AttributeValueList": [{"S": "d-1"}]}},
+          Select="COUNT", AttributesToGet=["zone"]),
+     "Cannot specify the AttributesToGet when choosing to get only the Count"),
+    ("all-attributes-on-a-keys-only-gsi", "query",
+     dict(TableName="Readings", IndexName="byZone", KeyConditionExpression="#z = :z",
+          ExpressionAttributeNames={"#z": "zone"}, ExpressionAttributeValues={":z": {"S": "z"}},
+          Select="ALL_ATTRIBUTES"),
+     "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global "
+     "secondary index byZone because its projection type is not ALL"),
+    ("scan-specific-without-projection", "scan", dict(TableName="Readings", Select="SPECIFIC_ATTRIBUTES"),
+     "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES"),
+    ("scan-all-attributes-with-projection", "scan",
+     dict(TableName="Readings", Select="ALL_ATTRIBUTES", ProjectionExpression="device"),
+     "Cannot specify the ProjectionExpression when choosing to get ALL_ATTRIBUTES"),
+]
+
+
+@pytest.mark.parametrize("call, params, message", [c[1:] for c in SELECT_CASES], ids=[c[0] for c in SELECT_CASES])
+def test_select_and_the_projection_parameters(readings, call, params, message):
+    assert refused(getattr(readings, call), **params) == message
+
+
+START_INVALID = "The provided starting key is invalid: "
+OUTSIDE = "The provided starting key is outside query boundaries based on provided conditions"
+
+START_CASES = [
+    ("partition-key-only", query(ExclusiveStartKey={"device": {"S": "d-1"}}),
+     START_INVALID + "The provided key element does not match the schema"),
+    ("an-extra-attribute", query(ExclusiveStartKey={**KEY, "zone": {"S": "z"}}),
+     START_INVALID + "The provided key element does not match the schema"),
+    ("an-empty-value", query(ExclusiveStartKey={"device": {"S": "d-1"}, "at": {}}),
+     START_INVALID + "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"),
+    ("below-the-key-condition",
+     dict(TableName="Readings", KeyConditionExpression="device = :d AND #at > :t",
+          ExpressionAttributeNames={"#at": "at"}, ExpressionAttributeValues={**DEVICE, ":t": {"S": "t-05"}},
+          ExclusiveStartKey={"device": {"S": "d-1"}, "at": {"S": "t-01"}}), OUTSIDE),
+    ("on-an-excluded-bound",
+     dict(TableName="Readings", KeyConditionExpression="device = :d AND #at > :t",
+          ExpressionAttributeNames={"#at": "at"}, ExpressionAttributeValues={**DEVICE, ":t": {"S": "t-05"}},
+          ExclusiveStartKey=KEY), OUTSIDE),
+    ("outside-a-prefix",
+     dict(TableName="Readings", KeyConditionExpression="device = :d AND begins_with(#at, :p)",
+          ExpressionAttributeNames={"#at": "at"}, ExpressionAttributeValues={**DEVICE, ":p": {"S": "t-0"}},
+          ExclusiveStartKey={"device": {"S": "d-1"}, "at": {"S": "u-00"}}), OUTSIDE),
+    ("without-the-table-key-on-an-index",
+     dict(TableName="Readings", IndexName="byZone", KeyConditionExpression="#z = :z",
+          ExpressionAttributeNames={"#z": "zone"}, ExpressionAttributeValues={":z": {"S": "z"}},
+          ExclusiveStartKey={"zone": {"S": "z"}}),
+     START_INVALID + "The provided key element does not match the schema"),
+]
+
+
+@pytest.mark.parametrize("params, message", [c[1:] for c in START_CASES], ids=[c[0] for c in START_CASES])
+def test_a_query_start_key_outside_the_schema_or_the_key_condition(readings, params, message):
+    assert refused(readings.query, **params) == message
+
+
+def test_a_start_key_inside_the_key_condition_resumes_after_it(readings):
+    page = readings.query(TableName="Readings", KeyConditionExpression="device = :d AND #at BETWEEN :l AND :h",
+                          ExpressionAttributeNames={"#at": "at"},
+                          ExpressionAttributeValues={**DEVICE, ":l": {"S": "t-01"}, ":h": {"S": "t-09"}},
+                          ExclusiveStartKey={"device": {"S": "d-1"}, "at": {"S": "t-01"}})
+    assert [item["at"]["S"] for item in page["Items"]] == ["t-05", "t-09"]
+
+
+def test_a_scan_start_key_of_another_segment_is_refused(readings):
+    # Every reading is in one collection, so in one segment: the one the first page names.
+    total = 4
+    home = None
+    for segment in range(total):
+        page = readings.scan(TableName="Readings", Segment=segment, TotalSegments=total, Limit=1)
+        if page["Items"]:
+            home = segment
+            start = page["LastEvaluatedKey"]
+    assert home is not None
+    resumed = readings.scan(TableName="Readings", Segment=home, TotalSegments=total, ExclusiveStartKey=start)
+    assert len(resumed["Items"]) == 2
+    for segment in set(range(total)) - {home}:
+        assert refused(readings.scan, TableName="Readings", Segment=segment, TotalSegments=total,
+                       ExclusiveStartKey=start) == "The provided Exclusive start key does not map to the provided segment"
+
+
+def test_a_scan_start_key_of_the_wrong_type_is_refused(readings):
+    assert refused(readings.scan, TableName="Readings",
+                   ExclusiveStartKey={"device": {"S": "d-1"}, "at": {"N": "1"}}) == (
+        START_INVALID + "The provided key element does not match the schema")
+
+
+LIMIT_CASES = [
+    ("query-limit-0", "query", query(Limit=0),
+     "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: "
+     "Member must have value greater than or equal to 1"),
+    ("scan-limit-negative", "scan", dict(TableName="Readings", Limit=-3),
+     "1 validation error detected: Value '-3' at 'limit' failed to satisfy constraint: "
+     "Member must have value greater than or equal to 1"),
+    ("segment-not-below-total", "scan", dict(TableName="Readings", Segment=4, TotalSegments=4),
+     "The Segment parameter is zero-based and must be less than parameter TotalSegments: "
+     "Segment: 4 is not less than TotalSegments: 4"),
+    ("total-segments-over-a-million", "scan", dict(TableName="Readings", Segment=0, TotalSegments=1000001),
+     "1 validation error detected: Value '1000001' at 'totalSegments' failed to satisfy constraint: "
+     "Member must have value less than or equal to 1000000"),
+    ("segment-without-total", "scan", dict(TableName="Readings", Segment=0),
+     "The TotalSegments parameter is required but was not present in the request when Segment parameter "
+     "is present"),
+    ("total-without-segment", "scan", dict(TableName="Readings", TotalSegments=2),
+     "The Segment parameter is required but was not present in the request when parameter TotalSegments "
+     "is present"),
+]
+
+
+@pytest.mark.parametrize("call, params, message", [c[1:] for c in LIMIT_CASES], ids=[c[0] for c in LIMIT_CASES])
+def test_limit_segment_and_total_segments(readings, call, params, message):
+    assert refused(getattr(readings, call), **params) == message
+
+
+EMPTY_CASES = [
+    ("get-item-empty-key", "get_item", dict(TableName="Readings", Key={}),
+     "The provided key element does not match the schema"),
+    ("get-item-empty-projection", "get_item", dict(TableName="Readings", Key=KEY, ProjectionExpression=""),
+     "Invalid ProjectionExpression: The expression can not be empty;"),
+    ("get-item-empty-names", "get_item",
+     dict(TableName="Readings", Key=KEY, ProjectionExpression="zone", ExpressionAttributeNames={}),
+     "ExpressionAttributeNames must not be empty"),
+    ("query-empty-key-condition", "query",
+     dict(TableName="Readings", KeyConditionExpression="", ExpressionAttributeValues=DEVICE),
+     "Invalid KeyConditionExpression: The expression can not be empty;"),
+    ("query-empty-values", "query",
+     dict(TableName="Readings", KeyConditionExpression="device = :d", ExpressionAttributeValues={}),
+     "ExpressionAttributeValues must not be empty"),
+    ("query-empty-key-conditions", "query", dict(TableName="Readings", KeyConditions={}),
+     "Conditions can be of length 1 or 2 only"),
+    ("query-no-key-condition", "query", dict(TableName="Readings"),
+     "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request."),
+    ("query-empty-attributes-to-get", "query",
+     dict(TableName="Readings", KeyConditions={"device": {"ComparisonOperator": "EQ",
+                                                           "AttributeValueList": [{"S": "d-1"}]}},
+          AttributesToGet=[]),
+     "1 validation error detected: Value '[]' at 'attributesToGet' failed to satisfy constraint: "
+     "Member must have length greater than or equal to 1"),
+    ("scan-empty-filter", "scan", dict(TableName="Readings", FilterExpression=""),
+     "Invalid FilterExpression: The expression can not be empty;"),
+    ("put-item-empty-item", "put_item", dict(TableName="Readings", Item={}),
+     "One or more parameter values were invalid: Missing the key device in the item"),
+]
+
+
+@pytest.mark.parametrize("call, params, message", [c[1:] for c in EMPTY_CASES], ids=[c[0] for c in EMPTY_CASES])
+def test_empty_members(readings, call, params, message):
+    assert refused(getattr(readings, call), **params) == message
