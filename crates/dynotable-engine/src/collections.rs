@@ -59,11 +59,7 @@ impl Engine {
     ) -> Result<Option<CollectionSummary>, ApiError> {
         let table = self.table(table)?;
         let (keyspace, key) = keyspace_of(&table, index)?;
-        let probe: dynotable_types::Item =
-            std::iter::once((key.partition.name.clone(), partition_key.clone())).collect();
-        let pk = items::key_checker(key, dynotable_types::KeyRole::Partition)
-            .check_in_key(&probe)?
-            .encode();
+        let pk = encoded_partition_key(key, partition_key)?;
         let mut conn = self.reader().await?;
         let row: Option<(i64, i64)> =
             sqlx::query_as("SELECT item_count, size_bytes FROM collections WHERE keyspace = ? AND pk = ?")
@@ -182,11 +178,7 @@ impl Engine {
     ) -> Result<Option<u64>, ApiError> {
         let table = self.table(table)?;
         let (keyspace, key) = keyspace_of(&table, index)?;
-        let probe: dynotable_types::Item =
-            std::iter::once((key.partition.name.clone(), partition_key.clone())).collect();
-        let pk = items::key_checker(key, dynotable_types::KeyRole::Partition)
-            .check_in_key(&probe)?
-            .encode();
+        let pk = encoded_partition_key(key, partition_key)?;
         let mut conn = self.reader().await?;
         let exists: Option<i64> =
             sqlx::query_scalar("SELECT 1 FROM collections WHERE keyspace = ? AND pk = ?")
@@ -205,6 +197,14 @@ impl Engine {
                 .await?;
         Ok(Some(u64::try_from(before).unwrap_or(0)))
     }
+}
+
+/// The stored form of a partition-key value of `key` (checked against the key's type first).
+fn encoded_partition_key(key: &KeySchema, value: &AttributeValue) -> Result<Vec<u8>, ApiError> {
+    let probe: dynotable_types::Item = std::iter::once((key.partition.name.clone(), value.clone())).collect();
+    Ok(items::key_checker(key, dynotable_types::KeyRole::Partition)
+        .check_in_key(&probe)?
+        .encode())
 }
 
 /// The keyspace and key schema of `table`, or of its index `index`.

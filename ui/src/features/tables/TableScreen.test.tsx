@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { TableScreen, type TableSource } from "./TableScreen";
 import type { TableIntent } from "../../shared/tableIntent";
+import { TEN_MINUTE_WINDOW } from "../start/story";
 import { CapacityProvider } from "../../app/capacity";
 import type { AttributeValue, Profile, QueryInput, QueryPage, TableDescription } from "../../ipc/bindings.gen";
 import type { Item } from "../explorer/model";
@@ -338,20 +339,8 @@ describe("TableScreen", () => {
 
   it("carries out what it is asked from outside once per request: a view, a Query, a regrouping", async () => {
     const fake = source();
-    const window: QueryInput = {
-      table: "Telemetry",
-      index: null,
-      partitionValue: { S: "VEH#V-7741" },
-      sortCondition: { op: "between", low: { S: "TS#2025-03-14T09:00:00Z" }, high: { S: "TS#2025-03-14T09:10:00Z" } },
-      scanIndexForward: false,
-      limit: null,
-      consistentRead: false,
-      projection: null,
-      filter: null,
-      filterNames: null,
-      filterValues: null,
-      exclusiveStartKey: null,
-    };
+    // The start screen's ten-minute window, as it asks for it.
+    const window = TEN_MINUTE_WINDOW;
     const view = (intent: TableIntent) => (
       <CapacityProvider>
         <TableScreen profile={embedded} tableName="Telemetry" source={fake} intent={intent} />
