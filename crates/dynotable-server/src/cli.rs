@@ -388,21 +388,32 @@ mod tests {
         assert!(defaults.gzip && defaults.cors);
         assert_eq!(defaults.limits, crate::Limits::default());
         let args = parse(&[
-            "--auth", "AKID:secret:with:colons",
-            "--allow-host", "dynamo.test",
+            "--auth",
+            "AKID:secret:with:colons",
+            "--allow-host",
+            "dynamo.test",
             "--no-gzip",
             "--no-cors",
-            "--max-connections", "100",
-            "--max-in-flight", "8",
-            "--header-timeout", "1.5",
-            "--body-timeout", "2",
-            "--idle-timeout", "3",
-            "--max-header-bytes", "4096",
+            "--max-connections",
+            "100",
+            "--max-in-flight",
+            "8",
+            "--header-timeout",
+            "1.5",
+            "--body-timeout",
+            "2",
+            "--idle-timeout",
+            "3",
+            "--max-header-bytes",
+            "4096",
         ])
         .unwrap();
         let options = args.serve_options();
         let auth = options.auth.unwrap();
-        assert_eq!((auth.access_key.as_str(), auth.secret.as_str()), ("AKID", "secret:with:colons"));
+        assert_eq!(
+            (auth.access_key.as_str(), auth.secret.as_str()),
+            ("AKID", "secret:with:colons")
+        );
         assert_eq!(options.allow_hosts, ["dynamo.test"]);
         assert!(!options.gzip && !options.cors);
         assert_eq!(

@@ -114,7 +114,12 @@ pub(crate) async fn serve(
 }
 
 /// One connection, to its end: closed by the client, by a timeout, or by the shutdown.
-async fn serve_connection(stream: SpinningStream, app: Router, limits: &Limits, mut stop: watch::Receiver<bool>) {
+async fn serve_connection(
+    stream: SpinningStream,
+    app: Router,
+    limits: &Limits,
+    mut stop: watch::Receiver<bool>,
+) {
     let stalled_since = Arc::new(AtomicU64::new(NOT_STALLED));
     let io = TokioIo::new(Watched {
         inner: stream,

@@ -26,7 +26,10 @@ impl AllowedHosts {
     pub fn new(bound: SocketAddr, extra: &[String]) -> AllowedHosts {
         AllowedHosts {
             bound: bound.ip(),
-            names: extra.iter().map(|name| name.trim().to_ascii_lowercase()).collect(),
+            names: extra
+                .iter()
+                .map(|name| name.trim().to_ascii_lowercase())
+                .collect(),
         }
     }
 
@@ -36,7 +39,7 @@ impl AllowedHosts {
             return false;
         };
         let name = name.to_ascii_lowercase();
-        if name == "localhost" || self.names.iter().any(|allowed| *allowed == name) {
+        if name == "localhost" || self.names.contains(&name) {
             return true;
         }
         match name.parse::<IpAddr>() {
@@ -135,7 +138,10 @@ mod tests {
         assert!(hosts.allows("Dynamo.Test:8000"));
         assert!(!hosts.allows("192.168.1.6:8000"));
         assert!(!hosts.allows("other.test:8000"));
-        assert_eq!(hosts.describe(), "localhost, 127.0.0.1, [::1], 192.168.1.5, dynamo.test");
+        assert_eq!(
+            hosts.describe(),
+            "localhost, 127.0.0.1, [::1], 192.168.1.5, dynamo.test"
+        );
     }
 
     #[test]

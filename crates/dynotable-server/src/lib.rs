@@ -113,8 +113,8 @@ use http_body_util::BodyExt;
 pub use connections::Limits;
 pub use error::ServerError;
 pub use host::AllowedHosts;
-pub use sigv4::Credentials;
 use request_id::new_request_id;
+pub use sigv4::Credentials;
 
 /// How a local endpoint serves: everything `dynotable-local`'s flags set, and what the app's
 /// share port sets.
@@ -190,7 +190,11 @@ fn application(engine: Engine, options: &ServeOptions, hosts: Option<AllowedHost
         .fallback(other_method)
         .with_state(endpoint);
     if options.cors {
-        app = app.layer(cors());
+        // The service answers an OPTIONS without an Origin 404, as any other method; the CORS
+        // layer would answer it as a preflight.
+        app = app
+            .layer(cors())
+            .layer(axum::middleware::from_fn(options_without_origin));
     }
     if let Some(hosts) = hosts {
         app = app.layer(axum::middleware::from_fn_with_state(Arc::new(hosts), check_host));
@@ -226,7 +230,10 @@ pub async fn serve_with(
 
 /// Step 2: a request whose `Host` does not name this endpoint is refused, whatever it asks.
 async fn check_host(State(hosts): State<Arc<AllowedHosts>>, request: Request, next: Next) -> Response {
-    let host = request.headers().get(HOST).map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned());
+    let host = request
+        .headers()
+        .get(HOST)
+        .map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned());
     if host.as_deref().is_some_and(|host| hosts.allows(host)) {
         return next.run(request).await;
     }
@@ -245,6 +252,14 @@ async fn check_host(State(hosts): State<Arc<AllowedHosts>>, request: Request, ne
     };
     let body = wire::error_body(wire::HOST_REFUSED_TYPE, &message, None, None);
     wire::json_response(StatusCode::BAD_REQUEST, body, &new_request_id())
+}
+
+/// An `OPTIONS` that is no browser's preflight (it has no `Origin`) is the service's `404`.
+async fn options_without_origin(request: Request, next: Next) -> Response {
+    if request.method() == Method::OPTIONS && !request.headers().contains_key(axum::http::header::ORIGIN) {
+        return wire::not_found_response(&new_request_id());
+    }
+    next.run(request).await
 }
 
 /// The request headers a browser SDK sends, which a preflight must allow (the layer mirrors
@@ -292,9 +307,7 @@ fn signed_region(headers: &HeaderMap) -> String {
 
 /// The content types a body may come in: the service answers a body of any other `404`.
 fn acceptable_content_type(headers: &HeaderMap) -> Option<&'static str> {
-    let Some(value) = headers.get(CONTENT_TYPE) else {
-        return None;
-    };
+    let value = headers.get(CONTENT_TYPE)?;
     let essence = String::from_utf8_lossy(value.as_bytes());
     let essence = essence.split(';').next().unwrap_or_default().trim();
     match essence {

@@ -138,7 +138,10 @@ pub fn verify(request: &Signed<'_>, credentials: &Credentials, now: SystemTime) 
         .filter(|value| value.starts_with("AWS4-"))
         .ok_or_else(Refusal::missing_token)?;
     let authorization = Authorization::parse(header);
-    let date = request.headers.get("x-amz-date").and_then(|value| value.to_str().ok());
+    let date = request
+        .headers
+        .get("x-amz-date")
+        .and_then(|value| value.to_str().ok());
 
     let mut missing = String::new();
     for (name, value) in [
@@ -151,7 +154,9 @@ pub fn verify(request: &Signed<'_>, credentials: &Credentials, now: SystemTime) 
         }
     }
     if date.is_none() {
-        missing.push_str("Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. ");
+        missing.push_str(
+            "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. ",
+        );
     }
     if !missing.is_empty() {
         return Err(Refusal::incomplete(format!("{missing}Authorization={header}")));
@@ -193,10 +198,14 @@ pub fn verify(request: &Signed<'_>, credentials: &Credentials, now: SystemTime) 
     };
     let mut wrong_scope = String::new();
     if region.is_empty() {
-        wrong_scope.push_str(&format!("Credential should be scoped to a valid region, not '{region}'. "));
+        wrong_scope.push_str(&format!(
+            "Credential should be scoped to a valid region, not '{region}'. "
+        ));
     }
     if service != SERVICE {
-        wrong_scope.push_str(&format!("Credential should be scoped to correct service: '{SERVICE}'. "));
+        wrong_scope.push_str(&format!(
+            "Credential should be scoped to correct service: '{SERVICE}'. "
+        ));
     }
     if terminator != "aws4_request" {
         wrong_scope.push_str(&format!(
@@ -219,7 +228,10 @@ pub fn verify(request: &Signed<'_>, credentials: &Credentials, now: SystemTime) 
 
     let canonical = canonical_request(request, &signed_names);
     let scope = format!("{scope_date}/{region}/{service}/{terminator}");
-    let string_to_sign = format!("{ALGORITHM}\n{date}\n{scope}\n{}", hex::encode(Sha256::digest(canonical.as_bytes())));
+    let string_to_sign = format!(
+        "{ALGORITHM}\n{date}\n{scope}\n{}",
+        hex::encode(Sha256::digest(canonical.as_bytes()))
+    );
     let key = signing_key(&credentials.secret, scope_date, region, service);
     let expected = hmac(&key, string_to_sign.as_bytes());
     let given = hex::decode(signature).unwrap_or_default();
@@ -296,7 +308,10 @@ fn canonical_request(request: &Signed<'_>, signed_names: &[&str]) -> String {
     canonical.push('\n');
     canonical.push_str(&canonical_query(request.uri.query().unwrap_or_default()));
     canonical.push('\n');
-    let mut names: Vec<String> = signed_names.iter().map(|name| name.to_ascii_lowercase()).collect();
+    let mut names: Vec<String> = signed_names
+        .iter()
+        .map(|name| name.to_ascii_lowercase())
+        .collect();
     names.sort();
     for name in &names {
         canonical.push_str(name);
@@ -346,7 +361,10 @@ fn canonical_query(query: &str) -> String {
 fn encode(text: &str, slash_too: bool) -> String {
     let mut encoded = String::with_capacity(text.len());
     for byte in text.bytes() {
-        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_' | b'.' | b'~') || (byte == b'/' && !slash_too) {
+        if byte.is_ascii_alphanumeric()
+            || matches!(byte, b'-' | b'_' | b'.' | b'~')
+            || (byte == b'/' && !slash_too)
+        {
             encoded.push(byte as char);
         } else {
             encoded.push_str(&format!("%{byte:02X}"));
@@ -405,7 +423,9 @@ fn parse_amz_date(date: &str) -> Option<u64> {
     }
     let digits = |range: std::ops::Range<usize>| -> Option<u64> {
         let text = date.get(range)?;
-        text.bytes().all(|b| b.is_ascii_digit()).then(|| text.parse().ok())?
+        text.bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| text.parse().ok())?
     };
     let (year, month, day) = (digits(0..4)?, digits(4..6)?, digits(6..8)?);
     let (hour, minute, second) = (digits(9..11)?, digits(11..13)?, digits(13..15)?);
@@ -413,7 +433,9 @@ fn parse_amz_date(date: &str) -> Option<u64> {
         return None;
     }
     let days = days_from_civil(year as i64, month as i64, day as i64);
-    u64::try_from(days * 86_400).ok().map(|at| at + hour * 3600 + minute * 60 + second)
+    u64::try_from(days * 86_400)
+        .ok()
+        .map(|at| at + hour * 3600 + minute * 60 + second)
 }
 
 /// Seconds since the epoch as `YYYYMMDDTHHMMSSZ`.
@@ -472,9 +494,15 @@ mod tests {
     fn signed(date: &str, key: &str, secret: &str, body: &[u8]) -> HeaderMap {
         let mut headers = HeaderMap::new();
         headers.insert("host", HeaderValue::from_static("127.0.0.1:8000"));
-        headers.insert("content-type", HeaderValue::from_static("application/x-amz-json-1.0"));
+        headers.insert(
+            "content-type",
+            HeaderValue::from_static("application/x-amz-json-1.0"),
+        );
         headers.insert("x-amz-date", HeaderValue::from_str(date).unwrap());
-        headers.insert("x-amz-target", HeaderValue::from_static("DynamoDB_20120810.ListTables"));
+        headers.insert(
+            "x-amz-target",
+            HeaderValue::from_static("DynamoDB_20120810.ListTables"),
+        );
         let names = ["content-type", "host", "x-amz-date", "x-amz-target"];
         let uri: Uri = "/".parse().unwrap();
         let request = Signed {
@@ -485,9 +513,18 @@ mod tests {
         };
         let canonical = canonical_request(&request, &names);
         let scope = format!("{}/eu-west-1/dynamodb/aws4_request", &date[..8]);
-        let string_to_sign = format!("{ALGORITHM}\n{date}\n{scope}\n{}", hex::encode(Sha256::digest(canonical.as_bytes())));
-        let signature = hex::encode(hmac(&signing_key(secret, &date[..8], "eu-west-1", "dynamodb"), string_to_sign.as_bytes()));
-        let authorization = format!("{ALGORITHM} Credential={key}/{scope}, SignedHeaders={}, Signature={signature}", names.join(";"));
+        let string_to_sign = format!(
+            "{ALGORITHM}\n{date}\n{scope}\n{}",
+            hex::encode(Sha256::digest(canonical.as_bytes()))
+        );
+        let signature = hex::encode(hmac(
+            &signing_key(secret, &date[..8], "eu-west-1", "dynamodb"),
+            string_to_sign.as_bytes(),
+        ));
+        let authorization = format!(
+            "{ALGORITHM} Credential={key}/{scope}, SignedHeaders={}, Signature={signature}",
+            names.join(";")
+        );
         headers.insert("authorization", HeaderValue::from_str(&authorization).unwrap());
         headers
     }
@@ -527,7 +564,10 @@ mod tests {
     fn another_secret_or_another_body_is_a_signature_mismatch() {
         let headers = signed("20261201T120000Z", KEY, "not-the-secret", b"{}");
         let refusal = check(&headers, b"{}", "20261201T120000Z").unwrap_err();
-        assert_eq!((refusal.name, refusal.message.as_str()), ("InvalidSignatureException", SIGNATURE_MISMATCH));
+        assert_eq!(
+            (refusal.name, refusal.message.as_str()),
+            ("InvalidSignatureException", SIGNATURE_MISMATCH)
+        );
         let headers = signed("20261201T120000Z", KEY, SECRET, b"{}");
         let refusal = check(&headers, br#"{"Limit":1}"#, "20261201T120000Z").unwrap_err();
         assert_eq!(refusal.name, "InvalidSignatureException");
@@ -539,7 +579,10 @@ mod tests {
         let refusal = check(&headers, b"{}", "20261201T120000Z").unwrap_err();
         assert_eq!(
             refusal,
-            Refusal::new("UnrecognizedClientException", "The security token included in the request is invalid.")
+            Refusal::new(
+                "UnrecognizedClientException",
+                "The security token included in the request is invalid."
+            )
         );
     }
 
@@ -567,7 +610,10 @@ mod tests {
     #[test]
     fn a_missing_or_incomplete_authorization_is_refused() {
         let mut headers = HeaderMap::new();
-        assert_eq!(check(&headers, b"{}", "20261201T120000Z").unwrap_err(), Refusal::missing_token());
+        assert_eq!(
+            check(&headers, b"{}", "20261201T120000Z").unwrap_err(),
+            Refusal::missing_token()
+        );
         headers.insert("authorization", HeaderValue::from_static("AWS4-"));
         assert_eq!(
             check(&headers, b"{}", "20261201T120000Z").unwrap_err(),
@@ -582,14 +628,20 @@ mod tests {
     #[test]
     fn host_must_be_signed_and_the_scope_must_be_dynamodbs() {
         let mut headers = signed("20261201T120000Z", KEY, SECRET, b"{}");
-        let authorization = headers["authorization"].to_str().unwrap().replace("content-type;host;", "content-type;");
+        let authorization = headers["authorization"]
+            .to_str()
+            .unwrap()
+            .replace("content-type;host;", "content-type;");
         headers.insert("authorization", HeaderValue::from_str(&authorization).unwrap());
         assert_eq!(
             check(&headers, b"{}", "20261201T120000Z").unwrap_err().message,
             "'Host' or ':authority' must be a 'SignedHeader' in the AWS Authorization."
         );
         let mut headers = signed("20261201T120000Z", KEY, SECRET, b"{}");
-        let authorization = headers["authorization"].to_str().unwrap().replace("/dynamodb/", "/s3/");
+        let authorization = headers["authorization"]
+            .to_str()
+            .unwrap()
+            .replace("/dynamodb/", "/s3/");
         headers.insert("authorization", HeaderValue::from_str(&authorization).unwrap());
         assert_eq!(
             check(&headers, b"{}", "20261201T120000Z").unwrap_err(),
@@ -599,7 +651,12 @@ mod tests {
 
     #[test]
     fn dates_round_trip() {
-        for date in ["19700101T000000Z", "20000229T235959Z", "20261201T232758Z", "21000301T010203Z"] {
+        for date in [
+            "19700101T000000Z",
+            "20000229T235959Z",
+            "20261201T232758Z",
+            "21000301T010203Z",
+        ] {
             assert_eq!(format_amz_date(parse_amz_date(date).unwrap()), date);
         }
         assert_eq!(parse_amz_date("20261201T232758Z"), Some(1_796_167_678));
@@ -610,7 +667,10 @@ mod tests {
     #[test]
     fn credentials_parse_from_key_and_secret() {
         let parsed: Credentials = "AKID:se:cret".parse().unwrap();
-        assert_eq!((parsed.access_key.as_str(), parsed.secret.as_str()), ("AKID", "se:cret"));
+        assert_eq!(
+            (parsed.access_key.as_str(), parsed.secret.as_str()),
+            ("AKID", "se:cret")
+        );
         assert!("AKID".parse::<Credentials>().is_err());
         assert!(":secret".parse::<Credentials>().is_err());
         assert!(!format!("{parsed:?}").contains("cret"));

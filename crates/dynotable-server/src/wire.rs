@@ -208,7 +208,12 @@ pub fn request_too_large_response() -> Response {
 /// The `404` the service answers to a method other than `POST` and `GET`, to another path, or
 /// to a body in another content type: `<UnknownOperationException/>`, not JSON.
 pub fn not_found_response(request_id: &str) -> Response {
-    let mut response = response_of(StatusCode::NOT_FOUND, Body::from(NOT_FOUND_BODY), crc32(NOT_FOUND_BODY), request_id);
+    let mut response = response_of(
+        StatusCode::NOT_FOUND,
+        Body::from(NOT_FOUND_BODY),
+        crc32(NOT_FOUND_BODY),
+        request_id,
+    );
     response.headers_mut().remove(CONTENT_TYPE);
     response
 }
@@ -224,7 +229,10 @@ pub fn text_response(status: StatusCode, body: Vec<u8>, request_id: &str) -> Res
 
 /// The answer to a body that did not arrive within `timeout`: `408`, and the connection closed.
 pub fn body_timeout_response(timeout: std::time::Duration, request_id: &str) -> Response {
-    let message = format!("The request body was not received within {} seconds", timeout.as_secs_f64());
+    let message = format!(
+        "The request body was not received within {} seconds",
+        timeout.as_secs_f64()
+    );
     let mut response = json_response(
         StatusCode::REQUEST_TIMEOUT,
         error_body(BODY_TIMEOUT_TYPE, &message, None, None),
