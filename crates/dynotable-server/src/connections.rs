@@ -134,9 +134,15 @@ async fn serve_connection(
         .keep_alive(true);
     let connection = builder.serve_connection(io, TowerToHyperService::new(app));
     let mut connection = std::pin::pin!(connection);
-    let check_every = (limits.idle_timeout / 4).clamp(Duration::from_millis(10), Duration::from_secs(1));
     let mut stopping = false;
     loop {
+        // Wakes once per idle timeout while answers go through (no cost for an idle
+        // connection beyond that), and when a stalled answer reaches the timeout.
+        let stalled = stalled_for(&stalled_since);
+        let next_look = limits
+            .idle_timeout
+            .saturating_sub(stalled)
+            .max(Duration::from_millis(10));
         tokio::select! {
             served = connection.as_mut() => {
                 if let Err(err) = served {
@@ -148,7 +154,7 @@ async fn serve_connection(
                 stopping = true;
                 connection.as_mut().graceful_shutdown();
             }
-            () = tokio::time::sleep(check_every) => {
+            () = tokio::time::sleep(next_look) => {
                 if stalled_for(&stalled_since) >= limits.idle_timeout {
                     tracing::debug!("closing a connection whose answer has not moved for {:?}", limits.idle_timeout);
                     return;

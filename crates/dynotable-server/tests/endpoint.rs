@@ -707,3 +707,75 @@ fn cors_preflights_are_answered_unless_turned_off() {
     assert_eq!(answer.status, 200);
     assert_eq!(answer.header("access-control-allow-origin"), None);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_stops_reading_its_answers_is_closed_after_the_idle_timeout() {
+    let server = Server::start(&["--idle-timeout", "2"]);
+    let client = sdk(&server.url(), "AKID", "secret");
+    stays_served(&client, 1).await;
+    // Ten items of 390 KB: each Scan page is about 1 MB.
+    for i in 0..10 {
+        client
+            .put_item()
+            .table_name("Pets")
+            .item(
+                "pk",
+                aws_sdk_dynamodb::types::AttributeValue::S(format!("big-{i}")),
+            )
+            .item(
+                "blob",
+                aws_sdk_dynamodb::types::AttributeValue::S("x".repeat(390 * 1024)),
+            )
+            .send()
+            .await
+            .unwrap();
+    }
+    // What one Scan answers.
+    let page = server.raw(
+        &post("localhost", "Scan", "", br#"{"TableName":"Pets"}"#),
+        br#"{"TableName":"Pets"}"#,
+    );
+    assert_eq!(page.status, 200);
+    let all_answers = 40 * page.body.len();
+    assert!(all_answers > 20 * 1024 * 1024, "{all_answers}");
+    // A small receive buffer, 40 Scans sent at once, none of their answers read.
+    let socket = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).unwrap();
+    socket.set_recv_buffer_size(64 * 1024).unwrap();
+    socket.connect(&server.addr.into()).unwrap();
+    let mut stalled: TcpStream = socket.into();
+    let scan = br#"{"TableName":"Pets"}"#;
+    let mut requests = Vec::new();
+    for _ in 0..40 {
+        requests.extend_from_slice(post("localhost", "Scan", "", scan).as_bytes());
+        requests.extend_from_slice(scan);
+    }
+    stalled.write_all(&requests).unwrap();
+    // Meanwhile the SDK is served; then the stalled connection has been closed.
+    let slowest = stays_served(&client, 5).await;
+    assert!(
+        slowest < Duration::from_secs(3),
+        "a served round took {slowest:?}"
+    );
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let read = tokio::task::spawn_blocking(move || {
+        stalled.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let mut total = 0usize;
+        let mut sink = vec![0u8; 1 << 16];
+        loop {
+            match stalled.read(&mut sink) {
+                Ok(0) | Err(_) => return total,
+                Ok(n) => total += n,
+            }
+        }
+    })
+    .await
+    .unwrap();
+    assert!(
+        read < all_answers,
+        "all {read} bytes came: the connection was never closed"
+    );
+    // The server itself is fine.
+    let answer = server.raw(&post("localhost", "ListTables", "", b"{}"), b"{}");
+    assert_eq!(answer.status, 200);
+    stays_served(&client, 2).await;
+}
