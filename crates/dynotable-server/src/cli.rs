@@ -214,8 +214,32 @@ fn init_logging() {
         .try_init();
 }
 
+/// Descriptors kept for the database, the listener, logs and the runtime beside the connections.
+const OTHER_DESCRIPTORS: usize = 256;
+
+/// Raises the soft limit on open descriptors (up to the hard limit) so that `--max-connections`
+/// connections fit; says so when they cannot.
+fn raise_descriptor_limit(max_connections: usize) {
+    #[cfg(unix)]
+    {
+        let wanted = max_connections.saturating_add(OTHER_DESCRIPTORS) as u64;
+        match rlimit::increase_nofile_limit(wanted) {
+            Ok(limit) if limit < wanted => tracing::warn!(
+                limit,
+                "the descriptor limit allows about {} connections, fewer than --max-connections {max_connections}",
+                limit.saturating_sub(OTHER_DESCRIPTORS as u64)
+            ),
+            Ok(_) => {}
+            Err(err) => tracing::warn!(%err, "the descriptor limit could not be read or raised"),
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = max_connections;
+}
+
 /// Opens the engine, binds, prints the ready line, serves until a signal, closes the engine.
 pub async fn run(args: Args) -> Result<(), ServerError> {
+    raise_descriptor_limit(args.max_connections);
     let address = format!("{}:{}", args.host, args.port);
     let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))
         .await

@@ -779,3 +779,37 @@ async fn a_client_that_stops_reading_its_answers_is_closed_after_the_idle_timeou
     assert_eq!(answer.status, 200);
     stays_served(&client, 2).await;
 }
+
+/// The soft limit on descriptors is raised (to the hard limit at most) so that the connection
+/// cap can be reached: a desktop's 1,024 (macOS: 256) would stop accepting far below 8,192.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_descriptor_limit_is_raised_towards_the_connection_cap() {
+    let limits = |pid: u32| -> (u64, u64) {
+        let text = std::fs::read_to_string(format!("/proc/{pid}/limits")).unwrap();
+        let line = text
+            .lines()
+            .find(|line| line.starts_with("Max open files"))
+            .unwrap();
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        (fields[3].parse().unwrap(), fields[4].parse().unwrap_or(u64::MAX))
+    };
+    let (_, hard) = limits(std::process::id());
+    let script = format!("ulimit -Sn 512 && exec {BIN} --port 0 --in-memory --max-connections 4000");
+    let mut child = Command::new("sh")
+        .args(["-c", &script])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.starts_with("dynotable-local listening on "), "{line:?}");
+    let (soft, _) = limits(child.id());
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(soft, hard.min(4000 + 256), "hard limit {hard}");
+}
