@@ -25,6 +25,11 @@ pub struct SharedEngine {
     pub port: u16,
 }
 
+/// Connections the share port serves at once: plenty for the user's own programs (boto3 pools
+/// 10, the AWS CLI one), and few enough that they never take the descriptors the app itself
+/// needs for its database and files (a macOS process starts with a soft limit of 256).
+pub const SHARE_MAX_CONNECTIONS: usize = 128;
+
 /// How the share port checks its callers besides the Host header.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ShareSettings {
@@ -90,6 +95,10 @@ impl App {
         let options = dynotable_server::ServeOptions {
             auth: settings.auth.clone(),
             cors: false,
+            limits: dynotable_server::Limits {
+                max_connections: SHARE_MAX_CONNECTIONS,
+                ..dynotable_server::Limits::default()
+            },
             ..dynotable_server::ServeOptions::default()
         };
         let task = tokio::spawn(async move {
