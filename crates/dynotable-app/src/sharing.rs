@@ -2,6 +2,12 @@
 //! CLI) can use the same tables while DynoTable shows them. Off by default: the app itself reaches
 //! the engine in-process and opens no port. When shared, only 127.0.0.1 is bound — never another
 //! interface — and stopping closes the listener (requests in flight finish first).
+//!
+//! The port is `dynotable-local`'s HTTP layer (`dynotable_server::serve_with`): a request whose
+//! Host header does not name it is refused (DNS rebinding), and the connection cap and timeouts
+//! apply. It answers no CORS, so a web page in the user's browser cannot call it; with a key in
+//! [`ShareSettings::auth`] it checks every request's SigV4 signature as `dynotable-local --auth`
+//! does.
 
 use std::net::{Ipv4Addr, SocketAddr};
 
@@ -19,24 +25,57 @@ pub struct SharedEngine {
     pub port: u16,
 }
 
+/// Connections the share port serves at once: plenty for the user's own programs (boto3 pools
+/// 10, the AWS CLI one), and few enough that they never take the descriptors the app itself
+/// needs for its database and files (a macOS process starts with a soft limit of 256).
+pub const SHARE_MAX_CONNECTIONS: usize = 128;
+
+/// How the share port checks its callers besides the Host header.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ShareSettings {
+    /// The access key and secret requests must be signed with; `None` accepts any signature or
+    /// none.
+    pub auth: Option<dynotable_server::Credentials>,
+}
+
 /// The running share.
 #[derive(Debug)]
 pub(crate) struct Share {
     endpoint: SharedEngine,
+    settings: ShareSettings,
     stop: oneshot::Sender<()>,
     task: tokio::task::JoinHandle<()>,
 }
 
 impl App {
-    /// Shares the embedded engine on `127.0.0.1:<port>` (0 picks a free port). Sharing again on
-    /// another port moves the share.
+    /// Shares the embedded engine on `127.0.0.1:<port>` (0 picks a free port), accepting any
+    /// signature. Sharing again on another port moves the share.
     pub async fn share_engine(&self, port: u16) -> Result<SharedEngine, CommandError> {
+        self.share_engine_with(port, ShareSettings::default()).await
+    }
+
+    /// [`App::share_engine`] with `settings`; sharing again on the same port with other settings
+    /// restarts the share with them.
+    pub async fn share_engine_with(
+        &self,
+        port: u16,
+        settings: ShareSettings,
+    ) -> Result<SharedEngine, CommandError> {
         let engine = self.engine().await?;
         let mut share = self.inner.share.lock().await;
         if let Some(current) = share.as_ref()
             && current.endpoint.port == port
+            && current.settings == settings
         {
             return Ok(current.endpoint.clone());
+        }
+        if share
+            .as_ref()
+            .is_some_and(|current| current.endpoint.port == port)
+            && let Some(previous) = share.take()
+        {
+            // Same port, other settings: the port is freed first, then bound again below.
+            stop(previous).await;
         }
         let listener = tokio::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))
             .await
@@ -53,11 +92,20 @@ impl App {
             stop(previous).await;
         }
         let (sender, receiver) = oneshot::channel::<()>();
+        let options = dynotable_server::ServeOptions {
+            auth: settings.auth.clone(),
+            cors: false,
+            limits: dynotable_server::Limits {
+                max_connections: SHARE_MAX_CONNECTIONS,
+                ..dynotable_server::Limits::default()
+            },
+            ..dynotable_server::ServeOptions::default()
+        };
         let task = tokio::spawn(async move {
             let shutdown = async {
                 let _ = receiver.await;
             };
-            if let Err(err) = dynotable_server::serve(listener, engine, shutdown).await {
+            if let Err(err) = dynotable_server::serve_with(listener, engine, options, shutdown).await {
                 tracing::error!(%err, "the shared engine stopped serving");
             }
         });
@@ -65,9 +113,10 @@ impl App {
             url: format!("http://{address}"),
             port: address.port(),
         };
-        tracing::info!(url = %endpoint.url, "the embedded engine is shared on loopback");
+        tracing::info!(url = %endpoint.url, auth = settings.auth.is_some(), "the embedded engine is shared on loopback");
         *share = Some(Share {
             endpoint: endpoint.clone(),
+            settings,
             stop: sender,
             task,
         });

@@ -70,3 +70,86 @@ async fn a_shared_engine_serves_the_same_tables_on_loopback_until_stopped() {
             .is_err()
     );
 }
+
+fn signed_client(url: &str, access_key: &str, secret: &str) -> aws_sdk_dynamodb::Client {
+    let config = aws_sdk_dynamodb::Config::builder()
+        .behavior_version(BehaviorVersion::latest())
+        .region(Region::new("us-east-1"))
+        .credentials_provider(Credentials::new(access_key, secret, None, None, "test"))
+        .endpoint_url(url)
+        .retry_config(aws_sdk_dynamodb::config::retry::RetryConfig::disabled())
+        .build();
+    aws_sdk_dynamodb::Client::from_conf(config)
+}
+
+/// With a key set the share port checks signatures as `dynotable-local --auth` does, and like
+/// every share it refuses a request naming another host (DNS rebinding) and answers no CORS.
+#[tokio::test]
+async fn a_share_with_a_key_serves_only_requests_signed_with_it() {
+    use dynotable_app::sharing::ShareSettings;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));
+    let settings = ShareSettings {
+        auth: Some("AKIDSHARE:share-secret".parse().unwrap()),
+    };
+    let shared = app.share_engine_with(0, settings.clone()).await.unwrap();
+
+    let right = signed_client(&shared.url, "AKIDSHARE", "share-secret");
+    let tables = right.list_tables().send().await.unwrap();
+    assert!(tables.table_names().contains(&"Telemetry".to_owned()));
+    let err = signed_client(&shared.url, "AKIDSHARE", "wrong")
+        .list_tables()
+        .send()
+        .await
+        .unwrap_err()
+        .into_service_error();
+    assert_eq!(
+        aws_sdk_dynamodb::error::ProvideErrorMetadata::code(&err),
+        Some("InvalidSignatureException")
+    );
+
+    let ask = |request: String| async move {
+        let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", shared.port))
+            .await
+            .unwrap();
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut answer = vec![0u8; 4096];
+        let n = stream.read(&mut answer).await.unwrap();
+        String::from_utf8_lossy(&answer[..n]).into_owned()
+    };
+    let rebound = ask(format!(
+        "POST / HTTP/1.1\r\nHost: rebound.example:{}\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\n\
+         Content-Type: application/x-amz-json-1.0\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}",
+        shared.port
+    ))
+    .await;
+    assert!(rebound.starts_with("HTTP/1.1 400"), "{rebound}");
+    assert!(rebound.contains("AccessDeniedException"), "{rebound}");
+    let preflight = ask(
+        "OPTIONS / HTTP/1.1\r\nHost: localhost\r\nOrigin: http://page.example\r\nAccess-Control-Request-Method: POST\r\n\
+         Connection: close\r\n\r\n"
+            .to_owned(),
+    )
+    .await;
+    assert!(preflight.starts_with("HTTP/1.1 404"), "{preflight}");
+    assert!(
+        !preflight
+            .to_ascii_lowercase()
+            .contains("access-control-allow-origin"),
+        "{preflight}"
+    );
+
+    // The same port without the key: any signature again.
+    let open = app
+        .share_engine_with(shared.port, ShareSettings::default())
+        .await
+        .unwrap();
+    assert_eq!(open.port, shared.port);
+    signed_client(&open.url, "anyone", "anything")
+        .list_tables()
+        .send()
+        .await
+        .unwrap();
+    app.stop_sharing().await;
+}

@@ -16,13 +16,14 @@ pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 /// A local DynamoDB endpoint on DynoTable's embedded engine.
 ///
 /// Point any AWS SDK or the AWS CLI at it with `--endpoint-url http://127.0.0.1:8000` and any
-/// credentials and region: requests must be signed the usual way, but the signature is not
-/// checked, and every access key and region sees the same tables (ARNs report the region a
-/// request was signed for).
+/// credentials and region: requests are signed the usual way, but the signature is checked only
+/// with `--auth`, and every access key and region sees the same tables (ARNs report the region a
+/// request was signed for). Requests must name this server in their Host header (localhost,
+/// 127.0.0.1, [::1], the --host address, or an --allow-host name).
 #[derive(Debug, Clone, PartialEq, Eq, Parser)]
 #[command(name = "dynotable-local", version)]
 pub struct Args {
-    /// Address to listen on. Anything but loopback exposes the database, unauthenticated.
+    /// Address to listen on. Anything but loopback exposes the database (use --auth).
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
     /// Port to listen on; 0 picks a free one (see the ready line for which).
@@ -70,6 +71,68 @@ pub struct Args {
     /// their region is the one each request was signed for.
     #[arg(long, value_name = "ID", default_value = dynotable_engine::identity::DEFAULT_ACCOUNT, value_parser = parse_account_id)]
     pub account_id: String,
+    /// Check every request's SigV4 signature against this access key and secret, with DynamoDB's
+    /// errors (UnrecognizedClientException for another key, InvalidSignatureException for a
+    /// wrong signature or a clock more than 15 minutes off). Without it any signature is
+    /// accepted.
+    #[arg(long, value_name = "ACCESS_KEY:SECRET")]
+    pub auth: Option<crate::Credentials>,
+    /// Another host name requests may name in their Host header (repeatable); loopback names
+    /// and the --host address are always answered, any other name is refused (DNS rebinding).
+    #[arg(long = "allow-host", value_name = "NAME")]
+    pub allow_hosts: Vec<String>,
+    /// Refuse to decompress `Content-Encoding: gzip` request bodies (they are read as sent).
+    #[arg(long)]
+    pub no_gzip: bool,
+    /// Answer no CORS preflight and send no Access-Control-* headers, so that browser pages on
+    /// other origins cannot call this server.
+    #[arg(long)]
+    pub no_cors: bool,
+    /// Connections served at once; more wait to be accepted until one closes.
+    #[arg(long, value_name = "N", default_value_t = crate::connections::DEFAULT_MAX_CONNECTIONS, value_parser = parse_positive)]
+    pub max_connections: usize,
+    /// Requests served at once (from their headers to their answer); more wait their turn.
+    #[arg(long, value_name = "N", default_value_t = crate::connections::DEFAULT_MAX_IN_FLIGHT, value_parser = parse_positive)]
+    pub max_in_flight: usize,
+    /// Seconds a request's headers may take to arrive, counted from when the connection waits
+    /// for them (so also how long an idle kept-alive connection stays open).
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_seconds)]
+    pub header_timeout: Duration,
+    /// Seconds a request's body may take to arrive.
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = parse_seconds)]
+    pub body_timeout: Duration,
+    /// Seconds an answer may go without a byte taken by the client before the connection is
+    /// closed.
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = parse_seconds)]
+    pub idle_timeout: Duration,
+    /// The largest request head (request line and headers), in bytes; a larger one is answered
+    /// 431.
+    #[arg(long, value_name = "BYTES", default_value_t = crate::connections::DEFAULT_MAX_HEADER_BYTES, value_parser = parse_header_bytes)]
+    pub max_header_bytes: usize,
+}
+
+/// A count of at least 1.
+fn parse_positive(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err("expected a whole number of at least 1".to_owned()),
+    }
+}
+
+/// Seconds, decimals allowed, more than 0 and at most a day.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 && seconds <= 86_400.0 => Ok(Duration::from_secs_f64(seconds)),
+        _ => Err("expected seconds, more than 0 and at most 86400".to_owned()),
+    }
+}
+
+/// A head size hyper can hold: at least 1 KB, at most 1 MB.
+fn parse_header_bytes(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1024..=1024 * 1024).contains(&n) => Ok(n),
+        _ => Err("expected bytes, from 1024 to 1048576".to_owned()),
+    }
 }
 
 /// The default of `--spin-us` (bench/README.md, "GetItem at concurrency 1").
@@ -89,6 +152,25 @@ fn parse_durability(text: &str) -> Result<Durability, String> {
 }
 
 impl Args {
+    /// How the listener serves (everything but the engine's own settings).
+    pub fn serve_options(&self) -> crate::ServeOptions {
+        crate::ServeOptions {
+            spin: Duration::from_micros(self.spin_us),
+            limits: crate::Limits {
+                max_connections: self.max_connections,
+                max_in_flight: self.max_in_flight,
+                header_timeout: self.header_timeout,
+                body_timeout: self.body_timeout,
+                idle_timeout: self.idle_timeout,
+                max_header_bytes: self.max_header_bytes,
+            },
+            auth: self.auth.clone(),
+            allow_hosts: self.allow_hosts.clone(),
+            gzip: !self.no_gzip,
+            cors: !self.no_cors,
+        }
+    }
+
     /// Where the engine keeps its data.
     pub fn location(&self) -> Location {
         if self.in_memory {
@@ -132,8 +214,32 @@ fn init_logging() {
         .try_init();
 }
 
+/// Descriptors kept for the database, the listener, logs and the runtime beside the connections.
+const OTHER_DESCRIPTORS: usize = 256;
+
+/// Raises the soft limit on open descriptors (up to the hard limit) so that `--max-connections`
+/// connections fit; says so when they cannot.
+fn raise_descriptor_limit(max_connections: usize) {
+    #[cfg(unix)]
+    {
+        let wanted = max_connections.saturating_add(OTHER_DESCRIPTORS) as u64;
+        match rlimit::increase_nofile_limit(wanted) {
+            Ok(limit) if limit < wanted => tracing::warn!(
+                limit,
+                "the descriptor limit allows about {} connections, fewer than --max-connections {max_connections}",
+                limit.saturating_sub(OTHER_DESCRIPTORS as u64)
+            ),
+            Ok(_) => {}
+            Err(err) => tracing::warn!(%err, "the descriptor limit could not be read or raised"),
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = max_connections;
+}
+
 /// Opens the engine, binds, prints the ready line, serves until a signal, closes the engine.
 pub async fn run(args: Args) -> Result<(), ServerError> {
+    raise_descriptor_limit(args.max_connections);
     let address = format!("{}:{}", args.host, args.port);
     let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))
         .await
@@ -162,7 +268,7 @@ pub async fn run(args: Args) -> Result<(), ServerError> {
     let _ = writeln!(stdout, "dynotable-local listening on http://{local}");
     let _ = stdout.flush();
     drop(stdout);
-    tracing::info!(location = ?args.location(), %local, "serving");
+    tracing::info!(location = ?args.location(), %local, auth = args.auth.is_some(), "serving");
 
     let (signalled, mut signal_seen) = tokio::sync::watch::channel(false);
     let shutdown = async move {
@@ -175,7 +281,7 @@ pub async fn run(args: Args) -> Result<(), ServerError> {
         tokio::time::sleep(SHUTDOWN_GRACE).await;
     };
     tokio::select! {
-        served = crate::serve_spinning(listener, engine.clone(), Duration::from_micros(args.spin_us), shutdown) => served?,
+        served = crate::serve_with(listener, engine.clone(), args.serve_options(), shutdown) => served?,
         () = grace_over => tracing::warn!("requests still in flight after {SHUTDOWN_GRACE:?}; stopping anyway"),
     }
     engine.close().await;
@@ -297,6 +403,58 @@ mod tests {
         assert_eq!(parse(&["--spin-us", "0"]).unwrap().spin_us, 0);
         assert_eq!(parse(&["--spin-us", "100"]).unwrap().spin_us, 100);
         assert!(parse(&["--spin-us", "-5"]).is_err());
+    }
+
+    #[test]
+    fn auth_hosts_gzip_cors_and_limits() {
+        let defaults = parse(&[]).unwrap().serve_options();
+        assert_eq!(defaults.auth, None);
+        assert!(defaults.gzip && defaults.cors);
+        assert_eq!(defaults.limits, crate::Limits::default());
+        let args = parse(&[
+            "--auth",
+            "AKID:secret:with:colons",
+            "--allow-host",
+            "dynamo.test",
+            "--no-gzip",
+            "--no-cors",
+            "--max-connections",
+            "100",
+            "--max-in-flight",
+            "8",
+            "--header-timeout",
+            "1.5",
+            "--body-timeout",
+            "2",
+            "--idle-timeout",
+            "3",
+            "--max-header-bytes",
+            "4096",
+        ])
+        .unwrap();
+        let options = args.serve_options();
+        let auth = options.auth.unwrap();
+        assert_eq!(
+            (auth.access_key.as_str(), auth.secret.as_str()),
+            ("AKID", "secret:with:colons")
+        );
+        assert_eq!(options.allow_hosts, ["dynamo.test"]);
+        assert!(!options.gzip && !options.cors);
+        assert_eq!(
+            options.limits,
+            crate::Limits {
+                max_connections: 100,
+                max_in_flight: 8,
+                header_timeout: Duration::from_millis(1500),
+                body_timeout: Duration::from_secs(2),
+                idle_timeout: Duration::from_secs(3),
+                max_header_bytes: 4096,
+            }
+        );
+        assert!(parse(&["--auth", "nosecret"]).is_err());
+        assert!(parse(&["--max-connections", "0"]).is_err());
+        assert!(parse(&["--header-timeout", "0"]).is_err());
+        assert!(parse(&["--max-header-bytes", "100"]).is_err());
     }
 
     #[test]

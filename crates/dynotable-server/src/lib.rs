@@ -7,31 +7,56 @@
 //!    listener (127.0.0.1:8000 unless told otherwise; port 0 picks a free port), installs the
 //!    SIGINT/SIGTERM handlers, and only then prints its one line to stdout,
 //!    `dynotable-local listening on http://HOST:PORT`, so whoever waits for that line can connect.
-//!    [`serve`] hands the listener to axum/hyper: HTTP/1.1 with keep-alive, one task per
-//!    connection, `TCP_NODELAY` on. With `--spin-us N` ([`serve_spinning`], module `busy_poll`)
-//!    a connection that has just answered keeps polling its socket for up to N µs before its
+//!    [`serve_with`] runs the connection loop (module `connections`): at most
+//!    `--max-connections` connections at once (the next waits in the kernel's backlog),
+//!    `TCP_NODELAY` on, each connection served by hyper's HTTP/1.1 server with keep-alive. The
+//!    request head (at most `--max-header-bytes`, else `431` from hyper) must arrive within
+//!    `--header-timeout` of the connection starting to wait for it, which also closes a
+//!    kept-alive connection that sends nothing more; an answer the client stops taking closes
+//!    the connection after `--idle-timeout`. With `--spin-us N` (module `busy_poll`) a
+//!    connection that has just answered keeps polling its socket for up to N µs before its
 //!    worker sleeps, so that a client taking turns with the server costs no wake-up.
 //!
-//! 2. **Routing.** [`router`] answers `GET /` with a short health text. Everything a client sends
-//!    goes to `POST /`, exactly as the SDKs do: the operation is in the header
-//!    `X-Amz-Target: DynamoDB_20120810.<Operation>`, the request in the JSON body
-//!    (`Content-Type: application/x-amz-json-1.0`). Other paths answer 404 and other methods 405,
-//!    both in DynamoDB's error format.
+//! 2. **Host and CORS.** A request whose `Host` header does not name this endpoint (module
+//!    [`host`]: `localhost`, `127.0.0.1`, `[::1]`, the bound address, `--allow-host` names) is
+//!    refused first, whatever it asks, with a 400 `AccessDeniedException`: a browser page
+//!    reaching loopback through a re-pointed DNS name (DNS rebinding) names its own host there.
+//!    Then, unless `--no-cors`, tower-http's CORS layer answers a browser's preflight (`OPTIONS`
+//!    with `Origin` and `Access-Control-Request-Method`: 200, the asked method and headers
+//!    allowed, `Access-Control-Max-Age: 172800`) and marks every answer to a request with an
+//!    `Origin` `Access-Control-Allow-Origin: *`, as the service does.
 //!
-//! 3. **Authentication (none).** SDKs sign each request with SigV4 (`Authorization`,
-//!    `X-Amz-Date`, ...). Like DynamoDB Local, the server accepts any signature, or none, without
-//!    checking it: it listens on loopback by default and has one shared database, not one per
-//!    access key.
+//! 3. **Routing.** Everything a client sends goes to `POST /`, exactly as the SDKs do: the
+//!    operation is in the header `X-Amz-Target: DynamoDB_20120810.<Operation>`, the request in
+//!    the JSON body. `GET` on any path is the health check, `healthy: dynamodb.<region>.amazonaws.com `
+//!    as the service words it; any other method, or `POST` on another path, is the service's
+//!    `404` with an `<UnknownOperationException/>` body. A turn among `--max-in-flight`
+//!    requests is taken before the body is read; more wait.
 //!
 //! 4. **Reading the body.** At most [`wire::MAX_REQUEST_BYTES`] (16 MB, the service's request
-//!    limit). A larger request, whether declared by `Content-Length` or found while reading, gets
-//!    `413` with a `RequestEntityTooLargeException` body and the connection is closed.
+//!    limit), within `--body-timeout` (else `408` and the connection closed). A larger request,
+//!    whether declared by `Content-Length` or found while reading, gets the service's `413`
+//!    with an empty body, and the connection is closed. A body in a content type other than
+//!    `application/x-amz-json-1.0` or `application/json` is the service's `404`.
 //!
-//! 5. **The target.** [`wire::operation_of_target`] takes the operation out of `X-Amz-Target`.
-//!    A missing header, another service's prefix (`DynamoDBStreams_20120810.`), or a malformed
-//!    name answers `UnknownOperationException`, as the service does.
+//! 5. **Decompressing.** A `Content-Encoding: gzip` body (an SDK with request compression on)
+//!    is decompressed, to at most 16 MB again ([`wire::gunzip`]), unless `--no-gzip`. This is
+//!    done here rather than by a decompression layer because the signature (step 7) covers the
+//!    body as sent, compressed.
 //!
-//! 6. **The engine.** `Engine::call_in(region, operation, body)` deserialises the body
+//! 6. **The target.** [`wire::operation_of_target`] takes the operation out of `X-Amz-Target`.
+//!    A missing header, another service's prefix, or a malformed name answers
+//!    `UnknownOperationException`, as the service does. With `--auth` the body is first checked
+//!    to be JSON (`SerializationException`), as the service reads it before the target.
+//!
+//! 7. **Authentication.** Without `--auth`, like DynamoDB Local, any signature or none is
+//!    accepted. With `--auth ACCESS_KEY:SECRET` module [`sigv4`] recomputes the SigV4 signature
+//!    over the method, path, query, signed headers and the body as sent, and refuses with the
+//!    service's `MissingAuthenticationTokenException`, `IncompleteSignatureException`,
+//!    `UnrecognizedClientException` (another access key) or `InvalidSignatureException` (a
+//!    wrong signature, a clock more than 15 minutes off).
+//!
+//! 8. **The engine.** `Engine::call_in(region, operation, body)` deserialises the body
 //!    (malformed JSON is its `SerializationException`), validates, runs the operation and
 //!    serialises the response; `region` is the one the `Authorization` header's SigV4
 //!    credential scope names (`local` without one), which the answer's ARNs report.
@@ -40,113 +65,266 @@
 //!    does not cancel a write half-way; a bug that panics becomes a 500 `InternalServerError`
 //!    for that request alone.
 //!
-//! 7. **The response.** [`wire::json_response`]: status 200 and the engine's JSON, or the error
+//! 9. **The response.** [`wire::json_response`]: status 200 and the engine's JSON, or the error
 //!    as `{"__type":"<namespace>#<Name>","message":"..."}` with the error's status (400; 500 only
 //!    for `InternalServerError`) plus `Item` on a `ConditionalCheckFailedException` that asked
-//!    for it. Every response carries `Content-Type: application/x-amz-json-1.0`,
-//!    `x-amz-crc32` (the CRC32 of the body, which botocore verifies) and a fresh
-//!    `x-amzn-RequestId`.
+//!    for it. Every response carries `Content-Type: application/x-amz-json-1.0` (or
+//!    `application/json` when the request came in that), `x-amz-crc32` (the CRC32 of the body,
+//!    which botocore verifies) and a fresh `x-amzn-RequestId`.
 //!
-//! 8. **Shutdown.** On SIGINT or SIGTERM the listener stops accepting, idle keep-alive
-//!    connections are closed, requests in flight finish (for at most [`cli::SHUTDOWN_GRACE`]),
-//!    and the engine is closed, which checkpoints SQLite's write-ahead log. A write is
-//!    acknowledged only after its `COMMIT` returned (WAL, `synchronous = NORMAL` by default), so
-//!    even `kill -9` loses nothing that a client was told succeeded; `--durability power-loss`
-//!    (`synchronous = FULL`) also survives a power cut, at an fsync per commit.
+//! 10. **Shutdown.** On SIGINT or SIGTERM the listener stops accepting, idle keep-alive
+//!     connections are closed, requests in flight finish (for at most [`cli::SHUTDOWN_GRACE`]),
+//!     and the engine is closed, which checkpoints SQLite's write-ahead log. A write is
+//!     acknowledged only after its `COMMIT` returned (WAL, `synchronous = NORMAL` by default), so
+//!     even `kill -9` loses nothing that a client was told succeeded; `--durability power-loss`
+//!     (`synchronous = FULL`) also survives a power cut, at an fsync per commit.
+//!
+//! The app's share port (`dynotable-app`, `sharing`) serves the same application through
+//! [`serve_with`], with its own [`ServeOptions`]; the app's in-process client uses [`router`],
+//! which has no Host check, no signature check and no CORS.
 //!
 //! Errors of the server itself (cannot bind, cannot open the database) are [`ServerError`];
 //! errors a client sees are the engine's `ApiError`, rendered in [`wire`].
 
 mod busy_poll;
 pub mod cli;
+mod connections;
 mod error;
+pub mod host;
 mod request_id;
+pub mod sigv4;
 pub mod wire;
 
 use std::future::Future;
-use std::time::Instant;
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
 
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::header::{AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE, EXPECT};
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
-use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::http::header::{AUTHORIZATION, CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE, EXPECT, HOST};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::Response;
+use axum::routing::post;
 use dynotable_engine::{ApiError, Engine, ErrorKind};
 use http_body_util::BodyExt;
 
+pub use connections::Limits;
 pub use error::ServerError;
+pub use host::AllowedHosts;
 use request_id::new_request_id;
+pub use sigv4::Credentials;
 
-/// The HTTP application: health on `GET /`, the DynamoDB API on `POST /`.
-pub fn router(engine: Engine) -> Router {
-    Router::new()
-        .route("/", get(health).post(api).fallback(method_not_allowed))
-        .fallback(not_found)
-        .with_state(engine)
+/// How a local endpoint serves: everything `dynotable-local`'s flags set, and what the app's
+/// share port sets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServeOptions {
+    /// How long a connection spins on its socket after each answer (module `busy_poll`); zero
+    /// never spins.
+    pub spin: Duration,
+    /// Connection cap, timeouts, requests in flight ([`Limits`]).
+    pub limits: Limits,
+    /// Verify SigV4 signatures against this key (step 6); `None` accepts any signature or none.
+    pub auth: Option<Credentials>,
+    /// Host names answered besides loopback and the bound address (step 2).
+    pub allow_hosts: Vec<String>,
+    /// Accept `Content-Encoding: gzip` request bodies (step 5).
+    pub gzip: bool,
+    /// Answer CORS preflights and mark answers readable by any origin (step 2).
+    pub cors: bool,
 }
 
-/// Serves `router(engine)` on `listener` until `shutdown` completes, then lets the requests in
-/// flight finish. Does not close the engine: the caller owns it. Never busy-polls (see
-/// [`serve_spinning`]).
+impl Default for ServeOptions {
+    fn default() -> ServeOptions {
+        ServeOptions {
+            spin: Duration::ZERO,
+            limits: Limits::default(),
+            auth: None,
+            allow_hosts: Vec::new(),
+            gzip: true,
+            cors: true,
+        }
+    }
+}
+
+/// What the API handler needs besides the request.
+struct Endpoint {
+    engine: Engine,
+    auth: Option<Credentials>,
+    gzip: bool,
+    body_timeout: Duration,
+    /// Requests in flight, past their head and until their answer is ready.
+    in_flight: tokio::sync::Semaphore,
+}
+
+/// The HTTP application for a caller in the same process (the app's in-process AWS client, tests):
+/// health on `GET`, the DynamoDB API on `POST /`, gzip bodies accepted; no Host check, no
+/// signature check, no CORS, no bound on requests in flight beyond the engine's.
+pub fn router(engine: Engine) -> Router {
+    application(
+        engine,
+        &ServeOptions {
+            cors: false,
+            limits: Limits {
+                max_in_flight: tokio::sync::Semaphore::MAX_PERMITS,
+                ..Limits::default()
+            },
+            ..ServeOptions::default()
+        },
+        None,
+    )
+}
+
+/// The application a listener serves: [`router`]'s, plus the Host check (outermost) and CORS.
+fn application(engine: Engine, options: &ServeOptions, hosts: Option<AllowedHosts>) -> Router {
+    let endpoint = Arc::new(Endpoint {
+        engine,
+        auth: options.auth.clone(),
+        gzip: options.gzip,
+        body_timeout: options.limits.body_timeout,
+        in_flight: tokio::sync::Semaphore::new(options.limits.max_in_flight.max(1)),
+    });
+    let mut app = Router::new()
+        .route("/", post(api).fallback(other_method))
+        .fallback(other_method)
+        .with_state(endpoint);
+    if options.cors {
+        // The service answers an OPTIONS without an Origin 404, as any other method; the CORS
+        // layer would answer it as a preflight.
+        app = app
+            .layer(cors())
+            .layer(axum::middleware::from_fn(options_without_origin));
+    }
+    if let Some(hosts) = hosts {
+        app = app.layer(axum::middleware::from_fn_with_state(Arc::new(hosts), check_host));
+    }
+    app
+}
+
+/// Serves on `listener` with [`ServeOptions::default`] until `shutdown` completes, then lets the
+/// requests in flight finish. Does not close the engine: the caller owns it.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     engine: Engine,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
-    serve_spinning(listener, engine, std::time::Duration::ZERO, shutdown).await
+    serve_with(listener, engine, ServeOptions::default(), shutdown).await
 }
 
-/// [`serve`], with each connection spinning on its socket for up to `spin` after each answer
-/// before it sleeps (the `busy_poll` module: a client that sends its next request within the
-/// window costs no wake-up). Zero never spins.
-pub async fn serve_spinning(
+/// [`serve`] with `options`: the Host check for the listener's address, the signature check,
+/// the limits, gzip and CORS as set there.
+pub async fn serve_with(
     listener: tokio::net::TcpListener,
     engine: Engine,
-    spin: std::time::Duration,
+    options: ServeOptions,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
-    axum::serve(busy_poll::SpinningListener::new(listener, spin), router(engine))
-        .with_graceful_shutdown(shutdown)
-        .await
-        .map_err(ServerError::Serve)
+    let local = listener.local_addr().map_err(ServerError::Serve)?;
+    let hosts = AllowedHosts::new(local, &options.allow_hosts);
+    let app = application(engine, &options, Some(hosts));
+    let listener = busy_poll::SpinningListener::new(listener, options.spin);
+    connections::serve(listener, app, options.limits, shutdown).await;
+    Ok(())
 }
 
-async fn health() -> impl IntoResponse {
-    (
-        [(CONTENT_TYPE, "text/plain; charset=utf-8")],
-        concat!("healthy: dynotable-local ", env!("CARGO_PKG_VERSION"), "\n"),
-    )
+/// Step 2: a request whose `Host` does not name this endpoint is refused, whatever it asks.
+async fn check_host(State(hosts): State<Arc<AllowedHosts>>, request: Request, next: Next) -> Response {
+    let host = request
+        .headers()
+        .get(HOST)
+        .map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned());
+    if host.as_deref().is_some_and(|host| hosts.allows(host)) {
+        return next.run(request).await;
+    }
+    tracing::debug!(?host, "refused a request for another host name");
+    let message = match host {
+        Some(host) => format!(
+            "The Host header '{host}' does not name this endpoint, which answers only to {}: a request \
+             through another host name is refused, as it may come from a web page by DNS rebinding \
+             (dynotable-local --allow-host NAME adds a name)",
+            hosts.describe()
+        ),
+        None => format!(
+            "The request has no Host header; this endpoint answers only to {}",
+            hosts.describe()
+        ),
+    };
+    let body = wire::error_body(wire::HOST_REFUSED_TYPE, &message, None, None);
+    wire::json_response(StatusCode::BAD_REQUEST, body, &new_request_id())
 }
 
-async fn not_found() -> Response {
-    let body = wire::error_body(
-        &wire::error_type(ErrorKind::UnknownOperationException),
-        "",
-        None,
-        None,
-    );
-    wire::json_response(StatusCode::NOT_FOUND, body, &new_request_id())
+/// An `OPTIONS` that is no browser's preflight (it has no `Origin`) is the service's `404`.
+async fn options_without_origin(request: Request, next: Next) -> Response {
+    if request.method() == Method::OPTIONS && !request.headers().contains_key(axum::http::header::ORIGIN) {
+        return wire::not_found_response(&new_request_id());
+    }
+    next.run(request).await
 }
 
-async fn method_not_allowed() -> Response {
-    let body = wire::error_body(
-        &wire::error_type(ErrorKind::UnknownOperationException),
-        "",
-        None,
-        None,
-    );
-    let mut response = wire::json_response(StatusCode::METHOD_NOT_ALLOWED, body, &new_request_id());
-    response.headers_mut().insert(
-        axum::http::header::ALLOW,
-        HeaderValue::from_static("GET, HEAD, POST"),
-    );
-    response
+/// The request headers a browser SDK sends, which a preflight must allow (the layer mirrors
+/// whatever is asked), and the response headers it reads.
+fn cors() -> tower_http::cors::CorsLayer {
+    use tower_http::cors::{AllowHeaders, AllowMethods, AllowOrigin, CorsLayer};
+    CorsLayer::new()
+        .allow_origin(AllowOrigin::any())
+        .allow_methods(AllowMethods::mirror_request())
+        .allow_headers(AllowHeaders::mirror_request())
+        .expose_headers([
+            HeaderName::from_static("x-amzn-requestid"),
+            HeaderName::from_static("x-amz-crc32"),
+        ])
+        // The service's (two days).
+        .max_age(Duration::from_secs(172_800))
 }
 
-/// One DynamoDB API call: steps 4 to 7 of the module documentation.
-async fn api(State(engine): State<Engine>, request: Request) -> Response {
+/// `GET` (any path) is the health check; every other method, and `POST` elsewhere than `/`,
+/// is answered `404` with the service's `<UnknownOperationException/>` body.
+async fn other_method(method: Method, headers: HeaderMap) -> Response {
+    if method == Method::GET || method == Method::HEAD {
+        return health(&headers);
+    }
+    wire::not_found_response(&new_request_id())
+}
+
+/// `healthy: dynamodb.<region>.amazonaws.com ` (with its trailing space, as the service sends
+/// it), the region being the one the request was signed for, if it was, else `local`.
+fn health(headers: &HeaderMap) -> Response {
+    let region = signed_region(headers);
+    let body = format!("healthy: dynamodb.{region}.amazonaws.com ");
+    wire::text_response(StatusCode::OK, body.into_bytes(), &new_request_id())
+}
+
+/// The region of the SigV4 credential scope, or `local`.
+fn signed_region(headers: &HeaderMap) -> String {
+    headers
+        .get(AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(dynotable_engine::identity::region_of_authorization)
+        .unwrap_or(dynotable_engine::identity::DEFAULT_REGION)
+        .to_owned()
+}
+
+/// The content types a body may come in: the service answers a body of any other `404`.
+fn acceptable_content_type(headers: &HeaderMap) -> Option<&'static str> {
+    let value = headers.get(CONTENT_TYPE)?;
+    let essence = String::from_utf8_lossy(value.as_bytes());
+    let essence = essence.split(';').next().unwrap_or_default().trim();
+    match essence {
+        "application/x-amz-json-1.0" => Some(wire::CONTENT_TYPE_JSON),
+        "application/json" => Some("application/json"),
+        _ => None,
+    }
+}
+
+/// One DynamoDB API call: steps 3 to 9 of the module documentation.
+async fn api(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Response {
+    let Ok(_turn) = endpoint.in_flight.acquire().await else {
+        return wire::api_error_response(
+            &ApiError::new(ErrorKind::InternalServerError, "Internal server error"),
+            &new_request_id(),
+        );
+    };
     // No connection busy-polls while this request is being served.
     let _in_flight = busy_poll::RequestInFlight::start();
     let request_id = new_request_id();
@@ -161,15 +339,16 @@ async fn api(State(engine): State<Engine>, request: Request) -> Response {
             // or it may see a reset connection instead of the 413.
             discard(body).await;
         }
-        return wire::request_too_large_response(declared, &request_id);
+        return wire::request_too_large_response();
     }
-    let bytes = match read_body(body, declared).await {
-        BodyRead::Complete(bytes) => bytes,
-        BodyRead::TooLarge => {
+    let read = tokio::time::timeout(endpoint.body_timeout, read_body(body, declared)).await;
+    let bytes = match read {
+        Ok(BodyRead::Complete(bytes)) => bytes,
+        Ok(BodyRead::TooLarge) => {
             tracing::debug!(%request_id, "request body too large");
-            return wire::request_too_large_response(None, &request_id);
+            return wire::request_too_large_response();
         }
-        BodyRead::Failed(err) => {
+        Ok(BodyRead::Failed(err)) => {
             // The client went away or sent a broken chunked body; it is unlikely to read this.
             tracing::debug!(%request_id, %err, "request body could not be read");
             let err = ApiError::new(
@@ -178,7 +357,48 @@ async fn api(State(engine): State<Engine>, request: Request) -> Response {
             );
             return wire::api_error_response(&err, &request_id);
         }
+        Err(_) => {
+            tracing::debug!(%request_id, "request body not received in time");
+            return wire::body_timeout_response(endpoint.body_timeout, &request_id);
+        }
     };
+
+    let content_type = acceptable_content_type(&parts.headers);
+    if !bytes.is_empty() && content_type.is_none() {
+        return wire::not_found_response(&request_id);
+    }
+
+    // The body the engine reads: as sent, or decompressed.
+    let gzipped = endpoint.gzip
+        && parts
+            .headers
+            .get(CONTENT_ENCODING)
+            .is_some_and(|value| matches!(value.as_bytes().trim_ascii(), b"gzip" | b"x-gzip" | b"GZIP"));
+    let decoded = if gzipped {
+        match wire::gunzip(&bytes) {
+            Ok(decoded) => Some(decoded),
+            Err(wire::Gunzip::TooLarge) => return wire::request_too_large_response(),
+            Err(wire::Gunzip::Corrupt) => {
+                let err = ApiError::new(
+                    ErrorKind::SerializationException,
+                    "The request body is not valid gzip",
+                );
+                return wire::api_error_response(&err, &request_id);
+            }
+        }
+    } else {
+        None
+    };
+    let json = decoded.as_deref().unwrap_or(&bytes);
+
+    if endpoint.auth.is_some()
+        && !json.is_empty()
+        && serde_json::from_slice::<serde::de::IgnoredAny>(json).is_err()
+    {
+        // The service reads the body before it looks at the target or the signature.
+        let err = ApiError::new(ErrorKind::SerializationException, "");
+        return wire::api_error_response(&err, &request_id);
+    }
 
     let target = parts.headers.get("x-amz-target").map(HeaderValue::as_bytes);
     let Some((api, operation)) = wire::operation_of_target(target) else {
@@ -188,15 +408,28 @@ async fn api(State(engine): State<Engine>, request: Request) -> Response {
     };
     let operation = operation.to_owned();
 
+    if let Some(credentials) = &endpoint.auth {
+        let signed = sigv4::Signed {
+            method: &parts.method,
+            uri: &parts.uri,
+            headers: &parts.headers,
+            body: &bytes,
+        };
+        if let Err(refusal) = sigv4::verify(&signed, credentials, SystemTime::now()) {
+            tracing::debug!(%request_id, exception = refusal.name, "signature refused");
+            let body = wire::error_body(&refusal.error_type(), &refusal.message, None, None);
+            return wire::json_response(StatusCode::BAD_REQUEST, body, &request_id);
+        }
+    }
+
     // The region the client signed for (SigV4 credential scope); its ARNs report it.
-    let region = parts
-        .headers
-        .get(AUTHORIZATION)
-        .and_then(|value| value.to_str().ok())
-        .and_then(dynotable_engine::identity::region_of_authorization)
-        .unwrap_or(dynotable_engine::identity::DEFAULT_REGION)
-        .to_owned();
-    let buffers = std::sync::Arc::clone(engine.page_buffers());
+    let region = signed_region(&parts.headers);
+    let engine = endpoint.engine.clone();
+    let buffers = Arc::clone(engine.page_buffers());
+    let bytes = match decoded {
+        Some(decoded) => decoded,
+        None => bytes,
+    };
     // Run to completion even if the client hangs up, and a panic stays in this request.
     let call = {
         let operation = operation.clone();
@@ -217,10 +450,16 @@ async fn api(State(engine): State<Engine>, request: Request) -> Response {
             ))
         }
     };
-    let response = match result {
+    let mut response = match result {
         Ok(body) => wire::engine_response(StatusCode::OK, body, &request_id, &buffers),
         Err(err) => wire::api_error_response(&err, &request_id),
     };
+    if content_type == Some("application/json") {
+        // The service answers in the content type it was asked in.
+        response
+            .headers_mut()
+            .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    }
     tracing::debug!(
         %request_id,
         %operation,

@@ -40,9 +40,16 @@ pub const HEADER_CRC32: &str = "x-amz-crc32";
 /// The response header holding the request's id.
 pub const HEADER_REQUEST_ID: &str = "x-amzn-RequestId";
 
-/// The `__type` of a request body that is too large. The service's exact answer above 16 MB is
-/// not recorded in rules B.10; this follows the service framework's naming for such refusals.
-pub const REQUEST_TOO_LARGE_TYPE: &str = "com.amazon.coral.service#RequestEntityTooLargeException";
+/// The `__type` of a refused `Host` (`host`): DynoTable's own refusal, in the service's shape,
+/// with the exception SDKs already treat as "not allowed, do not retry".
+pub const HOST_REFUSED_TYPE: &str = "com.amazon.coral.service#AccessDeniedException";
+
+/// The `__type` of a request body that did not arrive within the body timeout. The service's
+/// answer to a stalled body is not recorded; this names it in the service framework's way.
+pub const BODY_TIMEOUT_TYPE: &str = "com.amazon.coral.service#RequestTimeoutException";
+
+/// The body of the service's `404` for another method, another path or another content type.
+pub const NOT_FOUND_BODY: &[u8] = b"<UnknownOperationException/>\n";
 
 /// The API and operation an `X-Amz-Target` header names, or `None` when the header is missing,
 /// belongs to neither DynamoDB nor DynamoDB Streams (another version), or names no operation.
@@ -186,19 +193,80 @@ pub fn api_error_response(err: &ApiError, request_id: &str) -> Response {
     json_response(api_error_status(err), api_error_body(err), request_id)
 }
 
-/// The response to a request body above [`MAX_REQUEST_BYTES`]: 413, in DynamoDB's error format.
-/// The connection is closed afterwards, since the rest of the body may still be in flight.
-pub fn request_too_large_response(size: Option<u64>, request_id: &str) -> Response {
-    let message = match size {
-        Some(size) => format!("Request size {size} exceeded {MAX_REQUEST_BYTES} bytes"),
-        None => format!("Request size exceeded {MAX_REQUEST_BYTES} bytes"),
-    };
-    let body = error_body(REQUEST_TOO_LARGE_TYPE, &message, None, None);
-    let mut response = json_response(StatusCode::PAYLOAD_TOO_LARGE, body, request_id);
+/// The response to a request body above [`MAX_REQUEST_BYTES`]: `413` with an empty body, as the
+/// service answers it. The connection is closed afterwards, since the rest of the body may
+/// still be in flight.
+pub fn request_too_large_response() -> Response {
+    let mut response = Response::new(Body::empty());
+    *response.status_mut() = StatusCode::PAYLOAD_TOO_LARGE;
     response
         .headers_mut()
         .insert(CONNECTION, HeaderValue::from_static("close"));
     response
+}
+
+/// The `404` the service answers to a method other than `POST` and `GET`, to another path, or
+/// to a body in another content type: `<UnknownOperationException/>`, not JSON.
+pub fn not_found_response(request_id: &str) -> Response {
+    let mut response = response_of(
+        StatusCode::NOT_FOUND,
+        Body::from(NOT_FOUND_BODY),
+        crc32(NOT_FOUND_BODY),
+        request_id,
+    );
+    response.headers_mut().remove(CONTENT_TYPE);
+    response
+}
+
+/// A text answer (the health check): its CRC32 and request id, no content type (the service
+/// sends none).
+pub fn text_response(status: StatusCode, body: Vec<u8>, request_id: &str) -> Response {
+    let crc = crc32(&body);
+    let mut response = response_of(status, Body::from(body), crc, request_id);
+    response.headers_mut().remove(CONTENT_TYPE);
+    response
+}
+
+/// The answer to a body that did not arrive within `timeout`: `408`, and the connection closed.
+pub fn body_timeout_response(timeout: std::time::Duration, request_id: &str) -> Response {
+    let message = format!(
+        "The request body was not received within {} seconds",
+        timeout.as_secs_f64()
+    );
+    let mut response = json_response(
+        StatusCode::REQUEST_TIMEOUT,
+        error_body(BODY_TIMEOUT_TYPE, &message, None, None),
+        request_id,
+    );
+    response
+        .headers_mut()
+        .insert(CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
+/// Why a gzip body could not be used.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Gunzip {
+    /// Decompressed, it is larger than [`MAX_REQUEST_BYTES`] (the limit counts what the
+    /// engine reads, so a small bomb cannot blow up in memory).
+    TooLarge,
+    /// Not gzip, or cut short.
+    Corrupt,
+}
+
+/// Decompresses a `Content-Encoding: gzip` body (several members in a row, as gzip allows), up
+/// to [`MAX_REQUEST_BYTES`].
+pub fn gunzip(body: &[u8]) -> Result<Vec<u8>, Gunzip> {
+    use std::io::Read;
+    let mut decoded = Vec::with_capacity(body.len().saturating_mul(4).min(MAX_REQUEST_BYTES));
+    flate2::read::MultiGzDecoder::new(body)
+        .take(MAX_REQUEST_BYTES as u64 + 1)
+        .read_to_end(&mut decoded)
+        .map_err(|_| Gunzip::Corrupt)?;
+    if decoded.len() > MAX_REQUEST_BYTES {
+        return Err(Gunzip::TooLarge);
+    }
+    Ok(decoded)
 }
 
 #[cfg(test)]
@@ -357,8 +425,36 @@ mod tests {
 
     #[test]
     fn too_large_is_413_and_closes() {
-        let response = request_too_large_response(Some(20_000_000), "req-2");
+        let response = request_too_large_response();
         assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE);
         assert_eq!(response.headers()[CONNECTION], "close");
+    }
+
+    #[test]
+    fn the_404_is_the_services_xml_body() {
+        let response = not_found_response("req-5");
+        assert_eq!(response.status(), StatusCode::NOT_FOUND);
+        // The CRC the service sends with it.
+        assert_eq!(response.headers()[HEADER_CRC32], "3552371480");
+        assert!(!response.headers().contains_key(CONTENT_TYPE));
+    }
+
+    #[test]
+    fn gzip_bodies_decompress_within_the_limit() {
+        use std::io::Write;
+        let gzip = |bytes: &[u8]| {
+            let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            encoder.write_all(bytes).unwrap();
+            encoder.finish().unwrap()
+        };
+        assert_eq!(gunzip(&gzip(br#"{"Limit":1}"#)).unwrap(), br#"{"Limit":1}"#);
+        // Two members in a row are one body.
+        let mut two = gzip(b"{\"Li");
+        two.extend(gzip(b"mit\":1}"));
+        assert_eq!(gunzip(&two).unwrap(), br#"{"Limit":1}"#);
+        assert_eq!(gunzip(b"{}"), Err(Gunzip::Corrupt));
+        let bomb = gzip(&vec![b' '; MAX_REQUEST_BYTES + 1]);
+        assert!(bomb.len() < 100_000);
+        assert_eq!(gunzip(&bomb), Err(Gunzip::TooLarge));
     }
 }

@@ -152,6 +152,13 @@ impl Conn {
         for (name, value) in headers {
             head.push_str(&format!("{name}: {value}\r\n"));
         }
+        // The service answers a body in no or another content type 404; the SDKs send this one.
+        if !headers
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case("content-type"))
+        {
+            head.push_str("Content-Type: application/x-amz-json-1.0\r\n");
+        }
         head.push_str("\r\n");
         self.write(head.as_bytes());
         self.write(body);
@@ -237,7 +244,19 @@ fn health_answers_get() {
     let mut conn = server.connect();
     let response = conn.request("GET", &[], b"");
     assert_eq!(response.status, 200);
-    assert!(String::from_utf8_lossy(&response.body).starts_with("healthy: dynotable-local"));
+    // The service's words, its trailing space included; the region of an unsigned request.
+    assert_eq!(response.body, b"healthy: dynamodb.local.amazonaws.com ");
+    assert_eq!(
+        response.header("x-amz-crc32"),
+        Some(crc32(&response.body).to_string().as_str())
+    );
+    // Signed for a region, it names that one.
+    let response = conn.request(
+        "GET",
+        &[("Authorization", "AWS4-HMAC-SHA256 Credential=AKID/20260101/eu-west-1/dynamodb/aws4_request, SignedHeaders=host, Signature=00")],
+        b"",
+    );
+    assert_eq!(response.body, b"healthy: dynamodb.eu-west-1.amazonaws.com ");
     // Then the API, on the same kept-alive connection.
     let response = conn.request("POST", &[("X-Amz-Target", "DynamoDB_20120810.ListTables")], b"{}");
     assert_eq!(
@@ -364,23 +383,20 @@ fn failed_condition_returns_the_item_when_asked() {
 fn requests_above_16_mb_are_refused_with_413() {
     let server = Server::start(&["--in-memory"]);
 
-    // Declared too large, body sent in full: 413, in DynamoDB's format, then the connection closes.
+    // Declared too large, body sent in full: 413 with an empty body, as the service answers,
+    // then the connection closes.
     let mut conn = server.connect();
     let big = vec![b' '; MAX_REQUEST_BYTES + 1];
     let response = conn.request("POST", &[("X-Amz-Target", "DynamoDB_20120810.ListTables")], &big);
     assert_eq!(response.status, 413);
-    response.assert_dynamodb_headers();
-    assert_eq!(
-        response.json()["__type"],
-        "com.amazon.coral.service#RequestEntityTooLargeException"
-    );
+    assert!(response.body.is_empty());
     assert_eq!(response.header("connection"), Some("close"));
 
     // Declared too large with Expect: 100-continue: refused before any body is sent.
     let mut conn = server.connect();
     conn.write(
         format!(
-            "POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\nExpect: 100-continue\r\nContent-Length: {}\r\n\r\n",
+            "POST / HTTP/1.1\r\nHost: localhost\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\nExpect: 100-continue\r\nContent-Length: {}\r\n\r\n",
             MAX_REQUEST_BYTES * 4
         )
         .as_bytes(),
@@ -389,7 +405,7 @@ fn requests_above_16_mb_are_refused_with_413() {
 
     // Chunked, no length declared: found while reading.
     let mut conn = server.connect();
-    conn.write(b"POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\nTransfer-Encoding: chunked\r\n\r\n");
+    conn.write(b"POST / HTTP/1.1\r\nHost: localhost\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\nTransfer-Encoding: chunked\r\n\r\n");
     let chunk = vec![b' '; 1024 * 1024];
     for _ in 0..17 {
         let mut frame = format!("{:x}\r\n", chunk.len()).into_bytes();
@@ -400,10 +416,7 @@ fn requests_above_16_mb_are_refused_with_413() {
     conn.write(b"0\r\n\r\n");
     let response = conn.read_response();
     assert_eq!(response.status, 413);
-    assert_eq!(
-        response.json()["__type"],
-        "com.amazon.coral.service#RequestEntityTooLargeException"
-    );
+    assert!(response.body.is_empty());
 
     // Exactly 16 MB is accepted (unknown members are ignored, as the service does).
     let mut body = br#"{"Limit":5,"Padding":""#.to_vec();
@@ -429,11 +442,11 @@ fn garbage_neither_panics_nor_hangs_the_server() {
     let _ = conn.reader.read_to_end(&mut rest);
     // A request cut off in the middle of its body, then the client leaves.
     let mut conn = server.connect();
-    conn.write(b"POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: DynamoDB_20120810.PutItem\r\nContent-Length: 1000\r\n\r\n{\"TableName\":");
+    conn.write(b"POST / HTTP/1.1\r\nHost: localhost\r\nX-Amz-Target: DynamoDB_20120810.PutItem\r\nContent-Length: 1000\r\n\r\n{\"TableName\":");
     drop(conn);
     // A broken chunked encoding.
     let mut conn = server.connect();
-    conn.write(b"POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n");
+    conn.write(b"POST / HTTP/1.1\r\nHost: localhost\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n");
     let _ = conn.reader.read_to_end(&mut rest);
     // Deeply nested and binary JSON bodies.
     let deep = format!(r#"{{"TableName":"Pets","Item":{}}}"#, "[".repeat(100_000));
@@ -455,17 +468,52 @@ fn garbage_neither_panics_nor_hangs_the_server() {
     );
 }
 
+/// The service's answers outside `POST /` (as dynalite recorded them from the live service):
+/// `GET` anywhere is the health check; other methods, other paths and bodies in another
+/// content type are `404` with an `<UnknownOperationException/>` body.
 #[test]
-fn unknown_paths_and_methods() {
+fn other_paths_methods_and_content_types() {
     let server = Server::start(&["--in-memory"]);
     let mut conn = server.connect();
-    conn.write(b"GET /nope HTTP/1.1\r\nHost: x\r\n\r\n");
+    conn.write(b"GET /ping HTTP/1.1\r\nHost: localhost\r\n\r\n");
     let response = conn.read_response();
-    assert_eq!(response.status, 404);
-    response.assert_dynamodb_headers();
-    let response = conn.request("PUT", &[], b"{}");
-    assert_eq!(response.status, 405);
-    response.assert_dynamodb_headers();
+    assert_eq!(
+        (response.status, response.body.as_slice()),
+        (200, &b"healthy: dynamodb.local.amazonaws.com "[..])
+    );
+    for method in ["PUT", "DELETE", "PATCH", "OPTIONS"] {
+        let response = conn.request(method, &[], b"{}");
+        assert_eq!(response.status, 404, "{method}");
+        assert_eq!(response.body, b"<UnknownOperationException/>\n", "{method}");
+        assert_eq!(response.header("x-amz-crc32"), Some("3552371480"));
+        assert!(response.header("x-amzn-requestid").is_some());
+    }
+    conn.write(b"POST /nope HTTP/1.1\r\nHost: localhost\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\nContent-Type: application/x-amz-json-1.0\r\nContent-Length: 2\r\n\r\n{}");
+    assert_eq!(conn.read_response().status, 404);
+    for content_type in ["text/plain", "application/x-amz-json-1.1", "application/jsonx"] {
+        let response = conn.request(
+            "POST",
+            &[
+                ("X-Amz-Target", "DynamoDB_20120810.ListTables"),
+                ("Content-Type", content_type),
+            ],
+            b"{}",
+        );
+        assert_eq!(response.status, 404, "{content_type}");
+    }
+    conn.write(b"POST / HTTP/1.1\r\nHost: localhost\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\nContent-Length: 2\r\n\r\n{}");
+    assert_eq!(conn.read_response().status, 404, "a body without a content type");
+    // application/json is served, and answered in application/json.
+    let response = conn.request(
+        "POST",
+        &[
+            ("X-Amz-Target", "DynamoDB_20120810.ListTables"),
+            ("Content-Type", "application/json; charset=utf-8"),
+        ],
+        b"{}",
+    );
+    assert_eq!(response.status, 200);
+    assert_eq!(response.header("content-type"), Some("application/json"));
 }
 
 #[cfg(unix)]
@@ -545,7 +593,19 @@ fn help_and_version() {
     let output = Command::new(BIN).arg("--help").output().unwrap();
     assert!(output.status.success());
     let help = String::from_utf8_lossy(&output.stdout);
-    for flag in ["--port", "--host", "--db", "--in-memory", "signature is not"] {
+    for flag in [
+        "--port",
+        "--host",
+        "--db",
+        "--in-memory",
+        "--auth",
+        "--allow-host",
+        "--no-gzip",
+        "--no-cors",
+        "--max-connections",
+        "--header-timeout",
+        "signature is checked only",
+    ] {
         assert!(help.contains(flag), "{flag} in --help:\n{help}");
     }
     let output = Command::new(BIN).arg("--version").output().unwrap();
