@@ -84,10 +84,15 @@ pub struct Args {
     /// Refuse to decompress `Content-Encoding: gzip` request bodies (they are read as sent).
     #[arg(long)]
     pub no_gzip: bool,
-    /// Answer no CORS preflight and send no Access-Control-* headers, so that browser pages on
-    /// other origins cannot call this server.
+    /// Answer no CORS preflight and send no Access-Control-* headers, so that no browser page
+    /// can read this server's answers.
     #[arg(long)]
     pub no_cors: bool,
+    /// Another origin whose pages may call this server from a browser (repeatable; `*` for any).
+    /// Pages on loopback origins (http://localhost:PORT, 127.0.0.1, [::1]) always may, unless
+    /// --no-cors.
+    #[arg(long = "cors-origin", value_name = "ORIGIN")]
+    pub cors_origins: Vec<String>,
     /// Connections served at once; more wait to be accepted until one closes.
     #[arg(long, value_name = "N", default_value_t = crate::connections::DEFAULT_MAX_CONNECTIONS, value_parser = parse_positive)]
     pub max_connections: usize,
@@ -168,6 +173,7 @@ impl Args {
             allow_hosts: self.allow_hosts.clone(),
             gzip: !self.no_gzip,
             cors: !self.no_cors,
+            cors_origins: self.cors_origins.clone(),
         }
     }
 

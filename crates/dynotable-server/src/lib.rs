@@ -131,8 +131,11 @@ pub struct ServeOptions {
     pub allow_hosts: Vec<String>,
     /// Accept `Content-Encoding: gzip` request bodies (step 5).
     pub gzip: bool,
-    /// Answer CORS preflights and mark answers readable by any origin (step 2).
+    /// Answer CORS preflights from, and mark answers readable by, pages on loopback origins and
+    /// on `cors_origins` (step 2).
     pub cors: bool,
+    /// Origins besides loopback's that CORS admits (`*`: every origin).
+    pub cors_origins: Vec<String>,
 }
 
 impl Default for ServeOptions {
@@ -144,6 +147,7 @@ impl Default for ServeOptions {
             allow_hosts: Vec::new(),
             gzip: true,
             cors: true,
+            cors_origins: Vec::new(),
         }
     }
 }
@@ -193,7 +197,7 @@ fn application(engine: Engine, options: &ServeOptions, hosts: Option<AllowedHost
         // The service answers an OPTIONS without an Origin 404, as any other method; the CORS
         // layer would answer it as a preflight.
         app = app
-            .layer(cors())
+            .layer(cors(&options.cors_origins))
             .layer(axum::middleware::from_fn(options_without_origin));
     }
     if let Some(hosts) = hosts {
@@ -263,11 +267,27 @@ async fn options_without_origin(request: Request, next: Next) -> Response {
 }
 
 /// The request headers a browser SDK sends, which a preflight must allow (the layer mirrors
-/// whatever is asked), and the response headers it reads.
-fn cors() -> tower_http::cors::CorsLayer {
+/// whatever is asked), and the response headers it reads. Only pages served from this machine
+/// (loopback origins: a browser SDK app under development) and the origins named with
+/// `--cors-origin` may read the answers: a local endpoint checks no signature by default, so
+/// admitting every origin would let any web page the user opens read and change the tables.
+fn cors(extra: &[String]) -> tower_http::cors::CorsLayer {
     use tower_http::cors::{AllowHeaders, AllowMethods, AllowOrigin, CorsLayer};
+    let origins = if extra.iter().any(|o| o == "*") {
+        AllowOrigin::any()
+    } else {
+        let extra: Vec<String> = extra
+            .iter()
+            .map(|o| o.trim_end_matches('/').to_ascii_lowercase())
+            .collect();
+        AllowOrigin::predicate(move |origin, _| {
+            origin
+                .to_str()
+                .is_ok_and(|o| loopback_origin(o) || extra.iter().any(|e| e.eq_ignore_ascii_case(o)))
+        })
+    };
     CorsLayer::new()
-        .allow_origin(AllowOrigin::any())
+        .allow_origin(origins)
         .allow_methods(AllowMethods::mirror_request())
         .allow_headers(AllowHeaders::mirror_request())
         .expose_headers([
@@ -276,6 +296,60 @@ fn cors() -> tower_http::cors::CorsLayer {
         ])
         // The service's (two days).
         .max_age(Duration::from_secs(172_800))
+}
+
+/// `http(s)://localhost`, `127.0.0.1` or `[::1]`, on any port.
+fn loopback_origin(origin: &str) -> bool {
+    let Some(rest) = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"))
+    else {
+        return false;
+    };
+    let host = match rest.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().map(|h| format!("[{h}]")).unwrap_or_default(),
+        None => rest.split(':').next().unwrap_or_default().to_owned(),
+    };
+    let after = &rest[host.len().min(rest.len())..];
+    let port_ok = after.is_empty()
+        || after
+            .strip_prefix(':')
+            .is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+    port_ok
+        && matches!(
+            host.to_ascii_lowercase().as_str(),
+            "localhost" | "127.0.0.1" | "[::1]"
+        )
+}
+
+#[cfg(test)]
+mod cors_tests {
+    use super::loopback_origin;
+
+    #[test]
+    fn only_pages_served_from_this_machine_are_loopback_origins() {
+        for yes in [
+            "http://localhost",
+            "http://localhost:5173",
+            "https://127.0.0.1:8443",
+            "http://[::1]:3000",
+            "http://LOCALHOST:1",
+        ] {
+            assert!(loopback_origin(yes), "{yes}");
+        }
+        for no in [
+            "http://localhost.evil.example",
+            "http://127.0.0.1.nip.io",
+            "https://example.com",
+            "http://localhost:",
+            "http://localhost:80x",
+            "null",
+            "file://",
+            "http://[::2]:3000",
+        ] {
+            assert!(!loopback_origin(no), "{no}");
+        }
+    }
 }
 
 /// `GET` (any path) is the health check; every other method, and `POST` elsewhere than `/`,

@@ -221,7 +221,10 @@ fn cors_preflights_are_answered_unless_turned_off() {
     );
     let answer = server.raw(&preflight, b"");
     assert_eq!(answer.status, 200);
-    assert_eq!(answer.header("access-control-allow-origin"), Some("*"));
+    assert_eq!(
+        answer.header("access-control-allow-origin"),
+        Some("http://localhost:5173")
+    );
     assert_eq!(answer.header("access-control-allow-methods"), Some("POST"));
     assert_eq!(
         answer.header("access-control-allow-headers"),
@@ -240,7 +243,10 @@ fn cors_preflights_are_answered_unless_turned_off() {
         b"{}",
     );
     assert_eq!(answer.status, 200);
-    assert_eq!(answer.header("access-control-allow-origin"), Some("*"));
+    assert_eq!(
+        answer.header("access-control-allow-origin"),
+        Some("http://localhost:5173")
+    );
     let exposed = answer
         .header("access-control-expose-headers")
         .unwrap_or_default()
@@ -248,6 +254,32 @@ fn cors_preflights_are_answered_unless_turned_off() {
     assert!(
         exposed.contains("x-amzn-requestid") && exposed.contains("x-amz-crc32"),
         "{exposed}"
+    );
+
+    // A page on another origin may not read the answer: the endpoint checks no signature, so
+    // any web site the user opens could otherwise read and change the tables.
+    let foreign = preflight.replace("http://localhost:5173", "https://evil.example");
+    let answer = server.raw(&foreign, b"");
+    assert_eq!(answer.header("access-control-allow-origin"), None);
+    let answer = server.raw(
+        &post(
+            "localhost",
+            "ListTables",
+            "Origin: https://evil.example\r\n",
+            b"{}",
+        ),
+        b"{}",
+    );
+    assert_eq!(answer.header("access-control-allow-origin"), None);
+    // Unless it is named.
+    let named = Server::start(&["--cors-origin", "https://app.example"]);
+    let answer = named.raw(
+        &preflight.replace("http://localhost:5173", "https://app.example"),
+        b"",
+    );
+    assert_eq!(
+        answer.header("access-control-allow-origin"),
+        Some("https://app.example")
     );
 
     let off = Server::start(&["--no-cors"]);
