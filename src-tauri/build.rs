@@ -19,6 +19,7 @@ const COMMANDS: &[&str] = &[
     "describe_table",
     "confirm_delete_table",
     "delete_table",
+    "check_new_table",
     "collection_stats",
     "query",
     "get_item",

@@ -16,6 +16,7 @@ use dynotable_app::dto::{
     TableList,
 };
 use dynotable_app::history::{HistoryEntry, SavedQuery};
+use dynotable_app::new_table::NewTableCheck;
 use dynotable_app::profiles::{Profile, ProfileInput};
 use dynotable_app::scans::{ScanInput, ScanSummary, ScanTotals, ScanUpdate};
 use dynotable_app::sharing::SharedEngine;
@@ -399,6 +400,15 @@ pub async fn create_table(
     table: NewTable,
 ) -> Result<TableDescription, CommandError> {
     app.create_table(&profile_id, table).await
+}
+
+/// The create-table form's check of a draft, as the user types: DynamoDB's first objection (the
+/// embedded engine's own CreateTable rules) and the request as CreateTable JSON, AWS CLI and
+/// CloudFormation.
+#[tauri::command]
+#[specta::specta]
+pub fn check_new_table(app: tauri::State<'_, App>, table: NewTable) -> NewTableCheck {
+    app.check_new_table(&table)
 }
 
 /// Every table of a connection in each of `regions`, region by region.

@@ -46,6 +46,7 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::statistics_scan_cost,
             commands::gather_statistics,
             commands::create_table,
+            commands::check_new_table,
             commands::list_tables_in_regions,
             commands::provide_mfa_code,
             commands::reset_demo_data,

@@ -24,6 +24,7 @@ mod error;
 pub mod files;
 pub mod history;
 pub mod index_views;
+pub mod new_table;
 pub mod profiles;
 mod reads;
 mod saved;

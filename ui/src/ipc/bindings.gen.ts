@@ -79,6 +79,12 @@ export const commands = {
 	gatherStatistics: (profileId: string, id: string, table: string, onProgress: Channel<ScanTotals>) => typedError<CollectionStats | null, CommandError>(__TAURI_INVOKE("gather_statistics", { profileId, id, table, onProgress })),
 	/**  Creates a table with its keys, billing and secondary indexes. */
 	createTable: (profileId: string, table: NewTable) => typedError<TableDescription, CommandError>(__TAURI_INVOKE("create_table", { profileId, table })),
+	/**
+	 *  The create-table form's check of a draft, as the user types: DynamoDB's first objection (the
+	 *  embedded engine's own CreateTable rules) and the request as CreateTable JSON, AWS CLI and
+	 *  CloudFormation.
+	 */
+	checkNewTable: (table: NewTable) => __TAURI_INVOKE<NewTableCheck>("check_new_table", { table }),
 	/**  Every table of a connection in each of `regions`, region by region. */
 	listTablesInRegions: (profileId: string, regions: string[]) => typedError<RegionTables[], CommandError>(__TAURI_INVOKE("list_tables_in_regions", { profileId, regions })),
 	/**  Assumes an AWS profile's MFA-protected role with the code the user typed. */
@@ -760,6 +766,24 @@ export type NewTable = {
 	keys: KeySchema,
 	billing: Billing,
 	indexes: NewIndex[],
+	/**
+	 *  The stream's view type (`NEW_IMAGE`, `OLD_IMAGE`, `NEW_AND_OLD_IMAGES`, `KEYS_ONLY`), when
+	 *  the table has a stream.
+	 */
+	streamViewType?: string | null,
+	/**  The attribute time to live reads, enabled with UpdateTimeToLive once the table exists. */
+	ttlAttribute?: string | null,
+	tags?: TableTag[],
+};
+
+/**  What the form shows for a draft: DynamoDB's objection, if any, and the request as code. */
+export type NewTableCheck = {
+	/**
+	 *  The first rule the draft breaks, as the service would report it; `None` when CreateTable
+	 *  would accept it (unless a table of that name exists).
+	 */
+	problem: CommandError | null,
+	code: TableCode,
 };
 
 /**  An operand: an attribute of the item, a typed value, or `size(...)` of an operand. */
@@ -1111,6 +1135,18 @@ export type SortKeyCondition = { op: "eq"; value: AttributeValue } | { op: "lt";
 /**  An operator of a sort-key condition. */
 export type SortKeyOperator = "=" | "<" | "<=" | ">" | ">=" | "BETWEEN" | "begins_with";
 
+/**  A table definition in each form the create-table screen shows. */
+export type TableCode = {
+	/**  The CreateTable request body, pretty-printed. */
+	createTable: string,
+	/**  The UpdateTimeToLive request body sent once the table exists, when it has a TTL attribute. */
+	updateTimeToLive: string | null,
+	/**  `aws dynamodb create-table …` (then `wait table-exists` and `update-time-to-live`). */
+	awsCli: string,
+	/**  A CloudFormation template (YAML) with the table as its one resource. */
+	cloudFormation: string,
+};
+
 /**  What DescribeTable (and DescribeTimeToLive) say about a table. */
 export type TableDescription = {
 	name: string,
@@ -1138,6 +1174,12 @@ export type TableList = {
 	names: string[],
 	/**  Where the next page starts, when there is one. */
 	nextStart: string | null,
+};
+
+/**  One tag of a table. */
+export type TableTag = {
+	key: string,
+	value: string,
 };
 
 /**  A byte range in an expression's text, for underlining. */

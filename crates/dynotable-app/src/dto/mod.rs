@@ -55,5 +55,5 @@ pub use query::{
 };
 pub use table::{
     Billing, CollectionStat, CollectionStats, IndexKind, IndexSummary, KeyAttribute, KeySchema, NewIndex,
-    NewTable, Projection, ProjectionType, ScalarType, TableDescription, TableList,
+    NewTable, Projection, ProjectionType, ScalarType, TableDescription, TableList, TableTag,
 };

@@ -169,4 +169,21 @@ pub struct NewTable {
     pub keys: KeySchema,
     pub billing: Billing,
     pub indexes: Vec<NewIndex>,
+    /// The stream's view type (`NEW_IMAGE`, `OLD_IMAGE`, `NEW_AND_OLD_IMAGES`, `KEYS_ONLY`), when
+    /// the table has a stream.
+    #[serde(default)]
+    pub stream_view_type: Option<String>,
+    /// The attribute time to live reads, enabled with UpdateTimeToLive once the table exists.
+    #[serde(default)]
+    pub ttl_attribute: Option<String>,
+    #[serde(default)]
+    pub tags: Vec<TableTag>,
+}
+
+/// One tag of a table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct TableTag {
+    pub key: String,
+    pub value: String,
 }
