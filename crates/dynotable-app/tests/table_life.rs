@@ -79,8 +79,8 @@ fn validation(message: &str) -> Option<(String, String)> {
     Some(("ValidationException".into(), message.into()))
 }
 
-#[test]
-fn the_form_check_answers_with_the_services_messages() {
+#[tokio::test]
+async fn the_form_check_answers_with_the_services_messages() {
     let (_dir, app) = app();
     assert_eq!(problem(&app, &trips("Trips")), None);
 
@@ -157,8 +157,8 @@ fn the_form_check_answers_with_the_services_messages() {
     assert!(message.contains("timeToLiveSpecification.attributeName"), "{message}");
 }
 
-#[test]
-fn the_code_shown_is_the_request_checked() {
+#[tokio::test]
+async fn the_code_shown_is_the_request_checked() {
     let (_dir, app) = app();
     let check = app.check_new_table(&trips("Trips"));
     let request: serde_json::Value = serde_json::from_str(&check.code.create_table).unwrap();

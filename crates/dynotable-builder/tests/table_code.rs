@@ -98,3 +98,17 @@ fn a_provisioned_table_with_an_lsi_and_nothing_else() {
         None,
     );
 }
+
+#[test]
+fn a_key_name_the_cli_shorthand_cannot_carry_goes_as_json() {
+    check(
+        "odd-key-names",
+        json!({
+            "TableName": "odd.names",
+            "AttributeDefinitions": [{ "AttributeName": "a,b=c", "AttributeType": "S" }],
+            "KeySchema": [{ "AttributeName": "a,b=c", "KeyType": "HASH" }],
+            "BillingMode": "PAY_PER_REQUEST"
+        }),
+        None,
+    );
+}

@@ -8,10 +8,11 @@ import { useTheme } from "./theme";
 import { CapacityProvider } from "./capacity";
 import { ConnectionsSidebar } from "../features/connections/ConnectionsSidebar";
 import { TableScreen } from "../features/tables/TableScreen";
+import { CreateTableScreen } from "../features/create/CreateTableScreen";
 import type { Profile } from "../ipc/bindings.gen";
 
-/** An open table: which connection, which table. */
-type OpenTable = { id: string; profile: Profile; table: string };
+/** An open tab: a table of a connection, or the create-table screen of one. */
+type OpenTable = { id: string; profile: Profile; table: string } | { id: string; profile: Profile; table: null };
 
 /**
  * The application shell: connections and their tables on the left, open tables as tabs in the
@@ -22,6 +23,7 @@ export function App() {
   const appInfo = useAppInfo();
   const [open, setOpen] = useState<OpenTable[]>([]);
   const [activeId, setActiveId] = useState<string | null>(null);
+  const [tablesChanged, setTablesChanged] = useState(0);
   const sheet = useShortcutSheet();
   const theme = useTheme();
   useShortcut("toggle-theme", theme.toggle);
@@ -31,6 +33,21 @@ export function App() {
     setOpen((current) => (current.some((t) => t.id === id) ? current : [...current, { id, profile, table }]));
     setActiveId(id);
   }, []);
+
+  const openCreate = useCallback((profile: Profile) => {
+    const id = `${profile.id}/+new`;
+    setOpen((current) => (current.some((t) => t.id === id) ? current : [...current, { id, profile, table: null }]));
+    setActiveId(id);
+  }, []);
+
+  /** The create screen made `table`: its tab becomes the table's, and the lists are read again. */
+  const created = (profile: Profile, table: string) => {
+    const createId = `${profile.id}/+new`;
+    const id = `${profile.id}/${table}`;
+    setOpen((current) => [...current.filter((t) => t.id !== createId && t.id !== id), { id, profile, table }]);
+    setActiveId(id);
+    setTablesChanged((n) => n + 1);
+  };
 
   const close = (id: string) => {
     setOpen((current) => {
@@ -50,7 +67,7 @@ export function App() {
   return (
     <CapacityProvider>
       <div className="shell">
-        <ConnectionsSidebar onOpenTable={openTable} />
+        <ConnectionsSidebar onOpenTable={openTable} onNewTable={openCreate} tablesChanged={tablesChanged} />
         <main className="work-area">
           {open.length === 0 ? (
             <div className="welcome">
@@ -60,14 +77,25 @@ export function App() {
             </div>
           ) : (
             <Tabs
-              tabs={open.map((t) => ({ id: t.id, title: t.table, detail: t.profile.name }))}
+              tabs={open.map((t) => ({ id: t.id, title: t.table ?? "New table", detail: t.profile.name }))}
               activeId={activeId}
               onSelect={setActiveId}
               onClose={close}
             >
               {open.map((t) => (
                 <div key={t.id} hidden={t.id !== activeId}>
-                  <TableScreen profile={t.profile} tableName={t.table} />
+                  {t.table === null ? (
+                    <CreateTableScreen profile={t.profile} onCreated={(table) => created(t.profile, table.name)} />
+                  ) : (
+                    <TableScreen
+                      profile={t.profile}
+                      tableName={t.table}
+                      onDeleted={() => {
+                        close(t.id);
+                        setTablesChanged((n) => n + 1);
+                      }}
+                    />
+                  )}
                 </div>
               ))}
             </Tabs>

@@ -55,7 +55,17 @@ fn pretty(value: &Value) -> String {
 fn aws_cli(request: &Value, ttl_attribute: Option<&str>) -> String {
     let table_name = request["TableName"].as_str().unwrap_or_default();
     let mut args = vec![format!("--table-name {}", shell_quoted(table_name))];
+    // The shorthand cannot carry a name with `,` `=` or brackets in it: such lists go as JSON.
     let shorthand = |items: &Value, fields: &[&str]| -> Vec<String> {
+        let plain = |text: &str| text.chars().all(|c| c.is_ascii_alphanumeric() || "_.-#:".contains(c));
+        let all_plain = items
+            .as_array()
+            .into_iter()
+            .flatten()
+            .all(|item| fields.iter().all(|f| plain(item[*f].as_str().unwrap_or_default())));
+        if !all_plain {
+            return vec![shell_quoted(&items.to_string())];
+        }
         items
             .as_array()
             .into_iter()

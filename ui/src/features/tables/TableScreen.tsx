@@ -24,6 +24,7 @@ import { useTable } from "./useTable";
 import { VIEW_ORDER, ViewTabs, type ViewId, type ViewInfo } from "./ViewTabs";
 import { shortcutOf } from "../../app/shortcuts";
 import { TransferPanel } from "./TransferPanel";
+import { DeleteTable } from "./DeleteTable";
 import { QueryHistory } from "./QueryHistory";
 import { QueryBuilderPanel } from "../builder/QueryBuilderPanel";
 import { CostPanel, type CostSource } from "../costs/CostPanel";
@@ -57,6 +58,8 @@ export type TableSource = Pick<
   | "saveQuery"
   | "deleteSavedQuery"
   | "chooseFile"
+  | "confirmDeleteTable"
+  | "deleteTable"
 > &
   CostSource &
   IndexesSource &
@@ -105,11 +108,14 @@ export function TableScreen({
   tableName,
   source = commands,
   makeChannel,
+  onDeleted = () => {},
 }: {
   profile: Profile;
   tableName: string;
   source?: TableSource;
   makeChannel?: ChannelFactory | undefined;
+  /** The table was deleted (from its Settings). */
+  onDeleted?: () => void;
 }) {
   const { table, stats, setStats } = useTable(profile.id, tableName, source);
   const [view, setView] = useState<ViewId>("collections");
@@ -433,6 +439,8 @@ export function TableScreen({
         return (
           <section className="table-section" aria-label="Settings">
             <TableOverview table={description} />
+            <h3>Delete</h3>
+            <DeleteTable profile={profile} table={tableName} source={source} onDeleted={onDeleted} />
           </section>
         );
     }
