@@ -20,6 +20,8 @@ const COMMANDS: &[&str] = &[
     "confirm_delete_table",
     "delete_table",
     "check_new_table",
+    "change_table",
+    "table_tags",
     "collection_stats",
     "query",
     "get_item",

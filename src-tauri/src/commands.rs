@@ -13,10 +13,11 @@ use dynotable_app::dto::cost::{
 use dynotable_app::dto::index_view::{IndexesSideBySide, ViewSource};
 use dynotable_app::dto::{
     AppInfo, CollectionStats, DemoReset, Item, ItemRead, NewTable, QueryInput, QueryPage, TableDescription,
-    TableList,
+    TableList, TableTag,
 };
 use dynotable_app::history::{HistoryEntry, SavedQuery};
 use dynotable_app::new_table::NewTableCheck;
+use dynotable_app::table_changes::TableChange;
 use dynotable_app::profiles::{Profile, ProfileInput};
 use dynotable_app::scans::{ScanInput, ScanSummary, ScanTotals, ScanUpdate};
 use dynotable_app::sharing::SharedEngine;
@@ -409,6 +410,30 @@ pub async fn create_table(
 #[specta::specta]
 pub fn check_new_table(app: tauri::State<'_, App>, table: NewTable) -> NewTableCheck {
     app.check_new_table(&table)
+}
+
+/// Changes a table from its Settings (billing, a GSI added or deleted, stream, TTL, tags) and
+/// returns what DescribeTable says afterwards.
+#[tauri::command]
+#[specta::specta]
+pub async fn change_table(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+    change: TableChange,
+) -> Result<TableDescription, CommandError> {
+    app.change_table(&profile_id, &table, change).await
+}
+
+/// The tags of a table.
+#[tauri::command]
+#[specta::specta]
+pub async fn table_tags(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+) -> Result<Vec<TableTag>, CommandError> {
+    app.table_tags(&profile_id, &table).await
 }
 
 /// Every table of a connection in each of `regions`, region by region.

@@ -47,6 +47,8 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::gather_statistics,
             commands::create_table,
             commands::check_new_table,
+            commands::change_table,
+            commands::table_tags,
             commands::list_tables_in_regions,
             commands::provide_mfa_code,
             commands::reset_demo_data,

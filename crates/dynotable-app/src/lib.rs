@@ -33,6 +33,7 @@ pub mod secrets;
 pub mod sessions;
 pub mod sharing;
 pub mod statistics;
+pub mod table_changes;
 pub mod tables;
 pub mod transfer;
 pub(crate) mod writes;

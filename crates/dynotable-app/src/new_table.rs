@@ -171,7 +171,7 @@ fn internal(err: impl std::fmt::Display) -> CommandError {
     CommandError::new(ErrorCode::Internal, err.to_string())
 }
 
-fn sdk_key_schema(keys: &KeySchema) -> Result<Vec<KeySchemaElement>, CommandError> {
+pub(crate) fn sdk_key_schema(keys: &KeySchema) -> Result<Vec<KeySchemaElement>, CommandError> {
     let mut schema = vec![
         KeySchemaElement::builder()
             .attribute_name(&keys.partition_key.name)
@@ -191,7 +191,7 @@ fn sdk_key_schema(keys: &KeySchema) -> Result<Vec<KeySchemaElement>, CommandErro
     Ok(schema)
 }
 
-fn sdk_projection(projection: &Projection) -> SdkProjection {
+pub(crate) fn sdk_projection(projection: &Projection) -> SdkProjection {
     let builder = SdkProjection::builder().projection_type(match projection.ty {
         ProjectionType::All => SdkProjectionType::All,
         ProjectionType::KeysOnly => SdkProjectionType::KeysOnly,

@@ -255,6 +255,7 @@ fn table_description(
             item_count: gsi.item_count().map(|n| n as f64),
             size_bytes: gsi.index_size_bytes().map(|n| n as f64),
             status: gsi.index_status().map(|s| s.as_str().to_owned()),
+            backfilling: gsi.backfilling(),
         });
     }
     for lsi in table.local_secondary_indexes() {
@@ -266,6 +267,7 @@ fn table_description(
             item_count: lsi.item_count().map(|n| n as f64),
             size_bytes: lsi.index_size_bytes().map(|n| n as f64),
             status: None,
+            backfilling: None,
         });
     }
     let billing_mode = table

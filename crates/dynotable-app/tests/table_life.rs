@@ -260,3 +260,132 @@ async fn a_read_only_connection_refuses_create_confirm_and_delete_whatever_is_se
     app.delete_table(&writer.id, "Kept", &token.token).await.unwrap();
     assert!(app.list_tables(&writer.id, None).await.unwrap().names.is_empty());
 }
+
+/// Every change of the Settings view on `trips(name)` (made without TTL), on `profile`.
+async fn change_everything(app: &App, profile: &str, name: &str) {
+    use dynotable_app::table_changes::TableChange;
+    let mut table = trips(name);
+    table.ttl_attribute = None;
+    app.create_table(profile, table).await.unwrap();
+
+    let changed = app
+        .change_table(
+            profile,
+            name,
+            TableChange::Billing {
+                billing: Billing::Provisioned {
+                    read_units: 4,
+                    write_units: 3,
+                },
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(changed.billing_mode, "PROVISIONED");
+    assert_eq!(changed.provisioned, Some((4.0, 3.0)));
+
+    let changed = app
+        .change_table(profile, name, TableChange::AddIndex { index: gsi("ByDriver", "driver") })
+        .await
+        .unwrap();
+    let added = changed.indexes.iter().find(|i| i.name == "ByDriver").unwrap();
+    assert_eq!(added.kind, IndexKind::Global);
+    assert!(matches!(added.status.as_deref(), Some("ACTIVE" | "CREATING")), "{added:?}");
+    let changed = app
+        .change_table(profile, name, TableChange::DeleteIndex { name: "ByDepot".into() })
+        .await
+        .unwrap();
+    assert!(
+        changed.indexes.iter().all(|i| i.name != "ByDepot" || i.status.as_deref() == Some("DELETING")),
+        "{:?}",
+        changed.indexes
+    );
+
+    let changed = app
+        .change_table(profile, name, TableChange::Stream { view_type: None })
+        .await
+        .unwrap();
+    assert_eq!(changed.stream_view_type, None);
+    let changed = app
+        .change_table(
+            profile,
+            name,
+            TableChange::Stream {
+                view_type: Some("KEYS_ONLY".into()),
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(changed.stream_view_type.as_deref(), Some("KEYS_ONLY"));
+
+    let changed = app
+        .change_table(
+            profile,
+            name,
+            TableChange::TimeToLive {
+                attribute: Some("expiresAt".into()),
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(changed.ttl_attribute.as_deref(), Some("expiresAt"));
+    // The service allows one TTL change an hour: turning it off at once gets its refusal.
+    let err = app
+        .change_table(profile, name, TableChange::TimeToLive { attribute: None })
+        .await
+        .unwrap_err();
+    assert_eq!(err.exception.as_deref(), Some("ValidationException"));
+    assert!(err.message.contains("multiple times within a fixed interval"), "{}", err.message);
+
+    app.change_table(
+        profile,
+        name,
+        TableChange::Tags {
+            set: vec![TableTag {
+                key: "env".into(),
+                value: "test".into(),
+            }],
+            remove: vec!["team".into()],
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        app.table_tags(profile, name).await.unwrap(),
+        [TableTag {
+            key: "env".into(),
+            value: "test".into()
+        }]
+    );
+}
+
+#[tokio::test]
+async fn a_table_is_changed_in_every_way_on_the_embedded_engine() {
+    let (_dir, app) = app();
+    change_everything(&app, EMBEDDED_ID, "Trips").await;
+}
+
+#[tokio::test]
+async fn a_table_is_changed_in_every_way_on_dynotable_local_and_not_through_a_read_only_connection() {
+    use dynotable_app::table_changes::TableChange;
+    let (_dir, app) = app();
+    let (_data, url) = local_server().await;
+    let profile = app.create_profile(endpoint("local", &url, false)).await.unwrap();
+    change_everything(&app, &profile.id, "Trips").await;
+    let watcher = app.create_profile(endpoint("watch only", &url, true)).await.unwrap();
+    for change in [
+        TableChange::Billing {
+            billing: Billing::OnDemand,
+        },
+        TableChange::DeleteIndex { name: "ByDriver".into() },
+        TableChange::Stream { view_type: None },
+        TableChange::Tags {
+            set: vec![],
+            remove: vec!["env".into()],
+        },
+    ] {
+        let err = app.change_table(&watcher.id, "Trips", change).await.unwrap_err();
+        assert_eq!(err.code, ErrorCode::ReadOnly);
+    }
+    assert_eq!(app.table_tags(&watcher.id, "Trips").await.unwrap().len(), 1, "nothing changed");
+}

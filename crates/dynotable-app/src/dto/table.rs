@@ -67,6 +67,8 @@ pub struct IndexSummary {
     pub size_bytes: Option<f64>,
     /// `ACTIVE`, `CREATING`, ... (GSIs only).
     pub status: Option<String>,
+    /// Whether the service is still filling a new GSI from the table's items (GSIs only).
+    pub backfilling: Option<bool>,
 }
 
 /// One page of table names.

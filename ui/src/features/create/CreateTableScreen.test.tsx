@@ -117,7 +117,10 @@ describe("CreateTableScreen", () => {
     const source = fakeSource();
     render(<CreateTableScreen profile={embedded} source={source} onCreated={() => {}} />);
     type("create-name", "Fleet");
+    // The example items take the keys' names as they are typed.
+    type("create-pk-name", "vehicleId");
     fireEvent.click(screen.getByTestId("create-sk-on"));
+    type("create-sk-name", "recordedAt");
     fireEvent.click(screen.getByTestId("create-add-gsi"));
     fireEvent.change(screen.getByTestId("create-index-1-name"), { target: { value: "ByDepot" } });
     fireEvent.change(screen.getByTestId("create-index-1-pk-name"), { target: { value: "depot" } });
@@ -135,6 +138,13 @@ describe("CreateTableScreen", () => {
     const index = screen.getByTestId("preview-global-ByDepot");
     expect(within(index).getAllByTestId("preview-box").map((b) => b.querySelector(".collection-pk-value")?.textContent)).toEqual(["North", "South"]);
     expect(index.textContent).toContain("no depot, not in this index");
+
+    // Edited example items are the user's: an item without the partition key is refused.
+    fireEvent.change(screen.getByLabelText("Example items"), {
+      target: { value: '[{"vehicleId": {"S": "VEH#1"}, "recordedAt": {"S": "META"}}, {"depot": {"S": "North"}}]' },
+    });
+    expect(within(screen.getByTestId("preview-table-Fleet")).getAllByTestId("preview-box")).toHaveLength(1);
+    expect(screen.getByTestId("preview-table-Fleet").textContent).toContain("no vehicleId, so PutItem would refuse it");
   });
 
   it("shows the code the backend wrote for the request, in each form", async () => {

@@ -12,7 +12,7 @@ import { commands, type Profile, type ProjectionType, type ScalarType, type Tabl
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { CollectionPreview } from "./CollectionPreview";
 import { emptyDraft, newTableOf, STREAM_VIEW_TYPES, type IndexDraft, type KeyDraft, type TableDraft } from "./model";
-import { EXAMPLE_ITEMS, parseExampleItems, previewGroups } from "./preview";
+import { exampleItemsFor, parseExampleItems, previewGroups } from "./preview";
 import { useNewTableCheck } from "./useNewTableCheck";
 import "./create.css";
 
@@ -62,12 +62,14 @@ export function CreateTableScreen({
 }) {
   const [draft, setDraft] = useState<TableDraft>(emptyDraft);
   const [nextId, setNextId] = useState(1);
-  const [examples, setExamples] = useState(EXAMPLE_ITEMS);
+  // null: the example items follow the draft's key names; text once the user edits them.
+  const [edited, setEdited] = useState<string | null>(null);
   const [codeTab, setCodeTab] = useState<CodeTab>("json");
   const [creating, setCreating] = useState(false);
   const [failure, setFailure] = useState<UiError | null>(null);
   const table = useMemo(() => newTableOf(draft), [draft]);
   const { check, current } = useNewTableCheck(table, source);
+  const examples = edited ?? exampleItemsFor(table.keys);
   const parsedExamples = useMemo(() => parseExampleItems(examples), [examples]);
   const groups = useMemo(() => (parsedExamples.ok ? previewGroups(table, parsedExamples.items) : []), [parsedExamples, table]);
 
@@ -257,7 +259,7 @@ export function CreateTableScreen({
           <h3>Collections these items would form</h3>
           <details>
             <summary>Example items (DynamoDB JSON, edit them)</summary>
-            <textarea aria-label="Example items" className="create-examples" rows={8} value={examples} onChange={(e) => setExamples(e.target.value)} />
+            <textarea aria-label="Example items" className="create-examples" rows={8} value={examples} onChange={(e) => setEdited(e.target.value)} />
           </details>
           {!parsedExamples.ok && (
             <p className="status-error" role="alert">

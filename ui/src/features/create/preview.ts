@@ -113,14 +113,27 @@ export function previewGroups(table: NewTable, items: Item[]): PreviewGroup[] {
   return groups;
 }
 
-/** A few items of the fleet story (the demo's Telemetry), as DynamoDB JSON. */
-export const EXAMPLE_ITEMS = `[
-  {"pk": {"S": "VEH#V-7741"}, "sk": {"S": "META"}, "depot": {"S": "North"}, "model": {"S": "eCargo 3"}},
-  {"pk": {"S": "VEH#V-7741"}, "sk": {"S": "TS#2025-03-14T09:00:00Z"}, "speedKph": {"N": "42"}, "depot": {"S": "North"}},
-  {"pk": {"S": "VEH#V-7741"}, "sk": {"S": "TS#2025-03-14T09:01:00Z"}, "speedKph": {"N": "47"}},
-  {"pk": {"S": "VEH#V-2208"}, "sk": {"S": "META"}, "depot": {"S": "South"}, "model": {"S": "eVan 2"}},
-  {"pk": {"S": "VEH#V-2208"}, "sk": {"S": "TS#2025-03-14T09:00:00Z"}, "speedKph": {"N": "0"}, "depot": {"S": "South"}}
-]`;
+/** A few items of the fleet story (the demo's Telemetry): each a partition-key value, a sort-key
+ * value and other attributes, named after the draft's own keys until the user edits the text. */
+const EXAMPLES: { pk: string; sk: string; rest: Item }[] = [
+  { pk: "VEH#V-7741", sk: "META", rest: { depot: { S: "North" }, model: { S: "eCargo 3" } } },
+  { pk: "VEH#V-7741", sk: "TS#2025-03-14T09:00:00Z", rest: { speedKph: { N: "42" }, depot: { S: "North" } } },
+  { pk: "VEH#V-7741", sk: "TS#2025-03-14T09:01:00Z", rest: { speedKph: { N: "47" } } },
+  { pk: "VEH#V-2208", sk: "META", rest: { depot: { S: "South" }, model: { S: "eVan 2" } } },
+  { pk: "VEH#V-2208", sk: "TS#2025-03-14T09:00:00Z", rest: { speedKph: { N: "0" }, depot: { S: "South" } } },
+];
+
+/** The example items as DynamoDB JSON text, with the table's key names (and no sort key when it has none). */
+export function exampleItemsFor(keys: KeySchema): string {
+  const items = EXAMPLES.map((e) => {
+    const item: Item = { [keys.partitionKey.name || "pk"]: { S: e.pk } };
+    if (keys.sortKey !== null) item[keys.sortKey.name || "sk"] = { S: e.sk };
+    return { ...e.rest, ...item };
+  });
+  // Without a sort key, one item per vehicle (the others would overwrite it).
+  const shown = keys.sortKey === null ? items.filter((_, i) => EXAMPLES[i]!.sk === "META") : items;
+  return `[\n${shown.map((item) => "  " + JSON.stringify(item)).join(",\n")}\n]`;
+}
 
 /** Items from the preview's text: a JSON array of DynamoDB JSON items. */
 export function parseExampleItems(text: string): { ok: true; items: Item[] } | { ok: false; message: string } {
