@@ -85,6 +85,13 @@ export const commands = {
 	 *  CloudFormation.
 	 */
 	checkNewTable: (table: NewTable) => __TAURI_INVOKE<NewTableCheck>("check_new_table", { table }),
+	/**
+	 *  Changes a table from its Settings (billing, a GSI added or deleted, stream, TTL, tags) and
+	 *  returns what DescribeTable says afterwards.
+	 */
+	changeTable: (profileId: string, table: string, change: TableChange) => typedError<TableDescription, CommandError>(__TAURI_INVOKE("change_table", { profileId, table, change })),
+	/**  The tags of a table. */
+	tableTags: (profileId: string, table: string) => typedError<TableTag[], CommandError>(__TAURI_INVOKE("table_tags", { profileId, table })),
 	/**  Every table of a connection in each of `regions`, region by region. */
 	listTablesInRegions: (profileId: string, regions: string[]) => typedError<RegionTables[], CommandError>(__TAURI_INVOKE("list_tables_in_regions", { profileId, regions })),
 	/**  Assumes an AWS profile's MFA-protected role with the code the user typed. */
@@ -629,6 +636,8 @@ export type IndexSummary = {
 	sizeBytes: number | null,
 	/**  `ACTIVE`, `CREATING`, ... (GSIs only). */
 	status: string | null,
+	/**  Whether the service is still filling a new GSI from the table's items (GSIs only). */
+	backfilling: boolean | null,
 };
 
 /**  One index's part of a write. */
@@ -1134,6 +1143,19 @@ export type SortKeyCondition = { op: "eq"; value: AttributeValue } | { op: "lt";
 
 /**  An operator of a sort-key condition. */
 export type SortKeyOperator = "=" | "<" | "<=" | ">" | ">=" | "BETWEEN" | "begins_with";
+
+/**  One change to a table. */
+export type TableChange = 
+/**  On-demand, or provisioned with these units (the table's GSIs get the same). */
+{ kind: "billing"; billing: Billing } | 
+/**  A new GSI, backfilled from the table's items. */
+{ kind: "addIndex"; index: NewIndex } | { kind: "deleteIndex"; name: string } | 
+/**  The stream on with this view type, or off (`None`). */
+{ kind: "stream"; viewType: string | null } | 
+/**  Time to live on this attribute, or off (`None`). */
+{ kind: "timeToLive"; attribute: string | null } | 
+/**  Tags to set (added or overwritten) and tag keys to remove. */
+{ kind: "tags"; set: TableTag[]; remove: string[] };
 
 /**  A table definition in each form the create-table screen shows. */
 export type TableCode = {

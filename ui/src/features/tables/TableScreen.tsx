@@ -25,6 +25,7 @@ import { VIEW_ORDER, ViewTabs, type ViewId, type ViewInfo } from "./ViewTabs";
 import { shortcutOf } from "../../app/shortcuts";
 import { TransferPanel } from "./TransferPanel";
 import { DeleteTable } from "./DeleteTable";
+import { TableSettings } from "./TableSettings";
 import { QueryHistory } from "./QueryHistory";
 import { QueryBuilderPanel } from "../builder/QueryBuilderPanel";
 import { CostPanel, type CostSource } from "../costs/CostPanel";
@@ -60,6 +61,8 @@ export type TableSource = Pick<
   | "chooseFile"
   | "confirmDeleteTable"
   | "deleteTable"
+  | "changeTable"
+  | "tableTags"
 > &
   CostSource &
   IndexesSource &
@@ -117,7 +120,7 @@ export function TableScreen({
   /** The table was deleted (from its Settings). */
   onDeleted?: () => void;
 }) {
-  const { table, stats, setStats } = useTable(profile.id, tableName, source);
+  const { table, stats, setStats, setDescription } = useTable(profile.id, tableName, source);
   const [view, setView] = useState<ViewId>("collections");
   const [showMap, setShowMap] = useState(false);
   const [reveal, setReveal] = useState<{ key: string; n: number } | null>(null);
@@ -439,6 +442,8 @@ export function TableScreen({
         return (
           <section className="table-section" aria-label="Settings">
             <TableOverview table={description} />
+            <h3>Change</h3>
+            <TableSettings profile={profile} table={description} source={source} onChanged={setDescription} />
             <h3>Delete</h3>
             <DeleteTable profile={profile} table={tableName} source={source} onDeleted={onDeleted} />
           </section>
