@@ -17,11 +17,11 @@ use dynotable_app::dto::{
 };
 use dynotable_app::history::{HistoryEntry, SavedQuery};
 use dynotable_app::new_table::NewTableCheck;
-use dynotable_app::table_changes::TableChange;
 use dynotable_app::profiles::{Profile, ProfileInput};
 use dynotable_app::scans::{ScanInput, ScanSummary, ScanTotals, ScanUpdate};
 use dynotable_app::sharing::SharedEngine;
 use dynotable_app::statistics::ScanCost;
+use dynotable_app::table_changes::TableChange;
 use dynotable_app::tables::RegionTables;
 use dynotable_app::transfer::{ExportSource, FileFormat, TransferProgress, TransferSummary};
 use dynotable_app::{App, CommandError, Expectation, ItemCheck, UpdateOutcome, WriteOutcome};

@@ -1,6 +1,7 @@
 """A table's life in the real window: create a table with a GSI from the sidebar's "New table"
-(DynamoDB's messages shown as the name is typed), see it listed and open it; delete it from its
-Settings by typing its name and answering the native confirmation.
+(DynamoDB's messages shown as the name is typed), see it listed and open it; change it in its
+Settings (capacity, a GSI added and deleted, stream, TTL, tags); delete it from its Settings by
+typing its name and answering the native confirmation.
 
 The confirmation is the system's own message dialog, outside the web view (WebDriver cannot
 reach it, and neither can the page: that is the point). The test answers it as a person at the
@@ -19,7 +20,7 @@ from selenium.webdriver.common.keys import Keys
 
 from conftest import ARTIFACTS, screenshot
 from test_theme import choose_theme
-from window import click, click_css, css, engine_ready, open_view, present, settle, text_of, type_into, wait_for
+from window import choose, click, click_css, css, engine_ready, open_view, present, settle, text_of, type_into, wait_for
 
 DIALOG_TITLE = "Delete table"
 
@@ -136,6 +137,52 @@ def test_delete_a_table_through_settings_typing_its_name(window):
     delete_through_settings(window, "Scratch", CONFIRM_KEYS, shot="table-life-native-confirm.png")
     wait_for(window, "Scratch's tab to close", lambda d: not d.find_elements(By.CSS_SELECTOR, '[data-testid="table-screen-Scratch"]'))
     wait_for(window, "Scratch to leave the sidebar's list", lambda d: not listed(d, "Scratch"))
+
+
+def test_change_a_table_in_its_settings(window):
+    new_table(window, "Changes")
+    settings = open_view(window, "settings", "Changes")
+    shown = lambda: settings.get_attribute("textContent")  # noqa: E731
+
+    click_css(window, '[data-testid="settings-provisioned"]', "Provisioned")
+    replace_text(window, "settings-rcu", "4")
+    replace_text(window, "settings-wcu", "3")
+    click_css(window, '[data-testid="settings-billing-apply"]', "Apply capacity")
+    wait_for(window, "the table to be provisioned", lambda d: "Provisioned: 4 RCU, 3 WCU" in shown())
+
+    replace_text(window, "settings-gsi-name", "ByDepot")
+    replace_text(window, "settings-gsi-pk", "depot")
+    click_css(window, '[data-testid="settings-gsi-add"]', "Add GSI")
+    wait_for(window, "ByDepot to be ACTIVE", lambda d: "ACTIVE" in text_of(d, "settings-gsi-ByDepot"))
+    cells = [c.get_attribute("textContent") for c in css(settings, '[data-testid="index-ByDepot"]').find_elements(By.CSS_SELECTOR, "th, td")]
+    assert cells[:3] == ["ByDepot", "GSI", "depot (S, partition)"], cells
+
+    choose(window, css(settings, '[data-testid="settings-stream"]'), "NEW_AND_OLD_IMAGES", "the stream view type")
+    click_css(window, '[data-testid="settings-stream-apply"]', "Apply stream")
+    wait_for(window, "the stream to be on", lambda d: "On · NEW_AND_OLD_IMAGES" in shown())
+
+    replace_text(window, "settings-ttl", "expiresAt")
+    click_css(window, '[data-testid="settings-ttl-on"]', "Turn on TTL")
+    wait_for(window, "TTL to be on", lambda d: "On · attribute expiresAt" in shown())
+    # A second change within the hour: DynamoDB's refusal, as it words it.
+    click_css(window, '[data-testid="settings-ttl-off"]', "Turn off TTL")
+    wait_for(window, "DynamoDB's refusal of a second TTL change",
+             lambda d: "ValidationException: Time to live has been modified multiple times within a fixed interval" in text_of(d, "settings-ttl-error"))
+
+    replace_text(window, "settings-tag-key", "env")
+    replace_text(window, "settings-tag-value", "test")
+    click_css(window, '[data-testid="settings-tag-add"]', "Set tag")
+    wait_for(window, "the tag env = test", lambda d: "test" in text_of(d, "settings-tag-env"))
+
+    for theme in ("light", "dark"):
+        choose_theme(window, theme)
+        settle()
+        screenshot(window, f"table-life-change-{theme}.png")
+    choose_theme(window, "system")
+
+    click_css(window, '[data-testid="settings-delete-gsi-ByDepot"]', "Delete… ByDepot")
+    click_css(window, '[data-testid="settings-delete-gsi-confirm-ByDepot"]', "Delete index")
+    wait_for(window, "ByDepot to be gone", lambda d: not settings.find_elements(By.CSS_SELECTOR, '[data-testid="settings-gsi-ByDepot"]'))
 
 
 # The keys that press the dialog's "Delete <table>" button (found by trying, see the report).

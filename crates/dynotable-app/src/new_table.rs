@@ -16,13 +16,14 @@ use std::time::Duration;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType, LocalSecondaryIndex,
     Projection as SdkProjection, ProjectionType as SdkProjectionType, ProvisionedThroughput,
-    ScalarAttributeType, StreamSpecification, StreamViewType, Tag, TableStatus, TimeToLiveSpecification,
+    ScalarAttributeType, StreamSpecification, StreamViewType, TableStatus, Tag, TimeToLiveSpecification,
 };
 use dynotable_builder::codegen::table::{TableCode, table_code};
 use serde_json::{Value, json};
 
 use crate::dto::{
-    Billing, IndexKind, KeyAttribute, KeySchema, NewTable, Projection, ProjectionType, ScalarType, TableDescription,
+    Billing, IndexKind, KeyAttribute, KeySchema, NewTable, Projection, ProjectionType, ScalarType,
+    TableDescription,
 };
 use crate::{App, CommandError, ErrorCode};
 
@@ -291,7 +292,13 @@ impl App {
             );
         }
         for tag in &table.tags {
-            call = call.tags(Tag::builder().key(&tag.key).value(&tag.value).build().map_err(internal)?);
+            call = call.tags(
+                Tag::builder()
+                    .key(&tag.key)
+                    .value(&tag.value)
+                    .build()
+                    .map_err(internal)?,
+            );
         }
         call.send().await.map_err(|err| CommandError::from_sdk(&err))?;
 
@@ -325,7 +332,11 @@ impl App {
     }
 
     /// Polls DescribeTable until `table` is ACTIVE (at once on the embedded engine).
-    async fn wait_until_active(&self, client: &aws_sdk_dynamodb::Client, table: &str) -> Result<(), CommandError> {
+    async fn wait_until_active(
+        &self,
+        client: &aws_sdk_dynamodb::Client,
+        table: &str,
+    ) -> Result<(), CommandError> {
         let started = std::time::Instant::now();
         loop {
             let output = client

@@ -10,8 +10,8 @@
 
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, CreateGlobalSecondaryIndexAction, DeleteGlobalSecondaryIndexAction,
-    GlobalSecondaryIndexUpdate, ProvisionedThroughput, ScalarAttributeType, StreamSpecification, StreamViewType,
-    Tag, TimeToLiveSpecification, UpdateGlobalSecondaryIndexAction,
+    GlobalSecondaryIndexUpdate, ProvisionedThroughput, ScalarAttributeType, StreamSpecification,
+    StreamViewType, Tag, TimeToLiveSpecification, UpdateGlobalSecondaryIndexAction,
 };
 
 use crate::dto::{Billing, IndexKind, NewIndex, ScalarType, TableDescription, TableTag};
@@ -22,17 +22,30 @@ use crate::{App, CommandError, ErrorCode};
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum TableChange {
     /// On-demand, or provisioned with these units (the table's GSIs get the same).
-    Billing { billing: Billing },
+    Billing {
+        billing: Billing,
+    },
     /// A new GSI, backfilled from the table's items.
-    AddIndex { index: NewIndex },
-    DeleteIndex { name: String },
+    AddIndex {
+        index: NewIndex,
+    },
+    DeleteIndex {
+        name: String,
+    },
     /// The stream on with this view type, or off (`None`).
     #[serde(rename_all = "camelCase")]
-    Stream { view_type: Option<String> },
+    Stream {
+        view_type: Option<String>,
+    },
     /// Time to live on this attribute, or off (`None`).
-    TimeToLive { attribute: Option<String> },
+    TimeToLive {
+        attribute: Option<String>,
+    },
     /// Tags to set (added or overwritten) and tag keys to remove.
-    Tags { set: Vec<TableTag>, remove: Vec<String> },
+    Tags {
+        set: Vec<TableTag>,
+        remove: Vec<String>,
+    },
 }
 
 fn internal(err: impl std::fmt::Display) -> CommandError {
@@ -106,11 +119,14 @@ impl App {
                 if let Some((read, write)) = current.provisioned {
                     create = create.provisioned_throughput(throughput(read as u32, write as u32)?);
                 }
-                let mut call = client.update_table().table_name(table).global_secondary_index_updates(
-                    GlobalSecondaryIndexUpdate::builder()
-                        .create(create.build().map_err(internal)?)
-                        .build(),
-                );
+                let mut call = client
+                    .update_table()
+                    .table_name(table)
+                    .global_secondary_index_updates(
+                        GlobalSecondaryIndexUpdate::builder()
+                            .create(create.build().map_err(internal)?)
+                            .build(),
+                    );
                 for key in std::iter::once(&index.keys.partition_key).chain(index.keys.sort_key.as_ref()) {
                     call = call.attribute_definitions(
                         AttributeDefinition::builder()
@@ -189,7 +205,13 @@ impl App {
                 if !set.is_empty() {
                     let mut call = client.tag_resource().resource_arn(&arn);
                     for tag in &set {
-                        call = call.tags(Tag::builder().key(&tag.key).value(&tag.value).build().map_err(internal)?);
+                        call = call.tags(
+                            Tag::builder()
+                                .key(&tag.key)
+                                .value(&tag.value)
+                                .build()
+                                .map_err(internal)?,
+                        );
                     }
                     call.send().await.map_err(|err| CommandError::from_sdk(&err))?;
                 }
@@ -235,7 +257,10 @@ impl App {
 
     async fn table_arn(&self, profile_id: &str, table: &str) -> Result<String, CommandError> {
         self.describe_table(profile_id, table).await?.arn.ok_or_else(|| {
-            CommandError::new(ErrorCode::Internal, format!("DescribeTable gave no ARN for {table}."))
+            CommandError::new(
+                ErrorCode::Internal,
+                format!("DescribeTable gave no ARN for {table}."),
+            )
         })
     }
 }

@@ -6,8 +6,8 @@ use aws_sdk_dynamodb::types::{
 };
 
 use crate::dto::{
-    AttributeValue, CollectionStat, CollectionStats, IndexKind, IndexSummary, KeyAttribute,
-    KeySchema, Projection, ProjectionType, ScalarType, TableDescription, TableList,
+    AttributeValue, CollectionStat, CollectionStats, IndexKind, IndexSummary, KeyAttribute, KeySchema,
+    Projection, ProjectionType, ScalarType, TableDescription, TableList,
 };
 use crate::{App, CommandError, ErrorCode};
 

@@ -132,7 +132,9 @@ async fn the_form_check_answers_with_the_services_messages() {
         )
     );
     let mut many = trips("Trips");
-    many.indexes = (0..21).map(|i| gsi(&format!("G{i:02}"), &format!("g{i}"))).collect();
+    many.indexes = (0..21)
+        .map(|i| gsi(&format!("G{i:02}"), &format!("g{i}")))
+        .collect();
     let (_, message) = problem(&app, &many).unwrap();
     assert!(message.contains("exceeds the per-table limit of 20"), "{message}");
     let mut wide = trips("Trips");
@@ -154,7 +156,10 @@ async fn the_form_check_answers_with_the_services_messages() {
     let mut ttl = trips("Trips");
     ttl.ttl_attribute = Some("t".repeat(256));
     let (_, message) = problem(&app, &ttl).unwrap();
-    assert!(message.contains("timeToLiveSpecification.attributeName"), "{message}");
+    assert!(
+        message.contains("timeToLiveSpecification.attributeName"),
+        "{message}"
+    );
 }
 
 #[tokio::test]
@@ -163,10 +168,20 @@ async fn the_code_shown_is_the_request_checked() {
     let check = app.check_new_table(&trips("Trips"));
     let request: serde_json::Value = serde_json::from_str(&check.code.create_table).unwrap();
     assert_eq!(request["TableName"], "Trips");
-    assert_eq!(request["GlobalSecondaryIndexes"][0]["Projection"]["NonKeyAttributes"][0], "distanceKm");
-    assert_eq!(request["StreamSpecification"]["StreamViewType"], "NEW_AND_OLD_IMAGES");
+    assert_eq!(
+        request["GlobalSecondaryIndexes"][0]["Projection"]["NonKeyAttributes"][0],
+        "distanceKm"
+    );
+    assert_eq!(
+        request["StreamSpecification"]["StreamViewType"],
+        "NEW_AND_OLD_IMAGES"
+    );
     assert!(check.code.update_time_to_live.unwrap().contains("expiresAt"));
-    assert!(check.code.aws_cli.starts_with("aws dynamodb create-table"), "{}", check.code.aws_cli);
+    assert!(
+        check.code.aws_cli.starts_with("aws dynamodb create-table"),
+        "{}",
+        check.code.aws_cli
+    );
     assert!(check.code.cloud_formation.contains("AWS::DynamoDB::Table"));
 }
 
@@ -176,7 +191,11 @@ async fn create_describe_delete(app: &App, profile: &str, name: &str) {
     assert_eq!(created.name, name);
     assert_eq!(created.billing_mode, "PAY_PER_REQUEST");
     assert_eq!(created.stream_view_type.as_deref(), Some("NEW_AND_OLD_IMAGES"));
-    assert_eq!(created.ttl_attribute.as_deref(), Some("expiresAt"), "TTL enabled after CreateTable");
+    assert_eq!(
+        created.ttl_attribute.as_deref(),
+        Some("expiresAt"),
+        "TTL enabled after CreateTable"
+    );
     let index = &created.indexes[0];
     assert_eq!((index.name.as_str(), index.kind), ("ByDepot", IndexKind::Global));
     let listed = app.list_tables(profile, None).await.unwrap();
@@ -205,9 +224,10 @@ async fn a_table_is_created_with_stream_tags_and_ttl_and_deleted_on_the_embedded
 /// `dynotable-local`: an engine of its own served on a loopback port.
 async fn local_server() -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
-    let engine = dynotable_engine::Engine::open(dynotable_engine::Location::File(dir.path().join("local.db")))
-        .await
-        .unwrap();
+    let engine =
+        dynotable_engine::Engine::open(dynotable_engine::Location::File(dir.path().join("local.db")))
+            .await
+            .unwrap();
     let url = dynotable_stand_ins::serve(dynotable_server::router(engine)).await;
     (dir, url)
 }
@@ -240,7 +260,10 @@ async fn a_read_only_connection_refuses_create_confirm_and_delete_whatever_is_se
     let (_data, url) = local_server().await;
     let writer = app.create_profile(endpoint("local", &url, false)).await.unwrap();
     app.create_table(&writer.id, trips("Kept")).await.unwrap();
-    let watcher = app.create_profile(endpoint("watch only", &url, true)).await.unwrap();
+    let watcher = app
+        .create_profile(endpoint("watch only", &url, true))
+        .await
+        .unwrap();
 
     let err = app.create_table(&watcher.id, trips("Trips")).await.unwrap_err();
     assert_eq!(err.code, ErrorCode::ReadOnly);
@@ -248,14 +271,20 @@ async fn a_read_only_connection_refuses_create_confirm_and_delete_whatever_is_se
     assert_eq!(err.code, ErrorCode::ReadOnly);
     // Even a token issued for the table on a writable connection does not pass the read-only one.
     let token = app.issue_delete_token(&writer.id, "Kept").await.unwrap();
-    let err = app.delete_table(&watcher.id, "Kept", &token.token).await.unwrap_err();
+    let err = app
+        .delete_table(&watcher.id, "Kept", &token.token)
+        .await
+        .unwrap_err();
     assert_eq!(err.code, ErrorCode::ReadOnly);
     let err = app.delete_table(&watcher.id, "Kept", "Kept").await.unwrap_err();
     assert_eq!(err.code, ErrorCode::ReadOnly);
     // The writable connection's token was for its own connection; it still deletes there, once.
     let names = app.list_tables(&watcher.id, None).await.unwrap().names;
     assert_eq!(names, ["Kept"]);
-    let err = app.delete_table(&writer.id, "Kept", "delete-1-0000000000000000").await.unwrap_err();
+    let err = app
+        .delete_table(&writer.id, "Kept", "delete-1-0000000000000000")
+        .await
+        .unwrap_err();
     assert_eq!(err.code, ErrorCode::NotConfirmed, "a guessed token");
     app.delete_table(&writer.id, "Kept", &token.token).await.unwrap();
     assert!(app.list_tables(&writer.id, None).await.unwrap().names.is_empty());
@@ -285,18 +314,36 @@ async fn change_everything(app: &App, profile: &str, name: &str) {
     assert_eq!(changed.provisioned, Some((4.0, 3.0)));
 
     let changed = app
-        .change_table(profile, name, TableChange::AddIndex { index: gsi("ByDriver", "driver") })
+        .change_table(
+            profile,
+            name,
+            TableChange::AddIndex {
+                index: gsi("ByDriver", "driver"),
+            },
+        )
         .await
         .unwrap();
     let added = changed.indexes.iter().find(|i| i.name == "ByDriver").unwrap();
     assert_eq!(added.kind, IndexKind::Global);
-    assert!(matches!(added.status.as_deref(), Some("ACTIVE" | "CREATING")), "{added:?}");
+    assert!(
+        matches!(added.status.as_deref(), Some("ACTIVE" | "CREATING")),
+        "{added:?}"
+    );
     let changed = app
-        .change_table(profile, name, TableChange::DeleteIndex { name: "ByDepot".into() })
+        .change_table(
+            profile,
+            name,
+            TableChange::DeleteIndex {
+                name: "ByDepot".into(),
+            },
+        )
         .await
         .unwrap();
     assert!(
-        changed.indexes.iter().all(|i| i.name != "ByDepot" || i.status.as_deref() == Some("DELETING")),
+        changed
+            .indexes
+            .iter()
+            .all(|i| i.name != "ByDepot" || i.status.as_deref() == Some("DELETING")),
         "{:?}",
         changed.indexes
     );
@@ -335,7 +382,11 @@ async fn change_everything(app: &App, profile: &str, name: &str) {
         .await
         .unwrap_err();
     assert_eq!(err.exception.as_deref(), Some("ValidationException"));
-    assert!(err.message.contains("multiple times within a fixed interval"), "{}", err.message);
+    assert!(
+        err.message.contains("multiple times within a fixed interval"),
+        "{}",
+        err.message
+    );
 
     app.change_table(
         profile,
@@ -372,12 +423,17 @@ async fn a_table_is_changed_in_every_way_on_dynotable_local_and_not_through_a_re
     let (_data, url) = local_server().await;
     let profile = app.create_profile(endpoint("local", &url, false)).await.unwrap();
     change_everything(&app, &profile.id, "Trips").await;
-    let watcher = app.create_profile(endpoint("watch only", &url, true)).await.unwrap();
+    let watcher = app
+        .create_profile(endpoint("watch only", &url, true))
+        .await
+        .unwrap();
     for change in [
         TableChange::Billing {
             billing: Billing::OnDemand,
         },
-        TableChange::DeleteIndex { name: "ByDriver".into() },
+        TableChange::DeleteIndex {
+            name: "ByDriver".into(),
+        },
         TableChange::Stream { view_type: None },
         TableChange::Tags {
             set: vec![],
@@ -387,5 +443,9 @@ async fn a_table_is_changed_in_every_way_on_dynotable_local_and_not_through_a_re
         let err = app.change_table(&watcher.id, "Trips", change).await.unwrap_err();
         assert_eq!(err.code, ErrorCode::ReadOnly);
     }
-    assert_eq!(app.table_tags(&watcher.id, "Trips").await.unwrap().len(), 1, "nothing changed");
+    assert_eq!(
+        app.table_tags(&watcher.id, "Trips").await.unwrap().len(),
+        1,
+        "nothing changed"
+    );
 }

@@ -9,7 +9,9 @@ use dynotable_builder::codegen::table::table_code;
 use serde_json::{Value, json};
 
 fn golden(case: &str, file: &str, text: &str) {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/codegen/tables").join(case);
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/codegen/tables")
+        .join(case);
     let path = dir.join(file);
     if std::env::var_os("UPDATE_GOLDENFILES").is_some() {
         std::fs::create_dir_all(&dir).unwrap();
@@ -17,13 +19,21 @@ fn golden(case: &str, file: &str, text: &str) {
         return;
     }
     let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    assert_eq!(expected, text, "{} differs (refresh with UPDATE_GOLDENFILES=1)", path.display());
+    assert_eq!(
+        expected,
+        text,
+        "{} differs (refresh with UPDATE_GOLDENFILES=1)",
+        path.display()
+    );
 }
 
 fn check(case: &str, request: Value, ttl: Option<&str>) {
     let code = table_code(&request, ttl);
     // The CreateTable JSON is the request itself, nothing dropped or added.
-    assert_eq!(serde_json::from_str::<Value>(&code.create_table).unwrap(), request);
+    assert_eq!(
+        serde_json::from_str::<Value>(&code.create_table).unwrap(),
+        request
+    );
     golden(case, "create-table.json", &code.create_table);
     golden(case, "aws-cli.sh", &code.aws_cli);
     golden(case, "cloudformation.yaml", &code.cloud_formation);
@@ -31,7 +41,11 @@ fn check(case: &str, request: Value, ttl: Option<&str>) {
         (Some(update), Some(attribute)) => {
             let update: Value = serde_json::from_str(update).unwrap();
             assert_eq!(update["TimeToLiveSpecification"]["AttributeName"], attribute);
-            golden(case, "update-time-to-live.json", &code.update_time_to_live.clone().unwrap());
+            golden(
+                case,
+                "update-time-to-live.json",
+                &code.update_time_to_live.clone().unwrap(),
+            );
         }
         (None, None) => {}
         other => panic!("UpdateTimeToLive {other:?}"),

@@ -57,12 +57,15 @@ fn aws_cli(request: &Value, ttl_attribute: Option<&str>) -> String {
     let mut args = vec![format!("--table-name {}", shell_quoted(table_name))];
     // The shorthand cannot carry a name with `,` `=` or brackets in it: such lists go as JSON.
     let shorthand = |items: &Value, fields: &[&str]| -> Vec<String> {
-        let plain = |text: &str| text.chars().all(|c| c.is_ascii_alphanumeric() || "_.-#:".contains(c));
-        let all_plain = items
-            .as_array()
-            .into_iter()
-            .flatten()
-            .all(|item| fields.iter().all(|f| plain(item[*f].as_str().unwrap_or_default())));
+        let plain = |text: &str| {
+            text.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_.-#:".contains(c))
+        };
+        let all_plain = items.as_array().into_iter().flatten().all(|item| {
+            fields
+                .iter()
+                .all(|f| plain(item[*f].as_str().unwrap_or_default()))
+        });
         if !all_plain {
             return vec![shell_quoted(&items.to_string())];
         }
@@ -79,7 +82,10 @@ fn aws_cli(request: &Value, ttl_attribute: Option<&str>) -> String {
             })
             .collect()
     };
-    let definitions = shorthand(&request["AttributeDefinitions"], &["AttributeName", "AttributeType"]);
+    let definitions = shorthand(
+        &request["AttributeDefinitions"],
+        &["AttributeName", "AttributeType"],
+    );
     args.push(format!("--attribute-definitions {}", definitions.join(" ")));
     let keys = shorthand(&request["KeySchema"], &["AttributeName", "KeyType"]);
     args.push(format!("--key-schema {}", keys.join(" ")));

@@ -442,9 +442,9 @@ export function TableScreen({
         return (
           <section className="table-section" aria-label="Settings">
             <TableOverview table={description} />
-            <h3>Change</h3>
+            <h3 className="settings-heading">Change</h3>
             <TableSettings profile={profile} table={description} source={source} onChanged={setDescription} />
-            <h3>Delete</h3>
+            <h3 className="settings-heading">Delete</h3>
             <DeleteTable profile={profile} table={tableName} source={source} onDeleted={onDeleted} />
           </section>
         );
