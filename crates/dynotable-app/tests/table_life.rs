@@ -1,9 +1,12 @@
 //! A table's life through the commands: the create-table form's check (the engine's own
-//! CreateTable rules, with the service's messages), create with a stream, tags and TTL, and the
-//! delete that only a backend-issued token allows — on the embedded engine and on
-//! `dynotable-local` served on a loopback port and reached as an endpoint connection (the code
-//! path of every AWS connection). Read-only connections and unconfirmed deletes are refused by
-//! the backend whatever the caller sends.
+//! CreateTable rules, with the service's messages), create with a stream, tags and TTL, every
+//! change of the Settings view, and the delete that only a backend-issued token allows — on the
+//! embedded engine, on `dynotable-local` served on a loopback port and reached as an endpoint
+//! connection (the code path of every AWS connection), and on dynalite (a DynamoDB nobody here
+//! wrote; `tests/peers`) for the operations it has (no UpdateTimeToLive, no streams, and UpdateTable
+//! only for throughput).
+//! Read-only connections and unconfirmed deletes are refused by the backend whatever the caller
+//! sends.
 
 use std::sync::Arc;
 
@@ -160,6 +163,44 @@ async fn the_form_check_answers_with_the_services_messages() {
         message.contains("timeToLiveSpecification.attributeName"),
         "{message}"
     );
+}
+
+/// The form's check and the engine's CreateTable are one rule set: for each bad draft, what the
+/// form shows is exactly what creating it on the embedded engine answers.
+#[tokio::test]
+async fn the_form_check_is_what_create_table_answers() {
+    let (_dir, app) = app();
+    let mut drafts = Vec::new();
+    let mut draft = trips("x");
+    draft.ttl_attribute = None;
+    drafts.push(draft.clone());
+    draft.name = "Trips".into();
+    draft.indexes[0].projection.attributes.clear();
+    drafts.push(draft.clone());
+    draft.indexes[0].projection.ty = ProjectionType::KeysOnly;
+    draft.indexes.push(gsi("ByDepot", "other"));
+    drafts.push(draft.clone());
+    draft.indexes.truncate(1);
+    draft.billing = Billing::Provisioned {
+        read_units: 40_001,
+        write_units: 1,
+    };
+    drafts.push(draft.clone());
+    draft.billing = Billing::OnDemand;
+    draft.tags = vec![TableTag {
+        key: "aws:owner".into(),
+        value: "me".into(),
+    }];
+    drafts.push(draft.clone());
+    for draft in drafts {
+        let shown = app.check_new_table(&draft).problem.expect("a bad draft");
+        let answered = app.create_table(EMBEDDED_ID, draft.clone()).await.unwrap_err();
+        assert_eq!(
+            (shown.exception, shown.message),
+            (answered.exception, answered.message),
+            "{draft:?}"
+        );
+    }
 }
 
 #[tokio::test]
@@ -448,4 +489,147 @@ async fn a_table_is_changed_in_every_way_on_dynotable_local_and_not_through_a_re
         1,
         "nothing changed"
     );
+}
+
+/// dynalite on a free loopback port, stopped when dropped.
+struct Dynalite {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl Dynalite {
+    fn start() -> Dynalite {
+        let bin = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/peers/node_modules/.bin/dynalite");
+        assert!(
+            bin.exists(),
+            "{} is missing: run `npm ci --prefix tests/peers` (scripts/setup.sh does)",
+            bin.display()
+        );
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        // Tables and indexes turn ACTIVE after 100 ms (dynalite's default is half a second).
+        let mut child = std::process::Command::new(bin)
+            .args([
+                "--port",
+                &port.to_string(),
+                "--host",
+                "127.0.0.1",
+                "--createTableMs",
+                "100",
+                "--updateTableMs",
+                "100",
+                "--deleteTableMs",
+                "100",
+            ])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("dynalite starts");
+        for _ in 0..200 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return Dynalite { child, port };
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("dynalite did not listen on port {port} within 10 s");
+    }
+}
+
+impl Drop for Dynalite {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Describes `name` until it and its indexes are ACTIVE (dynalite takes a moment, as AWS does).
+async fn settled(app: &App, profile: &str, name: &str) -> dynotable_app::dto::TableDescription {
+    for _ in 0..100 {
+        let table = app.describe_table(profile, name).await.unwrap();
+        if table.status == "ACTIVE"
+            && table
+                .indexes
+                .iter()
+                .all(|i| i.status.as_deref().is_none_or(|s| s == "ACTIVE"))
+        {
+            return table;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("{name} did not settle");
+}
+
+#[tokio::test]
+async fn a_table_is_created_changed_and_deleted_on_dynalite() {
+    use dynotable_app::table_changes::TableChange;
+    let (_dir, app) = app();
+    let dynalite = Dynalite::start();
+    let profile = app
+        .create_profile(endpoint(
+            "dynalite",
+            &format!("http://127.0.0.1:{}", dynalite.port),
+            false,
+        ))
+        .await
+        .unwrap();
+    let mut table = trips("Trips");
+    table.ttl_attribute = None;
+    table.stream_view_type = None;
+    app.create_table(&profile.id, table).await.unwrap();
+    let created = settled(&app, &profile.id, "Trips").await;
+    assert_eq!(created.indexes[0].name, "ByDepot");
+    assert_eq!(created.indexes[0].projection.attributes, ["distanceKm"]);
+
+    let changed = app
+        .change_table(
+            &profile.id,
+            "Trips",
+            TableChange::Billing {
+                billing: Billing::Provisioned {
+                    read_units: 4,
+                    write_units: 3,
+                },
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(changed.provisioned, Some((4.0, 3.0)));
+    // (dynalite's UpdateTable only changes a GSI's throughput: a GSI added or deleted is left to
+    // the embedded engine and dynotable-local above.)
+    let settled_table = settled(&app, &profile.id, "Trips").await;
+    assert_eq!(settled_table.billing_mode, "PROVISIONED");
+
+    app.change_table(
+        &profile.id,
+        "Trips",
+        TableChange::Tags {
+            set: vec![TableTag {
+                key: "env".into(),
+                value: "test".into(),
+            }],
+            remove: vec!["team".into()],
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        app.table_tags(&profile.id, "Trips").await.unwrap(),
+        [TableTag {
+            key: "env".into(),
+            value: "test".into()
+        }]
+    );
+
+    let err = app.delete_table(&profile.id, "Trips", "Trips").await.unwrap_err();
+    assert_eq!(err.code, ErrorCode::NotConfirmed);
+    let token = app.issue_delete_token(&profile.id, "Trips").await.unwrap();
+    app.delete_table(&profile.id, "Trips", &token.token)
+        .await
+        .unwrap();
 }

@@ -51,8 +51,11 @@ export function TableSettings({
     return result.status === "ok";
   };
 
-  // A GSI being created: described again until every index is ACTIVE.
-  const backfilling = table.indexes.some((i) => i.kind === "global" && (i.status === "CREATING" || i.backfilling === true || i.status === "DELETING"));
+  // A change still being applied (the table UPDATING, a GSI CREATING or DELETING): described
+  // again until the table and every index are ACTIVE.
+  const backfilling =
+    table.status === "UPDATING" ||
+    table.indexes.some((i) => i.kind === "global" && (i.status === "CREATING" || i.backfilling === true || i.status === "DELETING"));
   useEffect(() => {
     if (!backfilling) return;
     const timer = setTimeout(() => {
