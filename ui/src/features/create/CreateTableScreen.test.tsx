@@ -147,6 +147,16 @@ describe("CreateTableScreen", () => {
     expect(screen.getByTestId("preview-table-Fleet").textContent).toContain("no vehicleId, so PutItem would refuse it");
   });
 
+  it("draws at most 100 example items, and says so", () => {
+    const source = fakeSource();
+    render(<CreateTableScreen profile={embedded} source={source} onCreated={() => {}} />);
+    type("create-name", "Many");
+    const items = Array.from({ length: 250 }, (_, i) => ({ pk: { S: `P#${i}` } }));
+    fireEvent.change(screen.getByLabelText("Example items"), { target: { value: JSON.stringify(items) } });
+    expect(within(screen.getByTestId("preview-table-Many")).getAllByTestId("preview-box")).toHaveLength(100);
+    expect(screen.getByTestId("create-preview-cut").textContent).toBe("The first 100 of 250 example items are drawn.");
+  });
+
   it("shows the code the backend wrote for the request, in each form", async () => {
     const source = fakeSource();
     render(<CreateTableScreen profile={embedded} source={source} onCreated={() => {}} />);

@@ -22,6 +22,8 @@ const TYPES: ScalarType[] = ["S", "N", "B"];
 const TYPE_NAMES: Record<ScalarType, string> = { S: "String (S)", N: "Number (N)", B: "Binary (B)" };
 const PROJECTIONS: ProjectionType[] = ["ALL", "KEYS_ONLY", "INCLUDE"];
 type CodeTab = "json" | "cli" | "cloudformation";
+/** The preview draws at most this many example items (it is a picture, not a table view). */
+const PREVIEW_ITEMS = 100;
 
 function KeyFields({ label, value, onChange, testId }: { label: string; value: KeyDraft; onChange: (next: KeyDraft) => void; testId: string }) {
   return (
@@ -71,7 +73,10 @@ export function CreateTableScreen({
   const { check, current } = useNewTableCheck(table, source);
   const examples = edited ?? exampleItemsFor(table.keys);
   const parsedExamples = useMemo(() => parseExampleItems(examples), [examples]);
-  const groups = useMemo(() => (parsedExamples.ok ? previewGroups(table, parsedExamples.items) : []), [parsedExamples, table]);
+  const groups = useMemo(
+    () => (parsedExamples.ok ? previewGroups(table, parsedExamples.items.slice(0, PREVIEW_ITEMS)) : []),
+    [parsedExamples, table],
+  );
 
   const set = (patch: Partial<TableDraft>) => {
     setFailure(null);
@@ -264,6 +269,11 @@ export function CreateTableScreen({
           {!parsedExamples.ok && (
             <p className="status-error" role="alert">
               {parsedExamples.message}
+            </p>
+          )}
+          {parsedExamples.ok && parsedExamples.items.length > PREVIEW_ITEMS && (
+            <p className="muted" data-testid="create-preview-cut">
+              The first {PREVIEW_ITEMS} of {parsedExamples.items.length} example items are drawn.
             </p>
           )}
           <CollectionPreview groups={groups} />
