@@ -74,10 +74,10 @@ fn an_on_demand_table_with_a_gsi_a_stream_tags_and_ttl() {
                     { "AttributeName": "depot", "KeyType": "HASH" },
                     { "AttributeName": "at", "KeyType": "RANGE" }
                 ],
-                "Projection": { "ProjectionType": "INCLUDE", "NonKeyAttributes": ["speed", "fuel"] }
+                "Projection": { "ProjectionType": "INCLUDE", "NonKeyAttributes": ["speed", "driver's note"] }
             }],
             "StreamSpecification": { "StreamEnabled": true, "StreamViewType": "NEW_AND_OLD_IMAGES" },
-            "Tags": [{ "Key": "team", "Value": "fleet's ops" }]
+            "Tags": [{ "Key": "team", "Value": "fleet ops" }]
         }),
         Some("expiresAt"),
     );

@@ -104,7 +104,7 @@ function collectionQuery(table: string, partitionValue: AttributeValue): QueryIn
  * One table: a header (name, keys, figures) over a strip of views, each a tab that keeps its state
  * while another is shown: Collections (the map), Items (one collection as a dashed box: query,
  * page, edit; and a streamed scan), Indexes side by side, Cost, Code & history, Import/export and
- * Settings (what DescribeTable says). Alt+1 … Alt+7 switch views.
+ * Settings (what DescribeTable says; changing and deleting the table). Alt+1 … Alt+7 switch views.
  */
 export function TableScreen({
   profile,
