@@ -187,7 +187,14 @@ function IndexForms({ table, disabled, apply }: { table: TableDescription; disab
               keys: { partitionKey: pk, sortKey: sk },
               projection: { type: projection, attributes: projection === "INCLUDE" ? includeList(include) : [] },
             },
-          }).then((ok) => ok && setName(""));
+          }).then((ok) => {
+            if (!ok) return;
+            setName("");
+            setPk({ name: "", type: "S" });
+            setSk(null);
+            setProjection("ALL");
+            setInclude("");
+          });
         }}
       >
         <input aria-label="New index name" data-testid="settings-gsi-name" placeholder="index name" value={name} onChange={(e) => setName(e.target.value)} />
