@@ -185,5 +185,6 @@ def test_change_a_table_in_its_settings(window):
     wait_for(window, "ByDepot to be gone", lambda d: not settings.find_elements(By.CSS_SELECTOR, '[data-testid="settings-gsi-ByDepot"]'))
 
 
-# The keys that press the dialog's "Delete <table>" button (found by trying, see the report).
+# The keys that press the dialog's "Delete <table>" button: GTK gives the first button of the
+# message dialog the focus, so Return presses it (and Escape closes the dialog as a decline).
 CONFIRM_KEYS = ["Return"]
