@@ -13,9 +13,10 @@ what="${1:-test}"
 build_packages=(libwebkit2gtk-4.1-dev build-essential pkg-config file curl libssl-dev libxdo-dev
   libayatana-appindicator3-dev librsvg2-dev)
 # What the end-to-end test of the real window adds: a virtual display, WebKit's WebDriver, and
-# ImageMagick's `import` for the screenshot; and what the OS keychain test adds: a private D-Bus
+# ImageMagick's `import` for the screenshot, xdotool to answer the native dialogs as a user would (by
+# keyboard, from outside the web view); and what the OS keychain test adds: a private D-Bus
 # session (dbus-run-session, dbus-send) with GNOME Keyring's Secret Service.
-test_packages=(xvfb xauth webkit2gtk-driver imagemagick python3-venv dbus dbus-bin gnome-keyring)
+test_packages=(xvfb xauth webkit2gtk-driver imagemagick xdotool python3-venv dbus dbus-bin gnome-keyring)
 
 packages=("${build_packages[@]}")
 [ "$what" = test ] && packages+=("${test_packages[@]}")

@@ -13,13 +13,15 @@ use dynotable_app::dto::cost::{
 use dynotable_app::dto::index_view::{IndexesSideBySide, ViewSource};
 use dynotable_app::dto::{
     AppInfo, AttributeValue, CollectionRange, CollectionStats, DemoReset, Item, ItemRead, NewTable,
-    QueryInput, QueryPage, TableDescription, TableList,
+    QueryInput, QueryPage, TableDescription, TableList, TableTag,
 };
 use dynotable_app::history::{HistoryEntry, SavedQuery};
+use dynotable_app::new_table::NewTableCheck;
 use dynotable_app::profiles::{Profile, ProfileInput};
 use dynotable_app::scans::{ScanInput, ScanSummary, ScanTotals, ScanUpdate};
 use dynotable_app::sharing::SharedEngine;
 use dynotable_app::statistics::ScanCost;
+use dynotable_app::table_changes::TableChange;
 use dynotable_app::tables::RegionTables;
 use dynotable_app::transfer::{ExportSource, FileFormat, TransferProgress, TransferSummary};
 use dynotable_app::{App, CommandError, Expectation, ItemCheck, UpdateOutcome, WriteOutcome};
@@ -430,6 +432,39 @@ pub async fn create_table(
     table: NewTable,
 ) -> Result<TableDescription, CommandError> {
     app.create_table(&profile_id, table).await
+}
+
+/// The create-table form's check of a draft, as the user types: DynamoDB's first objection (the
+/// embedded engine's own CreateTable rules) and the request as CreateTable JSON, AWS CLI and
+/// CloudFormation.
+#[tauri::command]
+#[specta::specta]
+pub fn check_new_table(app: tauri::State<'_, App>, table: NewTable) -> NewTableCheck {
+    app.check_new_table(&table)
+}
+
+/// Changes a table from its Settings (billing, a GSI added or deleted, stream, TTL, tags) and
+/// returns what DescribeTable says afterwards.
+#[tauri::command]
+#[specta::specta]
+pub async fn change_table(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+    change: TableChange,
+) -> Result<TableDescription, CommandError> {
+    app.change_table(&profile_id, &table, change).await
+}
+
+/// The tags of a table.
+#[tauri::command]
+#[specta::specta]
+pub async fn table_tags(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+) -> Result<Vec<TableTag>, CommandError> {
+    app.table_tags(&profile_id, &table).await
 }
 
 /// Every table of a connection in each of `regions`, region by region.

@@ -1,14 +1,13 @@
-//! Table commands: list, describe, delete, and the statistics of a table's item collections.
+//! Table commands: list and describe (creating is `new_table`, deleting `deletion`), and the statistics of a table's item collections.
 
 use aws_sdk_dynamodb::types::{
-    AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType, LocalSecondaryIndex,
-    Projection as SdkProjection, ProjectionType as SdkProjectionType, ProvisionedThroughput,
+    KeySchemaElement, KeyType, Projection as SdkProjection, ProjectionType as SdkProjectionType,
     ScalarAttributeType, TableDescription as SdkTable, TimeToLiveStatus,
 };
 
 use crate::dto::{
-    AttributeValue, Billing, CollectionStat, CollectionStats, IndexKind, IndexSummary, KeyAttribute,
-    KeySchema, NewTable, Projection, ProjectionType, ScalarType, TableDescription, TableList,
+    AttributeValue, CollectionStat, CollectionStats, IndexKind, IndexSummary, KeyAttribute, KeySchema,
+    Projection, ProjectionType, ScalarType, TableDescription, TableList,
 };
 use crate::{App, CommandError, ErrorCode};
 
@@ -185,115 +184,6 @@ impl App {
         Ok(description)
     }
 
-    /// CreateTable: the table, its key schema, billing and secondary indexes. The attribute
-    /// definitions are derived from the keys (DynamoDB refuses definitions no key uses).
-    pub async fn create_table(
-        &self,
-        profile_id: &str,
-        table: NewTable,
-    ) -> Result<TableDescription, CommandError> {
-        let session = self.session(profile_id).await?;
-        session.writable()?;
-        let mut definitions: Vec<KeyAttribute> = Vec::new();
-        let mut define = |key: &KeyAttribute| -> Result<(), CommandError> {
-            match definitions.iter().find(|d| d.name == key.name) {
-                Some(existing) if existing.ty != key.ty => Err(CommandError::new(
-                    ErrorCode::Validation,
-                    format!(
-                        "The attribute {} is used as a key with two types ({:?} and {:?}); an attribute has one type.",
-                        key.name, existing.ty, key.ty
-                    ),
-                )),
-                Some(_) => Ok(()),
-                None => {
-                    definitions.push(key.clone());
-                    Ok(())
-                }
-            }
-        };
-        for keys in std::iter::once(&table.keys).chain(table.indexes.iter().map(|i| &i.keys)) {
-            define(&keys.partition_key)?;
-            if let Some(sort) = &keys.sort_key {
-                define(sort)?;
-            }
-        }
-        let mut call = session
-            .client
-            .create_table()
-            .table_name(&table.name)
-            .set_key_schema(Some(sdk_key_schema(&table.keys)?));
-        for definition in &definitions {
-            call = call.attribute_definitions(
-                AttributeDefinition::builder()
-                    .attribute_name(&definition.name)
-                    .attribute_type(match definition.ty {
-                        ScalarType::S => ScalarAttributeType::S,
-                        ScalarType::N => ScalarAttributeType::N,
-                        ScalarType::B => ScalarAttributeType::B,
-                    })
-                    .build()
-                    .map_err(internal)?,
-            );
-        }
-        let throughput = match table.billing {
-            Billing::OnDemand => {
-                call = call.billing_mode(BillingMode::PayPerRequest);
-                None
-            }
-            Billing::Provisioned {
-                read_units,
-                write_units,
-            } => {
-                let throughput = ProvisionedThroughput::builder()
-                    .read_capacity_units(i64::from(read_units))
-                    .write_capacity_units(i64::from(write_units))
-                    .build()
-                    .map_err(internal)?;
-                call = call
-                    .billing_mode(BillingMode::Provisioned)
-                    .provisioned_throughput(throughput.clone());
-                Some(throughput)
-            }
-        };
-        for index in &table.indexes {
-            let projection = sdk_projection(&index.projection);
-            match index.kind {
-                IndexKind::Global => {
-                    call = call.global_secondary_indexes(
-                        GlobalSecondaryIndex::builder()
-                            .index_name(&index.name)
-                            .set_key_schema(Some(sdk_key_schema(&index.keys)?))
-                            .projection(projection)
-                            .set_provisioned_throughput(throughput.clone())
-                            .build()
-                            .map_err(internal)?,
-                    )
-                }
-                IndexKind::Local => {
-                    call = call.local_secondary_indexes(
-                        LocalSecondaryIndex::builder()
-                            .index_name(&index.name)
-                            .set_key_schema(Some(sdk_key_schema(&index.keys)?))
-                            .projection(projection)
-                            .build()
-                            .map_err(internal)?,
-                    )
-                }
-            }
-        }
-        let output = call.send().await.map_err(|err| CommandError::from_sdk(&err))?;
-        let description = output
-            .table_description()
-            .ok_or_else(|| CommandError::new(ErrorCode::Internal, "CreateTable returned no description."))?;
-        let description = table_description(description, None)?;
-        session
-            .descriptions
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(table.name.clone(), description.clone());
-        Ok(description)
-    }
-
     /// The item collections of a table or index, largest first. For the embedded engine they come
     /// from the statistics it keeps with every write, without reading the items.
     pub async fn collection_stats(
@@ -368,6 +258,7 @@ fn table_description(
             item_count: gsi.item_count().map(|n| n as f64),
             size_bytes: gsi.index_size_bytes().map(|n| n as f64),
             status: gsi.index_status().map(|s| s.as_str().to_owned()),
+            backfilling: gsi.backfilling(),
         });
     }
     for lsi in table.local_secondary_indexes() {
@@ -379,6 +270,7 @@ fn table_description(
             item_count: lsi.item_count().map(|n| n as f64),
             size_bytes: lsi.index_size_bytes().map(|n| n as f64),
             status: None,
+            backfilling: None,
         });
     }
     let billing_mode = table
@@ -417,41 +309,6 @@ fn table_description(
         created_at: table.creation_date_time().map(|t| t.as_secs_f64()),
         arn: table.table_arn().map(str::to_owned),
     })
-}
-
-fn sdk_key_schema(keys: &KeySchema) -> Result<Vec<KeySchemaElement>, CommandError> {
-    let mut schema = vec![
-        KeySchemaElement::builder()
-            .attribute_name(&keys.partition_key.name)
-            .key_type(KeyType::Hash)
-            .build()
-            .map_err(internal)?,
-    ];
-    if let Some(sort) = &keys.sort_key {
-        schema.push(
-            KeySchemaElement::builder()
-                .attribute_name(&sort.name)
-                .key_type(KeyType::Range)
-                .build()
-                .map_err(internal)?,
-        );
-    }
-    Ok(schema)
-}
-
-fn sdk_projection(projection: &Projection) -> SdkProjection {
-    let builder = SdkProjection::builder().projection_type(match projection.ty {
-        ProjectionType::All => SdkProjectionType::All,
-        ProjectionType::KeysOnly => SdkProjectionType::KeysOnly,
-        ProjectionType::Include => SdkProjectionType::Include,
-    });
-    if projection.ty == ProjectionType::Include {
-        builder
-            .set_non_key_attributes(Some(projection.attributes.clone()))
-            .build()
-    } else {
-        builder.build()
-    }
 }
 
 fn scalar_type(ty: &ScalarAttributeType) -> ScalarType {

@@ -53,6 +53,9 @@ fn orders() -> NewTable {
                 },
             },
         ],
+        stream_view_type: None,
+        ttl_attribute: None,
+        tags: vec![],
     }
 }
 
@@ -123,12 +126,15 @@ async fn a_table_is_created_with_its_indexes_and_deleted_after_its_name_is_typed
 }
 
 #[tokio::test]
-async fn one_attribute_with_two_key_types_is_refused_before_sending() {
+async fn one_attribute_with_two_key_types_gets_the_services_answer_in_the_form_and_on_create() {
     let dir = tempfile::tempdir().unwrap();
     let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));
     let mut table = orders();
     table.indexes[0].keys.sort_key = Some(key("orderedAt", ScalarType::S));
+    let problem = app.check_new_table(&table).problem.unwrap();
+    assert_eq!(problem.exception.as_deref(), Some("ValidationException"));
+    assert_eq!(problem.message, "Cannot have two attributes with the same name");
     let err = app.create_table(EMBEDDED_ID, table).await.unwrap_err();
     assert_eq!(err.code, ErrorCode::Validation);
-    assert!(err.message.contains("orderedAt"), "{}", err.message);
+    assert_eq!(err.message, problem.message);
 }

@@ -53,7 +53,7 @@ where
 }
 
 /// The request a body holds; an empty body is an empty request, as the service treats it.
-fn input_of<I: DeserializeOwned>(body: &[u8]) -> Result<I, ApiError> {
+pub(crate) fn input_of<I: DeserializeOwned>(body: &[u8]) -> Result<I, ApiError> {
     let body = if body.iter().all(u8::is_ascii_whitespace) {
         b"{}".as_slice()
     } else {

@@ -71,6 +71,21 @@ pub use page_buffers::PageBuffers;
 
 use catalog::TableSchema;
 
+/// CreateTable's validation alone, on a request body as a client sends it: `Ok` when CreateTable
+/// would accept the definition (the table's existence aside), else the service's exception and
+/// message, exactly as [`Engine::call`] would answer. Nothing is stored, no engine is needed:
+/// the app's create-table form runs it as the user types, so the form and the engine share one
+/// rule set (rules B.7, B.8, B.10 in docs/dynamodb-rules.md).
+pub fn check_create_table(body: &[u8]) -> Result<(), ApiError> {
+    ops::create_table::check(&dispatch::input_of(body)?)
+}
+
+/// UpdateTimeToLive's member constraints alone, on a request body: the TTL attribute a form
+/// offers to enable after CreateTable, checked with the service's message.
+pub fn check_update_time_to_live(body: &[u8]) -> Result<(), ApiError> {
+    ttl::check_shape(&dispatch::input_of(body)?)
+}
+
 /// Where an engine keeps its data.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Location {

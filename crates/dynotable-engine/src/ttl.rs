@@ -116,10 +116,8 @@ pub(crate) fn has_expiry(table: &TableSchema, item: Option<&Item>) -> bool {
     }
 }
 
-pub async fn update_time_to_live(
-    engine: &Engine,
-    input: UpdateTimeToLiveInput,
-) -> Result<UpdateTimeToLiveOutput, ApiError> {
+/// UpdateTimeToLive's member constraints, before any table is looked at.
+pub(crate) fn check_shape(input: &UpdateTimeToLiveInput) -> Result<(), ApiError> {
     let mut shape = Shape::new();
     shape.table("tableName", input.table_name.as_ref());
     shape.required(
@@ -136,7 +134,16 @@ pub async fn update_time_to_live(
             }
         }
     }
-    shape.finish()?;
+    shape.finish()
+}
+
+/// UpdateTimeToLive: turns a table's time to live on or off (once an hour at most).
+pub async fn update_time_to_live(
+    engine: &Engine,
+    input: UpdateTimeToLiveInput,
+) -> Result<UpdateTimeToLiveOutput, ApiError> {
+    check_shape(&input)?;
+    let spec = input.time_to_live_specification.clone().unwrap_or_default();
     let enabled = spec.enabled.unwrap_or(false);
     let attribute = spec.attribute_name.clone().unwrap_or_default();
 

@@ -11,11 +11,15 @@ import { TableScreen } from "../features/tables/TableScreen";
 import { StartScreen } from "../features/start/StartScreen";
 import { useStartScreen } from "../features/start/useStartScreen";
 import { useDemoTables } from "../features/start/useDemoTables";
+import { CreateTableScreen } from "../features/create/CreateTableScreen";
 import { commands, type Profile } from "../ipc/bindings.gen";
 import type { TableIntent } from "../shared/tableIntent";
 
-/** An open table: which connection, which table, and what was last asked of it from outside. */
-type OpenTable = { id: string; profile: Profile; table: string; intent: TableIntent | null };
+/**
+ * An open tab: a table of a connection (with what was last asked of it from outside), or the
+ * create-table screen of one (`table: null`).
+ */
+type OpenTable = { id: string; profile: Profile; table: string | null; intent: TableIntent | null };
 
 /** The start screen's tab. */
 const START = "start";
@@ -29,6 +33,7 @@ export function App() {
   const appInfo = useAppInfo();
   const [open, setOpen] = useState<OpenTable[]>([]);
   const [activeId, setActiveId] = useState<string | null>(null);
+  const [tablesChanged, setTablesChanged] = useState(0);
   const sheet = useShortcutSheet();
   const theme = useTheme();
   useShortcut("toggle-theme", theme.toggle);
@@ -53,6 +58,21 @@ export function App() {
     setActiveId(START);
   };
 
+  const openCreate = useCallback((profile: Profile) => {
+    const id = `${profile.id}/+new`;
+    setOpen((current) => (current.some((t) => t.id === id) ? current : [...current, { id, profile, table: null, intent: null }]));
+    setActiveId(id);
+  }, []);
+
+  /** The create screen made `table`: its tab becomes the table's, and the lists are read again. */
+  const created = (profile: Profile, table: string) => {
+    const createId = `${profile.id}/+new`;
+    const id = `${profile.id}/${table}`;
+    setOpen((current) => [...current.filter((t) => t.id !== createId && t.id !== id), { id, profile, table, intent: null }]);
+    setActiveId(id);
+    setTablesChanged((n) => n + 1);
+  };
+
   const close = (id: string) => {
     if (id === START) {
       start.dismiss();
@@ -75,14 +95,14 @@ export function App() {
   const active = open.find((t) => t.id === activeId) ?? null;
   const tabs = [
     ...(start.shown ? [{ id: START, title: "Start", detail: "the demo story" }] : []),
-    ...open.map((t) => ({ id: t.id, title: t.table, detail: t.profile.name })),
+    ...open.map((t) => ({ id: t.id, title: t.table ?? "New table", detail: t.profile.name })),
   ];
   // The start tab is on show when it is asked for, or when nothing else is open.
   const shownId = activeId ?? (start.shown ? START : null);
   return (
     <CapacityProvider>
       <div className="shell">
-        <ConnectionsSidebar onOpenTable={openTable} />
+        <ConnectionsSidebar onOpenTable={openTable} onNewTable={openCreate} tablesChanged={tablesChanged} />
         <main className="work-area">
           {tabs.length === 0 ? (
             <div className="welcome">
@@ -99,16 +119,24 @@ export function App() {
             <Tabs tabs={tabs} activeId={shownId} onSelect={setActiveId} onClose={close}>
               {start.shown && (
                 <div key={START} hidden={shownId !== START}>
-                  <StartScreen
-                    demo={demo}
-                    onOpen={openTable}
-                    onDismiss={() => close(START)}
-                  />
+                  <StartScreen demo={demo} onOpen={openTable} onDismiss={() => close(START)} />
                 </div>
               )}
               {open.map((t) => (
                 <div key={t.id} hidden={t.id !== shownId}>
-                  <TableScreen profile={t.profile} tableName={t.table} intent={t.intent} />
+                  {t.table === null ? (
+                    <CreateTableScreen profile={t.profile} onCreated={(table) => created(t.profile, table.name)} />
+                  ) : (
+                    <TableScreen
+                      profile={t.profile}
+                      tableName={t.table}
+                      intent={t.intent}
+                      onDeleted={() => {
+                        close(t.id);
+                        setTablesChanged((n) => n + 1);
+                      }}
+                    />
+                  )}
                 </div>
               ))}
             </Tabs>

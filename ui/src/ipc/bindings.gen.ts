@@ -83,6 +83,19 @@ export const commands = {
 	collectionPosition: (profileId: string, table: string, index: string | null, partitionValue: AttributeValue) => typedError<number | null, CommandError>(__TAURI_INVOKE("collection_position", { profileId, table, index, partitionValue })),
 	/**  Creates a table with its keys, billing and secondary indexes. */
 	createTable: (profileId: string, table: NewTable) => typedError<TableDescription, CommandError>(__TAURI_INVOKE("create_table", { profileId, table })),
+	/**
+	 *  The create-table form's check of a draft, as the user types: DynamoDB's first objection (the
+	 *  embedded engine's own CreateTable rules) and the request as CreateTable JSON, AWS CLI and
+	 *  CloudFormation.
+	 */
+	checkNewTable: (table: NewTable) => __TAURI_INVOKE<NewTableCheck>("check_new_table", { table }),
+	/**
+	 *  Changes a table from its Settings (billing, a GSI added or deleted, stream, TTL, tags) and
+	 *  returns what DescribeTable says afterwards.
+	 */
+	changeTable: (profileId: string, table: string, change: TableChange) => typedError<TableDescription, CommandError>(__TAURI_INVOKE("change_table", { profileId, table, change })),
+	/**  The tags of a table. */
+	tableTags: (profileId: string, table: string) => typedError<TableTag[], CommandError>(__TAURI_INVOKE("table_tags", { profileId, table })),
 	/**  Every table of a connection in each of `regions`, region by region. */
 	listTablesInRegions: (profileId: string, regions: string[]) => typedError<RegionTables[], CommandError>(__TAURI_INVOKE("list_tables_in_regions", { profileId, regions })),
 	/**  Assumes an AWS profile's MFA-protected role with the code the user typed. */
@@ -642,6 +655,8 @@ export type IndexSummary = {
 	sizeBytes: number | null,
 	/**  `ACTIVE`, `CREATING`, ... (GSIs only). */
 	status: string | null,
+	/**  Whether the service is still filling a new GSI from the table's items (GSIs only). */
+	backfilling: boolean | null,
 };
 
 /**  One index's part of a write. */
@@ -779,6 +794,24 @@ export type NewTable = {
 	keys: KeySchema,
 	billing: Billing,
 	indexes: NewIndex[],
+	/**
+	 *  The stream's view type (`NEW_IMAGE`, `OLD_IMAGE`, `NEW_AND_OLD_IMAGES`, `KEYS_ONLY`), when
+	 *  the table has a stream.
+	 */
+	streamViewType?: string | null,
+	/**  The attribute time to live reads, enabled with UpdateTimeToLive once the table exists. */
+	ttlAttribute?: string | null,
+	tags?: TableTag[],
+};
+
+/**  What the form shows for a draft: DynamoDB's objection, if any, and the request as code. */
+export type NewTableCheck = {
+	/**
+	 *  The first rule the draft breaks, as the service would report it; `None` when CreateTable
+	 *  would accept it (unless a table of that name exists).
+	 */
+	problem: CommandError | null,
+	code: TableCode,
 };
 
 /**  An operand: an attribute of the item, a typed value, or `size(...)` of an operand. */
@@ -1130,6 +1163,31 @@ export type SortKeyCondition = { op: "eq"; value: AttributeValue } | { op: "lt";
 /**  An operator of a sort-key condition. */
 export type SortKeyOperator = "=" | "<" | "<=" | ">" | ">=" | "BETWEEN" | "begins_with";
 
+/**  One change to a table. */
+export type TableChange = 
+/**  On-demand, or provisioned with these units (the table's GSIs get the same). */
+{ kind: "billing"; billing: Billing } | 
+/**  A new GSI, backfilled from the table's items. */
+{ kind: "addIndex"; index: NewIndex } | { kind: "deleteIndex"; name: string } | 
+/**  The stream on with this view type, or off (`None`). */
+{ kind: "stream"; viewType: string | null } | 
+/**  Time to live on this attribute, or off (`None`). */
+{ kind: "timeToLive"; attribute: string | null } | 
+/**  Tags to set (added or overwritten) and tag keys to remove. */
+{ kind: "tags"; set: TableTag[]; remove: string[] };
+
+/**  A table definition in each form the create-table screen shows. */
+export type TableCode = {
+	/**  The CreateTable request body, pretty-printed. */
+	createTable: string,
+	/**  The UpdateTimeToLive request body sent once the table exists, when it has a TTL attribute. */
+	updateTimeToLive: string | null,
+	/**  `aws dynamodb create-table …` (then `wait table-exists` and `update-time-to-live`). */
+	awsCli: string,
+	/**  A CloudFormation template (YAML) with the table as its one resource. */
+	cloudFormation: string,
+};
+
 /**  What DescribeTable (and DescribeTimeToLive) say about a table. */
 export type TableDescription = {
 	name: string,
@@ -1157,6 +1215,12 @@ export type TableList = {
 	names: string[],
 	/**  Where the next page starts, when there is one. */
 	nextStart: string | null,
+};
+
+/**  One tag of a table. */
+export type TableTag = {
+	key: string,
+	value: string,
 };
 
 /**  A byte range in an expression's text, for underlining. */

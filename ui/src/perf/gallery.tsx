@@ -17,7 +17,7 @@ import "./gallery.css";
 
 const keys: KeySchema = { partitionKey: { name: "vehicleId", type: "S" }, sortKey: { name: "recordedAt", type: "S" } };
 const indexes: IndexSummary[] = [
-  { name: "ByDepot", kind: "global", keys: { partitionKey: { name: "depotCode", type: "S" }, sortKey: { name: "recordedAt", type: "S" } }, projection: { type: "ALL", attributes: [] }, itemCount: null, sizeBytes: null, status: null },
+  { name: "ByDepot", kind: "global", keys: { partitionKey: { name: "depotCode", type: "S" }, sortKey: { name: "recordedAt", type: "S" } }, projection: { type: "ALL", attributes: [] }, itemCount: null, sizeBytes: null, status: null, backfilling: null },
 ];
 const pk = { S: "VEH#V-7741" };
 const meta: Item = {

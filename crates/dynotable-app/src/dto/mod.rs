@@ -56,4 +56,5 @@ pub use query::{
 pub use table::{
     Billing, CollectionRange, CollectionStat, CollectionStats, IndexKind, IndexSummary, KeyAttribute,
     KeySchema, NewIndex, NewTable, Projection, ProjectionType, ScalarType, TableDescription, TableList,
+    TableTag,
 };

@@ -67,6 +67,8 @@ pub struct IndexSummary {
     pub size_bytes: Option<f64>,
     /// `ACTIVE`, `CREATING`, ... (GSIs only).
     pub status: Option<String>,
+    /// Whether the service is still filling a new GSI from the table's items (GSIs only).
+    pub backfilling: Option<bool>,
 }
 
 /// One page of table names.
@@ -186,4 +188,21 @@ pub struct NewTable {
     pub keys: KeySchema,
     pub billing: Billing,
     pub indexes: Vec<NewIndex>,
+    /// The stream's view type (`NEW_IMAGE`, `OLD_IMAGE`, `NEW_AND_OLD_IMAGES`, `KEYS_ONLY`), when
+    /// the table has a stream.
+    #[serde(default)]
+    pub stream_view_type: Option<String>,
+    /// The attribute time to live reads, enabled with UpdateTimeToLive once the table exists.
+    #[serde(default)]
+    pub ttl_attribute: Option<String>,
+    #[serde(default)]
+    pub tags: Vec<TableTag>,
+}
+
+/// One tag of a table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct TableTag {
+    pub key: String,
+    pub value: String,
 }

@@ -17,7 +17,7 @@ use serde_json::json;
 use crate::request::{GeneratedRequest, ReadOperation};
 
 /// `'text'` for a POSIX shell: a single quote inside becomes `'\''`.
-fn shell_quoted(text: &str) -> String {
+pub(super) fn shell_quoted(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 

@@ -19,6 +19,7 @@ mod java;
 mod javascript;
 mod python;
 mod rust;
+pub mod table;
 
 use serde::{Deserialize, Serialize};
 

@@ -60,6 +60,17 @@ pub async fn run(engine: &Engine, input: CreateTableInput) -> Result<CreateTable
     })
 }
 
+/// Every check CreateTable makes before it looks at the catalog, in the service's order (the
+/// shape, then the semantic rules, then the stream specification): what a form can ask while the
+/// user types, with the same messages `run` would answer. Whether the table already exists is
+/// not part of it (that needs the catalog, and the service says it only on CreateTable).
+pub fn check(input: &CreateTableInput) -> Result<(), ApiError> {
+    validate_shape(input)?;
+    validate(input)?;
+    stream_view_type(input.stream_specification.as_ref())?;
+    Ok(())
+}
+
 /// The view type of a StreamSpecification that enables a stream; `None` when it does not.
 pub(crate) fn stream_view_type(spec: Option<&StreamSpecification>) -> Result<Option<String>, ApiError> {
     let Some(spec) = spec else {

@@ -18,7 +18,7 @@ export const telemetry: TableDescription = {
       projection: { type: "ALL", attributes: [] },
       itemCount: null,
       sizeBytes: null,
-      status: "ACTIVE",
+      status: "ACTIVE", backfilling: null,
     },
   ],
   streamViewType: null,

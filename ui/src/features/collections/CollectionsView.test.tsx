@@ -323,6 +323,7 @@ describe("CollectionsView", () => {
           itemCount: 2,
           sizeBytes: 200,
           status: "ACTIVE",
+          backfilling: null,
         },
       ],
     };
@@ -380,6 +381,7 @@ describe("CollectionsView", () => {
           itemCount: 0,
           sizeBytes: 0,
           status: "ACTIVE",
+          backfilling: null,
         },
       ],
     };

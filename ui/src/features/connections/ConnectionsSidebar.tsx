@@ -62,9 +62,15 @@ function credentialLabel(profile: AwsProfile): string {
 export function ConnectionsSidebar({
   source = commands,
   onOpenTable = () => {},
+  onNewTable,
+  tablesChanged = 0,
 }: {
   source?: ConnectionsSource;
   onOpenTable?: (profile: Profile, table: string) => void;
+  /** Opens the create-table screen for a connection. */
+  onNewTable?: (profile: Profile) => void;
+  /** Bumped when a table was created or deleted elsewhere: the lists are read again. */
+  tablesChanged?: number;
 }) {
   const [profiles, setProfiles] = useState<Loadable<Profile[], UiError>>({ status: "loading" });
   const [awsProfiles, setAwsProfiles] = useState<Loadable<AwsProfile[], UiError>>({ status: "loading" });
@@ -257,11 +263,12 @@ export function ConnectionsSidebar({
               )}
               {expanded[profile.id] === true && (
                 <TableList
-                  key={`${profile.id}-${tablesVersion}`}
+                  key={`${profile.id}-${tablesVersion}-${tablesChanged}`}
                   profileId={profile.id}
                   listTables={source.listTables}
                   provideMfaCode={source.provideMfaCode}
                   onOpen={(table) => onOpenTable(profile, table)}
+                  onNewTable={onNewTable === undefined ? undefined : () => onNewTable(profile)}
                 />
               )}
             </li>

@@ -25,11 +25,14 @@ export function TableList({
   listTables,
   provideMfaCode,
   onOpen,
+  onNewTable,
 }: {
   profileId: string;
   listTables: ListTables;
   provideMfaCode: ProvideMfaCode;
   onOpen: (table: string) => void;
+  /** Opens the create-table screen for this connection. */
+  onNewTable?: (() => void) | undefined;
 }) {
   const [tables, setTables] = useState<Loadable<string[], UiError>>({ status: "loading" });
   const [search, setSearch] = useState("");
@@ -71,6 +74,11 @@ export function TableList({
   }
   return (
     <div className="table-list" data-testid={`tables-${profileId}`}>
+      {onNewTable !== undefined && (
+        <button type="button" className="link-button new-table" onClick={onNewTable} data-testid={`new-table-${profileId}`}>
+          + New table
+        </button>
+      )}
       <input
         type="search"
         className="table-search"

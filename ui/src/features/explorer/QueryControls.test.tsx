@@ -11,13 +11,13 @@ const indexes: IndexSummary[] = [
     name: "ByDepot",
     kind: "global",
     keys: { partitionKey: { name: "depotCode", type: "S" }, sortKey: { name: "recordedAt", type: "S" } },
-    projection: { type: "ALL", attributes: [] }, itemCount: null, sizeBytes: null, status: null,
+    projection: { type: "ALL", attributes: [] }, itemCount: null, sizeBytes: null, status: null, backfilling: null,
   },
   {
     name: "BySpeed",
     kind: "local",
     keys: { partitionKey: { name: "vehicleId", type: "S" }, sortKey: { name: "speedKph", type: "N" } },
-    projection: { type: "KEYS_ONLY", attributes: [] }, itemCount: null, sizeBytes: null, status: null,
+    projection: { type: "KEYS_ONLY", attributes: [] }, itemCount: null, sizeBytes: null, status: null, backfilling: null,
   },
 ];
 

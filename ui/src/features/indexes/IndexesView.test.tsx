@@ -17,7 +17,7 @@ const telemetry: TableDescription = {
   provisioned: null,
   itemCount: 10,
   sizeBytes: 1000,
-  indexes: [{ name: "ByDepot", kind: "global", keys: depotKeys, projection: { type: "ALL", attributes: [] }, itemCount: null, sizeBytes: null, status: null }],
+  indexes: [{ name: "ByDepot", kind: "global", keys: depotKeys, projection: { type: "ALL", attributes: [] }, itemCount: null, sizeBytes: null, status: null, backfilling: null }],
   streamViewType: null,
   ttlAttribute: null,
   createdAt: null,

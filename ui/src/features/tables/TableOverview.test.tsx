@@ -25,7 +25,7 @@ const telemetry: TableDescription = {
       projection: { type: "INCLUDE", attributes: ["speedKph", "fuelPct"] },
       itemCount: 7800,
       sizeBytes: 1000,
-      status: "ACTIVE",
+      status: "ACTIVE", backfilling: null,
     },
   ],
   streamViewType: "NEW_AND_OLD_IMAGES",

@@ -83,6 +83,10 @@ function source(overrides: Partial<TableSource> = {}): TableSource {
     scan: vi.fn(),
     cancelOperation: vi.fn(),
     chooseFile: vi.fn(),
+    confirmDeleteTable: vi.fn(),
+    deleteTable: vi.fn(),
+    changeTable: vi.fn(),
+    tableTags: vi.fn(async () => ({ status: "ok" as const, data: [] })),
     statisticsScanCost: vi.fn(async () => ({
       status: "ok" as const,
       data: { tableBytes: 1_048_576, itemCount: 10410, pages: 1, readUnits: 128, explanation: "half a read unit per 4 KB" },

@@ -25,6 +25,8 @@ import { useTable } from "./useTable";
 import { VIEW_ORDER, ViewTabs, type ViewId, type ViewInfo } from "./ViewTabs";
 import { shortcutOf } from "../../app/shortcuts";
 import { TransferPanel } from "./TransferPanel";
+import { DeleteTable } from "./DeleteTable";
+import { TableSettings } from "./TableSettings";
 import { QueryHistory } from "./QueryHistory";
 import { QueryBuilderPanel } from "../builder/QueryBuilderPanel";
 import { CostPanel, type CostSource } from "../costs/CostPanel";
@@ -60,6 +62,10 @@ export type TableSource = Pick<
   | "saveQuery"
   | "deleteSavedQuery"
   | "chooseFile"
+  | "confirmDeleteTable"
+  | "deleteTable"
+  | "changeTable"
+  | "tableTags"
 > &
   CostSource &
   IndexesSource &
@@ -101,7 +107,7 @@ function collectionQuery(table: string, partitionValue: AttributeValue, index: s
  * One table: a header (name, keys, figures) over a strip of views, each a tab that keeps its state
  * while another is shown: Collections (the map), Items (one collection as a dashed box: query,
  * page, edit; and a streamed scan), Indexes side by side, Cost, Code & history, Import/export and
- * Settings (what DescribeTable says). Alt+1 … Alt+7 switch views.
+ * Settings (what DescribeTable says; changing and deleting the table). Alt+1 … Alt+7 switch views.
  */
 export function TableScreen({
   profile,
@@ -109,6 +115,7 @@ export function TableScreen({
   source = commands,
   makeChannel,
   intent = null,
+  onDeleted = () => {},
 }: {
   profile: Profile;
   tableName: string;
@@ -116,8 +123,10 @@ export function TableScreen({
   makeChannel?: ChannelFactory | undefined;
   /** What to show, asked for from outside (the start screen); a new `n` asks again. */
   intent?: TableIntent | null;
+  /** The table was deleted (from its Settings). */
+  onDeleted?: () => void;
 }) {
-  const { table, stats, setStats } = useTable(profile.id, tableName, source);
+  const { table, stats, setStats, setDescription } = useTable(profile.id, tableName, source);
   const [view, setView] = useState<ViewId>("collections");
   const [showMap, setShowMap] = useState(false);
   const [reveal, setReveal] = useState<{ value: AttributeValue; n: number } | null>(null);
@@ -467,6 +476,10 @@ export function TableScreen({
         return (
           <section className="table-section" aria-label="Settings">
             <TableOverview table={description} />
+            <h3 className="settings-heading">Change</h3>
+            <TableSettings profile={profile} table={description} source={source} onChanged={setDescription} />
+            <h3 className="settings-heading">Delete</h3>
+            <DeleteTable profile={profile} table={tableName} source={source} onDeleted={onDeleted} />
           </section>
         );
     }

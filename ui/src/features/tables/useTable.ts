@@ -23,5 +23,7 @@ export function useTable(profileId: string, tableName: string, source: TableData
     };
   }, [profileId, tableName, source]);
 
-  return { table, stats, setStats };
+  /** What a change returned (a fresh DescribeTable) replaces the description. */
+  const setDescription = (description: TableDescription) => setTable({ status: "ok", data: description });
+  return { table, stats, setStats, setDescription };
 }

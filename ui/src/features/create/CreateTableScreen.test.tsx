@@ -1,0 +1,179 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import type { NewTable, NewTableCheck, Profile, TableDescription } from "../../ipc/bindings.gen";
+import { CreateTableScreen, type CreateSource } from "./CreateTableScreen";
+
+afterEach(cleanup);
+
+const embedded: Profile = { id: "embedded", name: "Embedded engine", color: "#2f5fd0", region: "us-east-1", readOnly: false, connection: { kind: "embedded" } };
+
+/**
+ * A backend that answers as the engine's CreateTable check would for the few rules these tests
+ * type their way through (the real rules are tested in Rust, tests/table_life.rs): the messages
+ * are DynamoDB's.
+ */
+function verdict(table: NewTable): NewTableCheck["problem"] {
+  const invalid = (message: string) => ({ code: "VALIDATION" as const, exception: "ValidationException", message });
+  if (table.name.length < 3) return invalid("TableName must be at least 3 characters long and at most 255 characters long");
+  if (!/^[a-zA-Z0-9_.-]+$/.test(table.name)) {
+    return invalid(
+      `1 validation error detected: Value '${table.name}' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+`,
+    );
+  }
+  const lsi = table.indexes.find((i) => i.kind === "local");
+  if (lsi !== undefined && table.keys.sortKey === null) {
+    return invalid("One or more parameter values were invalid: Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex");
+  }
+  return null;
+}
+
+function fakeSource(): CreateSource & { checkNewTable: ReturnType<typeof vi.fn>; createTable: ReturnType<typeof vi.fn> } {
+  return {
+    checkNewTable: vi.fn(async (table: NewTable) => ({
+      problem: verdict(table),
+      code: { createTable: `{"TableName": "${table.name}"}`, updateTimeToLive: null, awsCli: `aws dynamodb create-table --table-name '${table.name}'`, cloudFormation: "Type: AWS::DynamoDB::Table" },
+    })),
+    createTable: vi.fn(async (_profile: string, table: NewTable) => ({ status: "ok" as const, data: { name: table.name } as TableDescription })),
+  };
+}
+
+const type = (testId: string, value: string) => fireEvent.change(screen.getByTestId(testId), { target: { value } });
+
+describe("CreateTableScreen", () => {
+  it("shows DynamoDB's message for the name as it is typed, and enables Create only when it would be accepted", async () => {
+    const source = fakeSource();
+    render(<CreateTableScreen profile={embedded} source={source} onCreated={() => {}} />);
+    await waitFor(() => expect(screen.getByTestId("create-problem").textContent).toContain("TableName must be at least 3 characters long"));
+    expect(screen.getByTestId("create-submit")).toHaveProperty("disabled", true);
+
+    type("create-name", "Tr");
+    await waitFor(() => expect(source.checkNewTable).toHaveBeenLastCalledWith(expect.objectContaining({ name: "Tr" })));
+    expect(screen.getByTestId("create-problem").textContent).toContain("at least 3 characters");
+
+    type("create-name", "Trips!");
+    await waitFor(() => expect(screen.getByTestId("create-problem").textContent).toContain("Value 'Trips!' at 'tableName'"));
+    expect(screen.getByTestId("create-problem").textContent).toContain("ValidationException");
+
+    type("create-name", "Trips");
+    await waitFor(() => expect(screen.getByTestId("create-ok")).toBeTruthy());
+    expect(screen.queryByTestId("create-problem")).toBeNull();
+    expect(screen.getByTestId("create-submit")).toHaveProperty("disabled", false);
+  });
+
+  it("an LSI takes the table's partition key, and without a table sort key the service's objection shows", async () => {
+    const source = fakeSource();
+    render(<CreateTableScreen profile={embedded} source={source} onCreated={() => {}} />);
+    type("create-name", "Trips");
+    fireEvent.click(screen.getByTestId("create-add-lsi"));
+    await waitFor(() => expect(screen.getByTestId("create-problem").textContent).toContain("Table KeySchema does not have a range key"));
+    const sent = source.checkNewTable.mock.lastCall![0] as NewTable;
+    expect(sent.indexes[0]).toMatchObject({ kind: "local", keys: { partitionKey: { name: "pk", type: "S" } } });
+    fireEvent.click(screen.getByTestId("create-sk-on"));
+    await waitFor(() => expect(screen.getByTestId("create-ok")).toBeTruthy());
+  });
+
+  it("sends the whole definition: keys, provisioned throughput, a GSI with INCLUDE, stream, TTL", async () => {
+    const source = fakeSource();
+    const onCreated = vi.fn();
+    render(<CreateTableScreen profile={embedded} source={source} onCreated={onCreated} />);
+    type("create-name", "Trips");
+    type("create-pk-name", "vehicleId");
+    fireEvent.click(screen.getByTestId("create-sk-on"));
+    type("create-sk-name", "startedAt");
+    fireEvent.change(screen.getByTestId("create-sk-type"), { target: { value: "N" } });
+    fireEvent.click(screen.getByTestId("create-provisioned"));
+    type("create-rcu", "7");
+    type("create-wcu", "3");
+    fireEvent.click(screen.getByTestId("create-add-gsi"));
+    const gsi = screen.getByTestId("create-index-1");
+    fireEvent.change(within(gsi).getByTestId("create-index-1-name"), { target: { value: "ByDepot" } });
+    fireEvent.change(within(gsi).getByTestId("create-index-1-pk-name"), { target: { value: "depot" } });
+    fireEvent.change(within(gsi).getByTestId("create-index-1-projection"), { target: { value: "INCLUDE" } });
+    fireEvent.change(within(gsi).getByTestId("create-index-1-include"), { target: { value: "distanceKm, driver" } });
+    fireEvent.change(screen.getByTestId("create-stream"), { target: { value: "NEW_IMAGE" } });
+    type("create-ttl", "expiresAt");
+    await waitFor(() => expect(screen.getByTestId("create-submit")).toHaveProperty("disabled", false));
+    fireEvent.click(screen.getByTestId("create-submit"));
+    await waitFor(() => expect(onCreated).toHaveBeenCalledWith({ name: "Trips" }));
+    expect(source.createTable).toHaveBeenCalledWith("embedded", {
+      name: "Trips",
+      keys: { partitionKey: { name: "vehicleId", type: "S" }, sortKey: { name: "startedAt", type: "N" } },
+      billing: { mode: "provisioned", read_units: 7, write_units: 3 },
+      indexes: [
+        {
+          name: "ByDepot",
+          kind: "global",
+          keys: { partitionKey: { name: "depot", type: "S" }, sortKey: null },
+          projection: { type: "INCLUDE", attributes: ["distanceKm", "driver"] },
+        },
+      ],
+      streamViewType: "NEW_IMAGE",
+      ttlAttribute: "expiresAt",
+      tags: [],
+    });
+  });
+
+  it("draws the collections the example items form on the table and on a sparse GSI", async () => {
+    const source = fakeSource();
+    render(<CreateTableScreen profile={embedded} source={source} onCreated={() => {}} />);
+    type("create-name", "Fleet");
+    // The example items take the keys' names as they are typed.
+    type("create-pk-name", "vehicleId");
+    fireEvent.click(screen.getByTestId("create-sk-on"));
+    type("create-sk-name", "recordedAt");
+    fireEvent.click(screen.getByTestId("create-add-gsi"));
+    fireEvent.change(screen.getByTestId("create-index-1-name"), { target: { value: "ByDepot" } });
+    fireEvent.change(screen.getByTestId("create-index-1-pk-name"), { target: { value: "depot" } });
+    const table = screen.getByTestId("preview-table-Fleet");
+    // Two vehicles: two collections of the table, each in sort-key order (META before TS#…).
+    const boxes = within(table).getAllByTestId("preview-box");
+    expect(boxes).toHaveLength(2);
+    expect(boxes.map((b) => b.querySelector(".collection-pk-value")?.textContent)).toEqual(["VEH#V-2208", "VEH#V-7741"]);
+    expect(within(boxes[1]!).getAllByRole("listitem").map((li) => li.querySelector(".preview-sort")?.textContent)).toEqual([
+      "META",
+      "TS#2025-03-14T09:00:00Z",
+      "TS#2025-03-14T09:01:00Z",
+    ]);
+    // The GSI: one collection per depot; the reading without a depot is not in it.
+    const index = screen.getByTestId("preview-global-ByDepot");
+    expect(within(index).getAllByTestId("preview-box").map((b) => b.querySelector(".collection-pk-value")?.textContent)).toEqual(["North", "South"]);
+    expect(index.textContent).toContain("no depot, not in this index");
+
+    // Edited example items are the user's: an item without the partition key is refused.
+    fireEvent.change(screen.getByLabelText("Example items"), {
+      target: { value: '[{"vehicleId": {"S": "VEH#1"}, "recordedAt": {"S": "META"}}, {"depot": {"S": "North"}}]' },
+    });
+    expect(within(screen.getByTestId("preview-table-Fleet")).getAllByTestId("preview-box")).toHaveLength(1);
+    expect(screen.getByTestId("preview-table-Fleet").textContent).toContain("no vehicleId, so PutItem would refuse it");
+  });
+
+  it("draws at most 100 example items, and says so", () => {
+    const source = fakeSource();
+    render(<CreateTableScreen profile={embedded} source={source} onCreated={() => {}} />);
+    type("create-name", "Many");
+    const items = Array.from({ length: 250 }, (_, i) => ({ pk: { S: `P#${i}` } }));
+    fireEvent.change(screen.getByLabelText("Example items"), { target: { value: JSON.stringify(items) } });
+    expect(within(screen.getByTestId("preview-table-Many")).getAllByTestId("preview-box")).toHaveLength(100);
+    expect(screen.getByTestId("create-preview-cut").textContent).toBe("The first 100 of 250 example items are drawn.");
+  });
+
+  it("shows the code the backend wrote for the request, in each form", async () => {
+    const source = fakeSource();
+    render(<CreateTableScreen profile={embedded} source={source} onCreated={() => {}} />);
+    type("create-name", "Trips");
+    await waitFor(() => expect(screen.getByTestId("create-code").textContent).toContain('"TableName": "Trips"'));
+    fireEvent.click(screen.getByTestId("create-code-cli"));
+    expect(screen.getByTestId("create-code").textContent).toBe("aws dynamodb create-table --table-name 'Trips'");
+    fireEvent.click(screen.getByTestId("create-code-cloudformation"));
+    expect(screen.getByTestId("create-code").textContent).toContain("AWS::DynamoDB::Table");
+  });
+
+  it("on a read-only connection Create stays unavailable and says why", async () => {
+    const source = fakeSource();
+    render(<CreateTableScreen profile={{ ...embedded, id: "p1", name: "prod", readOnly: true }} source={source} onCreated={() => {}} />);
+    type("create-name", "Trips");
+    await waitFor(() => expect(screen.getByTestId("create-ok")).toBeTruthy());
+    expect(screen.getByTestId("create-submit")).toHaveProperty("disabled", true);
+    expect(screen.getByText(/read-only: tables cannot be created/)).toBeTruthy();
+  });
+});

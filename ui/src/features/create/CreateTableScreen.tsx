@@ -1,0 +1,303 @@
+/**
+ * The create-table screen: the table's keys and their types, billing and throughput, GSIs and
+ * LSIs with their projections, TTL attribute, stream and tags. Every change is checked by the
+ * backend with the embedded engine's own CreateTable rules, so the message under the form is
+ * DynamoDB's, as the user types; the preview draws the collections a few example items would form
+ * on the table and each index; the code panel shows the request as CreateTable JSON, AWS CLI and
+ * CloudFormation. Create sends the same definition on the connection (refused in Rust on a
+ * read-only one), then opens the new table.
+ */
+import { useMemo, useState } from "react";
+import { commands, type Profile, type ProjectionType, type ScalarType, type TableDescription } from "../../ipc/bindings.gen";
+import { errorTitle, unwrap, type UiError } from "../../ipc/result";
+import { CollectionPreview } from "./CollectionPreview";
+import { emptyDraft, newTableOf, STREAM_VIEW_TYPES, type IndexDraft, type KeyDraft, type TableDraft } from "./model";
+import { exampleItemsFor, parseExampleItems, previewGroups } from "./preview";
+import { useNewTableCheck } from "./useNewTableCheck";
+import "./create.css";
+
+export type CreateSource = Pick<typeof commands, "checkNewTable" | "createTable">;
+
+const TYPES: ScalarType[] = ["S", "N", "B"];
+const TYPE_NAMES: Record<ScalarType, string> = { S: "String (S)", N: "Number (N)", B: "Binary (B)" };
+const PROJECTIONS: ProjectionType[] = ["ALL", "KEYS_ONLY", "INCLUDE"];
+type CodeTab = "json" | "cli" | "cloudformation";
+/** The preview draws at most this many example items (it is a picture, not a table view). */
+const PREVIEW_ITEMS = 100;
+
+function KeyFields({ label, value, onChange, testId }: { label: string; value: KeyDraft; onChange: (next: KeyDraft) => void; testId: string }) {
+  return (
+    <span className="create-key">
+      <input aria-label={`${label} name`} data-testid={`${testId}-name`} value={value.name} onChange={(e) => onChange({ ...value, name: e.target.value })} />
+      <select aria-label={`${label} type`} data-testid={`${testId}-type`} value={value.type} onChange={(e) => onChange({ ...value, type: e.target.value as ScalarType })}>
+        {TYPES.map((t) => (
+          <option key={t} value={t}>
+            {TYPE_NAMES[t]}
+          </option>
+        ))}
+      </select>
+    </span>
+  );
+}
+
+function SortKeyFields({ label, value, onChange, testId, required = false }: { label: string; value: KeyDraft | null; onChange: (next: KeyDraft | null) => void; testId: string; required?: boolean }) {
+  return (
+    <span className="create-key">
+      {!required && (
+        <label>
+          <input type="checkbox" data-testid={`${testId}-on`} checked={value !== null} onChange={(e) => onChange(e.target.checked ? { name: "sk", type: "S" } : null)} /> {label}
+        </label>
+      )}
+      {value !== null && <KeyFields label={label} value={value} onChange={onChange} testId={testId} />}
+    </span>
+  );
+}
+
+export function CreateTableScreen({
+  profile,
+  source = commands,
+  onCreated,
+}: {
+  profile: Profile;
+  source?: CreateSource;
+  onCreated: (table: TableDescription) => void;
+}) {
+  const [draft, setDraft] = useState<TableDraft>(emptyDraft);
+  const [nextId, setNextId] = useState(1);
+  // null: the example items follow the draft's key names; text once the user edits them.
+  const [edited, setEdited] = useState<string | null>(null);
+  const [codeTab, setCodeTab] = useState<CodeTab>("json");
+  const [creating, setCreating] = useState(false);
+  const [failure, setFailure] = useState<UiError | null>(null);
+  const table = useMemo(() => newTableOf(draft), [draft]);
+  const { check, current } = useNewTableCheck(table, source);
+  const examples = edited ?? exampleItemsFor(table.keys);
+  const parsedExamples = useMemo(() => parseExampleItems(examples), [examples]);
+  const groups = useMemo(
+    () => (parsedExamples.ok ? previewGroups(table, parsedExamples.items.slice(0, PREVIEW_ITEMS)) : []),
+    [parsedExamples, table],
+  );
+
+  const set = (patch: Partial<TableDraft>) => {
+    setFailure(null);
+    setDraft((d) => ({ ...d, ...patch }));
+  };
+  const setIndex = (id: number, patch: Partial<IndexDraft>) => set({ indexes: draft.indexes.map((i) => (i.id === id ? { ...i, ...patch } : i)) });
+  const addIndex = (kind: IndexDraft["kind"]) => {
+    const n = draft.indexes.filter((i) => i.kind === kind).length + 1;
+    const index: IndexDraft = {
+      id: nextId,
+      kind,
+      name: kind === "global" ? `GSI${n}` : `LSI${n}`,
+      partition: { name: kind === "global" ? `gsi${n}pk` : draft.partition.name, type: "S" },
+      sort: kind === "local" ? { name: `lsi${n}sk`, type: "S" } : null,
+      projection: "ALL",
+      include: "",
+    };
+    setNextId((i) => i + 1);
+    set({ indexes: [...draft.indexes, index] });
+  };
+
+  const problem = check?.problem ?? null;
+  const ready = check !== null && current && problem === null;
+  const create = async () => {
+    setCreating(true);
+    setFailure(null);
+    const result = await unwrap(source.createTable(profile.id, table));
+    setCreating(false);
+    if (result.status === "ok") onCreated(result.data);
+    else if (result.status === "error") setFailure(result.error);
+  };
+
+  const code =
+    check === null
+      ? ""
+      : codeTab === "json"
+        ? check.code.createTable + (check.code.updateTimeToLive === null ? "" : `\n// then, once the table is ACTIVE: UpdateTimeToLive\n${check.code.updateTimeToLive}`)
+        : codeTab === "cli"
+          ? check.code.awsCli
+          : check.code.cloudFormation;
+
+  return (
+    <div className="create-screen" data-testid="create-table-screen">
+      <form
+        className="create-form"
+        aria-label="New table"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (ready && !profile.readOnly) void create();
+        }}
+      >
+        <h2>New table on {profile.name}</h2>
+        <fieldset>
+          <legend>Table</legend>
+          <label className="create-row">
+            Table name
+            <input aria-label="Table name" data-testid="create-name" value={draft.name} autoFocus placeholder="3–255 of a-z A-Z 0-9 _ . -" onChange={(e) => set({ name: e.target.value })} />
+          </label>
+          <div className="create-row">
+            Partition key <KeyFields label="Partition key" value={draft.partition} onChange={(partition) => set({ partition })} testId="create-pk" />
+          </div>
+          <div className="create-row">
+            <SortKeyFields label="Sort key" value={draft.sort} onChange={(sort) => set({ sort })} testId="create-sk" />
+          </div>
+        </fieldset>
+        <fieldset>
+          <legend>Capacity</legend>
+          <label>
+            <input type="radio" name="billing" checked={draft.billing === "PAY_PER_REQUEST"} onChange={() => set({ billing: "PAY_PER_REQUEST" })} /> On-demand (PAY_PER_REQUEST)
+          </label>
+          <label>
+            <input type="radio" name="billing" data-testid="create-provisioned" checked={draft.billing === "PROVISIONED"} onChange={() => set({ billing: "PROVISIONED" })} /> Provisioned
+          </label>
+          {draft.billing === "PROVISIONED" && (
+            <span className="create-row">
+              <label>
+                RCU <input aria-label="Read capacity units" data-testid="create-rcu" inputMode="numeric" size={6} value={draft.readUnits} onChange={(e) => set({ readUnits: e.target.value })} />
+              </label>
+              <label>
+                WCU <input aria-label="Write capacity units" data-testid="create-wcu" inputMode="numeric" size={6} value={draft.writeUnits} onChange={(e) => set({ writeUnits: e.target.value })} />
+              </label>
+              <span className="muted">GSIs get the table's throughput.</span>
+            </span>
+          )}
+        </fieldset>
+        <fieldset>
+          <legend>Secondary indexes</legend>
+          {draft.indexes.map((index) => (
+            <div key={index.id} className="create-index" data-testid={`create-index-${index.id}`}>
+              <span className="create-index-kind">{index.kind === "global" ? "GSI" : "LSI"}</span>
+              <input aria-label="Index name" data-testid={`create-index-${index.id}-name`} value={index.name} onChange={(e) => setIndex(index.id, { name: e.target.value })} />
+              {index.kind === "global" ? (
+                <KeyFields label="Index partition key" value={index.partition} onChange={(partition) => setIndex(index.id, { partition })} testId={`create-index-${index.id}-pk`} />
+              ) : (
+                <span className="muted" title="An LSI keeps the table's partition key and can only be made with the table.">
+                  {draft.partition.name || "?"} (the table's partition key)
+                </span>
+              )}
+              <SortKeyFields
+                label="Index sort key"
+                value={index.sort}
+                required={index.kind === "local"}
+                onChange={(sort) => setIndex(index.id, { sort })}
+                testId={`create-index-${index.id}-sk`}
+              />
+              <select aria-label="Projection" data-testid={`create-index-${index.id}-projection`} value={index.projection} onChange={(e) => setIndex(index.id, { projection: e.target.value as ProjectionType })}>
+                {PROJECTIONS.map((p) => (
+                  <option key={p} value={p}>
+                    {p}
+                  </option>
+                ))}
+              </select>
+              {index.projection === "INCLUDE" && (
+                <input aria-label="Projected attributes" placeholder="attr1, attr2" data-testid={`create-index-${index.id}-include`} value={index.include} onChange={(e) => setIndex(index.id, { include: e.target.value })} />
+              )}
+              <button type="button" onClick={() => set({ indexes: draft.indexes.filter((i) => i.id !== index.id) })}>
+                Remove
+              </button>
+            </div>
+          ))}
+          <button type="button" data-testid="create-add-gsi" onClick={() => addIndex("global")}>
+            Add GSI
+          </button>{" "}
+          <button type="button" data-testid="create-add-lsi" onClick={() => addIndex("local")}>
+            Add LSI
+          </button>{" "}
+          <span className="muted">LSIs can only be made with the table, on its partition key.</span>
+        </fieldset>
+        <fieldset>
+          <legend>Stream, time to live and tags</legend>
+          <label className="create-row">
+            Stream
+            <select aria-label="Stream view type" data-testid="create-stream" value={draft.streamViewType} onChange={(e) => set({ streamViewType: e.target.value as TableDraft["streamViewType"] })}>
+              <option value="">Off</option>
+              {STREAM_VIEW_TYPES.map((v) => (
+                <option key={v} value={v}>
+                  {v}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="create-row">
+            TTL attribute
+            <input aria-label="TTL attribute" data-testid="create-ttl" placeholder="off (e.g. expiresAt)" value={draft.ttlAttribute} onChange={(e) => set({ ttlAttribute: e.target.value })} />
+          </label>
+          {draft.tags.map((tag, at) => (
+            <span key={at} className="create-row">
+              <input aria-label="Tag key" placeholder="key" value={tag.key} onChange={(e) => set({ tags: draft.tags.map((t, i) => (i === at ? { ...t, key: e.target.value } : t)) })} />
+              <input aria-label="Tag value" placeholder="value" value={tag.value} onChange={(e) => set({ tags: draft.tags.map((t, i) => (i === at ? { ...t, value: e.target.value } : t)) })} />
+              <button type="button" onClick={() => set({ tags: draft.tags.filter((_, i) => i !== at) })}>
+                Remove
+              </button>
+            </span>
+          ))}
+          <button type="button" onClick={() => set({ tags: [...draft.tags, { key: "", value: "" }] })}>
+            Add tag
+          </button>
+        </fieldset>
+        <div className="create-verdict" aria-live="polite">
+          {problem !== null && (
+            <p className="status-error" role="alert" data-testid="create-problem">
+              <strong>{problem.exception ?? errorTitle(problem.code)}</strong>: {problem.message}
+            </p>
+          )}
+          {check !== null && problem === null && (
+            <p className="test-ok" data-testid="create-ok">
+              DynamoDB would accept this table.
+            </p>
+          )}
+          {failure !== null && (
+            <p className="status-error" role="alert" data-testid="create-failure">
+              <strong>{failure.exception ?? errorTitle(failure.code)}</strong>: {failure.message}
+            </p>
+          )}
+        </div>
+        <div className="create-actions">
+          <button type="submit" className="primary" data-testid="create-submit" disabled={!ready || creating || profile.readOnly}>
+            {creating ? "Creating…" : "Create table"}
+          </button>
+          {profile.readOnly && <span className="muted">This connection is read-only: tables cannot be created on it.</span>}
+        </div>
+      </form>
+      <aside className="create-side">
+        <section aria-label="Preview">
+          <h3>Collections these items would form</h3>
+          <details>
+            <summary>Example items (DynamoDB JSON, edit them)</summary>
+            <textarea aria-label="Example items" className="create-examples" rows={8} value={examples} onChange={(e) => setEdited(e.target.value)} />
+          </details>
+          {!parsedExamples.ok && (
+            <p className="status-error" role="alert">
+              {parsedExamples.message}
+            </p>
+          )}
+          {parsedExamples.ok && parsedExamples.items.length > PREVIEW_ITEMS && (
+            <p className="muted" data-testid="create-preview-cut">
+              The first {PREVIEW_ITEMS} of {parsedExamples.items.length} example items are drawn.
+            </p>
+          )}
+          <CollectionPreview groups={groups} />
+        </section>
+        <section aria-label="Code">
+          <h3>The request as code</h3>
+          <div role="tablist" aria-label="Code" className="create-code-tabs">
+            {(
+              [
+                ["json", "CreateTable JSON"],
+                ["cli", "AWS CLI"],
+                ["cloudformation", "CloudFormation"],
+              ] as const
+            ).map(([id, label]) => (
+              <button key={id} type="button" role="tab" aria-selected={codeTab === id} data-testid={`create-code-${id}`} onClick={() => setCodeTab(id)}>
+                {label}
+              </button>
+            ))}
+          </div>
+          <pre className="create-code" data-testid="create-code">
+            {code}
+          </pre>
+        </section>
+      </aside>
+    </div>
+  );
+}

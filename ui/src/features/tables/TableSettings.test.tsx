@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import type { Profile, TableChange, TableDescription } from "../../ipc/bindings.gen";
+import { TableSettings, type SettingsSource } from "./TableSettings";
+
+afterEach(cleanup);
+
+const profile: Profile = { id: "embedded", name: "Embedded engine", color: "#2f5fd0", region: "us-east-1", readOnly: false, connection: { kind: "embedded" } };
+
+const trips: TableDescription = {
+  name: "Trips",
+  status: "ACTIVE",
+  keys: { partitionKey: { name: "vehicleId", type: "S" }, sortKey: null },
+  attributeDefinitions: [{ name: "vehicleId", type: "S" }],
+  billingMode: "PAY_PER_REQUEST",
+  provisioned: null,
+  itemCount: 10,
+  sizeBytes: 1000,
+  indexes: [
+    { name: "ByDepot", kind: "global", keys: { partitionKey: { name: "depot", type: "S" }, sortKey: null }, projection: { type: "ALL", attributes: [] }, itemCount: 10, sizeBytes: 500, status: "ACTIVE", backfilling: null },
+  ],
+  streamViewType: null,
+  ttlAttribute: null,
+  createdAt: null,
+  arn: "arn:aws:dynamodb:us-east-1:000000000000:table/Trips",
+};
+
+function source(overrides: Partial<SettingsSource> = {}) {
+  return {
+    changeTable: vi.fn(async (_p: string, _t: string, _c: TableChange) => ({ status: "ok" as const, data: trips })),
+    tableTags: vi.fn(async () => ({ status: "ok" as const, data: [{ key: "team", value: "fleet" }] })),
+    describeTable: vi.fn(async () => ({ status: "ok" as const, data: trips })),
+    ...overrides,
+  };
+}
+
+describe("TableSettings", () => {
+  it("sends each change as one command: capacity, a new GSI, stream, TTL, tags", async () => {
+    const backend = source();
+    render(<TableSettings profile={profile} table={trips} source={backend} onChanged={() => {}} />);
+    fireEvent.click(screen.getByTestId("settings-provisioned"));
+    fireEvent.change(screen.getByTestId("settings-rcu"), { target: { value: "4" } });
+    fireEvent.change(screen.getByTestId("settings-wcu"), { target: { value: "3" } });
+    fireEvent.click(screen.getByTestId("settings-billing-apply"));
+    await waitFor(() =>
+      expect(backend.changeTable).toHaveBeenLastCalledWith("embedded", "Trips", { kind: "billing", billing: { mode: "provisioned", read_units: 4, write_units: 3 } }),
+    );
+
+    fireEvent.change(screen.getByTestId("settings-gsi-name"), { target: { value: "ByDriver" } });
+    fireEvent.change(screen.getByTestId("settings-gsi-pk"), { target: { value: "driver" } });
+    await waitFor(() => expect(screen.getByTestId("settings-gsi-add")).toHaveProperty("disabled", false));
+    fireEvent.click(screen.getByTestId("settings-gsi-add"));
+    await waitFor(() =>
+      expect(backend.changeTable).toHaveBeenLastCalledWith("embedded", "Trips", {
+        kind: "addIndex",
+        index: { name: "ByDriver", kind: "global", keys: { partitionKey: { name: "driver", type: "S" }, sortKey: null }, projection: { type: "ALL", attributes: [] } },
+      }),
+    );
+
+    fireEvent.change(screen.getByTestId("settings-stream"), { target: { value: "NEW_IMAGE" } });
+    await waitFor(() => expect(screen.getByTestId("settings-stream-apply")).toHaveProperty("disabled", false));
+    fireEvent.click(screen.getByTestId("settings-stream-apply"));
+    await waitFor(() => expect(backend.changeTable).toHaveBeenLastCalledWith("embedded", "Trips", { kind: "stream", viewType: "NEW_IMAGE" }));
+
+    fireEvent.change(screen.getByTestId("settings-ttl"), { target: { value: "expiresAt" } });
+    await waitFor(() => expect(screen.getByTestId("settings-ttl-on")).toHaveProperty("disabled", false));
+    fireEvent.click(screen.getByTestId("settings-ttl-on"));
+    await waitFor(() => expect(backend.changeTable).toHaveBeenLastCalledWith("embedded", "Trips", { kind: "timeToLive", attribute: "expiresAt" }));
+
+    await waitFor(() => expect(screen.getByTestId("settings-tag-team").textContent).toContain("fleet"));
+    fireEvent.change(screen.getByTestId("settings-tag-key"), { target: { value: "env" } });
+    fireEvent.change(screen.getByTestId("settings-tag-value"), { target: { value: "test" } });
+    await waitFor(() => expect(screen.getByTestId("settings-tag-add")).toHaveProperty("disabled", false));
+    fireEvent.click(screen.getByTestId("settings-tag-add"));
+    await waitFor(() => expect(backend.changeTable).toHaveBeenLastCalledWith("embedded", "Trips", { kind: "tags", set: [{ key: "env", value: "test" }], remove: [] }));
+  });
+
+  it("deletes a GSI only after a second click, and shows DynamoDB's refusal as it came", async () => {
+    const backend = source({
+      changeTable: vi.fn(async () => ({
+        status: "error" as const,
+        error: { code: "VALIDATION" as const, exception: "ValidationException", message: "Time to live has been modified multiple times within a fixed interval" },
+      })),
+    });
+    render(<TableSettings profile={profile} table={trips} source={backend} onChanged={() => {}} />);
+    fireEvent.click(screen.getByTestId("settings-delete-gsi-ByDepot"));
+    expect(backend.changeTable).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByTestId("settings-delete-gsi-confirm-ByDepot"));
+    await waitFor(() => expect(backend.changeTable).toHaveBeenCalledWith("embedded", "Trips", { kind: "deleteIndex", name: "ByDepot" }));
+    expect((await screen.findByTestId("settings-index-error")).textContent).toBe("ValidationException: Time to live has been modified multiple times within a fixed interval");
+  });
+
+  it("follows a new GSI's backfill from DescribeTable until it is ACTIVE", async () => {
+    const creating: TableDescription = {
+      ...trips,
+      indexes: [...trips.indexes, { ...trips.indexes[0]!, name: "ByDriver", status: "CREATING", backfilling: true, itemCount: 4 }],
+    };
+    const active: TableDescription = { ...creating, indexes: creating.indexes.map((i) => ({ ...i, status: "ACTIVE", backfilling: false, itemCount: 10 })) };
+    const backend = source({ describeTable: vi.fn(async () => ({ status: "ok" as const, data: active })) });
+    const onChanged = vi.fn();
+    render(<TableSettings profile={profile} table={creating} source={backend} onChanged={onChanged} />);
+    expect(screen.getByTestId("settings-backfill-ByDriver").textContent).toContain("backfilling: 4 of 10 items so far");
+    await waitFor(() => expect(onChanged).toHaveBeenCalledWith(active), { timeout: 4000 });
+  });
+
+  it("offers no change on a read-only connection, and says why", () => {
+    const backend = source();
+    render(<TableSettings profile={{ ...profile, readOnly: true, name: "prod" }} table={trips} source={backend} onChanged={() => {}} />);
+    expect(screen.getByTestId("settings-read-only").textContent).toContain("prod is a read-only connection");
+    expect(screen.queryByTestId("settings-billing-apply")).toBeNull();
+  });
+});

@@ -1,0 +1,359 @@
+/**
+ * Changing a table from its Settings: capacity (on-demand or provisioned units), a GSI added
+ * (with its backfill followed from DescribeTable's IndexStatus until ACTIVE) or deleted, the
+ * stream and time to live on or off, and tags. Each change is one command (`changeTable`), which
+ * sends DynamoDB's one request for it (UpdateTable, UpdateTimeToLive, TagResource/UntagResource)
+ * and answers with a fresh description; DynamoDB's refusals are shown with its exception and
+ * message. A read-only connection offers no change (and Rust refuses any anyway).
+ */
+import { useEffect, useState } from "react";
+import type { Billing, commands, Profile, ProjectionType, ScalarType, TableChange, TableDescription, TableTag } from "../../ipc/bindings.gen";
+import { errorTitle, unwrap, type UiError } from "../../ipc/result";
+import { includeList } from "../create/model";
+
+export type SettingsSource = Pick<typeof commands, "changeTable" | "tableTags" | "describeTable">;
+
+const STREAM_VIEW_TYPES = ["NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY"];
+/** How often a GSI being backfilled is described again. */
+const BACKFILL_POLL_MS = 2000;
+
+function Failure({ error, testId }: { error: UiError | null; testId: string }) {
+  if (error === null) return null;
+  return (
+    <p className="status-error" role="alert" data-testid={testId}>
+      <strong>{error.exception ?? errorTitle(error.code)}</strong>: {error.message}
+    </p>
+  );
+}
+
+export function TableSettings({
+  profile,
+  table,
+  source,
+  onChanged,
+}: {
+  profile: Profile;
+  table: TableDescription;
+  source: SettingsSource;
+  onChanged: (table: TableDescription) => void;
+}) {
+  const [busy, setBusy] = useState<string | null>(null);
+  const [errors, setErrors] = useState<Record<string, UiError | null>>({});
+  const readOnly = profile.readOnly;
+
+  const apply = async (section: string, change: TableChange) => {
+    setBusy(section);
+    setErrors((e) => ({ ...e, [section]: null }));
+    const result = await unwrap(source.changeTable(profile.id, table.name, change));
+    setBusy(null);
+    if (result.status === "ok") onChanged(result.data);
+    else if (result.status === "error") setErrors((e) => ({ ...e, [section]: result.error }));
+    return result.status === "ok";
+  };
+
+  // A change still being applied (the table UPDATING, a GSI CREATING or DELETING): described
+  // again until the table and every index are ACTIVE.
+  const backfilling =
+    table.status === "UPDATING" ||
+    table.indexes.some((i) => i.kind === "global" && (i.status === "CREATING" || i.backfilling === true || i.status === "DELETING"));
+  useEffect(() => {
+    if (!backfilling) return;
+    const timer = setTimeout(() => {
+      void unwrap(source.describeTable(profile.id, table.name)).then((next) => next.status === "ok" && onChanged(next.data));
+    }, BACKFILL_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [backfilling, table, profile.id, source, onChanged]);
+
+  if (readOnly) {
+    return (
+      <p className="muted" data-testid="settings-read-only">
+        {profile.name} is a read-only connection: DynoTable does not change its tables.
+      </p>
+    );
+  }
+  const disabled = busy !== null;
+  return (
+    <div className="table-settings" data-testid="table-settings">
+      <CapacityForm table={table} disabled={disabled} onApply={(billing) => void apply("billing", { kind: "billing", billing })} />
+      <Failure error={errors.billing ?? null} testId="settings-billing-error" />
+
+      <IndexForms table={table} disabled={disabled} apply={apply} />
+      <Failure error={errors.index ?? null} testId="settings-index-error" />
+
+      <StreamAndTtl table={table} disabled={disabled} apply={apply} />
+      <Failure error={errors.stream ?? null} testId="settings-stream-error" />
+      <Failure error={errors.ttl ?? null} testId="settings-ttl-error" />
+
+      <TagsForm profileId={profile.id} table={table} source={source} disabled={disabled} apply={apply} />
+      <Failure error={errors.tags ?? null} testId="settings-tags-error" />
+    </div>
+  );
+}
+
+function CapacityForm({ table, disabled, onApply }: { table: TableDescription; disabled: boolean; onApply: (billing: Billing) => void }) {
+  const [mode, setMode] = useState(table.billingMode);
+  const [read, setRead] = useState(String(table.provisioned?.[0] ?? 5));
+  const [write, setWrite] = useState(String(table.provisioned?.[1] ?? 5));
+  const units = (text: string) => (Number.isInteger(Number(text)) && Number(text) >= 0 ? Number(text) : 0);
+  return (
+    <form
+      className="settings-form"
+      aria-label="Capacity"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onApply(mode === "PAY_PER_REQUEST" ? { mode: "onDemand" } : { mode: "provisioned", read_units: units(read), write_units: units(write) });
+      }}
+    >
+      <h4>Capacity</h4>
+      <label>
+        <input type="radio" name={`billing-${table.name}`} checked={mode === "PAY_PER_REQUEST"} onChange={() => setMode("PAY_PER_REQUEST")} /> On-demand
+      </label>{" "}
+      <label>
+        <input type="radio" name={`billing-${table.name}`} data-testid="settings-provisioned" checked={mode === "PROVISIONED"} onChange={() => setMode("PROVISIONED")} /> Provisioned
+      </label>{" "}
+      {mode === "PROVISIONED" && (
+        <>
+          <label>
+            RCU <input aria-label="Read capacity units" data-testid="settings-rcu" size={6} value={read} onChange={(e) => setRead(e.target.value)} />
+          </label>{" "}
+          <label>
+            WCU <input aria-label="Write capacity units" data-testid="settings-wcu" size={6} value={write} onChange={(e) => setWrite(e.target.value)} />
+          </label>{" "}
+        </>
+      )}
+      <button type="submit" data-testid="settings-billing-apply" disabled={disabled}>
+        Apply capacity
+      </button>
+    </form>
+  );
+}
+
+function IndexForms({ table, disabled, apply }: { table: TableDescription; disabled: boolean; apply: (section: string, change: TableChange) => Promise<boolean> }) {
+  const [name, setName] = useState("");
+  const [pk, setPk] = useState({ name: "", type: "S" as ScalarType });
+  const [sk, setSk] = useState<{ name: string; type: ScalarType } | null>(null);
+  const [projection, setProjection] = useState<ProjectionType>("ALL");
+  const [include, setInclude] = useState("");
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const gsis = table.indexes.filter((i) => i.kind === "global");
+  return (
+    <div className="settings-form" aria-label="Global secondary indexes">
+      <h4>Global secondary indexes</h4>
+      {gsis.length === 0 && <p className="muted">No GSI.</p>}
+      <ul className="settings-indexes">
+        {gsis.map((index) => (
+          <li key={index.name} data-testid={`settings-gsi-${index.name}`}>
+            <strong>{index.name}</strong> <span className="muted">{index.status ?? ""}</span>
+            {(index.status === "CREATING" || index.backfilling === true) && (
+              <span className="muted" data-testid={`settings-backfill-${index.name}`}>
+                {" "}
+                · backfilling{index.itemCount === null ? "" : `: ${index.itemCount} of ${table.itemCount} items so far`}
+              </span>
+            )}{" "}
+            {deleting === index.name ? (
+              <span className="confirm" role="alertdialog" aria-label={`Delete the index ${index.name}?`}>
+                Delete {index.name}? Queries on it stop working.{" "}
+                <button
+                  type="button"
+                  className="danger"
+                  data-testid={`settings-delete-gsi-confirm-${index.name}`}
+                  disabled={disabled}
+                  onClick={() => void apply("index", { kind: "deleteIndex", name: index.name }).then(() => setDeleting(null))}
+                >
+                  Delete index
+                </button>{" "}
+                <button type="button" onClick={() => setDeleting(null)}>
+                  Keep
+                </button>
+              </span>
+            ) : (
+              <button type="button" data-testid={`settings-delete-gsi-${index.name}`} disabled={disabled || index.status === "DELETING"} onClick={() => setDeleting(index.name)}>
+                Delete…
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <form
+        aria-label="Add a GSI"
+        className="settings-row"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void apply("index", {
+            kind: "addIndex",
+            index: {
+              name,
+              kind: "global",
+              keys: { partitionKey: pk, sortKey: sk },
+              projection: { type: projection, attributes: projection === "INCLUDE" ? includeList(include) : [] },
+            },
+          }).then((ok) => {
+            if (!ok) return;
+            setName("");
+            setPk({ name: "", type: "S" });
+            setSk(null);
+            setProjection("ALL");
+            setInclude("");
+          });
+        }}
+      >
+        <input aria-label="New index name" data-testid="settings-gsi-name" placeholder="index name" value={name} onChange={(e) => setName(e.target.value)} />
+        <input aria-label="New index partition key" data-testid="settings-gsi-pk" placeholder="partition key" value={pk.name} onChange={(e) => setPk({ ...pk, name: e.target.value })} />
+        <select aria-label="New index partition key type" value={pk.type} onChange={(e) => setPk({ ...pk, type: e.target.value as ScalarType })}>
+          <option value="S">S</option>
+          <option value="N">N</option>
+          <option value="B">B</option>
+        </select>
+        <label>
+          <input type="checkbox" checked={sk !== null} onChange={(e) => setSk(e.target.checked ? { name: "", type: "S" } : null)} /> sort key
+        </label>
+        {sk !== null && (
+          <>
+            <input aria-label="New index sort key" placeholder="sort key" value={sk.name} onChange={(e) => setSk({ ...sk, name: e.target.value })} />
+            <select aria-label="New index sort key type" value={sk.type} onChange={(e) => setSk({ ...sk, type: e.target.value as ScalarType })}>
+              <option value="S">S</option>
+              <option value="N">N</option>
+              <option value="B">B</option>
+            </select>
+          </>
+        )}
+        <select aria-label="New index projection" value={projection} onChange={(e) => setProjection(e.target.value as ProjectionType)}>
+          <option value="ALL">ALL</option>
+          <option value="KEYS_ONLY">KEYS_ONLY</option>
+          <option value="INCLUDE">INCLUDE</option>
+        </select>
+        {projection === "INCLUDE" && <input aria-label="New index projected attributes" placeholder="attr1, attr2" value={include} onChange={(e) => setInclude(e.target.value)} />}
+        <button type="submit" data-testid="settings-gsi-add" disabled={disabled}>
+          Add GSI
+        </button>
+      </form>
+      <p className="muted">An LSI can only be made with the table.</p>
+    </div>
+  );
+}
+
+function StreamAndTtl({ table, disabled, apply }: { table: TableDescription; disabled: boolean; apply: (section: string, change: TableChange) => Promise<boolean> }) {
+  const [viewType, setViewType] = useState(table.streamViewType ?? "");
+  const [ttl, setTtl] = useState(table.ttlAttribute ?? "");
+  return (
+    <>
+      <form
+        className="settings-form settings-row"
+        aria-label="Stream"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void apply("stream", { kind: "stream", viewType: viewType === "" ? null : viewType });
+        }}
+      >
+        <h4>Stream</h4>
+        <select aria-label="Stream view type" data-testid="settings-stream" value={viewType} onChange={(e) => setViewType(e.target.value)}>
+          <option value="">Off</option>
+          {STREAM_VIEW_TYPES.map((v) => (
+            <option key={v} value={v}>
+              {v}
+            </option>
+          ))}
+        </select>
+        <button type="submit" data-testid="settings-stream-apply" disabled={disabled}>
+          Apply stream
+        </button>
+      </form>
+      <form
+        className="settings-form settings-row"
+        aria-label="Time to live"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void apply("ttl", { kind: "timeToLive", attribute: ttl.trim() });
+        }}
+      >
+        <h4>Time to live</h4>
+        {table.ttlAttribute === null ? (
+          <>
+            <input aria-label="TTL attribute" data-testid="settings-ttl" placeholder="e.g. expiresAt" value={ttl} onChange={(e) => setTtl(e.target.value)} />
+            <button type="submit" data-testid="settings-ttl-on" disabled={disabled}>
+              Turn on
+            </button>
+          </>
+        ) : (
+          <>
+            <span>On · attribute {table.ttlAttribute}</span>{" "}
+            <button type="button" data-testid="settings-ttl-off" disabled={disabled} onClick={() => void apply("ttl", { kind: "timeToLive", attribute: null })}>
+              Turn off
+            </button>
+          </>
+        )}
+        <span className="muted">DynamoDB allows one change of time to live an hour.</span>
+      </form>
+    </>
+  );
+}
+
+function TagsForm({
+  profileId,
+  table,
+  source,
+  disabled,
+  apply,
+}: {
+  profileId: string;
+  table: TableDescription;
+  source: SettingsSource;
+  disabled: boolean;
+  apply: (section: string, change: TableChange) => Promise<boolean>;
+}) {
+  const [tags, setTags] = useState<TableTag[] | null>(null);
+  const [version, setVersion] = useState(0);
+  const [key, setKey] = useState("");
+  const [value, setValue] = useState("");
+  const [loadError, setLoadError] = useState<UiError | null>(null);
+  useEffect(() => {
+    let cancelled = false;
+    void unwrap(source.tableTags(profileId, table.name)).then((next) => {
+      if (cancelled) return;
+      if (next.status === "ok") setTags(next.data);
+      else if (next.status === "error") setLoadError(next.error);
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [profileId, table.name, source, version]);
+  const change = (set: TableTag[], remove: string[]) =>
+    void apply("tags", { kind: "tags", set, remove }).then((ok) => {
+      if (ok) {
+        setKey("");
+        setValue("");
+        setVersion((n) => n + 1);
+      }
+    });
+  return (
+    <div className="settings-form" aria-label="Tags">
+      <h4>Tags</h4>
+      <Failure error={loadError} testId="settings-tags-load-error" />
+      {tags !== null && tags.length === 0 && <p className="muted">No tags.</p>}
+      <ul className="settings-tags">
+        {(tags ?? []).map((tag) => (
+          <li key={tag.key} data-testid={`settings-tag-${tag.key}`}>
+            <code>{tag.key}</code> = <code>{tag.value}</code>{" "}
+            <button type="button" disabled={disabled} onClick={() => change([], [tag.key])}>
+              Remove
+            </button>
+          </li>
+        ))}
+      </ul>
+      <form
+        className="settings-row"
+        aria-label="Add a tag"
+        onSubmit={(event) => {
+          event.preventDefault();
+          change([{ key, value }], []);
+        }}
+      >
+        <input aria-label="Tag key" data-testid="settings-tag-key" placeholder="key" value={key} onChange={(e) => setKey(e.target.value)} />
+        <input aria-label="Tag value" data-testid="settings-tag-value" placeholder="value" value={value} onChange={(e) => setValue(e.target.value)} />
+        <button type="submit" data-testid="settings-tag-add" disabled={disabled}>
+          Set tag
+        </button>
+      </form>
+    </div>
+  );
+}
