@@ -26,6 +26,7 @@ pub mod history;
 pub mod index_views;
 pub mod profiles;
 mod reads;
+mod requests;
 mod saved;
 pub mod scans;
 pub mod secrets;
