@@ -49,7 +49,7 @@ function querySource(overrides: Partial<QuerySource> = {}): QuerySource {
   } as QuerySource;
 }
 
-function Harness({ source, makeChannel }: { source: QuerySource; makeChannel?: ChannelFactory }) {
+function Harness({ source, makeChannel }: { source: QuerySource; makeChannel?: ChannelFactory | undefined }) {
   const model = useQueryModel({ profileId: "embedded", table, source, makeChannel });
   return <QueryBar table={table} model={model} suggestions={[{ S: "VEH#V-7741" }, { S: "VEH#V-1007" }]} source={source} />;
 }

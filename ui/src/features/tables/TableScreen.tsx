@@ -23,7 +23,6 @@ import { shortcutOf } from "../../app/shortcuts";
 import { TransferPanel } from "./TransferPanel";
 import { QueryHistory } from "./QueryHistory";
 import { CodePanel } from "../builder/CodePanel";
-import { RecentRuns } from "../builder/RecentRuns";
 import { CostPanel, type CostSource } from "../costs/CostPanel";
 import { IndexesView, type IndexesSource } from "../indexes/IndexesView";
 import type { BuilderSource } from "../builder/source";
@@ -450,7 +449,6 @@ export function TableScreen({
                   }
                 }}
               />
-              <RecentRuns profileId={profile.id} table={description.name} refresh={recentRefresh} source={source} onLoad={model.loadRequest} />
             </section>
             <section className="table-section" data-testid="section-history" aria-label="History and saved queries">
               <h3>History and saved queries</h3>
@@ -464,6 +462,7 @@ export function TableScreen({
                   runInput(input);
                   setView("items");
                 }}
+                onLoad={model.loadRequest}
               />
             </section>
           </>
