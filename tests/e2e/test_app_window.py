@@ -10,6 +10,7 @@ import pathlib
 import os
 import subprocess
 
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -64,10 +65,25 @@ def fill_the_seed_window(driver, frm: str = READINGS_FROM, to: str = READINGS_TO
     choose(driver, css(bar, '[data-testid="qb-sort-op"]'), "BETWEEN", "the sort-key operator")
     type_into(driver, css(bar, '[data-testid="qb-sk"]'), frm, "the window's start")
     type_into(driver, css(bar, '[data-testid="qb-sk-high"]'), to, "the window's end")
-    choose(driver, css(bar, 'select[aria-label="Order"]'), "descending", "the order")
+    choose_order_newest_first(driver, bar)
     if limit:
         type_into(driver, css(bar, '[data-testid="qb-limit"]'), limit, "the Limit")
     return bar
+
+
+def choose_order_newest_first(driver, bar) -> None:
+    """Picks "descending" in the bar's Order and waits until the request the bar will send says
+    so (ScanIndexForward false). WebKit's select can drop a pick when a click follows at once,
+    so the pick is made again if the request did not change."""
+    for _ in range(3):
+        choose(driver, css(bar, 'select[aria-label="Order"]'), "descending", "the order")
+        try:
+            wait_for(driver, "the request to read newest first",
+                     lambda d: '"ScanIndexForward": false' in content(css(bar, '[data-testid="qb-body"]')), 3)
+            return
+        except TimeoutException:
+            continue
+    raise AssertionError("the bar's request never read newest first")
 
 
 def query_the_seed_window(driver, limit: str = "25"):

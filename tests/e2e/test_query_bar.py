@@ -7,6 +7,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import screenshot
+from test_app_window import choose_order_newest_first
 from test_theme import choose_theme
 from window import choose, click, content, css, open_table, present, settle, type_into, wait_for
 
@@ -26,7 +27,7 @@ def test_a_between_window_from_the_bar_highlights_its_one_box_and_shows_the_requ
     assert "begins_with" in [o.get_attribute("value") for o in bar.find_elements(By.CSS_SELECTOR, '[data-testid="qb-sort-op"] option')]
     type_into(window, css(bar, '[data-testid="qb-sk"]'), "TS#2025-03-14T09:00:00Z", "the window's start")
     type_into(window, css(bar, '[data-testid="qb-sk-high"]'), "TS#2025-03-14T09:09:00Z", "the window's end")
-    choose(window, css(bar, 'select[aria-label="Order"]'), "descending", "the order")
+    choose_order_newest_first(window, bar)
     # Ctrl+Enter runs it from the keyboard.
     css(bar, '[data-testid="qb-sk-high"]').send_keys(Keys.CONTROL, Keys.ENTER)
 
