@@ -31,20 +31,25 @@ def test_a_between_window_from_the_bar_highlights_its_one_box_and_shows_the_requ
     # Ctrl+Enter runs it from the keyboard.
     css(bar, '[data-testid="qb-sk-high"]').send_keys(Keys.CONTROL, Keys.ENTER)
 
-    box = wait_for(window, "the read box highlighted", lambda d: [
-        b for b in d.find_elements(By.CSS_SELECTOR, READ_BOX) if b.get_attribute("data-read") == "read"
-    ])[0]
-    wait_for(window, "the page cut in the read box", lambda d: box.find_elements(By.CSS_SELECTOR, '[data-testid="box-cut"]'))
-    cut = content(css(box, '[data-testid="box-cut"]'))
-    assert cut.startswith("Page 1 · 10 returned of 10 evaluated · end of the key range"), cut
-    rows = [content(r) for r in box.find_elements(By.CSS_SELECTOR, '[data-testid="box-row"]')]
+    # The run is virtualised and redraws boxes as they settle: every box is read in one look.
+    look = """
+      return [...document.querySelectorAll(arguments[0])].map((b) => ({
+        key: b.dataset.key, read: b.dataset.read || null, opacity: getComputedStyle(b).opacity,
+        note: b.querySelector('[data-testid="box-read-note"]')?.textContent || null,
+        cut: b.querySelector('[data-testid="box-cut"]')?.textContent || null,
+        rows: [...b.querySelectorAll('[data-testid="box-row"]')].map((r) => r.textContent),
+      }));"""
+    boxes = wait_for(window, "the read box highlighted with its page cut", lambda d: (
+        lambda found: found if any(b["key"] == "VEH#V-7741" and b["read"] == "read" and b["cut"] for b in found) else None
+    )(d.execute_script(look, f'{SCREEN} [data-testid="collection-run-box"]')))
+    read = next(b for b in boxes if b["key"] == "VEH#V-7741")
+    assert read["cut"].startswith("Page 1 · 10 returned of 10 evaluated · end of the key range"), read["cut"]
+    rows = read["rows"]
     assert len(rows) == 10 and rows[0].startswith("TS#2025-03-14T09:09:00Z") and rows[-1].startswith("TS#2025-03-14T09:00:00Z"), rows
-    assert "The query reads this collection, and only this one." in content(box)
+    assert read["note"] == "The query reads this collection, and only this one."
     # Every other box drawn is faded.
-    others = [b for b in window.find_elements(By.CSS_SELECTOR, f'{SCREEN} [data-testid="collection-run-box"]') if b.get_attribute("data-key") != "VEH#V-7741"]
-    assert others and all(b.get_attribute("data-read") == "faded" for b in others), [(b.get_attribute("data-key"), b.get_attribute("data-read")) for b in others]
-    opacity = window.execute_script("return getComputedStyle(arguments[0]).opacity", others[0])
-    assert float(opacity) < 0.5, opacity
+    others = [b for b in boxes if b["key"] != "VEH#V-7741"]
+    assert others and all(b["read"] == "faded" and float(b["opacity"]) < 0.5 for b in others), others
     summary = content(css(bar, '[data-testid="qb-summary"]'))
     assert summary.startswith("10 returned of 10 read · 1 page · ") and "RCU" in summary, summary
 
@@ -63,7 +68,7 @@ def test_a_between_window_from_the_bar_highlights_its_one_box_and_shows_the_requ
     try:
         for theme in ("light", "dark"):
             choose_theme(window, theme)
-            window.execute_script("arguments[0].scrollIntoView({block: 'start'})", box)
+            window.execute_script("document.querySelector(arguments[0])?.scrollIntoView({block: 'start'})", READ_BOX)
             settle(0.5)
             screenshot(window, f"query-bar-read-box-{theme}.png")
             window.execute_script("arguments[0].scrollIntoView({block: 'start'})", bar)
