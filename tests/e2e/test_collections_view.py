@@ -145,9 +145,9 @@ def test_views_are_tabs_that_keep_their_state_and_switch_with_the_keyboard(windo
     press_alt(window, "2")
     items_tab = css(screen, '[data-testid="view-tab-items"]')
     wait_for(window, "Alt+2 to select Items", lambda d: items_tab.get_attribute("aria-selected") == "true")
-    form = present(window, '[data-testid="table-screen-Telemetry"] form[aria-label="Query Telemetry"]', "Telemetry's Query form")
-    type_into(window, css(form, 'input[data-field="pk"]'), "VEH#V-7741", "the partition-key value")
-    click(window, css(form, 'button[type="submit"]'), "the Query button")
+    bar = present(window, '[data-testid="table-screen-Telemetry"] [data-testid="query-bar"]', "Telemetry's query bar")
+    type_into(window, css(bar, '[data-testid="qb-pk"]'), "VEH#V-7741", "the partition-key value")
+    click(window, css(bar, '[data-testid="qb-run"]'), "the bar's Run Query")
     box = present(window, 'section[aria-label="Item collection vehicleId = VEH#V-7741"]', "VEH#V-7741's collection box")
 
     press_alt(window, "7")

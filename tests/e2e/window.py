@@ -173,7 +173,6 @@ def open_view(driver: WebDriver, view: str, table: str = "Telemetry") -> WebElem
 # Which view of the table screen holds each section (the screen was one page of folded sections;
 # it is now a strip of views, each a tab).
 SECTION_VIEWS = {
-    "section-scan": "items",
     "section-indexes": "indexes",
     "section-cost": "cost",
     "section-builder": "code",

@@ -17,9 +17,6 @@
 //! - **Saved work** (one expression, or a whole request) is kept per connection and table in the
 //!   app database (migration 0003), beside the saved queries of [`crate::history`].
 
-use std::collections::{BTreeMap, HashMap};
-
-use aws_sdk_dynamodb::types::{AttributeValue as Sdk, ReturnConsumedCapacity as SdkCapacity};
 use dynotable_builder::KeyAttribute as BuilderKey;
 use dynotable_builder::codegen;
 // The builder's model, as the shell's commands name it.
@@ -30,10 +27,9 @@ pub use dynotable_builder::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::dto::attribute::{item_from_sdk, item_to_sdk};
 use crate::dto::{Item, KeySchema, QueryPage, ScalarType};
 use crate::history::HistoryRequest;
-use crate::reads::{consumed_capacity, page_stop};
+use crate::requests;
 use crate::saved::Shelf;
 use crate::{App, CommandError, ErrorCode};
 
@@ -111,23 +107,6 @@ pub fn key_schema_state(keys: &KeySchema) -> KeySchemaState {
     KeySchemaState {
         partition_key: key(&keys.partition_key.name, keys.partition_key.ty),
         sort_key: keys.sort_key.as_ref().map(|k| key(&k.name, k.ty)),
-    }
-}
-
-/// The builder's values (the engine's type) as the SDK sends them.
-fn sdk_values(
-    values: &BTreeMap<String, dynotable_types::AttributeValue>,
-) -> Result<HashMap<String, Sdk>, CommandError> {
-    let json = serde_json::to_value(values).map_err(|err| validation(err.to_string()))?;
-    let item: Item = serde_json::from_value(json).map_err(|err| validation(err.to_string()))?;
-    item_to_sdk(&item).map_err(validation)
-}
-
-fn sdk_capacity(capacity: ReturnConsumedCapacity) -> SdkCapacity {
-    match capacity {
-        ReturnConsumedCapacity::INDEXES => SdkCapacity::Indexes,
-        ReturnConsumedCapacity::TOTAL => SdkCapacity::Total,
-        ReturnConsumedCapacity::NONE => SdkCapacity::None,
     }
 }
 
@@ -224,96 +203,16 @@ impl App {
         if let Some(error) = refused(&diagnostics) {
             return Err(error);
         }
-        let names: Option<HashMap<String, String>> = generated
-            .expression_attribute_names
-            .clone()
-            .map(|names| names.into_iter().collect());
-        let values = generated
-            .expression_attribute_values
-            .as_ref()
-            .map(sdk_values)
-            .transpose()?;
-        let start = exclusive_start_key
-            .as_ref()
-            .map(item_to_sdk)
-            .transpose()
-            .map_err(validation)?;
-        let limit = generated.limit.map(|l| l.min(i32::MAX as u32) as i32);
-        let capacity = generated.return_consumed_capacity.map(sdk_capacity);
-        let (items, count, scanned, last_key, consumed) = match generated.operation {
-            ReadOperation::Query => {
-                let output = session
-                    .client
-                    .query()
-                    .table_name(&generated.table_name)
-                    .set_index_name(generated.index_name.clone())
-                    .set_key_condition_expression(generated.key_condition_expression.clone())
-                    .set_filter_expression(generated.filter_expression.clone())
-                    .set_projection_expression(generated.projection_expression.clone())
-                    .set_expression_attribute_names(names)
-                    .set_expression_attribute_values(values)
-                    .set_scan_index_forward(generated.scan_index_forward)
-                    .set_limit(limit)
-                    .set_consistent_read(generated.consistent_read)
-                    .set_return_consumed_capacity(capacity)
-                    .set_exclusive_start_key(start)
-                    .send()
-                    .await
-                    .map_err(|err| CommandError::from_sdk(&err))?;
-                (
-                    output.items().iter().map(item_from_sdk).collect::<Vec<_>>(),
-                    output.count(),
-                    output.scanned_count(),
-                    output.last_evaluated_key().map(item_from_sdk),
-                    output.consumed_capacity().map(consumed_capacity),
-                )
-            }
-            ReadOperation::Scan => {
-                let output = session
-                    .client
-                    .scan()
-                    .table_name(&generated.table_name)
-                    .set_index_name(generated.index_name.clone())
-                    .set_filter_expression(generated.filter_expression.clone())
-                    .set_projection_expression(generated.projection_expression.clone())
-                    .set_expression_attribute_names(names)
-                    .set_expression_attribute_values(values)
-                    .set_limit(limit)
-                    .set_consistent_read(generated.consistent_read)
-                    .set_return_consumed_capacity(capacity)
-                    .set_exclusive_start_key(start)
-                    .send()
-                    .await
-                    .map_err(|err| CommandError::from_sdk(&err))?;
-                (
-                    output.items().iter().map(item_from_sdk).collect::<Vec<_>>(),
-                    output.count(),
-                    output.scanned_count(),
-                    output.last_evaluated_key().map(item_from_sdk),
-                    output.consumed_capacity().map(consumed_capacity),
-                )
-            }
-        };
-        let scanned_count = u32::try_from(scanned).unwrap_or(0);
+        let page = requests::send(&session.client, &generated, exclusive_start_key.as_ref(), None).await?;
         if exclusive_start_key.is_none() {
-            let units = consumed.as_ref().map_or(0.0, |c| c.total);
+            let units = page.consumed_capacity.as_ref().map_or(0.0, |c| c.total);
             let ran = HistoryRequest::builder(request, &generated);
             // History is a convenience: a failure to record it must not fail the read.
-            if let Err(err) = self
-                .record_query(profile_id, &ran, u32::try_from(count).unwrap_or(0), units)
-                .await
-            {
+            if let Err(err) = self.record_query(profile_id, &ran, page.count, units).await {
                 tracing::warn!(%err, "the builder's read could not be added to the history");
             }
         }
-        Ok(QueryPage {
-            items,
-            count: u32::try_from(count).unwrap_or(0),
-            scanned_count,
-            stop: page_stop(last_key.is_some(), generated.limit, scanned_count),
-            last_evaluated_key: last_key,
-            consumed_capacity: consumed,
-        })
+        Ok(page)
     }
 
     /// Saves an expression or a request under `name` for `table` (replacing what had that name).
@@ -405,19 +304,5 @@ mod tests {
         assert_eq!(state.partition_key.name, "vehicleId");
         assert_eq!(state.partition_key.key_type, KeyType::S);
         assert_eq!(state.sort_key.unwrap().key_type, KeyType::N);
-    }
-
-    #[test]
-    fn builder_values_travel_to_the_sdk_with_their_types() {
-        let values = BTreeMap::from([
-            (
-                ":n".to_owned(),
-                dynotable_types::AttributeValue::N("12.5".parse().unwrap()),
-            ),
-            (":s".to_owned(), dynotable_types::AttributeValue::S("x".into())),
-        ]);
-        let sdk = sdk_values(&values).unwrap();
-        assert_eq!(sdk[":n"], Sdk::N("12.5".into()));
-        assert_eq!(sdk[":s"], Sdk::S("x".into()));
     }
 }

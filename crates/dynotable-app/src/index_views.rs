@@ -16,17 +16,18 @@
 
 use std::collections::BTreeSet;
 
-use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
+use dynotable_builder::{Direction, KeyConditionState, ReadOperation, ReadRequest, ReturnConsumedCapacity};
 use dynotable_engine::capacity::index_entry_image;
 use dynotable_engine::catalog::{IndexKind as EngineIndexKind, KeySchema, ProjectionSchema};
 
 use crate::costs::table_shape;
-use crate::dto::attribute::{item_from_sdk, item_to_engine};
+use crate::dto::attribute::item_to_engine;
 use crate::dto::index_view::{
     AbsentItem, CollectionGauge, CollectionLimits, IndexesSideBySide, Placement, ViewCollection, ViewColumn,
     ViewEntry, ViewItem, ViewSource,
 };
 use crate::dto::{AttributeValue, IndexKind, Item};
+use crate::requests;
 use crate::{App, CommandError, ErrorCode};
 
 /// Rule B.7: an item collection of a table with an LSI holds at most 10 GB.
@@ -62,43 +63,41 @@ impl App {
         let description = self.describe_table(profile_id, table).await?;
         let shape = table_shape(&description);
         let session = self.session(profile_id).await?;
-        let (items, read_units, truncated) = match &source {
-            ViewSource::Partition { value, limit } => {
-                let output = session
-                    .client
-                    .query()
-                    .table_name(table)
-                    .key_condition_expression("#p = :p")
-                    .expression_attribute_names("#p", &description.keys.partition_key.name)
-                    .expression_attribute_values(":p", value.to_sdk().map_err(validation)?)
-                    .limit((*limit).clamp(1, VIEW_ITEMS) as i32)
-                    .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                    .send()
-                    .await
-                    .map_err(|err| CommandError::from_sdk(&err))?;
-                (
-                    output.items().iter().map(item_from_sdk).collect::<Vec<Item>>(),
-                    output.consumed_capacity().and_then(|c| c.capacity_units()),
-                    output.last_evaluated_key().is_some(),
-                )
-            }
-            ViewSource::Scan { limit } => {
-                let output = session
-                    .client
-                    .scan()
-                    .table_name(table)
-                    .limit((*limit).clamp(1, VIEW_ITEMS) as i32)
-                    .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                    .send()
-                    .await
-                    .map_err(|err| CommandError::from_sdk(&err))?;
-                (
-                    output.items().iter().map(item_from_sdk).collect::<Vec<Item>>(),
-                    output.consumed_capacity().and_then(|c| c.capacity_units()),
-                    output.last_evaluated_key().is_some(),
-                )
-            }
+        // One request, written by dynotable-builder like every read the app sends.
+        let request = match &source {
+            ViewSource::Partition { value, limit } => ReadRequest {
+                operation: ReadOperation::Query,
+                table_name: table.to_owned(),
+                index_name: None,
+                key_condition: Some(KeyConditionState {
+                    partition_key: description.keys.partition_key.name.clone(),
+                    partition_value: value.to_engine().map_err(validation)?,
+                    sort: None,
+                }),
+                filter: None,
+                projection: None,
+                direction: Direction::Ascending,
+                limit: Some((*limit).clamp(1, VIEW_ITEMS)),
+                consistent_read: false,
+                return_consumed_capacity: Some(ReturnConsumedCapacity::TOTAL),
+            },
+            ViewSource::Scan { limit } => ReadRequest {
+                operation: ReadOperation::Scan,
+                table_name: table.to_owned(),
+                index_name: None,
+                key_condition: None,
+                filter: None,
+                projection: None,
+                direction: Direction::Ascending,
+                limit: Some((*limit).clamp(1, VIEW_ITEMS)),
+                consistent_read: false,
+                return_consumed_capacity: Some(ReturnConsumedCapacity::TOTAL),
+            },
         };
+        let page = requests::send(&session.client, &requests::generate(&request)?, None, None).await?;
+        let read_units = page.consumed_capacity.as_ref().map(|c| c.total);
+        let truncated = page.last_evaluated_key.is_some();
+        let items = page.items;
 
         let mut view_items = Vec::with_capacity(items.len());
         let mut engine_items = Vec::with_capacity(items.len());

@@ -28,6 +28,7 @@ pub mod index_views;
 pub mod new_table;
 pub mod profiles;
 mod reads;
+mod requests;
 mod saved;
 pub mod scans;
 pub mod secrets;

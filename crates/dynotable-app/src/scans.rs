@@ -3,19 +3,23 @@
 //! capacity budget stops it by itself. A parallel scan runs `segments` Scan requests at once
 //! (rule B.4: `Segment` / `TotalSegments`), each paging on its own.
 //!
+//! Every page is a Scan written by `dynotable-builder` ([`scan_request`], [`crate::requests`]):
+//! the filter the caller typed is parsed into builder state and written again with the builder's
+//! placeholders, never sent as typed.
+//!
 //! The scan checks for cancellation between pages, so it stops within one page's latency, and
 //! pages still in flight when it is cancelled are dropped, not delivered.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
+use dynotable_builder::{Direction, GeneratedRequest, ReadOperation, ReadRequest, ReturnConsumedCapacity};
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
-use crate::dto::attribute::{item_from_sdk, item_to_engine, item_to_sdk};
+use crate::dto::attribute::item_to_engine;
 use crate::dto::{Item, QueryPage};
-use crate::reads::{consumed_capacity, page_stop};
+use crate::requests::{self, Segment};
 use crate::{App, CommandError, ErrorCode};
 
 /// Most segments a parallel scan may use here (DynamoDB allows up to 1,000,000; a desktop app
@@ -118,6 +122,7 @@ impl App {
                 ),
             ));
         }
+        let generated = scan_request(&input)?;
         let session = self.session(profile_id).await?;
         let description = self.describe_table(profile_id, &input.table).await?;
         let cancelled = self.inner.running.register(&input.scan_id)?;
@@ -126,10 +131,14 @@ impl App {
             let mut tasks = tokio::task::JoinSet::new();
             for segment in 0..input.segments {
                 let client = session.client.clone();
-                let input = input.clone();
+                let generated = generated.clone();
                 let sender = sender.clone();
                 let cancelled = cancelled.clone();
-                tasks.spawn(async move { scan_segment(client, input, segment, cancelled, sender).await });
+                let segment = Segment {
+                    segment,
+                    total: input.segments,
+                };
+                tasks.spawn(async move { scan_segment(client, generated, segment, cancelled, sender).await });
             }
             drop(sender);
             let mut totals = ScanTotals {
@@ -187,62 +196,52 @@ impl App {
     }
 }
 
+/// The Scan a [`ScanInput`] asks for, as `dynotable-builder` writes it (see [`crate::requests`]):
+/// a typed filter is parsed into builder state and written again with the builder's
+/// placeholders, so what DynamoDB would refuse is refused before the first page.
+pub(crate) fn scan_request(input: &ScanInput) -> Result<GeneratedRequest, CommandError> {
+    let request = ReadRequest {
+        operation: ReadOperation::Scan,
+        table_name: input.table.clone(),
+        index_name: input.index.clone(),
+        key_condition: None,
+        filter: requests::filter_state(
+            input.filter.as_deref(),
+            input.filter_names.as_ref(),
+            input.filter_values.as_ref(),
+        )?,
+        projection: None,
+        direction: Direction::Ascending,
+        limit: input.page_limit,
+        consistent_read: input.consistent_read,
+        return_consumed_capacity: Some(ReturnConsumedCapacity::INDEXES),
+    };
+    requests::generate(&request)
+}
+
 /// Pages through one segment until its end, cancellation, or an error.
 async fn scan_segment(
     client: aws_sdk_dynamodb::Client,
-    input: ScanInput,
-    segment: u32,
+    generated: GeneratedRequest,
+    segment: Segment,
     cancelled: Arc<AtomicBool>,
     sender: mpsc::Sender<SegmentReport>,
 ) {
-    let filter_values = match input.filter_values.as_ref().map(item_to_sdk).transpose() {
-        Ok(values) => values,
-        Err(message) => {
-            let _ = sender
-                .send(SegmentReport::Failed(CommandError::new(
-                    ErrorCode::Validation,
-                    message,
-                )))
-                .await;
-            return;
-        }
-    };
-    let mut start = None;
+    let mut start: Option<Item> = None;
     while !cancelled.load(Ordering::SeqCst) {
-        let mut call = client
-            .scan()
-            .table_name(&input.table)
-            .set_index_name(input.index.clone())
-            .set_filter_expression(input.filter.clone().filter(|f| !f.trim().is_empty()))
-            .set_expression_attribute_names(input.filter_names.clone().map(|n| n.into_iter().collect()))
-            .set_expression_attribute_values(filter_values.clone())
-            .consistent_read(input.consistent_read)
-            .set_limit(input.page_limit.map(|l| l.min(i32::MAX as u32) as i32))
-            .set_exclusive_start_key(start.take())
-            .return_consumed_capacity(ReturnConsumedCapacity::Indexes);
-        if input.segments > 1 {
-            call = call.segment(segment as i32).total_segments(input.segments as i32);
-        }
-        let output = match call.send().await {
-            Ok(output) => output,
+        let page = match requests::send(&client, &generated, start.as_ref(), Some(segment)).await {
+            Ok(page) => page,
             Err(err) => {
-                let _ = sender
-                    .send(SegmentReport::Failed(CommandError::from_sdk(&err)))
-                    .await;
+                let _ = sender.send(SegmentReport::Failed(err)).await;
                 return;
             }
         };
-        let last = output.last_evaluated_key().cloned();
-        let scanned_count = u32::try_from(output.scanned_count()).unwrap_or(0);
-        let page = QueryPage {
-            items: output.items().iter().map(item_from_sdk).collect(),
-            count: u32::try_from(output.count()).unwrap_or(0),
-            scanned_count,
-            last_evaluated_key: last.as_ref().map(item_from_sdk),
-            consumed_capacity: output.consumed_capacity().map(consumed_capacity),
-            stop: page_stop(last.is_some(), input.page_limit, scanned_count),
-        };
-        if sender.send(SegmentReport::Page(segment, page)).await.is_err() {
+        let last = page.last_evaluated_key.clone();
+        if sender
+            .send(SegmentReport::Page(segment.segment, page))
+            .await
+            .is_err()
+        {
             return;
         }
         match last {

@@ -67,7 +67,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
     scope: "Table views",
     combos: viewDigits,
   },
-  { id: "run-query", description: "Run the query", scope: "Query", combos: [{ key: "Enter", mod: true }] },
+  { id: "run-query", description: "Run the query bar's Query or Scan (anywhere in a table's tab)", scope: "Query", combos: [{ key: "Enter", mod: true }] },
   { id: "next-page", description: "Load the next page", scope: "Collection", combos: [{ key: "j", mod: true }] },
   { id: "edit-item", description: "Edit the selected item", scope: "Collection", combos: [{ key: "Enter" }] },
   {

@@ -7,18 +7,14 @@ import { useState } from "react";
 import { createRoot } from "react-dom/client";
 import { Tabs, type TabInfo } from "../app/Tabs";
 import { ShortcutSheet, useShortcutSheet } from "../app/ShortcutSheet";
-import { QueryControls } from "../features/explorer/QueryControls";
 import { CollectionBox } from "../features/explorer/CollectionBox";
 import { CollectionMap } from "../features/explorer/CollectionMap";
 import { ItemEditor } from "../features/items/ItemEditor";
-import type { CollectionStat, IndexSummary, Item, KeySchema, QueryPage } from "../features/explorer/model";
+import type { CollectionStat, Item, KeySchema, QueryPage } from "../features/explorer/model";
 import "../app/theme.css";
 import "./gallery.css";
 
 const keys: KeySchema = { partitionKey: { name: "vehicleId", type: "S" }, sortKey: { name: "recordedAt", type: "S" } };
-const indexes: IndexSummary[] = [
-  { name: "ByDepot", kind: "global", keys: { partitionKey: { name: "depotCode", type: "S" }, sortKey: { name: "recordedAt", type: "S" } }, projection: { type: "ALL", attributes: [] }, itemCount: null, sizeBytes: null, status: null, backfilling: null },
-];
 const pk = { S: "VEH#V-7741" };
 const meta: Item = {
   vehicleId: pk,
@@ -80,7 +76,6 @@ function Gallery() {
         {active === "t" && <CollectionMap stats={stats} keyName="vehicleId" onOpen={() => setActive("q")} />}
         {active === "q" && (
           <div className="gallery-query">
-            <QueryControls table="Telemetry" keys={keys} indexes={indexes} suggestions={stats.map((s) => s.partitionValue)} onRun={() => {}} />
             {editing === null ? (
               <CollectionBox keys={keys} partitionValue={pk} pages={pages} loading={false} onLoadMore={() => {}} onEdit={setEditing} />
             ) : (

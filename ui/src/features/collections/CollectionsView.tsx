@@ -22,6 +22,9 @@ import { wholeCollectionReadCost } from "../../shared/readCost";
 import { TypedValue } from "../../shared/TypedValue";
 import { matchesShortcut } from "../../app/shortcuts";
 import { collectionKey, type BoxState, type CollectionEntry, type Collections, type Item } from "./useCollections";
+import { boxRead, type ActiveRead, type BoxRead } from "./activeRead";
+import { ReadRows } from "./ReadRows";
+import { boxColumns } from "./boxColumns";
 import "./CollectionsView.css";
 
 export type CollectionsViewProps = {
@@ -37,6 +40,8 @@ export type CollectionsViewProps = {
   rowsPerBox: number;
   /** Boxes rendered beyond those in sight. Default 3. */
   overscan?: number;
+  /** What the query bar last ran: the box a Query read is highlighted, the others faded. */
+  activeRead?: ActiveRead | null;
 };
 
 const HEADER = 40;
@@ -57,7 +62,16 @@ function estimate(entry: CollectionEntry | undefined, state: BoxState | undefine
 /** How long a revealed box is kept in place while the boxes around it are listed, read and measured. */
 const REVEAL_HOLD_MS = 30_000;
 
-export function CollectionsView({ table, data, onOpen, onGroupBy, reveal = null, rowsPerBox, overscan = 3 }: CollectionsViewProps) {
+export function CollectionsView({
+  table,
+  data,
+  onOpen,
+  onGroupBy,
+  reveal = null,
+  rowsPerBox,
+  overscan = 3,
+  activeRead = null,
+}: CollectionsViewProps) {
   const { at, boxes, want, retry, locate } = data;
   const total = data.total ?? 0;
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -302,6 +316,7 @@ export function CollectionsView({ table, data, onOpen, onGroupBy, reveal = null,
                       onRetry={retry}
                       onKeyDown={onBoxKeyDown}
                       rowsPerBox={rowsPerBox}
+                      read={boxRead(activeRead, entry.key)}
                       boxRef={(el) => {
                         if (el) boxRefs.current.set(v.index, el);
                         else boxRefs.current.delete(v.index);
@@ -379,11 +394,27 @@ type BoxProps = {
   onRetry: (key: string) => void;
   onKeyDown: (event: KeyboardEvent<HTMLElement>, index: number, entry: CollectionEntry) => void;
   rowsPerBox: number;
+  /** How the active read stands with this box (null: no active read). */
+  read?: BoxRead;
   boxRef: (el: HTMLElement | null) => void;
 };
 
 /** One collection; memoised so a box that arrives re-renders only itself. */
-const Box = memo(function Box({ entry, index, total, keys, marks, state, marked, onOpen, onRetry, onKeyDown, rowsPerBox, boxRef }: BoxProps) {
+const Box = memo(function Box({
+  entry,
+  index,
+  total,
+  keys,
+  marks,
+  state,
+  marked,
+  onOpen,
+  onRetry,
+  onKeyDown,
+  rowsPerBox,
+  read = null,
+  boxRef,
+}: BoxProps) {
   const pkName = keys.partitionKey.name;
   const keyText = attributeText(entry.partitionValue);
   const cost = wholeCollectionReadCost(entry.sizeBytes);
@@ -391,7 +422,8 @@ const Box = memo(function Box({ entry, index, total, keys, marks, state, marked,
   return (
     <article
       ref={boxRef}
-      className={`run-box${marked ? " run-box-marked" : ""}${keys.sortKey === null ? " run-box-single" : ""}`}
+      className={`run-box${marked ? " run-box-marked" : ""}${keys.sortKey === null ? " run-box-single" : ""}${read === null ? "" : ` run-box-${read.role}`}`}
+      data-read={read?.role}
       aria-labelledby={titleId}
       aria-posinset={index + 1}
       aria-setsize={total}
@@ -425,7 +457,21 @@ const Box = memo(function Box({ entry, index, total, keys, marks, state, marked,
           Open in Items
         </button>
       </header>
-      <BoxBody entry={entry} keys={keys} marks={marks} state={state} onOpen={onOpen} onRetry={onRetry} rowsPerBox={rowsPerBox} />
+      {read?.role === "read" && (
+        <p className="run-box-read-note" data-testid="box-read-note">
+          The query reads this collection, and only this one.
+        </p>
+      )}
+      {read?.role === "walked" && (
+        <p className="run-box-read-note" data-testid="box-walked-note">
+          The scan read {formatCount(read.items)} {read.items === 1 ? "item" : "items"} here.
+        </p>
+      )}
+      {read?.role === "read" ? (
+        <ReadRows keys={keys} pages={read.pages} loading={read.loading} />
+      ) : (
+        <BoxBody entry={entry} keys={keys} marks={marks} state={state} onOpen={onOpen} onRetry={onRetry} rowsPerBox={rowsPerBox} />
+      )}
     </article>
   );
 });
@@ -467,20 +513,7 @@ function BoxBody({
   return <BoxRows entry={entry} keys={keys} marks={marks} items={state.items} more={state.more} onOpen={onOpen} />;
 }
 
-/** The columns of a box: every attribute its items have, in order of first appearance, less the keys. */
-export function boxColumns(keys: KeySchema, items: Item[]): string[] {
-  const skip = new Set([keys.partitionKey.name, keys.sortKey?.name]);
-  const seen = new Set<string>();
-  const columns: string[] = [];
-  for (const item of items) {
-    for (const name of Object.keys(item)) {
-      if (skip.has(name) || seen.has(name)) continue;
-      seen.add(name);
-      columns.push(name);
-    }
-  }
-  return columns;
-}
+export { boxColumns } from "./boxColumns";
 
 function BoxRows({
   entry,

@@ -68,16 +68,20 @@ describe("QueryHistory", () => {
     expect(describeQuery(window)).toBe("VEH#V-7741 BETWEEN TS#09:00 AND TS#09:59 · newest first · Limit 25");
   });
 
-  it("lists the backend's history of this table and runs an entry again", async () => {
+  it("lists the backend's history of this table: runs a query again, loads a request of the bar back into it", async () => {
     const onRun = vi.fn();
+    const onLoad = vi.fn();
     const fake = source();
-    render(<QueryHistory profileId="embedded" table="Telemetry" current={null} refresh={0} source={fake} onRun={onRun} />);
+    render(<QueryHistory profileId="embedded" table="Telemetry" current={null} refresh={0} source={fake} onRun={onRun} onLoad={onLoad} />);
     const recent = await screen.findByRole("list", { name: "Recent queries" });
     expect(recent.textContent).toContain("25 items · 0.5 RCU");
-    // The builder's runs are listed in the builder.
-    expect(recent.textContent).not.toContain("speedKph");
-    fireEvent.click(within(recent).getByRole("button"));
+    // The query bar's requests are listed with their expressions written out.
+    expect(recent.textContent).toContain("Scan · filter speedKph >= 100 · 3 items · 1 RCU");
+    const [collection, builder] = within(recent).getAllByRole("button");
+    fireEvent.click(collection!);
     expect(onRun).toHaveBeenCalledWith(window);
+    fireEvent.click(builder!);
+    expect(onLoad).toHaveBeenCalledWith(builderScan);
     expect(fake.queryHistory).toHaveBeenCalledWith("embedded", "Telemetry");
   });
 

@@ -1,13 +1,14 @@
 import { useCallback, useEffect, useState } from "react";
-import type { commands, HistoryEntry, QueryInput, SavedQuery, SortKeyCondition } from "../../ipc/bindings.gen";
+import type { commands, HistoryEntry, QueryInput, ReadRequest, SavedQuery, SortKeyCondition } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { attributeText } from "../items/attributeValue";
 import { formatCount, formatUnits } from "./format";
 
 export type HistorySource = Pick<typeof commands, "queryHistory" | "savedQueries" | "saveQuery" | "deleteSavedQuery">;
 
-/** A history entry of the collection view, with its query. */
-type CollectionEntry = Omit<HistoryEntry, "request"> & { request: QueryInput };
+/** A history entry: a collection-view query, or a request of the query bar with its one-line summary. */
+type Entry = Omit<HistoryEntry, "request"> &
+  ({ kind: "collection"; request: QueryInput; line: string } | { kind: "builder"; request: ReadRequest; line: string });
 
 /** Most history entries listed. */
 const SHOWN = 20;
@@ -33,9 +34,10 @@ export function describeQuery(input: QueryInput): string {
 }
 
 /**
- * The queries run on this table's collection view (the backend records every first page; the
- * query builder's runs are listed in the builder) and the ones saved by name; either can be run
- * again in the collection view. `refresh` changes after each run.
+ * The queries and scans run on this table (the backend records every first page: the query bar's
+ * requests with their expressions written out, and queries of older versions in the collection
+ * view's shape) and the ones saved by name. A saved or collection query runs again (`onRun`); a
+ * request of the bar goes back into the bar (`onLoad`). `refresh` changes after each run.
  */
 export function QueryHistory({
   profileId,
@@ -44,6 +46,7 @@ export function QueryHistory({
   refresh,
   source,
   onRun,
+  onLoad,
 }: {
   profileId: string;
   table: string;
@@ -51,15 +54,25 @@ export function QueryHistory({
   refresh: string | number;
   source: HistorySource;
   onRun: (input: QueryInput) => void;
+  onLoad?: (request: ReadRequest) => void;
 }) {
-  const [history, setHistory] = useState<CollectionEntry[]>([]);
+  const [history, setHistory] = useState<Entry[]>([]);
   const [saved, setSaved] = useState<SavedQuery[]>([]);
   const [name, setName] = useState("");
   const [error, setError] = useState<UiError | null>(null);
 
   const load = useCallback(async () => {
     const [h, s] = await Promise.all([unwrap(source.queryHistory(profileId, table)), unwrap(source.savedQueries(profileId, table))]);
-    if (h.status === "ok") setHistory(h.data.flatMap((entry) => (entry.request.kind === "collection" ? [{ ...entry, request: entry.request.request }] : [])));
+    if (h.status === "ok") {
+      setHistory(
+        h.data.map((entry): Entry => {
+          const r = entry.request;
+          return r.kind === "collection"
+            ? { ...entry, kind: "collection", request: r.request, line: describeQuery(r.request) }
+            : { ...entry, kind: "builder", request: r.request, line: r.summary };
+        }),
+      );
+    }
     if (s.status === "ok") setSaved(s.data);
     const failed = h.status === "error" ? h.error : s.status === "error" ? s.error : null;
     setError(failed);
@@ -132,8 +145,13 @@ export function QueryHistory({
         <ul className="history-list" aria-label="Recent queries">
           {history.slice(0, SHOWN).map((entry) => (
             <li key={entry.id}>
-              <button type="button" className="table-link" onClick={() => onRun(entry.request)}>
-                {describeQuery(entry.request)}
+              <button
+                type="button"
+                className="table-link"
+                onClick={() => (entry.kind === "collection" ? onRun(entry.request) : onLoad?.(entry.request))}
+                title={entry.kind === "collection" ? "Run it again" : "Load it into the query bar"}
+              >
+                {entry.line}
               </button>
               <span className="muted">
                 {" "}

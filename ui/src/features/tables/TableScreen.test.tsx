@@ -1,11 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { cleanup, configure, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { TableScreen, type TableSource } from "./TableScreen";
 import type { TableIntent } from "../../shared/tableIntent";
 import { TEN_MINUTE_WINDOW } from "../start/story";
 import { CapacityProvider } from "../../app/capacity";
-import type { AttributeValue, Profile, QueryInput, QueryPage, TableDescription } from "../../ipc/bindings.gen";
+import type { AttributeValue, Profile, QueryInput, QueryPage, ReadRequest, SortKeyOperator, TableDescription } from "../../ipc/bindings.gen";
 import type { Item } from "../explorer/model";
+import { fakeBuild, pagedRun } from "../query/fakeQuerySource";
 
 const embedded: Profile = { id: "embedded", name: "Embedded", color: "#4f7cff", region: "local", readOnly: false, connection: { kind: "embedded" } };
 
@@ -77,6 +78,19 @@ function source(overrides: Partial<TableSource> = {}): TableSource {
       };
       return { status: "ok" as const, data: page };
     }),
+    buildReadRequest: vi.fn(fakeBuild),
+    sortKeyOperators: vi.fn(async () => ["=", "<", "<=", ">", ">=", "BETWEEN", "begins_with"] as SortKeyOperator[]),
+    runReadRequest: pagedRun(
+      {
+        items: [reading(9), reading(8)],
+        count: 2,
+        scannedCount: 2,
+        lastEvaluatedKey: { vehicleId: { S: "VEH#V-7741" }, recordedAt: reading(8).recordedAt! },
+        consumedCapacity: { total: 0.5, table: 0.5, indexes: [] },
+        stop: "limit",
+      },
+      { items: [reading(7)], count: 1, scannedCount: 1, lastEvaluatedKey: null, consumedCapacity: { total: 0.5, table: 0.5, indexes: [] }, stop: "end" },
+    ),
     putItem: vi.fn(async () => ({ status: "ok" as const, data: { consumedCapacity: { total: 1, table: 1, indexes: [] } } })),
     deleteItem: vi.fn(async () => ({ status: "ok" as const, data: { consumedCapacity: { total: 1, table: 1, indexes: [] } } })),
     checkItem: vi.fn(async () => ({ status: "ok" as const, data: { sizeBytes: 80, limitBytes: 409600, problems: [] } })),
@@ -125,10 +139,7 @@ function source(overrides: Partial<TableSource> = {}): TableSource {
         "generateExpression",
         "parseExpressions",
         "checkExpressions",
-        "sortKeyOperators",
-        "buildReadRequest",
         "exportCode",
-        "runReadRequest",
         "saveExpression",
         "savedExpressions",
         "deleteSavedExpression",
@@ -141,6 +152,8 @@ function source(overrides: Partial<TableSource> = {}): TableSource {
 afterEach(cleanup);
 // The screen mounts many panels; on a loaded machine a test can pass 5 s without being wrong.
 vi.setConfig({ testTimeout: 15_000 });
+// A Query from the bar waits for the backend's check of the request (a short debounce) first.
+configure({ asyncUtilTimeout: 5_000 });
 
 // jsdom lays nothing out: the Collections view's run gets a 600 px viewport, each box 200 px.
 beforeAll(() => {
@@ -178,11 +191,19 @@ describe("TableScreen", () => {
     await waitFor(() => expect(screen.getByTestId("table-key-chips")).toBeTruthy());
     fireEvent.click(await openButton());
     await waitFor(() => expect(screen.getByRole("region", { name: /Item collection vehicleId = VEH#V-7741/ })).toBeTruthy());
-    expect(fake.query).toHaveBeenCalledWith("embedded", expect.objectContaining({ partitionValue: { S: "VEH#V-7741" }, limit: 100 }));
-    const calls = () => (fake.query as ReturnType<typeof vi.fn>).mock.calls.filter((c) => c[1].limit === 100);
+    // The box's Query goes through the query bar's one model: the builder's request, run as built.
+    const calls = () => (fake.runReadRequest as ReturnType<typeof vi.fn>).mock.calls as [string, ReadRequest, unknown][];
+    expect(calls()[0]![1]).toMatchObject({
+      operation: "Query",
+      tableName: "Telemetry",
+      keyCondition: { partitionKey: "vehicleId", partitionValue: { S: "VEH#V-7741" }, sort: null },
+      limit: 100,
+    });
+    expect(calls()[0]![2]).toBeNull();
+    expect((screen.getByTestId("qb-pk") as HTMLInputElement).value).toBe("VEH#V-7741");
     fireEvent.click(screen.getByRole("button", { name: /Load more/ }));
     await waitFor(() => expect(calls()).toHaveLength(2));
-    expect(calls()[1]![1].exclusiveStartKey).toEqual({
+    expect(calls()[1]![2]).toEqual({
       vehicleId: { S: "VEH#V-7741" },
       recordedAt: reading(8).recordedAt,
     });
@@ -267,7 +288,9 @@ describe("TableScreen", () => {
     // Views are built on their first visit: Settings is not there yet.
     expect(screen.queryByTestId("view-settings")).toBeNull();
     expect(screen.queryByRole("group", { name: /accordion/ })).toBeNull();
-    expect(document.querySelector("details > summary")).toBeNull();
+    expect(document.querySelector('[role="tabpanel"] details > summary')).toBeNull();
+    // One query bar above the views.
+    expect(screen.getAllByTestId("query-bar")).toHaveLength(1);
   });
 
   it("keeps a view's state while another view is shown", async () => {
@@ -285,8 +308,7 @@ describe("TableScreen", () => {
     expect(screen.getByTestId("view-settings").hidden).toBe(true);
     // The same box, not a new one: nothing was queried again.
     expect(screen.getByRole("region", { name: /Item collection vehicleId = VEH#V-7741/ })).toBe(region);
-    const itemsQueries = (fake.query as ReturnType<typeof vi.fn>).mock.calls.filter((c) => c[1].limit === 100);
-    expect(itemsQueries).toHaveLength(1);
+    expect(fake.runReadRequest).toHaveBeenCalledTimes(1);
     // The Collections view kept its boxes too: back on it, nothing is read again.
     const before = (fake.query as ReturnType<typeof vi.fn>).mock.calls.length;
     fireEvent.click(screen.getByTestId("view-tab-collections"));
@@ -350,15 +372,22 @@ describe("TableScreen", () => {
         <TableScreen profile={embedded} tableName="Telemetry" source={fake} intent={intent} />
       </CapacityProvider>
     );
-    const { rerender } = render(view({ n: 1, view: "items", query: window }));
-    await waitFor(() => expect(screen.getByTestId("view-tab-items").getAttribute("aria-selected")).toBe("true"));
-    await waitFor(() => expect(fake.query).toHaveBeenCalledWith("embedded", window));
-    const runs = (fake.query as ReturnType<typeof vi.fn>).mock.calls.filter((c) => c[1] === window).length;
-    // The same request again (same n) is not run twice; a new one switches the view.
-    rerender(view({ n: 1, view: "items", query: window }));
+    const runs = () => (fake.runReadRequest as ReturnType<typeof vi.fn>).mock.calls as [string, ReadRequest, unknown][];
+    const { rerender } = render(view({ n: 1, view: "cost", query: window }));
+    await waitFor(() => expect(screen.getByTestId("view-tab-cost").getAttribute("aria-selected")).toBe("true"));
+    // Run through the query bar's one model: the builder's request for the window, newest first.
+    await waitFor(() => expect(runs()).toHaveLength(1));
+    expect(runs()[0]![1]).toMatchObject({
+      operation: "Query",
+      tableName: "Telemetry",
+      keyCondition: { partitionKey: "vehicleId", partitionValue: { S: "VEH#V-7741" } },
+      direction: "descending",
+    });
+    // The same request again (same n) is not run twice; a new one switches the view and reveals.
+    rerender(view({ n: 1, view: "cost", query: window }));
     rerender(view({ n: 2, view: "collections", groupBy: null, reveal: { S: "VEH#V-7741" } }));
     await waitFor(() => expect(screen.getByTestId("view-tab-collections").getAttribute("aria-selected")).toBe("true"));
-    expect((fake.query as ReturnType<typeof vi.fn>).mock.calls.filter((c) => c[1] === window).length).toBe(runs);
+    expect(runs()).toHaveLength(1);
     await waitFor(() =>
       expect(document.querySelector('[data-testid="collection-run-box"][data-key="VEH#V-7741"]')?.className).toContain("run-box-marked"),
     );

@@ -9,17 +9,14 @@ import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { useCapacityLedger } from "../../app/capacity";
 import { CollectionBox } from "../explorer/CollectionBox";
 import { CollectionMap } from "../explorer/CollectionMap";
-import { QueryControls } from "../explorer/QueryControls";
 import type { Item, KeySchema } from "../explorer/model";
 import { ItemEditor, type ItemValidation } from "../items/ItemEditor";
 import { DeleteConfirm } from "../items/DeleteConfirm";
 import { TableOverview } from "./TableOverview";
-import { ScanPanel, type ChannelFactory } from "./ScanPanel";
 import { StatisticsGate } from "./StatisticsGate";
-import { BuilderResults, useBuilderRuns } from "./BuilderResults";
 import { TableHeader } from "./TableHeader";
 import { CollectionsView } from "../collections/CollectionsView";
-import { useCollections } from "../collections/useCollections";
+import { collectionKey, useCollections } from "../collections/useCollections";
 import type { TableIntent } from "../../shared/tableIntent";
 import { useTable } from "./useTable";
 import { VIEW_ORDER, ViewTabs, type ViewId, type ViewInfo } from "./ViewTabs";
@@ -28,13 +25,17 @@ import { TransferPanel } from "./TransferPanel";
 import { DeleteTable } from "./DeleteTable";
 import { TableSettings } from "./TableSettings";
 import { QueryHistory } from "./QueryHistory";
-import { QueryBuilderPanel } from "../builder/QueryBuilderPanel";
+import { CodePanel } from "../builder/CodePanel";
 import { CostPanel, type CostSource } from "../costs/CostPanel";
 import { IndexesView, type IndexesSource } from "../indexes/IndexesView";
 import type { BuilderSource } from "../builder/source";
 import { WriteEstimate } from "../costs/WriteEstimate";
 import type { ConsumedCapacity } from "../../ipc/bindings.gen";
-import { useCollectionQuery } from "./useCollectionQuery";
+import { QueryBar } from "../query/QueryBar";
+import { SavedRequests } from "../query/SavedRequests";
+import { ScanResults } from "../query/ScanResults";
+import { useQueryModel, type ChannelFactory, type QuerySource } from "../query/useQueryModel";
+import type { ActiveRead } from "../collections/activeRead";
 import { formatUnits } from "./format";
 import "./tables.css";
 
@@ -69,7 +70,8 @@ export type TableSource = Pick<
 > &
   CostSource &
   IndexesSource &
-  BuilderSource;
+  BuilderSource &
+  QuerySource;
 
 /** Items drawn in each box of the Collections view (the Query's Limit); the rest are counted. */
 const ROWS_PER_BOX = 20;
@@ -104,10 +106,13 @@ function collectionQuery(table: string, partitionValue: AttributeValue, index: s
 }
 
 /**
- * One table: a header (name, keys, figures) over a strip of views, each a tab that keeps its state
- * while another is shown: Collections (the map), Items (one collection as a dashed box: query,
- * page, edit; and a streamed scan), Indexes side by side, Cost, Code & history, Import/export and
- * Settings (what DescribeTable says; changing and deleting the table). Alt+1 … Alt+7 switch views.
+ * One table: a header (name, keys, figures), the query bar (one query model for every view:
+ * `useQueryModel`), and a strip of views, each a tab that keeps its state while another is shown:
+ * Collections (the boxes; the one a Query read highlighted, the others faded), Items (what the
+ * bar read, as a dashed box to page through and edit, or the collections a Scan met), Indexes
+ * side by side, Cost, Code & history, Import/export and Settings (what DescribeTable says;
+ * changing and deleting the table).
+ * Alt+1 … Alt+7 switch views; Ctrl+Enter runs the bar's query from anywhere in the tab.
  */
 export function TableScreen({
   profile,
@@ -139,7 +144,6 @@ export function TableScreen({
     rowsPerBox: ROWS_PER_BOX,
   });
   const rootRef = useRef<HTMLDivElement>(null);
-  const [queryRun, setQueryRun] = useState(0);
   const [editing, setEditing] = useState<Editing>(null);
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<{ name: string; message: string } | null>(null);
@@ -148,16 +152,56 @@ export function TableScreen({
   const [draft, setDraft] = useState<Item | null>(null);
   // The last write saved, with what it reported: shown estimate beside actual.
   const [lastWrite, setLastWrite] = useState<{ existing: Item | null; newItem: Item; actual: ConsumedCapacity | null } | null>(null);
-  const query = useCollectionQuery(profile.id, source.query);
-  const builder = useBuilderRuns();
+  const model = useQueryModel({ profileId: profile.id, table: table.status === "ok" ? table.data : null, source, makeChannel });
+  const run = model.run;
+  const queryPages = run?.kind === "query" ? run.pages : [];
   const ledger = useCapacityLedger();
 
-  // Alt+1 … Alt+7: only the table screen on show answers (the others stay mounted, hidden).
+  // A Query reads one box, of the table or of the index it names: the Collections view is
+  // grouped by that index (or the table) and brings the box into view.
+  const readIndex = run === null ? null : (run.request.indexName ?? null);
+  const readValue = run?.kind === "query" && run.request.keyCondition ? (run.request.keyCondition.partitionValue as AttributeValue) : null;
+  const readKey = readValue === null ? null : collectionKey(readValue);
+  useEffect(() => {
+    if (readValue === null) return;
+    setGroupBy(readIndex);
+    setReveal((r) => ({ value: readValue, n: (r?.n ?? 0) + 1 }));
+  }, [readKey, readIndex, run?.kind === "query" ? run.request : null]);
+
+  const activeRead = useMemo<ActiveRead | null>(() => {
+    // Drawn on the run it read: the table's, or the index's when the view is grouped by it.
+    if (run === null || readIndex !== groupBy) return null;
+    if (run.kind === "query") return readKey === null ? null : { kind: "query", key: readKey, pages: run.pages, loading: run.loading };
+    const keysRead = table.status !== "ok" ? null : readIndex === null ? table.data.keys : (table.data.indexes.find((i) => i.name === readIndex)?.keys ?? null);
+    const pk = keysRead?.partitionKey.name ?? null;
+    const seen = new Map<string, number>();
+    for (const page of run.pages) {
+      for (const item of page.items) {
+        const value = pk === null ? undefined : item[pk];
+        if (value === undefined) continue;
+        const key = collectionKey(value);
+        seen.set(key, (seen.get(key) ?? 0) + 1);
+      }
+    }
+    return { kind: "scan", seen, running: run.running };
+  }, [run, readKey, readIndex, groupBy, table]);
+
+  // Alt+1 … Alt+7 and Ctrl+Enter: only the table screen on show answers (the others stay
+  // mounted, hidden). The bar answers Ctrl+Enter itself when the focus is in it.
+  const executeRef = useRef(model.execute);
+  executeRef.current = model.execute;
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (shortcutOf(event) !== "go-to-view") return;
+      const shortcut = shortcutOf(event);
+      if (shortcut !== "go-to-view" && shortcut !== "run-query") return;
       const root = rootRef.current;
       if (root === null || root.closest("[hidden]") !== null) return;
+      if (shortcut === "run-query") {
+        if (document.querySelector('[role="dialog"]') !== null) return;
+        event.preventDefault();
+        executeRef.current();
+        return;
+      }
       const digit = event.code?.startsWith("Digit") ? Number(event.code.slice(5)) : Number(event.key);
       const target = VIEW_ORDER[digit - 1];
       if (target === undefined) return;
@@ -168,25 +212,29 @@ export function TableScreen({
     return () => window.removeEventListener("keydown", onKey);
   }, []);
 
-  const run = useCallback(
+  const loadQueryInput = model.loadQueryInput;
+  const runInput = useCallback(
     (input: QueryInput) => {
-      setQueryRun((n) => n + 1);
       setNotice(null);
-      void query.run(input);
+      void loadQueryInput(input, true);
     },
-    [query],
+    [loadQueryInput],
   );
 
-  // Asked from outside: the view, its grouping, a box, a Query, as the user would have chosen them.
+  // Asked from outside: the view, its grouping, a box, a Query, as the user would have chosen them
+  // (once the table is described: the query bar builds its request from the key schema).
+  const carriedOut = useRef(0);
+  const described = table.status === "ok";
   useEffect(() => {
-    if (intent === null) return;
+    if (intent === null || !described || carriedOut.current === intent.n) return;
+    carriedOut.current = intent.n;
     setView(intent.view);
     if (intent.groupBy !== undefined) setGroupBy(intent.groupBy);
     if (intent.showMap !== undefined) setShowMap(intent.showMap);
     if (intent.reveal !== undefined) setReveal((r) => ({ value: intent.reveal!, n: (r?.n ?? 0) + 1 }));
-    if (intent.query !== undefined) run(intent.query);
+    if (intent.query !== undefined) runInput(intent.query);
     // One intent is carried out once: `n` names it.
-  }, [intent?.n]);
+  }, [intent?.n, described]);
 
   // Stable across renders: the editor re-validates when this function changes, and validating
   // records the draft here, which re-renders this screen.
@@ -214,12 +262,13 @@ export function TableScreen({
     );
   }
   const description = table.data;
-  const queriedIndex = query.input?.index ?? null;
+  const queriedIndex = run?.kind === "query" ? (run.request.indexName ?? null) : null;
   const queriedKeys =
     queriedIndex === null ? description.keys : (description.indexes.find((i) => i.name === queriedIndex)?.keys ?? description.keys);
   const keyNames = keyNamesOf(description.keys);
 
 
+  const recentRefresh = (run?.pages.length ?? 0) + (run === null ? 0 : run.kind === "query" ? (run.loading ? 1000 : 0) : 0);
   const failed = (error: UiError) => setSaveError({ name: error.exception ?? errorTitle(error.code), message: error.message });
 
   const save = async (item: Item) => {
@@ -237,7 +286,7 @@ export function TableScreen({
     const units = result.data.consumedCapacity?.total ?? 0;
     ledger.record("write", units);
     setLastWrite({ existing: editing.kind === "edit" ? editing.original : null, newItem: item, actual: result.data.consumedCapacity });
-    if (editing.kind === "edit") query.replaceItem(keyNames, editing.original, item);
+    if (editing.kind === "edit") model.replaceItem(keyNames, editing.original, item);
     setNotice(`${editing.kind === "edit" ? "Saved" : "Created"}: ${formatUnits(units)} WCU consumed.`);
     setEditing(null);
   };
@@ -256,22 +305,23 @@ export function TableScreen({
     }
     if (result.status !== "ok") return;
     ledger.record("write", result.data.consumedCapacity?.total ?? 0);
-    query.replaceItem(keyNames, editing.original, null);
+    model.replaceItem(keyNames, editing.original, null);
     setNotice(`Deleted: ${formatUnits(result.data.consumedCapacity?.total ?? 0)} WCU consumed.`);
     setEditing(null);
   };
 
   const openCollection = (value: AttributeValue) => {
-    run(collectionQuery(tableName, value));
+    runInput(collectionQuery(tableName, value));
     setView("items");
   };
   // A box of the run regrouped by an index opens as a Query of that index.
   const openBox = (value: AttributeValue) => {
-    run(collectionQuery(tableName, value, groupBy));
+    runInput(collectionQuery(tableName, value, groupBy));
     setView("items");
   };
-  const seenAttributes = [...new Set(query.pages.flatMap((p) => p.items.flatMap((i) => Object.keys(i))))];
-  const lastItem = query.pages.at(-1)?.items.at(-1) ?? null;
+  const seenAttributes = [...new Set((run?.pages ?? []).slice(0, 3).flatMap((p) => p.items.flatMap((i) => Object.keys(i))))];
+  const lastItem = queryPages.at(-1)?.items.at(-1) ?? null;
+  const runError = run?.kind === "query" ? run.error : null;
 
   const statsPanel = (
     <>
@@ -317,6 +367,7 @@ export function TableScreen({
             onGroupBy={setGroupBy}
             reveal={reveal}
             rowsPerBox={ROWS_PER_BOX}
+            activeRead={activeRead}
           />
         </>
       )}
@@ -337,21 +388,6 @@ export function TableScreen({
         return (
           <>
             <section className="table-section" aria-label="Collection">
-              <QueryControls
-                key={query.input === null ? "new" : `${query.input.table}-${JSON.stringify(query.input.partitionValue)}-${queryRun}`}
-                table={tableName}
-                keys={description.keys}
-                indexes={description.indexes}
-                suggestions={suggestions}
-                onRun={run}
-                busy={query.loading}
-                initial={query.input}
-                error={
-                  query.error !== null && query.pages.length === 0
-                    ? { name: query.error.exception ?? errorTitle(query.error.code), message: query.error.message, field: null }
-                    : null
-                }
-              />
               <div className="item-actions">
                 <button type="button" disabled={profile.readOnly} onClick={() => setEditing({ kind: "create", template: null })}>
                   New item
@@ -379,31 +415,36 @@ export function TableScreen({
                   source={source}
                 />
               )}
-              {query.input !== null && query.pages.length > 0 && (
+              {run === null && (
+                <p className="muted" data-testid="items-empty">
+                  Run a Query from the bar above to read one collection here, page by page, or a Scan to walk them all.
+                </p>
+              )}
+              {run?.kind === "query" && run.request.keyCondition && run.pages.length > 0 && (
                 <CollectionBox
-                  key={queryRun}
                   keys={queriedKeys}
                   tableKeys={queriedIndex === null ? null : description.keys}
-                  partitionValue={query.input.partitionValue}
-                  pages={query.pages}
-                  loading={query.loading}
-                  onLoadMore={query.loadMore}
+                  partitionValue={run.request.keyCondition.partitionValue as AttributeValue}
+                  pages={run.pages}
+                  loading={run.loading}
+                  onLoadMore={model.loadMore}
                   onEdit={(item) => {
                     setSaveError(null);
                     setDraft(null);
                     setEditing({ kind: "edit", original: item });
                   }}
                   loadError={
-                    query.error !== null && query.pages.length > 0
-                      ? { name: query.error.exception ?? errorTitle(query.error.code), message: query.error.message }
+                    runError !== null && run.pages.length > 0
+                      ? { name: runError.exception ?? errorTitle(runError.code), message: runError.message }
                       : null
                   }
                 />
               )}
-            </section>
-            <section className="table-section" aria-label="Scan" data-testid="section-scan">
-              <h3>Scan</h3>
-              <ScanPanel profileId={profile.id} table={description} source={source} onOpenCollection={openCollection} makeChannel={makeChannel} />
+              {run?.kind === "scan" && (
+                <section className="table-section" aria-label="Scan" data-testid="section-scan">
+                  <ScanResults table={description} run={run} onOpenCollection={openCollection} />
+                </section>
+              )}
             </section>
           </>
         );
@@ -423,45 +464,54 @@ export function TableScreen({
       case "cost":
         return (
           <section className="table-section" data-testid="section-cost" aria-label="Cost of this query">
-            <CostPanel profileId={profile.id} table={description} query={query.input} lastPage={query.pages.at(-1) ?? null} source={source} />
+            <CostPanel
+              profileId={profile.id}
+              table={description}
+              query={model.ranInput ?? model.queryInput}
+              lastPage={model.ranInput !== null ? (queryPages.at(-1) ?? null) : null}
+              source={source}
+            />
           </section>
         );
       case "code":
         return (
           <>
-            <section className="table-section" data-testid="section-builder" aria-label="Query builder">
-              <h3>Query builder</h3>
-              <QueryBuilderPanel
-                key={`${profile.id}/${description.name}`}
-                profileId={profile.id}
-                table={description}
-                onResult={builder.onResult}
-                seenAttributes={seenAttributes}
-                source={source}
-              />
-              {builder.run !== null && (
-                <BuilderResults
-                  table={description}
-                  run={builder.run}
-                  onEdit={(item) => {
-                    setSaveError(null);
-                    setEditing({ kind: "edit", original: item });
-                  }}
-                />
+            <section className="table-section" data-testid="section-builder" aria-label="Code of the query">
+              <h3>Code of the query in the bar</h3>
+              {model.request === null ? (
+                <p className="muted">Fill in the query bar above: its request appears here as code for every SDK.</p>
+              ) : (
+                <CodePanel request={model.request} source={source} />
               )}
+              <SavedRequests
+                profileId={profile.id}
+                table={description.name}
+                request={model.request}
+                filter={model.form.filter}
+                source={source}
+                onLoad={(saved) => {
+                  const content = saved.content;
+                  if (content.kind === "request") model.loadRequest(content.request);
+                  else if (content.state.parameter === "FilterExpression") {
+                    const filter = content.state.state;
+                    model.setForm((f) => ({ ...f, filter }));
+                  }
+                }}
+              />
             </section>
             <section className="table-section" data-testid="section-history" aria-label="History and saved queries">
               <h3>History and saved queries</h3>
               <QueryHistory
                 profileId={profile.id}
                 table={tableName}
-                current={query.input}
-                refresh={`${queryRun}-${query.loading ? "running" : "done"}`}
+                current={model.queryInput}
+                refresh={`${recentRefresh}`}
                 source={source}
                 onRun={(input) => {
-                  run(input);
+                  runInput(input);
                   setView("items");
                 }}
+                onLoad={model.loadRequest}
               />
             </section>
           </>
@@ -469,7 +519,7 @@ export function TableScreen({
       case "transfer":
         return (
           <section className="table-section" data-testid="section-transfer" aria-label="Import and export">
-            <TransferPanel profileId={profile.id} table={tableName} query={query.input} readOnly={profile.readOnly} source={source} />
+            <TransferPanel profileId={profile.id} table={tableName} query={model.queryInput} readOnly={profile.readOnly} source={source} />
           </section>
         );
       case "settings":
@@ -488,6 +538,7 @@ export function TableScreen({
   return (
     <div className="table-screen" data-testid={`table-screen-${tableName}`} ref={rootRef}>
       <TableHeader table={description} stats={stats.status === "ok" ? stats.data : null} profile={profile} />
+      <QueryBar table={description} model={model} suggestions={suggestions} seenAttributes={seenAttributes} source={source} />
       <ViewTabs views={views} active={view} onSelect={setView} label={`Views of ${description.name}`} />
       {editing !== null && (
         <div className="dialog-backdrop">

@@ -1,0 +1,78 @@
+"""The query bar in the real window (issue 17, point 2): one bar above every view of a table's
+tab. A Query typed into it reads exactly one box of the Collections view: that box is
+highlighted with the Query's own rows and its page cut, the others fade, and the request the
+builder generated (expression, names, values) is shown before and after it runs."""
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from conftest import screenshot
+from test_app_window import choose_order_newest_first
+from test_theme import choose_theme
+from window import choose, click, content, css, open_table, present, settle, type_into, wait_for
+
+SCREEN = '[data-testid="table-screen-Telemetry"]'
+READ_BOX = f'{SCREEN} [data-testid="collection-run-box"][data-key="VEH#V-7741"]'
+
+
+def test_a_between_window_from_the_bar_highlights_its_one_box_and_shows_the_request(window):
+    open_table(window, "Telemetry")
+    # The Collections view is the first view: its boxes are there before any query.
+    present(window, f'{SCREEN} [data-testid="collection-run-box"]', "the first collection boxes")
+    bar = present(window, f'{SCREEN} [data-testid="query-bar"]', "Telemetry's query bar")
+    pk = css(bar, '[data-testid="qb-pk"]')
+    type_into(window, pk, "VEH#V-7741", "the partition-key value")
+    choose(window, css(bar, '[data-testid="qb-sort-op"]'), "BETWEEN", "the sort-key operator")
+    # begins_with is offered: recordedAt is a string key (rule B.5).
+    assert "begins_with" in [o.get_attribute("value") for o in bar.find_elements(By.CSS_SELECTOR, '[data-testid="qb-sort-op"] option')]
+    type_into(window, css(bar, '[data-testid="qb-sk"]'), "TS#2025-03-14T09:00:00Z", "the window's start")
+    type_into(window, css(bar, '[data-testid="qb-sk-high"]'), "TS#2025-03-14T09:09:00Z", "the window's end")
+    choose_order_newest_first(window, bar)
+    # Ctrl+Enter runs it from the keyboard.
+    css(bar, '[data-testid="qb-sk-high"]').send_keys(Keys.CONTROL, Keys.ENTER)
+
+    # The run is virtualised and redraws boxes as they settle: every box is read in one look.
+    look = """
+      return [...document.querySelectorAll(arguments[0])].map((b) => ({
+        key: b.dataset.key, read: b.dataset.read || null, opacity: getComputedStyle(b).opacity,
+        note: b.querySelector('[data-testid="box-read-note"]')?.textContent || null,
+        cut: b.querySelector('[data-testid="box-cut"]')?.textContent || null,
+        rows: [...b.querySelectorAll('[data-testid="box-row"]')].map((r) => r.textContent),
+      }));"""
+    boxes = wait_for(window, "the read box highlighted with its page cut", lambda d: (
+        lambda found: found if any(b["key"] == "VEH#V-7741" and b["read"] == "read" and b["cut"] for b in found) else None
+    )(d.execute_script(look, f'{SCREEN} [data-testid="collection-run-box"]')))
+    read = next(b for b in boxes if b["key"] == "VEH#V-7741")
+    assert read["cut"].startswith("Page 1 · 10 returned of 10 evaluated · end of the key range"), read["cut"]
+    rows = read["rows"]
+    assert len(rows) == 10 and rows[0].startswith("TS#2025-03-14T09:09:00Z") and rows[-1].startswith("TS#2025-03-14T09:00:00Z"), rows
+    assert read["note"] == "The query reads this collection, and only this one."
+    # Every other box drawn is faded.
+    others = [b for b in boxes if b["key"] != "VEH#V-7741"]
+    assert others and all(b["read"] == "faded" and float(b["opacity"]) < 0.5 for b in others), others
+    summary = content(css(bar, '[data-testid="qb-summary"]'))
+    assert summary.startswith("10 returned of 10 read · 1 page · ") and "RCU" in summary, summary
+
+    # The request as the builder generated it: placeholders for the key names' values.
+    request = css(bar, '[data-testid="qb-request"]')
+    click(window, css(request, "summary"), "the request disclosure")
+    key = content(css(bar, '[data-testid="qb-key-expression"]'))
+    assert key.startswith("vehicleId = :") and " AND recordedAt BETWEEN :" in key, key
+    generated = css(request, '[aria-label="Generated KeyConditionExpression"]')
+    values = content(css(generated, '[data-testid="generated-values"]'))
+    assert '{"S":"VEH#V-7741"}' in values and '{"S":"TS#2025-03-14T09:09:00Z"}' in values, values
+    body = content(css(request, '[data-testid="qb-body"]'))
+    assert '"ScanIndexForward": false' in body and '"ReturnConsumedCapacity": "INDEXES"' in body, body
+    wait_for(window, "the request as code", lambda d: "aws dynamodb query" in content(css(request, '[data-testid="code"]')))
+
+    try:
+        for theme in ("light", "dark"):
+            choose_theme(window, theme)
+            window.execute_script("document.querySelector(arguments[0])?.scrollIntoView({block: 'start'})", READ_BOX)
+            settle(0.5)
+            screenshot(window, f"query-bar-read-box-{theme}.png")
+            window.execute_script("arguments[0].scrollIntoView({block: 'start'})", bar)
+            settle(0.3)
+            screenshot(window, f"query-bar-request-{theme}.png")
+    finally:
+        choose_theme(window, "system")

@@ -1,0 +1,121 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { cleanup, render, screen, within } from "@testing-library/react";
+import { CollectionsView } from "./CollectionsView";
+import { collectionKey, type BoxState, type Collections } from "./useCollections";
+import type { ActiveRead } from "./activeRead";
+import type { QueryPage, TableDescription } from "../../ipc/bindings.gen";
+
+// jsdom lays nothing out: a 600 px run, every box 200 px.
+beforeAll(() => {
+  Object.defineProperty(HTMLElement.prototype, "clientHeight", {
+    configurable: true,
+    get(this: HTMLElement) {
+      return this.classList.contains("collections-run") ? 600 : 0;
+    },
+  });
+  Object.defineProperty(HTMLElement.prototype, "offsetHeight", {
+    configurable: true,
+    get(this: HTMLElement) {
+      return this.classList.contains("collections-slot") ? 200 : 0;
+    },
+  });
+});
+afterAll(() => {
+  for (const name of ["clientHeight", "offsetHeight"]) delete (HTMLElement.prototype as unknown as Record<string, unknown>)[name];
+});
+afterEach(cleanup);
+
+const table: TableDescription = {
+  name: "Telemetry",
+  status: "ACTIVE",
+  keys: { partitionKey: { name: "vehicleId", type: "S" }, sortKey: { name: "recordedAt", type: "S" } },
+  attributeDefinitions: [],
+  billingMode: "PAY_PER_REQUEST",
+  provisioned: null,
+  itemCount: 0,
+  sizeBytes: 0,
+  indexes: [],
+  streamViewType: null,
+  ttlAttribute: null,
+  createdAt: null,
+  arn: null,
+};
+
+const values = ["VEH#V-1007", "VEH#V-7741", "VEH#V-9001"];
+const reading = (vehicle: string, minute: number) => ({
+  vehicleId: { S: vehicle },
+  recordedAt: { S: `TS#2025-03-14T09:0${minute}:00Z` },
+  speedKph: { N: String(40 + minute) },
+});
+
+function data(): Collections {
+  const boxes = new Map<string, BoxState>(
+    values.map((v) => [collectionKey({ S: v }), { status: "ok", items: [reading(v, 0)], more: true, consumedUnits: 0.5 }]),
+  );
+  const run = values.map((v) => ({ partitionValue: { S: v }, itemCount: 30, sizeBytes: 3000, limitedSizeBytes: null, key: collectionKey({ S: v }) }));
+  return {
+    index: null,
+    total: run.length,
+    at: (position: number) => run[position],
+    listError: null,
+    boxes,
+    want: () => {},
+    retry: () => {},
+    locate: async (value) => run.findIndex((c) => c.key === collectionKey(value)),
+  };
+}
+
+const pages: QueryPage[] = [
+  {
+    items: [reading("VEH#V-7741", 9), reading("VEH#V-7741", 8)],
+    count: 2,
+    scannedCount: 5,
+    lastEvaluatedKey: { vehicleId: { S: "VEH#V-7741" }, recordedAt: { S: "TS#2025-03-14T09:05:00Z" } },
+    consumedCapacity: { total: 0.5, table: 0.5, indexes: [] },
+    stop: "limit",
+  },
+  { items: [reading("VEH#V-7741", 4)], count: 1, scannedCount: 1, lastEvaluatedKey: null, consumedCapacity: { total: 0.5, table: 0.5, indexes: [] }, stop: "end" },
+];
+
+const boxOf = (value: string) => screen.getAllByTestId("collection-run-box").find((b) => b.getAttribute("data-key") === value)!;
+
+describe("the active read in the Collections view", () => {
+  it("highlights the one box a Query reads, fades the others, and draws its page cuts and dropped items inside it", () => {
+    const active: ActiveRead = { kind: "query", key: collectionKey({ S: "VEH#V-7741" }), pages, loading: false };
+    render(<CollectionsView table={table} data={data()} onOpen={() => {}} rowsPerBox={20} activeRead={active} />);
+    expect(boxOf("VEH#V-7741").getAttribute("data-read")).toBe("read");
+    expect(boxOf("VEH#V-7741").className).toContain("run-box-read");
+    expect(boxOf("VEH#V-1007").getAttribute("data-read")).toBe("faded");
+    expect(boxOf("VEH#V-9001").getAttribute("data-read")).toBe("faded");
+    const box = within(boxOf("VEH#V-7741"));
+    // The Query's own rows, not the box's first-items read.
+    expect(box.getAllByTestId("box-row").map((r) => r.textContent?.slice(0, 23))).toEqual([
+      "TS#2025-03-14T09:09:00Z",
+      "TS#2025-03-14T09:08:00Z",
+      "TS#2025-03-14T09:04:00Z",
+    ]);
+    const cuts = box.getAllByTestId("box-cut").map((c) => c.textContent);
+    expect(cuts[0]).toBe(
+      "Page 1 · 2 returned of 5 evaluated · Limit reached · 0.5 RCU · LastEvaluatedKey vehicleId = VEH#V-7741, recordedAt = TS#2025-03-14T09:05:00Z",
+    );
+    expect(cuts[1]).toBe("Page 2 · 1 returned of 1 evaluated · end of the key range · 0.5 RCU");
+    expect(box.getByTestId("box-dropped").textContent).toBe(
+      "3 items read but not returned: the filter dropped them after the read — this page's 0.5 RCU paid for all 5 read.",
+    );
+    // The faded boxes keep their own rows.
+    expect(within(boxOf("VEH#V-1007")).queryByTestId("box-cut")).toBeNull();
+  });
+
+  it("marks the boxes a Scan has walked with the items it met there, and fades the rest", () => {
+    const active: ActiveRead = { kind: "scan", seen: new Map([[collectionKey({ S: "VEH#V-9001" }), 12]]), running: true };
+    render(<CollectionsView table={table} data={data()} onOpen={() => {}} rowsPerBox={20} activeRead={active} />);
+    expect(boxOf("VEH#V-9001").getAttribute("data-read")).toBe("walked");
+    expect(within(boxOf("VEH#V-9001")).getByTestId("box-walked-note").textContent).toBe("The scan read 12 items here.");
+    expect(boxOf("VEH#V-1007").getAttribute("data-read")).toBe("faded");
+  });
+
+  it("draws no read marks without an active read", () => {
+    render(<CollectionsView table={table} data={data()} onOpen={() => {}} rowsPerBox={20} />);
+    expect(screen.getAllByTestId("collection-run-box").every((b) => b.getAttribute("data-read") === null)).toBe(true);
+  });
+});

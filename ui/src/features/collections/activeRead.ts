@@ -1,0 +1,32 @@
+/**
+ * "The active read": what the query bar last ran, as the Collections view draws it. A Query reads
+ * exactly one box (one partition-key value), so that box is highlighted with the items the Query
+ * returned, its page cuts and what its filter dropped, and every other box is faded. A Scan walks
+ * every box: the boxes it has read so far are marked with how many of their items it met.
+ */
+import type { QueryPage } from "../../ipc/bindings.gen";
+
+export type ActiveRead =
+  | {
+      kind: "query";
+      /** The key (`collectionKey`) of the one box the Query reads. */
+      key: string;
+      pages: QueryPage[];
+      loading: boolean;
+    }
+  | {
+      kind: "scan";
+      /** Items the scan met in each box so far, by box key. */
+      seen: ReadonlyMap<string, number>;
+      running: boolean;
+    };
+
+/** How one box stands in the active read. */
+export type BoxRead = { role: "read"; pages: QueryPage[]; loading: boolean } | { role: "walked"; items: number } | { role: "faded" } | null;
+
+export function boxRead(active: ActiveRead | null | undefined, key: string): BoxRead {
+  if (active === null || active === undefined) return null;
+  if (active.kind === "query") return active.key === key ? { role: "read", pages: active.pages, loading: active.loading } : { role: "faded" };
+  const items = active.seen.get(key);
+  return items === undefined ? { role: "faded" } : { role: "walked", items };
+}

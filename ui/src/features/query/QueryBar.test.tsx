@@ -1,0 +1,183 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup, configure, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import type { Channel } from "@tauri-apps/api/core";
+import type { QueryPage, ReadRequest, ScanInput, ScanUpdate, TableDescription } from "../../ipc/bindings.gen";
+import { CapacityProvider } from "../../app/capacity";
+import { fakeSource } from "../builder/fakeSource";
+import { telemetry } from "../builder/fixtures";
+import { QueryBar } from "./QueryBar";
+import { fakeBuild } from "./fakeQuerySource";
+import { useQueryModel, type ChannelFactory, type QuerySource } from "./useQueryModel";
+
+afterEach(cleanup);
+configure({ asyncUtilTimeout: 4_000 });
+
+/** Telemetry with its ByDepot GSI and an LSI whose sort key is a number. */
+const table: TableDescription = {
+  ...telemetry,
+  indexes: [
+    ...telemetry.indexes,
+    {
+      name: "BySpeed",
+      kind: "local",
+      keys: { partitionKey: { name: "vehicleId", type: "S" }, sortKey: { name: "speedKph", type: "N" } },
+      projection: { type: "ALL", attributes: [] },
+      backfilling: null,
+      itemCount: null,
+      sizeBytes: null,
+      status: "ACTIVE",
+    },
+  ],
+};
+
+const page: QueryPage = {
+  items: [{ vehicleId: { S: "VEH#V-7741" }, recordedAt: { S: "TS#2025-03-14T09:09:00Z" } }],
+  count: 1,
+  scannedCount: 3,
+  lastEvaluatedKey: null,
+  consumedCapacity: { total: 0.5, table: 0.5, indexes: [] },
+  stop: "end",
+};
+
+function querySource(overrides: Partial<QuerySource> = {}): QuerySource {
+  return {
+    ...fakeSource(),
+    buildReadRequest: vi.fn(fakeBuild),
+    runReadRequest: vi.fn(async () => ({ status: "ok" as const, data: page })),
+    scan: vi.fn(() => new Promise(() => {})),
+    cancelOperation: vi.fn(async () => ({ status: "ok" as const, data: true })),
+    ...overrides,
+  } as QuerySource;
+}
+
+function Harness({ source, makeChannel }: { source: QuerySource; makeChannel?: ChannelFactory | undefined }) {
+  const model = useQueryModel({ profileId: "embedded", table, source, makeChannel });
+  return <QueryBar table={table} model={model} suggestions={[{ S: "VEH#V-7741" }, { S: "VEH#V-1007" }]} source={source} />;
+}
+
+function renderBar(source = querySource(), makeChannel?: ChannelFactory) {
+  render(
+    <CapacityProvider>
+      <Harness source={source} makeChannel={makeChannel} />
+    </CapacityProvider>,
+  );
+  return source;
+}
+
+const lastBuilt = (source: QuerySource) => {
+  const calls = (source.buildReadRequest as ReturnType<typeof vi.fn>).mock.calls;
+  return calls.at(-1)?.[0] as ReadRequest | undefined;
+};
+
+const optionsOf = (select: HTMLElement) => [...(select as HTMLSelectElement).options].map((o) => o.value);
+
+describe("QueryBar", () => {
+  it("offers only the sort-key operators legal for the key's type: begins_with on a string key, not on a number", async () => {
+    const source = renderBar();
+    await waitFor(() => expect(optionsOf(screen.getByTestId("qb-sort-op"))).toContain("begins_with"));
+    expect(optionsOf(screen.getByTestId("qb-sort-op"))).toEqual(["none", "=", "<", "<=", ">", ">=", "BETWEEN", "begins_with"]);
+    expect(source.sortKeyOperators).toHaveBeenLastCalledWith("S");
+    fireEvent.change(screen.getByTestId("qb-index"), { target: { value: "BySpeed" } });
+    await waitFor(() => expect(optionsOf(screen.getByTestId("qb-sort-op"))).not.toContain("begins_with"));
+    expect(source.sortKeyOperators).toHaveBeenLastCalledWith("N");
+    expect(optionsOf(screen.getByTestId("qb-sort-op"))).toEqual(["none", "=", "<", "<=", ">", ">=", "BETWEEN"]);
+    // The label says which key, and a number key refuses text that is no number.
+    expect(screen.getByLabelText("speedKph operator")).toBeTruthy();
+    await waitFor(() => expect(optionsOf(screen.getByTestId("qb-sort-op"))).toContain(">"));
+    fireEvent.change(screen.getByTestId("qb-sort-op"), { target: { value: ">" } });
+    fireEvent.change(screen.getByTestId("qb-sk"), { target: { value: "fast" } });
+    expect(screen.getByRole("alert").textContent).toContain('speedKph is a number: "fast" is not one.');
+  });
+
+  it("disables strong consistency on a global secondary index and never sends it there", async () => {
+    const source = renderBar();
+    const consistent = screen.getByTestId("qb-consistent") as HTMLInputElement;
+    fireEvent.change(screen.getByTestId("qb-pk"), { target: { value: "VEH#V-7741" } });
+    fireEvent.click(consistent);
+    await waitFor(() => expect(lastBuilt(source)?.consistentRead).toBe(true));
+    fireEvent.change(screen.getByTestId("qb-index"), { target: { value: "ByDepot" } });
+    expect(consistent.disabled).toBe(true);
+    expect(consistent.checked).toBe(false);
+    expect(screen.getByText("A global secondary index supports only eventually consistent reads.")).toBeTruthy();
+    // The partition key changed (depotCode), so its value was cleared; with one, the request reads the GSI eventually consistent.
+    expect((screen.getByTestId("qb-pk") as HTMLInputElement).value).toBe("");
+    fireEvent.change(screen.getByTestId("qb-pk"), { target: { value: "BER-1" } });
+    await waitFor(() => expect(lastBuilt(source)?.indexName).toBe("ByDepot"));
+    expect(lastBuilt(source)).toMatchObject({ consistentRead: false, keyCondition: { partitionKey: "depotCode", partitionValue: { S: "BER-1" } } });
+    // An LSI allows strongly consistent reads again.
+    fireEvent.change(screen.getByTestId("qb-index"), { target: { value: "BySpeed" } });
+    expect(consistent.disabled).toBe(false);
+  });
+
+  it("completes the partition-key value from the collection statistics", () => {
+    renderBar();
+    const input = screen.getByTestId("qb-pk");
+    const list = document.getElementById(input.getAttribute("list")!)!;
+    expect([...list.querySelectorAll("option")].map((o) => o.getAttribute("value"))).toEqual(["VEH#V-7741", "VEH#V-1007"]);
+  });
+
+  it("shows the generated request, its names and values, its JSON body, and the same request as code", async () => {
+    const source = renderBar();
+    fireEvent.change(screen.getByTestId("qb-pk"), { target: { value: "VEH#V-7741" } });
+    await waitFor(() => expect(optionsOf(screen.getByTestId("qb-sort-op"))).toContain("BETWEEN"));
+    fireEvent.change(screen.getByTestId("qb-sort-op"), { target: { value: "BETWEEN" } });
+    fireEvent.change(screen.getByTestId("qb-sk"), { target: { value: "TS#2025-03-14T09:00:00Z" } });
+    fireEvent.change(screen.getByTestId("qb-sk-high"), { target: { value: "TS#2025-03-14T09:09:00Z" } });
+    fireEvent.change(screen.getByLabelText("Order"), { target: { value: "descending" } });
+    const expression = await screen.findByTestId("qb-key-expression");
+    await waitFor(() => expect(expression.textContent).toBe("vehicleId = :vehicleId AND recordedAt BETWEEN :recordedAtFrom AND :recordedAtTo"));
+    const request = screen.getByTestId("qb-request");
+    const generated = within(request).getByRole("region", { name: "Generated KeyConditionExpression" });
+    expect(within(generated).getByTestId("generated-values").textContent).toContain(':recordedAtTo{"S":"TS#2025-03-14T09:09:00Z"}');
+    expect(lastBuilt(source)).toMatchObject({ direction: "descending", returnConsumedCapacity: "INDEXES" });
+    // The code panel exports exactly the request on screen.
+    await waitFor(() => expect(source.exportCode).toHaveBeenCalled());
+    const [exported] = (source.exportCode as ReturnType<typeof vi.fn>).mock.calls.at(-1)!;
+    expect(exported).toEqual(lastBuilt(source));
+    expect(within(request).getByTestId("code").textContent).toBe("aws dynamodb query");
+  });
+
+  it("runs the Query with Ctrl+Enter: the checked request goes to the source, and the summary counts what the filter dropped", async () => {
+    const source = renderBar();
+    const pk = screen.getByTestId("qb-pk");
+    fireEvent.change(pk, { target: { value: "VEH#V-7741" } });
+    fireEvent.keyDown(pk, { key: "Enter", ctrlKey: true });
+    await waitFor(() => expect(source.runReadRequest).toHaveBeenCalledTimes(1));
+    const [profile, sent, start] = (source.runReadRequest as ReturnType<typeof vi.fn>).mock.calls[0]!;
+    expect(profile).toBe("embedded");
+    expect(start).toBeNull();
+    expect(sent).toEqual(lastBuilt(source));
+    await waitFor(() => expect(screen.getByTestId("qb-summary").textContent).toContain("1 returned of 3 read · 1 page · 0.5 RCU"));
+  });
+
+  it("does not run a Query without a partition-key value, and says what is missing", async () => {
+    const source = renderBar();
+    fireEvent.click(screen.getByTestId("qb-run"));
+    expect(screen.getByRole("alert").textContent).toBe("Enter a value for vehicleId.");
+    expect(source.runReadRequest).not.toHaveBeenCalled();
+  });
+
+  it("runs a Scan as a stream with its running cost, and cancels it", async () => {
+    let deliver: ((update: ScanUpdate) => void) | null = null;
+    const makeChannel: ChannelFactory = (onMessage) => {
+      deliver = onMessage;
+      return {} as Channel<ScanUpdate>;
+    };
+    const source = renderBar(querySource(), makeChannel);
+    fireEvent.click(screen.getByLabelText("Scan"));
+    expect(screen.queryByTestId("qb-pk")).toBeNull();
+    fireEvent.click(screen.getByTestId("qb-run"));
+    await waitFor(() => expect(source.scan).toHaveBeenCalled());
+    const [, input] = (source.scan as ReturnType<typeof vi.fn>).mock.calls[0]! as [string, ScanInput];
+    expect(input).toMatchObject({ table: "Telemetry", index: null, filter: null, segments: 1, capacityBudget: null });
+    deliver!({
+      scanId: input.scanId,
+      segment: 0,
+      page,
+      totals: { pages: 1, items: 1, scanned: 3, bytes: 100, capacityUnits: 0.5, expectedItems: 10 },
+    });
+    await waitFor(() => expect(screen.getByTestId("scan-progress").textContent).toContain("3 of about 10 items read · 1 returned · 1 pages · 0.5 RCU"));
+    fireEvent.click(screen.getByTestId("qb-cancel"));
+    expect(source.cancelOperation).toHaveBeenCalledWith(input.scanId);
+  });
+});

@@ -1,0 +1,471 @@
+/**
+ * The query bar, above every view of a table's tab: one form for the one query model
+ * ([`useQueryModel`]). Query or Scan; the table or one of its indexes; the partition-key value
+ * with completion from the collection statistics; a sort-key condition offering only the
+ * operators DynamoDB allows for the key's type (rule B.5, as the backend lists them); filter and
+ * projection (the builder's visual editors); order, Limit and consistency (disabled on a GSI).
+ * Below, the request as it will be sent — expressions with their names and values, the DynamoDB
+ * JSON body — and the same request as code, copyable. Ctrl+Enter (Cmd+Enter) runs it.
+ */
+import { useEffect, useId, useState, type KeyboardEvent } from "react";
+import type { AttributeValue, SortKeyOperator, TableDescription } from "../../ipc/bindings.gen";
+import { errorTitle } from "../../ipc/result";
+import { matchesShortcut } from "../../app/shortcuts";
+import { attributeText } from "../../shared/attributeValue";
+import { formatCount, formatUnits } from "../../shared/format";
+import { CodePanel } from "../builder/CodePanel";
+import { ExpressionEditor } from "../builder/ExpressionEditor";
+import { DiagnosticView } from "../builder/ExpressionTextMode";
+import { GeneratedView } from "../builder/GeneratedView";
+import { attributeSuggestions } from "../builder/model";
+import type { BuilderSource } from "../builder/source";
+import { isGlobalIndex, withIndex, type FieldName, type SortChoice } from "./model";
+import type { QueryModel } from "./useQueryModel";
+import "./QueryBar.css";
+
+const TYPE_WORD = { S: "string", N: "number", B: "binary, base64" } as const;
+
+export type QueryBarSource = Pick<BuilderSource, "sortKeyOperators" | "exportCode" | "generateExpression" | "parseExpressions">;
+
+export function QueryBar({
+  table,
+  model,
+  suggestions,
+  seenAttributes = [],
+  source,
+}: {
+  table: TableDescription;
+  model: QueryModel;
+  /** Partition-key values to complete from (the collection statistics of the table). */
+  suggestions: AttributeValue[];
+  /** Attribute names seen in the data, for the filter and projection editors. */
+  seenAttributes?: readonly string[];
+  source: QueryBarSource;
+}) {
+  const id = useId();
+  const { form, setForm, schema, problems, run } = model;
+  const [tried, setTried] = useState(false);
+  const [operators, setOperators] = useState<SortKeyOperator[]>([]);
+  const sortKey = form.operation === "Query" ? (schema?.sortKey ?? null) : null;
+  const sortType = sortKey?.type ?? null;
+
+  useEffect(() => {
+    let live = true;
+    if (sortType === null) {
+      setOperators([]);
+      return;
+    }
+    source.sortKeyOperators(sortType).then(
+      (ops) => live && setOperators(ops),
+      () => live && setOperators([]),
+    );
+    return () => {
+      live = false;
+    };
+  }, [source, sortType]);
+
+  const set = <K extends keyof typeof form>(name: K, value: (typeof form)[K]) => setForm((f) => ({ ...f, [name]: value }));
+  const global = isGlobalIndex(table, form.index);
+  const attributes = attributeSuggestions(table, seenAttributes);
+  // Missing values show once Run was tried; a value of the wrong type as soon as it is typed.
+  const shown = (name: FieldName) => {
+    const problem = problems[name];
+    if (problem === undefined) return undefined;
+    return tried || form[name] !== "" ? problem : undefined;
+  };
+
+  const submit = () => {
+    setTried(true);
+    model.execute();
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (matchesShortcut("run-query", event.nativeEvent)) {
+      event.preventDefault();
+      event.stopPropagation();
+      submit();
+    }
+  };
+
+  const pkName = schema?.partitionKey.name ?? table.keys.partitionKey.name;
+  const pkType = schema?.partitionKey.type ?? table.keys.partitionKey.type;
+  const completion = form.index === null ? suggestions.filter((v) => pkType in v) : [];
+  const listId = `${id}-pk-values`;
+  const built = model.built;
+  const r = built?.request ?? null;
+  const runError = run?.error ?? null;
+
+  return (
+    <section className="query-bar" aria-label={`Query bar of ${table.name}`} data-testid="query-bar" onKeyDown={onKeyDown}>
+      <div className="qb-row">
+        <div role="radiogroup" aria-label="Operation" className="qb-segmented">
+          {(["Query", "Scan"] as const).map((op) => (
+            <label key={op} className={form.operation === op ? "qb-on" : undefined}>
+              <input type="radio" name={`${id}-operation`} checked={form.operation === op} onChange={() => set("operation", op)} />
+              {op}
+            </label>
+          ))}
+        </div>
+        <label className="qb-field">
+          <span className="qb-label">Read</span>
+          <select
+            aria-label="Table or index"
+            data-testid="qb-index"
+            value={form.index ?? ""}
+            onChange={(e) => setForm((f) => withIndex(f, table, e.target.value === "" ? null : e.target.value))}
+          >
+            <option value="">{table.name} (table)</option>
+            {table.indexes.map((i) => (
+              <option key={i.name} value={i.name}>
+                {i.name} ({i.kind === "global" ? "GSI" : "LSI"})
+              </option>
+            ))}
+          </select>
+        </label>
+        {form.operation === "Query" ? (
+          <>
+            <KeyField
+              id={`${id}-pk`}
+              testId="qb-pk"
+              label={`${pkName} =`}
+              hint={TYPE_WORD[pkType]}
+              value={form.partition}
+              onChange={(v) => set("partition", v)}
+              error={shown("partition")}
+              list={completion.length > 0 ? listId : undefined}
+              wide
+            />
+            <datalist id={listId}>
+              {completion.slice(0, 200).map((v) => (
+                <option key={JSON.stringify(v)} value={attributeText(v)} />
+              ))}
+            </datalist>
+            {sortKey !== null && (
+              <label className="qb-field">
+                <span className="qb-label">{sortKey.name}</span>
+                <select
+                  aria-label={`${sortKey.name} operator`}
+                  data-testid="qb-sort-op"
+                  value={form.sortOp}
+                  onChange={(e) => set("sortOp", e.target.value as SortChoice)}
+                >
+                  <option value="none">any</option>
+                  {operators.map((op) => (
+                    <option key={op} value={op}>
+                      {op}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
+            {sortKey !== null && form.sortOp !== "none" && (
+              <KeyField
+                id={`${id}-sk`}
+                testId="qb-sk"
+                label={form.sortOp === "BETWEEN" ? `${sortKey.name} from` : form.sortOp === "begins_with" ? `${sortKey.name} prefix` : `${sortKey.name} value`}
+                hint={TYPE_WORD[sortKey.type]}
+                value={form.sort}
+                onChange={(v) => set("sort", v)}
+                error={shown("sort")}
+                wide
+              />
+            )}
+            {sortKey !== null && form.sortOp === "BETWEEN" && (
+              <KeyField
+                id={`${id}-sk-high`}
+                testId="qb-sk-high"
+                label={`${sortKey.name} to`}
+                hint={TYPE_WORD[sortKey.type]}
+                value={form.sortHigh}
+                onChange={(v) => set("sortHigh", v)}
+                error={shown("sortHigh")}
+                wide
+              />
+            )}
+          </>
+        ) : (
+          <span className="qb-note muted">A Scan reads every collection of {form.index ?? table.name}, 1 MB a page, and filters after reading.</span>
+        )}
+        <button
+          type="button"
+          className="primary qb-run"
+          data-testid="qb-run"
+          onClick={submit}
+          disabled={model.busy}
+          aria-keyshortcuts="Control+Enter Meta+Enter"
+          title="Run (Ctrl+Enter)"
+        >
+          {model.busy ? "Running…" : `Run ${form.operation}`}
+        </button>
+        {run?.kind === "scan" && run.running && (
+          <button type="button" data-testid="qb-cancel" onClick={model.cancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+
+      <div className="qb-row qb-options">
+        {form.operation === "Query" && (
+          <label className="qb-field">
+            <span className="qb-label">Order</span>
+            <select aria-label="Order" value={form.direction} onChange={(e) => set("direction", e.target.value as typeof form.direction)}>
+              <option value="ascending">ascending (ScanIndexForward)</option>
+              <option value="descending">descending, newest first</option>
+            </select>
+          </label>
+        )}
+        <KeyField
+          id={`${id}-limit`}
+          testId="qb-limit"
+          label="Limit"
+          hint="per page"
+          value={form.limit}
+          onChange={(v) => set("limit", v.trim())}
+          error={shown("limit")}
+        />
+        <label className="qb-check">
+          <input
+            type="checkbox"
+            data-testid="qb-consistent"
+            checked={form.consistentRead && !global}
+            disabled={global}
+            aria-describedby={global ? `${id}-gsi-note` : undefined}
+            onChange={(e) => set("consistentRead", e.target.checked)}
+          />
+          Strongly consistent
+        </label>
+        {global && (
+          <span id={`${id}-gsi-note`} className="qb-note muted">
+            A global secondary index supports only eventually consistent reads.
+          </span>
+        )}
+        {form.operation === "Scan" && (
+          <>
+            <label className="qb-field">
+              <span className="qb-label">Segments</span>
+              <select
+                aria-label="Segments"
+                value={model.scanOptions.segments}
+                onChange={(e) => model.setScanOptions((o) => ({ ...o, segments: Number(e.target.value) }))}
+              >
+                {[1, 2, 4, 8].map((n) => (
+                  <option key={n} value={n}>
+                    {n === 1 ? "1 (plain)" : `${n} (parallel)`}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="qb-field">
+              <span className="qb-label">Stop after (RCU)</span>
+              <input
+                aria-label="Capacity budget"
+                inputMode="decimal"
+                size={6}
+                placeholder="no limit"
+                value={model.scanOptions.budget}
+                onChange={(e) => model.setScanOptions((o) => ({ ...o, budget: e.target.value }))}
+              />
+            </label>
+          </>
+        )}
+        {!form.filter && (
+          <button
+            type="button"
+            data-testid="qb-add-filter"
+            onClick={() => set("filter", { type: "attributeExists", path: [attributes.find((s) => s !== pkName) ?? attributes[0] ?? "attribute"] })}
+          >
+            Add filter
+          </button>
+        )}
+        {!form.projection && form.operation === "Query" && (
+          <button type="button" data-testid="qb-add-projection" onClick={() => set("projection", { paths: attributes.slice(0, 2).map((s) => [s]) })}>
+            Choose attributes
+          </button>
+        )}
+      </div>
+
+      {form.filter && (
+        <div className="qb-expression">
+          <ExpressionEditor
+            label="Filter"
+            state={{ parameter: "FilterExpression", state: form.filter }}
+            onChange={(s) => s.parameter === "FilterExpression" && set("filter", s.state)}
+            onClear={() => set("filter", null)}
+            source={source}
+            suggestions={attributes}
+          />
+        </div>
+      )}
+      {form.projection && form.operation === "Query" && (
+        <div className="qb-expression">
+          <ExpressionEditor
+            label="Projection"
+            state={{ parameter: "ProjectionExpression", state: form.projection }}
+            onChange={(s) => s.parameter === "ProjectionExpression" && set("projection", s.state)}
+            onClear={() => set("projection", null)}
+            source={source}
+            suggestions={attributes}
+          />
+        </div>
+      )}
+
+      <div className="qb-status" aria-live="polite">
+        {model.diagnostics.length > 0 && (
+          <ul className="diagnostics" role="alert">
+            {model.diagnostics.map((d, i) => (
+              <li key={i}>
+                <DiagnosticView
+                  diagnostic={d}
+                  text={
+                    d.expression === "KeyConditionExpression"
+                      ? (r?.keyConditionExpression ?? "")
+                      : d.expression === "FilterExpression"
+                        ? (r?.filterExpression ?? "")
+                        : d.expression === "ProjectionExpression"
+                          ? (r?.projectionExpression ?? "")
+                          : ""
+                  }
+                />
+              </li>
+            ))}
+          </ul>
+        )}
+        {model.checkError !== null && (
+          <p className="field-error" role="alert">
+            {model.checkError}
+          </p>
+        )}
+        {runError !== null && (
+          <p className="field-error" role="alert" data-testid="qb-error">
+            {runError.message} <code>{runError.exception ?? errorTitle(runError.code)}</code>
+          </p>
+        )}
+        <RunSummary model={model} />
+      </div>
+
+      <details className="qb-request" data-testid="qb-request">
+        <summary>
+          Request{r !== null ? `: ${r.operation} on ${r.indexName ?? r.tableName}` : ""}
+          {r?.keyConditionExpression ? (
+            <code className="qb-summary-expression" data-testid="qb-key-expression">
+              {r.keyConditionExpression}
+            </code>
+          ) : null}
+        </summary>
+        {r === null ? (
+          <p className="muted">{model.request === null ? "Fill in the key values to see the request." : "Checking…"}</p>
+        ) : (
+          <div className="qb-generated">
+            {r.keyConditionExpression && (
+              <GeneratedView
+                parameter="KeyConditionExpression"
+                expression={r.keyConditionExpression}
+                names={r.expressionAttributeNames ?? null}
+                values={r.expressionAttributeValues ?? null}
+              />
+            )}
+            {r.filterExpression && (
+              <GeneratedView parameter="FilterExpression" expression={r.filterExpression} names={r.expressionAttributeNames ?? null} values={r.expressionAttributeValues ?? null} />
+            )}
+            {r.projectionExpression && (
+              <GeneratedView
+                parameter="ProjectionExpression"
+                expression={r.projectionExpression}
+                names={r.expressionAttributeNames ?? null}
+                values={r.expressionAttributeValues ?? null}
+              />
+            )}
+            <h4>DynamoDB JSON</h4>
+            <pre className="qb-body" data-testid="qb-body">
+              {built?.body}
+            </pre>
+            {model.request !== null && <CodePanel request={model.request} source={source} />}
+          </div>
+        )}
+      </details>
+    </section>
+  );
+}
+
+/** One line on what the last run read. */
+function RunSummary({ model }: { model: QueryModel }) {
+  const run = model.run;
+  if (run === null) return null;
+  if (run.kind === "query") {
+    const count = run.pages.reduce((n, p) => n + p.count, 0);
+    const scanned = run.pages.reduce((n, p) => n + p.scannedCount, 0);
+    const units = run.pages.reduce((n, p) => n + (p.consumedCapacity?.total ?? 0), 0);
+    const last = run.pages.at(-1);
+    if (last === undefined) return run.loading ? <p className="muted">Reading…</p> : null;
+    return (
+      <p className="qb-summary" data-testid="qb-summary">
+        {formatCount(count)} returned of {formatCount(scanned)} read · {run.pages.length} {run.pages.length === 1 ? "page" : "pages"} ·{" "}
+        {formatUnits(units)} RCU
+        {last.lastEvaluatedKey !== null && (
+          <>
+            {" "}
+            ·{" "}
+            <button type="button" className="link" onClick={model.loadMore} disabled={run.loading} aria-keyshortcuts="Control+J">
+              next page
+            </button>
+          </>
+        )}
+      </p>
+    );
+  }
+  const totals = run.totals;
+  const expected = totals?.expectedItems ?? 0;
+  const fraction = totals === null || expected <= 0 ? 0 : Math.min(1, totals.scanned / expected);
+  return (
+    <div className="qb-scan" data-testid="scan-progress">
+      <progress max={1} value={run.summary?.end === "completed" ? 1 : fraction} aria-label="Scan progress" />
+      <span>
+        {formatCount(totals?.scanned ?? 0)} of about {formatCount(expected)} items read · {formatCount(totals?.items ?? 0)} returned ·{" "}
+        {totals?.pages ?? 0} pages · {formatUnits(totals?.capacityUnits ?? 0)} RCU
+      </span>
+      {run.summary !== null && (
+        <span className="muted" data-testid="scan-summary">
+          {run.summary.end === "completed" && " · the scan read every collection."}
+          {run.summary.end === "cancelled" && " · cancelled: the scan stopped after its current page."}
+          {run.summary.end === "budgetReached" && " · stopped: the capacity budget was used up."}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function KeyField(props: {
+  id: string;
+  testId: string;
+  label: string;
+  hint: string;
+  value: string;
+  onChange: (value: string) => void;
+  error: string | undefined;
+  list?: string | undefined;
+  wide?: boolean;
+}) {
+  const errorId = `${props.id}-error`;
+  return (
+    <div className={`qb-field${props.wide ? " qb-wide" : ""}`}>
+      <label className="qb-label" htmlFor={props.id}>
+        {props.label} <span className="muted">({props.hint})</span>
+      </label>
+      <input
+        id={props.id}
+        data-testid={props.testId}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        list={props.list}
+        autoComplete="off"
+        spellCheck={false}
+        aria-invalid={props.error !== undefined}
+        aria-describedby={props.error !== undefined ? errorId : undefined}
+      />
+      {props.error !== undefined && (
+        <span id={errorId} className="field-error" role="alert">
+          {props.error}
+        </span>
+      )}
+    </div>
+  );
+}

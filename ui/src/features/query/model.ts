@@ -1,0 +1,269 @@
+/**
+ * The one query model of a table's tab, as plain data: what the query bar shows (operation, table
+ * or index, the key values as typed, the sort-key operator, filter, projection, order, Limit,
+ * consistency) and the pure functions that turn it into the builder's `ReadRequest` — the request
+ * every Query and Scan of the bar is generated, shown, exported and run from — and back.
+ *
+ * DynamoDB's rules applied here, before anything is sent (docs/dynamodb-rules.md):
+ * - B.5: the partition key takes `=` with a value of its type; a string or binary key value is not
+ *   empty; the sort-key operators are the ones the backend lists for the key's type;
+ * - B.4: Limit is a whole number of at least 1, the items evaluated per page;
+ * - a global secondary index supports only eventually consistent reads (ConsistentRead is dropped
+ *   from the request, and the bar disables it).
+ */
+import type {
+  AttributeValue,
+  AttributeValueJson,
+  BuiltRequest,
+  ConditionState,
+  Direction,
+  KeyConditionState,
+  KeySchemaState,
+  ProjectionState,
+  QueryInput,
+  ReadOperation,
+  ReadRequest,
+  SortKeyCondition,
+  SortKeyOperator,
+  TableDescription,
+} from "../../ipc/bindings.gen";
+import { formatPath, keySchemaOf, parsePath } from "../builder/model";
+
+export type SortChoice = SortKeyOperator | "none";
+
+/** The bar's fields. Key values are kept as typed, so a half-typed number survives an edit. */
+export type QueryForm = {
+  operation: ReadOperation;
+  index: string | null;
+  partition: string;
+  sortOp: SortChoice;
+  sort: string;
+  sortHigh: string;
+  filter: ConditionState | null;
+  projection: ProjectionState | null;
+  direction: Direction;
+  limit: string;
+  consistentRead: boolean;
+};
+
+export const EMPTY_FORM: QueryForm = {
+  operation: "Query",
+  index: null,
+  partition: "",
+  sortOp: "none",
+  sort: "",
+  sortHigh: "",
+  filter: null,
+  projection: null,
+  direction: "ascending",
+  limit: "",
+  consistentRead: false,
+};
+
+/** A field of the bar that can be wrong on its own. */
+export type FieldName = "partition" | "sort" | "sortHigh" | "limit";
+export type Problems = Partial<Record<FieldName, string>>;
+
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** A key value typed as text, as a typed value of the key's type, or why it is not one. */
+export function keyValue(type: "S" | "N" | "B", name: string, text: string): { value: AttributeValueJson } | { problem: string } {
+  if (text === "") return { problem: `Enter a value for ${name}.` };
+  if (type === "N") {
+    return NUMBER.test(text.trim()) ? { value: { N: text.trim() } } : { problem: `${name} is a number: "${text}" is not one. Write it like 42 or -3.5.` };
+  }
+  if (type === "B") return BASE64.test(text) ? { value: { B: text } } : { problem: `${name} is binary: write it as base64, like AAEC or SGVsbG8=.` };
+  return { value: { S: text } };
+}
+
+/** Whether the index read is a global secondary index (no strongly consistent reads). */
+export function isGlobalIndex(table: TableDescription, index: string | null): boolean {
+  return index !== null && table.indexes.find((i) => i.name === index)?.kind === "global";
+}
+
+/** What is wrong with the fields, field by field (empty when the request can be built). */
+export function problemsOf(form: QueryForm, schema: KeySchemaState | null): Problems {
+  const problems: Problems = {};
+  if (form.limit !== "" && !(/^\d+$/.test(form.limit) && Number(form.limit) >= 1)) {
+    problems.limit = "Limit is a whole number of at least 1: the items evaluated per page.";
+  }
+  if (form.operation === "Scan" || schema === null) return problems;
+  const pk = keyValue(schema.partitionKey.type, schema.partitionKey.name, form.partition);
+  if ("problem" in pk) problems.partition = pk.problem;
+  const sortKey = schema.sortKey;
+  if (sortKey !== null && form.sortOp !== "none") {
+    const low = keyValue(sortKey.type, sortKey.name, form.sort);
+    if ("problem" in low) problems.sort = low.problem;
+    if (form.sortOp === "BETWEEN") {
+      const high = keyValue(sortKey.type, sortKey.name, form.sortHigh);
+      if ("problem" in high) problems.sortHigh = high.problem;
+    }
+  }
+  return problems;
+}
+
+/** The key condition of the form, or null while a key value is missing or of the wrong type. */
+export function keyConditionOf(form: QueryForm, schema: KeySchemaState): KeyConditionState | null {
+  const pk = keyValue(schema.partitionKey.type, schema.partitionKey.name, form.partition);
+  if ("problem" in pk) return null;
+  const sortKey = schema.sortKey;
+  let sort: KeyConditionState["sort"] = null;
+  if (sortKey !== null && form.sortOp !== "none") {
+    const low = keyValue(sortKey.type, sortKey.name, form.sort);
+    if ("problem" in low) return null;
+    if (form.sortOp === "BETWEEN") {
+      const high = keyValue(sortKey.type, sortKey.name, form.sortHigh);
+      if ("problem" in high) return null;
+      sort = { type: "between", name: sortKey.name, low: low.value, high: high.value };
+    } else if (form.sortOp === "begins_with") {
+      sort = { type: "beginsWith", name: sortKey.name, prefix: low.value };
+    } else {
+      sort = { type: "compare", name: sortKey.name, op: form.sortOp, value: low.value };
+    }
+  }
+  return { partitionKey: schema.partitionKey.name, partitionValue: pk.value, sort };
+}
+
+/**
+ * The builder's request of the form; `null` while the fields cannot make one (see
+ * [`problemsOf`]). ReturnConsumedCapacity is INDEXES: every read shows what it cost, per index.
+ */
+export function requestOf(form: QueryForm, table: TableDescription): ReadRequest | null {
+  const schema = keySchemaOf(table, form.index);
+  if (Object.keys(problemsOf(form, schema)).length > 0) return null;
+  const keyCondition = form.operation === "Query" && schema !== null ? keyConditionOf(form, schema) : null;
+  if (form.operation === "Query" && keyCondition === null) return null;
+  return {
+    operation: form.operation,
+    tableName: table.name,
+    indexName: form.index,
+    keyCondition,
+    filter: form.filter,
+    projection: form.projection,
+    direction: form.operation === "Query" ? form.direction : "ascending",
+    limit: form.limit === "" ? null : Number(form.limit),
+    consistentRead: form.consistentRead && !isGlobalIndex(table, form.index),
+    returnConsumedCapacity: "INDEXES",
+  };
+}
+
+/** The `#name` and `:value` placeholders a piece of expression text uses. */
+export function placeholdersIn(text: string): Set<string> {
+  return new Set(text.match(/[#:][A-Za-z0-9_]+/g) ?? []);
+}
+
+/** The generated filter with only the names and values it uses (the request's maps also serve the key condition and projection). */
+export function filterPart(built: BuiltRequest | null): { text: string; names: Record<string, string> | null; values: Record<string, AttributeValue> | null } | null {
+  const text = built?.request.filterExpression ?? null;
+  if (built === null || text === null) return null;
+  const used = placeholdersIn(text);
+  const pick = <V>(map: { [key in string]: V } | null | undefined) => {
+    const entries = Object.entries(map ?? {}).filter(([k]) => used.has(k));
+    return entries.length === 0 ? null : Object.fromEntries(entries);
+  };
+  return {
+    text,
+    names: pick(built.request.expressionAttributeNames),
+    values: pick(built.request.expressionAttributeValues) as Record<string, AttributeValue> | null,
+  };
+}
+
+function appSortCondition(sort: KeyConditionState["sort"]): SortKeyCondition | null {
+  if (sort === null || sort === undefined) return null;
+  const v = (value: AttributeValueJson) => value as AttributeValue;
+  if (sort.type === "between") return { op: "between", low: v(sort.low), high: v(sort.high) };
+  if (sort.type === "beginsWith") return { op: "beginsWith", value: v(sort.prefix) };
+  const op = ({ "=": "eq", "<": "lt", "<=": "le", ">": "gt", ">=": "ge" } as const)[sort.op as "=" | "<" | "<=" | ">" | ">="];
+  return op === undefined ? null : { op, value: v(sort.value) };
+}
+
+/**
+ * The request in the collection view's shape, for what speaks of "the current query" (the cost
+ * estimate, the export of every page, the history): a Query only; its filter as the builder wrote it.
+ */
+export function queryInputOf(request: ReadRequest | null, built: BuiltRequest | null): QueryInput | null {
+  if (request === null || request.operation !== "Query" || !request.keyCondition) return null;
+  const filter = request.filter ? filterPart(built) : null;
+  if (request.filter && filter === null) return null;
+  return {
+    table: request.tableName,
+    index: request.indexName ?? null,
+    partitionValue: request.keyCondition.partitionValue as AttributeValue,
+    sortCondition: appSortCondition(request.keyCondition.sort),
+    scanIndexForward: request.direction !== "descending",
+    limit: request.limit ?? null,
+    consistentRead: request.consistentRead ?? false,
+    projection: request.projection ? request.projection.paths.map(formatPath).join(", ") : null,
+    filter: filter?.text ?? null,
+    filterNames: filter?.names ?? null,
+    filterValues: filter?.values ?? null,
+    exclusiveStartKey: null,
+  };
+}
+
+function keyText(value: AttributeValueJson | AttributeValue): string {
+  if ("S" in value && value.S !== undefined) return value.S;
+  if ("N" in value && value.N !== undefined) return value.N;
+  if ("B" in value && value.B !== undefined) return value.B;
+  return "";
+}
+
+/** The form a builder request (a recent run, a saved request) is edited in. */
+export function formOfRequest(request: ReadRequest): QueryForm {
+  const key = request.keyCondition ?? null;
+  const sort = key?.sort ?? null;
+  return {
+    operation: request.operation,
+    index: request.indexName ?? null,
+    partition: key ? keyText(key.partitionValue) : "",
+    sortOp: sort === null ? "none" : sort.type === "between" ? "BETWEEN" : sort.type === "beginsWith" ? "begins_with" : (sort.op as SortKeyOperator),
+    sort: sort === null ? "" : keyText(sort.type === "between" ? sort.low : sort.type === "beginsWith" ? sort.prefix : sort.value),
+    sortHigh: sort?.type === "between" ? keyText(sort.high) : "",
+    filter: request.filter ?? null,
+    projection: request.projection ?? null,
+    direction: request.direction ?? "ascending",
+    limit: request.limit ? String(request.limit) : "",
+    consistentRead: request.consistentRead ?? false,
+  };
+}
+
+const OPS: Record<Exclude<SortKeyCondition["op"], "between" | "beginsWith">, SortKeyOperator> = { eq: "=", lt: "<", le: "<=", gt: ">", ge: ">=" };
+
+/** The form a collection-view query (from the history, or "open this collection") is edited in; its filter comes separately (it is text to parse). */
+export function formOfQueryInput(input: QueryInput): QueryForm {
+  const c = input.sortCondition;
+  const projection = (input.projection ?? "")
+    .split(",")
+    .map((p) => parsePath(p))
+    .filter((p): p is NonNullable<typeof p> => p !== null);
+  return {
+    ...EMPTY_FORM,
+    index: input.index,
+    partition: keyText(input.partitionValue),
+    sortOp: c === null ? "none" : c.op === "between" ? "BETWEEN" : c.op === "beginsWith" ? "begins_with" : OPS[c.op],
+    sort: c === null ? "" : keyText(c.op === "between" ? c.low : c.value),
+    sortHigh: c?.op === "between" ? keyText(c.high) : "",
+    projection: projection.length > 0 ? { paths: projection } : null,
+    direction: input.scanIndexForward ? "ascending" : "descending",
+    limit: input.limit === null ? "" : String(input.limit),
+    consistentRead: input.consistentRead,
+  };
+}
+
+/** The form after picking another table or index: key values kept where the key is the same. */
+export function withIndex(form: QueryForm, table: TableDescription, index: string | null): QueryForm {
+  const before = keySchemaOf(table, form.index);
+  const after = keySchemaOf(table, index);
+  const samePk = before?.partitionKey.name === after?.partitionKey.name && before?.partitionKey.type === after?.partitionKey.type;
+  const sameSk = before?.sortKey?.name === after?.sortKey?.name && before?.sortKey?.type === after?.sortKey?.type;
+  return {
+    ...form,
+    index,
+    partition: samePk ? form.partition : "",
+    sortOp: sameSk ? form.sortOp : "none",
+    sort: sameSk ? form.sort : "",
+    sortHigh: sameSk ? form.sortHigh : "",
+    consistentRead: isGlobalIndex(table, index) ? false : form.consistentRead,
+  };
+}

@@ -1,0 +1,318 @@
+/**
+ * The one query model of a table's tab, and what it read. The life of a read:
+ *
+ * 1. The bar edits the form ([`QueryForm`]); every edit gives a new builder `ReadRequest`
+ *    ([`requestOf`]), checked by the backend after a short pause (`buildReadRequest`: the
+ *    generated expressions, names and values, the DynamoDB JSON body and DynamoDB's objections).
+ * 2. Run (the button or Ctrl+Enter) sends exactly the checked request: a Query with
+ *    `runReadRequest`, page by page on request (`loadMore` follows LastEvaluatedKey); a Scan with
+ *    the streaming `scan` command, every page with running totals, until it ends, the user cancels
+ *    it or the capacity budget is used up. Both go through `dynotable-builder` in the backend.
+ * 3. What was read ([`QueryRun`]) is what the views draw: the Collections view highlights the box
+ *    a Query read (its page cuts and filtered-out counts inside it) or the boxes a Scan has walked.
+ *
+ * Every capacity unit read goes to the capacity ledger (the status bar's "used since start").
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Channel } from "@tauri-apps/api/core";
+import type {
+  BuiltRequest,
+  commands,
+  QueryInput,
+  QueryPage,
+  ReadRequest,
+  ScanSummary,
+  ScanTotals,
+  ScanUpdate,
+  TableDescription,
+} from "../../ipc/bindings.gen";
+import { unwrap, type UiError } from "../../ipc/result";
+import { useCapacityLedger } from "../../app/capacity";
+import { keySchemaOf } from "../builder/model";
+import { useDebounced } from "../builder/useDebounced";
+import {
+  EMPTY_FORM,
+  filterPart,
+  formOfQueryInput,
+  formOfRequest,
+  problemsOf,
+  queryInputOf,
+  requestOf,
+  type QueryForm,
+} from "./model";
+
+/** The backend calls the query bar makes; tests pass fakes. */
+export type QuerySource = Pick<
+  typeof commands,
+  | "sortKeyOperators"
+  | "buildReadRequest"
+  | "exportCode"
+  | "runReadRequest"
+  | "generateExpression"
+  | "parseExpressions"
+  | "scan"
+  | "cancelOperation"
+>;
+
+/** Makes the channel a scan streams its pages through; tests hand a fake one. */
+export type ChannelFactory = (onMessage: (update: ScanUpdate) => void) => Channel<ScanUpdate>;
+
+const tauriChannel: ChannelFactory = (onMessage) => {
+  const channel = new Channel<ScanUpdate>();
+  channel.onmessage = onMessage;
+  return channel;
+};
+
+/** A Query's pages, in the order they were read. */
+export type QueryRunState = {
+  kind: "query";
+  request: ReadRequest;
+  pages: QueryPage[];
+  loading: boolean;
+  error: UiError | null;
+};
+
+/** A Scan's pages as they streamed in, with the totals so far. */
+export type ScanRunState = {
+  kind: "scan";
+  request: ReadRequest;
+  id: string;
+  running: boolean;
+  pages: QueryPage[];
+  totals: ScanTotals | null;
+  summary: ScanSummary | null;
+  error: UiError | null;
+};
+
+export type QueryRun = QueryRunState | ScanRunState;
+
+/** The check of the request on screen: `key` is the request it describes. */
+type Checked = { key: string; built: BuiltRequest | null; error: string | null };
+
+let scanCounter = 0;
+
+export function useQueryModel({
+  profileId,
+  table,
+  source,
+  makeChannel = tauriChannel,
+}: {
+  profileId: string;
+  table: TableDescription | null;
+  source: QuerySource;
+  makeChannel?: ChannelFactory | undefined;
+}) {
+  const [form, setForm] = useState<QueryForm>(EMPTY_FORM);
+  const [run, setRun] = useState<QueryRun | null>(null);
+  const [checked, setChecked] = useState<Checked | null>(null);
+  const [scanOptions, setScanOptions] = useState<{ segments: number; budget: string }>({ segments: 1, budget: "" });
+  const ledger = useCapacityLedger();
+  const generation = useRef(0);
+
+  const schema = useMemo(() => (table === null ? null : keySchemaOf(table, form.index)), [table, form.index]);
+  const problems = useMemo(() => problemsOf(form, schema), [form, schema]);
+  const request = useMemo(() => (table === null ? null : requestOf(form, table)), [form, table]);
+  const requestKey = JSON.stringify(request);
+  const settled = useDebounced(request, 150);
+  const settledKey = JSON.stringify(settled);
+
+  useEffect(() => {
+    if (settled === null || table === null) return;
+    let live = true;
+    const keys = settled.operation === "Query" ? keySchemaOf(table, settled.indexName ?? null) : null;
+    source.buildReadRequest(settled, keys).then(
+      (result) =>
+        live &&
+        setChecked(
+          result.status === "ok"
+            ? { key: settledKey, built: result.data, error: null }
+            : { key: settledKey, built: null, error: result.error.message },
+        ),
+      (err: unknown) => live && setChecked({ key: settledKey, built: null, error: String(err) }),
+    );
+    return () => {
+      live = false;
+    };
+    // `settled` is compared by value.
+  }, [settledKey, source, table]);
+
+  // The check is shown only while it describes the request on screen.
+  const current = checked !== null && checked.key === requestKey ? checked : null;
+  const built = current?.built ?? null;
+  const diagnostics = built?.diagnostics ?? [];
+  const ready = request !== null && built !== null && diagnostics.length === 0;
+  const busy = run !== null && (run.kind === "query" ? run.loading : run.running);
+
+  const readQueryPage = useCallback(
+    async (sent: ReadRequest, previous: QueryPage[]) => {
+      const mine = ++generation.current;
+      setRun({ kind: "query", request: sent, pages: previous, loading: true, error: null });
+      const start = previous.at(-1)?.lastEvaluatedKey ?? null;
+      const result = await unwrap(source.runReadRequest(profileId, sent, start));
+      if (mine !== generation.current) return;
+      if (result.status === "ok") {
+        ledger.record("read", result.data.consumedCapacity?.total ?? 0);
+        setRun({ kind: "query", request: sent, pages: [...previous, result.data], loading: false, error: null });
+      } else if (result.status === "error") {
+        setRun({ kind: "query", request: sent, pages: previous, loading: false, error: result.error });
+      }
+    },
+    [profileId, source, ledger],
+  );
+
+  const startScan = useCallback(
+    async (sent: ReadRequest, checkedRequest: BuiltRequest) => {
+      const mine = ++generation.current;
+      const id = `scan-${Date.now()}-${++scanCounter}`;
+      const budget = scanOptions.budget.trim() === "" ? null : Number(scanOptions.budget);
+      let recorded = 0;
+      const pages: QueryPage[] = [];
+      setRun({ kind: "scan", request: sent, id, running: true, pages: [], totals: null, summary: null, error: null });
+      const channel = makeChannel((update) => {
+        if (mine !== generation.current) return;
+        pages.push(update.page);
+        ledger.record("read", update.totals.capacityUnits - recorded);
+        recorded = update.totals.capacityUnits;
+        setRun((r) => (r?.kind === "scan" && r.id === id ? { ...r, pages: [...pages], totals: update.totals } : r));
+      });
+      const filter = filterPart(checkedRequest);
+      const result = await unwrap(
+        source.scan(
+          profileId,
+          {
+            scanId: id,
+            table: sent.tableName,
+            index: sent.indexName ?? null,
+            filter: filter?.text ?? null,
+            filterNames: filter?.names ?? null,
+            filterValues: filter?.values ?? null,
+            consistentRead: sent.consistentRead ?? false,
+            pageLimit: sent.limit ?? null,
+            segments: scanOptions.segments,
+            capacityBudget: budget !== null && Number.isFinite(budget) && budget > 0 ? budget : null,
+          },
+          channel,
+        ),
+      );
+      setRun((r) => {
+        if (r?.kind !== "scan" || r.id !== id) return r;
+        if (result.status === "ok") return { ...r, running: false, summary: result.data, totals: result.data.totals };
+        if (result.status === "error") return { ...r, running: false, error: result.error };
+        return { ...r, running: false };
+      });
+    },
+    [profileId, source, ledger, makeChannel, scanOptions],
+  );
+
+  const [runWhenReady, setRunWhenReady] = useState<string | null>(null);
+  const runNow = useCallback(() => {
+    if (!ready || request === null || built === null || busy) return;
+    if (request.operation === "Query") void readQueryPage(request, []);
+    else void startScan(request, built);
+  }, [ready, request, built, busy, readQueryPage, startScan]);
+
+  /**
+   * Runs the request on screen as soon as the backend has checked it (at once when it has);
+   * false when the fields cannot make a request or DynamoDB would refuse it.
+   */
+  const execute = useCallback((): boolean => {
+    if (request === null || busy || diagnostics.length > 0) return false;
+    if (ready) runNow();
+    else setRunWhenReady(requestKey);
+    return true;
+  }, [request, busy, diagnostics.length, ready, runNow, requestKey]);
+
+  const loadMore = useCallback(() => {
+    if (run?.kind !== "query" || run.loading) return;
+    const last = run.pages.at(-1);
+    if (last === undefined || last.lastEvaluatedKey === null) return;
+    void readQueryPage(run.request, run.pages);
+  }, [run, readQueryPage]);
+
+  const cancel = useCallback(() => {
+    if (run?.kind === "scan" && run.running) void source.cancelOperation(run.id);
+  }, [run, source]);
+
+  /** Loads a builder request (a recent run, a saved one) into the bar. */
+  const loadRequest = useCallback((r: ReadRequest) => setForm(formOfRequest(r)), []);
+
+  /**
+   * Loads a collection-view query into the bar, its typed filter parsed back into builder state;
+   * with `andRun`, runs it as soon as the backend has checked it.
+   */
+  const loadQueryInput = useCallback(
+    async (input: QueryInput, andRun = false) => {
+      let next = formOfQueryInput(input);
+      if (input.filter !== null && input.filter.trim() !== "") {
+        const parsed = await source.parseExpressions(
+          {
+            Expressions: [{ parameter: "FilterExpression", text: input.filter }],
+            ExpressionAttributeNames: input.filterNames,
+            ExpressionAttributeValues: input.filterValues,
+          },
+          null,
+        );
+        const state = parsed.status === "parsed" ? parsed.states[0] : undefined;
+        if (state?.parameter === "FilterExpression") next = { ...next, filter: state.state };
+      }
+      setForm(next);
+      if (andRun && table !== null) setRunWhenReady(JSON.stringify(requestOf(next, table)));
+    },
+    [source, table],
+  );
+  useEffect(() => {
+    if (runWhenReady !== null && runWhenReady === requestKey && ready) {
+      setRunWhenReady(null);
+      runNow();
+    }
+  }, [runWhenReady, requestKey, ready, runNow]);
+
+  /** Puts an edited item where it was in the pages read (null: it was deleted). */
+  const replaceItem = useCallback((keyNames: string[], original: QueryPage["items"][number], item: QueryPage["items"][number] | null) => {
+    const sameKey = (candidate: QueryPage["items"][number]) =>
+      keyNames.every((name) => JSON.stringify(candidate[name]) === JSON.stringify(original[name]));
+    setRun((r) => {
+      if (r === null) return r;
+      const pages = r.pages.map((page) => {
+        if (!page.items.some(sameKey)) return page;
+        const items = item === null ? page.items.filter((i) => !sameKey(i)) : page.items.map((i) => (sameKey(i) ? item : i));
+        return { ...page, items, count: items.length };
+      });
+      return { ...r, pages };
+    });
+  }, []);
+
+  const queryInput = useMemo(() => queryInputOf(request, built), [request, built]);
+  /** The Query that produced the pages on show, in the collection view's shape. */
+  const ranInput = useMemo(
+    () => (run?.kind === "query" ? queryInputOf(run.request, run.request === request ? built : null) : null),
+    [run, request, built],
+  );
+
+  return {
+    form,
+    setForm,
+    schema,
+    problems,
+    request,
+    built,
+    checkError: current?.error ?? null,
+    checking: request !== null && current === null,
+    diagnostics,
+    ready,
+    busy,
+    run,
+    execute,
+    loadMore,
+    cancel,
+    loadRequest,
+    loadQueryInput,
+    replaceItem,
+    queryInput,
+    ranInput,
+    scanOptions,
+    setScanOptions,
+  };
+}
+
+export type QueryModel = ReturnType<typeof useQueryModel>;
