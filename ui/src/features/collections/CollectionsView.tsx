@@ -34,8 +34,11 @@ export type CollectionsViewProps = {
   onOpen: (partitionValue: AttributeValue) => void;
   /** Regroup the run by an index (`null`: the table). Without it there is no picker. */
   onGroupBy?: (index: string | null) => void;
-  /** Bring this box into view and mark it (a click on the map). `n` changes on every request. */
-  reveal?: { value: AttributeValue; n: number } | null;
+  /**
+   * Bring this box into view and mark it (a click on the map, a Query run). `n` changes on every
+   * request; `focus: false` leaves the focus where it is (a Query run from the bar).
+   */
+  reveal?: { value: AttributeValue; n: number; focus?: boolean } | null;
   /** Rows drawn per box (the Query's Limit). */
   rowsPerBox: number;
   /** Boxes rendered beyond those in sight. Default 3. */
@@ -133,7 +136,7 @@ export function CollectionsView({
   }, [inSightKey, want]);
 
   // A reveal names a partition-key value: find where it stands in the run (it may not be listed).
-  const [revealed, setRevealed] = useState<{ index: number; n: number } | null>(null);
+  const [revealed, setRevealed] = useState<{ index: number; n: number; focus: boolean } | null>(null);
   // (Once the run is listed: before that there is nothing to scroll, and a reveal asked for as
   // the view opens, from the start screen, would run out of patience before the run exists.)
   const listed = data.total !== null;
@@ -141,7 +144,7 @@ export function CollectionsView({
     if (reveal === null || !listed) return;
     let cancelled = false;
     void locate(reveal.value).then((position) => {
-      if (!cancelled) setRevealed({ index: position ?? -1, n: reveal.n });
+      if (!cancelled) setRevealed({ index: position ?? -1, n: reveal.n, focus: reveal.focus ?? true });
     });
     return () => {
       cancelled = true;
@@ -156,7 +159,7 @@ export function CollectionsView({
   const pendingReveal = useRef<{ index: number; until: number; focused: boolean } | null>(null);
   useEffect(() => {
     if (revealed === null || revealed.index < 0) return;
-    pendingReveal.current = { index: revealed.index, until: Date.now() + REVEAL_HOLD_MS, focused: false };
+    pendingReveal.current = { index: revealed.index, until: Date.now() + REVEAL_HOLD_MS, focused: !revealed.focus };
     virtualizer.scrollToIndex(revealed.index, { align: "start" });
     const el = scrollRef.current;
     if (el === null) return;

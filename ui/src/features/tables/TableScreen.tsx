@@ -134,7 +134,7 @@ export function TableScreen({
   const { table, stats, setStats, setDescription } = useTable(profile.id, tableName, source);
   const [view, setView] = useState<ViewId>("collections");
   const [showMap, setShowMap] = useState(false);
-  const [reveal, setReveal] = useState<{ value: AttributeValue; n: number } | null>(null);
+  const [reveal, setReveal] = useState<{ value: AttributeValue; n: number; focus?: boolean } | null>(null);
   const [groupBy, setGroupBy] = useState<string | null>(null);
   const collections = useCollections({
     profileId: profile.id,
@@ -165,7 +165,8 @@ export function TableScreen({
   useEffect(() => {
     if (readValue === null) return;
     setGroupBy(readIndex);
-    setReveal((r) => ({ value: readValue, n: (r?.n ?? 0) + 1 }));
+    // Scrolled to, not focused: the user is typing in the bar, or reading another view.
+    setReveal((r) => ({ value: readValue, n: (r?.n ?? 0) + 1, focus: false }));
   }, [readKey, readIndex, run?.kind === "query" ? run.request : null]);
 
   const activeRead = useMemo<ActiveRead | null>(() => {
