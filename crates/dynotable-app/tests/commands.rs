@@ -713,7 +713,10 @@ async fn the_collections_run_of_an_aws_table_comes_from_its_gathered_statistics_
         .unwrap();
     assert_eq!(first.total, 600.0);
     let numbers = |r: &dynotable_app::dto::CollectionRange| -> Vec<String> {
-        r.collections.iter().map(|c| c.partition_value.display_text()).collect()
+        r.collections
+            .iter()
+            .map(|c| c.partition_value.display_text())
+            .collect()
     };
     assert_eq!(numbers(&first), ["-300", "-299", "-298"]);
     let last = app
