@@ -62,9 +62,12 @@ function credentialLabel(profile: AwsProfile): string {
 export function ConnectionsSidebar({
   source = commands,
   onOpenTable = () => {},
+  onOpenPartiql,
 }: {
   source?: ConnectionsSource;
   onOpenTable?: (profile: Profile, table: string) => void;
+  /** Opens the connection's PartiQL tab (no button when not given). */
+  onOpenPartiql?: (profile: Profile) => void;
 }) {
   const [profiles, setProfiles] = useState<Loadable<Profile[], UiError>>({ status: "loading" });
   const [awsProfiles, setAwsProfiles] = useState<Loadable<AwsProfile[], UiError>>({ status: "loading" });
@@ -205,6 +208,11 @@ export function ConnectionsSidebar({
                 <button type="button" className="connection-test" onClick={() => void test(profile.id)}>
                   Test connection
                 </button>
+                {onOpenPartiql && (
+                  <button type="button" onClick={() => onOpenPartiql(profile)} data-testid={`partiql-${profile.id}`}>
+                    PartiQL
+                  </button>
+                )}
                 {profile.connection.kind !== "embedded" && (
                   <>
                     <button type="button" onClick={() => setEditing({ profile })}>
