@@ -219,6 +219,16 @@ async fn a_batch_answers_each_statement_and_a_transaction_all_or_nothing() {
         )
         .await
         .unwrap();
-    let names: BTreeSet<_> = newts.items.iter().map(|i| i["Name"].clone()).collect();
-    assert_eq!(names, BTreeSet::from([s("A"), s("B"), s("C")]));
+    let names: BTreeSet<String> = newts
+        .items
+        .iter()
+        .map(|i| match &i["Name"] {
+            AttributeValue::S(name) => name.clone(),
+            other => panic!("a name is a string: {other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        names,
+        BTreeSet::from(["A".to_owned(), "B".to_owned(), "C".to_owned()])
+    );
 }

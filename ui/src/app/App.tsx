@@ -87,6 +87,7 @@ export function App() {
   });
 
   const active = open.find((t) => t.id === activeId) ?? null;
+  const activeProfile = active?.profile ?? editors.find((p) => partiqlId(p) === activeId) ?? null;
   const tabs = [
     ...(start.shown ? [{ id: START, title: "Start", detail: "the demo story" }] : []),
     ...open.map((t) => ({ id: t.id, title: t.table, detail: t.profile.name })),
@@ -136,7 +137,7 @@ export function App() {
         </main>
         <StatusBar
           appInfo={appInfo}
-          connection={active === null ? null : `${active.profile.name} · ${active.profile.region}`}
+          connection={activeProfile === null ? null : `${activeProfile.name} · ${activeProfile.region}`}
           theme={theme}
           help={{ onStart: showStart, onShortcuts: () => sheet.setOpen(true) }}
         />

@@ -5,7 +5,9 @@
  */
 import { useMemo, useRef } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import type { Item } from "../../ipc/bindings.gen";
+import type { AttributeValue } from "../../ipc/bindings.gen";
+
+type Item = { [name: string]: AttributeValue };
 import { attributeText, typeOf } from "../../shared/attributeValue";
 
 const ROW_HEIGHT = 28;
@@ -55,7 +57,7 @@ export function ResultsGrid({ items, keys }: { items: readonly Item[]; keys: rea
                 {row.index + 1}
               </span>
               {columns.map((c) => {
-                const value = item[c];
+                const value = item?.[c];
                 return (
                   <span role="gridcell" key={c} className={value === undefined ? "partiql-absent" : `tv-${typeOf(value).toLowerCase()}`} title={value === undefined ? "absent" : `${typeOf(value)}: ${attributeText(value)}`}>
                     {value === undefined ? "" : attributeText(value)}

@@ -5,10 +5,12 @@
  * backend, which checks expressions against the same list).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { Item, TableList } from "../../ipc/bindings.gen";
+import type { AttributeValue, TableList } from "../../ipc/bindings.gen";
 import { unwrap, type Loadable, type UiError } from "../../ipc/result";
 import { partiqlCompletion, tablesIn, type CompletionCatalog } from "./completion";
 import type { PartiqlSource } from "./source";
+
+type Item = { [name: string]: AttributeValue };
 
 export function useCatalog(source: PartiqlSource, profileId: string, text: string) {
   const tables = useRef<string[]>([]);
@@ -28,7 +30,7 @@ export function useCatalog(source: PartiqlSource, profileId: string, text: strin
       const names: string[] = [];
       do {
         const page: Loadable<TableList, UiError> = await unwrap(source.listTables(profileId, start));
-        if (!live || page.status === "error") break;
+        if (!live || page.status !== "ok") break;
         names.push(...page.data.names);
         start = page.data.nextStart;
       } while (start !== null);

@@ -8,13 +8,16 @@
  * NextToken of the last page and adds its items.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { AttributeValue, CommandError, ConsumedCapacity, Item, TableCapacity } from "../../ipc/bindings.gen";
+import type { AttributeValue, CommandError, ConsumedCapacity, TableCapacity } from "../../ipc/bindings.gen";
 import { unwrap, type UiError } from "../../ipc/result";
 import { useCapacityLedger } from "../../app/capacity";
 import { addToHistory, loadHistory, type HistoryEntry, type RunMode } from "./history";
 import { countParameters, errorRange, isWrite, splitStatements } from "./statements";
 import type { Mark } from "./PartiqlEditor";
 import type { PartiqlSource } from "./source";
+
+/** One item as the backend sends it. */
+export type Item = { [name: string]: AttributeValue };
 
 /** One statement's own failure in a batch. */
 export type StatementFailure = { index: number; statement: string; code: string; message: string };
@@ -112,6 +115,7 @@ export function usePartiql(source: PartiqlSource, profileId: string) {
         source.executeStatement(profileId, { statement, parameters, nextToken: null, consistentRead, limit }),
       );
       if (result.status === "error") return fail(result.error, [first]);
+      if (result.status !== "ok") return;
       const capacity = asTable(result.data.consumedCapacity);
       record(capacity, writes);
       last.current = { statement, parameters };
@@ -137,6 +141,7 @@ export function usePartiql(source: PartiqlSource, profileId: string) {
     if (mode === "batch") {
       const result = await unwrap(source.executeBatch(profileId, statements, consistentRead));
       if (result.status === "error") return fail(result.error, spans);
+      if (result.status !== "ok") return;
       record(result.data.consumedCapacity, writes);
       const failures: StatementFailure[] = [];
       const items: Item[] = [];
@@ -160,6 +165,7 @@ export function usePartiql(source: PartiqlSource, profileId: string) {
       setMarks(cancellationMarks(result.error, spans));
       return;
     }
+    if (result.status !== "ok") return;
     record(result.data.consumedCapacity, writes);
     last.current = null;
     setOutcome({
@@ -190,6 +196,7 @@ export function usePartiql(source: PartiqlSource, profileId: string) {
       setOutcome({ status: "error", error: result.error });
       return;
     }
+    if (result.status !== "ok") return;
     const capacity = asTable(result.data.consumedCapacity);
     record(capacity, false);
     setOutcome({
