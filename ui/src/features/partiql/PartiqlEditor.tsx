@@ -6,12 +6,14 @@
 import { useEffect, useRef } from "react";
 import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap, type CompletionSource } from "@codemirror/autocomplete";
 import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
-import { bracketMatching, syntaxHighlighting, defaultHighlightStyle } from "@codemirror/language";
+import { bracketMatching, syntaxHighlighting } from "@codemirror/language";
+import { classHighlighter } from "@lezer/highlight";
 import { sql } from "@codemirror/lang-sql";
 import { lintGutter, setDiagnostics, type Diagnostic } from "@codemirror/lint";
 import { EditorState, Prec } from "@codemirror/state";
 import { EditorView, keymap, lineNumbers, placeholder } from "@codemirror/view";
 import { PartiQL } from "./dialect";
+import "./codemirror.css";
 
 /** A place in the text DynamoDB's answer points at. */
 export type Mark = { from: number; to: number; message: string };
@@ -45,7 +47,7 @@ export function PartiqlEditor({
           bracketMatching(),
           closeBrackets(),
           sql({ dialect: PartiQL }),
-          syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+          syntaxHighlighting(classHighlighter),
           autocompletion({ override: [(context) => latest.current.completion(context)], activateOnTyping: true }),
           lintGutter(),
           placeholder('SELECT * FROM "Table" WHERE "key" = ?'),
