@@ -30,7 +30,8 @@ export function ResultsGrid({ items, keys }: { items: readonly Item[]; keys: rea
     overscan: 12,
     useFlushSync: false,
   });
-  const template = `3.5rem repeat(${Math.max(columns.length, 1)}, minmax(9rem, 1fr))`;
+  // Fixed column widths, so every row (each laid out on its own) lines up with the header.
+  const template = `3.5rem repeat(${Math.max(columns.length, 1)}, 12rem)`;
   return (
     <div className="partiql-grid" ref={scroller} role="grid" aria-label="Statement results" aria-rowcount={items.length + 1}>
       <div className="partiql-grid-row partiql-grid-head" role="row" style={{ gridTemplateColumns: template }}>
