@@ -26,6 +26,7 @@ pub mod files;
 pub mod history;
 pub mod index_views;
 pub mod new_table;
+pub mod partiql;
 pub mod profiles;
 mod reads;
 mod requests;

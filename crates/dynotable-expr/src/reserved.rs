@@ -27,6 +27,13 @@ pub fn is_reserved(word: &str) -> bool {
     WORDS.contains(word.to_ascii_uppercase().as_str())
 }
 
+/// Every reserved word, in upper case and alphabetical order (for editors that quote them).
+pub fn words() -> Vec<&'static str> {
+    let mut words: Vec<&'static str> = WORDS.iter().copied().collect();
+    words.sort_unstable();
+    words
+}
+
 /// How many reserved words there are (573).
 pub fn count() -> usize {
     WORDS.len()

@@ -9,6 +9,7 @@ import { CapacityProvider } from "./capacity";
 import { ConnectionsSidebar } from "../features/connections/ConnectionsSidebar";
 import { TableScreen } from "../features/tables/TableScreen";
 import { StartScreen } from "../features/start/StartScreen";
+import { PartiqlScreen } from "../features/partiql/PartiqlScreen";
 import { useStartScreen } from "../features/start/useStartScreen";
 import { useDemoTables } from "../features/start/useDemoTables";
 import { CreateTableScreen } from "../features/create/CreateTableScreen";
@@ -40,6 +41,14 @@ export function App() {
 
   const start = useStartScreen();
   const demo = useDemoTables(commands, appInfo.status === "ok" ? appInfo.data.engine.state : null);
+
+  // PartiQL tabs, one per connection, by id `partiql/<profile id>`.
+  const [editors, setEditors] = useState<Profile[]>([]);
+  const partiqlId = (profile: Profile) => `partiql/${profile.id}`;
+  const openPartiql = useCallback((profile: Profile) => {
+    setEditors((current) => (current.some((p) => p.id === profile.id) ? current : [...current, profile]));
+    setActiveId(`partiql/${profile.id}`);
+  }, []);
 
   const openTable = useCallback((profile: Profile, table: string, asked?: Omit<TableIntent, "n">) => {
     const id = `${profile.id}/${table}`;
@@ -79,6 +88,11 @@ export function App() {
       if (activeId === START) setActiveId(open[0]?.id ?? null);
       return;
     }
+    if (id.startsWith("partiql/")) {
+      setEditors((current) => current.filter((p) => partiqlId(p) !== id));
+      if (activeId === id) setActiveId(open[0]?.id ?? (start.shown ? START : null));
+      return;
+    }
     setOpen((current) => {
       const at = current.findIndex((t) => t.id === id);
       const next = current.filter((t) => t.id !== id);
@@ -93,16 +107,18 @@ export function App() {
   });
 
   const active = open.find((t) => t.id === activeId) ?? null;
+  const activeProfile = active?.profile ?? editors.find((p) => partiqlId(p) === activeId) ?? null;
   const tabs = [
     ...(start.shown ? [{ id: START, title: "Start", detail: "the demo story" }] : []),
     ...open.map((t) => ({ id: t.id, title: t.table ?? "New table", detail: t.profile.name })),
+    ...editors.map((p) => ({ id: partiqlId(p), title: `PartiQL · ${p.name}`, detail: p.region })),
   ];
   // The start tab is on show when it is asked for, or when nothing else is open.
   const shownId = activeId ?? (start.shown ? START : null);
   return (
     <CapacityProvider>
       <div className="shell">
-        <ConnectionsSidebar onOpenTable={openTable} onNewTable={openCreate} tablesChanged={tablesChanged} />
+        <ConnectionsSidebar onOpenTable={openTable} onNewTable={openCreate} tablesChanged={tablesChanged} onOpenPartiql={openPartiql} />
         <main className="work-area">
           {tabs.length === 0 ? (
             <div className="welcome">
@@ -139,12 +155,17 @@ export function App() {
                   )}
                 </div>
               ))}
+              {editors.map((p) => (
+                <div key={partiqlId(p)} hidden={partiqlId(p) !== shownId}>
+                  <PartiqlScreen profile={p} />
+                </div>
+              ))}
             </Tabs>
           )}
         </main>
         <StatusBar
           appInfo={appInfo}
-          connection={active === null ? null : `${active.profile.name} · ${active.profile.region}`}
+          connection={activeProfile === null ? null : `${activeProfile.name} · ${activeProfile.region}`}
           theme={theme}
           help={{ onStart: showStart, onShortcuts: () => sheet.setOpen(true) }}
         />

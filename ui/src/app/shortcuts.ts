@@ -9,6 +9,7 @@
 export type ShortcutId =
   | "open-table"
   | "run-query"
+  | "run-statement"
   | "next-page"
   | "edit-item"
   | "move-selection"
@@ -68,6 +69,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
     combos: viewDigits,
   },
   { id: "run-query", description: "Run the query bar's Query or Scan (anywhere in a table's tab)", scope: "Query", combos: [{ key: "Enter", mod: true }] },
+  { id: "run-statement", description: "Run the PartiQL statement (or batch, or transaction), in a PartiQL tab", scope: "Query", combos: [{ key: "Enter", mod: true }] },
   { id: "next-page", description: "Load the next page", scope: "Collection", combos: [{ key: "j", mod: true }] },
   { id: "edit-item", description: "Edit the selected item", scope: "Collection", combos: [{ key: "Enter" }] },
   {

@@ -35,6 +35,14 @@ export const commands = {
 	collectionStats: (profileId: string, table: string, index: string | null) => typedError<CollectionStats, CommandError>(__TAURI_INVOKE("collection_stats", { profileId, table, index })),
 	/**  One page of a Query of one collection. */
 	query: (profileId: string, input: QueryInput) => typedError<QueryPage, CommandError>(__TAURI_INVOKE("query", { profileId, input })),
+	/**  One page of a PartiQL statement (ExecuteStatement); a read-only connection refuses writes. */
+	executeStatement: (profileId: string, input: StatementInput) => typedError<StatementPage, CommandError>(__TAURI_INVOKE("execute_statement", { profileId, input })),
+	/**  Several PartiQL statements, each answered on its own (BatchExecuteStatement). */
+	executeBatch: (profileId: string, statements: BatchStatementInput[], consistentRead: boolean) => typedError<BatchOutcome, CommandError>(__TAURI_INVOKE("execute_batch", { profileId, statements, consistentRead })),
+	/**  Several PartiQL statements, all or nothing (ExecuteTransaction). */
+	executeTransaction: (profileId: string, statements: BatchStatementInput[]) => typedError<TransactionOutcome, CommandError>(__TAURI_INVOKE("execute_transaction", { profileId, statements })),
+	/**  DynamoDB's reserved words, which the PartiQL editor quotes for the user. */
+	reservedWords: () => typedError<string[], CommandError>(__TAURI_INVOKE("reserved_words")),
 	/**  One item by its key, with what the read cost. */
 	getItem: (profileId: string, table: string, key: { [key in string]: AttributeValue }, consistentRead: boolean) => typedError<ItemRead, CommandError>(__TAURI_INVOKE("get_item", { profileId, table, key, consistentRead })),
 	/**  Writes an item with the condition `expect` asks for. */
@@ -191,6 +199,24 @@ export type AwsProfile = {
 	/**  The profile's `endpoint_url` (or `services` → `dynamodb` endpoint is not resolved here). */
 	endpointUrl: string | null,
 	credentials: CredentialSource,
+};
+
+/**  BatchExecuteStatement's answer: one result per statement, in order. */
+export type BatchOutcome = {
+	results: BatchStatementResult[],
+	consumedCapacity: TableCapacity[],
+};
+
+/**  One statement of a batch or a transaction. */
+export type BatchStatementInput = {
+	statement: string,
+	parameters: AttributeValue[],
+};
+
+/**  The answer to one statement of a batch: its item (a SELECT's), or the error DynamoDB gave it. */
+export type BatchStatementResult = {
+	item: { [key in string]: AttributeValue } | null,
+	error: StatementError | null,
 };
 
 /**  How a new table is billed. */
@@ -1163,6 +1189,38 @@ export type SortKeyCondition = { op: "eq"; value: AttributeValue } | { op: "lt";
 /**  An operator of a sort-key condition. */
 export type SortKeyOperator = "=" | "<" | "<=" | ">" | ">=" | "BETWEEN" | "begins_with";
 
+/**  A statement's own failure inside a batch (`ConditionalCheckFailed`, `DuplicateItem`, ...). */
+export type StatementError = {
+	code: string,
+	message: string,
+};
+
+/**  One statement as the editor runs it. */
+export type StatementInput = {
+	statement: string,
+	/**  One value per `?`, in order. */
+	parameters: AttributeValue[],
+	/**  The NextToken of the page before, to continue a SELECT. */
+	nextToken: string | null,
+	consistentRead: boolean,
+	/**  Items evaluated at most on this page (ExecuteStatement's `Limit`). */
+	limit: number | null,
+};
+
+/**  One page of a statement's answer. */
+export type StatementPage = {
+	items: { [key in string]: AttributeValue }[],
+	/**  Where the next page starts; `None` at the end (and always for a write). */
+	nextToken: string | null,
+	consumedCapacity: ConsumedCapacity | null,
+};
+
+/**  The capacity one table took in a batch or transaction. */
+export type TableCapacity = {
+	table: string,
+	capacity: ConsumedCapacity,
+};
+
 /**  One change to a table. */
 export type TableChange = 
 /**  On-demand, or provisioned with these units (the table's GSIs get the same). */
@@ -1235,6 +1293,12 @@ export type TrafficInput = {
 	writesPerSecond: number,
 	writeUnitsPerRequest: number,
 	spread: KeySpread,
+};
+
+/**  ExecuteTransaction's answer: for reads, one item (or none) per statement; for writes, none. */
+export type TransactionOutcome = {
+	items: ({ [key in string]: AttributeValue } | null)[],
+	consumedCapacity: TableCapacity[],
 };
 
 /**  Progress of an import or export. */

@@ -38,6 +38,7 @@ pub enum EngineState {
 pub mod attribute;
 pub mod cost;
 pub mod index_view;
+pub mod partiql;
 mod query;
 mod table;
 

@@ -190,4 +190,12 @@ describe("ConnectionsSidebar", () => {
     fireEvent.click(within(screen.getByRole("alertdialog", { name: "Reset the demo data?" })).getByRole("button", { name: "Reset demo data" }));
     await waitFor(() => expect(screen.getByTestId("demo-reset").textContent).toBe("The 6 demo tables were loaded again (17,280 items)."));
   });
+
+  it("opens a connection's PartiQL tab from its PartiQL button", async () => {
+    const onOpenPartiql = vi.fn();
+    render(<ConnectionsSidebar source={source()} onOpenPartiql={onOpenPartiql} />);
+    await waitFor(() => expect(screen.getByTestId("connection-p1")).toBeTruthy());
+    fireEvent.click(within(screen.getByTestId("connection-p1")).getByRole("button", { name: "PartiQL" }));
+    expect(onOpenPartiql).toHaveBeenCalledWith(prod);
+  });
 });

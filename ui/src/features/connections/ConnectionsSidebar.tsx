@@ -64,6 +64,7 @@ export function ConnectionsSidebar({
   onOpenTable = () => {},
   onNewTable,
   tablesChanged = 0,
+  onOpenPartiql,
 }: {
   source?: ConnectionsSource;
   onOpenTable?: (profile: Profile, table: string) => void;
@@ -71,6 +72,8 @@ export function ConnectionsSidebar({
   onNewTable?: (profile: Profile) => void;
   /** Bumped when a table was created or deleted elsewhere: the lists are read again. */
   tablesChanged?: number;
+  /** Opens the connection's PartiQL tab (no button when not given). */
+  onOpenPartiql?: (profile: Profile) => void;
 }) {
   const [profiles, setProfiles] = useState<Loadable<Profile[], UiError>>({ status: "loading" });
   const [awsProfiles, setAwsProfiles] = useState<Loadable<AwsProfile[], UiError>>({ status: "loading" });
@@ -211,6 +214,11 @@ export function ConnectionsSidebar({
                 <button type="button" className="connection-test" onClick={() => void test(profile.id)}>
                   Test connection
                 </button>
+                {onOpenPartiql && (
+                  <button type="button" onClick={() => onOpenPartiql(profile)} data-testid={`partiql-${profile.id}`}>
+                    PartiQL
+                  </button>
+                )}
                 {profile.connection.kind !== "embedded" && (
                   <>
                     <button type="button" onClick={() => setEditing({ profile })}>

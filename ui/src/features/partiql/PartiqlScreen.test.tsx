@@ -1,0 +1,212 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { EditorView } from "@codemirror/view";
+import { currentCompletions, startCompletion } from "@codemirror/autocomplete";
+import type { AttributeValue, CommandError, Profile, StatementInput, StatementPage, TableDescription } from "../../ipc/bindings.gen";
+import { PartiqlScreen } from "./PartiqlScreen";
+import type { PartiqlSource } from "./source";
+
+type Answer<T> = Promise<{ status: "ok"; data: T } | { status: "error"; error: CommandError }>;
+const ok = <T,>(data: T) => Promise.resolve({ status: "ok" as const, data });
+const failed = (error: CommandError) => Promise.resolve({ status: "error" as const, error });
+
+const profile: Profile = {
+  id: "embedded",
+  name: "Embedded",
+  color: "#336699",
+  region: "local",
+  readOnly: false,
+  connection: { kind: "embedded" },
+  createdAt: 0,
+} as unknown as Profile;
+
+const telemetry = {
+  name: "Telemetry",
+  keys: { partitionKey: { name: "vehicleId", type: "S" }, sortKey: { name: "recordedAt", type: "S" } },
+  attributeDefinitions: [
+    { name: "vehicleId", type: "S" },
+    { name: "recordedAt", type: "S" },
+    { name: "depotCode", type: "S" },
+  ],
+} as unknown as TableDescription;
+
+function fakeSource(executeStatement: (profileId: string, input: StatementInput) => Answer<StatementPage>): PartiqlSource {
+  return {
+    executeStatement: vi.fn(executeStatement),
+    executeBatch: vi.fn(() => ok({ results: [], consumedCapacity: [] })),
+    executeTransaction: vi.fn(() => ok({ items: [], consumedCapacity: [] })),
+    reservedWords: vi.fn(() => ok(["STATUS", "DATA", "NAME"])),
+    listTables: vi.fn(() => ok({ names: ["Telemetry", "Pets"], nextStart: null })),
+    describeTable: vi.fn(() => ok(telemetry)),
+  } as unknown as PartiqlSource;
+}
+
+const page = (items: Record<string, AttributeValue>[], nextToken: string | null = null): StatementPage => ({
+  items,
+  nextToken,
+  consumedCapacity: { total: 1.5, table: 1.5, indexes: [] },
+});
+
+function editor(): EditorView {
+  const content = screen.getByTestId("partiql-input");
+  const view = EditorView.findFromDOM(content);
+  if (view === null) throw new Error("no editor");
+  return view;
+}
+
+/** Types `text` at the end of the editor, as keystrokes would insert it. */
+function type(text: string) {
+  const view = editor();
+  act(() => {
+    view.dispatch({ changes: { from: view.state.doc.length, insert: text }, selection: { anchor: view.state.doc.length + text.length }, userEvent: "input.type" });
+  });
+}
+
+function ctrlEnter() {
+  fireEvent.keyDown(screen.getByTestId("partiql-input"), { key: "Enter", ctrlKey: true, metaKey: false });
+}
+
+beforeEach(() => {
+  window.localStorage.clear();
+  Object.defineProperty(navigator, "platform", { value: "Linux x86_64", configurable: true });
+});
+afterEach(cleanup);
+
+describe("PartiqlScreen", () => {
+  it("shows one typed input per ? in the statement, ignoring ? inside strings and names", () => {
+    render(<PartiqlScreen profile={profile} source={fakeSource(() => ok(page([])))} />);
+    expect(screen.queryByRole("group", { name: "Parameters" })).toBeNull();
+    type(`SELECT * FROM "Telemetry" WHERE "vehicleId" = ?`);
+    expect(screen.getAllByLabelText(/^Parameter \d$/)).toHaveLength(1);
+    type(` AND "recordedAt" BETWEEN ? AND ? AND note = 'why?' AND "odd?" = 1`);
+    expect(screen.getAllByLabelText(/^Parameter \d$/)).toHaveLength(3);
+    act(() => {
+      const view = editor();
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: "SELECT * FROM Pets" } });
+    });
+    expect(screen.queryByLabelText("Parameter 1")).toBeNull();
+  });
+
+  it("runs with Ctrl+Enter, sending the parameters as typed values, and shows rows and capacity", async () => {
+    const source = fakeSource(() =>
+      ok(page([{ vehicleId: { S: "VEH#V-7741" }, recordedAt: { S: "META" }, odometerKm: { N: "184220.5" } }], "token-1")),
+    );
+    render(<PartiqlScreen profile={profile} source={source} />);
+    type(`SELECT * FROM "Telemetry" WHERE "vehicleId" = ? AND "odometerKm" > ?`);
+    fireEvent.change(screen.getByLabelText("Parameter 1"), { target: { value: "VEH#V-7741" } });
+    fireEvent.change(screen.getByLabelText("Parameter 2 type"), { target: { value: "N" } });
+    fireEvent.change(screen.getByLabelText("Parameter 2"), { target: { value: "100000" } });
+    ctrlEnter();
+    await screen.findByTestId("partiql-summary");
+    expect(source.executeStatement).toHaveBeenCalledTimes(1);
+    expect(source.executeStatement).toHaveBeenCalledWith("embedded", {
+      statement: `SELECT * FROM "Telemetry" WHERE "vehicleId" = ? AND "odometerKm" > ?`,
+      parameters: [{ S: "VEH#V-7741" }, { N: "100000" }],
+      nextToken: null,
+      consistentRead: false,
+      limit: null,
+    });
+    expect(screen.getByTestId("partiql-summary").textContent).toContain("1 item");
+    expect(screen.getByTestId("partiql-capacity").textContent).toBe("Consumed capacity: 1.5 RCU (table 1.5)");
+
+    // Next page sends the same statement with the NextToken and adds the items.
+    fireEvent.click(screen.getByRole("button", { name: "Next page" }));
+    await waitFor(() => expect(screen.getByTestId("partiql-summary").textContent).toContain("2 items in 2 pages"));
+    expect(vi.mocked(source.executeStatement).mock.calls[1]?.[1].nextToken).toBe("token-1");
+    expect(screen.getByTestId("partiql-capacity").textContent).toContain("3 RCU");
+  });
+
+  it("shows DynamoDB's error with its exception and marks the place the message names", async () => {
+    const source = fakeSource(() =>
+      failed({
+        code: "VALIDATION",
+        exception: "ValidationException",
+        message: "Statement wasn't well formed, can't be processed: Unexpected keyword WHERE at 1:22:5",
+      }),
+    );
+    render(<PartiqlScreen profile={profile} source={source} />);
+    type(`SELECT * FROM "Pets" WHERE`);
+    ctrlEnter();
+    const alert = await screen.findByTestId("partiql-error");
+    expect(within(alert).getByText("ValidationException")).toBeTruthy();
+    expect(alert.textContent).toContain("Unexpected keyword WHERE");
+    // The lint mark covers exactly "WHERE" (column 22, length 5).
+    await waitFor(() => expect(document.querySelector(".cm-lintRange-error")?.textContent).toBe("WHERE"));
+  });
+
+  it("refuses to run several statements as one and sends them as a batch when asked", async () => {
+    const source = fakeSource(() => ok(page([])));
+    vi.mocked(source.executeBatch).mockImplementation(() =>
+      ok({
+        results: [
+          { item: null, error: null },
+          { item: null, error: { code: "DuplicateItem", message: "Duplicate primary key exists in table" } },
+        ],
+        consumedCapacity: [{ table: "Pets", capacity: { total: 2, table: 2, indexes: [] } }],
+      }),
+    );
+    render(<PartiqlScreen profile={profile} source={source} />);
+    type(`INSERT INTO "Pets" VALUE {'AnimalType': ?, 'Name': 'a'};\nINSERT INTO "Pets" VALUE {'AnimalType': 'Dog', 'Name': ?}`);
+    fireEvent.change(screen.getByLabelText("Parameter 1"), { target: { value: "Cat" } });
+    fireEvent.change(screen.getByLabelText("Parameter 2"), { target: { value: "Rex" } });
+    ctrlEnter();
+    expect((await screen.findByTestId("partiql-error")).textContent).toContain("2 statements");
+    expect(source.executeStatement).not.toHaveBeenCalled();
+
+    fireEvent.click(screen.getByLabelText("Batch"));
+    ctrlEnter();
+    await screen.findByTestId("partiql-summary");
+    expect(source.executeBatch).toHaveBeenCalledWith(
+      "embedded",
+      [
+        { statement: `INSERT INTO "Pets" VALUE {'AnimalType': ?, 'Name': 'a'}`, parameters: [{ S: "Cat" }] },
+        { statement: `INSERT INTO "Pets" VALUE {'AnimalType': 'Dog', 'Name': ?}`, parameters: [{ S: "Rex" }] },
+      ],
+      false,
+    );
+    expect(screen.getByText(/Statement 2: DuplicateItem/)).toBeTruthy();
+    expect(screen.getByTestId("partiql-capacity").textContent).toBe("Consumed capacity: 2 WCU (Pets 2)");
+  });
+
+  it("offers the connection's table names after FROM and quotes reserved attribute names", async () => {
+    const source = fakeSource(() => ok(page([{ vehicleId: { S: "x" }, status: { S: "ok" } }])));
+    render(<PartiqlScreen profile={profile} source={source} />);
+    await waitFor(() => expect(source.listTables).toHaveBeenCalled());
+    type("SELECT * FROM ");
+    const view = editor();
+    await act(async () => {
+      startCompletion(view);
+      await new Promise((r) => setTimeout(r, 100));
+    });
+    await waitFor(() => expect(currentCompletions(view.state).map((c) => c.label)).toEqual(expect.arrayContaining(["Telemetry", "Pets"])));
+
+    // After a run, attributes seen are offered; `status` is reserved, so it comes quoted.
+    type(`"Telemetry" WHERE `);
+    ctrlEnter();
+    await screen.findByTestId("partiql-summary");
+    await waitFor(() => expect(source.describeTable).toHaveBeenCalledWith("embedded", "Telemetry"));
+    await act(async () => {
+      startCompletion(view);
+      await new Promise((r) => setTimeout(r, 100));
+    });
+    await waitFor(() => {
+      const options = currentCompletions(view.state);
+      expect(options.find((c) => c.label === "status")?.apply).toBe('"status"');
+      expect(options.find((c) => c.label === "depotCode")?.apply).toBe("depotCode");
+    });
+  });
+
+  it("keeps the statements run in the history and puts one back on click", async () => {
+    const source = fakeSource(() => ok(page([])));
+    render(<PartiqlScreen profile={profile} source={source} />);
+    type(`SELECT * FROM "Pets" WHERE "AnimalType" = 'Dog'`);
+    ctrlEnter();
+    await screen.findByTestId("partiql-summary");
+    act(() => {
+      const view = editor();
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: "" } });
+    });
+    fireEvent.click(screen.getByText(`SELECT * FROM "Pets" WHERE "AnimalType" = 'Dog'`));
+    expect(editor().state.doc.toString()).toBe(`SELECT * FROM "Pets" WHERE "AnimalType" = 'Dog'`);
+  });
+});

@@ -1,0 +1,178 @@
+/**
+ * A connection's PartiQL tab: the statement editor, one typed input per `?`, the run mode (one
+ * statement, a batch of up to 25 each answered on its own, a transaction of up to 100 all or
+ * nothing), then the items in a grid with the capacity they cost, "Next page" while DynamoDB
+ * gives a NextToken, and the statements run before.
+ */
+import { useEffect, type KeyboardEvent } from "react";
+import type { Profile, TableCapacity } from "../../ipc/bindings.gen";
+import { errorTitle } from "../../ipc/result";
+import { comboKeys, matchesShortcut, SHORTCUTS } from "../../app/shortcuts";
+import { formatUnits } from "../../shared/format";
+import { ValueInput } from "../builder/ValueInput";
+import { PartiqlEditor } from "./PartiqlEditor";
+import { ResultsGrid } from "./ResultsGrid";
+import { tablesIn } from "./completion";
+import { defaultSource, type PartiqlSource } from "./source";
+import { isWrite } from "./statements";
+import { useCatalog } from "./useCatalog";
+import { totalUnits, usePartiql } from "./usePartiql";
+import type { RunMode } from "./history";
+import "./partiql.css";
+
+const MODES: { mode: RunMode; label: string; title: string }[] = [
+  { mode: "statement", label: "Statement", title: "ExecuteStatement: one statement, page by page" },
+  { mode: "batch", label: "Batch", title: "BatchExecuteStatement: up to 25 statements separated by ;, each answered on its own" },
+  { mode: "transaction", label: "Transaction", title: "ExecuteTransaction: up to 100 statements separated by ;, all or nothing" },
+];
+
+/** Consumed capacity as one line: the total, then the table's and each index's share. */
+export function capacityText(capacity: readonly TableCapacity[], writes: boolean): string {
+  if (capacity.length === 0) return "no consumed capacity reported";
+  const unit = writes ? "WCU" : "RCU";
+  const parts = capacity.flatMap((c) => [
+    ...(c.capacity.table !== null ? [`${c.table === "" ? "table" : c.table} ${formatUnits(c.capacity.table)}`] : []),
+    ...c.capacity.indexes.map((i) => `${i.name} ${formatUnits(i.units)}`),
+  ]);
+  const total = `${formatUnits(totalUnits(capacity))} ${unit}`;
+  return parts.length === 0 ? total : `${total} (${parts.join(", ")})`;
+}
+
+export function PartiqlScreen({ profile, source = defaultSource }: { profile: Profile; source?: PartiqlSource }) {
+  const p = usePartiql(source, profile.id);
+  const catalog = useCatalog(source, profile.id, p.text);
+  const firstTable = tablesIn(p.text)[0] ?? null;
+  const writes = isWrite(p.text);
+  const runKeys = comboKeys(SHORTCUTS.find((s) => s.id === "run-statement")?.combos[0] ?? { key: "Enter", mod: true }).join("+");
+
+  useEffect(() => {
+    if (p.outcome.status === "ok") catalog.see(firstTable, p.outcome.items);
+  }, [p.outcome]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    // The editor handles the shortcut itself (and marks the event handled).
+    if (!event.defaultPrevented && matchesShortcut("run-statement", event.nativeEvent)) {
+      event.preventDefault();
+      void p.run();
+    }
+  };
+
+  return (
+    <section className="partiql" aria-label={`PartiQL on ${profile.name}`} onKeyDown={onKeyDown} data-testid="partiql-screen">
+      <header className="partiql-header">
+        <h2>
+          PartiQL <span className="muted">· {profile.name}</span>
+        </h2>
+        {profile.readOnly && (
+          <span className="partiql-badge" title="INSERT, UPDATE and DELETE are refused on this connection">
+            read-only
+          </span>
+        )}
+      </header>
+      <div className="partiql-toolbar">
+        <span className="partiql-modes" role="radiogroup" aria-label="Run as">
+          {MODES.map((m) => (
+            <label key={m.mode} title={m.title}>
+              <input type="radio" name={`partiql-mode-${profile.id}`} checked={p.mode === m.mode} onChange={() => p.setMode(m.mode)} />
+              {m.label}
+            </label>
+          ))}
+        </span>
+        <label>
+          <input type="checkbox" checked={p.consistentRead} onChange={(e) => p.setConsistentRead(e.target.checked)} />
+          Consistent read
+        </label>
+        <label>
+          Limit{" "}
+          <input
+            className="partiql-limit"
+            aria-label="Limit"
+            inputMode="numeric"
+            placeholder="none"
+            value={p.limit ?? ""}
+            onChange={(e) => {
+              const n = Number.parseInt(e.target.value, 10);
+              p.setLimit(Number.isFinite(n) && n > 0 ? n : null);
+            }}
+          />
+        </label>
+        <button type="button" className="primary" onClick={() => void p.run()} disabled={p.outcome.status === "running"} title={`Run (${runKeys})`}>
+          Run <kbd>{runKeys}</kbd>
+        </button>
+      </div>
+      <PartiqlEditor value={p.text} onChange={p.edit} onRun={() => void p.run()} completion={catalog.completion} marks={p.marks} />
+      {p.parameterCount > 0 && (
+        <fieldset className="partiql-parameters" aria-label="Parameters">
+          <legend>Parameters</legend>
+          {p.parameters.map((value, i) => (
+            <label key={i} className="partiql-parameter">
+              <span className="muted">? {i + 1}</span>
+              <ValueInput label={`Parameter ${i + 1}`} value={value} onChange={(v) => p.setParameter(i, v)} />
+            </label>
+          ))}
+        </fieldset>
+      )}
+      <Outcome p={p} keys={catalog.keysOf(firstTable)} writes={writes} />
+      {p.history.length > 0 && (
+        <details className="partiql-history">
+          <summary>History ({p.history.length})</summary>
+          <ol>
+            {p.history.map((entry) => (
+              <li key={`${entry.ranAt}-${entry.statement}`}>
+                <button type="button" className="link" onClick={() => p.restore(entry)} title={new Date(entry.ranAt).toLocaleString()}>
+                  <code>{entry.statement}</code>
+                </button>
+                {entry.mode !== "statement" && <span className="muted"> · {entry.mode}</span>}
+              </li>
+            ))}
+          </ol>
+        </details>
+      )}
+    </section>
+  );
+}
+
+function Outcome({ p, keys, writes }: { p: ReturnType<typeof usePartiql>; keys: string[]; writes: boolean }) {
+  const outcome = p.outcome;
+  if (outcome.status === "idle") return <p className="muted partiql-hint">Type a statement, then run it. `?` takes a typed parameter.</p>;
+  if (outcome.status === "running") return <p className="muted">Running…</p>;
+  if (outcome.status === "error") {
+    return (
+      <div className="partiql-error" role="alert" data-testid="partiql-error">
+        <strong>{outcome.error.exception ?? errorTitle(outcome.error.code)}</strong>
+        <p>{outcome.error.message}</p>
+      </div>
+    );
+  }
+  const count = outcome.items.length;
+  return (
+    <div className="partiql-outcome">
+      <p className="partiql-summary" data-testid="partiql-summary">
+        <span>
+          {count} {count === 1 ? "item" : "items"}
+          {outcome.pages > 1 && ` in ${outcome.pages} pages`}
+          {outcome.mode !== "statement" && ` from ${outcome.statements} statements`}
+        </span>
+        <span data-testid="partiql-capacity">Consumed capacity: {capacityText(outcome.capacity, writes)}</span>
+        {outcome.nextToken !== null && (
+          <button type="button" onClick={() => void p.nextPage()}>
+            Next page
+          </button>
+        )}
+      </p>
+      {outcome.failures.length > 0 && (
+        <ul className="partiql-failures" role="alert">
+          {outcome.failures.map((f) => (
+            <li key={f.index}>
+              <strong>
+                Statement {f.index + 1}: {f.code}
+              </strong>{" "}
+              {f.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      {count > 0 && <ResultsGrid items={outcome.items} keys={keys} />}
+    </div>
+  );
+}

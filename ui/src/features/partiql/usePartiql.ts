@@ -1,0 +1,284 @@
+/**
+ * The PartiQL editor's state and its calls: the text, one typed value per `?`, the run mode
+ * (one statement, a batch, a transaction), the result pages and the errors marked in the text.
+ *
+ * A run goes: split the text into statements, hand each its share of the parameters, send
+ * (ExecuteStatement, BatchExecuteStatement or ExecuteTransaction), then show the items with what
+ * they cost, or the error at the place it names. "Next page" sends the same statement with the
+ * NextToken of the last page and adds its items.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { AttributeValue, CommandError, ConsumedCapacity, TableCapacity } from "../../ipc/bindings.gen";
+import { unwrap, type UiError } from "../../ipc/result";
+import { useCapacityLedger } from "../../app/capacity";
+import { addToHistory, loadHistory, type HistoryEntry, type RunMode } from "./history";
+import { countParameters, errorRange, isWrite, splitStatements } from "./statements";
+import type { Mark } from "./PartiqlEditor";
+import type { PartiqlSource } from "./source";
+
+/** One item as the backend sends it. */
+export type Item = { [name: string]: AttributeValue };
+
+/** One statement's own failure in a batch. */
+export type StatementFailure = { index: number; statement: string; code: string; message: string };
+
+export type Outcome =
+  | { status: "idle" }
+  | { status: "running" }
+  | {
+      status: "ok";
+      mode: RunMode;
+      items: Item[];
+      pages: number;
+      nextToken: string | null;
+      capacity: TableCapacity[];
+      failures: StatementFailure[];
+      statements: number;
+    }
+  | { status: "error"; error: UiError };
+
+const EMPTY: AttributeValue = { S: "" };
+
+/** The total of the capacities, for the ledger and the summary. */
+export function totalUnits(capacity: readonly TableCapacity[]): number {
+  return capacity.reduce((n, c) => n + c.capacity.total, 0);
+}
+
+export function usePartiql(source: PartiqlSource, profileId: string) {
+  const ledger = useCapacityLedger();
+  const [text, setText] = useState("");
+  const [parameters, setParameters] = useState<AttributeValue[]>([]);
+  const [mode, setMode] = useState<RunMode>("statement");
+  const [consistentRead, setConsistentRead] = useState(false);
+  const [limit, setLimit] = useState<number | null>(null);
+  const [outcome, setOutcome] = useState<Outcome>({ status: "idle" });
+  const [marks, setMarks] = useState<Mark[]>([]);
+  const [history, setHistory] = useState<HistoryEntry[]>(() => loadHistory(profileId));
+  /** The statement the pages shown belong to (Next page repeats it). */
+  const last = useRef<{ statement: string; parameters: AttributeValue[] } | null>(null);
+
+  const parameterCount = useMemo(() => countParameters(text), [text]);
+  // One value input per `?`: keep the values typed, add empty ones, drop the extra.
+  useEffect(() => {
+    setParameters((current) =>
+      current.length === parameterCount
+        ? current
+        : Array.from({ length: parameterCount }, (_, i) => current[i] ?? EMPTY),
+    );
+  }, [parameterCount]);
+
+  const edit = useCallback((next: string) => {
+    setText(next);
+    setMarks([]);
+  }, []);
+
+  const record = useCallback(
+    (capacity: readonly TableCapacity[], writes: boolean) => ledger.record(writes ? "write" : "read", totalUnits(capacity)),
+    [ledger],
+  );
+
+  const fail = (error: UiError, at: { text: string; from: number }[]) => {
+    setOutcome({ status: "error", error });
+    const marked: Mark[] = [];
+    for (const statement of at) {
+      const range = errorRange(statement.text, error.message);
+      if (range !== null) marked.push({ from: statement.from + range.from, to: statement.from + range.to, message: error.message });
+    }
+    const only = at.length === 1 ? at[0] : undefined;
+    if (marked.length === 0 && only !== undefined) {
+      marked.push({ from: only.from, to: only.from + only.text.length, message: error.message });
+    }
+    setMarks(marked);
+  };
+
+  const run = useCallback(async () => {
+    const spans = splitStatements(text);
+    if (spans.length === 0) return;
+    if (mode === "statement" && spans.length > 1) {
+      setOutcome({
+        status: "error",
+        error: {
+          code: "VALIDATION",
+          message: `The text has ${spans.length} statements: choose Batch or Transaction to run them together, or run one at a time.`,
+        },
+      });
+      return;
+    }
+    setOutcome({ status: "running" });
+    setMarks([]);
+    setHistory(addToHistory(profileId, { statement: text, parameters, mode, ranAt: Date.now() }));
+    const writes = spans.some((s) => isWrite(s.text));
+    const first = spans[0];
+    if (mode === "statement" && first !== undefined) {
+      const statement = first.text;
+      const result = await unwrap(
+        source.executeStatement(profileId, { statement, parameters, nextToken: null, consistentRead, limit }),
+      );
+      if (result.status === "error") return fail(result.error, [first]);
+      if (result.status !== "ok") return;
+      const capacity = asTable(result.data.consumedCapacity);
+      record(capacity, writes);
+      last.current = { statement, parameters };
+      setOutcome({
+        status: "ok",
+        mode,
+        items: result.data.items,
+        pages: 1,
+        nextToken: result.data.nextToken,
+        capacity,
+        failures: [],
+        statements: 1,
+      });
+      return;
+    }
+    // Each statement takes the values of its own `?`, in order.
+    let at = 0;
+    const statements = spans.map((s) => {
+      const own = parameters.slice(at, at + s.parameters);
+      at += s.parameters;
+      return { statement: s.text, parameters: own };
+    });
+    if (mode === "batch") {
+      const result = await unwrap(source.executeBatch(profileId, statements, consistentRead));
+      if (result.status === "error") return fail(result.error, spans);
+      if (result.status !== "ok") return;
+      record(result.data.consumedCapacity, writes);
+      const failures: StatementFailure[] = [];
+      const items: Item[] = [];
+      result.data.results.forEach((r, index) => {
+        if (r.item !== null) items.push(r.item);
+        if (r.error !== null) failures.push({ index, statement: spans[index]?.text ?? "", code: r.error.code, message: r.error.message });
+      });
+      setMarks(
+        failures.flatMap((f) => {
+          const span = spans[f.index];
+          return span === undefined ? [] : [{ from: span.from, to: span.to, message: `${f.code}: ${f.message}` }];
+        }),
+      );
+      last.current = null;
+      setOutcome({ status: "ok", mode, items, pages: 1, nextToken: null, capacity: result.data.consumedCapacity, failures, statements: spans.length });
+      return;
+    }
+    const result = await unwrap(source.executeTransaction(profileId, statements));
+    if (result.status === "error") {
+      setOutcome({ status: "error", error: result.error });
+      setMarks(cancellationMarks(result.error, spans));
+      return;
+    }
+    if (result.status !== "ok") return;
+    record(result.data.consumedCapacity, writes);
+    last.current = null;
+    setOutcome({
+      status: "ok",
+      mode,
+      items: result.data.items.filter((i): i is Item => i !== null),
+      pages: 1,
+      nextToken: null,
+      capacity: result.data.consumedCapacity,
+      failures: [],
+      statements: spans.length,
+    });
+  }, [text, parameters, mode, consistentRead, limit, profileId, source, record]);
+
+  const nextPage = useCallback(async () => {
+    if (outcome.status !== "ok" || outcome.nextToken === null || last.current === null) return;
+    const shown = outcome;
+    const result = await unwrap(
+      source.executeStatement(profileId, {
+        statement: last.current.statement,
+        parameters: last.current.parameters,
+        nextToken: shown.nextToken,
+        consistentRead,
+        limit,
+      }),
+    );
+    if (result.status === "error") {
+      setOutcome({ status: "error", error: result.error });
+      return;
+    }
+    if (result.status !== "ok") return;
+    const capacity = asTable(result.data.consumedCapacity);
+    record(capacity, false);
+    setOutcome({
+      ...shown,
+      items: [...shown.items, ...result.data.items],
+      pages: shown.pages + 1,
+      nextToken: result.data.nextToken,
+      capacity: addCapacity(shown.capacity, capacity),
+    });
+  }, [outcome, profileId, source, consistentRead, limit, record]);
+
+  const restore = useCallback((entry: HistoryEntry) => {
+    setText(entry.statement);
+    setMode(entry.mode);
+    setParameters(entry.parameters);
+    setMarks([]);
+  }, []);
+
+  return {
+    text,
+    edit,
+    parameters,
+    setParameter: (index: number, value: AttributeValue) =>
+      setParameters((current) => current.map((v, i) => (i === index ? value : v))),
+    parameterCount,
+    mode,
+    setMode,
+    consistentRead,
+    setConsistentRead,
+    limit,
+    setLimit,
+    outcome,
+    marks,
+    run,
+    nextPage,
+    history,
+    restore,
+  };
+}
+
+function asTable(capacity: ConsumedCapacity | null): TableCapacity[] {
+  return capacity === null ? [] : [{ table: "", capacity }];
+}
+
+function addCapacity(a: readonly TableCapacity[], b: readonly TableCapacity[]): TableCapacity[] {
+  const [p, q] = [a[0], b[0]];
+  if (p === undefined) return [...b];
+  if (q === undefined) return [...a];
+  const [x, y] = [p.capacity, q.capacity];
+  return [
+    {
+      table: p.table,
+      capacity: {
+        total: x.total + y.total,
+        table: x.table === null && y.table === null ? null : (x.table ?? 0) + (y.table ?? 0),
+        indexes: [...x.indexes, ...y.indexes].reduce<{ name: string; units: number }[]>((all, i) => {
+          const found = all.find((f) => f.name === i.name);
+          if (found) found.units += i.units;
+          else all.push({ ...i });
+          return all;
+        }, []),
+      },
+    },
+  ];
+}
+
+/**
+ * A cancelled transaction names a reason per statement (`[None, ConditionalCheckFailed]`):
+ * each statement with a reason other than None is marked.
+ */
+export function cancellationMarks(error: UiError | CommandError, spans: { from: number; to: number }[]): Mark[] {
+  const reasons = /\[([^\]]*)\]/.exec(error.message)?.[1];
+  if (error.exception !== "TransactionCanceledException" || reasons === undefined) return [];
+  return reasons
+    .split(",")
+    .map((r) => r.trim())
+    .flatMap((reason, i) =>
+      {
+        const span = spans[i];
+        return reason !== "None" && reason !== "" && span !== undefined
+          ? [{ from: span.from, to: span.to, message: `${reason} (statement ${i + 1})` }]
+          : [];
+      },
+    );
+}
