@@ -149,9 +149,18 @@ def test_a_browser_preflight_is_answered_unless_cors_is_off(start):
     status, headers, body = raw(start(), "OPTIONS", headers=preflight)
     headers = {name.lower(): value for name, value in headers.items()}
     assert status == 200 and body == b""
-    assert headers["access-control-allow-origin"] == "*"
+    # A page served from this machine (a browser SDK app under development) may read the answer.
+    assert headers["access-control-allow-origin"] == "http://localhost:5173"
     assert headers["access-control-allow-headers"] == JS_SDK_HEADERS
     assert headers["access-control-max-age"] == "172800"
+
+    # A page on another origin may not: no signature is checked, so any web site could otherwise
+    # read and change the tables (docs/compatibility.md, Wire protocol).
+    foreign = dict(preflight, Origin="https://evil.example")
+    status, headers, _ = raw(start(), "OPTIONS", headers=foreign)
+    assert "access-control-allow-origin" not in {name.lower() for name in headers}
+    status, headers, _ = raw(start("--cors-origin", "https://evil.example"), "OPTIONS", headers=foreign)
+    assert {name.lower(): value for name, value in headers.items()}["access-control-allow-origin"] == "https://evil.example"
 
     status, headers, _ = raw(start("--no-cors"), "OPTIONS", headers=preflight)
     assert status == 404
