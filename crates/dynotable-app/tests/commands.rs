@@ -6,8 +6,10 @@
 //! dynalite comes from `tests/peers` (`npm ci --prefix tests/peers`, run by `scripts/setup.sh`).
 
 use std::collections::BTreeMap;
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
+
+mod support;
+use support::Dynalite;
 
 use dynotable_app::dto::{AttributeValue, Item, PageStop, QueryInput, SortKeyCondition};
 use dynotable_app::profiles::{ConnectionInput, ProfileInput, SecretInput};
@@ -238,51 +240,6 @@ async fn the_commands_work_on_the_embedded_engine_and_its_demo_data() {
     assert!(stats.collections[0].size_bytes > stats.collections[1].size_bytes);
 }
 
-/// dynalite on a free loopback port, stopped when dropped.
-struct Dynalite {
-    child: Child,
-    port: u16,
-}
-
-impl Dynalite {
-    fn start() -> Dynalite {
-        let bin = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../tests/peers/node_modules/.bin/dynalite");
-        assert!(
-            bin.exists(),
-            "{} is missing: run `npm ci --prefix tests/peers` (scripts/setup.sh does)",
-            bin.display()
-        );
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let mut child = Command::new(bin)
-            .args(["--port", &port.to_string(), "--host", "127.0.0.1"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("dynalite starts");
-        for _ in 0..200 {
-            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                return Dynalite { child, port };
-            }
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-        let _ = child.kill();
-        let _ = child.wait();
-        panic!("dynalite did not listen on port {port} within 10 s");
-    }
-}
-
-impl Drop for Dynalite {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn endpoint_profile(name: &str, port: u16, read_only: bool) -> ProfileInput {
     ProfileInput {
         name: name.into(),
@@ -299,7 +256,7 @@ fn endpoint_profile(name: &str, port: u16, read_only: bool) -> ProfileInput {
 
 #[tokio::test]
 async fn the_commands_work_on_dynalite_through_a_custom_endpoint_profile() {
-    let dynalite = Dynalite::start();
+    let dynalite = Dynalite::start_with(&[]);
     let dir = tempfile::tempdir().unwrap();
     let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));
     let profile = app
@@ -390,7 +347,7 @@ async fn the_commands_work_on_dynalite_through_a_custom_endpoint_profile() {
 
 #[tokio::test]
 async fn a_read_only_profile_refuses_every_write_before_sending_it() {
-    let dynalite = Dynalite::start();
+    let dynalite = Dynalite::start_with(&[]);
     let dir = tempfile::tempdir().unwrap();
     let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));
     let profile = app
@@ -656,7 +613,7 @@ async fn the_collections_run_of_the_embedded_engine_is_listed_in_key_order_page_
 /// key order: numbers by value, against dynalite.
 #[tokio::test]
 async fn the_collections_run_of_an_aws_table_comes_from_its_gathered_statistics_in_key_order() {
-    let dynalite = Dynalite::start();
+    let dynalite = Dynalite::start_with(&[]);
     let dir = tempfile::tempdir().unwrap();
     let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));
     let profile = app

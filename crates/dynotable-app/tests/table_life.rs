@@ -10,6 +10,9 @@
 
 use std::sync::Arc;
 
+mod support;
+use support::Dynalite;
+
 use dynotable_app::dto::{
     Billing, IndexKind, KeyAttribute, KeySchema, NewIndex, NewTable, Projection, ProjectionType, ScalarType,
     TableTag,
@@ -491,63 +494,6 @@ async fn a_table_is_changed_in_every_way_on_dynotable_local_and_not_through_a_re
     );
 }
 
-/// dynalite on a free loopback port, stopped when dropped.
-struct Dynalite {
-    child: std::process::Child,
-    port: u16,
-}
-
-impl Dynalite {
-    fn start() -> Dynalite {
-        let bin = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../tests/peers/node_modules/.bin/dynalite");
-        assert!(
-            bin.exists(),
-            "{} is missing: run `npm ci --prefix tests/peers` (scripts/setup.sh does)",
-            bin.display()
-        );
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        // Tables and indexes turn ACTIVE after 100 ms (dynalite's default is half a second).
-        let mut child = std::process::Command::new(bin)
-            .args([
-                "--port",
-                &port.to_string(),
-                "--host",
-                "127.0.0.1",
-                "--createTableMs",
-                "100",
-                "--updateTableMs",
-                "100",
-                "--deleteTableMs",
-                "100",
-            ])
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("dynalite starts");
-        for _ in 0..200 {
-            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                return Dynalite { child, port };
-            }
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-        let _ = child.kill();
-        let _ = child.wait();
-        panic!("dynalite did not listen on port {port} within 10 s");
-    }
-}
-
-impl Drop for Dynalite {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// Describes `name` until it and its indexes are ACTIVE (dynalite takes a moment, as AWS does).
 async fn settled(app: &App, profile: &str, name: &str) -> dynotable_app::dto::TableDescription {
     for _ in 0..100 {
@@ -569,7 +515,14 @@ async fn settled(app: &App, profile: &str, name: &str) -> dynotable_app::dto::Ta
 async fn a_table_is_created_changed_and_deleted_on_dynalite() {
     use dynotable_app::table_changes::TableChange;
     let (_dir, app) = app();
-    let dynalite = Dynalite::start();
+    let dynalite = Dynalite::start_with(&[
+        "--createTableMs",
+        "100",
+        "--updateTableMs",
+        "100",
+        "--deleteTableMs",
+        "100",
+    ]);
     let profile = app
         .create_profile(endpoint(
             "dynalite",
