@@ -23,7 +23,7 @@ use dynotable_app::new_table::NewTableCheck;
 use dynotable_app::profiles::{Profile, ProfileInput};
 use dynotable_app::scans::{ScanInput, ScanSummary, ScanTotals, ScanUpdate};
 use dynotable_app::sharing::SharedEngine;
-use dynotable_app::statistics::ScanCost;
+use dynotable_app::statistics::{ScanCost, StatisticsRequest};
 use dynotable_app::table_changes::TableChange;
 use dynotable_app::tables::RegionTables;
 use dynotable_app::transfer::{ExportSource, FileFormat, TransferProgress, TransferSummary};
@@ -440,28 +440,32 @@ pub async fn delete_saved_query(app: tauri::State<'_, App>, id: String) -> Resul
     app.delete_saved_query(&id).await
 }
 
-/// What a statistics scan of `table` will cost, for the user to confirm first.
+/// What a statistics scan of `table` (or of its index `index`) will cost, for the user to
+/// confirm first.
 #[tauri::command]
 #[specta::specta]
 pub async fn statistics_scan_cost(
     app: tauri::State<'_, App>,
     profile_id: String,
     table: String,
+    index: Option<String>,
 ) -> Result<ScanCost, CommandError> {
-    app.statistics_scan_cost(&profile_id, &table).await
+    app.statistics_scan_cost(&profile_id, &table, index.as_deref())
+        .await
 }
 
-/// Scans `table` for its collection statistics and keeps them; `None` when cancelled.
+/// Scans a table or index for its collection statistics, up to a budget, and keeps what it read:
+/// whole, or partial when the budget or Cancel stopped it (then it can be continued).
 #[tauri::command]
 #[specta::specta]
 pub async fn gather_statistics(
     app: tauri::State<'_, App>,
     profile_id: String,
     id: String,
-    table: String,
+    request: StatisticsRequest,
     on_progress: tauri::ipc::Channel<ScanTotals>,
-) -> Result<Option<CollectionStats>, CommandError> {
-    app.gather_statistics(&profile_id, &id, &table, |totals| {
+) -> Result<CollectionStats, CommandError> {
+    app.gather_statistics(&profile_id, &id, request, |totals| {
         let _ = on_progress.send(totals);
     })
     .await

@@ -7,8 +7,8 @@
 //! - on the embedded engine, from the statistics it keeps with every write
 //!   ([`dynotable_engine::Engine::collection_range`]), for the table or any index, without reading
 //!   an item;
-//! - elsewhere (AWS, any endpoint), from the statistics a Scan gathered ([`crate::statistics`]),
-//!   sorted here; there is no such run for an index until one is gathered (`NOT_FOUND`).
+//! - elsewhere (AWS, any endpoint), from the statistics a Scan of the table or the index gathered
+//!   ([`crate::statistics`]), sorted here; `NOT_FOUND` until one is gathered.
 
 use dynotable_types::KeyValue;
 
@@ -98,22 +98,17 @@ impl App {
             .map(|at| at as u64))
     }
 
-    /// Every gathered collection of `table`, in key order.
+    /// Every gathered collection of `table` (or of its index `index`), in key order.
     async fn gathered_run(
         &self,
         profile_id: &str,
         table: &str,
         index: Option<&str>,
     ) -> Result<Vec<CollectionStat>, CommandError> {
-        if let Some(index) = index {
-            return Err(CommandError::new(
-                ErrorCode::NotFound,
-                format!(
-                    "No statistics of the index {index} yet: on this connection the collections of an index come from a scan of it, which the app does not run yet."
-                ),
-            ));
-        }
-        let mut all = self.gathered_statistics(profile_id, table).await?.collections;
+        let mut all = self
+            .gathered_statistics(profile_id, table, index)
+            .await?
+            .collections;
         all.sort_by_cached_key(|c| order_key(&c.partition_value));
         Ok(all)
     }

@@ -237,7 +237,7 @@ impl App {
                     sizes.push((value.clone(), s.limited_size_bytes.unwrap_or(s.size_bytes) as f64));
                 }
             }
-        } else if let Ok(stats) = self.gathered_statistics(profile_id, table).await {
+        } else if let Ok(stats) = self.gathered_statistics(profile_id, table, None).await {
             for value in values {
                 if let Some(c) = stats.collections.iter().find(|c| &c.partition_value == value) {
                     sizes.push((value.clone(), c.limited_size_bytes.unwrap_or(c.size_bytes)));

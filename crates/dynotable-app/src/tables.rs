@@ -195,7 +195,7 @@ impl App {
         let session = self.session(profile_id).await?;
         if !session.is_embedded() {
             return self
-                .gathered_statistics(profile_id, table)
+                .gathered_statistics(profile_id, table, index)
                 .await
                 .map(crate::statistics::largest_only);
         }
@@ -227,6 +227,7 @@ impl App {
             collections,
             collection_size_limit: stats.collection_size_limit.map(|b| b as f64),
             gathered_at: None,
+            scan: None,
         })
     }
 }

@@ -301,14 +301,17 @@ async fn the_commands_work_on_dynalite_through_a_custom_endpoint_profile() {
         .unwrap_err();
     assert_eq!(err.code, ErrorCode::NotFound);
     assert!(err.message.contains("scan"), "{}", err.message);
-    let cost = app.statistics_scan_cost(&profile.id, "Telemetry").await.unwrap();
+    let cost = app
+        .statistics_scan_cost(&profile.id, "Telemetry", None)
+        .await
+        .unwrap();
     assert_eq!(cost.read_units, (cost.table_bytes / 4096.0).ceil() / 2.0);
     let mut progress = 0;
     let gathered = app
-        .gather_statistics(&profile.id, "stats", "Telemetry", |_| progress += 1)
+        .gather_statistics(&profile.id, "stats", whole_table("Telemetry"), |_| progress += 1)
         .await
-        .unwrap()
-        .expect("the scan completed");
+        .unwrap();
+    assert!(gathered.scan.as_ref().unwrap().complete, "the scan completed");
     assert!(progress >= 1);
     // META + 120 readings, one of which was deleted above.
     assert_eq!(gathered.item_count, 120.0);
@@ -657,10 +660,10 @@ async fn the_collections_run_of_an_aws_table_comes_from_its_gathered_statistics_
         .unwrap_err();
     assert_eq!(err.code, ErrorCode::NotFound);
     let gathered = app
-        .gather_statistics(&profile.id, "stats", "Telemetry", |_| {})
+        .gather_statistics(&profile.id, "stats", whole_table("Telemetry"), |_| {})
         .await
-        .unwrap()
-        .expect("the scan completed");
+        .unwrap();
+    assert!(gathered.scan.as_ref().unwrap().complete, "the scan completed");
     // The UI's statistics name the largest 500; the run has all 600.
     assert_eq!(gathered.collections.len(), 500);
     assert_eq!(gathered.distinct_partition_keys, 600.0);
@@ -693,4 +696,14 @@ async fn the_collections_run_of_an_aws_table_comes_from_its_gathered_statistics_
         .await
         .unwrap_err();
     assert_eq!(err.code, ErrorCode::NotFound);
+}
+
+/// A statistics scan of a whole table, without a budget.
+fn whole_table(table: &str) -> dynotable_app::statistics::StatisticsRequest {
+    dynotable_app::statistics::StatisticsRequest {
+        table: table.to_owned(),
+        index: None,
+        budget: None,
+        resume: false,
+    }
 }

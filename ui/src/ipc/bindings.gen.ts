@@ -81,10 +81,16 @@ export const commands = {
 	/**  The saved queries of a connection (of one table, if given). */
 	savedQueries: (profileId: string, table: string | null) => typedError<SavedQuery[], CommandError>(__TAURI_INVOKE("saved_queries", { profileId, table })),
 	deleteSavedQuery: (id: string) => typedError<null, CommandError>(__TAURI_INVOKE("delete_saved_query", { id })),
-	/**  What a statistics scan of `table` will cost, for the user to confirm first. */
-	statisticsScanCost: (profileId: string, table: string) => typedError<ScanCost, CommandError>(__TAURI_INVOKE("statistics_scan_cost", { profileId, table })),
-	/**  Scans `table` for its collection statistics and keeps them; `None` when cancelled. */
-	gatherStatistics: (profileId: string, id: string, table: string, onProgress: Channel<ScanTotals>) => typedError<CollectionStats | null, CommandError>(__TAURI_INVOKE("gather_statistics", { profileId, id, table, onProgress })),
+	/**
+	 *  What a statistics scan of `table` (or of its index `index`) will cost, for the user to
+	 *  confirm first.
+	 */
+	statisticsScanCost: (profileId: string, table: string, index: string | null) => typedError<ScanCost, CommandError>(__TAURI_INVOKE("statistics_scan_cost", { profileId, table, index })),
+	/**
+	 *  Scans a table or index for its collection statistics, up to a budget, and keeps what it read:
+	 *  whole, or partial when the budget or Cancel stopped it (then it can be continued).
+	 */
+	gatherStatistics: (profileId: string, id: string, request: StatisticsRequest, onProgress: Channel<ScanTotals>) => typedError<CollectionStats, CommandError>(__TAURI_INVOKE("gather_statistics", { profileId, id, request, onProgress })),
 	/**  A stretch of the key-ordered run of a table's (or index's) collections. */
 	collectionRange: (profileId: string, table: string, index: string | null, offset: number, limit: number) => typedError<CollectionRange, CommandError>(__TAURI_INVOKE("collection_range", { profileId, table, index, offset, limit })),
 	/**  Where one collection stands in the key-ordered run (`null`: there is none). */
@@ -348,6 +354,11 @@ export type CollectionStats = {
 	 *  live (the embedded engine keeps them with every write).
 	 */
 	gatheredAt: number | null,
+	/**
+	 *  How far the scan that gathered these statistics got; `None` when they are live (the
+	 *  embedded engine) or were gathered whole before partial scans existed.
+	 */
+	scan?: StatisticsScan | null,
 };
 
 /**  What a command returns when it fails. */
@@ -1082,7 +1093,7 @@ export type SavedQuery = {
 /**  The scalar types a key attribute can have. */
 export type ScalarType = "S" | "N" | "B";
 
-/**  What the statistics scan of a table will read and cost, from DescribeTable's size. */
+/**  What the statistics scan of a table (or index) will read and cost, from DescribeTable's size. */
 export type ScanCost = {
 	tableBytes: number,
 	itemCount: number,
@@ -1213,6 +1224,45 @@ export type StatementPage = {
 	/**  Where the next page starts; `None` at the end (and always for a write). */
 	nextToken: string | null,
 	consumedCapacity: ConsumedCapacity | null,
+};
+
+/**  A statistics scan to run. */
+export type StatisticsRequest = {
+	table: string,
+	/**
+	 *  Scan this index instead of the table: the collections are then the index's (rule B.8:
+	 *  an index collects the items that carry its keys, by its own partition key).
+	 */
+	index: string | null,
+	/**  Stop this run once about this many read units are consumed; `None` reads to the end. */
+	budget: number | null,
+	/**
+	 *  Continue the earlier scan of the same table or index from where it stopped, adding to what
+	 *  it kept; when there is none unfinished, the scan starts from the beginning.
+	 */
+	resume: boolean,
+};
+
+/**
+ *  How far a statistics scan of a table (or an index) on AWS got. A scan the user's budget or
+ *  Cancel stopped keeps what it read: the collections seen so far, of which only the one read
+ *  last can be unfinished (a Scan returns one collection's items together, rule B.4), and it can
+ *  be continued from where it stopped.
+ */
+export type StatisticsScan = {
+	/**  Read to the end: every collection is listed, whole. */
+	complete: boolean,
+	/**  Items read by every run of the scan so far. */
+	itemsRead: number,
+	/**  Read capacity units consumed by every run so far. */
+	capacityUnits: number,
+	/**
+	 *  The item count DescribeTable reported (refreshed about every six hours on AWS): how much
+	 *  there is to read.
+	 */
+	expectedItems: number,
+	/**  When not complete: the collection read last, whose items may go on past the stop. */
+	openCollection: AttributeValue | null,
 };
 
 /**  The capacity one table took in a batch or transaction. */

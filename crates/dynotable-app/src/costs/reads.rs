@@ -367,7 +367,10 @@ impl App {
                 "Statistics count whole collections: with a sort-key condition this is an upper bound",
             ));
         }
-        match self.gathered_statistics(profile_id, &input.table).await {
+        match self
+            .gathered_statistics(profile_id, &input.table, input.index.as_deref())
+            .await
+        {
             Ok(stats) => {
                 if let Some(c) = stats
                     .collections

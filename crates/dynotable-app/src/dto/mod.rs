@@ -56,6 +56,6 @@ pub use query::{
 };
 pub use table::{
     Billing, CollectionRange, CollectionStat, CollectionStats, IndexKind, IndexSummary, KeyAttribute,
-    KeySchema, NewIndex, NewTable, Projection, ProjectionType, ScalarType, TableDescription, TableList,
-    TableTag,
+    KeySchema, NewIndex, NewTable, Projection, ProjectionType, ScalarType, StatisticsScan, TableDescription,
+    TableList, TableTag,
 };

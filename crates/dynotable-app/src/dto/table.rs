@@ -143,6 +143,33 @@ pub struct CollectionStats {
     /// live (the embedded engine keeps them with every write).
     #[specta(type = Option<specta_typescript::Number>)]
     pub gathered_at: Option<f64>,
+    /// How far the scan that gathered these statistics got; `None` when they are live (the
+    /// embedded engine) or were gathered whole before partial scans existed.
+    #[serde(default)]
+    pub scan: Option<StatisticsScan>,
+}
+
+/// How far a statistics scan of a table (or an index) on AWS got. A scan the user's budget or
+/// Cancel stopped keeps what it read: the collections seen so far, of which only the one read
+/// last can be unfinished (a Scan returns one collection's items together, rule B.4), and it can
+/// be continued from where it stopped.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct StatisticsScan {
+    /// Read to the end: every collection is listed, whole.
+    pub complete: bool,
+    /// Items read by every run of the scan so far.
+    #[specta(type = specta_typescript::Number)]
+    pub items_read: f64,
+    /// Read capacity units consumed by every run so far.
+    #[specta(type = specta_typescript::Number)]
+    pub capacity_units: f64,
+    /// The item count DescribeTable reported (refreshed about every six hours on AWS): how much
+    /// there is to read.
+    #[specta(type = specta_typescript::Number)]
+    pub expected_items: f64,
+    /// When not complete: the collection read last, whose items may go on past the stop.
+    pub open_collection: Option<AttributeValue>,
 }
 
 /// A stretch of the key-ordered run of a table's (or an index's) collections: what the

@@ -12,7 +12,7 @@
  * feed pattern: every box is an article in the Tab order; ↑/↓ (or Page Up/Down) move between
  * boxes, Home/End go to the first and last, Enter opens the box in the Items view.
  */
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from "react";
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { AttributeValue, IndexSummary, KeySchema, TableDescription } from "../../ipc/bindings.gen";
 import { errorTitle } from "../../ipc/result";
@@ -45,6 +45,11 @@ export type CollectionsViewProps = {
   overscan?: number;
   /** What the query bar last ran: the box a Query read is highlighted, the others faded. */
   activeRead?: ActiveRead | null;
+  /**
+   * Where the statistics are not free (AWS), the scan that gathers them: drawn under the head,
+   * in place of the "not listed" error while nothing is gathered.
+   */
+  gate?: ReactNode;
 };
 
 const HEADER = 40;
@@ -74,6 +79,7 @@ export function CollectionsView({
   rowsPerBox,
   overscan = 3,
   activeRead = null,
+  gate = null,
 }: CollectionsViewProps) {
   const { at, boxes, want, retry, locate } = data;
   const total = data.total ?? 0;
@@ -253,7 +259,11 @@ export function CollectionsView({
         )}
         <p className="collections-summary muted" data-testid="collections-summary">
           {data.total === null ? (
-            "Listing the collections…"
+            data.listError !== null ? (
+              "No collections listed yet."
+            ) : (
+              "Listing the collections…"
+            )
           ) : (
             <>
               {formatCount(total)} {total === 1 ? "collection" : "collections"} in key order of {keys.partitionKey.name}
@@ -264,7 +274,8 @@ export function CollectionsView({
         </p>
       </div>
       {grouping !== null && <IndexNote table={table} index={grouping} />}
-      {data.listError !== null && (
+      {gate}
+      {data.listError !== null && !(gate !== null && data.listError.code === "NOT_FOUND") && (
         <p className="run-box-error" role="alert" data-testid="collections-list-error">
           The collections could not be listed: {data.listError.message}
         </p>

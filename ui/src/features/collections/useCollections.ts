@@ -75,10 +75,13 @@ export function useCollections({
   rowsPerBox = 20,
   concurrency = 3,
   listPage = LIST_PAGE,
+  generation = 0,
 }: {
   profileId: string;
   table: string;
   index?: string | null;
+  /** A new number lists the run again from the start (new statistics were gathered). */
+  generation?: number;
   source: CollectionsSource;
   rowsPerBox?: number;
   concurrency?: number;
@@ -89,7 +92,7 @@ export function useCollections({
   // What the reads belong to: another table, index or connection starts over, and late answers
   // to the old one are dropped. (Checked where it is used, not reset in an effect: the view's
   // first `want` may run before this hook's effects.)
-  const token = useMemo(() => ({ profileId, table, index }), [profileId, table, index]);
+  const token = useMemo(() => ({ profileId, table, index, generation }), [profileId, table, index, generation]);
   const [listingState, setListing] = useState<{ token: object; listing: Listing }>({ token, listing: EMPTY_LISTING });
   const listing = listingState.token === token ? listingState.listing : EMPTY_LISTING;
   const [boxState, setBoxState] = useState<{ token: object; boxes: ReadonlyMap<string, BoxState> }>({ token, boxes: new Map() });

@@ -13,7 +13,7 @@ import type { Item, KeySchema } from "../explorer/model";
 import { ItemEditor, type ItemValidation } from "../items/ItemEditor";
 import { DeleteConfirm } from "../items/DeleteConfirm";
 import { TableOverview } from "./TableOverview";
-import { StatisticsGate } from "./StatisticsGate";
+import { StatisticsGate } from "../collections/StatisticsGate";
 import { TableHeader } from "./TableHeader";
 import { CollectionsView } from "../collections/CollectionsView";
 import { collectionKey, useCollections } from "../collections/useCollections";
@@ -136,10 +136,12 @@ export function TableScreen({
   const [showMap, setShowMap] = useState(false);
   const [reveal, setReveal] = useState<{ value: AttributeValue; n: number; focus?: boolean } | null>(null);
   const [groupBy, setGroupBy] = useState<string | null>(null);
+  const [generation, setGeneration] = useState(0);
   const collections = useCollections({
     profileId: profile.id,
     table: tableName,
     index: groupBy,
+    generation,
     source,
     rowsPerBox: ROWS_PER_BOX,
   });
@@ -324,53 +326,59 @@ export function TableScreen({
   const lastItem = queryPages.at(-1)?.items.at(-1) ?? null;
   const runError = run?.kind === "query" ? run.error : null;
 
+  // Where the statistics are not free (AWS, any endpoint) the run is drawn from what a scan of
+  // the table or index gathered: the gate runs that scan, and a new gathering lists the run again.
+  const paid = profile.connection.kind !== "embedded";
+  const gate = paid ? (
+    <StatisticsGate
+      profileId={profile.id}
+      table={tableName}
+      index={groupBy}
+      source={source}
+      onGathered={(gathered) => {
+        if (gathered.index === null) setStats({ status: "ok", data: gathered });
+        setGeneration((g) => g + 1);
+      }}
+    />
+  ) : null;
   const statsPanel = (
     <>
       {stats.status === "loading" && <p className="muted">Reading the collection statistics…</p>}
-      {stats.status === "error" && stats.error.code === "NOT_FOUND" && profile.connection.kind !== "embedded" && (
-        <StatisticsGate
-          profileId={profile.id}
-          table={tableName}
-          source={source}
-          onGathered={(gathered) => setStats({ status: "ok", data: gathered })}
+      {stats.status === "error" && !(stats.error.code === "NOT_FOUND" && paid) && <p className="muted">{stats.error.message}</p>}
+      {stats.status === "ok" && (
+        <div className="collections-toolbar">
+          <button type="button" aria-pressed={showMap} onClick={() => setShowMap(!showMap)} data-testid="toggle-map">
+            {showMap ? "Hide the map" : "Show the map"}
+          </button>
+          <span className="muted">Every box is a collection: one partition-key value, its items in sort-key order. A Query reads one box; a Scan walks them all.</span>
+        </div>
+      )}
+      {stats.status === "ok" && showMap && (
+        <CollectionMap
+          stats={stats.data.collections}
+          keyName={description.keys.partitionKey.name}
+          onOpen={(value) => {
+            // The map draws the table's collections: show them in the table's run.
+            setGroupBy(null);
+            setReveal((r) => ({ value, n: (r?.n ?? 0) + 1 }));
+          }}
+          // Enough boxes to see the shape of the table while each stays big enough to read.
+          maxBoxes={80}
+          sizeLimit={stats.data.collectionSizeLimit}
+          openHint="brings its box into view below"
         />
       )}
-      {stats.status === "error" && !(stats.error.code === "NOT_FOUND" && profile.connection.kind !== "embedded") && (
-        <p className="muted">{stats.error.message}</p>
-      )}
-      {stats.status === "ok" && (
-        <>
-          <div className="collections-toolbar">
-            <button type="button" aria-pressed={showMap} onClick={() => setShowMap(!showMap)} data-testid="toggle-map">
-              {showMap ? "Hide the map" : "Show the map"}
-            </button>
-            <span className="muted">Every box is a collection: one partition-key value, its items in sort-key order. A Query reads one box; a Scan walks them all.</span>
-          </div>
-          {showMap && (
-            <CollectionMap
-              stats={stats.data.collections}
-              keyName={description.keys.partitionKey.name}
-              onOpen={(value) => {
-                // The map draws the table's collections: show them in the table's run.
-                setGroupBy(null);
-                setReveal((r) => ({ value, n: (r?.n ?? 0) + 1 }));
-              }}
-              // Enough boxes to see the shape of the table while each stays big enough to read.
-              maxBoxes={80}
-              sizeLimit={stats.data.collectionSizeLimit}
-              openHint="brings its box into view below"
-            />
-          )}
-          <CollectionsView
-            table={description}
-            data={collections}
-            onOpen={openBox}
-            onGroupBy={setGroupBy}
-            reveal={reveal}
-            rowsPerBox={ROWS_PER_BOX}
-            activeRead={activeRead}
-          />
-        </>
+      {(stats.status === "ok" || (paid && stats.status === "error" && stats.error.code === "NOT_FOUND")) && (
+        <CollectionsView
+          table={description}
+          data={collections}
+          onOpen={openBox}
+          onGroupBy={setGroupBy}
+          reveal={reveal}
+          rowsPerBox={ROWS_PER_BOX}
+          activeRead={activeRead}
+          gate={gate}
+        />
       )}
     </>
   );
