@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import type { Channel } from "@tauri-apps/api/core";
-import type { CollectionStats, ScanTotals } from "../../ipc/bindings.gen";
+import type { CollectionStats, ScanTotals, StatisticsScan } from "../../ipc/bindings.gen";
 import { StatisticsGate, type StatisticsSource } from "./StatisticsGate";
 
 const cost = { tableBytes: 409_600, itemCount: 400, pages: 1, readUnits: 50, explanation: "half a read unit per 4 KB" };
 
-function stats(scan: CollectionStats["scan"]): CollectionStats {
+function stats(scan: StatisticsScan | null): CollectionStats {
   return {
     table: "Fleet",
     index: null,
