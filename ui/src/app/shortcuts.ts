@@ -15,6 +15,10 @@ export type ShortcutId =
   | "move-selection"
   | "move-box"
   | "open-box"
+  | "enter-box"
+  | "move-row"
+  | "leave-box"
+  | "open-row"
   | "close-tab"
   | "next-tab"
   | "previous-tab"
@@ -86,6 +90,15 @@ export const SHORTCUTS: readonly Shortcut[] = [
     combos: [{ key: "ArrowUp" }, { key: "ArrowDown" }, { key: "PageUp" }, { key: "PageDown" }, { key: "Home" }, { key: "End" }],
   },
   { id: "open-box", description: "Open the focused box in the Items view", scope: "Collections view", combos: [{ key: "Enter" }] },
+  { id: "enter-box", description: "Move into the focused box's rows", scope: "Collections view", combos: [{ key: "ArrowRight" }] },
+  {
+    id: "move-row",
+    description: "In a box's rows: the previous or next row, the first, the last",
+    scope: "Collections view",
+    combos: [{ key: "ArrowUp" }, { key: "ArrowDown" }, { key: "Home" }, { key: "End" }],
+  },
+  { id: "leave-box", description: "From a row back to its box", scope: "Collections view", combos: [{ key: "ArrowLeft" }, { key: "Escape" }] },
+  { id: "open-row", description: "Open the focused row's item in the editor", scope: "Collections view", combos: [{ key: "Enter" }] },
 ];
 
 /** Whether the app runs on macOS (where "Mod" means Cmd). */

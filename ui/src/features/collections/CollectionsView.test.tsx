@@ -128,16 +128,20 @@ function Harness({
   onOpen = () => {},
   reveal = null,
   initialIndex = null,
+  onOpenItem,
 }: {
   table?: TableDescription;
   source: CollectionsSource;
   onOpen?: (value: unknown) => void;
+  onOpenItem?: (item: unknown) => void;
   reveal?: { value: AttributeValue; n: number } | null;
   initialIndex?: string | null;
 }) {
   const [index, setIndex] = useState<string | null>(initialIndex);
   const data = useCollections({ profileId: "embedded", table: table.name, index, source, rowsPerBox: 5, listPage: 50 });
-  return <CollectionsView table={table} data={data} onOpen={onOpen} onGroupBy={setIndex} reveal={reveal} rowsPerBox={5} />;
+  return (
+    <CollectionsView table={table} data={data} onOpen={onOpen} onGroupBy={setIndex} reveal={reveal} rowsPerBox={5} onOpenItem={onOpenItem} />
+  );
 }
 
 function renderHarness(props: Parameters<typeof Harness>[0]) {
@@ -207,6 +211,36 @@ describe("CollectionsView", () => {
     fireEvent.keyDown(document.activeElement!, { key: "Enter" });
     expect(onOpen).toHaveBeenLastCalledWith({ S: "VEH#V-2" });
     expect(first.getAttribute("aria-setsize")).toBe("3");
+  });
+
+  it("moves into a box's rows with ArrowRight, between them with the arrows, opens a row's item with Enter and goes back with Escape", async () => {
+    const onOpen = vi.fn();
+    const onOpenItem = vi.fn();
+    renderHarness({ source: fakeSource([stat("VEH#V-7741", 41, 4000)]), onOpen, onOpenItem });
+    const box = (await screen.findAllByTestId("collection-run-box"))[0]!;
+    await waitFor(() => expect(within(box).getAllByTestId("box-row")).toHaveLength(5));
+    const rows = within(box).getAllByTestId("box-row");
+    box.focus();
+    fireEvent.keyDown(box, { key: "ArrowRight" });
+    expect(document.activeElement).toBe(rows[0]);
+    fireEvent.keyDown(rows[0]!, { key: "ArrowDown" });
+    fireEvent.keyDown(rows[1]!, { key: "ArrowDown" });
+    expect(document.activeElement).toBe(rows[2]);
+    fireEvent.keyDown(rows[2]!, { key: "ArrowUp" });
+    expect(document.activeElement).toBe(rows[1]);
+    fireEvent.keyDown(rows[1]!, { key: "End" });
+    expect(document.activeElement).toBe(rows[4]);
+    // Past the last row it stays there: the box's items end with what was drawn.
+    fireEvent.keyDown(rows[4]!, { key: "ArrowDown" });
+    expect(document.activeElement).toBe(rows[4]);
+    fireEvent.keyDown(rows[4]!, { key: "Home" });
+    fireEvent.keyDown(rows[0]!, { key: "ArrowDown" });
+    fireEvent.keyDown(rows[1]!, { key: "Enter" });
+    expect(onOpenItem).toHaveBeenCalledTimes(1);
+    expect(onOpenItem.mock.calls[0]![0]).toMatchObject({ vehicleId: { S: "VEH#V-7741" }, recordedAt: { S: "TS#2025-03-14T09:00:00Z" } });
+    expect(onOpen).not.toHaveBeenCalled();
+    fireEvent.keyDown(rows[1]!, { key: "Escape" });
+    expect(document.activeElement).toBe(box);
   });
 
   it("keeps only the boxes in sight in the DOM, and lists and reads only those, for 10,000 collections", async () => {

@@ -22,7 +22,7 @@ import { wholeCollectionReadCost } from "../../shared/readCost";
 import { TypedValue } from "../../shared/TypedValue";
 import { matchesShortcut } from "../../app/shortcuts";
 import { collectionKey, type BoxState, type CollectionEntry, type Collections, type Item } from "./useCollections";
-import { boxRead, type ActiveRead, type BoxRead } from "./activeRead";
+import { boxRead, sameBoxRead, type ActiveRead, type BoxRead } from "./activeRead";
 import { ReadRows } from "./ReadRows";
 import { boxColumns } from "./boxColumns";
 import "./CollectionsView.css";
@@ -50,6 +50,8 @@ export type CollectionsViewProps = {
    * in place of the "not listed" error while nothing is gathered.
    */
   gate?: ReactNode;
+  /** Open one item of a box (Enter on its row); without it, Enter on a row opens the box. */
+  onOpenItem?: ((item: Item) => void) | undefined;
 };
 
 const HEADER = 40;
@@ -80,6 +82,7 @@ export function CollectionsView({
   overscan = 3,
   activeRead = null,
   gate = null,
+  onOpenItem,
 }: CollectionsViewProps) {
   const { at, boxes, want, retry, locate } = data;
   const total = data.total ?? 0;
@@ -203,31 +206,71 @@ export function CollectionsView({
   };
   useEffect(aimAgain);
 
-  const focusBox = (index: number) => {
-    const clamped = Math.max(0, Math.min(total - 1, index));
-    virtualizer.scrollToIndex(clamped, { align: "auto" });
-    setTimeout(() => boxRefs.current.get(clamped)?.focus({ preventScroll: true }), 30);
-  };
-
-  const onBoxKeyDown = (event: KeyboardEvent<HTMLElement>, index: number, entry: CollectionEntry) => {
-    if (event.target !== event.currentTarget) return;
-    const moves: Record<string, number> = {
-      ArrowDown: index + 1,
-      PageDown: index + 1,
-      ArrowUp: index - 1,
-      PageUp: index - 1,
-      Home: 0,
-      End: total - 1,
+  // The key handler and the box refs are the same functions from render to render, so a scroll
+  // (which renders the view again) does not render every box in sight again.
+  const latest = useRef({ total, onOpen, onOpenItem, virtualizer });
+  latest.current = { total, onOpen, onOpenItem, virtualizer };
+  const registerBox = useCallback((index: number, el: HTMLElement | null) => {
+    if (el) boxRefs.current.set(index, el);
+    else boxRefs.current.delete(index);
+  }, []);
+  const onBoxKeyDown = useCallback((event: KeyboardEvent<HTMLElement>, index: number, entry: CollectionEntry) => {
+    const { total, onOpen, onOpenItem, virtualizer } = latest.current;
+    const box = event.currentTarget;
+    const rows = () => [...box.querySelectorAll<HTMLElement>('[data-testid="box-row"]')];
+    const focusBox = (at: number) => {
+      const clamped = Math.max(0, Math.min(total - 1, at));
+      virtualizer.scrollToIndex(clamped, { align: "auto" });
+      setTimeout(() => boxRefs.current.get(clamped)?.focus({ preventScroll: true }), 30);
     };
-    const target = moves[event.key];
-    if (target !== undefined && matchesShortcut("move-box", event.nativeEvent)) {
-      event.preventDefault();
-      focusBox(target);
-    } else if (matchesShortcut("open-box", event.nativeEvent)) {
-      event.preventDefault();
-      onOpen(entry.partitionValue);
+    const native = event.nativeEvent;
+    if (event.target === box) {
+      const moves: Record<string, number> = {
+        ArrowDown: index + 1,
+        PageDown: index + 1,
+        ArrowUp: index - 1,
+        PageUp: index - 1,
+        Home: 0,
+        End: total - 1,
+      };
+      const target = moves[event.key];
+      if (target !== undefined && matchesShortcut("move-box", native)) {
+        event.preventDefault();
+        focusBox(target);
+      } else if (matchesShortcut("enter-box", native)) {
+        const first = rows()[0];
+        if (first !== undefined) {
+          event.preventDefault();
+          first.focus();
+        }
+      } else if (matchesShortcut("open-box", native)) {
+        event.preventDefault();
+        onOpen(entry.partitionValue);
+      }
+      return;
     }
-  };
+    // On one of the box's rows.
+    const row = (event.target as HTMLElement).closest<HTMLElement>('[data-testid="box-row"]');
+    if (row === null) return;
+    const all = rows();
+    const at = all.indexOf(row);
+    const rowMoves: Record<string, number> = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: all.length - 1 };
+    const target = rowMoves[event.key];
+    if (target !== undefined && matchesShortcut("move-row", native)) {
+      event.preventDefault();
+      all[Math.max(0, Math.min(all.length - 1, target))]?.focus();
+    } else if (matchesShortcut("leave-box", native)) {
+      event.preventDefault();
+      box.focus();
+    } else if (matchesShortcut("open-row", native)) {
+      event.preventDefault();
+      const item = Number(row.dataset.row);
+      const state = boxesRef.current.get(entry.key);
+      const found = state?.status === "ok" ? state.items[item] : undefined;
+      if (onOpenItem !== undefined && found !== undefined) onOpenItem(found);
+      else onOpen(entry.partitionValue);
+    }
+  }, []);
 
   const loading = inSight.some((i) => {
     const entry = at(i);
@@ -331,10 +374,7 @@ export function CollectionsView({
                       onKeyDown={onBoxKeyDown}
                       rowsPerBox={rowsPerBox}
                       read={boxRead(activeRead, entry.key)}
-                      boxRef={(el) => {
-                        if (el) boxRefs.current.set(v.index, el);
-                        else boxRefs.current.delete(v.index);
-                      }}
+                      registerBox={registerBox}
                     />
                   )}
                 </div>
@@ -410,7 +450,7 @@ type BoxProps = {
   rowsPerBox: number;
   /** How the active read stands with this box (null: no active read). */
   read?: BoxRead;
-  boxRef: (el: HTMLElement | null) => void;
+  registerBox: (index: number, el: HTMLElement | null) => void;
 };
 
 /** One collection; memoised so a box that arrives re-renders only itself. */
@@ -427,7 +467,7 @@ const Box = memo(function Box({
   onKeyDown,
   rowsPerBox,
   read = null,
-  boxRef,
+  registerBox,
 }: BoxProps) {
   const pkName = keys.partitionKey.name;
   const keyText = attributeText(entry.partitionValue);
@@ -435,7 +475,7 @@ const Box = memo(function Box({
   const titleId = `box-${index}-title`;
   return (
     <article
-      ref={boxRef}
+      ref={(el) => registerBox(index, el)}
       className={`run-box${marked ? " run-box-marked" : ""}${keys.sortKey === null ? " run-box-single" : ""}${read === null ? "" : ` run-box-${read.role}`}`}
       data-read={read?.role}
       aria-labelledby={titleId}
@@ -488,7 +528,17 @@ const Box = memo(function Box({
       )}
     </article>
   );
-});
+}, sameBoxProps);
+
+/** Props equal but for a box read built again with the same content (the active read is
+ * computed per box on every render of the run). */
+function sameBoxProps(a: BoxProps, b: BoxProps): boolean {
+  for (const name of Object.keys(a) as (keyof BoxProps)[]) {
+    if (name === "read") continue;
+    if (a[name] !== b[name]) return false;
+  }
+  return sameBoxRead(a.read ?? null, b.read ?? null);
+}
 
 function BoxBody({
   entry,
@@ -577,7 +627,7 @@ function BoxRows({
           </thead>
           <tbody>
             {items.map((item, i) => (
-              <tr key={i} data-testid="box-row">
+              <tr key={i} data-testid="box-row" data-row={i} tabIndex={-1}>
                 {sortKey !== null && (
                   <th scope="row" className="run-box-sk">
                     {item[sortKey] === undefined ? <Absent /> : <TypedValue value={item[sortKey]!} />}

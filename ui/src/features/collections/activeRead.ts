@@ -30,3 +30,12 @@ export function boxRead(active: ActiveRead | null | undefined, key: string): Box
   const items = active.seen.get(key);
   return items === undefined ? { role: "faded" } : { role: "walked", items };
 }
+
+/** Whether two box reads draw the same. */
+export function sameBoxRead(a: BoxRead, b: BoxRead): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || a.role !== b.role) return false;
+  if (a.role === "read" && b.role === "read") return a.pages === b.pages && a.loading === b.loading;
+  if (a.role === "walked" && b.role === "walked") return a.items === b.items;
+  return a.role === "faded";
+}

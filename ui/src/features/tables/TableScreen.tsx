@@ -317,6 +317,11 @@ export function TableScreen({
     runInput(collectionQuery(tableName, value));
     setView("items");
   };
+  const openItem = (item: Item) => {
+    setSaveError(null);
+    setDraft(null);
+    setEditing({ kind: "edit", original: item });
+  };
   // A box of the run regrouped by an index opens as a Query of that index.
   const openBox = (value: AttributeValue) => {
     runInput(collectionQuery(tableName, value, groupBy));
@@ -378,6 +383,8 @@ export function TableScreen({
           rowsPerBox={ROWS_PER_BOX}
           activeRead={activeRead}
           gate={gate}
+          // An index's box holds what the index projects, not the whole item: its rows open the box.
+          onOpenItem={groupBy === null ? openItem : undefined}
         />
       )}
     </>
