@@ -6,7 +6,7 @@
  * diff. A deletion by Time to Live is marked as the service marks it. No stream: the view says
  * so and opens Settings, where it is turned on.
  */
-import { useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { Profile, StreamRecord, TableDescription, TailStart } from "../../ipc/bindings.gen";
 import { errorTitle } from "../../ipc/result";
@@ -36,6 +36,14 @@ export function StreamView({
 }) {
   const stream = useStreamTail({ profileId: profile.id, table: table.name, source, makeChannel, capacity });
   const [from, setFrom] = useState<TailStart>("LATEST");
+  // The stream turned on or off in Settings: read what it is now.
+  const seenViewType = useRef(table.streamViewType);
+  const reload = stream.reload;
+  useEffect(() => {
+    if (seenViewType.current === table.streamViewType) return;
+    seenViewType.current = table.streamViewType;
+    reload();
+  }, [table.streamViewType, reload]);
   const keyNames = useMemo(
     () => [table.keys.partitionKey.name, ...(table.keys.sortKey === null ? [] : [table.keys.sortKey.name])],
     [table],

@@ -39,6 +39,15 @@ export function TtlView({
     () => [table.keys.partitionKey.name, ...(table.keys.sortKey === null ? [] : [table.keys.sortKey.name])],
     [table],
   );
+  // TTL or the stream changed in Settings: read them again.
+  const seen = useRef({ ttl: table.ttlAttribute, stream: table.streamViewType });
+  const reloadOverview = ttl.reload;
+  const reloadStream = deletions.reload;
+  useEffect(() => {
+    if (seen.current.ttl !== table.ttlAttribute) void reloadOverview();
+    if (seen.current.stream !== table.streamViewType) reloadStream();
+    seen.current = { ttl: table.ttlAttribute, stream: table.streamViewType };
+  }, [table.ttlAttribute, table.streamViewType, reloadOverview, reloadStream]);
   const [now, setNow] = useState(() => Date.now() / 1000);
   useEffect(() => {
     const timer = window.setInterval(() => setNow(Date.now() / 1000), 1000);
