@@ -81,13 +81,17 @@ export function useStreamTail({
       setNotice(null);
       setTail({ kind: "running", id, start: from, paused: false, shards: 0 });
       const channel = makeChannel((update) => {
+        // A tail already stopped may still deliver what it had read: it is not shown.
+        if (running.current !== id) return;
         if (update.records.length > 0) setRecords((ring) => pushRing(ring, update.records, capacity));
         setCounts({ read: update.read, delivered: update.delivered });
         if (update.notice !== null) setNotice(update.notice);
         setTail((t) => (t.kind === "running" && t.id === id ? { ...t, paused: update.paused, shards: update.shards } : t));
       });
       const result = await unwrap(source.tailStream(profileId, { tailId: id, table, start: from, filter }, channel));
-      if (running.current === id) running.current = null;
+      // A tail stopped from here has said so already (and another may be running now).
+      if (running.current !== id) return;
+      running.current = null;
       if (result.status === "ok") setTail({ kind: "ended", end: result.data.end });
       else if (result.status === "error") setTail({ kind: "failed", error: result.error });
     },
@@ -95,7 +99,11 @@ export function useStreamTail({
   );
 
   const stop = useCallback(() => {
-    if (running.current !== null) void source.cancelOperation(running.current);
+    const id = running.current;
+    if (id === null) return;
+    running.current = null;
+    setTail({ kind: "ended", end: "cancelled" });
+    void source.cancelOperation(id);
   }, [source]);
 
   const control = useCallback(

@@ -1,3 +1,4 @@
+import { StrictMode } from "react";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import type { ExpiringItems, Profile, TtlOverview } from "../../ipc/bindings.gen";
@@ -113,6 +114,21 @@ describe("the TTL view", () => {
     render(<TtlView profile={embedded} table={telemetry} source={fake.source} makeChannel={fake.makeChannel} onOpenSettings={() => {}} />);
     expect((await screen.findByTestId("ttl-deletions-off")).textContent).toContain("The table's stream is off");
     expect(fake.source.tailStream).not.toHaveBeenCalled();
+  });
+
+  it("keeps reading the deletions when React runs its effects twice (StrictMode, in development)", async () => {
+    const fake = ttlSource();
+    render(
+      <StrictMode>
+        <TtlView profile={embedded} table={telemetry} source={fake.source} makeChannel={fake.makeChannel} onOpenSettings={() => {}} />
+      </StrictMode>,
+    );
+    await waitFor(() => expect(fake.source.tailStream).toHaveBeenCalled());
+    // Whatever StrictMode ran twice, one tail is left running: the last one started.
+    const started = fake.source.tailStream.mock.calls.length;
+    expect(fake.source.cancelOperation).toHaveBeenCalledTimes(started - 1);
+    fake.send([change("REMOVE", { vehicleId: { S: "VEH#gone" }, recordedAt: { S: "META" } }, null, null, true)]);
+    expect((await screen.findAllByTestId("stream-record"))[0]!.textContent).toContain("VEH#gone");
   });
 
   it("writes times relative to now", () => {

@@ -58,13 +58,13 @@ export function TtlView({
   // The deletions seen: a tail of TTL deletions from the oldest record kept, once the stream is known on.
   const streamOn = deletions.info.status === "ok" && deletions.info.data.enabled;
   const ttlOn = ttl.overview.status === "ok" && ttl.overview.data.attribute !== null;
-  const started = useRef(false);
+  const { start: startDeletions, stop: stopDeletions } = deletions;
   useEffect(() => {
-    if (streamOn && ttlOn && !started.current) {
-      started.current = true;
-      void deletions.start("TRIM_HORIZON");
-    }
-  }, [streamOn, ttlOn, deletions.start]);
+    if (!streamOn || !ttlOn) return;
+    void startDeletions("TRIM_HORIZON");
+    return stopDeletions;
+    // Started once per stream and TTL being on, not again when the tail's callbacks change.
+  }, [streamOn, ttlOn]);
 
   // A scheduled sweep just passed: read the overview (the next time) and the items again.
   const nextSweep = ttl.overview.status === "ok" ? ttl.overview.data.nextSweepAt : null;
