@@ -852,6 +852,9 @@ pub async fn expiring_items(
 /// Runs the embedded engine's Time to Live sweep now (refused on a read-only connection).
 #[tauri::command]
 #[specta::specta]
-pub async fn sweep_expired(app: tauri::State<'_, App>, profile_id: String) -> Result<SweepOutcome, CommandError> {
+pub async fn sweep_expired(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+) -> Result<SweepOutcome, CommandError> {
     app.sweep_expired(&profile_id).await
 }

@@ -187,7 +187,11 @@ impl App {
     }
 
     /// A client for `profile` in `region` (the profile's own region for its session).
-    pub(crate) async fn client_for<C: SdkClient>(&self, profile: &Profile, region: &str) -> Result<C, CommandError> {
+    pub(crate) async fn client_for<C: SdkClient>(
+        &self,
+        profile: &Profile,
+        region: &str,
+    ) -> Result<C, CommandError> {
         let store = self.profile_store().await?;
         let missing_secret = || {
             CommandError::new(
@@ -212,9 +216,7 @@ impl App {
                     };
                     C::remote(files, target, region).await
                 }
-                None => {
-                    C::remote(files, Target::Profile { name: profile_name }, region).await
-                }
+                None => C::remote(files, Target::Profile { name: profile_name }, region).await,
             },
             Connection::AccessKeys { access_key_id } => {
                 let secret = store

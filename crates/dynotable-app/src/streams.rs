@@ -33,7 +33,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use aws_sdk_dynamodbstreams::types::{AttributeValue as StreamValue, Record, Shard, ShardIteratorType, StreamStatus};
+use aws_sdk_dynamodbstreams::types::{
+    AttributeValue as StreamValue, Record, Shard, ShardIteratorType, StreamStatus,
+};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde::{Deserialize, Serialize};
@@ -227,7 +229,9 @@ impl Tails {
 fn stream_off(table: &str) -> CommandError {
     CommandError::new(
         ErrorCode::StreamOff,
-        format!("The table {table} has no stream: turn it on in the table's Settings to see its changes here."),
+        format!(
+            "The table {table} has no stream: turn it on in the table's Settings to see its changes here."
+        ),
     )
 }
 
@@ -296,7 +300,11 @@ impl App {
         let (arn, _) = latest_stream(&session, &input.table).await?;
         let arn = arn.ok_or_else(|| stream_off(&input.table))?;
         let streams = self.streams_client(&session).await?;
-        let poll = if session.is_embedded() { EMBEDDED_POLL } else { REMOTE_POLL };
+        let poll = if session.is_embedded() {
+            EMBEDDED_POLL
+        } else {
+            REMOTE_POLL
+        };
         let cancelled = self.inner.running.register(&input.tail_id)?;
         let control = self.inner.tails.register(
             &input.tail_id,
@@ -321,7 +329,10 @@ impl App {
 }
 
 /// The table's latest stream ARN (`None`: it never had one) and its view type when it is on.
-async fn latest_stream(session: &Session, table: &str) -> Result<(Option<String>, Option<String>), CommandError> {
+async fn latest_stream(
+    session: &Session,
+    table: &str,
+) -> Result<(Option<String>, Option<String>), CommandError> {
     let output = session
         .client
         .describe_table()
@@ -393,7 +404,11 @@ impl Tail<'_> {
         self.control.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
-    async fn run(&self, start: TailStart, on_update: &mut (impl FnMut(TailUpdate) + Send)) -> Result<TailSummary, CommandError> {
+    async fn run(
+        &self,
+        start: TailStart,
+        on_update: &mut (impl FnMut(TailUpdate) + Send),
+    ) -> Result<TailSummary, CommandError> {
         let (shards, _, _) = describe_stream(self.streams, self.arn).await?;
         let known: HashSet<&str> = shards.iter().filter_map(|s| s.shard_id()).collect();
         let mut readers: Vec<ShardReader> = shards
@@ -455,7 +470,10 @@ impl Tail<'_> {
                     let (Some(id), Some(parent)) = (shard.shard_id(), shard.parent_shard_id()) else {
                         continue;
                     };
-                    if finished.contains(parent) && !finished.contains(id) && readers.iter().all(|r| r.shard_id != id) {
+                    if finished.contains(parent)
+                        && !finished.contains(id)
+                        && readers.iter().all(|r| r.shard_id != id)
+                    {
                         readers.push(ShardReader {
                             shard_id: id.to_owned(),
                             iterator: None,
@@ -511,7 +529,11 @@ impl Tail<'_> {
     }
 
     /// A fresh iterator for `reader`: after its last record, or as it started.
-    async fn iterator(&self, reader: &mut ShardReader, notice: &mut Option<String>) -> Result<Option<String>, CommandError> {
+    async fn iterator(
+        &self,
+        reader: &mut ShardReader,
+        notice: &mut Option<String>,
+    ) -> Result<Option<String>, CommandError> {
         let (kind, sequence) = match &reader.last_sequence {
             Some(sequence) => (ShardIteratorType::AfterSequenceNumber, Some(sequence.clone())),
             // A LATEST shard whose first iterator expired before anything was read: from its
@@ -519,7 +541,10 @@ impl Tail<'_> {
             None if reader.since.is_some() => (ShardIteratorType::TrimHorizon, None),
             None => (reader.start.clone(), None),
         };
-        if reader.start == ShardIteratorType::Latest && reader.since.is_none() && reader.last_sequence.is_none() {
+        if reader.start == ShardIteratorType::Latest
+            && reader.since.is_none()
+            && reader.last_sequence.is_none()
+        {
             reader.since = Some(now_seconds().floor() - 1.0);
         }
         let answer = self
@@ -563,7 +588,11 @@ impl Tail<'_> {
     }
 
     /// One GetRecords of `reader`'s shard.
-    async fn read_shard(&self, reader: &mut ShardReader, notice: &mut Option<String>) -> Result<ShardPage, CommandError> {
+    async fn read_shard(
+        &self,
+        reader: &mut ShardReader,
+        notice: &mut Option<String>,
+    ) -> Result<ShardPage, CommandError> {
         if reader.iterator.is_none() {
             reader.iterator = self.iterator(reader, notice).await?;
         }

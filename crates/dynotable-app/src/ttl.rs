@@ -176,7 +176,11 @@ impl App {
     }
 
     /// The items of `input.table` that expire first (see the module's documentation).
-    pub async fn expiring_items(&self, profile_id: &str, input: ExpiringInput) -> Result<ExpiringItems, CommandError> {
+    pub async fn expiring_items(
+        &self,
+        profile_id: &str,
+        input: ExpiringInput,
+    ) -> Result<ExpiringItems, CommandError> {
         if input.limit == 0 || input.limit > MAX_LISTED || input.max_pages == 0 {
             return Err(CommandError::new(
                 ErrorCode::Validation,
@@ -211,7 +215,11 @@ impl App {
             table_name: input.table.clone(),
             index_name: None,
             key_condition: None,
-            filter: requests::filter_state(Some("attribute_type(#ttl, :number)"), Some(&names), Some(&values))?,
+            filter: requests::filter_state(
+                Some("attribute_type(#ttl, :number)"),
+                Some(&names),
+                Some(&values),
+            )?,
             projection: requests::projection_state(Some(&projected.join(", ")))?,
             direction: Direction::Ascending,
             limit: None,
@@ -304,7 +312,13 @@ mod tests {
         let now = 2_000_000_000.0;
         assert_eq!(expiry_state(now + 1.0, now), ExpiryState::Pending);
         assert_eq!(expiry_state(now - 1.0, now), ExpiryState::Due);
-        assert_eq!(expiry_state(now - FIVE_YEARS_SECONDS + 1.0, now), ExpiryState::Due);
-        assert_eq!(expiry_state(now - FIVE_YEARS_SECONDS - 1.0, now), ExpiryState::TooOld);
+        assert_eq!(
+            expiry_state(now - FIVE_YEARS_SECONDS + 1.0, now),
+            ExpiryState::Due
+        );
+        assert_eq!(
+            expiry_state(now - FIVE_YEARS_SECONDS - 1.0, now),
+            ExpiryState::TooOld
+        );
     }
 }

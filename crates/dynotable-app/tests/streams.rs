@@ -13,7 +13,9 @@ use std::time::Duration;
 use dynotable_app::dto::{AttributeValue, Billing, Item, KeyAttribute, KeySchema, NewTable, ScalarType};
 use dynotable_app::profiles::{ConnectionInput, EMBEDDED_ID, ProfileInput, SecretInput};
 use dynotable_app::secrets::MemoryStore;
-use dynotable_app::streams::{StreamFilter, StreamRecord, TailControl, TailEnd, TailInput, TailStart, TailSummary, TailUpdate};
+use dynotable_app::streams::{
+    StreamFilter, StreamRecord, TailControl, TailEnd, TailInput, TailStart, TailSummary, TailUpdate,
+};
 use dynotable_app::ttl::{ExpiringInput, ExpiryState};
 use dynotable_app::{App, CommandError, ErrorCode, Expectation};
 use tokio::sync::mpsc;
@@ -188,9 +190,15 @@ async fn live_tail(app: &App, profile: &str, table: &str) {
     assert_eq!(records[1].new_image.as_ref(), Some(&changed));
     assert_eq!(records[2].old_image.as_ref(), Some(&changed));
     assert_eq!(records[2].new_image, None);
-    assert!(records.iter().all(|r| !r.ttl_deletion && r.user_identity.is_none()));
     assert!(
-        records.windows(2).all(|w| w[0].sequence_number < w[1].sequence_number),
+        records
+            .iter()
+            .all(|r| !r.ttl_deletion && r.user_identity.is_none())
+    );
+    assert!(
+        records
+            .windows(2)
+            .all(|w| w[0].sequence_number < w[1].sequence_number),
         "{records:?}"
     );
 
@@ -211,7 +219,11 @@ async fn live_tail(app: &App, profile: &str, table: &str) {
     )
     .await
     .unwrap();
-    assert_eq!(tail.quiet_for(Duration::from_millis(1500)).await, vec![], "a paused tail delivers nothing");
+    assert_eq!(
+        tail.quiet_for(Duration::from_millis(1500)).await,
+        vec![],
+        "a paused tail delivers nothing"
+    );
     // Resumed with a filter on VEH#4: VEH#3's INSERT (read now) is filtered out, VEH#4's kept.
     assert!(app.control_stream_tail(
         &tail.id,
@@ -242,7 +254,13 @@ async fn live_tail(app: &App, profile: &str, table: &str) {
     assert!(!app.control_stream_tail("tail-that-ended", TailControl::default()));
 
     // From TRIM_HORIZON: every record kept, the one before the first tail too.
-    let mut all = RunningTail::start(app, profile, table, TailStart::TrimHorizon, StreamFilter::default());
+    let mut all = RunningTail::start(
+        app,
+        profile,
+        table,
+        TailStart::TrimHorizon,
+        StreamFilter::default(),
+    );
     let records = all.records(6).await;
     assert_eq!(records[0].keys, key("VEH#1", "1"));
     assert_eq!(records[0].new_image.as_ref(), Some(&early));
@@ -260,7 +278,8 @@ async fn a_live_tail_on_the_embedded_engine() {
 /// test sweeps when it means to).
 async fn local_server() -> (tempfile::TempDir, dynotable_engine::Engine, String) {
     let dir = tempfile::tempdir().unwrap();
-    let mut options = dynotable_engine::Options::new(dynotable_engine::Location::File(dir.path().join("local.db")));
+    let mut options =
+        dynotable_engine::Options::new(dynotable_engine::Location::File(dir.path().join("local.db")));
     options.sweep_interval = None;
     let engine = dynotable_engine::Engine::open_with(options).await.unwrap();
     let url = dynotable_stand_ins::serve(dynotable_server::router(engine.clone())).await;
@@ -292,7 +311,9 @@ async fn a_live_tail_on_dynotable_local_as_an_endpoint_connection() {
 #[tokio::test]
 async fn a_table_without_a_stream_says_so() {
     let (_dir, app) = app();
-    app.create_table(EMBEDDED_ID, deliveries("Quiet", None)).await.unwrap();
+    app.create_table(EMBEDDED_ID, deliveries("Quiet", None))
+        .await
+        .unwrap();
     let info = app.stream_info(EMBEDDED_ID, "Quiet").await.unwrap();
     assert!(!info.enabled);
     assert_eq!((info.stream_arn, info.shards), (None, 0));
@@ -321,7 +342,13 @@ async fn turning_the_stream_off_ends_the_tail_once_its_records_are_read() {
     app.create_table(EMBEDDED_ID, deliveries("Closing", Some("KEYS_ONLY")))
         .await
         .unwrap();
-    let mut tail = RunningTail::start(&app, EMBEDDED_ID, "Closing", TailStart::Latest, StreamFilter::default());
+    let mut tail = RunningTail::start(
+        &app,
+        EMBEDDED_ID,
+        "Closing",
+        TailStart::Latest,
+        StreamFilter::default(),
+    );
     tail.started().await;
     app.put_item(EMBEDDED_ID, "Closing", key("VEH#9", "9"), Expectation::Absent)
         .await
@@ -359,7 +386,11 @@ async fn ttl_life(app: &App, profile: &str, sweep: impl AsyncFnOnce() -> u64) {
             ("expiresAt", n(&format!("{at}"))),
         ])
     };
-    for (vehicle, at) in [("VEH#later", now + 3600.0), ("VEH#gone", now - 60.0), ("VEH#soon", now + 60.0)] {
+    for (vehicle, at) in [
+        ("VEH#later", now + 3600.0),
+        ("VEH#gone", now - 60.0),
+        ("VEH#soon", now + 60.0),
+    ] {
         app.put_item(profile, "Expiring", expires(vehicle, at), Expectation::Absent)
             .await
             .unwrap();
@@ -368,14 +399,23 @@ async fn ttl_life(app: &App, profile: &str, sweep: impl AsyncFnOnce() -> u64) {
     app.put_item(
         profile,
         "Expiring",
-        item(&[("vehicleId", s("VEH#text")), ("at", n("1")), ("expiresAt", s("tomorrow"))]),
+        item(&[
+            ("vehicleId", s("VEH#text")),
+            ("at", n("1")),
+            ("expiresAt", s("tomorrow")),
+        ]),
         Expectation::Absent,
     )
     .await
     .unwrap();
-    app.put_item(profile, "Expiring", expires("VEH#ancient", 1000.0), Expectation::Absent)
-        .await
-        .unwrap();
+    app.put_item(
+        profile,
+        "Expiring",
+        expires("VEH#ancient", 1000.0),
+        Expectation::Absent,
+    )
+    .await
+    .unwrap();
 
     let found = app
         .expiring_items(
@@ -402,7 +442,11 @@ async fn ttl_life(app: &App, profile: &str, sweep: impl AsyncFnOnce() -> u64) {
         ],
         "the three earliest of four expiries: {found:?}"
     );
-    assert_eq!((found.scanned, found.with_expiry, found.expired), (5.0, 4.0, 2.0), "{found:?}");
+    assert_eq!(
+        (found.scanned, found.with_expiry, found.expired),
+        (5.0, 4.0, 2.0),
+        "{found:?}"
+    );
     assert!(found.complete);
     assert_eq!(found.items[1].keys, key("VEH#gone", "1"), "the keys only");
     assert_eq!(found.items[1].expiry_text, format!("{}", now - 60.0));
@@ -423,13 +467,20 @@ async fn ttl_life(app: &App, profile: &str, sweep: impl AsyncFnOnce() -> u64) {
         .unwrap();
     assert_eq!(sweep().await, 1, "only the item expired less than five years ago");
     let records = deletions.records(1).await;
-    assert_eq!(records.len(), 1, "the user's own delete is not a TTL deletion: {records:?}");
+    assert_eq!(
+        records.len(),
+        1,
+        "the user's own delete is not a TTL deletion: {records:?}"
+    );
     let record = &records[0];
     assert_eq!(record.event_name, "REMOVE");
     assert_eq!(record.keys, key("VEH#gone", "1"));
     assert!(record.ttl_deletion);
     let identity = record.user_identity.as_ref().unwrap();
-    assert_eq!((identity.kind.as_str(), identity.principal_id.as_str()), ("Service", "dynamodb.amazonaws.com"));
+    assert_eq!(
+        (identity.kind.as_str(), identity.principal_id.as_str()),
+        ("Service", "dynamodb.amazonaws.com")
+    );
     assert_eq!(record.old_image.as_ref(), Some(&expires("VEH#gone", now - 60.0)));
     deletions.cancel(app).await;
 }
@@ -440,8 +491,13 @@ async fn ttl_on_the_embedded_engine_lists_expiries_sweeps_on_demand_and_marks_it
     let overview = app.ttl_overview(EMBEDDED_ID, "Telemetry").await.unwrap();
     assert!(overview.embedded);
     assert_eq!(overview.sweep_interval_seconds, Some(30.0));
-    let next = overview.next_sweep_at.expect("the embedded engine sweeps on a schedule");
-    assert!(next > overview.now - 1.0 && next <= overview.now + 30.0, "{overview:?}");
+    let next = overview
+        .next_sweep_at
+        .expect("the embedded engine sweeps on a schedule");
+    assert!(
+        next > overview.now - 1.0 && next <= overview.now + 30.0,
+        "{overview:?}"
+    );
 
     let swept = app.clone();
     ttl_life(&app, EMBEDDED_ID, async move || {
@@ -465,7 +521,10 @@ async fn ttl_on_dynotable_local_as_an_endpoint_connection() {
     ttl_life(&app, &profile.id, async move || engine.sweep().await.unwrap()).await;
     let overview = app.ttl_overview(&profile.id, "Expiring").await.unwrap();
     assert!(!overview.embedded);
-    assert_eq!((overview.next_sweep_at, overview.sweep_interval_seconds), (None, None));
+    assert_eq!(
+        (overview.next_sweep_at, overview.sweep_interval_seconds),
+        (None, None)
+    );
     let err = app.sweep_expired(&profile.id).await.unwrap_err();
     assert_eq!(err.code, ErrorCode::Validation);
 }
@@ -475,11 +534,20 @@ async fn a_read_only_connection_reads_the_stream_but_does_not_sweep() {
     let (_dir, app) = app();
     let (_data, _engine, url) = local_server().await;
     let writer = app.create_profile(endpoint("local", &url, false)).await.unwrap();
-    let watcher = app.create_profile(endpoint("watch only", &url, true)).await.unwrap();
+    let watcher = app
+        .create_profile(endpoint("watch only", &url, true))
+        .await
+        .unwrap();
     app.create_table(&writer.id, deliveries("Watched", Some("NEW_IMAGE")))
         .await
         .unwrap();
-    let mut tail = RunningTail::start(&app, &watcher.id, "Watched", TailStart::Latest, StreamFilter::default());
+    let mut tail = RunningTail::start(
+        &app,
+        &watcher.id,
+        "Watched",
+        TailStart::Latest,
+        StreamFilter::default(),
+    );
     tail.started().await;
     app.put_item(&writer.id, "Watched", key("VEH#5", "5"), Expectation::Absent)
         .await

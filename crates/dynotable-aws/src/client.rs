@@ -73,7 +73,7 @@ pub async fn streams_client(
 async fn sdk_config(files: &AwsFiles, target: Target<'_>, region: &str) -> aws_types::SdkConfig {
     let region = Region::new(region.to_owned());
     let loader = files.apply(aws_config::defaults(BehaviorVersion::latest()).region(region));
-    let config = match target {
+    match target {
         Target::Profile { name } => loader.profile_name(name).load().await,
         Target::ProfileWithCredentials {
             name,
@@ -108,8 +108,7 @@ async fn sdk_config(files: &AwsFiles, target: Target<'_>, region: &str) -> aws_t
                 .load()
                 .await
         }
-    };
-    config
+    }
 }
 
 /// Credentials DynoTable holds itself (typed in, or bought with an MFA code); they never expire
