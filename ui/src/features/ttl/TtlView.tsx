@@ -245,8 +245,8 @@ function Expiring({
   return (
     <>
       <p className="muted" data-testid="ttl-summary">
-        {formatCount(data.withExpiry)} of {formatCount(data.scanned)} items read carry an expiry; {formatCount(data.expired)} have
-        expired.{" "}
+        {formatCount(data.withExpiry)} of {formatCount(data.scanned)} items read carry an expiry; {formatCount(data.expired)}{" "}
+        {data.expired === 1 ? "has" : "have"} expired.{" "}
         {data.complete ? "" : `Only the first ${MAX_PAGES} pages were read. `}
         {data.items.length < data.withExpiry && `The ${formatCount(data.items.length)} that expire first: `}(
         {formatUnits(data.capacityUnits)} RCU){" "}
