@@ -2,9 +2,9 @@
 //! LATEST or TRIM_HORIZON, paused and resumed, filtered by key, cancelled), TTL deletions marked
 //! as the service marks them, the items due to expire and the embedded engine's sweep — on the
 //! embedded engine and on `dynotable-local` served on a loopback port and reached as an endpoint
-//! connection (the code path of every AWS connection). dynalite has no Streams API and no
-//! UpdateTimeToLive, so it has no part here. A read-only connection may read the stream but not
-//! sweep.
+//! connection (the code path of every AWS connection), and on dynalite, which has no Streams API
+//! and no UpdateTimeToLive: there the views say what is off. A read-only connection may read the
+//! stream but not sweep.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -19,6 +19,8 @@ use dynotable_app::streams::{
 use dynotable_app::ttl::{ExpiringInput, ExpiryState};
 use dynotable_app::{App, CommandError, ErrorCode, Expectation};
 use tokio::sync::mpsc;
+
+mod support;
 
 fn app() -> (tempfile::TempDir, App) {
     let dir = tempfile::tempdir().unwrap();
@@ -570,4 +572,61 @@ async fn a_read_only_connection_reads_the_stream_but_does_not_sweep() {
         .await
         .unwrap();
     assert_eq!(found.items, vec![]);
+}
+
+/// dynalite (a DynamoDB nobody here wrote) has neither the Streams API nor UpdateTimeToLive: it
+/// keeps no stream for a table created with one, and the views say so in plain words instead of
+/// failing.
+#[tokio::test]
+async fn on_dynalite_without_streams_or_ttl_the_views_say_what_is_off() {
+    let (_dir, app) = app();
+    let dynalite = support::Dynalite::start_with(&["--createTableMs", "0"]);
+    let profile = app
+        .create_profile(endpoint(
+            "dynalite",
+            &format!("http://127.0.0.1:{}", dynalite.port),
+            false,
+        ))
+        .await
+        .unwrap();
+    let mut table = deliveries("Plain", Some("NEW_AND_OLD_IMAGES"));
+    table.ttl_attribute = None;
+    app.create_table(&profile.id, table).await.unwrap();
+    app.put_item(&profile.id, "Plain", key("VEH#1", "1"), Expectation::Absent)
+        .await
+        .unwrap();
+
+    let info = app.stream_info(&profile.id, "Plain").await.unwrap();
+    assert!(!info.enabled, "{info:?}");
+    assert_eq!(info.stream_arn, None);
+    let err = app
+        .tail_stream(
+            &profile.id,
+            TailInput {
+                tail_id: "plain".into(),
+                table: "Plain".into(),
+                start: TailStart::TrimHorizon,
+                filter: StreamFilter::default(),
+            },
+            |_| {},
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::StreamOff);
+
+    let overview = app.ttl_overview(&profile.id, "Plain").await.unwrap();
+    assert_eq!((overview.attribute, overview.embedded), (None, false));
+    let err = app
+        .expiring_items(
+            &profile.id,
+            ExpiringInput {
+                table: "Plain".into(),
+                limit: 10,
+                max_pages: 1,
+            },
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::Validation);
+    assert!(err.message.contains("Time to live is off on Plain"), "{err:?}");
 }
