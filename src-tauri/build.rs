@@ -74,6 +74,12 @@ const COMMANDS: &[&str] = &[
     "save_expression",
     "saved_expressions",
     "delete_saved_expression",
+    "stream_info",
+    "tail_stream",
+    "control_stream_tail",
+    "ttl_overview",
+    "expiring_items",
+    "sweep_expired",
 ];
 
 fn main() {

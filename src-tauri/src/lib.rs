@@ -81,6 +81,12 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::save_expression,
             commands::saved_expressions,
             commands::delete_saved_expression,
+            commands::stream_info,
+            commands::tail_stream,
+            commands::control_stream_tail,
+            commands::ttl_overview,
+            commands::expiring_items,
+            commands::sweep_expired,
         ])
         .error_handling(tauri_specta::ErrorHandlingMode::Result)
         // One TypeScript type per Rust type: commands only send DTOs out, so serde's separate

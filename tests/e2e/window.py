@@ -159,7 +159,7 @@ def open_table(driver: WebDriver, table: str) -> WebElement:
 
 def open_view(driver: WebDriver, view: str, table: str = "Telemetry") -> WebElement:
     """Shows a view of the table screen (opening the table first) by clicking its tab, and returns
-    the view's panel. Views: collections, items, indexes, cost, code, transfer, settings."""
+    the view's panel. Views: collections, items, indexes, cost, code, transfer, settings, stream, ttl."""
     screen = open_table(driver, table)
     tab = wait_for(driver, f"the {view} tab of {table}", lambda d: screen.find_elements(By.CSS_SELECTOR, f'[data-testid="view-tab-{view}"]'))[0]
     if tab.get_attribute("aria-selected") != "true":

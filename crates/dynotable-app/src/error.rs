@@ -52,6 +52,8 @@ pub enum ErrorCode {
     FileNotChosen,
     /// A destructive change was sent without the user's confirmation (or with a stale one).
     NotConfirmed,
+    /// The table has no stream to read: it can be turned on in the table's Settings.
+    StreamOff,
 }
 
 /// What a command returns when it fails.

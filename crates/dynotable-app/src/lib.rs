@@ -36,9 +36,11 @@ pub mod secrets;
 pub mod sessions;
 pub mod sharing;
 pub mod statistics;
+pub mod streams;
 pub mod table_changes;
 pub mod tables;
 pub mod transfer;
+pub mod ttl;
 pub(crate) mod writes;
 pub use writes::{Expectation, ItemCheck, ItemProblem, UpdateOutcome, WriteOutcome, check_item};
 
@@ -95,6 +97,8 @@ struct Inner {
     files: files::FileGrants,
     /// Confirmations of table deletions, issued after the shell's native dialog.
     delete_tokens: deletion::DeleteTokens,
+    /// The pause and filter controls of running stream tails, by id.
+    tails: streams::Tails,
 }
 
 impl std::fmt::Debug for App {
@@ -162,6 +166,7 @@ impl App {
                 share: tokio::sync::Mutex::new(None),
                 files: files::FileGrants::default(),
                 delete_tokens: deletion::DeleteTokens::default(),
+                tails: streams::Tails::default(),
                 mfa: tokio::sync::Mutex::new(std::collections::HashMap::new()),
             }),
         }

@@ -24,6 +24,38 @@ pub struct Session {
     /// and `delete_table`; fetched again when an index is asked for that it lacks).
     pub(crate) descriptions:
         std::sync::Mutex<std::collections::HashMap<String, crate::dto::TableDescription>>,
+    /// The connection's DynamoDB Streams client, built the first time a stream is read.
+    pub(crate) streams: tokio::sync::OnceCell<aws_sdk_dynamodbstreams::Client>,
+}
+
+/// An SDK client the app builds per connection: DynamoDB's, or DynamoDB Streams'.
+pub(crate) trait SdkClient: Sized {
+    /// The client of the embedded engine, its requests handled in-process.
+    fn embedded(engine: dynotable_engine::Engine) -> Self;
+    /// The client of an AWS or endpoint connection.
+    fn remote(
+        files: &dynotable_aws::files::AwsFiles,
+        target: Target<'_>,
+        region: &str,
+    ) -> impl std::future::Future<Output = Self> + Send;
+}
+
+impl SdkClient for Client {
+    fn embedded(engine: dynotable_engine::Engine) -> Client {
+        dynotable_aws::in_process::embedded_client(engine)
+    }
+    async fn remote(files: &dynotable_aws::files::AwsFiles, target: Target<'_>, region: &str) -> Client {
+        dynotable_aws::client::client(files, target, region).await
+    }
+}
+
+impl SdkClient for aws_sdk_dynamodbstreams::Client {
+    fn embedded(engine: dynotable_engine::Engine) -> Self {
+        dynotable_aws::in_process::embedded_streams_client(engine)
+    }
+    async fn remote(files: &dynotable_aws::files::AwsFiles, target: Target<'_>, region: &str) -> Self {
+        dynotable_aws::client::streams_client(files, target, region).await
+    }
 }
 
 impl Session {
@@ -127,6 +159,7 @@ impl App {
             profile,
             client,
             descriptions: std::sync::Mutex::new(std::collections::HashMap::new()),
+            streams: tokio::sync::OnceCell::new(),
         });
         self.inner
             .sessions
@@ -141,8 +174,24 @@ impl App {
         self.inner.sessions.lock().await.remove(id);
     }
 
+    /// The DynamoDB Streams client of `session`, built on first use.
+    pub(crate) async fn streams_client(
+        &self,
+        session: &Session,
+    ) -> Result<aws_sdk_dynamodbstreams::Client, CommandError> {
+        session
+            .streams
+            .get_or_try_init(|| self.client_for(&session.profile, &session.profile.region))
+            .await
+            .cloned()
+    }
+
     /// A client for `profile` in `region` (the profile's own region for its session).
-    pub(crate) async fn client_for(&self, profile: &Profile, region: &str) -> Result<Client, CommandError> {
+    pub(crate) async fn client_for<C: SdkClient>(
+        &self,
+        profile: &Profile,
+        region: &str,
+    ) -> Result<C, CommandError> {
         let store = self.profile_store().await?;
         let missing_secret = || {
             CommandError::new(
@@ -154,7 +203,7 @@ impl App {
         let files = &self.inner.aws_files;
         Ok(match &profile.connection {
             // The embedded engine through the same SDK, its requests handled in-process.
-            Connection::Embedded => dynotable_aws::in_process::embedded_client(self.engine().await?),
+            Connection::Embedded => C::embedded(self.engine().await?),
             Connection::AwsProfile { profile_name } => match self.mfa_credentials(id, profile_name).await? {
                 // A role behind MFA: the temporary credentials the code bought, with the
                 // profile's other settings (its endpoint_url).
@@ -165,11 +214,9 @@ impl App {
                         secret_access_key: &assumed.secret_access_key,
                         session_token: Some(&assumed.session_token),
                     };
-                    dynotable_aws::client::client(files, target, region).await
+                    C::remote(files, target, region).await
                 }
-                None => {
-                    dynotable_aws::client::client(files, Target::Profile { name: profile_name }, region).await
-                }
+                None => C::remote(files, Target::Profile { name: profile_name }, region).await,
             },
             Connection::AccessKeys { access_key_id } => {
                 let secret = store
@@ -181,7 +228,7 @@ impl App {
                     secret_access_key: secret.expose(),
                     session_token: token.as_ref().map(|t| t.expose()),
                 };
-                dynotable_aws::client::client(files, target, region).await
+                C::remote(files, target, region).await
             }
             Connection::CustomEndpoint {
                 endpoint_url,
@@ -195,7 +242,7 @@ impl App {
                     access_key_id,
                     secret_access_key: secret.expose(),
                 };
-                dynotable_aws::client::client(files, target, region).await
+                C::remote(files, target, region).await
             }
         })
     }

@@ -61,7 +61,7 @@ impl App {
         };
         let mut listed = Vec::with_capacity(regions.len());
         for region in regions {
-            let client = self.client_for(&session.profile, &region).await?;
+            let client: aws_sdk_dynamodb::Client = self.client_for(&session.profile, &region).await?;
             let mut names = Vec::new();
             let mut start: Option<String> = None;
             let error = loop {

@@ -56,9 +56,24 @@ impl std::fmt::Debug for Target<'_> {
 
 /// Builds a DynamoDB client for `target` in `region`, its named profiles read from `files`.
 pub async fn client(files: &AwsFiles, target: Target<'_>, region: &str) -> Client {
+    Client::new(&sdk_config(files, target, region).await)
+}
+
+/// Builds a DynamoDB Streams client for `target` in `region`: the same credentials, region and
+/// endpoint as [`client`] (a custom endpoint serves both APIs, told apart by `X-Amz-Target`).
+pub async fn streams_client(
+    files: &AwsFiles,
+    target: Target<'_>,
+    region: &str,
+) -> aws_sdk_dynamodbstreams::Client {
+    aws_sdk_dynamodbstreams::Client::new(&sdk_config(files, target, region).await)
+}
+
+/// The shared SDK settings of `target` in `region`.
+async fn sdk_config(files: &AwsFiles, target: Target<'_>, region: &str) -> aws_types::SdkConfig {
     let region = Region::new(region.to_owned());
     let loader = files.apply(aws_config::defaults(BehaviorVersion::latest()).region(region));
-    let config = match target {
+    match target {
         Target::Profile { name } => loader.profile_name(name).load().await,
         Target::ProfileWithCredentials {
             name,
@@ -93,8 +108,7 @@ pub async fn client(files: &AwsFiles, target: Target<'_>, region: &str) -> Clien
                 .load()
                 .await
         }
-    };
-    Client::new(&config)
+    }
 }
 
 /// Credentials DynoTable holds itself (typed in, or bought with an MFA code); they never expire

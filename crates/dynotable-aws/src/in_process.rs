@@ -89,6 +89,25 @@ pub fn embedded_client(engine: Engine) -> Client {
     Client::from_conf(config)
 }
 
+/// A DynamoDB Streams client for the embedded engine (the server routes
+/// `DynamoDBStreams_20120810.*` to the engine's Streams API).
+pub fn embedded_streams_client(engine: Engine) -> aws_sdk_dynamodbstreams::Client {
+    let config = aws_sdk_dynamodbstreams::Config::builder()
+        .behavior_version(aws_sdk_dynamodbstreams::config::BehaviorVersion::latest())
+        .region(aws_sdk_dynamodbstreams::config::Region::new("local"))
+        .credentials_provider(aws_sdk_dynamodbstreams::config::Credentials::new(
+            "embedded",
+            "embedded",
+            None,
+            None,
+            "dynotable-embedded",
+        ))
+        .endpoint_url(IN_PROCESS_ENDPOINT)
+        .http_client(InProcessHttp::new(engine))
+        .build();
+    aws_sdk_dynamodbstreams::Client::from_conf(config)
+}
+
 #[cfg(test)]
 mod tests {
     use aws_sdk_dynamodb::types::{

@@ -234,6 +234,8 @@ struct Inner {
     _lock: Option<database_lock::DatabaseLock>,
     /// Buffers of large response bodies, kept for the next one (see `page_buffers`).
     page_buffers: Arc<PageBuffers>,
+    /// When the background sweep runs next, on the engine's clock (`None`: no sweeper).
+    next_sweep: std::sync::Mutex<Option<f64>>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -402,6 +404,7 @@ impl Engine {
                 checkpointer: std::sync::Mutex::new(checkpointer),
                 _lock: lock,
                 page_buffers: Arc::new(PageBuffers::new()),
+                next_sweep: std::sync::Mutex::new(None),
             }),
         };
         if let Some(interval) = sweep_interval {
@@ -413,6 +416,11 @@ impl Engine {
     /// Runs [`Engine::sweep`] every `interval` for as long as the engine is open.
     fn spawn_sweeper(&self, interval: std::time::Duration) {
         let weak = Arc::downgrade(&self.inner);
+        let next_sweep = move |inner: &Inner| {
+            let at = inner.options.clock.now_seconds() + interval.as_secs_f64();
+            *inner.next_sweep.lock().unwrap_or_else(|p| p.into_inner()) = Some(at);
+        };
+        next_sweep(&self.inner);
         tokio::spawn(async move {
             loop {
                 tokio::time::sleep(interval).await;
@@ -423,8 +431,20 @@ impl Engine {
                     Ok(deleted) => tracing::debug!(deleted, "Time to Live deleted expired items"),
                     Err(err) => tracing::warn!(%err, "the Time to Live sweep failed"),
                 }
+                next_sweep(&engine.inner);
             }
         });
+    }
+
+    /// When the background sweep (Time to Live, stream trimming) runs next, in seconds since
+    /// the epoch on the engine's clock; `None` when the engine runs no sweeper.
+    pub fn next_sweep_at(&self) -> Option<f64> {
+        *self.inner.next_sweep.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// How often the background sweep runs (`None`: never; see [`Options::sweep_interval`]).
+    pub fn sweep_interval(&self) -> Option<std::time::Duration> {
+        self.inner.options.sweep_interval
     }
 
     /// Where this engine keeps its data.

@@ -30,7 +30,7 @@ describe("ShortcutSheet", () => {
     const goTo = dialog.querySelector('tr[data-shortcut="go-to-tab"]')!;
     expect(goTo.textContent).toContain("Ctrl1 to Ctrl9");
     const views = dialog.querySelector('tr[data-shortcut="go-to-view"]')!;
-    expect(views.textContent).toContain("Alt1 to Alt7");
+    expect(views.textContent).toContain("Alt1 to Alt9");
     for (const id of ["open-table", "run-query", "next-page", "edit-item", "close-tab"]) {
       expect(dialog.querySelector(`tr[data-shortcut="${id}"]`)).not.toBeNull();
     }
@@ -75,7 +75,8 @@ describe("shortcuts", () => {
   it("switches views with Alt+digit, by the physical key on macOS where Option+1 types ¡", () => {
     expect(shortcutOf(key("3", { altKey: true }), false)).toBe("go-to-view");
     expect(shortcutOf({ ...key("¡", { altKey: true }), code: "Digit1" }, true)).toBe("go-to-view");
-    expect(shortcutOf(key("8", { altKey: true }), false)).toBeNull();
+    expect(shortcutOf(key("9", { altKey: true }), false)).toBe("go-to-view");
+    expect(shortcutOf(key("0", { altKey: true }), false)).toBeNull();
     // Without Alt the digit is not a view shortcut (Ctrl+3 goes to the third open tab).
     expect(shortcutOf(key("3", { ctrlKey: true }), false)).toBe("go-to-tab");
     expect(comboKeys({ key: "2", alt: true }, true)).toEqual(["⌥", "2"]);

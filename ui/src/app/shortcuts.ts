@@ -54,8 +54,8 @@ export type Shortcut = {
 
 const digits: KeyCombo[] = ["1", "2", "3", "4", "5", "6", "7", "8", "9"].map((key) => ({ key, mod: true }));
 
-/** Alt+1 … Alt+7: the views of a table, in the order of its view strip. */
-export const VIEW_SHORTCUT_COUNT = 7;
+/** Alt+1 … Alt+9: the views of a table, in the order of its view strip. */
+export const VIEW_SHORTCUT_COUNT = 9;
 const viewDigits: KeyCombo[] = Array.from({ length: VIEW_SHORTCUT_COUNT }, (_, i) => ({ key: String(i + 1), alt: true, code: `Digit${i + 1}` }));
 
 export const SHORTCUTS: readonly Shortcut[] = [
@@ -68,7 +68,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: "go-to-tab", description: "Go to tab 1 to 9", scope: "Tabs", combos: digits },
   {
     id: "go-to-view",
-    description: "Go to a view of the table: Collections, Items, Indexes, Cost, Code & history, Import/export, Settings",
+    description: "Go to a view of the table: Collections, Items, Indexes, Cost, Code & history, Import/export, Settings, Stream, TTL",
     scope: "Table views",
     combos: viewDigits,
   },

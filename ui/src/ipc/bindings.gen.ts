@@ -168,6 +168,21 @@ export const commands = {
 	/**  The saved builder expressions and requests of a connection (of one table, if given). */
 	savedExpressions: (profileId: string, table: string | null) => typedError<SavedExpression[], CommandError>(__TAURI_INVOKE("saved_expressions", { profileId, table })),
 	deleteSavedExpression: (id: string) => typedError<null, CommandError>(__TAURI_INVOKE("delete_saved_expression", { id })),
+	/**  Whether `table` has a stream, its view type and shards. */
+	streamInfo: (profileId: string, table: string) => typedError<StreamInfo, CommandError>(__TAURI_INVOKE("stream_info", { profileId, table })),
+	/**
+	 *  Tails the table's stream, sending each batch of records through `on_update`; resolves when
+	 *  the tail is cancelled (`cancel_operation`) or the stream is turned off and read to its end.
+	 */
+	tailStream: (profileId: string, input: TailInput, onUpdate: Channel<TailUpdate>) => typedError<TailSummary, CommandError>(__TAURI_INVOKE("tail_stream", { profileId, input, onUpdate })),
+	/**  Pauses or resumes a running tail, or changes its filter; `false` when it is not running. */
+	controlStreamTail: (id: string, control: TailControl) => __TAURI_INVOKE<boolean>("control_stream_tail", { id, control }),
+	/**  The table's TTL attribute and, on the embedded engine, when it sweeps next. */
+	ttlOverview: (profileId: string, table: string) => typedError<TtlOverview, CommandError>(__TAURI_INVOKE("ttl_overview", { profileId, table })),
+	/**  The items that expire first, from a scan of at most `input.max_pages` pages. */
+	expiringItems: (profileId: string, input: ExpiringInput) => typedError<ExpiringItems, CommandError>(__TAURI_INVOKE("expiring_items", { profileId, input })),
+	/**  Runs the embedded engine's Time to Live sweep now (refused on a read-only connection). */
+	sweepExpired: (profileId: string) => typedError<SweepOutcome, CommandError>(__TAURI_INVOKE("sweep_expired", { profileId })),
 };
 
 /* Types */
@@ -554,7 +569,9 @@ export type ErrorCode =
 /**  A file was named that the user did not choose in the file dialog for this purpose. */
 "FILE_NOT_CHOSEN" | 
 /**  A destructive change was sent without the user's confirmation (or with a stale one). */
-"NOT_CONFIRMED";
+"NOT_CONFIRMED" | 
+/**  The table has no stream to read: it can be turned on in the table's Settings. */
+"STREAM_OFF";
 
 /**  What happened to the item before the write. */
 export type Expectation = 
@@ -564,6 +581,48 @@ export type Expectation =
 { kind: "unchanged"; original: { [key in string]: AttributeValue } } | 
 /**  Write whatever is there. */
 { kind: "anything" };
+
+/**  What to look for. */
+export type ExpiringInput = {
+	table: string,
+	/**  How many of the earliest expiries to keep (at most [`MAX_LISTED`]). */
+	limit: number,
+	/**  Scan pages to read at most (each up to 1 MB). */
+	maxPages: number,
+};
+
+export type ExpiringItem = {
+	keys: { [key in string]: AttributeValue },
+	/**  The TTL attribute's value, in epoch seconds (as a number). */
+	expiresAt: number,
+	/**  The attribute's number exactly as stored. */
+	expiryText: string,
+	state: ExpiryState,
+};
+
+/**  The items that expire first. */
+export type ExpiringItems = {
+	/**  The first `limit` expiries, earliest first. */
+	items: ExpiringItem[],
+	/**  Items read by the scan. */
+	scanned: number,
+	/**  Items read that carry a Number in the TTL attribute. */
+	withExpiry: number,
+	/**  How many of those have expired (due or too old). */
+	expired: number,
+	/**  Whether the whole table was read (not stopped by the page budget). */
+	complete: boolean,
+	capacityUnits: number,
+};
+
+/**  Where an item stands with Time to Live. */
+export type ExpiryState = 
+/**  Its time has not come. */
+"pending" | 
+/**  Expired: it is deleted by the next sweep (still read until then). */
+"due" | 
+/**  Expired more than five years ago: Time to Live never deletes it. */
+"tooOld";
 
 /**  One sentence of an explanation, with the rule of docs/dynamodb-rules.md it applies (`"B.2"`). */
 export type ExplanationLine = {
@@ -1265,6 +1324,56 @@ export type StatisticsScan = {
 	openCollection: AttributeValue | null,
 };
 
+/**  Which records a tail delivers. */
+export type StreamFilter = {
+	/**  Key attributes a record's `Keys` must hold with exactly these values (empty: any key). */
+	key: { [key in string]: AttributeValue },
+	/**  Only the deletions made by Time to Live. */
+	ttlOnly: boolean,
+};
+
+/**  What a table's stream is. */
+export type StreamInfo = {
+	table: string,
+	/**  Whether the table's stream is on now. */
+	enabled: boolean,
+	/**  `NEW_AND_OLD_IMAGES`, `NEW_IMAGE`, `OLD_IMAGE` or `KEYS_ONLY`, when the stream is on. */
+	viewType: string | null,
+	/**  The latest stream's ARN (a stream turned off stays readable for 24 hours). */
+	streamArn: string | null,
+	label: string | null,
+	/**  `ENABLING`, `ENABLED`, `DISABLING` or `DISABLED`, as DescribeStream says. */
+	status: string | null,
+	shards: number,
+	/**  Shards still written to (no ending sequence number). */
+	openShards: number,
+};
+
+/**  One stream record. */
+export type StreamRecord = {
+	eventId: string,
+	/**  `INSERT`, `MODIFY` or `REMOVE`. */
+	eventName: string,
+	shardId: string,
+	sequenceNumber: string,
+	/**  When the change was made, in seconds since the epoch (the service rounds it). */
+	createdAt: number | null,
+	keys: { [key in string]: AttributeValue },
+	newImage: { [key in string]: AttributeValue } | null,
+	oldImage: { [key in string]: AttributeValue } | null,
+	sizeBytes: number | null,
+	userIdentity: UserIdentity | null,
+	/**  A deletion by Time to Live (the service is its user). */
+	ttlDeletion: boolean,
+};
+
+/**  A sweep run on demand. */
+export type SweepOutcome = {
+	/**  Items deleted, on every table with TTL on. */
+	deleted: number,
+	nextSweepAt: number | null,
+};
+
 /**  The capacity one table took in a batch or transaction. */
 export type TableCapacity = {
 	table: string,
@@ -1331,6 +1440,60 @@ export type TableTag = {
 	value: string,
 };
 
+/**  What the UI may change on a running tail. */
+export type TailControl = {
+	paused: boolean,
+	filter: StreamFilter,
+};
+
+/**  How a tail ended. */
+export type TailEnd = "cancelled" | 
+/**  Every shard was read to its end and the stream is off. */
+"streamClosed";
+
+/**  A tail to run. */
+export type TailInput = {
+	/**  Chosen by the caller; [`App::cancel_operation`] and [`App::control_stream_tail`] take it. */
+	tailId: string,
+	table: string,
+	start: TailStart,
+	filter: StreamFilter,
+};
+
+/**  Where a tail starts reading. */
+export type TailStart = 
+/**  The oldest records the stream keeps (the last 24 hours). */
+"TRIM_HORIZON" | 
+/**  Only records written from now on. */
+"LATEST";
+
+export type TailSummary = {
+	end: TailEnd,
+	read: number,
+	delivered: number,
+};
+
+/**
+ *  What a running tail sends: the records read since the last update (after the filter), and
+ *  running totals.
+ */
+export type TailUpdate = {
+	tailId: string,
+	records: StreamRecord[],
+	/**  Records read so far (before the filter). */
+	read: number,
+	/**  Records delivered so far (after the filter). */
+	delivered: number,
+	/**  Shards being read now. */
+	shards: number,
+	paused: boolean,
+	/**
+	 *  Something the user should know about the reading itself (records trimmed, iterators
+	 *  renewed).
+	 */
+	notice: string | null,
+};
+
 /**  A byte range in an expression's text, for underlining. */
 export type TextSpan = {
 	start: number,
@@ -1363,6 +1526,20 @@ export type TransferProgress = {
 export type TransferSummary = {
 	progress: TransferProgress,
 	cancelled: boolean,
+};
+
+/**  The TTL state of a table. */
+export type TtlOverview = {
+	table: string,
+	/**  The TTL attribute, when time to live is on. */
+	attribute: string | null,
+	/**  Whether the table is on the embedded engine (which sweeps on a schedule the app knows). */
+	embedded: boolean,
+	/**  Now, in seconds since the epoch, as the app read it. */
+	now: number,
+	/**  When the embedded engine sweeps next (seconds since the epoch). */
+	nextSweepAt: number | null,
+	sweepIntervalSeconds: number | null,
 };
 
 /**  The ten type descriptors `attribute_type` accepts. */
@@ -1399,6 +1576,12 @@ export type UpdateOutcome = {
 /**  An update: its actions. */
 export type UpdateState = {
 	actions: UpdateActionState[],
+};
+
+/**  Who made a change, as the stream record says (only Time to Live deletions carry one). */
+export type UserIdentity = {
+	type: string,
+	principalId: string,
 };
 
 /**  The entries of one partition-key value in one column, in sort-key order. */

@@ -68,6 +68,8 @@ export function errorTitle(code: UiError["code"]): string {
       return "Choose the file first";
     case "NOT_CONFIRMED":
       return "Not confirmed";
+    case "STREAM_OFF":
+      return "The table has no stream";
     case "IPC_FAILURE":
       return "The app's backend did not answer";
   }

@@ -6,7 +6,7 @@
 import type { AttributeValue, QueryInput } from "../ipc/bindings.gen";
 
 /** The views of a table screen, in the order of its tabs. */
-export type ViewId = "collections" | "items" | "indexes" | "cost" | "code" | "transfer" | "settings";
+export type ViewId = "collections" | "items" | "indexes" | "cost" | "code" | "transfer" | "settings" | "stream" | "ttl";
 
 export type TableIntent = {
   n: number;

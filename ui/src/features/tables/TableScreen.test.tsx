@@ -143,6 +143,12 @@ function source(overrides: Partial<TableSource> = {}): TableSource {
         "saveExpression",
         "savedExpressions",
         "deleteSavedExpression",
+        "streamInfo",
+        "tailStream",
+        "controlStreamTail",
+        "ttlOverview",
+        "expiringItems",
+        "sweepExpired",
       ].map((name) => [name, vi.fn(() => new Promise(() => {}))]),
     ),
     ...overrides,
@@ -282,8 +288,10 @@ describe("TableScreen", () => {
       "Code & history",
       "Import/export",
       "Settings",
+      "Stream",
+      "TTL",
     ]);
-    expect(tabs.map((t) => t.getAttribute("aria-selected"))).toEqual(["true", "false", "false", "false", "false", "false", "false"]);
+    expect(tabs.map((t) => t.getAttribute("aria-selected"))).toEqual(["true", "false", "false", "false", "false", "false", "false", "false", "false"]);
     expect(screen.getByTestId("view-collections").getAttribute("role")).toBe("tabpanel");
     // Views are built on their first visit: Settings is not there yet.
     expect(screen.queryByTestId("view-settings")).toBeNull();
@@ -316,7 +324,7 @@ describe("TableScreen", () => {
     expect((fake.query as ReturnType<typeof vi.fn>).mock.calls.length).toBe(before);
   });
 
-  it("moves between views with the arrow keys and with Alt+1 … Alt+7", async () => {
+  it("moves between views with the arrow keys and with Alt+1 … Alt+9", async () => {
     renderScreen(source());
     const collections = await screen.findByTestId("view-tab-collections");
     collections.focus();
@@ -324,9 +332,11 @@ describe("TableScreen", () => {
     expect(screen.getByTestId("view-tab-items").getAttribute("aria-selected")).toBe("true");
     expect(document.activeElement).toBe(screen.getByTestId("view-tab-items"));
     fireEvent.keyDown(screen.getByTestId("view-tab-items"), { key: "End" });
-    expect(screen.getByTestId("view-tab-settings").getAttribute("aria-selected")).toBe("true");
-    fireEvent.keyDown(screen.getByTestId("view-tab-settings"), { key: "ArrowRight" });
+    expect(screen.getByTestId("view-tab-ttl").getAttribute("aria-selected")).toBe("true");
+    fireEvent.keyDown(screen.getByTestId("view-tab-ttl"), { key: "ArrowRight" });
     expect(screen.getByTestId("view-tab-collections").getAttribute("aria-selected")).toBe("true");
+    fireEvent.keyDown(document.body, { key: "8", code: "Digit8", altKey: true });
+    expect(screen.getByTestId("view-tab-stream").getAttribute("aria-selected")).toBe("true");
     fireEvent.keyDown(document.body, { key: "4", code: "Digit4", altKey: true });
     expect(screen.getByTestId("view-tab-cost").getAttribute("aria-selected")).toBe("true");
     expect(screen.getByTestId("view-cost").hidden).toBe(false);

@@ -37,6 +37,10 @@ import { ScanResults } from "../query/ScanResults";
 import { useQueryModel, type ChannelFactory, type QuerySource } from "../query/useQueryModel";
 import type { ActiveRead } from "../collections/activeRead";
 import { formatUnits } from "./format";
+import { StreamView } from "../streams/StreamView";
+import type { StreamSource, TailChannelFactory } from "../streams/useStreamTail";
+import { TtlView } from "../ttl/TtlView";
+import type { TtlSource } from "../ttl/useTtl";
 import "./tables.css";
 
 export type TableSource = Pick<
@@ -71,7 +75,9 @@ export type TableSource = Pick<
   CostSource &
   IndexesSource &
   BuilderSource &
-  QuerySource;
+  QuerySource &
+  StreamSource &
+  TtlSource;
 
 /** Items drawn in each box of the Collections view (the Query's Limit); the rest are counted. */
 const ROWS_PER_BOX = 20;
@@ -111,14 +117,16 @@ function collectionQuery(table: string, partitionValue: AttributeValue, index: s
  * Collections (the boxes; the one a Query read highlighted, the others faded), Items (what the
  * bar read, as a dashed box to page through and edit, or the collections a Scan met), Indexes
  * side by side, Cost, Code & history, Import/export and Settings (what DescribeTable says;
- * changing and deleting the table).
- * Alt+1 … Alt+7 switch views; Ctrl+Enter runs the bar's query from anywhere in the tab.
+ * changing and deleting the table), Stream (a live tail of its stream) and TTL (what expires, the sweeps,
+ * the deletions seen).
+ * Alt+1 … Alt+9 switch views; Ctrl+Enter runs the bar's query from anywhere in the tab.
  */
 export function TableScreen({
   profile,
   tableName,
   source = commands,
   makeChannel,
+  makeTailChannel,
   intent = null,
   onDeleted = () => {},
 }: {
@@ -126,6 +134,8 @@ export function TableScreen({
   tableName: string;
   source?: TableSource;
   makeChannel?: ChannelFactory | undefined;
+  /** The channel a stream tail's records arrive on (tests give their own). */
+  makeTailChannel?: TailChannelFactory | undefined;
   /** What to show, asked for from outside (the start screen); a new `n` asks again. */
   intent?: TableIntent | null;
   /** The table was deleted (from its Settings). */
@@ -189,7 +199,7 @@ export function TableScreen({
     return { kind: "scan", seen, running: run.running };
   }, [run, readKey, readIndex, groupBy, table]);
 
-  // Alt+1 … Alt+7 and Ctrl+Enter: only the table screen on show answers (the others stay
+  // Alt+1 … Alt+9 and Ctrl+Enter: only the table screen on show answers (the others stay
   // mounted, hidden). The bar answers Ctrl+Enter itself when the focus is in it.
   const executeRef = useRef(model.execute);
   executeRef.current = model.execute;
@@ -536,6 +546,18 @@ export function TableScreen({
         return (
           <section className="table-section" data-testid="section-transfer" aria-label="Import and export">
             <TransferPanel profileId={profile.id} table={tableName} query={model.queryInput} readOnly={profile.readOnly} source={source} />
+          </section>
+        );
+      case "stream":
+        return (
+          <section className="table-section" data-testid="section-stream" aria-label="Stream">
+            <StreamView profile={profile} table={description} source={source} makeChannel={makeTailChannel} onOpenSettings={() => setView("settings")} />
+          </section>
+        );
+      case "ttl":
+        return (
+          <section className="table-section" data-testid="section-ttl" aria-label="Time to live">
+            <TtlView profile={profile} table={description} source={source} makeChannel={makeTailChannel} onOpenSettings={() => setView("settings")} />
           </section>
         );
       case "settings":

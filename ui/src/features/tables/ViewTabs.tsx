@@ -17,7 +17,7 @@ export type ViewInfo = {
   render: () => ReactNode;
 };
 
-/** The views of every table, in the order of the strip (and of the Alt+1 … Alt+7 shortcuts). */
+/** The views of every table, in the order of the strip (and of the Alt+1 … Alt+9 shortcuts). */
 export const VIEW_ORDER: readonly { id: ViewId; label: string }[] = [
   { id: "collections", label: "Collections" },
   { id: "items", label: "Items" },
@@ -26,6 +26,8 @@ export const VIEW_ORDER: readonly { id: ViewId; label: string }[] = [
   { id: "code", label: "Code & history" },
   { id: "transfer", label: "Import/export" },
   { id: "settings", label: "Settings" },
+  { id: "stream", label: "Stream" },
+  { id: "ttl", label: "TTL" },
 ];
 
 export function ViewTabs({
