@@ -21,7 +21,8 @@ export default defineConfig({
     outDir: "dist",
     emptyOutDir: true,
     target: "es2022",
-    sourcemap: true,
+    // No source maps in what ships (issue 19): the dev server maps sources on its own.
+    sourcemap: false,
   },
   test: {
     environment: "jsdom",
