@@ -88,7 +88,7 @@ export function QueryBar({
 
   const pkName = schema?.partitionKey.name ?? table.keys.partitionKey.name;
   const pkType = schema?.partitionKey.type ?? table.keys.partitionKey.type;
-  const completion = form.index === null ? suggestions.filter((v) => pkType in v) : [];
+  const completion = suggestions.filter((v) => pkType in v);
   const listId = `${id}-pk-values`;
   const built = model.built;
   const r = built?.request ?? null;

@@ -14,6 +14,7 @@ import { ItemEditor, type ItemValidation } from "../items/ItemEditor";
 import { DeleteConfirm } from "../items/DeleteConfirm";
 import { TableOverview } from "./TableOverview";
 import { StatisticsGate } from "../collections/StatisticsGate";
+import { useKeySuggestions } from "../query/useKeySuggestions";
 import { TableHeader } from "./TableHeader";
 import { CollectionsView } from "../collections/CollectionsView";
 import { collectionKey, useCollections } from "../collections/useCollections";
@@ -261,10 +262,13 @@ export function TableScreen({
     [profile.id, tableName, source],
   );
 
-  const suggestions = useMemo(
-    () => (stats.status === "ok" ? stats.data.collections.slice(0, 50).map((c) => c.partitionValue) : []),
-    [stats],
-  );
+  const suggestions = useKeySuggestions({
+    profileId: profile.id,
+    table: tableName,
+    index: model.form.index,
+    tableStats: stats.status === "ok" ? stats.data : null,
+    source,
+  });
 
   if (table.status === "loading") return <p className="muted">Loading {tableName}…</p>;
   if (table.status === "error") {

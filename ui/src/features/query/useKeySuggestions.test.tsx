@@ -1,0 +1,52 @@
+import { describe, expect, it, vi } from "vitest";
+import { renderHook, waitFor } from "@testing-library/react";
+import type { CollectionStats } from "../../ipc/bindings.gen";
+import { useKeySuggestions, type KeySuggestionsSource } from "./useKeySuggestions";
+
+function stats(index: string | null, values: string[]): CollectionStats {
+  return {
+    table: "Telemetry",
+    index,
+    distinctPartitionKeys: values.length,
+    itemCount: values.length,
+    sizeBytes: 100 * values.length,
+    collections: values.map((v) => ({ partitionValue: { S: v }, itemCount: 1, sizeBytes: 100, limitedSizeBytes: null })),
+    collectionSizeLimit: null,
+    gatheredAt: null,
+  };
+}
+
+describe("useKeySuggestions", () => {
+  it("offers the table's largest collections, and an index's own when the bar reads the index", async () => {
+    const source: KeySuggestionsSource = {
+      collectionStats: vi.fn(async (_p: string, _t: string, index: string | null) => ({
+        status: "ok" as const,
+        data: stats(index, ["DEPOT#Leeds", "DEPOT#Turin"]),
+      })),
+    };
+    const table = stats(null, ["VEH#V-7741", "VEH#V-100"]);
+    const { result, rerender } = renderHook(({ index }: { index: string | null }) =>
+      useKeySuggestions({ profileId: "embedded", table: "Telemetry", index, tableStats: table, source }), { initialProps: { index: null as string | null } });
+    expect(result.current).toEqual([{ S: "VEH#V-7741" }, { S: "VEH#V-100" }]);
+    expect(source.collectionStats).not.toHaveBeenCalled();
+    rerender({ index: "ByDepot" });
+    // Nothing from the table while the index's values load: they are another key's values.
+    expect(result.current).toEqual([]);
+    await waitFor(() => expect(result.current).toEqual([{ S: "DEPOT#Leeds" }, { S: "DEPOT#Turin" }]));
+    expect(source.collectionStats).toHaveBeenCalledWith("embedded", "Telemetry", "ByDepot");
+  });
+
+  it("offers nothing for an index whose statistics cannot be had", async () => {
+    const source: KeySuggestionsSource = {
+      collectionStats: vi.fn(async () => ({
+        status: "error" as const,
+        error: { code: "NOT_FOUND" as const, message: "No statistics of the index ByDepot yet", exception: null },
+      })),
+    };
+    const { result } = renderHook(() =>
+      useKeySuggestions({ profileId: "aws", table: "Telemetry", index: "ByDepot", tableStats: null, source }),
+    );
+    await waitFor(() => expect(source.collectionStats).toHaveBeenCalled());
+    expect(result.current).toEqual([]);
+  });
+});
