@@ -54,13 +54,33 @@ def rss_kib(pid: int) -> int:
 
 
 def app_processes() -> dict[str, int]:
-    """RSS by process: the app and the WebKit processes it started."""
+    """RSS by process: the app and the WebKit processes it started, among the processes the
+    script that runs this bench started (its parent's descendants): another app running on the
+    same machine (a test, a second bench) is not counted."""
     found: dict[str, int] = {}
-    out = subprocess.run(["ps", "-eo", "pid=,comm="], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(["ps", "-eo", "pid=,ppid=,comm="], capture_output=True, text=True, check=True).stdout
+    parents: dict[int, int] = {}
+    names: dict[int, str] = {}
     for line in out.splitlines():
-        pid, name = line.split(None, 1)
-        if name.strip() in ("dynotable", "WebKitWebProces", "WebKitNetworkPr", "WebKitWebProcess", "WebKitNetworkProcess"):
-            found[f"{name.strip()} ({pid})"] = rss_kib(int(pid))
+        pid, ppid, name = line.split(None, 2)
+        parents[int(pid)] = int(ppid)
+        names[int(pid)] = name.strip()
+    root = os.getppid()
+
+    def ours(pid: int) -> bool:
+        while pid > 1:
+            if pid == root:
+                return True
+            pid = parents.get(pid, 1)
+        return False
+
+    for pid, name in names.items():
+        # The app under any name it was copied to (ps cuts names at 15 characters), and the web
+        # view's processes (not the WebDriver).
+        app = name.startswith("dynotable") and not name.startswith("dynotable-local")
+        web = name.startswith(("WebKitWebProces", "WebKitNetworkPr"))
+        if (app or web) and ours(pid):
+            found[f"{name} ({pid})"] = rss_kib(pid)
     return found
 
 

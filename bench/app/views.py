@@ -277,7 +277,7 @@ def report(results: str, out: str) -> None:
             row(f"{table}: scroll, frame time p50", lambda r, t=table: ms(r[t]["frame_p50_ms"])),
             row(f"{table}: scroll, frame time p95", lambda r, t=table: ms(r[t]["frame_p95_ms"])),
             row(f"{table}: scroll, longest frame", lambda r, t=table: ms(r[t]["frame_max_ms"])),
-            row(f"{table}: scrolled in 240 frames", lambda r, t=table: f"{r[t]['scrolled_px']:,.0f} px"),
+            row(f"{table}: scrolled in {SCROLL_FRAMES} frames", lambda r, t=table: f"{r[t]['scrolled_px']:,.0f} px"),
             row(f"{table}: RSS of the app's processes", lambda r, t=table: f"{r[t]['rss_mb']:.0f} MB"),
         ]
     pathlib.Path(out).write_text("\n".join(lines) + "\n")

@@ -19,8 +19,12 @@ function indexesText(indexes: IndexSummary[]): string {
 }
 
 export function TableHeader({ table, stats, profile }: { table: TableDescription; stats: CollectionStats | null; profile: Profile }) {
-  const items = stats?.itemCount ?? table.itemCount;
-  const bytes = stats?.sizeBytes ?? table.sizeBytes;
+  // Partial statistics (a scan stopped by its budget) count only what it read: the table's own
+  // figures then come from DescribeTable, and the collections are "at least" so many.
+  const partial = stats?.scan != null && !stats.scan.complete;
+  const counted = stats !== null && !partial ? stats : null;
+  const items = counted?.itemCount ?? table.itemCount;
+  const bytes = counted?.sizeBytes ?? table.sizeBytes;
   const { partitionKey, sortKey } = table.keys;
   return (
     <header className="table-screen-header">
@@ -40,7 +44,8 @@ export function TableHeader({ table, stats, profile }: { table: TableDescription
         {stats !== null && (
           <>
             {" "}
-            · {formatCount(stats.distinctPartitionKeys)} {stats.distinctPartitionKeys === 1 ? "collection" : "collections"}
+            · {partial && "at least "}
+            {formatCount(stats.distinctPartitionKeys)} {stats.distinctPartitionKeys === 1 && !partial ? "collection" : "collections"}
           </>
         )}{" "}
         · {indexesText(table.indexes)} · {billingText(table)}
