@@ -67,10 +67,7 @@ impl KeySchemaState {
                 scalar_type: key.key_type.scalar(),
             }
         }
-        KeySchema {
-            partition: element(&self.partition_key),
-            sort: self.sort_key.as_ref().map(element),
-        }
+        KeySchema::simple(element(&self.partition_key), self.sort_key.as_ref().map(element))
     }
 }
 

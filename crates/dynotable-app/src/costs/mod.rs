@@ -57,10 +57,10 @@ pub fn table_shape(description: &TableDescription) -> TableShape {
                 ScalarType::B => ScalarAttributeType::B,
             },
         };
-        KeySchema {
-            partition: attribute(&keys.partition_key),
-            sort: keys.sort_key.as_ref().map(attribute),
-        }
+        KeySchema::simple(
+            attribute(&keys.partition_key),
+            keys.sort_key.as_ref().map(attribute),
+        )
     }
     TableShape {
         name: description.name.clone(),
