@@ -70,6 +70,8 @@ impl App {
                 table_name: table.to_owned(),
                 index_name: None,
                 key_condition: Some(KeyConditionState {
+                    more_partition: Vec::new(),
+                    sort_equal: Vec::new(),
                     partition_key: description.keys.partition_key.name.clone(),
                     partition_value: value.to_engine().map_err(validation)?,
                     sort: None,

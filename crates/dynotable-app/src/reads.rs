@@ -23,7 +23,7 @@ impl App {
         let keys = self
             .key_names(profile_id, &input.table, input.index.as_deref())
             .await?;
-        let request = requests::query_request(&input, &keys.0, keys.1.as_deref())?;
+        let request = requests::query_request(&input, &keys.0, keys.1.as_deref(), &keys.2)?;
         let generated = requests::generate(&request)?;
         let page = requests::send(
             &session.client,
@@ -76,9 +76,14 @@ impl App {
         profile_id: &str,
         table: &str,
         index: Option<&str>,
-    ) -> Result<(String, Option<String>), CommandError> {
+    ) -> Result<(String, Option<String>, Vec<String>), CommandError> {
         let keys = self.key_schema_of(profile_id, table, index).await?;
-        Ok((keys.partition_key.name, keys.sort_key.map(|k| k.name)))
+        let more_partition = keys.more_partition_keys.into_iter().map(|k| k.name).collect();
+        Ok((
+            keys.partition_key.name,
+            keys.sort_key.map(|k| k.name),
+            more_partition,
+        ))
     }
 }
 

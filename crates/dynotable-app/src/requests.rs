@@ -18,7 +18,7 @@ use aws_sdk_dynamodb::types::{AttributeValue as Sdk, ReturnConsumedCapacity as S
 use dynotable_builder::condition::{Comparator, ConditionState};
 use dynotable_builder::error::ExpressionParameter;
 use dynotable_builder::{
-    AttributePath, Direction, ExpressionState, GeneratedRequest, KeyConditionState, PathStep,
+    AttributePath, Direction, ExpressionState, GeneratedRequest, KeyConditionState, KeyEquality, PathStep,
     ProjectionState, ReadOperation, ReadRequest, ReturnConsumedCapacity, SortKeyCondition as BuilderSort,
 };
 
@@ -37,11 +37,14 @@ fn engine_value(value: &AttributeValue) -> Result<dynotable_types::AttributeValu
 }
 
 /// The collection view's Query as builder state, reading the key named `partition_key` (and
-/// `sort_key`) of the table or index it queries.
+/// `sort_key`) of the table or index it queries; on an index with a multi-attribute partition key
+/// (rule B.17), `more_partition` names the other attributes, whose values the input gives in
+/// the same order (one left out is a condition DynamoDB refuses, with its message).
 pub(crate) fn query_request(
     input: &QueryInput,
     partition_key: &str,
     sort_key: Option<&str>,
+    more_partition: &[String],
 ) -> Result<ReadRequest, CommandError> {
     let sort = match &input.sort_condition {
         None => None,
@@ -83,6 +86,17 @@ pub(crate) fn query_request(
         key_condition: Some(KeyConditionState {
             partition_key: partition_key.to_owned(),
             partition_value: engine_value(&input.partition_value)?,
+            more_partition: more_partition
+                .iter()
+                .zip(&input.more_partition_values)
+                .map(|(name, value)| {
+                    Ok(KeyEquality {
+                        name: name.clone(),
+                        value: engine_value(value)?,
+                    })
+                })
+                .collect::<Result<_, CommandError>>()?,
+            sort_equal: Vec::new(),
             sort,
         }),
         filter: filter_state(
@@ -297,6 +311,7 @@ mod tests {
 
     fn input(sort_condition: Option<SortKeyCondition>) -> QueryInput {
         QueryInput {
+            more_partition_values: Vec::new(),
             table: "Telemetry".into(),
             index: None,
             partition_value: AttributeValue::S("VEH#V-7741".into()),
@@ -318,7 +333,7 @@ mod tests {
             low: AttributeValue::S("TS#2025-01-01".into()),
             high: AttributeValue::S("TS#2025-01-02".into()),
         };
-        let request = query_request(&input(Some(condition)), "vehicleId", Some("recordedAt")).unwrap();
+        let request = query_request(&input(Some(condition)), "vehicleId", Some("recordedAt"), &[]).unwrap();
         let generated = generate(&request).unwrap();
         let key = generated.key_condition_expression.clone().unwrap();
         assert!(key.contains(" BETWEEN "), "{key}");
@@ -348,7 +363,7 @@ mod tests {
         let condition = SortKeyCondition::Eq {
             value: AttributeValue::S("x".into()),
         };
-        let err = query_request(&input(Some(condition)), "id", None).unwrap_err();
+        let err = query_request(&input(Some(condition)), "id", None, &[]).unwrap_err();
         assert_eq!(err.code, ErrorCode::Validation);
     }
 

@@ -57,10 +57,12 @@ pub fn table_shape(description: &TableDescription) -> TableShape {
                 ScalarType::B => ScalarAttributeType::B,
             },
         };
-        KeySchema::simple(
-            attribute(&keys.partition_key),
-            keys.sort_key.as_ref().map(attribute),
-        )
+        KeySchema {
+            partition: attribute(&keys.partition_key),
+            sort: keys.sort_key.as_ref().map(attribute),
+            more_partition: keys.more_partition_keys.iter().map(attribute).collect(),
+            more_sort: keys.more_sort_keys.iter().map(attribute).collect(),
+        }
     }
     TableShape {
         name: description.name.clone(),

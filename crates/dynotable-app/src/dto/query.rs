@@ -43,6 +43,11 @@ pub struct QueryInput {
     /// The index to query, or `None` for the table.
     pub index: Option<String>,
     pub partition_value: AttributeValue,
+    /// On an index whose partition key has several attributes (rule B.17), the values of the
+    /// others, in key-schema order (`KeySchema::more_partition_keys`; left out when empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[specta(optional)]
+    pub more_partition_values: Vec<AttributeValue>,
     pub sort_condition: Option<SortKeyCondition>,
     /// `false` reads in descending sort-key order (newest first for timestamps).
     pub scan_index_forward: bool,

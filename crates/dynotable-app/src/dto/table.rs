@@ -21,12 +21,21 @@ pub struct KeyAttribute {
     pub ty: ScalarType,
 }
 
-/// A table's or an index's primary key.
+/// A table's or an index's primary key. A global secondary index's key may have up to four
+/// partition-key and four sort-key attributes (rule B.17, docs/dynamodb-rules.md): the first of
+/// each are `partition_key` and `sort_key`, the others, in key-schema order, `more_partition_keys`
+/// and `more_sort_keys` (left out when empty).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct KeySchema {
     pub partition_key: KeyAttribute,
     pub sort_key: Option<KeyAttribute>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[specta(optional)]
+    pub more_partition_keys: Vec<KeyAttribute>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[specta(optional)]
+    pub more_sort_keys: Vec<KeyAttribute>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
