@@ -128,3 +128,28 @@ async fn the_collection_query_gives_every_partition_attribute() {
     assert_eq!(err.code, ErrorCode::Validation);
     assert_eq!(err.message, "Query condition missed key schema element: region");
 }
+
+#[tokio::test]
+async fn the_cost_estimate_reads_the_collection_of_every_partition_attribute() {
+    let (_dir, app) = app_with_matches().await;
+    // NA-EAST holds two matches, EU-WEST one: the estimate counts the collection of both values.
+    let estimate = app
+        .estimate_query(EMBEDDED_ID, query(vec![s("NA-EAST")], None))
+        .await
+        .unwrap();
+    assert_eq!(estimate.item_count, 2.0);
+    let estimate = app
+        .estimate_query(EMBEDDED_ID, query(vec![s("EU-WEST")], None))
+        .await
+        .unwrap();
+    assert_eq!(estimate.item_count, 1.0);
+    // Under a sort-key condition the selected entries are sized one by one on the engine.
+    let first_round = SortKeyCondition::Eq {
+        value: AttributeValue::N("1".into()),
+    };
+    let estimate = app
+        .estimate_query(EMBEDDED_ID, query(vec![s("NA-EAST")], Some(first_round)))
+        .await
+        .unwrap();
+    assert_eq!(estimate.item_count, 1.0);
+}

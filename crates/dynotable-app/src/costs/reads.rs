@@ -198,7 +198,17 @@ impl App {
         notes: &mut Vec<Line>,
     ) -> Result<(SizeProfile, Option<SizeProfile>, SizeSource), CommandError> {
         let engine = self.engine().await?;
-        let pk = input.partition_value.to_engine().map_err(validation)?;
+        // A multi-attribute partition key (rule B.17.3) names its collection by the list of its
+        // values, as the engine's collection statistics do.
+        let pk = match input.more_partition_values.as_slice() {
+            [] => input.partition_value.to_engine().map_err(validation)?,
+            more => dynotable_types::AttributeValue::L(
+                std::iter::once(&input.partition_value)
+                    .chain(more)
+                    .map(|v| v.to_engine().map_err(validation))
+                    .collect::<Result<_, _>>()?,
+            ),
+        };
         if input.sort_condition.is_some() {
             let entries = self.key_range_sizes(input, false).await?;
             let base = if fetch_from_table {
@@ -274,6 +284,17 @@ impl App {
         names.insert("#p".into(), json!(keys.partition_key.name));
         values.insert(":p".into(), json!(input.partition_value));
         let mut condition = "#p = :p".to_owned();
+        // Rule B.17.5: an equality on every attribute of a multi-attribute partition key.
+        for (i, (key, value)) in keys
+            .more_partition_keys
+            .iter()
+            .zip(&input.more_partition_values)
+            .enumerate()
+        {
+            names.insert(format!("#p{i}"), json!(key.name));
+            values.insert(format!(":p{i}"), json!(value));
+            condition.push_str(&format!(" AND #p{i} = :p{i}"));
+        }
         if let (Some(sort), Some(sort_key)) = (&input.sort_condition, &keys.sort_key) {
             use crate::dto::SortKeyCondition as C;
             names.insert("#s".into(), json!(sort_key.name));

@@ -1,7 +1,9 @@
 //! Query: one item collection of the table or of an index — or the slice of it a sort-key
 //! condition selects — in sort-key order, a page at a time (rules B.2, B.4, B.5). The key
 //! condition, filter and projection come from expressions or from the legacy KeyConditions,
-//! QueryFilter and AttributesToGet (see `crate::legacy`).
+//! QueryFilter and AttributesToGet (see `crate::legacy`). On a GSI with a multi-attribute key
+//! (rule B.17) the collection is one combination of all partition-key values, and the sort
+//! conditions, left to right, narrow it to a byte range of the composite sort key.
 
 use dynotable_expr::{ExpressionKind, KeyElement, Projection, SortKeyRange};
 use dynotable_types::{KeyValue, encode_key_tuple, encode_prefix_into, prefix_successor};
@@ -94,13 +96,12 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
         ));
     }
     let key = target.key();
-    let element = key_element;
     // Rule B.17.5: a multi-attribute GSI key names its other attributes too.
-    let more_partition: Vec<KeyElement<'_>> = key.more_partition.iter().map(element).collect();
-    let more_sort: Vec<KeyElement<'_>> = key.more_sort.iter().map(element).collect();
+    let more_partition: Vec<KeyElement<'_>> = key.more_partition.iter().map(key_element).collect();
+    let more_sort: Vec<KeyElement<'_>> = key.more_sort.iter().map(key_element).collect();
     let schema = dynotable_expr::KeySchema {
-        partition: element(&key.partition),
-        sort: key.sort.as_ref().map(element),
+        partition: key_element(&key.partition),
+        sort: key.sort.as_ref().map(key_element),
         more_partition: &more_partition,
         more_sort: &more_sort,
     };

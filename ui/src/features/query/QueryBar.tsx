@@ -1,6 +1,7 @@
 /**
  * The query bar, above every view of a table's tab: one form for the one query model
- * ([`useQueryModel`]). Query or Scan; the table or one of its indexes; the partition-key value
+ * ([`useQueryModel`]). Query or Scan; the table or one of its indexes; the partition-key value (a
+ * value for each attribute of a multi-attribute GSI partition key, rule B.17)
  * with completion from the collection statistics; a sort-key condition offering only the
  * operators DynamoDB allows for the key's type (rule B.5, as the backend lists them); filter and
  * projection (the builder's visual editors); order, Limit and consistency (disabled on a GSI).
@@ -71,8 +72,15 @@ export function QueryBar({
   const shown = (name: FieldName) => {
     const problem = problems[name];
     if (problem === undefined) return undefined;
-    return tried || form[name] !== "" ? problem : undefined;
+    const text = name.startsWith("morePartition.") ? (form.morePartition[Number(name.split(".")[1])] ?? "") : form[name as "partition" | "sort" | "sortHigh" | "limit"];
+    return tried || text !== "" ? problem : undefined;
   };
+  const setMorePartition = (i: number, value: string) =>
+    setForm((f) => {
+      const morePartition = [...f.morePartition];
+      morePartition[i] = value;
+      return { ...f, morePartition };
+    });
 
   const submit = () => {
     setTried(true);
@@ -134,6 +142,18 @@ export function QueryBar({
               list={completion.length > 0 ? listId : undefined}
               wide
             />
+            {(schema?.morePartitionKeys ?? []).map((key, i) => (
+              <KeyField
+                key={key.name}
+                id={`${id}-pk-${i + 1}`}
+                testId={`qb-pk-${i + 1}`}
+                label={`${key.name} =`}
+                hint={TYPE_WORD[key.type]}
+                value={form.morePartition[i] ?? ""}
+                onChange={(v) => setMorePartition(i, v)}
+                error={shown(`morePartition.${i}`)}
+              />
+            ))}
             <datalist id={listId}>
               {completion.slice(0, 200).map((v) => (
                 <option key={JSON.stringify(v)} value={attributeText(v)} />

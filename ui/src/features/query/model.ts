@@ -7,6 +7,9 @@
  * DynamoDB's rules applied here, before anything is sent (docs/dynamodb-rules.md):
  * - B.5: the partition key takes `=` with a value of its type; a string or binary key value is not
  *   empty; the sort-key operators are the ones the backend lists for the key's type;
+ * - B.17.5: on a global secondary index whose partition key has several attributes, every one takes
+ *   `=` with a value (`morePartition`, in key-schema order); the sort condition is on the first
+ *   sort-key attribute;
  * - B.4: Limit is a whole number of at least 1, the items evaluated per page;
  * - a global secondary index supports only eventually consistent reads (ConsistentRead is dropped
  *   from the request, and the bar disables it).
@@ -17,6 +20,7 @@ import type {
   BuiltRequest,
   ConditionState,
   Direction,
+  BuilderKeyEquality as KeyEquality,
   KeyConditionState,
   KeySchemaState,
   ProjectionState,
@@ -36,6 +40,8 @@ export type QueryForm = {
   operation: ReadOperation;
   index: string | null;
   partition: string;
+  /** The values of a multi-attribute partition key's other attributes, in key-schema order. */
+  morePartition: string[];
   sortOp: SortChoice;
   sort: string;
   sortHigh: string;
@@ -50,6 +56,7 @@ export const EMPTY_FORM: QueryForm = {
   operation: "Query",
   index: null,
   partition: "",
+  morePartition: [],
   sortOp: "none",
   sort: "",
   sortHigh: "",
@@ -61,7 +68,7 @@ export const EMPTY_FORM: QueryForm = {
 };
 
 /** A field of the bar that can be wrong on its own. */
-export type FieldName = "partition" | "sort" | "sortHigh" | "limit";
+export type FieldName = "partition" | "sort" | "sortHigh" | "limit" | `morePartition.${number}`;
 export type Problems = Partial<Record<FieldName, string>>;
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -91,6 +98,10 @@ export function problemsOf(form: QueryForm, schema: KeySchemaState | null): Prob
   if (form.operation === "Scan" || schema === null) return problems;
   const pk = keyValue(schema.partitionKey.type, schema.partitionKey.name, form.partition);
   if ("problem" in pk) problems.partition = pk.problem;
+  (schema.morePartitionKeys ?? []).forEach((key, i) => {
+    const value = keyValue(key.type, key.name, form.morePartition[i] ?? "");
+    if ("problem" in value) problems[`morePartition.${i}`] = value.problem;
+  });
   const sortKey = schema.sortKey;
   if (sortKey !== null && form.sortOp !== "none") {
     const low = keyValue(sortKey.type, sortKey.name, form.sort);
@@ -107,6 +118,12 @@ export function problemsOf(form: QueryForm, schema: KeySchemaState | null): Prob
 export function keyConditionOf(form: QueryForm, schema: KeySchemaState): KeyConditionState | null {
   const pk = keyValue(schema.partitionKey.type, schema.partitionKey.name, form.partition);
   if ("problem" in pk) return null;
+  const morePartition: KeyEquality[] = [];
+  for (const [i, key] of (schema.morePartitionKeys ?? []).entries()) {
+    const value = keyValue(key.type, key.name, form.morePartition[i] ?? "");
+    if ("problem" in value) return null;
+    morePartition.push({ name: key.name, value: value.value });
+  }
   const sortKey = schema.sortKey;
   let sort: KeyConditionState["sort"] = null;
   if (sortKey !== null && form.sortOp !== "none") {
@@ -122,7 +139,9 @@ export function keyConditionOf(form: QueryForm, schema: KeySchemaState): KeyCond
       sort = { type: "compare", name: sortKey.name, op: form.sortOp, value: low.value };
     }
   }
-  return { partitionKey: schema.partitionKey.name, partitionValue: pk.value, sort };
+  const condition: KeyConditionState = { partitionKey: schema.partitionKey.name, partitionValue: pk.value, sort };
+  if (morePartition.length > 0) condition.morePartition = morePartition;
+  return condition;
 }
 
 /**
@@ -186,10 +205,12 @@ export function queryInputOf(request: ReadRequest | null, built: BuiltRequest | 
   if (request === null || request.operation !== "Query" || !request.keyCondition) return null;
   const filter = request.filter ? filterPart(built) : null;
   if (request.filter && filter === null) return null;
+  const morePartitionValues = (request.keyCondition.morePartition ?? []).map((e) => e.value as AttributeValue);
   return {
     table: request.tableName,
     index: request.indexName ?? null,
     partitionValue: request.keyCondition.partitionValue as AttributeValue,
+    ...(morePartitionValues.length > 0 ? { morePartitionValues } : {}),
     sortCondition: appSortCondition(request.keyCondition.sort),
     scanIndexForward: request.direction !== "descending",
     limit: request.limit ?? null,
@@ -217,6 +238,7 @@ export function formOfRequest(request: ReadRequest): QueryForm {
     operation: request.operation,
     index: request.indexName ?? null,
     partition: key ? keyText(key.partitionValue) : "",
+    morePartition: (key?.morePartition ?? []).map((e) => keyText(e.value)),
     sortOp: sort === null ? "none" : sort.type === "between" ? "BETWEEN" : sort.type === "beginsWith" ? "begins_with" : (sort.op as SortKeyOperator),
     sort: sort === null ? "" : keyText(sort.type === "between" ? sort.low : sort.type === "beginsWith" ? sort.prefix : sort.value),
     sortHigh: sort?.type === "between" ? keyText(sort.high) : "",
@@ -241,6 +263,7 @@ export function formOfQueryInput(input: QueryInput): QueryForm {
     ...EMPTY_FORM,
     index: input.index,
     partition: keyText(input.partitionValue),
+    morePartition: (input.morePartitionValues ?? []).map(keyText),
     sortOp: c === null ? "none" : c.op === "between" ? "BETWEEN" : c.op === "beginsWith" ? "begins_with" : OPS[c.op],
     sort: c === null ? "" : keyText(c.op === "between" ? c.low : c.value),
     sortHigh: c?.op === "between" ? keyText(c.high) : "",
@@ -256,11 +279,14 @@ export function withIndex(form: QueryForm, table: TableDescription, index: strin
   const before = keySchemaOf(table, form.index);
   const after = keySchemaOf(table, index);
   const samePk = before?.partitionKey.name === after?.partitionKey.name && before?.partitionKey.type === after?.partitionKey.type;
+  const names = (schema: KeySchemaState | null) => (schema?.morePartitionKeys ?? []).map((k) => `${k.name}:${k.type}`).join(",");
+  const sameMore = samePk && names(before) === names(after);
   const sameSk = before?.sortKey?.name === after?.sortKey?.name && before?.sortKey?.type === after?.sortKey?.type;
   return {
     ...form,
     index,
     partition: samePk ? form.partition : "",
+    morePartition: sameMore ? form.morePartition : [],
     sortOp: sameSk ? form.sortOp : "none",
     sort: sameSk ? form.sort : "",
     sortHigh: sameSk ? form.sortHigh : "",
