@@ -48,9 +48,12 @@ fn kind(name: &str) -> Result<ExpressionKind, Box<dyn Error>> {
     })
 }
 
+/// The attributes of one part of a key (partition or sort), with their types.
+type KeyPart = Vec<(String, ScalarAttributeType)>;
+
 /// `pk:S,sk:N`; a multi-attribute GSI key (Rule B.17) joins the attributes of each part with
 /// `+`: `h1:S+h2:N,r1:S+r2:B`.
-fn schema(text: &str) -> Result<Vec<Vec<(String, ScalarAttributeType)>>, Box<dyn Error>> {
+fn schema(text: &str) -> Result<Vec<KeyPart>, Box<dyn Error>> {
     text.split(',')
         .map(|part| {
             part.split('+')
@@ -65,7 +68,7 @@ fn schema(text: &str) -> Result<Vec<Vec<(String, ScalarAttributeType)>>, Box<dyn
 }
 
 /// The key elements of each part of a parsed schema: partition, then sort.
-fn elements(parts: &[Vec<(String, ScalarAttributeType)>]) -> Vec<Vec<KeyElement<'_>>> {
+fn elements(parts: &[KeyPart]) -> Vec<Vec<KeyElement<'_>>> {
     parts
         .iter()
         .map(|part| {
