@@ -128,6 +128,7 @@ async fn the_time_window_built_from_state_runs_newest_first_like_the_explorer_qu
             EMBEDDED_ID,
             QueryInput {
                 more_partition_values: Vec::new(),
+                sort_equal_values: Vec::new(),
                 table: "Telemetry".into(),
                 index: None,
                 partition_value: AttributeValue::S("VEH#V-7741".into()),

@@ -60,6 +60,7 @@ fn query(more_partition_values: Vec<AttributeValue>, sort_condition: Option<Sort
         index: Some("TournamentRegion".into()),
         partition_value: s("WINTER2024"),
         more_partition_values,
+        sort_equal_values: Vec::new(),
         sort_condition,
         scan_index_forward: true,
         limit: None,
@@ -123,6 +124,16 @@ async fn the_collection_query_gives_every_partition_attribute() {
         .unwrap();
     assert_eq!(ids(&page), ["m3"]);
 
+    // Round held equal, the condition is on the bracket (the next sort-key attribute).
+    let mut held = query(
+        vec![s("NA-EAST")],
+        Some(SortKeyCondition::BeginsWith { value: s("UP") }),
+    );
+    held.sort_equal_values = vec![AttributeValue::N("1".into())];
+    assert_eq!(ids(&app.query(EMBEDDED_ID, held.clone()).await.unwrap()), ["m1"]);
+    held.sort_equal_values = vec![AttributeValue::N("2".into())];
+    assert!(app.query(EMBEDDED_ID, held).await.unwrap().items.is_empty());
+
     // Without the region, DynamoDB's objection comes back.
     let err = app.query(EMBEDDED_ID, query(Vec::new(), None)).await.unwrap_err();
     assert_eq!(err.code, ErrorCode::Validation);
@@ -152,4 +163,22 @@ async fn the_cost_estimate_reads_the_collection_of_every_partition_attribute() {
         .await
         .unwrap();
     assert_eq!(estimate.item_count, 1.0);
+    // The leading sort-key attribute held equal, the condition on the next.
+    let mut held = query(
+        vec![s("NA-EAST")],
+        Some(SortKeyCondition::BeginsWith { value: s("LO") }),
+    );
+    held.sort_equal_values = vec![AttributeValue::N("2".into())];
+    assert_eq!(
+        app.estimate_query(EMBEDDED_ID, held.clone())
+            .await
+            .unwrap()
+            .item_count,
+        1.0
+    );
+    held.sort_equal_values = vec![AttributeValue::N("1".into())];
+    assert_eq!(
+        app.estimate_query(EMBEDDED_ID, held).await.unwrap().item_count,
+        0.0
+    );
 }

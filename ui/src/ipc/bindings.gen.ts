@@ -973,6 +973,12 @@ export type QueryInput = {
 	 *  others, in key-schema order (`KeySchema::more_partition_keys`; left out when empty).
 	 */
 	morePartitionValues?: AttributeValue[],
+	/**
+	 *  On an index whose sort key has several attributes (rule B.17.5), the values the leading
+	 *  sort-key attributes are held equal to, in key-schema order; `sort_condition` is then on
+	 *  the next one (left out when empty).
+	 */
+	sortEqualValues?: AttributeValue[],
 	sortCondition: SortKeyCondition | null,
 	/**  `false` reads in descending sort-key order (newest first for timestamps). */
 	scanIndexForward: boolean,

@@ -295,7 +295,16 @@ impl App {
             values.insert(format!(":p{i}"), json!(value));
             condition.push_str(&format!(" AND #p{i} = :p{i}"));
         }
-        if let (Some(sort), Some(sort_key)) = (&input.sort_condition, &keys.sort_key) {
+        let sort_keys: Vec<_> = keys.sort_key.iter().chain(&keys.more_sort_keys).collect();
+        for (i, (key, value)) in sort_keys.iter().zip(&input.sort_equal_values).enumerate() {
+            names.insert(format!("#e{i}"), json!(key.name));
+            values.insert(format!(":e{i}"), json!(value));
+            condition.push_str(&format!(" AND #e{i} = :e{i}"));
+        }
+        if let (Some(sort), Some(sort_key)) = (
+            &input.sort_condition,
+            sort_keys.get(input.sort_equal_values.len()),
+        ) {
             use crate::dto::SortKeyCondition as C;
             names.insert("#s".into(), json!(sort_key.name));
             let (text, low, high) = match sort {

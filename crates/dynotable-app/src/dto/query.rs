@@ -48,6 +48,12 @@ pub struct QueryInput {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[specta(optional)]
     pub more_partition_values: Vec<AttributeValue>,
+    /// On an index whose sort key has several attributes (rule B.17.5), the values the leading
+    /// sort-key attributes are held equal to, in key-schema order; `sort_condition` is then on
+    /// the next one (left out when empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[specta(optional)]
+    pub sort_equal_values: Vec<AttributeValue>,
     pub sort_condition: Option<SortKeyCondition>,
     /// `false` reads in descending sort-key order (newest first for timestamps).
     pub scan_index_forward: bool,

@@ -152,6 +152,38 @@ describe("QueryBar", () => {
     expect(lastBuilt(source)?.keyCondition).toEqual({ partitionKey: "depotCode", partitionValue: { S: "BER-1" }, sort: null });
   });
 
+  it("takes the sort-key attributes of a multi-attribute index left to right", async () => {
+    const source = renderBar();
+    fireEvent.change(screen.getByTestId("qb-index"), { target: { value: "ByDepotRoute" } });
+    fireEvent.change(screen.getByTestId("qb-pk"), { target: { value: "BER-1" } });
+    fireEvent.change(screen.getByTestId("qb-pk-1"), { target: { value: "12" } });
+    // recordedAt first; `=` on it offers to go on to vehicleId.
+    expect(screen.getByLabelText("recordedAt operator")).toBe(screen.getByTestId("qb-sort-op"));
+    await waitFor(() => expect(optionsOf(screen.getByTestId("qb-sort-op"))).toContain("="));
+    expect(screen.queryByTestId("qb-sk-next")).toBeNull();
+    fireEvent.change(screen.getByTestId("qb-sort-op"), { target: { value: "=" } });
+    fireEvent.change(screen.getByTestId("qb-sk"), { target: { value: "TS#2025-03-14" } });
+    fireEvent.click(screen.getByTestId("qb-sk-next"));
+    expect((screen.getByTestId("qb-sk-eq-0") as HTMLInputElement).value).toBe("TS#2025-03-14");
+    expect(screen.getByLabelText("vehicleId operator")).toBe(screen.getByTestId("qb-sort-op"));
+    await waitFor(() => expect(optionsOf(screen.getByTestId("qb-sort-op"))).toContain("begins_with"));
+    fireEvent.change(screen.getByTestId("qb-sort-op"), { target: { value: "begins_with" } });
+    fireEvent.change(screen.getByTestId("qb-sk"), { target: { value: "VEH#" } });
+    await waitFor(() => expect(lastBuilt(source)?.keyCondition?.sort).toMatchObject({ type: "beginsWith", name: "vehicleId" }));
+    expect(lastBuilt(source)?.keyCondition).toEqual({
+      partitionKey: "depotCode",
+      partitionValue: { S: "BER-1" },
+      morePartition: [{ name: "routeNo", value: { N: "12" } }],
+      sortEqual: [{ name: "recordedAt", value: { S: "TS#2025-03-14" } }],
+      sort: { type: "beginsWith", name: "vehicleId", prefix: { S: "VEH#" } },
+    });
+    // Back to a condition on recordedAt: its held value becomes the `=` condition again.
+    fireEvent.click(screen.getByTestId("qb-sk-release-0"));
+    expect(screen.queryByTestId("qb-sk-eq-0")).toBeNull();
+    await waitFor(() => expect(lastBuilt(source)?.keyCondition?.sort).toMatchObject({ name: "recordedAt", op: "=" }));
+    expect(lastBuilt(source)?.keyCondition?.sortEqual).toBeUndefined();
+  });
+
   it("completes the partition-key value from the collection statistics", () => {
     renderBar();
     const input = screen.getByTestId("qb-pk");

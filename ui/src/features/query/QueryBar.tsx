@@ -20,7 +20,7 @@ import { DiagnosticView } from "../builder/ExpressionTextMode";
 import { GeneratedView } from "../builder/GeneratedView";
 import { attributeSuggestions } from "../builder/model";
 import type { BuilderSource } from "../builder/source";
-import { isGlobalIndex, withIndex, type FieldName, type SortChoice } from "./model";
+import { activeSortKey, isGlobalIndex, sortKeysOf, withIndex, type FieldName, type SortChoice } from "./model";
 import type { QueryModel } from "./useQueryModel";
 import "./QueryBar.css";
 
@@ -47,7 +47,10 @@ export function QueryBar({
   const { form, setForm, schema, problems, run } = model;
   const [tried, setTried] = useState(false);
   const [operators, setOperators] = useState<SortKeyOperator[]>([]);
-  const sortKey = form.operation === "Query" ? (schema?.sortKey ?? null) : null;
+  // Rule B.17.5: on a multi-attribute sort key the condition is on the attribute after those held equal.
+  const sortKey = form.operation === "Query" ? activeSortKey(form, schema) : null;
+  const sortKeys = form.operation === "Query" ? sortKeysOf(schema) : [];
+  const nextSortKey = form.sortOp === "=" ? (sortKeys[form.sortEqual.length + 1] ?? null) : null;
   const sortType = sortKey?.type ?? null;
 
   useEffect(() => {
@@ -72,9 +75,19 @@ export function QueryBar({
   const shown = (name: FieldName) => {
     const problem = problems[name];
     if (problem === undefined) return undefined;
-    const text = name.startsWith("morePartition.") ? (form.morePartition[Number(name.split(".")[1])] ?? "") : form[name as "partition" | "sort" | "sortHigh" | "limit"];
+    const [list, position] = name.split(".");
+    const text =
+      list === "morePartition" || list === "sortEqual"
+        ? (form[list][Number(position)] ?? "")
+        : form[name as "partition" | "sort" | "sortHigh" | "limit"];
     return tried || text !== "" ? problem : undefined;
   };
+  const setSortEqual = (i: number, value: string) =>
+    setForm((f) => ({ ...f, sortEqual: f.sortEqual.map((v, j) => (j === i ? value : v)) }));
+  // The `=` on the current attribute becomes a held equality; the condition moves to the next.
+  const holdSortValue = () => setForm((f) => ({ ...f, sortEqual: [...f.sortEqual, f.sort], sortOp: "none", sort: "", sortHigh: "" }));
+  const releaseFrom = (i: number) =>
+    setForm((f) => ({ ...f, sortEqual: f.sortEqual.slice(0, i), sortOp: "=", sort: f.sortEqual[i] ?? "", sortHigh: "" }));
   const setMorePartition = (i: number, value: string) =>
     setForm((f) => {
       const morePartition = [...f.morePartition];
@@ -159,6 +172,22 @@ export function QueryBar({
                 <option key={JSON.stringify(v)} value={attributeText(v)} />
               ))}
             </datalist>
+            {sortKeys.slice(0, form.sortEqual.length).map((key, i) => (
+              <div key={key.name} className="qb-held">
+                <KeyField
+                  id={`${id}-sk-eq-${i}`}
+                  testId={`qb-sk-eq-${i}`}
+                  label={`${key.name} =`}
+                  hint={TYPE_WORD[key.type]}
+                  value={form.sortEqual[i] ?? ""}
+                  onChange={(v) => setSortEqual(i, v)}
+                  error={shown(`sortEqual.${i}`)}
+                />
+                <button type="button" className="qb-link" data-testid={`qb-sk-release-${i}`} onClick={() => releaseFrom(i)}>
+                  Condition on {key.name}
+                </button>
+              </div>
+            ))}
             {sortKey !== null && (
               <label className="qb-field">
                 <span className="qb-label">{sortKey.name}</span>
@@ -188,6 +217,11 @@ export function QueryBar({
                 error={shown("sort")}
                 wide
               />
+            )}
+            {nextSortKey !== null && (
+              <button type="button" className="qb-link" data-testid="qb-sk-next" onClick={holdSortValue}>
+                Then a condition on {nextSortKey.name}
+              </button>
             )}
             {sortKey !== null && form.sortOp === "BETWEEN" && (
               <KeyField
