@@ -1,5 +1,5 @@
 """boto3 against dynotable-local: global secondary indexes with multi-attribute keys (up to four
-partition-key and four sort-key attributes, docs/dynamodb-rules.md B.17) — created with the table
+partition-key and four sort-key attributes, docs/dynamodb-rules.md B.18) — created with the table
 or by UpdateTable, described as given, kept sparse, queried with an equality on every partition
 attribute and sort conditions left to right, through the client and the resource's Key
 conditions, with capacity as for any index. The messages are those the engine golden

@@ -316,7 +316,7 @@ fn lay_out(
             .map(|(n, v)| (n.clone(), v.clone()))
             .collect();
         column.returns.extend(projected.keys().cloned());
-        // A multi-attribute partition key (rule B.17.3) names its collection by the list of its
+        // A multi-attribute partition key (rule B.18.3) names its collection by the list of its
         // values, in key-schema order, as the engine's collection statistics do.
         let mut values = key
             .partition_attributes()

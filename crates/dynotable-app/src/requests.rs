@@ -37,7 +37,7 @@ fn engine_value(value: &AttributeValue) -> Result<dynotable_types::AttributeValu
 }
 
 /// The collection view's Query as builder state, reading the key `keys` of the table or index it
-/// queries. On an index with a multi-attribute key (rule B.17.5) the input gives the values of
+/// queries. On an index with a multi-attribute key (rule B.18.5) the input gives the values of
 /// the other partition-key attributes and of the leading sort-key attributes held equal, in
 /// key-schema order, and its sort condition is on the next sort-key attribute (a value left out
 /// is a condition DynamoDB refuses, with its message).

@@ -319,7 +319,7 @@ fn scalar_type(ty: &ScalarAttributeType) -> ScalarType {
     }
 }
 
-/// Every HASH element, then every RANGE element, in key-schema order (rule B.17: a GSI may have
+/// Every HASH element, then every RANGE element, in key-schema order (rule B.18: a GSI may have
 /// up to four of each).
 fn key_schema(schema: &[KeySchemaElement], definitions: &[KeyAttribute]) -> Result<KeySchema, CommandError> {
     let attributes = |role: KeyType| -> Vec<KeyAttribute> {

@@ -1,4 +1,4 @@
-//! A global secondary index with a multi-attribute key (issue 18.2, docs/dynamodb-rules.md B.17)
+//! A global secondary index with a multi-attribute key (issue 18.2, docs/dynamodb-rules.md B.18)
 //! as the app meets it on the embedded engine: DescribeTable's key schema carries every key
 //! attribute, and the collection view's Query gives a value for each partition-key attribute,
 //! written by `dynotable-builder` with an equality on every one.

@@ -1,5 +1,5 @@
 //! KeyConditionExpression: the partition-key equality and at most one sort-key condition — or,
-//! on a global secondary index with a multi-attribute key (rule B.17.5), an equality on every
+//! on a global secondary index with a multi-attribute key (rule B.18.5), an equality on every
 //! partition-key attribute and sort-key conditions left to right: equalities on the leading sort
 //! attributes ([`KeyConditionState::sort_equal`]), then one condition on the next.
 //!
@@ -54,7 +54,7 @@ pub struct KeyAttribute {
 }
 
 /// The key schema of the table or of the index a query reads. A multi-attribute GSI key (rule
-/// B.17) lists its other attributes, in key-schema order, in `more_partition_keys` and
+/// B.18) lists its other attributes, in key-schema order, in `more_partition_keys` and
 /// `more_sort_keys` (left out when empty).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -172,12 +172,12 @@ pub struct KeyConditionState {
     pub partition_key: String,
     #[cfg_attr(feature = "specta", specta(type = crate::typescript::AttributeValueJson))]
     pub partition_value: AttributeValue,
-    /// Rule B.17.5: the equalities on a multi-attribute partition key's other attributes, in
+    /// Rule B.18.5: the equalities on a multi-attribute partition key's other attributes, in
     /// key-schema order (left out when empty).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(feature = "specta", specta(optional))]
     pub more_partition: Vec<KeyEquality>,
-    /// Rule B.17.5: the leading sort-key attributes held equal, in key-schema order, before the
+    /// Rule B.18.5: the leading sort-key attributes held equal, in key-schema order, before the
     /// one `sort` names (left out when empty).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(feature = "specta", specta(optional))]

@@ -359,7 +359,7 @@ proptest! {
     }
 }
 
-/// A multi-attribute GSI key (rule B.17.5): the builder writes an equality on every partition
+/// A multi-attribute GSI key (rule B.18.5): the builder writes an equality on every partition
 /// attribute and the sort conditions left to right, the engine's checks accept it, and parsing it
 /// back against the key schema gives the same state; a skipped sort attribute gets the service's
 /// message.

@@ -21,7 +21,7 @@ pub struct KeyAttribute {
 /// A primary key or index key: partition key and optional sort key.
 ///
 /// A global secondary index's key may have up to four partition-key and four sort-key attributes
-/// (rule B.17): `partition` and `sort` are the first of each, `more_partition` and `more_sort` the
+/// (rule B.18): `partition` and `sort` are the first of each, `more_partition` and `more_sort` the
 /// others in key-schema order (empty for tables, LSIs and single-attribute GSIs, and left out of
 /// the stored JSON then, so older catalogs read unchanged).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,7 +60,7 @@ impl KeySchema {
         self.sort.iter().chain(&self.more_sort)
     }
 
-    /// Whether the key has more than one partition-key or sort-key attribute (rule B.17).
+    /// Whether the key has more than one partition-key or sort-key attribute (rule B.18).
     pub fn is_multi_attribute(&self) -> bool {
         !self.more_partition.is_empty() || !self.more_sort.is_empty()
     }
@@ -71,7 +71,7 @@ impl KeySchema {
     }
 
     /// The key schema as the API spells it: every HASH element, then every RANGE element, in
-    /// key-schema order (rule B.17.2: DescribeTable returns them as given).
+    /// key-schema order (rule B.18.2: DescribeTable returns them as given).
     pub fn to_api(&self) -> Vec<KeySchemaElement> {
         let element = |a: &KeyAttribute, role: &str| KeySchemaElement {
             attribute_name: Some(a.name.clone()),

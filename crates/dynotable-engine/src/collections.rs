@@ -16,7 +16,7 @@ use crate::{ApiError, Engine, items};
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CollectionSummary {
     /// The partition-key value that names the collection; for a multi-attribute GSI partition
-    /// key (rule B.17.3), a list (`L`) of its attributes' values in key-schema order.
+    /// key (rule B.18.3), a list (`L`) of its attributes' values in key-schema order.
     pub partition_key: AttributeValue,
     pub item_count: u64,
     /// Bytes by DynamoDB's item-size rules (rule B.1).
@@ -201,7 +201,7 @@ impl Engine {
 }
 
 /// The stored form of a partition-key value of `key` (checked against the key's type first).
-/// A multi-attribute partition key (rule B.17.3) is named by the list (`L`) of its values in
+/// A multi-attribute partition key (rule B.18.3) is named by the list (`L`) of its values in
 /// key-schema order, as [`CollectionSummary::partition_key`] reports it.
 fn encoded_partition_key(key: &KeySchema, value: &AttributeValue) -> Result<Vec<u8>, ApiError> {
     let values: Vec<AttributeValue> = match value {

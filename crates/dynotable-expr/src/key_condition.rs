@@ -38,7 +38,7 @@
 //! function: begins_with, operand type: N`. A BETWEEN with the lower bound above the upper one
 //! fails there too (see [`crate::condition`]).
 //!
-//! Multi-attribute keys of a global secondary index (Rule B.17.5): every partition-key attribute
+//! Multi-attribute keys of a global secondary index (Rule B.18.5): every partition-key attribute
 //! needs an equality, in key-schema order (the first without one is the one `missed`); sort-key
 //! conditions go left to right — a condition on a sort attribute needs one on every sort attribute
 //! before it (else `Query condition missed key schema element: <the skipped one>`), and all but the
@@ -69,7 +69,7 @@ pub struct KeyElement<'a> {
 }
 
 /// The key schema a KeyConditionExpression is checked against. `partition` and `sort` are the
-/// first attribute of each part of the key; a multi-attribute GSI key (Rule B.17) lists its other
+/// first attribute of each part of the key; a multi-attribute GSI key (Rule B.18) lists its other
 /// attributes, in key-schema order, in `more_partition` and `more_sort`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KeySchema<'a> {
@@ -111,7 +111,7 @@ impl<'a> KeySchema<'a> {
 fn too_many_conditions(schema: &KeySchema<'_>) -> String {
     match schema.max_conditions() {
         2 => "Conditions can be of length 1 or 2 only".to_string(),
-        // Rule B.17.5: chosen wording (docs/compatibility.md).
+        // Rule B.18.5: chosen wording (docs/compatibility.md).
         n => format!("Conditions can be of length 1 to {n} only"),
     }
 }
@@ -136,10 +136,10 @@ pub struct KeyCondition {
     pub partition_key: String,
     pub partition_value: KeyValue,
     /// A multi-attribute partition key's other attributes and their values, in key-schema order
-    /// (Rule B.17.5; empty for a single-attribute key).
+    /// (Rule B.18.5; empty for a single-attribute key).
     pub more_partition: Vec<(String, KeyValue)>,
     /// The leading sort-key attributes held equal, in key-schema order, before the one `sort`
-    /// names (Rule B.17.5; empty for a single-attribute sort key).
+    /// names (Rule B.18.5; empty for a single-attribute sort key).
     pub sort_equal: Vec<(String, KeyValue)>,
     /// The last sort-key attribute the expression names, and its range, if it has a sort-key
     /// condition.
@@ -464,7 +464,7 @@ fn apply_schema(parts: Vec<Part>, schema: &KeySchema<'_>, span: Span) -> Result<
     let find = |name: &str| parts.iter().find(|p| p.name == name);
     let partition_count = 1 + schema.more_partition.len();
 
-    // The partition key: an equality on every attribute, in key-schema order (Rule B.17.5).
+    // The partition key: an equality on every attribute, in key-schema order (Rule B.18.5).
     if schema.sort.is_none() && count > partition_count {
         return Err(not_supported(span));
     }
@@ -481,7 +481,7 @@ fn apply_schema(parts: Vec<Part>, schema: &KeySchema<'_>, span: Span) -> Result<
         partition.push((element.name.to_string(), value));
     }
 
-    // The sort key: left to right, no attribute skipped (Rule B.17.5); every condition left
+    // The sort key: left to right, no attribute skipped (Rule B.18.5); every condition left
     // over after the partition key must be on the next sort attribute.
     let mut remaining = count.saturating_sub(partition_count);
     let mut given: Vec<(KeyElement<'_>, &Part)> = Vec::new();
@@ -504,7 +504,7 @@ fn apply_schema(parts: Vec<Part>, schema: &KeySchema<'_>, span: Span) -> Result<
     for (position, (element, part)) in given.into_iter().enumerate() {
         let mut values = key_values(part, element.scalar_type)?.into_iter();
         let mut next = || values.next().ok_or_else(|| not_supported(part.span));
-        // All but the last sort condition are equalities (Rule B.17.5).
+        // All but the last sort condition are equalities (Rule B.18.5).
         if position < last {
             if part.op != KeyOperator::Compare(Comparator::Eq) {
                 return Err(not_supported(part.span));

@@ -51,7 +51,7 @@ fn kind(name: &str) -> Result<ExpressionKind, Box<dyn Error>> {
 /// The attributes of one part of a key (partition or sort), with their types.
 type KeyPart = Vec<(String, ScalarAttributeType)>;
 
-/// `pk:S,sk:N`; a multi-attribute GSI key (Rule B.17) joins the attributes of each part with
+/// `pk:S,sk:N`; a multi-attribute GSI key (Rule B.18) joins the attributes of each part with
 /// `+`: `h1:S+h2:N,r1:S+r2:B`.
 fn schema(text: &str) -> Result<Vec<KeyPart>, Box<dyn Error>> {
     text.split(',')

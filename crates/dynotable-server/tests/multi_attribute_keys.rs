@@ -1,5 +1,5 @@
 //! The AWS SDK for Rust against the real `dynotable-local`: a global secondary index with a
-//! multi-attribute key (issue 18.2, docs/dynamodb-rules.md B.17) is created, described as given,
+//! multi-attribute key (issue 18.2, docs/dynamodb-rules.md B.18) is created, described as given,
 //! queried left to right and refused outside the rules, as a Rust program meets it.
 
 mod local;

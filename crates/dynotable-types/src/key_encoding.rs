@@ -11,7 +11,7 @@
 //! key, and decodable left to right. All items of one item collection share the prefix
 //! `encode(partition)`, and no other partition's keys start with it.
 //!
-//! The same holds for the multi-attribute keys of a global secondary index (rule B.17): a key
+//! The same holds for the multi-attribute keys of a global secondary index (rule B.18): a key
 //! made of several attributes is the concatenation of their encodings in key-schema order
 //! ([`encode_key_tuple`]), ordered attribute by attribute, each by its type's order, because no
 //! encoding is a prefix of another (the first byte that differs lies inside the first attribute
@@ -103,7 +103,7 @@ pub fn encode_primary_key(partition: KeyRef<'_>, sort: Option<KeyRef<'_>>) -> Ve
 }
 
 /// The encoding of a key made of several attributes (a multi-attribute GSI partition or sort
-/// key, rule B.17): each value's encoding, in key-schema order. Ordered as the tuple, attribute
+/// key, rule B.18): each value's encoding, in key-schema order. Ordered as the tuple, attribute
 /// by attribute; the encoding of a leading part of the values is a byte prefix of exactly the
 /// keys that start with those values.
 pub fn encode_key_tuple<'a>(values: impl IntoIterator<Item = KeyRef<'a>>) -> Vec<u8> {

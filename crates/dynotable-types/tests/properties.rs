@@ -231,7 +231,7 @@ fn two_keys() -> impl Strategy<
     })
 }
 
-/// The attribute types of a multi-attribute key (1 to 4 attributes, rule B.17) and two keys of
+/// The attribute types of a multi-attribute key (1 to 4 attributes, rule B.18) and two keys of
 /// those types. The second key often shares a leading part with the first, so equal leading
 /// attributes are exercised, not only the first attribute's order.
 fn two_tuples() -> impl Strategy<Value = (Vec<ScalarAttributeType>, Vec<Model>, Vec<Model>)> {
@@ -249,7 +249,7 @@ fn two_tuples() -> impl Strategy<Value = (Vec<ScalarAttributeType>, Vec<Model>, 
     })
 }
 
-/// Rule B.17.3: tuples compare attribute by attribute, each by its type's order.
+/// Rule B.18.3: tuples compare attribute by attribute, each by its type's order.
 fn tuple_cmp(a: &[Model], b: &[Model]) -> Ordering {
     a.iter()
         .zip(b)
@@ -266,7 +266,7 @@ fn encode_models(models: &[Model]) -> Vec<u8> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
-    // (a) multi-attribute keys (rule B.17): the byte order of the encoding is the tuple order.
+    // (a) multi-attribute keys (rule B.18): the byte order of the encoding is the tuple order.
     #[test]
     fn key_tuples_encode_in_tuple_order((_, a, b) in two_tuples()) {
         prop_assert_eq!(encode_models(&a).cmp(&encode_models(&b)), tuple_cmp(&a, &b));

@@ -751,12 +751,12 @@ export type KeyConditionState = {
 	partitionKey: string,
 	partitionValue: AttributeValueJson,
 	/**
-	 *  Rule B.17.5: the equalities on a multi-attribute partition key's other attributes, in
+	 *  Rule B.18.5: the equalities on a multi-attribute partition key's other attributes, in
 	 *  key-schema order (left out when empty).
 	 */
 	morePartition?: BuilderKeyEquality[],
 	/**
-	 *  Rule B.17.5: the leading sort-key attributes held equal, in key-schema order, before the
+	 *  Rule B.18.5: the leading sort-key attributes held equal, in key-schema order, before the
 	 *  one `sort` names (left out when empty).
 	 */
 	sortEqual?: BuilderKeyEquality[],
@@ -782,7 +782,7 @@ export type KeyLoad = {
 
 /**
  *  A table's or an index's primary key. A global secondary index's key may have up to four
- *  partition-key and four sort-key attributes (rule B.17, docs/dynamodb-rules.md): the first of
+ *  partition-key and four sort-key attributes (rule B.18, docs/dynamodb-rules.md): the first of
  *  each are `partition_key` and `sort_key`, the others, in key-schema order, `more_partition_keys`
  *  and `more_sort_keys` (left out when empty).
  */
@@ -795,7 +795,7 @@ export type KeySchema = {
 
 /**
  *  The key schema of the table or of the index a query reads. A multi-attribute GSI key (rule
- *  B.17) lists its other attributes, in key-schema order, in `more_partition_keys` and
+ *  B.18) lists its other attributes, in key-schema order, in `more_partition_keys` and
  *  `more_sort_keys` (left out when empty).
  */
 export type KeySchemaState = {
@@ -969,12 +969,12 @@ export type QueryInput = {
 	index: string | null,
 	partitionValue: AttributeValue,
 	/**
-	 *  On an index whose partition key has several attributes (rule B.17), the values of the
+	 *  On an index whose partition key has several attributes (rule B.18), the values of the
 	 *  others, in key-schema order (`KeySchema::more_partition_keys`; left out when empty).
 	 */
 	morePartitionValues?: AttributeValue[],
 	/**
-	 *  On an index whose sort key has several attributes (rule B.17.5), the values the leading
+	 *  On an index whose sort key has several attributes (rule B.18.5), the values the leading
 	 *  sort-key attributes are held equal to, in key-schema order; `sort_condition` is then on
 	 *  the next one (left out when empty).
 	 */

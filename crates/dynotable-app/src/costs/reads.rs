@@ -198,7 +198,7 @@ impl App {
         notes: &mut Vec<Line>,
     ) -> Result<(SizeProfile, Option<SizeProfile>, SizeSource), CommandError> {
         let engine = self.engine().await?;
-        // A multi-attribute partition key (rule B.17.3) names its collection by the list of its
+        // A multi-attribute partition key (rule B.18.3) names its collection by the list of its
         // values, as the engine's collection statistics do.
         let pk = match input.more_partition_values.as_slice() {
             [] => input.partition_value.to_engine().map_err(validation)?,
@@ -284,7 +284,7 @@ impl App {
         names.insert("#p".into(), json!(keys.partition_key.name));
         values.insert(":p".into(), json!(input.partition_value));
         let mut condition = "#p = :p".to_owned();
-        // Rule B.17.5: an equality on every attribute of a multi-attribute partition key.
+        // Rule B.18.5: an equality on every attribute of a multi-attribute partition key.
         for (i, (key, value)) in keys
             .more_partition_keys
             .iter()

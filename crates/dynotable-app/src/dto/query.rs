@@ -43,12 +43,12 @@ pub struct QueryInput {
     /// The index to query, or `None` for the table.
     pub index: Option<String>,
     pub partition_value: AttributeValue,
-    /// On an index whose partition key has several attributes (rule B.17), the values of the
+    /// On an index whose partition key has several attributes (rule B.18), the values of the
     /// others, in key-schema order (`KeySchema::more_partition_keys`; left out when empty).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[specta(optional)]
     pub more_partition_values: Vec<AttributeValue>,
-    /// On an index whose sort key has several attributes (rule B.17.5), the values the leading
+    /// On an index whose sort key has several attributes (rule B.18.5), the values the leading
     /// sort-key attributes are held equal to, in key-schema order; `sort_condition` is then on
     /// the next one (left out when empty).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -22,7 +22,7 @@ pub struct KeyAttribute {
 }
 
 /// A table's or an index's primary key. A global secondary index's key may have up to four
-/// partition-key and four sort-key attributes (rule B.17, docs/dynamodb-rules.md): the first of
+/// partition-key and four sort-key attributes (rule B.18, docs/dynamodb-rules.md): the first of
 /// each are `partition_key` and `sort_key`, the others, in key-schema order, `more_partition_keys`
 /// and `more_sort_keys` (left out when empty).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]

@@ -198,7 +198,7 @@ pub fn failed_condition_write(existing: Option<u64>, attempted: Option<u64>) -> 
 /// An item's entry in one secondary index: where it sits (encoded index key) and what it holds.
 #[derive(Debug, Clone, PartialEq)]
 pub struct IndexEntryImage {
-    /// The encoded index partition key (its attributes' encodings in key-schema order, rule B.17).
+    /// The encoded index partition key (its attributes' encodings in key-schema order, rule B.18).
     pub pk: Vec<u8>,
     /// The encoded index sort key (empty without one; its attributes' encodings in order).
     pub sk: Vec<u8>,
@@ -224,7 +224,7 @@ pub fn index_entry_image(
     fn checker(attribute: &crate::catalog::KeyAttribute, role: KeyRole) -> dynotable_types::KeyAttribute<'_> {
         dynotable_types::KeyAttribute::new(&attribute.name, attribute.ty, role)
     }
-    // Rule B.17.4: every key attribute of the index, in key-schema order; the item is left out
+    // Rule B.18.4: every key attribute of the index, in key-schema order; the item is left out
     // of the index at the first one it lacks.
     let mut pk = Vec::new();
     for attribute in index_key.partition_attributes() {

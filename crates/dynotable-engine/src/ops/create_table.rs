@@ -199,11 +199,11 @@ fn attribute_definition_shape(shape: &mut Shape, position: usize, d: &AttributeD
     );
 }
 
-/// The longest KeySchema of a table or LSI (one HASH, one RANGE) and of a GSI (rule B.17.1: up
+/// The longest KeySchema of a table or LSI (one HASH, one RANGE) and of a GSI (rule B.18.1: up
 /// to four of each).
 pub(crate) const MAX_KEY_SCHEMA: usize = 2;
 pub(crate) const MAX_GSI_KEY_SCHEMA: usize = 2 * MAX_KEY_PART;
-/// Rule B.17.1: at most four attributes in a GSI's partition key, and four in its sort key.
+/// Rule B.18.1: at most four attributes in a GSI's partition key, and four in its sort key.
 pub(crate) const MAX_KEY_PART: usize = 4;
 
 /// The member constraints of a KeySchema of at most `max` elements.
@@ -468,7 +468,7 @@ pub(crate) fn key_schema(
 }
 
 /// A global secondary index's key schema: up to four HASH elements, then up to four RANGE
-/// elements (rule B.17.2, in the order the service checks them); a key of one HASH and at most
+/// elements (rule B.18.2, in the order the service checks them); a key of one HASH and at most
 /// one RANGE goes through [`key_schema`] and its messages.
 pub(crate) fn gsi_key_schema(
     elements: &[KeySchemaElement],

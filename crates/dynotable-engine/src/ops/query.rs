@@ -2,7 +2,7 @@
 //! condition selects — in sort-key order, a page at a time (rules B.2, B.4, B.5). The key
 //! condition, filter and projection come from expressions or from the legacy KeyConditions,
 //! QueryFilter and AttributesToGet (see `crate::legacy`). On a GSI with a multi-attribute key
-//! (rule B.17) the collection is one combination of all partition-key values, and the sort
+//! (rule B.18) the collection is one combination of all partition-key values, and the sort
 //! conditions, left to right, narrow it to a byte range of the composite sort key.
 
 use dynotable_expr::{ExpressionKind, KeyElement, Projection, SortKeyRange};
@@ -96,7 +96,7 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
         ));
     }
     let key = target.key();
-    // Rule B.17.5: a multi-attribute GSI key names its other attributes too.
+    // Rule B.18.5: a multi-attribute GSI key names its other attributes too.
     let more_partition: Vec<KeyElement<'_>> = key.more_partition.iter().map(key_element).collect();
     let more_sort: Vec<KeyElement<'_>> = key.more_sort.iter().map(key_element).collect();
     let schema = dynotable_expr::KeySchema {
@@ -150,7 +150,7 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
         .as_ref()
         .map(|s| start_key(&table, &target, s))
         .transpose()?;
-    // Rule B.17.3: a multi-attribute partition key is its values' encodings in key-schema order.
+    // Rule B.18.3: a multi-attribute partition key is its values' encodings in key-schema order.
     let pk = encode_key_tuple(
         std::iter::once(&key_condition.partition_value)
             .chain(key_condition.more_partition.iter().map(|(_, v)| v))
@@ -323,8 +323,8 @@ fn sort_bounds(range: &SortKeyRange) -> (Bound, Bound) {
     }
 }
 
-/// The encoded sort-key bounds on a multi-attribute sort key (rule B.17.5): the leading
-/// attributes held equal make a byte prefix (rule B.17.3: each attribute's encoding in order, none
+/// The encoded sort-key bounds on a multi-attribute sort key (rule B.18.5): the leading
+/// attributes held equal make a byte prefix (rule B.18.3: each attribute's encoding in order, none
 /// a prefix of another), and the last condition bounds the next attribute inside it. A bound
 /// on that attribute's value `v` covers, through the prefix successor, every key that continues
 /// after `prefix ++ encode(v)`.

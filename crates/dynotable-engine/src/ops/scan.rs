@@ -276,7 +276,7 @@ pub(crate) fn start_key(
         ApiError::validation(format!("The provided starting key is invalid: {}", err.message()))
     };
     // Every key attribute in key-schema order (a multi-attribute GSI key is the attributes'
-    // encodings one after the other, rule B.17.3).
+    // encodings one after the other, rule B.18.3).
     let encode = |key: &KeySchema| -> Result<(Vec<u8>, Vec<u8>), ApiError> {
         let pk = encode_key_part(key.partition_attributes(), KeyRole::Partition, start).map_err(&invalid)?;
         let sk = encode_key_part(key.sort_attributes(), KeyRole::Sort, start).map_err(&invalid)?;

@@ -246,7 +246,7 @@ async fn apply_index_update(
                     None => definitions.push(attr),
                 }
             }
-            // Rule B.17: a new GSI may have a multi-attribute key.
+            // Rule B.18: a new GSI may have a multi-attribute key.
             let key = create_table::gsi_key_schema(
                 create.key_schema.as_deref().unwrap_or_default(),
                 &definitions,

@@ -45,7 +45,7 @@ function sortFor(op: SortChoice, name: string, previous: KeyConditionState["sort
   }
 }
 
-/** A fresh key condition on a key schema (a value for every partition-key attribute, rule B.17). */
+/** A fresh key condition on a key schema (a value for every partition-key attribute, rule B.18). */
 export function emptyKeyCondition(schema: KeySchemaState): KeyConditionState {
   const condition: KeyConditionState = { partitionKey: schema.partitionKey.name, partitionValue: emptyValue(schema.partitionKey.type), sort: null };
   const more = schema.morePartitionKeys ?? [];
@@ -79,7 +79,7 @@ function useOperators(types: readonly KeyType[], source: Pick<BuilderSource, "so
  * A KeyConditionExpression for the table or the chosen index: the partition key with `=` and a
  * typed value, and the sort-key operators DynamoDB allows for the sort key's type, as the backend
  * answers them (rule B.5: no `<>`, no OR, begins_with on S and B only). On a multi-attribute GSI
- * key (rule B.17.5) every partition-key attribute has its `=` row, and the sort-key attributes go
+ * key (rule B.18.5) every partition-key attribute has its `=` row, and the sort-key attributes go
  * left to right: a row for the next one appears once the one before holds `=`.
  */
 export function KeyConditionBuilder({

@@ -157,7 +157,7 @@ export function keySchemaOf(table: TableDescription, index: string | null): KeyS
     partitionKey: keyAttribute(keys.partitionKey),
     sortKey: keys.sortKey ? keyAttribute(keys.sortKey) : null,
   };
-  // A multi-attribute GSI key (rule B.17): the other attributes, in key-schema order.
+  // A multi-attribute GSI key (rule B.18): the other attributes, in key-schema order.
   if (keys.morePartitionKeys?.length) schema.morePartitionKeys = keys.morePartitionKeys.map(keyAttribute);
   if (keys.moreSortKeys?.length) schema.moreSortKeys = keys.moreSortKeys.map(keyAttribute);
   return schema;

@@ -18,7 +18,7 @@ const table: TableDescription = {
   indexes: [
     ...telemetry.indexes,
     {
-      // A multi-attribute GSI key (rule B.17): two partition-key attributes, two sort-key attributes.
+      // A multi-attribute GSI key (rule B.18): two partition-key attributes, two sort-key attributes.
       name: "ByDepotRoute",
       kind: "global",
       keys: {

@@ -1,7 +1,7 @@
 /**
  * The query bar, above every view of a table's tab: one form for the one query model
  * ([`useQueryModel`]). Query or Scan; the table or one of its indexes; the partition-key value (a
- * value for each attribute of a multi-attribute GSI partition key, rule B.17)
+ * value for each attribute of a multi-attribute GSI partition key, rule B.18)
  * with completion from the collection statistics; a sort-key condition offering only the
  * operators DynamoDB allows for the key's type (rule B.5, as the backend lists them); filter and
  * projection (the builder's visual editors); order, Limit and consistency (disabled on a GSI).
@@ -47,7 +47,7 @@ export function QueryBar({
   const { form, setForm, schema, problems, run } = model;
   const [tried, setTried] = useState(false);
   const [operators, setOperators] = useState<SortKeyOperator[]>([]);
-  // Rule B.17.5: on a multi-attribute sort key the condition is on the attribute after those held equal.
+  // Rule B.18.5: on a multi-attribute sort key the condition is on the attribute after those held equal.
   const sortKey = form.operation === "Query" ? activeSortKey(form, schema) : null;
   const sortKeys = form.operation === "Query" ? sortKeysOf(schema) : [];
   const nextSortKey = form.sortOp === "=" ? (sortKeys[form.sortEqual.length + 1] ?? null) : null;

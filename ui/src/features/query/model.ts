@@ -7,7 +7,7 @@
  * DynamoDB's rules applied here, before anything is sent (docs/dynamodb-rules.md):
  * - B.5: the partition key takes `=` with a value of its type; a string or binary key value is not
  *   empty; the sort-key operators are the ones the backend lists for the key's type;
- * - B.17.5: on a global secondary index whose key has several attributes, every partition-key
+ * - B.18.5: on a global secondary index whose key has several attributes, every partition-key
  *   attribute takes `=` with a value (`morePartition`, in key-schema order), and the sort-key
  *   attributes go left to right: the leading ones held equal (`sortEqual`), the sort condition on
  *   the next one;

@@ -112,7 +112,7 @@ impl TableShape {
     /// The shape of a table as DescribeTable describes it (for tables in AWS): key types from
     /// the attribute definitions, each index's keys and projection.
     pub fn from_description(description: &TableDescription) -> Result<TableShape, ApiError> {
-        // Every HASH element, then every RANGE element, in order (rule B.17: a GSI may have up
+        // Every HASH element, then every RANGE element, in order (rule B.18: a GSI may have up
         // to four of each).
         let key = |elements: &[KeySchemaElement]| -> Result<KeySchema, ApiError> {
             let attributes = |role: &str| -> Result<Vec<KeyAttribute>, ApiError> {
