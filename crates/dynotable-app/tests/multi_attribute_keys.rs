@@ -5,7 +5,10 @@
 
 use std::sync::Arc;
 
-use dynotable_app::dto::{AttributeValue, KeyAttribute, QueryInput, ScalarType, SortKeyCondition};
+use dynotable_app::dto::{
+    AttributeValue, Billing, IndexKind, KeyAttribute, KeySchema, NewIndex, NewTable, Projection,
+    ProjectionType, QueryInput, ScalarType, SortKeyCondition,
+};
 use dynotable_app::profiles::EMBEDDED_ID;
 use dynotable_app::secrets::MemoryStore;
 use dynotable_app::{App, ErrorCode};
@@ -181,4 +184,45 @@ async fn the_cost_estimate_reads_the_collection_of_every_partition_attribute() {
         app.estimate_query(EMBEDDED_ID, held).await.unwrap().item_count,
         0.0
     );
+}
+
+#[tokio::test]
+async fn the_create_table_command_sends_every_key_attribute_of_an_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));
+    let attribute = |name: &str, ty| KeyAttribute {
+        name: name.into(),
+        ty,
+    };
+    let index_keys = KeySchema {
+        partition_key: attribute("tournamentId", ScalarType::S),
+        sort_key: Some(attribute("round", ScalarType::N)),
+        more_partition_keys: vec![attribute("region", ScalarType::S)],
+        more_sort_keys: vec![attribute("bracket", ScalarType::S)],
+    };
+    let table = NewTable {
+        name: "Matches".into(),
+        keys: KeySchema {
+            partition_key: attribute("matchId", ScalarType::S),
+            sort_key: None,
+            more_partition_keys: Vec::new(),
+            more_sort_keys: Vec::new(),
+        },
+        billing: Billing::OnDemand,
+        indexes: vec![NewIndex {
+            name: "TournamentRegion".into(),
+            kind: IndexKind::Global,
+            keys: index_keys.clone(),
+            projection: Projection {
+                ty: ProjectionType::All,
+                attributes: vec![],
+            },
+        }],
+        stream_view_type: None,
+        ttl_attribute: None,
+        tags: vec![],
+    };
+    assert!(app.check_new_table(&table).problem.is_none());
+    let created = app.create_table(EMBEDDED_ID, table).await.unwrap();
+    assert_eq!(created.indexes[0].keys, index_keys);
 }

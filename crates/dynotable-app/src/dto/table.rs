@@ -38,6 +38,18 @@ pub struct KeySchema {
     pub more_sort_keys: Vec<KeyAttribute>,
 }
 
+impl KeySchema {
+    /// The partition-key attributes, in key-schema order.
+    pub fn partition_keys(&self) -> impl Iterator<Item = &KeyAttribute> {
+        std::iter::once(&self.partition_key).chain(&self.more_partition_keys)
+    }
+
+    /// The sort-key attributes, in key-schema order.
+    pub fn sort_keys(&self) -> impl Iterator<Item = &KeyAttribute> {
+        self.sort_key.iter().chain(&self.more_sort_keys)
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub enum IndexKind {
