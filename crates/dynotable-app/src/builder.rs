@@ -107,6 +107,12 @@ pub fn key_schema_state(keys: &KeySchema) -> KeySchemaState {
     KeySchemaState {
         partition_key: key(&keys.partition_key.name, keys.partition_key.ty),
         sort_key: keys.sort_key.as_ref().map(|k| key(&k.name, k.ty)),
+        more_partition_keys: keys
+            .more_partition_keys
+            .iter()
+            .map(|k| key(&k.name, k.ty))
+            .collect(),
+        more_sort_keys: keys.more_sort_keys.iter().map(|k| key(&k.name, k.ty)).collect(),
     }
 }
 
@@ -291,6 +297,8 @@ mod tests {
     #[test]
     fn the_app_key_schema_becomes_the_builder_key_schema() {
         let keys = KeySchema {
+            more_partition_keys: Vec::new(),
+            more_sort_keys: Vec::new(),
             partition_key: KeyAttribute {
                 name: "vehicleId".into(),
                 ty: ScalarType::S,

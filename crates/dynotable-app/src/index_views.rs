@@ -70,6 +70,8 @@ impl App {
                 table_name: table.to_owned(),
                 index_name: None,
                 key_condition: Some(KeyConditionState {
+                    more_partition: Vec::new(),
+                    sort_equal: Vec::new(),
                     partition_key: description.keys.partition_key.name.clone(),
                     partition_value: value.to_engine().map_err(validation)?,
                     sort: None,
@@ -314,9 +316,20 @@ fn lay_out(
             .map(|(n, v)| (n.clone(), v.clone()))
             .collect();
         column.returns.extend(projected.keys().cloned());
-        let partition_value = item.get(&key.partition.name).cloned().ok_or_else(|| {
-            CommandError::new(ErrorCode::Internal, "An index entry without its partition key.")
-        })?;
+        // A multi-attribute partition key (rule B.18.3) names its collection by the list of its
+        // values, in key-schema order, as the engine's collection statistics do.
+        let mut values = key
+            .partition_attributes()
+            .map(|a| item.get(&a.name).cloned())
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| {
+                CommandError::new(ErrorCode::Internal, "An index entry without its partition key.")
+            })?;
+        let partition_value = if values.len() == 1 {
+            values.remove(0)
+        } else {
+            AttributeValue::L(values)
+        };
         let entry = ViewEntry {
             item_id: id as u32,
             sort_value: key.sort.as_ref().and_then(|s| item.get(&s.name).cloned()),

@@ -55,7 +55,7 @@ fn definitions(table: &NewTable) -> Vec<KeyAttribute> {
     let mut defined: Vec<KeyAttribute> = Vec::new();
     let keys = std::iter::once(&table.keys).chain(table.indexes.iter().map(|i| &i.keys));
     for schema in keys {
-        for key in std::iter::once(&schema.partition_key).chain(schema.sort_key.as_ref()) {
+        for key in schema.partition_keys().chain(schema.sort_keys()) {
             if !defined.iter().any(|d| d == key) {
                 defined.push(key.clone());
             }
@@ -64,12 +64,15 @@ fn definitions(table: &NewTable) -> Vec<KeyAttribute> {
     defined
 }
 
+/// Every HASH element, then every RANGE element (a GSI may have up to four of each, rule B.18).
 fn key_schema_json(keys: &KeySchema) -> Value {
-    let mut schema = vec![json!({ "AttributeName": keys.partition_key.name, "KeyType": "HASH" })];
-    if let Some(sort) = &keys.sort_key {
-        schema.push(json!({ "AttributeName": sort.name, "KeyType": "RANGE" }));
-    }
-    Value::Array(schema)
+    let element = |key: &KeyAttribute, role: &str| json!({ "AttributeName": key.name, "KeyType": role });
+    Value::Array(
+        keys.partition_keys()
+            .map(|k| element(k, "HASH"))
+            .chain(keys.sort_keys().map(|k| element(k, "RANGE")))
+            .collect(),
+    )
 }
 
 fn projection_json(projection: &Projection) -> Value {
@@ -172,24 +175,19 @@ fn internal(err: impl std::fmt::Display) -> CommandError {
     CommandError::new(ErrorCode::Internal, err.to_string())
 }
 
+/// Every HASH element, then every RANGE element (a GSI may have up to four of each, rule B.18).
 pub(crate) fn sdk_key_schema(keys: &KeySchema) -> Result<Vec<KeySchemaElement>, CommandError> {
-    let mut schema = vec![
+    let element = |key: &KeyAttribute, role: KeyType| {
         KeySchemaElement::builder()
-            .attribute_name(&keys.partition_key.name)
-            .key_type(KeyType::Hash)
+            .attribute_name(&key.name)
+            .key_type(role)
             .build()
-            .map_err(internal)?,
-    ];
-    if let Some(sort) = &keys.sort_key {
-        schema.push(
-            KeySchemaElement::builder()
-                .attribute_name(&sort.name)
-                .key_type(KeyType::Range)
-                .build()
-                .map_err(internal)?,
-        );
-    }
-    Ok(schema)
+            .map_err(internal)
+    };
+    keys.partition_keys()
+        .map(|k| element(k, KeyType::Hash))
+        .chain(keys.sort_keys().map(|k| element(k, KeyType::Range)))
+        .collect()
 }
 
 pub(crate) fn sdk_projection(projection: &Projection) -> SdkProjection {

@@ -21,9 +21,9 @@ impl App {
     pub async fn query(&self, profile_id: &str, input: QueryInput) -> Result<QueryPage, CommandError> {
         let session = self.session(profile_id).await?;
         let keys = self
-            .key_names(profile_id, &input.table, input.index.as_deref())
+            .key_schema_of(profile_id, &input.table, input.index.as_deref())
             .await?;
-        let request = requests::query_request(&input, &keys.0, keys.1.as_deref())?;
+        let request = requests::query_request(&input, &keys)?;
         let generated = requests::generate(&request)?;
         let page = requests::send(
             &session.client,
@@ -68,17 +68,6 @@ impl App {
             output.item().map(item_from_sdk),
             output.consumed_capacity().map(consumed_capacity),
         ))
-    }
-
-    /// The partition- and sort-key names of a table or one of its indexes.
-    async fn key_names(
-        &self,
-        profile_id: &str,
-        table: &str,
-        index: Option<&str>,
-    ) -> Result<(String, Option<String>), CommandError> {
-        let keys = self.key_schema_of(profile_id, table, index).await?;
-        Ok((keys.partition_key.name, keys.sort_key.map(|k| k.name)))
     }
 }
 

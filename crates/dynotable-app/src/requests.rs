@@ -18,12 +18,12 @@ use aws_sdk_dynamodb::types::{AttributeValue as Sdk, ReturnConsumedCapacity as S
 use dynotable_builder::condition::{Comparator, ConditionState};
 use dynotable_builder::error::ExpressionParameter;
 use dynotable_builder::{
-    AttributePath, Direction, ExpressionState, GeneratedRequest, KeyConditionState, PathStep,
+    AttributePath, Direction, ExpressionState, GeneratedRequest, KeyConditionState, KeyEquality, PathStep,
     ProjectionState, ReadOperation, ReadRequest, ReturnConsumedCapacity, SortKeyCondition as BuilderSort,
 };
 
 use crate::dto::attribute::{item_from_sdk, item_to_sdk};
-use crate::dto::{AttributeValue, Item, QueryInput, QueryPage, SortKeyCondition};
+use crate::dto::{AttributeValue, Item, KeyAttribute, KeySchema, QueryInput, QueryPage, SortKeyCondition};
 use crate::reads::{consumed_capacity, page_stop};
 use crate::{CommandError, ErrorCode};
 
@@ -36,21 +36,42 @@ fn engine_value(value: &AttributeValue) -> Result<dynotable_types::AttributeValu
     value.to_engine().map_err(validation)
 }
 
-/// The collection view's Query as builder state, reading the key named `partition_key` (and
-/// `sort_key`) of the table or index it queries.
-pub(crate) fn query_request(
-    input: &QueryInput,
-    partition_key: &str,
-    sort_key: Option<&str>,
-) -> Result<ReadRequest, CommandError> {
+/// The collection view's Query as builder state, reading the key `keys` of the table or index it
+/// queries. On an index with a multi-attribute key (rule B.18.5) the input gives the values of
+/// the other partition-key attributes and of the leading sort-key attributes held equal, in
+/// key-schema order, and its sort condition is on the next sort-key attribute (a value left out
+/// is a condition DynamoDB refuses, with its message).
+pub(crate) fn query_request(input: &QueryInput, keys: &KeySchema) -> Result<ReadRequest, CommandError> {
+    let equalities =
+        |names: &[KeyAttribute], values: &[AttributeValue]| -> Result<Vec<KeyEquality>, CommandError> {
+            names
+                .iter()
+                .zip(values)
+                .map(|(key, value)| {
+                    Ok(KeyEquality {
+                        name: key.name.clone(),
+                        value: engine_value(value)?,
+                    })
+                })
+                .collect()
+        };
+    let sort_keys: Vec<KeyAttribute> = keys
+        .sort_key
+        .iter()
+        .chain(&keys.more_sort_keys)
+        .cloned()
+        .collect();
+    let sort_equal = equalities(&sort_keys, &input.sort_equal_values)?;
     let sort = match &input.sort_condition {
         None => None,
         Some(condition) => {
-            let name = sort_key
-                .ok_or_else(|| {
-                    validation("The table has no sort key, so no sort-key condition can be given.")
-                })?
-                .to_owned();
+            let name = sort_keys
+                .get(sort_equal.len())
+                .map(|k| k.name.clone())
+                .ok_or_else(|| match sort_keys.len() {
+                    0 => validation("The table has no sort key, so no sort-key condition can be given."),
+                    _ => validation("Every sort-key attribute is held equal: no attribute is left for the sort-key condition."),
+                })?;
             let compare = |op, value: &AttributeValue| -> Result<BuilderSort, CommandError> {
                 Ok(BuilderSort::Compare {
                     name: name.clone(),
@@ -81,8 +102,10 @@ pub(crate) fn query_request(
         table_name: input.table.clone(),
         index_name: input.index.clone(),
         key_condition: Some(KeyConditionState {
-            partition_key: partition_key.to_owned(),
+            partition_key: keys.partition_key.name.clone(),
             partition_value: engine_value(&input.partition_value)?,
+            more_partition: equalities(&keys.more_partition_keys, &input.more_partition_values)?,
+            sort_equal,
             sort,
         }),
         filter: filter_state(
@@ -295,8 +318,23 @@ pub(crate) async fn send(
 mod tests {
     use super::*;
 
+    fn keys(partition: &str, sort: Option<&str>) -> KeySchema {
+        let key = |name: &str| KeyAttribute {
+            name: name.into(),
+            ty: crate::dto::ScalarType::S,
+        };
+        KeySchema {
+            partition_key: key(partition),
+            sort_key: sort.map(key),
+            more_partition_keys: Vec::new(),
+            more_sort_keys: Vec::new(),
+        }
+    }
+
     fn input(sort_condition: Option<SortKeyCondition>) -> QueryInput {
         QueryInput {
+            more_partition_values: Vec::new(),
+            sort_equal_values: Vec::new(),
             table: "Telemetry".into(),
             index: None,
             partition_value: AttributeValue::S("VEH#V-7741".into()),
@@ -318,7 +356,7 @@ mod tests {
             low: AttributeValue::S("TS#2025-01-01".into()),
             high: AttributeValue::S("TS#2025-01-02".into()),
         };
-        let request = query_request(&input(Some(condition)), "vehicleId", Some("recordedAt")).unwrap();
+        let request = query_request(&input(Some(condition)), &keys("vehicleId", Some("recordedAt"))).unwrap();
         let generated = generate(&request).unwrap();
         let key = generated.key_condition_expression.clone().unwrap();
         assert!(key.contains(" BETWEEN "), "{key}");
@@ -348,7 +386,7 @@ mod tests {
         let condition = SortKeyCondition::Eq {
             value: AttributeValue::S("x".into()),
         };
-        let err = query_request(&input(Some(condition)), "id", None).unwrap_err();
+        let err = query_request(&input(Some(condition)), &keys("id", None)).unwrap_err();
         assert_eq!(err.code, ErrorCode::Validation);
     }
 

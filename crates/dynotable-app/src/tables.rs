@@ -320,12 +320,19 @@ fn scalar_type(ty: &ScalarAttributeType) -> ScalarType {
     }
 }
 
+/// Every HASH element, then every RANGE element, in key-schema order (rule B.18: a GSI may have
+/// up to four of each).
 fn key_schema(schema: &[KeySchemaElement], definitions: &[KeyAttribute]) -> Result<KeySchema, CommandError> {
-    let attribute = |role: KeyType| -> Option<KeyAttribute> {
-        let name = schema.iter().find(|k| *k.key_type() == role)?.attribute_name();
-        definitions.iter().find(|d| d.name == name).cloned()
+    let attributes = |role: KeyType| -> Vec<KeyAttribute> {
+        schema
+            .iter()
+            .filter(|k| *k.key_type() == role)
+            .filter_map(|k| definitions.iter().find(|d| d.name == k.attribute_name()).cloned())
+            .collect()
     };
-    let partition_key = attribute(KeyType::Hash).ok_or_else(|| {
+    let mut partition = attributes(KeyType::Hash).into_iter();
+    let mut sort = attributes(KeyType::Range).into_iter();
+    let partition_key = partition.next().ok_or_else(|| {
         CommandError::new(
             ErrorCode::Internal,
             "DescribeTable returned a key schema without a defined HASH key.",
@@ -333,7 +340,9 @@ fn key_schema(schema: &[KeySchemaElement], definitions: &[KeyAttribute]) -> Resu
     })?;
     Ok(KeySchema {
         partition_key,
-        sort_key: attribute(KeyType::Range),
+        sort_key: sort.next(),
+        more_partition_keys: partition.collect(),
+        more_sort_keys: sort.collect(),
     })
 }
 

@@ -352,6 +352,8 @@ mod tests {
 
     fn keys() -> KeySchema {
         KeySchema {
+            more_partition_keys: Vec::new(),
+            more_sort_keys: Vec::new(),
             partition_key: KeyAttribute {
                 name: "vehicleId".into(),
                 ty: ScalarType::S,

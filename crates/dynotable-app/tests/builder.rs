@@ -38,6 +38,8 @@ fn number(text: &str) -> Value {
 /// The seed's time window: `vehicleId = :v AND recordedAt BETWEEN :from AND :to`.
 fn window_condition(from: u32, to: u32) -> KeyConditionState {
     KeyConditionState {
+        more_partition: Vec::new(),
+        sort_equal: Vec::new(),
         partition_key: "vehicleId".into(),
         partition_value: Value::S("VEH#V-7741".into()),
         sort: Some(SortKeyCondition::Between {
@@ -125,6 +127,8 @@ async fn the_time_window_built_from_state_runs_newest_first_like_the_explorer_qu
         .query(
             EMBEDDED_ID,
             QueryInput {
+                more_partition_values: Vec::new(),
+                sort_equal_values: Vec::new(),
                 table: "Telemetry".into(),
                 index: None,
                 partition_value: AttributeValue::S("VEH#V-7741".into()),
@@ -155,6 +159,8 @@ async fn a_filter_and_a_projection_are_applied_and_reserved_words_get_placeholde
     let mut request = query(
         "Telemetry",
         KeyConditionState {
+            more_partition: Vec::new(),
+            sort_equal: Vec::new(),
             partition_key: "vehicleId".into(),
             partition_value: Value::S("VEH#V-7741".into()),
             sort: Some(SortKeyCondition::BeginsWith {
@@ -250,6 +256,8 @@ async fn a_query_of_an_index_is_checked_against_the_index_keys() {
             &query(
                 "Telemetry",
                 KeyConditionState {
+                    more_partition: Vec::new(),
+                    sort_equal: Vec::new(),
                     partition_key: "vehicleId".into(),
                     partition_value: Value::S("VEH#V-7741".into()),
                     sort: Some(SortKeyCondition::Compare {
@@ -271,6 +279,8 @@ async fn a_query_of_an_index_is_checked_against_the_index_keys() {
     let mut by_depot = query(
         "Telemetry",
         KeyConditionState {
+            more_partition: Vec::new(),
+            sort_equal: Vec::new(),
             partition_key: "depotCode".into(),
             partition_value: Value::S(depot_code.clone()),
             sort: None,
@@ -312,6 +322,8 @@ async fn what_dynamodb_refuses_is_refused_before_sending_with_the_engine_message
     let not_a_key = query(
         "Telemetry",
         KeyConditionState {
+            more_partition: Vec::new(),
+            sort_equal: Vec::new(),
             partition_key: "speedKph".into(),
             partition_value: number("3"),
             sort: None,
@@ -321,6 +333,8 @@ async fn what_dynamodb_refuses_is_refused_before_sending_with_the_engine_message
     let begins_with_number = query(
         "SensorReadings",
         KeyConditionState {
+            more_partition: Vec::new(),
+            sort_equal: Vec::new(),
             partition_key: "deviceId".into(),
             partition_value: Value::S("DEV#a1b2".into()),
             sort: Some(SortKeyCondition::BeginsWith {
@@ -333,6 +347,8 @@ async fn what_dynamodb_refuses_is_refused_before_sending_with_the_engine_message
     let wrong_type = query(
         "Telemetry",
         KeyConditionState {
+            more_partition: Vec::new(),
+            sort_equal: Vec::new(),
             partition_key: "vehicleId".into(),
             partition_value: Value::S("VEH#V-7741".into()),
             sort: Some(SortKeyCondition::Compare {

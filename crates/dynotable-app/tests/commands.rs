@@ -34,6 +34,8 @@ fn key(vehicle: &str, recorded_at: &str) -> Item {
 
 fn window_query() -> QueryInput {
     QueryInput {
+        more_partition_values: Vec::new(),
+        sort_equal_values: Vec::new(),
         table: "Telemetry".into(),
         index: None,
         partition_value: s("VEH#V-7741"),

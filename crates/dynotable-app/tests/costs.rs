@@ -28,6 +28,8 @@ async fn app() -> (App, tempfile::TempDir) {
 
 fn query(table: &str, index: Option<&str>, partition: AttributeValue, consistent: bool) -> QueryInput {
     QueryInput {
+        more_partition_values: Vec::new(),
+        sort_equal_values: Vec::new(),
         table: table.into(),
         index: index.map(str::to_owned),
         partition_value: partition,
@@ -129,6 +131,8 @@ async fn ten_two_kilobyte_readings_cost_what_the_seed_article_says_before_and_af
 async fn query_estimates_equal_what_the_query_command_reports_on_the_demo_tables() {
     let (app, _dir) = app().await;
     let telemetry_window = QueryInput {
+        more_partition_values: Vec::new(),
+        sort_equal_values: Vec::new(),
         sort_condition: Some(SortKeyCondition::Between {
             low: s("TS#2025-03-14T09:00:00Z"),
             high: s("TS#2025-03-14T09:09:00Z"),
@@ -145,15 +149,21 @@ async fn query_estimates_equal_what_the_query_command_reports_on_the_demo_tables
         // An LSI projecting only `total`: what it projects is read from the index alone...
         query("CustomerOrders", Some("ByOrderDate"), s("CUST#001"), true),
         QueryInput {
+            more_partition_values: Vec::new(),
+            sort_equal_values: Vec::new(),
             projection: Some("total".into()),
             ..query("CustomerOrders", Some("ByOrderDate"), s("CUST#002"), false)
         },
         // ...asking for more fetches each item from the table too, charged to the table.
         QueryInput {
+            more_partition_values: Vec::new(),
+            sort_equal_values: Vec::new(),
             projection: Some("total, status".into()),
             ..query("CustomerOrders", Some("ByOrderDate"), s("CUST#003"), true)
         },
         QueryInput {
+            more_partition_values: Vec::new(),
+            sort_equal_values: Vec::new(),
             projection: Some("lines".into()),
             sort_condition: Some(SortKeyCondition::BeginsWith { value: s("2025") }),
             ..query("CustomerOrders", Some("ByOrderDate"), s("CUST#004"), false)

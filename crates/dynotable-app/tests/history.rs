@@ -10,6 +10,8 @@ use dynotable_app::{App, ErrorCode};
 
 fn query(table: &str, vehicle: &str) -> QueryInput {
     QueryInput {
+        more_partition_values: Vec::new(),
+        sort_equal_values: Vec::new(),
         table: table.into(),
         index: None,
         partition_value: AttributeValue::S(vehicle.into()),

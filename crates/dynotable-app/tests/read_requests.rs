@@ -47,6 +47,8 @@ async fn reserved_vehicle(app: &App) {
 
 fn query(partition: &str) -> QueryInput {
     QueryInput {
+        more_partition_values: Vec::new(),
+        sort_equal_values: Vec::new(),
         table: "Telemetry".into(),
         index: None,
         partition_value: s(partition),

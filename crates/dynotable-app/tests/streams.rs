@@ -41,6 +41,8 @@ fn deliveries(name: &str, stream: Option<&str>) -> NewTable {
                 name: "at".into(),
                 ty: ScalarType::N,
             }),
+            more_partition_keys: Vec::new(),
+            more_sort_keys: Vec::new(),
         },
         billing: Billing::OnDemand,
         indexes: vec![],

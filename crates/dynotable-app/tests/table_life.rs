@@ -30,6 +30,8 @@ fn key(name: &str, ty: ScalarType) -> KeyAttribute {
 
 fn keys(partition: (&str, ScalarType), sort: Option<(&str, ScalarType)>) -> KeySchema {
     KeySchema {
+        more_partition_keys: Vec::new(),
+        more_sort_keys: Vec::new(),
         partition_key: key(partition.0, partition.1),
         sort_key: sort.map(|(n, t)| key(n, t)),
     }

@@ -20,6 +20,8 @@ fn orders() -> NewTable {
     NewTable {
         name: "Orders2".into(),
         keys: KeySchema {
+            more_partition_keys: Vec::new(),
+            more_sort_keys: Vec::new(),
             partition_key: key("customerId", ScalarType::S),
             sort_key: Some(key("orderedAt", ScalarType::N)),
         },
@@ -32,6 +34,8 @@ fn orders() -> NewTable {
                 name: "ByStatus".into(),
                 kind: IndexKind::Global,
                 keys: KeySchema {
+                    more_partition_keys: Vec::new(),
+                    more_sort_keys: Vec::new(),
                     partition_key: key("status", ScalarType::S),
                     sort_key: Some(key("orderedAt", ScalarType::N)),
                 },
@@ -44,6 +48,8 @@ fn orders() -> NewTable {
                 name: "ByTotal".into(),
                 kind: IndexKind::Local,
                 keys: KeySchema {
+                    more_partition_keys: Vec::new(),
+                    more_sort_keys: Vec::new(),
                     partition_key: key("customerId", ScalarType::S),
                     sort_key: Some(key("total", ScalarType::N)),
                 },

@@ -32,6 +32,8 @@ async fn app() -> (tempfile::TempDir, App) {
 
 fn vehicle_query(table: &str) -> QueryInput {
     QueryInput {
+        more_partition_values: Vec::new(),
+        sort_equal_values: Vec::new(),
         table: table.into(),
         index: None,
         partition_value: AttributeValue::S("VEH#V-7741".into()),
@@ -74,6 +76,8 @@ async fn export_cancelled_after_its_first_page(
         "to-cancel",
         ExportSource::Query {
             query: Box::new(QueryInput {
+                more_partition_values: Vec::new(),
+                sort_equal_values: Vec::new(),
                 limit: Some(100),
                 ..vehicle_query("Telemetry")
             }),

@@ -1,4 +1,7 @@
-//! KeyConditionExpression: the partition-key equality and at most one sort-key condition.
+//! KeyConditionExpression: the partition-key equality and at most one sort-key condition — or,
+//! on a global secondary index with a multi-attribute key (rule B.18.5), an equality on every
+//! partition-key attribute and sort-key conditions left to right: equalities on the leading sort
+//! attributes ([`KeyConditionState::sort_equal`]), then one condition on the next.
 //!
 //! Rule B.5 (docs/dynamodb-rules.md): the partition key takes `=` only; the sort key `=`, `<`, `<=`,
 //! `>`, `>=`, `BETWEEN` or `begins_with`, the last on S and B keys only. [`sort_key_operators`]
@@ -50,28 +53,50 @@ pub struct KeyAttribute {
     pub key_type: KeyType,
 }
 
-/// The key schema of the table or of the index a query reads.
+/// The key schema of the table or of the index a query reads. A multi-attribute GSI key (rule
+/// B.18) lists its other attributes, in key-schema order, in `more_partition_keys` and
+/// `more_sort_keys` (left out when empty).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct KeySchemaState {
     pub partition_key: KeyAttribute,
     pub sort_key: Option<KeyAttribute>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "specta", specta(optional))]
+    pub more_partition_keys: Vec<KeyAttribute>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "specta", specta(optional))]
+    pub more_sort_keys: Vec<KeyAttribute>,
+}
+
+fn key_element(key: &KeyAttribute) -> KeyElement<'_> {
+    KeyElement {
+        name: key.name.as_str(),
+        scalar_type: key.key_type.scalar(),
+    }
 }
 
 impl KeySchemaState {
-    fn expr(&self) -> KeySchema<'_> {
-        fn element(key: &KeyAttribute) -> KeyElement<'_> {
-            KeyElement {
-                name: key.name.as_str(),
-                scalar_type: key.key_type.scalar(),
-            }
-        }
-        KeySchema {
-            partition: element(&self.partition_key),
-            sort: self.sort_key.as_ref().map(element),
+    /// A key of one partition-key attribute and at most one sort-key attribute.
+    pub fn simple(partition_key: KeyAttribute, sort_key: Option<KeyAttribute>) -> KeySchemaState {
+        KeySchemaState {
+            partition_key,
+            sort_key,
+            more_partition_keys: Vec::new(),
+            more_sort_keys: Vec::new(),
         }
     }
+}
+
+/// One equality of a key condition on a multi-attribute key (`name = :value`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename = "BuilderKeyEquality")]
+pub struct KeyEquality {
+    pub name: String,
+    #[cfg_attr(feature = "specta", specta(type = crate::typescript::AttributeValueJson))]
+    pub value: AttributeValue,
 }
 
 /// An operator of a sort-key condition.
@@ -147,16 +172,49 @@ pub struct KeyConditionState {
     pub partition_key: String,
     #[cfg_attr(feature = "specta", specta(type = crate::typescript::AttributeValueJson))]
     pub partition_value: AttributeValue,
+    /// Rule B.18.5: the equalities on a multi-attribute partition key's other attributes, in
+    /// key-schema order (left out when empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "specta", specta(optional))]
+    pub more_partition: Vec<KeyEquality>,
+    /// Rule B.18.5: the leading sort-key attributes held equal, in key-schema order, before the
+    /// one `sort` names (left out when empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "specta", specta(optional))]
+    pub sort_equal: Vec<KeyEquality>,
     pub sort: Option<SortKeyCondition>,
 }
 
 impl KeyConditionState {
-    /// Writes `pk = :pk [AND <sort condition>]`, adding names and values to `attrs`.
+    /// The key condition of one item collection of a single-attribute partition key.
+    pub fn simple(
+        partition_key: String,
+        partition_value: AttributeValue,
+        sort: Option<SortKeyCondition>,
+    ) -> Self {
+        KeyConditionState {
+            partition_key,
+            partition_value,
+            more_partition: Vec::new(),
+            sort_equal: Vec::new(),
+            sort,
+        }
+    }
+
+    /// Writes `pk = :pk [AND pk2 = :pk2 ...] [AND sk1 = :sk1 ...] [AND <sort condition>]`, adding
+    /// names and values to `attrs`.
     pub fn write(&self, attrs: &mut ExpressionAttributes) -> Result<String, BuildError> {
-        let pk_path = AttributePath::attribute(&self.partition_key);
-        let pk = attrs.path(&pk_path)?;
-        let pv = attrs.value(&hint(Some(&pk_path), ""), &self.partition_value);
-        let mut text = format!("{pk} = {pv}");
+        let mut equal = |name: &str, value: &AttributeValue| -> Result<String, BuildError> {
+            let path = AttributePath::attribute(name);
+            let name = attrs.path(&path)?;
+            let value = attrs.value(&hint(Some(&path), ""), value);
+            Ok(format!("{name} = {value}"))
+        };
+        let mut text = equal(&self.partition_key, &self.partition_value)?;
+        for KeyEquality { name, value } in self.more_partition.iter().chain(&self.sort_equal) {
+            text.push_str(" AND ");
+            text.push_str(&equal(name, value)?);
+        }
         if let Some(sort) = &self.sort {
             text.push_str(" AND ");
             text.push_str(&sort.write(attrs)?);
@@ -185,13 +243,33 @@ impl KeyConditionState {
         placeholders: &mut Placeholders,
         schema: &KeySchemaState,
     ) -> Result<KeyCondition, dynotable_expr::Error> {
-        placeholders.key_condition(text, &schema.expr())
+        let more_partition: Vec<KeyElement<'_>> =
+            schema.more_partition_keys.iter().map(key_element).collect();
+        let more_sort: Vec<KeyElement<'_>> = schema.more_sort_keys.iter().map(key_element).collect();
+        let expr = KeySchema {
+            partition: key_element(&schema.partition_key),
+            sort: schema.sort_key.as_ref().map(key_element),
+            more_partition: &more_partition,
+            more_sort: &more_sort,
+        };
+        placeholders.key_condition(text, &expr)
     }
 
     pub fn from_resolved(resolved: &KeyCondition) -> KeyConditionState {
+        let equalities = |pairs: &[(String, dynotable_types::KeyValue)]| -> Vec<KeyEquality> {
+            pairs
+                .iter()
+                .map(|(name, value)| KeyEquality {
+                    name: name.clone(),
+                    value: value.clone().into(),
+                })
+                .collect()
+        };
         KeyConditionState {
             partition_key: resolved.partition_key.clone(),
             partition_value: resolved.partition_value.clone().into(),
+            more_partition: equalities(&resolved.more_partition),
+            sort_equal: equalities(&resolved.sort_equal),
             sort: resolved.sort.as_ref().map(|(name, range)| {
                 let name = name.clone();
                 let compare = |op, value: &dynotable_types::KeyValue| SortKeyCondition::Compare {

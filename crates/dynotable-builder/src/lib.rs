@@ -40,7 +40,7 @@ pub use expression::{
     generate_request, parse,
 };
 pub use key_condition::{
-    KeyAttribute, KeyConditionState, KeySchemaState, KeyType, SortKeyCondition, SortKeyOperator,
+    KeyAttribute, KeyConditionState, KeyEquality, KeySchemaState, KeyType, SortKeyCondition, SortKeyOperator,
     sort_key_operators,
 };
 pub use path::{AttributePath, PathStep};

@@ -11,8 +11,9 @@
 
 use dynotable_builder::{
     AttributePath, Comparator, ConditionState, ExpressionParameter, ExpressionState, KeyAttribute,
-    KeyConditionState, KeySchemaState, KeyType, Operand, PathStep, ProjectionState, SetValueState,
-    SortKeyCondition, TypeDescriptor, UpdateActionState, UpdateOperandState, UpdateState, generate, parse,
+    KeyConditionState, KeyEquality, KeySchemaState, KeyType, Operand, PathStep, ProjectionState,
+    SetValueState, SortKeyCondition, TypeDescriptor, UpdateActionState, UpdateOperandState, UpdateState,
+    generate, parse,
 };
 use dynotable_expr::{ExpressionKind, Placeholders};
 use dynotable_types::{AttributeValue, Item, Number, Set};
@@ -340,7 +341,7 @@ proptest! {
         form in 0usize..4, prefix in "[a-z]{1,3}",
     ) {
         prop_assume!(pk != sk);
-        let schema = KeySchemaState {
+        let schema = KeySchemaState { more_partition_keys: Vec::new(), more_sort_keys: Vec::new(),
             partition_key: KeyAttribute { name: pk.clone(), key_type: KeyType::S },
             sort_key: Some(KeyAttribute { name: sk.clone(), key_type: if form == 3 { KeyType::S } else { KeyType::N } }),
         };
@@ -351,11 +352,74 @@ proptest! {
             2 => Some(SortKeyCondition::Between { name: sk.clone(), low: n(low), high: n(low + width) }),
             _ => Some(SortKeyCondition::BeginsWith { name: sk.clone(), prefix: AttributeValue::S(prefix) }),
         };
-        let state = KeyConditionState { partition_key: pk, partition_value: AttributeValue::S(pv), sort };
+        let state = KeyConditionState { more_partition: Vec::new(), sort_equal: Vec::new(), partition_key: pk, partition_value: AttributeValue::S(pv), sort };
         state.check(&schema).map_err(|d| TestCaseError::fail(d.to_string()))?;
         let back = round_trip(&ExpressionState::KeyConditionExpression(state), Some(&schema))?;
         prop_assert_eq!(back.parameter(), ExpressionParameter::KeyConditionExpression);
     }
+}
+
+/// A multi-attribute GSI key (rule B.18.5): the builder writes an equality on every partition
+/// attribute and the sort conditions left to right, the engine's checks accept it, and parsing it
+/// back against the key schema gives the same state; a skipped sort attribute gets the service's
+/// message.
+#[test]
+fn multi_attribute_key_conditions_are_written_left_to_right() {
+    let key = |name: &str, key_type| KeyAttribute {
+        name: name.into(),
+        key_type,
+    };
+    let schema = KeySchemaState {
+        partition_key: key("tournamentId", KeyType::S),
+        sort_key: Some(key("round", KeyType::N)),
+        more_partition_keys: vec![key("region", KeyType::S)],
+        more_sort_keys: vec![key("bracket", KeyType::S)],
+    };
+    let equality = |name: &str, value: AttributeValue| KeyEquality {
+        name: name.into(),
+        value,
+    };
+    let state = KeyConditionState {
+        partition_key: "tournamentId".into(),
+        partition_value: AttributeValue::S("WINTER2024".into()),
+        more_partition: vec![equality("region", AttributeValue::S("NA-EAST".into()))],
+        sort_equal: vec![equality("round", AttributeValue::N("1".parse().expect("n")))],
+        sort: Some(SortKeyCondition::BeginsWith {
+            name: "bracket".into(),
+            prefix: AttributeValue::S("UP".into()),
+        }),
+    };
+    state.check(&schema).expect("the engine's rules accept it");
+    let expression = ExpressionState::KeyConditionExpression(state.clone());
+    let generated = generate(&expression).expect("writes");
+    assert_eq!(
+        generated.expression,
+        "tournamentId = :tournamentId AND #region = :region AND round = :round AND begins_with(bracket, :bracket_prefix)"
+    );
+    let back = parse(
+        ExpressionParameter::KeyConditionExpression,
+        &generated.expression,
+        generated.attributes.names(),
+        generated.attributes.values(),
+        Some(&schema),
+    )
+    .expect("parses back");
+    assert_eq!(back, expression);
+
+    let skipped = KeyConditionState {
+        sort_equal: Vec::new(),
+        sort: Some(SortKeyCondition::Compare {
+            name: "bracket".into(),
+            op: Comparator::Eq,
+            value: AttributeValue::S("UPPER".into()),
+        }),
+        ..state
+    };
+    let diagnostic = skipped.check(&schema).expect_err("round is skipped");
+    assert_eq!(
+        diagnostic.message,
+        "Query condition missed key schema element: round"
+    );
 }
 
 /// The seed's time-window query turns into exactly the expression the articles show, with
@@ -363,6 +427,8 @@ proptest! {
 #[test]
 fn seed_time_window_query() {
     let state = ExpressionState::KeyConditionExpression(KeyConditionState {
+        more_partition: Vec::new(),
+        sort_equal: Vec::new(),
         partition_key: "vehicleId".into(),
         partition_value: AttributeValue::S("VEH#V-7741".into()),
         sort: Some(SortKeyCondition::Between {

@@ -57,6 +57,8 @@ fn schema(text: &str) -> Result<Option<KeySchemaState>, Box<dyn Error>> {
         })
     });
     Ok(Some(KeySchemaState {
+        more_partition_keys: Vec::new(),
+        more_sort_keys: Vec::new(),
         partition_key: keys.next().ok_or("schema is empty")??,
         sort_key: keys.next().transpose()?,
     }))

@@ -19,16 +19,50 @@ pub struct KeyAttribute {
 }
 
 /// A primary key or index key: partition key and optional sort key.
+///
+/// A global secondary index's key may have up to four partition-key and four sort-key attributes
+/// (rule B.18): `partition` and `sort` are the first of each, `more_partition` and `more_sort` the
+/// others in key-schema order (empty for tables, LSIs and single-attribute GSIs, and left out of
+/// the stored JSON then, so older catalogs read unchanged).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KeySchema {
     pub partition: KeyAttribute,
     pub sort: Option<KeyAttribute>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more_partition: Vec<KeyAttribute>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more_sort: Vec<KeyAttribute>,
 }
 
 impl KeySchema {
-    /// The key's attributes, partition key first.
+    /// A key of one partition-key attribute and at most one sort-key attribute.
+    pub fn simple(partition: KeyAttribute, sort: Option<KeyAttribute>) -> KeySchema {
+        KeySchema {
+            partition,
+            sort,
+            more_partition: Vec::new(),
+            more_sort: Vec::new(),
+        }
+    }
+
+    /// The key's attributes, partition-key attributes first, each group in key-schema order.
     pub fn attributes(&self) -> impl Iterator<Item = &KeyAttribute> {
-        std::iter::once(&self.partition).chain(self.sort.as_ref())
+        self.partition_attributes().chain(self.sort_attributes())
+    }
+
+    /// The partition-key attributes, in key-schema order (one, except on a multi-attribute GSI).
+    pub fn partition_attributes(&self) -> impl Iterator<Item = &KeyAttribute> {
+        std::iter::once(&self.partition).chain(&self.more_partition)
+    }
+
+    /// The sort-key attributes, in key-schema order (none, one, or up to four on a GSI).
+    pub fn sort_attributes(&self) -> impl Iterator<Item = &KeyAttribute> {
+        self.sort.iter().chain(&self.more_sort)
+    }
+
+    /// Whether the key has more than one partition-key or sort-key attribute (rule B.18).
+    pub fn is_multi_attribute(&self) -> bool {
+        !self.more_partition.is_empty() || !self.more_sort.is_empty()
     }
 
     /// Whether `name` is one of this key's attributes.
@@ -36,17 +70,17 @@ impl KeySchema {
         self.attributes().any(|a| a.name == name)
     }
 
-    /// The key schema as the API spells it.
+    /// The key schema as the API spells it: every HASH element, then every RANGE element, in
+    /// key-schema order (rule B.18.2: DescribeTable returns them as given).
     pub fn to_api(&self) -> Vec<KeySchemaElement> {
         let element = |a: &KeyAttribute, role: &str| KeySchemaElement {
             attribute_name: Some(a.name.clone()),
             key_type: Some(role.to_owned()),
         };
-        let mut out = vec![element(&self.partition, "HASH")];
-        if let Some(sort) = &self.sort {
-            out.push(element(sort, "RANGE"));
-        }
-        out
+        self.partition_attributes()
+            .map(|a| element(a, "HASH"))
+            .chain(self.sort_attributes().map(|a| element(a, "RANGE")))
+            .collect()
     }
 }
 

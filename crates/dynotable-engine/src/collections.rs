@@ -5,7 +5,7 @@
 //! The desktop app draws its map of a table from [`Engine::collection_stats`]: the largest
 //! collections, how many distinct partition keys there are, and how their sizes are distributed.
 
-use dynotable_types::{AttributeValue, KeyValue};
+use dynotable_types::{AttributeValue, ValidationError};
 use serde::Serialize;
 use sqlx::Row;
 
@@ -15,7 +15,8 @@ use crate::{ApiError, Engine, items};
 /// One item collection.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CollectionSummary {
-    /// The partition-key value that names the collection.
+    /// The partition-key value that names the collection; for a multi-attribute GSI partition
+    /// key (rule B.18.3), a list (`L`) of its attributes' values in key-schema order.
     pub partition_key: AttributeValue,
     pub item_count: u64,
     /// Bytes by DynamoDB's item-size rules (rule B.1).
@@ -200,11 +201,29 @@ impl Engine {
 }
 
 /// The stored form of a partition-key value of `key` (checked against the key's type first).
+/// A multi-attribute partition key (rule B.18.3) is named by the list (`L`) of its values in
+/// key-schema order, as [`CollectionSummary::partition_key`] reports it.
 fn encoded_partition_key(key: &KeySchema, value: &AttributeValue) -> Result<Vec<u8>, ApiError> {
-    let probe: dynotable_types::Item = std::iter::once((key.partition.name.clone(), value.clone())).collect();
-    Ok(items::key_checker(key, dynotable_types::KeyRole::Partition)
+    let values: Vec<AttributeValue> = match value {
+        AttributeValue::L(values) if !key.more_partition.is_empty() => values.clone(),
+        _ if !key.more_partition.is_empty() => return Err(ValidationError::KeyElementMismatch.into()),
+        value => vec![value.clone()],
+    };
+    if values.len() != key.partition_attributes().count() {
+        return Err(ValidationError::KeyElementMismatch.into());
+    }
+    let mut out = Vec::new();
+    for (attribute, value) in key.partition_attributes().zip(values) {
+        let probe: dynotable_types::Item = std::iter::once((attribute.name.clone(), value)).collect();
+        dynotable_types::KeyAttribute::new(
+            &attribute.name,
+            attribute.ty,
+            dynotable_types::KeyRole::Partition,
+        )
         .check_in_key(&probe)?
-        .encode())
+        .encode_into(&mut out);
+    }
+    Ok(out)
 }
 
 /// The keyspace and key schema of `table`, or of its index `index`.
@@ -238,16 +257,24 @@ async fn summaries(
     let mut summaries = Vec::with_capacity(rows.len());
     for row in rows {
         let pk: Vec<u8> = row.get(0);
-        let (value, rest) = KeyValue::decode(key.partition.ty, &pk)
-            .ok_or_else(|| ApiError::internal("a stored partition key could not be decoded"))?;
-        debug_assert!(rest.is_empty());
+        let types: Vec<_> = key.partition_attributes().map(|a| a.ty).collect();
+        let mut values: Vec<AttributeValue> = dynotable_types::decode_key_tuple(&types, &pk)
+            .ok_or_else(|| ApiError::internal("a stored partition key could not be decoded"))?
+            .into_iter()
+            .map(AttributeValue::from)
+            .collect();
+        let value = if values.len() == 1 {
+            values.remove(0)
+        } else {
+            AttributeValue::L(values)
+        };
         let limited_size_bytes = if lsi_limit {
             Some(items::lsi_collection_bytes(conn, table, &pk).await?)
         } else {
             None
         };
         summaries.push(CollectionSummary {
-            partition_key: value.into(),
+            partition_key: value,
             item_count: u64::try_from(row.get::<i64, _>(1)).unwrap_or(0),
             size_bytes: u64::try_from(row.get::<i64, _>(2)).unwrap_or(0),
             limited_size_bytes,

@@ -38,6 +38,14 @@
 //! function: begins_with, operand type: N`. A BETWEEN with the lower bound above the upper one
 //! fails there too (see [`crate::condition`]).
 //!
+//! Multi-attribute keys of a global secondary index (Rule B.18.5): every partition-key attribute
+//! needs an equality, in key-schema order (the first without one is the one `missed`); sort-key
+//! conditions go left to right — a condition on a sort attribute needs one on every sort attribute
+//! before it (else `Query condition missed key schema element: <the skipped one>`), and all but the
+//! last are equalities (else `Query key condition not supported`). Up to as many conditions as the
+//! key has attributes (`Conditions can be of length 1 to <n> only` past that, when n > 2). A key of
+//! one partition-key and at most one sort-key attribute is the case above, with the same messages.
+//!
 //! [`key_condition_from_parts`] applies the same schema checks to key conditions given as data
 //! (the engine's translation of the legacy `KeyConditions` parameter), so both forms give the
 //! same [`KeyCondition`] and the same messages.
@@ -60,11 +68,52 @@ pub struct KeyElement<'a> {
     pub scalar_type: ScalarAttributeType,
 }
 
-/// The key schema a KeyConditionExpression is checked against.
+/// The key schema a KeyConditionExpression is checked against. `partition` and `sort` are the
+/// first attribute of each part of the key; a multi-attribute GSI key (Rule B.18) lists its other
+/// attributes, in key-schema order, in `more_partition` and `more_sort`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KeySchema<'a> {
     pub partition: KeyElement<'a>,
     pub sort: Option<KeyElement<'a>>,
+    pub more_partition: &'a [KeyElement<'a>],
+    pub more_sort: &'a [KeyElement<'a>],
+}
+
+impl<'a> KeySchema<'a> {
+    /// A key of one partition-key attribute and at most one sort-key attribute.
+    pub fn simple(partition: KeyElement<'a>, sort: Option<KeyElement<'a>>) -> KeySchema<'a> {
+        KeySchema {
+            partition,
+            sort,
+            more_partition: &[],
+            more_sort: &[],
+        }
+    }
+
+    /// The partition-key attributes, in key-schema order.
+    pub fn partition_elements(&self) -> impl Iterator<Item = KeyElement<'a>> + '_ {
+        std::iter::once(self.partition).chain(self.more_partition.iter().copied())
+    }
+
+    /// The sort-key attributes, in key-schema order.
+    pub fn sort_elements(&self) -> impl Iterator<Item = KeyElement<'a>> + '_ {
+        self.sort.into_iter().chain(self.more_sort.iter().copied())
+    }
+
+    /// How many conditions a key condition on this key may have: one per key attribute, and
+    /// never fewer than two (the service's limit for single-attribute keys).
+    fn max_conditions(&self) -> usize {
+        (1 + self.more_partition.len() + self.sort_elements().count()).max(2)
+    }
+}
+
+/// The message for more key conditions than the key allows.
+fn too_many_conditions(schema: &KeySchema<'_>) -> String {
+    match schema.max_conditions() {
+        2 => "Conditions can be of length 1 or 2 only".to_string(),
+        // Rule B.18.5: chosen wording (docs/compatibility.md).
+        n => format!("Conditions can be of length 1 to {n} only"),
+    }
 }
 
 /// The sort-key part of a key condition: which slice of the item collection to read.
@@ -86,7 +135,14 @@ pub enum SortKeyRange {
 pub struct KeyCondition {
     pub partition_key: String,
     pub partition_value: KeyValue,
-    /// The sort key's name and range, if the expression has a sort-key condition.
+    /// A multi-attribute partition key's other attributes and their values, in key-schema order
+    /// (Rule B.18.5; empty for a single-attribute key).
+    pub more_partition: Vec<(String, KeyValue)>,
+    /// The leading sort-key attributes held equal, in key-schema order, before the one `sort`
+    /// names (Rule B.18.5; empty for a single-attribute sort key).
+    pub sort_equal: Vec<(String, KeyValue)>,
+    /// The last sort-key attribute the expression names, and its range, if it has a sort-key
+    /// condition.
     pub sort: Option<(String, SortKeyRange)>,
 }
 
@@ -142,8 +198,14 @@ impl SortKeyRange {
 impl KeyCondition {
     /// Whether an item (with its key attributes) satisfies the key condition.
     pub fn matches(&self, item: &dynotable_types::Item) -> bool {
-        let partition = item.get(&self.partition_key);
-        if partition.and_then(|v| compare_key(v, &self.partition_value)) != Some(std::cmp::Ordering::Equal) {
+        let equal = |name: &str, value: &KeyValue| {
+            item.get(name).and_then(|v| compare_key(v, value)) == Some(std::cmp::Ordering::Equal)
+        };
+        if !equal(&self.partition_key, &self.partition_value) {
+            return false;
+        }
+        let held = self.more_partition.iter().chain(&self.sort_equal);
+        if !held.into_iter().all(|(name, value)| equal(name, value)) {
             return false;
         }
         match &self.sort {
@@ -198,11 +260,11 @@ pub struct KeyPart {
 /// documentation). The caller has checked each condition's operator and values.
 pub fn key_condition_from_parts(parts: Vec<KeyPart>, schema: &KeySchema<'_>) -> Result<KeyCondition> {
     let span = Span::default();
-    if parts.is_empty() || parts.len() > 2 {
+    if parts.is_empty() || parts.len() > schema.max_conditions() {
         return Err(Error::unprefixed(
             ExpressionKind::KeyCondition,
             span,
-            "Conditions can be of length 1 or 2 only",
+            too_many_conditions(schema),
         ));
     }
     let parts = parts
@@ -229,12 +291,8 @@ pub fn resolve_key_condition(
     let tree = parse_condition(kind, source)?;
     let mut parts = Vec::new();
     shape(&tree, &resolved, &mut parts)?;
-    if parts.len() > 2 {
-        return Err(Error::unprefixed(
-            kind,
-            tree.span,
-            "Conditions can be of length 1 or 2 only",
-        ));
+    if parts.len() > schema.max_conditions() {
+        return Err(Error::unprefixed(kind, tree.span, too_many_conditions(schema)));
     }
     apply_schema(parts, schema, tree.span)
 }
@@ -403,49 +461,79 @@ fn apply_schema(parts: Vec<Part>, schema: &KeySchema<'_>, span: Span) -> Result<
     let count = parts.len();
     let not_supported = |span| shape_error(span, "Query key condition not supported");
     let missed = |name: &str| shape_error(span, format!("Query condition missed key schema element: {name}"));
+    let find = |name: &str| parts.iter().find(|p| p.name == name);
+    let partition_count = 1 + schema.more_partition.len();
 
-    // The partition key.
-    if schema.sort.is_none() && count > 1 {
+    // The partition key: an equality on every attribute, in key-schema order (Rule B.18.5).
+    if schema.sort.is_none() && count > partition_count {
         return Err(not_supported(span));
     }
-    let Some(partition) = parts.iter().find(|p| p.name == schema.partition.name) else {
-        return Err(missed(schema.partition.name));
-    };
-    let mut values = key_values(partition, schema.partition.scalar_type)?;
-    if partition.op != KeyOperator::Compare(Comparator::Eq) {
-        return Err(not_supported(partition.span));
-    }
-    let partition_value = values.pop().ok_or_else(|| not_supported(partition.span))?;
-
-    // The sort key.
-    let mut sort = None;
-    if let Some(element) = schema.sort {
-        match parts.iter().find(|p| p.name == element.name) {
-            None if count > 1 => return Err(missed(element.name)),
-            None => {}
-            Some(part) => {
-                let mut values = key_values(part, element.scalar_type)?.into_iter();
-                let mut next = || values.next().ok_or_else(|| not_supported(part.span));
-                let range = match part.op {
-                    KeyOperator::Compare(Comparator::Eq) => SortKeyRange::Eq(next()?),
-                    KeyOperator::Compare(Comparator::Lt) => SortKeyRange::Lt(next()?),
-                    KeyOperator::Compare(Comparator::Le) => SortKeyRange::Le(next()?),
-                    KeyOperator::Compare(Comparator::Gt) => SortKeyRange::Gt(next()?),
-                    KeyOperator::Compare(Comparator::Ge) => SortKeyRange::Ge(next()?),
-                    KeyOperator::Compare(Comparator::Ne) => return Err(not_supported(part.span)),
-                    KeyOperator::Between => {
-                        let low = next()?;
-                        SortKeyRange::Between(low, next()?)
-                    }
-                    KeyOperator::BeginsWith => SortKeyRange::BeginsWith(next()?),
-                };
-                sort = Some((element.name.to_string(), range));
-            }
+    let mut partition = Vec::with_capacity(partition_count);
+    for element in schema.partition_elements() {
+        let Some(part) = find(element.name) else {
+            return Err(missed(element.name));
+        };
+        let mut values = key_values(part, element.scalar_type)?;
+        if part.op != KeyOperator::Compare(Comparator::Eq) {
+            return Err(not_supported(part.span));
         }
+        let value = values.pop().ok_or_else(|| not_supported(part.span))?;
+        partition.push((element.name.to_string(), value));
     }
+
+    // The sort key: left to right, no attribute skipped (Rule B.18.5); every condition left
+    // over after the partition key must be on the next sort attribute.
+    let mut remaining = count.saturating_sub(partition_count);
+    let mut given: Vec<(KeyElement<'_>, &Part)> = Vec::new();
+    for element in schema.sort_elements() {
+        if remaining == 0 {
+            break;
+        }
+        let Some(part) = find(element.name) else {
+            return Err(missed(element.name));
+        };
+        given.push((element, part));
+        remaining -= 1;
+    }
+    if remaining > 0 {
+        return Err(not_supported(span));
+    }
+    let mut sort_equal = Vec::new();
+    let mut sort = None;
+    let last = given.len().saturating_sub(1);
+    for (position, (element, part)) in given.into_iter().enumerate() {
+        let mut values = key_values(part, element.scalar_type)?.into_iter();
+        let mut next = || values.next().ok_or_else(|| not_supported(part.span));
+        // All but the last sort condition are equalities (Rule B.18.5).
+        if position < last {
+            if part.op != KeyOperator::Compare(Comparator::Eq) {
+                return Err(not_supported(part.span));
+            }
+            sort_equal.push((element.name.to_string(), next()?));
+            continue;
+        }
+        let range = match part.op {
+            KeyOperator::Compare(Comparator::Eq) => SortKeyRange::Eq(next()?),
+            KeyOperator::Compare(Comparator::Lt) => SortKeyRange::Lt(next()?),
+            KeyOperator::Compare(Comparator::Le) => SortKeyRange::Le(next()?),
+            KeyOperator::Compare(Comparator::Gt) => SortKeyRange::Gt(next()?),
+            KeyOperator::Compare(Comparator::Ge) => SortKeyRange::Ge(next()?),
+            KeyOperator::Compare(Comparator::Ne) => return Err(not_supported(part.span)),
+            KeyOperator::Between => {
+                let low = next()?;
+                SortKeyRange::Between(low, next()?)
+            }
+            KeyOperator::BeginsWith => SortKeyRange::BeginsWith(next()?),
+        };
+        sort = Some((element.name.to_string(), range));
+    }
+    let mut partition = partition.into_iter();
+    let (partition_key, partition_value) = partition.next().ok_or_else(|| missed(schema.partition.name))?;
     Ok(KeyCondition {
-        partition_key: schema.partition.name.to_string(),
+        partition_key,
         partition_value,
+        more_partition: partition.collect(),
+        sort_equal,
         sort,
     })
 }

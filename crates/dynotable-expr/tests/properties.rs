@@ -108,16 +108,16 @@ fn item() -> Item {
 /// Runs every stage on `source`: nothing may panic, whatever comes back.
 fn run_everything(source: &str) {
     let _ = lexer::tokenize(source);
-    let schema = KeySchema {
-        partition: KeyElement {
+    let schema = KeySchema::simple(
+        KeyElement {
             name: "pk",
             scalar_type: ScalarAttributeType::S,
         },
-        sort: Some(KeyElement {
+        Some(KeyElement {
             name: "sk",
             scalar_type: ScalarAttributeType::N,
         }),
-    };
+    );
     for kind in [
         ExpressionKind::Condition,
         ExpressionKind::Filter,
@@ -316,10 +316,10 @@ proptest! {
             format!("pk = :p AND sk {op} :low AND :high = :high")
         };
         let key_source = if op == "BETWEEN" { source.clone() } else { format!("pk = :p AND sk {op} :low") };
-        let schema = KeySchema {
-            partition: KeyElement { name: "pk", scalar_type: ScalarAttributeType::S },
-            sort: Some(KeyElement { name: "sk", scalar_type: ScalarAttributeType::N }),
-        };
+        let schema = KeySchema::simple(
+            KeyElement { name: "pk", scalar_type: ScalarAttributeType::S },
+            Some(KeyElement { name: "sk", scalar_type: ScalarAttributeType::N }),
+        );
         let mut p = Placeholders::new(None, Some(values)).expect("valid maps");
         let key = p.key_condition(&key_source, &schema).expect("valid key condition");
         let condition = p.condition(ExpressionKind::Condition, &source).expect("valid condition");

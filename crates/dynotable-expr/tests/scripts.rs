@@ -48,28 +48,48 @@ fn kind(name: &str) -> Result<ExpressionKind, Box<dyn Error>> {
     })
 }
 
-/// `pk:S,sk:N`
-fn schema(text: &str) -> Result<Vec<(String, ScalarAttributeType)>, Box<dyn Error>> {
+/// The attributes of one part of a key (partition or sort), with their types.
+type KeyPart = Vec<(String, ScalarAttributeType)>;
+
+/// `pk:S,sk:N`; a multi-attribute GSI key (Rule B.18) joins the attributes of each part with
+/// `+`: `h1:S+h2:N,r1:S+r2:B`.
+fn schema(text: &str) -> Result<Vec<KeyPart>, Box<dyn Error>> {
     text.split(',')
         .map(|part| {
-            let (name, ty) = part.split_once(':').ok_or("schema element is name:type")?;
-            let ty = ScalarAttributeType::from_descriptor(ty).ok_or("schema type is S, N or B")?;
-            Ok((name.to_string(), ty))
+            part.split('+')
+                .map(|attribute| {
+                    let (name, ty) = attribute.split_once(':').ok_or("schema element is name:type")?;
+                    let ty = ScalarAttributeType::from_descriptor(ty).ok_or("schema type is S, N or B")?;
+                    Ok((name.to_string(), ty))
+                })
+                .collect()
         })
         .collect()
 }
 
-fn element((name, scalar_type): &(String, ScalarAttributeType)) -> KeyElement<'_> {
-    KeyElement {
-        name,
-        scalar_type: *scalar_type,
-    }
+/// The key elements of each part of a parsed schema: partition, then sort.
+fn elements(parts: &[KeyPart]) -> Vec<Vec<KeyElement<'_>>> {
+    parts
+        .iter()
+        .map(|part| {
+            part.iter()
+                .map(|(name, scalar_type)| KeyElement {
+                    name,
+                    scalar_type: *scalar_type,
+                })
+                .collect()
+        })
+        .collect()
 }
 
-fn key_schema(elements: &[(String, ScalarAttributeType)]) -> Result<KeySchema<'_>, Box<dyn Error>> {
+fn key_schema<'a>(parts: &'a [Vec<KeyElement<'a>>]) -> Result<KeySchema<'a>, Box<dyn Error>> {
+    let partition = parts.first().filter(|p| !p.is_empty()).ok_or("schema is empty")?;
+    let sort = parts.get(1).map(Vec::as_slice).unwrap_or_default();
     Ok(KeySchema {
-        partition: elements.first().map(element).ok_or("schema is empty")?,
-        sort: elements.get(1).map(element),
+        partition: partition[0],
+        sort: sort.first().copied(),
+        more_partition: &partition[1..],
+        more_sort: sort.get(1..).unwrap_or_default(),
     })
 }
 
@@ -120,6 +140,12 @@ impl Runner {
                     key.partition_key,
                     value_text(&key_value(&key.partition_value))
                 );
+                for (name, value) in &key.more_partition {
+                    let _ = write!(out, "\npartition {name} = {}", value_text(&key_value(value)));
+                }
+                for (name, value) in &key.sort_equal {
+                    let _ = write!(out, "\nsort {name} = {}", value_text(&key_value(value)));
+                }
                 if let Some((name, range)) = &key.sort {
                     let _ = write!(out, "\nsort {name} {range}");
                 }
@@ -223,8 +249,9 @@ impl goldenscript::Runner for Runner {
             "resolve" => {
                 let kind = kind(args.next_pos().ok_or("kind missing")?)?;
                 let source = args.next_pos().ok_or("expression missing")?;
-                let elements = args.take_key("schema").map(schema).transpose()?;
+                let parts = args.take_key("schema").map(schema).transpose()?;
                 args.reject_next()?;
+                let elements = parts.as_deref().map(elements);
                 let schema = elements.as_deref().map(key_schema).transpose()?;
                 let result = self.placeholders().and_then(|mut placeholders| {
                     Runner::resolve(&mut placeholders, kind, source, schema.as_ref())
@@ -235,7 +262,8 @@ impl goldenscript::Runner for Runner {
                 }
             }
             "request" => {
-                let elements = args.take_key("schema").map(schema).transpose()?;
+                let parts = args.take_key("schema").map(schema).transpose()?;
+                let elements = parts.as_deref().map(elements);
                 let schema = elements.as_deref().map(key_schema).transpose()?;
                 // The service's order: Update, Condition, KeyCondition, Filter, Projection.
                 let order = [

@@ -11,6 +11,12 @@
 //! key, and decodable left to right. All items of one item collection share the prefix
 //! `encode(partition)`, and no other partition's keys start with it.
 //!
+//! The same holds for the multi-attribute keys of a global secondary index (rule B.18): a key
+//! made of several attributes is the concatenation of their encodings in key-schema order
+//! ([`encode_key_tuple`]), ordered attribute by attribute, each by its type's order, because no
+//! encoding is a prefix of another (the first byte that differs lies inside the first attribute
+//! that differs).
+//!
 //! # Strings and binaries
 //!
 //! The bytes (UTF-8 for S), with each `0x00` written as `0x00 0xFF`, then the terminator
@@ -94,6 +100,31 @@ pub fn encode_primary_key(partition: KeyRef<'_>, sort: Option<KeyRef<'_>>) -> Ve
         sort.encode_into(&mut out);
     }
     out
+}
+
+/// The encoding of a key made of several attributes (a multi-attribute GSI partition or sort
+/// key, rule B.18): each value's encoding, in key-schema order. Ordered as the tuple, attribute
+/// by attribute; the encoding of a leading part of the values is a byte prefix of exactly the
+/// keys that start with those values.
+pub fn encode_key_tuple<'a>(values: impl IntoIterator<Item = KeyRef<'a>>) -> Vec<u8> {
+    let mut out = Vec::new();
+    for value in values {
+        value.encode_into(&mut out);
+    }
+    out
+}
+
+/// Decodes a key made by [`encode_key_tuple`] for attributes of types `types`; `None` unless
+/// `bytes` is exactly one value of each type, in order.
+pub fn decode_key_tuple(types: &[ScalarAttributeType], bytes: &[u8]) -> Option<Vec<KeyValue>> {
+    let mut rest = bytes;
+    let mut values = Vec::with_capacity(types.len());
+    for &ty in types {
+        let (value, after) = KeyValue::decode(ty, rest)?;
+        values.push(value);
+        rest = after;
+    }
+    rest.is_empty().then_some(values)
 }
 
 /// Decodes a storage key made by [`encode_primary_key`]; `None` unless `bytes` is exactly one

@@ -33,7 +33,10 @@ pub mod wire;
 
 pub use error::{ConstraintViolation, SetKind, ValidationError};
 pub use key::{KeyAttribute, KeyRef, KeyRole, KeyValue, ScalarAttributeType};
-pub use key_encoding::{decode_primary_key, encode_prefix_into, encode_primary_key, prefix_successor};
+pub use key_encoding::{
+    decode_key_tuple, decode_primary_key, encode_key_tuple, encode_prefix_into, encode_primary_key,
+    prefix_successor,
+};
 pub use naming::{validate_attribute_name, validate_index_name, validate_table_name};
 pub use number::Number;
 pub use set::{BinarySet, NumberSet, Set, SetElement, StringSet};

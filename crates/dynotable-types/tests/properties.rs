@@ -11,8 +11,8 @@
 use std::cmp::Ordering;
 
 use dynotable_types::{
-    AttributeValue, Checked, KeyRef, KeyValue, Number, ScalarAttributeType, Set, decode_primary_key,
-    encode_prefix_into, encode_primary_key,
+    AttributeValue, Checked, KeyRef, KeyValue, Number, ScalarAttributeType, Set, decode_key_tuple,
+    decode_primary_key, encode_key_tuple, encode_prefix_into, encode_primary_key, prefix_successor,
 };
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;
@@ -231,8 +231,65 @@ fn two_keys() -> impl Strategy<
     })
 }
 
+/// The attribute types of a multi-attribute key (1 to 4 attributes, rule B.18) and two keys of
+/// those types. The second key often shares a leading part with the first, so equal leading
+/// attributes are exercised, not only the first attribute's order.
+fn two_tuples() -> impl Strategy<Value = (Vec<ScalarAttributeType>, Vec<Model>, Vec<Model>)> {
+    vec(scalar_type(), 1..=4).prop_flat_map(|types| {
+        let models: Vec<BoxedStrategy<Model>> = types.iter().map(|&ty| model_of(ty)).collect();
+        let n = types.len();
+        (Just(types), models.clone(), models, 0..=n).prop_map(|(types, a, b, shared)| {
+            let b: Vec<Model> = a[..shared]
+                .iter()
+                .cloned()
+                .chain(b[shared..].iter().cloned())
+                .collect();
+            (types, a, b)
+        })
+    })
+}
+
+/// Rule B.18.3: tuples compare attribute by attribute, each by its type's order.
+fn tuple_cmp(a: &[Model], b: &[Model]) -> Ordering {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| x.cmp(y))
+        .find(|o| *o != Ordering::Equal)
+        .unwrap_or(Ordering::Equal)
+}
+
+fn encode_models(models: &[Model]) -> Vec<u8> {
+    let keys: Vec<KeyValue> = models.iter().map(Model::key).collect();
+    encode_key_tuple(keys.iter().map(KeyValue::as_key_ref))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
+
+    // (a) multi-attribute keys (rule B.18): the byte order of the encoding is the tuple order.
+    #[test]
+    fn key_tuples_encode_in_tuple_order((_, a, b) in two_tuples()) {
+        prop_assert_eq!(encode_models(&a).cmp(&encode_models(&b)), tuple_cmp(&a, &b));
+    }
+
+    // The encoding of the first k values bounds exactly the keys that start with them: a Query
+    // holding leading sort attributes equal is the byte range [prefix, successor(prefix)).
+    #[test]
+    fn key_tuple_prefixes_select_exactly_the_keys_that_start_with_them((_, a, b) in two_tuples(), k in 0usize..=4) {
+        let k = k.min(a.len());
+        let prefix = encode_models(&a[..k]);
+        let key = encode_models(&b);
+        let expected = tuple_cmp(&a[..k], &b[..k]) == Ordering::Equal;
+        prop_assert_eq!(key.starts_with(&prefix), expected);
+        let below_successor = prefix_successor(&prefix).is_none_or(|s| key < s);
+        prop_assert_eq!(key >= prefix && below_successor, expected);
+    }
+
+    #[test]
+    fn key_tuples_decode_to_what_was_encoded((types, a, _) in two_tuples()) {
+        let keys: Vec<KeyValue> = a.iter().map(Model::key).collect();
+        prop_assert_eq!(decode_key_tuple(&types, &encode_models(&a)), Some(keys));
+    }
 
     // (a) one key attribute: Number::cmp and the bytes both agree with the model.
     #[test]

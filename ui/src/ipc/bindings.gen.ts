@@ -254,6 +254,12 @@ export type BuilderKeyAttribute = {
 	type: KeyType,
 };
 
+/**  One equality of a key condition on a multi-attribute key (`name = :value`). */
+export type BuilderKeyEquality = {
+	name: string,
+	value: AttributeValueJson,
+};
+
 /**
  *  The sort-key half of a key condition (`BuilderSortKeyCondition` in TypeScript, beside the
  *  app's own `SortKeyCondition`).
@@ -814,6 +820,16 @@ export type KeyAttribute = {
 export type KeyConditionState = {
 	partitionKey: string,
 	partitionValue: AttributeValueJson,
+	/**
+	 *  Rule B.18.5: the equalities on a multi-attribute partition key's other attributes, in
+	 *  key-schema order (left out when empty).
+	 */
+	morePartition?: BuilderKeyEquality[],
+	/**
+	 *  Rule B.18.5: the leading sort-key attributes held equal, in key-schema order, before the
+	 *  one `sort` names (left out when empty).
+	 */
+	sortEqual?: BuilderKeyEquality[],
 	sort: BuilderSortKeyCondition | null,
 };
 
@@ -834,16 +850,29 @@ export type KeyLoad = {
 	lines: ExplanationLine[],
 };
 
-/**  A table's or an index's primary key. */
+/**
+ *  A table's or an index's primary key. A global secondary index's key may have up to four
+ *  partition-key and four sort-key attributes (rule B.18, docs/dynamodb-rules.md): the first of
+ *  each are `partition_key` and `sort_key`, the others, in key-schema order, `more_partition_keys`
+ *  and `more_sort_keys` (left out when empty).
+ */
 export type KeySchema = {
 	partitionKey: KeyAttribute,
 	sortKey: KeyAttribute | null,
+	morePartitionKeys?: KeyAttribute[],
+	moreSortKeys?: KeyAttribute[],
 };
 
-/**  The key schema of the table or of the index a query reads. */
+/**
+ *  The key schema of the table or of the index a query reads. A multi-attribute GSI key (rule
+ *  B.18) lists its other attributes, in key-schema order, in `more_partition_keys` and
+ *  `more_sort_keys` (left out when empty).
+ */
 export type KeySchemaState = {
 	partitionKey: BuilderKeyAttribute,
 	sortKey: BuilderKeyAttribute | null,
+	morePartitionKeys?: BuilderKeyAttribute[],
+	moreSortKeys?: BuilderKeyAttribute[],
 };
 
 /**  How requests spread over partition-key values. */
@@ -1009,6 +1038,17 @@ export type QueryInput = {
 	/**  The index to query, or `None` for the table. */
 	index: string | null,
 	partitionValue: AttributeValue,
+	/**
+	 *  On an index whose partition key has several attributes (rule B.18), the values of the
+	 *  others, in key-schema order (`KeySchema::more_partition_keys`; left out when empty).
+	 */
+	morePartitionValues?: AttributeValue[],
+	/**
+	 *  On an index whose sort key has several attributes (rule B.18.5), the values the leading
+	 *  sort-key attributes are held equal to, in key-schema order; `sort_condition` is then on
+	 *  the next one (left out when empty).
+	 */
+	sortEqualValues?: AttributeValue[],
 	sortCondition: SortKeyCondition | null,
 	/**  `false` reads in descending sort-key order (newest first for timestamps). */
 	scanIndexForward: boolean,

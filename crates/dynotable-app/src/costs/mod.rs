@@ -60,6 +60,8 @@ pub fn table_shape(description: &TableDescription) -> TableShape {
         KeySchema {
             partition: attribute(&keys.partition_key),
             sort: keys.sort_key.as_ref().map(attribute),
+            more_partition: keys.more_partition_keys.iter().map(attribute).collect(),
+            more_sort: keys.more_sort_keys.iter().map(attribute).collect(),
         }
     }
     TableShape {

@@ -198,7 +198,17 @@ impl App {
         notes: &mut Vec<Line>,
     ) -> Result<(SizeProfile, Option<SizeProfile>, SizeSource), CommandError> {
         let engine = self.engine().await?;
-        let pk = input.partition_value.to_engine().map_err(validation)?;
+        // A multi-attribute partition key (rule B.18.3) names its collection by the list of its
+        // values, as the engine's collection statistics do.
+        let pk = match input.more_partition_values.as_slice() {
+            [] => input.partition_value.to_engine().map_err(validation)?,
+            more => dynotable_types::AttributeValue::L(
+                std::iter::once(&input.partition_value)
+                    .chain(more)
+                    .map(|v| v.to_engine().map_err(validation))
+                    .collect::<Result<_, _>>()?,
+            ),
+        };
         if input.sort_condition.is_some() {
             let entries = self.key_range_sizes(input, false).await?;
             let base = if fetch_from_table {
@@ -274,7 +284,27 @@ impl App {
         names.insert("#p".into(), json!(keys.partition_key.name));
         values.insert(":p".into(), json!(input.partition_value));
         let mut condition = "#p = :p".to_owned();
-        if let (Some(sort), Some(sort_key)) = (&input.sort_condition, &keys.sort_key) {
+        // Rule B.18.5: an equality on every attribute of a multi-attribute partition key.
+        for (i, (key, value)) in keys
+            .more_partition_keys
+            .iter()
+            .zip(&input.more_partition_values)
+            .enumerate()
+        {
+            names.insert(format!("#p{i}"), json!(key.name));
+            values.insert(format!(":p{i}"), json!(value));
+            condition.push_str(&format!(" AND #p{i} = :p{i}"));
+        }
+        let sort_keys: Vec<_> = keys.sort_key.iter().chain(&keys.more_sort_keys).collect();
+        for (i, (key, value)) in sort_keys.iter().zip(&input.sort_equal_values).enumerate() {
+            names.insert(format!("#e{i}"), json!(key.name));
+            values.insert(format!(":e{i}"), json!(value));
+            condition.push_str(&format!(" AND #e{i} = :e{i}"));
+        }
+        if let (Some(sort), Some(sort_key)) = (
+            &input.sort_condition,
+            sort_keys.get(input.sort_equal_values.len()),
+        ) {
             use crate::dto::SortKeyCondition as C;
             names.insert("#s".into(), json!(sort_key.name));
             let (text, low, high) = match sort {

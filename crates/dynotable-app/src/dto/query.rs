@@ -43,6 +43,17 @@ pub struct QueryInput {
     /// The index to query, or `None` for the table.
     pub index: Option<String>,
     pub partition_value: AttributeValue,
+    /// On an index whose partition key has several attributes (rule B.18), the values of the
+    /// others, in key-schema order (`KeySchema::more_partition_keys`; left out when empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[specta(optional)]
+    pub more_partition_values: Vec<AttributeValue>,
+    /// On an index whose sort key has several attributes (rule B.18.5), the values the leading
+    /// sort-key attributes are held equal to, in key-schema order; `sort_condition` is then on
+    /// the next one (left out when empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[specta(optional)]
+    pub sort_equal_values: Vec<AttributeValue>,
     pub sort_condition: Option<SortKeyCondition>,
     /// `false` reads in descending sort-key order (newest first for timestamps).
     pub scan_index_forward: bool,

@@ -21,12 +21,33 @@ pub struct KeyAttribute {
     pub ty: ScalarType,
 }
 
-/// A table's or an index's primary key.
+/// A table's or an index's primary key. A global secondary index's key may have up to four
+/// partition-key and four sort-key attributes (rule B.18, docs/dynamodb-rules.md): the first of
+/// each are `partition_key` and `sort_key`, the others, in key-schema order, `more_partition_keys`
+/// and `more_sort_keys` (left out when empty).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct KeySchema {
     pub partition_key: KeyAttribute,
     pub sort_key: Option<KeyAttribute>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[specta(optional)]
+    pub more_partition_keys: Vec<KeyAttribute>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[specta(optional)]
+    pub more_sort_keys: Vec<KeyAttribute>,
+}
+
+impl KeySchema {
+    /// The partition-key attributes, in key-schema order.
+    pub fn partition_keys(&self) -> impl Iterator<Item = &KeyAttribute> {
+        std::iter::once(&self.partition_key).chain(&self.more_partition_keys)
+    }
+
+    /// The sort-key attributes, in key-schema order.
+    pub fn sort_keys(&self) -> impl Iterator<Item = &KeyAttribute> {
+        self.sort_key.iter().chain(&self.more_sort_keys)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]

@@ -198,9 +198,9 @@ pub fn failed_condition_write(existing: Option<u64>, attempted: Option<u64>) -> 
 /// An item's entry in one secondary index: where it sits (encoded index key) and what it holds.
 #[derive(Debug, Clone, PartialEq)]
 pub struct IndexEntryImage {
-    /// The encoded index partition key.
+    /// The encoded index partition key (its attributes' encodings in key-schema order, rule B.18).
     pub pk: Vec<u8>,
-    /// The encoded index sort key (empty without one).
+    /// The encoded index sort key (empty without one; its attributes' encodings in order).
     pub sk: Vec<u8>,
     /// The projected attributes: the table's keys, the index's keys and what the projection adds.
     pub item: Item,
@@ -224,18 +224,22 @@ pub fn index_entry_image(
     fn checker(attribute: &crate::catalog::KeyAttribute, role: KeyRole) -> dynotable_types::KeyAttribute<'_> {
         dynotable_types::KeyAttribute::new(&attribute.name, attribute.ty, role)
     }
-    let Some(pk) =
-        checker(&index_key.partition, KeyRole::Partition).check_index_key_in_item(index_name, item)?
-    else {
-        return Ok(None);
-    };
-    let sk = match &index_key.sort {
-        Some(sort) => match checker(sort, KeyRole::Sort).check_index_key_in_item(index_name, item)? {
-            Some(sk) => Some(sk),
+    // Rule B.18.4: every key attribute of the index, in key-schema order; the item is left out
+    // of the index at the first one it lacks.
+    let mut pk = Vec::new();
+    for attribute in index_key.partition_attributes() {
+        match checker(attribute, KeyRole::Partition).check_index_key_in_item(index_name, item)? {
+            Some(value) => value.encode_into(&mut pk),
             None => return Ok(None),
-        },
-        None => None,
-    };
+        }
+    }
+    let mut sk = Vec::new();
+    for attribute in index_key.sort_attributes() {
+        match checker(attribute, KeyRole::Sort).check_index_key_in_item(index_name, item)? {
+            Some(value) => value.encode_into(&mut sk),
+            None => return Ok(None),
+        }
+    }
     let projected: Item = item
         .iter()
         .filter(|(name, _)| projection.projects(name, index_key, table_key))
@@ -243,8 +247,8 @@ pub fn index_entry_image(
         .collect();
     let size = item_size(&projected) as u64;
     Ok(Some(IndexEntryImage {
-        pk: pk.encode(),
-        sk: sk.map(|k| k.encode()).unwrap_or_default(),
+        pk,
+        sk,
         item: projected,
         size,
     }))

@@ -101,10 +101,10 @@ impl goldenscript::Runner for Runner {
             }
             "key" => {
                 let elements = schema(schema_text.as_deref().ok_or("key needs schema=")?)?;
-                let schema = KeySchema {
-                    partition: elements.first().map(element).ok_or("schema is empty")?,
-                    sort: elements.get(1).map(element),
-                };
+                let schema = KeySchema::simple(
+                    elements.first().map(element).ok_or("schema is empty")?,
+                    elements.get(1).map(element),
+                );
                 shown(
                     super::condition::key_condition(serde_json::from_str(&json)?, &schema),
                     |k| {

@@ -140,7 +140,12 @@ fn validate_shape(input: &CreateTableInput) -> Result<(), ApiError> {
         shape.required::<()>("attributeDefinitions", None);
     }
     shape.name("tableName", input.table_name.as_ref());
-    key_schema_shape(&mut shape, "keySchema", input.key_schema.as_deref());
+    key_schema_shape(
+        &mut shape,
+        "keySchema",
+        input.key_schema.as_deref(),
+        MAX_KEY_SCHEMA,
+    );
     if let Some(lsis) = &input.local_secondary_indexes {
         for (i, lsi) in lsis.iter().enumerate() {
             let prefix = format!("localSecondaryIndexes.{}.member", i + 1);
@@ -148,7 +153,7 @@ fn validate_shape(input: &CreateTableInput) -> Result<(), ApiError> {
                 &mut shape,
                 &prefix,
                 lsi.index_name.as_ref(),
-                lsi.key_schema.as_deref(),
+                (lsi.key_schema.as_deref(), MAX_KEY_SCHEMA),
                 lsi.projection.as_ref(),
             );
         }
@@ -160,7 +165,7 @@ fn validate_shape(input: &CreateTableInput) -> Result<(), ApiError> {
                 &mut shape,
                 &prefix,
                 gsi.index_name.as_ref(),
-                gsi.key_schema.as_deref(),
+                (gsi.key_schema.as_deref(), MAX_GSI_KEY_SCHEMA),
                 gsi.projection.as_ref(),
             );
             if let Some(t) = &gsi.provisioned_throughput {
@@ -194,7 +199,20 @@ fn attribute_definition_shape(shape: &mut Shape, position: usize, d: &AttributeD
     );
 }
 
-pub(crate) fn key_schema_shape(shape: &mut Shape, field: &str, key_schema: Option<&[KeySchemaElement]>) {
+/// The longest KeySchema of a table or LSI (one HASH, one RANGE) and of a GSI (rule B.18.1: up
+/// to four of each).
+pub(crate) const MAX_KEY_SCHEMA: usize = 2;
+pub(crate) const MAX_GSI_KEY_SCHEMA: usize = 2 * MAX_KEY_PART;
+/// Rule B.18.1: at most four attributes in a GSI's partition key, and four in its sort key.
+pub(crate) const MAX_KEY_PART: usize = 4;
+
+/// The member constraints of a KeySchema of at most `max` elements.
+pub(crate) fn key_schema_shape(
+    shape: &mut Shape,
+    field: &str,
+    key_schema: Option<&[KeySchemaElement]>,
+    max: usize,
+) {
     let Some(elements) = key_schema else {
         shape.required::<()>(field, None);
         return;
@@ -213,18 +231,18 @@ pub(crate) fn key_schema_shape(shape: &mut Shape, field: &str, key_schema: Optio
             &["HASH", "RANGE"],
         );
     }
-    shape.list_length(field, &render_key_schema(elements), elements.len(), 1, 2);
+    shape.list_length(field, &render_key_schema(elements), elements.len(), 1, max);
 }
 
 fn index_shape(
     shape: &mut Shape,
     prefix: &str,
     name: Option<&String>,
-    key_schema: Option<&[KeySchemaElement]>,
+    (key_schema, max): (Option<&[KeySchemaElement]>, usize),
     projection: Option<&Projection>,
 ) {
     shape.name(&format!("{prefix}.indexName"), name);
-    key_schema_shape(shape, &format!("{prefix}.keySchema"), key_schema);
+    key_schema_shape(shape, &format!("{prefix}.keySchema"), key_schema, max);
     match projection {
         None => {
             shape.required::<()>(&format!("{prefix}.projection"), None);
@@ -446,7 +464,74 @@ pub(crate) fn key_schema(
     }
     let partition = find(&elements[0])?;
     let sort = elements.get(1).map(find).transpose()?;
-    Ok(KeySchema { partition, sort })
+    Ok(KeySchema::simple(partition, sort))
+}
+
+/// A global secondary index's key schema: up to four HASH elements, then up to four RANGE
+/// elements (rule B.18.2, in the order the service checks them); a key of one HASH and at most
+/// one RANGE goes through [`key_schema`] and its messages.
+pub(crate) fn gsi_key_schema(
+    elements: &[KeySchemaElement],
+    definitions: &[KeyAttribute],
+    index: &str,
+) -> Result<KeySchema, ApiError> {
+    fn role(e: &KeySchemaElement) -> &str {
+        e.key_type.as_deref().unwrap_or_default()
+    }
+    let hashes = elements.iter().filter(|e| role(e) == "HASH").count();
+    let ranges = elements.len() - hashes;
+    if hashes <= 1 && ranges <= 1 {
+        return key_schema(elements, definitions, Some(index));
+    }
+    if elements.first().map(role) != Some("HASH") {
+        return Err(ApiError::validation(
+            "Invalid KeySchema: The first KeySchemaElement is not a HASH key type",
+        ));
+    }
+    if elements[hashes..].iter().any(|e| role(e) == "HASH") {
+        return Err(invalid(
+            "All HASH key attributes must precede RANGE key attributes in the KeySchema",
+        ));
+    }
+    for (count, what) in [(hashes, "HASH"), (ranges, "RANGE")] {
+        if count > MAX_KEY_PART {
+            return Err(invalid(format!(
+                "The KeySchema exceeds the maximum allowed number of {what} key attributes"
+            )));
+        }
+    }
+    let mut names = BTreeSet::new();
+    if !elements.iter().all(|e| names.insert(e.attribute_name.as_deref())) {
+        return Err(ApiError::validation(
+            "The KeySchema contains multiple key attributes with the same name",
+        ));
+    }
+    let mut partition = elements[..hashes].iter().map(find_definition(definitions));
+    let mut sort = elements[hashes..].iter().map(find_definition(definitions));
+    Ok(KeySchema {
+        partition: partition
+            .next()
+            .unwrap_or_else(|| Err(ApiError::internal("no HASH element")))?,
+        sort: sort.next().transpose()?,
+        more_partition: partition.collect::<Result<_, _>>()?,
+        more_sort: sort.collect::<Result<_, _>>()?,
+    })
+}
+
+/// The definition of a key schema element's attribute.
+fn find_definition(
+    definitions: &[KeyAttribute],
+) -> impl Fn(&KeySchemaElement) -> Result<KeyAttribute, ApiError> + '_ {
+    move |element| {
+        let name = element.attribute_name.as_deref().unwrap_or_default();
+        definitions
+            .iter()
+            .find(|d| d.name == name)
+            .cloned()
+            .ok_or_else(|| {
+                ApiError::validation("Invalid KeySchema: Some index key attribute have no definition")
+            })
+    }
 }
 
 pub(crate) fn projection_of(p: Option<&Projection>, index: &str) -> Result<ProjectionSchema, ApiError> {
@@ -512,11 +597,7 @@ fn global_index(
 ) -> Result<IndexSchema, ApiError> {
     let _ = table;
     let name = gsi.index_name.clone().unwrap_or_default();
-    let key = key_schema(
-        gsi.key_schema.as_deref().unwrap_or_default(),
-        definitions,
-        Some(&name),
-    )?;
+    let key = gsi_key_schema(gsi.key_schema.as_deref().unwrap_or_default(), definitions, &name)?;
     let projection = projection_of(gsi.projection.as_ref(), &name)?;
     let throughput = match (billing, &gsi.provisioned_throughput) {
         (Billing::PayPerRequest, None) => None,

@@ -1,10 +1,12 @@
 //! Query: one item collection of the table or of an index — or the slice of it a sort-key
 //! condition selects — in sort-key order, a page at a time (rules B.2, B.4, B.5). The key
 //! condition, filter and projection come from expressions or from the legacy KeyConditions,
-//! QueryFilter and AttributesToGet (see `crate::legacy`).
+//! QueryFilter and AttributesToGet (see `crate::legacy`). On a GSI with a multi-attribute key
+//! (rule B.18) the collection is one combination of all partition-key values, and the sort
+//! conditions, left to right, narrow it to a byte range of the composite sort key.
 
 use dynotable_expr::{ExpressionKind, KeyElement, Projection, SortKeyRange};
-use dynotable_types::{KeyValue, encode_prefix_into, prefix_successor};
+use dynotable_types::{KeyValue, encode_key_tuple, encode_prefix_into, prefix_successor};
 
 use crate::api::item::{QueryInput, ReadPageOutput};
 use crate::capacity::{self, ReadKind};
@@ -94,15 +96,14 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
         ));
     }
     let key = target.key();
+    // Rule B.18.5: a multi-attribute GSI key names its other attributes too.
+    let more_partition: Vec<KeyElement<'_>> = key.more_partition.iter().map(key_element).collect();
+    let more_sort: Vec<KeyElement<'_>> = key.more_sort.iter().map(key_element).collect();
     let schema = dynotable_expr::KeySchema {
-        partition: KeyElement {
-            name: &key.partition.name,
-            scalar_type: key.partition.ty,
-        },
-        sort: key.sort.as_ref().map(|s| KeyElement {
-            name: &s.name,
-            scalar_type: s.ty,
-        }),
+        partition: key_element(&key.partition),
+        sort: key.sort.as_ref().map(key_element),
+        more_partition: &more_partition,
+        more_sort: &more_sort,
     };
     let key_condition = match (input.key_condition_expression.as_deref(), input.key_conditions) {
         (Some(text), _) => placeholders.key_condition(text, &schema)?,
@@ -149,7 +150,12 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
         .as_ref()
         .map(|s| start_key(&table, &target, s))
         .transpose()?;
-    let pk = key_condition.partition_value.encode();
+    // Rule B.18.3: a multi-attribute partition key is its values' encodings in key-schema order.
+    let pk = encode_key_tuple(
+        std::iter::once(&key_condition.partition_value)
+            .chain(key_condition.more_partition.iter().map(|(_, v)| v))
+            .map(KeyValue::as_key_ref),
+    );
     if let Some(start) = &start_after
         && start.pk != pk
     {
@@ -157,9 +163,16 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
             "The provided starting key is invalid: The provided key element does not match the schema",
         ));
     }
-    let (lower, upper) = match &key_condition.sort {
-        Some((_, range)) => sort_bounds(range),
-        None => (Bound::Unbounded, Bound::Unbounded),
+    let (lower, upper) = if key.more_sort.is_empty() {
+        match &key_condition.sort {
+            Some((_, range)) => sort_bounds(range),
+            None => (Bound::Unbounded, Bound::Unbounded),
+        }
+    } else {
+        composite_sort_bounds(
+            &key_condition.sort_equal,
+            key_condition.sort.as_ref().map(|(_, r)| r),
+        )
     };
     // Rule B.4: an ExclusiveStartKey whose sort key the key condition excludes is refused.
     if let Some(start) = &start_after
@@ -236,6 +249,14 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
     Ok(target.page_output(report, page, kind, table_units, count_only))
 }
 
+/// A key attribute as the key-condition checks name it.
+fn key_element(attribute: &crate::catalog::KeyAttribute) -> KeyElement<'_> {
+    KeyElement {
+        name: &attribute.name,
+        scalar_type: attribute.ty,
+    }
+}
+
 /// The partition key a Query's range is in.
 fn pk_of(range: &Range) -> &[u8] {
     range.pk.as_deref().unwrap_or_default()
@@ -298,6 +319,59 @@ fn sort_bounds(range: &SortKeyRange) -> (Bound, Bound) {
             encode_prefix_into(bytes, &mut encoded);
             let upper = prefix_successor(&encoded).map_or(Bound::Unbounded, Bound::Excluded);
             (Bound::Included(encoded), upper)
+        }
+    }
+}
+
+/// The encoded sort-key bounds on a multi-attribute sort key (rule B.18.5): the leading
+/// attributes held equal make a byte prefix (rule B.18.3: each attribute's encoding in order, none
+/// a prefix of another), and the last condition bounds the next attribute inside it. A bound
+/// on that attribute's value `v` covers, through the prefix successor, every key that continues
+/// after `prefix ++ encode(v)`.
+fn composite_sort_bounds(equal: &[(String, KeyValue)], last: Option<&SortKeyRange>) -> (Bound, Bound) {
+    let prefix = encode_key_tuple(equal.iter().map(|(_, v)| v.as_key_ref()));
+    let with = |value: &KeyValue| {
+        let mut bytes = prefix.clone();
+        value.encode_into(&mut bytes);
+        bytes
+    };
+    // The keys that start with `bytes`: [bytes, successor(bytes)).
+    let after = |bytes: &[u8]| prefix_successor(bytes).map_or(Bound::Unbounded, Bound::Excluded);
+    let from_prefix = if prefix.is_empty() {
+        Bound::Unbounded
+    } else {
+        Bound::Included(prefix.clone())
+    };
+    let to_prefix_end = if prefix.is_empty() {
+        Bound::Unbounded
+    } else {
+        after(&prefix)
+    };
+    match last {
+        None => (from_prefix, to_prefix_end),
+        Some(SortKeyRange::Eq(v)) => {
+            let bytes = with(v);
+            (Bound::Included(bytes.clone()), after(&bytes))
+        }
+        Some(SortKeyRange::Lt(v)) => (from_prefix, Bound::Excluded(with(v))),
+        Some(SortKeyRange::Le(v)) => (from_prefix, after(&with(v))),
+        Some(SortKeyRange::Gt(v)) => match prefix_successor(&with(v)) {
+            Some(successor) => (Bound::Included(successor), to_prefix_end),
+            // Nothing sorts after a key of only 0xFF bytes: an empty range.
+            None => (Bound::Excluded(with(v)), Bound::Excluded(with(v))),
+        },
+        Some(SortKeyRange::Ge(v)) => (Bound::Included(with(v)), to_prefix_end),
+        Some(SortKeyRange::Between(low, high)) => (Bound::Included(with(low)), after(&with(high))),
+        Some(SortKeyRange::BeginsWith(start)) => {
+            let raw: &[u8] = match start {
+                KeyValue::S(s) => s.as_bytes(),
+                KeyValue::B(b) => b,
+                KeyValue::N(_) => &[],
+            };
+            let mut bytes = prefix.clone();
+            encode_prefix_into(raw, &mut bytes);
+            let upper = after(&bytes);
+            (Bound::Included(bytes), upper)
         }
     }
 }

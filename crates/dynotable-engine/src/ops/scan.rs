@@ -7,8 +7,8 @@ use dynotable_types::{Item, KeyRole};
 
 use crate::api::item::{ReadPageOutput, ScanInput};
 use crate::capacity::{self, ReadKind};
-use crate::catalog::{IndexKind, IndexSchema, KeySchema, ProjectionSchema, TableSchema};
-use crate::items::{key_checker, key_of};
+use crate::catalog::{IndexKind, IndexSchema, KeyAttribute, KeySchema, ProjectionSchema, TableSchema};
+use crate::items::key_of;
 use crate::legacy;
 use crate::ops::read_page::{self, Bound, EntryPosition, PageRules, Range};
 use crate::params::{self, CapacityReport, Charge};
@@ -272,21 +272,15 @@ pub(crate) fn start_key(
     target: &ReadTarget<'_>,
     start: &Item,
 ) -> Result<EntryPosition, ApiError> {
-    let invalid =
-        |detail: String| ApiError::validation(format!("The provided starting key is invalid: {detail}"));
+    let invalid = |err: dynotable_types::ValidationError| {
+        ApiError::validation(format!("The provided starting key is invalid: {}", err.message()))
+    };
+    // Every key attribute in key-schema order (a multi-attribute GSI key is the attributes'
+    // encodings one after the other, rule B.18.3).
     let encode = |key: &KeySchema| -> Result<(Vec<u8>, Vec<u8>), ApiError> {
-        let pk = key_checker(key, KeyRole::Partition)
-            .check_in_key(start)
-            .map_err(|e| invalid(e.message()))?;
-        let sk = match &key.sort {
-            Some(_) => Some(
-                key_checker(key, KeyRole::Sort)
-                    .check_in_key(start)
-                    .map_err(|e| invalid(e.message()))?,
-            ),
-            None => None,
-        };
-        Ok((pk.encode(), sk.map(|k| k.encode()).unwrap_or_default()))
+        let pk = encode_key_part(key.partition_attributes(), KeyRole::Partition, start).map_err(&invalid)?;
+        let sk = encode_key_part(key.sort_attributes(), KeyRole::Sort, start).map_err(&invalid)?;
+        Ok((pk, sk))
     };
     let (table_pk, table_sk) = encode(&table.key)?;
     let mut expected = table.key.attributes().count();
@@ -311,11 +305,25 @@ pub(crate) fn start_key(
         }
     };
     if start.len() != expected {
-        return Err(invalid(
-            "The provided key element does not match the schema".into(),
-        ));
+        return Err(invalid(dynotable_types::ValidationError::KeyElementMismatch));
     }
     Ok(result)
+}
+
+/// The encoding of one part of a key (its partition or its sort attributes) in `key`, each
+/// attribute checked as a `Key` parameter's.
+fn encode_key_part<'a>(
+    attributes: impl Iterator<Item = &'a KeyAttribute>,
+    role: KeyRole,
+    key: &Item,
+) -> Result<Vec<u8>, dynotable_types::ValidationError> {
+    let mut out = Vec::new();
+    for attribute in attributes {
+        dynotable_types::KeyAttribute::new(&attribute.name, attribute.ty, role)
+            .check_in_key(key)?
+            .encode_into(&mut out);
+    }
+    Ok(out)
 }
 
 /// A value error inside ExclusiveStartKey, as the service words it (rule B.4): `The provided

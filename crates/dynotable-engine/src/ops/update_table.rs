@@ -12,9 +12,7 @@ use sqlx::{Row, SqliteConnection};
 use crate::api::table::{GlobalSecondaryIndexUpdate, UpdateTableInput, UpdateTableOutput};
 use crate::catalog::{Billing, IndexKind, IndexSchema, KeyAttribute, TableSchema};
 use crate::items::{self, StorageKey, decode_entry};
-use crate::ops::create_table::{
-    self, billing, check_projected_count, key_schema, throughput_of, throughput_shape,
-};
+use crate::ops::create_table::{self, billing, check_projected_count, throughput_of, throughput_shape};
 use crate::shape::Shape;
 use crate::write_tx::StatementBatch;
 use crate::{ApiError, Engine, ErrorKind, begin_write, ops, storage};
@@ -185,6 +183,7 @@ fn validate_shape(input: &UpdateTableInput) -> Result<(), ApiError> {
                 &mut shape,
                 &format!("{prefix}.create.keySchema"),
                 create.key_schema.as_deref(),
+                create_table::MAX_GSI_KEY_SCHEMA,
             );
         }
         if let Some(delete) = &update.delete {
@@ -247,10 +246,11 @@ async fn apply_index_update(
                     None => definitions.push(attr),
                 }
             }
-            let key = key_schema(
+            // Rule B.18: a new GSI may have a multi-attribute key.
+            let key = create_table::gsi_key_schema(
                 create.key_schema.as_deref().unwrap_or_default(),
                 &definitions,
-                Some(&name),
+                &name,
             )?;
             let projection = create_table::projection_of(create.projection.as_ref(), &name)?;
             let throughput = match (table.billing, &create.provisioned_throughput) {

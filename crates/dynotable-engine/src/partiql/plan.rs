@@ -139,7 +139,10 @@ pub(crate) fn plan_select(
     }
 
     let reads = if purpose == Purpose::Statement {
+        // A multi-attribute GSI key (rule B.18) is read by a filtered scan of the index, not by
+        // partition (docs/compatibility.md).
         let ranges = match &select.filter {
+            Some(_) if key.is_multi_attribute() => None,
             Some(expr) => partitions(expr, key, binder)?,
             None => None,
         };

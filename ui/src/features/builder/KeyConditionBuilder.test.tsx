@@ -60,4 +60,44 @@ describe("KeyConditionBuilder", { timeout: 20_000 }, () => {
       sort: { type: "between", name: "recordedAt", low: { S: "TS#2025-03-14T09:00:00Z" }, high: { S: "TS#2025-03-14T09:09:00Z" } },
     });
   });
+
+  it("asks for every partition-key attribute of a multi-attribute key and takes the sort-key attributes left to right", async () => {
+    const onState = vi.fn();
+    const schema: KeySchemaState = {
+      partitionKey: { name: "tournamentId", type: "S" },
+      morePartitionKeys: [{ name: "region", type: "S" }],
+      sortKey: { name: "round", type: "N" },
+      moreSortKeys: [{ name: "bracket", type: "S" }],
+    };
+    render(<Harness schema={schema} onState={onState} />);
+    fireEvent.change(screen.getByLabelText("tournamentId value"), { target: { value: "WINTER2024" } });
+    fireEvent.change(screen.getByLabelText("region value"), { target: { value: "NA-EAST" } });
+    // Only the first sort-key attribute is offered until it holds `=`.
+    expect(screen.queryByLabelText("bracket operator")).toBeNull();
+    const round = screen.getByLabelText("round operator");
+    await waitFor(() => expect(options(round)).toContain("="));
+    expect(options(round)).not.toContain("begins_with");
+    fireEvent.change(round, { target: { value: "=" } });
+    fireEvent.change(screen.getByLabelText("round value"), { target: { value: "1" } });
+    const bracket = screen.getByLabelText("bracket operator");
+    await waitFor(() => expect(options(bracket)).toContain("begins_with"));
+    fireEvent.change(bracket, { target: { value: "begins_with" } });
+    fireEvent.change(screen.getByLabelText("bracket prefix"), { target: { value: "UP" } });
+    expect(onState).toHaveBeenLastCalledWith({
+      partitionKey: "tournamentId",
+      partitionValue: { S: "WINTER2024" },
+      morePartition: [{ name: "region", value: { S: "NA-EAST" } }],
+      sortEqual: [{ name: "round", value: { N: "1" } }],
+      sort: { type: "beginsWith", name: "bracket", prefix: { S: "UP" } },
+    });
+    // A range on the first sort attribute drops the condition on the second.
+    fireEvent.change(screen.getByLabelText("round operator"), { target: { value: ">" } });
+    expect(screen.queryByLabelText("bracket operator")).toBeNull();
+    expect(onState).toHaveBeenLastCalledWith({
+      partitionKey: "tournamentId",
+      partitionValue: { S: "WINTER2024" },
+      morePartition: [{ name: "region", value: { S: "NA-EAST" } }],
+      sort: { type: "compare", name: "round", op: ">", value: { N: "1" } },
+    });
+  });
 });

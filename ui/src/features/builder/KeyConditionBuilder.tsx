@@ -45,15 +45,42 @@ function sortFor(op: SortChoice, name: string, previous: KeyConditionState["sort
   }
 }
 
-/** A fresh key condition on a key schema. */
+/** A fresh key condition on a key schema (a value for every partition-key attribute, rule B.18). */
 export function emptyKeyCondition(schema: KeySchemaState): KeyConditionState {
-  return { partitionKey: schema.partitionKey.name, partitionValue: emptyValue(schema.partitionKey.type), sort: null };
+  const condition: KeyConditionState = { partitionKey: schema.partitionKey.name, partitionValue: emptyValue(schema.partitionKey.type), sort: null };
+  const more = schema.morePartitionKeys ?? [];
+  if (more.length > 0) condition.morePartition = more.map((k) => ({ name: k.name, value: emptyValue(k.type) }));
+  return condition;
+}
+
+type KeyType = "S" | "N" | "B";
+
+/** The sort-key operators the backend allows, for each key type in `types`. */
+function useOperators(types: readonly KeyType[], source: Pick<BuilderSource, "sortKeyOperators">): Partial<Record<KeyType, SortKeyOperator[]>> {
+  const [operators, setOperators] = useState<Partial<Record<KeyType, SortKeyOperator[]>>>({});
+  const wanted = [...new Set(types)].sort().join(",");
+  useEffect(() => {
+    let live = true;
+    const list = wanted === "" ? [] : (wanted.split(",") as KeyType[]);
+    for (const type of list) {
+      source.sortKeyOperators(type).then(
+        (ops) => live && setOperators((o) => ({ ...o, [type]: ops })),
+        () => live && setOperators((o) => ({ ...o, [type]: [] })),
+      );
+    }
+    return () => {
+      live = false;
+    };
+  }, [source, wanted]);
+  return operators;
 }
 
 /**
  * A KeyConditionExpression for the table or the chosen index: the partition key with `=` and a
  * typed value, and the sort-key operators DynamoDB allows for the sort key's type, as the backend
- * answers them (rule B.5: no `<>`, no OR, begins_with on S and B only).
+ * answers them (rule B.5: no `<>`, no OR, begins_with on S and B only). On a multi-attribute GSI
+ * key (rule B.18.5) every partition-key attribute has its `=` row, and the sort-key attributes go
+ * left to right: a row for the next one appears once the one before holds `=`.
  */
 export function KeyConditionBuilder({
   schema,
@@ -66,26 +93,30 @@ export function KeyConditionBuilder({
   onChange: (condition: KeyConditionState) => void;
   source: Pick<BuilderSource, "sortKeyOperators">;
 }) {
-  const sortKey = schema.sortKey;
-  const sortType = sortKey?.type ?? null;
-  const [operators, setOperators] = useState<SortKeyOperator[]>([]);
-  useEffect(() => {
-    let live = true;
-    if (sortType === null) {
-      setOperators([]);
-      return;
-    }
-    source.sortKeyOperators(sortType).then(
-      (ops) => live && setOperators(ops),
-      () => live && setOperators([]),
-    );
-    return () => {
-      live = false;
-    };
-  }, [source, sortType]);
-
+  const sortKeys = schema.sortKey ? [schema.sortKey, ...(schema.moreSortKeys ?? [])] : [];
+  const operators = useOperators(
+    sortKeys.map((k) => k.type),
+    source,
+  );
+  const keyTypes = (t: KeyType) => [t] as const;
+  const morePartition = schema.morePartitionKeys ?? [];
+  const held = condition.sortEqual ?? [];
+  const active = sortKeys[held.length] ?? null;
   const choice = sortChoice(condition);
-  const keyTypes = (t: "S" | "N" | "B") => [t] as const;
+  const next = choice === "=" ? (sortKeys[held.length + 1] ?? null) : null;
+
+  const setMorePartition = (i: number, value: AttributeValueJson) => {
+    const values = morePartition.map((k, j) => condition.morePartition?.[j] ?? { name: k.name, value: emptyValue(k.type) });
+    values[i] = { name: morePartition[i]!.name, value };
+    onChange({ ...condition, morePartition: values });
+  };
+  const withHeld = (sortEqual: typeof held, sort: KeyConditionState["sort"]): KeyConditionState => {
+    const changed: KeyConditionState = { ...condition, sort };
+    if (sortEqual.length > 0) changed.sortEqual = sortEqual;
+    else delete changed.sortEqual;
+    return changed;
+  };
+
   return (
     <div className="key-condition" role="group" aria-label="Key condition">
       <div className="key-condition-row">
@@ -98,55 +129,112 @@ export function KeyConditionBuilder({
           onChange={(partitionValue) => onChange({ ...condition, partitionKey: schema.partitionKey.name, partitionValue })}
         />
       </div>
-      {sortKey ? (
-        <div className="key-condition-row">
-          <span className="key-name">{sortKey.name}</span>
-          <select
-            aria-label={`${sortKey.name} operator`}
-            value={choice}
-            onChange={(e) =>
-              onChange({ ...condition, sort: sortFor(e.target.value as SortChoice, sortKey.name, condition.sort, emptyValue(sortKey.type)) })
-            }
-          >
-            <option value="none">any</option>
-            {operators.map((op) => (
-              <option key={op} value={op}>
-                {LABELS[op]}
-              </option>
-            ))}
-          </select>
-          {condition.sort?.type === "compare" ? (
-            <ValueInput
-              label={`${sortKey.name} value`}
-              value={condition.sort.value}
-              types={keyTypes(sortKey.type)}
-              onChange={(value) => condition.sort?.type === "compare" && onChange({ ...condition, sort: { ...condition.sort, value } })}
-            />
-          ) : condition.sort?.type === "between" ? (
-            <>
-              <ValueInput
-                label={`${sortKey.name} from`}
-                value={condition.sort.low}
-                types={keyTypes(sortKey.type)}
-                onChange={(low) => condition.sort?.type === "between" && onChange({ ...condition, sort: { ...condition.sort, low } })}
-              />
-              <span>and</span>
-              <ValueInput
-                label={`${sortKey.name} to`}
-                value={condition.sort.high}
-                types={keyTypes(sortKey.type)}
-                onChange={(high) => condition.sort?.type === "between" && onChange({ ...condition, sort: { ...condition.sort, high } })}
-              />
-            </>
-          ) : condition.sort?.type === "beginsWith" ? (
-            <ValueInput
-              label={`${sortKey.name} prefix`}
-              value={condition.sort.prefix}
-              types={keyTypes(sortKey.type)}
-              onChange={(prefix) => condition.sort?.type === "beginsWith" && onChange({ ...condition, sort: { ...condition.sort, prefix } })}
-            />
-          ) : null}
+      {morePartition.map((key, i) => (
+        <div className="key-condition-row" key={key.name}>
+          <span className="key-name">{key.name}</span>
+          <span aria-hidden="true">=</span>
+          <ValueInput
+            label={`${key.name} value`}
+            value={condition.morePartition?.[i]?.value ?? emptyValue(key.type)}
+            types={keyTypes(key.type)}
+            onChange={(value) => setMorePartition(i, value)}
+          />
         </div>
+      ))}
+      {held.map((equal, j) => {
+        const key = sortKeys[j]!;
+        return (
+          <div className="key-condition-row" key={key.name}>
+            <span className="key-name">{key.name}</span>
+            <select
+              aria-label={`${key.name} operator`}
+              value="="
+              onChange={(e) =>
+                onChange(withHeld(held.slice(0, j), sortFor(e.target.value as SortChoice, key.name, { type: "compare", name: key.name, op: "=", value: equal.value }, emptyValue(key.type))))
+              }
+            >
+              <option value="none">any</option>
+              {(operators[key.type] ?? []).map((op) => (
+                <option key={op} value={op}>
+                  {LABELS[op]}
+                </option>
+              ))}
+            </select>
+            <ValueInput
+              label={`${key.name} value`}
+              value={equal.value}
+              types={keyTypes(key.type)}
+              onChange={(value) => onChange(withHeld(held.map((e, i) => (i === j ? { ...e, value } : e)), condition.sort))}
+            />
+          </div>
+        );
+      })}
+      {active ? (
+        <SortRow
+          name={active.name}
+          type={active.type}
+          choice={choice}
+          sort={condition.sort}
+          operators={operators[active.type] ?? []}
+          onSort={(sort) => onChange(withHeld(held, sort))}
+        />
+      ) : null}
+      {next ? (
+        <SortRow
+          name={next.name}
+          type={next.type}
+          choice="none"
+          sort={null}
+          operators={operators[next.type] ?? []}
+          onSort={(sort) => {
+            // The `=` before becomes a held equality, and this attribute takes the condition.
+            if (sort === null || condition.sort?.type !== "compare") return;
+            onChange(withHeld([...held, { name: condition.sort.name, value: condition.sort.value }], sort));
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+/** The operator and value(s) of the condition on one sort-key attribute. */
+function SortRow({
+  name,
+  type,
+  choice,
+  sort,
+  operators,
+  onSort,
+}: {
+  name: string;
+  type: KeyType;
+  choice: SortChoice;
+  sort: KeyConditionState["sort"];
+  operators: SortKeyOperator[];
+  onSort: (sort: KeyConditionState["sort"]) => void;
+}) {
+  const types = [type] as const;
+  return (
+    <div className="key-condition-row">
+      <span className="key-name">{name}</span>
+      <select aria-label={`${name} operator`} value={choice} onChange={(e) => onSort(sortFor(e.target.value as SortChoice, name, sort, emptyValue(type)))}>
+        <option value="none">any</option>
+        {operators.map((op) => (
+          <option key={op} value={op}>
+            {LABELS[op]}
+          </option>
+        ))}
+      </select>
+      {sort?.type === "compare" ? (
+        <ValueInput label={`${name} value`} value={sort.value} types={types} onChange={(value) => onSort({ ...sort, value })} />
+      ) : sort?.type === "between" ? (
+        <>
+          <ValueInput label={`${name} from`} value={sort.low} types={types} onChange={(low) => onSort({ ...sort, low })} />
+          <span>and</span>
+          <ValueInput label={`${name} to`} value={sort.high} types={types} onChange={(high) => onSort({ ...sort, high })} />
+        </>
+      ) : sort?.type === "beginsWith" ? (
+        <ValueInput label={`${name} prefix`} value={sort.prefix} types={types} onChange={(prefix) => onSort({ ...sort, prefix })} />
       ) : null}
     </div>
   );

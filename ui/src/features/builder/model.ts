@@ -153,10 +153,14 @@ function keyAttribute(key: { name: string; type: "S" | "N" | "B" }): BuilderKeyA
 export function keySchemaOf(table: TableDescription, index: string | null): KeySchemaState | null {
   const keys = index === null ? table.keys : table.indexes.find((i) => i.name === index)?.keys;
   if (!keys) return null;
-  return {
+  const schema: KeySchemaState = {
     partitionKey: keyAttribute(keys.partitionKey),
     sortKey: keys.sortKey ? keyAttribute(keys.sortKey) : null,
   };
+  // A multi-attribute GSI key (rule B.18): the other attributes, in key-schema order.
+  if (keys.morePartitionKeys?.length) schema.morePartitionKeys = keys.morePartitionKeys.map(keyAttribute);
+  if (keys.moreSortKeys?.length) schema.moreSortKeys = keys.moreSortKeys.map(keyAttribute);
+  return schema;
 }
 
 /**
@@ -168,7 +172,9 @@ export function attributeSuggestions(table: TableDescription, seen: readonly str
   if (table.keys.sortKey) names.push(table.keys.sortKey.name);
   for (const index of table.indexes) {
     names.push(index.keys.partitionKey.name);
+    names.push(...(index.keys.morePartitionKeys ?? []).map((k) => k.name));
     if (index.keys.sortKey) names.push(index.keys.sortKey.name);
+    names.push(...(index.keys.moreSortKeys ?? []).map((k) => k.name));
   }
   for (const index of table.indexes) names.push(...index.projection.attributes);
   names.push(...[...seen].sort());

@@ -18,6 +18,22 @@ const table: TableDescription = {
   indexes: [
     ...telemetry.indexes,
     {
+      // A multi-attribute GSI key (rule B.18): two partition-key attributes, two sort-key attributes.
+      name: "ByDepotRoute",
+      kind: "global",
+      keys: {
+        partitionKey: { name: "depotCode", type: "S" },
+        morePartitionKeys: [{ name: "routeNo", type: "N" }],
+        sortKey: { name: "recordedAt", type: "S" },
+        moreSortKeys: [{ name: "vehicleId", type: "S" }],
+      },
+      projection: { type: "ALL", attributes: [] },
+      backfilling: null,
+      itemCount: null,
+      sizeBytes: null,
+      status: "ACTIVE",
+    },
+    {
       name: "BySpeed",
       kind: "local",
       keys: { partitionKey: { name: "vehicleId", type: "S" }, sortKey: { name: "speedKph", type: "N" } },
@@ -107,6 +123,65 @@ describe("QueryBar", () => {
     // An LSI allows strongly consistent reads again.
     fireEvent.change(screen.getByTestId("qb-index"), { target: { value: "BySpeed" } });
     expect(consistent.disabled).toBe(false);
+  });
+
+  it("asks for every partition-key attribute of a multi-attribute index and sends an equality on each", async () => {
+    const source = renderBar();
+    fireEvent.change(screen.getByTestId("qb-index"), { target: { value: "ByDepotRoute" } });
+    fireEvent.change(screen.getByTestId("qb-pk"), { target: { value: "BER-1" } });
+    const route = screen.getByTestId("qb-pk-1");
+    expect(screen.getByLabelText(/routeNo =/)).toBe(route);
+    // Without the second attribute nothing can be run, and Run says what is missing.
+    fireEvent.click(screen.getByTestId("qb-run"));
+    expect(screen.getByRole("alert").textContent).toBe("Enter a value for routeNo.");
+    expect(source.runReadRequest).not.toHaveBeenCalled();
+    fireEvent.change(route, { target: { value: "x" } });
+    expect(screen.getByRole("alert").textContent).toContain('routeNo is a number: "x" is not one.');
+    fireEvent.change(route, { target: { value: "12" } });
+    await waitFor(() => expect(lastBuilt(source)?.indexName).toBe("ByDepotRoute"));
+    expect(lastBuilt(source)?.keyCondition).toEqual({
+      partitionKey: "depotCode",
+      partitionValue: { S: "BER-1" },
+      morePartition: [{ name: "routeNo", value: { N: "12" } }],
+      sort: null,
+    });
+    // Back on a single-attribute index, the other values are dropped.
+    fireEvent.change(screen.getByTestId("qb-index"), { target: { value: "ByDepot" } });
+    expect(screen.queryByTestId("qb-pk-1")).toBeNull();
+    await waitFor(() => expect(lastBuilt(source)?.indexName).toBe("ByDepot"));
+    expect(lastBuilt(source)?.keyCondition).toEqual({ partitionKey: "depotCode", partitionValue: { S: "BER-1" }, sort: null });
+  });
+
+  it("takes the sort-key attributes of a multi-attribute index left to right", async () => {
+    const source = renderBar();
+    fireEvent.change(screen.getByTestId("qb-index"), { target: { value: "ByDepotRoute" } });
+    fireEvent.change(screen.getByTestId("qb-pk"), { target: { value: "BER-1" } });
+    fireEvent.change(screen.getByTestId("qb-pk-1"), { target: { value: "12" } });
+    // recordedAt first; `=` on it offers to go on to vehicleId.
+    expect(screen.getByLabelText("recordedAt operator")).toBe(screen.getByTestId("qb-sort-op"));
+    await waitFor(() => expect(optionsOf(screen.getByTestId("qb-sort-op"))).toContain("="));
+    expect(screen.queryByTestId("qb-sk-next")).toBeNull();
+    fireEvent.change(screen.getByTestId("qb-sort-op"), { target: { value: "=" } });
+    fireEvent.change(screen.getByTestId("qb-sk"), { target: { value: "TS#2025-03-14" } });
+    fireEvent.click(screen.getByTestId("qb-sk-next"));
+    expect((screen.getByTestId("qb-sk-eq-0") as HTMLInputElement).value).toBe("TS#2025-03-14");
+    expect(screen.getByLabelText("vehicleId operator")).toBe(screen.getByTestId("qb-sort-op"));
+    await waitFor(() => expect(optionsOf(screen.getByTestId("qb-sort-op"))).toContain("begins_with"));
+    fireEvent.change(screen.getByTestId("qb-sort-op"), { target: { value: "begins_with" } });
+    fireEvent.change(screen.getByTestId("qb-sk"), { target: { value: "VEH#" } });
+    await waitFor(() => expect(lastBuilt(source)?.keyCondition?.sort).toMatchObject({ type: "beginsWith", name: "vehicleId" }));
+    expect(lastBuilt(source)?.keyCondition).toEqual({
+      partitionKey: "depotCode",
+      partitionValue: { S: "BER-1" },
+      morePartition: [{ name: "routeNo", value: { N: "12" } }],
+      sortEqual: [{ name: "recordedAt", value: { S: "TS#2025-03-14" } }],
+      sort: { type: "beginsWith", name: "vehicleId", prefix: { S: "VEH#" } },
+    });
+    // Back to a condition on recordedAt: its held value becomes the `=` condition again.
+    fireEvent.click(screen.getByTestId("qb-sk-release-0"));
+    expect(screen.queryByTestId("qb-sk-eq-0")).toBeNull();
+    await waitFor(() => expect(lastBuilt(source)?.keyCondition?.sort).toMatchObject({ name: "recordedAt", op: "=" }));
+    expect(lastBuilt(source)?.keyCondition?.sortEqual).toBeUndefined();
   });
 
   it("completes the partition-key value from the collection statistics", () => {

@@ -1,6 +1,7 @@
 /**
  * The query bar, above every view of a table's tab: one form for the one query model
- * ([`useQueryModel`]). Query or Scan; the table or one of its indexes; the partition-key value
+ * ([`useQueryModel`]). Query or Scan; the table or one of its indexes; the partition-key value (a
+ * value for each attribute of a multi-attribute GSI partition key, rule B.18)
  * with completion from the collection statistics; a sort-key condition offering only the
  * operators DynamoDB allows for the key's type (rule B.5, as the backend lists them); filter and
  * projection (the builder's visual editors); order, Limit and consistency (disabled on a GSI).
@@ -19,7 +20,7 @@ import { DiagnosticView } from "../builder/ExpressionTextMode";
 import { GeneratedView } from "../builder/GeneratedView";
 import { attributeSuggestions } from "../builder/model";
 import type { BuilderSource } from "../builder/source";
-import { isGlobalIndex, withIndex, type FieldName, type SortChoice } from "./model";
+import { activeSortKey, isGlobalIndex, sortKeysOf, withIndex, type FieldName, type SortChoice } from "./model";
 import type { QueryModel } from "./useQueryModel";
 import "./QueryBar.css";
 
@@ -46,7 +47,10 @@ export function QueryBar({
   const { form, setForm, schema, problems, run } = model;
   const [tried, setTried] = useState(false);
   const [operators, setOperators] = useState<SortKeyOperator[]>([]);
-  const sortKey = form.operation === "Query" ? (schema?.sortKey ?? null) : null;
+  // Rule B.18.5: on a multi-attribute sort key the condition is on the attribute after those held equal.
+  const sortKey = form.operation === "Query" ? activeSortKey(form, schema) : null;
+  const sortKeys = form.operation === "Query" ? sortKeysOf(schema) : [];
+  const nextSortKey = form.sortOp === "=" ? (sortKeys[form.sortEqual.length + 1] ?? null) : null;
   const sortType = sortKey?.type ?? null;
 
   useEffect(() => {
@@ -71,8 +75,25 @@ export function QueryBar({
   const shown = (name: FieldName) => {
     const problem = problems[name];
     if (problem === undefined) return undefined;
-    return tried || form[name] !== "" ? problem : undefined;
+    const [list, position] = name.split(".");
+    const text =
+      list === "morePartition" || list === "sortEqual"
+        ? (form[list][Number(position)] ?? "")
+        : form[name as "partition" | "sort" | "sortHigh" | "limit"];
+    return tried || text !== "" ? problem : undefined;
   };
+  const setSortEqual = (i: number, value: string) =>
+    setForm((f) => ({ ...f, sortEqual: f.sortEqual.map((v, j) => (j === i ? value : v)) }));
+  // The `=` on the current attribute becomes a held equality; the condition moves to the next.
+  const holdSortValue = () => setForm((f) => ({ ...f, sortEqual: [...f.sortEqual, f.sort], sortOp: "none", sort: "", sortHigh: "" }));
+  const releaseFrom = (i: number) =>
+    setForm((f) => ({ ...f, sortEqual: f.sortEqual.slice(0, i), sortOp: "=", sort: f.sortEqual[i] ?? "", sortHigh: "" }));
+  const setMorePartition = (i: number, value: string) =>
+    setForm((f) => {
+      const morePartition = [...f.morePartition];
+      morePartition[i] = value;
+      return { ...f, morePartition };
+    });
 
   const submit = () => {
     setTried(true);
@@ -134,11 +155,39 @@ export function QueryBar({
               list={completion.length > 0 ? listId : undefined}
               wide
             />
+            {(schema?.morePartitionKeys ?? []).map((key, i) => (
+              <KeyField
+                key={key.name}
+                id={`${id}-pk-${i + 1}`}
+                testId={`qb-pk-${i + 1}`}
+                label={`${key.name} =`}
+                hint={TYPE_WORD[key.type]}
+                value={form.morePartition[i] ?? ""}
+                onChange={(v) => setMorePartition(i, v)}
+                error={shown(`morePartition.${i}`)}
+              />
+            ))}
             <datalist id={listId}>
               {completion.slice(0, 200).map((v) => (
                 <option key={JSON.stringify(v)} value={attributeText(v)} />
               ))}
             </datalist>
+            {sortKeys.slice(0, form.sortEqual.length).map((key, i) => (
+              <div key={key.name} className="qb-held">
+                <KeyField
+                  id={`${id}-sk-eq-${i}`}
+                  testId={`qb-sk-eq-${i}`}
+                  label={`${key.name} =`}
+                  hint={TYPE_WORD[key.type]}
+                  value={form.sortEqual[i] ?? ""}
+                  onChange={(v) => setSortEqual(i, v)}
+                  error={shown(`sortEqual.${i}`)}
+                />
+                <button type="button" className="qb-link" data-testid={`qb-sk-release-${i}`} onClick={() => releaseFrom(i)}>
+                  Condition on {key.name}
+                </button>
+              </div>
+            ))}
             {sortKey !== null && (
               <label className="qb-field">
                 <span className="qb-label">{sortKey.name}</span>
@@ -168,6 +217,11 @@ export function QueryBar({
                 error={shown("sort")}
                 wide
               />
+            )}
+            {nextSortKey !== null && (
+              <button type="button" className="qb-link" data-testid="qb-sk-next" onClick={holdSortValue}>
+                Then a condition on {nextSortKey.name}
+              </button>
             )}
             {sortKey !== null && form.sortOp === "BETWEEN" && (
               <KeyField

@@ -7,6 +7,10 @@
  * DynamoDB's rules applied here, before anything is sent (docs/dynamodb-rules.md):
  * - B.5: the partition key takes `=` with a value of its type; a string or binary key value is not
  *   empty; the sort-key operators are the ones the backend lists for the key's type;
+ * - B.18.5: on a global secondary index whose key has several attributes, every partition-key
+ *   attribute takes `=` with a value (`morePartition`, in key-schema order), and the sort-key
+ *   attributes go left to right: the leading ones held equal (`sortEqual`), the sort condition on
+ *   the next one;
  * - B.4: Limit is a whole number of at least 1, the items evaluated per page;
  * - a global secondary index supports only eventually consistent reads (ConsistentRead is dropped
  *   from the request, and the bar disables it).
@@ -17,6 +21,7 @@ import type {
   BuiltRequest,
   ConditionState,
   Direction,
+  BuilderKeyEquality as KeyEquality,
   KeyConditionState,
   KeySchemaState,
   ProjectionState,
@@ -36,6 +41,10 @@ export type QueryForm = {
   operation: ReadOperation;
   index: string | null;
   partition: string;
+  /** The values of a multi-attribute partition key's other attributes, in key-schema order. */
+  morePartition: string[];
+  /** The values the leading sort-key attributes are held equal to; `sortOp` is on the next one. */
+  sortEqual: string[];
   sortOp: SortChoice;
   sort: string;
   sortHigh: string;
@@ -50,6 +59,8 @@ export const EMPTY_FORM: QueryForm = {
   operation: "Query",
   index: null,
   partition: "",
+  morePartition: [],
+  sortEqual: [],
   sortOp: "none",
   sort: "",
   sortHigh: "",
@@ -61,7 +72,17 @@ export const EMPTY_FORM: QueryForm = {
 };
 
 /** A field of the bar that can be wrong on its own. */
-export type FieldName = "partition" | "sort" | "sortHigh" | "limit";
+export type FieldName = "partition" | "sort" | "sortHigh" | "limit" | `morePartition.${number}` | `sortEqual.${number}`;
+
+/** The sort-key attributes of a key schema, in key-schema order. */
+export function sortKeysOf(schema: KeySchemaState | null): KeySchemaState["partitionKey"][] {
+  return schema?.sortKey ? [schema.sortKey, ...(schema.moreSortKeys ?? [])] : [];
+}
+
+/** The sort-key attribute the form's sort condition is on: the one after those held equal. */
+export function activeSortKey(form: QueryForm, schema: KeySchemaState | null): KeySchemaState["partitionKey"] | null {
+  return sortKeysOf(schema)[form.sortEqual.length] ?? null;
+}
 export type Problems = Partial<Record<FieldName, string>>;
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -91,7 +112,17 @@ export function problemsOf(form: QueryForm, schema: KeySchemaState | null): Prob
   if (form.operation === "Scan" || schema === null) return problems;
   const pk = keyValue(schema.partitionKey.type, schema.partitionKey.name, form.partition);
   if ("problem" in pk) problems.partition = pk.problem;
-  const sortKey = schema.sortKey;
+  (schema.morePartitionKeys ?? []).forEach((key, i) => {
+    const value = keyValue(key.type, key.name, form.morePartition[i] ?? "");
+    if ("problem" in value) problems[`morePartition.${i}`] = value.problem;
+  });
+  sortKeysOf(schema)
+    .slice(0, form.sortEqual.length)
+    .forEach((key, i) => {
+      const value = keyValue(key.type, key.name, form.sortEqual[i] ?? "");
+      if ("problem" in value) problems[`sortEqual.${i}`] = value.problem;
+    });
+  const sortKey = activeSortKey(form, schema);
   if (sortKey !== null && form.sortOp !== "none") {
     const low = keyValue(sortKey.type, sortKey.name, form.sort);
     if ("problem" in low) problems.sort = low.problem;
@@ -107,7 +138,19 @@ export function problemsOf(form: QueryForm, schema: KeySchemaState | null): Prob
 export function keyConditionOf(form: QueryForm, schema: KeySchemaState): KeyConditionState | null {
   const pk = keyValue(schema.partitionKey.type, schema.partitionKey.name, form.partition);
   if ("problem" in pk) return null;
-  const sortKey = schema.sortKey;
+  const morePartition: KeyEquality[] = [];
+  for (const [i, key] of (schema.morePartitionKeys ?? []).entries()) {
+    const value = keyValue(key.type, key.name, form.morePartition[i] ?? "");
+    if ("problem" in value) return null;
+    morePartition.push({ name: key.name, value: value.value });
+  }
+  const sortEqual: KeyEquality[] = [];
+  for (const [i, key] of sortKeysOf(schema).slice(0, form.sortEqual.length).entries()) {
+    const value = keyValue(key.type, key.name, form.sortEqual[i] ?? "");
+    if ("problem" in value) return null;
+    sortEqual.push({ name: key.name, value: value.value });
+  }
+  const sortKey = activeSortKey(form, schema);
   let sort: KeyConditionState["sort"] = null;
   if (sortKey !== null && form.sortOp !== "none") {
     const low = keyValue(sortKey.type, sortKey.name, form.sort);
@@ -122,7 +165,10 @@ export function keyConditionOf(form: QueryForm, schema: KeySchemaState): KeyCond
       sort = { type: "compare", name: sortKey.name, op: form.sortOp, value: low.value };
     }
   }
-  return { partitionKey: schema.partitionKey.name, partitionValue: pk.value, sort };
+  const condition: KeyConditionState = { partitionKey: schema.partitionKey.name, partitionValue: pk.value, sort };
+  if (morePartition.length > 0) condition.morePartition = morePartition;
+  if (sortEqual.length > 0) condition.sortEqual = sortEqual;
+  return condition;
 }
 
 /**
@@ -186,10 +232,14 @@ export function queryInputOf(request: ReadRequest | null, built: BuiltRequest | 
   if (request === null || request.operation !== "Query" || !request.keyCondition) return null;
   const filter = request.filter ? filterPart(built) : null;
   if (request.filter && filter === null) return null;
+  const morePartitionValues = (request.keyCondition.morePartition ?? []).map((e) => e.value as AttributeValue);
+  const sortEqualValues = (request.keyCondition.sortEqual ?? []).map((e) => e.value as AttributeValue);
   return {
     table: request.tableName,
     index: request.indexName ?? null,
     partitionValue: request.keyCondition.partitionValue as AttributeValue,
+    ...(morePartitionValues.length > 0 ? { morePartitionValues } : {}),
+    ...(sortEqualValues.length > 0 ? { sortEqualValues } : {}),
     sortCondition: appSortCondition(request.keyCondition.sort),
     scanIndexForward: request.direction !== "descending",
     limit: request.limit ?? null,
@@ -217,6 +267,8 @@ export function formOfRequest(request: ReadRequest): QueryForm {
     operation: request.operation,
     index: request.indexName ?? null,
     partition: key ? keyText(key.partitionValue) : "",
+    morePartition: (key?.morePartition ?? []).map((e) => keyText(e.value)),
+    sortEqual: (key?.sortEqual ?? []).map((e) => keyText(e.value)),
     sortOp: sort === null ? "none" : sort.type === "between" ? "BETWEEN" : sort.type === "beginsWith" ? "begins_with" : (sort.op as SortKeyOperator),
     sort: sort === null ? "" : keyText(sort.type === "between" ? sort.low : sort.type === "beginsWith" ? sort.prefix : sort.value),
     sortHigh: sort?.type === "between" ? keyText(sort.high) : "",
@@ -241,6 +293,8 @@ export function formOfQueryInput(input: QueryInput): QueryForm {
     ...EMPTY_FORM,
     index: input.index,
     partition: keyText(input.partitionValue),
+    morePartition: (input.morePartitionValues ?? []).map(keyText),
+    sortEqual: (input.sortEqualValues ?? []).map(keyText),
     sortOp: c === null ? "none" : c.op === "between" ? "BETWEEN" : c.op === "beginsWith" ? "begins_with" : OPS[c.op],
     sort: c === null ? "" : keyText(c.op === "between" ? c.low : c.value),
     sortHigh: c?.op === "between" ? keyText(c.high) : "",
@@ -256,11 +310,16 @@ export function withIndex(form: QueryForm, table: TableDescription, index: strin
   const before = keySchemaOf(table, form.index);
   const after = keySchemaOf(table, index);
   const samePk = before?.partitionKey.name === after?.partitionKey.name && before?.partitionKey.type === after?.partitionKey.type;
-  const sameSk = before?.sortKey?.name === after?.sortKey?.name && before?.sortKey?.type === after?.sortKey?.type;
+  const names = (schema: KeySchemaState | null) => (schema?.morePartitionKeys ?? []).map((k) => `${k.name}:${k.type}`).join(",");
+  const sameMore = samePk && names(before) === names(after);
+  const sorts = (schema: KeySchemaState | null) => sortKeysOf(schema).map((k) => `${k.name}:${k.type}`).join(",");
+  const sameSk = sorts(before) === sorts(after);
   return {
     ...form,
     index,
     partition: samePk ? form.partition : "",
+    morePartition: sameMore ? form.morePartition : [],
+    sortEqual: sameSk ? form.sortEqual : [],
     sortOp: sameSk ? form.sortOp : "none",
     sort: sameSk ? form.sort : "",
     sortHigh: sameSk ? form.sortHigh : "",

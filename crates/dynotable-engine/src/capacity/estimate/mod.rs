@@ -112,30 +112,39 @@ impl TableShape {
     /// The shape of a table as DescribeTable describes it (for tables in AWS): key types from
     /// the attribute definitions, each index's keys and projection.
     pub fn from_description(description: &TableDescription) -> Result<TableShape, ApiError> {
+        // Every HASH element, then every RANGE element, in order (rule B.18: a GSI may have up
+        // to four of each).
         let key = |elements: &[KeySchemaElement]| -> Result<KeySchema, ApiError> {
-            let attribute = |role: &str| -> Result<Option<KeyAttribute>, ApiError> {
-                let Some(name) = elements
+            let attributes = |role: &str| -> Result<Vec<KeyAttribute>, ApiError> {
+                elements
                     .iter()
-                    .find(|e| e.key_type.as_deref() == Some(role))
-                    .and_then(|e| e.attribute_name.clone())
-                else {
-                    return Ok(None);
-                };
-                let ty = description
-                    .attribute_definitions
-                    .iter()
-                    .find(|d| d.attribute_name.as_deref() == Some(name.as_str()))
-                    .and_then(|d| d.attribute_type.as_deref())
-                    .and_then(ScalarAttributeType::from_descriptor)
-                    .ok_or_else(|| {
-                        ApiError::validation(format!("The key attribute {name} has no attribute definition"))
-                    })?;
-                Ok(Some(KeyAttribute { name, ty }))
+                    .filter(|e| e.key_type.as_deref() == Some(role))
+                    .filter_map(|e| e.attribute_name.clone())
+                    .map(|name| {
+                        let ty = description
+                            .attribute_definitions
+                            .iter()
+                            .find(|d| d.attribute_name.as_deref() == Some(name.as_str()))
+                            .and_then(|d| d.attribute_type.as_deref())
+                            .and_then(ScalarAttributeType::from_descriptor)
+                            .ok_or_else(|| {
+                                ApiError::validation(format!(
+                                    "The key attribute {name} has no attribute definition"
+                                ))
+                            })?;
+                        Ok(KeyAttribute { name, ty })
+                    })
+                    .collect()
             };
+            let mut partition = attributes("HASH")?.into_iter();
+            let mut sort = attributes("RANGE")?.into_iter();
             Ok(KeySchema {
-                partition: attribute("HASH")?
+                partition: partition
+                    .next()
                     .ok_or_else(|| ApiError::validation("A key schema needs a HASH key"))?,
-                sort: attribute("RANGE")?,
+                sort: sort.next(),
+                more_partition: partition.collect(),
+                more_sort: sort.collect(),
             })
         };
         let projection = |p: &Projection| match p.projection_type.as_deref() {

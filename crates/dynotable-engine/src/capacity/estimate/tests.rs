@@ -18,10 +18,7 @@ fn key(partition: &str, sort: Option<&str>) -> KeySchema {
         name: name.to_owned(),
         ty: ScalarAttributeType::S,
     };
-    KeySchema {
-        partition: attribute(partition),
-        sort: sort.map(attribute),
-    }
+    KeySchema::simple(attribute(partition), sort.map(attribute))
 }
 
 /// The seed articles' telemetry table: `vehicleId`/`recordedAt`, a GSI on
