@@ -31,23 +31,31 @@ pub const COLLECTION_LIMIT_BYTES: u64 = 10 * 1024 * 1024 * 1024;
 
 /// One collection on one table or index.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct Collection {
     /// The partition-key value, in DynamoDB JSON.
+    #[cfg_attr(feature = "specta", specta(type = dynotable_builder::typescript::AttributeValueJson))]
     pub key: AttributeValue,
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub items: u64,
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub bytes: u64,
     /// Items per entity type.
+    #[cfg_attr(feature = "specta", specta(type = std::collections::BTreeMap<String, specta_typescript::Number>))]
     pub entities: BTreeMap<String, u64>,
 }
 
 /// The collections of one table or index, largest first.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct TargetCollections {
     pub target: Target,
     pub kind: TargetKind,
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub items: u64,
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub bytes: u64,
     pub collections: Vec<Collection>,
 }
@@ -178,19 +186,26 @@ pub fn collections(model: &Model, sample: &Sample) -> Result<Vec<TargetCollectio
 
 /// One collection's size projected over time.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct Growth {
     pub table: String,
+    #[cfg_attr(feature = "specta", specta(type = dynotable_builder::typescript::AttributeValueJson))]
     pub key: AttributeValue,
     /// The sample's bytes, table items plus LSI entries.
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub bytes_now: u64,
     /// Bytes added a day while nothing expires.
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub bytes_per_day: f64,
     /// The size once every entity with a retention is at its steady state, if all have one.
+    #[cfg_attr(feature = "specta", specta(type = Option<specta_typescript::Number>))]
     pub steady_bytes: Option<f64>,
     /// `(day, bytes)` at 30, 90, 180, 365, 730 and 1,095 days.
+    #[cfg_attr(feature = "specta", specta(type = Vec<(u32, specta_typescript::Number)>))]
     pub points: Vec<(u32, f64)>,
     /// The 10 GB limit when the table has an LSI (rule B.7), else none.
+    #[cfg_attr(feature = "specta", specta(type = Option<specta_typescript::Number>))]
     pub limit_bytes: Option<u64>,
     /// The first day the collection passes the limit, if it ever does (within 100 years).
     pub days_to_limit: Option<u32>,

@@ -26,6 +26,7 @@ use crate::template::Template;
 
 /// How a field's sample values are made.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum Generator {
     /// `prefix` and a counter: `V-7741`, `V-7748`, … (`start`, `step`, zero-padded to `width`).
@@ -34,21 +35,27 @@ pub enum Generator {
         #[serde(default)]
         prefix: String,
         #[serde(default)]
+        #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
         start: u64,
         #[serde(default = "one")]
+        #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
         step: u64,
         #[serde(default)]
+        #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
         width: usize,
     },
     /// One of `values`, with optional relative `weights`.
     Choice {
         values: Vec<String>,
         #[serde(default)]
+        #[cfg_attr(feature = "specta", specta(type = Vec<specta_typescript::Number>))]
         weights: Vec<f64>,
     },
     /// A number between `min` and `max` with `decimals` digits after the point.
     Number {
+        #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
         min: i64,
+        #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
         max: i64,
         #[serde(default)]
         decimals: u32,
@@ -57,17 +64,26 @@ pub enum Generator {
     /// counted per value of the field `per` if given, plus up to `jitter_seconds`.
     #[serde(rename_all = "camelCase")]
     Time {
+        #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
         start: i64,
+        #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
         step_seconds: i64,
         #[serde(default)]
+        #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
         jitter_seconds: i64,
         #[serde(default)]
         per: Option<String>,
     },
     /// Random letters and digits, `length` of them.
-    Text { length: usize },
+    Text {
+        #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
+        length: usize,
+    },
     /// True with probability `share`.
-    Flag { share: f64 },
+    Flag {
+        #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
+        share: f64,
+    },
     /// The same value in every item.
     Constant { value: String },
     /// A value of `field` of an entity generated earlier (a reading's vehicle).
@@ -92,8 +108,11 @@ fn one() -> u64 {
 
 /// The first `hot` values picked `factor` times as often as each of the others.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Skew {
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub hot: usize,
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub factor: f64,
 }
 

@@ -21,6 +21,7 @@ use crate::generate::Generator;
 
 /// A whole design: tables, the entity types stored in them, and how they are read.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct Model {
     pub name: String,
@@ -41,6 +42,7 @@ pub struct Model {
 
 /// One table: its key, billing and indexes, and items typed or pasted by hand.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct TableModel {
     pub name: String,
@@ -55,31 +57,41 @@ pub struct TableModel {
     pub local_indexes: Vec<IndexModel>,
     /// Items given as they are (DynamoDB JSON), besides the generated ones.
     #[serde(default)]
+    #[cfg_attr(feature = "specta", specta(type = Vec<std::collections::BTreeMap<String, dynotable_builder::typescript::AttributeValueJson>>))]
     pub items: Vec<Item>,
 }
 
 /// A key attribute and its scalar type (rule B.7: S, N or B).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct KeyAttr {
     pub name: String,
     #[serde(rename = "type")]
+    #[cfg_attr(feature = "specta", specta(type = dynotable_builder::KeyType))]
     pub ty: ScalarAttributeType,
 }
 
 /// How a table (and its GSIs) is billed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "mode", rename_all = "camelCase")]
 pub enum Billing {
     #[default]
     OnDemand,
     /// Provisioned read and write capacity units, the table's and each GSI's.
     #[serde(rename_all = "camelCase")]
-    Provisioned { read_units: u64, write_units: u64 },
+    Provisioned {
+        #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
+        read_units: u64,
+        #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
+        write_units: u64,
+    },
 }
 
 /// A secondary index. An LSI shares the table's partition key (rule B.7), so its
 /// `partition_key` must be the table's.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct IndexModel {
     pub name: String,
@@ -98,6 +110,7 @@ impl IndexModel {
 
 /// What an index copies from each item besides the keys.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "type", content = "attributes", rename_all = "camelCase")]
 pub enum Projection {
     #[default]
@@ -108,6 +121,7 @@ pub enum Projection {
 
 /// Where a read goes: the table itself or one of its indexes.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct Target {
     pub table: String,
@@ -125,6 +139,7 @@ pub struct TargetKey<'a> {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub enum TargetKind {
     Table,
@@ -185,6 +200,7 @@ impl TableModel {
 /// An entity type of single-table design: what it is keyed by, what it holds, how many there
 /// are and how fast they are written.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct Entity {
     pub name: String,
@@ -196,17 +212,21 @@ pub struct Entity {
     pub fields: Vec<Field>,
     /// How many items the sample data holds.
     #[serde(default)]
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub count: u64,
     /// New items written per second in production (for index write costs and growth).
     #[serde(default)]
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub writes_per_second: f64,
     /// How long an item is kept (Time to Live), in days; `None` keeps it for ever.
     #[serde(default)]
+    #[cfg_attr(feature = "specta", specta(type = Option<specta_typescript::Number>))]
     pub retention_days: Option<f64>,
 }
 
 /// One key attribute an entity fills, from a template.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct KeyFill {
     pub attribute: String,
@@ -214,6 +234,7 @@ pub struct KeyFill {
     /// The share of the entity's items that carry this attribute (1 = all). Only index keys
     /// may be partial: a table key attribute is in every item (rule B.7).
     #[serde(default = "always")]
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub presence: f64,
 }
 
@@ -223,6 +244,7 @@ fn always() -> f64 {
 
 /// A field of an entity, its type and how sample values are made.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct Field {
     pub name: String,
@@ -233,6 +255,7 @@ pub struct Field {
 
 /// An attribute's type, as DynamoDB names it (rule B.7: the ten types).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[allow(clippy::upper_case_acronyms)]
 pub enum FieldType {
     S,
@@ -282,6 +305,7 @@ impl FieldType {
 
 /// A named read: which entity, found by which fields, in which order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct AccessPattern {
     pub name: String,
@@ -305,6 +329,7 @@ pub struct AccessPattern {
     pub reads: Vec<String>,
     /// Calls per second in production.
     #[serde(default)]
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub rate_per_second: f64,
     #[serde(default)]
     pub consistent: bool,
@@ -312,6 +337,7 @@ pub struct AccessPattern {
 
 /// A condition on one field's values (rule B.5's sort-key operators).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "op", rename_all = "camelCase")]
 pub enum FieldRange {
     Between {

@@ -38,15 +38,19 @@ pub const MAX_SPLITS: usize = 1024;
 
 /// The traffic a table takes, and how it spreads over its keys.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct TrafficModel {
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub read_units_per_second: f64,
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub write_units_per_second: f64,
     /// Traffic shared by item count (skew follows the data) or evenly over the keys.
     #[serde(default)]
     pub spread: Spread,
     /// How many times larger production is than the sample (sizes are multiplied by it).
     #[serde(default = "unscaled")]
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub scale: f64,
 }
 
@@ -55,6 +59,7 @@ fn unscaled() -> f64 {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub enum Spread {
     #[default]
@@ -64,28 +69,38 @@ pub enum Spread {
 
 /// One collection on the ring.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct Placed {
+    #[cfg_attr(feature = "specta", specta(type = dynotable_builder::typescript::AttributeValueJson))]
     pub key: AttributeValue,
     /// The key's position on the ring, `0..2^64`, as 16 hex digits.
     pub hash: String,
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub bytes: f64,
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub read_units: f64,
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub write_units: f64,
 }
 
 /// One partition: a range of the ring and what lands in it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct Partition {
     /// Inclusive start and end of its range, 16 hex digits each.
     pub start: String,
     pub end: String,
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub bytes: f64,
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub read_units: f64,
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub write_units: f64,
     /// Its share of the per-partition ceilings, the larger of reads and writes (1 = at the
     /// ceiling).
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub load: f64,
     pub hot: bool,
     pub collections: Vec<Placed>,
@@ -93,16 +108,22 @@ pub struct Partition {
 
 /// A table's partition map.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct PartitionMap {
     pub table: String,
     /// The estimate of step 1, before any split.
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub estimated: u64,
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub by_size: u64,
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub by_throughput: u64,
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub splits: usize,
     pub partitions: Vec<Partition>,
     /// Keys alone on a partition they overload.
+    #[cfg_attr(feature = "specta", specta(type = Vec<dynotable_builder::typescript::AttributeValueJson>))]
     pub hot_keys: Vec<AttributeValue>,
     pub notes: Vec<String>,
 }

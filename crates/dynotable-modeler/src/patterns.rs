@@ -34,7 +34,6 @@ use dynotable_engine::capacity::pricing::{HOURS_PER_MONTH, PriceTable};
 use dynotable_engine::capacity::{ReadKind, range_read};
 use dynotable_types::{AttributeValue, ScalarAttributeType};
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::ModelError;
 use crate::collections::entries;
@@ -48,6 +47,7 @@ pub const PRICE_REGION: &str = "us-east-1";
 
 /// What one pattern resolves to.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct Resolution {
     pub pattern: String,
@@ -57,15 +57,20 @@ pub struct Resolution {
     pub kind: TargetKind,
     /// The key condition in words (`depotCode = "DEP-N" AND begins_with(recordedAt, "TS#")`).
     pub key_condition: Option<String>,
-    /// The request body as sent (DynamoDB JSON), written by the query builder.
-    pub request: Value,
+    /// The request body as sent (DynamoDB JSON, pretty-printed), written by the query builder.
+    pub request: String,
     /// Given fields the key condition does not cover (a filter would be needed).
     pub filter_fields: Vec<String>,
     /// What the call reads on the sample data.
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub items_read: u64,
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub bytes_read: u64,
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub read_units_per_call: f64,
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub read_units_per_month: f64,
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub cost_per_month: f64,
     pub currency: String,
     pub notes: Vec<String>,
@@ -143,7 +148,7 @@ pub fn resolve(model: &Model, sample: &Sample, pattern: &AccessPattern) -> Resul
             target,
             kind: TargetKind::Table,
             key_condition: None,
-            request: request.to_json(),
+            request: body(&request),
             filter_fields: pattern.given.keys().cloned().collect(),
             items_read: all.len() as u64,
             bytes_read: bytes,
@@ -241,7 +246,7 @@ pub fn resolve(model: &Model, sample: &Sample, pattern: &AccessPattern) -> Resul
             &best.partition,
             best.sort.as_ref(),
         )),
-        request: generated.to_json(),
+        request: body(&generated),
         filter_fields: best.filter_fields,
         items_read: selected.len() as u64,
         bytes_read: bytes,
@@ -411,6 +416,10 @@ fn matches(condition: &SortKeyCondition, value: &AttributeValue) -> bool {
             _ => false,
         },
     }
+}
+
+fn body(request: &dynotable_builder::GeneratedRequest) -> String {
+    serde_json::to_string_pretty(&request.to_json()).unwrap_or_default()
 }
 
 fn literal(value: &AttributeValue) -> String {

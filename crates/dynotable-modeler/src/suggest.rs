@@ -29,6 +29,7 @@ use crate::template::Template;
 
 /// A suggested GSI and what it costs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct Suggestion {
     pub table: String,
@@ -37,9 +38,13 @@ pub struct Suggestion {
     /// The key attributes the entity must fill for its items to be in the index.
     pub fills: Vec<KeyFill>,
     /// The sample's average index entry, and the write units one entity write adds (rule B.3).
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub entry_bytes: u64,
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub write_units_per_write: f64,
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub write_units_per_month: f64,
+    #[cfg_attr(feature = "specta", specta(type = specta_typescript::Number))]
     pub write_cost_per_month: f64,
     pub currency: String,
 }

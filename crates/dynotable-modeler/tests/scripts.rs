@@ -210,7 +210,12 @@ impl goldenscript::Runner for Runner {
                     .filter(|p| only.as_ref().is_none_or(|o| *o == p.name))
                 {
                     match resolve(&model, &sample, pattern) {
-                        Ok(r) => out.push_str(&format!("{}\n", serde_json::to_string_pretty(&r)?)),
+                        Ok(r) => {
+                            // The request body is text; shown as the JSON it is.
+                            let mut shown = serde_json::to_value(&r)?;
+                            shown["request"] = serde_json::from_str(&r.request)?;
+                            out.push_str(&format!("{}\n", serde_json::to_string_pretty(&shown)?))
+                        }
                         Err(e) => out.push_str(&error_line(&e)),
                     }
                 }

@@ -37,6 +37,7 @@ use crate::template::Template;
 
 /// What a Workbench file carries that the model has no member for.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct WorkbenchExtras {
     pub date_created: String,
@@ -49,6 +50,7 @@ pub struct WorkbenchExtras {
 
 /// Per table: raw JSON text of the members kept as they were, and the lists' order.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct TableExtras {
     /// `NonKeyAttributes` as imported: names and types, in order.
