@@ -14,17 +14,22 @@
 //!   client would; a table that already exists is refused before anything is written.
 
 use dynotable_engine::ErrorKind;
+use dynotable_modeler::ModelError;
 use dynotable_modeler::collections::{Growth, TargetCollections, collections, growth};
 use dynotable_modeler::export::{cdk, cloudformation, create_table, terraform, workbench};
 use dynotable_modeler::generate::generate;
-use dynotable_modeler::partitions::{PartitionMap, TrafficModel, partition_map};
+use dynotable_modeler::partitions::{PartitionMap, partition_map};
 use dynotable_modeler::patterns::{Resolution, resolve_all};
-use dynotable_modeler::suggest::{self, Suggestion};
-use dynotable_modeler::{Model, ModelError};
+use dynotable_modeler::suggest;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::{App, CommandError, ErrorCode};
+
+// The modeler's model and inputs, as the shell's commands name them.
+pub use dynotable_modeler::Model;
+pub use dynotable_modeler::partitions::TrafficModel;
+pub use dynotable_modeler::suggest::Suggestion as ModelSuggestion;
 
 /// Why the model cannot be analysed: the modeler's error as data for the UI.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
@@ -139,7 +144,7 @@ impl App {
     pub fn take_model_suggestion(
         &self,
         model: &Model,
-        suggestion: &Suggestion,
+        suggestion: &ModelSuggestion,
     ) -> Result<Model, CommandError> {
         suggest::apply(model, suggestion).map_err(command_error)
     }

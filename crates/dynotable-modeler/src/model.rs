@@ -74,7 +74,8 @@ pub struct KeyAttr {
 /// How a table (and its GSIs) is billed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(tag = "mode", rename_all = "camelCase")]
+/// (Named `ModelBilling` in TypeScript, beside the app's own `Billing`; the JSON is unchanged.)
+#[serde(tag = "mode", rename = "ModelBilling", rename_all = "camelCase")]
 pub enum Billing {
     #[default]
     OnDemand,
@@ -111,7 +112,13 @@ impl IndexModel {
 /// What an index copies from each item besides the keys.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(tag = "type", content = "attributes", rename_all = "camelCase")]
+/// (Named `ModelProjection` in TypeScript, beside the app's own `Projection`.)
+#[serde(
+    tag = "type",
+    content = "attributes",
+    rename = "ModelProjection",
+    rename_all = "camelCase"
+)]
 pub enum Projection {
     #[default]
     All,

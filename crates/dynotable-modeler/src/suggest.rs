@@ -17,7 +17,7 @@ use dynotable_engine::capacity::index_entry_image;
 use dynotable_engine::capacity::pricing::{HOURS_PER_MONTH, PriceTable};
 use dynotable_engine::capacity::write_blocks;
 use dynotable_types::ScalarAttributeType;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::ModelError;
 use crate::collections::{key_schema, projection_schema};
@@ -28,7 +28,7 @@ use crate::patterns::PRICE_REGION;
 use crate::template::Template;
 
 /// A suggested GSI and what it costs.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct Suggestion {
