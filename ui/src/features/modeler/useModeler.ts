@@ -51,10 +51,12 @@ export function useModeler(source: ModelerSource) {
   const parsed = useMemo(() => parseModel(text), [text]);
   const settled = useDebounced({ parsed, seed, traffic }, 250);
 
+  // Asked again only when the settled content changes; the last answer stays on screen until
+  // the next one arrives, so the boxes do not blink (or lose focus) while the user types.
+  const settledKey = JSON.stringify(settled);
   useEffect(() => {
     if (!settled.parsed.ok) return;
     let live = true;
-    setAnalysis({ status: "loading" });
     void unwrap<ModelAnalysis>(source.analyzeModel(settled.parsed.model, settled.seed, settled.traffic).then((data) => ({ status: "ok" as const, data }))).then(
       (answer) => {
         if (live) setAnalysis(answer);
@@ -63,7 +65,7 @@ export function useModeler(source: ModelerSource) {
     return () => {
       live = false;
     };
-  }, [settled, source]);
+  }, [settledKey, source]);
 
   const takeSuggestion = async (suggestion: Suggestion) => {
     if (!parsed.ok) return;
