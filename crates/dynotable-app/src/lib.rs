@@ -25,6 +25,7 @@ mod error;
 pub mod files;
 pub mod history;
 pub mod index_views;
+pub mod modeler;
 pub mod new_table;
 pub mod partiql;
 pub mod profiles;

@@ -13,6 +13,7 @@ import { PartiqlScreen } from "../features/partiql/PartiqlScreen";
 import { useStartScreen } from "../features/start/useStartScreen";
 import { useDemoTables } from "../features/start/useDemoTables";
 import { CreateTableScreen } from "../features/create/CreateTableScreen";
+import { ModelerScreen } from "../features/modeler/ModelerScreen";
 import { commands, type Profile } from "../ipc/bindings.gen";
 import type { TableIntent } from "../shared/tableIntent";
 
@@ -24,6 +25,8 @@ type OpenTable = { id: string; profile: Profile; table: string | null; intent: T
 
 /** The start screen's tab. */
 const START = "start";
+/** The data modeler's tab. */
+const MODELER = "modeler";
 
 /**
  * The application shell: connections and their tables on the left, open tables as tabs in the
@@ -48,6 +51,13 @@ export function App() {
   const openPartiql = useCallback((profile: Profile) => {
     setEditors((current) => (current.some((p) => p.id === profile.id) ? current : [...current, profile]));
     setActiveId(`partiql/${profile.id}`);
+  }, []);
+
+  // The data modeler: one tab, kept mounted while open so the model survives tab switches.
+  const [modeler, setModeler] = useState(false);
+  const openModeler = useCallback(() => {
+    setModeler(true);
+    setActiveId(MODELER);
   }, []);
 
   const openTable = useCallback((profile: Profile, table: string, asked?: Omit<TableIntent, "n">) => {
@@ -88,6 +98,11 @@ export function App() {
       if (activeId === START) setActiveId(open[0]?.id ?? null);
       return;
     }
+    if (id === MODELER) {
+      setModeler(false);
+      if (activeId === MODELER) setActiveId(open[0]?.id ?? (start.shown ? START : null));
+      return;
+    }
     if (id.startsWith("partiql/")) {
       setEditors((current) => current.filter((p) => partiqlId(p) !== id));
       if (activeId === id) setActiveId(open[0]?.id ?? (start.shown ? START : null));
@@ -112,6 +127,7 @@ export function App() {
     ...(start.shown ? [{ id: START, title: "Start", detail: "the demo story" }] : []),
     ...open.map((t) => ({ id: t.id, title: t.table ?? "New table", detail: t.profile.name })),
     ...editors.map((p) => ({ id: partiqlId(p), title: `PartiQL · ${p.name}`, detail: p.region })),
+    ...(modeler ? [{ id: MODELER, title: "Data modeler", detail: "a key schema, before a table exists" }] : []),
   ];
   // The start tab is on show when it is asked for, or when nothing else is open.
   const shownId = activeId ?? (start.shown ? START : null);
@@ -160,6 +176,11 @@ export function App() {
                   <PartiqlScreen profile={p} />
                 </div>
               ))}
+              {modeler && (
+                <div key={MODELER} hidden={shownId !== MODELER}>
+                  <ModelerScreen />
+                </div>
+              )}
             </Tabs>
           )}
         </main>
@@ -167,7 +188,7 @@ export function App() {
           appInfo={appInfo}
           connection={activeProfile === null ? null : `${activeProfile.name} · ${activeProfile.region}`}
           theme={theme}
-          help={{ onStart: showStart, onShortcuts: () => sheet.setOpen(true) }}
+          help={{ onStart: showStart, onShortcuts: () => sheet.setOpen(true), onModeler: openModeler }}
         />
       </div>
       <ShortcutSheet open={sheet.open} onClose={() => sheet.setOpen(false)} />

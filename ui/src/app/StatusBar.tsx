@@ -18,7 +18,7 @@ export function StatusBar({
   connection?: string | null;
   theme?: { choice: ThemeChoice; toggle: () => void } | null;
   /** Help's entries: the start screen and the keyboard shortcuts. */
-  help?: { onStart: () => void; onShortcuts: () => void } | null;
+  help?: { onStart: () => void; onShortcuts: () => void; onModeler?: () => void } | null;
 }) {
   const ledger = useCapacityLedger();
   return (
@@ -53,6 +53,11 @@ export function StatusBar({
           <button type="button" onClick={help.onShortcuts} data-testid="help-shortcuts" title="Help: every keyboard shortcut (?)">
             Shortcuts ?
           </button>
+          {help.onModeler !== undefined && (
+            <button type="button" onClick={help.onModeler} data-testid="open-modeler" title="The data modeler: sketch a key schema, see its collections, costs and partitions">
+              Data modeler
+            </button>
+          )}
         </span>
       )}
     </footer>

@@ -149,6 +149,22 @@ export const commands = {
 	/**  The expression builder: one expression written out with automatic placeholders. */
 	generateExpression: (state: ExpressionState) => typedError<GeneratedExpression, CommandError>(__TAURI_INVOKE("generate_expression", { state })),
 	/**
+	 *  The data modeler: everything drawn for one state of the model (a model DynamoDB would
+	 *  refuse comes back with its problem, not as an error).
+	 */
+	analyzeModel: (model: Model, seed: number, traffic: TrafficModel) => __TAURI_INVOKE<ModelAnalysis>("analyze_model", { model, seed, traffic }),
+	/**  The data modeler: the model with a suggested GSI taken. */
+	takeModelSuggestion: (model: Model, suggestion: Suggestion) => typedError<Model, CommandError>(__TAURI_INVOKE("take_model_suggestion", { model, suggestion })),
+	/**
+	 *  The data modeler: the model as CreateTable JSON, CloudFormation, CDK, Terraform or a NoSQL
+	 *  Workbench file (with the sample made from `seed`, dated `now` unless imported).
+	 */
+	exportModel: (model: Model, format: ModelExportFormat, seed: number, now: string) => typedError<string, CommandError>(__TAURI_INVOKE("export_model", { model, format, seed, now })),
+	/**  The data modeler: a NoSQL Workbench data-model file read into a model. */
+	importWorkbenchModel: (text: string) => typedError<Model, CommandError>(__TAURI_INVOKE("import_workbench_model", { text })),
+	/**  The data modeler: the model's tables and sample data created in the embedded engine. */
+	applyModelToEmbedded: (model: Model, seed: number) => typedError<AppliedModel, CommandError>(__TAURI_INVOKE("apply_model_to_embedded", { model, seed })),
+	/**
 	 *  The expression builder's text mode: typed expressions with their maps, as builder states, or
 	 *  DynamoDB's objections at their positions.
 	 */
@@ -193,6 +209,26 @@ export type AbsentItem = {
 	reason: string,
 };
 
+/**  A named read: which entity, found by which fields, in which order. */
+export type AccessPattern = {
+	name: string,
+	entity: string,
+	/**  The fields the caller knows, with an example value each (text, as typed). */
+	given?: { [key in string]: string },
+	/**  A range on one field (`recordedAt` between two instants). */
+	range?: FieldRange | null,
+	/**  The field the results are ordered by, if the order matters. */
+	orderBy?: string | null,
+	descending?: boolean,
+	/**  Items per call (`Limit`). */
+	limit?: number | null,
+	/**  Fields the caller reads (for a suggested index's projection); empty means all. */
+	reads?: string[],
+	/**  Calls per second in production. */
+	ratePerSecond?: number,
+	consistent?: boolean,
+};
+
 /**  The application's identity and health, shown in the status bar. */
 export type AppInfo = {
 	/**  The app's version (the workspace version it was built from). */
@@ -202,6 +238,12 @@ export type AppInfo = {
 	/**  The embedded engine's database file. */
 	enginePath: string,
 	engine: EngineInfo,
+};
+
+/**  What applying a model to the embedded engine made. */
+export type AppliedModel = {
+	tables: string[],
+	items: number,
 };
 
 /**  A document path: `["order", "items", 2, "sku"]` is `order.items[2].sku`. */
@@ -317,6 +359,16 @@ export type CodeTarget =
 "go" | 
 /**  Java, AWS SDK for Java 2.x. */
 "java";
+
+/**  One collection on one table or index. */
+export type Collection = {
+	/**  The partition-key value, in DynamoDB JSON. */
+	key: AttributeValueJson,
+	items: number,
+	bytes: number,
+	/**  Items per entity type. */
+	entities: { [key in string]: number },
+};
 
 /**  A collection's size against the item-collection limit (tables with an LSI, rule B.7). */
 export type CollectionGauge = {
@@ -524,6 +576,25 @@ export type EngineInfo = {
 export type EngineState = "starting" | "ready" | "failed";
 
 /**
+ *  An entity type of single-table design: what it is keyed by, what it holds, how many there
+ *  are and how fast they are written.
+ */
+export type Entity = {
+	name: string,
+	table: string,
+	/**  The key attributes the entity fills: the table's key, then each index key it carries. */
+	keys: KeyFill[],
+	/**  The entity's fields: key-template inputs and stored attributes. */
+	fields?: Field[],
+	/**  How many items the sample data holds. */
+	count?: number,
+	/**  New items written per second in production (for index write costs and growth). */
+	writesPerSecond?: number,
+	/**  How long an item is kept (Time to Live), in days; `None` keeps it for ever. */
+	retentionDays?: number | null,
+};
+
+/**
  *  Stable, typed error codes. Add variants; never rename or reuse one — the UI and saved logs
  *  depend on the spelling, which is the SCREAMING_SNAKE_CASE of the variant.
  */
@@ -663,6 +734,19 @@ export type ExpressionText = {
 	text: string,
 };
 
+/**  A field of an entity, its type and how sample values are made. */
+export type Field = {
+	name: string,
+	type: FieldType,
+	generator: Generator,
+};
+
+/**  A condition on one field's values (rule B.5's sort-key operators). */
+export type FieldRange = { op: "between"; field: string; low: string; high: string } | { op: "beginsWith"; field: string; prefix: string } | { op: "atLeast"; field: string; value: string } | { op: "atMost"; field: string; value: string };
+
+/**  An attribute's type, as DynamoDB names it (rule B.7: the ten types). */
+export type FieldType = "S" | "N" | "B" | "BOOL" | "NULL" | "L" | "M" | "SS" | "NS" | "BS";
+
 export type FileFormat = "jsonLines" | "dynamodbJson" | "csv";
 
 /**  What a chosen file is for. */
@@ -694,6 +778,51 @@ export type GeneratedRequest = {
 	/**  `Some(true)` for strongly consistent reads; absent means eventually consistent. */
 	consistentRead: boolean | null,
 	returnConsumedCapacity: ReturnConsumedCapacity | null,
+};
+
+/**  How a field's sample values are made. */
+export type Generator = 
+/**  `prefix` and a counter: `V-7741`, `V-7748`, … (`start`, `step`, zero-padded to `width`). */
+{ kind: "sequence"; prefix?: string; start?: number; step?: number; width?: number } | 
+/**  One of `values`, with optional relative `weights`. */
+{ kind: "choice"; values: string[]; weights?: number[] } | 
+/**  A number between `min` and `max` with `decimals` digits after the point. */
+{ kind: "number"; min: number; max: number; decimals?: number } | 
+/**
+ *  An ISO-8601 UTC instant: `start` (seconds since the epoch) plus `step_seconds` per item,
+ *  counted per value of the field `per` if given, plus up to `jitter_seconds`.
+ */
+{ kind: "time"; start: number; stepSeconds: number; jitterSeconds?: number; per?: string | null } | 
+/**  Random letters and digits, `length` of them. */
+{ kind: "text"; length: number } | 
+/**  True with probability `share`. */
+{ kind: "flag"; share: number } | 
+/**  The same value in every item. */
+{ kind: "constant"; value: string } | 
+/**  A value of `field` of an entity generated earlier (a reading's vehicle). */
+{ kind: "ref"; entity: string; field: string; skew?: Skew | null } | 
+/**
+ *  The value of `field` in the item of `entity` whose `by` equals this item's `by` (the
+ *  depot of the reading's vehicle); `by` must be drawn before this field.
+ */
+{ kind: "lookup"; entity: string; by: string; field: string };
+
+/**  One collection's size projected over time. */
+export type Growth = {
+	table: string,
+	key: AttributeValueJson,
+	/**  The sample's bytes, table items plus LSI entries. */
+	bytesNow: number,
+	/**  Bytes added a day while nothing expires. */
+	bytesPerDay: number,
+	/**  The size once every entity with a retention is at its steady state, if all have one. */
+	steadyBytes: number | null,
+	/**  `(day, bytes)` at 30, 90, 180, 365, 730 and 1,095 days. */
+	points: ([number, number])[],
+	/**  The 10 GB limit when the table has an LSI (rule B.7), else none. */
+	limitBytes: number | null,
+	/**  The first day the collection passes the limit, if it ever does (within 100 years). */
+	daysToLimit: number | null,
 };
 
 export type HistoryEntry = {
@@ -746,6 +875,17 @@ export type IndexCostFigure = {
 };
 
 export type IndexKind = "global" | "local";
+
+/**
+ *  A secondary index. An LSI shares the table's partition key (rule B.7), so its
+ *  `partition_key` must be the table's.
+ */
+export type IndexModel = {
+	name: string,
+	partitionKey: KeyAttr,
+	sortKey?: KeyAttr | null,
+	projection?: ModelProjection,
+};
 
 export type IndexSummary = {
 	name: string,
@@ -811,6 +951,12 @@ export type ItemRead = {
 	consumedCapacity: ConsumedCapacity | null,
 };
 
+/**  A key attribute and its scalar type (rule B.7: S, N or B). */
+export type KeyAttr = {
+	name: string,
+	type: KeyType,
+};
+
 export type KeyAttribute = {
 	name: string,
 	type: ScalarType,
@@ -831,6 +977,17 @@ export type KeyConditionState = {
 	 */
 	sortEqual?: BuilderKeyEquality[],
 	sort: BuilderSortKeyCondition | null,
+};
+
+/**  One key attribute an entity fills, from a template. */
+export type KeyFill = {
+	attribute: string,
+	template: string,
+	/**
+	 *  The share of the entity's items that carry this attribute (1 = all). Only index keys
+	 *  may be partial: a table key attribute is in every item (rule B.7).
+	 */
+	presence?: number,
 };
 
 /**  The load on one partition-key value (or on each of a group with the same share). */
@@ -892,6 +1049,61 @@ export type ModeCost = {
 	writes: number,
 	total: number,
 };
+
+/**  A whole design: tables, the entity types stored in them, and how they are read. */
+export type Model = {
+	name: string,
+	description?: string,
+	author?: string,
+	tables: TableModel[],
+	entities?: Entity[],
+	patterns?: AccessPattern[],
+	/**
+	 *  What a NoSQL Workbench file imported into this model carried beyond it, kept so the
+	 *  file exports again unchanged ([`crate::export::workbench`]).
+	 */
+	workbench?: WorkbenchExtras | null,
+};
+
+/**  Everything the modeler draws for one state of the model. */
+export type ModelAnalysis = {
+	/**  Set when the model is not valid; the other members are then empty. */
+	problem: ModelProblem | null,
+	collections: TargetCollections[],
+	patterns: Resolution[],
+	/**  Per table, the growth of its fastest-growing collection. */
+	growth: Growth[],
+	partitions: PartitionMap[],
+};
+
+/**
+ *  How a table (and its GSIs) is billed.
+ *  (Named `ModelBilling` in TypeScript, beside the app's own `Billing`; the JSON is unchanged.)
+ */
+export type ModelBilling = { mode: "onDemand" } | 
+/**  Provisioned read and write capacity units, the table's and each GSI's. */
+{ mode: "provisioned"; readUnits: number; writeUnits: number };
+
+/**  An export of the model. */
+export type ModelExportFormat = "createTable" | "cloudFormation" | "cdk" | "terraform" | "workbench";
+
+/**  Why the model cannot be analysed: the modeler's error as data for the UI. */
+export type ModelProblem = {
+	/**
+	 *  `INVALID_MODEL`, `INVALID_TABLE`, `INVALID_TEMPLATE`, `INVALID_GENERATOR`,
+	 *  `INVALID_PATTERN` or `INVALID_IMPORT`.
+	 */
+	code: string,
+	message: string,
+	/**  DynamoDB's exception when the rule broken is CreateTable's. */
+	exception: string | null,
+};
+
+/**
+ *  What an index copies from each item besides the keys.
+ *  (Named `ModelProjection` in TypeScript, beside the app's own `Projection`.)
+ */
+export type ModelProjection = { type: "all" } | { type: "keysOnly" } | { type: "include"; attributes: string[] };
 
 export type MonthlyCost = {
 	region: string,
@@ -958,8 +1170,49 @@ export type ParseOutcome =
 /**  What DynamoDB would answer, each with the expression and span it points at. */
 { status: "invalid"; diagnostics: Diagnostic[] };
 
+/**  One partition: a range of the ring and what lands in it. */
+export type Partition = {
+	/**  Inclusive start and end of its range, 16 hex digits each. */
+	start: string,
+	end: string,
+	bytes: number,
+	readUnits: number,
+	writeUnits: number,
+	/**
+	 *  Its share of the per-partition ceilings, the larger of reads and writes (1 = at the
+	 *  ceiling).
+	 */
+	load: number,
+	hot: boolean,
+	collections: Placed[],
+};
+
+/**  A table's partition map. */
+export type PartitionMap = {
+	table: string,
+	/**  The estimate of step 1, before any split. */
+	estimated: number,
+	bySize: number,
+	byThroughput: number,
+	splits: number,
+	partitions: Partition[],
+	/**  Keys alone on a partition they overload. */
+	hotKeys: AttributeValueJson[],
+	notes: string[],
+};
+
 /**  One step of a path: a map key (or, first, a top-level attribute name) or a list index. */
 export type PathStep = number | string;
+
+/**  One collection on the ring. */
+export type Placed = {
+	key: AttributeValueJson,
+	/**  The key's position on the ring, `0..2^64`, as 16 hex digits. */
+	hash: string,
+	bytes: number,
+	readUnits: number,
+	writeUnits: number,
+};
 
 /**  Where one item sits in one column. */
 export type Placement = {
@@ -1166,6 +1419,31 @@ export type RequestCostFigure = {
 	lines: ExplanationLine[],
 };
 
+/**  What one pattern resolves to. */
+export type Resolution = {
+	pattern: string,
+	/**  `Query` or `Scan`. */
+	operation: string,
+	target: Target,
+	kind: TargetKind,
+	/**  The key condition in words (`depotCode = "DEP-N" AND begins_with(recordedAt, "TS#")`). */
+	keyCondition: string | null,
+	/**  The request body as sent (DynamoDB JSON, pretty-printed), written by the query builder. */
+	request: string,
+	/**  Given fields the key condition does not cover (a filter would be needed). */
+	filterFields: string[],
+	/**  What the call reads on the sample data. */
+	itemsRead: number,
+	bytesRead: number,
+	readUnitsPerCall: number,
+	readUnitsPerMonth: number,
+	costPerMonth: number,
+	currency: string,
+	notes: string[],
+	/**  For a pattern that needs a Scan, the GSI that would serve it. */
+	suggestion: Suggestion | null,
+};
+
 export type ReturnConsumedCapacity = "INDEXES" | "TOTAL" | "NONE";
 
 /**  What can be saved from the builder: one expression, or a whole request. */
@@ -1290,6 +1568,12 @@ export type SizeSource =
  */
 { kind: "tableAverage" };
 
+/**  The first `hot` values picked `factor` times as often as each of the others. */
+export type Skew = {
+	hot: number,
+	factor: number,
+};
+
 /**
  *  A sort-key condition: exactly the operators DynamoDB allows on a sort key (rule B.5,
  *  docs/dynamodb-rules.md).
@@ -1298,6 +1582,8 @@ export type SortKeyCondition = { op: "eq"; value: AttributeValue } | { op: "lt";
 
 /**  An operator of a sort-key condition. */
 export type SortKeyOperator = "=" | "<" | "<=" | ">" | ">=" | "BETWEEN" | "begins_with";
+
+export type Spread = "byItems" | "uniform";
 
 /**  A statement's own failure inside a batch (`ConditionalCheckFailed`, `DuplicateItem`, ...). */
 export type StatementError = {
@@ -1407,6 +1693,21 @@ export type StreamRecord = {
 	ttlDeletion: boolean,
 };
 
+/**  A suggested GSI and what it costs. */
+export type Suggestion = {
+	table: string,
+	entity: string,
+	index: IndexModel,
+	/**  The key attributes the entity must fill for its items to be in the index. */
+	fills: KeyFill[],
+	/**  The sample's average index entry, and the write units one entity write adds (rule B.3). */
+	entryBytes: number,
+	writeUnitsPerWrite: number,
+	writeUnitsPerMonth: number,
+	writeCostPerMonth: number,
+	currency: string,
+};
+
 /**  A sweep run on demand. */
 export type SweepOutcome = {
 	/**  Items deleted, on every table with TTL on. */
@@ -1467,11 +1768,37 @@ export type TableDescription = {
 	arn: string | null,
 };
 
+/**  Per table: raw JSON text of the members kept as they were, and the lists' order. */
+export type TableExtras = {
+	/**  `NonKeyAttributes` as imported: names and types, in order. */
+	nonKeyAttributes: ([string, string])[],
+	hasFacets: boolean,
+	hasIndexes: boolean,
+	hasData: boolean,
+	dataAccess: string | null,
+	sampleDataFormats: string | null,
+	provisionedCapacitySettings: string | null,
+	/**  Per facet: its `NonKeyAttributes` and its `TableData` text. */
+	facets: { [key in string]: [string[], string] },
+};
+
 /**  One page of table names. */
 export type TableList = {
 	names: string[],
 	/**  Where the next page starts, when there is one. */
 	nextStart: string | null,
+};
+
+/**  One table: its key, billing and indexes, and items typed or pasted by hand. */
+export type TableModel = {
+	name: string,
+	partitionKey: KeyAttr,
+	sortKey?: KeyAttr | null,
+	billing?: ModelBilling,
+	globalIndexes?: IndexModel[],
+	localIndexes?: IndexModel[],
+	/**  Items given as they are (DynamoDB JSON), besides the generated ones. */
+	items?: { [key in string]: AttributeValueJson }[],
 };
 
 /**  One tag of a table. */
@@ -1534,6 +1861,23 @@ export type TailUpdate = {
 	notice: string | null,
 };
 
+/**  Where a read goes: the table itself or one of its indexes. */
+export type Target = {
+	table: string,
+	index?: string | null,
+};
+
+/**  The collections of one table or index, largest first. */
+export type TargetCollections = {
+	target: Target,
+	kind: TargetKind,
+	items: number,
+	bytes: number,
+	collections: Collection[],
+};
+
+export type TargetKind = "table" | "global" | "local";
+
 /**  A byte range in an expression's text, for underlining. */
 export type TextSpan = {
 	start: number,
@@ -1546,6 +1890,16 @@ export type TrafficInput = {
 	writesPerSecond: number,
 	writeUnitsPerRequest: number,
 	spread: KeySpread,
+};
+
+/**  The traffic a table takes, and how it spreads over its keys. */
+export type TrafficModel = {
+	readUnitsPerSecond: number,
+	writeUnitsPerSecond: number,
+	/**  Traffic shared by item count (skew follows the data) or evenly over the keys. */
+	spread?: Spread,
+	/**  How many times larger production is than the sample (sizes are multiplied by it). */
+	scale?: number,
 };
 
 /**  ExecuteTransaction's answer: for reads, one item (or none) per statement; for writes, none. */
@@ -1673,6 +2027,15 @@ export type ViewSource =
 { kind: "partition"; value: AttributeValue; limit: number } | 
 /**  The first `limit` items of a Scan of the table. */
 { kind: "scan"; limit: number };
+
+/**  What a Workbench file carries that the model has no member for. */
+export type WorkbenchExtras = {
+	dateCreated: string,
+	dateLastModified: string,
+	awsService: string,
+	version: string,
+	tables?: { [key in string]: TableExtras },
+};
 
 /**  A steady load to price. */
 export type Workload = {

@@ -1,0 +1,142 @@
+//! The data modeler's commands, headless: the Telemetry model of the seed articles analysed,
+//! its depot pattern flagged as a Scan until the suggested GSI is taken, exported, read back
+//! from NoSQL Workbench's format, and applied to the embedded engine — where each pattern's
+//! Query returns the items and costs the read units the modeler predicted on the same sample.
+
+use std::sync::Arc;
+
+use dynotable_app::modeler::{ModelAnalysis, ModelExportFormat};
+use dynotable_app::secrets::MemoryStore;
+use dynotable_app::{App, ErrorCode};
+use dynotable_modeler::Model;
+use dynotable_modeler::partitions::{Spread, TrafficModel};
+use serde_json::Value;
+
+fn start(dir: &std::path::Path) -> App {
+    App::start_with("test", dir, Arc::new(MemoryStore::default()))
+}
+
+fn telemetry() -> Model {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../dynotable-modeler/tests/models/telemetry.json"
+    );
+    let mut model = Model::from_json(&std::fs::read_to_string(path).unwrap()).unwrap();
+    // The demo data already has a Telemetry table in the embedded engine.
+    model.tables[0].name = "TelemetryModel".into();
+    for entity in &mut model.entities {
+        entity.table = "TelemetryModel".into();
+    }
+    model
+}
+
+fn traffic() -> TrafficModel {
+    TrafficModel {
+        read_units_per_second: 100.0,
+        write_units_per_second: 40.0,
+        spread: Spread::ByItems,
+        scale: 1.0,
+    }
+}
+
+fn pattern<'a>(analysis: &'a ModelAnalysis, prefix: &str) -> &'a dynotable_modeler::patterns::Resolution {
+    analysis
+        .patterns
+        .iter()
+        .find(|p| p.pattern.starts_with(prefix))
+        .unwrap()
+}
+
+#[tokio::test]
+async fn the_telemetry_model_from_analysis_to_the_embedded_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path());
+    let model = telemetry();
+
+    let analysis = app.analyze_model(&model, 7, &traffic());
+    assert_eq!(analysis.problem, None);
+    // VEH#V-7741's box: its META item and the most readings of any vehicle.
+    let table = &analysis.collections[0];
+    assert_eq!(table.target.index, None);
+    assert_eq!(
+        serde_json::to_value(&table.collections[0].key).unwrap(),
+        serde_json::json!({ "S": "VEH#V-7741" })
+    );
+    assert_eq!(table.collections[0].entities["Vehicle"], 1);
+    assert_eq!(analysis.partitions.len(), 1);
+    assert_eq!(analysis.growth.len(), 1);
+
+    // The depot pattern needs a Scan until its GSI exists.
+    let depot = pattern(&analysis, "a depot");
+    assert_eq!(depot.operation, "Scan");
+    let suggestion = depot.suggestion.clone().unwrap();
+    let model = app.take_model_suggestion(&model, &suggestion).unwrap();
+    let analysis = app.analyze_model(&model, 7, &traffic());
+    let depot = pattern(&analysis, "a depot");
+    assert_eq!(
+        (depot.operation.as_str(), depot.target.index.as_deref()),
+        ("Query", Some("ByDepotCode"))
+    );
+    // Taking it twice is refused.
+    let twice = app.take_model_suggestion(&model, &suggestion).unwrap_err();
+    assert_eq!(twice.code, ErrorCode::Validation);
+
+    // Exports, and the Workbench file read back.
+    let terraform = app
+        .export_model(&model, ModelExportFormat::Terraform, 7, "now")
+        .unwrap();
+    assert!(terraform.contains("name = \"ByDepotCode\""), "{terraform}");
+    let file = app
+        .export_model(&model, ModelExportFormat::Workbench, 7, "now")
+        .unwrap();
+    let imported = app.import_workbench_model(&file).unwrap();
+    assert_eq!(imported.tables[0].global_indexes, model.tables[0].global_indexes);
+    assert_eq!(
+        app.import_workbench_model("{}").unwrap_err().code,
+        ErrorCode::Validation
+    );
+
+    // Applied to the embedded engine: every pattern's Query reads what the modeler said.
+    let applied = app.apply_model_to_embedded(&model, 7).await.unwrap();
+    assert_eq!(applied.tables, vec!["TelemetryModel".to_owned()]);
+    assert_eq!(applied.items, 222);
+    let engine = app.engine().await.unwrap();
+    for resolution in &analysis.patterns {
+        let mut body: Value = serde_json::from_str(&resolution.request).unwrap();
+        body["ReturnConsumedCapacity"] = "TOTAL".into();
+        let operation = resolution.operation.as_str();
+        let answer: Value =
+            serde_json::from_slice(&engine.call(operation, body.to_string().as_bytes()).await.unwrap())
+                .unwrap();
+        if operation == "Query" {
+            assert_eq!(answer["Count"], resolution.items_read, "{}", resolution.pattern);
+            assert_eq!(
+                answer["ConsumedCapacity"]["CapacityUnits"].as_f64().unwrap(),
+                resolution.read_units_per_call,
+                "{}",
+                resolution.pattern
+            );
+        }
+    }
+
+    // Applying again is refused before anything is written.
+    let again = app.apply_model_to_embedded(&model, 7).await.unwrap_err();
+    assert_eq!(again.exception.as_deref(), Some("ResourceInUseException"));
+}
+
+#[tokio::test]
+async fn a_model_dynamodb_would_refuse_is_a_problem_not_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path());
+    let mut model = telemetry();
+    model.tables[0].name = "T".into();
+    let analysis = app.analyze_model(&model, 7, &traffic());
+    let problem = analysis.problem.unwrap();
+    assert_eq!(problem.code, "INVALID_TABLE");
+    assert_eq!(problem.exception.as_deref(), Some("ValidationException"));
+    assert!(analysis.collections.is_empty());
+    let export = app
+        .export_model(&model, ModelExportFormat::CloudFormation, 7, "now")
+        .unwrap_err();
+    assert_eq!(export.code, ErrorCode::Validation);
+}

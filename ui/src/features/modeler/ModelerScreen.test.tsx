@@ -1,0 +1,164 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import type { Model, ModelAnalysis, Suggestion, Resolution } from "../../ipc/bindings.gen";
+import { ModelerScreen } from "./ModelerScreen";
+import type { ModelerSource } from "./source";
+import { parseModel, workbenchDate } from "./useModeler";
+
+const ok = <T,>(data: T) => Promise.resolve({ status: "ok" as const, data });
+
+const suggestion = {
+  table: "TelemetryModel",
+  entity: "Reading",
+  index: {
+    name: "ByDepotCode",
+    partitionKey: { name: "depotCode", type: "S" },
+    sortKey: { name: "recordedAt", type: "S" },
+    projection: { type: "include", attributes: ["speedKph", "fuelPct"] },
+  },
+  fills: [{ attribute: "depotCode", template: "{depotCode}", presence: 1 }],
+  entryBytes: 85,
+  writeUnitsPerWrite: 1,
+  writeUnitsPerMonth: 105120000,
+  writeCostPerMonth: 65.7,
+  currency: "USD",
+} as unknown as Suggestion;
+
+const resolution = (over: Partial<Resolution>): Resolution =>
+  ({
+    pattern: "recent readings of one vehicle",
+    operation: "Query",
+    target: { table: "TelemetryModel", index: null },
+    kind: "table",
+    keyCondition: 'vehicleId = "VEH#V-7741" AND begins_with(recordedAt, "TS#")',
+    request: "{}",
+    filterFields: [],
+    itemsRead: 20,
+    bytesRead: 1919,
+    readUnitsPerCall: 0.5,
+    readUnitsPerMonth: 6570000,
+    costPerMonth: 0.82125,
+    currency: "USD",
+    notes: [],
+    suggestion: null,
+    ...over,
+  }) as Resolution;
+
+function analysis(withGsi: boolean): ModelAnalysis {
+  return {
+    problem: null,
+    collections: [
+      {
+        target: { table: "TelemetryModel", index: null },
+        kind: "table",
+        items: 222,
+        bytes: 21198,
+        collections: [
+          { key: { S: "VEH#V-7741" }, items: 100, bytes: 9589, entities: { Reading: 99, Vehicle: 1 } },
+          { key: { S: "VEH#V-7748" }, items: 15, bytes: 1428, entities: { Reading: 14, Vehicle: 1 } },
+        ],
+      },
+    ],
+    patterns: [
+      resolution({}),
+      withGsi
+        ? resolution({ pattern: "a depot's readings, newest first", target: { table: "TelemetryModel", index: "ByDepotCode" }, kind: "global" })
+        : resolution({ pattern: "a depot's readings, newest first", operation: "Scan", keyCondition: null, readUnitsPerCall: 3, suggestion }),
+    ],
+    growth: [],
+    partitions: [
+      {
+        table: "TelemetryModel",
+        estimated: 1,
+        bySize: 1,
+        byThroughput: 1,
+        splits: 0,
+        partitions: [
+          { start: "0000000000000000", end: "ffffffffffffffff", bytes: 21198, readUnits: 100, writeUnits: 40, load: 0.04, hot: false, collections: [] },
+        ],
+        hotKeys: [],
+        notes: ["DynamoDB's hash function is not public: placement on this ring is a model, not where AWS puts a key"],
+      },
+    ],
+  } as unknown as ModelAnalysis;
+}
+
+function fakeSource(): ModelerSource & { models: Model[] } {
+  const models: Model[] = [];
+  return {
+    models,
+    analyzeModel: vi.fn((model: Model) => {
+      models.push(model);
+      return Promise.resolve(analysis(model.tables[0]!.globalIndexes?.length === 1));
+    }),
+    takeModelSuggestion: vi.fn((model: Model) =>
+      ok({ ...model, tables: [{ ...model.tables[0]!, globalIndexes: [suggestion.index] }] } as Model),
+    ),
+    exportModel: vi.fn(() => ok('resource "aws_dynamodb_table" "telemetry_model" {}\n')),
+    importWorkbenchModel: vi.fn(() => ok({ name: "Imported", tables: [] } as unknown as Model)),
+    applyModelToEmbedded: vi.fn(() => ok({ tables: ["TelemetryModel"], items: 222 })),
+  } as unknown as ModelerSource & { models: Model[] };
+}
+
+afterEach(cleanup);
+
+describe("ModelerScreen", () => {
+  it("draws the Telemetry starter's boxes, flags the depot Scan and takes its suggested GSI", async () => {
+    const source = fakeSource();
+    render(<ModelerScreen source={source} />);
+    const boxes = await screen.findAllByTestId("modeler-box");
+    expect(boxes[0]!.textContent).toContain("VEH#V-7741");
+    expect(boxes[0]!.textContent).toContain("100 items");
+    const scan = screen.getAllByTestId("modeler-pattern")[1]!;
+    expect(within(scan).getByText("Scan")).toBeTruthy();
+    expect(scan.textContent).toContain("ByDepotCode");
+    expect(screen.getByTestId("modeler-partitions").textContent).toContain("not public");
+
+    fireEvent.click(screen.getByTestId("modeler-take-suggestion"));
+    await waitFor(() => expect(screen.queryByTestId("modeler-take-suggestion")).toBeNull());
+    expect((screen.getByTestId("modeler-model") as HTMLTextAreaElement).value).toContain('"ByDepotCode"');
+    expect(screen.getAllByTestId("modeler-pattern")[1]!.textContent).toContain("Query on TelemetryModel · ByDepotCode");
+  });
+
+  it("shows an edit that is not JSON without asking the backend, then analyses the fixed text", async () => {
+    const source = fakeSource();
+    render(<ModelerScreen source={source} />);
+    await screen.findAllByTestId("modeler-box");
+    const calls = (source.analyzeModel as ReturnType<typeof vi.fn>).mock.calls.length;
+    const editor = screen.getByTestId("modeler-model") as HTMLTextAreaElement;
+    const good = editor.value;
+    fireEvent.change(editor, { target: { value: good.slice(0, 20) } });
+    expect(screen.getByText(/not valid JSON/)).toBeTruthy();
+    await new Promise((r) => setTimeout(r, 400));
+    expect((source.analyzeModel as ReturnType<typeof vi.fn>).mock.calls.length).toBe(calls);
+    fireEvent.change(editor, { target: { value: good.replace("\"TelemetryModel\"", "\"Fleet\"") } });
+    await waitFor(() => expect(source.models.at(-1)?.tables[0]?.name).toBe("Fleet"));
+  });
+
+  it("exports, and applies to the embedded engine only once confirmed", async () => {
+    const source = fakeSource();
+    render(<ModelerScreen source={source} />);
+    await screen.findAllByTestId("modeler-box");
+    fireEvent.click(screen.getByText("Terraform"));
+    expect((await screen.findByTestId("modeler-export")).textContent).toContain("aws_dynamodb_table");
+    expect((source.exportModel as ReturnType<typeof vi.fn>).mock.calls[0]![1]).toBe("terraform");
+
+    fireEvent.click(screen.getByTestId("modeler-apply"));
+    expect(source.applyModelToEmbedded).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByTestId("modeler-apply-confirm"));
+    expect((await screen.findByTestId("modeler-applied")).textContent).toBe("Created TelemetryModel with 222 items.");
+  });
+});
+
+describe("the modeler's helpers", () => {
+  it("parses a model and refuses what is not one", () => {
+    expect(parseModel('{"name":"x","tables":[]}').ok).toBe(true);
+    expect(parseModel("[1]").ok).toBe(false);
+    expect(parseModel("{").ok).toBe(false);
+  });
+
+  it("dates a file as NoSQL Workbench does", () => {
+    expect(workbenchDate(new Date(2026, 11, 4, 20, 5))).toBe("Dec 4, 2026, 08:05 PM");
+    expect(workbenchDate(new Date(2026, 0, 2, 0, 30))).toBe("Jan 2, 2026, 12:30 AM");
+  });
+});

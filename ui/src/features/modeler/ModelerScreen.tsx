@@ -1,0 +1,253 @@
+/**
+ * The data modeler (issue 21): a key schema sketched as JSON — tables, entity types with key
+ * templates, access patterns — and, live while it is edited, the collections its sample data
+ * forms on the table and every index (dashed boxes with their sizes), each pattern's Query with
+ * its cost (a Scan flagged, with the GSI that would serve it), the largest collection's growth
+ * against the LSI 10 GB limit, and the partition map. Exports, NoSQL Workbench import, and
+ * applying the model to the embedded engine sit below.
+ */
+import { useState } from "react";
+import type { ModelExportFormat, PartitionMap, Resolution, TargetCollections } from "../../ipc/bindings.gen";
+import { errorTitle } from "../../ipc/result";
+import { formatBytes, formatCount, formatUnits } from "../../shared/format";
+import { defaultSource, type ModelerSource } from "./source";
+import { useModeler } from "./useModeler";
+import "./modeler.css";
+
+const FORMATS: { format: ModelExportFormat; label: string }[] = [
+  { format: "createTable", label: "CreateTable JSON" },
+  { format: "cloudFormation", label: "CloudFormation" },
+  { format: "cdk", label: "AWS CDK (TypeScript)" },
+  { format: "terraform", label: "Terraform" },
+  { format: "workbench", label: "NoSQL Workbench" },
+];
+
+/** How many boxes a table or index shows before "and N more". */
+const SHOWN_BOXES = 12;
+
+const keyText = (key: unknown) => {
+  const value = Object.values(key as Record<string, unknown>)[0];
+  return typeof value === "string" ? value : JSON.stringify(value);
+};
+
+function Collections({ target }: { target: TargetCollections }) {
+  const title = target.target.index ? `${target.target.table} · ${target.target.index}` : target.target.table;
+  return (
+    <section className="modeler-target" data-testid={`modeler-target-${target.target.index ?? "table"}`}>
+      <h4>
+        {title} <span className="muted">({target.kind})</span>
+        <span className="muted">
+          {" "}
+          {formatCount(target.items)} items · {formatBytes(target.bytes)} · {formatCount(target.collections.length)} collections
+        </span>
+      </h4>
+      <div className="modeler-boxes">
+        {target.collections.slice(0, SHOWN_BOXES).map((c) => (
+          <div className="modeler-box" key={JSON.stringify(c.key)} data-testid="modeler-box" title={Object.entries(c.entities).map(([e, n]) => `${e}: ${n}`).join(", ")}>
+            <strong>{keyText(c.key)}</strong>
+            <span>
+              {formatCount(c.items)} items · {formatBytes(c.bytes)}
+            </span>
+          </div>
+        ))}
+        {target.collections.length > SHOWN_BOXES && <span className="muted">and {target.collections.length - SHOWN_BOXES} more</span>}
+      </div>
+    </section>
+  );
+}
+
+function Pattern({ r, onTake }: { r: Resolution; onTake: () => void }) {
+  const where = r.target.index ? `${r.target.table} · ${r.target.index}` : r.target.table;
+  return (
+    <li className={r.operation === "Scan" ? "modeler-pattern modeler-scan" : "modeler-pattern"} data-testid="modeler-pattern">
+      <div>
+        <strong>{r.pattern}</strong>
+        {r.operation === "Scan" && <span className="modeler-flag">Scan</span>}
+      </div>
+      <div className="muted">
+        {r.operation} on {where}
+        {r.keyCondition !== null && (
+          <>
+            {" "}
+            · <code>{r.keyCondition}</code>
+          </>
+        )}
+      </div>
+      <div>
+        {formatUnits(r.readUnitsPerCall)} RCU a call ({formatCount(r.itemsRead)} items, {formatBytes(r.bytesRead)}) ·{" "}
+        {r.costPerMonth.toFixed(2)} {r.currency} a month
+      </div>
+      {r.notes.map((n) => (
+        <div className="muted" key={n}>
+          {n}
+        </div>
+      ))}
+      {r.suggestion !== null && (
+        <div className="modeler-suggestion">
+          Suggested GSI <strong>{r.suggestion.index.name}</strong>: {r.suggestion.index.partitionKey.name}
+          {r.suggestion.index.sortKey ? ` / ${r.suggestion.index.sortKey.name}` : ""}, projection {r.suggestion.index.projection?.type ?? "all"}; adds{" "}
+          {formatUnits(r.suggestion.writeUnitsPerWrite)} WCU to every {r.suggestion.entity} write ({r.suggestion.writeCostPerMonth.toFixed(2)}{" "}
+          {r.suggestion.currency} a month).{" "}
+          <button type="button" onClick={onTake} data-testid="modeler-take-suggestion">
+            Take it
+          </button>
+        </div>
+      )}
+    </li>
+  );
+}
+
+function Partitions({ map }: { map: PartitionMap }) {
+  return (
+    <section className="modeler-partitions" data-testid="modeler-partitions">
+      <h4>
+        {map.table}: {map.partitions.length} partitions <span className="muted">(estimated {map.estimated}: {map.bySize} by size, {map.byThroughput} by throughput; {map.splits} splits)</span>
+      </h4>
+      <div className="modeler-ring">
+        {map.partitions.map((p) => (
+          <div
+            key={p.start}
+            className={p.hot ? "modeler-partition hot" : "modeler-partition"}
+            title={`${p.start}..${p.end}: ${p.collections.length} collections, ${formatBytes(p.bytes)}, ${formatUnits(p.readUnits)} RCU, ${formatUnits(p.writeUnits)} WCU`}
+          >
+            <div className="modeler-load" style={{ height: `${Math.min(100, p.load * 100)}%` }} />
+            <span>{p.collections.length}</span>
+          </div>
+        ))}
+      </div>
+      {map.hotKeys.length > 0 && <p className="modeler-warning">Hot keys (alone on a partition they overload): {map.hotKeys.map(keyText).join(", ")}</p>}
+      {map.notes.map((n) => (
+        <p className="muted" key={n}>
+          {n}
+        </p>
+      ))}
+    </section>
+  );
+}
+
+export function ModelerScreen({ source = defaultSource }: { source?: ModelerSource }) {
+  const m = useModeler(source);
+  const [workbench, setWorkbench] = useState("");
+  const [confirming, setConfirming] = useState(false);
+  const a = m.analysis;
+  const number = (text: string, fallback: number) => (Number.isFinite(Number(text)) && text !== "" ? Number(text) : fallback);
+  return (
+    <div className="modeler">
+      <div className="modeler-editor">
+        <label htmlFor="modeler-model">Model (JSON)</label>
+        <textarea id="modeler-model" data-testid="modeler-model" spellCheck={false} value={m.text} onChange={(e) => m.setText(e.target.value)} />
+        {!m.parsed.ok && <p className="modeler-error">{m.parsed.message}</p>}
+        <div className="modeler-controls">
+          <label>
+            Seed <input type="number" value={m.seed} onChange={(e) => m.setSeed(number(e.target.value, 7))} />
+          </label>
+          <label>
+            RCU/s <input type="number" data-testid="modeler-rcu" value={m.traffic.readUnitsPerSecond} onChange={(e) => m.setTraffic({ ...m.traffic, readUnitsPerSecond: number(e.target.value, 0) })} />
+          </label>
+          <label>
+            WCU/s <input type="number" value={m.traffic.writeUnitsPerSecond} onChange={(e) => m.setTraffic({ ...m.traffic, writeUnitsPerSecond: number(e.target.value, 0) })} />
+          </label>
+          <label>
+            Spread{" "}
+            <select value={m.traffic.spread ?? "byItems"} onChange={(e) => m.setTraffic({ ...m.traffic, spread: e.target.value as "byItems" | "uniform" })}>
+              <option value="byItems">by items (skew follows the data)</option>
+              <option value="uniform">evenly</option>
+            </select>
+          </label>
+        </div>
+        {m.actionError !== null && (
+          <p className="modeler-error">
+            {errorTitle(m.actionError.code)}: {m.actionError.message}
+          </p>
+        )}
+      </div>
+      <div className="modeler-results" aria-live="polite">
+        {a.status === "loading" && <p className="muted">Analysing…</p>}
+        {a.status === "error" && (
+          <p className="modeler-error">
+            {errorTitle(a.error.code)}: {a.error.message}
+          </p>
+        )}
+        {a.status === "ok" && a.data.problem !== null && (
+          <p className="modeler-error" data-testid="modeler-problem">
+            {a.data.problem.exception ? `${a.data.problem.exception}: ` : ""}
+            {a.data.problem.message}
+          </p>
+        )}
+        {a.status === "ok" && a.data.problem === null && (
+          <>
+            <h3>Collections</h3>
+            {a.data.collections.map((t) => (
+              <Collections key={`${t.target.table}/${t.target.index ?? ""}`} target={t} />
+            ))}
+            {a.data.growth.map((g) => (
+              <p key={g.table} className={g.daysToLimit !== null ? "modeler-warning" : "muted"} data-testid="modeler-growth">
+                {keyText(g.key)} in {g.table} grows {formatBytes(g.bytesPerDay)} a day
+                {g.steadyBytes !== null ? `, levelling at ${formatBytes(g.steadyBytes)}` : ""}
+                {g.limitBytes !== null ? (g.daysToLimit !== null ? `: it passes the LSI 10 GB limit in ${g.daysToLimit} days` : ": within the LSI 10 GB limit") : ""}.
+              </p>
+            ))}
+            <h3>Access patterns</h3>
+            <ul className="modeler-patterns">
+              {a.data.patterns.map((r) => (
+                <Pattern key={r.pattern} r={r} onTake={() => r.suggestion !== null && void m.takeSuggestion(r.suggestion)} />
+              ))}
+            </ul>
+            <h3>Partition map</h3>
+            {a.data.partitions.map((p) => (
+              <Partitions key={p.table} map={p} />
+            ))}
+          </>
+        )}
+        <h3>Export</h3>
+        <div className="modeler-controls">
+          {FORMATS.map((f) => (
+            <button type="button" key={f.format} onClick={() => void m.exportAs(f.format)} disabled={!m.parsed.ok}>
+              {f.label}
+            </button>
+          ))}
+        </div>
+        {m.exported !== null && m.exported.result.status === "ok" && <pre className="modeler-export" data-testid="modeler-export">{m.exported.result.data}</pre>}
+        {m.exported !== null && m.exported.result.status === "error" && <p className="modeler-error">{m.exported.result.error.message}</p>}
+        <h3>Import a NoSQL Workbench model</h3>
+        <textarea className="modeler-import" aria-label="NoSQL Workbench model JSON" value={workbench} onChange={(e) => setWorkbench(e.target.value)} />
+        <button type="button" onClick={() => void m.importWorkbench(workbench)} disabled={workbench.trim() === ""}>
+          Import
+        </button>
+        <h3>Apply to the embedded engine</h3>
+        {!confirming ? (
+          <button type="button" onClick={() => setConfirming(true)} disabled={!m.parsed.ok} data-testid="modeler-apply">
+            Create the tables and the sample data…
+          </button>
+        ) : (
+          <span>
+            Create {m.parsed.ok ? m.parsed.model.tables.map((t) => t.name).join(", ") : ""} in the embedded engine?{" "}
+            <button
+              type="button"
+              data-testid="modeler-apply-confirm"
+              onClick={() => {
+                setConfirming(false);
+                void m.apply();
+              }}
+            >
+              Create
+            </button>{" "}
+            <button type="button" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+          </span>
+        )}
+        {m.applied?.status === "ok" && (
+          <p data-testid="modeler-applied">
+            Created {m.applied.data.tables.join(", ")} with {formatCount(m.applied.data.items)} items.
+          </p>
+        )}
+        {m.applied?.status === "error" && (
+          <p className="modeler-error">
+            {errorTitle(m.applied.error.code)}: {m.applied.error.message}
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,9 @@
+import { commands } from "../../ipc/bindings.gen";
+
+/** The backend calls the modeler makes; the app passes the generated commands, tests pass fakes. */
+export type ModelerSource = Pick<
+  typeof commands,
+  "analyzeModel" | "takeModelSuggestion" | "exportModel" | "importWorkbenchModel" | "applyModelToEmbedded"
+>;
+
+export const defaultSource: ModelerSource = commands;

@@ -1,0 +1,120 @@
+import { useEffect, useMemo, useState } from "react";
+import type { AppliedModel, Model, ModelAnalysis, ModelExportFormat, Suggestion, TrafficModel } from "../../ipc/bindings.gen";
+import { unwrap, type Loadable, type UiError } from "../../ipc/result";
+import { useDebounced } from "../builder/useDebounced";
+import type { ModelerSource } from "./source";
+import { TELEMETRY_STARTER } from "./starter";
+
+/** The model text parsed: the model, or why it is not JSON. */
+export type Parsed = { ok: true; model: Model } | { ok: false; message: string };
+
+export function parseModel(text: string): Parsed {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== "object" || value === null || !Array.isArray((value as { tables?: unknown }).tables)) {
+      return { ok: false, message: "A model is a JSON object with a name and a list of tables." };
+    }
+    return { ok: true, model: value as Model };
+  } catch (err) {
+    return { ok: false, message: `The model is not valid JSON: ${String(err)}` };
+  }
+}
+
+export const pretty = (model: Model) => JSON.stringify(model, null, 2);
+
+/** A date as NoSQL Workbench writes it (`Dec 4, 2026, 08:00 PM`), for a model it did not write. */
+export function workbenchDate(at: Date): string {
+  const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+  const hours = at.getHours() % 12 === 0 ? 12 : at.getHours() % 12;
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${months[at.getMonth()]} ${at.getDate()}, ${at.getFullYear()}, ${two(hours)}:${two(at.getMinutes())} ${at.getHours() < 12 ? "AM" : "PM"}`;
+}
+
+/**
+ * The modeler's state: the model as editable JSON, the sample's seed, the what-if traffic, and
+ * the analysis the backend answers for them once the typing settles — live while editing.
+ */
+export function useModeler(source: ModelerSource) {
+  const [text, setText] = useState(() => pretty(TELEMETRY_STARTER));
+  const [seed, setSeed] = useState(7);
+  const [traffic, setTraffic] = useState<TrafficModel>({
+    readUnitsPerSecond: 100,
+    writeUnitsPerSecond: 40,
+    spread: "byItems",
+    scale: 1,
+  });
+  const [analysis, setAnalysis] = useState<Loadable<ModelAnalysis, UiError>>({ status: "loading" });
+  const [exported, setExported] = useState<{ format: ModelExportFormat; result: Loadable<string, UiError> } | null>(null);
+  const [applied, setApplied] = useState<Loadable<AppliedModel, UiError> | null>(null);
+  const [actionError, setActionError] = useState<UiError | null>(null);
+
+  const parsed = useMemo(() => parseModel(text), [text]);
+  const settled = useDebounced({ parsed, seed, traffic }, 250);
+
+  // Asked again only when the settled content changes; the last answer stays on screen until
+  // the next one arrives, so the boxes do not blink (or lose focus) while the user types.
+  const settledKey = JSON.stringify(settled);
+  useEffect(() => {
+    if (!settled.parsed.ok) return;
+    let live = true;
+    void unwrap<ModelAnalysis>(source.analyzeModel(settled.parsed.model, settled.seed, settled.traffic).then((data) => ({ status: "ok" as const, data }))).then(
+      (answer) => {
+        if (live) setAnalysis(answer);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [settledKey, source]);
+
+  const takeSuggestion = async (suggestion: Suggestion) => {
+    if (!parsed.ok) return;
+    const answer = await unwrap(source.takeModelSuggestion(parsed.model, suggestion));
+    if (answer.status === "ok") {
+      setActionError(null);
+      setText(pretty(answer.data));
+    } else if (answer.status === "error") {
+      setActionError(answer.error);
+    }
+  };
+
+  const exportAs = async (format: ModelExportFormat) => {
+    if (!parsed.ok) return;
+    setExported({ format, result: { status: "loading" } });
+    setExported({ format, result: await unwrap(source.exportModel(parsed.model, format, seed, workbenchDate(new Date()))) });
+  };
+
+  const importWorkbench = async (file: string) => {
+    const answer = await unwrap(source.importWorkbenchModel(file));
+    if (answer.status === "ok") {
+      setActionError(null);
+      setText(pretty(answer.data));
+    } else if (answer.status === "error") {
+      setActionError(answer.error);
+    }
+  };
+
+  const apply = async () => {
+    if (!parsed.ok) return;
+    setApplied({ status: "loading" });
+    setApplied(await unwrap(source.applyModelToEmbedded(parsed.model, seed)));
+  };
+
+  return {
+    text,
+    setText,
+    parsed,
+    seed,
+    setSeed,
+    traffic,
+    setTraffic,
+    analysis,
+    takeSuggestion,
+    exported,
+    exportAs,
+    importWorkbench,
+    applied,
+    apply,
+    actionError,
+  };
+}
