@@ -175,15 +175,15 @@ fn resolve_and_use(source: &str) {
     if let Ok(filter) = p.condition(ExpressionKind::Filter, source) {
         let _ = filter.evaluate(items.first());
     }
-    if let Ok(key) = p.key_condition(source, &SCHEMA) {
-        if let Some(condition) = &condition {
-            for item in &items {
-                assert_eq!(
-                    key.matches(item),
-                    condition.evaluate(Some(item)),
-                    "{source:?} as a key condition and as a condition on {item:?}"
-                );
-            }
+    if let Ok(key) = p.key_condition(source, &SCHEMA)
+        && let Some(condition) = &condition
+    {
+        for item in &items {
+            assert_eq!(
+                key.matches(item),
+                condition.evaluate(Some(item)),
+                "{source:?} as a key condition and as a condition on {item:?}"
+            );
         }
     }
     if let Ok(update) = p.update(source) {
