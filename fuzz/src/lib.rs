@@ -12,7 +12,7 @@ use std::cell::RefCell;
 use dynotable_engine::{ApiError, Engine, ErrorKind, Location};
 
 /// How many inputs one engine serves before it is replaced by a fresh one.
-pub const REFRESH_EVERY: u32 = 20_000;
+pub const REFRESH_EVERY: u32 = 2_000;
 
 /// The tables and items every fresh engine starts with: `Music` (a string partition key, a
 /// number sort key, a global and a local secondary index, a stream) and `Counters` (a number
