@@ -4,8 +4,9 @@
 //! The engine lives for the whole run, so requests that write (PutItem, CreateTable, INSERT)
 //! change what later inputs see. To keep a long run bounded and close to reproducible, it is
 //! replaced by a fresh one every [`REFRESH_EVERY`] inputs. A crash found this way is first
-//! re-run alone (`cargo fuzz run TARGET ARTIFACT`): it reproduces from the fresh engine in every
-//! case seen so far.
+//! re-run alone (`target/fuzz/x86_64-unknown-linux-gnu/release/TARGET ARTIFACT`), on a fresh
+//! engine; if it does not crash then, what the inputs before it wrote matters, and the inputs
+//! libFuzzer ran last (its log) reproduce it.
 
 use std::cell::RefCell;
 
