@@ -5,8 +5,8 @@
 //! change what later inputs see. To keep a long run bounded and close to reproducible, it is
 //! replaced by a fresh one every [`REFRESH_EVERY`] inputs. A crash found this way is first
 //! re-run alone (`target/fuzz/x86_64-unknown-linux-gnu/release/TARGET ARTIFACT`), on a fresh
-//! engine; if it does not crash then, what the inputs before it wrote matters, and the inputs
-//! libFuzzer ran last (its log) reproduce it.
+//! engine; if it does not crash then, what earlier inputs wrote matters, and lowering
+//! `REFRESH_EVERY` to 1 while fuzzing again finds a crash that needs no earlier input.
 
 use std::cell::RefCell;
 
