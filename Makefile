@@ -11,7 +11,7 @@ SHELL := /bin/bash
 CARGO_FEATURES := --features custom-protocol
 export CARGO_TERM_COLOR ?= always
 
-.PHONY: run test home-guard-before setup setup-run ui lint fmt headless-check rust-test keychain-test test-build blackbox ui-test e2e bindings dev app clean
+.PHONY: run test home-guard-before setup setup-run ui lint fmt headless-check rust-test keychain-test fuzz-smoke fuzz test-build blackbox ui-test e2e bindings dev app clean
 
 run: setup-run ui
 	cargo build $(CARGO_FEATURES) --bin dynotable
@@ -23,7 +23,7 @@ run: setup-run ui
 	fi
 	target/debug/dynotable
 
-test: setup home-guard-before headless-check fmt ui lint rust-test keychain-test blackbox ui-test e2e
+test: setup home-guard-before headless-check fmt ui lint rust-test keychain-test fuzz-smoke blackbox ui-test e2e
 	scripts/home-guard.sh after
 	@echo "make test: all checks passed"
 
@@ -46,6 +46,7 @@ headless-check:
 
 fmt:
 	cargo fmt --all --check
+	cargo fmt --manifest-path fuzz/Cargo.toml --check
 
 lint:
 	cargo clippy --workspace --all-targets $(CARGO_FEATURES) -- -D warnings
@@ -58,6 +59,19 @@ rust-test:
 # private D-Bus session with a throwaway home (never the user's session or keyrings).
 keychain-test:
 	scripts/keychain-test.sh
+
+# The fuzz targets (fuzz/: the number, expression and PartiQL parsers and the request decoder),
+# coverage-guided by libFuzzer on the stable toolchain, in their own instrumented build
+# (target/fuzz): a few seconds each in `make test`; `make fuzz` is the long run (docs/fuzzing.md),
+# e.g. `make fuzz FUZZ_SECONDS=3600 FUZZ_TARGETS=request`.
+FUZZ_SMOKE_SECONDS ?= 5
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS ?=
+fuzz-smoke:
+	scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)
+
+fuzz:
+	scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # The binaries the black-box and end-to-end tests run (target/debug/dynotable-local,
 # target/debug/dynotable and the builder's exported Rust programs, target/debug/examples/codegen-*)

@@ -2,7 +2,8 @@
 # Installs what `make test` and `make run` need and a fresh machine lacks. Safe to re-run: each
 # step checks first and does nothing when its part is already in place.
 #
-#   scripts/setup.sh            everything (Debian packages, npm packages, Python tools, tauri-driver)
+#   scripts/setup.sh            everything (Debian packages, npm packages, Python tools, tauri-driver,
+#                               cargo-fuzz)
 #   scripts/setup.sh run        only what `make run` needs (build packages, npm packages)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -82,6 +83,15 @@ install_tauri_driver() {
   fi
 }
 
+CARGO_FUZZ_VERSION=0.13.2
+install_cargo_fuzz() {
+  # cargo-fuzz builds and runs the fuzz targets of fuzz/ (libFuzzer, stable Rust with
+  # --sanitizer none; `make fuzz-smoke`, docs/fuzzing.md) (crates.io).
+  if ! cargo fuzz --version 2>/dev/null | grep -q "$CARGO_FUZZ_VERSION"; then
+    cargo install cargo-fuzz --locked --version "$CARGO_FUZZ_VERSION"
+  fi
+}
+
 install_debian_packages
 install_npm_packages
 if [ "$what" = test ]; then
@@ -89,4 +99,5 @@ if [ "$what" = test ]; then
   install_codegen_packages
   install_python_tools
   install_tauri_driver
+  install_cargo_fuzz
 fi

@@ -226,30 +226,50 @@ pub fn csv_text(items: &[Item], leading: &[String]) -> Result<String, String> {
 /// Items from CSV text written by [`csv_text`] (or by hand: a header without types reads cells as
 /// strings, or as DynamoDB JSON when a cell starts with `{`).
 pub fn items_from_csv(text: &str) -> Result<Vec<Item>, String> {
-    let mut reader = csv::Reader::from_reader(text.as_bytes());
-    let header: Vec<(String, ColumnType)> = reader
-        .headers()
-        .map_err(|err| format!("the CSV header cannot be read: {err}"))?
-        .iter()
-        .map(|cell| {
-            for (suffix, ty) in [
-                (" (S)", ColumnType::S),
-                (" (N)", ColumnType::N),
-                (" (BOOL)", ColumnType::Bool),
-            ] {
-                if let Some(name) = cell.strip_suffix(suffix) {
-                    return (name.to_owned(), ty);
+    CsvItems::new(text.as_bytes())?.collect()
+}
+
+/// The items of CSV read from `reader` one row at a time, as [`items_from_csv`] reads them: an
+/// import holds one row in memory, not the file.
+pub struct CsvItems<R: std::io::Read> {
+    header: Vec<(String, ColumnType)>,
+    records: csv::StringRecordsIntoIter<R>,
+    /// The record the next row is (the header is line 1).
+    line: usize,
+}
+
+impl<R: std::io::Read> CsvItems<R> {
+    /// Reads the header.
+    pub fn new(reader: R) -> Result<CsvItems<R>, String> {
+        let mut reader = csv::Reader::from_reader(reader);
+        let header = reader
+            .headers()
+            .map_err(|err| format!("the CSV header cannot be read: {err}"))?
+            .iter()
+            .map(|cell| {
+                for (suffix, ty) in [
+                    (" (S)", ColumnType::S),
+                    (" (N)", ColumnType::N),
+                    (" (BOOL)", ColumnType::Bool),
+                ] {
+                    if let Some(name) = cell.strip_suffix(suffix) {
+                        return (name.to_owned(), ty);
+                    }
                 }
-            }
-            (cell.to_owned(), ColumnType::Typed)
+                (cell.to_owned(), ColumnType::Typed)
+            })
+            .collect();
+        Ok(CsvItems {
+            header,
+            records: reader.into_records(),
+            line: 1,
         })
-        .collect();
-    let mut items = Vec::new();
-    for (row_number, record) in reader.records().enumerate() {
-        let line = row_number + 2;
-        let record = record.map_err(|err| format!("CSV line {line}: {err}"))?;
+    }
+
+    fn item(&self, record: &csv::StringRecord) -> Result<Item, String> {
+        let line = self.line;
         let mut item = Item::new();
-        for ((name, ty), cell) in header.iter().zip(record.iter()) {
+        for ((name, ty), cell) in self.header.iter().zip(record.iter()) {
             if cell.is_empty() {
                 continue;
             }
@@ -271,9 +291,23 @@ pub fn items_from_csv(text: &str) -> Result<Vec<Item>, String> {
             };
             item.insert(name.clone(), value);
         }
-        items.push(item);
+        Ok(item)
     }
-    Ok(items)
+}
+
+impl<R: std::io::Read> Iterator for CsvItems<R> {
+    type Item = Result<Item, String>;
+
+    fn next(&mut self) -> Option<Result<Item, String>> {
+        let record = self.records.next()?;
+        self.line += 1;
+        let line = self.line;
+        Some(
+            record
+                .map_err(|err| format!("CSV line {line}: {err}"))
+                .and_then(|record| self.item(&record)),
+        )
+    }
 }
 
 #[cfg(test)]

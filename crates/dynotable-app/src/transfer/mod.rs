@@ -229,10 +229,10 @@ impl App {
         let session = self.session(profile_id).await?;
         session.writable()?;
         let path = self.inner.files.path(file, FilePurpose::Open)?;
-        let items = read_items(&path, format)?;
         let keys = self.key_schema_of(profile_id, table, None).await?;
-        for (number, item) in items.iter().enumerate() {
-            if let Some(problem) = crate::writes::check_item(item, &keys).problems.first() {
+        // First pass: every item read and checked, none kept (the file is read again to write).
+        for (number, item) in open_items(&path, format)?.enumerate() {
+            if let Some(problem) = crate::writes::check_item(&item?, &keys).problems.first() {
                 return Err(CommandError::new(
                     ErrorCode::Validation,
                     format!(
@@ -244,11 +244,19 @@ impl App {
                 ));
             }
         }
+        let mut items = open_items(&path, format)?;
         let flag = self.inner.running.register(id)?;
         let client = session.client.clone();
         let result = async {
             let mut progress = TransferProgress::default();
-            for chunk in items.chunks(BATCH_SIZE) {
+            loop {
+                let chunk = items
+                    .by_ref()
+                    .take(BATCH_SIZE)
+                    .collect::<Result<Vec<Item>, _>>()?;
+                if chunk.is_empty() {
+                    break;
+                }
                 if flag.load(Ordering::SeqCst) {
                     return Ok(TransferSummary {
                         progress,
@@ -294,19 +302,49 @@ fn written_error(path: &Path, err: std::io::Error) -> CommandError {
     )
 }
 
-/// Every item of the file at `path`, parsed in `format`.
+/// Every item of the file at `path`, parsed in `format` (the estimate sizes them all).
 fn read_items(path: &Path, format: FileFormat) -> Result<Vec<Item>, CommandError> {
-    let text = std::fs::read_to_string(path).map_err(|err| {
-        CommandError::new(
-            ErrorCode::Validation,
-            format!("{} could not be read: {err}", display_name(path)),
-        )
-    })?;
-    parse(&text, format).map_err(|message| {
-        CommandError::new(
-            ErrorCode::Validation,
-            format!("{}: {message}", display_name(path)),
-        )
+    open_items(path, format)?.collect()
+}
+
+/// The items of the file at `path`, parsed in `format` one record at a time: a line of JSON
+/// lines or DynamoDB JSON, a row of CSV. Only the record being read is in memory.
+fn open_items(
+    path: &Path,
+    format: FileFormat,
+) -> Result<Box<dyn Iterator<Item = Result<Item, CommandError>> + Send>, CommandError> {
+    let name = display_name(path);
+    let unreadable = {
+        let name = name.clone();
+        move |err: std::io::Error| {
+            CommandError::new(ErrorCode::Validation, format!("{name} could not be read: {err}"))
+        }
+    };
+    let invalid = {
+        let name = name.clone();
+        move |message: String| CommandError::new(ErrorCode::Validation, format!("{name}: {message}"))
+    };
+    let file = std::io::BufReader::new(std::fs::File::open(path).map_err(&unreadable)?);
+    Ok(match format {
+        FileFormat::Csv => Box::new(
+            formats::CsvItems::new(file)
+                .map_err(&invalid)?
+                .map(move |item| item.map_err(&invalid)),
+        ),
+        FileFormat::JsonLines | FileFormat::DynamodbJson => Box::new(
+            std::io::BufRead::lines(file)
+                .enumerate()
+                .filter(|(_, line)| !line.as_ref().is_ok_and(|line| line.trim().is_empty()))
+                .map(move |(number, line)| {
+                    let line = line.map_err(&unreadable)?;
+                    let item = if format == FileFormat::JsonLines {
+                        formats::item_from_plain_json(&line)
+                    } else {
+                        formats::item_from_dynamodb_json(&line)
+                    };
+                    item.map_err(|err| invalid(format!("line {}: {err}", number + 1)))
+                }),
+        ),
     })
 }
 
@@ -405,25 +443,6 @@ where
             requests.len()
         ),
     ))
-}
-
-fn parse(text: &str, format: FileFormat) -> Result<Vec<Item>, String> {
-    match format {
-        FileFormat::Csv => formats::items_from_csv(text),
-        FileFormat::JsonLines | FileFormat::DynamodbJson => text
-            .lines()
-            .enumerate()
-            .filter(|(_, line)| !line.trim().is_empty())
-            .map(|(number, line)| {
-                let item = if format == FileFormat::JsonLines {
-                    formats::item_from_plain_json(line)
-                } else {
-                    formats::item_from_dynamodb_json(line)
-                };
-                item.map_err(|err| format!("line {}: {err}", number + 1))
-            })
-            .collect(),
-    }
 }
 
 fn internal(err: impl std::fmt::Display) -> CommandError {
