@@ -103,6 +103,8 @@ const SCHEMA: KeySchema<'static> = KeySchema {
         name: "sk",
         scalar_type: ScalarAttributeType::N,
     }),
+    more_partition: &[],
+    more_sort: &[],
 };
 
 /// Printing normalises spacing, so a text near the 4 KB limit may print longer than the limit:
