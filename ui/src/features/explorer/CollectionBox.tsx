@@ -46,6 +46,8 @@ export type CollectionBoxProps = {
   onEdit: (item: Item) => void;
   /** The selected item changed. */
   onSelect?: (item: Item | null) => void;
+  /** Copy the selected item (Mod+C on the grid). */
+  onCopy?: ((item: Item) => void) | undefined;
   /** Rows rendered above and below the visible ones. Default 8. */
   overscan?: number;
   /** Accessible name of the grid; default "Items of <pk> = <value>". */
@@ -67,6 +69,7 @@ export function CollectionBox({
   onLoadMore,
   onEdit,
   onSelect,
+  onCopy,
   overscan = 8,
   label,
   loadError = null,
@@ -160,6 +163,9 @@ export function CollectionBox({
       event.preventDefault();
       event.stopPropagation();
       onEdit(selectedItem.item);
+    } else if (onCopy !== undefined && matchesShortcut("copy-item", event.nativeEvent) && selectedItem?.kind === "item") {
+      event.preventDefault();
+      onCopy(selectedItem.item);
     }
   };
 

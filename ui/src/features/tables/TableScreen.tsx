@@ -12,6 +12,9 @@ import { CollectionMap } from "../explorer/CollectionMap";
 import type { Item, KeySchema } from "../explorer/model";
 import { ItemEditor, type ItemValidation } from "../items/ItemEditor";
 import { DeleteConfirm } from "../items/DeleteConfirm";
+import { ItemCopy, copyText, defaultClipboard, type TextClipboard } from "../items/ItemCopy";
+import { itemAsText } from "../items/itemCopy";
+import { PasteItems } from "../items/PasteItems";
 import { TableOverview } from "./TableOverview";
 import { StatisticsGate } from "../collections/StatisticsGate";
 import { TableHeader } from "./TableHeader";
@@ -85,7 +88,7 @@ const ROWS_PER_BOX = 20;
 /** What the item editor is doing. */
 type Editing =
   | { kind: "edit"; original: Item }
-  | { kind: "create"; template: Item | null }
+  | { kind: "create"; template: Item | null; duplicateOf?: Item | null }
   | { kind: "delete"; original: Item }
   | null;
 
@@ -120,6 +123,8 @@ function collectionQuery(table: string, partitionValue: AttributeValue, index: s
  * changing and deleting the table), Stream (a live tail of its stream) and TTL (what expires, the sweeps,
  * the deletions seen).
  * Alt+1 … Alt+9 switch views; Ctrl+Enter runs the bar's query from anywhere in the tab.
+ * An item can be copied (as JSON, DynamoDB JSON or PutItem code; Mod+C on a row copies DynamoDB
+ * JSON), duplicated (the editor opens on its attributes, the key to change) and items pasted.
  */
 export function TableScreen({
   profile,
@@ -129,6 +134,7 @@ export function TableScreen({
   makeTailChannel,
   intent = null,
   onDeleted = () => {},
+  clipboard = defaultClipboard(),
 }: {
   profile: Profile;
   tableName: string;
@@ -140,6 +146,8 @@ export function TableScreen({
   intent?: TableIntent | null;
   /** The table was deleted (from its Settings). */
   onDeleted?: () => void;
+  /** Where copies go (tests give their own). */
+  clipboard?: TextClipboard | undefined;
 }) {
   const { table, stats, setStats, setDescription } = useTable(profile.id, tableName, source);
   const [view, setView] = useState<ViewId>("collections");
@@ -160,6 +168,11 @@ export function TableScreen({
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<{ name: string; message: string } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  // The item selected in the Items grid (copy and duplicate act on it), the last copy's outcome,
+  // and whether the paste dialog is open.
+  const [selectedItem, setSelectedItem] = useState<Item | null>(null);
+  const [copied, setCopied] = useState<string | null>(null);
+  const [pasting, setPasting] = useState(false);
   // The item as the editor last had it (every edit is validated), for the write estimate.
   const [draft, setDraft] = useState<Item | null>(null);
   // The last write saved, with what it reported: shown estimate beside actual.
@@ -323,6 +336,15 @@ export function TableScreen({
     setEditing(null);
   };
 
+  const copyItem = (item: Item) => {
+    void copyText(clipboard, itemAsText(tableName, item, "dynamo"), "the item as DynamoDB JSON").then(setCopied);
+  };
+  const duplicate = (item: Item) => {
+    setSaveError(null);
+    setDraft(null);
+    setEditing({ kind: "create", template: item, duplicateOf: item });
+  };
+
   const openCollection = (value: AttributeValue) => {
     runInput(collectionQuery(tableName, value));
     setView("items");
@@ -395,6 +417,7 @@ export function TableScreen({
           gate={gate}
           // An index's box holds what the index projects, not the whole item: its rows open the box.
           onOpenItem={groupBy === null ? openItem : undefined}
+          onCopyItem={copyItem}
         />
       )}
     </>
@@ -425,6 +448,15 @@ export function TableScreen({
                 >
                   Duplicate last item
                 </button>
+                <button type="button" disabled={profile.readOnly} onClick={() => setPasting(true)}>
+                  Paste items…
+                </button>
+                <span className="item-selected-actions" aria-label="Selected item">
+                  <button type="button" disabled={profile.readOnly || selectedItem === null} onClick={() => selectedItem !== null && duplicate(selectedItem)}>
+                    Duplicate selected
+                  </button>
+                  <ItemCopy table={tableName} item={selectedItem} clipboard={clipboard} />
+                </span>
                 {profile.readOnly && <span className="muted">This connection is read-only.</span>}
               </div>
               {notice !== null && (
@@ -454,6 +486,8 @@ export function TableScreen({
                   pages={run.pages}
                   loading={run.loading}
                   onLoadMore={model.loadMore}
+                  onSelect={setSelectedItem}
+                  onCopy={copyItem}
                   onEdit={(item) => {
                     setSaveError(null);
                     setDraft(null);
@@ -578,6 +612,30 @@ export function TableScreen({
       <TableHeader table={description} stats={stats.status === "ok" ? stats.data : null} profile={profile} />
       <QueryBar table={description} model={model} suggestions={suggestions} seenAttributes={seenAttributes} source={source} />
       <ViewTabs views={views} active={view} onSelect={setView} label={`Views of ${description.name}`} />
+      {copied !== null && (
+        <p className="muted" role="status" data-testid="copy-notice">
+          {copied}
+        </p>
+      )}
+      {pasting && (
+        <div className="dialog-backdrop">
+          <div role="dialog" aria-modal="true" aria-label="Paste items" className="dialog dialog-wide">
+            <PasteItems
+              profileId={profile.id}
+              table={tableName}
+              keys={description.keys}
+              readOnly={profile.readOnly}
+              source={source}
+              onWritten={(items, units) => {
+                ledger.record("write", units);
+                setNotice(`Pasted ${items.length} ${items.length === 1 ? "item" : "items"}: ${formatUnits(units)} WCU consumed.`);
+                setGeneration((g) => g + 1);
+              }}
+              onClose={() => setPasting(false)}
+            />
+          </div>
+        </div>
+      )}
       {editing !== null && (
         <div className="dialog-backdrop">
           <div role="dialog" aria-modal="true" aria-label="Item editor" className="dialog dialog-wide">
@@ -601,9 +659,12 @@ export function TableScreen({
             ) : (
               <>
                 <ItemEditor
+                  // A new editor for a new item: duplicating from the editor starts afresh.
+                  key={editing.kind === "edit" ? "edit" : editing.duplicateOf ? "duplicate" : "create"}
                   keys={description.keys}
                   item={editing.kind === "edit" ? editing.original : editing.template}
                   existing={editing.kind === "edit"}
+                  duplicateOf={editing.kind === "create" ? (editing.duplicateOf ?? null) : null}
                   validate={validate}
                   onSave={(item) => void save(item)}
                   onCancel={() => setEditing(null)}
@@ -621,10 +682,20 @@ export function TableScreen({
                   }}
                   source={source}
                 />
-                {editing.kind === "edit" && !profile.readOnly && (
-                  <button type="button" className="danger" onClick={() => setEditing({ kind: "delete", original: editing.original })}>
-                    Delete this item…
-                  </button>
+                {editing.kind === "edit" && (
+                  <div className="item-actions">
+                    <ItemCopy table={tableName} item={editing.original} clipboard={clipboard} />
+                    {!profile.readOnly && (
+                      <button type="button" onClick={() => duplicate(editing.original)}>
+                        Duplicate…
+                      </button>
+                    )}
+                    {!profile.readOnly && (
+                      <button type="button" className="danger" onClick={() => setEditing({ kind: "delete", original: editing.original })}>
+                        Delete this item…
+                      </button>
+                    )}
+                  </div>
                 )}
               </>
             )}
