@@ -28,8 +28,8 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use aws_sdk_dynamodb::types::{
-    AttributeValue as Sdk, Delete, PutRequest, ReturnConsumedCapacity, ReturnValue, TransactWriteItem, Update,
-    WriteRequest,
+    AttributeValue as Sdk, Delete, PutRequest, ReturnConsumedCapacity, ReturnValue, TransactWriteItem,
+    Update, WriteRequest,
 };
 use serde::{Deserialize, Serialize};
 
@@ -420,7 +420,11 @@ impl App {
                 let images: HashMap<String, &Item> =
                     staged.iter().map(|(k, item)| (key_text(k), item)).collect();
                 let written = batches(client, table, &keys, requests, &mut run).await;
-                old_images.extend(written.iter().filter_map(|k| images.get(&key_text(k)).map(|i| (*i).clone())));
+                old_images.extend(
+                    written
+                        .iter()
+                        .filter_map(|k| images.get(&key_text(k)).map(|i| (*i).clone())),
+                );
                 Ok(())
             }
             (BulkMode::Batches, BulkEdit::Update { .. }) => {
@@ -470,7 +474,11 @@ impl App {
         let done: std::collections::HashSet<String> = written.iter().map(key_text).collect();
         let left: Vec<Item> = images
             .into_iter()
-            .filter(|i| key_of(i, &keys).map(|k| !done.contains(&key_text(&k))).unwrap_or(false))
+            .filter(|i| {
+                key_of(i, &keys)
+                    .map(|k| !done.contains(&key_text(&k)))
+                    .unwrap_or(false)
+            })
             .collect();
         let undoable = left.len() as u32;
         if !left.is_empty() {

@@ -107,7 +107,10 @@ fn write_estimate(
 }
 
 /// The estimate of one write on a table already described (a bulk edit describes it once).
-pub(crate) fn write_estimate_on(shape: &TableShape, input: &WriteEstimateInput) -> Result<WriteEstimate, CommandError> {
+pub(crate) fn write_estimate_on(
+    shape: &TableShape,
+    input: &WriteEstimateInput,
+) -> Result<WriteEstimate, CommandError> {
     let estimate = write_estimate(shape, input)?;
     Ok(WriteEstimate {
         cost: figure(&estimate.cost),
