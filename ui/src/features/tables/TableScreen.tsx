@@ -15,6 +15,7 @@ import { DeleteConfirm } from "../items/DeleteConfirm";
 import { ItemCopy, copyText, defaultClipboard, type TextClipboard } from "../items/ItemCopy";
 import { itemAsText } from "../items/itemCopy";
 import { PasteItems } from "../items/PasteItems";
+import { BulkPanel, type BulkSource } from "../bulk/BulkPanel";
 import { TableOverview } from "./TableOverview";
 import { StatisticsGate } from "../collections/StatisticsGate";
 import { TableHeader } from "./TableHeader";
@@ -80,7 +81,8 @@ export type TableSource = Pick<
   BuilderSource &
   QuerySource &
   StreamSource &
-  TtlSource;
+  TtlSource &
+  BulkSource;
 
 /** Items drawn in each box of the Collections view (the Query's Limit); the rest are counted. */
 const ROWS_PER_BOX = 20;
@@ -173,6 +175,7 @@ export function TableScreen({
   const [selectedItem, setSelectedItem] = useState<Item | null>(null);
   const [copied, setCopied] = useState<string | null>(null);
   const [pasting, setPasting] = useState(false);
+  const [bulk, setBulk] = useState(false);
   // The item as the editor last had it (every edit is validated), for the write estimate.
   const [draft, setDraft] = useState<Item | null>(null);
   // The last write saved, with what it reported: shown estimate beside actual.
@@ -359,6 +362,8 @@ export function TableScreen({
     runInput(collectionQuery(tableName, value, groupBy));
     setView("items");
   };
+  // The items the run read from the table (an index's entries are projections: not staged).
+  const bulkItems = run === null || (run.request.indexName ?? null) !== null ? [] : run.pages.flatMap((p) => p.items);
   const seenAttributes = [...new Set((run?.pages ?? []).slice(0, 3).flatMap((p) => p.items.flatMap((i) => Object.keys(i))))];
   const lastItem = queryPages.at(-1)?.items.at(-1) ?? null;
   const runError = run?.kind === "query" ? run.error : null;
@@ -451,6 +456,9 @@ export function TableScreen({
                 <button type="button" disabled={profile.readOnly} onClick={() => setPasting(true)}>
                   Paste items…
                 </button>
+                <button type="button" aria-pressed={bulk} disabled={bulkItems.length === 0} onClick={() => setBulk(!bulk)}>
+                  Bulk edit…
+                </button>
                 <span className="item-selected-actions" aria-label="Selected item">
                   <button type="button" disabled={profile.readOnly || selectedItem === null} onClick={() => selectedItem !== null && duplicate(selectedItem)}>
                     Duplicate selected
@@ -471,6 +479,17 @@ export function TableScreen({
                   write={{ kind: "put", existing: lastWrite.existing, newItem: lastWrite.newItem }}
                   actual={lastWrite.actual}
                   source={source}
+                />
+              )}
+              {bulk && bulkItems.length > 0 && (
+                <BulkPanel
+                  profileId={profile.id}
+                  table={tableName}
+                  keys={description.keys}
+                  items={bulkItems}
+                  readOnly={profile.readOnly}
+                  source={source}
+                  onWritten={() => setGeneration((g) => g + 1)}
                 />
               )}
               {run === null && (
