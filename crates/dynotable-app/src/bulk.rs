@@ -231,10 +231,11 @@ fn changed(before: &Item, after: Option<&Item>) -> Vec<String> {
     names
 }
 
+/// An UpdateExpression with its ExpressionAttributeNames and ExpressionAttributeValues.
+type UpdateParts = (String, HashMap<String, String>, HashMap<String, Sdk>);
+
 /// `SET #s0 = :s0, … REMOVE #r0, …` with its placeholders.
-fn update_expression(
-    edit: &BulkEdit,
-) -> Result<(String, HashMap<String, String>, HashMap<String, Sdk>), CommandError> {
+fn update_expression(edit: &BulkEdit) -> Result<UpdateParts, CommandError> {
     let BulkEdit::Update { set, remove } = edit else {
         return Err(validation("A delete has no update expression."));
     };
