@@ -32,6 +32,8 @@ export type BulkPanelProps = {
   keys: KeySchema;
   /** The items the edit is for. */
   items: Item[];
+  /** Whether they are every item read or the ones checked in the grid. */
+  scope?: "read" | "checked";
   readOnly: boolean;
   source: BulkSource;
   makeChannel?: BulkChannelFactory | undefined;
@@ -41,13 +43,14 @@ export type BulkPanelProps = {
 
 const SET_TYPES: SetType[] = ["S", "N", "BOOL", "NULL", "JSON"];
 
-export function BulkPanel({ profileId, table, keys, items, readOnly, source, makeChannel = tauriChannel, onWritten = () => {} }: BulkPanelProps) {
+export function BulkPanel({ profileId, table, keys, items, scope = "read", readOnly, source, makeChannel = tauriChannel, onWritten = () => {} }: BulkPanelProps) {
   const [kind, setKind] = useState<"update" | "delete">("update");
   const [rows, setRows] = useState<SetRow[]>([{ name: "", type: "S", text: "" }]);
   const [remove, setRemove] = useState("");
   const [allOrNothing, setAllOrNothing] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const [plan, setPlan] = useState<BulkPlan | null>(null);
+  // The dry run, and the items it was of: the commit sends exactly those.
+  const [plan, setPlan] = useState<{ plan: BulkPlan; items: Item[] } | null>(null);
   const [running, setRunning] = useState<string | null>(null);
   const [progress, setProgress] = useState<BulkProgress | null>(null);
   const [report, setReport] = useState<{ verb: string; report: BulkReport } | null>(null);
@@ -71,7 +74,7 @@ export function BulkPanel({ profileId, table, keys, items, readOnly, source, mak
     }
     if (result.status !== "ok") return;
     setProblem(null);
-    setPlan(result.data);
+    setPlan({ plan: result.data, items });
   };
 
   const run = async (verb: string, call: (id: string, channel: Channel<BulkProgress>) => ReturnType<BulkSource["bulkUndo"]>) => {
@@ -92,15 +95,21 @@ export function BulkPanel({ profileId, table, keys, items, readOnly, source, mak
 
   const commit = () => {
     const staged = stagedEdit(form);
-    if (!staged.ok) return;
+    if (!staged.ok || plan === null) return;
+    const planned = plan.items;
     setPlan(null);
-    void run("Committed", (id, channel) => source.bulkCommit(profileId, table, id, items, staged.edit, mode, channel));
+    void run("Committed", (id, channel) => source.bulkCommit(profileId, table, id, planned, staged.edit, mode, channel));
   };
   const undo = () => void run("Undone", (id, channel) => source.bulkUndo(profileId, table, id, channel));
 
   return (
     <section className="bulk-panel" aria-label="Bulk edit">
-      <h3>Bulk edit of the {items.length} {items.length === 1 ? "item" : "items"} read</h3>
+      <h3>
+        Bulk edit of the {items.length} {items.length === 1 ? "item" : "items"} {scope}
+      </h3>
+      <p className="muted">
+        {scope === "read" ? "Check items in the grid (click the box, or Space on a row) to edit only those." : "Uncheck them all to edit every item read."}
+      </p>
       <div role="radiogroup" aria-label="Change">
         <label>
           <input type="radio" checked={kind === "update"} onChange={() => (setKind("update"), stale())} /> Update (SET / REMOVE)
@@ -179,32 +188,7 @@ export function BulkPanel({ profileId, table, keys, items, readOnly, source, mak
         </p>
       )}
       {plan !== null && (
-        <>
-          <p data-testid="bulk-plan-summary">
-            {plan.changes.length} {plan.changes.length === 1 ? "change" : "changes"} in {plan.requests}{" "}
-            {plan.requests === 1 ? "request" : "requests"}: {formatUnits(plan.totalUnits)} WCU, index writes included.
-          </p>
-          <table className="bulk-plan" aria-label="Changes of the dry run">
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Changes</th>
-                <th scope="col">WCU</th>
-                <th scope="col">Index writes</th>
-              </tr>
-            </thead>
-            <tbody>
-              {plan.changes.map((change, i) => (
-                <tr key={i} data-testid="bulk-change">
-                  <td>{describeKey(keys, change.key)}</td>
-                  <td>{change.after === null ? "deleted" : change.changed.join(", ") || "no change"}</td>
-                  <td>{formatUnits(change.estimate.cost.total)}</td>
-                  <td>{change.estimate.indexes.map((x) => `${x.name}: ${x.writes}`).join(", ") || "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </>
+        <PlanTable plan={plan.plan} keys={keys} />
       )}
       {report !== null && (
         <>
@@ -225,5 +209,37 @@ export function BulkPanel({ profileId, table, keys, items, readOnly, source, mak
         </>
       )}
     </section>
+  );
+}
+
+/** The dry run: each item's change and its write units, index writes by index. */
+function PlanTable({ plan, keys }: { plan: BulkPlan; keys: KeySchema }) {
+  return (
+    <>
+      <p data-testid="bulk-plan-summary">
+        {plan.changes.length} {plan.changes.length === 1 ? "change" : "changes"} in {plan.requests}{" "}
+        {plan.requests === 1 ? "request" : "requests"}: {formatUnits(plan.totalUnits)} WCU, index writes included.
+      </p>
+      <table className="bulk-plan" aria-label="Changes of the dry run">
+        <thead>
+          <tr>
+            <th scope="col">Key</th>
+            <th scope="col">Changes</th>
+            <th scope="col">WCU</th>
+            <th scope="col">Index writes</th>
+          </tr>
+        </thead>
+        <tbody>
+          {plan.changes.map((change, i) => (
+            <tr key={i} data-testid="bulk-change">
+              <td>{describeKey(keys, change.key)}</td>
+              <td>{change.after === null ? "deleted" : change.changed.join(", ") || "no change"}</td>
+              <td>{formatUnits(change.estimate.cost.total)}</td>
+              <td>{change.estimate.indexes.map((x) => `${x.name}: ${x.writes}`).join(", ") || "—"}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }

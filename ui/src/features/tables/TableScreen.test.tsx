@@ -6,6 +6,8 @@ import { TEN_MINUTE_WINDOW } from "../start/story";
 import { CapacityProvider } from "../../app/capacity";
 import type { AttributeValue, Profile, QueryInput, QueryPage, ReadRequest, SortKeyOperator, TableDescription } from "../../ipc/bindings.gen";
 import type { Item } from "../explorer/model";
+import type { Channel } from "@tauri-apps/api/core";
+import type { BulkProgress } from "../../ipc/bindings.gen";
 import { fakeBuild, pagedRun } from "../query/fakeQuerySource";
 
 const embedded: Profile = { id: "embedded", name: "Embedded", color: "#4f7cff", region: "local", readOnly: false, connection: { kind: "embedded" } };
@@ -188,7 +190,7 @@ const openButton = () => screen.findByRole("button", { name: "Open vehicleId = V
 function renderScreen(fake: TableSource, profile = embedded, clipboard?: { writeText: (text: string) => Promise<void> }) {
   return render(
     <CapacityProvider>
-      <TableScreen profile={profile} tableName="Telemetry" source={fake} clipboard={clipboard} />
+      <TableScreen profile={profile} tableName="Telemetry" source={fake} clipboard={clipboard} makeBulkChannel={() => ({}) as Channel<BulkProgress>} />
     </CapacityProvider>,
   );
 }
@@ -337,6 +339,43 @@ describe("TableScreen", () => {
     expect((await within(dialog).findByTestId("paste-problem")).textContent).toBe("Item 1: recordedAt is the sort key and is required.");
     expect(within(dialog).queryByRole("button", { name: /^Put/ })).toBeNull();
     expect(fake.putItem).not.toHaveBeenCalled();
+  });
+
+  it("stages a bulk edit for the items checked in the grid, or for every item read", async () => {
+    const plan = { changes: [], totalUnits: 0, requests: 1 };
+    const fake = source({
+      bulkDryRun: vi.fn(async () => ({ status: "ok" as const, data: plan })),
+      bulkCommit: vi.fn(async () => ({
+        status: "ok" as const,
+        data: { total: 1, written: 1, failures: [], cancelled: false, consumedUnits: 1, undoable: 1 },
+      })),
+    } as Partial<TableSource>);
+    renderScreen(fake);
+    fireEvent.click(await openButton());
+    const grid = await screen.findByRole("grid");
+    expect(grid.getAttribute("aria-colcount")).toBe("2");
+    fireEvent.click(screen.getByRole("button", { name: "Bulk edit…" }));
+    const panel = await screen.findByRole("region", { name: "Bulk edit" });
+    expect(within(panel).getByRole("heading").textContent).toBe("Bulk edit of the 2 items read");
+    // A checkbox column now (jsdom draws no virtual rows: checked from the keyboard, Space on the
+    // selected row).
+    expect(grid.getAttribute("aria-colcount")).toBe("3");
+    fireEvent.keyDown(grid, { key: "ArrowDown" });
+    fireEvent.keyDown(grid, { key: "ArrowDown" });
+    fireEvent.keyDown(grid, { key: " " });
+    expect(within(panel).getByRole("heading").textContent).toBe("Bulk edit of the 1 item checked");
+    fireEvent.change(within(panel).getByRole("textbox", { name: "SET attribute 1" }), { target: { value: "status" } });
+    fireEvent.change(within(panel).getByRole("textbox", { name: "Value of SET attribute 1" }), { target: { value: "checked" } });
+    fireEvent.click(within(panel).getByRole("button", { name: "Dry run" }));
+    await waitFor(() => expect(fake.bulkDryRun).toHaveBeenCalledTimes(1));
+    const edit = { kind: "update", set: { status: { S: "checked" } }, remove: [] };
+    expect((fake.bulkDryRun as ReturnType<typeof vi.fn>).mock.calls[0]).toEqual(["embedded", "Telemetry", [reading(8)], edit, "batches"]);
+    fireEvent.click(await within(panel).findByRole("button", { name: "Commit" }));
+    await waitFor(() => expect(fake.bulkCommit).toHaveBeenCalledTimes(1));
+    expect((fake.bulkCommit as ReturnType<typeof vi.fn>).mock.calls[0]![3]).toEqual([reading(8)]);
+    fireEvent.keyDown(grid, { key: "ArrowUp" });
+    fireEvent.keyDown(grid, { key: " " });
+    expect(within(panel).getByRole("heading").textContent).toBe("Bulk edit of the 2 items checked");
   });
 
   it("disables every write control on a read-only connection", async () => {

@@ -15,7 +15,7 @@ import { DeleteConfirm } from "../items/DeleteConfirm";
 import { ItemCopy, copyText, defaultClipboard, type TextClipboard } from "../items/ItemCopy";
 import { itemAsText } from "../items/itemCopy";
 import { PasteItems } from "../items/PasteItems";
-import { BulkPanel, type BulkSource } from "../bulk/BulkPanel";
+import { BulkPanel, type BulkChannelFactory, type BulkSource } from "../bulk/BulkPanel";
 import { TableOverview } from "./TableOverview";
 import { StatisticsGate } from "../collections/StatisticsGate";
 import { TableHeader } from "./TableHeader";
@@ -137,6 +137,7 @@ export function TableScreen({
   intent = null,
   onDeleted = () => {},
   clipboard = defaultClipboard(),
+  makeBulkChannel,
 }: {
   profile: Profile;
   tableName: string;
@@ -150,6 +151,8 @@ export function TableScreen({
   onDeleted?: () => void;
   /** Where copies go (tests give their own). */
   clipboard?: TextClipboard | undefined;
+  /** The channel a bulk edit's progress arrives on (tests give their own). */
+  makeBulkChannel?: BulkChannelFactory | undefined;
 }) {
   const { table, stats, setStats, setDescription } = useTable(profile.id, tableName, source);
   const [view, setView] = useState<ViewId>("collections");
@@ -176,12 +179,16 @@ export function TableScreen({
   const [copied, setCopied] = useState<string | null>(null);
   const [pasting, setPasting] = useState(false);
   const [bulk, setBulk] = useState(false);
+  // The items checked in the Items grid for a bulk edit, by index in the run (a new run clears them).
+  const [checked, setChecked] = useState<ReadonlySet<number>>(new Set());
   // The item as the editor last had it (every edit is validated), for the write estimate.
   const [draft, setDraft] = useState<Item | null>(null);
   // The last write saved, with what it reported: shown estimate beside actual.
   const [lastWrite, setLastWrite] = useState<{ existing: Item | null; newItem: Item; actual: ConsumedCapacity | null } | null>(null);
   const model = useQueryModel({ profileId: profile.id, table: table.status === "ok" ? table.data : null, source, makeChannel });
   const run = model.run;
+  const runRequest = run?.request ?? null;
+  useEffect(() => setChecked(new Set()), [runRequest]);
   const queryPages = run?.kind === "query" ? run.pages : [];
   const ledger = useCapacityLedger();
 
@@ -363,7 +370,8 @@ export function TableScreen({
     setView("items");
   };
   // The items the run read from the table (an index's entries are projections: not staged).
-  const bulkItems = run === null || (run.request.indexName ?? null) !== null ? [] : run.pages.flatMap((p) => p.items);
+  const readItems = run === null || (run.request.indexName ?? null) !== null ? [] : run.pages.flatMap((p) => p.items);
+  const bulkItems = checked.size === 0 ? readItems : readItems.filter((_, i) => checked.has(i));
   const seenAttributes = [...new Set((run?.pages ?? []).slice(0, 3).flatMap((p) => p.items.flatMap((i) => Object.keys(i))))];
   const lastItem = queryPages.at(-1)?.items.at(-1) ?? null;
   const runError = run?.kind === "query" ? run.error : null;
@@ -456,7 +464,7 @@ export function TableScreen({
                 <button type="button" disabled={profile.readOnly} onClick={() => setPasting(true)}>
                   Paste items…
                 </button>
-                <button type="button" aria-pressed={bulk} disabled={bulkItems.length === 0} onClick={() => setBulk(!bulk)}>
+                <button type="button" aria-pressed={bulk} disabled={readItems.length === 0} onClick={() => setBulk(!bulk)}>
                   Bulk edit…
                 </button>
                 <span className="item-selected-actions" aria-label="Selected item">
@@ -481,12 +489,14 @@ export function TableScreen({
                   source={source}
                 />
               )}
-              {bulk && bulkItems.length > 0 && (
+              {bulk && readItems.length > 0 && (
                 <BulkPanel
                   profileId={profile.id}
                   table={tableName}
                   keys={description.keys}
                   items={bulkItems}
+                  scope={checked.size === 0 ? "read" : "checked"}
+                  makeChannel={makeBulkChannel}
                   readOnly={profile.readOnly}
                   source={source}
                   onWritten={() => setGeneration((g) => g + 1)}
@@ -507,6 +517,18 @@ export function TableScreen({
                   onLoadMore={model.loadMore}
                   onSelect={setSelectedItem}
                   onCopy={copyItem}
+                  checked={bulk && queriedIndex === null ? checked : undefined}
+                  onCheck={
+                    bulk && queriedIndex === null
+                      ? (i) =>
+                          setChecked((c) => {
+                            const next = new Set(c);
+                            if (next.has(i)) next.delete(i);
+                            else next.add(i);
+                            return next;
+                          })
+                      : undefined
+                  }
                   onEdit={(item) => {
                     setSaveError(null);
                     setDraft(null);
