@@ -489,7 +489,7 @@ export function TableScreen({
                   source={source}
                 />
               )}
-              {bulk && readItems.length > 0 && (
+              {bulk && (
                 <BulkPanel
                   profileId={profile.id}
                   table={tableName}
@@ -499,7 +499,11 @@ export function TableScreen({
                   makeChannel={makeBulkChannel}
                   readOnly={profile.readOnly}
                   source={source}
-                  onWritten={() => setGeneration((g) => g + 1)}
+                  onWritten={() => {
+                    // The boxes and the run are read again: the grid shows what the edit left.
+                    setGeneration((g) => g + 1);
+                    model.execute();
+                  }}
                 />
               )}
               {run === null && (
