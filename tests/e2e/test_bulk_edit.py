@@ -60,8 +60,13 @@ def test_a_bulk_update_is_tried_dry_committed_and_undone(window):
     click(window, button(panel, "Commit"), "Commit")
     report = wait_for(window, "the commit's report", lambda d: panel.find_elements(By.CSS_SELECTOR, '[data-testid="bulk-report"]'))[0]
     wait_for(window, "the commit's report text", lambda d: content(report).startswith("Committed: 3 of 3 written"))
-    # The re-read collection shows the change.
-    wait_for(window, "the closed items", lambda d: "closed" in content(grid) and "n1" not in content(grid))
+    # The collection is read again (a new grid) and shows the change.
+    def grid_text(d) -> str:
+        grids = d.find_elements(By.CSS_SELECTOR, f'section[aria-label="Item collection vehicleId = {VEHICLE}"] [role="grid"]')
+        return content(grids[0]) if grids else ""
+
+    wait_for(window, "the closed items", lambda d: "closed" in grid_text(d) and "n1" not in grid_text(d))
 
     click(window, button(panel, "Undo the last commit"), "Undo the last commit")
     wait_for(window, "the undo's report", lambda d: content(css(panel, '[data-testid="bulk-report"]')).startswith("Undone: 3 of 3 written"))
+    wait_for(window, "the items as they were", lambda d: "n1" in grid_text(d) and "closed" not in grid_text(d))
