@@ -6,6 +6,7 @@ TableScreen and itemCopy pin what is copied.)"""
 
 from selenium.webdriver.common.by import By
 
+from test_bulk_edit import delete_collection
 from window import click, content, css, open_view, present, type_into, wait_for
 
 SCREEN = '[data-testid="table-screen-Telemetry"]'
@@ -68,3 +69,5 @@ def test_pasted_items_are_checked_priced_and_put_with_exact_numbers_and_one_is_d
     click(window, confirm.find_element(By.XPATH, ".//button[normalize-space()='Create' or normalize-space()='Save']"), "the confirmation's button")
     notice = wait_for(window, "the write notice", lambda d: d.find_elements(By.CSS_SELECTOR, f'{SCREEN} [data-testid="write-notice"]'))[0]
     assert content(notice).startswith("Created: "), content(notice)
+    # Left as found for the other tests of the run: the two pasted items and the duplicate.
+    delete_collection(window, view, VEHICLE, 3)
