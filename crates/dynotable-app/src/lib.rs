@@ -13,6 +13,7 @@
 //!    (or `failed`, with the reason).
 
 pub mod builder;
+pub mod bulk;
 mod cancellation;
 pub mod collections;
 mod connections;
@@ -100,6 +101,8 @@ struct Inner {
     delete_tokens: deletion::DeleteTokens,
     /// The pause and filter controls of running stream tails, by id.
     tails: streams::Tails,
+    /// The old images of the last bulk edit, by connection and table.
+    bulk_undo: bulk::UndoShelf,
 }
 
 impl std::fmt::Debug for App {
@@ -168,6 +171,7 @@ impl App {
                 files: files::FileGrants::default(),
                 delete_tokens: deletion::DeleteTokens::default(),
                 tails: streams::Tails::default(),
+                bulk_undo: bulk::UndoShelf::default(),
                 mfa: tokio::sync::Mutex::new(std::collections::HashMap::new()),
             }),
         }

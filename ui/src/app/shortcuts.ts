@@ -12,6 +12,7 @@ export type ShortcutId =
   | "run-statement"
   | "next-page"
   | "edit-item"
+  | "copy-item"
   | "move-selection"
   | "move-box"
   | "open-box"
@@ -76,6 +77,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: "run-statement", description: "Run the PartiQL statement (or batch, or transaction), in a PartiQL tab", scope: "Query", combos: [{ key: "Enter", mod: true }] },
   { id: "next-page", description: "Load the next page", scope: "Collection", combos: [{ key: "j", mod: true }] },
   { id: "edit-item", description: "Edit the selected item", scope: "Collection", combos: [{ key: "Enter" }] },
+  { id: "copy-item", description: "Copy the selected item (or the focused row's) as DynamoDB JSON", scope: "Collection", combos: [{ key: "c", mod: true }] },
   {
     id: "move-selection",
     description: "Move the selection: previous, next, a screen, first, last",

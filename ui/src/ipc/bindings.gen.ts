@@ -74,6 +74,12 @@ export const commands = {
 	 *  progress.
 	 */
 	importItems: (profileId: string, id: string, table: string, format: FileFormat, file: string, onProgress: Channel<TransferProgress>) => typedError<TransferSummary, CommandError>(__TAURI_INVOKE("import_items", { profileId, id, table, format, file, onProgress })),
+	/**  A staged bulk edit tried dry: each item's change and its write cost, index writes included. */
+	bulkDryRun: (profileId: string, table: string, items: { [key in string]: AttributeValue }[], edit: BulkEdit, mode: BulkMode) => typedError<BulkPlan, CommandError>(__TAURI_INVOKE("bulk_dry_run", { profileId, table, items, edit, mode })),
+	/**  Commits a staged bulk edit under the cancel id `id`, reporting progress after each request. */
+	bulkCommit: (profileId: string, table: string, id: string, items: { [key in string]: AttributeValue }[], edit: BulkEdit, mode: BulkMode, onProgress: Channel<BulkProgress>) => typedError<BulkReport, CommandError>(__TAURI_INVOKE("bulk_commit", { profileId, table, id, items, edit, mode, onProgress })),
+	/**  Puts back the old images of the last bulk commit on `table`. */
+	bulkUndo: (profileId: string, table: string, id: string, onProgress: Channel<BulkProgress>) => typedError<BulkReport, CommandError>(__TAURI_INVOKE("bulk_undo", { profileId, table, id, onProgress })),
 	/**  The queries run on a connection (on one table, if given), newest first. */
 	queryHistory: (profileId: string, table: string | null) => typedError<HistoryEntry[], CommandError>(__TAURI_INVOKE("query_history", { profileId, table })),
 	/**  Saves a query under a name for its table. */
@@ -323,6 +329,63 @@ export type BuiltRequest = {
 	/**  The body of `DynamoDB_20120810.Query`/`.Scan`, pretty-printed. */
 	body: string,
 	diagnostics: Diagnostic[],
+};
+
+/**  One item's part of the dry run. */
+export type BulkChange = {
+	key: { [key in string]: AttributeValue },
+	before: { [key in string]: AttributeValue },
+	/**  The image the write leaves; `None` for a delete. */
+	after: { [key in string]: AttributeValue } | null,
+	/**  The attributes whose value the write changes (set to another value, added or removed). */
+	changed: string[],
+	estimate: WriteEstimate,
+};
+
+/**  The change staged for every item. */
+export type BulkEdit = 
+/**  `SET name = value, …  REMOVE name, …` on top-level attributes. */
+{ kind: "update"; set: { [key in string]: AttributeValue }; remove: string[] } | { kind: "delete" };
+
+/**  An item the commit could not write, with DynamoDB's exception. */
+export type BulkFailure = {
+	key: { [key in string]: AttributeValue },
+	exception: string,
+	message: string,
+};
+
+/**  How the commit is sent. */
+export type BulkMode = 
+/**  BatchWriteItem for deletes, UpdateItem per item for updates: each item stands alone. */
+"batches" | 
+/**  TransactWriteItems, 100 items a transaction. */
+"allOrNothing";
+
+/**  The dry run: each item's change and what the commit will cost. */
+export type BulkPlan = {
+	changes: BulkChange[],
+	/**  Write units of every change, table and indexes, sent as the mode sends them. */
+	totalUnits: number,
+	/**  Requests the commit will send. */
+	requests: number,
+};
+
+/**  Progress of a commit or an undo: items done (written or failed) of the total. */
+export type BulkProgress = {
+	done: number,
+	total: number,
+};
+
+/**  What a commit or an undo did. */
+export type BulkReport = {
+	total: number,
+	written: number,
+	failures: BulkFailure[],
+	/**  The user cancelled: the items neither written nor failed were not sent. */
+	cancelled: boolean,
+	consumedUnits: number,
+	/**  Old images the undo would put back (0 after an undo). */
+	undoable: number,
 };
 
 /**  Capacity units consumed, per table and per index. */

@@ -30,7 +30,7 @@
 
 mod money;
 mod reads;
-mod writes;
+pub(crate) mod writes;
 
 pub use money::{default_prices, monthly_cost};
 

@@ -22,27 +22,7 @@ impl App {
         input: WriteEstimateInput,
     ) -> Result<WriteEstimate, CommandError> {
         let shape = table_shape(&self.describe_table(profile_id, table).await?);
-        let estimate = write_estimate(&shape, &input)?;
-        Ok(WriteEstimate {
-            cost: figure(&estimate.cost),
-            before_bytes: estimate.table.before_bytes.map(|b| b as f64),
-            after_bytes: estimate.table.after_bytes.map(|b| b as f64),
-            table_units: estimate.table.capacity_units,
-            indexes: estimate
-                .indexes
-                .iter()
-                .map(|i| IndexWriteEstimate {
-                    name: i.name.clone(),
-                    kind: app_kind(i.kind),
-                    writes: i.writes,
-                    entry_before_bytes: i.entry_before_bytes.map(|b| b as f64),
-                    entry_after_bytes: i.entry_after_bytes.map(|b| b as f64),
-                    capacity_units: i.capacity_units,
-                    charged_to_table: i.charged_to_table,
-                    reason: line(&i.reason),
-                })
-                .collect(),
-        })
+        write_estimate_on(&shape, &input)
     }
 
     /// The estimate of a write beside the ConsumedCapacity the put or delete reported.
@@ -124,4 +104,32 @@ fn write_estimate(
         condition_fails: input.condition_fails,
     })
     .map_err(|e| engine_error(&e))
+}
+
+/// The estimate of one write on a table already described (a bulk edit describes it once).
+pub(crate) fn write_estimate_on(
+    shape: &TableShape,
+    input: &WriteEstimateInput,
+) -> Result<WriteEstimate, CommandError> {
+    let estimate = write_estimate(shape, input)?;
+    Ok(WriteEstimate {
+        cost: figure(&estimate.cost),
+        before_bytes: estimate.table.before_bytes.map(|b| b as f64),
+        after_bytes: estimate.table.after_bytes.map(|b| b as f64),
+        table_units: estimate.table.capacity_units,
+        indexes: estimate
+            .indexes
+            .iter()
+            .map(|i| IndexWriteEstimate {
+                name: i.name.clone(),
+                kind: app_kind(i.kind),
+                writes: i.writes,
+                entry_before_bytes: i.entry_before_bytes.map(|b| b as f64),
+                entry_after_bytes: i.entry_after_bytes.map(|b| b as f64),
+                capacity_units: i.capacity_units,
+                charged_to_table: i.charged_to_table,
+                reason: line(&i.reason),
+            })
+            .collect(),
+    })
 }

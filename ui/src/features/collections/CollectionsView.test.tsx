@@ -129,18 +129,20 @@ function Harness({
   reveal = null,
   initialIndex = null,
   onOpenItem,
+  onCopyItem,
 }: {
   table?: TableDescription;
   source: CollectionsSource;
   onOpen?: (value: unknown) => void;
   onOpenItem?: (item: unknown) => void;
+  onCopyItem?: (item: unknown) => void;
   reveal?: { value: AttributeValue; n: number } | null;
   initialIndex?: string | null;
 }) {
   const [index, setIndex] = useState<string | null>(initialIndex);
   const data = useCollections({ profileId: "embedded", table: table.name, index, source, rowsPerBox: 5, listPage: 50 });
   return (
-    <CollectionsView table={table} data={data} onOpen={onOpen} onGroupBy={setIndex} reveal={reveal} rowsPerBox={5} onOpenItem={onOpenItem} />
+    <CollectionsView table={table} data={data} onOpen={onOpen} onGroupBy={setIndex} reveal={reveal} rowsPerBox={5} onOpenItem={onOpenItem} onCopyItem={onCopyItem} />
   );
 }
 
@@ -241,6 +243,20 @@ describe("CollectionsView", () => {
     expect(onOpen).not.toHaveBeenCalled();
     fireEvent.keyDown(rows[1]!, { key: "Escape" });
     expect(document.activeElement).toBe(box);
+  });
+
+  it("copies the focused row's item with Mod+C", async () => {
+    const onCopyItem = vi.fn();
+    renderHarness({ source: fakeSource([stat("VEH#V-7741", 41, 4000)]), onCopyItem });
+    const box = (await screen.findAllByTestId("collection-run-box"))[0]!;
+    await waitFor(() => expect(within(box).getAllByTestId("box-row")).toHaveLength(5));
+    const rows = within(box).getAllByTestId("box-row");
+    fireEvent.keyDown(rows[2]!, { key: "c", ctrlKey: true });
+    expect(onCopyItem).toHaveBeenCalledTimes(1);
+    expect(onCopyItem.mock.calls[0]![0]).toMatchObject({ vehicleId: { S: "VEH#V-7741" }, recordedAt: { S: "TS#2025-03-14T09:01:00Z" } });
+    // A plain "c" is not a copy.
+    fireEvent.keyDown(rows[2]!, { key: "c" });
+    expect(onCopyItem).toHaveBeenCalledTimes(1);
   });
 
   it("keeps only the boxes in sight in the DOM, and lists and reads only those, for 10,000 collections", async () => {

@@ -52,6 +52,8 @@ export type CollectionsViewProps = {
   gate?: ReactNode;
   /** Open one item of a box (Enter on its row); without it, Enter on a row opens the box. */
   onOpenItem?: ((item: Item) => void) | undefined;
+  /** Copy the focused row's item (Mod+C on a row). */
+  onCopyItem?: ((item: Item) => void) | undefined;
 };
 
 const HEADER = 40;
@@ -83,6 +85,7 @@ export function CollectionsView({
   activeRead = null,
   gate = null,
   onOpenItem,
+  onCopyItem,
 }: CollectionsViewProps) {
   const { at, boxes, want, retry, locate } = data;
   const total = data.total ?? 0;
@@ -208,14 +211,14 @@ export function CollectionsView({
 
   // The key handler and the box refs are the same functions from render to render, so a scroll
   // (which renders the view again) does not render every box in sight again.
-  const latest = useRef({ total, onOpen, onOpenItem, virtualizer });
-  latest.current = { total, onOpen, onOpenItem, virtualizer };
+  const latest = useRef({ total, onOpen, onOpenItem, onCopyItem, virtualizer });
+  latest.current = { total, onOpen, onOpenItem, onCopyItem, virtualizer };
   const registerBox = useCallback((index: number, el: HTMLElement | null) => {
     if (el) boxRefs.current.set(index, el);
     else boxRefs.current.delete(index);
   }, []);
   const onBoxKeyDown = useCallback((event: KeyboardEvent<HTMLElement>, index: number, entry: CollectionEntry) => {
-    const { total, onOpen, onOpenItem, virtualizer } = latest.current;
+    const { total, onOpen, onOpenItem, onCopyItem, virtualizer } = latest.current;
     const box = event.currentTarget;
     const rows = () => [...box.querySelectorAll<HTMLElement>('[data-testid="box-row"]')];
     const focusBox = (at: number) => {
@@ -269,6 +272,13 @@ export function CollectionsView({
       const found = state?.status === "ok" ? state.items[item] : undefined;
       if (onOpenItem !== undefined && found !== undefined) onOpenItem(found);
       else onOpen(entry.partitionValue);
+    } else if (onCopyItem !== undefined && matchesShortcut("copy-item", native)) {
+      const state = boxesRef.current.get(entry.key);
+      const found = state?.status === "ok" ? state.items[Number(row.dataset.row)] : undefined;
+      if (found !== undefined) {
+        event.preventDefault();
+        onCopyItem(found);
+      }
     }
   }, []);
 

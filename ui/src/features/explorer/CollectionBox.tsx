@@ -46,6 +46,14 @@ export type CollectionBoxProps = {
   onEdit: (item: Item) => void;
   /** The selected item changed. */
   onSelect?: (item: Item | null) => void;
+  /** Copy the selected item (Mod+C on the grid). */
+  onCopy?: ((item: Item) => void) | undefined;
+  /**
+   * A checkbox column (for bulk edits): the items checked, by their index in the run, and the
+   * toggle (a click on the box, or Space on the selected row).
+   */
+  checked?: ReadonlySet<number> | undefined;
+  onCheck?: ((itemIndex: number) => void) | undefined;
   /** Rows rendered above and below the visible ones. Default 8. */
   overscan?: number;
   /** Accessible name of the grid; default "Items of <pk> = <value>". */
@@ -67,6 +75,9 @@ export function CollectionBox({
   onLoadMore,
   onEdit,
   onSelect,
+  onCopy,
+  checked,
+  onCheck,
   overscan = 8,
   label,
   loadError = null,
@@ -160,12 +171,22 @@ export function CollectionBox({
       event.preventDefault();
       event.stopPropagation();
       onEdit(selectedItem.item);
+    } else if (onCheck !== undefined && event.key === " " && !event.ctrlKey && !event.metaKey && selectedItem?.kind === "item") {
+      event.preventDefault();
+      onCheck(selectedItem.itemIndex);
+    } else if (onCopy !== undefined && matchesShortcut("copy-item", event.nativeEvent) && selectedItem?.kind === "item") {
+      event.preventDefault();
+      onCopy(selectedItem.item);
     }
   };
 
   const pkName = keys.partitionKey.name;
   const heading = `${pkName} = ${attributeText(partitionValue)}`;
-  const template = useMemo(() => columnTemplate(keys, columns, pages), [keys, columns, pages]);
+  const checkable = onCheck !== undefined;
+  const template = useMemo(() => (checkable ? "2rem " : "") + columnTemplate(keys, columns, pages), [keys, columns, pages, checkable]);
+  const onCheckRef = useRef(onCheck);
+  onCheckRef.current = onCheck;
+  const checkItem = useCallback((itemIndex: number) => onCheckRef.current?.(itemIndex), []);
   // The scroll area shrinks to a short collection and stops at 60vh for a long one.
   const gridStyle = { "--collection-columns": template, "--collection-height": `${virtualizer.getTotalSize() + HEADER_HEIGHT + 4}px` } as CSSProperties;
   const rowId = (rowIndex: number) => `${gridId}-row-${rowIndex}`;
@@ -189,13 +210,18 @@ export function CollectionBox({
         role="grid"
         aria-label={label ?? `Items of ${heading}`}
         aria-rowcount={rows.length + 1}
-        aria-colcount={columns.length + (keys.sortKey ? 1 : 0)}
+        aria-colcount={columns.length + (keys.sortKey ? 1 : 0) + (checkable ? 1 : 0)}
         aria-activedescendant={activeDescendant}
         tabIndex={0}
         onKeyDown={onKeyDown}
         style={gridStyle}
       >
         <div role="row" aria-rowindex={1} className="collection-row collection-header-row">
+          {checkable && (
+            <span role="columnheader" className="collection-check" title="Checked items are the bulk edit's">
+              ✓
+            </span>
+          )}
           {keys.sortKey && (
             <span role="columnheader" className="collection-margin">
               {keys.sortKey.name}
@@ -227,6 +253,8 @@ export function CollectionBox({
                 selected={virtual.index === selectedRow}
                 onPick={setSelected}
                 onOpen={openItem}
+                checked={checkable ? (checked?.has(row.itemIndex) ?? false) : null}
+                onCheck={checkItem}
               />
             ) : (
               <div
@@ -239,7 +267,7 @@ export function CollectionBox({
                 className={`collection-row page-mark page-stop-${row.page.stop}`}
                 style={{ transform: `translateY(${virtual.start - HEADER_HEIGHT}px)` }}
               >
-                <PageMark page={row.page} pageIndex={row.pageIndex} keys={keys} colSpan={columns.length + (keys.sortKey ? 1 : 0)} />
+                <PageMark page={row.page} pageIndex={row.pageIndex} keys={keys} colSpan={columns.length + (keys.sortKey ? 1 : 0) + (checkable ? 1 : 0)} />
               </div>
             );
           })}
@@ -298,10 +326,13 @@ type ItemRowProps = {
   selected: boolean;
   onPick: (itemIndex: number) => void;
   onOpen: (item: Item) => void;
+  /** Whether the row's checkbox is ticked; null: no checkbox column. */
+  checked: boolean | null;
+  onCheck: (itemIndex: number) => void;
 };
 
 /** One item; memoised on plain props so scrolling re-renders only rows that moved or changed. */
-const ItemRow = memo(function ItemRow({ id, rowIndex, top, measure, item, itemIndex, sortKeyName, columns, selected, onPick, onOpen }: ItemRowProps) {
+const ItemRow = memo(function ItemRow({ id, rowIndex, top, measure, item, itemIndex, sortKeyName, columns, selected, onPick, onOpen, checked, onCheck }: ItemRowProps) {
   const sortValue = sortKeyName === null ? undefined : item[sortKeyName];
   return (
     <div
@@ -316,6 +347,18 @@ const ItemRow = memo(function ItemRow({ id, rowIndex, top, measure, item, itemIn
       onClick={() => onPick(itemIndex)}
       onDoubleClick={() => onOpen(item)}
     >
+      {checked !== null && (
+        <span role="gridcell" className="collection-check">
+          <input
+            type="checkbox"
+            tabIndex={-1}
+            aria-label={`Check item ${itemIndex + 1}`}
+            checked={checked}
+            onChange={() => onCheck(itemIndex)}
+            onClick={(e) => e.stopPropagation()}
+          />
+        </span>
+      )}
       {sortKeyName !== null && (
         <span role="rowheader" className="collection-margin">
           {sortValue === undefined ? <Absent /> : <TypedValue value={sortValue} />}

@@ -43,6 +43,11 @@ export type ItemEditorProps = {
   saving?: boolean;
   /** The last save failed with this exception. */
   saveError?: SaveError | null;
+  /**
+   * Duplicating this item: its attributes are the start, and the key must be changed (the same key
+   * would replace the item duplicated, or fail the put's attribute_not_exists condition).
+   */
+  duplicateOf?: Item | null;
   /** The mode to open in. Default "form". */
   defaultMode?: EditorMode;
   /** Delay between the last change and `validate`. Default 250 ms. */
@@ -85,6 +90,7 @@ export function ItemEditor({
   saveError = null,
   defaultMode = "form",
   validateDelayMs = 250,
+  duplicateOf = null,
 }: ItemEditorProps) {
   const original = useMemo(() => item ?? {}, [item]);
   const keyNames = useMemo(() => keyAttributes(keys).map((k) => k.name), [keys]);
@@ -115,8 +121,12 @@ export function ItemEditor({
 
   const localProblems: TextProblem[] = useMemo(() => {
     if (!parsed.ok) return parsed.problems;
-    return [...keyProblems(keys, parsed.item), ...(existing ? keyChangeProblems(keys, original, parsed.item) : [])];
-  }, [parsed, keys, existing, original]);
+    const unchangedKey =
+      duplicateOf !== null && !existing && keyChangeProblems(keys, duplicateOf, parsed.item).length === 0
+        ? [{ path: "", message: `Change the key (${keyNames.join(", ")}): this is the key of the item duplicated.` }]
+        : [];
+    return [...keyProblems(keys, parsed.item), ...(existing ? keyChangeProblems(keys, original, parsed.item) : []), ...unchangedKey];
+  }, [parsed, keys, existing, original, duplicateOf, keyNames]);
 
   const signature = parsed.ok ? JSON.stringify(parsed.item) : null;
   const engine = validation !== null && validation.signature === signature ? validation.result : null;
@@ -201,7 +211,7 @@ export function ItemEditor({
   const keyText = describeKey(keys, confirming ?? (parsed.ok ? parsed.item : original));
 
   return (
-    <section className="item-editor" aria-label={existing ? `Edit item ${describeKey(keys, original)}` : "New item"}>
+    <section className="item-editor" aria-label={existing ? `Edit item ${describeKey(keys, original)}` : duplicateOf !== null ? `Duplicate of ${describeKey(keys, duplicateOf)}` : "New item"}>
       <header className="ie-header">
         <h2>{existing ? "Edit item" : "New item"}</h2>
         <div role="radiogroup" aria-label="Edit as" className="ie-modes">

@@ -178,6 +178,30 @@ export function parsePlainJson(text: string, hints: Item | null = null): Parsed<
   return "M" in value ? ok(value.M) : fail("", "An item must be a JSON object.");
 }
 
+/**
+ * Reads one or several items from plain JSON text: an object, or an array of objects. Numbers
+ * keep their literal text (the type rule above, without hints).
+ */
+export function parsePlainJsonItems(text: string): Parsed<Item[]> {
+  let tree: PlainNode;
+  try {
+    tree = new PlainReader(text).document();
+  } catch (err) {
+    if (err instanceof PlainSyntaxError) return fail("", err.message);
+    throw err;
+  }
+  const nodes = tree.kind === "array" ? tree.items : [tree];
+  const items: Item[] = [];
+  for (const [i, node] of nodes.entries()) {
+    if (node.kind !== "object") {
+      return fail("", `${tree.kind === "array" ? `Entry ${i + 1}` : "The text"} is not a JSON object of attribute names to values.`);
+    }
+    const value = fromPlain(node, null);
+    if ("M" in value) items.push(value.M);
+  }
+  return ok(items);
+}
+
 /** A plain JSON value as read, with number literals kept as text. */
 type PlainNode =
   | { kind: "string"; value: string }

@@ -6,6 +6,8 @@ import { TEN_MINUTE_WINDOW } from "../start/story";
 import { CapacityProvider } from "../../app/capacity";
 import type { AttributeValue, Profile, QueryInput, QueryPage, ReadRequest, SortKeyOperator, TableDescription } from "../../ipc/bindings.gen";
 import type { Item } from "../explorer/model";
+import type { Channel } from "@tauri-apps/api/core";
+import type { BulkProgress } from "../../ipc/bindings.gen";
 import { fakeBuild, pagedRun } from "../query/fakeQuerySource";
 
 const embedded: Profile = { id: "embedded", name: "Embedded", color: "#4f7cff", region: "local", readOnly: false, connection: { kind: "embedded" } };
@@ -149,6 +151,9 @@ function source(overrides: Partial<TableSource> = {}): TableSource {
         "ttlOverview",
         "expiringItems",
         "sweepExpired",
+        "bulkDryRun",
+        "bulkCommit",
+        "bulkUndo",
       ].map((name) => [name, vi.fn(() => new Promise(() => {}))]),
     ),
     ...overrides,
@@ -182,10 +187,10 @@ afterAll(() => {
 
 const openButton = () => screen.findByRole("button", { name: "Open vehicleId = VEH#V-7741 in Items" });
 
-function renderScreen(fake: TableSource, profile = embedded) {
+function renderScreen(fake: TableSource, profile = embedded, clipboard?: { writeText: (text: string) => Promise<void> }) {
   return render(
     <CapacityProvider>
-      <TableScreen profile={profile} tableName="Telemetry" source={fake} />
+      <TableScreen profile={profile} tableName="Telemetry" source={fake} clipboard={clipboard} makeBulkChannel={() => ({}) as Channel<BulkProgress>} />
     </CapacityProvider>,
   );
 }
@@ -238,6 +243,139 @@ describe("TableScreen", () => {
     // The write's estimate was asked of the backend, and is shown beside what the write reported.
     expect(fake.estimateWrite).toHaveBeenCalledWith("embedded", "Telemetry", expect.objectContaining({ kind: "put", existing: reading(9) }));
     await waitFor(() => expect(fake.reconcileWrite).toHaveBeenCalled());
+  });
+
+  it("copies the selected item as DynamoDB JSON with Mod+C, and from the editor as code", async () => {
+    const clipboard = { writeText: vi.fn(async () => {}) };
+    renderScreen(source(), embedded, clipboard);
+    fireEvent.click(await openButton());
+    const grid = await screen.findByRole("grid");
+    fireEvent.keyDown(grid, { key: "ArrowDown" });
+    fireEvent.keyDown(grid, { key: "c", ctrlKey: true });
+    await waitFor(() => expect(clipboard.writeText).toHaveBeenCalledTimes(1));
+    expect(JSON.parse((clipboard.writeText.mock.calls[0] as unknown as [string])[0])).toEqual(reading(9));
+    expect((await screen.findByTestId("copy-notice")).textContent).toBe("Copied the item as DynamoDB JSON.");
+    // The toolbar's copy acts on the same selection, in the form chosen.
+    const toolbar = screen.getByRole("group", { name: "Copy the item" });
+    fireEvent.change(within(toolbar).getByRole("combobox", { name: "Copy as" }), { target: { value: "plain" } });
+    fireEvent.click(within(toolbar).getByRole("button", { name: "Copy" }));
+    await waitFor(() => expect(clipboard.writeText).toHaveBeenCalledTimes(2));
+    expect((clipboard.writeText.mock.calls[1] as unknown as [string])[0]).toContain('"speedKph": 49');
+    fireEvent.keyDown(grid, { key: "Enter" });
+    const dialog = await screen.findByRole("dialog", { name: "Item editor" });
+    const copy = within(dialog).getByRole("group", { name: "Copy the item" });
+    fireEvent.change(within(copy).getByRole("combobox", { name: "Copy as" }), { target: { value: "aws-cli" } });
+    fireEvent.click(within(copy).getByRole("button", { name: "Copy" }));
+    await waitFor(() => expect(clipboard.writeText).toHaveBeenCalledTimes(3));
+    expect((clipboard.writeText.mock.calls[2] as unknown as [string])[0]).toBe(
+      `aws dynamodb put-item \\\n  --table-name 'Telemetry' \\\n  --item '${JSON.stringify(reading(9))}'\n`,
+    );
+  });
+
+  it("duplicates an item: the editor opens on its attributes and refuses the same key", async () => {
+    const fake = source();
+    renderScreen(fake);
+    fireEvent.click(await openButton());
+    const grid = await screen.findByRole("grid");
+    fireEvent.keyDown(grid, { key: "ArrowDown" });
+    fireEvent.keyDown(grid, { key: "Enter" });
+    const dialog = await screen.findByRole("dialog", { name: "Item editor" });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Duplicate…" }));
+    const copy = await within(dialog).findByRole("region", { name: "Duplicate of vehicleId = VEH#V-7741, recordedAt = TS#2025-03-14T09:09:00Z" });
+    fireEvent.click(within(copy).getByRole("radio", { name: "DynamoDB JSON" }));
+    const text = within(copy).getByRole("textbox", { name: "Item as DynamoDB JSON" }) as HTMLTextAreaElement;
+    expect(JSON.parse(text.value)).toEqual(reading(9));
+    fireEvent.click(within(copy).getByRole("button", { name: "Create" }));
+    await waitFor(() => expect(copy.textContent).toContain("Change the key (vehicleId, recordedAt): this is the key of the item duplicated."));
+    expect(within(copy).queryByRole("alertdialog")).toBeNull();
+    fireEvent.change(text, { target: { value: JSON.stringify({ ...reading(9), recordedAt: { S: "TS#2025-03-14T10:00:00Z" } }) } });
+    fireEvent.click(within(copy).getByRole("button", { name: "Create" }));
+    const confirm = await within(copy).findByRole("alertdialog");
+    fireEvent.click(within(confirm).getByRole("button", { name: "Create" }));
+    await waitFor(() => expect(fake.putItem).toHaveBeenCalled());
+    const [, , item, expect_] = (fake.putItem as ReturnType<typeof vi.fn>).mock.calls[0]!;
+    expect(item).toEqual({ ...reading(9), recordedAt: { S: "TS#2025-03-14T10:00:00Z" } });
+    expect(expect_).toEqual({ kind: "absent" });
+  });
+
+  it("pastes items: read, previewed with their write cost, then put, each failure named", async () => {
+    let n = 0;
+    const fake = source({
+      putItem: vi.fn(async () =>
+        ++n === 2
+          ? { status: "error" as const, error: { code: "CONDITION_FAILED" as const, message: "The conditional request failed", exception: "ConditionalCheckFailedException" } }
+          : { status: "ok" as const, data: { consumedCapacity: { total: 1, table: 1, indexes: [] } } },
+      ),
+    });
+    renderScreen(fake);
+    fireEvent.click(await screen.findByTestId("view-tab-items"));
+    fireEvent.click(screen.getByRole("button", { name: "Paste items…" }));
+    const dialog = await screen.findByRole("dialog", { name: "Paste items" });
+    // The odometer has more digits than a double holds: it must arrive as written.
+    const text = '[{"vehicleId": "VEH#A", "recordedAt": "TS#1", "odometer": 123456789012345678901234567890}, {"vehicleId": "VEH#B", "recordedAt": "TS#2"}]';
+    fireEvent.change(within(dialog).getByRole("textbox", { name: "Pasted items" }), { target: { value: text } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Check" }));
+    await waitFor(() => expect(within(dialog).getAllByTestId("paste-row")).toHaveLength(2));
+    expect(within(dialog).getByTestId("paste-summary").textContent).toBe("2 items read as JSON: at least 2 WCU in all.");
+    expect(fake.estimateWrite).toHaveBeenCalledWith("embedded", "Telemetry", expect.objectContaining({ kind: "put", existing: null }));
+    fireEvent.click(within(dialog).getByRole("button", { name: "Put 2 items" }));
+    await waitFor(() => expect(within(dialog).getByTestId("paste-report").textContent).toBe("Put 1 of 2 items: 1 WCU consumed, 1 failed."));
+    const calls = (fake.putItem as ReturnType<typeof vi.fn>).mock.calls;
+    expect(calls[0]![2]).toEqual({ vehicleId: { S: "VEH#A" }, recordedAt: { S: "TS#1" }, odometer: { N: "123456789012345678901234567890" } });
+    expect(calls[0]![3]).toEqual({ kind: "absent" });
+    expect(within(dialog).getByRole("list", { name: "Failed puts" }).textContent).toContain(
+      "vehicleId = VEH#B, recordedAt = TS#2: ConditionalCheckFailedException The conditional request failed",
+    );
+  });
+
+  it("refuses pasted text whose keys do not fit the table, before anything is sent", async () => {
+    const fake = source();
+    renderScreen(fake);
+    fireEvent.click(await screen.findByTestId("view-tab-items"));
+    fireEvent.click(screen.getByRole("button", { name: "Paste items…" }));
+    const dialog = await screen.findByRole("dialog", { name: "Paste items" });
+    fireEvent.change(within(dialog).getByRole("textbox", { name: "Pasted items" }), { target: { value: '{"vehicleId": {"S": "VEH#A"}}' } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Check" }));
+    expect((await within(dialog).findByTestId("paste-problem")).textContent).toBe("Item 1: recordedAt is the sort key and is required.");
+    expect(within(dialog).queryByRole("button", { name: /^Put/ })).toBeNull();
+    expect(fake.putItem).not.toHaveBeenCalled();
+  });
+
+  it("stages a bulk edit for the items checked in the grid, or for every item read", async () => {
+    const plan = { changes: [], totalUnits: 0, requests: 1 };
+    const fake = source({
+      bulkDryRun: vi.fn(async () => ({ status: "ok" as const, data: plan })),
+      bulkCommit: vi.fn(async () => ({
+        status: "ok" as const,
+        data: { total: 1, written: 1, failures: [], cancelled: false, consumedUnits: 1, undoable: 1 },
+      })),
+    } as Partial<TableSource>);
+    renderScreen(fake);
+    fireEvent.click(await openButton());
+    const grid = await screen.findByRole("grid");
+    expect(grid.getAttribute("aria-colcount")).toBe("2");
+    fireEvent.click(screen.getByRole("button", { name: "Bulk edit…" }));
+    const panel = await screen.findByRole("region", { name: "Bulk edit" });
+    expect(within(panel).getByRole("heading").textContent).toBe("Bulk edit of the 2 items read");
+    // A checkbox column now (jsdom draws no virtual rows: checked from the keyboard, Space on the
+    // selected row).
+    expect(grid.getAttribute("aria-colcount")).toBe("3");
+    fireEvent.keyDown(grid, { key: "ArrowDown" });
+    fireEvent.keyDown(grid, { key: "ArrowDown" });
+    fireEvent.keyDown(grid, { key: " " });
+    expect(within(panel).getByRole("heading").textContent).toBe("Bulk edit of the 1 item checked");
+    fireEvent.change(within(panel).getByRole("textbox", { name: "SET attribute 1" }), { target: { value: "status" } });
+    fireEvent.change(within(panel).getByRole("textbox", { name: "Value of SET attribute 1" }), { target: { value: "checked" } });
+    fireEvent.click(within(panel).getByRole("button", { name: "Dry run" }));
+    await waitFor(() => expect(fake.bulkDryRun).toHaveBeenCalledTimes(1));
+    const edit = { kind: "update", set: { status: { S: "checked" } }, remove: [] };
+    expect((fake.bulkDryRun as ReturnType<typeof vi.fn>).mock.calls[0]).toEqual(["embedded", "Telemetry", [reading(8)], edit, "batches"]);
+    fireEvent.click(await within(panel).findByRole("button", { name: "Commit" }));
+    await waitFor(() => expect(fake.bulkCommit).toHaveBeenCalledTimes(1));
+    expect((fake.bulkCommit as ReturnType<typeof vi.fn>).mock.calls[0]![3]).toEqual([reading(8)]);
+    fireEvent.keyDown(grid, { key: "ArrowUp" });
+    fireEvent.keyDown(grid, { key: " " });
+    expect(within(panel).getByRole("heading").textContent).toBe("Bulk edit of the 2 items checked");
   });
 
   it("disables every write control on a read-only connection", async () => {

@@ -12,6 +12,10 @@ import { CollectionMap } from "../explorer/CollectionMap";
 import type { Item, KeySchema } from "../explorer/model";
 import { ItemEditor, type ItemValidation } from "../items/ItemEditor";
 import { DeleteConfirm } from "../items/DeleteConfirm";
+import { ItemCopy, copyText, defaultClipboard, type TextClipboard } from "../items/ItemCopy";
+import { itemAsText } from "../items/itemCopy";
+import { PasteItems } from "../items/PasteItems";
+import { BulkPanel, type BulkChannelFactory, type BulkSource } from "../bulk/BulkPanel";
 import { TableOverview } from "./TableOverview";
 import { StatisticsGate } from "../collections/StatisticsGate";
 import { useKeySuggestions } from "../query/useKeySuggestions";
@@ -78,7 +82,8 @@ export type TableSource = Pick<
   BuilderSource &
   QuerySource &
   StreamSource &
-  TtlSource;
+  TtlSource &
+  BulkSource;
 
 /** Items drawn in each box of the Collections view (the Query's Limit); the rest are counted. */
 const ROWS_PER_BOX = 20;
@@ -86,7 +91,7 @@ const ROWS_PER_BOX = 20;
 /** What the item editor is doing. */
 type Editing =
   | { kind: "edit"; original: Item }
-  | { kind: "create"; template: Item | null }
+  | { kind: "create"; template: Item | null; duplicateOf?: Item | null }
   | { kind: "delete"; original: Item }
   | null;
 
@@ -121,6 +126,8 @@ function collectionQuery(table: string, partitionValue: AttributeValue, index: s
  * changing and deleting the table), Stream (a live tail of its stream) and TTL (what expires, the sweeps,
  * the deletions seen).
  * Alt+1 … Alt+9 switch views; Ctrl+Enter runs the bar's query from anywhere in the tab.
+ * An item can be copied (as JSON, DynamoDB JSON or PutItem code; Mod+C on a row copies DynamoDB
+ * JSON), duplicated (the editor opens on its attributes, the key to change) and items pasted.
  */
 export function TableScreen({
   profile,
@@ -130,6 +137,8 @@ export function TableScreen({
   makeTailChannel,
   intent = null,
   onDeleted = () => {},
+  clipboard = defaultClipboard(),
+  makeBulkChannel,
 }: {
   profile: Profile;
   tableName: string;
@@ -141,6 +150,10 @@ export function TableScreen({
   intent?: TableIntent | null;
   /** The table was deleted (from its Settings). */
   onDeleted?: () => void;
+  /** Where copies go (tests give their own). */
+  clipboard?: TextClipboard | undefined;
+  /** The channel a bulk edit's progress arrives on (tests give their own). */
+  makeBulkChannel?: BulkChannelFactory | undefined;
 }) {
   const { table, stats, setStats, setDescription } = useTable(profile.id, tableName, source);
   const [view, setView] = useState<ViewId>("collections");
@@ -161,12 +174,22 @@ export function TableScreen({
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<{ name: string; message: string } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  // The item selected in the Items grid (copy and duplicate act on it), the last copy's outcome,
+  // and whether the paste dialog is open.
+  const [selectedItem, setSelectedItem] = useState<Item | null>(null);
+  const [copied, setCopied] = useState<string | null>(null);
+  const [pasting, setPasting] = useState(false);
+  const [bulk, setBulk] = useState(false);
+  // The items checked in the Items grid for a bulk edit, by index in the run (a new run clears them).
+  const [checked, setChecked] = useState<ReadonlySet<number>>(new Set());
   // The item as the editor last had it (every edit is validated), for the write estimate.
   const [draft, setDraft] = useState<Item | null>(null);
   // The last write saved, with what it reported: shown estimate beside actual.
   const [lastWrite, setLastWrite] = useState<{ existing: Item | null; newItem: Item; actual: ConsumedCapacity | null } | null>(null);
   const model = useQueryModel({ profileId: profile.id, table: table.status === "ok" ? table.data : null, source, makeChannel });
   const run = model.run;
+  const runRequest = run?.request ?? null;
+  useEffect(() => setChecked(new Set()), [runRequest]);
   const queryPages = run?.kind === "query" ? run.pages : [];
   const ledger = useCapacityLedger();
 
@@ -327,6 +350,15 @@ export function TableScreen({
     setEditing(null);
   };
 
+  const copyItem = (item: Item) => {
+    void copyText(clipboard, itemAsText(tableName, item, "dynamo"), "the item as DynamoDB JSON").then(setCopied);
+  };
+  const duplicate = (item: Item) => {
+    setSaveError(null);
+    setDraft(null);
+    setEditing({ kind: "create", template: item, duplicateOf: item });
+  };
+
   const openCollection = (value: AttributeValue) => {
     runInput(collectionQuery(tableName, value));
     setView("items");
@@ -341,6 +373,9 @@ export function TableScreen({
     runInput(collectionQuery(tableName, value, groupBy));
     setView("items");
   };
+  // The items the run read from the table (an index's entries are projections: not staged).
+  const readItems = run === null || (run.request.indexName ?? null) !== null ? [] : run.pages.flatMap((p) => p.items);
+  const bulkItems = checked.size === 0 ? readItems : readItems.filter((_, i) => checked.has(i));
   const seenAttributes = [...new Set((run?.pages ?? []).slice(0, 3).flatMap((p) => p.items.flatMap((i) => Object.keys(i))))];
   const lastItem = queryPages.at(-1)?.items.at(-1) ?? null;
   const runError = run?.kind === "query" ? run.error : null;
@@ -399,6 +434,7 @@ export function TableScreen({
           gate={gate}
           // An index's box holds what the index projects, not the whole item: its rows open the box.
           onOpenItem={groupBy === null ? openItem : undefined}
+          onCopyItem={copyItem}
         />
       )}
     </>
@@ -429,6 +465,18 @@ export function TableScreen({
                 >
                   Duplicate last item
                 </button>
+                <button type="button" disabled={profile.readOnly} onClick={() => setPasting(true)}>
+                  Paste items…
+                </button>
+                <button type="button" aria-pressed={bulk} disabled={readItems.length === 0} onClick={() => setBulk(!bulk)}>
+                  Bulk edit…
+                </button>
+                <span className="item-selected-actions" aria-label="Selected item">
+                  <button type="button" disabled={profile.readOnly || selectedItem === null} onClick={() => selectedItem !== null && duplicate(selectedItem)}>
+                    Duplicate selected
+                  </button>
+                  <ItemCopy table={tableName} item={selectedItem} clipboard={clipboard} />
+                </span>
                 {profile.readOnly && <span className="muted">This connection is read-only.</span>}
               </div>
               {notice !== null && (
@@ -445,6 +493,23 @@ export function TableScreen({
                   source={source}
                 />
               )}
+              {bulk && (
+                <BulkPanel
+                  profileId={profile.id}
+                  table={tableName}
+                  keys={description.keys}
+                  items={bulkItems}
+                  scope={checked.size === 0 ? "read" : "checked"}
+                  makeChannel={makeBulkChannel}
+                  readOnly={profile.readOnly}
+                  source={source}
+                  onWritten={() => {
+                    // The boxes and the run are read again: the grid shows what the edit left.
+                    setGeneration((g) => g + 1);
+                    model.execute();
+                  }}
+                />
+              )}
               {run === null && (
                 <p className="muted" data-testid="items-empty">
                   Run a Query from the bar above to read one collection here, page by page, or a Scan to walk them all.
@@ -458,6 +523,20 @@ export function TableScreen({
                   pages={run.pages}
                   loading={run.loading}
                   onLoadMore={model.loadMore}
+                  onSelect={setSelectedItem}
+                  onCopy={copyItem}
+                  checked={bulk && queriedIndex === null ? checked : undefined}
+                  onCheck={
+                    bulk && queriedIndex === null
+                      ? (i) =>
+                          setChecked((c) => {
+                            const next = new Set(c);
+                            if (next.has(i)) next.delete(i);
+                            else next.add(i);
+                            return next;
+                          })
+                      : undefined
+                  }
                   onEdit={(item) => {
                     setSaveError(null);
                     setDraft(null);
@@ -582,6 +661,30 @@ export function TableScreen({
       <TableHeader table={description} stats={stats.status === "ok" ? stats.data : null} profile={profile} />
       <QueryBar table={description} model={model} suggestions={suggestions} seenAttributes={seenAttributes} source={source} />
       <ViewTabs views={views} active={view} onSelect={setView} label={`Views of ${description.name}`} />
+      {copied !== null && (
+        <p className="muted" role="status" data-testid="copy-notice">
+          {copied}
+        </p>
+      )}
+      {pasting && (
+        <div className="dialog-backdrop">
+          <div role="dialog" aria-modal="true" aria-label="Paste items" className="dialog dialog-wide">
+            <PasteItems
+              profileId={profile.id}
+              table={tableName}
+              keys={description.keys}
+              readOnly={profile.readOnly}
+              source={source}
+              onWritten={(items, units) => {
+                ledger.record("write", units);
+                setNotice(`Pasted ${items.length} ${items.length === 1 ? "item" : "items"}: ${formatUnits(units)} WCU consumed.`);
+                setGeneration((g) => g + 1);
+              }}
+              onClose={() => setPasting(false)}
+            />
+          </div>
+        </div>
+      )}
       {editing !== null && (
         <div className="dialog-backdrop">
           <div role="dialog" aria-modal="true" aria-label="Item editor" className="dialog dialog-wide">
@@ -605,9 +708,12 @@ export function TableScreen({
             ) : (
               <>
                 <ItemEditor
+                  // A new editor for a new item: duplicating from the editor starts afresh.
+                  key={editing.kind === "edit" ? "edit" : editing.duplicateOf ? "duplicate" : "create"}
                   keys={description.keys}
                   item={editing.kind === "edit" ? editing.original : editing.template}
                   existing={editing.kind === "edit"}
+                  duplicateOf={editing.kind === "create" ? (editing.duplicateOf ?? null) : null}
                   validate={validate}
                   onSave={(item) => void save(item)}
                   onCancel={() => setEditing(null)}
@@ -625,10 +731,20 @@ export function TableScreen({
                   }}
                   source={source}
                 />
-                {editing.kind === "edit" && !profile.readOnly && (
-                  <button type="button" className="danger" onClick={() => setEditing({ kind: "delete", original: editing.original })}>
-                    Delete this item…
-                  </button>
+                {editing.kind === "edit" && (
+                  <div className="item-actions">
+                    <ItemCopy table={tableName} item={editing.original} clipboard={clipboard} />
+                    {!profile.readOnly && (
+                      <button type="button" onClick={() => duplicate(editing.original)}>
+                        Duplicate…
+                      </button>
+                    )}
+                    {!profile.readOnly && (
+                      <button type="button" className="danger" onClick={() => setEditing({ kind: "delete", original: editing.original })}>
+                        Delete this item…
+                      </button>
+                    )}
+                  </div>
                 )}
               </>
             )}
