@@ -1,11 +1,16 @@
 //! Tauri commands: one-line adapters over `dynotable_app::App`. Each command here must also be
 //! listed in `src-tauri/build.rs` (its permission) and granted in `src-tauri/capabilities/`.
+//! The commands of the stream and TTL views, the data modeler and staged bulk edits live in their
+//! own files below.
+
+pub mod bulk;
+pub mod modeler;
+pub mod streams;
 
 use dynotable_app::builder::{
     BuiltRequest, CodeTarget, Diagnostic, ExpressionState, GeneratedExpression, KeySchemaState, KeyType,
     ParseOutcome, ReadRequest, SavedBuilderContent, SavedExpression, SortKeyOperator, TypedRequest,
 };
-use dynotable_app::bulk::{BulkEdit, BulkMode, BulkPlan, BulkProgress, BulkReport};
 use dynotable_app::dto::ConsumedCapacity;
 use dynotable_app::dto::cost::{
     HotPartitionReport, ImportEstimate, MonthlyCost, QueryEstimate, Reconciliation, RegionPrices,
@@ -20,19 +25,14 @@ use dynotable_app::dto::{
     QueryInput, QueryPage, TableDescription, TableList, TableTag,
 };
 use dynotable_app::history::{HistoryEntry, SavedQuery};
-use dynotable_app::modeler::{
-    AppliedModel, Model, ModelAnalysis, ModelExportFormat, ModelSuggestion, TrafficModel,
-};
 use dynotable_app::new_table::NewTableCheck;
 use dynotable_app::profiles::{Profile, ProfileInput};
 use dynotable_app::scans::{ScanInput, ScanSummary, ScanTotals, ScanUpdate};
 use dynotable_app::sharing::SharedEngine;
 use dynotable_app::statistics::{ScanCost, StatisticsRequest};
-use dynotable_app::streams::{StreamInfo, TailControl, TailInput, TailSummary, TailUpdate};
 use dynotable_app::table_changes::TableChange;
 use dynotable_app::tables::RegionTables;
 use dynotable_app::transfer::{ExportSource, FileFormat, TransferProgress, TransferSummary};
-use dynotable_app::ttl::{ExpiringInput, ExpiringItems, SweepOutcome, TtlOverview};
 use dynotable_app::{App, CommandError, Expectation, ItemCheck, UpdateOutcome, WriteOutcome};
 use dynotable_aws::client::ConnectionTest;
 use dynotable_aws::profiles::AwsProfile;
@@ -796,179 +796,4 @@ pub async fn estimate_import_file(
     file: String,
 ) -> Result<ImportEstimate, CommandError> {
     app.estimate_import_file(&profile_id, &table, format, &file).await
-}
-
-/// Whether `table` has a stream, its view type and shards.
-#[tauri::command]
-#[specta::specta]
-pub async fn stream_info(
-    app: tauri::State<'_, App>,
-    profile_id: String,
-    table: String,
-) -> Result<StreamInfo, CommandError> {
-    app.stream_info(&profile_id, &table).await
-}
-
-/// Tails the table's stream, sending each batch of records through `on_update`; resolves when
-/// the tail is cancelled (`cancel_operation`) or the stream is turned off and read to its end.
-#[tauri::command]
-#[specta::specta]
-pub async fn tail_stream(
-    app: tauri::State<'_, App>,
-    profile_id: String,
-    input: TailInput,
-    on_update: tauri::ipc::Channel<TailUpdate>,
-) -> Result<TailSummary, CommandError> {
-    app.tail_stream(&profile_id, input, |update| {
-        // A closed window drops the channel; the tail goes on until it is cancelled.
-        if let Err(err) = on_update.send(update) {
-            tracing::debug!(%err, "stream records could not be sent to the UI");
-        }
-    })
-    .await
-}
-
-/// Pauses or resumes a running tail, or changes its filter; `false` when it is not running.
-#[tauri::command]
-#[specta::specta]
-pub fn control_stream_tail(app: tauri::State<'_, App>, id: String, control: TailControl) -> bool {
-    app.control_stream_tail(&id, control)
-}
-
-/// The table's TTL attribute and, on the embedded engine, when it sweeps next.
-#[tauri::command]
-#[specta::specta]
-pub async fn ttl_overview(
-    app: tauri::State<'_, App>,
-    profile_id: String,
-    table: String,
-) -> Result<TtlOverview, CommandError> {
-    app.ttl_overview(&profile_id, &table).await
-}
-
-/// The items that expire first, from a scan of at most `input.max_pages` pages.
-#[tauri::command]
-#[specta::specta]
-pub async fn expiring_items(
-    app: tauri::State<'_, App>,
-    profile_id: String,
-    input: ExpiringInput,
-) -> Result<ExpiringItems, CommandError> {
-    app.expiring_items(&profile_id, input).await
-}
-
-/// Runs the embedded engine's Time to Live sweep now (refused on a read-only connection).
-#[tauri::command]
-#[specta::specta]
-pub async fn sweep_expired(
-    app: tauri::State<'_, App>,
-    profile_id: String,
-) -> Result<SweepOutcome, CommandError> {
-    app.sweep_expired(&profile_id).await
-}
-
-/// The data modeler: everything drawn for one state of the model (a model DynamoDB would
-/// refuse comes back with its problem, not as an error).
-#[tauri::command]
-#[specta::specta]
-pub fn analyze_model(
-    app: tauri::State<'_, App>,
-    model: Model,
-    seed: u32,
-    traffic: TrafficModel,
-) -> ModelAnalysis {
-    app.analyze_model(&model, seed, &traffic)
-}
-
-/// The data modeler: the model with a suggested GSI taken.
-#[tauri::command]
-#[specta::specta]
-pub fn take_model_suggestion(
-    app: tauri::State<'_, App>,
-    model: Model,
-    suggestion: ModelSuggestion,
-) -> Result<Model, CommandError> {
-    app.take_model_suggestion(&model, &suggestion)
-}
-
-/// The data modeler: the model as CreateTable JSON, CloudFormation, CDK, Terraform or a NoSQL
-/// Workbench file (with the sample made from `seed`, dated `now` unless imported).
-#[tauri::command]
-#[specta::specta]
-pub fn export_model(
-    app: tauri::State<'_, App>,
-    model: Model,
-    format: ModelExportFormat,
-    seed: u32,
-    now: String,
-) -> Result<String, CommandError> {
-    app.export_model(&model, format, seed, &now)
-}
-
-/// The data modeler: a NoSQL Workbench data-model file read into a model.
-#[tauri::command]
-#[specta::specta]
-pub fn import_workbench_model(app: tauri::State<'_, App>, text: String) -> Result<Model, CommandError> {
-    app.import_workbench_model(&text)
-}
-
-/// The data modeler: the model's tables and sample data created in the embedded engine.
-#[tauri::command]
-#[specta::specta]
-pub async fn apply_model_to_embedded(
-    app: tauri::State<'_, App>,
-    model: Model,
-    seed: u32,
-) -> Result<AppliedModel, CommandError> {
-    app.apply_model_to_embedded(&model, seed).await
-}
-
-/// A staged bulk edit tried dry: each item's change and its write cost, index writes included.
-#[tauri::command]
-#[specta::specta]
-pub async fn bulk_dry_run(
-    app: tauri::State<'_, App>,
-    profile_id: String,
-    table: String,
-    items: Vec<Item>,
-    edit: BulkEdit,
-    mode: BulkMode,
-) -> Result<BulkPlan, CommandError> {
-    app.bulk_dry_run(&profile_id, &table, items, edit, mode).await
-}
-
-/// Commits a staged bulk edit under the cancel id `id`, reporting progress after each request.
-#[tauri::command]
-#[specta::specta]
-#[allow(clippy::too_many_arguments)]
-pub async fn bulk_commit(
-    app: tauri::State<'_, App>,
-    profile_id: String,
-    table: String,
-    id: String,
-    items: Vec<Item>,
-    edit: BulkEdit,
-    mode: BulkMode,
-    on_progress: tauri::ipc::Channel<BulkProgress>,
-) -> Result<BulkReport, CommandError> {
-    app.bulk_commit(&profile_id, &table, &id, items, edit, mode, &move |progress| {
-        let _ = on_progress.send(progress);
-    })
-    .await
-}
-
-/// Puts back the old images of the last bulk commit on `table`.
-#[tauri::command]
-#[specta::specta]
-pub async fn bulk_undo(
-    app: tauri::State<'_, App>,
-    profile_id: String,
-    table: String,
-    id: String,
-    on_progress: tauri::ipc::Channel<BulkProgress>,
-) -> Result<BulkReport, CommandError> {
-    app.bulk_undo(&profile_id, &table, &id, &move |progress| {
-        let _ = on_progress.send(progress);
-    })
-    .await
 }
