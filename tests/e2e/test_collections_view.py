@@ -7,6 +7,7 @@ Each test starts its own window (conftest.py) and opens what it needs through wi
 """
 
 import re
+import time
 
 
 from selenium.webdriver.common.action_chains import ActionChains
@@ -160,22 +161,52 @@ def test_views_are_tabs_that_keep_their_state_and_switch_with_the_keyboard(windo
 
     collections_tab = css(screen, '[data-testid="view-tab-collections"]')
     click(window, collections_tab, "the Collections tab")
-    collections_tab.send_keys(Keys.ARROW_RIGHT)
-    wait_for(window, "→ to select Items", lambda d: items_tab.get_attribute("aria-selected") == "true")
-    items_tab.send_keys(Keys.ARROW_LEFT)
-    wait_for(window, "← to select Collections", lambda d: collections_tab.get_attribute("aria-selected") == "true")
+
+    def arrow_selects(key, from_tab, to_tab):
+        # One key press on the focused tab selects its neighbour. On a loaded machine the press
+        # may land while the view just shown is still drawing: pressed again only from the tab
+        # it starts on, so a late press cannot carry the selection past the neighbour unseen.
+        def pressed(d) -> bool:
+            if to_tab.get_attribute("aria-selected") == "true":
+                return True
+            if from_tab.get_attribute("aria-selected") != "true":
+                click(d, from_tab, "the tab the arrow starts from")
+            d.execute_script("arguments[0].focus()", from_tab)
+            from_tab.send_keys(key)
+            deadline = time.monotonic() + 3
+            while time.monotonic() < deadline:
+                if to_tab.get_attribute("aria-selected") == "true":
+                    return True
+                time.sleep(0.1)
+            return False
+        return pressed
+
+    wait_for(window, "→ to select Items", arrow_selects(Keys.ARROW_RIGHT, collections_tab, items_tab))
+    wait_for(window, "← to select Collections", arrow_selects(Keys.ARROW_LEFT, items_tab, collections_tab))
 
     view = css(screen, '[data-testid="view-collections"]')
     wait_for(window, "the run's boxes drawn again", lambda d: len(run_boxes(view)) >= 2)
-    # Keys read in one go: moving the focus scrolls the run, which draws its boxes anew.
-    keys = window.execute_script(
-        "return [...arguments[0].querySelectorAll('[data-testid=collection-run-box]')].map(b => b.getAttribute('data-key'))", view
-    )
-    first = css(view, f'{RUN_BOX}[data-key="{keys[0]}"]')
-    window.execute_script("arguments[0].focus()", first)
-    first.send_keys(Keys.ARROW_DOWN)
-    wait_for(window, "↓ to focus the next box",
-             lambda d: d.execute_script("return document.activeElement.getAttribute('data-key')") == keys[1])
+
+    def down_moves_to_the_next_box(d) -> bool:
+        # The Query run above brings its box into view, and the run draws its boxes anew as it
+        # scrolls there: read the keys in one go, and start again if a box was drawn anew
+        # between two steps (a stale element is retried by wait_for).
+        keys = d.execute_script(
+            "return [...arguments[0].querySelectorAll('[data-testid=collection-run-box]')].map(b => b.getAttribute('data-key'))", view
+        )
+        if len(keys) < 2:
+            return False
+        first = css(view, f'{RUN_BOX}[data-key="{keys[0]}"]')
+        d.execute_script("arguments[0].focus()", first)
+        first.send_keys(Keys.ARROW_DOWN)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            if d.execute_script("return document.activeElement.getAttribute('data-key')") == keys[1]:
+                return True
+            time.sleep(0.1)
+        return False
+
+    wait_for(window, "↓ to focus the next box", down_moves_to_the_next_box)
 
 
 def test_the_picker_regroups_telemetry_by_its_sparse_gsi(window):
