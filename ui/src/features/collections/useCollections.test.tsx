@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { act, cleanup, renderHook } from "@testing-library/react";
 import { collectionKey, useCollections, type CollectionsSource } from "./useCollections";
-import type { CollectionStat, QueryInput, QueryPage } from "../../ipc/bindings.gen";
+import type { CollectionStat, KeySchema, QueryInput, QueryPage } from "../../ipc/bindings.gen";
 
 afterEach(cleanup);
 
@@ -113,5 +113,22 @@ describe("useCollections", () => {
     await expect(result.current.locate({ S: "K27" })).resolves.toBe(27);
     await expect(result.current.locate({ S: "nope" })).resolves.toBeNull();
     expect(source.collectionPosition).toHaveBeenCalledTimes(2);
+  });
+
+  it("reads a box of a multi-attribute GSI key with one equality per partition-key attribute", async () => {
+    const keys: KeySchema = {
+      partitionKey: { name: "tournament", type: "S" },
+      morePartitionKeys: [{ name: "region", type: "S" }],
+      sortKey: { name: "score", type: "N" },
+    };
+    const { source, queries } = heldSource([]);
+    // The statistics name such a collection by the list of its partition-key values (rule B.18.3).
+    source.collectionRange = (async (_p: string, table: string, index: string | null, offset: number) => ({
+      status: "ok" as const,
+      data: { table, index, offset, total: 1, collections: [{ partitionValue: { L: [{ S: "spring" }, { S: "eu" }] }, itemCount: 2, sizeBytes: 60, limitedSizeBytes: null }] },
+    })) as unknown as CollectionsSource["collectionRange"];
+    const { result } = renderHook(() => useCollections({ profileId: "p", table: "Scores", index: "ByRegion", keys, source }));
+    await act(async () => result.current.want([0]));
+    expect(queries.map((q) => [q.input.index, q.input.partitionValue, q.input.morePartitionValues])).toEqual([["ByRegion", { S: "spring" }, [{ S: "eu" }]]]);
   });
 });

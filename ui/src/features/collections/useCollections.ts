@@ -19,7 +19,8 @@
  * index projects.
  */
 import { useCallback, useMemo, useRef, useState } from "react";
-import type { AttributeValue, CollectionStat, commands, QueryInput } from "../../ipc/bindings.gen";
+import type { AttributeValue, CollectionStat, commands, KeySchema, QueryInput } from "../../ipc/bindings.gen";
+import { collectionPartition } from "../../shared/collectionValue";
 import { unwrap, type UiError } from "../../ipc/result";
 import { useCapacityLedger } from "../../app/capacity";
 
@@ -71,6 +72,7 @@ export function useCollections({
   profileId,
   table,
   index = null,
+  keys = null,
   source,
   rowsPerBox = 20,
   concurrency = 3,
@@ -80,6 +82,11 @@ export function useCollections({
   profileId: string;
   table: string;
   index?: string | null;
+  /**
+   * The key schema of what the run reads (the table or `index`), once described: a collection
+   * of a multi-attribute GSI key is read with one equality per partition-key attribute.
+   */
+  keys?: KeySchema | null;
   /** A new number lists the run again from the start (new statistics were gathered). */
   generation?: number;
   source: CollectionsSource;
@@ -144,7 +151,7 @@ export function useCollections({
       const input: QueryInput = {
         table,
         index,
-        partitionValue: entry.partitionValue,
+        ...(keys === null ? { partitionValue: entry.partitionValue } : collectionPartition(keys, entry.partitionValue)),
         sortCondition: null,
         scanIndexForward: true,
         limit: rowsPerBox,
@@ -168,7 +175,7 @@ export function useCollections({
         pump();
       });
     }
-  }, [concurrency, current, index, profileId, record, rowsPerBox, settle, source, table]);
+  }, [concurrency, current, index, keys, profileId, record, rowsPerBox, settle, source, table]);
 
   /** Queue the reads of the listed boxes among the wanted positions. */
   const queueReads = useCallback(() => {

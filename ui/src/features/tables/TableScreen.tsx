@@ -10,6 +10,7 @@ import { useCapacityLedger } from "../../app/capacity";
 import { CollectionBox } from "../explorer/CollectionBox";
 import { CollectionMap } from "../explorer/CollectionMap";
 import type { Item, KeySchema } from "../explorer/model";
+import { collectionPartition } from "../../shared/collectionValue";
 import { ItemEditor, type ItemValidation } from "../items/ItemEditor";
 import { DeleteConfirm } from "../items/DeleteConfirm";
 import { ItemCopy, copyText, defaultClipboard, type TextClipboard } from "../items/ItemCopy";
@@ -99,12 +100,16 @@ function keyNamesOf(keys: KeySchema): string[] {
   return keys.sortKey === null ? [keys.partitionKey.name] : [keys.partitionKey.name, keys.sortKey.name];
 }
 
-/** The query a collection opens with: every item of it, in sort-key order, a page of 100. */
-function collectionQuery(table: string, partitionValue: AttributeValue, index: string | null = null): QueryInput {
+/**
+ * The query a collection opens with: every item of it, in sort-key order, a page of 100. `keys`
+ * is the key schema of what is read (the table or `index`): a collection of a multi-attribute
+ * GSI key is named by the list of its values, asked for one equality each.
+ */
+function collectionQuery(table: string, keys: KeySchema, value: AttributeValue, index: string | null = null): QueryInput {
   return {
     table,
     index,
-    partitionValue,
+    ...collectionPartition(keys, value),
     sortCondition: null,
     scanIndexForward: true,
     limit: 100,
@@ -161,10 +166,13 @@ export function TableScreen({
   const [reveal, setReveal] = useState<{ value: AttributeValue; n: number; focus?: boolean } | null>(null);
   const [groupBy, setGroupBy] = useState<string | null>(null);
   const [generation, setGeneration] = useState(0);
+  const groupKeys =
+    table.status !== "ok" ? null : groupBy === null ? table.data.keys : (table.data.indexes.find((i) => i.name === groupBy)?.keys ?? null);
   const collections = useCollections({
     profileId: profile.id,
     table: tableName,
     index: groupBy,
+    keys: groupKeys,
     generation,
     source,
     rowsPerBox: ROWS_PER_BOX,
@@ -360,7 +368,7 @@ export function TableScreen({
   };
 
   const openCollection = (value: AttributeValue) => {
-    runInput(collectionQuery(tableName, value));
+    runInput(collectionQuery(tableName, description.keys, value));
     setView("items");
   };
   const openItem = (item: Item) => {
@@ -370,7 +378,8 @@ export function TableScreen({
   };
   // A box of the run regrouped by an index opens as a Query of that index.
   const openBox = (value: AttributeValue) => {
-    runInput(collectionQuery(tableName, value, groupBy));
+    const keys = groupBy === null ? description.keys : (description.indexes.find((i) => i.name === groupBy)?.keys ?? description.keys);
+    runInput(collectionQuery(tableName, keys, value, groupBy));
     setView("items");
   };
   // The items the run read from the table (an index's entries are projections: not staged).
