@@ -101,14 +101,17 @@ function itemsOf(vehicle: string, limit: number): Item[] {
 
 async function readingsQuery(_profile: string, input: QueryInput) {
       const vehicle = "S" in input.partitionValue ? input.partitionValue.S : "";
-      const items = itemsOf(vehicle, input.limit ?? 100);
+      // From the item after ExclusiveStartKey, as DynamoDB pages.
+      const all = itemsOf(vehicle, 1000);
+      const after = input.exclusiveStartKey === null ? 0 : all.findIndex((i) => i.recordedAt!.S === (input.exclusiveStartKey!.recordedAt as { S: string }).S) + 1;
+      const items = all.slice(after, after + (input.limit ?? 100));
       const page: QueryPage = {
         items,
         count: items.length,
         scannedCount: items.length,
-        lastEvaluatedKey: items.length === input.limit ? { vehicleId: { S: vehicle }, recordedAt: items.at(-1)!.recordedAt! } : null,
+        lastEvaluatedKey: items.length === input.limit && after + items.length < all.length ? { vehicleId: { S: vehicle }, recordedAt: items.at(-1)!.recordedAt! } : null,
         consumedCapacity: { total: 0.5, table: 0.5, indexes: [] },
-        stop: items.length === input.limit ? "limit" : "end",
+        stop: items.length === input.limit && after + items.length < all.length ? "limit" : "end",
       };
       return { status: "ok" as const, data: page };
 }
@@ -172,11 +175,12 @@ describe("CollectionsView", () => {
   });
 
   it("reads each box in sight with one Query, its items in sort-key order with their attributes as columns", async () => {
-    const source = fakeSource([stat("VEH#V-7741", 41, 4000)]);
+    const source = fakeSource([stat("VEH#V-7741", 41, 4000), stat("VEH#V-7742", 41, 4000)]);
     renderHarness({ source });
     const box = (await screen.findAllByTestId("collection-run-box"))[0]!;
     await waitFor(() => expect(within(box).getAllByTestId("box-row")).toHaveLength(5));
-    expect(source.query).toHaveBeenCalledTimes(1);
+    // One Query per box in sight, no more.
+    await waitFor(() => expect(source.query).toHaveBeenCalledTimes(2));
     expect(source.query).toHaveBeenCalledWith(
       "embedded",
       expect.objectContaining({ table: "Telemetry", index: null, partitionValue: { S: "VEH#V-7741" }, scanIndexForward: true, limit: 5 }),
@@ -196,8 +200,8 @@ describe("CollectionsView", () => {
     // Typed values: the number is drawn as a number.
     expect(rows[1]!.querySelector(".tv-n")?.textContent).toBe("30");
     expect(within(box).getByTestId("box-more").textContent).toContain("36 more items in this collection");
-    // The Query's consumed capacity is counted as used.
-    await waitFor(() => expect(screen.getByTestId("used").textContent).toBe("0.5"));
+    // The Queries' consumed capacity is counted as used.
+    await waitFor(() => expect(screen.getByTestId("used").textContent).toBe("1"));
   });
 
   it("opens a box in the Items view with its button or Enter, and moves between boxes with the arrow keys", async () => {
@@ -218,7 +222,7 @@ describe("CollectionsView", () => {
   it("moves into a box's rows with ArrowRight, between them with the arrows, opens a row's item with Enter and goes back with Escape", async () => {
     const onOpen = vi.fn();
     const onOpenItem = vi.fn();
-    renderHarness({ source: fakeSource([stat("VEH#V-7741", 41, 4000)]), onOpen, onOpenItem });
+    renderHarness({ source: fakeSource([stat("VEH#V-7741", 41, 4000), stat("VEH#V-7742", 41, 4000)]), onOpen, onOpenItem });
     const box = (await screen.findAllByTestId("collection-run-box"))[0]!;
     await waitFor(() => expect(within(box).getAllByTestId("box-row")).toHaveLength(5));
     const rows = within(box).getAllByTestId("box-row");
@@ -243,6 +247,40 @@ describe("CollectionsView", () => {
     expect(onOpen).not.toHaveBeenCalled();
     fireEvent.keyDown(rows[1]!, { key: "Escape" });
     expect(document.activeElement).toBe(box);
+  });
+
+  it("shows a run of one collection whole, reading it on with ExclusiveStartKey as its rows come into sight", async () => {
+    const source = fakeSource([stat("VEH#V-7741", 41, 4000)]);
+    renderHarness({ source });
+    const box = (await screen.findAllByTestId("collection-run-box"))[0]!;
+    // The first Query drew 5; the rows in sight (and a few beyond) asked for the rest.
+    await waitFor(() => expect(within(box).getByTestId("whole-status").textContent).toBe("All 41 items read."));
+    expect(source.query).toHaveBeenCalledTimes(2);
+    expect(source.query.mock.calls[1]![1]).toMatchObject({
+      partitionValue: { S: "VEH#V-7741" },
+      exclusiveStartKey: { vehicleId: { S: "VEH#V-7741" }, recordedAt: { S: "TS#2025-03-14T09:03:00Z" } },
+      limit: 500,
+    });
+    // Rows are drawn in sort-key order, every attribute a column (META's and the readings').
+    const rows = within(box).getAllByTestId("box-row");
+    expect(rows[5]!.getAttribute("data-row")).toBe("5");
+    expect(within(rows[5]!).getByRole("rowheader").textContent).toBe("TS#2025-03-14T09:04:00Z");
+    expect(within(box).getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["recordedAt", "plate", "model", "speedKph"]);
+    // The whole collection is the whole run: nothing to fold back to.
+    expect(within(box).queryByTestId("box-show-first")).toBeNull();
+  });
+
+  it("shows one box of a run whole on request, and folds it back to its first rows", async () => {
+    const source = fakeSource([stat("VEH#V-7741", 41, 4000), stat("VEH#V-7742", 41, 4000)]);
+    renderHarness({ source });
+    await waitFor(() => expect(within(boxes()[0]!).getAllByTestId("box-row")).toHaveLength(5));
+    fireEvent.click(within(boxes()[0]!).getByTestId("box-show-whole"));
+    await waitFor(() => expect(within(boxes()[0]!).getByTestId("whole-status").textContent).toBe("All 41 items read."));
+    // The other box keeps its first rows.
+    expect(within(boxes()[1]!).queryByTestId("whole-rows")).toBeNull();
+    fireEvent.click(within(boxes()[0]!).getByTestId("box-show-first"));
+    await waitFor(() => expect(within(boxes()[0]!).queryByTestId("whole-rows")).toBeNull());
+    expect(within(boxes()[0]!).getByTestId("box-more").textContent).toContain("36 more items");
   });
 
   it("copies the focused row's item with Mod+C", async () => {

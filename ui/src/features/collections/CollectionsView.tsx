@@ -12,19 +12,19 @@
  * feed pattern: every box is an article in the Tab order; ↑/↓ (or Page Up/Down) move between
  * boxes, Home/End go to the first and last, Enter opens the box in the Items view.
  */
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from "react";
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { AttributeValue, IndexSummary, KeySchema, TableDescription } from "../../ipc/bindings.gen";
 import { errorTitle } from "../../ipc/result";
 import { attributeText, byteCountLabel } from "../../shared/attributeValue";
 import { formatCount, formatUnits } from "../../shared/format";
 import { wholeCollectionReadCost } from "../../shared/readCost";
-import { TypedValue } from "../../shared/TypedValue";
 import { matchesShortcut } from "../../app/shortcuts";
 import { collectionKey, type BoxState, type CollectionEntry, type Collections, type Item } from "./useCollections";
 import { boxRead, sameBoxRead, type ActiveRead, type BoxRead } from "./activeRead";
 import { ReadRows } from "./ReadRows";
-import { boxColumns } from "./boxColumns";
+import { WholeRows } from "./WholeRows";
+import { GRID_ROW, GridCells, GridHead, useGrid, type ColumnMark, type Marks } from "./RowGrid";
 import "./CollectionsView.css";
 
 export type CollectionsViewProps = {
@@ -57,18 +57,21 @@ export type CollectionsViewProps = {
 };
 
 const HEADER = 40;
-const COLUMN_HEADER = 26;
-const ROW = 27;
+const COLUMN_HEADER = GRID_ROW;
 const MORE = 28;
 const GAP = 12;
 
-function estimate(entry: CollectionEntry | undefined, state: BoxState | undefined, rowsPerBox: number): number {
+function estimate(entry: CollectionEntry | undefined, state: BoxState | undefined, rowsPerBox: number, whole: boolean): number {
   // Not listed yet: counted as a full box (most boxes of a table worth virtualising are), so the
   // run's length barely moves as its stretches are listed.
-  if (entry === undefined) return HEADER + COLUMN_HEADER + rowsPerBox * ROW + MORE + GAP + 8;
-  const rows = state?.status === "ok" ? state.items.length : Math.min(entry.itemCount, rowsPerBox);
+  if (entry === undefined) return HEADER + COLUMN_HEADER + rowsPerBox * GRID_ROW + MORE + GAP + 8;
+  if (whole) {
+    const count = state?.status === "ok" ? (state.more ? Math.max(entry.itemCount, state.items.length + 1) : state.items.length) : entry.itemCount;
+    return HEADER + COLUMN_HEADER + count * GRID_ROW + MORE + GAP + 8;
+  }
+  const rows = Math.min(state?.status === "ok" ? state.items.length : entry.itemCount, rowsPerBox);
   const more = entry.itemCount > rows ? MORE : 0;
-  return HEADER + COLUMN_HEADER + rows * ROW + more + GAP + 8;
+  return HEADER + COLUMN_HEADER + rows * GRID_ROW + more + GAP + 8;
 }
 
 /** How long a revealed box is kept in place while the boxes around it are listed, read and measured. */
@@ -87,8 +90,20 @@ export function CollectionsView({
   onOpenItem,
   onCopyItem,
 }: CollectionsViewProps) {
-  const { at, boxes, want, retry, locate } = data;
+  const { at, boxes, want, retry, readOn, locate } = data;
   const total = data.total ?? 0;
+  // The boxes shown whole (every item, read as it comes into sight), by key. A run of one
+  // collection shows it whole from the start: it is the whole table.
+  const [wholeKeys, setWholeKeys] = useState<ReadonlySet<string>>(new Set());
+  const isWhole = useCallback((key: string) => total === 1 || wholeKeys.has(key), [total, wholeKeys]);
+  const showWhole = useCallback((key: string, on: boolean) => {
+    setWholeKeys((keys) => {
+      const next = new Set(keys);
+      if (on) next.add(key);
+      else next.delete(key);
+      return next;
+    });
+  }, []);
   const scrollRef = useRef<HTMLDivElement>(null);
   const boxRefs = useRef(new Map<number, HTMLElement>());
   const grouping = data.index === null ? null : (table.indexes.find((i) => i.name === data.index) ?? null);
@@ -101,9 +116,9 @@ export function CollectionsView({
   const estimateSize = useCallback(
     (i: number) => {
       const entry = at(i);
-      return estimate(entry, entry === undefined ? undefined : boxesRef.current.get(entry.key), rowsPerBox);
+      return estimate(entry, entry === undefined ? undefined : boxesRef.current.get(entry.key), rowsPerBox, entry !== undefined && isWhole(entry.key));
     },
-    [at, rowsPerBox],
+    [at, rowsPerBox, isWhole],
   );
   const getItemKey = useCallback((i: number) => at(i)?.key ?? `position-${i}`, [at]);
   const virtualizer = useVirtualizer({
@@ -373,6 +388,11 @@ export function CollectionsView({
                   ) : (
                     <Box
                       entry={entry}
+                      whole={isWhole(entry.key)}
+                      onShowWhole={total === 1 ? undefined : showWhole}
+                      scrollElement={scrollRef.current}
+                      boxStart={isWhole(entry.key) ? v.start : 0}
+                      onReadOn={readOn}
                       index={v.index}
                       total={total}
                       keys={keys}
@@ -403,8 +423,7 @@ function keyLabel(keys: KeySchema): string {
   return keys.sortKey === null ? part(keys.partitionKey) : `${part(keys.partitionKey)} + ${part(keys.sortKey)}`;
 }
 
-/** What a column of an index's box holds, shown on its header. */
-export type ColumnMark = { label: string; title: string };
+export type { ColumnMark } from "./RowGrid";
 
 /**
  * The marks of an index's columns: the table's key attributes are in every index entry; the
@@ -444,10 +463,17 @@ function IndexNote({ table, index }: { table: TableDescription; index: IndexSumm
   );
 }
 
-type Marks = ((name: string) => ColumnMark) | null;
 
 type BoxProps = {
   entry: CollectionEntry;
+  /** Every item drawn, read as it comes into sight (WholeRows), not the first `rowsPerBox`. */
+  whole: boolean;
+  /** Show the box whole, or its first rows again; absent where the box is always whole. */
+  onShowWhole: ((key: string, on: boolean) => void) | undefined;
+  scrollElement: HTMLElement | null;
+  /** Where the box's slot starts in the run (px), for a box shown whole; 0 otherwise. */
+  boxStart: number;
+  onReadOn: (key: string, upTo: number) => void;
   index: number;
   total: number;
   keys: KeySchema;
@@ -466,6 +492,11 @@ type BoxProps = {
 /** One collection; memoised so a box that arrives re-renders only itself. */
 const Box = memo(function Box({
   entry,
+  whole,
+  onShowWhole,
+  scrollElement,
+  boxStart,
+  onReadOn,
   index,
   total,
   keys,
@@ -486,7 +517,7 @@ const Box = memo(function Box({
   return (
     <article
       ref={(el) => registerBox(index, el)}
-      className={`run-box${marked ? " run-box-marked" : ""}${keys.sortKey === null ? " run-box-single" : ""}${read === null ? "" : ` run-box-${read.role}`}`}
+      className={`run-box${whole ? " run-box-whole" : ""}${marked ? " run-box-marked" : ""}${keys.sortKey === null ? " run-box-single" : ""}${read === null ? "" : ` run-box-${read.role}`}`}
       data-read={read?.role}
       aria-labelledby={titleId}
       aria-posinset={index + 1}
@@ -511,6 +542,11 @@ const Box = memo(function Box({
         >
           whole: {formatUnits(cost.eventual)} RCU eventual · {formatUnits(cost.strong)} strong
         </span>
+        {whole && onShowWhole !== undefined && (
+          <button type="button" className="run-box-open" tabIndex={-1} onClick={() => onShowWhole(entry.key, false)} data-testid="box-show-first">
+            Show the first {formatCount(rowsPerBox)}
+          </button>
+        )}
         <button
           type="button"
           className="run-box-open"
@@ -533,8 +569,19 @@ const Box = memo(function Box({
       )}
       {read?.role === "read" ? (
         <ReadRows keys={keys} pages={read.pages} loading={read.loading} />
+      ) : whole && state?.status === "ok" ? (
+        <WholeRows entry={entry} keys={keys} marks={marks} state={state} scrollElement={scrollElement} boxStart={boxStart} onReadOn={onReadOn} />
       ) : (
-        <BoxBody entry={entry} keys={keys} marks={marks} state={state} onOpen={onOpen} onRetry={onRetry} rowsPerBox={rowsPerBox} />
+        <BoxBody
+          entry={entry}
+          keys={keys}
+          marks={marks}
+          state={state}
+          onOpen={onOpen}
+          onRetry={onRetry}
+          rowsPerBox={rowsPerBox}
+          onShowWhole={onShowWhole}
+        />
       )}
     </article>
   );
@@ -558,6 +605,7 @@ function BoxBody({
   onOpen,
   onRetry,
   rowsPerBox,
+  onShowWhole,
 }: {
   entry: CollectionEntry;
   keys: KeySchema;
@@ -566,6 +614,7 @@ function BoxBody({
   onOpen: (value: AttributeValue) => void;
   onRetry: (key: string) => void;
   rowsPerBox: number;
+  onShowWhole: ((key: string, on: boolean) => void) | undefined;
 }) {
   if (state === undefined || state.status === "loading") {
     return (
@@ -584,10 +633,21 @@ function BoxBody({
       </p>
     );
   }
-  return <BoxRows entry={entry} keys={keys} marks={marks} items={state.items} more={state.more} onOpen={onOpen} />;
+  // A box folded back after it was shown whole still holds every item it read: it draws its first rows.
+  const drawn = state.items.length > rowsPerBox ? state.items.slice(0, rowsPerBox) : state.items;
+  return (
+    <BoxRows
+      entry={entry}
+      keys={keys}
+      marks={marks}
+      items={drawn}
+      more={state.more || drawn.length < state.items.length}
+      onOpen={onOpen}
+      onShowWhole={onShowWhole}
+    />
+  );
 }
 
-export { boxColumns } from "./boxColumns";
 
 function BoxRows({
   entry,
@@ -596,6 +656,7 @@ function BoxRows({
   items,
   more,
   onOpen,
+  onShowWhole,
 }: {
   entry: CollectionEntry;
   keys: KeySchema;
@@ -603,71 +664,39 @@ function BoxRows({
   items: Item[];
   more: boolean;
   onOpen: (value: AttributeValue) => void;
+  onShowWhole: ((key: string, on: boolean) => void) | undefined;
 }) {
-  const columns = useMemo(() => boxColumns(keys, items), [keys, items]);
+  const grid = useGrid(keys, items);
   const sortKey = keys.sortKey?.name ?? null;
   // The statistics count every item; the Query drew the first ones.
   const rest = Math.max(0, entry.itemCount - items.length);
-  const style = { "--run-columns": columns.length } as CSSProperties;
   return (
     <>
-      <div className="run-box-table-wrap">
-        <table className="run-box-table" style={style}>
-          <thead>
-            <tr>
-              {sortKey !== null && (
-                <th scope="col" className="run-box-sk">
-                  {sortKey}
-                </th>
-              )}
-              {columns.map((name) => {
-                const mark = marks?.(name) ?? null;
-                return (
-                  <th scope="col" key={name} title={mark?.title}>
-                    {name}
-                    {mark !== null && (
-                      <span className="run-column-mark" data-testid="column-mark">
-                        {mark.label}
-                      </span>
-                    )}
-                  </th>
-                );
-              })}
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((item, i) => (
-              <tr key={i} data-testid="box-row" data-row={i} tabIndex={-1}>
-                {sortKey !== null && (
-                  <th scope="row" className="run-box-sk">
-                    {item[sortKey] === undefined ? <Absent /> : <TypedValue value={item[sortKey]!} />}
-                  </th>
-                )}
-                {columns.map((name) => (
-                  <td key={name}>{item[name] === undefined ? <Absent /> : <TypedValue value={item[name]!} />}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      <div className="run-box-grid" role="table" aria-rowcount={entry.itemCount}>
+        <GridHead keys={keys} grid={grid} marks={marks} />
+        {items.map((item, i) => (
+          <div key={i} className="grid-row" role="row" data-testid="box-row" data-row={i} tabIndex={-1} style={grid.style}>
+            <GridCells keys={keys} grid={grid} item={item} />
+          </div>
+        ))}
       </div>
       {(rest > 0 || more) && (
         <p className="run-box-more" data-testid="box-more">
           … {rest > 0 ? `${formatCount(rest)} more ${rest === 1 ? "item" : "items"}` : "more items"} in this collection, after{" "}
           {sortKey === null ? "these" : "the last one drawn"}.{" "}
+          {onShowWhole !== undefined && (
+            <>
+              <button type="button" className="link" tabIndex={-1} onClick={() => onShowWhole(entry.key, true)} data-testid="box-show-whole">
+                Show them here
+              </button>{" "}
+              or{" "}
+            </>
+          )}
           <button type="button" className="link" tabIndex={-1} onClick={() => onOpen(entry.partitionValue)}>
-            Read them all in Items
+            {onShowWhole !== undefined ? "read" : "Read"} them all in Items
           </button>
         </p>
       )}
     </>
-  );
-}
-
-function Absent() {
-  return (
-    <span className="run-absent" title="This item has no such attribute">
-      —
-    </span>
   );
 }

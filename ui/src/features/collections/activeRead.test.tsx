@@ -61,6 +61,7 @@ function data(): Collections {
     boxes,
     want: () => {},
     retry: () => {},
+    readOn: () => {},
     locate: async (value) => run.findIndex((c) => c.key === collectionKey(value)),
   };
 }

@@ -33,7 +33,18 @@ export type CollectionEntry = CollectionStat & { key: string };
 
 export type BoxState =
   | { status: "loading" }
-  | { status: "ok"; items: Item[]; more: boolean; consumedUnits: number | null }
+  | {
+      status: "ok";
+      items: Item[];
+      more: boolean;
+      consumedUnits: number | null;
+      /** Where the next page starts (the last LastEvaluatedKey); `null` once the collection is read to its end. */
+      lastKey?: Item | null;
+      /** A page after the first is being read (`readOn`). */
+      readingOn?: boolean;
+      /** Why the last page after the first failed. */
+      readOnError?: UiError | null;
+    }
   | { status: "error"; error: UiError };
 
 export type Collections = {
@@ -51,6 +62,11 @@ export type Collections = {
   want: (positions: number[]) => void;
   /** Read a box again (after an error). */
   retry: (key: string) => void;
+  /**
+   * Read a box on, page after page (Query with ExclusiveStartKey), until it holds the item at
+   * position `upTo` or the collection's end: a box shown whole reads what comes into sight.
+   */
+  readOn: (key: string, upTo: number) => void;
   /** Where the collection of a partition-key value stands in the run; `null`: there is none. */
   locate: (value: AttributeValue) => Promise<number | null>;
 };
@@ -64,6 +80,9 @@ const EMPTY_BOXES: ReadonlyMap<string, BoxState> = new Map();
 
 /** Collections listed per `collectionRange` call. */
 export const LIST_PAGE = 200;
+
+/** Items a box reads per page after its first (a box shown whole). */
+export const READ_ON_PAGE = 500;
 
 type Listing = { total: number | null; pages: ReadonlyMap<number, CollectionEntry[]>; error: UiError | null };
 const EMPTY_LISTING: Listing = { total: null, pages: new Map(), error: null };
@@ -116,6 +135,10 @@ export function useCollections({
     wanted: new Set<string>(),
     wantedPositions: [] as number[],
     inFlight: 0,
+    /** The boxes as last settled, readable between renders (a box read on, page after page). */
+    settled: new Map<string, BoxState>(),
+    /** How far each box shown whole is wanted, and whether a page of it is in flight. */
+    readingOn: new Map<string, { upTo: number; busy: boolean }>(),
   });
   const run = useRef(fresh());
   const current = useCallback(() => {
@@ -126,6 +149,7 @@ export function useCollections({
 
   const settle = useCallback(
     (key: string, next: BoxState) => {
+      current().settled.set(key, next);
       setBoxState((state) => {
         const copy = new Map(state.token === token ? state.boxes : EMPTY_BOXES);
         copy.set(key, next);
@@ -133,6 +157,25 @@ export function useCollections({
       });
     },
     [token],
+  );
+
+  /** The Query of one box, in sort-key order, eventually consistent, from `start` on. */
+  const boxQuery = useCallback(
+    (entry: CollectionEntry, start: Item | null, limit: number): QueryInput => ({
+      table,
+      index,
+      ...(keys === null ? { partitionValue: entry.partitionValue } : collectionPartition(keys, entry.partitionValue)),
+      sortCondition: null,
+      scanIndexForward: true,
+      limit,
+      consistentRead: false,
+      projection: null,
+      filter: null,
+      filterNames: null,
+      filterValues: null,
+      exclusiveStartKey: start,
+    }),
+    [index, keys, table],
   );
 
   const pump = useCallback(() => {
@@ -148,34 +191,21 @@ export function useCollections({
       if (entry === undefined) continue;
       state.inFlight += 1;
       settle(key, { status: "loading" });
-      const input: QueryInput = {
-        table,
-        index,
-        ...(keys === null ? { partitionValue: entry.partitionValue } : collectionPartition(keys, entry.partitionValue)),
-        sortCondition: null,
-        scanIndexForward: true,
-        limit: rowsPerBox,
-        consistentRead: false,
-        projection: null,
-        filter: null,
-        filterNames: null,
-        filterValues: null,
-        exclusiveStartKey: null,
-      };
-      void unwrap(source.query(profileId, input)).then((result) => {
+      void unwrap(source.query(profileId, boxQuery(entry, null, rowsPerBox))).then((result) => {
         if (run.current !== state) return;
         state.inFlight -= 1;
         if (result.status === "ok") {
           const units = result.data.consumedCapacity?.total ?? null;
           if (units !== null) record("read", units);
-          settle(key, { status: "ok", items: result.data.items, more: result.data.lastEvaluatedKey !== null, consumedUnits: units });
+          const lastKey = result.data.lastEvaluatedKey;
+          settle(key, { status: "ok", items: result.data.items, more: lastKey !== null, consumedUnits: units, lastKey });
         } else if (result.status === "error") {
           settle(key, { status: "error", error: result.error });
         }
         pump();
       });
     }
-  }, [concurrency, current, index, keys, profileId, record, rowsPerBox, settle, source, table]);
+  }, [boxQuery, concurrency, current, profileId, record, rowsPerBox, settle]);
 
   /** Queue the reads of the listed boxes among the wanted positions. */
   const queueReads = useCallback(() => {
@@ -252,6 +282,49 @@ export function useCollections({
     [current, pump],
   );
 
+  const readOn = useCallback(
+    (key: string, upTo: number) => {
+      const state = current();
+      const entry = state.byKey.get(key);
+      if (entry === undefined) return;
+      const mark = state.readingOn.get(key) ?? { upTo, busy: false };
+      mark.upTo = Math.max(mark.upTo, upTo);
+      state.readingOn.set(key, mark);
+      const step = () => {
+        if (mark.busy || run.current !== state) return;
+        const box = state.settled.get(key);
+        if (box === undefined || box.status !== "ok" || !box.more || box.lastKey == null || box.items.length > mark.upTo) return;
+        mark.busy = true;
+        settle(key, { ...box, readingOn: true, readOnError: null });
+        void unwrap(source.query(profileId, boxQuery(entry, box.lastKey, READ_ON_PAGE))).then((result) => {
+          mark.busy = false;
+          if (run.current !== state) return;
+          const latest = state.settled.get(key);
+          if (latest === undefined || latest.status !== "ok") return;
+          if (result.status === "ok") {
+            const units = result.data.consumedCapacity?.total ?? null;
+            if (units !== null) record("read", units);
+            const lastKey = result.data.lastEvaluatedKey;
+            settle(key, {
+              ...latest,
+              items: latest.items.concat(result.data.items),
+              more: lastKey !== null,
+              lastKey,
+              consumedUnits: units === null ? latest.consumedUnits : (latest.consumedUnits ?? 0) + units,
+              readingOn: false,
+              readOnError: null,
+            });
+            step();
+          } else if (result.status === "error") {
+            settle(key, { ...latest, readingOn: false, readOnError: result.error });
+          }
+        });
+      };
+      step();
+    },
+    [boxQuery, current, profileId, record, settle, source],
+  );
+
   const at = useCallback(
     (position: number) => listing.pages.get(Math.floor(position / listPage))?.[position % listPage],
     [listing, listPage],
@@ -268,5 +341,5 @@ export function useCollections({
     [current, index, profileId, source, table],
   );
 
-  return { index, total: listing.total, at, listError: listing.total === null ? listing.error : null, boxes, want, retry, locate };
+  return { index, total: listing.total, at, listError: listing.total === null ? listing.error : null, boxes, want, retry, readOn, locate };
 }

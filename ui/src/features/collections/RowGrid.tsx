@@ -1,0 +1,112 @@
+/**
+ * A box's rows on a grid: one line each, one height, the sort key first and every other
+ * attribute after it, in columns as wide in every row (a grid template, not a table laid out from
+ * its content: the rows of a box shown whole are drawn a few at a time as they scroll by, and a
+ * table of 20 rows costs a layout of every cell each time a box comes into sight).
+ */
+import { useRef, type CSSProperties } from "react";
+import type { KeySchema } from "../../ipc/bindings.gen";
+import { attributeText } from "../../shared/attributeValue";
+import { TypedValue } from "../../shared/TypedValue";
+import type { Item } from "./useCollections";
+
+/** A row's height in px (CollectionsView.css, `.grid-row`). */
+export const GRID_ROW = 27;
+
+/** What a column of an index's box holds, shown on its header. */
+export type ColumnMark = { label: string; title: string };
+export type Marks = ((name: string) => ColumnMark) | null;
+
+export type Grid = { columns: string[]; style: CSSProperties };
+
+/**
+ * The columns of the items read so far, in order of first appearance, less the keys; grown (never
+ * reordered) as more items arrive, so rows already drawn keep their places.
+ */
+export function useGrid(keys: KeySchema, items: Item[]): Grid {
+  const seen = useRef({ counted: 0, names: new Set<string>(), columns: [] as string[], sortKeyChars: 6, keys });
+  const state = seen.current;
+  if (items.length < state.counted || state.keys !== keys) {
+    state.counted = 0;
+    state.names.clear();
+    state.columns = [];
+    state.sortKeyChars = 6;
+    state.keys = keys;
+  }
+  const skip = keys.partitionKey.name;
+  const sortKey = keys.sortKey?.name ?? null;
+  if (items.length > state.counted) {
+    let columns = state.columns;
+    for (let i = state.counted; i < items.length; i++) {
+      const item = items[i]!;
+      for (const name of Object.keys(item)) {
+        if (name === skip || name === sortKey || state.names.has(name)) continue;
+        state.names.add(name);
+        columns = [...columns, name];
+      }
+      // The sort-key column is as wide as the longest value of the first pages.
+      if (sortKey !== null && i < 2000) {
+        const value = item[sortKey];
+        if (value !== undefined) state.sortKeyChars = Math.max(state.sortKeyChars, attributeText(value).length);
+      }
+    }
+    state.columns = columns;
+    state.counted = items.length;
+  }
+  const template = `${sortKey === null ? "" : `minmax(8ch, ${Math.min(48, state.sortKeyChars + 3)}ch) `}repeat(${Math.max(1, state.columns.length)}, minmax(7rem, 1fr))`;
+  return { columns: state.columns, style: { gridTemplateColumns: template } };
+}
+
+/** The column header row. */
+export function GridHead({ keys, grid, marks }: { keys: KeySchema; grid: Grid; marks: Marks }) {
+  const sortKey = keys.sortKey?.name ?? null;
+  return (
+    <div className="grid-row grid-head" style={grid.style} role="row">
+      {sortKey !== null && (
+        <span role="columnheader" className="run-box-sk">
+          {sortKey}
+        </span>
+      )}
+      {grid.columns.map((name) => {
+        const mark = marks?.(name) ?? null;
+        return (
+          <span role="columnheader" key={name} title={mark?.title}>
+            {name}
+            {mark !== null && (
+              <span className="run-column-mark" data-testid="column-mark">
+                {mark.label}
+              </span>
+            )}
+          </span>
+        );
+      })}
+    </div>
+  );
+}
+
+/** The cells of one item's row (the row element is the caller's). */
+export function GridCells({ keys, grid, item }: { keys: KeySchema; grid: Grid; item: Item }) {
+  const sortKey = keys.sortKey?.name ?? null;
+  return (
+    <>
+      {sortKey !== null && (
+        <span role="rowheader" className="run-box-sk">
+          {item[sortKey] === undefined ? <Absent /> : <TypedValue value={item[sortKey]!} />}
+        </span>
+      )}
+      {grid.columns.map((name) => (
+        <span role="cell" key={name}>
+          {item[name] === undefined ? <Absent /> : <TypedValue value={item[name]!} />}
+        </span>
+      ))}
+    </>
+  );
+}
+
+export function Absent() {
+  return (
+    <span className="run-absent" title="This item has no such attribute">
+      —
+    </span>
+  );
+}

@@ -1,0 +1,100 @@
+/**
+ * The inside of a box shown whole: every item of its collection in sort-key order, as rows of one
+ * height inside the run's own scroll. Only the rows in sight (plus a few) are in the document, and
+ * the items are read page after page (Query with ExclusiveStartKey, `readOn`) as their rows come
+ * into sight, so a collection of 100,000 items opens like one of 20 and scrolls like one of 20.
+ *
+ * The rows are virtualised against the run's scroll element with a scroll margin (where the rows
+ * start in the run), so the box scrolls with its neighbours: no scroll inside a scroll. Columns
+ * are every attribute the items read so far have (new ones are added on the right as pages
+ * arrive), the sort key first.
+ */
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import type { KeySchema } from "../../ipc/bindings.gen";
+import { formatCount } from "../../shared/format";
+import type { BoxState, CollectionEntry } from "./useCollections";
+import { GRID_ROW, GridCells, GridHead, useGrid, type Marks } from "./RowGrid";
+
+type Ok = Extract<BoxState, { status: "ok" }>;
+
+export function WholeRows({
+  entry,
+  keys,
+  marks,
+  state,
+  scrollElement,
+  boxStart,
+  onReadOn,
+}: {
+  entry: CollectionEntry;
+  keys: KeySchema;
+  marks: Marks;
+  state: Ok;
+  /** The run's scroll element. */
+  scrollElement: HTMLElement | null;
+  /** Where the box's slot starts in the run (px): the rows start this far plus the box's head. */
+  boxStart: number;
+  onReadOn: (key: string, upTo: number) => void;
+}) {
+  const grid = useGrid(keys, state.items);
+  // The statistics count the items; a collection that grew or shrank since shows what the reads find.
+  const count = state.more ? Math.max(entry.itemCount, state.items.length + 1) : state.items.length;
+  const rowsRef = useRef<HTMLDivElement>(null);
+  // Where the rows start inside the box (below its header and column header).
+  const [inBox, setInBox] = useState(0);
+  // (The slot is the rows' offset parent: it is positioned, nothing between them is.)
+  useLayoutEffect(() => {
+    const rows = rowsRef.current;
+    if (rows !== null) setInBox(rows.offsetTop);
+  }, [boxStart]);
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollElement,
+    estimateSize: () => GRID_ROW,
+    overscan: 12,
+    scrollMargin: boxStart + inBox,
+    useFlushSync: false,
+  });
+  const virtual = virtualizer.getVirtualItems();
+  const lastInSight = virtual.at(-1)?.index ?? -1;
+  useEffect(() => {
+    if (lastInSight >= state.items.length && state.more) onReadOn(entry.key, lastInSight);
+  }, [lastInSight, state.items.length, state.more, entry.key, onReadOn]);
+
+  return (
+    <div className="whole" data-testid="whole-rows" aria-rowcount={count}>
+      <GridHead keys={keys} grid={grid} marks={marks} />
+      <div ref={rowsRef} className="whole-rows" style={{ height: virtualizer.getTotalSize() }}>
+        {virtual.map((v) => {
+          const item = state.items[v.index];
+          return (
+            <div
+              key={v.index}
+              className="grid-row"
+              role="row"
+              aria-rowindex={v.index + 1}
+              style={{ ...grid.style, transform: `translateY(${v.start - virtualizer.options.scrollMargin}px)` }}
+              data-testid={item === undefined ? "box-row-pending" : "box-row"}
+              data-row={v.index}
+              tabIndex={-1}
+            >
+              {item === undefined ? (
+                <span className="run-box-loading muted">{state.readOnError ? "Not read." : "Reading…"}</span>
+              ) : (
+                <GridCells keys={keys} grid={grid} item={item} />
+              )}
+            </div>
+          );
+        })}
+      </div>
+      <p className="run-box-more" data-testid="whole-status">
+        {state.readOnError
+          ? `Reading on failed: ${state.readOnError.message}`
+          : state.more
+            ? `${formatCount(state.items.length)} of ${formatCount(count)} items read; the rest are read as they come into sight.`
+            : `All ${formatCount(state.items.length)} items read.`}
+      </p>
+    </div>
+  );
+}
