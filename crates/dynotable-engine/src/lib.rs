@@ -27,6 +27,12 @@
 //! 5. The response shape is serialised back to JSON; failures are [`ApiError`]s, which the
 //!    server renders in the wire format in one place.
 //!
+//! Two simulations, off by default, change this life (issue 18.7): with
+//! [`Options::enforce_capacity`] a request first passes the token buckets of [`throttling`]
+//! (or fails with `ProvisionedThroughputExceededException`) and is charged what its
+//! ConsumedCapacity says once it ran; with [`Options::eventual_lag`] an eventually consistent
+//! GetItem or BatchGetItem in step 4 may answer an item's earlier version ([`eventual_lag`]).
+//!
 //! Errors are two small types: [`ApiError`] (what a DynamoDB client is told) and
 //! [`EngineError`] (the storage could not be opened).
 
@@ -39,6 +45,7 @@ mod collections;
 mod database_lock;
 mod dispatch;
 mod error;
+mod eventual_lag;
 pub mod identity;
 mod in_flight;
 mod item_cache;
@@ -51,6 +58,7 @@ mod partiql;
 mod shape;
 mod storage;
 mod streams;
+mod throttling;
 mod ttl;
 mod write_tx;
 mod writer;
@@ -65,8 +73,9 @@ use sqlx::{ConnectOptions, Connection};
 
 pub use checkpoint::CheckpointPolicy;
 pub use clock::{Clock, ManualClock, SystemClock};
+pub use eventual_lag::EventualLag;
 pub use collections::{CollectionStats, CollectionSummary, SizeBucket};
-pub use error::{ApiError, CancellationReason, EngineError, ErrorKind};
+pub use error::{ApiError, CancellationReason, EngineError, ErrorKind, ThrottlingReason};
 pub use page_buffers::PageBuffers;
 
 use catalog::TableSchema;
@@ -137,6 +146,14 @@ pub struct Options {
     pub checkpoint: CheckpointPolicy,
     /// The account id every ARN reports (`identity`); DynamoDB's is the caller's account.
     pub account_id: String,
+    /// Throttle requests as the service does, by provisioned throughput with 300 s of burst
+    /// and by the per-partition ceilings (`throttling`, rule B.19). Off: nothing is throttled,
+    /// as DynamoDB Local does.
+    pub enforce_capacity: bool,
+    /// Let eventually consistent GetItem and BatchGetItem reads see writes up to this late,
+    /// deterministically under its seed (`eventual_lag`, rule B.20). `None`: every read sees
+    /// every acknowledged write.
+    pub eventual_lag: Option<EventualLag>,
 }
 
 /// What an acknowledged write survives, in a database file (an in-memory database survives
@@ -200,6 +217,8 @@ impl Options {
             reader_mmap_bytes: DEFAULT_READER_MMAP_BYTES,
             checkpoint: CheckpointPolicy::default(),
             account_id: identity::DEFAULT_ACCOUNT.to_owned(),
+            enforce_capacity: false,
+            eventual_lag: None,
         }
     }
 }
@@ -236,6 +255,10 @@ struct Inner {
     page_buffers: Arc<PageBuffers>,
     /// When the background sweep runs next, on the engine's clock (`None`: no sweeper).
     next_sweep: std::sync::Mutex<Option<f64>>,
+    /// The token buckets of `Options::enforce_capacity` (`None`: capacity is not enforced).
+    throttling: Option<throttling::Throttling>,
+    /// The versions eventually consistent reads may still see (`None`: reads do not lag).
+    history: Option<Arc<eventual_lag::History>>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -388,6 +411,8 @@ impl Engine {
             }
             Location::InMemory => None,
         };
+        let options_enforce_capacity = options.enforce_capacity;
+        let options_lag = options.eventual_lag;
         let engine = Engine {
             inner: Arc::new(Inner {
                 options,
@@ -405,6 +430,8 @@ impl Engine {
                 _lock: lock,
                 page_buffers: Arc::new(PageBuffers::new()),
                 next_sweep: std::sync::Mutex::new(None),
+                throttling: options_enforce_capacity.then(Default::default),
+                history: options_lag.map(|lag| Arc::new(eventual_lag::History::new(lag))),
             }),
         };
         if let Some(interval) = sweep_interval {
@@ -467,7 +494,20 @@ impl Engine {
     /// [`Engine::call`] for a request signed for `region`: the ARNs of its answer carry that
     /// region and the engine's account (`identity`).
     pub async fn call_in(&self, region: &str, operation: &str, body: &[u8]) -> Result<Vec<u8>, ApiError> {
-        identity::scope(self.identity(region), dispatch::call(self, operation, body)).await
+        let call = dispatch::call(self, operation, body);
+        match &self.inner.throttling {
+            None => identity::scope(self.identity(region), call).await,
+            Some(throttling) => {
+                let call = throttling.run(self, operation, body, call);
+                identity::scope(self.identity(region), call).await
+            }
+        }
+    }
+
+    /// How many requests were refused with `ProvisionedThroughputExceededException` since the
+    /// engine opened (always 0 unless [`Options::enforce_capacity`]).
+    pub fn throttled_requests(&self) -> u64 {
+        self.inner.throttling.as_ref().map_or(0, throttling::Throttling::throttled)
     }
 
     /// The identity of a request signed for `region`.
@@ -636,6 +676,26 @@ impl Engine {
             collection_size_limit: self.inner.options.collection_size_limit,
             now: self.now(),
             origin: streams::Origin::Request,
+            history: self.inner.history.clone(),
+        }
+    }
+
+    /// The item at `key` as a read of `kind` sees it, given `current`, the latest committed
+    /// version: an eventually consistent read may see an older one when reads lag
+    /// (`eventual_lag`); every other read, and every read without a lag, sees `current`.
+    fn as_read(
+        &self,
+        table: &TableSchema,
+        key: &items::StorageKey,
+        kind: capacity::ReadKind,
+        current: item_cache::Cached,
+    ) -> item_cache::Cached {
+        match &self.inner.history {
+            Some(history) if kind == capacity::ReadKind::Eventual => {
+                let as_of = history.as_of(self.now());
+                history.seen(table.keyspace, key, as_of, current)
+            }
+            _ => current,
         }
     }
 
