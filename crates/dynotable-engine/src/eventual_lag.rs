@@ -18,17 +18,27 @@
 //!    ([`History::seen`]): the `before` of the first write after `as_of`. An item created
 //!    after `as_of` is not found; one deleted after it is still there.
 //!
+//! 4. An eventually consistent Query — of the table, a local or a global secondary index —
+//!    draws its `as_of` the same way. When items of the table were written since
+//!    ([`History::changed_since`]), the queried collection is read whole as committed and each
+//!    such item's entry replaced by the entry its version at `as_of` made, if any
+//!    ([`collection_as_of`]); the page is then read from that collection as from a cached one
+//!    (`read_page`, `Rows::Collection`), with the Query's bounds, filter, Limit and 1 MB. A GSI
+//!    Query is always eventually consistent, as on the service.
+//!
 //! With the lag off the engine holds no `History`: writes record nothing and reads take no
-//! lock. Strongly consistent reads never look here. Query, Scan and their index variants are
-//! not delayed (docs/compatibility.md).
+//! lock. Strongly consistent reads never look here. Scan and PartiQL reads are not delayed
+//! (docs/compatibility.md).
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::ApiError;
-use crate::item_cache::{Cached, StoredBody};
-use crate::items::{StorageKey, StoredItem};
+use crate::catalog::{IndexSchema, TableSchema};
+use crate::item_cache::{Cached, CollectionRows, StoredBody};
+use crate::items::{self, StorageKey, StoredItem};
+use crate::ops::read_page::{self, Batch, Bound, EntryRef, Range};
 
 /// How late eventually consistent reads may see writes, and the seed of the draws.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -129,6 +139,99 @@ impl History {
             None => current,
         }
     }
+}
+
+impl History {
+    /// Step 4 (Query): the items of the table in `keyspace` written after `as_of`, each with
+    /// its version at `as_of` (`None`: it did not exist).
+    pub fn changed_since(&self, keyspace: i64, as_of: f64) -> Vec<(StorageKey, Cached)> {
+        let versions = self.versions.lock().unwrap_or_else(|p| p.into_inner());
+        versions
+            .iter()
+            .filter(|(item, _)| item.keyspace == keyspace)
+            .filter_map(|(item, versions)| {
+                let version = versions.iter().find(|v| v.replaced_at > as_of)?;
+                let key = StorageKey {
+                    pk: item.pk.clone(),
+                    sk: item.sk.clone(),
+                };
+                Some((key, version.before.clone()))
+            })
+            .collect()
+    }
+}
+
+/// Step 4: the collection `pk` of `index` (or of the table, `None`) as it was when the items
+/// in `changed` had the versions given there: the collection as committed, read whole, with
+/// each changed item's entry taken out and its earlier version's entry (if it had one, and it
+/// was in this collection) put in, in key order.
+pub(crate) async fn collection_as_of(
+    conn: &mut sqlx::SqliteConnection,
+    table: &TableSchema,
+    index: Option<&IndexSchema>,
+    pk: &[u8],
+    changed: &[(StorageKey, Cached)],
+) -> Result<CollectionRows, ApiError> {
+    let whole = Range {
+        keyspace: index.map_or(table.keyspace, |i| i.keyspace),
+        pk: Some(pk.to_vec()),
+        lower: Bound::Unbounded,
+        upper: Bound::Unbounded,
+        forward: true,
+        start_after: None,
+        segment: None,
+    };
+    let committed = read_page::fetch(conn, &whole, None, i64::MAX).await?;
+    // An entry as owned parts: (sk, tail, body, size).
+    let mut entries: Vec<(Vec<u8>, Vec<u8>, Vec<u8>, u64)> = committed
+        .entries()
+        .iter()
+        .map(|e| (e.sk.to_vec(), e.tail.to_vec(), e.body.to_vec(), e.size))
+        .collect();
+    for (key, before) in changed {
+        // An index entry's tail is its item's primary key (`items::write_item`).
+        match index {
+            None => entries.retain(|(sk, ..)| !(key.pk == pk && *sk == key.sk)),
+            Some(_) => {
+                let tail = [key.pk.as_slice(), key.sk.as_slice()].concat();
+                entries.retain(|(_, t, ..)| *t != tail);
+            }
+        }
+        let Some(before) = before else { continue };
+        match index {
+            None if key.pk == pk => entries.push((
+                key.sk.clone(),
+                Vec::new(),
+                before.body.as_bytes().to_vec(),
+                before.size,
+            )),
+            None => {}
+            Some(index) => {
+                let item = items::decode_entry(before.body.as_bytes(), before.size as i64)?.item;
+                if let Some(entry) = items::index_entry(table, index, &item)?
+                    && entry.pk == pk
+                {
+                    let body = serde_json::to_vec(&entry.item).map_err(ApiError::internal)?;
+                    let tail = [key.pk.as_slice(), key.sk.as_slice()].concat();
+                    entries.push((entry.sk, tail, body, entry.size));
+                }
+            }
+        }
+    }
+    entries.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+    let refs: Vec<EntryRef<'_>> = entries
+        .iter()
+        .map(|(sk, tail, body, size)| EntryRef {
+            pk,
+            sk,
+            tail,
+            body,
+            size: *size,
+        })
+        .collect();
+    Ok(CollectionRows {
+        batch: Batch::from_entries(&refs)?,
+    })
 }
 
 /// A number in [0, 1) from `seed` and `n`: SplitMix64 of their mix, top 53 bits.

@@ -31,7 +31,8 @@
 //! [`Options::enforce_capacity`] a request first passes the token buckets of [`throttling`]
 //! (or fails with `ProvisionedThroughputExceededException`) and is charged what its
 //! ConsumedCapacity says once it ran; with [`Options::eventual_lag`] an eventually consistent
-//! GetItem or BatchGetItem in step 4 may answer an item's earlier version ([`eventual_lag`]).
+//! GetItem, BatchGetItem or Query in step 4 may answer an item's earlier version
+//! ([`eventual_lag`]).
 //!
 //! Errors are two small types: [`ApiError`] (what a DynamoDB client is told) and
 //! [`EngineError`] (the storage could not be opened).
@@ -150,7 +151,7 @@ pub struct Options {
     /// and by the per-partition ceilings (`throttling`, rule B.19). Off: nothing is throttled,
     /// as DynamoDB Local does.
     pub enforce_capacity: bool,
-    /// Let eventually consistent GetItem and BatchGetItem reads see writes up to this late,
+    /// Let eventually consistent GetItem, BatchGetItem and Query reads see writes up to this late,
     /// deterministically under its seed (`eventual_lag`, rule B.20). `None`: every read sees
     /// every acknowledged write.
     pub eventual_lag: Option<EventualLag>,
@@ -678,6 +679,22 @@ impl Engine {
             origin: streams::Origin::Request,
             history: self.inner.history.clone(),
         }
+    }
+
+    /// The items of `table` an eventually consistent range read (Query) does not see yet, with
+    /// the versions it sees instead, when reads lag (`eventual_lag`, step 4); `None` for every
+    /// other read, without a lag, or when nothing was written within it.
+    fn unseen_writes(
+        &self,
+        table: &TableSchema,
+        kind: capacity::ReadKind,
+    ) -> Option<Vec<(items::StorageKey, item_cache::Cached)>> {
+        let history = self.inner.history.as_ref()?;
+        if kind != capacity::ReadKind::Eventual {
+            return None;
+        }
+        let changed = history.changed_since(table.keyspace, history.as_of(self.now()));
+        (!changed.is_empty()).then_some(changed)
     }
 
     /// The item at `key` as a read of `kind` sees it, given `current`, the latest committed
