@@ -495,12 +495,10 @@ impl Engine {
     /// [`Engine::call`] for a request signed for `region`: the ARNs of its answer carry that
     /// region and the engine's account (`identity`).
     pub async fn call_in(&self, region: &str, operation: &str, body: &[u8]) -> Result<Vec<u8>, ApiError> {
-        let call = dispatch::call(self, operation, body);
         match &self.inner.throttling {
-            None => identity::scope(self.identity(region), call).await,
+            None => identity::scope(self.identity(region), dispatch::call(self, operation, body)).await,
             Some(throttling) => {
-                let call = throttling.run(self, operation, body, call);
-                identity::scope(self.identity(region), call).await
+                identity::scope(self.identity(region), throttling.run(self, operation, body)).await
             }
         }
     }

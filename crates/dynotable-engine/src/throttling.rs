@@ -4,8 +4,8 @@
 //!
 //! The life of a request when capacity is enforced:
 //!
-//! 1. [`Engine::call_in`](crate::Engine::call_in) hands the request to [`Throttling::run`]
-//!    instead of running it straight away. With the switch off the engine holds no
+//! 1. [`Engine::call_in`](crate::Engine::call_in) hands the request to [`Throttling::run`],
+//!    which runs it through `dispatch` once admitted. With the switch off the engine holds no
 //!    `Throttling` and nothing here runs.
 //! 2. The request's target is read from its body ([`Target`]): the table (or the tables of a
 //!    batch), the index a Query or Scan reads, and the partition-key value of a single-item
@@ -29,12 +29,14 @@
 //! 5. The recorded charges are taken from the buckets, which may go into debt: a large request
 //!    is admitted while a unit is left, and the next ones wait until the debt is refilled.
 //!
-//! Transactions and PartiQL statements are charged but never throttled; a BatchGetItem or
-//! BatchWriteItem is throttled as a whole when one of its tables is (docs/compatibility.md).
+//! A BatchGetItem or BatchWriteItem whose tables are all throttled fails; one with some tables
+//! throttled runs without their requests and returns them as `UnprocessedKeys` /
+//! `UnprocessedItems` (rule B.19.6). Transactions and PartiQL statements are charged but never
+//! throttled (docs/compatibility.md).
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
-use std::future::Future;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -212,41 +214,60 @@ impl Throttling {
         self.throttled.load(Ordering::Relaxed)
     }
 
-    /// Runs `call`, the operation `operation` on `body`, under the capacity rules (steps 2–5).
-    pub async fn run<F>(&self, engine: &Engine, operation: &str, body: &[u8], call: F) -> Result<Vec<u8>, ApiError>
-    where
-        F: Future<Output = Result<Vec<u8>, ApiError>>,
-    {
+    /// Runs the operation `operation` on `body` under the capacity rules (steps 2–5).
+    pub async fn run(&self, engine: &Engine, operation: &str, body: &[u8]) -> Result<Vec<u8>, ApiError> {
         let target: Target = serde_json::from_slice(body).unwrap_or_default();
-        let (draws, partition) = draws(engine, operation, &target);
+        let (groups, partition) = draws(engine, operation, &target);
         let now = engine.now();
-        self.admit(&draws, now)?;
+        let throttled = self.empty(&groups, now);
+        let mut set_aside = Vec::new();
+        let body = match throttled.first() {
+            None => Cow::Borrowed(body),
+            Some(err) if throttled.len() < groups.len() && target.request_items.is_some() => {
+                // Rule B.19.6: a batch's requests on throttled tables come back unprocessed.
+                let names: Vec<&str> = throttled.iter().map(|(name, _)| name.as_str()).collect();
+                let (rest, aside) = set_tables_aside(body, &names).ok_or_else(|| err.1.clone())?;
+                set_aside = aside;
+                self.throttled.fetch_add(1, Ordering::Relaxed);
+                Cow::Owned(rest)
+            }
+            Some((_, err)) => {
+                self.throttled.fetch_add(1, Ordering::Relaxed);
+                return Err(err.clone());
+            }
+        };
         let (result, charges) = CHARGES
             .scope(RefCell::new(Vec::new()), async {
-                let result = call.await;
+                let result = crate::dispatch::call(engine, operation, &body).await;
                 (result, CHARGES.with(|charges| charges.take()))
             })
             .await;
         self.charge(&charges, partition.as_ref(), now);
-        result
+        match result {
+            Ok(answer) if !set_aside.is_empty() => Ok(with_unprocessed(answer, operation, set_aside)),
+            result => result,
+        }
     }
 
-    /// Step 3: every bucket holds a unit, or the request is throttled by the first that does not.
-    fn admit(&self, draws: &[Draw], now: f64) -> Result<(), ApiError> {
-        if draws.is_empty() {
-            return Ok(());
+    /// Step 3: the tables (by the name the request gave) with a bucket short of a unit, each
+    /// with the error of the first such bucket.
+    fn empty(&self, groups: &[(String, Vec<Draw>)], now: f64) -> Vec<(String, ApiError)> {
+        if groups.iter().all(|(_, draws)| draws.is_empty()) {
+            return Vec::new();
         }
         let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
-        for draw in draws {
-            let bucket = bucket(&mut buckets, &draw.key, draw.limit, now);
-            if bucket.tokens < ADMIT_UNITS {
-                self.throttled.fetch_add(1, Ordering::Relaxed);
+        let mut throttled = Vec::new();
+        for (name, draws) in groups {
+            let empty = draws
+                .iter()
+                .find(|draw| bucket(&mut buckets, &draw.key, draw.limit, now).tokens < ADMIT_UNITS);
+            if let Some(draw) = empty {
                 let mut err = ApiError::new(ErrorKind::ProvisionedThroughputExceededException, draw.message);
                 err.throttling_reasons = Some(vec![draw.reason.clone()]);
-                return Err(err);
+                throttled.push((name.clone(), err));
             }
         }
-        Ok(())
+        throttled
     }
 
     /// Step 5: the charges recorded while the request ran, taken from its buckets.
@@ -324,6 +345,38 @@ impl Throttling {
     }
 }
 
+/// `body` (a batch request) without the `RequestItems` of `names`, and what they held; `None`
+/// if the body is not a batch's JSON.
+fn set_tables_aside(body: &[u8], names: &[&str]) -> Option<(Vec<u8>, Vec<(String, serde_json::Value)>)> {
+    let mut request: serde_json::Value = serde_json::from_slice(body).ok()?;
+    let items = request.get_mut("RequestItems")?.as_object_mut()?;
+    let aside = names
+        .iter()
+        .filter_map(|name| Some(((*name).to_owned(), items.remove(*name)?)))
+        .collect();
+    Some((serde_json::to_vec(&request).ok()?, aside))
+}
+
+/// A batch's `answer` with the requests set aside added to its `UnprocessedItems`
+/// (BatchWriteItem) or `UnprocessedKeys` (BatchGetItem), as the service returns throttled ones.
+fn with_unprocessed(answer: Vec<u8>, operation: &str, aside: Vec<(String, serde_json::Value)>) -> Vec<u8> {
+    let member = if operation == "BatchWriteItem" {
+        "UnprocessedItems"
+    } else {
+        "UnprocessedKeys"
+    };
+    let Ok(serde_json::Value::Object(mut response)) = serde_json::from_slice(&answer) else {
+        return answer;
+    };
+    let unprocessed = response
+        .entry(member)
+        .or_insert_with(|| serde_json::Value::Object(Default::default()));
+    if let Some(unprocessed) = unprocessed.as_object_mut() {
+        unprocessed.extend(aside);
+    }
+    serde_json::to_vec(&response).unwrap_or(answer)
+}
+
 /// The bucket at `key`, refilled to `now` (created full).
 fn bucket<'a>(buckets: &'a mut HashMap<BucketKey, Bucket>, key: &BucketKey, limit: Limit, now: f64) -> &'a mut Bucket {
     let bucket = buckets.entry(key.clone()).or_insert(Bucket {
@@ -334,15 +387,18 @@ fn bucket<'a>(buckets: &'a mut HashMap<BucketKey, Bucket>, key: &BucketKey, limi
     bucket
 }
 
+/// The buckets a request draws on, per table it names (by the name it gave).
+type Groups = Vec<(String, Vec<Draw>)>;
+
 /// Step 2: the buckets a request draws on, and the partition it charges (table id and the
 /// partition-key value's JSON) when it names one.
-fn draws(engine: &Engine, operation: &str, target: &Target) -> (Vec<Draw>, Option<(String, Vec<u8>)>) {
+fn draws(engine: &Engine, operation: &str, target: &Target) -> (Groups, Option<(String, Vec<u8>)>) {
     let direction = match operation {
         "GetItem" | "Query" | "Scan" | "BatchGetItem" => Direction::Read,
         "PutItem" | "UpdateItem" | "DeleteItem" | "BatchWriteItem" => Direction::Write,
         _ => return (Vec::new(), None),
     };
-    let mut draws = Vec::new();
+    let mut groups = Vec::new();
     let mut partition = None;
     let names: Vec<&str> = match (&target.table_name, &target.request_items) {
         (Some(name), _) => vec![name.as_str()],
@@ -351,6 +407,7 @@ fn draws(engine: &Engine, operation: &str, target: &Target) -> (Vec<Draw>, Optio
     };
     for name in names {
         let Ok(table) = engine.table(name) else { continue };
+        let mut draws = Vec::new();
         let index = target
             .index_name
             .as_deref()
@@ -401,8 +458,9 @@ fn draws(engine: &Engine, operation: &str, target: &Target) -> (Vec<Draw>, Optio
             });
             partition = Some((table.table_id.clone(), value));
         }
+        groups.push((name.to_owned(), draws));
     }
-    (draws, partition)
+    (groups, partition)
 }
 
 /// The draw on a provisioned global secondary index.

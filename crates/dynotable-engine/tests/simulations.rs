@@ -225,7 +225,7 @@ async fn an_on_demand_table_throttles_a_hot_partition_at_1000_write_units_a_seco
 }
 
 #[tokio::test]
-async fn a_batch_write_on_a_throttled_table_is_refused_whole() {
+async fn a_batch_write_whose_tables_are_all_throttled_is_refused() {
     let clock = Arc::new(ManualClock::new(START));
     let engine = open(&clock, true, None).await;
     create(&engine, 1, 1).await;
@@ -242,6 +242,69 @@ async fn a_batch_write_on_a_throttled_table_is_refused_whole() {
     let err = batch(300).await.unwrap_err();
     assert_throttled(&err, TABLE_MESSAGE, "TableWriteProvisionedThroughputExceeded");
     assert_eq!(get(&engine, "a", 300, true).await.unwrap(), json!({}));
+}
+
+#[tokio::test]
+async fn a_batch_returns_the_requests_on_its_throttled_tables_unprocessed() {
+    let clock = Arc::new(ManualClock::new(START));
+    let engine = open(&clock, true, None).await;
+    create(&engine, 1, 1).await;
+    call(
+        &engine,
+        "CreateTable",
+        json!({
+            "TableName": "Other",
+            "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}],
+            "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1},
+        }),
+    )
+    .await
+    .unwrap();
+    // Tbl's 300 banked write units spent; Other's untouched.
+    call(
+        &engine,
+        "PutItem",
+        json!({"TableName": "Tbl", "Item": {"pk": {"S": "a"}, "sk": {"N": "0"}, "v": {"S": "x".repeat(299 * 1024)}}}),
+    )
+    .await
+    .unwrap();
+    let tbl_requests = json!([{"PutRequest": {"Item": {"pk": {"S": "a"}, "sk": {"N": "1"}}}}]);
+    let answer = call(
+        &engine,
+        "BatchWriteItem",
+        json!({"RequestItems": {
+            "Tbl": tbl_requests,
+            "Other": [{"PutRequest": {"Item": {"id": {"S": "o1"}}}}],
+        }}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(answer["UnprocessedItems"], json!({"Tbl": tbl_requests}));
+    assert_eq!(engine.throttled_requests(), 1);
+    let other = call(
+        &engine,
+        "GetItem",
+        json!({"TableName": "Other", "Key": {"id": {"S": "o1"}}, "ConsistentRead": true}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(other["Item"]["id"]["S"], "o1");
+    assert_eq!(get(&engine, "a", 1, true).await.unwrap(), json!({}));
+    // BatchGetItem the same way, with Tbl's reads spent by a read of the large item.
+    for _ in 0..300 / 75 {
+        get(&engine, "a", 0, true).await.unwrap();
+    }
+    let keys = json!({"Keys": [{"pk": {"S": "a"}, "sk": {"N": "0"}}], "ConsistentRead": true});
+    let answer = call(
+        &engine,
+        "BatchGetItem",
+        json!({"RequestItems": {"Tbl": keys, "Other": {"Keys": [{"id": {"S": "o1"}}]}}}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(answer["UnprocessedKeys"], json!({"Tbl": keys}));
+    assert_eq!(answer["Responses"]["Other"][0]["id"]["S"], "o1");
 }
 
 #[tokio::test]
