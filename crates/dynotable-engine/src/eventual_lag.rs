@@ -88,7 +88,13 @@ impl History {
     }
 
     /// Step 1: the write at `now` of the item at `key` replaced `old`.
-    pub fn record(&self, keyspace: i64, key: &StorageKey, now: f64, old: Option<&StoredItem>) -> Result<(), ApiError> {
+    pub fn record(
+        &self,
+        keyspace: i64,
+        key: &StorageKey,
+        now: f64,
+        old: Option<&StoredItem>,
+    ) -> Result<(), ApiError> {
         let before = old
             .map(|old| {
                 let body = serde_json::to_string(&old.item).map_err(ApiError::internal)?;
@@ -134,7 +140,10 @@ impl History {
             pk: key.pk.clone(),
             sk: key.sk.clone(),
         };
-        match versions.get(&item).and_then(|v| v.iter().find(|v| v.replaced_at > as_of)) {
+        match versions
+            .get(&item)
+            .and_then(|v| v.iter().find(|v| v.replaced_at > as_of))
+        {
             Some(version) => version.before.clone(),
             None => current,
         }
@@ -161,6 +170,9 @@ impl History {
     }
 }
 
+/// An entry of a collection as owned parts: `(sk, tail, body, size)`.
+type OwnedEntry = (Vec<u8>, Vec<u8>, Vec<u8>, u64);
+
 /// Step 4: the collection `pk` of `index` (or of the table, `None`) as it was when the items
 /// in `changed` had the versions given there: the collection as committed, read whole, with
 /// each changed item's entry taken out and its earlier version's entry (if it had one, and it
@@ -182,8 +194,7 @@ pub(crate) async fn collection_as_of(
         segment: None,
     };
     let committed = read_page::fetch(conn, &whole, None, i64::MAX).await?;
-    // An entry as owned parts: (sk, tail, body, size).
-    let mut entries: Vec<(Vec<u8>, Vec<u8>, Vec<u8>, u64)> = committed
+    let mut entries: Vec<OwnedEntry> = committed
         .entries()
         .iter()
         .map(|e| (e.sk.to_vec(), e.tail.to_vec(), e.body.to_vec(), e.size))

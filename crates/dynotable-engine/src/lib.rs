@@ -74,9 +74,9 @@ use sqlx::{ConnectOptions, Connection};
 
 pub use checkpoint::CheckpointPolicy;
 pub use clock::{Clock, ManualClock, SystemClock};
-pub use eventual_lag::EventualLag;
 pub use collections::{CollectionStats, CollectionSummary, SizeBucket};
 pub use error::{ApiError, CancellationReason, EngineError, ErrorKind, ThrottlingReason};
+pub use eventual_lag::EventualLag;
 pub use page_buffers::PageBuffers;
 
 use catalog::TableSchema;
@@ -506,7 +506,10 @@ impl Engine {
     /// How many requests were refused with `ProvisionedThroughputExceededException` since the
     /// engine opened (always 0 unless [`Options::enforce_capacity`]).
     pub fn throttled_requests(&self) -> u64 {
-        self.inner.throttling.as_ref().map_or(0, throttling::Throttling::throttled)
+        self.inner
+            .throttling
+            .as_ref()
+            .map_or(0, throttling::Throttling::throttled)
     }
 
     /// The identity of a request signed for `region`.

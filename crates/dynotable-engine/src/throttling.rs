@@ -299,7 +299,10 @@ impl Throttling {
                 let Some(throughput) = *throughput else { continue };
                 let mut index_units = [0.0, 0.0];
                 add(*charge, &mut index_units);
-                for (direction, units) in [(Direction::Read, index_units[0]), (Direction::Write, index_units[1])] {
+                for (direction, units) in [
+                    (Direction::Read, index_units[0]),
+                    (Direction::Write, index_units[1]),
+                ] {
                     if units <= 0.0 {
                         continue;
                     }
@@ -308,10 +311,14 @@ impl Throttling {
                         meter: Meter::Index(name.clone()),
                         direction,
                     };
-                    bucket(&mut buckets, &key, Limit::provisioned(throughput, direction), now).tokens -= units;
+                    bucket(&mut buckets, &key, Limit::provisioned(throughput, direction), now).tokens -=
+                        units;
                 }
             }
-            for (direction, units) in [(Direction::Read, table_units[0]), (Direction::Write, table_units[1])] {
+            for (direction, units) in [
+                (Direction::Read, table_units[0]),
+                (Direction::Write, table_units[1]),
+            ] {
                 if units <= 0.0 {
                     continue;
                 }
@@ -321,7 +328,8 @@ impl Throttling {
                         meter: Meter::Table,
                         direction,
                     };
-                    bucket(&mut buckets, &key, Limit::provisioned(throughput, direction), now).tokens -= units;
+                    bucket(&mut buckets, &key, Limit::provisioned(throughput, direction), now).tokens -=
+                        units;
                 }
                 if let Some((table_id, value)) = partition
                     && *table_id == recorded.table_id
@@ -345,9 +353,12 @@ impl Throttling {
     }
 }
 
+/// A batch's `RequestItems` members taken out of the request: `(table name, its requests)`.
+type SetAside = Vec<(String, serde_json::Value)>;
+
 /// `body` (a batch request) without the `RequestItems` of `names`, and what they held; `None`
 /// if the body is not a batch's JSON.
-fn set_tables_aside(body: &[u8], names: &[&str]) -> Option<(Vec<u8>, Vec<(String, serde_json::Value)>)> {
+fn set_tables_aside(body: &[u8], names: &[&str]) -> Option<(Vec<u8>, SetAside)> {
     let mut request: serde_json::Value = serde_json::from_slice(body).ok()?;
     let items = request.get_mut("RequestItems")?.as_object_mut()?;
     let aside = names
@@ -359,7 +370,7 @@ fn set_tables_aside(body: &[u8], names: &[&str]) -> Option<(Vec<u8>, Vec<(String
 
 /// A batch's `answer` with the requests set aside added to its `UnprocessedItems`
 /// (BatchWriteItem) or `UnprocessedKeys` (BatchGetItem), as the service returns throttled ones.
-fn with_unprocessed(answer: Vec<u8>, operation: &str, aside: Vec<(String, serde_json::Value)>) -> Vec<u8> {
+fn with_unprocessed(answer: Vec<u8>, operation: &str, aside: SetAside) -> Vec<u8> {
     let member = if operation == "BatchWriteItem" {
         "UnprocessedItems"
     } else {
@@ -378,7 +389,12 @@ fn with_unprocessed(answer: Vec<u8>, operation: &str, aside: Vec<(String, serde_
 }
 
 /// The bucket at `key`, refilled to `now` (created full).
-fn bucket<'a>(buckets: &'a mut HashMap<BucketKey, Bucket>, key: &BucketKey, limit: Limit, now: f64) -> &'a mut Bucket {
+fn bucket<'a>(
+    buckets: &'a mut HashMap<BucketKey, Bucket>,
+    key: &BucketKey,
+    limit: Limit,
+    now: f64,
+) -> &'a mut Bucket {
     let bucket = buckets.entry(key.clone()).or_insert(Bucket {
         tokens: limit.holds,
         at: now,

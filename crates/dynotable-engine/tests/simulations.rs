@@ -68,7 +68,11 @@ async fn get(engine: &Engine, pk: &str, sk: u64, consistent: bool) -> Result<Val
 }
 
 fn assert_throttled(err: &ApiError, message: &str, reason: &str) {
-    assert_eq!(err.kind, ErrorKind::ProvisionedThroughputExceededException, "{err:?}");
+    assert_eq!(
+        err.kind,
+        ErrorKind::ProvisionedThroughputExceededException,
+        "{err:?}"
+    );
     assert_eq!(err.message, message);
     let reasons = err.throttling_reasons.as_ref().expect("ThrottlingReasons");
     assert_eq!(reasons.len(), 1);
@@ -233,7 +237,11 @@ async fn a_batch_write_whose_tables_are_all_throttled_is_refused() {
         let requests: Vec<Value> = (from..from + 25)
             .map(|sk| json!({"PutRequest": {"Item": {"pk": {"S": "a"}, "sk": {"N": sk.to_string()}}}}))
             .collect();
-        call(&engine, "BatchWriteItem", json!({"RequestItems": {"Tbl": requests}}))
+        call(
+            &engine,
+            "BatchWriteItem",
+            json!({"RequestItems": {"Tbl": requests}}),
+        )
     };
     // 12 batches of 25 one-unit puts use the 300 banked units.
     for n in 0..12 {
@@ -392,7 +400,10 @@ async fn a_new_item_may_be_missing_and_a_deleted_one_still_there() {
     for _ in 0..100 {
         seen.push(seen_v(&engine, false).await);
     }
-    assert!(seen.contains(&None) && seen.contains(&Some("one".into())), "{seen:?}");
+    assert!(
+        seen.contains(&None) && seen.contains(&Some("one".into())),
+        "{seen:?}"
+    );
     clock.advance(5.0);
     call(
         &engine,
@@ -406,7 +417,10 @@ async fn a_new_item_may_be_missing_and_a_deleted_one_still_there() {
     for _ in 0..100 {
         seen.push(seen_v(&engine, false).await);
     }
-    assert!(seen.contains(&None) && seen.contains(&Some("one".into())), "{seen:?}");
+    assert!(
+        seen.contains(&None) && seen.contains(&Some("one".into())),
+        "{seen:?}"
+    );
 }
 
 #[tokio::test]
@@ -429,9 +443,17 @@ async fn batch_get_item_reads_lag_too_unless_consistent() {
     let mut seen = Vec::new();
     for _ in 0..200 {
         let answer = batch(false).await.unwrap();
-        seen.push(answer["Responses"]["Tbl"][0]["v"]["S"].as_str().unwrap().to_owned());
+        seen.push(
+            answer["Responses"]["Tbl"][0]["v"]["S"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
+        );
     }
-    assert!(seen.iter().any(|v| v == "one") && seen.iter().any(|v| v == "two"), "{seen:?}");
+    assert!(
+        seen.iter().any(|v| v == "one") && seen.iter().any(|v| v == "two"),
+        "{seen:?}"
+    );
     for _ in 0..100 {
         let answer = batch(true).await.unwrap();
         assert_eq!(answer["Responses"]["Tbl"][0]["v"]["S"], "two");
@@ -488,7 +510,13 @@ async fn query_a(engine: &Engine, consistent: bool) -> Vec<String> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|item| format!("{}={}", item["sk"]["N"].as_str().unwrap(), item["v"]["S"].as_str().unwrap()))
+        .map(|item| {
+            format!(
+                "{}={}",
+                item["sk"]["N"].as_str().unwrap(),
+                item["v"]["S"].as_str().unwrap()
+            )
+        })
         .collect()
 }
 
@@ -527,7 +555,10 @@ async fn an_eventually_consistent_query_may_see_the_collection_as_it_was() {
         seen.push(query_a(&engine, false).await);
     }
     // The three writes came at one instant: a read sees all of them or none, in key order.
-    assert!(seen.iter().all(|page| *page == before || *page == after), "{seen:?}");
+    assert!(
+        seen.iter().all(|page| *page == before || *page == after),
+        "{seen:?}"
+    );
     assert!(seen.contains(&before) && seen.contains(&after));
     for _ in 0..100 {
         assert_eq!(query_a(&engine, true).await, after);
@@ -600,7 +631,10 @@ async fn a_gsi_query_may_miss_an_item_that_moved_into_its_collection() {
         in_x.push(members("x").await);
         in_y.push(members("y").await);
     }
-    assert!(in_x.iter().all(|m| *m == ["p1"] || *m == ["p1", "p2"]), "{in_x:?}");
+    assert!(
+        in_x.iter().all(|m| *m == ["p1"] || *m == ["p1", "p2"]),
+        "{in_x:?}"
+    );
     assert!(in_x.iter().any(|m| *m == ["p1"]) && in_x.iter().any(|m| *m == ["p1", "p2"]));
     assert!(in_y.iter().all(|m| m.is_empty() || *m == ["p2"]), "{in_y:?}");
     assert!(in_y.iter().any(|m| m.is_empty()) && in_y.iter().any(|m| *m == ["p2"]));

@@ -18,11 +18,13 @@ use aws_sdk_dynamodb::config::interceptors::{
 use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::config::timeout::TimeoutConfig;
 use aws_sdk_dynamodb::config::{
-    AsyncSleep, BehaviorVersion, ConfigBag, Credentials, Intercept, Region, RuntimeComponents, SharedAsyncSleep,
-    Sleep, StalledStreamProtectionConfig,
+    AsyncSleep, BehaviorVersion, ConfigBag, Credentials, Intercept, Region, RuntimeComponents,
+    SharedAsyncSleep, Sleep, StalledStreamProtectionConfig,
 };
 use aws_sdk_dynamodb::error::BoxError;
-use aws_sdk_dynamodb::types::{AttributeDefinition, AttributeValue, KeySchemaElement, KeyType, ProvisionedThroughput};
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, AttributeValue, KeySchemaElement, KeyType, ProvisionedThroughput,
+};
 use dynotable_engine::{Engine, EventualLag, Location, ManualClock, Options};
 
 const START: f64 = 1_700_000_000.0;
@@ -103,7 +105,11 @@ impl Local {
         let engine = Engine::open_with(options).await.unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
-        tokio::spawn(dynotable_server::serve(listener, engine.clone(), std::future::pending()));
+        tokio::spawn(dynotable_server::serve(
+            listener,
+            engine.clone(),
+            std::future::pending(),
+        ));
         let attempts = Arc::new(AtomicUsize::new(0));
         let sleep = RecordedSleep::default();
         let slept = sleep.slept.clone();
@@ -153,7 +159,12 @@ impl Local {
             .unwrap();
     }
 
-    async fn put(&self, sk: u64, v: &str) -> Result<(), aws_sdk_dynamodb::error::SdkError<aws_sdk_dynamodb::operation::put_item::PutItemError>> {
+    async fn put(
+        &self,
+        sk: u64,
+        v: &str,
+    ) -> Result<(), aws_sdk_dynamodb::error::SdkError<aws_sdk_dynamodb::operation::put_item::PutItemError>>
+    {
         self.client
             .put_item()
             .table_name("Tbl")
@@ -204,7 +215,10 @@ async fn the_sdk_retries_a_throttled_write_until_the_bucket_refills() {
     assert_eq!(local.engine.throttled_requests(), 2);
     // A back-off before each retry (the SDK may sleep for its own reasons too).
     let slept = local.slept.lock().unwrap().clone();
-    assert!(slept.iter().filter(|d| **d > Duration::ZERO).count() >= 2, "{slept:?}");
+    assert!(
+        slept.iter().filter(|d| **d > Duration::ZERO).count() >= 2,
+        "{slept:?}"
+    );
     let item = local
         .client
         .get_item()
@@ -227,7 +241,10 @@ async fn the_sdk_gives_up_with_the_exception_when_its_attempts_run_out() {
     local.reset_counts();
     let err = local.put(1, "x").await.unwrap_err();
     let service = err.as_service_error().expect("a service error");
-    assert!(service.is_provisioned_throughput_exceeded_exception(), "{service:?}");
+    assert!(
+        service.is_provisioned_throughput_exceeded_exception(),
+        "{service:?}"
+    );
     assert_eq!(
         service.meta().message(),
         Some(
@@ -238,7 +255,10 @@ async fn the_sdk_gives_up_with_the_exception_when_its_attempts_run_out() {
     assert_eq!(local.attempts.load(Ordering::SeqCst), 3);
     assert_eq!(local.engine.throttled_requests(), 3);
     let slept = local.slept.lock().unwrap().clone();
-    assert!(slept.iter().filter(|d| **d > Duration::ZERO).count() >= 2, "{slept:?}");
+    assert!(
+        slept.iter().filter(|d| **d > Duration::ZERO).count() >= 2,
+        "{slept:?}"
+    );
     // Once the debt is refilled the same write goes through.
     local.clock.advance(120.0);
     local.put(1, "x").await.unwrap();
