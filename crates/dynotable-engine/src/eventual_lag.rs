@@ -26,8 +26,8 @@
 //!    (`read_page`, `Rows::Collection`), with the Query's bounds, filter, Limit and 1 MB. A GSI
 //!    Query is always eventually consistent, as on the service.
 //!
-//! With the lag off the engine holds no `History`: writes record nothing and reads take no
-//! lock. Strongly consistent reads never look here. Scan and PartiQL reads are not delayed
+//! With the lag off the engine holds no `History` (`simulations`): writes record nothing and
+//! reads take no lock. Strongly consistent reads never look here. Scan and PartiQL reads are not delayed
 //! (docs/compatibility.md).
 
 use std::collections::{HashMap, VecDeque};
@@ -85,6 +85,11 @@ impl History {
             writes: AtomicU64::new(0),
             versions: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The lag this history serves.
+    pub fn lag(&self) -> EventualLag {
+        self.lag
     }
 
     /// Step 1: the write at `now` of the item at `key` replaced `old`.

@@ -27,8 +27,8 @@
 //! 5. The response shape is serialised back to JSON; failures are [`ApiError`]s, which the
 //!    server renders in the wire format in one place.
 //!
-//! Two simulations, off by default, change this life (issue 18.7): with
-//! [`Options::enforce_capacity`] a request first passes the token buckets of [`throttling`]
+//! Two simulations, off by default and switched at open or at any time ([`simulations`]),
+//! change this life (issue 18.7): with [`Options::enforce_capacity`] a request first passes the token buckets of [`throttling`]
 //! (or fails with `ProvisionedThroughputExceededException`) and is charged what its
 //! ConsumedCapacity says once it ran; with [`Options::eventual_lag`] an eventually consistent
 //! GetItem, BatchGetItem or Query in step 4 may answer an item's earlier version
@@ -57,6 +57,7 @@ mod page_buffers;
 mod params;
 mod partiql;
 mod shape;
+mod simulations;
 mod storage;
 mod streams;
 mod throttling;
@@ -78,6 +79,7 @@ pub use collections::{CollectionStats, CollectionSummary, SizeBucket};
 pub use error::{ApiError, CancellationReason, EngineError, ErrorKind, ThrottlingReason};
 pub use eventual_lag::EventualLag;
 pub use page_buffers::PageBuffers;
+pub use simulations::Simulations;
 
 use catalog::TableSchema;
 
@@ -256,10 +258,8 @@ struct Inner {
     page_buffers: Arc<PageBuffers>,
     /// When the background sweep runs next, on the engine's clock (`None`: no sweeper).
     next_sweep: std::sync::Mutex<Option<f64>>,
-    /// The token buckets of `Options::enforce_capacity` (`None`: capacity is not enforced).
-    throttling: Option<throttling::Throttling>,
-    /// The versions eventually consistent reads may still see (`None`: reads do not lag).
-    history: Option<Arc<eventual_lag::History>>,
+    /// The simulations' switches and state (`simulations`).
+    simulations: simulations::Simulators,
 }
 
 impl std::fmt::Debug for Engine {
@@ -431,8 +431,10 @@ impl Engine {
                 _lock: lock,
                 page_buffers: Arc::new(PageBuffers::new()),
                 next_sweep: std::sync::Mutex::new(None),
-                throttling: options_enforce_capacity.then(Default::default),
-                history: options_lag.map(|lag| Arc::new(eventual_lag::History::new(lag))),
+                simulations: simulations::Simulators::new(Simulations {
+                    enforce_capacity: options_enforce_capacity,
+                    eventual_lag: options_lag,
+                }),
             }),
         };
         if let Some(interval) = sweep_interval {
@@ -495,21 +497,12 @@ impl Engine {
     /// [`Engine::call`] for a request signed for `region`: the ARNs of its answer carry that
     /// region and the engine's account (`identity`).
     pub async fn call_in(&self, region: &str, operation: &str, body: &[u8]) -> Result<Vec<u8>, ApiError> {
-        match &self.inner.throttling {
-            None => identity::scope(self.identity(region), dispatch::call(self, operation, body)).await,
-            Some(throttling) => {
-                identity::scope(self.identity(region), throttling.run(self, operation, body)).await
-            }
+        if self.inner.simulations.enforce_capacity() {
+            let throttled = self.inner.simulations.throttling.run(self, operation, body);
+            identity::scope(self.identity(region), throttled).await
+        } else {
+            identity::scope(self.identity(region), dispatch::call(self, operation, body)).await
         }
-    }
-
-    /// How many requests were refused with `ProvisionedThroughputExceededException` since the
-    /// engine opened (always 0 unless [`Options::enforce_capacity`]).
-    pub fn throttled_requests(&self) -> u64 {
-        self.inner
-            .throttling
-            .as_ref()
-            .map_or(0, throttling::Throttling::throttled)
     }
 
     /// The identity of a request signed for `region`.
@@ -678,42 +671,7 @@ impl Engine {
             collection_size_limit: self.inner.options.collection_size_limit,
             now: self.now(),
             origin: streams::Origin::Request,
-            history: self.inner.history.clone(),
-        }
-    }
-
-    /// The items of `table` an eventually consistent range read (Query) does not see yet, with
-    /// the versions it sees instead, when reads lag (`eventual_lag`, step 4); `None` for every
-    /// other read, without a lag, or when nothing was written within it.
-    fn unseen_writes(
-        &self,
-        table: &TableSchema,
-        kind: capacity::ReadKind,
-    ) -> Option<Vec<(items::StorageKey, item_cache::Cached)>> {
-        let history = self.inner.history.as_ref()?;
-        if kind != capacity::ReadKind::Eventual {
-            return None;
-        }
-        let changed = history.changed_since(table.keyspace, history.as_of(self.now()));
-        (!changed.is_empty()).then_some(changed)
-    }
-
-    /// The item at `key` as a read of `kind` sees it, given `current`, the latest committed
-    /// version: an eventually consistent read may see an older one when reads lag
-    /// (`eventual_lag`); every other read, and every read without a lag, sees `current`.
-    fn as_read(
-        &self,
-        table: &TableSchema,
-        key: &items::StorageKey,
-        kind: capacity::ReadKind,
-        current: item_cache::Cached,
-    ) -> item_cache::Cached {
-        match &self.inner.history {
-            Some(history) if kind == capacity::ReadKind::Eventual => {
-                let as_of = history.as_of(self.now());
-                history.seen(table.keyspace, key, as_of, current)
-            }
-            _ => current,
+            history: self.inner.simulations.history(),
         }
     }
 

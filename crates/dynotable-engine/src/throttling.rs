@@ -5,8 +5,8 @@
 //! The life of a request when capacity is enforced:
 //!
 //! 1. [`Engine::call_in`](crate::Engine::call_in) hands the request to [`Throttling::run`],
-//!    which runs it through `dispatch` once admitted. With the switch off the engine holds no
-//!    `Throttling` and nothing here runs.
+//!    which runs it through `dispatch` once admitted. With the switch off (`simulations`)
+//!    nothing here runs.
 //! 2. The request's target is read from its body ([`Target`]): the table (or the tables of a
 //!    batch), the index a Query or Scan reads, and the partition-key value of a single-item
 //!    request. A body that does not parse is left to the operation to refuse.

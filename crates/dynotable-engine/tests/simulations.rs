@@ -5,7 +5,9 @@
 
 use std::sync::Arc;
 
-use dynotable_engine::{ApiError, Engine, ErrorKind, EventualLag, Location, ManualClock, Options};
+use dynotable_engine::{
+    ApiError, Engine, ErrorKind, EventualLag, Location, ManualClock, Options, Simulations,
+};
 use serde_json::{Value, json};
 
 const START: f64 = 1_700_000_000.0;
@@ -641,4 +643,38 @@ async fn a_gsi_query_may_miss_an_item_that_moved_into_its_collection() {
     clock.advance(0.5);
     assert_eq!(members("x").await, ["p1", "p2"]);
     assert!(members("y").await.is_empty());
+}
+
+#[tokio::test]
+async fn the_simulations_switch_on_and_off_while_the_engine_runs() {
+    let clock = Arc::new(ManualClock::new(START));
+    let engine = open(&clock, false, None).await;
+    assert_eq!(engine.simulations(), Simulations::default());
+    create(&engine, 1, 1).await;
+    // Off: a one-unit table takes 400 writes at once.
+    for sk in 0..400 {
+        put(&engine, "a", sk).await.unwrap();
+    }
+    let on = Simulations {
+        enforce_capacity: true,
+        eventual_lag: lag(9),
+    };
+    engine.set_simulations(on);
+    assert_eq!(engine.simulations(), on);
+    // On: the burst of 300, then throttled.
+    for sk in 400..700 {
+        put(&engine, "a", sk).await.unwrap();
+    }
+    assert!(put(&engine, "a", 700).await.is_err());
+    assert_eq!(engine.throttled_requests(), 1);
+    // Off again: served, and the count kept.
+    engine.set_simulations(Simulations::default());
+    put(&engine, "a", 700).await.unwrap();
+    assert_eq!(engine.throttled_requests(), 1);
+    // The lag was on for the writes 400..700: their eventually consistent reads are exact
+    // again now that it is off.
+    clock.advance(0.25);
+    for sk in 400..500 {
+        assert!(get(&engine, "a", sk, false).await.unwrap()["Item"].is_object());
+    }
 }
