@@ -135,6 +135,27 @@ def test_an_on_demand_table_throttles_a_hot_partition_key(start):
     put(client, 0, pk="cold")
 
 
+def test_a_batch_write_returns_the_requests_on_a_throttled_table_unprocessed(start):
+    local = start("--enforce-capacity")
+    client = client_of(local, 1)
+    create_table(client, **ONE_UNIT)
+    client.create_table(TableName="Other", AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
+                        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}], **ONE_UNIT)
+    # About 50 units of debt on Tbl; Other untouched.
+    put(client, 0, "x" * (350 * 1024))
+    tbl_requests = [{"PutRequest": {"Item": {"pk": {"S": "a"}, "sk": {"N": "1"}}}}]
+    answer = client.batch_write_item(RequestItems={
+        "Tbl": tbl_requests,
+        "Other": [{"PutRequest": {"Item": {"id": {"S": "o1"}}}}],
+    })
+    assert answer["UnprocessedItems"] == {"Tbl": tbl_requests}
+    assert client.get_item(TableName="Other", Key={"id": {"S": "o1"}}, ConsistentRead=True)["Item"]
+    # With only the throttled table left, the batch fails as a whole.
+    with pytest.raises(ClientError) as throttled:
+        client.batch_write_item(RequestItems={"Tbl": tbl_requests})
+    assert_throttled(throttled.value, TABLE_MESSAGE, "TableWriteProvisionedThroughputExceeded")
+
+
 def test_without_the_switch_nothing_is_throttled(start):
     local = start()
     client = client_of(local, 1)
