@@ -31,8 +31,9 @@
 //!
 //! A BatchGetItem or BatchWriteItem whose tables are all throttled fails; one with some tables
 //! throttled runs without their requests and returns them as `UnprocessedKeys` /
-//! `UnprocessedItems` (rule B.19.6). Transactions and PartiQL statements are charged but never
-//! throttled (docs/compatibility.md).
+//! `UnprocessedItems` (rule B.19.6). A transaction with a throttled action is cancelled
+//! (`TransactionCanceledException`, a `ProvisionedThroughputExceeded` reason for that action).
+//! PartiQL statements are charged but never throttled (docs/compatibility.md).
 
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -46,7 +47,7 @@ use serde::de::IgnoredAny;
 use crate::catalog::{Billing, IndexKind, TableSchema, Throughput};
 use crate::error::ThrottlingReason;
 use crate::params::Charge;
-use crate::{ApiError, Engine, ErrorKind};
+use crate::{ApiError, CancellationReason, Engine, ErrorKind};
 
 /// Rule B.19: DynamoDB retains up to 300 seconds of unused provisioned capacity (burst).
 pub const BURST_SECONDS: f64 = 300.0;
@@ -173,6 +174,7 @@ struct Target {
     key: Option<BTreeMap<String, serde_json::Value>>,
     item: Option<BTreeMap<String, serde_json::Value>>,
     request_items: Option<BTreeMap<String, IgnoredAny>>,
+    transact_items: Option<Vec<serde_json::Value>>,
 }
 
 /// One table's charge, as an operation worked it out (see [`record`]).
@@ -220,6 +222,11 @@ impl Throttling {
         let (groups, partition) = draws(engine, operation, &target);
         let now = engine.now();
         let throttled = self.empty(&groups, now);
+        if target.transact_items.is_some() && !throttled.is_empty() {
+            // Rule B.19.6: a throttled action cancels its transaction.
+            self.throttled.fetch_add(1, Ordering::Relaxed);
+            return Err(canceled(&groups, &throttled));
+        }
         let mut set_aside = Vec::new();
         let body = match throttled.first() {
             None => Cow::Borrowed(body),
@@ -353,6 +360,27 @@ impl Throttling {
     }
 }
 
+/// The `TransactionCanceledException` of a transaction some of whose actions (`throttled`, by
+/// position) were throttled: `ProvisionedThroughputExceeded` with the table's or index's message
+/// for those, `None` for the others, in request order (rule B.10).
+fn canceled(actions: &[(String, Vec<Draw>)], throttled: &[(String, ApiError)]) -> ApiError {
+    ApiError::transaction_canceled(
+        actions
+            .iter()
+            .map(
+                |(position, _)| match throttled.iter().find(|(p, _)| p == position) {
+                    Some((_, err)) => CancellationReason {
+                        code: "ProvisionedThroughputExceeded".into(),
+                        message: Some(err.message.clone()),
+                        item: None,
+                    },
+                    None => CancellationReason::none(),
+                },
+            )
+            .collect(),
+    )
+}
+
 /// A batch's `RequestItems` members taken out of the request: `(table name, its requests)`.
 type SetAside = Vec<(String, serde_json::Value)>;
 
@@ -412,6 +440,8 @@ fn draws(engine: &Engine, operation: &str, target: &Target) -> (Groups, Option<(
     let direction = match operation {
         "GetItem" | "Query" | "Scan" | "BatchGetItem" => Direction::Read,
         "PutItem" | "UpdateItem" | "DeleteItem" | "BatchWriteItem" => Direction::Write,
+        "TransactGetItems" => return (transaction_draws(engine, target, Direction::Read), None),
+        "TransactWriteItems" => return (transaction_draws(engine, target, Direction::Write), None),
         _ => return (Vec::new(), None),
     };
     let mut groups = Vec::new();
@@ -423,40 +453,12 @@ fn draws(engine: &Engine, operation: &str, target: &Target) -> (Groups, Option<(
     };
     for name in names {
         let Ok(table) = engine.table(name) else { continue };
-        let mut draws = Vec::new();
         let index = target
             .index_name
             .as_deref()
             .and_then(|index| table.index(index))
             .filter(|index| index.kind == IndexKind::Global);
-        match (direction, index) {
-            (Direction::Read, Some(index)) => {
-                if let Some(throughput) = index.throughput {
-                    draws.push(index_draw(&table, &index.name, throughput, direction));
-                }
-            }
-            _ => {
-                if let Billing::Provisioned(throughput) = table.billing {
-                    draws.push(Draw {
-                        key: BucketKey {
-                            table_id: table.table_id.clone(),
-                            meter: Meter::Table,
-                            direction,
-                        },
-                        limit: Limit::provisioned(throughput, direction),
-                        reason: reason(&table.arn(), "Table", direction, "ProvisionedThroughputExceeded"),
-                        message: TABLE_MESSAGE,
-                    });
-                }
-                if direction == Direction::Write {
-                    for index in table.indexes.iter().filter(|i| i.kind == IndexKind::Global) {
-                        if let Some(throughput) = index.throughput {
-                            draws.push(index_draw(&table, &index.name, throughput, direction));
-                        }
-                    }
-                }
-            }
-        }
+        let mut draws = capacity_draws(&table, index.map(|i| i.name.as_str()), direction);
         let key_item = target.key.as_ref().or(target.item.as_ref());
         if index.is_none()
             && let Some(value) = key_item.and_then(|item| item.get(&table.key.partition.name))
@@ -477,6 +479,60 @@ fn draws(engine: &Engine, operation: &str, target: &Target) -> (Groups, Option<(
         groups.push((name.to_owned(), draws));
     }
     (groups, partition)
+}
+
+/// The buckets of a provisioned table (or, for a read of a global secondary index, of the
+/// index) a request draws on; a write also draws on every provisioned GSI of its table.
+fn capacity_draws(table: &TableSchema, read_index: Option<&str>, direction: Direction) -> Vec<Draw> {
+    let mut draws = Vec::new();
+    if direction == Direction::Read
+        && let Some(index) = read_index.and_then(|name| table.index(name))
+    {
+        if let Some(throughput) = index.throughput {
+            draws.push(index_draw(table, &index.name, throughput, direction));
+        }
+        return draws;
+    }
+    if let Billing::Provisioned(throughput) = table.billing {
+        draws.push(Draw {
+            key: BucketKey {
+                table_id: table.table_id.clone(),
+                meter: Meter::Table,
+                direction,
+            },
+            limit: Limit::provisioned(throughput, direction),
+            reason: reason(&table.arn(), "Table", direction, "ProvisionedThroughputExceeded"),
+            message: TABLE_MESSAGE,
+        });
+    }
+    if direction == Direction::Write {
+        for index in table.indexes.iter().filter(|i| i.kind == IndexKind::Global) {
+            if let Some(throughput) = index.throughput {
+                draws.push(index_draw(table, &index.name, throughput, direction));
+            }
+        }
+    }
+    draws
+}
+
+/// The buckets each action of a transaction draws on, one group per action in request order
+/// (named by its position; an action on an unknown table draws on none).
+fn transaction_draws(engine: &Engine, target: &Target, direction: Direction) -> Groups {
+    let actions = target.transact_items.as_deref().unwrap_or_default();
+    actions
+        .iter()
+        .enumerate()
+        .map(|(position, action)| {
+            let table = action
+                .as_object()
+                .and_then(|action| action.values().next())
+                .and_then(|operation| operation.get("TableName"))
+                .and_then(serde_json::Value::as_str)
+                .and_then(|name| engine.table(name).ok());
+            let draws = table.map_or_else(Vec::new, |table| capacity_draws(&table, None, direction));
+            (position.to_string(), draws)
+        })
+        .collect()
 }
 
 /// The draw on a provisioned global secondary index.

@@ -318,6 +318,72 @@ async fn a_batch_returns_the_requests_on_its_throttled_tables_unprocessed() {
 }
 
 #[tokio::test]
+async fn a_transaction_with_an_action_on_a_throttled_table_is_cancelled() {
+    let clock = Arc::new(ManualClock::new(START));
+    let engine = open(&clock, true, None).await;
+    create(&engine, 1, 1).await;
+    call(
+        &engine,
+        "CreateTable",
+        json!({
+            "TableName": "Other",
+            "BillingMode": "PAY_PER_REQUEST",
+            "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}],
+        }),
+    )
+    .await
+    .unwrap();
+    // Tbl's 300 banked write units spent.
+    call(
+        &engine,
+        "PutItem",
+        json!({"TableName": "Tbl", "Item": {"pk": {"S": "a"}, "sk": {"N": "0"}, "v": {"S": "x".repeat(299 * 1024)}}}),
+    )
+    .await
+    .unwrap();
+    let err = call(
+        &engine,
+        "TransactWriteItems",
+        json!({"TransactItems": [
+            {"Put": {"TableName": "Other", "Item": {"id": {"S": "o1"}}}},
+            {"Put": {"TableName": "Tbl", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}}}},
+        ]}),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::TransactionCanceledException);
+    assert_eq!(
+        err.message,
+        "Transaction cancelled, please refer cancellation reasons for specific reasons [None, ProvisionedThroughputExceeded]"
+    );
+    let reasons = err.cancellation_reasons.unwrap();
+    assert_eq!(reasons[1].message.as_deref(), Some(TABLE_MESSAGE));
+    assert_eq!(engine.throttled_requests(), 1);
+    // Nothing was written, in either table.
+    let other = call(
+        &engine,
+        "GetItem",
+        json!({"TableName": "Other", "Key": {"id": {"S": "o1"}}, "ConsistentRead": true}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(other, json!({}));
+    // A second later Tbl has a unit again, and the same transaction goes through.
+    clock.advance(1.0);
+    call(
+        &engine,
+        "TransactWriteItems",
+        json!({"TransactItems": [
+            {"Put": {"TableName": "Other", "Item": {"id": {"S": "o1"}}}},
+            {"Put": {"TableName": "Tbl", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}}}},
+        ]}),
+    )
+    .await
+    .unwrap();
+}
+
+#[tokio::test]
 async fn without_the_switch_nothing_is_throttled() {
     let clock = Arc::new(ManualClock::new(START));
     let engine = open(&clock, false, None).await;
