@@ -10,7 +10,8 @@
 //! 2. `App::start` returns at once and opens the embedded engine in the background, so the window
 //!    never waits for the disk; on the first launch it also loads the [`demo`] tables.
 //!    [`App::app_info`] reports the engine as `starting` (with what it is doing), then `ready`
-//!    (or `failed`, with the reason).
+//!    (or `failed`, with the reason). The engine runs the simulations the user left on
+//!    ([`App::set_simulations`]: throttling, lagging reads), switched on after the demo load.
 
 pub mod builder;
 pub mod bulk;
@@ -37,6 +38,7 @@ pub mod scans;
 pub mod secrets;
 pub mod sessions;
 pub mod sharing;
+mod simulations;
 pub mod statistics;
 pub mod streams;
 pub mod table_changes;
@@ -281,6 +283,7 @@ async fn open_with_demo(
     marker: &Path,
     progress: &watch::Sender<EngineSlot>,
 ) -> Result<Engine, String> {
+    let saved = location.path().map(simulations::saved).unwrap_or_default();
     let engine = open_waiting_for_the_last_window(location).await?;
     if !marker.exists() {
         let _ = progress.send(EngineSlot::LoadingDemo);
@@ -294,6 +297,8 @@ async fn open_with_demo(
         )
         .map_err(|err| format!("cannot write {}: {err}", marker.display()))?;
     }
+    // The simulations the user left on, once the demo tables are in and before any request.
+    engine.set_simulations(saved);
     Ok(engine)
 }
 

@@ -31,6 +31,7 @@ pub enum ErrorKind {
     ExpiredIteratorException,
     TrimmedDataAccessException,
     DuplicateItemException,
+    ProvisionedThroughputExceededException,
     InternalServerError,
 }
 
@@ -55,6 +56,7 @@ impl ErrorKind {
             Self::ExpiredIteratorException => "ExpiredIteratorException",
             Self::TrimmedDataAccessException => "TrimmedDataAccessException",
             Self::DuplicateItemException => "DuplicateItemException",
+            Self::ProvisionedThroughputExceededException => "ProvisionedThroughputExceededException",
             Self::InternalServerError => "InternalServerError",
         }
     }
@@ -95,6 +97,18 @@ pub struct ApiError {
     /// response does not say how much. The wire format leaves it out, as the service does; the
     /// desktop app shows it beside its estimate.
     pub consumed_capacity: Option<Box<crate::api::ConsumedCapacity>>,
+    /// Why a `ProvisionedThroughputExceededException` was raised, as today's service says it
+    /// (`ThrottlingReasons`, rules B.10 and B.19 in docs/dynamodb-rules.md).
+    pub throttling_reasons: Option<Vec<ThrottlingReason>>,
+}
+
+/// One reason a request was throttled (`ThrottlingReason` in the API): `reason` is
+/// `{Table|Index}{Read|Write}{ProvisionedThroughputExceeded|KeyRangeThroughputExceeded|...}`,
+/// `resource` the ARN of the table or index.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ThrottlingReason {
+    pub reason: String,
+    pub resource: String,
 }
 
 /// Why one action of a transaction did not go through (`CancellationReason` in the API).
@@ -143,6 +157,7 @@ impl ApiError {
             item: None,
             cancellation_reasons: None,
             consumed_capacity: None,
+            throttling_reasons: None,
         }
     }
 
@@ -191,6 +206,7 @@ impl ApiError {
             item,
             cancellation_reasons: None,
             consumed_capacity: None,
+            throttling_reasons: None,
         }
     }
 
@@ -207,6 +223,7 @@ impl ApiError {
             item: None,
             cancellation_reasons: Some(reasons),
             consumed_capacity: None,
+            throttling_reasons: None,
         }
     }
 

@@ -169,12 +169,14 @@ pub(crate) fn index_entries(table: &TableSchema, item: &Item) -> Result<Vec<Opti
 }
 
 /// What a write needs to know beyond the item: the collection size limit, the time, and who
-/// is writing (a request, or Time to Live).
-#[derive(Debug, Clone, Copy)]
+/// is writing (a request, or Time to Live), and where the replaced versions go when
+/// eventually consistent reads lag (`eventual_lag`).
+#[derive(Debug, Clone)]
 pub(crate) struct WriteContext {
     pub collection_size_limit: u64,
     pub now: f64,
     pub origin: crate::streams::Origin,
+    pub history: Option<std::sync::Arc<crate::eventual_lag::History>>,
 }
 
 /// What a write cost and touched, for ConsumedCapacity and ItemCollectionMetrics.
@@ -203,6 +205,9 @@ pub(crate) async fn write_item(
         Some((item, size, _)) => put_entry(batch, table.keyspace, &key.pk, &key.sk, &[], item, size)?,
         None if old.is_some() => batch.delete_entry(table.keyspace, &key.pk, &key.sk, &[]),
         None => {}
+    }
+    if let Some(history) = &context.history {
+        history.record(table.keyspace, key, context.now, old)?;
     }
     let old_size = old.map(|o| o.size);
     let new_size = new.map(|(_, size, _)| size);

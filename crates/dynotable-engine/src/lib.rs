@@ -27,6 +27,13 @@
 //! 5. The response shape is serialised back to JSON; failures are [`ApiError`]s, which the
 //!    server renders in the wire format in one place.
 //!
+//! Two simulations, off by default and switched at open or at any time ([`simulations`]),
+//! change this life (issue 18.7): with [`Options::enforce_capacity`] a request first passes the token buckets of [`throttling`]
+//! (or fails with `ProvisionedThroughputExceededException`) and is charged what its
+//! ConsumedCapacity says once it ran; with [`Options::eventual_lag`] an eventually consistent
+//! GetItem, BatchGetItem or Query in step 4 may answer an item's earlier version
+//! ([`eventual_lag`]).
+//!
 //! Errors are two small types: [`ApiError`] (what a DynamoDB client is told) and
 //! [`EngineError`] (the storage could not be opened).
 
@@ -39,6 +46,7 @@ mod collections;
 mod database_lock;
 mod dispatch;
 mod error;
+mod eventual_lag;
 pub mod identity;
 mod in_flight;
 mod item_cache;
@@ -49,8 +57,10 @@ mod page_buffers;
 mod params;
 mod partiql;
 mod shape;
+mod simulations;
 mod storage;
 mod streams;
+mod throttling;
 mod ttl;
 mod write_tx;
 mod writer;
@@ -66,8 +76,10 @@ use sqlx::{ConnectOptions, Connection};
 pub use checkpoint::CheckpointPolicy;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use collections::{CollectionStats, CollectionSummary, SizeBucket};
-pub use error::{ApiError, CancellationReason, EngineError, ErrorKind};
+pub use error::{ApiError, CancellationReason, EngineError, ErrorKind, ThrottlingReason};
+pub use eventual_lag::EventualLag;
 pub use page_buffers::PageBuffers;
+pub use simulations::Simulations;
 
 use catalog::TableSchema;
 
@@ -137,6 +149,14 @@ pub struct Options {
     pub checkpoint: CheckpointPolicy,
     /// The account id every ARN reports (`identity`); DynamoDB's is the caller's account.
     pub account_id: String,
+    /// Throttle requests as the service does, by provisioned throughput with 300 s of burst
+    /// and by the per-partition ceilings (`throttling`, rule B.19). Off: nothing is throttled,
+    /// as DynamoDB Local does.
+    pub enforce_capacity: bool,
+    /// Let eventually consistent GetItem, BatchGetItem and Query reads see writes up to this late,
+    /// deterministically under its seed (`eventual_lag`, rule B.20). `None`: every read sees
+    /// every acknowledged write.
+    pub eventual_lag: Option<EventualLag>,
 }
 
 /// What an acknowledged write survives, in a database file (an in-memory database survives
@@ -200,6 +220,8 @@ impl Options {
             reader_mmap_bytes: DEFAULT_READER_MMAP_BYTES,
             checkpoint: CheckpointPolicy::default(),
             account_id: identity::DEFAULT_ACCOUNT.to_owned(),
+            enforce_capacity: false,
+            eventual_lag: None,
         }
     }
 }
@@ -236,6 +258,8 @@ struct Inner {
     page_buffers: Arc<PageBuffers>,
     /// When the background sweep runs next, on the engine's clock (`None`: no sweeper).
     next_sweep: std::sync::Mutex<Option<f64>>,
+    /// The simulations' switches and state (`simulations`).
+    simulations: simulations::Simulators,
 }
 
 impl std::fmt::Debug for Engine {
@@ -388,6 +412,8 @@ impl Engine {
             }
             Location::InMemory => None,
         };
+        let options_enforce_capacity = options.enforce_capacity;
+        let options_lag = options.eventual_lag;
         let engine = Engine {
             inner: Arc::new(Inner {
                 options,
@@ -405,6 +431,10 @@ impl Engine {
                 _lock: lock,
                 page_buffers: Arc::new(PageBuffers::new()),
                 next_sweep: std::sync::Mutex::new(None),
+                simulations: simulations::Simulators::new(Simulations {
+                    enforce_capacity: options_enforce_capacity,
+                    eventual_lag: options_lag,
+                }),
             }),
         };
         if let Some(interval) = sweep_interval {
@@ -467,7 +497,12 @@ impl Engine {
     /// [`Engine::call`] for a request signed for `region`: the ARNs of its answer carry that
     /// region and the engine's account (`identity`).
     pub async fn call_in(&self, region: &str, operation: &str, body: &[u8]) -> Result<Vec<u8>, ApiError> {
-        identity::scope(self.identity(region), dispatch::call(self, operation, body)).await
+        if self.inner.simulations.enforce_capacity() {
+            let throttled = self.inner.simulations.throttling.run(self, operation, body);
+            identity::scope(self.identity(region), throttled).await
+        } else {
+            identity::scope(self.identity(region), dispatch::call(self, operation, body)).await
+        }
     }
 
     /// The identity of a request signed for `region`.
@@ -636,6 +671,7 @@ impl Engine {
             collection_size_limit: self.inner.options.collection_size_limit,
             now: self.now(),
             origin: streams::Origin::Request,
+            history: self.inner.simulations.history(),
         }
     }
 

@@ -42,6 +42,8 @@ pub(crate) fn consumed_capacity(
     base: Option<Charge>,
     indexes: &[(usize, Charge)],
 ) -> Option<ConsumedCapacity> {
+    // What the request is charged, for the token buckets when capacity is enforced (rule B.19).
+    crate::throttling::record(table, base, indexes);
     let named: Vec<(&str, crate::catalog::IndexKind, Charge)> = indexes
         .iter()
         .map(|(position, charge)| {

@@ -276,6 +276,7 @@ impl Engine {
             collection_size_limit: u64::MAX,
             now,
             origin: Origin::TimeToLive,
+            history: self.inner.simulations.history(),
         };
         let mut tx = WriteTx::begin(&self.inner.writer).await;
         // The table may have changed since the list was taken.

@@ -114,6 +114,31 @@ pub struct Args {
     /// 431.
     #[arg(long, value_name = "BYTES", default_value_t = crate::connections::DEFAULT_MAX_HEADER_BYTES, value_parser = parse_header_bytes)]
     pub max_header_bytes: usize,
+    /// Throttle requests as DynamoDB does, so that SDK retry and back-off code can be tested:
+    /// a provisioned table or index serves its read and write units per second plus up to 300
+    /// seconds of unused capacity (burst), and any table at most 3,000 read and 1,000 write
+    /// units per second per partition-key value. A throttled request fails with
+    /// ProvisionedThroughputExceededException and changes nothing. Off by default.
+    #[arg(long)]
+    pub enforce_capacity: bool,
+    /// Let eventually consistent GetItem, BatchGetItem and Query reads (GSI queries included)
+    /// see writes up to this many milliseconds late (how late is drawn per read from --seed),
+    /// so that read-after-write bugs show up locally. Strongly consistent reads stay exact. Off
+    /// by default.
+    #[arg(long, value_name = "MS", value_parser = parse_lag_ms)]
+    pub eventual_lag: Option<u64>,
+    /// The seed of --eventual-lag's draws: the same seed and the same requests give the same
+    /// answers.
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "eventual_lag")]
+    pub seed: u64,
+}
+
+/// Milliseconds of --eventual-lag: more than 0, at most an hour.
+fn parse_lag_ms(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(ms) if ms > 0 && ms <= 3_600_000 => Ok(ms),
+        _ => Err("expected milliseconds from 1 to 3600000".to_owned()),
+    }
 }
 
 /// A count of at least 1.
@@ -264,6 +289,11 @@ pub async fn run(args: Args) -> Result<(), ServerError> {
     options.reader_mmap_bytes = args.mmap_mb.saturating_mul(1024 * 1024);
     options.collection_size_limit = args.collection_size_limit;
     options.account_id = args.account_id.clone();
+    options.enforce_capacity = args.enforce_capacity;
+    options.eventual_lag = args.eventual_lag.map(|ms| dynotable_engine::EventualLag {
+        max_seconds: ms as f64 / 1000.0,
+        seed: args.seed,
+    });
     let engine = Engine::open_with(options).await?;
     // Registered before the ready line, so a signal sent right after it is never the default
     // (abrupt) one.
@@ -332,6 +362,20 @@ mod tests {
         assert_eq!(args.host, "127.0.0.1");
         assert_eq!(args.port, 8000);
         assert_eq!(args.location(), Location::File(PathBuf::from("local.db")));
+    }
+
+    #[test]
+    fn the_simulations_are_off_unless_asked_for() {
+        let args = parse(&[]).unwrap();
+        assert!(!args.enforce_capacity);
+        assert_eq!(args.eventual_lag, None);
+        let args = parse(&["--enforce-capacity", "--eventual-lag", "250", "--seed", "42"]).unwrap();
+        assert!(args.enforce_capacity);
+        assert_eq!((args.eventual_lag, args.seed), (Some(250), 42));
+        // A seed means nothing without a lag; a lag of 0 or past an hour is refused.
+        assert!(parse(&["--seed", "42"]).is_err());
+        assert!(parse(&["--eventual-lag", "0"]).is_err());
+        assert!(parse(&["--eventual-lag", "3600001"]).is_err());
     }
 
     #[test]

@@ -108,14 +108,33 @@ pub fn error_body(
         .unwrap_or_else(|_| br#"{"__type":"com.amazon.coral.service#InternalFailure"}"#.to_vec())
 }
 
-/// The body of an engine error, as [`error_body`] renders it.
+/// The body of an engine error, as [`error_body`] renders it; a throttled request's body also
+/// carries its `ThrottlingReasons` (rules B.10 and B.19, docs/dynamodb-rules.md).
 pub fn api_error_body(err: &ApiError) -> Vec<u8> {
-    error_body(
+    let body = error_body(
         &error_type(err.kind),
         &err.message,
         err.item.as_ref(),
         err.cancellation_reasons.as_deref(),
-    )
+    );
+    match &err.throttling_reasons {
+        None => body,
+        Some(reasons) => with_throttling_reasons(body, reasons),
+    }
+}
+
+/// `body` (an error body) with `ThrottlingReasons` added.
+fn with_throttling_reasons(body: Vec<u8>, reasons: &[dynotable_engine::ThrottlingReason]) -> Vec<u8> {
+    let Ok(serde_json::Value::Object(mut object)) = serde_json::from_slice(&body) else {
+        return body;
+    };
+    match serde_json::to_value(reasons) {
+        Ok(reasons) => {
+            object.insert("ThrottlingReasons".into(), reasons);
+            serde_json::to_vec(&object).unwrap_or(body)
+        }
+        Err(_) => body,
+    }
 }
 
 /// The HTTP status of an engine error: 400 for everything the client caused, 500 for

@@ -40,6 +40,7 @@ pub mod cost;
 pub mod index_view;
 pub mod partiql;
 mod query;
+mod simulation;
 mod table;
 
 /// What resetting the demo data loaded.
@@ -54,6 +55,7 @@ pub use attribute::{AttributeValue, Item};
 pub use query::{
     CapacityFigure, ConsumedCapacity, ItemRead, PageStop, QueryInput, QueryPage, SortKeyCondition,
 };
+pub use simulation::{SimulationSettings, SimulationStatus};
 pub use table::{
     Billing, CollectionRange, CollectionStat, CollectionStats, IndexKind, IndexSummary, KeyAttribute,
     KeySchema, NewIndex, NewTable, Projection, ProjectionType, ScalarType, StatisticsScan, TableDescription,

@@ -142,9 +142,10 @@ pub async fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetIt
                 unprocessed.push(key_item);
                 continue;
             }
+            let current = engine.read_item(&mut conn, &read.table, &key).await?;
+            // Rule B.20: an eventually consistent read may see an older version when reads lag.
             let stored = engine
-                .read_item(&mut conn, &read.table, &key)
-                .await?
+                .as_read(&read.table, &key, read.kind, current)
                 .map(|s| items::decode_entry(s.body.as_bytes(), s.size as i64))
                 .transpose()?;
             units += capacity::item_read(stored.as_ref().map(|s| s.size), read.kind);

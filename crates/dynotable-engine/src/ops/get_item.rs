@@ -1,6 +1,7 @@
 //! GetItem: read one item by its key, optionally projected (ProjectionExpression or the legacy
-//! AttributesToGet). Every read here is strongly
-//! consistent; an eventually consistent read is charged half (rule B.2) all the same.
+//! AttributesToGet). Every read here is strongly consistent, unless the engine lets
+//! eventually consistent reads lag (`eventual_lag`, rule B.20); an eventually consistent read
+//! is charged half (rule B.2) either way.
 
 use crate::api::ConsumedCapacity;
 use crate::api::item::{GetItemInput, GetItemOutput};
@@ -111,6 +112,8 @@ async fn get_item(engine: &Engine, input: GetItemInput, keep_stored: bool) -> Re
     let key = StorageKey::of_key(&table, &key_item)?;
     let kind = ReadKind::of_consistent_read(input.consistent_read.unwrap_or(false));
     let stored = engine.read_item(&mut None, &table, &key).await?;
+    // Rule B.20: an eventually consistent read may see an older version when reads lag.
+    let stored = engine.as_read(&table, &key, kind, stored);
     let units = capacity::item_read(stored.as_ref().map(|s| s.size), kind);
     if keep_stored && projection.is_none() {
         let capacity = params::consumed_capacity(report, &table, Some(Charge::Read(units)), &[]);

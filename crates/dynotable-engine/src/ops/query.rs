@@ -19,7 +19,7 @@ use crate::ops::scan::{
 };
 use crate::params::{self, CapacityReport, Charge};
 use crate::shape::Shape;
-use crate::{ApiError, Engine};
+use crate::{ApiError, Engine, eventual_lag};
 
 /// A Query whose items the caller reads (PartiQL).
 pub async fn run(engine: &Engine, input: QueryInput) -> Result<ReadPageOutput, ApiError> {
@@ -210,9 +210,16 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
     let kind = ReadKind::of_consistent_read(consistent);
     // A table's collection (not an index's) may be in the item cache: read from memory.
     let mut reader = None;
-    let collection = match target.index {
-        None => engine.read_collection(&mut reader, &table, pk_of(&range)).await?,
-        Some(_) => None,
+    let collection = match (engine.unseen_writes(&table, kind), target.index) {
+        // Rule B.20: an eventually consistent Query may see the collection as it was, when
+        // reads lag (`eventual_lag`).
+        (Some(changed), index) => {
+            let conn = reader.insert(engine.reader().await?);
+            let rows = eventual_lag::collection_as_of(conn, &table, index, pk_of(&range), &changed).await?;
+            Some(std::sync::Arc::new(rows))
+        }
+        (None, None) => engine.read_collection(&mut reader, &table, pk_of(&range)).await?,
+        (None, Some(_)) => None,
     };
     let mut page = match &collection {
         Some(rows) => read_page::read_page_from(Rows::Collection(rows), &range, &rules).await?,

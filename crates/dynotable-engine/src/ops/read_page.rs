@@ -264,8 +264,9 @@ impl EntryRef<'_> {
     }
 }
 
-/// [`fetch`] on a cached collection: the same bounds, cursor, order and count. A table's
-/// entries have an empty tail, and SQLite compares blobs as byte strings, as slices compare.
+/// [`fetch`] on a cached collection: the same bounds, cursor, order and count. Entries are
+/// ordered by `(sk, tail)` (a table's have an empty tail; an index's, built by `eventual_lag`,
+/// the base item's key), and SQLite compares blobs as byte strings, as slices compare.
 fn fetch_cached<'a>(
     collection: &'a CollectionRows,
     pk: &'a [u8],
@@ -273,7 +274,7 @@ fn fetch_cached<'a>(
     cursor: Option<&EntryPosition>,
     wanted: i64,
 ) -> Vec<EntryRef<'a>> {
-    let within = |sk: &[u8]| {
+    let within = |(sk, tail): (&[u8], &[u8])| {
         let above = match &range.lower {
             Bound::Unbounded => true,
             Bound::Included(b) => sk >= b.as_slice(),
@@ -285,7 +286,7 @@ fn fetch_cached<'a>(
             Bound::Excluded(b) => sk < b.as_slice(),
         };
         let after = cursor.is_none_or(|c| {
-            let here = (sk, &[][..]);
+            let here = (sk, tail);
             let there = (c.sk.as_slice(), c.tail.as_slice());
             if range.forward { here > there } else { here < there }
         });
@@ -293,7 +294,10 @@ fn fetch_cached<'a>(
     };
     let wanted = usize::try_from(wanted).unwrap_or(0);
     let batch = &collection.batch;
-    let sk = |i: usize| batch.key(i).1;
+    let sk = |i: usize| {
+        let (_, sk, tail) = batch.key(i);
+        (sk, tail)
+    };
     // The entries are in key order: binary search for where the walk starts, go on from there.
     let first_not = |before: &dyn Fn(usize) -> bool| {
         let (mut low, mut high) = (0, batch.len());
@@ -320,24 +324,26 @@ fn fetch_cached<'a>(
         .collect()
 }
 
-/// Whether `sk` is at or past the start of a forward walk (the lower bound and the cursor).
-fn within_lower(range: &Range, cursor: Option<&EntryPosition>, sk: &[u8]) -> bool {
+/// Whether `(sk, tail)` is at or past the start of a forward walk (the lower bound and the
+/// cursor).
+fn within_lower(range: &Range, cursor: Option<&EntryPosition>, (sk, tail): (&[u8], &[u8])) -> bool {
     let above = match &range.lower {
         Bound::Unbounded => true,
         Bound::Included(b) => sk >= b.as_slice(),
         Bound::Excluded(b) => sk > b.as_slice(),
     };
-    above && cursor.is_none_or(|c| (sk, &[][..]) > (c.sk.as_slice(), c.tail.as_slice()))
+    above && cursor.is_none_or(|c| (sk, tail) > (c.sk.as_slice(), c.tail.as_slice()))
 }
 
-/// Whether `sk` is at or before the start of a backward walk (the upper bound and the cursor).
-fn within_upper(range: &Range, cursor: Option<&EntryPosition>, sk: &[u8]) -> bool {
+/// Whether `(sk, tail)` is at or before the start of a backward walk (the upper bound and the
+/// cursor).
+fn within_upper(range: &Range, cursor: Option<&EntryPosition>, (sk, tail): (&[u8], &[u8])) -> bool {
     let below = match &range.upper {
         Bound::Unbounded => true,
         Bound::Included(b) => sk <= b.as_slice(),
         Bound::Excluded(b) => sk < b.as_slice(),
     };
-    below && cursor.is_none_or(|c| (sk, &[][..]) < (c.sk.as_slice(), c.tail.as_slice()))
+    below && cursor.is_none_or(|c| (sk, tail) < (c.sk.as_slice(), c.tail.as_slice()))
 }
 
 /// How SQLite writes a batch into one value: per entry, in key order, seven numbers as the
@@ -432,8 +438,31 @@ impl Batch {
         Ok((spans, sizes))
     }
 
+    /// A batch of `entries` (in key order), written as [`BATCH_SQL_ROW`] writes it: a
+    /// collection built in memory (`eventual_lag`, a Query that sees a collection as it was).
+    pub fn from_entries(entries: &[EntryRef<'_>]) -> Result<Batch, ApiError> {
+        let mut data = Vec::new();
+        for entry in entries {
+            let body = entry.body.len() as u64;
+            for number in [
+                entry.pk.len() as u64,
+                entry.sk.len() as u64,
+                entry.tail.len() as u64,
+                body & 0xf_ffff,
+                body >> 20,
+                entry.size & 0xf_ffff,
+                entry.size >> 20,
+            ] {
+                push_char(&mut data, u32::try_from(number).map_err(ApiError::internal)?);
+            }
+            for part in [entry.pk, entry.sk, entry.tail, entry.body] {
+                data.extend_from_slice(part);
+            }
+        }
+        Batch::from_bytes(data)
+    }
+
     /// A batch of `data`, written as [`BATCH_SQL_ROW`] writes it.
-    #[cfg(test)]
     pub fn from_bytes(data: Vec<u8>) -> Result<Batch, ApiError> {
         let (spans, sizes) = Batch::split(&data)?;
         Ok(Batch {
@@ -521,6 +550,26 @@ impl Batch {
 fn key_of<'a>(data: &'a [u8], spans: &Spans) -> (&'a [u8], &'a [u8], &'a [u8]) {
     let [pk, sk, tail, _] = spans;
     (&data[pk.clone()], &data[sk.clone()], &data[tail.clone()])
+}
+
+/// Writes `value` as SQLite's `char` does (UTF-8 of any number up to 0x10FFFF, surrogates
+/// included): what [`char_at`] reads back.
+fn push_char(out: &mut Vec<u8>, value: u32) {
+    match value {
+        0..=0x7f => out.push(value as u8),
+        0x80..=0x7ff => out.extend_from_slice(&[0xc0 | (value >> 6) as u8, 0x80 | (value & 0x3f) as u8]),
+        0x800..=0xffff => out.extend_from_slice(&[
+            0xe0 | (value >> 12) as u8,
+            0x80 | (value >> 6 & 0x3f) as u8,
+            0x80 | (value & 0x3f) as u8,
+        ]),
+        _ => out.extend_from_slice(&[
+            0xf0 | (value >> 18 & 0x07) as u8,
+            0x80 | (value >> 12 & 0x3f) as u8,
+            0x80 | (value >> 6 & 0x3f) as u8,
+            0x80 | (value & 0x3f) as u8,
+        ]),
+    }
 }
 
 /// The character at the start of `bytes` as SQLite's `char` writes it (UTF-8 of any number

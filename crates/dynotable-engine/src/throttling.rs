@@ -1,0 +1,567 @@
+//! `Options::enforce_capacity` (`dynotable-local --enforce-capacity`): requests throttled as
+//! the service throttles them, with `ProvisionedThroughputExceededException`, so that an SDK's
+//! retry and back-off code meets throttling on a laptop (rule B.19, docs/dynamodb-rules.md).
+//!
+//! The life of a request when capacity is enforced:
+//!
+//! 1. [`Engine::call_in`](crate::Engine::call_in) hands the request to [`Throttling::run`],
+//!    which runs it through `dispatch` once admitted. With the switch off (`simulations`)
+//!    nothing here runs.
+//! 2. The request's target is read from its body ([`Target`]): the table (or the tables of a
+//!    batch), the index a Query or Scan reads, and the partition-key value of a single-item
+//!    request. A body that does not parse is left to the operation to refuse.
+//! 3. Admission: every token bucket the request draws on is refilled up to the engine's clock
+//!    (`clock.rs`; tests move a `ManualClock`) and must hold at least one unit. The buckets:
+//!    - a provisioned table's reads and writes: refilled at its provisioned units per second
+//!      and holding up to 300 seconds of them (burst capacity), full when first seen;
+//!    - a provisioned global secondary index's reads and writes, the same way; a write to the
+//!      table draws on every such index's write bucket too, as the service throttles table
+//!      writes when an index cannot keep up;
+//!    - one partition-key value's reads and writes, on provisioned and on-demand tables alike:
+//!      3,000 read and 1,000 write units per second, with one second of burst (burst capacity
+//!      does not lift the per-partition ceiling).
+//!
+//!    A request that finds a bucket empty is refused with the service's exception, message and
+//!    `ThrottlingReasons`, and counted ([`Throttling::throttled`]); it changes nothing.
+//! 4. The operation runs inside a charge scope: every ConsumedCapacity an operation works out
+//!    (`params::consumed_capacity`, whether or not the client asked for the report) is recorded
+//!    ([`record`]), so what is charged is exactly what ConsumedCapacity would report.
+//! 5. The recorded charges are taken from the buckets, which may go into debt: a large request
+//!    is admitted while a unit is left, and the next ones wait until the debt is refilled.
+//!
+//! A BatchGetItem or BatchWriteItem whose tables are all throttled fails; one with some tables
+//! throttled runs without their requests and returns them as `UnprocessedKeys` /
+//! `UnprocessedItems` (rule B.19.6). A transaction with a throttled action is cancelled
+//! (`TransactionCanceledException`, a `ProvisionedThroughputExceeded` reason for that action).
+//! PartiQL statements are charged but never throttled (docs/compatibility.md).
+
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+
+use crate::catalog::{Billing, IndexKind, TableSchema, Throughput};
+use crate::error::ThrottlingReason;
+use crate::params::Charge;
+use crate::{ApiError, CancellationReason, Engine, ErrorKind};
+
+/// Rule B.19: DynamoDB retains up to 300 seconds of unused provisioned capacity (burst).
+pub const BURST_SECONDS: f64 = 300.0;
+/// Rule B.11: one partition serves at most 3,000 read units per second.
+pub const PARTITION_READ_UNITS: f64 = 3000.0;
+/// Rule B.11: one partition serves at most 1,000 write units per second.
+pub const PARTITION_WRITE_UNITS: f64 = 1000.0;
+/// A bucket holds at least this much for a request to be admitted (rule B.19).
+const ADMIT_UNITS: f64 = 1.0;
+/// Partition buckets kept before the full ones are forgotten (a full bucket is a new one).
+const MAX_PARTITION_BUCKETS: usize = 65_536;
+
+/// The message of a table over its provisioned throughput (rule B.19; the service's words).
+pub const TABLE_MESSAGE: &str = "The level of configured provisioned throughput for the table was exceeded. \
+     Consider increasing your provisioning level with the UpdateTable API.";
+/// The message of a global secondary index over its provisioned throughput (rule B.19).
+pub const INDEX_MESSAGE: &str = "The level of configured provisioned throughput for one or more global \
+     secondary indexes of the table was exceeded. Consider increasing your provisioning level for the \
+     under-provisioned global secondary indexes with the UpdateTable API";
+/// The message of a partition over its ceiling (a hot key; rule B.19).
+pub const KEY_RANGE_MESSAGE: &str = "Throughput exceeds the current capacity of your table or index. \
+     DynamoDB is automatically scaling your table or index so please try again shortly. If exceptions \
+     persist, check if you have a hot key: \
+     https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html";
+
+/// Reads or writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Direction {
+    Read,
+    Write,
+}
+
+/// What a bucket meters.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Meter {
+    /// A provisioned table's capacity.
+    Table,
+    /// A provisioned global secondary index's capacity.
+    Index(String),
+    /// One partition-key value of the table (its value's JSON as the request spelled it).
+    Partition(Vec<u8>),
+}
+
+/// A bucket's identity: the table (by its id, so a table created again starts afresh), what it
+/// meters, and the direction.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct BucketKey {
+    table_id: String,
+    meter: Meter,
+    direction: Direction,
+}
+
+/// A token bucket: `tokens` units at time `at` (seconds on the engine's clock).
+#[derive(Debug, Clone, Copy)]
+struct Bucket {
+    tokens: f64,
+    at: f64,
+}
+
+/// How fast a bucket refills and how much it holds.
+#[derive(Debug, Clone, Copy)]
+struct Limit {
+    per_second: f64,
+    holds: f64,
+}
+
+impl Limit {
+    fn provisioned(throughput: Throughput, direction: Direction) -> Limit {
+        let per_second = match direction {
+            Direction::Read => throughput.read,
+            Direction::Write => throughput.write,
+        } as f64;
+        Limit {
+            per_second,
+            holds: per_second * BURST_SECONDS,
+        }
+    }
+
+    fn partition(direction: Direction) -> Limit {
+        let per_second = match direction {
+            Direction::Read => PARTITION_READ_UNITS,
+            Direction::Write => PARTITION_WRITE_UNITS,
+        };
+        Limit {
+            per_second,
+            holds: per_second,
+        }
+    }
+}
+
+impl Bucket {
+    /// The bucket at `now`: refilled, never above what it holds.
+    fn refilled(self, limit: Limit, now: f64) -> Bucket {
+        let elapsed = (now - self.at).max(0.0);
+        Bucket {
+            tokens: (self.tokens + elapsed * limit.per_second).min(limit.holds),
+            at: now.max(self.at),
+        }
+    }
+}
+
+/// One bucket a request draws on, with why it would be throttled.
+struct Draw {
+    key: BucketKey,
+    limit: Limit,
+    /// `{Table|Index}{Read|Write}{...}` and the resource's ARN.
+    reason: ThrottlingReason,
+    message: &'static str,
+}
+
+/// The engine's buckets and the count of throttled requests.
+#[derive(Debug, Default)]
+pub(crate) struct Throttling {
+    buckets: Mutex<HashMap<BucketKey, Bucket>>,
+    throttled: AtomicU64,
+}
+
+/// What a request's body names, as far as throttling needs it.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct Target {
+    table_name: Option<String>,
+    index_name: Option<String>,
+    key: Option<BTreeMap<String, serde_json::Value>>,
+    item: Option<BTreeMap<String, serde_json::Value>>,
+    request_items: Option<BTreeMap<String, IgnoredAny>>,
+    transact_items: Option<Vec<serde_json::Value>>,
+}
+
+/// One table's charge, as an operation worked it out (see [`record`]).
+#[derive(Debug)]
+struct Recorded {
+    table_id: String,
+    billing: Billing,
+    base: Option<Charge>,
+    /// `(index name, kind, its provisioned throughput, charge)`.
+    indexes: Vec<(String, IndexKind, Option<Throughput>, Charge)>,
+}
+
+tokio::task_local! {
+    static CHARGES: RefCell<Vec<Recorded>>;
+}
+
+/// Records what a request is charged on `table` (step 4): called wherever an operation works
+/// out its ConsumedCapacity. Outside a charge scope (capacity not enforced) it does nothing.
+pub(crate) fn record(table: &TableSchema, base: Option<Charge>, indexes: &[(usize, Charge)]) {
+    let _ = CHARGES.try_with(|charges| {
+        charges.borrow_mut().push(Recorded {
+            table_id: table.table_id.clone(),
+            billing: table.billing,
+            base,
+            indexes: indexes
+                .iter()
+                .map(|(position, charge)| {
+                    let index = &table.indexes[*position];
+                    (index.name.clone(), index.kind, index.throughput, *charge)
+                })
+                .collect(),
+        });
+    });
+}
+
+impl Throttling {
+    /// How many requests have been throttled since the engine opened.
+    pub fn throttled(&self) -> u64 {
+        self.throttled.load(Ordering::Relaxed)
+    }
+
+    /// Runs the operation `operation` on `body` under the capacity rules (steps 2–5).
+    pub async fn run(&self, engine: &Engine, operation: &str, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+        let target: Target = serde_json::from_slice(body).unwrap_or_default();
+        let (groups, partition) = draws(engine, operation, &target);
+        let now = engine.now();
+        let throttled = self.empty(&groups, now);
+        if target.transact_items.is_some() && !throttled.is_empty() {
+            // Rule B.19.6: a throttled action cancels its transaction.
+            self.throttled.fetch_add(1, Ordering::Relaxed);
+            return Err(canceled(&groups, &throttled));
+        }
+        let mut set_aside = Vec::new();
+        let body = match throttled.first() {
+            None => Cow::Borrowed(body),
+            Some(err) if throttled.len() < groups.len() && target.request_items.is_some() => {
+                // Rule B.19.6: a batch's requests on throttled tables come back unprocessed.
+                let names: Vec<&str> = throttled.iter().map(|(name, _)| name.as_str()).collect();
+                let (rest, aside) = set_tables_aside(body, &names).ok_or_else(|| err.1.clone())?;
+                set_aside = aside;
+                self.throttled.fetch_add(1, Ordering::Relaxed);
+                Cow::Owned(rest)
+            }
+            Some((_, err)) => {
+                self.throttled.fetch_add(1, Ordering::Relaxed);
+                return Err(err.clone());
+            }
+        };
+        let (result, charges) = CHARGES
+            .scope(RefCell::new(Vec::new()), async {
+                let result = crate::dispatch::call(engine, operation, &body).await;
+                (result, CHARGES.with(|charges| charges.take()))
+            })
+            .await;
+        self.charge(&charges, partition.as_ref(), now);
+        match result {
+            Ok(answer) if !set_aside.is_empty() => Ok(with_unprocessed(answer, operation, set_aside)),
+            result => result,
+        }
+    }
+
+    /// Step 3: the tables (by the name the request gave) with a bucket short of a unit, each
+    /// with the error of the first such bucket.
+    fn empty(&self, groups: &[(String, Vec<Draw>)], now: f64) -> Vec<(String, ApiError)> {
+        if groups.iter().all(|(_, draws)| draws.is_empty()) {
+            return Vec::new();
+        }
+        let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
+        let mut throttled = Vec::new();
+        for (name, draws) in groups {
+            let empty = draws
+                .iter()
+                .find(|draw| bucket(&mut buckets, &draw.key, draw.limit, now).tokens < ADMIT_UNITS);
+            if let Some(draw) = empty {
+                let mut err = ApiError::new(ErrorKind::ProvisionedThroughputExceededException, draw.message);
+                err.throttling_reasons = Some(vec![draw.reason.clone()]);
+                throttled.push((name.clone(), err));
+            }
+        }
+        throttled
+    }
+
+    /// Step 5: the charges recorded while the request ran, taken from its buckets.
+    fn charge(&self, charges: &[Recorded], partition: Option<&(String, Vec<u8>)>, now: f64) {
+        if charges.is_empty() {
+            return;
+        }
+        let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
+        for recorded in charges {
+            let provisioned = match recorded.billing {
+                Billing::Provisioned(throughput) => Some(throughput),
+                Billing::PayPerRequest => None,
+            };
+            let mut table_units = [0.0, 0.0];
+            let add = |charge: Charge, units: &mut [f64; 2]| match charge {
+                Charge::Read(_) => units[0] += charge.units(),
+                Charge::Write(_) => units[1] += charge.units(),
+            };
+            if let Some(base) = recorded.base {
+                add(base, &mut table_units);
+            }
+            for (name, kind, throughput, charge) in &recorded.indexes {
+                if *kind == IndexKind::Local {
+                    // A local index shares its table's capacity.
+                    add(*charge, &mut table_units);
+                    continue;
+                }
+                // An on-demand index has no bucket of its own.
+                let Some(throughput) = *throughput else { continue };
+                let mut index_units = [0.0, 0.0];
+                add(*charge, &mut index_units);
+                for (direction, units) in [
+                    (Direction::Read, index_units[0]),
+                    (Direction::Write, index_units[1]),
+                ] {
+                    if units <= 0.0 {
+                        continue;
+                    }
+                    let key = BucketKey {
+                        table_id: recorded.table_id.clone(),
+                        meter: Meter::Index(name.clone()),
+                        direction,
+                    };
+                    bucket(&mut buckets, &key, Limit::provisioned(throughput, direction), now).tokens -=
+                        units;
+                }
+            }
+            for (direction, units) in [
+                (Direction::Read, table_units[0]),
+                (Direction::Write, table_units[1]),
+            ] {
+                if units <= 0.0 {
+                    continue;
+                }
+                if let Some(throughput) = provisioned {
+                    let key = BucketKey {
+                        table_id: recorded.table_id.clone(),
+                        meter: Meter::Table,
+                        direction,
+                    };
+                    bucket(&mut buckets, &key, Limit::provisioned(throughput, direction), now).tokens -=
+                        units;
+                }
+                if let Some((table_id, value)) = partition
+                    && *table_id == recorded.table_id
+                {
+                    let key = BucketKey {
+                        table_id: table_id.clone(),
+                        meter: Meter::Partition(value.clone()),
+                        direction,
+                    };
+                    bucket(&mut buckets, &key, Limit::partition(direction), now).tokens -= units;
+                }
+            }
+        }
+        if buckets.len() > MAX_PARTITION_BUCKETS {
+            buckets.retain(|key, bucket| {
+                !matches!(key.meter, Meter::Partition(_))
+                    || bucket.refilled(Limit::partition(key.direction), now).tokens
+                        < Limit::partition(key.direction).holds
+            });
+        }
+    }
+}
+
+/// The `TransactionCanceledException` of a transaction some of whose actions (`throttled`, by
+/// position) were throttled: `ProvisionedThroughputExceeded` with the table's or index's message
+/// for those, `None` for the others, in request order (rule B.10).
+fn canceled(actions: &[(String, Vec<Draw>)], throttled: &[(String, ApiError)]) -> ApiError {
+    ApiError::transaction_canceled(
+        actions
+            .iter()
+            .map(
+                |(position, _)| match throttled.iter().find(|(p, _)| p == position) {
+                    Some((_, err)) => CancellationReason {
+                        code: "ProvisionedThroughputExceeded".into(),
+                        message: Some(err.message.clone()),
+                        item: None,
+                    },
+                    None => CancellationReason::none(),
+                },
+            )
+            .collect(),
+    )
+}
+
+/// A batch's `RequestItems` members taken out of the request: `(table name, its requests)`.
+type SetAside = Vec<(String, serde_json::Value)>;
+
+/// `body` (a batch request) without the `RequestItems` of `names`, and what they held; `None`
+/// if the body is not a batch's JSON.
+fn set_tables_aside(body: &[u8], names: &[&str]) -> Option<(Vec<u8>, SetAside)> {
+    let mut request: serde_json::Value = serde_json::from_slice(body).ok()?;
+    let items = request.get_mut("RequestItems")?.as_object_mut()?;
+    let aside = names
+        .iter()
+        .filter_map(|name| Some(((*name).to_owned(), items.remove(*name)?)))
+        .collect();
+    Some((serde_json::to_vec(&request).ok()?, aside))
+}
+
+/// A batch's `answer` with the requests set aside added to its `UnprocessedItems`
+/// (BatchWriteItem) or `UnprocessedKeys` (BatchGetItem), as the service returns throttled ones.
+fn with_unprocessed(answer: Vec<u8>, operation: &str, aside: SetAside) -> Vec<u8> {
+    let member = if operation == "BatchWriteItem" {
+        "UnprocessedItems"
+    } else {
+        "UnprocessedKeys"
+    };
+    let Ok(serde_json::Value::Object(mut response)) = serde_json::from_slice(&answer) else {
+        return answer;
+    };
+    let unprocessed = response
+        .entry(member)
+        .or_insert_with(|| serde_json::Value::Object(Default::default()));
+    if let Some(unprocessed) = unprocessed.as_object_mut() {
+        unprocessed.extend(aside);
+    }
+    serde_json::to_vec(&response).unwrap_or(answer)
+}
+
+/// The bucket at `key`, refilled to `now` (created full).
+fn bucket<'a>(
+    buckets: &'a mut HashMap<BucketKey, Bucket>,
+    key: &BucketKey,
+    limit: Limit,
+    now: f64,
+) -> &'a mut Bucket {
+    let bucket = buckets.entry(key.clone()).or_insert(Bucket {
+        tokens: limit.holds,
+        at: now,
+    });
+    *bucket = bucket.refilled(limit, now);
+    bucket
+}
+
+/// The buckets a request draws on, per table it names (by the name it gave).
+type Groups = Vec<(String, Vec<Draw>)>;
+
+/// Step 2: the buckets a request draws on, and the partition it charges (table id and the
+/// partition-key value's JSON) when it names one.
+fn draws(engine: &Engine, operation: &str, target: &Target) -> (Groups, Option<(String, Vec<u8>)>) {
+    let direction = match operation {
+        "GetItem" | "Query" | "Scan" | "BatchGetItem" => Direction::Read,
+        "PutItem" | "UpdateItem" | "DeleteItem" | "BatchWriteItem" => Direction::Write,
+        "TransactGetItems" => return (transaction_draws(engine, target, Direction::Read), None),
+        "TransactWriteItems" => return (transaction_draws(engine, target, Direction::Write), None),
+        _ => return (Vec::new(), None),
+    };
+    let mut groups = Vec::new();
+    let mut partition = None;
+    let names: Vec<&str> = match (&target.table_name, &target.request_items) {
+        (Some(name), _) => vec![name.as_str()],
+        (None, Some(items)) => items.keys().map(String::as_str).collect(),
+        (None, None) => Vec::new(),
+    };
+    for name in names {
+        let Ok(table) = engine.table(name) else { continue };
+        let index = target
+            .index_name
+            .as_deref()
+            .and_then(|index| table.index(index))
+            .filter(|index| index.kind == IndexKind::Global);
+        let mut draws = capacity_draws(&table, index.map(|i| i.name.as_str()), direction);
+        let key_item = target.key.as_ref().or(target.item.as_ref());
+        if index.is_none()
+            && let Some(value) = key_item.and_then(|item| item.get(&table.key.partition.name))
+        {
+            let value = serde_json::to_vec(value).unwrap_or_default();
+            draws.push(Draw {
+                key: BucketKey {
+                    table_id: table.table_id.clone(),
+                    meter: Meter::Partition(value.clone()),
+                    direction,
+                },
+                limit: Limit::partition(direction),
+                reason: reason(&table.arn(), "Table", direction, "KeyRangeThroughputExceeded"),
+                message: KEY_RANGE_MESSAGE,
+            });
+            partition = Some((table.table_id.clone(), value));
+        }
+        groups.push((name.to_owned(), draws));
+    }
+    (groups, partition)
+}
+
+/// The buckets of a provisioned table (or, for a read of a global secondary index, of the
+/// index) a request draws on; a write also draws on every provisioned GSI of its table.
+fn capacity_draws(table: &TableSchema, read_index: Option<&str>, direction: Direction) -> Vec<Draw> {
+    let mut draws = Vec::new();
+    if direction == Direction::Read
+        && let Some(index) = read_index.and_then(|name| table.index(name))
+    {
+        if let Some(throughput) = index.throughput {
+            draws.push(index_draw(table, &index.name, throughput, direction));
+        }
+        return draws;
+    }
+    if let Billing::Provisioned(throughput) = table.billing {
+        draws.push(Draw {
+            key: BucketKey {
+                table_id: table.table_id.clone(),
+                meter: Meter::Table,
+                direction,
+            },
+            limit: Limit::provisioned(throughput, direction),
+            reason: reason(&table.arn(), "Table", direction, "ProvisionedThroughputExceeded"),
+            message: TABLE_MESSAGE,
+        });
+    }
+    if direction == Direction::Write {
+        for index in table.indexes.iter().filter(|i| i.kind == IndexKind::Global) {
+            if let Some(throughput) = index.throughput {
+                draws.push(index_draw(table, &index.name, throughput, direction));
+            }
+        }
+    }
+    draws
+}
+
+/// The buckets each action of a transaction draws on, one group per action in request order
+/// (named by its position; an action on an unknown table draws on none).
+fn transaction_draws(engine: &Engine, target: &Target, direction: Direction) -> Groups {
+    let actions = target.transact_items.as_deref().unwrap_or_default();
+    actions
+        .iter()
+        .enumerate()
+        .map(|(position, action)| {
+            let table = action
+                .as_object()
+                .and_then(|action| action.values().next())
+                .and_then(|operation| operation.get("TableName"))
+                .and_then(serde_json::Value::as_str)
+                .and_then(|name| engine.table(name).ok());
+            let draws = table.map_or_else(Vec::new, |table| capacity_draws(&table, None, direction));
+            (position.to_string(), draws)
+        })
+        .collect()
+}
+
+/// The draw on a provisioned global secondary index.
+fn index_draw(table: &TableSchema, index: &str, throughput: Throughput, direction: Direction) -> Draw {
+    Draw {
+        key: BucketKey {
+            table_id: table.table_id.clone(),
+            meter: Meter::Index(index.to_owned()),
+            direction,
+        },
+        limit: Limit::provisioned(throughput, direction),
+        reason: reason(
+            &format!("{}/index/{index}", table.arn()),
+            "Index",
+            direction,
+            "ProvisionedThroughputExceeded",
+        ),
+        message: INDEX_MESSAGE,
+    }
+}
+
+/// A `ThrottlingReason`: `{resource kind}{Read|Write}{limit}` and the resource's ARN.
+fn reason(resource: &str, kind: &str, direction: Direction, limit: &str) -> ThrottlingReason {
+    let direction = match direction {
+        Direction::Read => "Read",
+        Direction::Write => "Write",
+    };
+    ThrottlingReason {
+        reason: format!("{kind}{direction}{limit}"),
+        resource: resource.to_owned(),
+    }
+}

@@ -1,0 +1,215 @@
+"""The simulations of issue 18.7 as boto3 meets them on a real dynotable-local (real clock):
+
+- `--enforce-capacity`: a provisioned table throttles with ProvisionedThroughputExceededException
+  once its burst (300 s of its units) is spent, and botocore's own retry loop retries the
+  throttled request until it succeeds, or gives up with the exception when its attempts run
+  out; an on-demand table throttles one hot partition-key value past 1,000 write units a second.
+- `--eventual-lag MS --seed N`: eventually consistent reads may miss a write just made; strongly
+  consistent ones never do.
+
+Every throttle here comes from a debt of tens to hundreds of units against a refill of one unit a
+second (or 1,000 a second for the partition), so no assertion depends on how fast the machine is.
+Rule B.19 and B.20 in docs/dynamodb-rules.md.
+"""
+
+import botocore.config
+import pytest
+from botocore.exceptions import ClientError
+
+from conftest import CLIENT_CONFIG, Server, session
+
+TABLE_MESSAGE = ("The level of configured provisioned throughput for the table was exceeded. "
+                 "Consider increasing your provisioning level with the UpdateTable API.")
+KEY_RANGE_MESSAGE = ("Throughput exceeds the current capacity of your table or index. DynamoDB is "
+                     "automatically scaling your table or index so please try again shortly. If "
+                     "exceptions persist, check if you have a hot key: "
+                     "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html")
+
+
+@pytest.fixture
+def start(tmp_path):
+    """Starts a `dynotable-local --in-memory` with more arguments; stopped when the test ends."""
+    servers = []
+
+    def started(*args):
+        servers.append(Server(["--in-memory", *args], tmp_path / f"dynotable-local-{len(servers)}.stderr"))
+        return servers[-1]
+
+    try:
+        yield started
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def client_of(server, max_attempts):
+    """A client making at most `max_attempts` attempts per call (botocore's `max_attempts` counts
+    retries, `total_max_attempts` attempts)."""
+    config = CLIENT_CONFIG.merge(botocore.config.Config(
+        retries={"mode": "standard", "total_max_attempts": max_attempts}))
+    return session().client("dynamodb", endpoint_url=server.endpoint, config=config)
+
+
+def create_table(client, **billing):
+    client.create_table(
+        TableName="Tbl",
+        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                              {"AttributeName": "sk", "AttributeType": "N"}],
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
+                   {"AttributeName": "sk", "KeyType": "RANGE"}],
+        **billing,
+    )
+
+
+ONE_UNIT = {"ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}}
+
+
+def put(client, sk, value="x", pk="a"):
+    return client.put_item(TableName="Tbl", Item={"pk": {"S": pk}, "sk": {"N": str(sk)}, "v": {"S": value}},
+                           ReturnConsumedCapacity="TOTAL")
+
+
+def assert_throttled(error, message, reason):
+    assert error.response["Error"]["Code"] == "ProvisionedThroughputExceededException"
+    assert error.response["Error"]["Message"] == message
+    assert error.response["ThrottlingReasons"][0]["reason"] == reason
+    assert error.response["ResponseMetadata"]["HTTPStatusCode"] == 400
+
+
+def test_a_throttled_write_is_retried_by_botocore_until_the_table_has_capacity(start):
+    local = start("--enforce-capacity")
+    single = client_of(local, 1)
+    create_table(single, **ONE_UNIT)
+    # A 302 KB item costs about 303 write units: the 300 banked ones and a few in debt, which a
+    # one-unit table refills in a few seconds.
+    units = put(single, 0, "x" * (302 * 1024))["ConsumedCapacity"]["CapacityUnits"]
+    assert units > 302
+    with pytest.raises(ClientError) as throttled:
+        put(single, 1)
+    assert_throttled(throttled.value, TABLE_MESSAGE, "TableWriteProvisionedThroughputExceeded")
+    assert throttled.value.response["ResponseMetadata"]["RetryAttempts"] == 0
+    # botocore's standard retry mode backs off exponentially until the bucket refills.
+    retrying = client_of(local, 20)
+    answer = put(retrying, 1)
+    assert answer["ResponseMetadata"]["HTTPStatusCode"] == 200
+    assert answer["ResponseMetadata"]["RetryAttempts"] >= 1
+    item = single.get_item(TableName="Tbl", Key={"pk": {"S": "a"}, "sk": {"N": "1"}}, ConsistentRead=True)
+    assert item["Item"]["v"] == {"S": "x"}
+
+
+def test_botocore_gives_up_with_the_exception_when_its_attempts_run_out(start):
+    local = start("--enforce-capacity")
+    client = client_of(local, 3)
+    create_table(client, **ONE_UNIT)
+    # About 50 units of debt: a one-unit table is throttled for the next 50 seconds.
+    put(client, 0, "x" * (350 * 1024))
+    with pytest.raises(ClientError) as gave_up:
+        put(client, 1)
+    assert_throttled(gave_up.value, TABLE_MESSAGE, "TableWriteProvisionedThroughputExceeded")
+    assert gave_up.value.response["ResponseMetadata"]["RetryAttempts"] == 2
+    assert gave_up.value.response["ThrottlingReasons"][0]["resource"].endswith(":table/Tbl")
+    # The throttled write changed nothing; reads are metered apart and still served.
+    missing = client.get_item(TableName="Tbl", Key={"pk": {"S": "a"}, "sk": {"N": "1"}}, ConsistentRead=True)
+    assert "Item" not in missing
+
+
+def test_an_on_demand_table_throttles_a_hot_partition_key(start):
+    local = start("--enforce-capacity")
+    client = client_of(local, 1)
+    create_table(client, BillingMode="PAY_PER_REQUEST")
+    # 390 KB items under one partition-key value, about 391 write units each, against a
+    # partition's 1,000 a second: the fourth or a later one (as soon as they come faster than
+    # two and a half a second) is throttled.
+    big = "x" * (390 * 1024)
+    for sk in range(20):
+        try:
+            put(client, sk, big, pk="hot")
+        except ClientError as error:
+            throttled = error
+            break
+    else:
+        pytest.fail("twenty 390 KB writes to one partition-key value were never throttled")
+    assert sk >= 3
+    assert_throttled(throttled, KEY_RANGE_MESSAGE, "TableWriteKeyRangeThroughputExceeded")
+    # Another partition-key value is another partition.
+    put(client, 0, pk="cold")
+
+
+def test_a_batch_write_returns_the_requests_on_a_throttled_table_unprocessed(start):
+    local = start("--enforce-capacity")
+    client = client_of(local, 1)
+    create_table(client, **ONE_UNIT)
+    client.create_table(TableName="Other", AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
+                        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}], **ONE_UNIT)
+    # About 50 units of debt on Tbl; Other untouched.
+    put(client, 0, "x" * (350 * 1024))
+    tbl_requests = [{"PutRequest": {"Item": {"pk": {"S": "a"}, "sk": {"N": "1"}}}}]
+    answer = client.batch_write_item(RequestItems={
+        "Tbl": tbl_requests,
+        "Other": [{"PutRequest": {"Item": {"id": {"S": "o1"}}}}],
+    })
+    assert answer["UnprocessedItems"] == {"Tbl": tbl_requests}
+    assert client.get_item(TableName="Other", Key={"id": {"S": "o1"}}, ConsistentRead=True)["Item"]
+    # With only the throttled table left, the batch fails as a whole.
+    with pytest.raises(ClientError) as throttled:
+        client.batch_write_item(RequestItems={"Tbl": tbl_requests})
+    assert_throttled(throttled.value, TABLE_MESSAGE, "TableWriteProvisionedThroughputExceeded")
+
+
+def test_without_the_switch_nothing_is_throttled(start):
+    local = start()
+    client = client_of(local, 1)
+    create_table(client, **ONE_UNIT)
+    put(client, 0, "x" * (350 * 1024))
+    for sk in range(1, 20):
+        put(client, sk)
+
+
+def test_eventually_consistent_reads_may_miss_a_fresh_write_and_consistent_reads_never(start):
+    local = start("--eventual-lag", "5000", "--seed", "11")
+    client = client_of(local, 1)
+    create_table(client, BillingMode="PAY_PER_REQUEST")
+    put(client, 1, "one")
+    put(client, 1, "two")
+    key = {"pk": {"S": "a"}, "sk": {"N": "1"}}
+    # Reads within a second of the writes, each drawn up to five seconds stale: most of them
+    # see the table before the second write, or before both.
+    seen = [client.get_item(TableName="Tbl", Key=key).get("Item", {}).get("v", {}).get("S") for _ in range(40)]
+    assert any(value != "two" for value in seen), seen
+    assert set(seen) <= {None, "one", "two"}
+    for _ in range(40):
+        assert client.get_item(TableName="Tbl", Key=key, ConsistentRead=True)["Item"]["v"] == {"S": "two"}
+    batch = client.batch_get_item(RequestItems={"Tbl": {"Keys": [key], "ConsistentRead": True}})
+    assert batch["Responses"]["Tbl"][0]["v"] == {"S": "two"}
+
+
+def test_an_eventually_consistent_gsi_query_may_miss_a_fresh_write(start):
+    local = start("--eventual-lag", "5000", "--seed", "12")
+    client = client_of(local, 1)
+    client.create_table(
+        TableName="Tbl",
+        BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                              {"AttributeName": "g", "AttributeType": "S"}],
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+        GlobalSecondaryIndexes=[{"IndexName": "ByG", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                                 "Projection": {"ProjectionType": "ALL"}}],
+    )
+    client.put_item(TableName="Tbl", Item={"pk": {"S": "p1"}, "g": {"S": "x"}})
+
+    def members(**consistency):
+        answer = client.query(TableName="Tbl", IndexName="ByG", KeyConditionExpression="g = :g",
+                              ExpressionAttributeValues={":g": {"S": "x"}}, **consistency)
+        return [item["pk"]["S"] for item in answer["Items"]]
+
+    # Within a second of the write, each query drawn up to five seconds stale.
+    seen = [members() for _ in range(40)]
+    assert [] in seen, seen
+    assert all(m in ([], ["p1"]) for m in seen), seen
+    # A strongly consistent read of the table sees it; a GSI refuses ConsistentRead.
+    table = client.query(TableName="Tbl", KeyConditionExpression="pk = :p",
+                         ExpressionAttributeValues={":p": {"S": "p1"}}, ConsistentRead=True)
+    assert [item["pk"]["S"] for item in table["Items"]] == ["p1"]
+    with pytest.raises(ClientError) as refused:
+        members(ConsistentRead=True)
+    assert refused.value.response["Error"]["Code"] == "ValidationException"
