@@ -105,7 +105,7 @@ impl App {
                 ErrorCode::MfaRequired,
                 format!(
                     "The profile {profile_name} assumes {} with MFA: enter the code your device {} shows.",
-                    challenge.role_arn, challenge.mfa_serial
+                    challenge.role.role_arn, challenge.mfa_serial
                 ),
             )),
         }

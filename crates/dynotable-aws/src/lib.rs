@@ -10,6 +10,9 @@
 //!   words with a stable [`client::ConnectionProblem`] code.
 //! - [`files`]: which config and credentials files all of the above read (the user's, or two
 //!   given files in tests).
+//! - [`roles`]: a profile's `role_arn` with the keys the AWS CLI reads beside it
+//!   (`source_profile` or `credential_source`, `external_id`, `role_session_name`,
+//!   `duration_seconds`, `mfa_serial`), and the credentials that call STS for it.
 //! - [`mfa`]: assuming a profile's role with an MFA code the user types (STS AssumeRole).
 //! - [`in_process`]: the embedded engine behind the same SDK, its requests handed to the
 //!   server's router inside the process — one code path for the engine and for AWS, no port.
@@ -19,3 +22,4 @@ pub mod files;
 pub mod in_process;
 pub mod mfa;
 pub mod profiles;
+pub mod roles;

@@ -46,6 +46,34 @@ pub fn is_dynamodb(headers: &HeaderMap) -> bool {
     headers.contains_key("x-amz-target")
 }
 
+/// Runs the calling test again, alone, in a child process of the same test binary with `vars`
+/// in its environment — for the parts of aws-config that read the process's environment
+/// (`AWS_ACCESS_KEY_ID` for `credential_source = Environment`, `HOME` for the SSO token
+/// cache), since tests may not change their own environment (`unsafe_code` is forbidden, and
+/// other tests share the process). `test` is the test function's name.
+///
+/// Returns `true` in the child, which runs the test's body; in the parent it waits for the
+/// child, fails the test with the child's output if the child failed, and returns `false`.
+pub fn in_child_with_env(test: &str, vars: &[(&str, &std::ffi::OsStr)]) -> bool {
+    const MARK: &str = "DYNOTABLE_STAND_IN_CHILD";
+    if std::env::var(MARK).as_deref() == Ok(test) {
+        return true;
+    }
+    let output = std::process::Command::new(std::env::current_exe().expect("the test binary"))
+        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .env(MARK, test)
+        .envs(vars.iter().map(|(k, v)| (*k, *v)))
+        .output()
+        .expect("the test binary runs again");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && stdout.contains("1 passed"),
+        "the test failed in its child process:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    false
+}
+
 /// STS's answers, in its XML.
 pub mod sts {
     /// The answer to a successful AssumeRole of `role` with these temporary credentials, valid
@@ -73,6 +101,18 @@ pub mod sts {
   <ResponseMetadata><RequestId>stand-in</RequestId></ResponseMetadata>
 </AssumeRoleResponse>"#
         )
+    }
+
+    /// [`assumed_role`], its credentials valid until `expiration` (ISO 8601, UTC).
+    pub fn assumed_role_until(
+        role: &str,
+        access_key_id: &str,
+        secret_access_key: &str,
+        session_token: &str,
+        expiration: &str,
+    ) -> String {
+        assumed_role(role, access_key_id, secret_access_key, session_token)
+            .replace("2099-01-01T00:00:00Z", expiration)
     }
 
     /// STS's refusal of an AssumeRole with a wrong MFA code (HTTP 403).
