@@ -26,6 +26,10 @@ pub struct Session {
         std::sync::Mutex<std::collections::HashMap<String, crate::dto::TableDescription>>,
     /// The connection's DynamoDB Streams client, built the first time a stream is read.
     pub(crate) streams: tokio::sync::OnceCell<aws_sdk_dynamodbstreams::Client>,
+    /// When the credentials the client signs with expire, when DynoTable bought them itself (a
+    /// role assumed with an MFA code). The session is not used past it: the next command opens
+    /// the profile again, which asks for a new code (`MFA_REQUIRED`).
+    pub(crate) expires_at: Option<std::time::SystemTime>,
 }
 
 /// An SDK client the app builds per connection: DynamoDB's, or DynamoDB Streams'.
@@ -74,6 +78,13 @@ impl Session {
         }
     }
 
+    /// Whether the session's credentials are still good at `now` (see
+    /// [`dynotable_aws::mfa::AssumedCredentials::is_fresh`]).
+    fn is_current(&self, now: std::time::SystemTime) -> bool {
+        self.expires_at
+            .is_none_or(|at| at > now + dynotable_aws::mfa::EXPIRY_MARGIN)
+    }
+
     /// Whether the session talks to the embedded engine (whose statistics are free to read).
     pub fn is_embedded(&self) -> bool {
         matches!(self.profile.connection, Connection::Embedded)
@@ -99,9 +110,21 @@ impl App {
         let Some(challenge) = challenge else {
             return Ok(None);
         };
-        match self.inner.mfa.lock().await.get(id) {
+        let mut bought = self.inner.mfa.lock().await;
+        match bought.get(id) {
             Some(assumed) if assumed.is_fresh(std::time::SystemTime::now()) => Ok(Some(assumed.clone())),
-            _ => Err(CommandError::new(
+            Some(_) => {
+                // The role's session has run out, as the AWS CLI's does: ask for a new code.
+                bought.remove(id);
+                Err(CommandError::new(
+                    ErrorCode::MfaRequired,
+                    format!(
+                        "The session of {} has expired: enter a new code from your device {}.",
+                        challenge.role.role_arn, challenge.mfa_serial
+                    ),
+                ))
+            }
+            None => Err(CommandError::new(
                 ErrorCode::MfaRequired,
                 format!(
                     "The profile {profile_name} assumes {} with MFA: enter the code your device {} shows.",
@@ -149,17 +172,32 @@ impl App {
 
     /// The open session of profile `id`, built on first use.
     pub async fn session(&self, id: &str) -> Result<Arc<Session>, CommandError> {
-        if let Some(session) = self.inner.sessions.lock().await.get(id) {
-            return Ok(session.clone());
+        {
+            let mut sessions = self.inner.sessions.lock().await;
+            match sessions.get(id) {
+                Some(session) if session.is_current(std::time::SystemTime::now()) => {
+                    return Ok(session.clone());
+                }
+                // Its credentials have expired: open the profile again (which asks for a code).
+                Some(_) => {
+                    sessions.remove(id);
+                }
+                None => {}
+            }
         }
         let store = self.profile_store().await?;
         let profile = store.get(id).await?;
         let client = self.client_for(&profile, &profile.region).await?;
+        let expires_at = match &profile.connection {
+            Connection::AwsProfile { .. } => self.inner.mfa.lock().await.get(id).map(|a| a.expires_at),
+            _ => None,
+        };
         let session = Arc::new(Session {
             profile,
             client,
             descriptions: std::sync::Mutex::new(std::collections::HashMap::new()),
             streams: tokio::sync::OnceCell::new(),
+            expires_at,
         });
         self.inner
             .sessions

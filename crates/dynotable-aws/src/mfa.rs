@@ -42,9 +42,14 @@ impl std::fmt::Debug for AssumedCredentials {
     }
 }
 
+/// How long before their expiry temporary credentials count as expired: a request signed just
+/// before the end may reach AWS just after it.
+pub const EXPIRY_MARGIN: std::time::Duration = std::time::Duration::from_secs(5);
+
 impl AssumedCredentials {
+    /// Whether the credentials are still good at `now`, [`EXPIRY_MARGIN`] before they expire.
     pub fn is_fresh(&self, now: SystemTime) -> bool {
-        self.expires_at > now
+        self.expires_at > now + EXPIRY_MARGIN
     }
 }
 

@@ -115,6 +115,22 @@ pub mod sts {
             .replace("2099-01-01T00:00:00Z", expiration)
     }
 
+    /// The instant `after` from now in whole seconds, and how STS writes it in an Expiration
+    /// (ISO 8601, UTC).
+    pub fn expiration_in(after: std::time::Duration) -> (std::time::SystemTime, String) {
+        let seconds = (std::time::SystemTime::now() + after)
+            .duration_since(std::time::UNIX_EPOCH)
+            .expect("after 1970")
+            .as_secs();
+        let text = aws_smithy_types::DateTime::from_secs(seconds as i64)
+            .fmt(aws_smithy_types::date_time::Format::DateTime)
+            .expect("a date STS can write");
+        (
+            std::time::UNIX_EPOCH + std::time::Duration::from_secs(seconds),
+            text,
+        )
+    }
+
     /// STS's refusal of an AssumeRole with a wrong MFA code (HTTP 403).
     pub const MFA_REFUSED: &str = r#"<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
   <Error><Type>Sender</Type><Code>AccessDenied</Code><Message>MultiFactorAuthentication failed with invalid MFA one time pass code.</Message></Error>
