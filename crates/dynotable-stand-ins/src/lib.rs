@@ -138,6 +138,50 @@ pub mod sts {
 </ErrorResponse>"#;
 }
 
+/// IAM Identity Center's answers: SSO OIDC (RegisterClient, StartDeviceAuthorization,
+/// CreateToken) and the portal's GetRoleCredentials, in their JSON (REST-JSON protocol: the
+/// operation is the request's path, an error is named by its `__type`).
+pub mod identity_center {
+    /// The answer to RegisterClient (`POST /client/register`).
+    pub fn registered(client_id: &str, client_secret: &str, secret_expires_at: i64) -> String {
+        format!(
+            r#"{{"clientId":"{client_id}","clientSecret":"{client_secret}","clientIdIssuedAt":1700000000,"clientSecretExpiresAt":{secret_expires_at}}}"#
+        )
+    }
+
+    /// The answer to StartDeviceAuthorization (`POST /device_authorization`).
+    pub fn device_authorization(
+        device_code: &str,
+        user_code: &str,
+        verification_uri: &str,
+        interval: i32,
+    ) -> String {
+        format!(
+            r#"{{"deviceCode":"{device_code}","userCode":"{user_code}","verificationUri":"{verification_uri}","verificationUriComplete":"{verification_uri}?user_code={user_code}","expiresIn":600,"interval":{interval}}}"#
+        )
+    }
+
+    /// The answer to CreateToken (`POST /token`) that grants a token.
+    pub fn token(access_token: &str, refresh_token: &str, expires_in: i32) -> String {
+        format!(
+            r#"{{"accessToken":"{access_token}","tokenType":"Bearer","expiresIn":{expires_in},"refreshToken":"{refresh_token}"}}"#
+        )
+    }
+
+    /// A CreateToken refusal (HTTP 400): `AuthorizationPendingException`, `SlowDownException`,
+    /// `AccessDeniedException`, `ExpiredTokenException`…
+    pub fn refusal(kind: &str, error: &str) -> String {
+        format!(r#"{{"__type":"{kind}","error":"{error}","error_description":"stand-in"}}"#)
+    }
+
+    /// The answer to GetRoleCredentials (`GET /federation/credentials`), valid until 2099.
+    pub fn role_credentials(access_key_id: &str, secret_access_key: &str, session_token: &str) -> String {
+        format!(
+            r#"{{"roleCredentials":{{"accessKeyId":"{access_key_id}","secretAccessKey":"{secret_access_key}","sessionToken":"{session_token}","expiration":4070908800000}}}}"#
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
