@@ -37,6 +37,7 @@ pub mod scans;
 pub mod secrets;
 pub mod sessions;
 pub mod sharing;
+pub mod sign_in;
 pub mod statistics;
 pub mod streams;
 pub mod table_changes;
@@ -91,6 +92,8 @@ struct Inner {
     sessions: tokio::sync::Mutex<std::collections::HashMap<String, Arc<sessions::Session>>>,
     /// Scans, exports and imports running now, by id, with their cancel flags.
     running: cancellation::Running,
+    /// IAM Identity Center sign-ins waiting for the user's approval, by profile id.
+    sign_ins: sign_in::SignIns,
     /// Temporary credentials bought with an MFA code, by profile id.
     mfa: tokio::sync::Mutex<std::collections::HashMap<String, dynotable_aws::mfa::AssumedCredentials>>,
     /// The embedded engine's loopback share, when the user turned it on.
@@ -173,6 +176,7 @@ impl App {
                 tails: streams::Tails::default(),
                 bulk_undo: bulk::UndoShelf::default(),
                 mfa: tokio::sync::Mutex::new(std::collections::HashMap::new()),
+                sign_ins: sign_in::SignIns::default(),
             }),
         }
     }

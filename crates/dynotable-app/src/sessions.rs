@@ -254,7 +254,11 @@ impl App {
                     };
                     C::remote(files, target, region).await
                 }
-                None => C::remote(files, Target::Profile { name: profile_name }, region).await,
+                None => {
+                    // IAM Identity Center with no usable token: ask the user to sign in.
+                    self.require_sso_token(profile_name).await?;
+                    C::remote(files, Target::Profile { name: profile_name }, region).await
+                }
             },
             Connection::AccessKeys { access_key_id } => {
                 let secret = store

@@ -396,3 +396,51 @@ where
             .unwrap_or_else(|| err.to_string()),
     })
 }
+
+/// What the AWS CLI's cache holds for a sign-in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CachedSignIn {
+    /// No token: nobody has signed in (here or with `aws sso login`).
+    Missing,
+    /// A token that has not expired.
+    Valid,
+    /// An expired token the SDK can refresh (a refresh token and a client registration that has
+    /// not expired).
+    Refreshable,
+    /// An expired token that cannot be refreshed: the user signs in again.
+    Expired,
+}
+
+/// The state of `login`'s cached token at `now`.
+pub fn cached_sign_in(login: &SsoLogin, now: SystemTime) -> CachedSignIn {
+    let Ok(path) = cache_file(login) else {
+        return CachedSignIn::Missing;
+    };
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return CachedSignIn::Missing;
+    };
+    let Ok(token) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return CachedSignIn::Missing;
+    };
+    let instant = |key: &str| {
+        token[key]
+            .as_str()
+            .and_then(|text| DateTime::from_str(text, Format::DateTime).ok())
+            .and_then(|at| SystemTime::try_from(at).ok())
+    };
+    if token["accessToken"].as_str().is_none() {
+        return CachedSignIn::Missing;
+    }
+    if instant("expiresAt").is_some_and(|at| at > now) {
+        return CachedSignIn::Valid;
+    }
+    let refreshable = token["refreshToken"].is_string()
+        && token["clientId"].is_string()
+        && token["clientSecret"].is_string()
+        && instant("registrationExpiresAt").is_some_and(|at| at > now);
+    if refreshable && login.session.is_some() {
+        CachedSignIn::Refreshable
+    } else {
+        CachedSignIn::Expired
+    }
+}

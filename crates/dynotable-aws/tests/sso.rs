@@ -1,6 +1,7 @@
-//! In-app sign-in to IAM Identity Center against a stand-in on loopback that plays SSO OIDC
-//! (RegisterClient, StartDeviceAuthorization, CreateToken), the access portal
-//! (GetRoleCredentials) and DynamoDB — every profile's `endpoint_url` points at it.
+//! In-app sign-in to IAM Identity Center against a stand-in on loopback
+//! (`dynotable_stand_ins::identity_center::serve`) that plays SSO OIDC (RegisterClient,
+//! StartDeviceAuthorization, CreateToken), the access portal (GetRoleCredentials) and
+//! DynamoDB — every profile's `endpoint_url` points at it.
 //!
 //! The token cache lives under `HOME`, which aws-config reads from the process's environment,
 //! so each test's body runs in a child process whose `HOME` and AWS files are a temporary
@@ -8,96 +9,15 @@
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
-use axum::body::{Body, to_bytes};
-use axum::http::{Request, Response, StatusCode};
 use dynotable_aws::client::{Target, client};
 use dynotable_aws::files::AwsFiles;
-use dynotable_aws::sso::{Browser, SsoError, cache_file, sso_login_settings, start_sign_in};
-use dynotable_stand_ins::{identity_center, in_child_with_env, is_dynamodb, serve, signer};
-
-/// What the stand-in saw: each request's path, and its body or bearer token.
-type Seen = Arc<Mutex<Vec<(String, String)>>>;
-
-/// The stand-in. CreateToken with the device code answers "pending" once, then grants
-/// `access-1` (refreshable with `refresh-1`, expiring in `first_lifetime` seconds) — or, when
-/// `deny`, refuses. CreateToken with `refresh-1` grants `access-2`. GetRoleCredentials answers
-/// `ASIAWITH-<bearer token>`; DynamoDB answers `signed-by-<signer>`.
-async fn identity_center_on_loopback(seen: Seen, first_lifetime: i32, deny: bool) -> String {
-    let polls = Arc::new(Mutex::new(0));
-    serve(axum::Router::new().fallback(move |request: Request<Body>| {
-        let (seen, polls) = (seen.clone(), polls.clone());
-        async move {
-            let path = request.uri().path().to_owned();
-            let dynamodb = is_dynamodb(request.headers());
-            let who = signer(request.headers()).unwrap_or_default();
-            let bearer = request
-                .headers()
-                .get("x-amz-sso_bearer_token")
-                .map(|v| v.to_str().unwrap().to_owned());
-            let body = to_bytes(request.into_body(), usize::MAX).await.unwrap();
-            let body = String::from_utf8_lossy(&body).to_string();
-            seen.lock()
-                .unwrap()
-                .push((path.clone(), bearer.clone().unwrap_or(body.clone())));
-            let ok = |json: String| (StatusCode::OK, json);
-            let (status, json) = if dynamodb {
-                ok(format!(r#"{{"TableNames":["signed-by-{who}"]}}"#))
-            } else {
-                match path.as_str() {
-                    "/client/register" => ok(identity_center::registered(
-                        "client-1",
-                        "client-secret-1",
-                        4_070_908_800,
-                    )),
-                    "/device_authorization" => ok(identity_center::device_authorization(
-                        "device-code-1",
-                        "ABCD-EFGH",
-                        "https://device.sso.example/",
-                        1,
-                    )),
-                    "/token" if body.contains("refresh-1") => {
-                        ok(identity_center::token("access-2", "refresh-2", 28_800))
-                    }
-                    "/token" => {
-                        let mut polls = polls.lock().unwrap();
-                        *polls += 1;
-                        if *polls == 1 {
-                            let pending = identity_center::refusal(
-                                "AuthorizationPendingException",
-                                "authorization_pending",
-                            );
-                            (StatusCode::BAD_REQUEST, pending)
-                        } else if deny {
-                            (
-                                StatusCode::BAD_REQUEST,
-                                identity_center::refusal("AccessDeniedException", "access_denied"),
-                            )
-                        } else {
-                            ok(identity_center::token("access-1", "refresh-1", first_lifetime))
-                        }
-                    }
-                    "/federation/credentials" => ok(identity_center::role_credentials(
-                        &format!("ASIAWITH-{}", bearer.unwrap_or_default()),
-                        "role-secret",
-                        "role-token",
-                    )),
-                    other => (
-                        StatusCode::NOT_FOUND,
-                        format!(r#"{{"__type":"NotFound","message":"{other}"}}"#),
-                    ),
-                }
-            };
-            Response::builder()
-                .status(status)
-                .header("content-type", "application/json")
-                .body(Body::from(json))
-                .unwrap()
-        }
-    }))
-    .await
-}
+use dynotable_aws::sso::{
+    Browser, CachedSignIn, SsoError, cache_file, cached_sign_in, sso_login_settings, start_sign_in,
+};
+use dynotable_stand_ins::identity_center::{self, Approval};
+use dynotable_stand_ins::in_child_with_env;
 
 /// The browser of the tests: it remembers the pages it was asked to open.
 #[derive(Default)]
@@ -162,10 +82,9 @@ async fn signing_in_opens_the_browser_caches_the_token_as_the_cli_does_and_it_is
     ) {
         return;
     }
-    let seen = Seen::default();
     // The first token expires within the SDK's refresh window (five minutes), so its first use
     // refreshes it.
-    let url = identity_center_on_loopback(seen.clone(), 60, false).await;
+    let (url, seen) = identity_center::serve(60, Approval::Approve).await;
     let (files, home) = files_for(&url);
     let login = sso_login_settings(&files, "dev").await.unwrap().unwrap();
     assert_eq!(login.session.as_deref(), Some("corp"));
@@ -185,7 +104,18 @@ async fn signing_in_opens_the_browser_caches_the_token_as_the_cli_does_and_it_is
         "{shown}"
     );
 
+    assert_eq!(
+        cached_sign_in(&login, std::time::SystemTime::now()),
+        CachedSignIn::Missing
+    );
     let signed_in = pending.wait().await.unwrap();
+    assert_eq!(
+        cached_sign_in(&login, std::time::SystemTime::now()),
+        CachedSignIn::Valid
+    );
+    // Past its expiry, the token can still be refreshed: its registration lasts until 2099.
+    let later = signed_in.expires_at + std::time::Duration::from_secs(1);
+    assert_eq!(cached_sign_in(&login, later), CachedSignIn::Refreshable);
     // Where the AWS CLI caches an sso_session's token: the SHA-1 of the session's name
     // (`printf corp | sha1sum`).
     let expected = home.join(".aws/sso/cache/ee0bfd2552fbd840c02cc48b6e823320543c450f.json");
@@ -237,7 +167,7 @@ async fn a_sign_in_refused_in_the_browser_says_so_and_caches_nothing() {
     if !run_in_temporary_home("a_sign_in_refused_in_the_browser_says_so_and_caches_nothing") {
         return;
     }
-    let url = identity_center_on_loopback(Seen::default(), 3600, true).await;
+    let (url, _) = identity_center::serve(3600, Approval::Deny).await;
     let (files, _) = files_for(&url);
     let login = sso_login_settings(&files, "dev").await.unwrap().unwrap();
     let pending = start_sign_in(&files, &login, &RecordingBrowser::default())

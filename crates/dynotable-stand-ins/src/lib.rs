@@ -174,6 +174,97 @@ pub mod identity_center {
         format!(r#"{{"__type":"{kind}","error":"{error}","error_description":"stand-in"}}"#)
     }
 
+    /// What the user does in the browser with a device authorization.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Approval {
+        Approve,
+        Deny,
+        /// Never decides: CreateToken stays pending.
+        Never,
+    }
+
+    /// A request IAM Identity Center's stand-in saw: its path, and its bearer token or body.
+    pub type Seen = std::sync::Arc<std::sync::Mutex<Vec<(String, String)>>>;
+
+    /// IAM Identity Center and DynamoDB on one loopback port (every profile's `endpoint_url`
+    /// points at it). CreateToken with the device code answers "pending" once, then does what
+    /// `approval` says: `access-1` (refreshable with `refresh-1`, expiring in `first_lifetime`
+    /// seconds) when approved. CreateToken with `refresh-1` grants `access-2`.
+    /// GetRoleCredentials answers the key `ASIAWITH-<bearer token>`; DynamoDB's ListTables
+    /// answers `signed-by-<signer>`. Returns the URL and what was seen.
+    pub async fn serve(first_lifetime: i32, approval: Approval) -> (String, Seen) {
+        use axum::body::{Body, to_bytes};
+        use axum::http::{Request, Response, StatusCode};
+        let seen = Seen::default();
+        let polls = std::sync::Arc::new(std::sync::Mutex::new(0));
+        let recorded = seen.clone();
+        let url = super::serve(axum::Router::new().fallback(move |request: Request<Body>| {
+            let (seen, polls) = (recorded.clone(), polls.clone());
+            async move {
+                let path = request.uri().path().to_owned();
+                let dynamodb = super::is_dynamodb(request.headers());
+                let who = super::signer(request.headers()).unwrap_or_default();
+                let bearer = request
+                    .headers()
+                    .get("x-amz-sso_bearer_token")
+                    .and_then(|v| v.to_str().ok())
+                    .map(str::to_owned);
+                let body = to_bytes(request.into_body(), usize::MAX)
+                    .await
+                    .unwrap_or_default();
+                let body = String::from_utf8_lossy(&body).to_string();
+                seen.lock()
+                    .expect("the record")
+                    .push((path.clone(), bearer.clone().unwrap_or(body.clone())));
+                let ok = |json: String| (StatusCode::OK, json);
+                let (status, json) = if dynamodb {
+                    ok(format!(r#"{{"TableNames":["signed-by-{who}"]}}"#))
+                } else {
+                    match path.as_str() {
+                        "/client/register" => ok(registered("client-1", "client-secret-1", 4_070_908_800)),
+                        "/device_authorization" => ok(device_authorization(
+                            "device-code-1",
+                            "ABCD-EFGH",
+                            "https://device.sso.example/",
+                            1,
+                        )),
+                        "/token" if body.contains("refresh-1") => ok(token("access-2", "refresh-2", 28_800)),
+                        "/token" => {
+                            let mut polls = polls.lock().expect("the count");
+                            *polls += 1;
+                            let pending = refusal("AuthorizationPendingException", "authorization_pending");
+                            match approval {
+                                _ if *polls == 1 => (StatusCode::BAD_REQUEST, pending),
+                                Approval::Never => (StatusCode::BAD_REQUEST, pending),
+                                Approval::Deny => (
+                                    StatusCode::BAD_REQUEST,
+                                    refusal("AccessDeniedException", "access_denied"),
+                                ),
+                                Approval::Approve => ok(token("access-1", "refresh-1", first_lifetime)),
+                            }
+                        }
+                        "/federation/credentials" => ok(role_credentials(
+                            &format!("ASIAWITH-{}", bearer.unwrap_or_default()),
+                            "role-secret",
+                            "role-token",
+                        )),
+                        other => (
+                            StatusCode::NOT_FOUND,
+                            format!(r#"{{"__type":"NotFound","message":"{other}"}}"#),
+                        ),
+                    }
+                };
+                Response::builder()
+                    .status(status)
+                    .header("content-type", "application/json")
+                    .body(Body::from(json))
+                    .expect("a response")
+            }
+        }))
+        .await;
+        (url, seen)
+    }
+
     /// The answer to GetRoleCredentials (`GET /federation/credentials`), valid until 2099.
     pub fn role_credentials(access_key_id: &str, secret_access_key: &str, session_token: &str) -> String {
         format!(
