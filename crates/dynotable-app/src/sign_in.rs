@@ -31,6 +31,7 @@ pub struct SsoSignInPrompt {
     /// The verification page (already opened in the browser).
     pub verification_uri: String,
     /// When the code stops being accepted, in milliseconds since 1970.
+    #[specta(type = specta_typescript::Number)]
     pub expires_at_ms: f64,
 }
 
