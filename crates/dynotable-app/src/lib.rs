@@ -11,6 +11,10 @@
 //!    never waits for the disk; on the first launch it also loads the [`demo`] tables.
 //!    [`App::app_info`] reports the engine as `starting` (with what it is doing), then `ready`
 //!    (or `failed`, with the reason).
+//! 3. Opening an AWS profile may need the user first: a role behind MFA answers `MFA_REQUIRED`
+//!    — again each time its session runs out ([`sessions`]) — and a profile that signs in with
+//!    IAM Identity Center but has no usable token answers `SSO_SIGN_IN_REQUIRED`, which the
+//!    in-app sign-in clears ([`sign_in`]). Nothing is sent to AWS before.
 
 pub mod builder;
 pub mod bulk;

@@ -30,6 +30,9 @@ pub struct Session {
     /// role assumed with an MFA code). The session is not used past it: the next command opens
     /// the profile again, which asks for a new code (`MFA_REQUIRED`).
     pub(crate) expires_at: Option<std::time::SystemTime>,
+    /// The IAM Identity Center sign-in the client's credentials come from, when they do: the
+    /// session is not used once its token is gone (signed out) or expired beyond refresh.
+    pub(crate) sso: Option<dynotable_aws::sso::SsoLogin>,
 }
 
 /// An SDK client the app builds per connection: DynamoDB's, or DynamoDB Streams'.
@@ -81,8 +84,17 @@ impl Session {
     /// Whether the session's credentials are still good at `now` (see
     /// [`dynotable_aws::mfa::AssumedCredentials::is_fresh`]).
     fn is_current(&self, now: std::time::SystemTime) -> bool {
-        self.expires_at
-            .is_none_or(|at| at > now + dynotable_aws::mfa::EXPIRY_MARGIN)
+        use dynotable_aws::sso::{CachedSignIn, cached_sign_in};
+        let signed_in = self.sso.as_ref().is_none_or(|login| {
+            matches!(
+                cached_sign_in(login, now),
+                CachedSignIn::Valid | CachedSignIn::Refreshable
+            )
+        });
+        signed_in
+            && self
+                .expires_at
+                .is_none_or(|at| at > now + dynotable_aws::mfa::EXPIRY_MARGIN)
     }
 
     /// Whether the session talks to the embedded engine (whose statistics are free to read).
@@ -178,7 +190,8 @@ impl App {
                 Some(session) if session.is_current(std::time::SystemTime::now()) => {
                     return Ok(session.clone());
                 }
-                // Its credentials have expired: open the profile again (which asks for a code).
+                // Its credentials have expired, or its SSO token is gone: open the profile again
+                // (which asks for a code, or to sign in).
                 Some(_) => {
                     sessions.remove(id);
                 }
@@ -188,9 +201,15 @@ impl App {
         let store = self.profile_store().await?;
         let profile = store.get(id).await?;
         let client = self.client_for(&profile, &profile.region).await?;
-        let expires_at = match &profile.connection {
-            Connection::AwsProfile { .. } => self.inner.mfa.lock().await.get(id).map(|a| a.expires_at),
-            _ => None,
+        let (expires_at, sso) = match &profile.connection {
+            Connection::AwsProfile { profile_name } => (
+                self.inner.mfa.lock().await.get(id).map(|a| a.expires_at),
+                dynotable_aws::sso::sso_login_settings(&self.inner.aws_files, profile_name)
+                    .await
+                    .ok()
+                    .flatten(),
+            ),
+            _ => (None, None),
         };
         let session = Arc::new(Session {
             profile,
@@ -198,6 +217,7 @@ impl App {
             descriptions: std::sync::Mutex::new(std::collections::HashMap::new()),
             streams: tokio::sync::OnceCell::new(),
             expires_at,
+            sso,
         });
         self.inner
             .sessions

@@ -118,6 +118,15 @@ async fn an_sso_profile_without_a_token_asks_to_sign_in_and_opens_once_signed_in
 
     let tables = app.list_tables(&id, None).await.unwrap();
     assert_eq!(tables.names, ["signed-by-ASIAWITH-access-1"]);
+
+    // Signing out with the AWS CLI (`aws sso logout` deletes the cached token): the open
+    // connection asks to sign in again rather than going on with the role's credentials.
+    let home = PathBuf::from(std::env::var_os("HOME").unwrap());
+    for entry in std::fs::read_dir(home.join(".aws/sso/cache")).unwrap() {
+        std::fs::remove_file(entry.unwrap().path()).unwrap();
+    }
+    let asked = app.list_tables(&id, None).await.unwrap_err();
+    assert_eq!(asked.code, ErrorCode::SsoSignInRequired, "{asked:?}");
 }
 
 #[tokio::test]
