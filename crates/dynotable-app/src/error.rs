@@ -54,6 +54,9 @@ pub enum ErrorCode {
     NotConfirmed,
     /// The table has no stream to read: it can be turned on in the table's Settings.
     StreamOff,
+    /// The profile signs in with IAM Identity Center and has no usable token: call
+    /// `start_sso_sign_in`, then `finish_sso_sign_in`, then try again.
+    SsoSignInRequired,
 }
 
 /// What a command returns when it fails.

@@ -12,6 +12,10 @@
 //!    [`App::app_info`] reports the engine as `starting` (with what it is doing), then `ready`
 //!    (or `failed`, with the reason). The engine runs the simulations the user left on
 //!    ([`App::set_simulations`]: throttling, lagging reads), switched on after the demo load.
+//! 3. Opening an AWS profile may need the user first: a role behind MFA answers `MFA_REQUIRED`
+//!    — again each time its session runs out ([`sessions`]) — and a profile that signs in with
+//!    IAM Identity Center but has no usable token answers `SSO_SIGN_IN_REQUIRED`, which the
+//!    in-app sign-in clears ([`sign_in`]). Nothing is sent to AWS before.
 
 pub mod builder;
 pub mod bulk;
@@ -38,6 +42,7 @@ pub mod scans;
 pub mod secrets;
 pub mod sessions;
 pub mod sharing;
+pub mod sign_in;
 mod simulations;
 pub mod statistics;
 pub mod streams;
@@ -93,6 +98,8 @@ struct Inner {
     sessions: tokio::sync::Mutex<std::collections::HashMap<String, Arc<sessions::Session>>>,
     /// Scans, exports and imports running now, by id, with their cancel flags.
     running: cancellation::Running,
+    /// IAM Identity Center sign-ins waiting for the user's approval, by profile id.
+    sign_ins: sign_in::SignIns,
     /// Temporary credentials bought with an MFA code, by profile id.
     mfa: tokio::sync::Mutex<std::collections::HashMap<String, dynotable_aws::mfa::AssumedCredentials>>,
     /// The embedded engine's loopback share, when the user turned it on.
@@ -175,6 +182,7 @@ impl App {
                 tails: streams::Tails::default(),
                 bulk_undo: bulk::UndoShelf::default(),
                 mfa: tokio::sync::Mutex::new(std::collections::HashMap::new()),
+                sign_ins: sign_in::SignIns::default(),
             }),
         }
     }

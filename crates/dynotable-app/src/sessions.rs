@@ -26,6 +26,13 @@ pub struct Session {
         std::sync::Mutex<std::collections::HashMap<String, crate::dto::TableDescription>>,
     /// The connection's DynamoDB Streams client, built the first time a stream is read.
     pub(crate) streams: tokio::sync::OnceCell<aws_sdk_dynamodbstreams::Client>,
+    /// When the credentials the client signs with expire, when DynoTable bought them itself (a
+    /// role assumed with an MFA code). The session is not used past it: the next command opens
+    /// the profile again, which asks for a new code (`MFA_REQUIRED`).
+    pub(crate) expires_at: Option<std::time::SystemTime>,
+    /// The IAM Identity Center sign-in the client's credentials come from, when they do: the
+    /// session is not used once its token is gone (signed out) or expired beyond refresh.
+    pub(crate) sso: Option<dynotable_aws::sso::SsoLogin>,
 }
 
 /// An SDK client the app builds per connection: DynamoDB's, or DynamoDB Streams'.
@@ -74,6 +81,22 @@ impl Session {
         }
     }
 
+    /// Whether the session's credentials are still good at `now` (see
+    /// [`dynotable_aws::mfa::AssumedCredentials::is_fresh`]).
+    fn is_current(&self, now: std::time::SystemTime) -> bool {
+        use dynotable_aws::sso::{CachedSignIn, cached_sign_in};
+        let signed_in = self.sso.as_ref().is_none_or(|login| {
+            matches!(
+                cached_sign_in(login, now),
+                CachedSignIn::Valid | CachedSignIn::Refreshable
+            )
+        });
+        signed_in
+            && self
+                .expires_at
+                .is_none_or(|at| at > now + dynotable_aws::mfa::EXPIRY_MARGIN)
+    }
+
     /// Whether the session talks to the embedded engine (whose statistics are free to read).
     pub fn is_embedded(&self) -> bool {
         matches!(self.profile.connection, Connection::Embedded)
@@ -99,13 +122,25 @@ impl App {
         let Some(challenge) = challenge else {
             return Ok(None);
         };
-        match self.inner.mfa.lock().await.get(id) {
+        let mut bought = self.inner.mfa.lock().await;
+        match bought.get(id) {
             Some(assumed) if assumed.is_fresh(std::time::SystemTime::now()) => Ok(Some(assumed.clone())),
-            _ => Err(CommandError::new(
+            Some(_) => {
+                // The role's session has run out, as the AWS CLI's does: ask for a new code.
+                bought.remove(id);
+                Err(CommandError::new(
+                    ErrorCode::MfaRequired,
+                    format!(
+                        "The session of {} has expired: enter a new code from your device {}.",
+                        challenge.role.role_arn, challenge.mfa_serial
+                    ),
+                ))
+            }
+            None => Err(CommandError::new(
                 ErrorCode::MfaRequired,
                 format!(
                     "The profile {profile_name} assumes {} with MFA: enter the code your device {} shows.",
-                    challenge.role_arn, challenge.mfa_serial
+                    challenge.role.role_arn, challenge.mfa_serial
                 ),
             )),
         }
@@ -149,17 +184,40 @@ impl App {
 
     /// The open session of profile `id`, built on first use.
     pub async fn session(&self, id: &str) -> Result<Arc<Session>, CommandError> {
-        if let Some(session) = self.inner.sessions.lock().await.get(id) {
-            return Ok(session.clone());
+        {
+            let mut sessions = self.inner.sessions.lock().await;
+            match sessions.get(id) {
+                Some(session) if session.is_current(std::time::SystemTime::now()) => {
+                    return Ok(session.clone());
+                }
+                // Its credentials have expired, or its SSO token is gone: open the profile again
+                // (which asks for a code, or to sign in).
+                Some(_) => {
+                    sessions.remove(id);
+                }
+                None => {}
+            }
         }
         let store = self.profile_store().await?;
         let profile = store.get(id).await?;
         let client = self.client_for(&profile, &profile.region).await?;
+        let (expires_at, sso) = match &profile.connection {
+            Connection::AwsProfile { profile_name } => (
+                self.inner.mfa.lock().await.get(id).map(|a| a.expires_at),
+                dynotable_aws::sso::sso_login_settings(&self.inner.aws_files, profile_name)
+                    .await
+                    .ok()
+                    .flatten(),
+            ),
+            _ => (None, None),
+        };
         let session = Arc::new(Session {
             profile,
             client,
             descriptions: std::sync::Mutex::new(std::collections::HashMap::new()),
             streams: tokio::sync::OnceCell::new(),
+            expires_at,
+            sso,
         });
         self.inner
             .sessions
@@ -216,7 +274,11 @@ impl App {
                     };
                     C::remote(files, target, region).await
                 }
-                None => C::remote(files, Target::Profile { name: profile_name }, region).await,
+                None => {
+                    // IAM Identity Center with no usable token: ask the user to sign in.
+                    self.require_sso_token(profile_name).await?;
+                    C::remote(files, Target::Profile { name: profile_name }, region).await
+                }
             },
             Connection::AccessKeys { access_key_id } => {
                 let secret = store

@@ -154,3 +154,114 @@ async fn a_role_behind_mfa_asks_for_the_code_then_signs_with_the_credentials_it_
     let last = seen.lock().unwrap().last().cloned().unwrap();
     assert!(last.dynamodb && last.signer == "ASIATEMPORARYKEY", "{last:?}");
 }
+
+/// STS and DynamoDB as AWS treat a role session that runs out: each AssumeRole with the right
+/// code returns a new key (`ASIAKEY1`, `ASIAKEY2`, …) valid for `lifetime`, and DynamoDB refuses
+/// a key past its expiry with `ExpiredTokenException`.
+async fn expiring_sts_and_dynamodb(lifetime: std::time::Duration) -> String {
+    use std::collections::HashMap;
+    use std::time::SystemTime;
+    let issued: Arc<Mutex<HashMap<String, SystemTime>>> = Arc::default();
+    serve(axum::Router::new().fallback(move |request: Request<Body>| {
+        let issued = issued.clone();
+        async move {
+            let signer = signer(request.headers()).unwrap_or_default();
+            let dynamodb = is_dynamodb(request.headers());
+            let body = to_bytes(request.into_body(), usize::MAX).await.unwrap();
+            let body = String::from_utf8(body.to_vec()).unwrap();
+            let (status, content_type, answer) = if dynamodb {
+                let expired = issued
+                    .lock()
+                    .unwrap()
+                    .get(&signer)
+                    .is_none_or(|until| *until <= SystemTime::now());
+                if expired {
+                    let refusal = r#"{"__type":"com.amazon.coral.service#ExpiredTokenException","message":"The security token included in the request is expired"}"#;
+                    (StatusCode::BAD_REQUEST, "application/x-amz-json-1.0", refusal.to_owned())
+                } else {
+                    let tables = format!(r#"{{"TableNames":["signed-by-{signer}"]}}"#);
+                    (StatusCode::OK, "application/x-amz-json-1.0", tables)
+                }
+            } else if body.contains("TokenCode=123456") {
+                let mut issued = issued.lock().unwrap();
+                let key = format!("ASIAKEY{}", issued.len() + 1);
+                // The key lives until the instant the answer names.
+                let (until, expiration) = sts::expiration_in(lifetime);
+                issued.insert(key.clone(), until);
+                let assumed = sts::assumed_role_until("Admin", &key, "secret", "token", &expiration);
+                (StatusCode::OK, "text/xml", assumed)
+            } else {
+                (StatusCode::FORBIDDEN, "text/xml", sts::MFA_REFUSED.to_owned())
+            };
+            Response::builder()
+                .status(status)
+                .header("content-type", content_type)
+                .body(Body::from(answer))
+                .unwrap()
+        }
+    }))
+    .await
+}
+
+#[tokio::test]
+async fn when_the_role_session_expires_the_code_is_asked_for_again() {
+    // The role's credentials last a few seconds past the app's margin before their expiry.
+    let lifetime = dynotable_aws::mfa::EXPIRY_MARGIN + std::time::Duration::from_secs(3);
+    let url = expiring_sts_and_dynamodb(lifetime).await;
+    let aws = tempfile::tempdir().unwrap();
+    let config = aws.path().join("config");
+    let credentials = aws.path().join("credentials");
+    std::fs::write(
+        &config,
+        format!(
+            "[profile base]\nendpoint_url = {url}\n\n\
+             [profile admin]\nrole_arn = arn:aws:iam::111122223333:role/Admin\nsource_profile = base\n\
+             mfa_serial = arn:aws:iam::111122223333:mfa/me\nendpoint_url = {url}\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        &credentials,
+        "[base]\naws_access_key_id = AKIABASEKEY\naws_secret_access_key = base-secret\n",
+    )
+    .unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let app = App::start_with_aws_files(
+        "test",
+        data.path(),
+        Arc::new(MemoryStore::default()),
+        AwsFiles::Given { config, credentials },
+    );
+    let profile = app
+        .create_profile(ProfileInput {
+            name: "admin".into(),
+            color: "#cc3333".into(),
+            region: "eu-west-1".into(),
+            read_only: false,
+            connection: ConnectionInput::AwsProfile {
+                profile_name: "admin".into(),
+            },
+        })
+        .await
+        .unwrap();
+
+    app.provide_mfa_code(&profile.id, "123456").await.unwrap();
+    let tables = app.list_tables(&profile.id, None).await.unwrap();
+    assert_eq!(tables.names, ["signed-by-ASIAKEY1"]);
+
+    // The session runs out: the open connection asks for a new code rather than failing with
+    // AWS's expired-token error on every call.
+    tokio::time::sleep(std::time::Duration::from_millis(4_100)).await;
+    let asked = app.list_tables(&profile.id, None).await.unwrap_err();
+    assert_eq!(asked.code, ErrorCode::MfaRequired, "{asked:?}");
+    assert!(asked.message.contains("expired"), "{}", asked.message);
+    // Asked again, not once: until a code is given.
+    assert_eq!(
+        app.list_tables(&profile.id, None).await.unwrap_err().code,
+        ErrorCode::MfaRequired
+    );
+
+    app.provide_mfa_code(&profile.id, "123456").await.unwrap();
+    let tables = app.list_tables(&profile.id, None).await.unwrap();
+    assert_eq!(tables.names, ["signed-by-ASIAKEY2"]);
+}

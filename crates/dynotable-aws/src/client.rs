@@ -71,10 +71,23 @@ pub async fn streams_client(
 
 /// The shared SDK settings of `target` in `region`.
 async fn sdk_config(files: &AwsFiles, target: Target<'_>, region: &str) -> aws_types::SdkConfig {
+    let region_name = region;
     let region = Region::new(region.to_owned());
     let loader = files.apply(aws_config::defaults(BehaviorVersion::latest()).region(region));
     match target {
-        Target::Profile { name } => loader.profile_name(name).load().await,
+        Target::Profile { name } => {
+            let loader = loader.profile_name(name);
+            // aws-config assumes a profile's role itself but sends no DurationSeconds: a role
+            // with `duration_seconds` (and no MFA, which the app asks for) goes through
+            // aws-config's AssumeRoleProvider with every key of the profile (crate::roles).
+            match crate::roles::role_settings(files, name).await {
+                Ok(Some(role)) if role.duration_seconds.is_some() && role.mfa_serial.is_none() => {
+                    let provider = crate::roles::assume_role_provider(files, &role, region_name).await;
+                    loader.credentials_provider(provider).load().await
+                }
+                _ => loader.load().await,
+            }
+        }
         Target::ProfileWithCredentials {
             name,
             access_key_id,

@@ -1,31 +1,27 @@
 //! Assuming a profile's role when it asks for MFA (`mfa_serial` in the profile): aws-config reads
 //! such profiles but cannot ask anyone for the code, so DynoTable does this one step itself —
-//! the user types the code, STS AssumeRole is called with the source profile's credentials, the
-//! device's serial and the code, and the temporary credentials it returns sign DynamoDB calls
-//! until they expire.
+//! the user types the code, STS AssumeRole is called with the source's credentials (the source
+//! profile's, or those `credential_source` names), the device's serial and the code — and the
+//! profile's `external_id`, `role_session_name` and `duration_seconds` — and the temporary
+//! credentials it returns sign DynamoDB calls until they expire. Then the app asks for a code
+//! again (see `dynotable-app`'s sessions).
 
-use std::borrow::Cow;
 use std::time::SystemTime;
 
-use aws_runtime::env_config::file::EnvConfigFiles;
 use aws_types::SdkConfig;
 use aws_types::os_shim_internal::{Env, Fs};
 
 use crate::files::AwsFiles;
 use crate::profiles::DiscoverError;
+use crate::roles::{RoleSettings, role_settings_with};
 
-/// A role that needs an MFA code before it can be assumed.
+/// A role that needs an MFA code before it can be assumed: its settings (see [`crate::roles`])
+/// and the device whose code AssumeRole needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MfaChallenge {
-    /// The profile the user opened.
-    pub profile: String,
-    pub role_arn: String,
+    pub role: RoleSettings,
     /// The MFA device (`arn:aws:iam::…:mfa/…` or a hardware serial).
     pub mfa_serial: String,
-    /// Whose credentials call STS.
-    pub source_profile: String,
-    /// `duration_seconds` of the profile, when set.
-    pub duration_seconds: Option<i32>,
 }
 
 /// Temporary credentials from STS. Debug output never shows the secret or the token.
@@ -46,9 +42,14 @@ impl std::fmt::Debug for AssumedCredentials {
     }
 }
 
+/// How long before their expiry temporary credentials count as expired: a request signed just
+/// before the end may reach AWS just after it.
+pub const EXPIRY_MARGIN: std::time::Duration = std::time::Duration::from_secs(5);
+
 impl AssumedCredentials {
+    /// Whether the credentials are still good at `now`, [`EXPIRY_MARGIN`] before they expire.
     pub fn is_fresh(&self, now: SystemTime) -> bool {
-        self.expires_at > now
+        self.expires_at > now + EXPIRY_MARGIN
     }
 }
 
@@ -76,34 +77,16 @@ pub async fn mfa_challenge_with(
     env: &Env,
     profile: &str,
 ) -> Result<Option<MfaChallenge>, DiscoverError> {
-    let set =
-        aws_config::profile::load(fs, env, &EnvConfigFiles::default(), None::<Cow<'static, str>>).await?;
-    let Some(found) = set.get_profile(profile) else {
-        return Ok(None);
-    };
-    let get = |key: &str| found.get(key).map(str::to_owned);
-    Ok(
-        match (get("role_arn"), get("mfa_serial"), get("source_profile")) {
-            (Some(role_arn), Some(mfa_serial), Some(source_profile)) => Some(MfaChallenge {
-                profile: profile.to_owned(),
-                role_arn,
-                mfa_serial,
-                source_profile,
-                duration_seconds: get("duration_seconds").and_then(|d| d.parse().ok()),
-            }),
-            _ => None,
-        },
-    )
+    Ok(role_settings_with(fs, env, profile).await?.and_then(|role| {
+        let mfa_serial = role.mfa_serial.clone()?;
+        Some(MfaChallenge { role, mfa_serial })
+    }))
 }
 
-/// The source profile's configuration as aws-config loads it (its credentials and endpoint).
+/// The configuration whose credentials call STS for the challenge's role (its source profile,
+/// or its `credential_source`).
 pub async fn source_config(files: &AwsFiles, challenge: &MfaChallenge, region: &str) -> SdkConfig {
-    files
-        .apply(aws_config::defaults(aws_config::BehaviorVersion::latest()))
-        .profile_name(&challenge.source_profile)
-        .region(aws_types::region::Region::new(region.to_owned()))
-        .load()
-        .await
+    crate::roles::source_config(files, &challenge.role, region).await
 }
 
 /// Calls STS AssumeRole with the MFA `code`, signed with `source`'s credentials.
@@ -118,18 +101,19 @@ pub async fn assume_role_with_mfa(
     }
     let output = aws_sdk_sts::Client::new(source)
         .assume_role()
-        .role_arn(&challenge.role_arn)
-        .role_session_name("dynotable")
+        .role_arn(&challenge.role.role_arn)
+        .role_session_name(challenge.role.session_name_or_default())
+        .set_external_id(challenge.role.external_id.clone())
         .serial_number(&challenge.mfa_serial)
         .token_code(code)
-        .set_duration_seconds(challenge.duration_seconds)
+        .set_duration_seconds(challenge.role.duration_seconds)
         .send()
         .await
         .map_err(|err| {
             use aws_sdk_sts::error::ProvideErrorMetadata;
             match err.as_service_error() {
                 Some(service) => MfaError::Refused {
-                    role_arn: challenge.role_arn.clone(),
+                    role_arn: challenge.role.role_arn.clone(),
                     message: service.message().unwrap_or("no reason given").to_owned(),
                 },
                 None => MfaError::Failed(

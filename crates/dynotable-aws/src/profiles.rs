@@ -50,6 +50,14 @@ pub struct AwsProfile {
 pub enum DiscoverError {
     #[error("the AWS config files could not be read: {0}")]
     Load(#[from] ProfileFileLoadError),
+    /// A key the AWS CLI would refuse too.
+    #[error("the profile {profile} sets {key} = {value}, but it must be {expected}")]
+    Invalid {
+        profile: String,
+        key: String,
+        value: String,
+        expected: String,
+    },
 }
 
 /// The profiles of the AWS config and credentials files, by name. Missing files are not an

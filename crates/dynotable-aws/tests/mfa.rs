@@ -9,6 +9,7 @@ use aws_sdk_dynamodb::config::Credentials;
 use aws_types::os_shim_internal::{Env, Fs};
 use aws_types::region::Region;
 use dynotable_aws::mfa::{MfaChallenge, MfaError, assume_role_with_mfa, mfa_challenge_with};
+use dynotable_aws::roles::{RoleSettings, RoleSource};
 
 const CONFIG: &str = r#"
 [profile base]
@@ -38,20 +39,11 @@ async fn the_challenge_comes_from_the_profile_files() {
             dir.path().join("none").to_str().unwrap(),
         ),
     ]);
-    let challenge = mfa_challenge_with(&Fs::real(), &env, "admin")
+    let found = mfa_challenge_with(&Fs::real(), &env, "admin")
         .await
         .unwrap()
         .unwrap();
-    assert_eq!(
-        challenge,
-        MfaChallenge {
-            profile: "admin".into(),
-            role_arn: "arn:aws:iam::111122223333:role/Admin".into(),
-            mfa_serial: "arn:aws:iam::111122223333:mfa/me".into(),
-            source_profile: "base".into(),
-            duration_seconds: Some(1800),
-        }
-    );
+    assert_eq!(found, challenge());
     assert_eq!(
         mfa_challenge_with(&Fs::real(), &env, "no-mfa").await.unwrap(),
         None
@@ -94,11 +86,16 @@ async fn fake_sts(seen: Arc<Mutex<Vec<(String, String)>>>) -> String {
 
 fn challenge() -> MfaChallenge {
     MfaChallenge {
-        profile: "admin".into(),
-        role_arn: "arn:aws:iam::111122223333:role/Admin".into(),
+        role: RoleSettings {
+            profile: "admin".into(),
+            role_arn: "arn:aws:iam::111122223333:role/Admin".into(),
+            source: RoleSource::Profile("base".into()),
+            mfa_serial: Some("arn:aws:iam::111122223333:mfa/me".into()),
+            external_id: None,
+            session_name: None,
+            duration_seconds: Some(1800),
+        },
         mfa_serial: "arn:aws:iam::111122223333:mfa/me".into(),
-        source_profile: "base".into(),
-        duration_seconds: Some(1800),
     }
 }
 
@@ -153,4 +150,25 @@ async fn assume_role_sends_the_serial_and_code_signed_by_the_source_profile() {
         MfaError::MalformedCode
     );
     assert_eq!(seen.lock().unwrap().len(), before);
+}
+
+#[tokio::test]
+async fn assume_role_with_mfa_sends_the_profiles_external_id_and_session_name() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let url = fake_sts(seen.clone()).await;
+    let source = aws_config::defaults(BehaviorVersion::latest())
+        .region(Region::new("eu-west-1"))
+        .credentials_provider(Credentials::new("AKIABASEKEY", "base-secret", None, None, "test"))
+        .endpoint_url(&url)
+        .load()
+        .await;
+    let mut with_keys = challenge();
+    with_keys.role.external_id = Some("partner-42".into());
+    with_keys.role.session_name = Some("alice-laptop".into());
+    assume_role_with_mfa(&source, &with_keys, "123456").await.unwrap();
+    let (_, form) = seen.lock().unwrap()[0].clone();
+    for field in ["ExternalId=partner-42", "RoleSessionName=alice-laptop"] {
+        assert!(form.contains(field), "{field} not in {form}");
+    }
+    assert!(!form.contains("RoleSessionName=dynotable"), "{form}");
 }

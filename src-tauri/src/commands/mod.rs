@@ -5,6 +5,7 @@
 
 pub mod bulk;
 pub mod modeler;
+pub mod sign_in;
 pub mod streams;
 
 use dynotable_app::builder::{

@@ -120,6 +120,18 @@ export const commands = {
 	listTablesInRegions: (profileId: string, regions: string[]) => typedError<RegionTables[], CommandError>(__TAURI_INVOKE("list_tables_in_regions", { profileId, regions })),
 	/**  Assumes an AWS profile's MFA-protected role with the code the user typed. */
 	provideMfaCode: (profileId: string, code: string) => typedError<null, CommandError>(__TAURI_INVOKE("provide_mfa_code", { profileId, code })),
+	/**
+	 *  Starts signing an AWS profile in to IAM Identity Center: opens the verification page in the
+	 *  system browser and returns the code the user checks there.
+	 */
+	startSsoSignIn: (profileId: string) => typedError<SsoSignInPrompt, CommandError>(__TAURI_INVOKE("start_sso_sign_in", { profileId })),
+	/**
+	 *  Waits until the user approves the sign-in in the browser (or refuses, lets it expire, or
+	 *  cancels it).
+	 */
+	finishSsoSignIn: (profileId: string) => typedError<null, CommandError>(__TAURI_INVOKE("finish_sso_sign_in", { profileId })),
+	/**  Stops waiting for a sign-in; its `finish_sso_sign_in` answers `CANCELLED`. */
+	cancelSsoSignIn: (profileId: string) => typedError<null, CommandError>(__TAURI_INVOKE("cancel_sso_sign_in", { profileId })),
 	/**  Deletes the demo tables of the embedded engine and loads them again. */
 	resetDemoData: () => typedError<DemoReset, CommandError>(__TAURI_INVOKE("reset_demo_data")),
 	/**
@@ -711,7 +723,12 @@ export type ErrorCode =
 /**  A destructive change was sent without the user's confirmation (or with a stale one). */
 "NOT_CONFIRMED" | 
 /**  The table has no stream to read: it can be turned on in the table's Settings. */
-"STREAM_OFF";
+"STREAM_OFF" | 
+/**
+ *  The profile signs in with IAM Identity Center and has no usable token: call
+ *  `start_sso_sign_in`, then `finish_sso_sign_in`, then try again.
+ */
+"SSO_SIGN_IN_REQUIRED";
 
 /**  What happened to the item before the write. */
 export type Expectation = 
@@ -1647,6 +1664,16 @@ export type SortKeyCondition = { op: "eq"; value: AttributeValue } | { op: "lt";
 export type SortKeyOperator = "=" | "<" | "<=" | ">" | ">=" | "BETWEEN" | "begins_with";
 
 export type Spread = "byItems" | "uniform";
+
+/**  What the user needs to approve a sign-in: the code to check and where. */
+export type SsoSignInPrompt = {
+	/**  The code the verification page shows, for the user to compare. */
+	userCode: string,
+	/**  The verification page (already opened in the browser). */
+	verificationUri: string,
+	/**  When the code stops being accepted, in milliseconds since 1970. */
+	expiresAtMs: number,
+};
 
 /**  A statement's own failure inside a batch (`ConditionalCheckFailed`, `DuplicateItem`, ...). */
 export type StatementError = {

@@ -70,6 +70,8 @@ export function errorTitle(code: UiError["code"]): string {
       return "Not confirmed";
     case "STREAM_OFF":
       return "The table has no stream";
+    case "SSO_SIGN_IN_REQUIRED":
+      return "Sign in to IAM Identity Center";
     case "IPC_FAILURE":
       return "The app's backend did not answer";
   }

@@ -45,6 +45,12 @@ function source(overrides: Partial<ConnectionsSource> = {}): ConnectionsSource {
     stopSharing: vi.fn(async () => ({ status: "ok" as const, data: null })),
     sharedEngine: vi.fn(async () => ({ status: "ok" as const, data: null })),
     provideMfaCode: vi.fn(async () => ({ status: "ok" as const, data: null })),
+    startSsoSignIn: vi.fn(async () => ({
+      status: "ok" as const,
+      data: { userCode: "ABCD-EFGH", verificationUri: "https://device.sso.example/", expiresAtMs: 0 },
+    })),
+    finishSsoSignIn: vi.fn(async () => ({ status: "ok" as const, data: null })),
+    cancelSsoSignIn: vi.fn(async () => ({ status: "ok" as const, data: null })),
     resetDemoData: vi.fn(async () => ({ status: "ok" as const, data: { tables: 6, items: 17280 } })),
     ...overrides,
   };
@@ -179,6 +185,69 @@ describe("ConnectionsSidebar", () => {
     fireEvent.click(within(prompt).getByRole("button", { name: "Assume role" }));
     await waitFor(() => expect(screen.getByTestId("open-table-prod-users")).toBeTruthy());
     expect(fake.provideMfaCode).toHaveBeenCalledWith("p1", "123456");
+  });
+
+  it("signs an SSO profile in: shows the code and the page to approve it on, then lists its tables", async () => {
+    let signedIn = false;
+    let approve: () => void = () => {};
+    const fake = source({
+      listTables: vi.fn(async (profileId: string) =>
+        profileId === "p1" && !signedIn
+          ? { status: "error" as const, error: { code: "SSO_SIGN_IN_REQUIRED" as const, message: "You are not signed in. Sign in to IAM Identity Center (https://corp.awsapps.com/start) to open the profile prod.", exception: null } }
+          : { status: "ok" as const, data: { names: ["prod-users"], nextStart: null } },
+      ),
+      finishSsoSignIn: vi.fn(
+        () =>
+          new Promise<{ status: "ok"; data: null }>((resolve) => {
+            approve = () => {
+              signedIn = true;
+              resolve({ status: "ok", data: null });
+            };
+          }),
+      ),
+    });
+    render(<ConnectionsSidebar source={fake} />);
+    await waitFor(() => expect(screen.getByTestId("connection-p1")).toBeTruthy());
+    fireEvent.click(within(screen.getByTestId("connection-p1")).getByRole("button", { name: "prod" }));
+    const signIn = await screen.findByRole("group", { name: "IAM Identity Center sign-in" });
+    expect(signIn.textContent).toContain("https://corp.awsapps.com/start");
+    fireEvent.click(within(signIn).getByRole("button", { name: "Sign in" }));
+    await waitFor(() => expect(screen.getByTestId("sso-user-code").textContent).toBe("ABCD-EFGH"));
+    expect(screen.getByTestId("sso-verification-uri").textContent).toBe("https://device.sso.example/");
+    expect(fake.startSsoSignIn).toHaveBeenCalledWith("p1");
+    expect(fake.finishSsoSignIn).toHaveBeenCalledWith("p1");
+    approve();
+    await waitFor(() => expect(screen.getByTestId("open-table-prod-users")).toBeTruthy());
+  });
+
+  it("cancels an SSO sign-in that waits, and offers to sign in again", async () => {
+    let cancel: () => void = () => {};
+    const fake = source({
+      listTables: vi.fn(async (profileId: string) =>
+        profileId === "p1"
+          ? { status: "error" as const, error: { code: "SSO_SIGN_IN_REQUIRED" as const, message: "The sign-in session has expired.", exception: null } }
+          : { status: "ok" as const, data: { names: ["Orders"], nextStart: null } },
+      ),
+      finishSsoSignIn: vi.fn(
+        () =>
+          new Promise<{ status: "error"; error: { code: "CANCELLED"; message: string; exception: null } }>((resolve) => {
+            cancel = () => resolve({ status: "error", error: { code: "CANCELLED", message: "The sign-in was cancelled.", exception: null } });
+          }),
+      ),
+      cancelSsoSignIn: vi.fn(async () => {
+        cancel();
+        return { status: "ok" as const, data: null };
+      }),
+    });
+    render(<ConnectionsSidebar source={fake} />);
+    await waitFor(() => expect(screen.getByTestId("connection-p1")).toBeTruthy());
+    fireEvent.click(within(screen.getByTestId("connection-p1")).getByRole("button", { name: "prod" }));
+    const signIn = await screen.findByRole("group", { name: "IAM Identity Center sign-in" });
+    fireEvent.click(within(signIn).getByRole("button", { name: "Sign in" }));
+    fireEvent.click(await within(signIn).findByRole("button", { name: "Cancel" }));
+    expect(fake.cancelSsoSignIn).toHaveBeenCalledWith("p1");
+    await waitFor(() => expect(within(signIn).getByRole("button", { name: "Sign in" })).toBeTruthy());
+    expect(within(signIn).queryByRole("alert")).toBeNull();
   });
 
   it("resets the demo data only after a confirmation, and says what it loaded", async () => {

@@ -21,6 +21,9 @@ export type ConnectionsSource = Pick<
   | "stopSharing"
   | "sharedEngine"
   | "provideMfaCode"
+  | "startSsoSignIn"
+  | "finishSsoSignIn"
+  | "cancelSsoSignIn"
   | "resetDemoData"
 >;
 
@@ -275,6 +278,7 @@ export function ConnectionsSidebar({
                   profileId={profile.id}
                   listTables={source.listTables}
                   provideMfaCode={source.provideMfaCode}
+                  signIn={source}
                   onOpen={(table) => onOpenTable(profile, table)}
                   onNewTable={onNewTable === undefined ? undefined : () => onNewTable(profile)}
                 />

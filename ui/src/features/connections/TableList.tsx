@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from "react";
 import type { commands, TableList as TablePage } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
+import { SsoSignIn, type SsoSignInCalls } from "./SsoSignIn";
 
 export type ListTables = typeof commands.listTables;
 export type ProvideMfaCode = typeof commands.provideMfaCode;
@@ -24,12 +25,15 @@ export function TableList({
   profileId,
   listTables,
   provideMfaCode,
+  signIn,
   onOpen,
   onNewTable,
 }: {
   profileId: string;
   listTables: ListTables;
   provideMfaCode: ProvideMfaCode;
+  /** The IAM Identity Center sign-in, for SSO profiles without a usable token. */
+  signIn: SsoSignInCalls;
   onOpen: (table: string) => void;
   /** Opens the create-table screen for this connection. */
   onNewTable?: (() => void) | undefined;
@@ -64,6 +68,9 @@ export function TableList({
         }}
       />
     );
+  }
+  if (tables.status === "error" && tables.error.code === "SSO_SIGN_IN_REQUIRED") {
+    return <SsoSignIn profileId={profileId} message={tables.error.message} calls={signIn} onSignedIn={() => setAttempt((n) => n + 1)} />;
   }
   if (tables.status === "error") {
     return (
