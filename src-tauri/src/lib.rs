@@ -7,7 +7,6 @@
 
 pub mod commands;
 mod dialogs;
-mod rendering;
 
 use tauri::Manager;
 
@@ -129,9 +128,6 @@ pub fn run() {
         .invoke_handler(commands.invoke_handler())
         .setup(move |app| {
             commands.mount_events(app);
-            if let Some(window) = app.get_webview_window("main") {
-                rendering::apply(&window);
-            }
             let platform_dir = app.path().app_data_dir()?;
             let override_dir = std::env::var(dynotable_app::data_dir::OVERRIDE_VAR).ok();
             let data_dir = dynotable_app::data_dir::resolve(

@@ -54,7 +54,7 @@ def test_the_start_screen_walks_the_demo_story_into_the_real_views(window):
 
     def first_rows(d):
         box = css(d, marked)
-        rows = [content(th) for th in box.find_elements(By.CSS_SELECTOR, 'tbody th[scope="row"]')]
+        rows = [content(th) for th in box.find_elements(By.CSS_SELECTOR, '[data-testid="box-row"] [role="rowheader"]')]
         return rows if len(rows) > 2 else None
 
     rows = wait_for(window, "VEH#V-7741's rows", first_rows)
