@@ -127,51 +127,6 @@ def test_the_map_opens_veh_v_7741s_box_meta_before_its_readings(window):
     screenshots_light_and_dark(window, "collections-veh-v-7741")
 
 
-def test_a_box_shown_whole_reads_on_as_its_rows_come_into_sight(window):
-    """VEH#V-7741 holds 1,441 items: its box draws the first rows; "Show them here" draws every
-    item in sort-key order, read from the engine page after page (Query with ExclusiveStartKey)
-    as the run scrolls through it, until the whole collection is read."""
-    open_view(window, "collections")
-    click_css(window, '[data-testid="table-screen-Telemetry"] [data-testid="toggle-map"]', "Show the map")
-    target = present(window, '[data-testid="table-screen-Telemetry"] .collection-map button[aria-label^="vehicleId = VEH#V-7741:"]',
-                     "VEH#V-7741 in the map")
-    click(window, target, "VEH#V-7741 in the map")
-    box_css = f'[data-testid="table-screen-Telemetry"] {RUN_BOX}[data-key="VEH#V-7741"]'
-    show = present(window, f"{box_css} [data-testid='box-show-whole']", "VEH#V-7741's Show them here")
-    click(window, show, "Show them here")
-    present(window, f"{box_css} [data-testid='whole-rows']", "VEH#V-7741 shown whole")
-    run = css(window, '[data-testid="table-screen-Telemetry"] [data-testid="collections-run"]')
-
-    # A person scrolling down through the box with the wheel, a screen at a time (the wheel also
-    # ends the map's hold on the box it revealed), until rows past the first page of 500 read on
-    # are drawn.
-    scroll = "arguments[0].dispatchEvent(new WheelEvent('wheel', {deltaY: arguments[1], bubbles: true})); arguments[0].scrollTop += arguments[1];"
-
-    def deep_rows(d):
-        d.execute_script(scroll, run, run.size["height"])
-        rows = css(d, box_css).find_elements(By.CSS_SELECTOR, '[data-testid="box-row"]')
-        numbered = [(int(r.get_attribute("data-row")), content(css(r, '[role="rowheader"]'))) for r in rows]
-        return numbered if numbered and max(n for n, _ in numbered) > 600 else None
-
-    rows = wait_for(window, "rows past the first page read on", deep_rows, timeout=120)
-    keys = [key for _, key in sorted(rows)]
-    assert all(k.startswith("TS#") for k in keys), keys[:3]
-    assert keys == sorted(keys), keys
-    # The header stays in sight while the rows scroll by.
-    header = css(window, f"{box_css} .run-box-header")
-    assert window.execute_script(
-        "const r = arguments[0].getBoundingClientRect(), s = arguments[1].getBoundingClientRect(); return r.top >= s.top - 1 && r.bottom <= s.bottom;",
-        header, run)
-    screenshots_light_and_dark(window, "collections-box-whole")
-
-    def read_to_the_end(d):
-        d.execute_script(scroll, run, run.size["height"] * 4)
-        status = content(css(d, f"{box_css} [data-testid='whole-status']"))
-        return status if status.startswith("All ") else None
-
-    assert wait_for(window, "the whole collection read", read_to_the_end, timeout=120) == "All 1,441 items read."
-
-
 def test_a_table_without_a_sort_key_says_why_it_has_no_collections(window):
     """People's key is PersonID alone: one item per key, and the view says so."""
     view = open_view(window, "collections", table="People")

@@ -55,7 +55,7 @@ export function useGrid(keys: KeySchema, items: Item[]): Grid {
   }
   // (The sort key is drawn in a monospace face, about 0.62 em a character.)
   const sortKeyWidth = `${Math.ceil(Math.min(48, state.sortKeyChars) * 0.62 + 1)}em`;
-  const template = `${sortKey === null ? "" : `minmax(6em, ${sortKeyWidth}) `}repeat(${Math.max(1, state.columns.length)}, minmax(7rem, 1fr))`;
+  const template = `${sortKey === null ? "" : `${sortKeyWidth} `}repeat(${Math.max(1, state.columns.length)}, minmax(5.5rem, 1fr))`;
   return { columns: state.columns, style: { gridTemplateColumns: template } };
 }
 
