@@ -23,7 +23,7 @@ import { matchesShortcut } from "../../app/shortcuts";
 import { collectionKey, type BoxState, type CollectionEntry, type Collections, type Item } from "./useCollections";
 import { boxRead, sameBoxRead, type ActiveRead, type BoxRead } from "./activeRead";
 import { ReadRows } from "./ReadRows";
-import { WholeRows } from "./WholeRows";
+import { WholeRows, wholeRowCount } from "./WholeRows";
 import { GRID_ROW, GridCells, GridHead, useGrid, type ColumnMark, type Marks } from "./RowGrid";
 import "./CollectionsView.css";
 
@@ -65,10 +65,7 @@ function estimate(entry: CollectionEntry | undefined, state: BoxState | undefine
   // Not listed yet: counted as a full box (most boxes of a table worth virtualising are), so the
   // run's length barely moves as its stretches are listed.
   if (entry === undefined) return HEADER + COLUMN_HEADER + rowsPerBox * GRID_ROW + MORE + GAP + 8;
-  if (whole) {
-    const count = state?.status === "ok" ? (state.more ? Math.max(entry.itemCount, state.items.length + 1) : state.items.length) : entry.itemCount;
-    return HEADER + COLUMN_HEADER + count * GRID_ROW + MORE + GAP + 8;
-  }
+  if (whole) return HEADER + COLUMN_HEADER + wholeRowCount(entry, state) * GRID_ROW + MORE + GAP + 8;
   const rows = Math.min(state?.status === "ok" ? state.items.length : entry.itemCount, rowsPerBox);
   const more = entry.itemCount > rows ? MORE : 0;
   return HEADER + COLUMN_HEADER + rows * GRID_ROW + more + GAP + 8;

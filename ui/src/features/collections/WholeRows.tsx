@@ -18,6 +18,15 @@ import { GRID_ROW, GridCells, GridHead, useGrid, type Marks } from "./RowGrid";
 
 type Ok = Extract<BoxState, { status: "ok" }>;
 
+/**
+ * The rows of a box shown whole: the statistics' item count while there is more to read, what the
+ * reads found once they reach the end (a collection may have grown or shrunk since it was counted).
+ */
+export function wholeRowCount(entry: CollectionEntry, state: BoxState | undefined): number {
+  if (state?.status !== "ok") return entry.itemCount;
+  return state.more ? Math.max(entry.itemCount, state.items.length + 1) : state.items.length;
+}
+
 export function WholeRows({
   entry,
   keys,
@@ -38,8 +47,7 @@ export function WholeRows({
   onReadOn: (key: string, upTo: number) => void;
 }) {
   const grid = useGrid(keys, state.items);
-  // The statistics count the items; a collection that grew or shrank since shows what the reads find.
-  const count = state.more ? Math.max(entry.itemCount, state.items.length + 1) : state.items.length;
+  const count = wholeRowCount(entry, state);
   const rowsRef = useRef<HTMLDivElement>(null);
   // Where the rows start inside the box (below its header and column header).
   const [inBox, setInBox] = useState(0);

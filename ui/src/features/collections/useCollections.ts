@@ -40,8 +40,6 @@ export type BoxState =
       consumedUnits: number | null;
       /** Where the next page starts (the last LastEvaluatedKey); `null` once the collection is read to its end. */
       lastKey?: Item | null;
-      /** A page after the first is being read (`readOn`). */
-      readingOn?: boolean;
       /** Why the last page after the first failed. */
       readOnError?: UiError | null;
     }
@@ -156,7 +154,7 @@ export function useCollections({
         return { token, boxes: copy };
       });
     },
-    [token],
+    [current, token],
   );
 
   /** The Query of one box, in sort-key order, eventually consistent, from `start` on. */
@@ -295,7 +293,8 @@ export function useCollections({
         const box = state.settled.get(key);
         if (box === undefined || box.status !== "ok" || !box.more || box.lastKey == null || box.items.length > mark.upTo) return;
         mark.busy = true;
-        settle(key, { ...box, readingOn: true, readOnError: null });
+        // Asked again after a failed page: the failure is no longer what the box says.
+        if (box.readOnError) settle(key, { ...box, readOnError: null });
         void unwrap(source.query(profileId, boxQuery(entry, box.lastKey, READ_ON_PAGE))).then((result) => {
           mark.busy = false;
           if (run.current !== state) return;
@@ -311,12 +310,11 @@ export function useCollections({
               more: lastKey !== null,
               lastKey,
               consumedUnits: units === null ? latest.consumedUnits : (latest.consumedUnits ?? 0) + units,
-              readingOn: false,
               readOnError: null,
             });
             step();
           } else if (result.status === "error") {
-            settle(key, { ...latest, readingOn: false, readOnError: result.error });
+            settle(key, { ...latest, readOnError: result.error });
           }
         });
       };

@@ -378,8 +378,7 @@ export function TableScreen({
   };
   // A box of the run regrouped by an index opens as a Query of that index.
   const openBox = (value: AttributeValue) => {
-    const keys = groupBy === null ? description.keys : (description.indexes.find((i) => i.name === groupBy)?.keys ?? description.keys);
-    runInput(collectionQuery(tableName, keys, value, groupBy));
+    runInput(collectionQuery(tableName, groupKeys ?? description.keys, value, groupBy));
     setView("items");
   };
   // The items the run read from the table (an index's entries are projections: not staged).
