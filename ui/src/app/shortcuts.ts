@@ -17,6 +17,7 @@ export type ShortcutId =
   | "move-box"
   | "open-box"
   | "enter-box"
+  | "whole-box"
   | "move-row"
   | "leave-box"
   | "open-row"
@@ -93,6 +94,12 @@ export const SHORTCUTS: readonly Shortcut[] = [
   },
   { id: "open-box", description: "Open the focused box in the Items view", scope: "Collections view", combos: [{ key: "Enter" }] },
   { id: "enter-box", description: "Move into the focused box's rows", scope: "Collections view", combos: [{ key: "ArrowRight" }] },
+  {
+    id: "whole-box",
+    description: "Show every item of the focused box here, or only its first rows again",
+    scope: "Collections view",
+    combos: [{ key: "w" }],
+  },
   {
     id: "move-row",
     description: "In a box's rows: the previous or next row, the first, the last",

@@ -283,6 +283,41 @@ describe("CollectionsView", () => {
     expect(within(boxes()[0]!).getByTestId("box-more").textContent).toContain("36 more items");
   });
 
+  it("shows the focused box whole with W, and its first rows again with W", async () => {
+    const source = fakeSource([stat("VEH#V-7741", 41, 4000), stat("VEH#V-7742", 41, 4000)]);
+    renderHarness({ source });
+    await waitFor(() => expect(within(boxes()[1]!).getAllByTestId("box-row")).toHaveLength(5));
+    fireEvent.keyDown(boxes()[1]!, { key: "w" });
+    await waitFor(() => expect(within(boxes()[1]!).getByTestId("whole-status").textContent).toBe("All 41 items read."));
+    expect(within(boxes()[0]!).queryByTestId("whole-rows")).toBeNull();
+    fireEvent.keyDown(boxes()[1]!, { key: "w" });
+    await waitFor(() => expect(within(boxes()[1]!).queryByTestId("whole-rows")).toBeNull());
+    // With a modifier it is not the shortcut.
+    fireEvent.keyDown(boxes()[1]!, { key: "w", ctrlKey: true });
+    expect(within(boxes()[1]!).queryByTestId("whole-rows")).toBeNull();
+  });
+
+  it("keeps the run where it is when a box far down is shown whole", async () => {
+    const source = fakeSource(Array.from({ length: 100 }, (_, i) => stat(`VEH#V-${String(i).padStart(3, "0")}`, 41, 4000)));
+    renderHarness({ source });
+    await waitFor(() => expect(boxes().length).toBeGreaterThan(0));
+    const run = screen.getByTestId("collections-run");
+    act(() => {
+      run.scrollTop = 50 * 200;
+      fireEvent.scroll(run);
+    });
+    await waitFor(() => expect(Number(boxes()[0]!.getAttribute("aria-posinset"))).toBeGreaterThan(30));
+    const key = boxes()[0]!.getAttribute("data-key")!;
+    const at = run.scrollTop;
+    fireEvent.keyDown(boxes()[0]!, { key: "w" });
+    const box = () => boxes().find((b) => b.getAttribute("data-key") === key);
+    await waitFor(() => expect(box() && within(box()!).queryByTestId("whole-rows")).not.toBeNull());
+    // The box's own rows scroll in the run's scroll: they must not move it (to the top, say).
+    expect(run.scrollTop).toBe(at);
+    await waitFor(() => expect(within(box()!).getByTestId("whole-status").textContent).toBe("All 41 items read."));
+    expect(run.scrollTop).toBe(at);
+  });
+
   it("copies the focused row's item with Mod+C", async () => {
     const onCopyItem = vi.fn();
     renderHarness({ source: fakeSource([stat("VEH#V-7741", 41, 4000)]), onCopyItem });

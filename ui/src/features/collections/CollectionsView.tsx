@@ -10,7 +10,8 @@
  * those without its keys absent (a sparse index), each column marked with what the index
  * projects. It follows the WAI-ARIA
  * feed pattern: every box is an article in the Tab order; ↑/↓ (or Page Up/Down) move between
- * boxes, Home/End go to the first and last, Enter opens the box in the Items view.
+ * boxes, Home/End go to the first and last, Enter opens the box in the Items view, W shows it
+ * whole (or its first rows again).
  */
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
@@ -223,14 +224,14 @@ export function CollectionsView({
 
   // The key handler and the box refs are the same functions from render to render, so a scroll
   // (which renders the view again) does not render every box in sight again.
-  const latest = useRef({ total, onOpen, onOpenItem, onCopyItem, virtualizer });
-  latest.current = { total, onOpen, onOpenItem, onCopyItem, virtualizer };
+  const latest = useRef({ total, onOpen, onOpenItem, onCopyItem, virtualizer, isWhole });
+  latest.current = { total, onOpen, onOpenItem, onCopyItem, virtualizer, isWhole };
   const registerBox = useCallback((index: number, el: HTMLElement | null) => {
     if (el) boxRefs.current.set(index, el);
     else boxRefs.current.delete(index);
   }, []);
   const onBoxKeyDown = useCallback((event: KeyboardEvent<HTMLElement>, index: number, entry: CollectionEntry) => {
-    const { total, onOpen, onOpenItem, onCopyItem, virtualizer } = latest.current;
+    const { total, onOpen, onOpenItem, onCopyItem, virtualizer, isWhole } = latest.current;
     const box = event.currentTarget;
     const rows = () => [...box.querySelectorAll<HTMLElement>('[data-testid="box-row"]')];
     const focusBox = (at: number) => {
@@ -261,6 +262,10 @@ export function CollectionsView({
       } else if (matchesShortcut("open-box", native)) {
         event.preventDefault();
         onOpen(entry.partitionValue);
+      } else if (total > 1 && matchesShortcut("whole-box", native)) {
+        // (A run of one collection is always whole.)
+        event.preventDefault();
+        showWhole(entry.key, !isWhole(entry.key));
       }
       return;
     }
@@ -292,7 +297,7 @@ export function CollectionsView({
         onCopyItem(found);
       }
     }
-  }, []);
+  }, [showWhole]);
 
   const loading = inSight.some((i) => {
     const entry = at(i);
@@ -376,7 +381,9 @@ export function CollectionsView({
                   data-index={v.index}
                   ref={virtualizer.measureElement}
                   className="collections-slot"
-                  style={{ transform: `translateY(${v.start}px)` }}
+                  // A box shown whole is placed with `top`: WebKit does not keep its sticky header
+                  // in the run's sight inside a transformed slot.
+                  style={entry !== undefined && isWhole(entry.key) ? { top: v.start } : { transform: `translateY(${v.start}px)` }}
                 >
                   {entry === undefined ? (
                     <article className="run-box run-box-unlisted" aria-posinset={v.index + 1} aria-setsize={total} aria-busy data-testid="collection-run-unlisted">

@@ -62,6 +62,9 @@ export function WholeRows({
     estimateSize: () => GRID_ROW,
     overscan: 12,
     scrollMargin: boxStart + inBox,
+    // A virtualizer scrolls its scroll element to its own offset when it attaches to it, and a new
+    // one's offset is `initialOffset`: without this, showing a box whole jumped the run to its top.
+    initialOffset: () => scrollElement?.scrollTop ?? 0,
     useFlushSync: false,
   });
   const virtual = virtualizer.getVirtualItems();
