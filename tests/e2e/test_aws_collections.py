@@ -21,7 +21,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from conftest import screenshot
-from window import STARTUP, STEP, click, click_css, click_xpath, choose, content, present, text_of, wait_for
+from window import STARTUP, STEP, click, click_css, click_xpath, choose, content, present, text_of, type_into, wait_for
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 TARGET = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
@@ -129,9 +129,7 @@ def gate(driver):
 
 def set_budget(driver, units: str) -> None:
     field = gate(driver).find_element(By.CSS_SELECTOR, '[data-testid="statistics-budget"]')
-    click(driver, field, "the budget")
-    field.clear()
-    field.send_keys(units)
+    type_into(driver, field, units, "the budget")
     wait_for(driver, f"the budget to read {units}", lambda d: field.get_attribute("value") == units)
 
 

@@ -127,6 +127,88 @@ def test_the_map_opens_veh_v_7741s_box_meta_before_its_readings(window):
     screenshots_light_and_dark(window, "collections-veh-v-7741")
 
 
+def test_a_box_shown_whole_reads_on_as_its_rows_come_into_sight(window):
+    """VEH#V-7741 holds 1,441 items: its box draws the first rows; "Show them here" draws every
+    item in sort-key order (W on the focused box), read from the engine page after page (Query
+    with ExclusiveStartKey) as the run scrolls through it, until the whole collection is read."""
+    open_view(window, "collections")
+    click_css(window, '[data-testid="table-screen-Telemetry"] [data-testid="toggle-map"]', "Show the map")
+    target = present(window, '[data-testid="table-screen-Telemetry"] .collection-map button[aria-label^="vehicleId = VEH#V-7741:"]',
+                     "VEH#V-7741 in the map")
+    click(window, target, "VEH#V-7741 in the map")
+    box_css = f'[data-testid="table-screen-Telemetry"] {RUN_BOX}[data-key="VEH#V-7741"]'
+    run = css(window, '[data-testid="table-screen-Telemetry"] [data-testid="collections-run"]')
+    # A turn of the wheel by a screen of the run.
+    wheel = """const run = arguments[0], dy = run.clientHeight;
+               run.dispatchEvent(new WheelEvent('wheel', {deltaY: dy, bubbles: true})); run.scrollTop += dy;"""
+    # The map focuses the box it revealed; W shows the focused box whole (its "Show them here"
+    # button does the same: vitest clicks it).
+    present(window, f"{box_css}:focus", "VEH#V-7741's box revealed and focused")
+    ActionChains(window).send_keys("w").perform()
+    present(window, f"{box_css} [data-testid='whole-rows']", "VEH#V-7741 shown whole")
+    # The map put away, so the run has the window's height to scroll the box through.
+    click_css(window, '[data-testid="table-screen-Telemetry"] [data-testid="toggle-map"]', "Hide the map")
+    present(window, f"{box_css} [data-testid='whole-rows']", "VEH#V-7741 shown whole")
+
+    # A person scrolling down through the box with the wheel, a screen at a time, waiting for the
+    # rows in sight to be read before scrolling on, until rows past the first page of 500 are drawn.
+    def in_sight(d):
+        """The box's rows drawn in the run's sight, as (row number, sort key), and how many of them
+        are not read yet, in one look. None while the rows drawn are not yet those of the scroll
+        position (the window draws after the scroll, later on a loaded machine)."""
+        found = d.execute_script(
+            """const box = document.querySelector(arguments[0]), run = arguments[1];
+               if (box === null) return null;
+               const sight = run.getBoundingClientRect();
+               const seen = [...box.querySelectorAll('[data-row]')].filter((r) => {
+                 const at = r.getBoundingClientRect();
+                 return at.bottom > sight.top && at.top < sight.bottom;
+               });
+               if (seen.length === 0) return null;
+               const read = seen.filter((r) => r.getAttribute('data-testid') === 'box-row');
+               return [read.map((r) => [Number(r.getAttribute('data-row')), r.querySelector('[role="rowheader"]').textContent]),
+                       seen.length - read.length];""",
+            box_css, run)
+        if found is None:
+            return None
+        numbered, pending = found
+        return [(int(n), key) for n, key in numbered], pending
+
+    def deep_rows(d):
+        found = in_sight(d)
+        if found is None or found[1]:
+            return None
+        numbered = found[0]
+        if numbered and max(n for n, _ in numbered) > 600:
+            return numbered
+        d.execute_script(wheel, run)
+        return None
+
+    rows = wait_for(window, "rows past the first page read on", deep_rows, timeout=120)
+    keys = [key for _, key in sorted(rows)]
+    assert all(k.startswith("TS#") for k in keys), keys[:3]
+    assert keys == sorted(keys), keys
+    # The header stays in sight while the rows scroll by.
+    header = css(window, f"{box_css} .run-box-header")
+    placed = window.execute_script(
+        """const r = arguments[0].getBoundingClientRect(), s = arguments[1].getBoundingClientRect();
+           return {header: [r.top, r.bottom], run: [s.top, s.bottom], inSight: r.top >= s.top - 1 && r.bottom <= s.bottom};""",
+        header, run)
+    assert placed["inSight"], placed
+    screenshots_light_and_dark(window, "collections-box-whole")
+
+    def read_to_the_end(d):
+        status = content(css(d, f"{box_css} [data-testid='whole-status']"))
+        if status.startswith("All "):
+            return status
+        found = in_sight(d)
+        if found is not None and not found[1]:
+            d.execute_script(wheel, run)
+        return None
+
+    assert wait_for(window, "the whole collection read", read_to_the_end, timeout=120) == "All 1,441 items read."
+
+
 def test_a_table_without_a_sort_key_says_why_it_has_no_collections(window):
     """People's key is PersonID alone: one item per key, and the view says so."""
     view = open_view(window, "collections", table="People")

@@ -23,6 +23,7 @@ from selenium.common.exceptions import (
     StaleElementReferenceException,
 )
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -95,31 +96,43 @@ def reachable(driver: WebDriver, element: WebElement) -> str:
 def click(driver: WebDriver, element: WebElement, what: str = "the element", timeout: float = STEP) -> None:
     """Clicks `element` as a person would: scrolled into view, and only once it is displayed,
     enabled and not covered by anything."""
-    last = {"why": "was never checked"}
-
-    def ready(d: WebDriver) -> bool:
-        last["why"] = reachable(d, element)
-        if last["why"]:
-            return False
-        try:
-            element.click()
-            return True
-        except (ElementClickInterceptedException, ElementNotInteractableException) as err:
-            last["why"] = f"refused the click ({type(err).__name__})"
-            return False
-
-    try:
-        WebDriverWait(driver, timeout, poll_frequency=0.2, ignored_exceptions=NOT_YET).until(ready)
-    except Exception as err:
-        raise AssertionError(f"could not click {what} within {timeout:.0f} s: it {last['why']}") from err
+    _click_when_reachable(driver, lambda: element, what, timeout)
 
 
 def click_css(driver: WebDriver, selector: str, what: str | None = None, scope=None) -> WebElement:
-    element = present(driver, selector, what) if scope is None else wait_for(
-        driver, what or selector, lambda d: scope.find_elements(By.CSS_SELECTOR, selector)
-    )[0]
-    click(driver, element, what or selector)
-    return element
+    """Clicks the first element matching `selector` (in `scope`), found again at each try: a
+    virtualised list may draw the element anew between the look and the click."""
+    root = driver if scope is None else scope
+
+    def find():
+        found = root.find_elements(By.CSS_SELECTOR, selector)
+        return found[0] if found else None
+
+    return _click_when_reachable(driver, find, what or selector, STEP)
+
+
+def _click_when_reachable(driver: WebDriver, find: Callable[[], WebElement | None], what: str, timeout: float) -> WebElement:
+    last = {"why": "was never checked"}
+
+    def ready(d: WebDriver) -> WebElement | None:
+        element = find()
+        if element is None:
+            last["why"] = "was not there"
+            return None
+        last["why"] = reachable(d, element)
+        if last["why"]:
+            return None
+        try:
+            element.click()
+            return element
+        except (ElementClickInterceptedException, ElementNotInteractableException) as err:
+            last["why"] = f"refused the click ({type(err).__name__})"
+            return None
+
+    try:
+        return WebDriverWait(driver, timeout, poll_frequency=0.2, ignored_exceptions=NOT_YET).until(ready)
+    except Exception as err:
+        raise AssertionError(f"could not click {what} within {timeout:.0f} s: it {last['why']}") from err
 
 
 def click_xpath(driver: WebDriver, xpath: str, what: str, scope=None) -> WebElement:
@@ -130,9 +143,12 @@ def click_xpath(driver: WebDriver, xpath: str, what: str, scope=None) -> WebElem
 
 
 def type_into(driver: WebDriver, element: WebElement, text: str, what: str = "the field") -> None:
-    """Replaces what a field holds with `text`, typed key by key."""
+    """Replaces what a field holds with `text` as a person does: select all, then type key by key.
+    (WebDriver's clear() empties the field without an input event, so a React field keeps its
+    state and puts the old value back at its next render, before or among the keys typed.)"""
     click(driver, element, what)
-    element.clear()
+    element.send_keys(Keys.CONTROL, "a")
+    element.send_keys(Keys.BACK_SPACE)
     element.send_keys(text)
 
 
