@@ -49,12 +49,16 @@ export function WholeRows({
   const grid = useGrid(keys, state.items);
   const count = wholeRowCount(entry, state);
   const rowsRef = useRef<HTMLDivElement>(null);
-  // Where the rows start inside the box (below its header and column header).
+  // Where the rows start inside the box (below its header and column header), and the height of
+  // the box's header, under which the column header stays in sight as the rows scroll by.
   const [inBox, setInBox] = useState(0);
+  const [headTop, setHeadTop] = useState(0);
   // (The slot is the rows' offset parent: it is positioned, nothing between them is.)
   useLayoutEffect(() => {
     const rows = rowsRef.current;
-    if (rows !== null) setInBox(rows.offsetTop);
+    if (rows === null) return;
+    setInBox(rows.offsetTop);
+    setHeadTop(rows.closest("article")?.querySelector<HTMLElement>(".run-box-header")?.offsetHeight ?? 0);
   }, [boxStart]);
   const virtualizer = useVirtualizer({
     count,
@@ -75,7 +79,9 @@ export function WholeRows({
 
   return (
     <div className="whole" data-testid="whole-rows" aria-rowcount={count}>
-      <GridHead keys={keys} grid={grid} marks={marks} />
+      <div className="whole-head" style={{ top: headTop }}>
+        <GridHead keys={keys} grid={grid} marks={marks} />
+      </div>
       <div ref={rowsRef} className="whole-rows" style={{ height: virtualizer.getTotalSize() }}>
         {virtual.map((v) => {
           const item = state.items[v.index];
