@@ -8,6 +8,8 @@
 //! ```
 //!
 //! Phases (`all` runs them in order, each as a child process):
+//! - `start DIR` starts the app on the data folder `DIR/app` and stops it (the first start loads
+//!   the demo tables; the second is the app at rest, the baseline of the others);
 //! - `generate DIR N` writes `DIR/items.jsonl`: N items of plain JSON lines (about 200 bytes each,
 //!   a 38-digit number and a 36-decimal one among their attributes);
 //! - `import DIR FORMAT FILE TABLE` imports FILE into TABLE (created, on demand) of the app whose
@@ -43,6 +45,13 @@ fn main() {
     match arg(0) {
         "all" => all(Path::new(arg(1)), arg(2).parse().expect("N is a number")),
         "generate" => generate(Path::new(arg(1)), arg(2).parse().expect("N is a number")),
+        "start" => measured("start", "-", || {
+            tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()
+                .unwrap()
+                .block_on(start(Path::new(arg(1))))
+        }),
         phase @ ("import" | "export") => {
             let format = parse_format(arg(2));
             measured(phase, arg(2), || {
@@ -75,7 +84,7 @@ fn parse_format(name: &str) -> FileFormat {
     }
 }
 
-/// Every phase, each in a child process: generate, import the JSON lines, then for each format
+/// Every phase, each in a child process: generate, start twice, import the JSON lines, then for each format
 /// export the table and import the export into a table of its own.
 fn all(dir: &Path, n: u64) {
     std::fs::create_dir_all(dir).unwrap();
@@ -89,6 +98,9 @@ fn all(dir: &Path, n: u64) {
     if !source.exists() {
         run(&["generate", d, &n.to_string()]);
     }
+    // The first start loads the demo tables; the second is the app at rest, for comparison.
+    run(&["start", d]);
+    run(&["start", d]);
     run(&["import", d, "jsonLines", source.to_str().unwrap(), "Loaded"]);
     for (format, extension) in [
         ("jsonLines", "jsonl"),
@@ -131,6 +143,14 @@ fn generate(dir: &Path, n: u64) {
         "phase=generate items={n} file={}",
         dir.join("items.jsonl").display()
     );
+}
+
+/// The app started and its engine opened, nothing else: the baseline of the other phases.
+async fn start(dir: &Path) -> u64 {
+    let app = App::start_with("bench", dir.join("app"), Arc::new(MemoryStore::default()));
+    let engine = app.engine().await.unwrap();
+    engine.close().await;
+    0
 }
 
 async fn transfer(phase: &str, dir: &Path, format: FileFormat, file: &Path, table: &str) -> u64 {
