@@ -42,6 +42,7 @@ const COMMANDS: &[&str] = &[
     "share_engine",
     "stop_sharing",
     "shared_engine",
+    "estimate_export",
     "export_items",
     "import_items",
     "query_history",

@@ -106,6 +106,16 @@ pub fn partial_path(path: &Path) -> PathBuf {
     path.with_file_name(format!(".{name}.dynotable-partial"))
 }
 
+/// Where a CSV export keeps its items until its header can be written: beside `path`, hidden,
+/// removed when the export ends however it ends.
+pub fn spool_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    path.with_file_name(format!(".{name}.dynotable-spool"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

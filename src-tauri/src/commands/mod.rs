@@ -7,6 +7,7 @@ pub mod bulk;
 pub mod modeler;
 pub mod sign_in;
 pub mod streams;
+pub mod transfer;
 
 use dynotable_app::builder::{
     BuiltRequest, CodeTarget, Diagnostic, ExpressionState, GeneratedExpression, KeySchemaState, KeyType,
@@ -33,7 +34,7 @@ use dynotable_app::sharing::SharedEngine;
 use dynotable_app::statistics::{ScanCost, StatisticsRequest};
 use dynotable_app::table_changes::TableChange;
 use dynotable_app::tables::RegionTables;
-use dynotable_app::transfer::{ExportSource, FileFormat, TransferProgress, TransferSummary};
+use dynotable_app::transfer::TransferProgress;
 use dynotable_app::{App, CommandError, Expectation, ItemCheck, UpdateOutcome, WriteOutcome};
 use dynotable_aws::client::ConnectionTest;
 use dynotable_aws::profiles::AwsProfile;
@@ -367,44 +368,6 @@ pub async fn stop_sharing(app: tauri::State<'_, App>) -> Result<(), CommandError
 #[specta::specta]
 pub async fn shared_engine(app: tauri::State<'_, App>) -> Result<Option<SharedEngine>, CommandError> {
     Ok(app.shared_engine().await)
-}
-
-/// Exports a table or a query result to the file chosen as `file` (a handle from
-/// `choose_file`), reporting progress.
-#[tauri::command]
-#[specta::specta]
-pub async fn export_items(
-    app: tauri::State<'_, App>,
-    profile_id: String,
-    id: String,
-    source: ExportSource,
-    format: FileFormat,
-    file: String,
-    on_progress: tauri::ipc::Channel<TransferProgress>,
-) -> Result<TransferSummary, CommandError> {
-    app.export(&profile_id, &id, source, format, &file, |progress| {
-        let _ = on_progress.send(progress);
-    })
-    .await
-}
-
-/// Imports the items of the file chosen as `file` into `table` with BatchWriteItem, reporting
-/// progress.
-#[tauri::command]
-#[specta::specta]
-pub async fn import_items(
-    app: tauri::State<'_, App>,
-    profile_id: String,
-    id: String,
-    table: String,
-    format: FileFormat,
-    file: String,
-    on_progress: tauri::ipc::Channel<TransferProgress>,
-) -> Result<TransferSummary, CommandError> {
-    app.import(&profile_id, &id, &table, format, &file, |progress| {
-        let _ = on_progress.send(progress);
-    })
-    .await
 }
 
 /// The queries run on a connection (on one table, if given), newest first.
@@ -784,17 +747,4 @@ pub async fn update_item(
 ) -> Result<UpdateOutcome, CommandError> {
     app.update_item(&profile_id, &table, key, &update, names, values, expect)
         .await
-}
-
-/// What importing a file into a table will cost, every item sized, before it runs.
-#[tauri::command]
-#[specta::specta]
-pub async fn estimate_import_file(
-    app: tauri::State<'_, App>,
-    profile_id: String,
-    table: String,
-    format: FileFormat,
-    file: String,
-) -> Result<ImportEstimate, CommandError> {
-    app.estimate_import_file(&profile_id, &table, format, &file).await
 }

@@ -64,11 +64,14 @@ export const commands = {
 	stopSharing: () => typedError<null, CommandError>(__TAURI_INVOKE("stop_sharing")),
 	/**  Where the embedded engine is shared, if it is. */
 	sharedEngine: () => typedError<SharedEngine | null, CommandError>(__TAURI_INVOKE("shared_engine")),
+	/**  What exporting a table or a query result will read and cost, before it starts. */
+	estimateExport: (profileId: string, source: ExportSource) => typedError<ExportEstimate, CommandError>(__TAURI_INVOKE("estimate_export", { profileId, source })),
 	/**
 	 *  Exports a table or a query result to the file chosen as `file` (a handle from
-	 *  `choose_file`), reporting progress.
+	 *  `choose_file`), reporting progress; with a `capacity_budget` (read units) it stops once it
+	 *  has consumed that much.
 	 */
-	exportItems: (profileId: string, id: string, source: ExportSource, format: FileFormat, file: string, onProgress: Channel<TransferProgress>) => typedError<TransferSummary, CommandError>(__TAURI_INVOKE("export_items", { profileId, id, source, format, file, onProgress })),
+	exportItems: (profileId: string, id: string, source: ExportSource, format: FileFormat, file: string, capacityBudget: number | null, onProgress: Channel<TransferProgress>) => typedError<TransferSummary, CommandError>(__TAURI_INVOKE("export_items", { profileId, id, source, format, file, capacityBudget, onProgress })),
 	/**
 	 *  Imports the items of the file chosen as `file` into `table` with BatchWriteItem, reporting
 	 *  progress.
@@ -785,6 +788,25 @@ export type ExpiryState =
 export type ExplanationLine = {
 	rule: string | null,
 	text: string,
+};
+
+/**  What an export will read, and what that costs, before it starts. */
+export type ExportEstimate = {
+	items: number,
+	bytes: number,
+	/**  Requests (pages) the read takes. */
+	pages: number,
+	/**
+	 *  Read capacity units the export consumes at most (RCU on provisioned tables, RRU on
+	 *  on-demand ones).
+	 */
+	capacityUnits: number,
+	/**
+	 *  The figures come from DescribeTable on AWS (refreshed about every six hours) or from
+	 *  statistics: the table may have changed since.
+	 */
+	approximate: boolean,
+	lines: ExplanationLine[],
 };
 
 /**  What to export. */
@@ -2000,16 +2022,41 @@ export type TransactionOutcome = {
 
 /**  Progress of an import or export. */
 export type TransferProgress = {
+	stage: TransferStage,
+	/**  Items done in this stage. */
 	items: number,
+	/**
+	 *  How many items there are in all, when known: the denominator of a progress bar. The
+	 *  table's item count as DescribeTable reports it for a table's export (on AWS refreshed
+	 *  about every six hours, so approximate); the file's count, once checked, for an import.
+	 */
+	expectedItems: number | null,
 	capacityUnits: number,
 	/**  Batches sent again (unprocessed items or throttling). */
 	retries: number,
 };
 
+/**  What a transfer is doing. */
+export type TransferStage = 
+/**  An import reads its file once to check every item before it writes any. */
+"checking" | 
+/**
+ *  Items are read from the table and written to the file, or read from the file and
+ *  written to the table.
+ */
+"transferring" | 
+/**  A CSV export writes its rows under the header, once every item has been read. */
+"finishing";
+
 /**  How a transfer ended. */
 export type TransferSummary = {
 	progress: TransferProgress,
 	cancelled: boolean,
+	/**
+	 *  An export stopped once it had consumed the read budget it was given: the file holds the
+	 *  items read until then (a complete file of fewer items, not a half-written one).
+	 */
+	budgetReached: boolean,
 };
 
 /**  The TTL state of a table. */

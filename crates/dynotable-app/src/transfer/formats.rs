@@ -154,73 +154,133 @@ enum ColumnType {
     Typed,
 }
 
-fn column_type(values: impl Iterator<Item = Option<AttributeValue>>) -> ColumnType {
-    let mut seen: Option<ColumnType> = None;
-    for value in values.flatten() {
-        let ty = match value {
+impl ColumnType {
+    fn of(value: &AttributeValue) -> ColumnType {
+        match value {
             AttributeValue::S(_) => ColumnType::S,
             AttributeValue::N(_) => ColumnType::N,
             AttributeValue::BOOL(_) => ColumnType::Bool,
-            _ => return ColumnType::Typed,
-        };
-        match seen {
-            None => seen = Some(ty),
-            Some(previous) if previous != ty => return ColumnType::Typed,
-            Some(_) => {}
+            _ => ColumnType::Typed,
         }
     }
-    seen.unwrap_or(ColumnType::Typed)
+}
+
+/// The columns of a CSV export, learnt one item at a time: each attribute name in the order it
+/// first appears (the `leading` key attributes first) and the one scalar type all its values
+/// share, if they share one. Only the names are kept, not the items, so an export of any size
+/// holds one entry per distinct attribute name.
+#[derive(Debug, Clone, Default)]
+pub struct CsvColumns {
+    leading: Vec<String>,
+    /// Columns in the order they first appeared, each with its type so far.
+    columns: Vec<(String, ColumnType)>,
+    index: std::collections::HashMap<String, usize>,
+}
+
+impl CsvColumns {
+    /// Columns that start with `leading` (the key attributes), once an item has them.
+    pub fn new(leading: &[String]) -> CsvColumns {
+        CsvColumns {
+            leading: leading.to_vec(),
+            ..CsvColumns::default()
+        }
+    }
+
+    /// Takes in the attributes of one item.
+    pub fn observe(&mut self, item: &Item) {
+        for (name, value) in item {
+            let ty = ColumnType::of(value);
+            match self.index.get(name) {
+                Some(&at) => {
+                    let seen = &mut self.columns[at].1;
+                    if *seen != ty {
+                        *seen = ColumnType::Typed;
+                    }
+                }
+                None => {
+                    self.index.insert(name.clone(), self.columns.len());
+                    self.columns.push((name.clone(), ty));
+                }
+            }
+        }
+    }
+
+    /// The columns in their final order: the leading ones that some item has, then the others
+    /// in the order they first appeared.
+    fn ordered(&self) -> Vec<(&str, ColumnType)> {
+        let mut known = BTreeSet::new();
+        let mut out = Vec::with_capacity(self.columns.len());
+        for name in &self.leading {
+            if let Some(&at) = self.index.get(name)
+                && known.insert(name.as_str())
+            {
+                out.push((name.as_str(), self.columns[at].1));
+            }
+        }
+        for (name, ty) in &self.columns {
+            if known.insert(name.as_str()) {
+                out.push((name.as_str(), *ty));
+            }
+        }
+        out
+    }
+
+    /// A writer of the header and then of rows, for items already observed.
+    pub fn writer<W: std::io::Write>(&self, out: W) -> Result<CsvRows<'_, W>, String> {
+        let columns = self.ordered();
+        let mut writer = csv::Writer::from_writer(out);
+        let header: Vec<String> = columns
+            .iter()
+            .map(|(name, ty)| match ty {
+                ColumnType::S => format!("{name} (S)"),
+                ColumnType::N => format!("{name} (N)"),
+                ColumnType::Bool => format!("{name} (BOOL)"),
+                ColumnType::Typed => (*name).to_owned(),
+            })
+            .collect();
+        writer.write_record(&header).map_err(|err| err.to_string())?;
+        Ok(CsvRows { columns, writer })
+    }
+}
+
+/// Writes the rows of a CSV export under the header [`CsvColumns::writer`] wrote.
+pub struct CsvRows<'a, W: std::io::Write> {
+    columns: Vec<(&'a str, ColumnType)>,
+    writer: csv::Writer<W>,
+}
+
+impl<W: std::io::Write> CsvRows<'_, W> {
+    /// One item as a row: a scalar column's value as plain text (a number as DynamoDB's decimal
+    /// text, every digit kept), any other as DynamoDB JSON, an absent attribute as an empty cell.
+    pub fn write(&mut self, item: &Item) -> Result<(), String> {
+        let row = self.columns.iter().map(|(name, ty)| match (item.get(*name), ty) {
+            (None, _) => String::new(),
+            (Some(AttributeValue::S(s)), ColumnType::S) => s.clone(),
+            (Some(AttributeValue::N(n)), ColumnType::N) => n.clone(),
+            (Some(AttributeValue::BOOL(b)), ColumnType::Bool) => b.to_string(),
+            (Some(value), _) => serde_json::to_string(value).unwrap_or_default(),
+        });
+        self.writer.write_record(row).map_err(|err| err.to_string())
+    }
+
+    /// Flushes the rows and gives the output back.
+    pub fn into_inner(self) -> Result<W, String> {
+        self.writer.into_inner().map_err(|err| err.to_string())
+    }
 }
 
 /// Items as CSV text (header + one row per item), the `leading` columns (the key attributes)
 /// first, then the others in the order they first appear.
 pub fn csv_text(items: &[Item], leading: &[String]) -> Result<String, String> {
-    let mut names: Vec<String> = Vec::new();
-    let mut known = BTreeSet::new();
-    for name in leading {
-        if items.iter().any(|item| item.contains_key(name)) && known.insert(name.clone()) {
-            names.push(name.clone());
-        }
-    }
+    let mut columns = CsvColumns::new(leading);
     for item in items {
-        for name in item.keys() {
-            if known.insert(name.clone()) {
-                names.push(name.clone());
-            }
-        }
+        columns.observe(item);
     }
-    let types: Vec<ColumnType> = names
-        .iter()
-        .map(|name| column_type(items.iter().map(|item| item.get(name).cloned())))
-        .collect();
-    let mut writer = csv::Writer::from_writer(Vec::new());
-    let header: Vec<String> = names
-        .iter()
-        .zip(&types)
-        .map(|(name, ty)| match ty {
-            ColumnType::S => format!("{name} (S)"),
-            ColumnType::N => format!("{name} (N)"),
-            ColumnType::Bool => format!("{name} (BOOL)"),
-            ColumnType::Typed => name.clone(),
-        })
-        .collect();
-    writer.write_record(&header).map_err(|err| err.to_string())?;
+    let mut rows = columns.writer(Vec::new())?;
     for item in items {
-        let row: Vec<String> = names
-            .iter()
-            .zip(&types)
-            .map(|(name, ty)| match (item.get(name), ty) {
-                (None, _) => String::new(),
-                (Some(AttributeValue::S(s)), ColumnType::S) => s.clone(),
-                (Some(AttributeValue::N(n)), ColumnType::N) => n.clone(),
-                (Some(AttributeValue::BOOL(b)), ColumnType::Bool) => b.to_string(),
-                (Some(value), _) => serde_json::to_string(value).unwrap_or_default(),
-            })
-            .collect();
-        writer.write_record(&row).map_err(|err| err.to_string())?;
+        rows.write(item)?;
     }
-    let bytes = writer.into_inner().map_err(|err| err.to_string())?;
-    String::from_utf8(bytes).map_err(|err| err.to_string())
+    String::from_utf8(rows.into_inner()?).map_err(|err| err.to_string())
 }
 
 /// Items from CSV text written by [`csv_text`] (or by hand: a header without types reads cells as

@@ -2,28 +2,32 @@
 //! CSV ([`formats`]); a file written into a table with BatchWriteItem. Both report progress as
 //! they go and stop when cancelled by id ([`App::cancel_operation`]).
 //!
+//! Both hold a page (or a batch) of items in memory at a time, whatever the size of the table or
+//! the file, and numbers travel as DynamoDB's decimal text, never through a double.
+//!
 //! Import follows DynamoDB's rules for batch writes (rule B.9, docs/dynamodb-rules.md; API reference
 //! `API_BatchWriteItem.html`): at most 25 puts per request; `UnprocessedItems` are sent again
 //! after an exponential backoff, and so are requests refused for throughput
 //! (`ProvisionedThroughputExceededException`, `ThrottlingException`, `RequestLimitExceeded`).
 
+mod export;
 pub mod formats;
+mod import;
 mod sink;
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, ReturnConsumedCapacity, WriteRequest};
+use aws_sdk_dynamodb::types::{DeleteRequest, ReturnConsumedCapacity, WriteRequest};
 use serde::{Deserialize, Serialize};
 
+pub use export::ExportEstimate;
 pub use formats::FileFormat;
 
 use crate::dto::attribute::item_to_sdk;
 use crate::dto::{Item, QueryInput};
-use crate::files::{self, ChosenFile, FilePurpose};
-use crate::scans::ScanInput;
+use crate::files::{ChosenFile, FilePurpose};
 use crate::{App, CommandError, ErrorCode};
 
 /// BatchWriteItem takes at most 25 requests (rule B.9).
@@ -44,11 +48,32 @@ pub enum ExportSource {
     Query { query: Box<QueryInput> },
 }
 
+/// What a transfer is doing.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub enum TransferStage {
+    /// An import reads its file once to check every item before it writes any.
+    Checking,
+    /// Items are read from the table and written to the file, or read from the file and
+    /// written to the table.
+    #[default]
+    Transferring,
+    /// A CSV export writes its rows under the header, once every item has been read.
+    Finishing,
+}
+
 /// Progress of an import or export.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct TransferProgress {
+    pub stage: TransferStage,
+    /// Items done in this stage.
     pub items: u32,
+    /// How many items there are in all, when known: the denominator of a progress bar. The
+    /// table's item count as DescribeTable reports it for a table's export (on AWS refreshed
+    /// about every six hours, so approximate); the file's count, once checked, for an import.
+    #[specta(type = Option<specta_typescript::Number>)]
+    pub expected_items: Option<f64>,
     #[specta(type = specta_typescript::Number)]
     pub capacity_units: f64,
     /// Batches sent again (unprocessed items or throttling).
@@ -61,6 +86,9 @@ pub struct TransferProgress {
 pub struct TransferSummary {
     pub progress: TransferProgress,
     pub cancelled: bool,
+    /// An export stopped once it had consumed the read budget it was given: the file holds the
+    /// items read until then (a complete file of fewer items, not a half-written one).
+    pub budget_reached: bool,
 }
 
 impl App {
@@ -69,222 +97,6 @@ impl App {
     /// path).
     pub fn grant_file(&self, path: std::path::PathBuf, purpose: FilePurpose) -> ChosenFile {
         self.inner.files.grant(path, purpose)
-    }
-
-    /// Writes the items of `source` to the file chosen as `file` in `format`, calling
-    /// `on_progress` as pages arrive. The items go to a partial file beside it, renamed over the
-    /// chosen name only when the export is complete: a cancelled or failed export leaves the
-    /// chosen name as it was. JSON lines and DynamoDB JSON are written page by page; CSV's header
-    /// depends on every item, so it is written at the end.
-    pub async fn export(
-        &self,
-        profile_id: &str,
-        id: &str,
-        source: ExportSource,
-        format: FileFormat,
-        file: &str,
-        mut on_progress: impl FnMut(TransferProgress) + Send,
-    ) -> Result<TransferSummary, CommandError> {
-        let target = self.inner.files.path(file, FilePurpose::Save)?;
-        let table = match &source {
-            ExportSource::Table { table } => table.clone(),
-            ExportSource::Query { query } => query.table.clone(),
-        };
-        let keys = self.key_schema_of(profile_id, &table, None).await?;
-        let leading: Vec<String> = std::iter::once(keys.partition_key.name)
-            .chain(keys.sort_key.map(|k| k.name))
-            .collect();
-        let partial = files::partial_path(&target);
-        let mut sink = sink::ExportSink::create(&partial, format, leading)?;
-        let result = self
-            .export_into(profile_id, id, source, &mut sink, &mut on_progress)
-            .await;
-        let summary = match result {
-            Ok(summary) if !summary.cancelled => summary,
-            other => {
-                drop(sink);
-                let _ = std::fs::remove_file(&partial);
-                return other;
-            }
-        };
-        sink.finish()?;
-        std::fs::rename(&partial, &target).map_err(|err| {
-            let _ = std::fs::remove_file(&partial);
-            written_error(&target, err)
-        })?;
-        Ok(summary)
-    }
-
-    async fn export_into(
-        &self,
-        profile_id: &str,
-        id: &str,
-        source: ExportSource,
-        sink: &mut sink::ExportSink,
-        on_progress: &mut (impl FnMut(TransferProgress) + Send),
-    ) -> Result<TransferSummary, CommandError> {
-        match source {
-            ExportSource::Table { table } => {
-                let input = ScanInput {
-                    scan_id: id.to_owned(),
-                    table,
-                    index: None,
-                    filter: None,
-                    filter_names: None,
-                    filter_values: None,
-                    consistent_read: false,
-                    page_limit: None,
-                    segments: 1,
-                    capacity_budget: None,
-                };
-                let mut written = 0u32;
-                // The scan's callback cannot fail: the first write error is kept and reported
-                // when the scan returns (later pages are not written).
-                let mut failed: Option<CommandError> = None;
-                let summary = self
-                    .scan(profile_id, input, |update| {
-                        if failed.is_some() {
-                            return;
-                        }
-                        written += update.page.items.len() as u32;
-                        if let Err(err) = sink.write(update.page.items) {
-                            failed = Some(err);
-                            return;
-                        }
-                        on_progress(TransferProgress {
-                            items: written,
-                            capacity_units: update.totals.capacity_units,
-                            retries: 0,
-                        });
-                    })
-                    .await?;
-                if let Some(err) = failed {
-                    return Err(err);
-                }
-                Ok(TransferSummary {
-                    progress: TransferProgress {
-                        items: written,
-                        capacity_units: summary.totals.capacity_units,
-                        retries: 0,
-                    },
-                    cancelled: summary.end != crate::scans::ScanEnd::Completed,
-                })
-            }
-            ExportSource::Query { query } => {
-                let mut query = *query;
-                let flag = self.inner.running.register(id)?;
-                let mut progress = TransferProgress::default();
-                let result = async {
-                    query.exclusive_start_key = None;
-                    loop {
-                        if flag.load(Ordering::SeqCst) {
-                            return Ok(true);
-                        }
-                        let page = self.query(profile_id, query.clone()).await?;
-                        progress.capacity_units += page.consumed_capacity.as_ref().map_or(0.0, |c| c.total);
-                        progress.items += page.items.len() as u32;
-                        sink.write(page.items)?;
-                        on_progress(progress.clone());
-                        match page.last_evaluated_key {
-                            Some(key) => query.exclusive_start_key = Some(key),
-                            None => return Ok(false),
-                        }
-                    }
-                }
-                .await;
-                self.inner.running.remove(id);
-                let cancelled = result?;
-                Ok(TransferSummary { progress, cancelled })
-            }
-        }
-    }
-
-    /// What importing the file chosen as `file` into `table` will cost, before it runs: every
-    /// item of the file sized by DynamoDB's rules, with its index fan-out (the estimator of
-    /// issue 7).
-    pub async fn estimate_import_file(
-        &self,
-        profile_id: &str,
-        table: &str,
-        format: FileFormat,
-        file: &str,
-    ) -> Result<crate::dto::cost::ImportEstimate, CommandError> {
-        let path = self.inner.files.path(file, FilePurpose::Open)?;
-        let items = read_items(&path, format)?;
-        let count = items.len() as f64;
-        self.estimate_import(profile_id, table, items, count).await
-    }
-
-    /// Writes the items of the file chosen as `file` into `table` with BatchWriteItem. Every
-    /// item is checked before the first is written: a file with a bad item imports nothing.
-    pub async fn import(
-        &self,
-        profile_id: &str,
-        id: &str,
-        table: &str,
-        format: FileFormat,
-        file: &str,
-        mut on_progress: impl FnMut(TransferProgress) + Send,
-    ) -> Result<TransferSummary, CommandError> {
-        let session = self.session(profile_id).await?;
-        session.writable()?;
-        let path = self.inner.files.path(file, FilePurpose::Open)?;
-        let keys = self.key_schema_of(profile_id, table, None).await?;
-        // First pass: every item read and checked, none kept (the file is read again to write).
-        for (number, item) in open_items(&path, format)?.enumerate() {
-            if let Some(problem) = crate::writes::check_item(&item?, &keys).problems.first() {
-                return Err(CommandError::new(
-                    ErrorCode::Validation,
-                    format!(
-                        "Item {} of {}: {} Nothing was imported.",
-                        number + 1,
-                        display_name(&path),
-                        problem.message
-                    ),
-                ));
-            }
-        }
-        let mut items = open_items(&path, format)?;
-        let flag = self.inner.running.register(id)?;
-        let client = session.client.clone();
-        let result = async {
-            let mut progress = TransferProgress::default();
-            loop {
-                let chunk = items
-                    .by_ref()
-                    .take(BATCH_SIZE)
-                    .collect::<Result<Vec<Item>, _>>()?;
-                if chunk.is_empty() {
-                    break;
-                }
-                if flag.load(Ordering::SeqCst) {
-                    return Ok(TransferSummary {
-                        progress,
-                        cancelled: true,
-                    });
-                }
-                let requests = chunk
-                    .iter()
-                    .map(|item| {
-                        let put = PutRequest::builder()
-                            .set_item(Some(item_to_sdk(item).map_err(internal)?))
-                            .build()
-                            .map_err(internal)?;
-                        Ok(WriteRequest::builder().put_request(put).build())
-                    })
-                    .collect::<Result<Vec<_>, CommandError>>()?;
-                write_batch(&client, table, requests, &mut progress, &mut sleep).await?;
-                progress.items += chunk.len() as u32;
-                on_progress(progress.clone());
-            }
-            Ok(TransferSummary {
-                progress,
-                cancelled: false,
-            })
-        }
-        .await;
-        self.inner.running.remove(id);
-        result
     }
 }
 
@@ -295,57 +107,32 @@ fn display_name(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-fn written_error(path: &Path, err: std::io::Error) -> CommandError {
-    CommandError::new(
-        ErrorCode::Validation,
-        format!("The export could not be written to {}: {err}", display_name(path)),
-    )
+/// How often progress is reported at most: a million items imported 25 a request would
+/// otherwise send the window 40,000 messages.
+const REPORT_EVERY: Duration = Duration::from_millis(100);
+
+/// Passes progress on at most every [`REPORT_EVERY`] (and always when forced).
+struct Pace<F> {
+    report: F,
+    last: Option<std::time::Instant>,
 }
 
-/// Every item of the file at `path`, parsed in `format` (the estimate sizes them all).
-fn read_items(path: &Path, format: FileFormat) -> Result<Vec<Item>, CommandError> {
-    open_items(path, format)?.collect()
-}
+impl<F: FnMut(TransferProgress)> Pace<F> {
+    fn new(report: F) -> Pace<F> {
+        Pace { report, last: None }
+    }
 
-/// The items of the file at `path`, parsed in `format` one record at a time: a line of JSON
-/// lines or DynamoDB JSON, a row of CSV. Only the record being read is in memory.
-fn open_items(
-    path: &Path,
-    format: FileFormat,
-) -> Result<Box<dyn Iterator<Item = Result<Item, CommandError>> + Send>, CommandError> {
-    let name = display_name(path);
-    let unreadable = {
-        let name = name.clone();
-        move |err: std::io::Error| {
-            CommandError::new(ErrorCode::Validation, format!("{name} could not be read: {err}"))
+    fn report(&mut self, progress: &TransferProgress, force: bool) {
+        let now = std::time::Instant::now();
+        if force
+            || self
+                .last
+                .is_none_or(|last| now.duration_since(last) >= REPORT_EVERY)
+        {
+            self.last = Some(now);
+            (self.report)(progress.clone());
         }
-    };
-    let invalid = {
-        let name = name.clone();
-        move |message: String| CommandError::new(ErrorCode::Validation, format!("{name}: {message}"))
-    };
-    let file = std::io::BufReader::new(std::fs::File::open(path).map_err(&unreadable)?);
-    Ok(match format {
-        FileFormat::Csv => Box::new(
-            formats::CsvItems::new(file)
-                .map_err(&invalid)?
-                .map(move |item| item.map_err(&invalid)),
-        ),
-        FileFormat::JsonLines | FileFormat::DynamodbJson => Box::new(
-            std::io::BufRead::lines(file)
-                .enumerate()
-                .filter(|(_, line)| !line.as_ref().is_ok_and(|line| line.trim().is_empty()))
-                .map(move |(number, line)| {
-                    let line = line.map_err(&unreadable)?;
-                    let item = if format == FileFormat::JsonLines {
-                        formats::item_from_plain_json(&line)
-                    } else {
-                        formats::item_from_dynamodb_json(&line)
-                    };
-                    item.map_err(|err| invalid(format!("line {}: {err}", number + 1)))
-                }),
-        ),
-    })
+    }
 }
 
 impl App {

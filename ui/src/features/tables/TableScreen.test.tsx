@@ -132,6 +132,7 @@ function source(overrides: Partial<TableSource> = {}): TableSource {
     // The views' own calls (cost, indexes, builder): left pending, these tests are about the screen.
     ...Object.fromEntries(
       [
+        "estimateExport",
         "estimateQuery",
         "reconcileQuery",
         "defaultPrices",

@@ -68,6 +68,7 @@ export type TableSource = Pick<
   | "exportItems"
   | "importItems"
   | "estimateImportFile"
+  | "estimateExport"
   | "queryHistory"
   | "savedQueries"
   | "saveQuery"

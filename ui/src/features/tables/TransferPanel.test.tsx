@@ -1,15 +1,32 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import type { Channel } from "@tauri-apps/api/core";
 import { TransferPanel, type TransferSource } from "./TransferPanel";
-import type { TransferProgress } from "../../ipc/bindings.gen";
+import type { TransferProgress, TransferSummary } from "../../ipc/bindings.gen";
 
 afterEach(cleanup);
 
+const summary = (items: number, capacityUnits: number, more: Partial<TransferSummary> = {}): TransferSummary => ({
+  progress: { stage: "transferring", items, expectedItems: items, capacityUnits, retries: 0 },
+  cancelled: false,
+  budgetReached: false,
+  ...more,
+});
+
+const exportEstimate = {
+  items: 1_000_000,
+  bytes: 200 * 1024 * 1024,
+  pages: 200,
+  capacityUnits: 25700.5,
+  approximate: true,
+  lines: [],
+};
+
 function source(): TransferSource {
   return {
-    exportItems: vi.fn(async () => ({ status: "ok" as const, data: { progress: { items: 1441, capacityUnits: 12.5, retries: 0 }, cancelled: false } })),
-    importItems: vi.fn(async () => ({ status: "ok" as const, data: { progress: { items: 1441, capacityUnits: 1441, retries: 1 }, cancelled: false } })),
+    exportItems: vi.fn(async () => ({ status: "ok" as const, data: summary(1441, 12.5) })),
+    importItems: vi.fn(async () => ({ status: "ok" as const, data: summary(1441, 1441) })),
+    estimateExport: vi.fn(async () => ({ status: "ok" as const, data: exportEstimate })),
     estimateImportFile: vi.fn(async () => ({
       status: "ok" as const,
       data: { items: 1441, requests: 58, capacityUnits: 2500, tableUnits: 1441, indexes: [{ name: "ByDepot", units: 1059 }], exact: true, lines: [] },
@@ -41,10 +58,11 @@ describe("TransferPanel", () => {
     expect(fake.chooseFile).toHaveBeenCalledWith("save", "Telemetry.csv", "csv");
     fireEvent.click(await screen.findByRole("button", { name: "Export to Telemetry.csv" }));
     await waitFor(() => expect(screen.getByTestId("transfer-done").textContent).toBe("Exported 1,441 items: 12.5 capacity units consumed."));
-    expect((fake.exportItems as ReturnType<typeof vi.fn>).mock.calls[0]!.slice(2, 5)).toEqual([
+    expect((fake.exportItems as ReturnType<typeof vi.fn>).mock.calls[0]!.slice(2, 6)).toEqual([
       { kind: "table", table: "Telemetry" },
       "csv",
       "file-1-Telemetry.csv",
+      null,
     ]);
   });
 
@@ -100,5 +118,70 @@ describe("TransferPanel", () => {
     expect((screen.getByRole("button", { name: "Estimate the import" }) as HTMLButtonElement).disabled).toBe(true);
     expect((screen.getByRole("button", { name: "Choose a file to import…" }) as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByText("This connection is read-only: importing is off.")).toBeTruthy();
+  });
+
+  it("shows what the export will read and cost before it starts, and passes the read budget set", async () => {
+    const fake = source();
+    fake.chooseFile = vi.fn(async () => ({ status: "ok" as const, data: chosen("Telemetry.jsonl") }));
+    fake.exportItems = vi.fn(async () => ({ status: "ok" as const, data: summary(5120, 640.5, { budgetReached: true }) }));
+    render(<TransferPanel profileId="aws" table="Telemetry" query={null} readOnly={false} source={fake} makeChannel={channel} />);
+    const shown = await screen.findByTestId("export-estimate");
+    expect(fake.estimateExport).toHaveBeenCalledWith("aws", { kind: "table", table: "Telemetry" });
+    expect(shown.textContent).toContain("Exporting reads about 1,000,000 items (200 MB) in 200 pages: at most 25700.5 RCU, eventually consistent.");
+    expect(shown.textContent).toContain("refreshed about every six hours");
+    fireEvent.change(screen.getByLabelText("Read budget (RCU)"), { target: { value: "640" } });
+    expect(screen.getByTestId("export-budget").textContent).toContain("The budget of 640 RCU covers about 2 % of that: the export stops once it has consumed the budget");
+    fireEvent.click(screen.getByRole("button", { name: "Export to…" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Export to Telemetry.jsonl" }));
+    await waitFor(() =>
+      expect(screen.getByTestId("transfer-done").textContent).toBe(
+        "Stopped at the read budget of 640 capacity units, after 5,120 items (640.5 consumed): Telemetry.jsonl holds those 5,120 items, not the whole table.",
+      ),
+    );
+    expect((fake.exportItems as ReturnType<typeof vi.fn>).mock.calls[0]![5]).toBe(640);
+  });
+
+  it("refuses a budget that is not a number of units above 0, in a plain sentence", async () => {
+    const fake = source();
+    fake.chooseFile = vi.fn(async () => ({ status: "ok" as const, data: chosen("Telemetry.jsonl") }));
+    render(<TransferPanel profileId="aws" table="Telemetry" query={null} readOnly={false} source={fake} makeChannel={channel} />);
+    fireEvent.click(screen.getByRole("button", { name: "Export to…" }));
+    const exportButton = (await screen.findByRole("button", { name: "Export to Telemetry.jsonl" })) as HTMLButtonElement;
+    fireEvent.change(screen.getByLabelText("Read budget (RCU)"), { target: { value: "-5" } });
+    expect(screen.getByRole("alert").textContent).toBe("A read budget is a number of capacity units above 0, or empty for none.");
+    expect(exportButton.disabled).toBe(true);
+    fireEvent.change(screen.getByLabelText("Read budget (RCU)"), { target: { value: "" } });
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(exportButton.disabled).toBe(false);
+  });
+
+  it("shows a progress bar against the expected count and cancels the running transfer", async () => {
+    const fake = source();
+    fake.chooseFile = vi.fn(async () => ({ status: "ok" as const, data: chosen("big.csv") }));
+    let report: (progress: TransferProgress) => void = () => {};
+    let end: (value: { status: "ok"; data: TransferSummary }) => void = () => {};
+    fake.exportItems = vi.fn(() => new Promise<{ status: "ok"; data: TransferSummary }>((resolve) => (end = resolve)));
+    const makeChannel = (onMessage: (progress: TransferProgress) => void) => {
+      report = onMessage;
+      return {} as Channel<TransferProgress>;
+    };
+    render(<TransferPanel profileId="embedded" table="Telemetry" query={null} readOnly={false} source={fake} makeChannel={makeChannel} />);
+    fireEvent.click(screen.getByRole("button", { name: "Export to…" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Export to big.csv" }));
+    await waitFor(() => expect(fake.exportItems).toHaveBeenCalled());
+    const bar = () => screen.getByRole("progressbar", { name: "Transfer progress" }) as HTMLProgressElement;
+    expect(bar().hasAttribute("value")).toBe(false);
+    act(() => report({ stage: "transferring", items: 250_000, expectedItems: 1_000_000, capacityUnits: 6400, retries: 0 }));
+    expect(bar().value).toBe(250_000);
+    expect(bar().max).toBe(1_000_000);
+    expect(screen.getByTestId("transfer-progress").textContent).toContain("Transferring: 250,000 of 1,000,000 items · 6400 capacity units");
+    act(() => report({ stage: "finishing", items: 10_000, expectedItems: 1_000_000, capacityUnits: 25600, retries: 0 }));
+    expect(screen.getByTestId("transfer-progress").textContent).toContain("Writing the CSV rows: 10,000 of 1,000,000 items");
+    fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+    const id = (fake.exportItems as ReturnType<typeof vi.fn>).mock.calls[0]![1] as string;
+    expect(fake.cancelOperation).toHaveBeenCalledWith(id);
+    act(() => end({ status: "ok", data: summary(250_000, 6400, { cancelled: true }) }));
+    await waitFor(() => expect(screen.getByTestId("transfer-done").textContent).toBe("Cancelled after 250,000 items: nothing was written to the file."));
+    expect(screen.queryByRole("progressbar")).toBeNull();
   });
 });

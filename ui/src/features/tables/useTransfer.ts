@@ -1,0 +1,196 @@
+import { useEffect, useState } from "react";
+import { Channel } from "@tauri-apps/api/core";
+import type {
+  ChosenFile,
+  commands,
+  ExportEstimate,
+  ExportSource,
+  FileFormat,
+  ImportEstimate,
+  QueryInput,
+  TransferProgress,
+  TransferSummary,
+} from "../../ipc/bindings.gen";
+import { unwrap, type UiError } from "../../ipc/result";
+import { formatCount, formatUnits } from "./format";
+
+export type TransferSource = Pick<
+  typeof commands,
+  "exportItems" | "importItems" | "estimateImportFile" | "estimateExport" | "cancelOperation" | "chooseFile"
+>;
+
+export type ProgressChannelFactory = (onMessage: (progress: TransferProgress) => void) => Channel<TransferProgress>;
+
+export const tauriChannel: ProgressChannelFactory = (onMessage) => {
+  const channel = new Channel<TransferProgress>();
+  channel.onmessage = onMessage;
+  return channel;
+};
+
+export const FORMATS: { format: FileFormat; label: string; extension: string }[] = [
+  { format: "dynamodbJson", label: "DynamoDB JSON (lossless)", extension: "ddb.jsonl" },
+  { format: "jsonLines", label: "JSON lines", extension: "jsonl" },
+  { format: "csv", label: "CSV (typed headers)", extension: "csv" },
+];
+
+/** A read budget as typed: empty is no budget; anything else must be a number of units above 0. */
+export type Budget = { units: number | null; problem: string | null };
+
+export function parseBudget(text: string): Budget {
+  const trimmed = text.trim();
+  if (trimmed === "") return { units: null, problem: null };
+  const units = Number(trimmed);
+  if (!Number.isFinite(units) || units <= 0) {
+    return { units: null, problem: "A read budget is a number of capacity units above 0, or empty for none." };
+  }
+  return { units, problem: null };
+}
+
+/** What a finished transfer says. */
+export function summaryText(summary: TransferSummary, verb: string, budget: number | null, fileName: string | null): string {
+  const { items, capacityUnits } = summary.progress;
+  if (summary.cancelled) return `Cancelled after ${formatCount(items)} items: nothing was written to the file.`;
+  if (summary.budgetReached) {
+    return `Stopped at the read budget of ${formatUnits(budget ?? capacityUnits)} capacity units, after ${formatCount(items)} items (${formatUnits(capacityUnits)} consumed): ${fileName ?? "the file"} holds those ${formatCount(items)} items, not the whole table.`;
+  }
+  return `${verb} ${formatCount(items)} items: ${formatUnits(capacityUnits)} capacity units consumed.`;
+}
+
+let transferCounter = 0;
+
+/**
+ * The Transfer panel's state and calls: the files chosen in the system's dialog (handles, never
+ * paths), the estimates shown before an import or an export starts, the read budget, and the
+ * running transfer's progress, cancel and outcome.
+ */
+export function useTransfer({
+  profileId,
+  table,
+  query,
+  source,
+  makeChannel,
+}: {
+  profileId: string;
+  table: string;
+  query: QueryInput | null;
+  source: TransferSource;
+  makeChannel: ProgressChannelFactory;
+}) {
+  const [format, setFormat] = useState<FileFormat>("dynamodbJson");
+  const [importFile, setImportFile] = useState<ChosenFile | null>(null);
+  const [exportFile, setExportFile] = useState<ChosenFile | null>(null);
+  // Saving over an existing file waits for the user to say so.
+  const [replaceConfirmed, setReplaceConfirmed] = useState(false);
+  const [what, setWhat] = useState<"table" | "query">("table");
+  const [running, setRunning] = useState<string | null>(null);
+  const [progress, setProgress] = useState<TransferProgress | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [error, setError] = useState<UiError | null>(null);
+  const [estimate, setEstimate] = useState<ImportEstimate | null>(null);
+  const [exportEstimate, setExportEstimate] = useState<ExportEstimate | null>(null);
+  const [budgetText, setBudgetText] = useState("");
+  const budget = parseBudget(budgetText);
+
+  const exportSource: ExportSource = what === "query" && query !== null ? { kind: "query", query } : { kind: "table", table };
+  const sourceKey = JSON.stringify(exportSource);
+
+  // What the export will read and cost, fetched again when what is exported changes.
+  useEffect(() => {
+    let live = true;
+    setExportEstimate(null);
+    void unwrap(source.estimateExport(profileId, JSON.parse(sourceKey) as ExportSource)).then((result) => {
+      if (!live) return;
+      if (result.status === "ok") setExportEstimate(result.data);
+      else if (result.status === "error") setError(result.error);
+    });
+    return () => {
+      live = false;
+    };
+  }, [profileId, sourceKey, source]);
+
+  const begin = () => {
+    const id = `transfer-${Date.now()}-${++transferCounter}`;
+    setRunning(id);
+    setProgress(null);
+    setDone(null);
+    setError(null);
+    return { id, channel: makeChannel(setProgress) };
+  };
+  const finish = (result: Awaited<ReturnType<typeof unwrap<TransferSummary>>>, text: (summary: TransferSummary) => string) => {
+    setRunning(null);
+    if (result.status === "ok") setDone(text(result.data));
+    else if (result.status === "error") setError(result.error);
+  };
+
+  const exportItems = async () => {
+    if (exportFile === null || budget.problem !== null) return;
+    const { id, channel } = begin();
+    const result = await unwrap(source.exportItems(profileId, id, exportSource, format, exportFile.handle, budget.units, channel));
+    finish(result, (summary) => summaryText(summary, "Exported", budget.units, exportFile.name));
+  };
+
+  const estimateTheImport = async () => {
+    setEstimate(null);
+    setError(null);
+    if (importFile === null) return;
+    const result = await unwrap(source.estimateImportFile(profileId, table, format, importFile.handle));
+    if (result.status === "ok") setEstimate(result.data);
+    else if (result.status === "error") setError(result.error);
+  };
+
+  const importItems = async () => {
+    if (importFile === null) return;
+    const { id, channel } = begin();
+    const result = await unwrap(source.importItems(profileId, id, table, format, importFile.handle, channel));
+    finish(result, (summary) => summaryText(summary, "Imported", null, null));
+    setEstimate(null);
+  };
+
+  const extension = FORMATS.find((f) => f.format === format)?.extension ?? "jsonl";
+
+  /** The system's file dialog: Rust keeps the path and hands back a handle and the file's name. */
+  const choose = async (purpose: "open" | "save") => {
+    const result = await unwrap(source.chooseFile(purpose, `${table}.${extension}`, extension.split(".").at(-1) ?? extension));
+    if (result.status === "error") setError(result.error);
+    else if (result.status === "ok" && result.data !== null) {
+      if (purpose === "open") {
+        setImportFile(result.data);
+        setEstimate(null);
+      } else {
+        setExportFile(result.data);
+        setReplaceConfirmed(false);
+      }
+      setDone(null);
+      setError(null);
+    }
+  };
+
+  const cancel = () => {
+    if (running !== null) void source.cancelOperation(running);
+  };
+
+  return {
+    format,
+    setFormat,
+    what,
+    setWhat,
+    importFile,
+    exportFile,
+    mustConfirmReplace: exportFile !== null && exportFile.replaces && !replaceConfirmed,
+    confirmReplace: () => setReplaceConfirmed(true),
+    running,
+    progress,
+    done,
+    error,
+    estimate,
+    exportEstimate,
+    budgetText,
+    setBudgetText,
+    budget,
+    exportItems,
+    estimateTheImport,
+    importItems,
+    choose,
+    cancel,
+  };
+}
