@@ -134,6 +134,15 @@ impl Location {
     }
 }
 
+/// The name of a new in-memory database on SQLite's `memdb` VFS: starting with `/`, so that the
+/// engine's connections share it, and unique in the process (its id and a counter), so that no
+/// two engines do. It names no file: `memdb` keeps the database in this process's memory.
+fn memdb_name() -> String {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    format!("/dynotable-memdb-{}-{n}", std::process::id())
+}
+
 /// Settings an engine is opened with.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -314,9 +323,28 @@ impl Engine {
                 // The journal mode is set on the writer below (WAL).
                 SqliteConnectOptions::new().filename(path).create_if_missing(true)
             }
-            Location::InMemory => {
-                SqliteConnectOptions::from_str("sqlite::memory:").map_err(EngineError::Open)?
-            }
+            // Issue 18.8: an in-memory database on SQLite's `memdb` VFS, not `:memory:`. Both keep
+            // the data in this process's memory only (nothing on disk, nothing left after the
+            // process ends, however it ends). But a `:memory:` database *is* its page cache, and
+            // every `COMMIT` after a page split walks the whole cache (`pcache1TruncateUnsafe`,
+            // bench/README.md "In-memory databases: each COMMIT walks the whole database"), so
+            // inserts slowed down as the data grew (83k to 17k rows/s over 400k rows). A `memdb`
+            // database is a buffer in memory read and written like a file, behind an ordinary,
+            // bounded page cache (the writer's 8 MiB below): the walk stays that small.
+            // - The name starting with `/` shares the buffer between this engine's connections;
+            //   it is unique in the process, so each engine's database stays private.
+            // - `cache=shared`: the connections share one page cache, and readers keep the
+            //   shared-cache table locks the `:memory:` database had (a read waits for a write
+            //   transaction that changed its table, so it never sees part of a write).
+            // - The journal is in memory (`journal_mode = MEMORY`, set on the writer before any
+            //   write): `memdb` would otherwise open a rollback journal as a real file.
+            // - `memdb` caps a database at `SQLITE_MEMDB_DEFAULT_MAXSIZE` (1 GiB unless raised);
+            //   `.cargo/config.toml` raises it for this workspace's builds (`LIBSQLITE3_FLAGS`).
+            Location::InMemory => SqliteConnectOptions::new()
+                .filename(memdb_name())
+                .vfs("memdb")
+                .shared_cache(true)
+                .create_if_missing(true),
         }
         // An acknowledged write survives kill -9 (and with `Durability::PowerLoss` a power cut).
         .synchronous(options.durability.synchronous())
@@ -343,7 +371,12 @@ impl Engine {
         sqlx::query("PRAGMA synchronous = NORMAL")
             .execute(&mut writer)
             .await?;
-        if options.location.path().is_some() {
+        if options.location.path().is_none() {
+            // Before anything is written (see `Location::InMemory` above).
+            sqlx::query("PRAGMA journal_mode = MEMORY")
+                .execute(&mut writer)
+                .await?;
+        } else {
             // A new file becomes a WAL database in a first transaction that writes its header.
             // In the default rollback mode that transaction creates, syncs and deletes a
             // journal file (three fsyncs and an unlink, most of a new file's startup on a busy
@@ -392,10 +425,10 @@ impl Engine {
                     .read_only(true)
                     .pragma("cache_size", "-16384")
                     .pragma("mmap_size", options.reader_mmap_bytes.to_string()),
-                // sqlx names an in-memory database (`file:sqlx-in-memory-N`) and opens it with a
-                // shared cache, so readers opened with the same options see the writer's data.
-                // Shared-cache locks are per table: a read waits (sqlx's unlock_notify) while a
-                // write transaction has changed the table, so it never sees a partial write.
+                // The in-memory database is named (`memdb_name`) and opened with a shared cache,
+                // so readers opened with the same options see the writer's data. Shared-cache
+                // locks are per table: a read waits (sqlx's unlock_notify) while a write
+                // transaction has changed the table, so it never sees a partial write.
                 Location::InMemory => connect.clone().pragma("query_only", "ON"),
             },
             max_readers,
