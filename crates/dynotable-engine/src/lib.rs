@@ -338,8 +338,10 @@ impl Engine {
             //   transaction that changed its table, so it never sees part of a write).
             // - The journal is in memory (`journal_mode = MEMORY`, set on the writer before any
             //   write): `memdb` would otherwise open a rollback journal as a real file.
-            // - `memdb` caps a database at `SQLITE_MEMDB_DEFAULT_MAXSIZE` (1 GiB unless raised);
-            //   `.cargo/config.toml` raises it for this workspace's builds (`LIBSQLITE3_FLAGS`).
+            // - `memdb` caps a database at `SQLITE_MEMDB_DEFAULT_MAXSIZE` (1 GiB unless raised),
+            //   and keeps it in one allocation, which SQLite bounds at 2 GiB: `.cargo/config.toml`
+            //   raises the cap to just under 2 GiB for this workspace's builds. A deliberate
+            //   limit, in docs/compatibility.md ("Storage"): past it a write fails.
             Location::InMemory => SqliteConnectOptions::new()
                 .filename(memdb_name())
                 .vfs("memdb")
