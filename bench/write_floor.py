@@ -23,7 +23,13 @@ storage layout could gain at most. Usage:
 
     bench/write_floor.py --server target/release/dynotable-local \
         --driver bench/driver/target/release/dynobench \
-        [--dynoxide bench/.tools/bin/dynoxide] [--dynalite bench/node_modules/dynalite/cli.js]
+        [--dynoxide bench/.tools/bin/dynoxide] [--dynalite bench/node_modules/dynalite/cli.js] \
+        [--before /tmp/old-dynotable-local] [--quick]
+
+dynotable-local is loaded in file and in memory mode (`--before`: another build too, in the same
+run), and the last table sets each load against SQLite's own rate for the same rows (issue 18.9):
+file mode against the replay "as dynotable-local writes them", memory mode against the replay in
+a `memdb` database as `--in-memory` keeps it. `--quick` replays only those two.
 
 Only timings of whole replays are reported; run it under `flock /tmp/bench.lock` on a shared
 machine.
@@ -104,13 +110,15 @@ def read_rows(db):
 
 def replay(path, pairs, keyspaces, per_tx, *, checkpoints=True, by_size=True, index_body=True):
     """Writes `pairs` into a fresh database at `path`; returns (items/s, CPU µs per 25 items)."""
+    memdb = path.startswith("file:/")
     for suffix in ("", "-wal", "-shm"):
-        if path != ":memory:" and os.path.exists(path + suffix):
+        if path != ":memory:" and not memdb and os.path.exists(path + suffix):
             os.remove(path + suffix)
-    con = sqlite3.connect(path, isolation_level=None)
+    con = sqlite3.connect(path, isolation_level=None, uri=memdb)
     # The writer's settings (crates/dynotable-engine/src/lib.rs): WAL, synchronous=NORMAL
-    # (an acknowledged write survives kill -9), an 8 MiB page cache.
-    con.execute("PRAGMA journal_mode = WAL")
+    # (an acknowledged write survives kill -9), an 8 MiB page cache; in memory on the `memdb`
+    # VFS (`--in-memory` since issue 18.8), the journal in memory.
+    con.execute("PRAGMA journal_mode = MEMORY" if memdb else "PRAGMA journal_mode = WAL")
     con.execute("PRAGMA synchronous = NORMAL")
     con.execute("PRAGMA cache_size = -8192")
     if not checkpoints:
@@ -157,8 +165,15 @@ def main():
     ap.add_argument("--driver", required=True, help="the dynobench binary (bench/driver)")
     ap.add_argument("--dynoxide", help="the dynoxide binary, to load it in the same run (file mode)")
     ap.add_argument("--dynalite", help="dynalite's cli.js, to load it in the same run (node, memory)")
+    ap.add_argument("--before", help="another dynotable-local binary, loaded in both modes in the same run")
+    ap.add_argument("--quick", action="store_true",
+                    help="replay only what the load target compares with (no ablations)")
     args = ap.parse_args()
-    servers = [("dynotable-local (file)", [args.server, "--port", "{port}", "--db", "{dir}/loaded.db"])]
+    servers = [("dynotable-local (file)", [args.server, "--port", "{port}", "--db", "{dir}/loaded.db"]),
+               ("dynotable-local (memory)", [args.server, "--port", "{port}", "--in-memory"])]
+    if args.before:
+        servers += [("before (file)", [args.before, "--port", "{port}", "--db", "{dir}/loaded.db"]),
+                    ("before (memory)", [args.before, "--port", "{port}", "--in-memory"])]
     if args.dynoxide:
         servers.append(("dynoxide (file)", [args.dynoxide, "serve", "--port", "{port}", "--db-path", "{dir}/bench.db"]))
     if args.dynalite:
@@ -187,18 +202,38 @@ def main():
         print("| SQLite alone, the same rows | items/commit | items/s | CPU µs per 25 items |")
         print("|---|---:|---:|---:|")
         file = os.path.join(work, "replay.db")
+        as_written = "as dynotable-local writes them; SQLite's own checkpoints"
+        in_memdb = "in memory (`memdb` VFS, shared cache, as `--in-memory`), as written"
         cases = [
-            ("as dynotable-local writes them; SQLite's own checkpoints", file, {}),
+            (as_written, file, {}),
             ("… no checkpoint at all (the log grows without bound)", file, dict(checkpoints=False)),
             ("… and no `collections_by_size` index", file, dict(checkpoints=False, by_size=False)),
             ("… and index entries without the item's body", file,
              dict(checkpoints=False, by_size=False, index_body=False)),
             ("in memory (`:memory:`), as written", ":memory:", {}),
+            (in_memdb, "file:/write-floor?vfs=memdb&cache=shared", {}),
         ]
+        if args.quick:
+            cases = [case for case in cases if case[0] in (as_written, in_memdb)]
+        floors = {}
         for label, path, options in cases:
             for per_tx in (25, 400):
                 rate, cpu = replay(path, pairs, keyspaces, per_tx, **options)
+                floors[(label, per_tx)] = rate
                 print(f"| {label} | {per_tx} | {rate:,.0f} | {cpu:,.0f} |", flush=True)
+        # Issue 18.9: the load against SQLite's own rate for the same rows, in the same run; c=1
+        # against one transaction per batch of 25, c=16 against a group commit of 16 batches.
+        print(f"\n`uptime`: {os.getloadavg()}\n")
+        print("| server | mode | load c=1 / SQLite at 25 a commit | load c=16 / SQLite at 400 a commit |")
+        print("|---|---|---:|---:|")
+        for name, (c1, c16) in rates.items():
+            if "dynotable-local" not in name and "before" not in name:
+                continue
+            floor = in_memdb if "memory" in name else as_written
+            f25, f400 = floors.get((floor, 25)), floors.get((floor, 400))
+            if f25 and f400:
+                print(f"| {name} | {floor} | {c1 / f25:.2f}× ({c1:,.0f} / {f25:,.0f}) | "
+                      f"{c16 / f400:.2f}× ({c16:,.0f} / {f400:,.0f}) |")
 
 
 if __name__ == "__main__":

@@ -7,10 +7,10 @@
 
 use dynotable_types::{AttributeValue, ValidationError};
 use serde::Serialize;
-use sqlx::Row;
+use sqlx::{Row, SqliteConnection};
 
 use crate::catalog::{IndexKind, KeySchema, TableSchema};
-use crate::{ApiError, Engine, items};
+use crate::{ApiError, Engine};
 
 /// One item collection.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -72,7 +72,7 @@ impl Engine {
             return Ok(None);
         };
         let limited_size_bytes = if lsi_limited(&table, index) {
-            Some(items::lsi_collection_bytes(&mut conn, &table, &pk).await?)
+            Some(lsi_collection_bytes(&mut conn, &table, &pk).await?)
         } else {
             None
         };
@@ -269,7 +269,7 @@ async fn summaries(
             AttributeValue::L(values)
         };
         let limited_size_bytes = if lsi_limit {
-            Some(items::lsi_collection_bytes(conn, table, &pk).await?)
+            Some(lsi_collection_bytes(conn, table, &pk).await?)
         } else {
             None
         };
@@ -281,4 +281,36 @@ async fn summaries(
         });
     }
     Ok(summaries)
+}
+
+/// The size of an item collection as the 10 GB limit counts it: the table's items with the
+/// partition key plus their entries in every LSI (rule B.7).
+pub(crate) async fn lsi_collection_bytes(
+    conn: &mut SqliteConnection,
+    table: &TableSchema,
+    pk: &[u8],
+) -> Result<u64, ApiError> {
+    let mut total = collection_bytes(conn, table.keyspace, pk).await?;
+    for index in table.indexes.iter().filter(|i| i.kind == IndexKind::Local) {
+        total += collection_bytes(conn, index.keyspace, pk).await?;
+    }
+    Ok(total)
+}
+
+async fn collection_bytes(conn: &mut SqliteConnection, keyspace: i64, pk: &[u8]) -> Result<u64, ApiError> {
+    let bytes: Option<i64> =
+        sqlx::query_scalar("SELECT size_bytes FROM collections WHERE keyspace = ? AND pk = ?")
+            .bind(keyspace)
+            .bind(pk)
+            .fetch_optional(&mut *conn)
+            .await?;
+    Ok(bytes.map(|b| u64::try_from(b).unwrap_or(0)).unwrap_or(0))
+}
+
+/// The service's estimate range for an item collection's size, in GB: DynamoDB reports a
+/// range, not the size; here the whole gigabytes around the exact size.
+pub(crate) fn size_estimate_range_gb(bytes: u64) -> [f64; 2] {
+    let gb = bytes as f64 / (1024.0 * 1024.0 * 1024.0);
+    let lower = gb.floor();
+    [lower, lower + 1.0]
 }

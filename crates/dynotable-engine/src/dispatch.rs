@@ -1,10 +1,9 @@
-//! From an operation name and a JSON body to the operation, and back to JSON.
+//! From an operation name to the operation: the top of the engine, above every operation (`ops`,
+//! `ttl`, `partiql`). A request's body becomes its input shape and the output its body in
+//! `api::body`, which the operations that run a request themselves (TransactWriteItems'
+//! idempotency, the streams API) use too, without coming back here.
 
-use std::future::Future;
-
-use serde::Serialize;
-use serde::de::DeserializeOwned;
-
+use crate::api::body::{run, run_page, run_to_body};
 use crate::{ApiError, Engine, ErrorKind, ops};
 
 pub(crate) async fn call(engine: &Engine, operation: &str, body: &[u8]) -> Result<Vec<u8>, ApiError> {
@@ -39,74 +38,4 @@ pub(crate) async fn call(engine: &Engine, operation: &str, body: &[u8]) -> Resul
         "ExecuteTransaction" => run(body, |input| crate::partiql::execute_transaction(engine, input)).await,
         _ => Err(ApiError::new(ErrorKind::UnknownOperationException, "")),
     }
-}
-
-/// Deserialises the request, runs the operation, serialises its response.
-pub(crate) async fn run<I, O, F>(body: &[u8], operation: impl FnOnce(I) -> F) -> Result<Vec<u8>, ApiError>
-where
-    I: DeserializeOwned,
-    O: Serialize,
-    F: Future<Output = Result<O, ApiError>>,
-{
-    let output = operation(input_of(body)?).await?;
-    serde_json::to_vec(&output).map_err(ApiError::internal)
-}
-
-/// The request a body holds; an empty body is an empty request, as the service treats it.
-pub(crate) fn input_of<I: DeserializeOwned>(body: &[u8]) -> Result<I, ApiError> {
-    let body = if body.iter().all(u8::is_ascii_whitespace) {
-        b"{}".as_slice()
-    } else {
-        body
-    };
-    serde_json::from_slice(body).map_err(|err| serialization_error(body, err))
-}
-
-/// Deserialises the request and runs an operation that writes its own response body.
-pub(crate) async fn run_to_body<I, F>(
-    body: &[u8],
-    operation: impl FnOnce(I) -> F,
-) -> Result<Vec<u8>, ApiError>
-where
-    I: DeserializeOwned,
-    F: Future<Output = Result<Vec<u8>, ApiError>>,
-{
-    operation(input_of(body)?).await
-}
-
-/// [`run`] for Query and Scan, whose pages may carry their items as stored
-/// (`ReadPageOutput::into_json`).
-async fn run_page<I, F>(body: &[u8], operation: impl FnOnce(I) -> F) -> Result<Vec<u8>, ApiError>
-where
-    I: DeserializeOwned,
-    F: Future<Output = Result<crate::api::item::ReadPageOutput, ApiError>>,
-{
-    let body = if body.iter().all(u8::is_ascii_whitespace) {
-        b"{}".as_slice()
-    } else {
-        body
-    };
-    let input: I = serde_json::from_slice(body).map_err(|err| serialization_error(body, err))?;
-    let output = operation(input).await?;
-    output.into_json().map_err(ApiError::internal)
-}
-
-/// A body that is not JSON, or a member of the wrong JSON type. Values that are well-formed JSON
-/// but not valid DynamoDB (an `N` that is not a number) are validated later, by the operation.
-///
-/// A body that does not parse as JSON at all is answered as the service answers it: a
-/// `SerializationException` with no message (`{"__type":
-/// "com.amazon.coral.service#SerializationException"}`, as dynalite recorded it from the
-/// service; the wire leaves an empty message out). JSON of the wrong shape keeps a message.
-fn serialization_error(body: &[u8], err: serde_json::Error) -> ApiError {
-    if serde_json::from_slice::<serde::de::IgnoredAny>(body).is_err() {
-        return ApiError::new(ErrorKind::SerializationException, "");
-    }
-    let message = match err.classify() {
-        serde_json::error::Category::Syntax
-        | serde_json::error::Category::Eof
-        | serde_json::error::Category::Io => "Start of structure or map found where not expected.".to_owned(),
-        serde_json::error::Category::Data => err.to_string(),
-    };
-    ApiError::new(ErrorKind::SerializationException, message)
 }

@@ -23,7 +23,7 @@
 //!    ([`History::changed_since`]), the queried collection is read whole as committed and each
 //!    such item's entry replaced by the entry its version at `as_of` made, if any
 //!    ([`collection_as_of`]); the page is then read from that collection as from a cached one
-//!    (`read_page`, `Rows::Collection`), with the Query's bounds, filter, Limit and 1 MB. A GSI
+//!    (`read::page`, `Rows::Collection`), with the Query's bounds, filter, Limit and 1 MB. A GSI
 //!    Query is always eventually consistent, as on the service.
 //!
 //! With the lag off the engine holds no `History` (`simulations`): writes record nothing and
@@ -36,9 +36,9 @@ use std::sync::{Arc, Mutex};
 
 use crate::ApiError;
 use crate::catalog::{IndexSchema, TableSchema};
-use crate::item_cache::{Cached, CollectionRows, StoredBody};
-use crate::items::{self, StorageKey, StoredItem};
-use crate::ops::read_page::{self, Batch, Bound, EntryRef, Range};
+use crate::entry::{self, StorageKey, StoredItem};
+use crate::item_cache::{Cached, StoredBody};
+use crate::read::{self, Batch, Bound, CollectionRows, EntryRef, Range};
 
 /// How late eventually consistent reads may see writes, and the seed of the draws.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -198,7 +198,7 @@ pub(crate) async fn collection_as_of(
         start_after: None,
         segment: None,
     };
-    let committed = read_page::fetch(conn, &whole, None, i64::MAX).await?;
+    let committed = read::fetch(conn, &whole, None, i64::MAX).await?;
     let mut entries: Vec<OwnedEntry> = committed
         .entries()
         .iter()
@@ -223,8 +223,8 @@ pub(crate) async fn collection_as_of(
             )),
             None => {}
             Some(index) => {
-                let item = items::decode_entry(before.body.as_bytes(), before.size as i64)?.item;
-                if let Some(entry) = items::index_entry(table, index, &item)?
+                let item = entry::decode_entry(before.body.as_bytes(), before.size as i64)?.item;
+                if let Some(entry) = entry::index_entry(table, index, &item)?
                     && entry.pk == pk
                 {
                     let body = serde_json::to_vec(&entry.item).map_err(ApiError::internal)?;

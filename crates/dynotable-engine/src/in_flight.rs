@@ -45,7 +45,7 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::sync::{Mutex, MutexGuard};
 
-use crate::items::StorageKey;
+use crate::entry::StorageKey;
 
 /// One item of one table: the table's keyspace and the item's encoded primary key.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -15,158 +15,16 @@
 //!
 //! Nothing is written unless the caller commits, so an item and its index entries change
 //! together or not at all.
+//!
+//! The entries themselves — keys, stored bodies, index entries — are encoded by `entry`.
 
-use dynotable_types::{Item, KeyRef, KeyRole, ValidationError};
-use sqlx::{Row, SqliteConnection};
+use dynotable_types::Item;
 
 use crate::capacity::{self, WriteUnits};
-use crate::catalog::{IndexKind, IndexSchema, KeySchema, TableSchema};
+use crate::catalog::{IndexSchema, TableSchema};
+use crate::entry::{IndexEntry, StorageKey, StoredItem, index_entry};
 use crate::write_tx::{StatementBatch, WriteTx};
 use crate::{ApiError, ErrorKind};
-
-/// Where an item lives: its encoded partition and sort key (`sk` is empty without a sort key).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub(crate) struct StorageKey {
-    pub pk: Vec<u8>,
-    pub sk: Vec<u8>,
-}
-
-impl StorageKey {
-    /// The key of an item being written (PutItem and friends): key attributes present, typed,
-    /// non-empty and within their size limits.
-    pub fn of_item(table: &TableSchema, item: &Item) -> Result<StorageKey, ApiError> {
-        let pk = key_checker(&table.key, KeyRole::Partition).check_in_item(item)?;
-        let sk = match &table.key.sort {
-            Some(_) => Some(key_checker(&table.key, KeyRole::Sort).check_in_item(item)?),
-            None => None,
-        };
-        Ok(StorageKey::encode(pk, sk))
-    }
-
-    /// The key named by a `Key` parameter: exactly the key attributes, typed (rule B.10:
-    /// `The provided key element does not match the schema`).
-    pub fn of_key(table: &TableSchema, key: &Item) -> Result<StorageKey, ApiError> {
-        let expected = 1 + usize::from(table.key.sort.is_some());
-        if key.len() != expected {
-            return Err(ValidationError::KeyElementMismatch.into());
-        }
-        let pk = key_checker(&table.key, KeyRole::Partition).check_in_key(key)?;
-        let sk = match &table.key.sort {
-            Some(_) => Some(key_checker(&table.key, KeyRole::Sort).check_in_key(key)?),
-            None => None,
-        };
-        Ok(StorageKey::encode(pk, sk))
-    }
-
-    fn encode(pk: KeyRef<'_>, sk: Option<KeyRef<'_>>) -> StorageKey {
-        StorageKey {
-            pk: pk.encode(),
-            sk: sk.map(|k| k.encode()).unwrap_or_default(),
-        }
-    }
-}
-
-/// The dynotable-types checker for one attribute of a key schema.
-pub(crate) fn key_checker(key: &KeySchema, role: KeyRole) -> dynotable_types::KeyAttribute<'_> {
-    let attribute = match role {
-        KeyRole::Partition => &key.partition,
-        KeyRole::Sort => key.sort.as_ref().unwrap_or(&key.partition),
-    };
-    dynotable_types::KeyAttribute::new(&attribute.name, attribute.ty, role)
-}
-
-/// Only the key attributes of `item`, for `Key`/`LastEvaluatedKey` values.
-pub(crate) fn key_of(key: &KeySchema, item: &Item) -> Item {
-    key.attributes()
-        .filter_map(|a| item.get(&a.name).map(|v| (a.name.clone(), v.clone())))
-        .collect()
-}
-
-/// An item as stored, with its size by DynamoDB's rules (rule B.1).
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct StoredItem {
-    pub item: Item,
-    pub size: u64,
-}
-
-/// Reads the item at `key`, if any.
-pub(crate) async fn load_item(
-    conn: &mut SqliteConnection,
-    table: &TableSchema,
-    key: &StorageKey,
-) -> Result<Option<StoredItem>, ApiError> {
-    let row =
-        sqlx::query("SELECT body, size FROM entries WHERE keyspace = ? AND pk = ? AND sk = ? AND tail = X''")
-            .bind(table.keyspace)
-            .bind(&key.pk)
-            .bind(&key.sk)
-            .fetch_optional(&mut *conn)
-            .await?;
-    row.map(|row| decode_entry(row.get::<&[u8], _>(0), row.get(1)))
-        .transpose()
-}
-
-/// Reads the item at `key` as stored (its JSON body, not decoded), with its size.
-pub(crate) async fn load_stored(
-    conn: &mut SqliteConnection,
-    table: &TableSchema,
-    key: &StorageKey,
-) -> Result<Option<(Vec<u8>, u64)>, ApiError> {
-    let row =
-        sqlx::query("SELECT body, size FROM entries WHERE keyspace = ? AND pk = ? AND sk = ? AND tail = X''")
-            .bind(table.keyspace)
-            .bind(&key.pk)
-            .bind(&key.sk)
-            .fetch_optional(&mut *conn)
-            .await?;
-    Ok(row.map(|row| (row.get(0), u64::try_from(row.get::<i64, _>(1)).unwrap_or(0))))
-}
-
-/// An entry's body, as stored.
-pub(crate) fn decode_entry(body: &[u8], size: i64) -> Result<StoredItem, ApiError> {
-    let item = serde_json::from_slice(body).map_err(ApiError::internal)?;
-    Ok(StoredItem {
-        item,
-        size: u64::try_from(size).unwrap_or(0),
-    })
-}
-
-/// An item's entry in one secondary index.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct IndexEntry {
-    pub pk: Vec<u8>,
-    pub sk: Vec<u8>,
-    /// The projected attributes (always including the table's and the index's keys).
-    pub item: Item,
-    pub size: u64,
-}
-
-/// The item's entry in `index`, or `None` when the item lacks one of the index's key attributes
-/// (a sparse index). An index key attribute of the wrong type or empty is a ValidationException.
-pub(crate) fn index_entry(
-    table: &TableSchema,
-    index: &IndexSchema,
-    item: &Item,
-) -> Result<Option<IndexEntry>, ApiError> {
-    // The rule lives with the capacity rules, which the cost estimator shares.
-    let image = capacity::index_entry_image(&table.key, &index.name, &index.key, &index.projection, item)?;
-    Ok(image.map(|image| IndexEntry {
-        pk: image.pk,
-        sk: image.sk,
-        item: image.item,
-        size: image.size,
-    }))
-}
-
-/// Every index entry of `item`, in the order of `table.indexes`. Checking them is part of
-/// validating a write, before its condition is evaluated.
-pub(crate) fn index_entries(table: &TableSchema, item: &Item) -> Result<Vec<Option<IndexEntry>>, ApiError> {
-    table
-        .indexes
-        .iter()
-        .map(|index| index_entry(table, index, item))
-        .collect()
-}
 
 /// What a write needs to know beyond the item: the collection size limit, the time, and who
 /// is writing (a request, or Time to Live), and where the replaced versions go when
@@ -269,13 +127,13 @@ pub(crate) async fn write_item(
         old.map(|o| &o.item),
         new_item,
     )?;
-    let had_expiry = crate::ttl::has_expiry(table, old.map(|o| &o.item));
-    crate::ttl::track_expiry(batch, table, key, had_expiry, new_item);
+    let had_expiry = crate::expiry::has_expiry(table, old.map(|o| &o.item));
+    crate::expiry::track_expiry(batch, table, key, had_expiry, new_item);
 
     // 4. The item-collection size limit, on tables with an LSI (rule B.7): the writes so far
     // are sent first, so the statistics read include this one.
     if table.has_lsi() {
-        let bytes = lsi_collection_bytes(tx.flush().await?, table, &key.pk).await?;
+        let bytes = crate::collections::lsi_collection_bytes(tx.flush().await?, table, &key.pk).await?;
         let grew = new_size.unwrap_or(0) > old_size.unwrap_or(0) || old.is_none();
         if grew && bytes > context.collection_size_limit {
             return Err(ApiError::new(
@@ -286,30 +144,6 @@ pub(crate) async fn write_item(
         effects.collection_bytes = Some(bytes);
     }
     Ok(effects)
-}
-
-/// The size of an item collection as the 10 GB limit counts it: the table's items with the
-/// partition key plus their entries in every LSI (rule B.7).
-pub(crate) async fn lsi_collection_bytes(
-    conn: &mut SqliteConnection,
-    table: &TableSchema,
-    pk: &[u8],
-) -> Result<u64, ApiError> {
-    let mut total = collection_bytes(conn, table.keyspace, pk).await?;
-    for index in table.indexes.iter().filter(|i| i.kind == IndexKind::Local) {
-        total += collection_bytes(conn, index.keyspace, pk).await?;
-    }
-    Ok(total)
-}
-
-async fn collection_bytes(conn: &mut SqliteConnection, keyspace: i64, pk: &[u8]) -> Result<u64, ApiError> {
-    let bytes: Option<i64> =
-        sqlx::query_scalar("SELECT size_bytes FROM collections WHERE keyspace = ? AND pk = ?")
-            .bind(keyspace)
-            .bind(pk)
-            .fetch_optional(&mut *conn)
-            .await?;
-    Ok(bytes.map(|b| u64::try_from(b).unwrap_or(0)).unwrap_or(0))
 }
 
 /// Writes one index entry for the base item at `key` and counts it in the index's collection
@@ -346,12 +180,4 @@ fn put_entry(
     let body = serde_json::to_vec(item).map_err(ApiError::internal)?;
     batch.put_entry(keyspace, pk, sk, tail, body, size);
     Ok(())
-}
-
-/// The service's estimate range for an item collection's size, in GB: DynamoDB reports a
-/// range, not the size; here the whole gigabytes around the exact size.
-pub(crate) fn size_estimate_range_gb(bytes: u64) -> [f64; 2] {
-    let gb = bytes as f64 / (1024.0 * 1024.0 * 1024.0);
-    let lower = gb.floor();
-    [lower, lower + 1.0]
 }

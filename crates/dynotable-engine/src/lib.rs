@@ -5,7 +5,7 @@
 //! 1. A caller — the `dynotable-local` server, or the desktop app through it — hands
 //!    [`Engine::call`] an operation name (`PutItem`) and the JSON body of a DynamoDB request.
 //! 2. [`dispatch`] finds the operation and deserialises the body into its request shape from
-//!    [`api`]. A member of the wrong JSON type is a `SerializationException`; an unknown operation
+//!    [`api`] (`api::body`). A member of the wrong JSON type is a `SerializationException`; an unknown operation
 //!    an `UnknownOperationException`.
 //! 3. The operation (one file per operation under `ops/`) validates the request the way the
 //!    service does — member constraints first, in one `N validation errors detected` envelope
@@ -34,6 +34,20 @@
 //! GetItem, BatchGetItem or Query in step 4 may answer an item's earlier version
 //! ([`eventual_lag`]).
 //!
+//! The modules form layers; each uses only the ones below it (no import loop: a module never
+//! reaches, through others, back to itself). From the bottom:
+//!
+//! 1. the API model, the rules and the connections: [`api`], `error`, [`catalog`], `shape`,
+//!    `storage`, [`capacity`] (with `collections`' statistics), `throttling`'s buckets and
+//!    `params`' capacity report, `legacy`;
+//! 2. the entries in storage: `entry` (keys, stored bodies, index entries, one item by key);
+//! 3. reading in key order: `read` (ranges, batches, pages, the target of a Query or Scan);
+//! 4. the caches and the writer: `item_cache`, `writer`, `write_tx`, `in_flight`;
+//! 5. what a write carries along: `streams`' records, `expiry`, `eventual_lag`'s history;
+//! 6. the write of an item with its index entries and statistics: `items`;
+//! 7. the operations: `ops` (one file per operation), `ttl`, `streams`' API, `partiql`;
+//! 8. [`dispatch`], and the [`Engine`] in this file, which opens all of it.
+//!
 //! Errors are two small types: [`ApiError`] (what a DynamoDB client is told) and
 //! [`EngineError`] (the storage could not be opened).
 
@@ -45,8 +59,10 @@ mod clock;
 mod collections;
 mod database_lock;
 mod dispatch;
+mod entry;
 mod error;
 mod eventual_lag;
+mod expiry;
 pub mod identity;
 mod in_flight;
 mod item_cache;
@@ -56,6 +72,7 @@ mod ops;
 mod page_buffers;
 mod params;
 mod partiql;
+mod read;
 mod shape;
 mod simulations;
 mod storage;
@@ -89,13 +106,13 @@ use catalog::TableSchema;
 /// the app's create-table form runs it as the user types, so the form and the engine share one
 /// rule set (rules B.7, B.8, B.10 in docs/dynamodb-rules.md).
 pub fn check_create_table(body: &[u8]) -> Result<(), ApiError> {
-    ops::create_table::check(&dispatch::input_of(body)?)
+    ops::create_table::check(&api::body::input_of(body)?)
 }
 
 /// UpdateTimeToLive's member constraints alone, on a request body: the TTL attribute a form
 /// offers to enable after CreateTable, checked with the service's message.
 pub fn check_update_time_to_live(body: &[u8]) -> Result<(), ApiError> {
-    ttl::check_shape(&dispatch::input_of(body)?)
+    ttl::check_shape(&api::body::input_of(body)?)
 }
 
 /// Where an engine keeps its data.
@@ -115,6 +132,15 @@ impl Location {
             Location::InMemory => None,
         }
     }
+}
+
+/// The name of a new in-memory database on SQLite's `memdb` VFS: starting with `/`, so that the
+/// engine's connections share it, and unique in the process (its id and a counter), so that no
+/// two engines do. It names no file: `memdb` keeps the database in this process's memory.
+fn memdb_name() -> String {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    format!("/dynotable-memdb-{}-{n}", std::process::id())
 }
 
 /// Settings an engine is opened with.
@@ -297,9 +323,30 @@ impl Engine {
                 // The journal mode is set on the writer below (WAL).
                 SqliteConnectOptions::new().filename(path).create_if_missing(true)
             }
-            Location::InMemory => {
-                SqliteConnectOptions::from_str("sqlite::memory:").map_err(EngineError::Open)?
-            }
+            // Issue 18.8: an in-memory database on SQLite's `memdb` VFS, not `:memory:`. Both keep
+            // the data in this process's memory only (nothing on disk, nothing left after the
+            // process ends, however it ends). But a `:memory:` database *is* its page cache, and
+            // every `COMMIT` after a page split walks the whole cache (`pcache1TruncateUnsafe`,
+            // bench/README.md "In-memory databases: each COMMIT walks the whole database"), so
+            // inserts slowed down as the data grew (83k to 17k rows/s over 400k rows). A `memdb`
+            // database is a buffer in memory read and written like a file, behind an ordinary,
+            // bounded page cache (the writer's 8 MiB below): the walk stays that small.
+            // - The name starting with `/` shares the buffer between this engine's connections;
+            //   it is unique in the process, so each engine's database stays private.
+            // - `cache=shared`: the connections share one page cache, and readers keep the
+            //   shared-cache table locks the `:memory:` database had (a read waits for a write
+            //   transaction that changed its table, so it never sees part of a write).
+            // - The journal is in memory (`journal_mode = MEMORY`, set on the writer before any
+            //   write): `memdb` would otherwise open a rollback journal as a real file.
+            // - `memdb` caps a database at `SQLITE_MEMDB_DEFAULT_MAXSIZE` (1 GiB unless raised),
+            //   and keeps it in one allocation, which SQLite bounds at 2 GiB: `.cargo/config.toml`
+            //   raises the cap to just under 2 GiB for this workspace's builds. A deliberate
+            //   limit, in docs/compatibility.md ("Storage"): past it a write fails.
+            Location::InMemory => SqliteConnectOptions::new()
+                .filename(memdb_name())
+                .vfs("memdb")
+                .shared_cache(true)
+                .create_if_missing(true),
         }
         // An acknowledged write survives kill -9 (and with `Durability::PowerLoss` a power cut).
         .synchronous(options.durability.synchronous())
@@ -326,7 +373,12 @@ impl Engine {
         sqlx::query("PRAGMA synchronous = NORMAL")
             .execute(&mut writer)
             .await?;
-        if options.location.path().is_some() {
+        if options.location.path().is_none() {
+            // Before anything is written (see `Location::InMemory` above).
+            sqlx::query("PRAGMA journal_mode = MEMORY")
+                .execute(&mut writer)
+                .await?;
+        } else {
             // A new file becomes a WAL database in a first transaction that writes its header.
             // In the default rollback mode that transaction creates, syncs and deletes a
             // journal file (three fsyncs and an unlink, most of a new file's startup on a busy
@@ -375,10 +427,10 @@ impl Engine {
                     .read_only(true)
                     .pragma("cache_size", "-16384")
                     .pragma("mmap_size", options.reader_mmap_bytes.to_string()),
-                // sqlx names an in-memory database (`file:sqlx-in-memory-N`) and opens it with a
-                // shared cache, so readers opened with the same options see the writer's data.
-                // Shared-cache locks are per table: a read waits (sqlx's unlock_notify) while a
-                // write transaction has changed the table, so it never sees a partial write.
+                // The in-memory database is named (`memdb_name`) and opened with a shared cache,
+                // so readers opened with the same options see the writer's data. Shared-cache
+                // locks are per table: a read waits (sqlx's unlock_notify) while a write
+                // transaction has changed the table, so it never sees a partial write.
                 Location::InMemory => connect.clone().pragma("query_only", "ON"),
             },
             max_readers,
@@ -498,7 +550,12 @@ impl Engine {
     /// region and the engine's account (`identity`).
     pub async fn call_in(&self, region: &str, operation: &str, body: &[u8]) -> Result<Vec<u8>, ApiError> {
         if self.inner.simulations.enforce_capacity() {
-            let throttled = self.inner.simulations.throttling.run(self, operation, body);
+            let dispatch = async |body: &[u8]| dispatch::call(self, operation, body).await;
+            let throttled = self
+                .inner
+                .simulations
+                .throttling
+                .run(self, operation, body, dispatch);
             identity::scope(self.identity(region), throttled).await
         } else {
             identity::scope(self.identity(region), dispatch::call(self, operation, body)).await
@@ -590,7 +647,7 @@ impl Engine {
         &self,
         conn: &mut Option<storage::PooledReader>,
         table: &TableSchema,
-        key: &items::StorageKey,
+        key: &entry::StorageKey,
     ) -> Result<item_cache::Cached, ApiError> {
         use item_cache::Lookup;
         let cache_key = item_cache::KeyRef::item(table.keyspace, &key.pk, &key.sk);
@@ -603,7 +660,7 @@ impl Engine {
             Some(conn) => conn,
             None => conn.insert(self.reader().await?),
         };
-        let stored = items::load_stored(conn, table, key)
+        let stored = entry::load_stored(conn, table, key)
             .await?
             .map(|(body, size)| {
                 let body = String::from_utf8(body).map_err(ApiError::internal)?;
@@ -628,7 +685,7 @@ impl Engine {
         conn: &mut Option<storage::PooledReader>,
         table: &TableSchema,
         pk: &[u8],
-    ) -> Result<Option<Arc<item_cache::CollectionRows>>, ApiError> {
+    ) -> Result<Option<Arc<read::CollectionRows>>, ApiError> {
         use item_cache::{Entry, Lookup};
         let Some(items) = &self.inner.items else {
             return Ok(None);
@@ -644,21 +701,20 @@ impl Engine {
             None => conn.insert(self.reader().await?),
         };
         // The whole collection, one more row than is cached: more means too big to cache.
-        let whole = ops::read_page::Range {
+        let whole = read::Range {
             keyspace: table.keyspace,
             pk: Some(pk.to_vec()),
-            lower: ops::read_page::Bound::Unbounded,
-            upper: ops::read_page::Bound::Unbounded,
+            lower: read::Bound::Unbounded,
+            upper: read::Bound::Unbounded,
             forward: true,
             start_after: None,
             segment: None,
         };
-        let batch =
-            ops::read_page::fetch(conn, &whole, None, item_cache::MAX_COLLECTION_ROWS as i64 + 1).await?;
+        let batch = read::fetch(conn, &whole, None, item_cache::MAX_COLLECTION_ROWS as i64 + 1).await?;
         if batch.len() > item_cache::MAX_COLLECTION_ROWS {
             return Ok(None);
         }
-        let rows = Arc::new(item_cache::CollectionRows {
+        let rows = Arc::new(read::CollectionRows {
             batch: batch.into_owned(),
         });
         items.fill(ticket, cache_key, Entry::Collection(rows.clone()));

@@ -19,9 +19,9 @@ use std::sync::{Arc, RwLock};
 use crate::Engine;
 use crate::capacity::ReadKind;
 use crate::catalog::TableSchema;
+use crate::entry::StorageKey;
 use crate::eventual_lag::{EventualLag, History};
 use crate::item_cache::Cached;
-use crate::items::StorageKey;
 use crate::throttling::Throttling;
 
 /// Which simulations an engine runs.

@@ -5,7 +5,8 @@
 //! The life of a request when capacity is enforced:
 //!
 //! 1. [`Engine::call_in`](crate::Engine::call_in) hands the request to [`Throttling::run`],
-//!    which runs it through `dispatch` once admitted. With the switch off (`simulations`)
+//!    with the call of `dispatch` to run it once admitted (this module sits below the
+//!    operations: `params` records their charges here). With the switch off (`simulations`)
 //!    nothing here runs.
 //! 2. The request's target is read from its body ([`Target`]): the table (or the tables of a
 //!    batch), the index a Query or Scan reads, and the partition-key value of a single-item
@@ -44,9 +45,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 
+use crate::capacity::Charge;
 use crate::catalog::{Billing, IndexKind, TableSchema, Throughput};
 use crate::error::ThrottlingReason;
-use crate::params::Charge;
 use crate::{ApiError, CancellationReason, Engine, ErrorKind};
 
 /// Rule B.19: DynamoDB retains up to 300 seconds of unused provisioned capacity (burst).
@@ -216,8 +217,15 @@ impl Throttling {
         self.throttled.load(Ordering::Relaxed)
     }
 
-    /// Runs the operation `operation` on `body` under the capacity rules (steps 2–5).
-    pub async fn run(&self, engine: &Engine, operation: &str, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+    /// Runs the operation `operation` on `body` under the capacity rules (steps 2–5); `dispatch`
+    /// runs the request once admitted (on the body left once throttled tables are set aside).
+    pub async fn run(
+        &self,
+        engine: &Engine,
+        operation: &str,
+        body: &[u8],
+        dispatch: impl AsyncFnOnce(&[u8]) -> Result<Vec<u8>, ApiError>,
+    ) -> Result<Vec<u8>, ApiError> {
         let target: Target = serde_json::from_slice(body).unwrap_or_default();
         let (groups, partition) = draws(engine, operation, &target);
         let now = engine.now();
@@ -245,7 +253,7 @@ impl Throttling {
         };
         let (result, charges) = CHARGES
             .scope(RefCell::new(Vec::new()), async {
-                let result = crate::dispatch::call(engine, operation, &body).await;
+                let result = dispatch(&body).await;
                 (result, CHARGES.with(|charges| charges.take()))
             })
             .await;

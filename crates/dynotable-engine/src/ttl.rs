@@ -10,16 +10,18 @@
 //! - TTL may be enabled or disabled once per table per hour (rule B.7).
 //!
 //! The engine keeps every item's expiry in the `expiries` table, inside each write's
-//! transaction ([`track_expiry`]), so a sweep reads only what has expired.
+//! transaction (`expiry::track_expiry`, called by `items::write_item`), so a sweep reads only
+//! what has expired.
 
 use std::sync::Arc;
 
-use dynotable_types::{AttributeValue, Item};
 use serde::{Deserialize, Serialize};
 use sqlx::{Row, SqliteConnection};
 
 use crate::catalog::{TableSchema, TtlSchema};
-use crate::items::{self, StorageKey, WriteContext, decode_entry};
+use crate::entry::{StorageKey, decode_entry};
+use crate::expiry::track_expiry;
+use crate::items::{self, WriteContext};
 use crate::shape::Shape;
 use crate::streams::Origin;
 use crate::write_tx::{StatementBatch, WriteTx};
@@ -64,56 +66,6 @@ pub struct TimeToLiveDescription {
     pub time_to_live_status: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub attribute_name: Option<String>,
-}
-
-/// The expiry an item carries under `attribute`, if it is a number.
-fn expiry_of(item: &Item, attribute: &str) -> Option<f64> {
-    match item.get(attribute) {
-        Some(AttributeValue::N(n)) => Some(n.to_f64()),
-        _ => None,
-    }
-}
-
-/// Keeps the `expiries` row of the item at `key` in step with its new version (`None`: deleted).
-pub(crate) fn track_expiry(
-    batch: &mut StatementBatch,
-    table: &TableSchema,
-    key: &StorageKey,
-    had_expiry: bool,
-    new: Option<&Item>,
-) {
-    let Some(ttl) = table.ttl.as_ref().filter(|t| t.enabled) else {
-        return;
-    };
-    let keyspace = table.keyspace;
-    match new.and_then(|item| expiry_of(item, &ttl.attribute_name)) {
-        Some(expires_at) => batch.push(
-            "INSERT OR REPLACE INTO expiries (keyspace, pk, sk, expires_at) VALUES (?, ?, ?, ?)",
-            |b| {
-                b.bind(keyspace);
-                b.bind(key.pk.clone());
-                b.bind(key.sk.clone());
-                b.bind(expires_at);
-            },
-        ),
-        None if had_expiry || new.is_none() => batch.push(
-            "DELETE FROM expiries WHERE keyspace = ? AND pk = ? AND sk = ?",
-            |b| {
-                b.bind(keyspace);
-                b.bind(key.pk.clone());
-                b.bind(key.sk.clone());
-            },
-        ),
-        None => {}
-    }
-}
-
-/// Whether an item had an expiry row before a write (its old version carries the attribute).
-pub(crate) fn has_expiry(table: &TableSchema, item: Option<&Item>) -> bool {
-    match (&table.ttl, item) {
-        (Some(ttl), Some(item)) if ttl.enabled => expiry_of(item, &ttl.attribute_name).is_some(),
-        _ => false,
-    }
 }
 
 /// UpdateTimeToLive's member constraints, before any table is looked at.

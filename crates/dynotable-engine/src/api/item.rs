@@ -104,7 +104,7 @@ pub struct GetItemOutput {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub item: Option<Item>,
     /// The item as stored, when the response returns it unchanged (set instead of `item`; see
-    /// `ops::read_page`, "Stored items").
+    /// `read::page`, "Stored items").
     #[serde(rename = "Item", skip_serializing_if = "Option::is_none")]
     pub stored_item: Option<Box<serde_json::value::RawValue>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -194,7 +194,7 @@ pub struct ReadPageOutput {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub items: Option<Vec<Item>>,
     /// The items as stored, when the response returns them unchanged (set instead of `items`;
-    /// see `ops::read_page`, "Stored items"), already written into the start of the response
+    /// see `read::page`, "Stored items"), already written into the start of the response
     /// body, which [`ReadPageOutput::into_json`] completes.
     #[serde(skip)]
     pub stored_items: Option<StoredItems>,

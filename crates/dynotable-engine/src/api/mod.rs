@@ -7,6 +7,7 @@
 //! `SerializationException`; the operation validates them (shape first, then semantics). A
 //! member of the wrong JSON type is a `SerializationException`, as on the service.
 
+pub(crate) mod body;
 pub mod item;
 pub mod partiql;
 pub mod table;

@@ -37,7 +37,7 @@ pub const READ_BLOCK_BYTES: u64 = 4 * 1024;
 pub const WRITE_BLOCK_BYTES: u64 = 1024;
 /// Rule B.4: one Query or Scan page reads at most 1 MB (counted before any filter); the page
 /// stops after the item that reaches it. The engine's page reader uses this same constant.
-pub const PAGE_BYTES: u64 = crate::ops::read_page::PAGE_BYTES;
+pub const PAGE_BYTES: u64 = 1024 * 1024;
 /// Rules B.2/B.3: BatchGetItem takes at most 100 keys, BatchWriteItem 25 requests, the
 /// transactions 100 actions (rule B.7).
 pub const BATCH_GET_KEYS: u64 = 100;

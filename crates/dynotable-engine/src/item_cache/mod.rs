@@ -78,6 +78,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use quick_cache::Equivalent;
 
+use crate::read::CollectionRows;
+
 /// Guard shards: enough that unrelated keys rarely share one, few enough to mark all cheaply.
 pub(crate) const SHARDS: usize = 64;
 
@@ -111,21 +113,6 @@ impl StoredBody {
 
 /// What the cache holds for an item's key: the item, or `None` when there is none.
 pub(crate) type Cached = Option<Arc<StoredBody>>;
-
-/// A whole item collection of a table, as stored: every item's keys and body, in sort-key
-/// order, kept as the one batch SQLite returned it in (one buffer, no allocation per item).
-/// Query reads its pages from it (`ops::read_page`).
-pub(crate) struct CollectionRows {
-    pub batch: crate::ops::read_page::Batch,
-}
-
-impl std::fmt::Debug for CollectionRows {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CollectionRows")
-            .field("items", &self.batch.len())
-            .finish()
-    }
-}
 
 /// A cache entry: an item (or its absence), or a collection.
 #[derive(Debug, Clone)]

@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::{Value, json};
 
+use crate::entry::StorageKey;
 use crate::item_cache::{KeyRef, Lookup};
-use crate::items::StorageKey;
 use crate::{Engine, Location, ManualClock, Options};
 
 const NOW: f64 = 1_700_000_000.0;

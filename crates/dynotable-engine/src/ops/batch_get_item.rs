@@ -8,7 +8,7 @@ use dynotable_types::Item;
 
 use crate::api::item::{BatchGetItemInput, BatchGetItemOutput, KeysAndAttributes};
 use crate::capacity::{self, ReadKind, ReadUnits};
-use crate::items::{self, StorageKey};
+use crate::entry::{self, StorageKey};
 use crate::legacy;
 use crate::params::{self, CapacityReport, Charge};
 use crate::shape::Shape;
@@ -146,7 +146,7 @@ pub async fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetIt
             // Rule B.20: an eventually consistent read may see an older version when reads lag.
             let stored = engine
                 .as_read(&read.table, &key, read.kind, current)
-                .map(|s| items::decode_entry(s.body.as_bytes(), s.size as i64))
+                .map(|s| entry::decode_entry(s.body.as_bytes(), s.size as i64))
                 .transpose()?;
             units += capacity::item_read(stored.as_ref().map(|s| s.size), read.kind);
             if let Some(stored) = stored {

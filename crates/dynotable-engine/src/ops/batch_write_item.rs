@@ -30,9 +30,10 @@ use crate::api::ConsumedCapacity;
 use crate::api::item::{BatchWriteItemInput, BatchWriteItemOutput, ItemCollectionMetrics};
 use crate::capacity::{self, WriteUnits};
 use crate::catalog::TableSchema;
+use crate::entry::{self, StorageKey};
 use crate::in_flight::ItemId;
 use crate::item_cache::{Entry, KeyRef, Lookup};
-use crate::items::{self, StorageKey, WriteContext};
+use crate::items::{self, WriteContext};
 use crate::ops::item_write::PreparedItem;
 use crate::params::{self, CapacityReport, Charge};
 use crate::shape::Shape;
@@ -150,7 +151,7 @@ pub async fn run(engine: &Engine, input: BatchWriteItemInput) -> Result<BatchWri
                             err
                         }
                     })?;
-                    let key_item = items::key_of(&table.key, &item);
+                    let key_item = entry::key_of(&table.key, &item);
                     (
                         key,
                         key_item,

@@ -1,7 +1,7 @@
 //! DeleteItem: delete one item by its key, optionally under a condition.
 
 use crate::api::item::{DeleteItemInput, WriteItemOutput};
-use crate::items::StorageKey;
+use crate::entry::StorageKey;
 use crate::ops::item_write::{self, Change, MemberOrder, WriteOptions};
 use crate::shape::Shape;
 use crate::{ApiError, Engine};

@@ -6,8 +6,8 @@
 use crate::api::ConsumedCapacity;
 use crate::api::item::{GetItemInput, GetItemOutput};
 use crate::capacity::{self, ReadKind};
+use crate::entry::{self, StorageKey};
 use crate::item_cache::Cached;
-use crate::items::{self, StorageKey};
 use crate::legacy;
 use crate::params::{self, CapacityReport, Charge};
 use crate::shape::Shape;
@@ -25,7 +25,7 @@ pub async fn run(engine: &Engine, input: GetItemInput) -> Result<GetItemOutput, 
 }
 
 /// A GetItem answered on the wire, as an output: without a projection the item is returned as
-/// stored, not decoded and encoded again (see `read_page`, "Stored items"). The wire uses
+/// stored, not decoded and encoded again (see `read::page`, "Stored items"). The wire uses
 /// [`respond_body`]; this is the reference the tests check its bytes against.
 #[cfg(test)]
 pub async fn respond(engine: &Engine, input: GetItemInput) -> Result<GetItemOutput, ApiError> {
@@ -120,7 +120,7 @@ async fn get_item(engine: &Engine, input: GetItemInput, keep_stored: bool) -> Re
         return Ok(Answer::Stored(stored, capacity));
     }
     let item = stored
-        .map(|s| items::decode_entry(s.body.as_bytes(), s.size as i64))
+        .map(|s| entry::decode_entry(s.body.as_bytes(), s.size as i64))
         .transpose()?
         .map(|s| match &projection {
             Some(projection) => projection.apply(&s.item),

@@ -53,9 +53,10 @@ use dynotable_types::{Item, SizeCheck, check_item_size, check_size, validate_ite
 use crate::api::item::{ItemCollectionMetrics, WriteItemOutput};
 use crate::capacity::{self, WriteUnits};
 use crate::catalog::{IndexKind, TableSchema};
+use crate::entry::{self, IndexEntry, StorageKey, StoredItem};
 use crate::in_flight::ItemId;
 use crate::item_cache::KeyRef;
-use crate::items::{self, IndexEntry, StorageKey, StoredItem, WriteEffects};
+use crate::items::{self, WriteEffects};
 use crate::params::{self, CapacityReport, Charge};
 use crate::shape::Shape;
 use crate::{ApiError, Engine};
@@ -84,7 +85,7 @@ impl PreparedItem {
     pub fn new(table: &TableSchema, item: Item, check: SizeCheck) -> Result<PreparedItem, ApiError> {
         validate_item(&item)?;
         let size = check_item_size(&item, check)? as u64;
-        let entries = items::index_entries(table, &item)?;
+        let entries = entry::index_entries(table, &item)?;
         // Rule B.7: on a table with local secondary indexes the 400 KB is the item's size plus
         // its entries in every LSI (an entry: the table's keys, the index's sort key and the
         // projected attributes, rule B.1). The answer is the one for an item over 400 KB.
@@ -247,7 +248,7 @@ async fn committed_item(
         return Ok(None);
     };
     let item = cached
-        .map(|stored| items::decode_entry(stored.body.as_bytes(), stored.size as i64))
+        .map(|stored| entry::decode_entry(stored.body.as_bytes(), stored.size as i64))
         .transpose()?;
     Ok(Some(item))
 }
@@ -432,7 +433,7 @@ pub(crate) fn collection_metrics(
         .collect();
     Some(ItemCollectionMetrics {
         item_collection_key: key,
-        size_estimate_range_g_b: items::size_estimate_range_gb(bytes),
+        size_estimate_range_g_b: crate::collections::size_estimate_range_gb(bytes),
     })
 }
 

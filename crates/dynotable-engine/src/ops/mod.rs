@@ -14,7 +14,6 @@ pub(crate) mod item_write;
 pub mod list_tables;
 pub mod put_item;
 pub mod query;
-pub(crate) mod read_page;
 pub mod scan;
 pub mod tags;
 pub mod transact_get_items;

@@ -3,7 +3,7 @@
 use dynotable_types::SizeCheck;
 
 use crate::api::item::{PutItemInput, WriteItemOutput};
-use crate::items::StorageKey;
+use crate::entry::StorageKey;
 use crate::ops::item_write::{self, Change, MemberOrder, PreparedItem, WriteOptions};
 use crate::shape::Shape;
 use crate::{ApiError, Engine};
@@ -49,7 +49,7 @@ pub async fn run(engine: &Engine, input: PutItemInput) -> Result<WriteItemOutput
     let table = engine.table(input.table_name.as_deref().unwrap_or_default())?;
     let key = StorageKey::of_item(&table, &item)?;
     let prepared = PreparedItem::new(&table, item, SizeCheck::Write)?;
-    let key_item = crate::items::key_of(&table.key, &prepared.item);
+    let key_item = crate::entry::key_of(&table.key, &prepared.item);
 
     let written = item_write::execute(
         engine,

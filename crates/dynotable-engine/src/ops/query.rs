@@ -11,13 +11,13 @@ use dynotable_types::{KeyValue, encode_key_tuple, encode_prefix_into, prefix_suc
 use crate::api::item::{QueryInput, ReadPageOutput};
 use crate::capacity::{self, ReadKind};
 use crate::catalog::{IndexKind, ProjectionSchema};
-use crate::items::{self, StorageKey};
+use crate::entry::{self, StorageKey};
 use crate::legacy;
-use crate::ops::read_page::{self, Bound, PageRules, Range, Rows};
-use crate::ops::scan::{
+use crate::params::{self, CapacityReport, Charge};
+use crate::read::{self, Bound, PageRules, Range, Rows};
+use crate::read::{
     ReadTarget, check_select, projection_parameter, shape_select, shape_target, start_key, start_key_invalid,
 };
-use crate::params::{self, CapacityReport, Charge};
 use crate::shape::Shape;
 use crate::{ApiError, Engine, eventual_lag};
 
@@ -26,7 +26,7 @@ pub async fn run(engine: &Engine, input: QueryInput) -> Result<ReadPageOutput, A
     query(engine, input, false).await
 }
 
-/// A Query answered on the wire: items nothing reads are returned as stored (see `read_page`).
+/// A Query answered on the wire: items nothing reads are returned as stored (see `read::page`, "Stored items").
 pub async fn respond(engine: &Engine, input: QueryInput) -> Result<ReadPageOutput, ApiError> {
     query(engine, input, true).await
 }
@@ -222,13 +222,13 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
         (None, Some(_)) => None,
     };
     let mut page = match &collection {
-        Some(rows) => read_page::read_page_from(Rows::Collection(rows), &range, &rules).await?,
+        Some(rows) => read::read_page_from(Rows::Collection(rows), &range, &rules).await?,
         None => {
             let conn = match &mut reader {
                 Some(conn) => conn,
                 None => reader.insert(engine.reader().await?),
             };
-            read_page::read_page(conn, &range, &rules).await?
+            read::read_page(conn, &range, &rules).await?
         }
     };
     let mut table_units = None;
@@ -239,8 +239,8 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
         };
         let mut fetched = capacity::ReadUnits(0);
         for item in &mut page.items {
-            let key = StorageKey::of_key(&table, &items::key_of(&table.key, item))?;
-            if let Some(stored) = items::load_item(conn, &table, &key).await? {
+            let key = StorageKey::of_key(&table, &entry::key_of(&table.key, item))?;
+            if let Some(stored) = entry::load_item(conn, &table, &key).await? {
                 // Rule B.2: each base-table fetch is rounded up to 4 KB on its own.
                 fetched += capacity::item_read(Some(stored.size), kind);
                 *item = match &projection {

@@ -15,8 +15,8 @@ use sqlx::Connection;
 use crate::api::transact::{ItemResponse, TransactGetItemsInput, TransactGetItemsOutput};
 use crate::capacity::{self, ReadKind, ReadUnits};
 use crate::catalog::TableSchema;
+use crate::entry::{self, StorageKey};
 use crate::in_flight::ItemId;
-use crate::items::{self, StorageKey};
 use crate::params::{self, CapacityReport, Charge};
 use crate::shape::Shape;
 use crate::{ApiError, Engine};
@@ -101,7 +101,7 @@ pub async fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<Transa
     let mut responses = Vec::with_capacity(planned.len());
     let mut units: BTreeMap<String, (Arc<TableSchema>, ReadUnits)> = BTreeMap::new();
     for (table, key, projection) in &planned {
-        let stored = items::load_item(&mut tx, table, key).await?;
+        let stored = entry::load_item(&mut tx, table, key).await?;
         let entry = units
             .entry(table.name.clone())
             .or_insert_with(|| (table.clone(), ReadUnits(0)));

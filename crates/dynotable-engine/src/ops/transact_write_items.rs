@@ -31,17 +31,19 @@ use dynotable_expr::{Condition, ExpressionKind, Update};
 use dynotable_types::{ConstraintViolation, Item, SizeCheck};
 
 use crate::api::ConsumedCapacity;
+use crate::api::body;
 use crate::api::item::ItemCollectionMetrics;
 use crate::api::transact::{TransactAction, TransactWriteItemsInput, TransactWriteItemsOutput};
 use crate::capacity::{self, WriteUnits};
 use crate::catalog::TableSchema;
+use crate::entry::{self, StorageKey, StoredItem};
 use crate::error::CancellationReason;
 use crate::in_flight::ItemId;
-use crate::items::{self, StorageKey, StoredItem};
+use crate::items;
 use crate::ops::item_write::{PreparedItem, collection_metrics};
 use crate::params::{self, CapacityReport, Charge};
 use crate::shape::Shape;
-use crate::{ApiError, Engine, ErrorKind, dispatch};
+use crate::{ApiError, Engine, ErrorKind};
 
 /// Rule B.7: at most 100 actions, at most 4 MB of items in one transaction.
 const MAX_ACTIONS: usize = 100;
@@ -131,7 +133,7 @@ pub(crate) async fn call(engine: &Engine, body: &[u8]) -> Result<Vec<u8>, ApiErr
                 Some((token, hasher.finish()))
             });
     let Some((token, fingerprint)) = token_and_fingerprint else {
-        return dispatch::run(body, |input| run(engine, input)).await;
+        return body::run(body, |input| run(engine, input)).await;
     };
     {
         let mut tokens = engine.tokens();
@@ -163,7 +165,7 @@ pub(crate) async fn call(engine: &Engine, body: &[u8]) -> Result<Vec<u8>, ApiErr
         }
     }
     let pending = PendingToken { engine, token };
-    let response = dispatch::run(body, |input| run(engine, input)).await?;
+    let response = body::run(body, |input| run(engine, input)).await?;
     pending.succeeded(fingerprint, response.clone());
     Ok(response)
 }
@@ -475,7 +477,7 @@ fn prepare(
     let (key, key_item, kind, bytes) = if which == "Put" {
         let item = item.map(|c| c.into_result()).transpose()?.unwrap_or_default();
         let key = StorageKey::of_item(&table, &item)?;
-        let key_item = items::key_of(&table.key, &item);
+        let key_item = entry::key_of(&table.key, &item);
         let prepared = PreparedItem::new(&table, item, SizeCheck::Write)?;
         let bytes = prepared.size;
         (key, key_item, Kind::Put(prepared), bytes)

@@ -6,7 +6,7 @@
 use dynotable_types::Item;
 
 use crate::api::item::{UpdateItemInput, WriteItemOutput};
-use crate::items::StorageKey;
+use crate::entry::StorageKey;
 use crate::ops::item_write::{self, Change, MemberOrder, WriteOptions};
 use crate::shape::Shape;
 use crate::{ApiError, Engine};

@@ -11,7 +11,8 @@ use sqlx::{Row, SqliteConnection};
 
 use crate::api::table::{GlobalSecondaryIndexUpdate, UpdateTableInput, UpdateTableOutput};
 use crate::catalog::{Billing, IndexKind, IndexSchema, KeyAttribute, TableSchema};
-use crate::items::{self, StorageKey, decode_entry};
+use crate::entry::{self, StorageKey, decode_entry};
+use crate::items;
 use crate::ops::create_table::{self, billing, check_projected_count, throughput_of, throughput_shape};
 use crate::shape::Shape;
 use crate::write_tx::StatementBatch;
@@ -371,7 +372,7 @@ async fn backfill(conn: &mut SqliteConnection, table: &TableSchema, position: us
                 sk: row.get(1),
             };
             let stored = decode_entry(row.get::<&[u8], _>(2), row.get(3))?;
-            if let Ok(Some(entry)) = items::index_entry(table, index, &stored.item) {
+            if let Ok(Some(entry)) = entry::index_entry(table, index, &stored.item) {
                 items::put_index_entry(&mut batch, index, &key, &entry)?;
             }
             cursor = Some((key.pk, key.sk));

@@ -18,7 +18,7 @@ use super::{error, select, write};
 use crate::api::partiql::{
     BatchExecuteStatementInput, BatchExecuteStatementOutput, BatchStatementError, BatchStatementResponse,
 };
-use crate::items::StorageKey;
+use crate::entry::StorageKey;
 use crate::params::CapacityReport;
 use crate::shape::Shape;
 use crate::{ApiError, Engine, ErrorKind};

@@ -24,7 +24,7 @@ pub(crate) use ops::call;
 
 use crate::ApiError;
 use crate::catalog::TableSchema;
-use crate::items::key_of;
+use crate::entry::key_of;
 use crate::write_tx::StatementBatch;
 
 /// Rule (DG `Streams.html`): stream records are kept for 24 hours.

@@ -9,8 +9,8 @@ use sqlx::Row;
 
 use super::RETENTION_SECONDS;
 use super::api::*;
+use crate::api::body::run;
 use crate::catalog::{StreamSchema, TableSchema};
-use crate::dispatch::run;
 use crate::shape::Shape;
 use crate::{ApiError, Engine, ErrorKind};
 

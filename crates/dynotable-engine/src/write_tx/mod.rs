@@ -42,8 +42,8 @@ use tokio::sync::OwnedMutexGuard;
 
 use crate::ApiError;
 use crate::catalog::TableSchema;
+use crate::entry::{StorageKey, StoredItem, decode_entry};
 use crate::item_cache::{Cached, KeyRef, StoredBody, WriteMarks};
-use crate::items::{StorageKey, StoredItem, decode_entry};
 use crate::writer::{MAX_GROUP, SharedWriter, Undo, Writer};
 
 /// Rows per multi-row statement: far below SQLite's 32,766 bound parameters, and few enough

@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::entry::StorageKey;
 use crate::item_cache::KeyRef;
-use crate::items::StorageKey;
 use crate::{ApiError, Engine, ErrorKind, Location, ManualClock, Options};
 
 const NOW: f64 = 1_700_000_000.0;

@@ -100,7 +100,7 @@ fn sqlite_char(n: u64) -> Vec<u8> {
     }
 }
 
-/// `entries` joined as [`super::BATCH_SQL_ROW`] and `group_concat` join them, in the order given.
+/// `entries` joined as [`crate::read::batch::BATCH_SQL_ROW`] and `group_concat` join them, in the order given.
 fn joined(entries: &[Written]) -> Vec<u8> {
     let mut data = Vec::new();
     for (pk, sk, tail, body, size) in entries {
@@ -129,20 +129,20 @@ fn a_batch_joined_out_of_order_is_sorted() {
         (b"a", &[0, 0, 1], b"", b"1", 1),
         (b"a", &[0xff], b"", b"3", 3),
     ]);
-    let bodies_of = |batch: &super::Batch| -> Vec<(String, u64)> {
+    let bodies_of = |batch: &crate::read::batch::Batch| -> Vec<(String, u64)> {
         batch
             .entries()
             .iter()
             .map(|e| (String::from_utf8(e.body.to_vec()).unwrap(), e.size))
             .collect()
     };
-    let mut batch = super::Batch::from_bytes(data.clone()).unwrap();
+    let mut batch = crate::read::batch::Batch::from_bytes(data.clone()).unwrap();
     batch.in_order(true);
     assert_eq!(
         bodies_of(&batch),
         [("1".into(), 1), ("2".into(), 2), ("3".into(), 3)]
     );
-    let mut batch = super::Batch::from_bytes(data).unwrap();
+    let mut batch = crate::read::batch::Batch::from_bytes(data).unwrap();
     batch.in_order(false);
     assert_eq!(
         bodies_of(&batch),
@@ -159,12 +159,16 @@ fn lengths_read_back_at_every_width() {
         0, 1, 0x7f, 0x80, 0x7ff, 0x800, 0xd800, 0xdfff, 0xffff, 0x1_0000, 0x10_ffff,
     ] {
         let data = sqlite_char(n);
-        assert_eq!(super::char_at(&data), Some((n as u32, data.len())), "{n:#x}");
+        assert_eq!(
+            crate::read::batch::char_at(&data),
+            Some((n as u32, data.len())),
+            "{n:#x}"
+        );
     }
     let body = vec![b'x'; (1 << 20) + 3];
     let sk = vec![0xff; 0x800];
     let data = joined(&[(&[0xc3], &sk, b"", &body, (5 << 20) + 7)]);
-    let batch = super::Batch::from_bytes(data).unwrap();
+    let batch = crate::read::batch::Batch::from_bytes(data).unwrap();
     let entries = batch.entries();
     assert_eq!(entries.len(), 1);
     assert_eq!(entries[0].pk, &[0xc3]);
@@ -178,7 +182,7 @@ fn lengths_read_back_at_every_width() {
 /// with.
 #[test]
 fn a_malformed_batch_is_an_error() {
-    let parse = |data: &[u8]| super::Batch::from_bytes(data.to_vec()).map(|b| b.len());
+    let parse = |data: &[u8]| crate::read::batch::Batch::from_bytes(data.to_vec()).map(|b| b.len());
     let whole = joined(&[(b"a", b"b", b"", b"{}", 9)]);
     assert_eq!(parse(&whole).unwrap(), 1);
     assert_eq!(parse(b"").unwrap(), 0);
@@ -483,7 +487,7 @@ async fn scan_pages_end_at_1_mb_and_splice_every_type_exactly() {
         .collect();
     let total: u64 = sizes.iter().sum();
     assert!(
-        total > 2 * crate::ops::read_page::PAGE_BYTES,
+        total > 2 * crate::capacity::PAGE_BYTES,
         "{total} bytes: at least three pages"
     );
 
@@ -506,7 +510,7 @@ async fn scan_pages_end_at_1_mb_and_splice_every_type_exactly() {
         // Rule B.4: read until 1 MB is reached, the item that reaches it included.
         let mut end = at;
         let mut read = 0;
-        while end < N && read < crate::ops::read_page::PAGE_BYTES {
+        while end < N && read < crate::capacity::PAGE_BYTES {
             read += sizes[end];
             end += 1;
         }

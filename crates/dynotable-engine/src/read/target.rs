@@ -1,0 +1,250 @@
+//! What Query and Scan share above the page reader: the table or index a read targets
+//! ([`ReadTarget`], its keyspace, its key and the `LastEvaluatedKey` of an entry), `Select`
+//! against the target and the projection, `ExclusiveStartKey` encoded as the position to resume
+//! after (rule B.4), and a page's response with its ConsumedCapacity (rule B.2).
+
+use dynotable_types::{Item, KeyRole};
+
+use super::{EntryPosition, Page};
+use crate::ApiError;
+use crate::api::item::ReadPageOutput;
+use crate::capacity::{self, ReadKind};
+use crate::catalog::{IndexKind, IndexSchema, KeyAttribute, KeySchema, ProjectionSchema, TableSchema};
+use crate::entry::key_of;
+use crate::params::{self, CapacityReport, Charge};
+use crate::shape::Shape;
+
+/// The TableName and IndexName constraints of a Query or Scan.
+pub(crate) fn shape_target(shape: &mut Shape, table_name: Option<&String>, index_name: Option<&String>) {
+    shape.table("tableName", table_name);
+    if let Some(index) = index_name {
+        shape.name("indexName", Some(index));
+    }
+}
+
+/// The `Select` enumeration of a Query or Scan.
+pub(crate) fn shape_select(shape: &mut Shape, select: Option<&String>) {
+    shape.one_of(
+        "select",
+        select,
+        // Rule B.15: the order the service lists them in, not the API model's.
+        &[
+            "SPECIFIC_ATTRIBUTES",
+            "COUNT",
+            "ALL_ATTRIBUTES",
+            "ALL_PROJECTED_ATTRIBUTES",
+        ],
+    );
+}
+
+/// The table, or one of its indexes, that a Query or Scan reads.
+pub(crate) struct ReadTarget<'a> {
+    pub table: &'a TableSchema,
+    pub index: Option<&'a IndexSchema>,
+    /// The index's position in `table.indexes`.
+    pub position: Option<usize>,
+}
+
+impl<'a> ReadTarget<'a> {
+    pub fn of(table: &'a TableSchema, index_name: Option<&str>) -> Result<ReadTarget<'a>, ApiError> {
+        match index_name {
+            None => Ok(ReadTarget {
+                table,
+                index: None,
+                position: None,
+            }),
+            Some(name) => {
+                let position = table.indexes.iter().position(|i| i.name == name).ok_or_else(|| {
+                    ApiError::validation(format!("The table does not have the specified index: {name}"))
+                })?;
+                Ok(ReadTarget {
+                    table,
+                    index: Some(&table.indexes[position]),
+                    position: Some(position),
+                })
+            }
+        }
+    }
+
+    pub fn keyspace(&self) -> i64 {
+        self.index.map_or(self.table.keyspace, |i| i.keyspace)
+    }
+
+    /// The key the read is ordered by: the index's, or the table's.
+    pub fn key(&self) -> &'a KeySchema {
+        self.index.map_or(&self.table.key, |i| &i.key)
+    }
+
+    /// `LastEvaluatedKey` for an entry: the table's key, plus the index's key on an index.
+    pub fn last_evaluated_key(&self, table: &TableSchema, item: &Item) -> Item {
+        let mut key = key_of(&table.key, item);
+        if let Some(index) = self.index {
+            key.extend(key_of(&index.key, item));
+        }
+        key
+    }
+}
+
+impl ReadTarget<'_> {
+    /// The response of a Query or Scan page (rule B.2: the bytes read summed, rounded up to 4 KB
+    /// once, at least one block; charged to the index read, plus `table_fetches` of base items).
+    pub fn page_output(
+        &self,
+        report: CapacityReport,
+        page: Page,
+        kind: ReadKind,
+        table_fetches: Option<Charge>,
+        count_only: bool,
+    ) -> ReadPageOutput {
+        let charge = Charge::Read(capacity::range_read(page.bytes_read, kind));
+        let consumed = match self.position {
+            Some(position) => {
+                params::consumed_capacity(report, self.table, table_fetches, &[(position, charge)])
+            }
+            None => params::consumed_capacity(report, self.table, Some(charge), &[]),
+        };
+        let (items, stored_items) = match page.stored {
+            Some(stored) => (None, Some(stored)),
+            None => ((!count_only).then_some(page.items), None),
+        };
+        ReadPageOutput {
+            items,
+            stored_items,
+            count: page.count as i64,
+            scanned_count: page.scanned as i64,
+            last_evaluated_key: page
+                .stopped_at
+                .as_ref()
+                .map(|item| self.last_evaluated_key(self.table, item)),
+            consumed_capacity: consumed,
+        }
+    }
+}
+
+/// Where to resume after `ExclusiveStartKey`: the encoded `(pk, sk, tail)` of that entry.
+pub(crate) fn start_key(
+    table: &TableSchema,
+    target: &ReadTarget<'_>,
+    start: &Item,
+) -> Result<EntryPosition, ApiError> {
+    let invalid = |err: dynotable_types::ValidationError| {
+        ApiError::validation(format!("The provided starting key is invalid: {}", err.message()))
+    };
+    // Every key attribute in key-schema order (a multi-attribute GSI key is the attributes'
+    // encodings one after the other, rule B.18.3).
+    let encode = |key: &KeySchema| -> Result<(Vec<u8>, Vec<u8>), ApiError> {
+        let pk = encode_key_part(key.partition_attributes(), KeyRole::Partition, start).map_err(&invalid)?;
+        let sk = encode_key_part(key.sort_attributes(), KeyRole::Sort, start).map_err(&invalid)?;
+        Ok((pk, sk))
+    };
+    let (table_pk, table_sk) = encode(&table.key)?;
+    let mut expected = table.key.attributes().count();
+    let result = match target.index {
+        None => EntryPosition {
+            pk: table_pk,
+            sk: table_sk,
+            tail: Vec::new(),
+        },
+        Some(index) => {
+            expected += index
+                .key
+                .attributes()
+                .filter(|a| !table.key.contains(&a.name))
+                .count();
+            let (pk, sk) = encode(&index.key)?;
+            EntryPosition {
+                pk,
+                sk,
+                tail: [table_pk, table_sk].concat(),
+            }
+        }
+    };
+    if start.len() != expected {
+        return Err(invalid(dynotable_types::ValidationError::KeyElementMismatch));
+    }
+    Ok(result)
+}
+
+/// The encoding of one part of a key (its partition or its sort attributes) in `key`, each
+/// attribute checked as a `Key` parameter's.
+fn encode_key_part<'a>(
+    attributes: impl Iterator<Item = &'a KeyAttribute>,
+    role: KeyRole,
+    key: &Item,
+) -> Result<Vec<u8>, dynotable_types::ValidationError> {
+    let mut out = Vec::new();
+    for attribute in attributes {
+        dynotable_types::KeyAttribute::new(&attribute.name, attribute.ty, role)
+            .check_in_key(key)?
+            .encode_into(&mut out);
+    }
+    Ok(out)
+}
+
+/// A value error inside ExclusiveStartKey, as the service words it (rule B.4): `The provided
+/// starting key is invalid: Supplied AttributeValue is empty, ...`. Number errors, an empty
+/// number set and duplicate set elements keep their own sentence, as the service sends them
+/// (recorded by dynalite).
+pub(crate) fn start_key_invalid(err: dynotable_types::ValidationError) -> ApiError {
+    use dynotable_types::ValidationError as E;
+    match err {
+        E::EmptySet(dynotable_types::SetKind::Number) | E::DuplicateSetElements { .. } => {
+            ApiError::validation(err.message())
+        }
+        err if err.is_number_error() => ApiError::validation(err.message()),
+        err => ApiError::validation(format!("The provided starting key is invalid: {}", err.message())),
+    }
+}
+
+/// Which projection parameter a Query or Scan gives, by name, for `Select`'s messages.
+pub(crate) fn projection_parameter(
+    attributes_to_get: bool,
+    projection_expression: bool,
+) -> Option<&'static str> {
+    if attributes_to_get {
+        Some("AttributesToGet")
+    } else if projection_expression {
+        Some("ProjectionExpression")
+    } else {
+        None
+    }
+}
+
+/// Checks `Select` against the target and the projection (`projection` names the parameter
+/// that gives one); returns whether only a count is asked.
+pub(crate) fn check_select(
+    select: Option<&str>,
+    target: &ReadTarget<'_>,
+    projection: Option<&str>,
+) -> Result<bool, ApiError> {
+    let has_projection = projection.is_some();
+    let projection = projection.unwrap_or_default();
+    // Unverified wordings below follow dynalite's.
+    match select {
+        Some("COUNT") if has_projection => Err(ApiError::validation(format!(
+            "Cannot specify the {projection} when choosing to get only the Count"
+        ))),
+        Some("COUNT") => Ok(true),
+        Some("SPECIFIC_ATTRIBUTES") if !has_projection => Err(ApiError::validation(
+            "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES",
+        )),
+        Some(select @ ("ALL_ATTRIBUTES" | "ALL_PROJECTED_ATTRIBUTES")) if has_projection => {
+            Err(ApiError::validation(format!(
+                "Cannot specify the {projection} when choosing to get {select}"
+            )))
+        }
+        Some("ALL_PROJECTED_ATTRIBUTES") if target.index.is_none() => Err(ApiError::validation(
+            "One or more parameter values were invalid: Select type ALL_PROJECTED_ATTRIBUTES is not supported for non-index query",
+        )),
+        Some("ALL_ATTRIBUTES") => match target.index {
+            Some(index) if index.kind == IndexKind::Global && index.projection != ProjectionSchema::All => {
+                Err(ApiError::validation(format!(
+                    "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index {} because its projection type is not ALL",
+                    index.name
+                )))
+            }
+            _ => Ok(false),
+        },
+        _ => Ok(false),
+    }
+}
