@@ -275,6 +275,23 @@ impl From<ValidationError> for ApiError {
 
 impl From<sqlx::Error> for ApiError {
     fn from(err: sqlx::Error) -> ApiError {
+        // SQLITE_FULL (13): an in-memory database at its cap (just under 2 GiB, SQLite's `memdb`:
+        // docs/compatibility.md) or a database file whose disk is full. DynamoDB has no such
+        // limit, so no exception of its own fits; the request is refused with a 400 that says
+        // what happened and what to do, rather than a 500 the SDKs would retry.
+        if err
+            .as_database_error()
+            .and_then(|db| db.code())
+            .is_some_and(|code| code == "13")
+        {
+            tracing::error!(%err, "the database is full");
+            return ApiError::new(
+                ErrorKind::LimitExceededException,
+                "The local database is full: an in-memory database holds at most about 2 GiB, \
+                 and a database file at most what its disk has free. Delete items or tables, or \
+                 run with a database file on a larger disk.",
+            );
+        }
         ApiError::internal(err)
     }
 }
@@ -338,6 +355,26 @@ mod tests {
         assert_eq!(err.message, "Requested resource not found");
         let err = ApiError::conditional_check_failed(None).enveloped();
         assert_eq!(err.message, "The conditional request failed");
+    }
+
+    /// A write past what the database may hold (here a real SQLite capped with max_page_count)
+    /// is a LimitExceededException that says so, not an InternalServerError.
+    #[tokio::test]
+    async fn a_full_database_is_a_clear_refusal() {
+        use sqlx::Connection;
+        let mut conn = sqlx::SqliteConnection::connect("sqlite::memory:").await.unwrap();
+        sqlx::query("CREATE TABLE t (v BLOB)").execute(&mut conn).await.unwrap();
+        sqlx::query("PRAGMA max_page_count = 3").execute(&mut conn).await.unwrap();
+        let full = sqlx::query("INSERT INTO t VALUES (zeroblob(100000))")
+            .execute(&mut conn)
+            .await
+            .unwrap_err();
+        let err = ApiError::from(full);
+        assert_eq!(err.kind, ErrorKind::LimitExceededException);
+        assert!(err.message.starts_with("The local database is full"), "{}", err.message);
+        // Any other storage failure stays an internal error.
+        let other = sqlx::query("SELECT * FROM missing").execute(&mut conn).await.unwrap_err();
+        assert_eq!(ApiError::from(other).kind, ErrorKind::InternalServerError);
     }
 
     #[test]
