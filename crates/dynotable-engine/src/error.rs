@@ -363,17 +363,30 @@ mod tests {
     async fn a_full_database_is_a_clear_refusal() {
         use sqlx::Connection;
         let mut conn = sqlx::SqliteConnection::connect("sqlite::memory:").await.unwrap();
-        sqlx::query("CREATE TABLE t (v BLOB)").execute(&mut conn).await.unwrap();
-        sqlx::query("PRAGMA max_page_count = 3").execute(&mut conn).await.unwrap();
+        sqlx::query("CREATE TABLE t (v BLOB)")
+            .execute(&mut conn)
+            .await
+            .unwrap();
+        sqlx::query("PRAGMA max_page_count = 3")
+            .execute(&mut conn)
+            .await
+            .unwrap();
         let full = sqlx::query("INSERT INTO t VALUES (zeroblob(100000))")
             .execute(&mut conn)
             .await
             .unwrap_err();
         let err = ApiError::from(full);
         assert_eq!(err.kind, ErrorKind::LimitExceededException);
-        assert!(err.message.starts_with("The local database is full"), "{}", err.message);
+        assert!(
+            err.message.starts_with("The local database is full"),
+            "{}",
+            err.message
+        );
         // Any other storage failure stays an internal error.
-        let other = sqlx::query("SELECT * FROM missing").execute(&mut conn).await.unwrap_err();
+        let other = sqlx::query("SELECT * FROM missing")
+            .execute(&mut conn)
+            .await
+            .unwrap_err();
         assert_eq!(ApiError::from(other).kind, ErrorKind::InternalServerError);
     }
 
