@@ -7,28 +7,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use dynotable_app::dto::{AttributeValue, QueryInput};
-use dynotable_app::files::FilePurpose;
 use dynotable_app::profiles::{ConnectionInput, EMBEDDED_ID, ProfileInput, SecretInput};
-use dynotable_app::secrets::MemoryStore;
 use dynotable_app::transfer::{ExportSource, FileFormat};
 use dynotable_app::{App, ErrorCode};
 
-/// The handle the file dialog gives for `path` chosen to be written.
-fn save(app: &App, path: &std::path::Path) -> String {
-    app.grant_file(path.to_owned(), FilePurpose::Save).handle
-}
-
-/// The handle the file dialog gives for `path` chosen to be read.
-fn open(app: &App, path: &std::path::Path) -> String {
-    app.grant_file(path.to_owned(), FilePurpose::Open).handle
-}
-
-async fn app() -> (tempfile::TempDir, App) {
-    let dir = tempfile::tempdir().unwrap();
-    let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));
-    app.engine().await.unwrap();
-    (dir, app)
-}
+mod chosen_files;
+use chosen_files::{app, open, save};
 
 fn vehicle_query(table: &str) -> QueryInput {
     QueryInput {

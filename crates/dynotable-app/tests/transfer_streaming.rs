@@ -4,32 +4,16 @@
 //! progress against the file's count, and stops when cancelled in either pass; an export that
 //! fails part-way leaves the chosen name as it was.
 
-use std::sync::Arc;
-
 use dynotable_app::dto::{AttributeValue, Item};
-use dynotable_app::files::FilePurpose;
 use dynotable_app::profiles::{ConnectionInput, EMBEDDED_ID, ProfileInput, SecretInput};
-use dynotable_app::secrets::MemoryStore;
 use dynotable_app::transfer::{ExportSource, FileFormat, TransferProgress, TransferStage};
 use dynotable_app::{App, ErrorCode};
 
+mod chosen_files;
+use chosen_files::{app, open, save};
+
 const BIG: &str = "12345678901234567890123456789012345678";
 const TINY: &str = "-0.000000000000000000000000000000000001";
-
-fn save(app: &App, path: &std::path::Path) -> String {
-    app.grant_file(path.to_owned(), FilePurpose::Save).handle
-}
-
-fn open(app: &App, path: &std::path::Path) -> String {
-    app.grant_file(path.to_owned(), FilePurpose::Open).handle
-}
-
-async fn app() -> (tempfile::TempDir, App) {
-    let dir = tempfile::tempdir().unwrap();
-    let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));
-    app.engine().await.unwrap();
-    (dir, app)
-}
 
 async fn create_table(app: &App, name: &str) {
     let body = format!(
