@@ -68,7 +68,7 @@ FUZZ_SMOKE_SECONDS ?= 5
 FUZZ_SECONDS ?= 600
 FUZZ_TARGETS ?=
 fuzz-smoke:
-	scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)
+	FUZZ_PROFILE=dev scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)
 
 fuzz:
 	scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)

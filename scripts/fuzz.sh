@@ -4,6 +4,9 @@
 #
 #   scripts/fuzz.sh SECONDS [TARGET...]    every target (number expression partiql request) or
 #                                          the ones named, SECONDS each, one after the other
+#   FUZZ_PROFILE=dev scripts/fuzz.sh ...   an unoptimised instrumented build: it compiles in a
+#                                          fraction of the release build's time and runs fewer
+#                                          inputs a second (what the smoke in `make test` uses)
 #
 # `make fuzz-smoke` (part of `make test`) runs it for a few seconds per target. Each run starts
 # from the seeds in fuzz/seeds/TARGET and the corpus earlier runs grew in target/fuzz/corpus/TARGET
@@ -23,7 +26,16 @@ target_dir="${FUZZ_TARGET_DIR:-$root/target/fuzz}"
 # Release with debug assertions and overflow checks (cargo-fuzz's defaults), coverage
 # instrumentation (SanitizerCoverage: inline 8-bit counters, PC table, comparison tracing), no
 # sanitizer runtime: the mode that runs on the stable toolchain.
-build_flags=(--fuzz-dir fuzz --sanitizer none --release --debug-assertions --target-dir "$target_dir")
+# FUZZ_PROFILE=dev: the same instrumentation on cargo's dev profile (debug assertions and overflow
+# checks are on there anyway), for a smoke run where the build time dominates.
+profile="${FUZZ_PROFILE:-release}"
+case "$profile" in
+  release) build_flags=(--fuzz-dir fuzz --sanitizer none --release --debug-assertions --target-dir "$target_dir") ;;
+  dev) build_flags=(--fuzz-dir fuzz --sanitizer none --dev --target-dir "$target_dir") ;;
+  *) echo "fuzz: FUZZ_PROFILE is release or dev, not '$profile'" >&2; exit 2 ;;
+esac
+profile_dir=release
+[ "$profile" = dev ] && profile_dir=debug
 
 started=$(date +%s)
 cargo fuzz build "${build_flags[@]}"
@@ -34,7 +46,7 @@ triple="$(rustc -vV | sed -n 's/^host: //p')"
 status=0
 summary=()
 for t in "${targets[@]}"; do
-  binary="$target_dir/$triple/release/$t"
+  binary="$target_dir/$triple/$profile_dir/$t"
   corpus="$target_dir/corpus/$t"
   artifacts="$root/fuzz/artifacts/$t"
   log="$target_dir/logs/$t.log"
