@@ -572,7 +572,7 @@ const Box = memo(function Box({
         </p>
       )}
       {read?.role === "read" ? (
-        <ReadRows keys={keys} pages={read.pages} loading={read.loading} />
+        <ReadRows keys={keys} pages={read.pages} loading={read.loading} dropped={read.dropped} onShowDropped={read.showDropped} />
       ) : whole && state?.status === "ok" ? (
         <WholeRows entry={entry} keys={keys} marks={marks} state={state} scrollElement={scrollElement} boxStart={boxStart} onReadOn={onReadOn} />
       ) : (

@@ -82,7 +82,7 @@ const boxOf = (value: string) => screen.getAllByTestId("collection-run-box").fin
 
 describe("the active read in the Collections view", () => {
   it("highlights the one box a Query reads, fades the others, and draws its page cuts and dropped items inside it", () => {
-    const active: ActiveRead = { kind: "query", key: collectionKey({ S: "VEH#V-7741" }), pages, loading: false };
+    const active: ActiveRead = { kind: "query", key: collectionKey({ S: "VEH#V-7741" }), pages, loading: false, dropped: new Map(), showDropped: null };
     render(<CollectionsView table={table} data={data()} onOpen={() => {}} rowsPerBox={20} activeRead={active} />);
     expect(boxOf("VEH#V-7741").getAttribute("data-read")).toBe("read");
     expect(boxOf("VEH#V-7741").className).toContain("run-box-read");
@@ -105,6 +105,54 @@ describe("the active read in the Collections view", () => {
     );
     // The faded boxes keep their own rows.
     expect(within(boxOf("VEH#V-1007")).queryByTestId("box-cut")).toBeNull();
+  });
+
+  it("draws the items the filter dropped, once read back, struck through in their places among the returned ones", () => {
+    const rows = [9, 8, 7, 6, 5].map((minute) => ({ item: reading("VEH#V-7741", minute), dropped: minute < 8 }));
+    const active: ActiveRead = {
+      kind: "query",
+      key: collectionKey({ S: "VEH#V-7741" }),
+      pages,
+      loading: false,
+      dropped: new Map([[0, { status: "ok", rows }]]),
+      showDropped: null,
+    };
+    render(<CollectionsView table={table} data={data()} onOpen={() => {}} rowsPerBox={20} activeRead={active} />);
+    const box = within(boxOf("VEH#V-7741"));
+    const drawn = [...boxOf("VEH#V-7741").querySelectorAll<HTMLElement>('[data-testid="box-row"], [data-testid="box-row-dropped"]')];
+    expect(drawn.map((r) => [r.dataset.testid, r.textContent?.slice(0, 23)])).toEqual([
+      ["box-row", "TS#2025-03-14T09:09:00Z"],
+      ["box-row", "TS#2025-03-14T09:08:00Z"],
+      ["box-row-dropped", "Dropped by the filter: "],
+      ["box-row-dropped", "Dropped by the filter: "],
+      ["box-row-dropped", "Dropped by the filter: "],
+      ["box-row", "TS#2025-03-14T09:04:00Z"],
+    ]);
+    expect(box.getAllByTestId("box-row-dropped").map((r) => r.querySelector("th")?.textContent)).toEqual([
+      "Dropped by the filter: TS#2025-03-14T09:07:00Z",
+      "Dropped by the filter: TS#2025-03-14T09:06:00Z",
+      "Dropped by the filter: TS#2025-03-14T09:05:00Z",
+    ]);
+    expect(box.getByTestId("box-dropped").textContent).toBe(
+      "3 items read but not returned: the filter dropped them after the read — this page's 0.5 RCU paid for all 5 read. They are drawn struck through among the returned items.",
+    );
+  });
+
+  it("offers to read the dropped items back where that costs (AWS), with what it costs", () => {
+    const asked: number[] = [];
+    const active: ActiveRead = {
+      kind: "query",
+      key: collectionKey({ S: "VEH#V-7741" }),
+      pages,
+      loading: false,
+      dropped: new Map(),
+      showDropped: (n) => asked.push(n),
+    };
+    render(<CollectionsView table={table} data={data()} onOpen={() => {}} rowsPerBox={20} activeRead={active} />);
+    const button = within(boxOf("VEH#V-7741")).getByTestId("box-show-dropped");
+    expect(button.textContent).toBe("Show them (reads the page again without the filter: 0.5 RCU)");
+    button.click();
+    expect(asked).toEqual([0]);
   });
 
   it("marks the boxes a Scan has walked with the items it met there, and fades the rest", () => {

@@ -5,6 +5,7 @@
  * every box: the boxes it has read so far are marked with how many of their items it met.
  */
 import type { QueryPage } from "../../ipc/bindings.gen";
+import type { DroppedPage } from "../query/useDroppedItems";
 
 export type ActiveRead =
   | {
@@ -13,6 +14,10 @@ export type ActiveRead =
       key: string;
       pages: QueryPage[];
       loading: boolean;
+      /** The items the filter dropped, read back so far, by page. */
+      dropped: ReadonlyMap<number, DroppedPage>;
+      /** Reads a page's dropped items back; null when that happens without asking. */
+      showDropped: ((page: number) => void) | null;
     }
   | {
       kind: "scan";
@@ -22,11 +27,22 @@ export type ActiveRead =
     };
 
 /** How one box stands in the active read. */
-export type BoxRead = { role: "read"; pages: QueryPage[]; loading: boolean } | { role: "walked"; items: number } | { role: "faded" } | null;
+export type BoxRead =
+  | {
+      role: "read";
+      pages: QueryPage[];
+      loading: boolean;
+      dropped: ReadonlyMap<number, DroppedPage>;
+      showDropped: ((page: number) => void) | null;
+    }
+  | { role: "walked"; items: number } | { role: "faded" } | null;
 
 export function boxRead(active: ActiveRead | null | undefined, key: string): BoxRead {
   if (active === null || active === undefined) return null;
-  if (active.kind === "query") return active.key === key ? { role: "read", pages: active.pages, loading: active.loading } : { role: "faded" };
+  if (active.kind === "query") {
+    if (active.key !== key) return { role: "faded" };
+    return { role: "read", pages: active.pages, loading: active.loading, dropped: active.dropped, showDropped: active.showDropped };
+  }
   const items = active.seen.get(key);
   return items === undefined ? { role: "faded" } : { role: "walked", items };
 }
@@ -35,7 +51,8 @@ export function boxRead(active: ActiveRead | null | undefined, key: string): Box
 export function sameBoxRead(a: BoxRead, b: BoxRead): boolean {
   if (a === b) return true;
   if (a === null || b === null || a.role !== b.role) return false;
-  if (a.role === "read" && b.role === "read") return a.pages === b.pages && a.loading === b.loading;
+  if (a.role === "read" && b.role === "read")
+    return a.pages === b.pages && a.loading === b.loading && a.dropped === b.dropped && a.showDropped === b.showDropped;
   if (a.role === "walked" && b.role === "walked") return a.items === b.items;
   return a.role === "faded";
 }

@@ -41,6 +41,7 @@ import { QueryBar } from "../query/QueryBar";
 import { SavedRequests } from "../query/SavedRequests";
 import { ScanResults } from "../query/ScanResults";
 import { useQueryModel, type ChannelFactory, type QuerySource } from "../query/useQueryModel";
+import { useDroppedItems } from "../query/useDroppedItems";
 import type { ActiveRead } from "../collections/activeRead";
 import { formatUnits } from "./format";
 import { StreamView } from "../streams/StreamView";
@@ -197,6 +198,8 @@ export function TableScreen({
   const [lastWrite, setLastWrite] = useState<{ existing: Item | null; newItem: Item; actual: ConsumedCapacity | null } | null>(null);
   const model = useQueryModel({ profileId: profile.id, table: table.status === "ok" ? table.data : null, source, makeChannel });
   const run = model.run;
+  const paid = profile.connection.kind !== "embedded";
+  const dropped = useDroppedItems({ profileId: profile.id, run, source, automatic: !paid });
   const runRequest = run?.request ?? null;
   useEffect(() => setChecked(new Set()), [runRequest]);
   const queryPages = run?.kind === "query" ? run.pages : [];
@@ -217,7 +220,10 @@ export function TableScreen({
   const activeRead = useMemo<ActiveRead | null>(() => {
     // Drawn on the run it read: the table's, or the index's when the view is grouped by it.
     if (run === null || readIndex !== groupBy) return null;
-    if (run.kind === "query") return readKey === null ? null : { kind: "query", key: readKey, pages: run.pages, loading: run.loading };
+    if (run.kind === "query") {
+      if (readKey === null) return null;
+      return { kind: "query", key: readKey, pages: run.pages, loading: run.loading, dropped: dropped.dropped, showDropped: paid ? dropped.show : null };
+    }
     const keysRead = table.status !== "ok" ? null : readIndex === null ? table.data.keys : (table.data.indexes.find((i) => i.name === readIndex)?.keys ?? null);
     const pk = keysRead?.partitionKey.name ?? null;
     const seen = new Map<string, number>();
@@ -230,7 +236,7 @@ export function TableScreen({
       }
     }
     return { kind: "scan", seen, running: run.running };
-  }, [run, readKey, readIndex, groupBy, table]);
+  }, [run, readKey, readIndex, groupBy, table, dropped.dropped, dropped.show, paid]);
 
   // Alt+1 … Alt+9 and Ctrl+Enter: only the table screen on show answers (the others stay
   // mounted, hidden). The bar answers Ctrl+Enter itself when the focus is in it.
@@ -391,7 +397,6 @@ export function TableScreen({
 
   // Where the statistics are not free (AWS, any endpoint) the run is drawn from what a scan of
   // the table or index gathered: the gate runs that scan, and a new gathering lists the run again.
-  const paid = profile.connection.kind !== "embedded";
   const gate = paid ? (
     <StatisticsGate
       profileId={profile.id}

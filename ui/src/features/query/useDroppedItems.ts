@@ -1,0 +1,128 @@
+/**
+ * The items a Query's filter dropped, read back so the box that was read can draw them.
+ *
+ * A filter expression runs after the read (rule B.4, docs/dynamodb-rules.md): every item in the
+ * page's key range is read and paid for, and the ones the filter rejects are simply not
+ * returned. DynamoDB never sends them, so to draw them the app reads the same stretch again
+ * without the filter and the projection: the same key condition, order, index and consistency,
+ * from the same ExclusiveStartKey, with `Limit` set to the page's `ScannedCount`. That evaluates
+ * exactly the items the page evaluated (the 1 MB cut falls on the same item, since it is counted
+ * before the filter too), and [`mergeDropped`] lays the returned items back among them.
+ *
+ * On the embedded engine this second read costs nothing real and is made at once; on an AWS
+ * connection it costs what the page cost, so it waits for the user (`show`) and its capacity
+ * goes to the ledger like every other read.
+ */
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { AttributeValue, QueryPage } from "../../ipc/bindings.gen";
+import { unwrap } from "../../ipc/result";
+import { useCapacityLedger } from "../../app/capacity";
+import type { QueryRun, QuerySource } from "./useQueryModel";
+
+type Item = { [name: string]: AttributeValue };
+
+/** One row of a page as it was read: returned, or read and dropped by the filter. */
+export type ReadRow = { item: Item; dropped: boolean };
+
+/** The dropped items of one page: being read, laid among the returned ones, or not readable. */
+export type DroppedPage = { status: "loading" } | { status: "ok"; rows: ReadRow[] } | { status: "error"; message: string };
+
+/** How many items of a page the filter dropped. */
+export function droppedCount(page: QueryPage): number {
+  return Math.max(0, page.scannedCount - page.count);
+}
+
+/**
+ * Lays a page's returned items among everything it evaluated (both in read order): each
+ * returned item is the next evaluated one holding all its attributes with the same values (a
+ * projection returns a part of the item), and every evaluated item left between is one the
+ * filter dropped. Null when the returned items cannot all be found in order: the table changed
+ * between the two reads.
+ */
+export function mergeDropped(returned: Item[], evaluated: Item[]): ReadRow[] | null {
+  const rows: ReadRow[] = [];
+  let next = 0;
+  for (const item of evaluated) {
+    const candidate = returned[next];
+    if (candidate !== undefined && holds(item, candidate)) {
+      rows.push({ item: candidate, dropped: false });
+      next += 1;
+    } else {
+      rows.push({ item, dropped: true });
+    }
+  }
+  return next === returned.length ? rows : null;
+}
+
+function holds(whole: Item, part: Item): boolean {
+  for (const [name, value] of Object.entries(part)) {
+    const other = whole[name];
+    if (other === undefined || JSON.stringify(other) !== JSON.stringify(value)) return false;
+  }
+  return true;
+}
+
+export function useDroppedItems({
+  profileId,
+  run,
+  source,
+  automatic,
+}: {
+  profileId: string;
+  run: QueryRun | null;
+  source: Pick<QuerySource, "runReadRequest">;
+  /** Read the dropped items without asking (the embedded engine, where reads cost nothing). */
+  automatic: boolean;
+}) {
+  const ledger = useCapacityLedger();
+  const [dropped, setDropped] = useState<ReadonlyMap<number, DroppedPage>>(new Map());
+  const asked = useRef(new Set<number>());
+  const query = run?.kind === "query" ? run : null;
+  const request = query?.request ?? null;
+  const pages = query?.pages ?? null;
+
+  // A new run starts with nothing read back.
+  useEffect(() => {
+    asked.current = new Set();
+    setDropped(new Map());
+  }, [request]);
+
+  const show = useCallback(
+    async (n: number) => {
+      if (request === null || pages === null || asked.current.has(n)) return;
+      const page = pages[n];
+      if (page === undefined || droppedCount(page) === 0) return;
+      asked.current.add(n);
+      const mine = asked.current;
+      setDropped((d) => new Map(d).set(n, { status: "loading" }));
+      const start = n === 0 ? null : (pages[n - 1]?.lastEvaluatedKey ?? null);
+      const unfiltered = { ...request, filter: null, projection: null, limit: page.scannedCount };
+      const result = await unwrap(source.runReadRequest(profileId, unfiltered, start));
+      if (mine !== asked.current) return;
+      let state: DroppedPage;
+      if (result.status === "ok") {
+        ledger.record("read", result.data.consumedCapacity?.total ?? 0);
+        const rows = mergeDropped(page.items, result.data.items);
+        state =
+          rows === null
+            ? { status: "error", message: "The items changed after the page was read. Run the query again to see what its filter dropped." }
+            : { status: "ok", rows };
+      } else if (result.status === "error") {
+        state = { status: "error", message: `The dropped items could not be read: ${result.error.message}` };
+      } else {
+        return;
+      }
+      setDropped((d) => new Map(d).set(n, state));
+    },
+    [profileId, request, pages, source, ledger],
+  );
+
+  useEffect(() => {
+    if (!automatic || pages === null || query?.loading) return;
+    pages.forEach((page, n) => {
+      if (droppedCount(page) > 0 && !asked.current.has(n)) void show(n);
+    });
+  }, [automatic, pages, query?.loading, show]);
+
+  return { dropped, show };
+}
