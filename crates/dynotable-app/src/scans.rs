@@ -37,6 +37,9 @@ pub struct ScanInput {
     pub filter: Option<String>,
     pub filter_names: Option<std::collections::BTreeMap<String, String>>,
     pub filter_values: Option<Item>,
+    /// The attributes to return, as document paths `a, b.c[2]` (a ProjectionExpression: rule
+    /// B.4 counts the capacity on the whole items read all the same); `None` returns them whole.
+    pub projection: Option<String>,
     pub consistent_read: bool,
     /// Items evaluated per request (the Scan's Limit); `None` reads 1 MB pages.
     pub page_limit: Option<u32>,
@@ -210,7 +213,7 @@ pub(crate) fn scan_request(input: &ScanInput) -> Result<GeneratedRequest, Comman
             input.filter_names.as_ref(),
             input.filter_values.as_ref(),
         )?,
-        projection: None,
+        projection: requests::projection_state(input.projection.as_deref())?,
         direction: Direction::Ascending,
         limit: input.page_limit,
         consistent_read: input.consistent_read,

@@ -72,6 +72,7 @@ fn scan(id: &str) -> ScanInput {
         filter: None,
         filter_names: None,
         filter_values: None,
+        projection: None,
         consistent_read: false,
         page_limit: Some(2000),
         segments: 1,
@@ -168,6 +169,46 @@ async fn a_scan_filters_on_a_reserved_word_through_the_builder() {
         .unwrap()
         .item_count;
     assert_eq!(summary.totals.scanned, expected);
+}
+
+#[tokio::test]
+async fn a_scan_returns_only_the_projected_attributes_and_pays_for_the_whole_items() {
+    let (_dir, app) = app().await;
+    reserved_vehicle(&app).await;
+    let mut whole = Vec::new();
+    let unprojected = app
+        .scan(EMBEDDED_ID, scan("scan-whole"), |update| {
+            whole.extend(update.page.items)
+        })
+        .await
+        .unwrap();
+    let mut input = scan("scan-projected");
+    // Reserved words, unquoted: the builder gives them placeholders.
+    input.projection = Some("recordedAt, data.speed, status".into());
+    let mut returned = Vec::new();
+    let projected = app
+        .scan(EMBEDDED_ID, input, |update| returned.extend(update.page.items))
+        .await
+        .unwrap();
+    assert_eq!(returned.len(), whole.len());
+    let reserved = returned
+        .iter()
+        .find(|item| item.get("recordedAt") == Some(&s("TS#02")))
+        .expect("the projected reading");
+    let expected: Item = BTreeMap::from([
+        ("recordedAt".to_owned(), s("TS#02")),
+        ("status".to_owned(), s("ALERT")),
+        (
+            "data".to_owned(),
+            AttributeValue::M(BTreeMap::from([(
+                "speed".to_owned(),
+                AttributeValue::N("42".into()),
+            )])),
+        ),
+    ]);
+    assert_eq!(reserved, &expected);
+    // Rule B.4: the capacity is that of the items read, not of the attributes returned.
+    assert_eq!(projected.totals.capacity_units, unprojected.totals.capacity_units);
 }
 
 #[tokio::test]

@@ -17,6 +17,7 @@ fn input(id: &str, segments: u32) -> ScanInput {
         filter: None,
         filter_names: None,
         filter_values: None,
+        projection: None,
         consistent_read: false,
         page_limit: Some(1000),
         segments,

@@ -39,6 +39,7 @@ async fn items_of(app: &App, table: &str) -> Vec<Item> {
         filter: None,
         filter_names: None,
         filter_values: None,
+        projection: None,
         consistent_read: true,
         page_limit: None,
         segments: 1,

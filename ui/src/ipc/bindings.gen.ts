@@ -1602,6 +1602,11 @@ export type ScanInput = {
 	filter: string | null,
 	filterNames: { [key in string]: string } | null,
 	filterValues: { [key in string]: AttributeValue } | null,
+	/**
+	 *  The attributes to return, as document paths `a, b.c[2]` (a ProjectionExpression: rule
+	 *  B.4 counts the capacity on the whole items read all the same); `None` returns them whole.
+	 */
+	projection: string | null,
 	consistentRead: boolean,
 	/**  Items evaluated per request (the Scan's Limit); `None` reads 1 MB pages. */
 	pageLimit: number | null,

@@ -169,6 +169,7 @@ impl App {
                     filter: None,
                     filter_names: None,
                     filter_values: None,
+                    projection: None,
                     consistent_read: false,
                     page_limit: None,
                     segments: 1,

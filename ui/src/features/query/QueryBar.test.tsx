@@ -244,7 +244,7 @@ describe("QueryBar", () => {
     fireEvent.click(screen.getByTestId("qb-run"));
     await waitFor(() => expect(source.scan).toHaveBeenCalled());
     const [, input] = (source.scan as ReturnType<typeof vi.fn>).mock.calls[0]! as [string, ScanInput];
-    expect(input).toMatchObject({ table: "Telemetry", index: null, filter: null, segments: 1, capacityBudget: null });
+    expect(input).toMatchObject({ table: "Telemetry", index: null, filter: null, projection: null, segments: 1, capacityBudget: null });
     deliver!({
       scanId: input.scanId,
       segment: 0,
@@ -254,5 +254,17 @@ describe("QueryBar", () => {
     await waitFor(() => expect(screen.getByTestId("scan-progress").textContent).toContain("3 of about 10 items read · 1 returned · 1 pages · 0.5 RCU"));
     fireEvent.click(screen.getByTestId("qb-cancel"));
     expect(source.cancelOperation).toHaveBeenCalledWith(input.scanId);
+  });
+
+  it("sends a Scan's projection with it: the attributes chosen in the bar, as document paths", async () => {
+    const source = renderBar(querySource(), () => ({}) as Channel<ScanUpdate>);
+    fireEvent.click(screen.getByLabelText("Scan"));
+    fireEvent.click(screen.getByTestId("qb-add-projection"));
+    await waitFor(() => expect(screen.getByTestId("qb-run")).not.toHaveProperty("disabled", true));
+    fireEvent.click(screen.getByTestId("qb-run"));
+    await waitFor(() => expect(source.scan).toHaveBeenCalled());
+    const [, input] = (source.scan as ReturnType<typeof vi.fn>).mock.calls[0]! as [string, ScanInput];
+    // "Choose attributes" starts from the first two attributes the table is known to have.
+    expect(input.projection).toBe("vehicleId, recordedAt");
   });
 });

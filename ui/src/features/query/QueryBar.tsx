@@ -330,7 +330,7 @@ export function QueryBar({
             Add filter
           </button>
         )}
-        {!form.projection && form.operation === "Query" && (
+        {!form.projection && (
           <button type="button" data-testid="qb-add-projection" onClick={() => set("projection", { paths: attributes.slice(0, 2).map((s) => [s]) })}>
             Choose attributes
           </button>
@@ -349,7 +349,7 @@ export function QueryBar({
           />
         </div>
       )}
-      {form.projection && form.operation === "Query" && (
+      {form.projection && (
         <div className="qb-expression">
           <ExpressionEditor
             label="Projection"

@@ -28,7 +28,7 @@ import type {
 } from "../../ipc/bindings.gen";
 import { unwrap, type UiError } from "../../ipc/result";
 import { useCapacityLedger } from "../../app/capacity";
-import { keySchemaOf } from "../builder/model";
+import { formatPath, keySchemaOf } from "../builder/model";
 import { useDebounced } from "../builder/useDebounced";
 import {
   EMPTY_FORM,
@@ -186,6 +186,7 @@ export function useQueryModel({
             filter: filter?.text ?? null,
             filterNames: filter?.names ?? null,
             filterValues: filter?.values ?? null,
+            projection: sent.projection ? sent.projection.paths.map(formatPath).join(", ") : null,
             consistentRead: sent.consistentRead ?? false,
             pageLimit: sent.limit ?? null,
             segments: scanOptions.segments,
