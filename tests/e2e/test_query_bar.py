@@ -76,3 +76,52 @@ def test_a_between_window_from_the_bar_highlights_its_one_box_and_shows_the_requ
             screenshot(window, f"query-bar-request-{theme}.png")
     finally:
         choose_theme(window, "system")
+
+
+def test_a_filtered_query_draws_what_its_filter_dropped_struck_through_in_the_box_it_read(window):
+    """Rule B.4: a filter runs after the read, so the items it drops were read and paid for. On
+    the embedded engine the box the Query read draws them in their places, struck through, and
+    says what the page cost for all of them."""
+    open_table(window, "Telemetry")
+    present(window, f'{SCREEN} [data-testid="collection-run-box"]', "the first collection boxes")
+    bar = present(window, f'{SCREEN} [data-testid="query-bar"]', "Telemetry's query bar")
+    type_into(window, css(bar, '[data-testid="qb-pk"]'), "VEH#V-7741", "the partition-key value")
+    choose(window, css(bar, '[data-testid="qb-sort-op"]'), "BETWEEN", "the sort-key operator")
+    # Half an hour of V-7741's minute readings: a quarter of the demo readings carry no depotCode
+    # (taken in the yard), so attribute_exists(depotCode) drops some of them.
+    type_into(window, css(bar, '[data-testid="qb-sk"]'), "TS#2025-03-14T09:00:00Z", "the window's start")
+    type_into(window, css(bar, '[data-testid="qb-sk-high"]'), "TS#2025-03-14T09:29:00Z", "the window's end")
+    click(window, css(bar, '[data-testid="qb-add-filter"]'), "Add filter")
+    path = present(window, f'{SCREEN} [data-testid="query-bar"] .qb-expression input.path-input', "the filter's attribute")
+    type_into(window, path, "depotCode", "the filter's attribute")
+    wait_for(window, "the request to carry attribute_exists(depotCode)",
+             lambda d: '"FilterExpression": "attribute_exists(depotCode)"' in content(css(bar, '[data-testid="qb-body"]')))
+    click(window, css(bar, '[data-testid="qb-run"]'), "Run")
+
+    look = """
+      const box = document.querySelector(arguments[0]);
+      if (!box) return null;
+      const rows = [...box.querySelectorAll('[data-testid="box-row"], [data-testid="box-row-dropped"]')];
+      return {
+        rows: rows.map((r) => ({ dropped: r.dataset.testid === 'box-row-dropped', sk: r.querySelector('th')?.textContent || '',
+                                  struck: getComputedStyle(r.querySelector('th')).textDecorationLine })),
+        line: box.querySelector('[data-testid="box-dropped"]')?.textContent || null,
+        cut: box.querySelector('[data-testid="box-cut"]')?.textContent || null,
+      };"""
+    seen = wait_for(window, "the dropped readings drawn in the read box", lambda d: (
+        lambda s: s if s and s["line"] and "drawn struck through" in s["line"] else None
+    )(d.execute_script(look, READ_BOX)))
+    dropped = [r for r in seen["rows"] if r["dropped"]]
+    returned = [r for r in seen["rows"] if not r["dropped"]]
+    # The page says how many it returned of how many it evaluated: the rows drawn are exactly those.
+    cut = seen["cut"]
+    assert cut.startswith(f"Page 1 · {len(returned)} returned of 30 evaluated"), cut
+    assert len(seen["rows"]) == 30 and dropped, seen
+    assert seen["line"].startswith(f"{len(dropped)} {'item' if len(dropped) == 1 else 'items'} read but not returned"), seen["line"]
+    # Each dropped reading where it was read: the rows are the window's 30 minutes in order.
+    minutes = [r["sk"].removeprefix("Dropped by the filter: ") for r in seen["rows"]]
+    assert minutes == [f"TS#2025-03-14T09:{m:02d}:00Z" for m in range(30)], minutes
+    assert all("line-through" in r["struck"] for r in dropped) and not any("line-through" in r["struck"] for r in returned), seen
+    window.execute_script("document.querySelector(arguments[0])?.scrollIntoView({block: 'start'})", READ_BOX)
+    settle(0.5)
+    screenshot(window, "query-bar-dropped-rows.png")
