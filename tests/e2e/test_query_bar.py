@@ -98,30 +98,47 @@ def test_a_filtered_query_draws_what_its_filter_dropped_struck_through_in_the_bo
              lambda d: '"FilterExpression": "attribute_exists(depotCode)"' in content(css(bar, '[data-testid="qb-body"]')))
     click(window, css(bar, '[data-testid="qb-run"]'), "Run")
 
+    # The box's lines are virtualised in the run's scroll: read the ones in sight, a screen at a
+    # time, by their row index, until the page's cut has been seen.
     look = """
       const box = document.querySelector(arguments[0]);
       if (!box) return null;
       const rows = [...box.querySelectorAll('[data-testid="box-row"], [data-testid="box-row-dropped"]')];
       return {
-        rows: rows.map((r) => ({ dropped: r.dataset.testid === 'box-row-dropped', sk: r.querySelector('th')?.textContent || '',
-                                  struck: getComputedStyle(r.querySelector('th')).textDecorationLine })),
+        rows: rows.map((r) => ({ at: Number(r.getAttribute('aria-rowindex')), dropped: r.dataset.testid === 'box-row-dropped',
+                                  sk: r.querySelector('[role="rowheader"]')?.textContent || '',
+                                  struck: getComputedStyle(r.querySelector('[role="rowheader"]')).textDecorationLine })),
         line: box.querySelector('[data-testid="box-dropped"]')?.textContent || null,
         cut: box.querySelector('[data-testid="box-cut"]')?.textContent || null,
       };"""
-    seen = wait_for(window, "the dropped readings drawn in the read box", lambda d: (
+    wait_for(window, "the dropped readings read back in the read box", lambda d: (
         lambda s: s if s and s["line"] and "drawn struck through" in s["line"] else None
     )(d.execute_script(look, READ_BOX)))
-    dropped = [r for r in seen["rows"] if r["dropped"]]
-    returned = [r for r in seen["rows"] if not r["dropped"]]
+    window.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'start'})", READ_BOX)
+    rows: dict[int, dict] = {}
+    line = cut = None
+    for _ in range(12):
+        settle(0.3)
+        seen = window.execute_script(look, READ_BOX)
+        rows.update({r["at"]: r for r in seen["rows"]})
+        line = line or seen["line"]
+        cut = cut or seen["cut"]
+        if cut:
+            break
+        # A turn of the wheel (which also ends the hold that keeps the read box in place).
+        window.execute_script("""const run = document.querySelector(arguments[0]);
+            run.dispatchEvent(new WheelEvent('wheel', {deltaY: 300, bubbles: true})); run.scrollTop += 300;""",
+                              f'{SCREEN} [data-testid="collections-run"]')
+    in_order = [rows[k] for k in sorted(rows)]
+    dropped = [r for r in in_order if r["dropped"]]
+    returned = [r for r in in_order if not r["dropped"]]
     # The page says how many it returned of how many it evaluated: the rows drawn are exactly those.
-    cut = seen["cut"]
-    assert cut.startswith(f"Page 1 · {len(returned)} returned of 30 evaluated"), cut
-    assert len(seen["rows"]) == 30 and dropped, seen
-    assert seen["line"].startswith(f"{len(dropped)} {'item' if len(dropped) == 1 else 'items'} read but not returned"), seen["line"]
+    assert cut and cut.startswith(f"Page 1 · {len(returned)} returned of 30 evaluated"), (cut, in_order)
+    assert len(in_order) == 30 and dropped, in_order
+    assert line.startswith(f"{len(dropped)} {'item' if len(dropped) == 1 else 'items'} read but not returned"), line
     # Each dropped reading where it was read: the rows are the window's 30 minutes in order.
-    minutes = [r["sk"].removeprefix("Dropped by the filter: ") for r in seen["rows"]]
+    minutes = [r["sk"].removeprefix("Dropped by the filter: ") for r in in_order]
     assert minutes == [f"TS#2025-03-14T09:{m:02d}:00Z" for m in range(30)], minutes
-    assert all("line-through" in r["struck"] for r in dropped) and not any("line-through" in r["struck"] for r in returned), seen
-    window.execute_script("document.querySelector(arguments[0])?.scrollIntoView({block: 'start'})", READ_BOX)
+    assert all("line-through" in r["struck"] for r in dropped) and not any("line-through" in r["struck"] for r in returned), in_order
     settle(0.5)
     screenshot(window, "query-bar-dropped-rows.png")

@@ -375,15 +375,18 @@ export function CollectionsView({
           <div className="collections-run-inner" style={{ height: virtualizer.getTotalSize() }}>
             {virtual.map((v) => {
               const entry = at(v.index);
+              const read = entry === undefined ? null : boxRead(activeRead, entry.key);
+              // A box shown whole and the box a Query read draw their rows in the run's scroll.
+              const inRun = entry !== undefined && (isWhole(entry.key) || read?.role === "read");
               return (
                 <div
                   key={v.key}
                   data-index={v.index}
                   ref={virtualizer.measureElement}
                   className="collections-slot"
-                  // A box shown whole is placed with `top`: WebKit does not keep its sticky header
-                  // in the run's sight inside a transformed slot.
-                  style={entry !== undefined && isWhole(entry.key) ? { top: v.start } : { transform: `translateY(${v.start}px)` }}
+                  // Such a box is placed with `top`: WebKit does not keep its sticky header in the
+                  // run's sight inside a transformed slot.
+                  style={inRun ? { top: v.start } : { transform: `translateY(${v.start}px)` }}
                 >
                   {entry === undefined ? (
                     <article className="run-box run-box-unlisted" aria-posinset={v.index + 1} aria-setsize={total} aria-busy data-testid="collection-run-unlisted">
@@ -395,7 +398,7 @@ export function CollectionsView({
                       whole={isWhole(entry.key)}
                       onShowWhole={total === 1 ? undefined : showWhole}
                       scrollElement={scrollRef.current}
-                      boxStart={isWhole(entry.key) ? v.start : 0}
+                      boxStart={inRun ? v.start : 0}
                       onReadOn={readOn}
                       index={v.index}
                       total={total}
@@ -407,7 +410,7 @@ export function CollectionsView({
                       onRetry={retry}
                       onKeyDown={onBoxKeyDown}
                       rowsPerBox={rowsPerBox}
-                      read={boxRead(activeRead, entry.key)}
+                      read={read}
                       registerBox={registerBox}
                     />
                   )}
@@ -572,7 +575,15 @@ const Box = memo(function Box({
         </p>
       )}
       {read?.role === "read" ? (
-        <ReadRows keys={keys} pages={read.pages} loading={read.loading} dropped={read.dropped} onShowDropped={read.showDropped} />
+        <ReadRows
+          keys={keys}
+          pages={read.pages}
+          loading={read.loading}
+          dropped={read.dropped}
+          onShowDropped={read.showDropped}
+          scrollElement={scrollElement}
+          boxStart={boxStart}
+        />
       ) : whole && state?.status === "ok" ? (
         <WholeRows entry={entry} keys={keys} marks={marks} state={state} scrollElement={scrollElement} boxStart={boxStart} onReadOn={onReadOn} />
       ) : (

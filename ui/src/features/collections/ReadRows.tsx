@@ -6,14 +6,20 @@
  * dropped — read (and paid for) but not returned, since a filter runs after the read. Once they
  * are read back (`useDroppedItems`: at once on the embedded engine, on request on AWS) they are
  * drawn in their places among the returned items, struck through.
+ *
+ * A page holds up to 1 MB of items (thousands of small ones), so the lines are virtualised in
+ * the run's own scroll the way a box shown whole is (WholeRows): rows of one height on the box's
+ * grid, the page lines measured, only those in sight in the document, the column header in sight
+ * under the box's header.
  */
-import { useMemo, type CSSProperties } from "react";
+import { useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
 import type { KeySchema, QueryPage } from "../../ipc/bindings.gen";
 import { attributeText } from "../../shared/attributeValue";
 import { formatCount, formatUnits } from "../../shared/format";
-import { TypedValue } from "../../shared/TypedValue";
 import { droppedCount, type DroppedPage, type ReadRow } from "../query/useDroppedItems";
 import { boxColumns } from "./boxColumns";
+import { GRID_ROW, GridCells, GridHead, gridOf } from "./RowGrid";
 
 const STOP_TEXT = {
   limit: "Limit reached",
@@ -21,12 +27,20 @@ const STOP_TEXT = {
   end: "end of the key range",
 } as const;
 
+/** A page line's height before it is measured (it wraps on a narrow window). */
+const PAGE_LINE = 30;
+
+/** One line of the read box: an item's row, or a page's dropped-items or cut line. */
+type Line = ({ kind: "row" } & ReadRow) | { kind: "dropped"; page: number } | { kind: "cut"; page: number };
+
 export function ReadRows({
   keys,
   pages,
   loading,
   dropped,
   onShowDropped,
+  scrollElement,
+  boxStart,
 }: {
   keys: KeySchema;
   pages: QueryPage[];
@@ -35,93 +49,95 @@ export function ReadRows({
   dropped: ReadonlyMap<number, DroppedPage>;
   /** Reads a page's dropped items back; null when that happens without asking. */
   onShowDropped: ((page: number) => void) | null;
+  /** The run's scroll element. */
+  scrollElement: HTMLElement | null;
+  /** Where the box's slot starts in the run (px). */
+  boxStart: number;
 }) {
-  const columns = useMemo(() => boxColumns(keys, pages.flatMap((p, n) => pageRows(p, dropped.get(n)).map((r) => r.item))), [keys, pages, dropped]);
-  const sortKey = keys.sortKey?.name ?? null;
-  const span = columns.length + (sortKey === null ? 0 : 1);
-  const style = { "--run-columns": columns.length } as CSSProperties;
+  const lines = useMemo(() => {
+    const out: Line[] = [];
+    pages.forEach((page, n) => {
+      for (const row of pageRows(page, dropped.get(n))) out.push({ kind: "row", ...row });
+      if (droppedCount(page) > 0) out.push({ kind: "dropped", page: n });
+      out.push({ kind: "cut", page: n });
+    });
+    return out;
+  }, [pages, dropped]);
+  const grid = useMemo(() => {
+    const items = lines.flatMap((l) => (l.kind === "row" ? [l.item] : []));
+    const sortKey = keys.sortKey?.name;
+    let chars = 6;
+    if (sortKey !== undefined) {
+      for (const item of items.slice(0, 2000)) {
+        const value = item[sortKey];
+        if (value !== undefined) chars = Math.max(chars, attributeText(value).length);
+      }
+    }
+    return gridOf(keys, boxColumns(keys, items), chars);
+  }, [keys, lines]);
+
+  const rowsRef = useRef<HTMLDivElement>(null);
+  const [inBox, setInBox] = useState(0);
+  const [headTop, setHeadTop] = useState(0);
+  // (The slot is the rows' offset parent: it is positioned, nothing between them is.)
+  useLayoutEffect(() => {
+    const rows = rowsRef.current;
+    if (rows === null) return;
+    setInBox(rows.offsetTop);
+    setHeadTop(rows.closest("article")?.querySelector<HTMLElement>(".run-box-header")?.offsetHeight ?? 0);
+  }, [boxStart, pages.length]);
+  const virtualizer = useVirtualizer({
+    count: lines.length,
+    getScrollElement: () => scrollElement,
+    estimateSize: (i) => (lines[i]?.kind === "row" ? GRID_ROW : PAGE_LINE),
+    overscan: 12,
+    scrollMargin: boxStart + inBox,
+    // As in WholeRows: a new virtualizer would scroll the run to its initial offset, 0.
+    initialOffset: () => scrollElement?.scrollTop ?? 0,
+    useFlushSync: false,
+  });
+
   if (pages.length === 0) {
     return <p className="run-box-loading muted">{loading ? "The query is reading this collection…" : "Nothing read yet."}</p>;
   }
+  const sortKey = keys.sortKey?.name ?? null;
   return (
-    <div className="run-box-table-wrap">
-      <table className="run-box-table" style={style} data-testid="read-rows">
-        <thead>
-          <tr>
-            {sortKey !== null && (
-              <th scope="col" className="run-box-sk">
-                {sortKey}
-              </th>
-            )}
-            {columns.map((name) => (
-              <th scope="col" key={name}>
-                {name}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        {pages.map((page, n) => {
-          const droppedHere = droppedCount(page);
-          const back = dropped.get(n);
-          const units = page.consumedCapacity?.total ?? null;
-          const last = page.lastEvaluatedKey;
+    <div className="whole" data-testid="read-rows" aria-rowcount={lines.length}>
+      <div className="whole-head" style={{ top: headTop }}>
+        <GridHead keys={keys} grid={grid} marks={null} />
+      </div>
+      <div ref={rowsRef} className="whole-rows" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((v) => {
+          const line = lines[v.index]!;
+          const place = { transform: `translateY(${v.start - virtualizer.options.scrollMargin}px)` };
+          if (line.kind === "row") {
+            return (
+              <div
+                key={v.index}
+                data-index={v.index}
+                className={`grid-row${line.dropped ? " run-box-row-dropped" : ""}`}
+                role="row"
+                aria-rowindex={v.index + 1}
+                style={{ ...grid.style, ...place }}
+                data-testid={line.dropped ? "box-row-dropped" : "box-row"}
+                title={line.dropped ? "Read and paid for, then dropped by the filter: not in the result" : undefined}
+              >
+                <GridCells keys={keys} grid={grid} item={line.item} rowHeaderPrefix={line.dropped && sortKey !== null ? "Dropped by the filter: " : null} />
+              </div>
+            );
+          }
+          const page = pages[line.page]!;
           return (
-            <tbody key={n}>
-              {pageRows(page, back).map(({ item, dropped: gone }, i) => (
-                <tr
-                  key={i}
-                  className={gone ? "run-box-row-dropped" : undefined}
-                  data-testid={gone ? "box-row-dropped" : "box-row"}
-                  title={gone ? "Read and paid for, then dropped by the filter: not in the result" : undefined}
-                >
-                  {sortKey !== null && (
-                    <th scope="row" className="run-box-sk">
-                      {gone && <span className="sr-only">Dropped by the filter: </span>}
-                      {item[sortKey] === undefined ? "—" : <TypedValue value={item[sortKey]!} />}
-                    </th>
-                  )}
-                  {columns.map((name) => (
-                    <td key={name}>{item[name] === undefined ? <span className="run-absent">—</span> : <TypedValue value={item[name]!} />}</td>
-                  ))}
-                </tr>
-              ))}
-              {droppedHere > 0 && (
-                <tr className="run-box-dropped" data-testid="box-dropped">
-                  <td colSpan={span}>
-                    {formatCount(droppedHere)} {droppedHere === 1 ? "item" : "items"} read but not returned: the filter dropped{" "}
-                    {droppedHere === 1 ? "it" : "them"} after the read
-                    {units !== null && ` — this page's ${formatUnits(units)} RCU paid for all ${formatCount(page.scannedCount)} read`}.
-                    <DroppedState
-                      state={back}
-                      count={droppedHere}
-                      units={units}
-                      onShow={onShowDropped === null ? null : () => onShowDropped(n)}
-                    />
-                  </td>
-                </tr>
+            <div key={v.index} data-index={v.index} ref={virtualizer.measureElement} className="run-box-line" style={place}>
+              {line.kind === "dropped" ? (
+                <DroppedLine page={page} state={dropped.get(line.page)} onShow={onShowDropped === null ? null : () => onShowDropped(line.page)} />
+              ) : (
+                <CutLine page={page} n={line.page} />
               )}
-              <tr className={`run-box-cut run-box-cut-${page.stop}`} data-testid="box-cut">
-                <td colSpan={span}>
-                  <span className="run-box-cut-line" aria-hidden="true" />
-                  Page {n + 1} · {formatCount(page.count)} returned of {formatCount(page.scannedCount)} evaluated · {STOP_TEXT[page.stop]}
-                  {units !== null && ` · ${formatUnits(units)} RCU`}
-                  {last !== null && (
-                    <>
-                      {" "}
-                      · LastEvaluatedKey{" "}
-                      <code>
-                        {Object.entries(last)
-                          .map(([k, v]) => `${k} = ${attributeText(v)}`)
-                          .join(", ")}
-                      </code>
-                    </>
-                  )}
-                </td>
-              </tr>
-            </tbody>
+            </div>
           );
         })}
-      </table>
+      </div>
     </div>
   );
 }
@@ -129,6 +145,43 @@ export function ReadRows({
 /** A page's rows: the returned items, with the dropped ones among them once they are read back. */
 function pageRows(page: QueryPage, back: DroppedPage | undefined): ReadRow[] {
   return back?.status === "ok" ? back.rows : page.items.map((item) => ({ item, dropped: false }));
+}
+
+/** Where DynamoDB cut a page, what it cost, and the key the next page starts after. */
+function CutLine({ page, n }: { page: QueryPage; n: number }) {
+  const units = page.consumedCapacity?.total ?? null;
+  const last = page.lastEvaluatedKey;
+  return (
+    <p className={`run-box-cut run-box-cut-${page.stop}`} data-testid="box-cut">
+      <span className="run-box-cut-line" aria-hidden="true" />
+      Page {n + 1} · {formatCount(page.count)} returned of {formatCount(page.scannedCount)} evaluated · {STOP_TEXT[page.stop]}
+      {units !== null && ` · ${formatUnits(units)} RCU`}
+      {last !== null && (
+        <>
+          {" "}
+          · LastEvaluatedKey{" "}
+          <code>
+            {Object.entries(last)
+              .map(([k, v]) => `${k} = ${attributeText(v)}`)
+              .join(", ")}
+          </code>
+        </>
+      )}
+    </p>
+  );
+}
+
+/** How many items of a page the filter dropped, what reading them cost, and where they stand. */
+function DroppedLine({ page, state, onShow }: { page: QueryPage; state: DroppedPage | undefined; onShow: (() => void) | null }) {
+  const count = droppedCount(page);
+  const units = page.consumedCapacity?.total ?? null;
+  return (
+    <p className="run-box-dropped" data-testid="box-dropped">
+      {formatCount(count)} {count === 1 ? "item" : "items"} read but not returned: the filter dropped {count === 1 ? "it" : "them"} after the read
+      {units !== null && ` — this page's ${formatUnits(units)} RCU paid for all ${formatCount(page.scannedCount)} read`}.
+      <DroppedState state={state} count={count} units={units} onShow={onShow} />
+    </p>
+  );
 }
 
 /** Where a page's dropped items stand: drawn, being read back, not readable, or offered. */

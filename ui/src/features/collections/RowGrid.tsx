@@ -53,10 +53,15 @@ export function useGrid(keys: KeySchema, items: Item[]): Grid {
     state.columns = columns;
     state.counted = items.length;
   }
+  return gridOf(keys, state.columns, state.sortKeyChars);
+}
+
+/** The grid of these columns, the sort-key column as wide as `sortKeyChars` characters. */
+export function gridOf(keys: KeySchema, columns: string[], sortKeyChars: number): Grid {
   // (The sort key is drawn in a monospace face, about 0.62 em a character.)
-  const sortKeyWidth = `${Math.ceil(Math.min(48, state.sortKeyChars) * 0.62 + 1)}em`;
-  const template = `${sortKey === null ? "" : `${sortKeyWidth} `}repeat(${Math.max(1, state.columns.length)}, minmax(5.5rem, 1fr))`;
-  return { columns: state.columns, style: { gridTemplateColumns: template } };
+  const sortKeyWidth = `${Math.ceil(Math.min(48, sortKeyChars) * 0.62 + 1)}em`;
+  const template = `${keys.sortKey === null ? "" : `${sortKeyWidth} `}repeat(${Math.max(1, columns.length)}, minmax(5.5rem, 1fr))`;
+  return { columns, style: { gridTemplateColumns: template } };
 }
 
 /** The column header row. */
@@ -86,13 +91,17 @@ export function GridHead({ keys, grid, marks }: { keys: KeySchema; grid: Grid; m
   );
 }
 
-/** The cells of one item's row (the row element is the caller's). */
-export function GridCells({ keys, grid, item }: { keys: KeySchema; grid: Grid; item: Item }) {
+/**
+ * The cells of one item's row (the row element is the caller's); `rowHeaderPrefix` is read out
+ * before the sort key by a screen reader, not shown.
+ */
+export function GridCells({ keys, grid, item, rowHeaderPrefix = null }: { keys: KeySchema; grid: Grid; item: Item; rowHeaderPrefix?: string | null }) {
   const sortKey = keys.sortKey?.name ?? null;
   return (
     <>
       {sortKey !== null && (
         <span role="rowheader" className="run-box-sk">
+          {rowHeaderPrefix !== null && <span className="sr-only">{rowHeaderPrefix}</span>}
           {item[sortKey] === undefined ? <Absent /> : <TypedValue value={item[sortKey]!} />}
         </span>
       )}

@@ -128,7 +128,7 @@ describe("the active read in the Collections view", () => {
       ["box-row-dropped", "Dropped by the filter: "],
       ["box-row", "TS#2025-03-14T09:04:00Z"],
     ]);
-    expect(box.getAllByTestId("box-row-dropped").map((r) => r.querySelector("th")?.textContent)).toEqual([
+    expect(box.getAllByTestId("box-row-dropped").map((r) => r.querySelector('[role="rowheader"]')?.textContent)).toEqual([
       "Dropped by the filter: TS#2025-03-14T09:07:00Z",
       "Dropped by the filter: TS#2025-03-14T09:06:00Z",
       "Dropped by the filter: TS#2025-03-14T09:05:00Z",
@@ -153,6 +153,27 @@ describe("the active read in the Collections view", () => {
     expect(button.textContent).toBe("Show them (reads the page again without the filter: 0.5 RCU)");
     button.click();
     expect(asked).toEqual([0]);
+  });
+
+  it("draws only the rows in sight of a 1 MB page of thousands of items, and the page's cut after the last", () => {
+    const items = Array.from({ length: 5000 }, (_, i) => ({
+      vehicleId: { S: "VEH#V-7741" },
+      recordedAt: { S: `TS#${String(i).padStart(5, "0")}` },
+    }));
+    const big: QueryPage = { items, count: 5000, scannedCount: 5000, lastEvaluatedKey: null, consumedCapacity: { total: 31.5, table: 31.5, indexes: [] }, stop: "size" };
+    const active: ActiveRead = { kind: "query", key: collectionKey({ S: "VEH#V-7741" }), pages: [big], loading: false, dropped: new Map(), showDropped: null };
+    render(<CollectionsView table={table} data={data()} onOpen={() => {}} rowsPerBox={20} activeRead={active} />);
+    const box = boxOf("VEH#V-7741");
+    const rows = box.querySelector('[data-testid="read-rows"]')!;
+    // Every line is counted (5,000 rows and the cut), few are in the document.
+    expect(rows.getAttribute("aria-rowcount")).toBe("5001");
+    const drawn = within(box).getAllByTestId("box-row");
+    expect(drawn.length).toBeGreaterThan(5);
+    expect(drawn.length).toBeLessThan(100);
+    expect(drawn[0]!.textContent).toBe("TS#00000");
+    // The rows take their full height in the run: the box is as tall as 5,000 rows.
+    const height = parseFloat((rows.querySelector(".whole-rows") as HTMLElement).style.height);
+    expect(height).toBeGreaterThanOrEqual(5000 * 27);
   });
 
   it("marks the boxes a Scan has walked with the items it met there, and fades the rest", () => {
