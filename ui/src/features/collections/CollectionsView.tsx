@@ -224,14 +224,14 @@ export function CollectionsView({
 
   // The key handler and the box refs are the same functions from render to render, so a scroll
   // (which renders the view again) does not render every box in sight again.
-  const latest = useRef({ total, onOpen, onOpenItem, onCopyItem, virtualizer, isWhole });
-  latest.current = { total, onOpen, onOpenItem, onCopyItem, virtualizer, isWhole };
+  const latest = useRef({ total, onOpen, onOpenItem, onCopyItem, virtualizer, isWhole, activeRead });
+  latest.current = { total, onOpen, onOpenItem, onCopyItem, virtualizer, isWhole, activeRead };
   const registerBox = useCallback((index: number, el: HTMLElement | null) => {
     if (el) boxRefs.current.set(index, el);
     else boxRefs.current.delete(index);
   }, []);
   const onBoxKeyDown = useCallback((event: KeyboardEvent<HTMLElement>, index: number, entry: CollectionEntry) => {
-    const { total, onOpen, onOpenItem, onCopyItem, virtualizer, isWhole } = latest.current;
+    const { total, onOpen, onOpenItem, onCopyItem, virtualizer, isWhole, activeRead } = latest.current;
     const box = event.currentTarget;
     const rows = () => [...box.querySelectorAll<HTMLElement>('[data-testid="box-row"]')];
     const focusBox = (at: number) => {
@@ -276,6 +276,15 @@ export function CollectionsView({
     const at = all.indexOf(row);
     const rowMoves: Record<string, number> = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: all.length - 1 };
     const target = rowMoves[event.key];
+    // The row's item: one the active Query returned (by page and place), or one of the box's own.
+    const itemOfRow = () => {
+      if (row.dataset.page !== undefined) {
+        const read = boxRead(activeRead, entry.key);
+        return read?.role === "read" ? read.pages[Number(row.dataset.page)]?.items[Number(row.dataset.at)] : undefined;
+      }
+      const state = boxesRef.current.get(entry.key);
+      return state?.status === "ok" ? state.items[Number(row.dataset.row)] : undefined;
+    };
     if (target !== undefined && matchesShortcut("move-row", native)) {
       event.preventDefault();
       all[Math.max(0, Math.min(all.length - 1, target))]?.focus();
@@ -284,14 +293,11 @@ export function CollectionsView({
       box.focus();
     } else if (matchesShortcut("open-row", native)) {
       event.preventDefault();
-      const item = Number(row.dataset.row);
-      const state = boxesRef.current.get(entry.key);
-      const found = state?.status === "ok" ? state.items[item] : undefined;
+      const found = itemOfRow();
       if (onOpenItem !== undefined && found !== undefined) onOpenItem(found);
       else onOpen(entry.partitionValue);
     } else if (onCopyItem !== undefined && matchesShortcut("copy-item", native)) {
-      const state = boxesRef.current.get(entry.key);
-      const found = state?.status === "ok" ? state.items[Number(row.dataset.row)] : undefined;
+      const found = itemOfRow();
       if (found !== undefined) {
         event.preventDefault();
         onCopyItem(found);

@@ -31,7 +31,10 @@ const STOP_TEXT = {
 const PAGE_LINE = 30;
 
 /** One line of the read box: an item's row, or a page's dropped-items or cut line. */
-type Line = ({ kind: "row" } & ReadRow) | { kind: "dropped"; page: number } | { kind: "cut"; page: number };
+type Line =
+  | ({ kind: "row"; page: number; /** Its place among the page's returned items (dropped: -1). */ at: number } & ReadRow)
+  | { kind: "dropped"; page: number }
+  | { kind: "cut"; page: number };
 
 export function ReadRows({
   keys,
@@ -57,7 +60,8 @@ export function ReadRows({
   const lines = useMemo(() => {
     const out: Line[] = [];
     pages.forEach((page, n) => {
-      for (const row of pageRows(page, dropped.get(n))) out.push({ kind: "row", ...row });
+      let at = 0;
+      for (const row of pageRows(page, dropped.get(n))) out.push({ kind: "row", page: n, at: row.dropped ? -1 : at++, ...row });
       if (droppedCount(page) > 0) out.push({ kind: "dropped", page: n });
       out.push({ kind: "cut", page: n });
     });
@@ -120,6 +124,11 @@ export function ReadRows({
                 aria-rowindex={v.index + 1}
                 style={{ ...grid.style, ...place }}
                 data-testid={line.dropped ? "box-row-dropped" : "box-row"}
+                // A returned item's row takes the keyboard like a box's rows (open, copy): the
+                // box finds its item by page and place.
+                data-page={line.page}
+                data-at={line.dropped ? undefined : line.at}
+                tabIndex={line.dropped ? undefined : -1}
                 title={line.dropped ? "Read and paid for, then dropped by the filter: not in the result" : undefined}
               >
                 <GridCells keys={keys} grid={grid} item={line.item} rowHeaderPrefix={line.dropped && sortKey !== null ? "Dropped by the filter: " : null} />

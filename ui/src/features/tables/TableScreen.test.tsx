@@ -246,6 +246,37 @@ describe("TableScreen", () => {
     await waitFor(() => expect(fake.reconcileWrite).toHaveBeenCalled());
   });
 
+  it("reads an item whole, by its key, before editing it from a run that returned only part of it", async () => {
+    const whole = { ...reading(9), depotCode: { S: "DEP-W" }, fuelPct: { N: "96" } };
+    const getItem = vi.fn(async () => ({ status: "ok" as const, data: { item: whole, consumedCapacity: { total: 1, table: 1, indexes: [] } } }));
+    const fake = source({ getItem });
+    renderScreen(fake);
+    fireEvent.click(await openButton());
+    await screen.findByRole("grid");
+    // The same Query with a projection: its rows are parts of items.
+    fireEvent.click(screen.getByTestId("qb-add-projection"));
+    await waitFor(() => expect(screen.getByTestId("qb-run")).not.toHaveProperty("disabled", true));
+    fireEvent.click(screen.getByTestId("qb-run"));
+    await waitFor(() =>
+      expect(fake.runReadRequest).toHaveBeenLastCalledWith("embedded", expect.objectContaining({ projection: expect.objectContaining({ paths: expect.any(Array) }) }), null),
+    );
+    // Projected items are not staged for a bulk edit (its undo puts back the items as staged).
+    await waitFor(() => expect(screen.getByRole("button", { name: "Bulk edit…" })).toHaveProperty("disabled", true));
+    const grid = await screen.findByRole("grid");
+    fireEvent.keyDown(grid, { key: "ArrowDown" });
+    fireEvent.keyDown(grid, { key: "Enter" });
+    const dialog = await screen.findByRole("dialog", { name: "Item editor" });
+    expect(getItem).toHaveBeenCalledWith("embedded", "Telemetry", { vehicleId: reading(9).vehicleId, recordedAt: reading(9).recordedAt }, true);
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save" }));
+    const confirm = await within(dialog).findByRole("alertdialog");
+    fireEvent.click(within(confirm).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(fake.putItem).toHaveBeenCalled());
+    // What is put back is the whole item, not the part the run showed.
+    const [, , item, expect_] = (fake.putItem as ReturnType<typeof vi.fn>).mock.calls[0]!;
+    expect(item).toEqual(whole);
+    expect(expect_).toEqual({ kind: "unchanged", original: whole });
+  });
+
   it("copies the selected item as DynamoDB JSON with Mod+C, and from the editor as code", async () => {
     const clipboard = { writeText: vi.fn(async () => {}) };
     renderScreen(source(), embedded, clipboard);

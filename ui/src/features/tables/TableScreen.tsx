@@ -53,6 +53,7 @@ import "./tables.css";
 export type TableSource = Pick<
   typeof commands,
   | "describeTable"
+  | "getItem"
   | "collectionStats"
   | "collectionRange"
   | "collectionPosition"
@@ -378,18 +379,45 @@ export function TableScreen({
     runInput(collectionQuery(tableName, description.keys, value));
     setView("items");
   };
-  const openItem = (item: Item) => {
+  // A run on an index, or with a projection, returns part of each item. Saving an edit puts the
+  // whole item, so an item opened from such a run is first read whole from the table (strongly
+  // consistent, by its key): editing the part would drop every attribute the run left out.
+  const partialRun = run !== null && ((run.request.indexName ?? null) !== null || !!run.request.projection);
+  const openItem = async (item: Item) => {
     setSaveError(null);
     setDraft(null);
-    setEditing({ kind: "edit", original: item });
+    if (!partialRun) {
+      setEditing({ kind: "edit", original: item });
+      return;
+    }
+    const names = keyNamesOf(description.keys);
+    const key = Object.fromEntries(names.flatMap((name) => (item[name] === undefined ? [] : [[name, item[name]!]])));
+    const refuse = (sentence: string) => {
+      setNotice(sentence);
+      setView("items");
+    };
+    if (Object.keys(key).length !== names.length) {
+      refuse(`This row does not carry the item's whole key (${names.join(", ")}): the projection left part of it out, so the item cannot be opened for editing.`);
+      return;
+    }
+    const result = await unwrap(source.getItem(profile.id, tableName, key, true));
+    if (result.status === "ok" && result.data.item !== null) {
+      ledger.record("read", result.data.consumedCapacity?.total ?? 0);
+      setEditing({ kind: "edit", original: result.data.item });
+    } else if (result.status === "ok") {
+      refuse("This item is no longer in the table: it was deleted after the query read it.");
+    } else if (result.status === "error") {
+      refuse(`The whole item could not be read for editing: ${result.error.message}`);
+    }
   };
   // A box of the run regrouped by an index opens as a Query of that index.
   const openBox = (value: AttributeValue) => {
     runInput(collectionQuery(tableName, groupKeys ?? description.keys, value, groupBy));
     setView("items");
   };
-  // The items the run read from the table (an index's entries are projections: not staged).
-  const readItems = run === null || (run.request.indexName ?? null) !== null ? [] : run.pages.flatMap((p) => p.items);
+  // The items the run read whole from the table: an index's entries and projected items are parts
+  // of items, and a bulk edit's undo puts back the items as staged, so they are not staged.
+  const readItems = run === null || partialRun ? [] : run.pages.flatMap((p) => p.items);
   const bulkItems = checked.size === 0 ? readItems : readItems.filter((_, i) => checked.has(i));
   const seenAttributes = [...new Set((run?.pages ?? []).slice(0, 3).flatMap((p) => p.items.flatMap((i) => Object.keys(i))))];
   const lastItem = queryPages.at(-1)?.items.at(-1) ?? null;
@@ -551,11 +579,7 @@ export function TableScreen({
                           })
                       : undefined
                   }
-                  onEdit={(item) => {
-                    setSaveError(null);
-                    setDraft(null);
-                    setEditing({ kind: "edit", original: item });
-                  }}
+                  onEdit={(item) => void openItem(item)}
                   loadError={
                     runError !== null && run.pages.length > 0
                       ? { name: runError.exception ?? errorTitle(runError.code), message: runError.message }
