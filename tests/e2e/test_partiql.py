@@ -32,6 +32,14 @@ def test_a_select_with_a_parameter_runs_with_ctrl_enter_and_shows_rows_and_capac
     ActionChains(window).key_down(Keys.CONTROL).send_keys(Keys.ENTER).key_up(Keys.CONTROL).perform()
 
     summary = present(window, f'{SCREEN} [data-testid="partiql-summary"]', "the result summary")
+    # First as DynamoDB lays the items out: the one collection the WHERE names, META before its
+    # TS# readings (sort-key order).
+    boxes = wait_for(window, "the result's collection", lambda d: d.find_elements(By.CSS_SELECTOR, f'{SCREEN} [data-testid="partiql-box"]'))
+    assert len(boxes) == 1 and "vehicleId = VEH#V-7741" in content(boxes[0]), [content(b) for b in boxes]
+    keys = [content(r) for r in window.find_elements(By.CSS_SELECTOR, f'{SCREEN} [data-testid="partiql-box-row"] [role="rowheader"]')]
+    assert keys[0] == "META" and keys[1:] and all(k.startswith("TS#") for k in keys[1:]) and keys[1:] == sorted(keys[1:]), keys
+    screenshots_light_and_dark(window, "partiql-collections")
+    click_css(window, f'{SCREEN} [data-testid="partiql-view-items"]', "the Items view of the results")
     rows = wait_for(window, "result rows", lambda d: [r for r in d.find_elements(By.CSS_SELECTOR, f'{SCREEN} [data-testid="partiql-row"]') if r.is_displayed()])
     assert "VEH#V-7741" in content(rows[0]), content(rows[0])
     # VEH#V-7741 has META and a reading a minute for a day: more than one page's worth of items.

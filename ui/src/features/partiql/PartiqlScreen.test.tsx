@@ -114,6 +114,12 @@ describe("PartiqlScreen", () => {
     await waitFor(() => expect(screen.getByTestId("partiql-summary").textContent).toContain("2 items in 2 pages"));
     expect(vi.mocked(source.executeStatement).mock.calls[1]?.[1].nextToken).toBe("token-1");
     expect(screen.getByTestId("partiql-capacity").textContent).toContain("3 RCU");
+
+    // The results open as item collections; the Items view is the flat grid of the same items.
+    expect(screen.getByTestId("partiql-view-collections").getAttribute("aria-selected")).toBe("true");
+    expect(screen.queryByRole("grid", { name: "Statement results" })).toBeNull();
+    fireEvent.click(screen.getByTestId("partiql-view-items"));
+    expect(screen.getByRole("grid", { name: "Statement results" }).getAttribute("aria-rowcount")).toBe("3");
   });
 
   it("shows DynamoDB's error with its exception and marks the place the message names", async () => {

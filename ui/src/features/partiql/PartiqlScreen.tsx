@@ -1,16 +1,18 @@
 /**
  * A connection's PartiQL tab: the statement editor, one typed input per `?`, the run mode (one
  * statement, a batch of up to 25 each answered on its own, a transaction of up to 100 all or
- * nothing), then the items in a grid with the capacity they cost, "Next page" while DynamoDB
- * gives a NextToken, and the statements run before.
+ * nothing), then the items with the capacity they cost — as item collections (dashed boxes by
+ * partition key, in sort-key order) or as a flat grid —, "Next page" while DynamoDB gives a
+ * NextToken, and the statements run before.
  */
-import { useEffect, type KeyboardEvent } from "react";
+import { useEffect, useState, type KeyboardEvent } from "react";
 import type { Profile, TableCapacity } from "../../ipc/bindings.gen";
 import { errorTitle } from "../../ipc/result";
 import { comboKeys, matchesShortcut, SHORTCUTS } from "../../app/shortcuts";
 import { formatUnits } from "../../shared/format";
 import { ValueInput } from "../builder/ValueInput";
 import { PartiqlEditor } from "./PartiqlEditor";
+import { ResultCollections } from "./ResultCollections";
 import { ResultsGrid } from "./ResultsGrid";
 import { tablesIn } from "./completion";
 import { defaultSource, type PartiqlSource } from "./source";
@@ -132,8 +134,11 @@ export function PartiqlScreen({ profile, source = defaultSource }: { profile: Pr
   );
 }
 
+type ResultView = "collections" | "items";
+
 function Outcome({ p, keys, writes }: { p: ReturnType<typeof usePartiql>; keys: string[]; writes: boolean }) {
   const outcome = p.outcome;
+  const [view, setView] = useState<ResultView>("collections");
   if (outcome.status === "idle") return <p className="muted partiql-hint">Type a statement, then run it. `?` takes a typed parameter.</p>;
   if (outcome.status === "running") return <p className="muted">Running…</p>;
   if (outcome.status === "error") {
@@ -172,7 +177,31 @@ function Outcome({ p, keys, writes }: { p: ReturnType<typeof usePartiql>; keys: 
           ))}
         </ul>
       )}
-      {count > 0 && <ResultsGrid items={outcome.items} keys={keys} />}
+      {count > 0 && (
+        <>
+          <div className="partiql-views" role="tablist" aria-label="Show the results as">
+            {(
+              [
+                ["collections", "Collections"],
+                ["items", "Items"],
+              ] as const
+            ).map(([id, label]) => (
+              <button
+                key={id}
+                type="button"
+                role="tab"
+                aria-selected={view === id}
+                className={view === id ? "primary" : undefined}
+                onClick={() => setView(id)}
+                data-testid={`partiql-view-${id}`}
+              >
+                {label}
+              </button>
+            ))}
+          </div>
+          {view === "collections" ? <ResultCollections items={outcome.items} keys={keys} /> : <ResultsGrid items={outcome.items} keys={keys} />}
+        </>
+      )}
     </div>
   );
 }
