@@ -42,6 +42,7 @@ impl App {
         self.forget_session(id).await;
         self.forget_queries(id).await?;
         self.forget_saved_expressions(id).await?;
+        self.forget_saved_statements(id).await?;
         Ok(())
     }
 

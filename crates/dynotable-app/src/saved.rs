@@ -1,8 +1,9 @@
 //! Things the user saves by name, per connection and table, in the app database: the collection
-//! view's queries (`saved_queries`, migration 0002) and the query builder's expressions and
-//! requests (`saved_expressions`, migration 0003). Both shelves have one shape — a name unique
-//! per table, the content as JSON, when it was saved — so they share this code: saving under a
-//! taken name replaces the content and keeps the row's first id.
+//! view's queries (`saved_queries`, migration 0002), the query builder's expressions and
+//! requests (`saved_expressions`, migration 0003) and the PartiQL editor's statements
+//! (`saved_statements`, migration 0006, per connection). The shelves have one shape — a name
+//! unique per table, the content as JSON, when it was saved — so they share this code: saving
+//! under a taken name replaces the content and keeps the row's first id.
 
 use sqlx::Row;
 
@@ -15,6 +16,8 @@ pub(crate) enum Shelf {
     Queries,
     /// Builder expressions and requests (`SavedBuilderContent`).
     Expressions,
+    /// PartiQL statements (`SavedStatementContent`).
+    Statements,
 }
 
 impl Shelf {
@@ -23,6 +26,7 @@ impl Shelf {
         match self {
             Shelf::Queries => ("saved_queries", "request"),
             Shelf::Expressions => ("saved_expressions", "content"),
+            Shelf::Statements => ("saved_statements", "content"),
         }
     }
 
@@ -30,6 +34,7 @@ impl Shelf {
         match self {
             Shelf::Queries => "query",
             Shelf::Expressions => "expression",
+            Shelf::Statements => "statement",
         }
     }
 

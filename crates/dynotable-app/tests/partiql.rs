@@ -232,3 +232,92 @@ async fn a_batch_answers_each_statement_and_a_transaction_all_or_nothing() {
         BTreeSet::from(["A".to_owned(), "B".to_owned(), "C".to_owned()])
     );
 }
+
+#[tokio::test]
+async fn statements_are_saved_by_name_per_connection_replaced_under_the_same_name_and_forgotten_with_it() {
+    use dynotable_app::dto::partiql::{RunMode, SavedStatementContent};
+    let (_dir, app) = app().await;
+    let window = SavedStatementContent {
+        statement: r#"SELECT * FROM "Telemetry" WHERE "vehicleId" = ? AND "recordedAt" BETWEEN ? AND ?"#
+            .into(),
+        parameters: vec![
+            s("VEH#V-7741"),
+            s("TS#2025-03-14T09:00:00Z"),
+            s("TS#2025-03-14T09:09:00Z"),
+        ],
+        mode: RunMode::Statement,
+    };
+    let first = app
+        .save_statement(EMBEDDED_ID, "  ten minutes  ", window.clone())
+        .await
+        .unwrap();
+    assert_eq!(first.name, "ten minutes");
+    // The same name again replaces the content and keeps the row.
+    let batch = SavedStatementContent {
+        statement: r#"SELECT * FROM "Pets"; SELECT * FROM "Music""#.into(),
+        parameters: vec![],
+        mode: RunMode::Batch,
+    };
+    let again = app
+        .save_statement(EMBEDDED_ID, "ten minutes", batch.clone())
+        .await
+        .unwrap();
+    assert_eq!(again.id, first.id);
+    app.save_statement(EMBEDDED_ID, "a window", window.clone())
+        .await
+        .unwrap();
+    let saved = app.saved_statements(EMBEDDED_ID).await.unwrap();
+    assert_eq!(
+        saved
+            .iter()
+            .map(|s| (s.name.as_str(), &s.content))
+            .collect::<Vec<_>>(),
+        vec![("a window", &window), ("ten minutes", &batch)]
+    );
+    // Refused in a sentence: no name, no statement.
+    let unnamed = app
+        .save_statement(EMBEDDED_ID, " ", window.clone())
+        .await
+        .unwrap_err();
+    assert_eq!(unnamed.code, ErrorCode::Validation);
+    assert_eq!(
+        unnamed.message,
+        "A saved statement needs a name of 1 to 100 characters."
+    );
+    let empty = SavedStatementContent {
+        statement: "  ".into(),
+        ..window.clone()
+    };
+    let nothing = app.save_statement(EMBEDDED_ID, "empty", empty).await.unwrap_err();
+    assert_eq!(nothing.message, "There is no statement to save: type one first.");
+
+    app.delete_saved_statement(&first.id).await.unwrap();
+    let left = app.saved_statements(EMBEDDED_ID).await.unwrap();
+    assert_eq!(
+        left.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
+        vec!["a window"]
+    );
+
+    // Another connection has its own shelf, and loses it with the connection.
+    let other = app
+        .create_profile(ProfileInput {
+            name: "other".into(),
+            color: "#000000".into(),
+            region: "local".into(),
+            read_only: false,
+            connection: ConnectionInput::CustomEndpoint {
+                endpoint_url: "http://127.0.0.1:1".into(),
+                access_key_id: "local".into(),
+                secret_access_key: SecretInput::new("local"),
+            },
+        })
+        .await
+        .unwrap();
+    assert!(app.saved_statements(&other.id).await.unwrap().is_empty());
+    app.save_statement(&other.id, "theirs", window.clone())
+        .await
+        .unwrap();
+    app.delete_profile(&other.id).await.unwrap();
+    assert!(app.saved_statements(&other.id).await.unwrap().is_empty());
+    assert_eq!(app.saved_statements(EMBEDDED_ID).await.unwrap().len(), 1);
+}

@@ -5,6 +5,7 @@
 
 pub mod bulk;
 pub mod modeler;
+pub mod partiql;
 pub mod sign_in;
 pub mod streams;
 pub mod transfer;
@@ -19,9 +20,6 @@ use dynotable_app::dto::cost::{
     TrafficInput, Workload, WriteEstimate, WriteEstimateInput,
 };
 use dynotable_app::dto::index_view::{IndexesSideBySide, ViewSource};
-use dynotable_app::dto::partiql::{
-    BatchOutcome, BatchStatementInput, StatementInput, StatementPage, TransactionOutcome,
-};
 use dynotable_app::dto::{
     AppInfo, AttributeValue, CollectionRange, CollectionStats, DemoReset, Item, ItemRead, NewTable,
     QueryInput, QueryPage, TableDescription, TableList, TableTag,
@@ -224,47 +222,6 @@ pub async fn query(
     input: QueryInput,
 ) -> Result<QueryPage, CommandError> {
     app.query(&profile_id, input).await
-}
-
-/// One page of a PartiQL statement (ExecuteStatement); a read-only connection refuses writes.
-#[tauri::command]
-#[specta::specta]
-pub async fn execute_statement(
-    app: tauri::State<'_, App>,
-    profile_id: String,
-    input: StatementInput,
-) -> Result<StatementPage, CommandError> {
-    app.execute_statement(&profile_id, input).await
-}
-
-/// Several PartiQL statements, each answered on its own (BatchExecuteStatement).
-#[tauri::command]
-#[specta::specta]
-pub async fn execute_batch(
-    app: tauri::State<'_, App>,
-    profile_id: String,
-    statements: Vec<BatchStatementInput>,
-    consistent_read: bool,
-) -> Result<BatchOutcome, CommandError> {
-    app.execute_batch(&profile_id, statements, consistent_read).await
-}
-
-/// Several PartiQL statements, all or nothing (ExecuteTransaction).
-#[tauri::command]
-#[specta::specta]
-pub async fn execute_transaction(
-    app: tauri::State<'_, App>,
-    profile_id: String,
-    statements: Vec<BatchStatementInput>,
-) -> Result<TransactionOutcome, CommandError> {
-    app.execute_transaction(&profile_id, statements).await
-}
-
-/// DynamoDB's reserved words, which the PartiQL editor quotes for the user.
-#[tauri::command]
-#[specta::specta]
-pub async fn reserved_words(app: tauri::State<'_, App>) -> Result<Vec<String>, CommandError> {
-    Ok(app.reserved_words())
 }
 
 /// One item by its key, with what the read cost.

@@ -43,6 +43,11 @@ export const commands = {
 	executeTransaction: (profileId: string, statements: BatchStatementInput[]) => typedError<TransactionOutcome, CommandError>(__TAURI_INVOKE("execute_transaction", { profileId, statements })),
 	/**  DynamoDB's reserved words, which the PartiQL editor quotes for the user. */
 	reservedWords: () => typedError<string[], CommandError>(__TAURI_INVOKE("reserved_words")),
+	/**  Saves a PartiQL statement (its text, parameters and run mode) under a name on a connection. */
+	saveStatement: (profileId: string, name: string, content: SavedStatementContent) => typedError<SavedStatement, CommandError>(__TAURI_INVOKE("save_statement", { profileId, name, content })),
+	/**  The PartiQL statements saved on a connection. */
+	savedStatements: (profileId: string) => typedError<SavedStatement[], CommandError>(__TAURI_INVOKE("saved_statements", { profileId })),
+	deleteSavedStatement: (id: string) => typedError<null, CommandError>(__TAURI_INVOKE("delete_saved_statement", { id })),
 	/**  One item by its key, with what the read cost. */
 	getItem: (profileId: string, table: string, key: { [key in string]: AttributeValue }, consistentRead: boolean) => typedError<ItemRead, CommandError>(__TAURI_INVOKE("get_item", { profileId, table, key, consistentRead })),
 	/**  Writes an item with the condition `expect` asks for. */
@@ -1548,6 +1553,9 @@ export type Resolution = {
 
 export type ReturnConsumedCapacity = "INDEXES" | "TOTAL" | "NONE";
 
+/**  How a saved statement runs: alone (page by page), in a batch, or in a transaction. */
+export type RunMode = "statement" | "batch" | "transaction";
+
 /**  What can be saved from the builder: one expression, or a whole request. */
 export type SavedBuilderContent = { kind: "expression"; state: ExpressionState } | { kind: "request"; request: ReadRequest };
 
@@ -1567,6 +1575,22 @@ export type SavedQuery = {
 	name: string,
 	request: QueryInput,
 	savedAt: number,
+};
+
+/**  A statement saved by name on a connection. */
+export type SavedStatement = {
+	id: string,
+	name: string,
+	content: SavedStatementContent,
+	/**  Seconds since the Unix epoch. */
+	savedAt: number,
+};
+
+/**  What a saved statement keeps: the text, the typed value of each `?`, and how it runs. */
+export type SavedStatementContent = {
+	statement: string,
+	parameters: AttributeValue[],
+	mode: RunMode,
 };
 
 /**  The scalar types a key attribute can have. */

@@ -76,3 +76,33 @@ pub struct TransactionOutcome {
     pub items: Vec<Option<Item>>,
     pub consumed_capacity: Vec<TableCapacity>,
 }
+
+/// How a saved statement runs: alone (page by page), in a batch, or in a transaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub enum RunMode {
+    Statement,
+    Batch,
+    Transaction,
+}
+
+/// What a saved statement keeps: the text, the typed value of each `?`, and how it runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct SavedStatementContent {
+    pub statement: String,
+    pub parameters: Vec<AttributeValue>,
+    pub mode: RunMode,
+}
+
+/// A statement saved by name on a connection.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct SavedStatement {
+    pub id: String,
+    pub name: String,
+    pub content: SavedStatementContent,
+    /// Seconds since the Unix epoch.
+    #[specta(type = specta_typescript::Number)]
+    pub saved_at: f64,
+}

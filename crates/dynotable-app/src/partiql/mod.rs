@@ -16,6 +16,7 @@
 
 pub mod access;
 mod batch;
+mod saved;
 
 use aws_sdk_dynamodb::types::{AttributeValue as Sdk, ReturnConsumedCapacity};
 

@@ -2,7 +2,16 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { EditorView } from "@codemirror/view";
 import { currentCompletions, startCompletion } from "@codemirror/autocomplete";
-import type { AttributeValue, CommandError, Profile, StatementInput, StatementPage, TableDescription } from "../../ipc/bindings.gen";
+import type {
+  AttributeValue,
+  CommandError,
+  Profile,
+  SavedStatement,
+  SavedStatementContent,
+  StatementInput,
+  StatementPage,
+  TableDescription,
+} from "../../ipc/bindings.gen";
 import { PartiqlScreen } from "./PartiqlScreen";
 import type { PartiqlSource } from "./source";
 
@@ -38,6 +47,22 @@ function fakeSource(executeStatement: (profileId: string, input: StatementInput)
     reservedWords: vi.fn(() => ok(["STATUS", "DATA", "NAME"])),
     listTables: vi.fn(() => ok({ names: ["Telemetry", "Pets"], nextStart: null })),
     describeTable: vi.fn(() => ok(telemetry)),
+    // A shelf kept in memory, as the backend keeps it: a name replaces what had it.
+    ...(() => {
+      let shelf: SavedStatement[] = [];
+      return {
+        savedStatements: vi.fn(() => ok([...shelf].sort((a, b) => a.name.localeCompare(b.name)))),
+        saveStatement: vi.fn((_p: string, name: string, content: SavedStatementContent) => {
+          const entry = { id: `id-${name}`, name, content, savedAt: 1_700_000_000 };
+          shelf = [...shelf.filter((e) => e.name !== name), entry];
+          return ok(entry);
+        }),
+        deleteSavedStatement: vi.fn((id: string) => {
+          shelf = shelf.filter((e) => e.id !== id);
+          return ok(null);
+        }),
+      };
+    })(),
   } as unknown as PartiqlSource;
 }
 
@@ -214,5 +239,31 @@ describe("PartiqlScreen", () => {
     });
     fireEvent.click(screen.getByText(`SELECT * FROM "Pets" WHERE "AnimalType" = 'Dog'`));
     expect(editor().state.doc.toString()).toBe(`SELECT * FROM "Pets" WHERE "AnimalType" = 'Dog'`);
+  });
+
+  it("saves the statement on screen under a name, with its parameters and mode, and loads it back", async () => {
+    const source = fakeSource(() => ok(page([])));
+    render(<PartiqlScreen profile={profile} source={source} />);
+    expect(await screen.findByText("Saved statements (0)")).toBeTruthy();
+    type(`SELECT * FROM "Telemetry" WHERE "vehicleId" = ?`);
+    fireEvent.change(screen.getByLabelText("Parameter 1"), { target: { value: "VEH#V-7741" } });
+    fireEvent.change(screen.getByLabelText("Name of the statement to save"), { target: { value: "one vehicle" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save the statement" }));
+    await screen.findByText("Saved statements (1)");
+    expect(source.saveStatement).toHaveBeenCalledWith("embedded", "one vehicle", {
+      statement: `SELECT * FROM "Telemetry" WHERE "vehicleId" = ?`,
+      parameters: [{ S: "VEH#V-7741" }],
+      mode: "statement",
+    });
+    // Cleared, then loaded back: the text and the parameter's typed value.
+    act(() => {
+      const view = editor();
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: "" } });
+    });
+    fireEvent.click(screen.getByRole("button", { name: "one vehicle" }));
+    expect(editor().state.doc.toString()).toBe(`SELECT * FROM "Telemetry" WHERE "vehicleId" = ?`);
+    expect((screen.getByLabelText("Parameter 1") as HTMLInputElement).value).toBe("VEH#V-7741");
+    fireEvent.click(screen.getByRole("button", { name: "Delete the saved statement one vehicle" }));
+    await screen.findByText("Saved statements (0)");
   });
 });

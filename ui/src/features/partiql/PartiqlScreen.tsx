@@ -18,6 +18,7 @@ import { tablesIn } from "./completion";
 import { defaultSource, type PartiqlSource } from "./source";
 import { isWrite } from "./statements";
 import { useCatalog } from "./useCatalog";
+import { useSavedStatements } from "./useSavedStatements";
 import { totalUnits, usePartiql } from "./usePartiql";
 import type { RunMode } from "./history";
 import "./partiql.css";
@@ -115,6 +116,7 @@ export function PartiqlScreen({ profile, source = defaultSource }: { profile: Pr
         </fieldset>
       )}
       <Outcome p={p} keys={catalog.keysOf(firstTable)} writes={writes} />
+      <SavedStatements p={p} source={source} profileId={profile.id} />
       {p.history.length > 0 && (
         <details className="partiql-history">
           <summary>History ({p.history.length})</summary>
@@ -131,6 +133,64 @@ export function PartiqlScreen({ profile, source = defaultSource }: { profile: Pr
         </details>
       )}
     </section>
+  );
+}
+
+/** Save the statement on screen under a name; the saved ones, to load or delete. */
+function SavedStatements({ p, source, profileId }: { p: ReturnType<typeof usePartiql>; source: PartiqlSource; profileId: string }) {
+  const shelf = useSavedStatements(source, profileId);
+  const [name, setName] = useState("");
+  const [saving, setSaving] = useState(false);
+  const save = async () => {
+    setSaving(true);
+    const done = await shelf.save(name, { statement: p.text, parameters: p.parameters, mode: p.mode });
+    setSaving(false);
+    if (done) setName("");
+  };
+  return (
+    <details className="partiql-history partiql-saved" data-testid="partiql-saved">
+      <summary>Saved statements ({shelf.saved.length})</summary>
+      <form
+        className="partiql-save"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
+        <input aria-label="Name of the statement to save" placeholder="name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} />
+        <button type="submit" disabled={saving || p.text.trim() === ""}>
+          Save the statement
+        </button>
+      </form>
+      {shelf.error !== null && (
+        <p className="field-error" role="alert">
+          {shelf.error}
+        </p>
+      )}
+      {shelf.saved.length === 0 ? (
+        <p className="muted">Nothing saved on this connection yet.</p>
+      ) : (
+        <ul>
+          {shelf.saved.map((entry) => (
+            <li key={entry.id}>
+              <button
+                type="button"
+                className="link"
+                onClick={() => p.restore({ ...entry.content, ranAt: entry.savedAt * 1000 })}
+                title={entry.content.statement}
+              >
+                {entry.name}
+              </button>
+              {entry.content.mode !== "statement" && <span className="muted"> · {entry.content.mode}</span>}{" "}
+              <code className="muted">{entry.content.statement}</code>{" "}
+              <button type="button" className="link" aria-label={`Delete the saved statement ${entry.name}`} onClick={() => void shelf.remove(entry.id)}>
+                delete
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </details>
   );
 }
 

@@ -3,7 +3,15 @@ import { commands } from "../../ipc/bindings.gen";
 /** The backend calls the PartiQL editor makes; the app passes the generated commands, tests pass fakes. */
 export type PartiqlSource = Pick<
   typeof commands,
-  "executeStatement" | "executeBatch" | "executeTransaction" | "reservedWords" | "listTables" | "describeTable"
+  | "executeStatement"
+  | "executeBatch"
+  | "executeTransaction"
+  | "reservedWords"
+  | "listTables"
+  | "describeTable"
+  | "saveStatement"
+  | "savedStatements"
+  | "deleteSavedStatement"
 >;
 
 export const defaultSource: PartiqlSource = commands;
