@@ -17,7 +17,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import type { KeySchema, QueryPage } from "../../ipc/bindings.gen";
 import { attributeText } from "../../shared/attributeValue";
 import { formatCount, formatUnits } from "../../shared/format";
-import { droppedCount, type DroppedPage, type ReadRow } from "../query/useDroppedItems";
+import { droppedCount, type DroppedPage, type ReadRow } from "../../shared/droppedItems";
 import { boxColumns } from "./boxColumns";
 import { GRID_ROW, GridCells, GridHead, gridOf } from "./RowGrid";
 

@@ -5,7 +5,7 @@
  * every box: the boxes it has read so far are marked with how many of their items it met.
  */
 import type { QueryPage } from "../../ipc/bindings.gen";
-import type { DroppedPage } from "../query/useDroppedItems";
+import type { DroppedPage } from "../../shared/droppedItems";
 
 export type ActiveRead =
   | {

@@ -7,60 +7,18 @@
  * without the filter and the projection: the same key condition, order, index and consistency,
  * from the same ExclusiveStartKey, with `Limit` set to the page's `ScannedCount`. That evaluates
  * exactly the items the page evaluated (the 1 MB cut falls on the same item, since it is counted
- * before the filter too), and [`mergeDropped`] lays the returned items back among them.
+ * before the filter too), and `mergeDropped` (shared/droppedItems.ts) lays the returned items
+ * back among them.
  *
  * On the embedded engine this second read costs nothing real and is made at once; on an AWS
  * connection it costs what the page cost, so it waits for the user (`show`) and its capacity
  * goes to the ledger like every other read.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { AttributeValue, QueryPage } from "../../ipc/bindings.gen";
 import { unwrap } from "../../ipc/result";
+import { droppedCount, mergeDropped, type DroppedPage } from "../../shared/droppedItems";
 import { useCapacityLedger } from "../../app/capacity";
 import type { QueryRun, QuerySource } from "./useQueryModel";
-
-type Item = { [name: string]: AttributeValue };
-
-/** One row of a page as it was read: returned, or read and dropped by the filter. */
-export type ReadRow = { item: Item; dropped: boolean };
-
-/** The dropped items of one page: being read, laid among the returned ones, or not readable. */
-export type DroppedPage = { status: "loading" } | { status: "ok"; rows: ReadRow[] } | { status: "error"; message: string };
-
-/** How many items of a page the filter dropped. */
-export function droppedCount(page: QueryPage): number {
-  return Math.max(0, page.scannedCount - page.count);
-}
-
-/**
- * Lays a page's returned items among everything it evaluated (both in read order): each
- * returned item is the next evaluated one holding all its attributes with the same values (a
- * projection returns a part of the item), and every evaluated item left between is one the
- * filter dropped. Null when the returned items cannot all be found in order: the table changed
- * between the two reads.
- */
-export function mergeDropped(returned: Item[], evaluated: Item[]): ReadRow[] | null {
-  const rows: ReadRow[] = [];
-  let next = 0;
-  for (const item of evaluated) {
-    const candidate = returned[next];
-    if (candidate !== undefined && holds(item, candidate)) {
-      rows.push({ item: candidate, dropped: false });
-      next += 1;
-    } else {
-      rows.push({ item, dropped: true });
-    }
-  }
-  return next === returned.length ? rows : null;
-}
-
-function holds(whole: Item, part: Item): boolean {
-  for (const [name, value] of Object.entries(part)) {
-    const other = whole[name];
-    if (other === undefined || JSON.stringify(other) !== JSON.stringify(value)) return false;
-  }
-  return true;
-}
 
 export function useDroppedItems({
   profileId,
