@@ -6,6 +6,7 @@ import { ShortcutSheet, useShortcutSheet } from "./ShortcutSheet";
 import { useShortcut } from "./useShortcut";
 import { useTheme } from "./theme";
 import { CapacityProvider } from "./capacity";
+import { CredentialPrompt } from "./CredentialPrompt";
 import { ConnectionsSidebar } from "../features/connections/ConnectionsSidebar";
 import { TableScreen } from "../features/tables/TableScreen";
 import { StartScreen } from "../features/start/StartScreen";
@@ -192,6 +193,7 @@ export function App() {
         />
       </div>
       <ShortcutSheet open={sheet.open} onClose={() => sheet.setOpen(false)} />
+      <CredentialPrompt calls={commands} profiles={[...open.map((t) => t.profile), ...editors]} />
     </CapacityProvider>
   );
 }

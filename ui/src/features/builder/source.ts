@@ -1,4 +1,4 @@
-import { commands } from "../../ipc/bindings.gen";
+import { commands } from "../../ipc/commands";
 
 /** The backend calls the builder makes; the app passes the generated commands, tests pass fakes. */
 export type BuilderSource = Pick<

@@ -1,6 +1,8 @@
 import { useEffect, useMemo, useState } from "react";
 import type { commands, TableList as TablePage } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
+import { useCredentialsRenewed } from "../../app/useCredentialsRenewed";
+import { MfaPrompt } from "./MfaPrompt";
 import { SsoSignIn, type SsoSignInCalls } from "./SsoSignIn";
 
 export type ListTables = typeof commands.listTables;
@@ -41,6 +43,8 @@ export function TableList({
   const [tables, setTables] = useState<Loadable<string[], UiError>>({ status: "loading" });
   const [search, setSearch] = useState("");
   const [attempt, setAttempt] = useState(0);
+  // A code or sign-in given in the app-wide prompt lists the tables again.
+  const renewed = useCredentialsRenewed(profileId);
 
   useEffect(() => {
     let cancelled = false;
@@ -48,7 +52,7 @@ export function TableList({
     return () => {
       cancelled = true;
     };
-  }, [profileId, listTables, attempt]);
+  }, [profileId, listTables, attempt, renewed]);
 
   const shown = useMemo(() => {
     if (tables.status !== "ok") return [];
@@ -105,45 +109,5 @@ export function TableList({
         ))}
       </ul>
     </div>
-  );
-}
-
-/** Asks for the MFA code a role needs, and says what AWS answered when it is refused. */
-function MfaPrompt({ message, submit }: { message: string; submit: (code: string) => Promise<UiError | null> }) {
-  const [code, setCode] = useState("");
-  const [error, setError] = useState<UiError | null>(null);
-  const [busy, setBusy] = useState(false);
-  return (
-    <form
-      className="mfa-prompt"
-      aria-label="MFA code"
-      onSubmit={(event) => {
-        event.preventDefault();
-        setBusy(true);
-        void submit(code).then((failure) => {
-          setBusy(false);
-          setError(failure);
-        });
-      }}
-    >
-      <p className="table-list-note">{message}</p>
-      <input
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        aria-label="MFA code"
-        placeholder="123456"
-        value={code}
-        onChange={(event) => setCode(event.target.value)}
-        size={8}
-      />
-      <button type="submit" disabled={busy || code.trim() === ""}>
-        Assume role
-      </button>
-      {error !== null && (
-        <p className="status-error table-list-note" role="alert">
-          {errorTitle(error.code)}: {error.message}
-        </p>
-      )}
-    </form>
   );
 }

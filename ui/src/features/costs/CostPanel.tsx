@@ -5,7 +5,8 @@
  * through the commands in `source`.
  */
 import { useState } from "react";
-import { commands, type QueryEstimate, type QueryInput, type QueryPage, type TableDescription } from "../../ipc/bindings.gen";
+import { commands } from "../../ipc/commands";
+import type { QueryEstimate, QueryInput, QueryPage, TableDescription } from "../../ipc/bindings.gen";
 import { EstimatePanel, type EstimateSource } from "./EstimatePanel";
 import { MonthlyCost, type MonthlyCostSource } from "./MonthlyCost";
 import { HotPartitions, type HotPartitionsSource } from "./HotPartitions";

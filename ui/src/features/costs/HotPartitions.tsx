@@ -5,7 +5,8 @@
  * spreading is done in Rust (`hot_partitions`, rule B.11).
  */
 import { useEffect, useId, useState } from "react";
-import { commands, type HotPartitionReport, type KeyLoad, type KeySpread } from "../../ipc/bindings.gen";
+import { commands } from "../../ipc/commands";
+import type { HotPartitionReport, KeyLoad, KeySpread } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
 import { formatCount } from "../tables/format";
 import { Explanation, unitsText } from "./Explanation";

@@ -4,7 +4,8 @@
  * computed in Rust (`monthly_cost`); this form only collects the numbers.
  */
 import { useEffect, useId, useState } from "react";
-import { commands, type MonthlyCost as MonthlyCostData, type RegionPrices, type Workload } from "../../ipc/bindings.gen";
+import { commands } from "../../ipc/commands";
+import type { MonthlyCost as MonthlyCostData, RegionPrices, Workload } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
 import { Explanation } from "./Explanation";
 import "./MonthlyCost.css";

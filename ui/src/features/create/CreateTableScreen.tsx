@@ -8,7 +8,8 @@
  * read-only one), then opens the new table.
  */
 import { useMemo, useState } from "react";
-import { commands, type Profile, type ProjectionType, type ScalarType, type TableDescription } from "../../ipc/bindings.gen";
+import { commands } from "../../ipc/commands";
+import type { Profile, ProjectionType, ScalarType, TableDescription } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { CollectionPreview } from "./CollectionPreview";
 import { emptyDraft, newTableOf, STREAM_VIEW_TYPES, type IndexDraft, type KeyDraft, type TableDraft } from "./model";

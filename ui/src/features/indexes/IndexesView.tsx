@@ -5,7 +5,8 @@
  * read and which of the items came back.
  */
 import { useEffect, useId, useState, type FormEvent } from "react";
-import { commands, type IndexesSideBySide as Layout, type TableDescription, type ViewSource } from "../../ipc/bindings.gen";
+import { commands } from "../../ipc/commands";
+import type { IndexesSideBySide as Layout, TableDescription, ViewSource } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
 import { scalarValue } from "../items/attributeValue";
 import { IndexesSideBySide, type CollectionRead } from "./IndexesSideBySide";

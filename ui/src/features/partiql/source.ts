@@ -1,4 +1,4 @@
-import { commands } from "../../ipc/bindings.gen";
+import { commands } from "../../ipc/commands";
 
 /** The backend calls the PartiQL editor makes; the app passes the generated commands, tests pass fakes. */
 export type PartiqlSource = Pick<

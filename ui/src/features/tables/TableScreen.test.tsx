@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { cleanup, configure, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, configure, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { TableScreen, type TableSource } from "./TableScreen";
 import type { TableIntent } from "../../shared/tableIntent";
 import { TEN_MINUTE_WINDOW } from "../start/story";
@@ -9,6 +9,7 @@ import type { Item } from "../explorer/model";
 import type { Channel } from "@tauri-apps/api/core";
 import type { BulkProgress } from "../../ipc/bindings.gen";
 import { fakeBuild, pagedRun } from "../query/fakeQuerySource";
+import { credentialsRenewed } from "../../ipc/credentials";
 
 const embedded: Profile = { id: "embedded", name: "Embedded", color: "#4f7cff", region: "local", readOnly: false, connection: { kind: "embedded" } };
 
@@ -275,6 +276,20 @@ describe("TableScreen", () => {
     const [, , item, expect_] = (fake.putItem as ReturnType<typeof vi.fn>).mock.calls[0]!;
     expect(item).toEqual(whole);
     expect(expect_).toEqual({ kind: "unchanged", original: whole });
+  });
+
+  it("reads the table and its boxes again once its connection works again after the app-wide prompt", async () => {
+    const fake = source();
+    renderScreen(fake);
+    await openButton();
+    expect(fake.describeTable).toHaveBeenCalledTimes(1);
+    const ranges = vi.mocked(fake.collectionRange).mock.calls.length;
+    act(() => credentialsRenewed("embedded"));
+    await waitFor(() => expect(fake.describeTable).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(vi.mocked(fake.collectionRange).mock.calls.length).toBeGreaterThan(ranges));
+    // Another connection's renewal reads nothing here.
+    act(() => credentialsRenewed("another"));
+    expect(fake.describeTable).toHaveBeenCalledTimes(2);
   });
 
   it("copies the selected item as DynamoDB JSON with Mod+C, and from the editor as code", async () => {

@@ -1,10 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import {
-  commands,
-  type AttributeValue,
-  type Profile,
-  type QueryInput,
-} from "../../ipc/bindings.gen";
+import type { AttributeValue, Profile, QueryInput } from "../../ipc/bindings.gen";
+import { commands } from "../../ipc/commands";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { useCapacityLedger } from "../../app/capacity";
 import { CollectionBox } from "../explorer/CollectionBox";
@@ -42,6 +38,7 @@ import { SavedRequests } from "../query/SavedRequests";
 import { ScanResults } from "../query/ScanResults";
 import { useQueryModel, type ChannelFactory, type QuerySource } from "../query/useQueryModel";
 import { useDroppedItems } from "../query/useDroppedItems";
+import { useCredentialsRenewed } from "../../app/useCredentialsRenewed";
 import type { ActiveRead } from "../collections/activeRead";
 import { formatUnits } from "./format";
 import { StreamView } from "../streams/StreamView";
@@ -163,7 +160,9 @@ export function TableScreen({
   /** The channel a bulk edit's progress arrives on (tests give their own). */
   makeBulkChannel?: BulkChannelFactory | undefined;
 }) {
-  const { table, stats, setStats, setDescription } = useTable(profile.id, tableName, source);
+  // An MFA code or sign-in given in the app-wide prompt: the table and its boxes are read again.
+  const renewed = useCredentialsRenewed(profile.id);
+  const { table, stats, setStats, setDescription } = useTable(profile.id, tableName, source, renewed);
   const [view, setView] = useState<ViewId>("collections");
   const [showMap, setShowMap] = useState(false);
   const [reveal, setReveal] = useState<{ value: AttributeValue; n: number; focus?: boolean } | null>(null);
@@ -176,7 +175,7 @@ export function TableScreen({
     table: tableName,
     index: groupBy,
     keys: groupKeys,
-    generation,
+    generation: generation + renewed,
     source,
     rowsPerBox: ROWS_PER_BOX,
   });

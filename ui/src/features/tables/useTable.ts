@@ -8,7 +8,8 @@ import { unwrap, type Loadable, type UiError } from "../../ipc/result";
 
 export type TableDataSource = Pick<typeof commands, "describeTable" | "collectionStats">;
 
-export function useTable(profileId: string, tableName: string, source: TableDataSource) {
+/** `reload`: a new value reads both again (the connection works again after asking its user). */
+export function useTable(profileId: string, tableName: string, source: TableDataSource, reload = 0) {
   const [table, setTable] = useState<Loadable<TableDescription, UiError>>({ status: "loading" });
   const [stats, setStats] = useState<Loadable<CollectionStats, UiError>>({ status: "loading" });
 
@@ -21,7 +22,7 @@ export function useTable(profileId: string, tableName: string, source: TableData
     return () => {
       cancelled = true;
     };
-  }, [profileId, tableName, source]);
+  }, [profileId, tableName, source, reload]);
 
   /** What a change returned (a fresh DescribeTable) replaces the description. */
   const setDescription = (description: TableDescription) => setTable({ status: "ok", data: description });
