@@ -183,19 +183,46 @@ async fn a_read_only_connection_refuses_writes_before_sending_them_and_still_rea
 #[tokio::test]
 async fn a_batch_answers_each_statement_and_a_transaction_all_or_nothing() {
     let (_dir, app) = app().await;
+    batch_and_transaction(&app, EMBEDDED_ID).await;
+}
+
+/// The same over the wire, as on AWS: an endpoint connection to the engine served on a loopback
+/// port (dynalite has no PartiQL, so this is the AWS path's test, issue 20).
+#[tokio::test]
+async fn a_batch_and_a_transaction_over_an_endpoint_connection_on_loopback() {
+    let (_dir, app) = app().await;
+    let shared = app.share_engine(0).await.unwrap();
+    let endpoint = app
+        .create_profile(ProfileInput {
+            name: "loopback".into(),
+            color: "#000000".into(),
+            region: "local".into(),
+            read_only: false,
+            connection: ConnectionInput::CustomEndpoint {
+                endpoint_url: shared.url,
+                access_key_id: "local".into(),
+                secret_access_key: SecretInput::new("local"),
+            },
+        })
+        .await
+        .unwrap();
+    batch_and_transaction(&app, &endpoint.id).await;
+}
+
+async fn batch_and_transaction(app: &App, profile: &str) {
     let insert = |name: &str| BatchStatementInput {
         statement: r#"INSERT INTO "Pets" VALUE {'AnimalType': 'Newt', 'Name': ?}"#.into(),
         parameters: vec![s(name)],
     };
     let outcome = app
-        .execute_batch(EMBEDDED_ID, vec![insert("A"), insert("B")], false)
+        .execute_batch(profile, vec![insert("A"), insert("B")], false)
         .await
         .unwrap();
     assert_eq!(outcome.results.len(), 2);
     assert!(outcome.results.iter().all(|r| r.error.is_none()), "{outcome:?}");
     // The same inserts again: each fails on its own, with DynamoDB's code.
     let again = app
-        .execute_batch(EMBEDDED_ID, vec![insert("A"), insert("C")], false)
+        .execute_batch(profile, vec![insert("A"), insert("C")], false)
         .await
         .unwrap();
     let first = again.results[0].error.as_ref().expect("A exists already");
@@ -204,7 +231,7 @@ async fn a_batch_answers_each_statement_and_a_transaction_all_or_nothing() {
 
     // A transaction with one failing statement writes nothing.
     let err = app
-        .execute_transaction(EMBEDDED_ID, vec![insert("D"), insert("A")])
+        .execute_transaction(profile, vec![insert("D"), insert("A")])
         .await
         .unwrap_err();
     assert_eq!(
@@ -214,7 +241,7 @@ async fn a_batch_answers_each_statement_and_a_transaction_all_or_nothing() {
     );
     let newts = app
         .execute_statement(
-            EMBEDDED_ID,
+            profile,
             statement(r#"SELECT "Name" FROM "Pets" WHERE "AnimalType" = 'Newt'"#, vec![]),
         )
         .await
