@@ -59,6 +59,9 @@ pub struct Resolution {
     pub key_condition: Option<String>,
     /// The request body as sent (DynamoDB JSON, pretty-printed), written by the query builder.
     pub request: String,
+    /// The same request as the query builder's state: what the app loads into a table's query
+    /// bar to run the pattern on the sample data.
+    pub read: ReadRequest,
     /// Given fields the key condition does not cover (a filter would be needed).
     pub filter_fields: Vec<String>,
     /// What the call reads on the sample data.
@@ -125,7 +128,7 @@ pub fn resolve(model: &Model, sample: &Sample, pattern: &AccessPattern) -> Resul
         let all = entries(sample, table, &target)?;
         let bytes: u64 = all.iter().map(|e| e.bytes).sum();
         let units = range_read(bytes, ReadKind::of_consistent_read(pattern.consistent)).as_f64();
-        let request = ReadRequest {
+        let read = ReadRequest {
             operation: ReadOperation::Scan,
             table_name: table.name.clone(),
             index_name: None,
@@ -138,9 +141,8 @@ pub fn resolve(model: &Model, sample: &Sample, pattern: &AccessPattern) -> Resul
             limit: None,
             consistent_read: pattern.consistent,
             return_consumed_capacity: None,
-        }
-        .generate()
-        .map_err(|e| ModelError::pattern(e.message))?;
+        };
+        let request = read.generate().map_err(|e| ModelError::pattern(e.message))?;
         let per_month = units * pattern.rate_per_second * month_seconds;
         return Ok(Resolution {
             pattern: pattern.name.clone(),
@@ -149,6 +151,7 @@ pub fn resolve(model: &Model, sample: &Sample, pattern: &AccessPattern) -> Resul
             kind: TargetKind::Table,
             key_condition: None,
             request: body(&request),
+            read,
             filter_fields: pattern.given.keys().cloned().collect(),
             items_read: all.len() as u64,
             bytes_read: bytes,
@@ -249,6 +252,7 @@ pub fn resolve(model: &Model, sample: &Sample, pattern: &AccessPattern) -> Resul
             best.sort.as_ref(),
         )),
         request: body(&generated),
+        read: request,
         filter_fields: best.filter_fields,
         items_read: selected.len() as u64,
         bytes_read: bytes,
