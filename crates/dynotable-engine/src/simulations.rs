@@ -21,13 +21,13 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
-use crate::{ApiError, Engine};
 use crate::capacity::ReadKind;
 use crate::catalog::TableSchema;
 use crate::entry::StorageKey;
 use crate::eventual_lag::{EventualLag, History};
 use crate::item_cache::Cached;
 use crate::throttling::Throttling;
+use crate::{ApiError, Engine};
 
 /// Which simulations an engine runs.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]

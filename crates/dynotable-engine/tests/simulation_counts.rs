@@ -120,7 +120,9 @@ async fn each_table_counts_the_requests_throttled_on_it() {
     assert_eq!(counts(&engine, "Tbl").lagged_reads, 0);
 
     // A table created again under the same name starts at zero.
-    call(&engine, "DeleteTable", json!({"TableName": "Tbl"})).await.unwrap();
+    call(&engine, "DeleteTable", json!({"TableName": "Tbl"}))
+        .await
+        .unwrap();
     create(&engine, "Tbl", true).await;
     assert_eq!(counts(&engine, "Tbl"), TableSimulationCounts::default());
     let err = engine.simulation_counts("Missing").unwrap_err();
