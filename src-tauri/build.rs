@@ -95,6 +95,8 @@ const COMMANDS: &[&str] = &[
     "ttl_overview",
     "expiring_items",
     "sweep_expired",
+    "set_simulations",
+    "table_simulations",
 ];
 
 fn main() {

@@ -102,6 +102,8 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::streams::ttl_overview,
             commands::streams::expiring_items,
             commands::streams::sweep_expired,
+            commands::simulations::set_simulations,
+            commands::simulations::table_simulations,
         ])
         .error_handling(tauri_specta::ErrorHandlingMode::Result)
         // One TypeScript type per Rust type: commands only send DTOs out, so serde's separate

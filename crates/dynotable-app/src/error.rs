@@ -57,6 +57,9 @@ pub enum ErrorCode {
     /// The profile signs in with IAM Identity Center and has no usable token: call
     /// `start_sso_sign_in`, then `finish_sso_sign_in`, then try again.
     SsoSignInRequired,
+    /// The command works on the embedded engine only (its simulations, for example), and the
+    /// connection is another: AWS or another endpoint.
+    EmbeddedOnly,
 }
 
 /// What a command returns when it fails.

@@ -8,13 +8,19 @@
 //! 2. When the app starts, the embedded engine is opened with the settings last written
 //!    ([`saved`]), before any request reaches it; no file means both off.
 //! 3. [`App::simulations`] reports the settings and how many requests the engine throttled
-//!    since it started, for the status bar.
+//!    since it started; [`App::table_simulations`] adds what they did to one table (requests
+//!    throttled on it, reads that saw an older version: `Engine::simulation_counts`), for the
+//!    table's Settings view.
+//!
+//! Only the embedded connection has simulations: every command here answers another
+//! connection (AWS, another endpoint) with `EMBEDDED_ONLY` and a sentence saying why.
 
 use std::path::Path;
 
 use dynotable_engine::{Engine, EventualLag, Simulations};
 
-use crate::dto::{SimulationSettings, SimulationStatus};
+use crate::dto::{SimulationSettings, SimulationStatus, TableSimulations};
+use crate::profiles::Connection;
 use crate::{App, CommandError, ErrorCode};
 
 /// The settings file, beside the embedded database.
@@ -24,19 +30,41 @@ pub(crate) const FILE: &str = "simulations.json";
 const MAX_LAG_MS: u32 = 3_600_000;
 
 impl App {
-    /// The simulations the embedded engine runs, and how many requests it throttled.
-    pub async fn simulations(&self) -> Result<SimulationStatus, CommandError> {
-        let engine = self.engine().await?;
+    /// The simulations the embedded engine runs, and how many requests it throttled; the
+    /// connection `profile_id` must be the embedded one.
+    pub async fn simulations(&self, profile_id: &str) -> Result<SimulationStatus, CommandError> {
+        let engine = self.simulated_engine(profile_id).await?;
         Ok(status(&engine))
+    }
+
+    /// What the simulations did to `table` of the embedded engine, with the settings.
+    pub async fn table_simulations(
+        &self,
+        profile_id: &str,
+        table: &str,
+    ) -> Result<TableSimulations, CommandError> {
+        let engine = self.simulated_engine(profile_id).await?;
+        let counts = engine
+            .simulation_counts(table)
+            .map_err(|err| CommandError::from_engine(&err))?;
+        let status = status(&engine);
+        Ok(TableSimulations {
+            table: table.to_owned(),
+            settings: status.settings,
+            throttled_requests: saturated(counts.throttled_requests),
+            lagged_reads: saturated(counts.lagged_reads),
+            throttled_on_every_table: status.throttled_requests,
+        })
     }
 
     /// Switches the embedded engine's simulations and keeps the settings for the next launch.
     pub async fn set_simulations(
         &self,
+        profile_id: &str,
         settings: SimulationSettings,
     ) -> Result<SimulationStatus, CommandError> {
+        let engine = self.simulated_engine(profile_id).await?;
         let simulations = engine_settings(settings)?;
-        let engine = self.engine().await?;
         let path = self.inner.engine_path.with_file_name(FILE);
         let json = serde_json::to_vec_pretty(&settings)
             .map_err(|err| CommandError::new(ErrorCode::Internal, err.to_string()))?;
@@ -49,6 +77,27 @@ impl App {
         engine.set_simulations(simulations);
         Ok(status(&engine))
     }
+
+    /// The embedded engine, when `profile_id` is its connection; `EMBEDDED_ONLY` for any other
+    /// (read from the profile store: no credentials are resolved to say so).
+    async fn simulated_engine(&self, profile_id: &str) -> Result<Engine, CommandError> {
+        let profile = self.profile_store().await?.get(profile_id).await?;
+        if profile.connection != Connection::Embedded {
+            return Err(CommandError::new(
+                ErrorCode::EmbeddedOnly,
+                format!(
+                    "{} is not the embedded engine. Throttling on demand and lagging reads are simulations of DynoTable's embedded engine; DynamoDB throttles and serves eventually consistent reads on its own.",
+                    profile.name
+                ),
+            ));
+        }
+        self.engine().await
+    }
+}
+
+/// `n`, or `u32::MAX` past it.
+fn saturated(n: u64) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// The engine's settings for `settings`, or the reason they are refused.
@@ -85,7 +134,7 @@ fn status(engine: &Engine) -> SimulationStatus {
                 .eventual_lag
                 .map_or(0, |lag| u32::try_from(lag.seed).unwrap_or(u32::MAX)),
         },
-        throttled_requests: u32::try_from(engine.throttled_requests()).unwrap_or(u32::MAX),
+        throttled_requests: saturated(engine.throttled_requests()),
     }
 }
 

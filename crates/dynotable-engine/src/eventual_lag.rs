@@ -137,21 +137,19 @@ impl History {
         now - self.lag.max_seconds * unit(self.lag.seed, n)
     }
 
-    /// Step 3: the item at `key` as of `as_of`, given `current` (the latest committed version).
-    pub fn seen(&self, keyspace: i64, key: &StorageKey, as_of: f64, current: Cached) -> Cached {
+    /// Step 3: the item at `key` as of `as_of`: the older version it had then, or `None` when
+    /// the latest committed version is what a read at `as_of` sees.
+    pub fn seen(&self, keyspace: i64, key: &StorageKey, as_of: f64) -> Option<Cached> {
         let versions = self.versions.lock().unwrap_or_else(|p| p.into_inner());
         let item = ItemKey {
             keyspace,
             pk: key.pk.clone(),
             sk: key.sk.clone(),
         };
-        match versions
+        versions
             .get(&item)
             .and_then(|v| v.iter().find(|v| v.replaced_at > as_of))
-        {
-            Some(version) => version.before.clone(),
-            None => current,
-        }
+            .map(|version| version.before.clone())
     }
 }
 

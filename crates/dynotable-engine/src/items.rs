@@ -6,7 +6,8 @@
 //! 1. the base item: replace or delete the entry, adjust its collection and the table's totals;
 //! 2. each secondary index: the item's entry before and after ([`IndexEntry`]) decides whether
 //!    the index is untouched, gets an entry, loses one, or has it moved (rule B.3, index write
-//!    amplification), and the index's collections follow;
+//!    amplification), and the index's collections follow; an entry of an ALL projection is
+//!    stored with the base item's body, serialised once;
 //! 3. the stream record of the change (if the table has a stream) and the item's Time to Live
 //!    expiry (if the table has TTL enabled);
 //! 4. on tables with an LSI, the item-collection size limit: if the write grew the collection
@@ -21,7 +22,7 @@
 use dynotable_types::Item;
 
 use crate::capacity::{self, WriteUnits};
-use crate::catalog::{IndexSchema, TableSchema};
+use crate::catalog::{IndexSchema, ProjectionSchema, TableSchema};
 use crate::entry::{IndexEntry, StorageKey, StoredItem, index_entry};
 use crate::write_tx::{StatementBatch, WriteTx};
 use crate::{ApiError, ErrorKind};
@@ -58,9 +59,28 @@ pub(crate) async fn write_item(
     new: Option<(&Item, u64, &[Option<IndexEntry>])>,
 ) -> Result<WriteEffects, ApiError> {
     let batch = tx.batch();
-    // 1. The base item.
+    // 1. The base item. Its body is serialised once: an index that projects ALL (rule B.3)
+    // stores every attribute of the item, so its entry's body is the same JSON (step 2).
+    let mut body = new
+        .map(|(item, _, _)| serde_json::to_vec(item))
+        .transpose()
+        .map_err(ApiError::internal)?;
+    let reused = table
+        .indexes
+        .iter()
+        .any(|index| index.projection == ProjectionSchema::All);
     match new {
-        Some((item, size, _)) => put_entry(batch, table.keyspace, &key.pk, &key.sk, &[], item, size)?,
+        Some((_, size, _)) => {
+            let base = if reused { body.clone() } else { body.take() };
+            batch.put_entry(
+                table.keyspace,
+                &key.pk,
+                &key.sk,
+                &[],
+                base.unwrap_or_default(),
+                size,
+            );
+        }
         None if old.is_some() => batch.delete_entry(table.keyspace, &key.pk, &key.sk, &[]),
         None => {}
     }
@@ -95,7 +115,13 @@ pub(crate) async fn write_item(
         if let Some(a) = after
             && changed
         {
-            put_entry(batch, index.keyspace, &a.pk, &a.sk, &tail, &a.item, a.size)?;
+            match (&body, &index.projection) {
+                // The entry of an ALL projection holds the item whole: the base item's body.
+                (Some(body), ProjectionSchema::All) => {
+                    batch.put_entry(index.keyspace, &a.pk, &a.sk, &tail, body.clone(), a.size)
+                }
+                _ => put_entry(batch, index.keyspace, &a.pk, &a.sk, &tail, &a.item, a.size)?,
+            }
             let replaced = if moved {
                 None
             } else {

@@ -96,7 +96,7 @@ pub use collections::{CollectionStats, CollectionSummary, SizeBucket};
 pub use error::{ApiError, CancellationReason, EngineError, ErrorKind, ThrottlingReason};
 pub use eventual_lag::EventualLag;
 pub use page_buffers::PageBuffers;
-pub use simulations::Simulations;
+pub use simulations::{Simulations, TableSimulationCounts};
 
 use catalog::TableSchema;
 

@@ -12,17 +12,22 @@
 //! - Writes record the versions they replace, and eventually consistent reads look them up,
 //!   only while a lag is set. A new lag starts with an empty history: reads see every write made
 //!   before it exactly.
+//!
+//! Per table (by its id, so a table created again starts at zero) the engine counts the
+//! requests throttled on it and the eventually consistent reads that saw an older version than
+//! the latest ([`Engine::simulation_counts`], shown in the app's table settings).
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
-use crate::Engine;
 use crate::capacity::ReadKind;
 use crate::catalog::TableSchema;
 use crate::entry::StorageKey;
 use crate::eventual_lag::{EventualLag, History};
 use crate::item_cache::Cached;
 use crate::throttling::Throttling;
+use crate::{ApiError, Engine};
 
 /// Which simulations an engine runs.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -34,6 +39,18 @@ pub struct Simulations {
     pub eventual_lag: Option<EventualLag>,
 }
 
+/// What the simulations did to one table since the engine opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TableSimulationCounts {
+    /// Requests refused with `ProvisionedThroughputExceededException` (or a batch's requests on
+    /// the table returned unprocessed, or a transaction cancelled) because of this table.
+    pub throttled_requests: u64,
+    /// Eventually consistent reads of the table that saw an older version than the latest:
+    /// a GetItem or BatchGetItem item, or a Query of a collection of the table (not of an
+    /// index) with a write it did not see yet (rule B.20).
+    pub lagged_reads: u64,
+}
+
 /// The simulations' state in an engine.
 #[derive(Debug)]
 pub(crate) struct Simulators {
@@ -43,6 +60,8 @@ pub(crate) struct Simulators {
     lagging: AtomicBool,
     /// The versions eventually consistent reads may still see (`None`: reads do not lag).
     history: RwLock<Option<Arc<History>>>,
+    /// Reads that saw an older version, per table id.
+    lagged: Mutex<HashMap<String, u64>>,
 }
 
 impl Simulators {
@@ -52,6 +71,7 @@ impl Simulators {
             throttling: Throttling::default(),
             lagging: AtomicBool::new(false),
             history: RwLock::new(None),
+            lagged: Mutex::new(HashMap::new()),
         };
         simulators.set(simulations);
         simulators
@@ -87,6 +107,17 @@ impl Simulators {
         }
         self.history.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
+
+    /// Counts a read of the table `table_id` that saw an older version.
+    fn lagged(&self, table_id: &str) {
+        let mut lagged = self.lagged.lock().unwrap_or_else(|p| p.into_inner());
+        *lagged.entry(table_id.to_owned()).or_default() += 1;
+    }
+
+    fn lagged_on(&self, table_id: &str) -> u64 {
+        let lagged = self.lagged.lock().unwrap_or_else(|p| p.into_inner());
+        lagged.get(table_id).copied().unwrap_or(0)
+    }
 }
 
 impl Engine {
@@ -107,19 +138,38 @@ impl Engine {
         self.inner.simulations.throttling.throttled()
     }
 
+    /// What the simulations did to `table` (a name or an ARN) since the engine opened.
+    pub fn simulation_counts(&self, table: &str) -> Result<TableSimulationCounts, ApiError> {
+        let table = self.table(table)?;
+        let simulations = &self.inner.simulations;
+        Ok(TableSimulationCounts {
+            throttled_requests: simulations.throttling.throttled_on(&table.table_id),
+            lagged_reads: simulations.lagged_on(&table.table_id),
+        })
+    }
+
     /// The items of `table` an eventually consistent range read (Query) does not see yet, with
     /// the versions it sees instead, when reads lag (`eventual_lag`, step 4); `None` for every
     /// other read, without a lag, or when nothing was written within it.
+    ///
+    /// A Query of the table's collection `pk` that misses a write to it is counted as lagged
+    /// (`pk`: `None` for a Query of an index, which is not counted).
     pub(crate) fn unseen_writes(
         &self,
         table: &TableSchema,
         kind: ReadKind,
+        pk: Option<&[u8]>,
     ) -> Option<Vec<(StorageKey, Cached)>> {
         if kind != ReadKind::Eventual {
             return None;
         }
         let history = self.inner.simulations.history()?;
         let changed = history.changed_since(table.keyspace, history.as_of(self.now()));
+        if let Some(pk) = pk
+            && changed.iter().any(|(key, _)| key.pk == pk)
+        {
+            self.inner.simulations.lagged(&table.table_id);
+        }
         (!changed.is_empty()).then_some(changed)
     }
 
@@ -136,10 +186,14 @@ impl Engine {
         if kind != ReadKind::Eventual {
             return current;
         }
-        match self.inner.simulations.history() {
-            Some(history) => {
-                let as_of = history.as_of(self.now());
-                history.seen(table.keyspace, key, as_of, current)
+        let Some(history) = self.inner.simulations.history() else {
+            return current;
+        };
+        let as_of = history.as_of(self.now());
+        match history.seen(table.keyspace, key, as_of) {
+            Some(older) => {
+                self.inner.simulations.lagged(&table.table_id);
+                older
             }
             None => current,
         }

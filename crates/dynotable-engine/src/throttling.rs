@@ -23,7 +23,8 @@
 //!      does not lift the per-partition ceiling).
 //!
 //!    A request that finds a bucket empty is refused with the service's exception, message and
-//!    `ThrottlingReasons`, and counted ([`Throttling::throttled`]); it changes nothing.
+//!    `ThrottlingReasons`, and counted, once in all and once for each table it was throttled on
+//!    ([`Throttling::throttled`], [`Throttling::throttled_on`]); it changes nothing.
 //! 4. The operation runs inside a charge scope: every ConsumedCapacity an operation works out
 //!    (`params::consumed_capacity`, whether or not the client asked for the report) is recorded
 //!    ([`record`]), so what is charged is exactly what ConsumedCapacity would report.
@@ -164,6 +165,16 @@ struct Draw {
 pub(crate) struct Throttling {
     buckets: Mutex<HashMap<BucketKey, Bucket>>,
     throttled: AtomicU64,
+    /// Throttled requests per table, by table id (a table created again starts at zero).
+    throttled_tables: Mutex<HashMap<String, u64>>,
+}
+
+/// A table a request was throttled on: the name the request gave it, the table's id, and the
+/// error of its first empty bucket.
+struct Empty {
+    name: String,
+    table_id: String,
+    err: ApiError,
 }
 
 /// What a request's body names, as far as throttling needs it.
@@ -217,6 +228,25 @@ impl Throttling {
         self.throttled.load(Ordering::Relaxed)
     }
 
+    /// How many requests have been throttled on the table `table_id` since the engine opened
+    /// (a batch or transaction throttled on two tables counts once on each).
+    pub fn throttled_on(&self, table_id: &str) -> u64 {
+        let tables = self.throttled_tables.lock().unwrap_or_else(|p| p.into_inner());
+        tables.get(table_id).copied().unwrap_or(0)
+    }
+
+    /// Counts one throttled request, on each table of `empty`.
+    fn count(&self, empty: &[Empty]) {
+        self.throttled.fetch_add(1, Ordering::Relaxed);
+        let mut ids: Vec<&str> = empty.iter().map(|e| e.table_id.as_str()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let mut tables = self.throttled_tables.lock().unwrap_or_else(|p| p.into_inner());
+        for id in ids {
+            *tables.entry(id.to_owned()).or_default() += 1;
+        }
+    }
+
     /// Runs the operation `operation` on `body` under the capacity rules (steps 2–5); `dispatch`
     /// runs the request once admitted (on the body left once throttled tables are set aside).
     pub async fn run(
@@ -232,23 +262,24 @@ impl Throttling {
         let throttled = self.empty(&groups, now);
         if target.transact_items.is_some() && !throttled.is_empty() {
             // Rule B.19.6: a throttled action cancels its transaction.
-            self.throttled.fetch_add(1, Ordering::Relaxed);
+            self.count(&throttled);
             return Err(canceled(&groups, &throttled));
         }
         let mut set_aside = Vec::new();
         let body = match throttled.first() {
             None => Cow::Borrowed(body),
-            Some(err) if throttled.len() < groups.len() && target.request_items.is_some() => {
+            Some(first) if throttled.len() < groups.len() && target.request_items.is_some() => {
                 // Rule B.19.6: a batch's requests on throttled tables come back unprocessed.
-                let names: Vec<&str> = throttled.iter().map(|(name, _)| name.as_str()).collect();
-                let (rest, aside) = set_tables_aside(body, &names).ok_or_else(|| err.1.clone())?;
+                let names: Vec<&str> = throttled.iter().map(|e| e.name.as_str()).collect();
+                let (rest, aside) = set_tables_aside(body, &names).ok_or_else(|| first.err.clone())?;
                 set_aside = aside;
-                self.throttled.fetch_add(1, Ordering::Relaxed);
+                self.count(&throttled);
                 Cow::Owned(rest)
             }
-            Some((_, err)) => {
-                self.throttled.fetch_add(1, Ordering::Relaxed);
-                return Err(err.clone());
+            Some(first) => {
+                let err = first.err.clone();
+                self.count(&throttled);
+                return Err(err);
             }
         };
         let (result, charges) = CHARGES
@@ -266,7 +297,7 @@ impl Throttling {
 
     /// Step 3: the tables (by the name the request gave) with a bucket short of a unit, each
     /// with the error of the first such bucket.
-    fn empty(&self, groups: &[(String, Vec<Draw>)], now: f64) -> Vec<(String, ApiError)> {
+    fn empty(&self, groups: &[(String, Vec<Draw>)], now: f64) -> Vec<Empty> {
         if groups.iter().all(|(_, draws)| draws.is_empty()) {
             return Vec::new();
         }
@@ -279,7 +310,11 @@ impl Throttling {
             if let Some(draw) = empty {
                 let mut err = ApiError::new(ErrorKind::ProvisionedThroughputExceededException, draw.message);
                 err.throttling_reasons = Some(vec![draw.reason.clone()]);
-                throttled.push((name.clone(), err));
+                throttled.push(Empty {
+                    name: name.clone(),
+                    table_id: draw.key.table_id.clone(),
+                    err,
+                });
             }
         }
         throttled
@@ -371,15 +406,15 @@ impl Throttling {
 /// The `TransactionCanceledException` of a transaction some of whose actions (`throttled`, by
 /// position) were throttled: `ProvisionedThroughputExceeded` with the table's or index's message
 /// for those, `None` for the others, in request order (rule B.10).
-fn canceled(actions: &[(String, Vec<Draw>)], throttled: &[(String, ApiError)]) -> ApiError {
+fn canceled(actions: &[(String, Vec<Draw>)], throttled: &[Empty]) -> ApiError {
     ApiError::transaction_canceled(
         actions
             .iter()
             .map(
-                |(position, _)| match throttled.iter().find(|(p, _)| p == position) {
-                    Some((_, err)) => CancellationReason {
+                |(position, _)| match throttled.iter().find(|e| e.name == *position) {
+                    Some(empty) => CancellationReason {
                         code: "ProvisionedThroughputExceeded".into(),
-                        message: Some(err.message.clone()),
+                        message: Some(empty.err.message.clone()),
                         item: None,
                     },
                     None => CancellationReason::none(),

@@ -1,12 +1,13 @@
 //! Tauri commands: one-line adapters over `dynotable_app::App`. Each command here must also be
 //! listed in `src-tauri/build.rs` (its permission) and granted in `src-tauri/capabilities/`.
-//! The commands of the stream and TTL views, the data modeler and staged bulk edits live in their
-//! own files below.
+//! The commands of the stream and TTL views, the data modeler, staged bulk edits and the embedded
+//! engine's simulations live in their own files below.
 
 pub mod bulk;
 pub mod modeler;
 pub mod partiql;
 pub mod sign_in;
+pub mod simulations;
 pub mod streams;
 pub mod transfer;
 

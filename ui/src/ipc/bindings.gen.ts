@@ -225,6 +225,10 @@ export const commands = {
 	expiringItems: (profileId: string, input: ExpiringInput) => typedError<ExpiringItems, CommandError>(__TAURI_INVOKE("expiring_items", { profileId, input })),
 	/**  Runs the embedded engine's Time to Live sweep now (refused on a read-only connection). */
 	sweepExpired: (profileId: string) => typedError<SweepOutcome, CommandError>(__TAURI_INVOKE("sweep_expired", { profileId })),
+	/**  Switches the embedded engine's simulations at once, kept for the next launch. */
+	setSimulations: (profileId: string, settings: SimulationSettings) => typedError<SimulationStatus, CommandError>(__TAURI_INVOKE("set_simulations", { profileId, settings })),
+	/**  What the simulations did to one table of the embedded engine, with the settings. */
+	tableSimulations: (profileId: string, table: string) => typedError<TableSimulations, CommandError>(__TAURI_INVOKE("table_simulations", { profileId, table })),
 };
 
 /* Types */
@@ -736,7 +740,12 @@ export type ErrorCode =
  *  The profile signs in with IAM Identity Center and has no usable token: call
  *  `start_sso_sign_in`, then `finish_sso_sign_in`, then try again.
  */
-"SSO_SIGN_IN_REQUIRED";
+"SSO_SIGN_IN_REQUIRED" | 
+/**
+ *  The command works on the embedded engine only (its simulations, for example), and the
+ *  connection is another: AWS or another endpoint.
+ */
+"EMBEDDED_ONLY";
 
 /**  What happened to the item before the write. */
 export type Expectation = 
@@ -1687,6 +1696,33 @@ export type SharedEngine = {
 	port: number,
 };
 
+/**
+ *  Which simulations the embedded engine runs: what `dynotable-local --enforce-capacity
+ *  --eventual-lag MS --seed N` sets for the server. Stored in the data folder, so they hold
+ *  across launches.
+ */
+export type SimulationSettings = {
+	/**
+	 *  Throttle requests by provisioned throughput, 300 s of burst and the per-partition
+	 *  ceilings, with ProvisionedThroughputExceededException (rule B.19).
+	 */
+	enforceCapacity: boolean,
+	/**
+	 *  Let eventually consistent reads see writes up to this many milliseconds late (1 to
+	 *  3,600,000); `None` keeps every read exact (rule B.20).
+	 */
+	eventualLagMs: number | null,
+	/**  The seed of the lag's per-read draws. */
+	seed: number,
+};
+
+/**  The simulations running, and what they did. */
+export type SimulationStatus = {
+	settings: SimulationSettings,
+	/**  Requests the embedded engine throttled since it started (at most 2^32 − 1). */
+	throttledRequests: number,
+};
+
 /**  Where the sizes of an estimate come from. */
 export type SizeSource = 
 /**  The embedded engine's statistics, kept with every write. */
@@ -1940,6 +1976,28 @@ export type TableModel = {
 	localIndexes?: IndexModel[],
 	/**  Items given as they are (DynamoDB JSON), besides the generated ones. */
 	items?: { [key in string]: AttributeValueJson }[],
+};
+
+/**
+ *  The simulations running, and what they did to one table of the embedded engine: what its
+ *  Settings view shows, polled while it is open.
+ */
+export type TableSimulations = {
+	table: string,
+	settings: SimulationSettings,
+	/**
+	 *  Requests throttled on this table since the engine started (at most 2^32 − 1): refused
+	 *  with ProvisionedThroughputExceededException, a batch's requests on it returned
+	 *  unprocessed, or a transaction cancelled for it (rule B.19).
+	 */
+	throttledRequests: number,
+	/**
+	 *  Eventually consistent reads of this table that saw an older version than the latest
+	 *  (GetItem, BatchGetItem, a Query of the table; rule B.20), since the engine started.
+	 */
+	laggedReads: number,
+	/**  Requests the engine throttled on every table. */
+	throttledOnEveryTable: number,
 };
 
 /**  One tag of a table. */

@@ -72,6 +72,8 @@ export function errorTitle(code: UiError["code"]): string {
       return "The table has no stream";
     case "SSO_SIGN_IN_REQUIRED":
       return "Sign in to IAM Identity Center";
+    case "EMBEDDED_ONLY":
+      return "Only the embedded engine does this";
     case "IPC_FAILURE":
       return "The app's backend did not answer";
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatShare, middleEllipsis } from "./format";
+import { formatCountOf, formatShare, middleEllipsis } from "./format";
 
 describe("middleEllipsis", () => {
   it("leaves a label that fits whole, and cuts a long one in the middle, keeping its end", () => {
@@ -20,5 +20,14 @@ describe("formatShare", () => {
     expect(formatShare(4, 4)).toBe("100 %");
     expect(formatShare(1, 100_000)).toBe("< 0.1 %");
     expect(formatShare(0, 0)).toBe("0 %");
+  });
+});
+
+describe("formatCountOf", () => {
+  it("writes a count with its noun, singular only for one", () => {
+    expect(formatCountOf(0, "request")).toBe("0 requests");
+    expect(formatCountOf(1, "request")).toBe("1 request");
+    expect(formatCountOf(1204, "read")).toBe("1,204 reads");
+    expect(formatCountOf(2, "entry", "entries")).toBe("2 entries");
   });
 });

@@ -42,3 +42,8 @@ export function formatShare(part: number, whole: number): string {
   if (pct > 0 && pct < 0.1) return "< 0.1 %";
   return `${pct >= 99.95 ? "100" : pct.toFixed(1)} %`;
 }
+
+/** A count and its noun for people: "1 request", "1,204 requests" (`plural`: the noun's plural). */
+export function formatCountOf(count: number, noun: string, plural = `${noun}s`): string {
+  return `${formatCount(count)} ${count === 1 ? noun : plural}`;
+}

@@ -55,7 +55,7 @@ pub use attribute::{AttributeValue, Item};
 pub use query::{
     CapacityFigure, ConsumedCapacity, ItemRead, PageStop, QueryInput, QueryPage, SortKeyCondition,
 };
-pub use simulation::{SimulationSettings, SimulationStatus};
+pub use simulation::{SimulationSettings, SimulationStatus, TableSimulations};
 pub use table::{
     Billing, CollectionRange, CollectionStat, CollectionStats, IndexKind, IndexSummary, KeyAttribute,
     KeySchema, NewIndex, NewTable, Projection, ProjectionType, ScalarType, StatisticsScan, TableDescription,

@@ -26,3 +26,21 @@ pub struct SimulationStatus {
     /// Requests the embedded engine throttled since it started (at most 2^32 − 1).
     pub throttled_requests: u32,
 }
+
+/// The simulations running, and what they did to one table of the embedded engine: what its
+/// Settings view shows, polled while it is open.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct TableSimulations {
+    pub table: String,
+    pub settings: SimulationSettings,
+    /// Requests throttled on this table since the engine started (at most 2^32 − 1): refused
+    /// with ProvisionedThroughputExceededException, a batch's requests on it returned
+    /// unprocessed, or a transaction cancelled for it (rule B.19).
+    pub throttled_requests: u32,
+    /// Eventually consistent reads of this table that saw an older version than the latest
+    /// (GetItem, BatchGetItem, a Query of the table; rule B.20), since the engine started.
+    pub lagged_reads: u32,
+    /// Requests the engine throttled on every table.
+    pub throttled_on_every_table: u32,
+}

@@ -210,7 +210,8 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
     let kind = ReadKind::of_consistent_read(consistent);
     // A table's collection (not an index's) may be in the item cache: read from memory.
     let mut reader = None;
-    let collection = match (engine.unseen_writes(&table, kind), target.index) {
+    let table_pk = target.index.is_none().then(|| pk_of(&range));
+    let collection = match (engine.unseen_writes(&table, kind, table_pk), target.index) {
         // Rule B.20: an eventually consistent Query may see the collection as it was, when
         // reads lag (`eventual_lag`).
         (Some(changed), index) => {

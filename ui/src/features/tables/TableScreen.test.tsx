@@ -156,6 +156,8 @@ function source(overrides: Partial<TableSource> = {}): TableSource {
         "bulkDryRun",
         "bulkCommit",
         "bulkUndo",
+        "tableSimulations",
+        "setSimulations",
       ].map((name) => [name, vi.fn(() => new Promise(() => {}))]),
     ),
     ...overrides,
@@ -507,6 +509,41 @@ describe("TableScreen", () => {
     fireEvent.click(screen.getByTestId("view-tab-collections"));
     expect(screen.getAllByTestId("collection-run-box").length).toBeGreaterThan(0);
     expect((fake.query as ReturnType<typeof vi.fn>).mock.calls.length).toBe(before);
+  });
+
+  it("on the embedded engine, shows its simulations in Settings, read only while Settings is shown", async () => {
+    const tableSimulations = vi.fn(async () => ({
+      status: "ok" as const,
+      data: {
+        table: "Telemetry",
+        settings: { enforceCapacity: true, eventualLagMs: null, seed: 0 },
+        throttledRequests: 2,
+        laggedReads: 0,
+        throttledOnEveryTable: 2,
+      },
+    }));
+    renderScreen(source({ tableSimulations }));
+    fireEvent.click(await screen.findByTestId("view-tab-settings"));
+    const settings = screen.getByTestId("view-settings");
+    expect(within(settings).getByRole("heading", { name: "Simulations of the embedded engine" })).toBeTruthy();
+    await waitFor(() => expect(within(settings).getByTestId("sim-throttled").textContent).toBe("2 requests"));
+    expect(tableSimulations).toHaveBeenCalledWith("embedded", "Telemetry");
+    expect((within(settings).getByTestId("sim-enforce-capacity") as HTMLInputElement).checked).toBe(true);
+    // Another view shown: no more reads.
+    fireEvent.click(screen.getByTestId("view-tab-collections"));
+    const calls = tableSimulations.mock.calls.length;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(tableSimulations.mock.calls.length).toBe(calls);
+  });
+
+  it("on an AWS connection, has no simulations in Settings", async () => {
+    const fake = source();
+    const aws: Profile = { ...embedded, id: "p1", name: "prod", connection: { kind: "aws-profile", profileName: "prod" } };
+    renderScreen(fake, aws);
+    fireEvent.click(await screen.findByTestId("view-tab-settings"));
+    expect(screen.getByTestId("view-settings").textContent).toContain("Change");
+    expect(screen.queryByTestId("simulations")).toBeNull();
+    expect(fake.tableSimulations).not.toHaveBeenCalled();
   });
 
   it("moves between views with the arrow keys and with Alt+1 … Alt+9", async () => {

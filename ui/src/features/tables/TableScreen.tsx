@@ -45,6 +45,8 @@ import { StreamView } from "../streams/StreamView";
 import type { StreamSource, TailChannelFactory } from "../streams/useStreamTail";
 import { TtlView } from "../ttl/TtlView";
 import type { TtlSource } from "../ttl/useTtl";
+import { SimulationPanel } from "../simulations/SimulationPanel";
+import type { SimulationSource } from "../simulations/useTableSimulations";
 import "./tables.css";
 
 export type TableSource = Pick<
@@ -84,6 +86,7 @@ export type TableSource = Pick<
   QuerySource &
   StreamSource &
   TtlSource &
+  SimulationSource &
   BulkSource;
 
 /** Items drawn in each box of the Collections view (the Query's Limit); the rest are counted. */
@@ -128,7 +131,8 @@ function collectionQuery(table: string, keys: KeySchema, value: AttributeValue, 
  * Collections (the boxes; the one a Query read highlighted, the others faded), Items (what the
  * bar read, as a dashed box to page through and edit, or the collections a Scan met), Indexes
  * side by side, Cost, Code & history, Import/export and Settings (what DescribeTable says;
- * changing and deleting the table), Stream (a live tail of its stream) and TTL (what expires, the sweeps,
+ * changing and deleting the table; on the embedded engine, its simulations: throttling and lagging
+ * reads), Stream (a live tail of its stream) and TTL (what expires, the sweeps,
  * the deletions seen).
  * Alt+1 … Alt+9 switch views; Ctrl+Enter runs the bar's query from anywhere in the tab.
  * An item can be copied (as JSON, DynamoDB JSON or PutItem code; Mod+C on a row copies DynamoDB
@@ -686,6 +690,12 @@ export function TableScreen({
             <TableOverview table={description} />
             <h3 className="settings-heading">Change</h3>
             <TableSettings profile={profile} table={description} source={source} onChanged={setDescription} />
+            {profile.connection.kind === "embedded" && (
+              <>
+                <h3 className="settings-heading">Simulations of the embedded engine</h3>
+                <SimulationPanel profileId={profile.id} table={tableName} source={source} active={view === "settings"} />
+              </>
+            )}
             <h3 className="settings-heading">Delete</h3>
             <DeleteTable profile={profile} table={tableName} source={source} onDeleted={onDeleted} />
           </section>
