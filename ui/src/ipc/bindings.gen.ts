@@ -1546,6 +1546,11 @@ export type Resolution = {
 	keyCondition: string | null,
 	/**  The request body as sent (DynamoDB JSON, pretty-printed), written by the query builder. */
 	request: string,
+	/**
+	 *  The same request as the query builder's state: what the app loads into a table's query
+	 *  bar to run the pattern on the sample data.
+	 */
+	read: ReadRequest,
 	/**  Given fields the key condition does not cover (a filter would be needed). */
 	filterFields: string[],
 	/**  What the call reads on the sample data. */
