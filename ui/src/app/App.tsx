@@ -179,7 +179,18 @@ export function App() {
               ))}
               {modeler && (
                 <div key={MODELER} hidden={shownId !== MODELER}>
-                  <ModelerScreen />
+                  <ModelerScreen
+                    onRunPattern={
+                      demo.status === "ok"
+                        ? (read) =>
+                            openTable(demo.data.profile, read.tableName, {
+                              view: "collections",
+                              groupBy: read.indexName ?? null,
+                              request: read,
+                            })
+                        : undefined
+                    }
+                  />
                 </div>
               )}
             </Tabs>

@@ -3,7 +3,7 @@
  * Collections view, a box to bring into view, a Query to run. The start screen's steps are made
  * of these; each request carries a new `n`, so asking twice for the same thing shows it again.
  */
-import type { AttributeValue, QueryInput } from "../ipc/bindings.gen";
+import type { AttributeValue, QueryInput, ReadRequest } from "../ipc/bindings.gen";
 
 /** The views of a table screen, in the order of its tabs. */
 export type ViewId = "collections" | "items" | "indexes" | "cost" | "code" | "transfer" | "settings" | "stream" | "ttl";
@@ -17,6 +17,8 @@ export type TableIntent = {
   reveal?: AttributeValue;
   /** A Query run as if the user had run it. */
   query?: QueryInput;
+  /** A query-builder request (a modeler access pattern's) loaded into the bar and run. */
+  request?: ReadRequest;
   /** The collection map shown. */
   showMap?: boolean;
 };

@@ -32,6 +32,14 @@ const resolution = (over: Partial<Resolution>): Resolution =>
     kind: "table",
     keyCondition: 'vehicleId = "VEH#V-7741" AND begins_with(recordedAt, "TS#")',
     request: "{}",
+    read: {
+      operation: "Query",
+      tableName: "TelemetryModel",
+      indexName: null,
+      keyCondition: { partitionKey: "vehicleId", partitionValue: { S: "VEH#V-7741" }, sort: { type: "beginsWith", name: "recordedAt", prefix: { S: "TS#" } } },
+      direction: "descending",
+      limit: 20,
+    },
     filterFields: [],
     itemsRead: 20,
     bytesRead: 1919,
@@ -118,6 +126,16 @@ describe("ModelerScreen", () => {
     await waitFor(() => expect(screen.queryByTestId("modeler-take-suggestion")).toBeNull());
     expect((screen.getByTestId("modeler-model") as HTMLTextAreaElement).value).toContain('"ByDepotCode"');
     expect(screen.getAllByTestId("modeler-pattern")[1]!.textContent).toContain("Query on TelemetryModel · ByDepotCode");
+  });
+
+  it("runs a pattern's own request on the embedded engine when asked, and offers nothing where it cannot", async () => {
+    const onRunPattern = vi.fn();
+    const { rerender } = render(<ModelerScreen source={fakeSource()} onRunPattern={onRunPattern} />);
+    const first = (await screen.findAllByTestId("modeler-pattern"))[0]!;
+    fireEvent.click(within(first).getByTestId("modeler-run-pattern"));
+    expect(onRunPattern).toHaveBeenCalledWith(expect.objectContaining({ operation: "Query", tableName: "TelemetryModel", limit: 20 }));
+    rerender(<ModelerScreen source={fakeSource()} />);
+    await waitFor(() => expect(screen.queryByTestId("modeler-run-pattern")).toBeNull());
   });
 
   it("shows an edit that is not JSON without asking the backend, then analyses the fixed text", async () => {

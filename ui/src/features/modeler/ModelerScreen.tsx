@@ -7,7 +7,7 @@
  * applying the model to the embedded engine sit below.
  */
 import { useState } from "react";
-import type { ModelExportFormat, PartitionMap, Resolution, TargetCollections } from "../../ipc/bindings.gen";
+import type { ModelExportFormat, PartitionMap, ReadRequest, Resolution, TargetCollections } from "../../ipc/bindings.gen";
 import { errorTitle } from "../../ipc/result";
 import { formatBytes, formatCount, formatUnits } from "../../shared/format";
 import { defaultSource, type ModelerSource } from "./source";
@@ -56,7 +56,7 @@ function Collections({ target }: { target: TargetCollections }) {
   );
 }
 
-function Pattern({ r, onTake }: { r: Resolution; onTake: () => void }) {
+function Pattern({ r, onTake, onRun, applied }: { r: Resolution; onTake: () => void; onRun: (() => void) | undefined; applied: boolean }) {
   const where = r.target.index ? `${r.target.table} · ${r.target.index}` : r.target.table;
   return (
     <li className={r.operation === "Scan" ? "modeler-pattern modeler-scan" : "modeler-pattern"} data-testid="modeler-pattern">
@@ -77,6 +77,19 @@ function Pattern({ r, onTake }: { r: Resolution; onTake: () => void }) {
         {formatUnits(r.readUnitsPerCall)} RCU a call ({formatCount(r.itemsRead)} items, {formatBytes(r.bytesRead)}) ·{" "}
         {r.costPerMonth.toFixed(2)} {r.currency} a month
       </div>
+      {onRun !== undefined && (
+        <div>
+          <button
+            type="button"
+            onClick={onRun}
+            data-testid="modeler-run-pattern"
+            title={applied ? undefined : "The model's tables must be on the embedded engine: apply the model first (below)."}
+          >
+            Run on the embedded engine
+          </button>{" "}
+          <span className="muted">opens {r.target.table} with this {r.operation} in its query bar, and the box it reads highlighted</span>
+        </div>
+      )}
       {r.notes.map((n) => (
         <div className="muted" key={n}>
           {n}
@@ -125,7 +138,14 @@ function Partitions({ map }: { map: PartitionMap }) {
   );
 }
 
-export function ModelerScreen({ source = defaultSource }: { source?: ModelerSource }) {
+export function ModelerScreen({
+  source = defaultSource,
+  onRunPattern,
+}: {
+  source?: ModelerSource;
+  /** Runs a pattern's request on the embedded engine (its table's tab, the query bar). */
+  onRunPattern?: ((read: ReadRequest) => void) | undefined;
+}) {
   const m = useModeler(source);
   const [workbench, setWorkbench] = useState("");
   const [confirming, setConfirming] = useState(false);
@@ -190,7 +210,13 @@ export function ModelerScreen({ source = defaultSource }: { source?: ModelerSour
             <h3>Access patterns</h3>
             <ul className="modeler-patterns">
               {a.data.patterns.map((r) => (
-                <Pattern key={r.pattern} r={r} onTake={() => r.suggestion !== null && void m.takeSuggestion(r.suggestion)} />
+                <Pattern
+                  key={r.pattern}
+                  r={r}
+                  onTake={() => r.suggestion !== null && void m.takeSuggestion(r.suggestion)}
+                  onRun={onRunPattern === undefined ? undefined : () => onRunPattern(r.read)}
+                  applied={m.applied?.status === "ok"}
+                />
               ))}
             </ul>
             <h3>Partition map</h3>

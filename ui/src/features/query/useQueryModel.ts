@@ -234,8 +234,18 @@ export function useQueryModel({
     if (run?.kind === "scan" && run.running) void source.cancelOperation(run.id);
   }, [run, source]);
 
-  /** Loads a builder request (a recent run, a saved one) into the bar. */
-  const loadRequest = useCallback((r: ReadRequest) => setForm(formOfRequest(r)), []);
+  /**
+   * Loads a builder request (a recent run, a saved one, a modeler pattern's) into the bar; with
+   * `andRun`, runs it as soon as the backend has checked it.
+   */
+  const loadRequest = useCallback(
+    (r: ReadRequest, andRun = false) => {
+      const next = formOfRequest(r);
+      setForm(next);
+      if (andRun && table !== null) setRunWhenReady(JSON.stringify(requestOf(next, table)));
+    },
+    [table],
+  );
 
   /**
    * Loads a collection-view query into the bar, its typed filter parsed back into builder state;

@@ -623,5 +623,22 @@ describe("TableScreen", () => {
     await waitFor(() =>
       expect(document.querySelector('[data-testid="collection-run-box"][data-key="VEH#V-7741"]')?.className).toContain("run-box-marked"),
     );
+    // A builder request (a modeler pattern's) is loaded into the bar and run as it is.
+    const pattern: ReadRequest = {
+      operation: "Query",
+      tableName: "Telemetry",
+      indexName: null,
+      keyCondition: { partitionKey: "vehicleId", partitionValue: { S: "VEH#V-1007" }, sort: { type: "beginsWith", name: "recordedAt", prefix: { S: "TS#" } } },
+      direction: "descending",
+      limit: 20,
+    } as ReadRequest;
+    rerender(view({ n: 3, view: "collections", groupBy: null, request: pattern }));
+    await waitFor(() => expect(runs()).toHaveLength(2));
+    expect(runs()[1]![1]).toMatchObject({
+      operation: "Query",
+      keyCondition: { partitionKey: "vehicleId", partitionValue: { S: "VEH#V-1007" }, sort: { type: "beginsWith", prefix: { S: "TS#" } } },
+      direction: "descending",
+      limit: 20,
+    });
   });
 });

@@ -289,6 +289,7 @@ export function TableScreen({
     if (intent.showMap !== undefined) setShowMap(intent.showMap);
     if (intent.reveal !== undefined) setReveal((r) => ({ value: intent.reveal!, n: (r?.n ?? 0) + 1 }));
     if (intent.query !== undefined) runInput(intent.query);
+    if (intent.request !== undefined) model.loadRequest(intent.request, true);
     // One intent is carried out once: `n` names it.
   }, [intent?.n, described]);
 
