@@ -15,7 +15,7 @@ from botocore.config import Config
 from botocore.exceptions import ClientError
 from selenium.webdriver.common.by import By
 
-from conftest import screenshot
+from test_collections_view import screenshots_light_and_dark
 from window import click, click_xpath, css, engine_ready, open_view, present, text_of, type_into, wait_for
 
 TABLE = "ThrottleE2E"
@@ -91,7 +91,7 @@ def test_throttling_switched_on_in_settings_counts_the_throttled_writes(window):
         assert throttled == 3, f"only {throttled} of 40 batches were throttled"
 
         wait_for(window, "the throttled count to reach 3", lambda d: text_of(d, "sim-throttled") == "3 requests")
-        screenshot(window, "simulations-throttled.png")
+        screenshots_light_and_dark(window, "simulations-throttled")
 
         # Off again: the count stays, the next write is served.
         click(window, css(panel, '[data-testid="sim-enforce-capacity"]'), "Enforce capacity")
