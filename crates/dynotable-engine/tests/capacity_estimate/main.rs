@@ -122,8 +122,12 @@ fn indexes_strategy() -> impl Strategy<Value = Vec<Index>> {
 }
 
 /// A non-key attribute value: mostly small, sometimes across several KB, rarely very large.
+/// A padding attribute's length. Three of them make an item of at most ~180 KB: with an LSI that
+/// projects ALL, the item and its LSI entry then stay within the 400 KB that rule B.7 counts
+/// together on such a table (that limit has its own test: tests/blackbox/test_boto3_indexes.py).
+/// Larger paddings once made this test fail at random on a 205 KB item with an LSI.
 fn padding() -> impl Strategy<Value = usize> {
-    prop_oneof![8 => 0usize..1500, 4 => 1500usize..9000, 1 => 60_000usize..120_000]
+    prop_oneof![8 => 0usize..1500, 4 => 1500usize..9000, 1 => 40_000usize..60_000]
 }
 
 /// Attributes an item (or an update) sets: index key attributes from a small set of values, so
