@@ -127,7 +127,9 @@ impl App {
         let description = self.describe_table(profile_id, &input.table).await?;
         let cancelled = self.inner.running.register(&input.scan_id)?;
         let result = async {
-            let (sender, mut receiver) = mpsc::channel::<SegmentReport>(input.segments as usize * 2);
+            // One page waits per segment while the caller handles the last (an export writes it):
+            // each segment reads ahead one page, and no more pages than that are in memory.
+            let (sender, mut receiver) = mpsc::channel::<SegmentReport>(input.segments as usize);
             let mut tasks = tokio::task::JoinSet::new();
             for segment in 0..input.segments {
                 let client = session.client.clone();
