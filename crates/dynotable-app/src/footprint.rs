@@ -13,7 +13,11 @@
 //! - a 4 MiB page cache per reader ([`READER_CACHE_BYTES`]);
 //! - a 16 MiB item cache ([`ITEM_CACHE_BYTES`]), which an import's puts fill to its bound.
 //!
-//! What these cost the engine's reads is measured side by side in bench/transfer/README.md.
+//! Measured in bench/transfer/README.md: a million items imported at 49 MB and exported at
+//! 82–84 MB of peak RSS (release build). Side by side on `dynotable-local`, these bounds halve
+//! the rate of GetItem and Query at concurrency 1 on a 100,000-item table (0.2 ms at the median
+//! instead of 0.1 ms), all of it the smaller item cache; the Scan is the same. A person reading a
+//! page at a time does not see 0.1 ms; they do see 200 MB more RSS.
 
 use dynotable_engine::{Location, Options};
 
