@@ -29,6 +29,7 @@ pub mod demo;
 pub mod dto;
 mod error;
 pub mod files;
+pub mod footprint;
 pub mod history;
 pub mod index_views;
 pub mod modeler;
@@ -275,7 +276,7 @@ const IN_USE_WAIT: std::time::Duration = std::time::Duration::from_secs(15);
 async fn open_waiting_for_the_last_window(location: Location) -> Result<Engine, String> {
     let started = std::time::Instant::now();
     loop {
-        match Engine::open(location.clone()).await {
+        match Engine::open_with(footprint::engine_options(location.clone())).await {
             Ok(engine) => return Ok(engine),
             Err(dynotable_engine::EngineError::InUse { .. }) if started.elapsed() < IN_USE_WAIT => {
                 tokio::time::sleep(std::time::Duration::from_millis(100)).await;
@@ -326,6 +327,19 @@ mod tests {
         assert_eq!(info.engine.table_count, Some(demo::TABLES.len() as u32));
         assert!(dir.path().join("embedded").join("local.db").is_file());
         assert!(dir.path().join("embedded").join(DEMO_MARKER).is_file());
+    }
+
+    #[tokio::test]
+    async fn the_embedded_engine_is_opened_with_the_apps_memory_bounds() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = App::start("1.2.3", dir.path()).engine().await.unwrap();
+        let options = engine.options();
+        assert_eq!(options.item_cache_bytes, footprint::ITEM_CACHE_BYTES);
+        assert_eq!(options.reader_mmap_bytes, 0, "no memory map of the file");
+        assert_eq!(options.reader_cache_bytes, footprint::READER_CACHE_BYTES);
+        // Smaller than the engine's defaults, which dynotable-local keeps.
+        assert!(options.item_cache_bytes < dynotable_engine::DEFAULT_ITEM_CACHE_BYTES);
+        assert!(options.reader_cache_bytes < dynotable_engine::DEFAULT_READER_CACHE_BYTES);
     }
 
     #[tokio::test]

@@ -269,8 +269,9 @@ pub(crate) async fn send(
                 .send()
                 .await
                 .map_err(|err| CommandError::from_sdk(&err))?;
+            let mut output = output;
             (
-                output.items().iter().map(item_from_sdk).collect::<Vec<_>>(),
+                page_from_sdk(output.items.take()),
                 output.count(),
                 output.scanned_count(),
                 output.last_evaluated_key().map(item_from_sdk),
@@ -294,8 +295,9 @@ pub(crate) async fn send(
                 call = call.segment(segment as i32).total_segments(total as i32);
             }
             let output = call.send().await.map_err(|err| CommandError::from_sdk(&err))?;
+            let mut output = output;
             (
-                output.items().iter().map(item_from_sdk).collect::<Vec<_>>(),
+                page_from_sdk(output.items.take()),
                 output.count(),
                 output.scanned_count(),
                 output.last_evaluated_key().map(item_from_sdk),
@@ -312,6 +314,16 @@ pub(crate) async fn send(
         last_evaluated_key: last_key,
         consumed_capacity: consumed,
     })
+}
+
+/// A page's items from the SDK's answer, each SDK item dropped once converted: a 1 MB page is
+/// held once, not twice, while it is converted (an export's memory is a few pages at most).
+fn page_from_sdk(items: Option<Vec<HashMap<String, Sdk>>>) -> Vec<Item> {
+    items
+        .unwrap_or_default()
+        .into_iter()
+        .map(|item| item_from_sdk(&item))
+        .collect()
 }
 
 #[cfg(test)]

@@ -130,7 +130,9 @@ impl App {
         let description = self.describe_table(profile_id, &input.table).await?;
         let cancelled = self.inner.running.register(&input.scan_id)?;
         let result = async {
-            let (sender, mut receiver) = mpsc::channel::<SegmentReport>(input.segments as usize * 2);
+            // Each segment reads its next page while the caller handles the last (an export
+            // writes it), and no further: see `scan_segment`.
+            let (sender, mut receiver) = mpsc::channel::<SegmentReport>(input.segments as usize);
             let mut tasks = tokio::task::JoinSet::new();
             for segment in 0..input.segments {
                 let client = session.client.clone();
@@ -232,21 +234,20 @@ async fn scan_segment(
 ) {
     let mut start: Option<Item> = None;
     while !cancelled.load(Ordering::SeqCst) {
+        // The slot first, then the read: a page is read only once the last one read was taken,
+        // so a segment holds at most the page being read and the page being handled.
+        let Ok(slot) = sender.reserve().await else {
+            return;
+        };
         let page = match requests::send(&client, &generated, start.as_ref(), Some(segment)).await {
             Ok(page) => page,
             Err(err) => {
-                let _ = sender.send(SegmentReport::Failed(err)).await;
+                slot.send(SegmentReport::Failed(err));
                 return;
             }
         };
         let last = page.last_evaluated_key.clone();
-        if sender
-            .send(SegmentReport::Page(segment.segment, page))
-            .await
-            .is_err()
-        {
-            return;
-        }
+        slot.send(SegmentReport::Page(segment.segment, page));
         match last {
             Some(key) => start = Some(key),
             None => return,

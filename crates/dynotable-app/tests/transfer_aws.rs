@@ -130,6 +130,13 @@ async fn an_aws_export_is_estimated_before_it_starts_and_stops_at_the_budget_the
         "{:?}",
         estimate.lines
     );
+    // dynalite's 0 bytes is no size at all: the estimate says so rather than costing the
+    // export one page.
+    assert_eq!(
+        description.size_bytes, 0.0,
+        "dynalite never updates TableSizeBytes"
+    );
+    assert!(estimate.size_unknown, "{estimate:?}");
 
     // A whole export, with a budget it does not reach.
     let whole = dir.path().join("whole.jsonl");

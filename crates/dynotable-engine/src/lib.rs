@@ -171,6 +171,12 @@ pub struct Options {
     /// reader touched count in the process's RSS (they are the OS's file cache, shared and
     /// reclaimable), so the bound is also how much RSS the mapping can add.
     pub reader_mmap_bytes: u64,
+    /// The page cache of each reader connection of a file database, in bytes (SQLite's
+    /// `cache_size`). Readers share the file's pages through the OS page cache; their own
+    /// caches keep the hot pages of the B-trees a read walks without a system call. A reader
+    /// fills its cache only with pages read outside the memory map (`reader_mmap_bytes`), so a
+    /// Scan of a table larger than the map fills it to this bound. There are up to eight readers.
+    pub reader_cache_bytes: u64,
     /// When a file database's write-ahead log is checkpointed (see `checkpoint`).
     pub checkpoint: CheckpointPolicy,
     /// The account id every ARN reports (`identity`); DynamoDB's is the caller's account.
@@ -229,6 +235,9 @@ pub const DEFAULT_ITEM_CACHE_BYTES: u64 = 64 * 1024 * 1024;
 /// The default bound of the readers' memory map ([`Options::reader_mmap_bytes`]).
 pub const DEFAULT_READER_MMAP_BYTES: u64 = 256 * 1024 * 1024;
 
+/// The default page cache of each reader connection ([`Options::reader_cache_bytes`]).
+pub const DEFAULT_READER_CACHE_BYTES: u64 = 16 * 1024 * 1024;
+
 /// DynamoDB's item-collection size limit on tables with a local secondary index: 10 GB (rules
 /// B.7).
 pub const DEFAULT_COLLECTION_SIZE_LIMIT: u64 = 10 * 1024 * 1024 * 1024;
@@ -244,6 +253,7 @@ impl Options {
             item_cache_bytes: DEFAULT_ITEM_CACHE_BYTES,
             durability: Durability::default(),
             reader_mmap_bytes: DEFAULT_READER_MMAP_BYTES,
+            reader_cache_bytes: DEFAULT_READER_CACHE_BYTES,
             checkpoint: CheckpointPolicy::default(),
             account_id: identity::DEFAULT_ACCOUNT.to_owned(),
             enforce_capacity: false,
@@ -419,13 +429,17 @@ impl Engine {
         let readers = Arc::new(storage::ReaderPool::new(
             match options.location {
                 // Readers share the file's pages through the OS page cache; a smaller cache of
-                // their own keeps RSS near the data size.
+                // their own (`reader_cache_bytes`) keeps RSS near the data size.
                 // Pages within the first `reader_mmap_bytes` of the file are read through a
                 // memory map, the rest with a system call into that cache.
                 Location::File(_) => connect
                     .clone()
                     .read_only(true)
-                    .pragma("cache_size", "-16384")
+                    // A negative cache_size is in KiB.
+                    .pragma(
+                        "cache_size",
+                        format!("-{}", (options.reader_cache_bytes / 1024).max(1)),
+                    )
                     .pragma("mmap_size", options.reader_mmap_bytes.to_string()),
                 // The in-memory database is named (`memdb_name`) and opened with a shared cache,
                 // so readers opened with the same options see the writer's data. Shared-cache
@@ -527,6 +541,11 @@ impl Engine {
     /// How often the background sweep runs (`None`: never; see [`Options::sweep_interval`]).
     pub fn sweep_interval(&self) -> Option<std::time::Duration> {
         self.inner.options.sweep_interval
+    }
+
+    /// The options this engine was opened with.
+    pub fn options(&self) -> &Options {
+        &self.inner.options
     }
 
     /// Where this engine keeps its data.

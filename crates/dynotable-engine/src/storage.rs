@@ -317,6 +317,39 @@ mod tests {
         }
     }
 
+    /// Each file reader's page cache is `Options::reader_cache_bytes` (SQLite's `cache_size`, in
+    /// KiB when negative), 16 MiB by default; the writer's stays its own 8 MiB.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn file_readers_keep_a_page_cache_of_the_configured_size() {
+        use sqlx::Row;
+        for (bytes, kib) in [
+            (None, -16384i64),
+            (Some(2 * 1024 * 1024), -2048),
+            (Some(512 * 1024), -512),
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            let mut options = crate::Options::new(Location::File(dir.path().join("db.sqlite")));
+            options.sweep_interval = None;
+            if let Some(bytes) = bytes {
+                options.reader_cache_bytes = bytes;
+            }
+            let engine = Engine::open_with(options).await.unwrap();
+            let mut reader = engine.reader().await.unwrap();
+            let row = sqlx::query("PRAGMA cache_size")
+                .fetch_one(&mut *reader)
+                .await
+                .unwrap();
+            assert_eq!(row.get::<i64, _>(0), kib, "reader_cache_bytes {bytes:?}");
+            drop(reader);
+            let mut writer = engine.writer().await;
+            let row = sqlx::query("PRAGMA cache_size")
+                .fetch_one(&mut writer.conn)
+                .await
+                .unwrap();
+            assert_eq!(row.get::<i64, _>(0), -8192, "the writer's own cache");
+        }
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
     async fn in_memory_reads_never_see_part_of_a_write() {
         reads_never_see_part_of_a_write(Location::InMemory).await;

@@ -55,6 +55,10 @@ pub struct Args {
     /// server's RSS. 0 turns the map off.
     #[arg(long, value_name = "MB", default_value_t = dynotable_engine::DEFAULT_READER_MMAP_BYTES / (1024 * 1024))]
     pub mmap_mb: u64,
+    /// Megabytes of SQLite page cache each reader connection keeps of its own (up to eight
+    /// readers): the pages a read found outside the memory map (`--mmap-mb`).
+    #[arg(long, value_name = "MB", default_value_t = dynotable_engine::DEFAULT_READER_CACHE_BYTES / (1024 * 1024))]
+    pub reader_cache_mb: u64,
     /// Microseconds a connection keeps polling its socket after each answer before it sleeps,
     /// so that a client's next request within that time costs no wake-up. Only a client taking
     /// turns with the server makes it spin (at most 2 connections open, none being served or
@@ -287,6 +291,7 @@ pub async fn run(args: Args) -> Result<(), ServerError> {
     options.item_cache_bytes = args.cache_mb.saturating_mul(1024 * 1024);
     options.durability = args.durability;
     options.reader_mmap_bytes = args.mmap_mb.saturating_mul(1024 * 1024);
+    options.reader_cache_bytes = args.reader_cache_mb.saturating_mul(1024 * 1024);
     options.collection_size_limit = args.collection_size_limit;
     options.account_id = args.account_id.clone();
     options.enforce_capacity = args.enforce_capacity;
@@ -422,6 +427,12 @@ mod tests {
             6144
         );
         assert!(parse(&["--collection-size-limit", "ten"]).is_err());
+    }
+
+    #[test]
+    fn reader_cache_mb_defaults_to_16() {
+        assert_eq!(parse(&[]).unwrap().reader_cache_mb, 16);
+        assert_eq!(parse(&["--reader-cache-mb", "2"]).unwrap().reader_cache_mb, 2);
     }
 
     #[test]

@@ -820,6 +820,13 @@ export type ExportEstimate = {
 	 *  statistics: the table may have changed since.
 	 */
 	approximate: boolean,
+	/**
+	 *  DescribeTable reported a size of 0 bytes for a table outside the embedded engine: the
+	 *  table may be empty, or its figures not refreshed yet (AWS refreshes them about every six
+	 *  hours; dynalite never does). What the export reads is then not known before it runs, and
+	 *  `capacity_units` is only the one page every Scan reads, not an estimate of the table.
+	 */
+	sizeUnknown: boolean,
 	lines: ExplanationLine[],
 };
 

@@ -41,6 +41,11 @@ pub struct ExportEstimate {
     /// The figures come from DescribeTable on AWS (refreshed about every six hours) or from
     /// statistics: the table may have changed since.
     pub approximate: bool,
+    /// DescribeTable reported a size of 0 bytes for a table outside the embedded engine: the
+    /// table may be empty, or its figures not refreshed yet (AWS refreshes them about every six
+    /// hours; dynalite never does). What the export reads is then not known before it runs, and
+    /// `capacity_units` is only the one page every Scan reads, not an estimate of the table.
+    pub size_unknown: bool,
     pub lines: Vec<ExplanationLine>,
 }
 
@@ -93,6 +98,7 @@ impl App {
                     pages: cost.pages.len() as f64,
                     capacity_units: cost.capacity_units,
                     approximate: !cost.exact,
+                    size_unknown: false,
                     lines,
                 })
             }
@@ -278,12 +284,25 @@ pub(super) fn scan_estimate(items: f64, bytes: f64, approximate: bool) -> Export
             text: "DescribeTable's item count and size are refreshed about every six hours: the table may have changed since".into(),
         });
     }
+    // On the embedded engine the figures are live: 0 bytes is an empty table. Elsewhere 0 bytes
+    // may be a table whose figures were never refreshed.
+    let size_unknown = approximate && bytes == 0.0;
+    if size_unknown {
+        lines.insert(
+            0,
+            ExplanationLine {
+                rule: None,
+                text: "DescribeTable reports a size of 0 bytes: the table may be empty, or its size not refreshed yet (AWS refreshes it about every six hours; some local emulators never do), so what the export reads is not known before it runs. A read budget bounds it".into(),
+            },
+        );
+    }
     ExportEstimate {
         items,
         bytes,
         pages,
         capacity_units,
         approximate,
+        size_unknown,
         lines,
     }
 }
@@ -303,5 +322,24 @@ mod tests {
         let empty = scan_estimate(0.0, 0.0, false);
         assert_eq!((empty.pages, empty.capacity_units), (1.0, 1.0));
         assert_eq!(empty.lines.len(), 3);
+        assert!(!estimate.size_unknown && !empty.size_unknown);
+    }
+
+    #[test]
+    fn a_size_of_0_bytes_outside_the_embedded_engine_is_an_unknown_size_not_a_free_export() {
+        // dynalite never updates TableSizeBytes; AWS refreshes it about every six hours.
+        for items in [0.0, 2000.0] {
+            let estimate = scan_estimate(items, 0.0, true);
+            assert!(estimate.size_unknown, "{items} items, 0 bytes");
+            assert!(
+                estimate.lines[0]
+                    .text
+                    .starts_with("DescribeTable reports a size of 0 bytes"),
+                "{:?}",
+                estimate.lines
+            );
+        }
+        // A size DescribeTable does report is an estimate, however small.
+        assert!(!scan_estimate(1.0, 100.0, true).size_unknown);
     }
 }

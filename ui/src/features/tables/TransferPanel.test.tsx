@@ -19,6 +19,7 @@ const exportEstimate = {
   pages: 200,
   capacityUnits: 25700.5,
   approximate: true,
+  sizeUnknown: false,
   lines: [],
 };
 
@@ -139,6 +140,23 @@ describe("TransferPanel", () => {
       ),
     );
     expect((fake.exportItems as ReturnType<typeof vi.fn>).mock.calls[0]![5]).toBe(640);
+  });
+
+  it("says the cost is not known, rather than showing a 0-cost estimate, when DescribeTable reports 0 bytes", async () => {
+    const fake = source();
+    fake.estimateExport = vi.fn(async () => ({
+      status: "ok" as const,
+      data: { items: 0, bytes: 0, pages: 1, capacityUnits: 1, approximate: true, sizeUnknown: true, lines: [] },
+    }));
+    render(<TransferPanel profileId="dynalite" table="Readings" query={null} readOnly={false} source={fake} makeChannel={channel} />);
+    const shown = await screen.findByTestId("export-estimate");
+    expect(shown.textContent).toContain("The cost of this export is not known before it starts: DescribeTable reports a size of 0 bytes");
+    expect(shown.textContent).toContain("Set a read budget to bound what the export may consume.");
+    expect(shown.textContent).not.toContain("RCU, eventually consistent");
+    expect(shown.textContent).not.toContain("about 0 items");
+    fireEvent.change(screen.getByLabelText("Read budget (RCU)"), { target: { value: "500" } });
+    expect(screen.getByTestId("export-estimate").textContent).toContain("The export stops once it has consumed the budget of 500 RCU.");
+    expect(screen.queryByTestId("export-budget")).toBeNull();
   });
 
   it("refuses a budget that is not a number of units above 0, in a plain sentence", async () => {

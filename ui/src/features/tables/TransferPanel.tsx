@@ -137,6 +137,19 @@ export function TransferPanel({
 
 /** What the export will read and cost, and how far the budget goes. */
 function ExportCost({ estimate, budget }: { estimate: ExportEstimate; budget: Budget }) {
+  if (estimate.sizeUnknown) {
+    return (
+      <div data-testid="export-estimate">
+        <p>
+          The cost of this export is not known before it starts: DescribeTable reports a size of 0 bytes, so the table may be empty or its size
+          not refreshed yet (AWS refreshes it about every six hours; some local emulators never do).{" "}
+          {budget.units === null
+            ? "Set a read budget to bound what the export may consume."
+            : `The export stops once it has consumed the budget of ${formatUnits(budget.units)} RCU.`}
+        </p>
+      </div>
+    );
+  }
   const short = budget.units !== null && budget.units < estimate.capacityUnits;
   return (
     <div data-testid="export-estimate">
