@@ -64,35 +64,46 @@ def _replace_statement(window, text: str) -> None:
 def test_a_transaction_writes_two_items_that_a_select_draws_as_one_collection_and_is_saved_by_name(window):
     engine_ready(window)
     click_css(window, '[data-testid="partiql-embedded"]', "the Embedded connection's PartiQL button")
-    owls = ("INSERT INTO \"Pets\" VALUE {'AnimalType': 'Owl', 'Name': 'Hoot', 'Age': 3}; "
-            "INSERT INTO \"Pets\" VALUE {'AnimalType': 'Owl', 'Name': 'Hedwig', 'Age': 9}")
-    _replace_statement(window, owls)
-    # Two statements are refused as one: the text says what to choose instead.
-    ActionChains(window).key_down(Keys.CONTROL).send_keys(Keys.ENTER).key_up(Keys.CONTROL).perform()
-    refused = content(present(window, f'{SCREEN} [data-testid="partiql-error"]', "the refusal of two statements as one"))
-    assert "choose Batch or Transaction" in refused, refused
-    click_xpath(window, "//*[@aria-label='Run as']//label[normalize-space()='Transaction']/input", "the Transaction mode")
-    ActionChains(window).key_down(Keys.CONTROL).send_keys(Keys.ENTER).key_up(Keys.CONTROL).perform()
-    summary = wait_for(window, "the transaction's summary",
-                       lambda d: (lambda t: t if "from 2 statements" in t else None)(content(css(d, f'{SCREEN} [data-testid="partiql-summary"]'))))
-    assert "WCU" in content(css(window, f'{SCREEN} [data-testid="partiql-capacity"]')), summary
+    try:
+        owls = ("INSERT INTO \"Pets\" VALUE {'AnimalType': 'Owl', 'Name': 'Hoot', 'Age': 3}; "
+                "INSERT INTO \"Pets\" VALUE {'AnimalType': 'Owl', 'Name': 'Hedwig', 'Age': 9}")
+        _replace_statement(window, owls)
+        # Two statements are refused as one: the text says what to choose instead.
+        ActionChains(window).key_down(Keys.CONTROL).send_keys(Keys.ENTER).key_up(Keys.CONTROL).perform()
+        refused = content(present(window, f'{SCREEN} [data-testid="partiql-error"]', "the refusal of two statements as one"))
+        assert "choose Batch or Transaction" in refused, refused
+        click_xpath(window, "//*[@aria-label='Run as']//label[normalize-space()='Transaction']/input", "the Transaction mode")
+        ActionChains(window).key_down(Keys.CONTROL).send_keys(Keys.ENTER).key_up(Keys.CONTROL).perform()
+        summary = wait_for(window, "the transaction's summary",
+                           lambda d: (lambda t: t if "from 2 statements" in t else None)(content(css(d, f'{SCREEN} [data-testid="partiql-summary"]'))))
+        assert "WCU" in content(css(window, f'{SCREEN} [data-testid="partiql-capacity"]')), summary
 
-    # Both items are there, in one collection, in sort-key order.
-    click_xpath(window, "//*[@aria-label='Run as']//label[normalize-space()='Statement']/input", "the Statement mode")
-    _replace_statement(window, "SELECT * FROM \"Pets\" WHERE \"AnimalType\" = 'Owl'")
-    ActionChains(window).key_down(Keys.CONTROL).send_keys(Keys.ENTER).key_up(Keys.CONTROL).perform()
-    boxes = wait_for(window, "the owls' collection", lambda d: d.find_elements(By.CSS_SELECTOR, f'{SCREEN} [data-testid="partiql-box"]'))
-    assert [content(b) for b in boxes] == ["AnimalType = Owl2 items"], [content(b) for b in boxes]
-    names = [content(r) for r in window.find_elements(By.CSS_SELECTOR, f'{SCREEN} [data-testid="partiql-box-row"] [role="rowheader"]')]
-    assert names == ["Hedwig", "Hoot"], names
+        # Both items are there, in one collection, in sort-key order.
+        click_xpath(window, "//*[@aria-label='Run as']//label[normalize-space()='Statement']/input", "the Statement mode")
+        _replace_statement(window, "SELECT * FROM \"Pets\" WHERE \"AnimalType\" = 'Owl'")
+        ActionChains(window).key_down(Keys.CONTROL).send_keys(Keys.ENTER).key_up(Keys.CONTROL).perform()
+        boxes = wait_for(window, "the owls' collection", lambda d: d.find_elements(By.CSS_SELECTOR, f'{SCREEN} [data-testid="partiql-box"]'))
+        assert [content(b) for b in boxes] == ["AnimalType = Owl2 items"], [content(b) for b in boxes]
+        names = [content(r) for r in window.find_elements(By.CSS_SELECTOR, f'{SCREEN} [data-testid="partiql-box-row"] [role="rowheader"]')]
+        assert names == ["Hedwig", "Hoot"], names
 
-    # Saved by name, and put back from the shelf.
-    click_css(window, f'{SCREEN} [data-testid="partiql-saved"] summary', "the saved statements")
-    type_into(window, present(window, f'{SCREEN} input[aria-label="Name of the statement to save"]'), "owls", "the statement's name")
-    click_css(window, f'{SCREEN} [data-testid="partiql-saved"] button[type="submit"]', "Save the statement")
-    wait_for(window, "the saved statement listed",
-             lambda d: "Saved statements (1)" in content(css(d, f'{SCREEN} [data-testid="partiql-saved"] summary')))
-    _replace_statement(window, "SELECT * FROM \"Music\"")
-    click_xpath(window, f"//*[@data-testid='partiql-saved']//button[normalize-space()='owls']", "the saved statement owls")
-    wait_for(window, "the saved statement back in the editor",
-             lambda d: content(css(d, f'{SCREEN} .cm-content')) == "SELECT * FROM \"Pets\" WHERE \"AnimalType\" = 'Owl'")
+        # Saved by name, and put back from the shelf.
+        click_css(window, f'{SCREEN} [data-testid="partiql-saved"] summary', "the saved statements")
+        type_into(window, present(window, f'{SCREEN} input[aria-label="Name of the statement to save"]'), "owls", "the statement's name")
+        click_css(window, f'{SCREEN} [data-testid="partiql-saved"] button[type="submit"]', "Save the statement")
+        wait_for(window, "the saved statement listed",
+                 lambda d: "Saved statements (1)" in content(css(d, f'{SCREEN} [data-testid="partiql-saved"] summary')))
+        _replace_statement(window, "SELECT * FROM \"Music\"")
+        click_xpath(window, f"//*[@data-testid='partiql-saved']//button[normalize-space()='owls']", "the saved statement owls")
+        wait_for(window, "the saved statement back in the editor",
+                 lambda d: content(css(d, f'{SCREEN} .cm-content')) == "SELECT * FROM \"Pets\" WHERE \"AnimalType\" = 'Owl'")
+    finally:
+        # The demo's Pets stays as it was for the tests after this one (the run shares one data
+        # folder): the two owls are deleted, all or nothing.
+        click_xpath(window, "//*[@aria-label='Run as']//label[normalize-space()='Transaction']/input", "the Transaction mode")
+        _replace_statement(window, "DELETE FROM \"Pets\" WHERE \"AnimalType\" = 'Owl' AND \"Name\" = 'Hoot'; "
+                                   "DELETE FROM \"Pets\" WHERE \"AnimalType\" = 'Owl' AND \"Name\" = 'Hedwig'")
+        ActionChains(window).key_down(Keys.CONTROL).send_keys(Keys.ENTER).key_up(Keys.CONTROL).perform()
+        wait_for(window, "the owls deleted",
+                 lambda d: "from 2 statements" in content(css(d, f'{SCREEN} [data-testid="partiql-summary"]'))
+                 and "WCU" in content(css(d, f'{SCREEN} [data-testid="partiql-capacity"]')))
