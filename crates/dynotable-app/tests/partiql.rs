@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use dynotable_app::dto::AttributeValue;
 use dynotable_app::dto::partiql::{BatchStatementInput, StatementInput};
-use dynotable_app::profiles::{ConnectionInput, EMBEDDED_ID, ProfileInput, SecretInput};
+use dynotable_app::profiles::{ConnectionInput, EMBEDDED_ID, Profile, ProfileInput, SecretInput};
 use dynotable_app::secrets::MemoryStore;
 use dynotable_app::{App, ErrorCode};
 
@@ -26,6 +26,23 @@ fn statement(text: &str, parameters: Vec<AttributeValue>) -> StatementInput {
         consistent_read: false,
         limit: None,
     }
+}
+
+/// A connection to an endpoint on loopback (the engine shared on a port, or nothing there).
+async fn endpoint_profile(app: &App, name: &str, url: impl Into<String>, read_only: bool) -> Profile {
+    app.create_profile(ProfileInput {
+        name: name.into(),
+        color: "#000000".into(),
+        region: "local".into(),
+        read_only,
+        connection: ConnectionInput::CustomEndpoint {
+            endpoint_url: url.into(),
+            access_key_id: "local".into(),
+            secret_access_key: SecretInput::new("local"),
+        },
+    })
+    .await
+    .unwrap()
 }
 
 fn s(text: &str) -> AttributeValue {
@@ -123,20 +140,7 @@ async fn a_malformed_statement_comes_back_with_its_exception_and_position() {
 async fn a_read_only_connection_refuses_writes_before_sending_them_and_still_reads() {
     let (_dir, app) = app().await;
     let shared = app.share_engine(0).await.unwrap();
-    let watch = app
-        .create_profile(ProfileInput {
-            name: "watch".into(),
-            color: "#000000".into(),
-            region: "local".into(),
-            read_only: true,
-            connection: ConnectionInput::CustomEndpoint {
-                endpoint_url: shared.url,
-                access_key_id: "local".into(),
-                secret_access_key: SecretInput::new("local"),
-            },
-        })
-        .await
-        .unwrap();
+    let watch = endpoint_profile(&app, "watch", shared.url, true).await;
     let insert = r#"INSERT INTO "Pets" VALUE {'AnimalType': 'Owl', 'Name': 'Hoot'}"#;
     let delete = r#"DELETE FROM "Pets" WHERE "AnimalType" = 'Dog' AND "Name" = 'Fido'"#;
     let refusals = [
@@ -192,20 +196,7 @@ async fn a_batch_answers_each_statement_and_a_transaction_all_or_nothing() {
 async fn a_batch_and_a_transaction_over_an_endpoint_connection_on_loopback() {
     let (_dir, app) = app().await;
     let shared = app.share_engine(0).await.unwrap();
-    let endpoint = app
-        .create_profile(ProfileInput {
-            name: "loopback".into(),
-            color: "#000000".into(),
-            region: "local".into(),
-            read_only: false,
-            connection: ConnectionInput::CustomEndpoint {
-                endpoint_url: shared.url,
-                access_key_id: "local".into(),
-                secret_access_key: SecretInput::new("local"),
-            },
-        })
-        .await
-        .unwrap();
+    let endpoint = endpoint_profile(&app, "loopback", shared.url, false).await;
     batch_and_transaction(&app, &endpoint.id).await;
 }
 
@@ -326,20 +317,7 @@ async fn statements_are_saved_by_name_per_connection_replaced_under_the_same_nam
     );
 
     // Another connection has its own shelf, and loses it with the connection.
-    let other = app
-        .create_profile(ProfileInput {
-            name: "other".into(),
-            color: "#000000".into(),
-            region: "local".into(),
-            read_only: false,
-            connection: ConnectionInput::CustomEndpoint {
-                endpoint_url: "http://127.0.0.1:1".into(),
-                access_key_id: "local".into(),
-                secret_access_key: SecretInput::new("local"),
-            },
-        })
-        .await
-        .unwrap();
+    let other = endpoint_profile(&app, "other", "http://127.0.0.1:1", false).await;
     assert!(app.saved_statements(&other.id).await.unwrap().is_empty());
     app.save_statement(&other.id, "theirs", window.clone())
         .await

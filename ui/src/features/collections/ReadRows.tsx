@@ -12,14 +12,14 @@
  * grid, the page lines measured, only those in sight in the document, the column header in sight
  * under the box's header.
  */
-import { useLayoutEffect, useMemo, useRef, useState } from "react";
-import { useVirtualizer } from "@tanstack/react-virtual";
+import { useMemo } from "react";
 import type { KeySchema, QueryPage } from "../../ipc/bindings.gen";
 import { attributeText } from "../../shared/attributeValue";
 import { formatCount, formatUnits } from "../../shared/format";
 import { droppedCount, type DroppedPage, type ReadRow } from "../../shared/droppedItems";
 import { boxColumns } from "./boxColumns";
 import { GRID_ROW, GridCells, GridHead, gridOf } from "./RowGrid";
+import { useRowsInRun } from "./useRowsInRun";
 
 const STOP_TEXT = {
   limit: "Limit reached",
@@ -80,25 +80,12 @@ export function ReadRows({
     return gridOf(keys, boxColumns(keys, items), chars);
   }, [keys, lines]);
 
-  const rowsRef = useRef<HTMLDivElement>(null);
-  const [inBox, setInBox] = useState(0);
-  const [headTop, setHeadTop] = useState(0);
-  // (The slot is the rows' offset parent: it is positioned, nothing between them is.)
-  useLayoutEffect(() => {
-    const rows = rowsRef.current;
-    if (rows === null) return;
-    setInBox(rows.offsetTop);
-    setHeadTop(rows.closest("article")?.querySelector<HTMLElement>(".run-box-header")?.offsetHeight ?? 0);
-  }, [boxStart, pages.length]);
-  const virtualizer = useVirtualizer({
+  const { rowsRef, headTop, virtualizer } = useRowsInRun({
     count: lines.length,
-    getScrollElement: () => scrollElement,
     estimateSize: (i) => (lines[i]?.kind === "row" ? GRID_ROW : PAGE_LINE),
-    overscan: 12,
-    scrollMargin: boxStart + inBox,
-    // As in WholeRows: a new virtualizer would scroll the run to its initial offset, 0.
-    initialOffset: () => scrollElement?.scrollTop ?? 0,
-    useFlushSync: false,
+    scrollElement,
+    boxStart,
+    remeasure: pages.length,
   });
 
   if (pages.length === 0) {

@@ -9,12 +9,12 @@
  * are every attribute the items read so far have (new ones are added on the right as pages
  * arrive), the sort key first.
  */
-import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import { useVirtualizer } from "@tanstack/react-virtual";
+import { useEffect } from "react";
 import type { KeySchema } from "../../ipc/bindings.gen";
 import { formatCount } from "../../shared/format";
 import type { BoxState, CollectionEntry } from "./useCollections";
 import { GRID_ROW, GridCells, GridHead, useGrid, type Marks } from "./RowGrid";
+import { useRowsInRun } from "./useRowsInRun";
 
 type Ok = Extract<BoxState, { status: "ok" }>;
 
@@ -48,29 +48,7 @@ export function WholeRows({
 }) {
   const grid = useGrid(keys, state.items);
   const count = wholeRowCount(entry, state);
-  const rowsRef = useRef<HTMLDivElement>(null);
-  // Where the rows start inside the box (below its header and column header), and the height of
-  // the box's header, under which the column header stays in sight as the rows scroll by.
-  const [inBox, setInBox] = useState(0);
-  const [headTop, setHeadTop] = useState(0);
-  // (The slot is the rows' offset parent: it is positioned, nothing between them is.)
-  useLayoutEffect(() => {
-    const rows = rowsRef.current;
-    if (rows === null) return;
-    setInBox(rows.offsetTop);
-    setHeadTop(rows.closest("article")?.querySelector<HTMLElement>(".run-box-header")?.offsetHeight ?? 0);
-  }, [boxStart]);
-  const virtualizer = useVirtualizer({
-    count,
-    getScrollElement: () => scrollElement,
-    estimateSize: () => GRID_ROW,
-    overscan: 12,
-    scrollMargin: boxStart + inBox,
-    // A virtualizer scrolls its scroll element to its own offset when it attaches to it, and a new
-    // one's offset is `initialOffset`: without this, showing a box whole jumped the run to its top.
-    initialOffset: () => scrollElement?.scrollTop ?? 0,
-    useFlushSync: false,
-  });
+  const { rowsRef, headTop, virtualizer } = useRowsInRun({ count, estimateSize: () => GRID_ROW, scrollElement, boxStart });
   const virtual = virtualizer.getVirtualItems();
   const lastInSight = virtual.at(-1)?.index ?? -1;
   useEffect(() => {
