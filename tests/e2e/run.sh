@@ -48,12 +48,17 @@ printf '[e2e-keys]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_
 # so another run on the same machine (another checkout, a CI job beside this one) is never
 # reached by mistake. A port found free can be taken by someone's outgoing connection before
 # tauri-driver listens on it: then tauri-driver exits at once, and new ports are tried.
+# The sockets are closed before the ports are printed: a socket still bound while Python exits
+# made tauri-driver's own bind fail (it does not share a port with a bound socket), about one
+# start in three on a busy machine, and sometimes five in a row.
 free_ports() {
   python3 -c '
 import socket
 socks = [socket.socket() for _ in range(2)]
 for s in socks: s.bind(("127.0.0.1", 0))
-print(*(s.getsockname()[1] for s in socks))'
+ports = [s.getsockname()[1] for s in socks]
+for s in socks: s.close()
+print(*ports, flush=True)'
 }
 port=""
 for attempt in 1 2 3 4 5; do
@@ -67,6 +72,8 @@ for attempt in 1 2 3 4 5; do
   done
   if [ -n "$port" ]; then pids+=("$driver_pid"); break; fi
   kill "$driver_pid" 2>/dev/null || true
+  # tauri-driver starts WebKitWebDriver before it listens, and leaves it running when it exits.
+  pkill -f "WebKitWebDriver --port=$native_port " 2>/dev/null || true
   echo "e2e: tauri-driver could not start on ports $candidate/$native_port (attempt $attempt): $(tr '\n' ' ' <"$artifacts/tauri-driver.log")" >&2
 done
 [ -n "$port" ] || { echo "e2e: tauri-driver did not start in 5 attempts" >&2; exit 1; }

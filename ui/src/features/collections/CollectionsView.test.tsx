@@ -3,6 +3,7 @@ import { useState } from "react";
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { CollectionsView } from "./CollectionsView";
 import { useCollections, type CollectionsSource, type Item } from "./useCollections";
+import { GRID_ROW } from "./RowGrid";
 import { CapacityProvider, useCapacityLedger } from "../../app/capacity";
 import type { AttributeValue, CollectionStat, QueryInput, QueryPage, TableDescription } from "../../ipc/bindings.gen";
 
@@ -414,6 +415,14 @@ describe("CollectionsView", () => {
     expect(alert.textContent).toContain("ProvisionedThroughputExceededException");
     fireEvent.click(within(alert).getByRole("button", { name: "Try again" }));
     await waitFor(() => expect(screen.getAllByTestId("box-row")).toHaveLength(5));
+  });
+
+  it("keeps the room a box's first rows will take while it reads them (its rows and its more line)", async () => {
+    // VEH#V-7741 (41 items) will draw 5 rows (rowsPerBox) and a "more" line; VEH#V-7742 (2 items) two rows.
+    const source = withRun([stat("VEH#V-7741", 41, 4000), stat("VEH#V-7742", 2, 200)], () => new Promise(() => {}));
+    renderHarness({ source });
+    const loading = await screen.findAllByTestId("box-loading");
+    expect(loading.map((line) => line.style.minHeight)).toEqual([`${GRID_ROW + 5 * GRID_ROW + 28}px`, `${GRID_ROW + 2 * GRID_ROW}px`]);
   });
 
   it("brings a box asked for from the map into view and marks it, though it was not listed yet", async () => {

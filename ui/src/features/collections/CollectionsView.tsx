@@ -65,12 +65,24 @@ const GAP = 12;
 function estimate(entry: CollectionEntry | undefined, state: BoxState | undefined, rowsPerBox: number, whole: boolean): number {
   // Not listed yet: counted as a full box (most boxes of a table worth virtualising are), so the
   // run's length barely moves as its stretches are listed.
-  if (entry === undefined) return HEADER + COLUMN_HEADER + rowsPerBox * GRID_ROW + MORE + GAP + 8;
+  if (entry === undefined) return HEADER + UNREAD_FULL_BODY(rowsPerBox) + GAP + 8;
   if (whole) return HEADER + COLUMN_HEADER + wholeRowCount(entry, state) * GRID_ROW + MORE + GAP + 8;
-  const rows = Math.min(state?.status === "ok" ? state.items.length : entry.itemCount, rowsPerBox);
+  if (state?.status !== "ok") return HEADER + unreadBody(entry, rowsPerBox) + GAP + 8;
+  const rows = Math.min(state.items.length, rowsPerBox);
   const more = entry.itemCount > rows ? MORE : 0;
   return HEADER + COLUMN_HEADER + rows * GRID_ROW + more + GAP + 8;
 }
+
+/** The height a box's rows will take once its first ones are read: a box not read yet (or not
+ * listed yet) keeps that much room, so that it does not grow under the boxes after it when its
+ * rows arrive. (A box measured short while it read, then grown, pushed a box revealed below it
+ * out of sight: the run's virtualizer keeps the scroll position for boxes wholly above it, not for
+ * one drawn in sight.) */
+function unreadBody(entry: CollectionEntry, rowsPerBox: number): number {
+  const rows = Math.min(entry.itemCount, rowsPerBox);
+  return COLUMN_HEADER + rows * GRID_ROW + (entry.itemCount > rows ? MORE : 0);
+}
+const UNREAD_FULL_BODY = (rowsPerBox: number) => COLUMN_HEADER + rowsPerBox * GRID_ROW + MORE;
 
 /** How long a revealed box is kept in place while the boxes around it are listed, read and measured. */
 const REVEAL_HOLD_MS = 30_000;
@@ -395,7 +407,14 @@ export function CollectionsView({
                   style={inRun ? { top: v.start } : { transform: `translateY(${v.start}px)` }}
                 >
                   {entry === undefined ? (
-                    <article className="run-box run-box-unlisted" aria-posinset={v.index + 1} aria-setsize={total} aria-busy data-testid="collection-run-unlisted">
+                    <article
+                      className="run-box run-box-unlisted"
+                      style={{ minHeight: HEADER + UNREAD_FULL_BODY(rowsPerBox) }}
+                      aria-posinset={v.index + 1}
+                      aria-setsize={total}
+                      aria-busy
+                      data-testid="collection-run-unlisted"
+                    >
                       <p className="run-box-loading muted">Listing collection {formatCount(v.index + 1)}…</p>
                     </article>
                   ) : (
@@ -639,7 +658,7 @@ function BoxBody({
 }) {
   if (state === undefined || state.status === "loading") {
     return (
-      <p className="run-box-loading muted" data-testid="box-loading">
+      <p className="run-box-loading muted" data-testid="box-loading" style={{ minHeight: unreadBody(entry, rowsPerBox) }}>
         Reading the first {formatCount(Math.min(entry.itemCount, rowsPerBox))} {entry.itemCount === 1 ? "item" : "items"}…
       </p>
     );
