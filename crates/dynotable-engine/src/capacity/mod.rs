@@ -17,7 +17,7 @@
 //!
 //! The engine's operations call the rules here directly (`ops/*`), and the estimator calls the
 //! same functions, so an estimate and the engine's report cannot drift apart; the property test
-//! `tests/capacity_estimate.rs` holds them to each other.
+//! `tests/engine/capacity_estimate/` holds them to each other.
 
 pub mod estimate;
 pub mod hot_partitions;

@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-mod support;
+use crate::support;
 use support::Dynalite;
 
 use aws_sdk_dynamodb::types::{

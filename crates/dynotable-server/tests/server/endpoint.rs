@@ -2,7 +2,7 @@
 //! 19.4), SigV4 checked with `--auth` against the AWS SDK for Rust (issue 19.4), gzip bodies and
 //! CORS preflights (issue 18.6), on the real `dynotable-local`.
 
-mod local;
+use crate::local;
 
 use std::io::Write;
 use std::process::Command;

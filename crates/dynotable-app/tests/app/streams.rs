@@ -20,7 +20,7 @@ use dynotable_app::ttl::{ExpiringInput, ExpiryState};
 use dynotable_app::{App, CommandError, ErrorCode, Expectation};
 use tokio::sync::mpsc;
 
-mod support;
+use crate::support;
 
 fn app() -> (tempfile::TempDir, App) {
     let dir = tempfile::tempdir().unwrap();

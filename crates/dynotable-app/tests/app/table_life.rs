@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-mod support;
+use crate::support;
 use support::Dynalite;
 
 use dynotable_app::dto::{

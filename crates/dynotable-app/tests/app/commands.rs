@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-mod support;
+use crate::support;
 use support::Dynalite;
 
 use dynotable_app::dto::{AttributeValue, Item, PageStop, QueryInput, SortKeyCondition};

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-mod support;
+use crate::support;
 use support::Dynalite;
 
 use aws_sdk_dynamodb::types::{

@@ -3,7 +3,7 @@
 //! cap, oversized and stalled bodies, a client that stops reading) while a real client, the AWS
 //! SDK for Rust, must stay served.
 
-mod local;
+use crate::local;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-mod support;
+use crate::support;
 use support::Dynalite;
 
 use dynotable_app::Expectation;

@@ -2,7 +2,7 @@
 //! multi-attribute key (issue 18.2, docs/dynamodb-rules.md B.18) is created, described as given,
 //! queried left to right and refused outside the rules, as a Rust program meets it.
 
-mod local;
+use crate::local;
 
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, AttributeValue, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,

@@ -9,7 +9,7 @@ use dynotable_app::profiles::{ConnectionInput, EMBEDDED_ID, ProfileInput, Secret
 use dynotable_app::transfer::{ExportSource, FileFormat, TransferProgress, TransferStage};
 use dynotable_app::{App, ErrorCode};
 
-mod chosen_files;
+use crate::chosen_files;
 use chosen_files::{app, open, save};
 
 const BIG: &str = "12345678901234567890123456789012345678";

@@ -11,7 +11,7 @@ use dynotable_app::profiles::{ConnectionInput, EMBEDDED_ID, ProfileInput, Secret
 use dynotable_app::transfer::{ExportSource, FileFormat};
 use dynotable_app::{App, ErrorCode};
 
-mod chosen_files;
+use crate::chosen_files;
 use chosen_files::{app, open, save};
 
 fn vehicle_query(table: &str) -> QueryInput {
