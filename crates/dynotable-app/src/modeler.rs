@@ -14,7 +14,7 @@
 //!   client would; a table that already exists is refused before anything is written.
 
 use dynotable_engine::ErrorKind;
-use dynotable_modeler::ModelError;
+use dynotable_modeler::{ModelError, ProblemAt};
 use dynotable_modeler::collections::{Growth, TargetCollections, collections, growth};
 use dynotable_modeler::export::{cdk, cloudformation, create_table, terraform, workbench};
 use dynotable_modeler::generate::generate;
@@ -41,6 +41,8 @@ pub struct ModelProblem {
     pub message: String,
     /// DynamoDB's exception when the rule broken is CreateTable's.
     pub exception: Option<String>,
+    /// The table, entity or pattern (and member of it) the problem concerns, when known.
+    pub at: Option<ProblemAt>,
 }
 
 impl From<ModelError> for ModelProblem {
@@ -52,6 +54,7 @@ impl From<ModelError> for ModelProblem {
                 .unwrap_or_default(),
             message: error.message,
             exception: error.exception,
+            at: error.at,
         }
     }
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use dynotable_app::modeler::{ModelAnalysis, ModelExportFormat};
 use dynotable_app::secrets::MemoryStore;
 use dynotable_app::{App, ErrorCode};
-use dynotable_modeler::Model;
+use dynotable_modeler::{Model, ModelPart};
 use dynotable_modeler::partitions::{Spread, TrafficModel};
 use serde_json::Value;
 
@@ -134,9 +134,44 @@ async fn a_model_dynamodb_would_refuse_is_a_problem_not_an_error() {
     let problem = analysis.problem.unwrap();
     assert_eq!(problem.code, "INVALID_TABLE");
     assert_eq!(problem.exception.as_deref(), Some("ValidationException"));
+    let at = problem.at.unwrap();
+    assert_eq!((at.part, at.name.as_str(), at.member), (ModelPart::Table, "T", None));
     assert!(analysis.collections.is_empty());
     let export = app
         .export_model(&model, ModelExportFormat::CloudFormation, 7, "now")
         .unwrap_err();
     assert_eq!(export.code, ErrorCode::Validation);
+}
+
+#[tokio::test]
+async fn a_problem_names_the_part_of_the_model_it_concerns() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path());
+    let at = |model: &Model| {
+        let at = app.analyze_model(model, 7, &traffic()).problem.unwrap().at.unwrap();
+        (at.part, at.name, at.member)
+    };
+
+    // A key template naming a field the entity does not have: that entity, that key.
+    let mut model = telemetry();
+    let reading = model.entities.iter_mut().find(|e| e.name == "Reading").unwrap();
+    reading.keys.iter_mut().find(|k| k.attribute == "recordedAt").unwrap().template = "TS#{when}".into();
+    assert_eq!(
+        at(&model),
+        (ModelPart::Entity, "Reading".into(), Some("key:recordedAt".into()))
+    );
+
+    // An entity without a template for the table's sort key (rule B.7).
+    let mut model = telemetry();
+    model.entities[0].keys.retain(|k| k.attribute != "recordedAt");
+    assert_eq!(
+        at(&model),
+        (ModelPart::Entity, model.entities[0].name.clone(), Some("key:recordedAt".into()))
+    );
+
+    // A pattern given a field its entity lacks.
+    let mut model = telemetry();
+    let name = model.patterns[0].name.clone();
+    model.patterns[0].given.insert("colour".into(), "red".into());
+    assert_eq!(at(&model), (ModelPart::Pattern, name, Some("given:colour".into())));
 }

@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use dynotable_types::{AttributeValue, Item, Number, ScalarAttributeType};
 use serde::{Deserialize, Serialize};
 
-use crate::ModelError;
+use crate::{ModelError, ModelPart};
 use crate::model::{Entity, FieldType, Model};
 use crate::template::Template;
 
@@ -245,7 +245,11 @@ fn generate_entity(
                 continue;
             }
             let value = template.expand(*ty, &record).map_err(|e| {
-                ModelError::template(format!("entity {}, key {attribute}: {}", entity.name, e.message))
+                ModelError::template(format!("entity {}, key {attribute}: {}", entity.name, e.message)).at(
+                    ModelPart::Entity,
+                    &entity.name,
+                    Some(format!("key:{attribute}")),
+                )
             })?;
             item.insert(attribute.clone(), value);
         }
@@ -269,8 +273,13 @@ fn draw(
     counters: &mut BTreeMap<(String, String), i64>,
     dice: &mut Dice,
 ) -> Result<AttributeValue, ModelError> {
-    let fail =
-        |why: &str| ModelError::generator(format!("entity {}, field {}: {why}", entity.name, field.name));
+    let fail = |why: &str| {
+        ModelError::generator(format!("entity {}, field {}: {why}", entity.name, field.name)).at(
+            ModelPart::Entity,
+            &entity.name,
+            Some(format!("field:{}", field.name)),
+        )
+    };
     let text = match &field.generator {
         Generator::Sequence {
             prefix,
