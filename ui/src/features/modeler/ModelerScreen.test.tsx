@@ -123,7 +123,9 @@ describe("ModelerScreen", () => {
     expect(screen.getByTestId("modeler-partitions").textContent).toContain("not public");
 
     fireEvent.click(screen.getByTestId("modeler-take-suggestion"));
-    await waitFor(() => expect(screen.queryByTestId("modeler-take-suggestion")).toBeNull());
+    // The form on the left re-renders with the taken index too: slow on a busy machine.
+    await waitFor(() => expect(screen.queryByTestId("modeler-take-suggestion")).toBeNull(), { timeout: 5000 });
+    fireEvent.click(screen.getByTestId("modeler-view-json"));
     expect((screen.getByTestId("modeler-model") as HTMLTextAreaElement).value).toContain('"ByDepotCode"');
     expect(screen.getAllByTestId("modeler-pattern")[1]!.textContent).toContain("Query on TelemetryModel · ByDepotCode");
   });
@@ -143,6 +145,7 @@ describe("ModelerScreen", () => {
     render(<ModelerScreen source={source} />);
     await screen.findAllByTestId("modeler-box");
     const calls = (source.analyzeModel as ReturnType<typeof vi.fn>).mock.calls.length;
+    fireEvent.click(screen.getByTestId("modeler-view-json"));
     const editor = screen.getByTestId("modeler-model") as HTMLTextAreaElement;
     const good = editor.value;
     fireEvent.change(editor, { target: { value: good.slice(0, 20) } });
