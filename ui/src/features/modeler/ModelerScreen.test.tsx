@@ -158,7 +158,8 @@ describe("ModelerScreen", () => {
 
   it("exports, and applies to the embedded engine only once confirmed", async () => {
     const source = fakeSource();
-    render(<ModelerScreen source={source} />);
+    const onApplied = vi.fn();
+    render(<ModelerScreen source={source} onApplied={onApplied} />);
     await screen.findAllByTestId("modeler-box");
     fireEvent.click(screen.getByText("Terraform"));
     expect((await screen.findByTestId("modeler-export")).textContent).toContain("aws_dynamodb_table");
@@ -168,6 +169,8 @@ describe("ModelerScreen", () => {
     expect(source.applyModelToEmbedded).not.toHaveBeenCalled();
     fireEvent.click(screen.getByTestId("modeler-apply-confirm"));
     expect((await screen.findByTestId("modeler-applied")).textContent).toBe("Created TelemetryModel with 222 items.");
+    // The connection lists hear of the new tables.
+    expect(onApplied).toHaveBeenCalledTimes(1);
   });
 });
 

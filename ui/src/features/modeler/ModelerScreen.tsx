@@ -142,12 +142,15 @@ function Partitions({ map }: { map: PartitionMap }) {
 export function ModelerScreen({
   source = defaultSource,
   onRunPattern,
+  onApplied,
 }: {
   source?: ModelerSource;
+  /** Heard once the model's tables are created, so the connection lists show them. */
+  onApplied?: (() => void) | undefined;
   /** Runs a pattern's request on the embedded engine (its table's tab, the query bar). */
   onRunPattern?: ((read: ReadRequest) => void) | undefined;
 }) {
-  const m = useModeler(source);
+  const m = useModeler(source, onApplied);
   const [workbench, setWorkbench] = useState("");
   const [confirming, setConfirming] = useState(false);
   const [view, setView] = useState<"form" | "json">("form");

@@ -64,7 +64,7 @@ export function workbenchDate(at: Date): string {
  * The modeler's state: the model as editable JSON, the sample's seed, the what-if traffic, and
  * the analysis the backend answers for them once the typing settles — live while editing.
  */
-export function useModeler(source: ModelerSource) {
+export function useModeler(source: ModelerSource, onApplied?: () => void) {
   // One model, two views: the JSON text as typed, and the last model it parsed to (what the form
   // shows while the text is not valid JSON). A form edit writes both.
   const [text, setTextOnly] = useState(() => pretty(TELEMETRY_STARTER));
@@ -139,7 +139,9 @@ export function useModeler(source: ModelerSource) {
   const apply = async () => {
     if (!parsed.ok) return;
     setApplied({ status: "loading" });
-    setApplied(await unwrap(source.applyModelToEmbedded(parsed.model, seed)));
+    const answer = await unwrap(source.applyModelToEmbedded(parsed.model, seed));
+    setApplied(answer);
+    if (answer.status === "ok") onApplied?.();
   };
 
   return {
