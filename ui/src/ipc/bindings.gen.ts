@@ -191,6 +191,11 @@ export const commands = {
 	/**  The data modeler: the model's tables and sample data created in the embedded engine. */
 	applyModelToEmbedded: (model: Model, seed: number) => typedError<AppliedModel, CommandError>(__TAURI_INVOKE("apply_model_to_embedded", { model, seed })),
 	/**
+	 *  The data modeler: the model's tables (keys, billing, indexes; no sample data) created on a
+	 *  connection, AWS or any endpoint, with CreateTable.
+	 */
+	applyModelToConnection: (profileId: string, model: Model) => typedError<AppliedModel, CommandError>(__TAURI_INVOKE("apply_model_to_connection", { profileId, model })),
+	/**
 	 *  The expression builder's text mode: typed expressions with their maps, as builder states, or
 	 *  DynamoDB's objections at their positions.
 	 */

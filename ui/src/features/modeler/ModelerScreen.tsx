@@ -10,6 +10,7 @@ import { useState } from "react";
 import type { ModelExportFormat, PartitionMap, ReadRequest, Resolution, TargetCollections } from "../../ipc/bindings.gen";
 import { errorTitle } from "../../ipc/result";
 import { formatBytes, formatCount, formatUnits } from "../../shared/format";
+import { ApplyToConnection } from "./ApplyToConnection";
 import { ModelForm } from "./form/ModelForm";
 import { defaultSource, type ModelerSource } from "./source";
 import { useModeler } from "./useModeler";
@@ -316,6 +317,8 @@ export function ModelerScreen({
             {errorTitle(m.applied.error.code)}: {m.applied.error.message}
           </p>
         )}
+        <h3>Apply to a connection (AWS or an endpoint)</h3>
+        <ApplyToConnection source={source} model={m.parsed.ok ? m.parsed.model : null} onApplied={onApplied} />
       </div>
     </div>
   );

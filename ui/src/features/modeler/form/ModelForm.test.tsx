@@ -19,6 +19,8 @@ function quietSource(problem: { current: ModelProblem | null } = { current: null
     exportModel: vi.fn(),
     importWorkbenchModel: vi.fn(),
     applyModelToEmbedded: vi.fn(),
+    applyModelToConnection: vi.fn(),
+    listProfiles: vi.fn(() => Promise.resolve({ status: "ok", data: [] })),
   } as unknown as ModelerSource & { models: Model[] };
 }
 
@@ -202,8 +204,10 @@ describe("the model form", () => {
       at: { part: "table", name: "T", member: null },
     };
     type("mf-table-0-name", "T");
-    // Rule B.8 is also on the input itself.
-    expect(byId("mf-table-0-name").validity.tooShort || byId("mf-table-0-name").minLength === 3).toBe(true);
+    // Rule B.8 is also on the input itself: 3–255 characters of A-Z a-z 0-9 _ - .
+    expect([byId("mf-table-0-name").minLength, byId("mf-table-0-name").maxLength]).toEqual([3, 255]);
+    expect(new RegExp(`^(?:${byId("mf-table-0-name").pattern})$`).test("Fleet-1.x_y")).toBe(true);
+    expect(new RegExp(`^(?:${byId("mf-table-0-name").pattern})$`).test("Fleet 1")).toBe(false);
     await waitFor(() => expect(within(screen.getByTestId("mf-table-0")).getByTestId("modeler-form-problem").textContent).toContain("ValidationException"));
   });
 });
