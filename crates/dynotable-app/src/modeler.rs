@@ -18,19 +18,19 @@
 //!   already there, is refused before anything is created. The UI asks for confirmation first.
 
 use dynotable_engine::ErrorKind;
-use dynotable_modeler::{ModelError, ProblemAt};
 use dynotable_modeler::collections::{Growth, TargetCollections, collections, growth};
 use dynotable_modeler::export::{cdk, cloudformation, create_table, terraform, workbench};
 use dynotable_modeler::generate::generate;
 use dynotable_modeler::partitions::{PartitionMap, partition_map};
 use dynotable_modeler::patterns::{Resolution, resolve_all};
 use dynotable_modeler::suggest;
+use dynotable_modeler::{ModelError, ProblemAt};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::dto::{
-    Billing as NewBilling, IndexKind, KeyAttribute, KeySchema, NewIndex, NewTable, Projection, ProjectionType,
-    ScalarType,
+    Billing as NewBilling, IndexKind, KeyAttribute, KeySchema, NewIndex, NewTable, Projection,
+    ProjectionType, ScalarType,
 };
 use crate::{App, CommandError, ErrorCode};
 
@@ -222,7 +222,13 @@ impl App {
         let session = self.session(profile_id).await?;
         session.writable()?;
         for table in &model.tables {
-            match session.client.describe_table().table_name(&table.name).send().await {
+            match session
+                .client
+                .describe_table()
+                .table_name(&table.name)
+                .send()
+                .await
+            {
                 Ok(_) => {
                     return Err(CommandError {
                         code: ErrorCode::Validation,

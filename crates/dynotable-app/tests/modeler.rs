@@ -13,8 +13,8 @@ use support::Dynalite;
 use dynotable_app::modeler::{ModelAnalysis, ModelExportFormat};
 use dynotable_app::secrets::MemoryStore;
 use dynotable_app::{App, ErrorCode};
-use dynotable_modeler::{Model, ModelPart};
 use dynotable_modeler::partitions::{Spread, TrafficModel};
+use dynotable_modeler::{Model, ModelPart};
 use serde_json::Value;
 
 fn start(dir: &std::path::Path) -> App {
@@ -140,7 +140,10 @@ async fn a_model_dynamodb_would_refuse_is_a_problem_not_an_error() {
     assert_eq!(problem.code, "INVALID_TABLE");
     assert_eq!(problem.exception.as_deref(), Some("ValidationException"));
     let at = problem.at.unwrap();
-    assert_eq!((at.part, at.name.as_str(), at.member), (ModelPart::Table, "T", None));
+    assert_eq!(
+        (at.part, at.name.as_str(), at.member),
+        (ModelPart::Table, "T", None)
+    );
     assert!(analysis.collections.is_empty());
     let export = app
         .export_model(&model, ModelExportFormat::CloudFormation, 7, "now")
@@ -153,14 +156,24 @@ async fn a_problem_names_the_part_of_the_model_it_concerns() {
     let dir = tempfile::tempdir().unwrap();
     let app = start(dir.path());
     let at = |model: &Model| {
-        let at = app.analyze_model(model, 7, &traffic()).problem.unwrap().at.unwrap();
+        let at = app
+            .analyze_model(model, 7, &traffic())
+            .problem
+            .unwrap()
+            .at
+            .unwrap();
         (at.part, at.name, at.member)
     };
 
     // A key template naming a field the entity does not have: that entity, that key.
     let mut model = telemetry();
     let reading = model.entities.iter_mut().find(|e| e.name == "Reading").unwrap();
-    reading.keys.iter_mut().find(|k| k.attribute == "recordedAt").unwrap().template = "TS#{when}".into();
+    reading
+        .keys
+        .iter_mut()
+        .find(|k| k.attribute == "recordedAt")
+        .unwrap()
+        .template = "TS#{when}".into();
     assert_eq!(
         at(&model),
         (ModelPart::Entity, "Reading".into(), Some("key:recordedAt".into()))
@@ -171,20 +184,32 @@ async fn a_problem_names_the_part_of_the_model_it_concerns() {
     model.entities[0].keys.retain(|k| k.attribute != "recordedAt");
     assert_eq!(
         at(&model),
-        (ModelPart::Entity, model.entities[0].name.clone(), Some("key:recordedAt".into()))
+        (
+            ModelPart::Entity,
+            model.entities[0].name.clone(),
+            Some("key:recordedAt".into())
+        )
     );
 
     // A pattern given a field its entity lacks.
     let mut model = telemetry();
     let name = model.patterns[0].name.clone();
     model.patterns[0].given.insert("colour".into(), "red".into());
-    assert_eq!(at(&model), (ModelPart::Pattern, name, Some("given:colour".into())));
+    assert_eq!(
+        at(&model),
+        (ModelPart::Pattern, name, Some("given:colour".into()))
+    );
 }
 
 fn dynalite_profile(port: u16, read_only: bool) -> dynotable_app::profiles::ProfileInput {
     use dynotable_app::profiles::{ConnectionInput, ProfileInput, SecretInput};
     ProfileInput {
-        name: if read_only { "dynalite (read-only)" } else { "dynalite" }.into(),
+        name: if read_only {
+            "dynalite (read-only)"
+        } else {
+            "dynalite"
+        }
+        .into(),
         color: "#3366ff".into(),
         region: "us-east-1".into(),
         read_only,
@@ -228,11 +253,20 @@ async fn a_model_is_applied_to_a_connection_as_create_table_and_refused_where_it
     assert_eq!(app.analyze_model(&model, 7, &traffic()).problem, None);
 
     // A read-only connection is refused before anything is sent.
-    let read_only = app.create_profile(dynalite_profile(dynalite.port, true)).await.unwrap();
-    let refused = app.apply_model_to_connection(&read_only.id, &model).await.unwrap_err();
+    let read_only = app
+        .create_profile(dynalite_profile(dynalite.port, true))
+        .await
+        .unwrap();
+    let refused = app
+        .apply_model_to_connection(&read_only.id, &model)
+        .await
+        .unwrap_err();
     assert_eq!(refused.code, ErrorCode::ReadOnly);
 
-    let profile = app.create_profile(dynalite_profile(dynalite.port, false)).await.unwrap();
+    let profile = app
+        .create_profile(dynalite_profile(dynalite.port, false))
+        .await
+        .unwrap();
     let applied = app.apply_model_to_connection(&profile.id, &model).await.unwrap();
     assert_eq!(applied.tables, ["TelemetryModel"]);
     assert_eq!(applied.items, 0);
@@ -241,7 +275,11 @@ async fn a_model_is_applied_to_a_connection_as_create_table_and_refused_where_it
     assert_eq!(created.keys.partition_key.name, "vehicleId");
     assert_eq!(created.keys.sort_key.as_ref().unwrap().name, "recordedAt");
     assert_eq!(created.provisioned, Some((5.0, 4.0)));
-    let gsi = created.indexes.iter().find(|i| i.name == depot.index.name).unwrap();
+    let gsi = created
+        .indexes
+        .iter()
+        .find(|i| i.name == depot.index.name)
+        .unwrap();
     assert_eq!(gsi.kind, IndexKind::Global);
     assert_eq!(gsi.keys.partition_key.name, "depotCode");
     let lsi = created.indexes.iter().find(|i| i.name == "ByFuel").unwrap();
@@ -257,14 +295,23 @@ async fn a_model_is_applied_to_a_connection_as_create_table_and_refused_where_it
     second.name = "TelemetrySecond".into();
     second.local_indexes.clear();
     again.tables.insert(0, second);
-    let refused = app.apply_model_to_connection(&profile.id, &again).await.unwrap_err();
+    let refused = app
+        .apply_model_to_connection(&profile.id, &again)
+        .await
+        .unwrap_err();
     assert_eq!(refused.exception.as_deref(), Some("ResourceInUseException"));
-    let missing = app.describe_table(&profile.id, "TelemetrySecond").await.unwrap_err();
+    let missing = app
+        .describe_table(&profile.id, "TelemetrySecond")
+        .await
+        .unwrap_err();
     assert_eq!(missing.exception.as_deref(), Some("ResourceNotFoundException"));
 
     // A model CreateTable would refuse never reaches the connection.
     let mut invalid = model.clone();
     invalid.tables[0].name = "T".into();
-    let refused = app.apply_model_to_connection(&profile.id, &invalid).await.unwrap_err();
+    let refused = app
+        .apply_model_to_connection(&profile.id, &invalid)
+        .await
+        .unwrap_err();
     assert_eq!(refused.code, ErrorCode::Validation);
 }

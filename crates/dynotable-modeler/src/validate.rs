@@ -15,21 +15,23 @@ use std::collections::BTreeSet;
 
 use dynotable_types::ScalarAttributeType;
 
-use crate::{ModelError, ModelPart};
 use crate::export::create_table::create_table_request;
 use crate::model::{FieldType, Model};
 use crate::template::Template;
+use crate::{ModelError, ModelPart};
 
 /// Checks `model`; the first problem found is the error.
 pub fn validate(model: &Model) -> Result<(), ModelError> {
     let mut names = BTreeSet::new();
     for table in &model.tables {
         if !names.insert(table.name.as_str()) {
-            return Err(ModelError::model(format!(
-                "the table {} is defined twice",
-                table.name
-            ))
-            .at(ModelPart::Table, &table.name, None));
+            return Err(
+                ModelError::model(format!("the table {} is defined twice", table.name)).at(
+                    ModelPart::Table,
+                    &table.name,
+                    None,
+                ),
+            );
         }
         let body = create_table_request(table).to_string();
         dynotable_engine::check_create_table(body.as_bytes())
@@ -38,11 +40,13 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
     let mut entity_names = BTreeSet::new();
     for entity in &model.entities {
         if !entity_names.insert(entity.name.as_str()) {
-            return Err(ModelError::model(format!(
-                "the entity {} is defined twice",
-                entity.name
-            ))
-            .at(ModelPart::Entity, &entity.name, None));
+            return Err(
+                ModelError::model(format!("the entity {} is defined twice", entity.name)).at(
+                    ModelPart::Entity,
+                    &entity.name,
+                    None,
+                ),
+            );
         }
         let table = model.table(&entity.table).ok_or_else(|| {
             ModelError::model(format!(
@@ -66,7 +70,11 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
                         "entity {}: {} is part of the table's key, so every item has it (presence 1)",
                         entity.name, key.name
                     ))
-                    .at(ModelPart::Entity, &entity.name, Some(format!("key:{}", key.name))));
+                    .at(
+                        ModelPart::Entity,
+                        &entity.name,
+                        Some(format!("key:{}", key.name)),
+                    ));
                 }
                 Some(_) => {}
             }
@@ -78,28 +86,44 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
                     "entity {}: {} is filled twice",
                     entity.name, fill.attribute
                 ))
-                .at(ModelPart::Entity, &entity.name, Some(format!("key:{}", fill.attribute))));
+                .at(
+                    ModelPart::Entity,
+                    &entity.name,
+                    Some(format!("key:{}", fill.attribute)),
+                ));
             }
             let Some(ty) = key_types.get(fill.attribute.as_str()) else {
                 return Err(ModelError::model(format!(
                     "entity {}: {} is not a key attribute of {} or of its indexes",
                     entity.name, fill.attribute, table.name
                 ))
-                .at(ModelPart::Entity, &entity.name, Some(format!("key:{}", fill.attribute))));
+                .at(
+                    ModelPart::Entity,
+                    &entity.name,
+                    Some(format!("key:{}", fill.attribute)),
+                ));
             };
             if !(0.0..=1.0).contains(&fill.presence) {
                 return Err(ModelError::model(format!(
                     "entity {}: the presence of {} must be between 0 and 1",
                     entity.name, fill.attribute
                 ))
-                .at(ModelPart::Entity, &entity.name, Some(format!("key:{}", fill.attribute))));
+                .at(
+                    ModelPart::Entity,
+                    &entity.name,
+                    Some(format!("key:{}", fill.attribute)),
+                ));
             }
             let template = Template::parse(&fill.template).map_err(|e| {
                 ModelError::template(format!(
                     "entity {}, key {}: {}",
                     entity.name, fill.attribute, e.message
                 ))
-                .at(ModelPart::Entity, &entity.name, Some(format!("key:{}", fill.attribute)))
+                .at(
+                    ModelPart::Entity,
+                    &entity.name,
+                    Some(format!("key:{}", fill.attribute)),
+                )
             })?;
             for name in template.fields() {
                 let Some(field) = entity.field(name) else {
@@ -107,7 +131,11 @@ pub fn validate(model: &Model) -> Result<(), ModelError> {
                         "entity {}, key {}: the template names {name}, which is not a field",
                         entity.name, fill.attribute
                     ))
-                    .at(ModelPart::Entity, &entity.name, Some(format!("key:{}", fill.attribute))));
+                    .at(
+                        ModelPart::Entity,
+                        &entity.name,
+                        Some(format!("key:{}", fill.attribute)),
+                    ));
                 };
                 let fits = match ty {
                     ScalarAttributeType::S => matches!(field.ty, FieldType::S | FieldType::N),
