@@ -9,6 +9,7 @@ and applies it under a table name of its own, so the first test's TelemetryModel
 Each test starts its own window (conftest.py) and opens what it needs through window.py.
 """
 
+import json
 import re
 
 from selenium.webdriver.common.by import By
@@ -227,3 +228,11 @@ def test_the_telemetry_model_built_from_nothing_in_the_form_takes_the_depot_gsi_
     applied = present(window, '[data-testid="modeler-applied"]', "what was created")
     assert content(applied) == f"Created {FORM_TABLE} with 222 items.", content(applied)
     present(window, f'[data-testid="open-table-{FORM_TABLE}"]', "the applied table in the sidebar")
+
+    # The JSON view is the same model the form built.
+    click_css(window, '[data-testid="modeler-view-json"]', "the JSON view")
+    model = json.loads(present(window, '[data-testid="modeler-model"]', "the model's JSON").get_attribute("value"))
+    assert [t["name"] for t in model["tables"]] == [FORM_TABLE], model["tables"]
+    assert [i["name"] for i in model["tables"][0]["globalIndexes"]] == ["ByDepotCode"], model["tables"][0]
+    assert [e["name"] for e in model["entities"]] == ["Vehicle", "Reading"], model["entities"]
+    assert [p["name"] for p in model["patterns"]] == ["ByDepot"], model["patterns"]
