@@ -80,6 +80,7 @@ const COMMANDS: &[&str] = &[
     "export_model",
     "import_workbench_model",
     "apply_model_to_embedded",
+    "apply_model_to_connection",
     "parse_expressions",
     "check_expressions",
     "sort_key_operators",

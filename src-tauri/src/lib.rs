@@ -87,6 +87,7 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::modeler::export_model,
             commands::modeler::import_workbench_model,
             commands::modeler::apply_model_to_embedded,
+            commands::modeler::apply_model_to_connection,
             commands::parse_expressions,
             commands::check_expressions,
             commands::sort_key_operators,

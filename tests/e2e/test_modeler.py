@@ -3,12 +3,19 @@ Telemetry starter model, VEH#V-7741's box forms on the table with the most items
 pattern is flagged as a Scan with a suggested GSI, taking the suggestion makes it a Query on the
 new index, and the model is applied to the embedded engine, tables and sample data.
 
+The second test builds the same model from nothing in the form (New model, then no JSON typed)
+and applies it under a table name of its own, so the first test's TelemetryModel stays as it was.
+
 Each test starts its own window (conftest.py) and opens what it needs through window.py.
 """
 
+import json
+import re
+
 from selenium.webdriver.common.by import By
 
-from window import click, click_css, content, engine_ready, present, wait_for
+from conftest import screenshot
+from window import choose, click, click_css, content, css, engine_ready, present, settle, type_into, wait_for
 
 
 def test_the_telemetry_model_forms_its_boxes_takes_the_suggested_gsi_and_is_applied(window):
@@ -62,3 +69,170 @@ def test_the_telemetry_model_forms_its_boxes_takes_the_suggested_gsi_and_is_appl
     assert "depotCode" in content(read), content(read)
     summary = content(present(window, f'{screen} [data-testid="qb-summary"]', "the bar's summary"))
     assert "returned" in summary and "RCU" in summary, summary
+
+
+# The table the form-built model is applied as: a name no other test uses, since every window of
+# a run shares one data folder (the demo's Telemetry and the first test's TelemetryModel stay).
+FORM_TABLE = "TelemetryFromForm"
+
+
+def fill(driver, test_id: str, text: str) -> None:
+    type_into(driver, present(driver, f'[data-testid="{test_id}"]', test_id), text, test_id)
+
+
+def pick(driver, test_id: str, value: str) -> None:
+    choose(driver, present(driver, f'[data-testid="{test_id}"]', test_id), value, test_id)
+
+
+def tick(driver, test_id: str) -> None:
+    click_css(driver, f'[data-testid="{test_id}"]', test_id)
+
+
+def box_items(box) -> int:
+    """A modeler box's item count (its second line: `99 items · 7.3 KB`)."""
+    return int(re.match(r"([\d,]+) items", content(box.find_element(By.CSS_SELECTOR, "span"))).group(1).replace(",", ""))
+
+
+def form_screenshots(driver, name: str) -> None:
+    """`name`.png in the light theme and `name`-dark.png in the dark one, then the theme as a new
+    user has it (following the system) for the tests after this one."""
+    def theme(choice: str) -> None:
+        for _ in range(3):
+            if content(css(driver, '[data-testid="theme-toggle"]')).endswith(f"Theme: {choice}"):
+                return
+            click_css(driver, '[data-testid="theme-toggle"]', "the theme toggle")
+
+    try:
+        theme("light")
+        settle()
+        screenshot(driver, f"{name}.png")
+        theme("dark")
+        settle()
+        screenshot(driver, f"{name}-dark.png")
+    finally:
+        theme("system")
+
+
+def test_the_telemetry_model_built_from_nothing_in_the_form_takes_the_depot_gsi_and_is_applied(window):
+    engine_ready(window)
+    click_css(window, '[data-testid="open-modeler"]', "the status bar's Data modeler button")
+    click_css(window, '[data-testid="modeler-new"]', "New model")
+    present(window, '[data-testid="modeler-form"]', "the model form")
+    assert not window.find_elements(By.CSS_SELECTOR, '[data-testid="mf-table-0"]'), "New model still has a table"
+
+    # The table: vehicleId / recordedAt, both strings.
+    click_css(window, '[data-testid="mf-add-table"]', "Add table")
+    fill(window, "mf-table-0-name", FORM_TABLE)
+    fill(window, "mf-table-0-pk-name", "vehicleId")
+    tick(window, "mf-table-0-has-sk")
+    fill(window, "mf-table-0-sk-name", "recordedAt")
+
+    # Vehicles: VEH#{vehicleId} / META, twelve of them, in four depots of unequal size.
+    click_css(window, '[data-testid="mf-add-entity"]', "Add entity type")
+    fill(window, "mf-entity-0-name", "Vehicle")
+    fill(window, "mf-entity-0-key-vehicleId-template", "VEH#{vehicleId}")
+    fill(window, "mf-entity-0-key-recordedAt-template", "META")
+    click_css(window, '[data-testid="mf-entity-0-add-field"]', "Add field")
+    fill(window, "mf-entity-0-field-0-name", "vehicleId")
+    fill(window, "mf-entity-0-field-0-gen-prefix", "V-")
+    fill(window, "mf-entity-0-field-0-gen-start", "7741")
+    fill(window, "mf-entity-0-field-0-gen-step", "7")
+    fill(window, "mf-entity-0-field-0-gen-width", "4")
+    click_css(window, '[data-testid="mf-entity-0-add-field"]', "Add field")
+    fill(window, "mf-entity-0-field-1-name", "depotCode")
+    pick(window, "mf-entity-0-field-1-gen-kind", "choice")
+    fill(window, "mf-entity-0-field-1-gen-values", "DEP-N, DEP-S, DEP-E, DEP-W")
+    fill(window, "mf-entity-0-field-1-gen-weights", "4, 2, 1, 1")
+    fill(window, "mf-entity-0-count", "12")
+
+    # Readings: VEH#{vehicleId} / TS#{recordedAt}, V-7741 reporting ten times as often.
+    click_css(window, '[data-testid="mf-add-entity"]', "Add entity type")
+    fill(window, "mf-entity-1-name", "Reading")
+    fill(window, "mf-entity-1-key-vehicleId-template", "VEH#{vehicleId}")
+    fill(window, "mf-entity-1-key-recordedAt-template", "TS#{recordedAt}")
+    click_css(window, '[data-testid="mf-entity-1-add-field"]', "Add field")
+    fill(window, "mf-entity-1-field-0-name", "vehicleId")
+    pick(window, "mf-entity-1-field-0-gen-kind", "ref")
+    pick(window, "mf-entity-1-field-0-gen-entity", "Vehicle")
+    pick(window, "mf-entity-1-field-0-gen-field", "vehicleId")
+    tick(window, "mf-entity-1-field-0-gen-skew")
+    fill(window, "mf-entity-1-field-0-gen-hot", "1")
+    fill(window, "mf-entity-1-field-0-gen-factor", "10")
+    click_css(window, '[data-testid="mf-entity-1-add-field"]', "Add field")
+    fill(window, "mf-entity-1-field-1-name", "depotCode")
+    pick(window, "mf-entity-1-field-1-gen-kind", "lookup")
+    pick(window, "mf-entity-1-field-1-gen-entity", "Vehicle")
+    pick(window, "mf-entity-1-field-1-gen-by", "vehicleId")
+    pick(window, "mf-entity-1-field-1-gen-field", "depotCode")
+    click_css(window, '[data-testid="mf-entity-1-add-field"]', "Add field")
+    fill(window, "mf-entity-1-field-2-name", "recordedAt")
+    pick(window, "mf-entity-1-field-2-gen-kind", "time")
+    fill(window, "mf-entity-1-field-2-gen-start", "1741939200")
+    fill(window, "mf-entity-1-field-2-gen-step", "60")
+    pick(window, "mf-entity-1-field-2-gen-per", "vehicleId")
+    click_css(window, '[data-testid="mf-entity-1-add-field"]', "Add field")
+    fill(window, "mf-entity-1-field-3-name", "speedKph")
+    pick(window, "mf-entity-1-field-3-type", "N")
+    pick(window, "mf-entity-1-field-3-gen-kind", "number")
+    fill(window, "mf-entity-1-field-3-gen-max", "110")
+    fill(window, "mf-entity-1-count", "210")
+    fill(window, "mf-entity-1-writes", "40")
+    fill(window, "mf-entity-1-retention", "90")
+
+    # VEH#V-7741's box forms on the table: the largest collection, META and its readings.
+    def v7741(d):
+        if d.find_elements(By.CSS_SELECTOR, '[data-testid="modeler-form-problem"]'):
+            return None
+        boxes = d.find_elements(By.CSS_SELECTOR, '[data-testid="modeler-target-table"] [data-testid="modeler-box"]')
+        box = next((b for b in boxes if "VEH#V-7741" in content(b)), None)
+        return (box, boxes) if box is not None and box_items(box) > 13 else None
+
+    box, boxes = wait_for(window, "VEH#V-7741's box with its readings", v7741)
+    assert box_items(box) == max(box_items(b) for b in boxes), [content(b) for b in boxes]
+    assert "Reading" in box.get_attribute("title") and "Vehicle: 1" in box.get_attribute("title"), box.get_attribute("title")
+
+    # The ByDepot pattern: a depot's readings, newest first. No index serves it yet.
+    click_css(window, '[data-testid="mf-add-pattern"]', "Add access pattern")
+    fill(window, "mf-pattern-0-name", "ByDepot")
+    pick(window, "mf-pattern-0-entity", "Reading")
+    click_css(window, '[data-testid="mf-pattern-0-add-given"]', "Add known field")
+    pick(window, "mf-pattern-0-given-0-field", "depotCode")
+    fill(window, "mf-pattern-0-given-0-value", "DEP-N")
+    pick(window, "mf-pattern-0-order", "recordedAt")
+    tick(window, "mf-pattern-0-descending")
+    fill(window, "mf-pattern-0-limit", "50")
+
+    def by_depot(d, operation):
+        cards = d.find_elements(By.CSS_SELECTOR, '[data-testid="modeler-pattern"]')
+        return next((c for c in cards if content(c).startswith("ByDepot") and operation in content(c)), None)
+
+    scan = wait_for(window, "ByDepot flagged as a Scan", lambda d: by_depot(d, "Scan on"))
+    assert "Suggested GSI ByDepotCode" in content(scan), content(scan)
+    # The form beside the analysis: the pattern just made on the left, its Scan on the right.
+    window.execute_script("arguments[0].scrollIntoView({block: 'center'})", scan)
+    form_screenshots(window, "modeler-form")
+
+    click(window, scan.find_element(By.CSS_SELECTOR, '[data-testid="modeler-take-suggestion"]'), "Take it")
+    served = wait_for(window, "ByDepot served by a Query on the new GSI", lambda d: by_depot(d, "Query on"))
+    assert f"Query on {FORM_TABLE} · ByDepotCode" in content(served), content(served)
+    # The form shows the taken GSI, and the readings filling its key.
+    gsi = present(window, '[data-testid="mf-table-0-gsi-0-name"]', "the GSI in the form")
+    assert gsi.get_attribute("value") == "ByDepotCode"
+    assert css(window, '[data-testid="mf-entity-1-key-depotCode-fills"]').is_selected()
+    present(window, '[data-testid="modeler-target-ByDepotCode"]', "the new index's collections")
+
+    # Applied to the embedded engine: the table and its 222 sample items.
+    apply = present(window, '[data-testid="modeler-apply"]', "Apply to the embedded engine")
+    click(window, apply, "Apply to the embedded engine")
+    click_css(window, '[data-testid="modeler-apply-confirm"]', "the confirmation")
+    applied = present(window, '[data-testid="modeler-applied"]', "what was created")
+    assert content(applied) == f"Created {FORM_TABLE} with 222 items.", content(applied)
+    present(window, f'[data-testid="open-table-{FORM_TABLE}"]', "the applied table in the sidebar")
+
+    # The JSON view is the same model the form built.
+    click_css(window, '[data-testid="modeler-view-json"]', "the JSON view")
+    model = json.loads(present(window, '[data-testid="modeler-model"]', "the model's JSON").get_attribute("value"))
+    assert [t["name"] for t in model["tables"]] == [FORM_TABLE], model["tables"]
+    assert [i["name"] for i in model["tables"][0]["globalIndexes"]] == ["ByDepotCode"], model["tables"][0]
+    assert [e["name"] for e in model["entities"]] == ["Vehicle", "Reading"], model["entities"]
+    assert [p["name"] for p in model["patterns"]] == ["ByDepot"], model["patterns"]

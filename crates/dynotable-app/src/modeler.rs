@@ -12,18 +12,26 @@
 //! - **Applying** to the embedded engine sends CreateTable for each table and the sample
 //!   items with BatchWriteItem (25 at a time, rule B.7) through the engine's own API, as any
 //!   client would; a table that already exists is refused before anything is written.
+//! - **Applying to a connection** (AWS or any endpoint) creates the tables only — keys, billing
+//!   and indexes, no sample data — through the connection's SDK client with the same CreateTable
+//!   [`App::create_table`] sends for the create-table form; a read-only connection, or a table
+//!   already there, is refused before anything is created. The UI asks for confirmation first.
 
 use dynotable_engine::ErrorKind;
-use dynotable_modeler::ModelError;
 use dynotable_modeler::collections::{Growth, TargetCollections, collections, growth};
 use dynotable_modeler::export::{cdk, cloudformation, create_table, terraform, workbench};
 use dynotable_modeler::generate::generate;
 use dynotable_modeler::partitions::{PartitionMap, partition_map};
 use dynotable_modeler::patterns::{Resolution, resolve_all};
 use dynotable_modeler::suggest;
+use dynotable_modeler::{ModelError, ProblemAt};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use crate::dto::{
+    Billing as NewBilling, IndexKind, KeyAttribute, KeySchema, NewIndex, NewTable, Projection,
+    ProjectionType, ScalarType,
+};
 use crate::{App, CommandError, ErrorCode};
 
 // The modeler's model and inputs, as the shell's commands name them.
@@ -41,6 +49,8 @@ pub struct ModelProblem {
     pub message: String,
     /// DynamoDB's exception when the rule broken is CreateTable's.
     pub exception: Option<String>,
+    /// The table, entity or pattern (and member of it) the problem concerns, when known.
+    pub at: Option<ProblemAt>,
 }
 
 impl From<ModelError> for ModelProblem {
@@ -52,6 +62,7 @@ impl From<ModelError> for ModelProblem {
                 .unwrap_or_default(),
             message: error.message,
             exception: error.exception,
+            at: error.at,
         }
     }
 }
@@ -127,7 +138,124 @@ fn analysis(model: &Model, seed: u32, traffic: &TrafficModel) -> Result<ModelAna
     })
 }
 
+/// A table of the model as the create-table form's draft: the same keys, billing and indexes
+/// (an LSI's partition key is the table's, rule B.7), no stream, TTL or tags.
+fn new_table(table: &dynotable_modeler::model::TableModel) -> NewTable {
+    use dynotable_modeler::model::{Billing as ModelBilling, KeyAttr, Projection as ModelProjection};
+    use dynotable_types::ScalarAttributeType;
+    let key = |k: &KeyAttr| KeyAttribute {
+        name: k.name.clone(),
+        ty: match k.ty {
+            ScalarAttributeType::S => ScalarType::S,
+            ScalarAttributeType::N => ScalarType::N,
+            ScalarAttributeType::B => ScalarType::B,
+        },
+    };
+    let keys = |partition: &KeyAttr, sort: Option<&KeyAttr>| KeySchema {
+        partition_key: key(partition),
+        sort_key: sort.map(key),
+        more_partition_keys: Vec::new(),
+        more_sort_keys: Vec::new(),
+    };
+    let projection = |p: &ModelProjection| match p {
+        ModelProjection::All => Projection {
+            ty: ProjectionType::All,
+            attributes: Vec::new(),
+        },
+        ModelProjection::KeysOnly => Projection {
+            ty: ProjectionType::KeysOnly,
+            attributes: Vec::new(),
+        },
+        ModelProjection::Include(attributes) => Projection {
+            ty: ProjectionType::Include,
+            attributes: attributes.clone(),
+        },
+    };
+    let indexes = table
+        .global_indexes
+        .iter()
+        .map(|i| (i, IndexKind::Global, &i.partition_key))
+        .chain(
+            table
+                .local_indexes
+                .iter()
+                .map(|i| (i, IndexKind::Local, &table.partition_key)),
+        )
+        .map(|(index, kind, partition)| NewIndex {
+            name: index.name.clone(),
+            kind,
+            keys: keys(partition, index.sort_key.as_ref()),
+            projection: projection(&index.projection),
+        })
+        .collect();
+    NewTable {
+        name: table.name.clone(),
+        keys: keys(&table.partition_key, table.sort_key.as_ref()),
+        billing: match table.billing {
+            ModelBilling::OnDemand => NewBilling::OnDemand,
+            ModelBilling::Provisioned {
+                read_units,
+                write_units,
+            } => NewBilling::Provisioned {
+                read_units: u32::try_from(read_units).unwrap_or(u32::MAX),
+                write_units: u32::try_from(write_units).unwrap_or(u32::MAX),
+            },
+        },
+        indexes,
+        stream_view_type: None,
+        ttl_attribute: None,
+        tags: Vec::new(),
+    }
+}
+
 impl App {
+    /// Creates the model's tables on the connection `profile_id` (AWS or any endpoint): keys,
+    /// billing and indexes, with the CreateTable the create-table form sends; no sample data.
+    /// Refused before anything is created when the model is not valid, the connection is
+    /// read-only, or one of the tables is already there.
+    pub async fn apply_model_to_connection(
+        &self,
+        profile_id: &str,
+        model: &Model,
+    ) -> Result<AppliedModel, CommandError> {
+        dynotable_modeler::validate::validate(model).map_err(command_error)?;
+        let session = self.session(profile_id).await?;
+        session.writable()?;
+        for table in &model.tables {
+            match session
+                .client
+                .describe_table()
+                .table_name(&table.name)
+                .send()
+                .await
+            {
+                Ok(_) => {
+                    return Err(CommandError {
+                        code: ErrorCode::Validation,
+                        message: format!(
+                            "The connection already has a table {}; nothing was created. Delete it or rename the model's.",
+                            table.name
+                        ),
+                        exception: Some("ResourceInUseException".into()),
+                    });
+                }
+                Err(err) => {
+                    let error = CommandError::from_sdk(&err);
+                    if error.exception.as_deref() != Some("ResourceNotFoundException") {
+                        return Err(error);
+                    }
+                }
+            }
+        }
+        for table in &model.tables {
+            self.create_table(profile_id, new_table(table)).await?;
+        }
+        Ok(AppliedModel {
+            tables: model.tables.iter().map(|t| t.name.clone()).collect(),
+            items: 0,
+        })
+    }
+
     /// The model's collections, patterns, growth and partition maps for the sample made from
     /// `seed`, or the problem that keeps the model from being analysed.
     pub fn analyze_model(&self, model: &Model, seed: u32, traffic: &TrafficModel) -> ModelAnalysis {

@@ -11,6 +11,34 @@ pub struct ModelError {
     pub code: ErrorCode,
     pub message: String,
     pub exception: Option<String>,
+    /// The part of the model the problem concerns, when it is known, so an editor can show the
+    /// message beside that part.
+    pub at: Option<ProblemAt>,
+}
+
+/// Where in a model a problem lies: a table, an entity or an access pattern by name, and the
+/// member of it when one is to blame.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct ProblemAt {
+    pub part: ModelPart,
+    /// The table's, entity's or pattern's name.
+    pub name: String,
+    /// The member to blame: `table` (an entity's table), `key:<attribute>` (a key it fills),
+    /// `field:<name>` (a field and its generator), `entity`, `given:<field>`, `range`,
+    /// `orderBy` or `rate` (a pattern's); `None` for the part as a whole.
+    pub member: Option<String>,
+}
+
+/// The three kinds of part a model has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub enum ModelPart {
+    Table,
+    Entity,
+    Pattern,
 }
 
 /// What kind of problem a [`ModelError`] is.
@@ -37,7 +65,18 @@ impl ModelError {
             code,
             message: message.into(),
             exception: None,
+            at: None,
         }
+    }
+
+    /// The error, placed on `part` `name` (and its `member`, if given).
+    pub fn at(mut self, part: ModelPart, name: &str, member: Option<String>) -> ModelError {
+        self.at = Some(ProblemAt {
+            part,
+            name: name.to_owned(),
+            member,
+        });
+        self
     }
 
     pub fn model(message: impl Into<String>) -> ModelError {
@@ -66,6 +105,11 @@ impl ModelError {
             code: ErrorCode::InvalidTable,
             message: format!("table {table}: {}", error.message),
             exception: Some(error.kind.name().to_owned()),
+            at: Some(ProblemAt {
+                part: ModelPart::Table,
+                name: table.to_owned(),
+                member: None,
+            }),
         }
     }
 }

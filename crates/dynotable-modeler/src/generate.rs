@@ -20,9 +20,9 @@ use std::collections::BTreeMap;
 use dynotable_types::{AttributeValue, Item, Number, ScalarAttributeType};
 use serde::{Deserialize, Serialize};
 
-use crate::ModelError;
 use crate::model::{Entity, FieldType, Model};
 use crate::template::Template;
+use crate::{ModelError, ModelPart};
 
 /// How a field's sample values are made.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -244,9 +244,11 @@ fn generate_entity(
             if *presence < 1.0 && dice.unit() >= *presence {
                 continue;
             }
-            let value = template.expand(*ty, &record).map_err(|e| {
-                ModelError::template(format!("entity {}, key {attribute}: {}", entity.name, e.message))
-            })?;
+            let value =
+                template.expand(*ty, &record).map_err(|e| {
+                    ModelError::template(format!("entity {}, key {attribute}: {}", entity.name, e.message))
+                        .at(ModelPart::Entity, &entity.name, Some(format!("key:{attribute}")))
+                })?;
             item.insert(attribute.clone(), value);
         }
         for (name, value) in &record {
@@ -269,8 +271,13 @@ fn draw(
     counters: &mut BTreeMap<(String, String), i64>,
     dice: &mut Dice,
 ) -> Result<AttributeValue, ModelError> {
-    let fail =
-        |why: &str| ModelError::generator(format!("entity {}, field {}: {why}", entity.name, field.name));
+    let fail = |why: &str| {
+        ModelError::generator(format!("entity {}, field {}: {why}", entity.name, field.name)).at(
+            ModelPart::Entity,
+            &entity.name,
+            Some(format!("field:{}", field.name)),
+        )
+    };
     let text = match &field.generator {
         Generator::Sequence {
             prefix,

@@ -39,5 +39,5 @@ pub mod suggest;
 pub mod template;
 pub mod validate;
 
-pub use error::{ErrorCode, ModelError};
+pub use error::{ErrorCode, ModelError, ModelPart, ProblemAt};
 pub use model::Model;

@@ -90,7 +90,17 @@ struct Candidate<'a> {
 
 /// Resolves every pattern of the model against its sample data.
 pub fn resolve_all(model: &Model, sample: &Sample) -> Result<Vec<Resolution>, ModelError> {
-    model.patterns.iter().map(|p| resolve(model, sample, p)).collect()
+    model
+        .patterns
+        .iter()
+        .map(|p| {
+            // A problem found while resolving is the pattern's, unless it names a part itself.
+            resolve(model, sample, p).map_err(|e| match e.at {
+                Some(_) => e,
+                None => e.at(crate::ModelPart::Pattern, &p.name, None),
+            })
+        })
+        .collect()
 }
 
 /// Resolves one pattern.

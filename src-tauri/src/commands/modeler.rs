@@ -60,3 +60,15 @@ pub async fn apply_model_to_embedded(
 ) -> Result<AppliedModel, CommandError> {
     app.apply_model_to_embedded(&model, seed).await
 }
+
+/// The data modeler: the model's tables (keys, billing, indexes; no sample data) created on a
+/// connection, AWS or any endpoint, with CreateTable.
+#[tauri::command]
+#[specta::specta]
+pub async fn apply_model_to_connection(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    model: Model,
+) -> Result<AppliedModel, CommandError> {
+    app.apply_model_to_connection(&profile_id, &model).await
+}

@@ -178,8 +178,9 @@ export function App() {
                 </div>
               ))}
               {modeler && (
-                <div key={MODELER} hidden={shownId !== MODELER}>
+                <div key={MODELER} hidden={shownId !== MODELER} className="modeler-host">
                   <ModelerScreen
+                    onApplied={() => setTablesChanged((n) => n + 1)}
                     onRunPattern={
                       demo.status === "ok"
                         ? (read) =>

@@ -191,6 +191,11 @@ export const commands = {
 	/**  The data modeler: the model's tables and sample data created in the embedded engine. */
 	applyModelToEmbedded: (model: Model, seed: number) => typedError<AppliedModel, CommandError>(__TAURI_INVOKE("apply_model_to_embedded", { model, seed })),
 	/**
+	 *  The data modeler: the model's tables (keys, billing, indexes; no sample data) created on a
+	 *  connection, AWS or any endpoint, with CreateTable.
+	 */
+	applyModelToConnection: (profileId: string, model: Model) => typedError<AppliedModel, CommandError>(__TAURI_INVOKE("apply_model_to_connection", { profileId, model })),
+	/**
 	 *  The expression builder's text mode: typed expressions with their maps, as builder states, or
 	 *  DynamoDB's objections at their positions.
 	 */
@@ -1210,6 +1215,9 @@ export type ModelBilling = { mode: "onDemand" } |
 /**  An export of the model. */
 export type ModelExportFormat = "createTable" | "cloudFormation" | "cdk" | "terraform" | "workbench";
 
+/**  The three kinds of part a model has. */
+export type ModelPart = "table" | "entity" | "pattern";
+
 /**  Why the model cannot be analysed: the modeler's error as data for the UI. */
 export type ModelProblem = {
 	/**
@@ -1220,6 +1228,8 @@ export type ModelProblem = {
 	message: string,
 	/**  DynamoDB's exception when the rule broken is CreateTable's. */
 	exception: string | null,
+	/**  The table, entity or pattern (and member of it) the problem concerns, when known. */
+	at: ProblemAt | null,
 };
 
 /**
@@ -1347,6 +1357,22 @@ export type Placement = {
 	 */
 	collection: number | null,
 	position: number | null,
+};
+
+/**
+ *  Where in a model a problem lies: a table, an entity or an access pattern by name, and the
+ *  member of it when one is to blame.
+ */
+export type ProblemAt = {
+	part: ModelPart,
+	/**  The table's, entity's or pattern's name. */
+	name: string,
+	/**
+	 *  The member to blame: `table` (an entity's table), `key:<attribute>` (a key it fills),
+	 *  `field:<name>` (a field and its generator), `entity`, `given:<field>`, `range`,
+	 *  `orderBy` or `rate` (a pattern's); `None` for the part as a whole.
+	 */
+	member: string | null,
 };
 
 /**  A profile as the UI sees it. */

@@ -105,6 +105,14 @@ function fakeSource(): ModelerSource & { models: Model[] } {
     exportModel: vi.fn(() => ok('resource "aws_dynamodb_table" "telemetry_model" {}\n')),
     importWorkbenchModel: vi.fn(() => ok({ name: "Imported", tables: [] } as unknown as Model)),
     applyModelToEmbedded: vi.fn(() => ok({ tables: ["TelemetryModel"], items: 222 })),
+    applyModelToConnection: vi.fn(() => ok({ tables: ["TelemetryModel"], items: 0 })),
+    listProfiles: vi.fn(() =>
+      ok([
+        { id: "embedded", name: "Embedded", color: "#000000", region: "local", readOnly: false, connection: { kind: "embedded" } },
+        { id: "p-ro", name: "prod (read-only)", color: "#ff0000", region: "eu-west-1", readOnly: true, connection: { kind: "aws-profile", profileName: "prod" } },
+        { id: "p-dev", name: "dev", color: "#00ff00", region: "eu-west-1", readOnly: false, connection: { kind: "aws-profile", profileName: "dev" } },
+      ]),
+    ),
   } as unknown as ModelerSource & { models: Model[] };
 }
 
@@ -123,7 +131,9 @@ describe("ModelerScreen", () => {
     expect(screen.getByTestId("modeler-partitions").textContent).toContain("not public");
 
     fireEvent.click(screen.getByTestId("modeler-take-suggestion"));
-    await waitFor(() => expect(screen.queryByTestId("modeler-take-suggestion")).toBeNull());
+    // The form on the left re-renders with the taken index too: slow on a busy machine.
+    await waitFor(() => expect(screen.queryByTestId("modeler-take-suggestion")).toBeNull(), { timeout: 5000 });
+    fireEvent.click(screen.getByTestId("modeler-view-json"));
     expect((screen.getByTestId("modeler-model") as HTMLTextAreaElement).value).toContain('"ByDepotCode"');
     expect(screen.getAllByTestId("modeler-pattern")[1]!.textContent).toContain("Query on TelemetryModel · ByDepotCode");
   });
@@ -143,6 +153,7 @@ describe("ModelerScreen", () => {
     render(<ModelerScreen source={source} />);
     await screen.findAllByTestId("modeler-box");
     const calls = (source.analyzeModel as ReturnType<typeof vi.fn>).mock.calls.length;
+    fireEvent.click(screen.getByTestId("modeler-view-json"));
     const editor = screen.getByTestId("modeler-model") as HTMLTextAreaElement;
     const good = editor.value;
     fireEvent.change(editor, { target: { value: good.slice(0, 20) } });
@@ -155,7 +166,8 @@ describe("ModelerScreen", () => {
 
   it("exports, and applies to the embedded engine only once confirmed", async () => {
     const source = fakeSource();
-    render(<ModelerScreen source={source} />);
+    const onApplied = vi.fn();
+    render(<ModelerScreen source={source} onApplied={onApplied} />);
     await screen.findAllByTestId("modeler-box");
     fireEvent.click(screen.getByText("Terraform"));
     expect((await screen.findByTestId("modeler-export")).textContent).toContain("aws_dynamodb_table");
@@ -165,6 +177,30 @@ describe("ModelerScreen", () => {
     expect(source.applyModelToEmbedded).not.toHaveBeenCalled();
     fireEvent.click(screen.getByTestId("modeler-apply-confirm"));
     expect((await screen.findByTestId("modeler-applied")).textContent).toBe("Created TelemetryModel with 222 items.");
+    // The connection lists hear of the new tables.
+    expect(onApplied).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("applying to a connection", () => {
+  it("offers every connection but the embedded engine, refuses a read-only one, and creates only once confirmed", async () => {
+    const source = fakeSource();
+    const onApplied = vi.fn();
+    render(<ModelerScreen source={source} onApplied={onApplied} />);
+    const choice = (await screen.findByTestId("modeler-apply-connection-choice")) as HTMLSelectElement;
+    expect([...choice.options].map((o) => o.value)).toEqual(["p-ro", "p-dev"]);
+    // The first, read-only, cannot be applied to.
+    expect((screen.getByTestId("modeler-apply-connection-start") as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(choice, { target: { value: "p-dev" } });
+    fireEvent.click(screen.getByTestId("modeler-apply-connection-start"));
+    expect(screen.getByRole("group", { name: "Confirm" }).textContent).toContain("Create TelemetryModel on dev (eu-west-1)?");
+    expect(source.applyModelToConnection).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByTestId("modeler-apply-connection-confirm"));
+    expect((await screen.findByTestId("modeler-applied-connection")).textContent).toBe("Created TelemetryModel on dev.");
+    const [profileId, model] = (source.applyModelToConnection as ReturnType<typeof vi.fn>).mock.calls[0]! as [string, Model];
+    expect(profileId).toBe("p-dev");
+    expect(model.tables[0]!.name).toBe("TelemetryModel");
+    expect(onApplied).toHaveBeenCalledTimes(1);
   });
 });
 

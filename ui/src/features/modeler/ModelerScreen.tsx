@@ -1,6 +1,6 @@
 /**
- * The data modeler (issue 21): a key schema sketched as JSON — tables, entity types with key
- * templates, access patterns — and, live while it is edited, the collections its sample data
+ * The data modeler (issue 21): a key schema sketched in a form or as JSON (two views of one
+ * model) — tables, entity types with key templates, access patterns — and, live while it is edited, the collections its sample data
  * forms on the table and every index (dashed boxes with their sizes), each pattern's Query with
  * its cost (a Scan flagged, with the GSI that would serve it), the largest collection's growth
  * against the LSI 10 GB limit, and the partition map. Exports, NoSQL Workbench import, and
@@ -10,6 +10,8 @@ import { useState } from "react";
 import type { ModelExportFormat, PartitionMap, ReadRequest, Resolution, TargetCollections } from "../../ipc/bindings.gen";
 import { errorTitle } from "../../ipc/result";
 import { formatBytes, formatCount, formatUnits } from "../../shared/format";
+import { ApplyToConnection } from "./ApplyToConnection";
+import { ModelForm } from "./form/ModelForm";
 import { defaultSource, type ModelerSource } from "./source";
 import { useModeler } from "./useModeler";
 import "./modeler.css";
@@ -141,22 +143,64 @@ function Partitions({ map }: { map: PartitionMap }) {
 export function ModelerScreen({
   source = defaultSource,
   onRunPattern,
+  onApplied,
 }: {
   source?: ModelerSource;
+  /** Heard once the model's tables are created, so the connection lists show them. */
+  onApplied?: (() => void) | undefined;
   /** Runs a pattern's request on the embedded engine (its table's tab, the query bar). */
   onRunPattern?: ((read: ReadRequest) => void) | undefined;
 }) {
-  const m = useModeler(source);
+  const m = useModeler(source, onApplied);
   const [workbench, setWorkbench] = useState("");
   const [confirming, setConfirming] = useState(false);
+  const [view, setView] = useState<"form" | "json">("form");
   const a = m.analysis;
   const number = (text: string, fallback: number) => (Number.isFinite(Number(text)) && text !== "" ? Number(text) : fallback);
   return (
     <div className="modeler">
       <div className="modeler-editor">
-        <label htmlFor="modeler-model">Model (JSON)</label>
-        <textarea id="modeler-model" data-testid="modeler-model" spellCheck={false} value={m.text} onChange={(e) => m.setText(e.target.value)} />
-        {!m.parsed.ok && <p className="modeler-error">{m.parsed.message}</p>}
+        <div className="modeler-controls">
+          <button type="button" onClick={m.newModel} data-testid="modeler-new">
+            New model
+          </button>
+          <button type="button" onClick={m.starterModel} data-testid="modeler-starter">
+            Telemetry starter
+          </button>
+          <span className="modeler-views" role="tablist" aria-label="Model editor">
+            {(["form", "json"] as const).map((v) => (
+              <button
+                key={v}
+                type="button"
+                role="tab"
+                id={`modeler-view-${v}`}
+                aria-selected={view === v}
+                aria-controls="modeler-view-panel"
+                className={view === v ? "selected" : undefined}
+                data-testid={`modeler-view-${v}`}
+                onClick={() => setView(v)}
+              >
+                {v === "form" ? "Form" : "JSON"}
+              </button>
+            ))}
+          </span>
+        </div>
+        {!m.parsed.ok && (
+          <p className="modeler-error" data-testid="modeler-parse-error">
+            {m.parsed.message}
+            {view === "form" ? " The form shows the last valid model; a change made in it replaces the text." : ""}
+          </p>
+        )}
+        <div className="modeler-view" id="modeler-view-panel" role="tabpanel" aria-labelledby={`modeler-view-${view}`}>
+          {view === "form" ? (
+            <ModelForm model={m.model} problem={a.status === "ok" ? a.data.problem : null} onChange={m.setModel} />
+          ) : (
+            <>
+              <label htmlFor="modeler-model">Model (JSON)</label>
+              <textarea id="modeler-model" data-testid="modeler-model" spellCheck={false} value={m.text} onChange={(e) => m.setText(e.target.value)} />
+            </>
+          )}
+        </div>
         <div className="modeler-controls">
           <label>
             Seed <input type="number" value={m.seed} onChange={(e) => m.setSeed(number(e.target.value, 7))} />
@@ -273,6 +317,8 @@ export function ModelerScreen({
             {errorTitle(m.applied.error.code)}: {m.applied.error.message}
           </p>
         )}
+        <h3>Apply to a connection (AWS or an endpoint)</h3>
+        <ApplyToConnection source={source} model={m.parsed.ok ? m.parsed.model : null} onApplied={onApplied} />
       </div>
     </div>
   );

@@ -3,6 +3,7 @@ import type { AppliedModel, Model, ModelAnalysis, ModelExportFormat, Suggestion,
 import { unwrap, type Loadable, type UiError } from "../../ipc/result";
 import { useDebounced } from "../builder/useDebounced";
 import type { ModelerSource } from "./source";
+import { EMPTY_MODEL } from "./form/modelEdits";
 import { TELEMETRY_STARTER } from "./starter";
 
 /** The model text parsed: the model, or why it is not JSON. */
@@ -14,10 +15,39 @@ export function parseModel(text: string): Parsed {
     if (typeof value !== "object" || value === null || !Array.isArray((value as { tables?: unknown }).tables)) {
       return { ok: false, message: "A model is a JSON object with a name and a list of tables." };
     }
+    const shape = shapeProblem(value as Model);
+    if (shape !== null) return { ok: false, message: shape };
     return { ok: true, model: value as Model };
   } catch (err) {
     return { ok: false, message: `The model is not valid JSON: ${String(err)}` };
   }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * What the form needs of a model's shape beyond being JSON (the backend checks the rest): named
+ * tables with a partition key, entities with a list of keys, patterns with a name.
+ */
+function shapeProblem(model: Model): string | null {
+  if (typeof model.name !== "string") return "A model has a name (text).";
+  for (const [n, t] of model.tables.entries()) {
+    if (!isObject(t) || typeof t.name !== "string") return `Table ${n + 1} needs a name.`;
+    if (!isObject(t.partitionKey) || typeof t.partitionKey.name !== "string") return `Table ${t.name} needs a partitionKey with a name and a type.`;
+    for (const i of [...(t.globalIndexes ?? []), ...(t.localIndexes ?? [])])
+      if (!isObject(i) || typeof i.name !== "string" || !isObject(i.partitionKey)) return `An index of ${t.name} needs a name and a partitionKey.`;
+  }
+  if (model.entities !== undefined && !Array.isArray(model.entities)) return "entities is a list.";
+  for (const e of model.entities ?? [])
+    if (!isObject(e) || typeof e.name !== "string" || !Array.isArray(e.keys) || (e.fields !== undefined && !Array.isArray(e.fields)))
+      return "Each entity has a name, a list of keys and a list of fields.";
+  for (const e of model.entities ?? [])
+    for (const f of e.fields ?? [])
+      if (!isObject(f) || typeof f.name !== "string" || !isObject(f.generator) || typeof f.generator.kind !== "string")
+        return `Each field of ${e.name} has a name, a type and a generator with a kind.`;
+  if (model.patterns !== undefined && !Array.isArray(model.patterns)) return "patterns is a list.";
+  for (const p of model.patterns ?? []) if (!isObject(p) || typeof p.name !== "string") return "Each access pattern has a name.";
+  return null;
 }
 
 export const pretty = (model: Model) => JSON.stringify(model, null, 2);
@@ -34,8 +64,20 @@ export function workbenchDate(at: Date): string {
  * The modeler's state: the model as editable JSON, the sample's seed, the what-if traffic, and
  * the analysis the backend answers for them once the typing settles — live while editing.
  */
-export function useModeler(source: ModelerSource) {
-  const [text, setText] = useState(() => pretty(TELEMETRY_STARTER));
+export function useModeler(source: ModelerSource, onApplied?: () => void) {
+  // One model, two views: the JSON text as typed, and the last model it parsed to (what the form
+  // shows while the text is not valid JSON). A form edit writes both.
+  const [text, setTextOnly] = useState(() => pretty(TELEMETRY_STARTER));
+  const [model, setModelOnly] = useState<Model>(TELEMETRY_STARTER);
+  const setText = (next: string) => {
+    setTextOnly(next);
+    const p = parseModel(next);
+    if (p.ok) setModelOnly(p.model);
+  };
+  const setModel = (next: Model) => {
+    setModelOnly(next);
+    setTextOnly(pretty(next));
+  };
   const [seed, setSeed] = useState(7);
   const [traffic, setTraffic] = useState<TrafficModel>({
     readUnitsPerSecond: 100,
@@ -72,7 +114,7 @@ export function useModeler(source: ModelerSource) {
     const answer = await unwrap(source.takeModelSuggestion(parsed.model, suggestion));
     if (answer.status === "ok") {
       setActionError(null);
-      setText(pretty(answer.data));
+      setModel(answer.data);
     } else if (answer.status === "error") {
       setActionError(answer.error);
     }
@@ -88,7 +130,7 @@ export function useModeler(source: ModelerSource) {
     const answer = await unwrap(source.importWorkbenchModel(file));
     if (answer.status === "ok") {
       setActionError(null);
-      setText(pretty(answer.data));
+      setModel(answer.data);
     } else if (answer.status === "error") {
       setActionError(answer.error);
     }
@@ -97,12 +139,28 @@ export function useModeler(source: ModelerSource) {
   const apply = async () => {
     if (!parsed.ok) return;
     setApplied({ status: "loading" });
-    setApplied(await unwrap(source.applyModelToEmbedded(parsed.model, seed)));
+    const answer = await unwrap(source.applyModelToEmbedded(parsed.model, seed));
+    setApplied(answer);
+    if (answer.status === "ok") onApplied?.();
   };
 
   return {
     text,
     setText,
+    /** The model the form shows: the text's, or the last valid one while the text is not. */
+    model,
+    setModel,
+    /** Starts again from an empty model ("New model") or from the Telemetry starter. */
+    newModel: () => {
+      setApplied(null);
+      setExported(null);
+      setModel(EMPTY_MODEL);
+    },
+    starterModel: () => {
+      setApplied(null);
+      setExported(null);
+      setModel(TELEMETRY_STARTER);
+    },
     parsed,
     seed,
     setSeed,
