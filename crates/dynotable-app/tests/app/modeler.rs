@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-mod support;
+use crate::support;
 use support::Dynalite;
 
 use dynotable_app::modeler::{ModelAnalysis, ModelExportFormat};
