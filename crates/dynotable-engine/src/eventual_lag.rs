@@ -180,13 +180,16 @@ type OwnedEntry = (Vec<u8>, Vec<u8>, Vec<u8>, u64);
 /// in `changed` had the versions given there: the collection as committed, read whole, with
 /// each changed item's entry taken out and its earlier version's entry (if it had one, and it
 /// was in this collection) put in, in key order.
+///
+/// Also whether that differs from the collection as committed (an entry taken out or put in):
+/// whether the Query sees an older version of it, which the engine counts per table.
 pub(crate) async fn collection_as_of(
     conn: &mut sqlx::SqliteConnection,
     table: &TableSchema,
     index: Option<&IndexSchema>,
     pk: &[u8],
     changed: &[(StorageKey, Cached)],
-) -> Result<CollectionRows, ApiError> {
+) -> Result<(CollectionRows, bool), ApiError> {
     let whole = Range {
         keyspace: index.map_or(table.keyspace, |i| i.keyspace),
         pk: Some(pk.to_vec()),
@@ -202,6 +205,8 @@ pub(crate) async fn collection_as_of(
         .iter()
         .map(|e| (e.sk.to_vec(), e.tail.to_vec(), e.body.to_vec(), e.size))
         .collect();
+    let committed_len = entries.len();
+    let mut put_back = 0;
     for (key, before) in changed {
         // An index entry's tail is its item's primary key (`items::write_item`).
         match index {
@@ -213,12 +218,15 @@ pub(crate) async fn collection_as_of(
         }
         let Some(before) = before else { continue };
         match index {
-            None if key.pk == pk => entries.push((
-                key.sk.clone(),
-                Vec::new(),
-                before.body.as_bytes().to_vec(),
-                before.size,
-            )),
+            None if key.pk == pk => {
+                entries.push((
+                    key.sk.clone(),
+                    Vec::new(),
+                    before.body.as_bytes().to_vec(),
+                    before.size,
+                ));
+                put_back += 1;
+            }
             None => {}
             Some(index) => {
                 let item = entry::decode_entry(before.body.as_bytes(), before.size as i64)?.item;
@@ -228,10 +236,13 @@ pub(crate) async fn collection_as_of(
                     let body = serde_json::to_vec(&entry.item).map_err(ApiError::internal)?;
                     let tail = [key.pk.as_slice(), key.sk.as_slice()].concat();
                     entries.push((entry.sk, tail, body, entry.size));
+                    put_back += 1;
                 }
             }
         }
     }
+    // Entries are only taken out, then put back: fewer left than committed means one was taken.
+    let saw_older = put_back > 0 || entries.len() - put_back < committed_len;
     entries.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
     let refs: Vec<EntryRef<'_>> = entries
         .iter()
@@ -243,9 +254,12 @@ pub(crate) async fn collection_as_of(
             size: *size,
         })
         .collect();
-    Ok(CollectionRows {
-        batch: Batch::from_entries(&refs)?,
-    })
+    Ok((
+        CollectionRows {
+            batch: Batch::from_entries(&refs)?,
+        },
+        saw_older,
+    ))
 }
 
 /// A number in [0, 1) from `seed` and `n`: SplitMix64 of their mix, top 53 bits.

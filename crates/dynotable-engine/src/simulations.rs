@@ -151,26 +151,23 @@ impl Engine {
     /// The items of `table` an eventually consistent range read (Query) does not see yet, with
     /// the versions it sees instead, when reads lag (`eventual_lag`, step 4); `None` for every
     /// other read, without a lag, or when nothing was written within it.
-    ///
-    /// A Query of the table's collection `pk` that misses a write to it is counted as lagged
-    /// (`pk`: `None` for a Query of an index, which is not counted).
     pub(crate) fn unseen_writes(
         &self,
         table: &TableSchema,
         kind: ReadKind,
-        pk: Option<&[u8]>,
     ) -> Option<Vec<(StorageKey, Cached)>> {
         if kind != ReadKind::Eventual {
             return None;
         }
         let history = self.inner.simulations.history()?;
         let changed = history.changed_since(table.keyspace, history.as_of(self.now()));
-        if let Some(pk) = pk
-            && changed.iter().any(|(key, _)| key.pk == pk)
-        {
-            self.inner.simulations.lagged(&table.table_id);
-        }
         (!changed.is_empty()).then_some(changed)
+    }
+
+    /// Counts a Query of `table` (of the table's collection or an index's) that saw an older
+    /// version of its collection than the latest.
+    pub(crate) fn count_lagged_query(&self, table: &TableSchema) {
+        self.inner.simulations.lagged(&table.table_id);
     }
 
     /// The item at `key` as a read of `kind` sees it, given `current`, the latest committed

@@ -210,13 +210,16 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
     let kind = ReadKind::of_consistent_read(consistent);
     // A table's collection (not an index's) may be in the item cache: read from memory.
     let mut reader = None;
-    let table_pk = target.index.is_none().then(|| pk_of(&range));
-    let collection = match (engine.unseen_writes(&table, kind, table_pk), target.index) {
+    let collection = match (engine.unseen_writes(&table, kind), target.index) {
         // Rule B.20: an eventually consistent Query may see the collection as it was, when
-        // reads lag (`eventual_lag`).
+        // reads lag (`eventual_lag`), of the table or of an index alike.
         (Some(changed), index) => {
             let conn = reader.insert(engine.reader().await?);
-            let rows = eventual_lag::collection_as_of(conn, &table, index, pk_of(&range), &changed).await?;
+            let (rows, saw_older) =
+                eventual_lag::collection_as_of(conn, &table, index, pk_of(&range), &changed).await?;
+            if saw_older {
+                engine.count_lagged_query(&table);
+            }
             Some(std::sync::Arc::new(rows))
         }
         (None, None) => engine.read_collection(&mut reader, &table, pk_of(&range)).await?,
