@@ -25,6 +25,10 @@
 //! 7. [`export`] writes CreateTable JSON, CloudFormation, AWS CDK, Terraform, and reads and
 //!    writes NoSQL Workbench's data-model JSON.
 //!
+//! 8. [`infer`] reads a model back from a live table: its keys and indexes, entity types from
+//!    the sort-key prefixes and attribute sets of a bounded sample, access patterns from the
+//!    reads run on it.
+//!
 //! Errors are one type, [`ModelError`]. Headless: no Tauri, no AWS SDK
 //! (`scripts/check-headless.sh`); the engine is used for its plain functions, never opened.
 
@@ -32,6 +36,7 @@ pub mod collections;
 pub mod error;
 pub mod export;
 pub mod generate;
+pub mod infer;
 pub mod model;
 pub mod partitions;
 pub mod patterns;
