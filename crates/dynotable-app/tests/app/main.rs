@@ -14,6 +14,7 @@ mod commands;
 mod costs;
 mod engine_start;
 mod history;
+mod infer;
 mod mfa;
 mod modeler;
 mod multi_attribute_keys;
