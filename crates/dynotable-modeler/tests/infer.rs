@@ -430,3 +430,36 @@ fn history_reads_become_named_patterns() {
     assert_eq!(resolved[3].operation, "Query");
     assert_eq!(resolved[3].target.index.as_deref(), Some("ByDepot"));
 }
+
+#[test]
+fn the_counter_of_vehicles_starts_at_the_one_the_history_reads_most() {
+    let read = |vehicle: &str| ObservedRead {
+        index: None,
+        partition_key: "vehicleId".into(),
+        partition_value: s(vehicle),
+        sort: None,
+        descending: false,
+        limit: None,
+        consistent: false,
+    };
+    let start = |reads: &[ObservedRead]| match &infer(&telemetry(), &telemetry_sample(), 11, reads)
+        .model
+        .entity("META")
+        .unwrap()
+        .field("vehicleId")
+        .unwrap()
+        .generator
+    {
+        Generator::Sequence { start, .. } => *start,
+        other => panic!("{other:?}"),
+    };
+    // No history: the sample's hottest vehicle.
+    assert_eq!(start(&[]), 7741);
+    // A vehicle outside the sample, on the counter's steps of 7: read twice, it wins.
+    assert_eq!(
+        start(&[read("VEH#V-7762"), read("VEH#V-7748"), read("VEH#V-7762")]),
+        7762
+    );
+    // Off the counter's steps: the sample's minimum.
+    assert_eq!(start(&[read("VEH#V-7743")]), 7741);
+}

@@ -49,14 +49,18 @@ fn query(index: Option<&str>, partition: &str, sort: Option<SortKeyCondition>, f
 async fn the_demo_telemetry_infers_meta_and_ts_entities_the_sparse_gsi_and_its_patterns() {
     let (_dir, app) = app();
     app.engine().await.unwrap();
-    // The history: a vehicle's newest readings (twice, one pattern) and a depot's, on the GSI.
+    // The history: vehicles' newest readings (three times, one pattern; V-7741 twice) and a
+    // depot's, on the GSI.
     let ts = Some(SortKeyCondition::BeginsWith {
         value: AttributeValue::S("TS#".into()),
     });
     app.query(EMBEDDED_ID, query(None, "VEH#V-7741", ts.clone(), false))
         .await
         .unwrap();
-    app.query(EMBEDDED_ID, query(None, "VEH#V-1007", ts, false))
+    app.query(EMBEDDED_ID, query(None, "VEH#V-1007", ts.clone(), false))
+        .await
+        .unwrap();
+    app.query(EMBEDDED_ID, query(None, "VEH#V-7741", ts, false))
         .await
         .unwrap();
     app.query(EMBEDDED_ID, query(Some("ByDepot"), "DEP-N", None, false))
@@ -138,7 +142,7 @@ async fn the_demo_telemetry_infers_meta_and_ts_entities_the_sparse_gsi_and_its_p
     );
 
     // The history's reads: two distinct patterns, both Queries of the sample.
-    assert_eq!(inferred.history_reads, 3);
+    assert_eq!(inferred.history_reads, 4);
     let patterns: Vec<&str> = model.patterns.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(
         patterns,
@@ -147,6 +151,16 @@ async fn the_demo_telemetry_infers_meta_and_ts_entities_the_sparse_gsi_and_its_p
             "TS by depotCode on ByDepot, newest first"
         ]
     );
+    // The scan read the first vehicles in key order, not V-7741; the vehicle the history
+    // reads most is where the model's counter of vehicles starts, so its box is drawn.
+    assert!(matches!(
+        meta.field("vehicleId").unwrap().generator,
+        Generator::Sequence {
+            start: 7741,
+            step: 7,
+            ..
+        }
+    ));
     let analysis = app.analyze_model(
         model,
         7,
@@ -160,6 +174,13 @@ async fn the_demo_telemetry_infers_meta_and_ts_entities_the_sparse_gsi_and_its_p
     assert_eq!(analysis.problem, None);
     let operations: Vec<&str> = analysis.patterns.iter().map(|p| p.operation.as_str()).collect();
     assert_eq!(operations, ["Query", "Query"]);
+    let table_boxes = &analysis.collections[0];
+    assert!(
+        table_boxes
+            .collections
+            .iter()
+            .any(|c| serde_json::to_value(&c.key).unwrap() == serde_json::json!({ "S": "VEH#V-7741" }))
+    );
 }
 
 #[tokio::test]

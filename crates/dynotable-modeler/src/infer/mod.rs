@@ -16,7 +16,9 @@
 //!    count, and a sample-data count from that, at most [`MAX_SAMPLE_ITEMS`] in all.
 //! 4. An entity that shares its partition-key template with an entity of a constant sort key
 //!    (a reading and its vehicle's `META`) refers to that entity's values, skewed as the sample
-//!    was (one vehicle that reports ten times as often); that entity comes first.
+//!    was (one vehicle that reports ten times as often); that entity comes first. A counter of
+//!    partition values starts at the value the history reads most (else the sample's hottest),
+//!    so the collection the user queries is one the model's sample data draws.
 //! 5. Each distinct read of the history — index, key condition, order — becomes a named access
 //!    pattern on the entity it reads ([`reads`]).
 //!
@@ -142,10 +144,24 @@ pub fn infer(table: &TableModel, sample: &[Item], item_count: u64, reads: &[Obse
             }
         }
     }
-    let hottest = per_partition
-        .iter()
-        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
-        .map(|(v, _)| v.clone());
+    // The partition value the history reads most, else the sample's hottest: a counter starts
+    // at it, so the collection the user looks at is in the model's sample data.
+    let mut read_most: BTreeMap<String, u64> = BTreeMap::new();
+    for read in reads {
+        if read.index.is_none()
+            && read.partition_key == table.partition_key.name
+            && let AttributeValue::S(v) = &read.partition_value
+        {
+            *read_most.entry(v.clone()).or_default() += 1;
+        }
+    }
+    let most = |counts: &BTreeMap<String, u64>| {
+        counts
+            .iter()
+            .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+            .map(|(v, _)| v.clone())
+    };
+    let hottest = most(&read_most).or_else(|| most(&per_partition));
 
     let mut entities = Vec::new();
     let mut found = Vec::new();

@@ -115,7 +115,8 @@ fn gcd(a: u64, b: u64) -> u64 {
 }
 
 /// A generator of strings like `values`. `first` is the value a counter starts at when it is
-/// one of them (the hottest collection's, so a skewed reference picks it most: [`crate::generate`]);
+/// one of its values (the collection the history reads most, or the sample's hottest: a skewed
+/// reference picks the first values most, [`crate::generate`]);
 /// `per` is the field a time steps per value of, with that field's value beside each of
 /// `values`: the step is then the usual gap between one collection's instants.
 pub fn string_generator(values: &[String], first: Option<&str>, per: Option<(&str, &[String])>) -> Generator {
@@ -170,9 +171,11 @@ pub fn string_generator(values: &[String], first: Option<&str>, per: Option<(&st
             } else {
                 0
             };
+            // `first` may lie outside the sample (a value the history reads): it is taken when
+            // it is a value of the same counter, on the same steps.
             let start = first
                 .and_then(counter)
-                .filter(|(p, n, _)| *p == parsed[0].0 && numbers.contains(n))
+                .filter(|(p, n, _)| *p == parsed[0].0 && n.abs_diff(low) % step == 0)
                 .map_or(low, |(_, n, _)| n);
             return Generator::Sequence {
                 prefix: parsed[0].0.to_owned(),
