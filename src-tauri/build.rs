@@ -81,6 +81,8 @@ const COMMANDS: &[&str] = &[
     "import_workbench_model",
     "apply_model_to_embedded",
     "apply_model_to_connection",
+    "estimate_model_sample",
+    "infer_model",
     "parse_expressions",
     "check_expressions",
     "sort_key_operators",

@@ -88,6 +88,8 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::modeler::import_workbench_model,
             commands::modeler::apply_model_to_embedded,
             commands::modeler::apply_model_to_connection,
+            commands::modeler::estimate_model_sample,
+            commands::modeler::infer_model,
             commands::parse_expressions,
             commands::check_expressions,
             commands::sort_key_operators,

@@ -3,6 +3,7 @@
 use dynotable_app::modeler::{
     AppliedModel, Model, ModelAnalysis, ModelExportFormat, ModelSuggestion, TrafficModel,
 };
+use dynotable_app::model_inference::{InferredModel, SampleEstimate};
 use dynotable_app::{App, CommandError};
 
 /// The data modeler: everything drawn for one state of the model (a model DynamoDB would
@@ -71,4 +72,30 @@ pub async fn apply_model_to_connection(
     model: Model,
 ) -> Result<AppliedModel, CommandError> {
     app.apply_model_to_connection(&profile_id, &model).await
+}
+
+/// The data modeler: what a sample of `sample_limit` items of `table` will read and cost, before
+/// it is read.
+#[tauri::command]
+#[specta::specta]
+pub async fn estimate_model_sample(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+    sample_limit: u32,
+) -> Result<SampleEstimate, CommandError> {
+    app.estimate_model_sample(&profile_id, &table, sample_limit).await
+}
+
+/// The data modeler: a model inferred from a live table — DescribeTable, a bounded sample and
+/// the connection's query history of the table — with what the sample consumed.
+#[tauri::command]
+#[specta::specta]
+pub async fn infer_model(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+    sample_limit: u32,
+) -> Result<InferredModel, CommandError> {
+    app.infer_model(&profile_id, &table, sample_limit).await
 }

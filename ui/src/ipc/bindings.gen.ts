@@ -196,6 +196,16 @@ export const commands = {
 	 */
 	applyModelToConnection: (profileId: string, model: Model) => typedError<AppliedModel, CommandError>(__TAURI_INVOKE("apply_model_to_connection", { profileId, model })),
 	/**
+	 *  The data modeler: what a sample of `sample_limit` items of `table` will read and cost, before
+	 *  it is read.
+	 */
+	estimateModelSample: (profileId: string, table: string, sampleLimit: number) => typedError<SampleEstimate, CommandError>(__TAURI_INVOKE("estimate_model_sample", { profileId, table, sampleLimit })),
+	/**
+	 *  The data modeler: a model inferred from a live table — DescribeTable, a bounded sample and
+	 *  the connection's query history of the table — with what the sample consumed.
+	 */
+	inferModel: (profileId: string, table: string, sampleLimit: number) => typedError<InferredModel, CommandError>(__TAURI_INVOKE("infer_model", { profileId, table, sampleLimit })),
+	/**
 	 *  The expression builder's text mode: typed expressions with their maps, as builder states, or
 	 *  DynamoDB's objections at their positions.
 	 */
@@ -1058,6 +1068,38 @@ export type IndexesSideBySide = {
 	truncated: boolean,
 };
 
+/**  One entity type found, with what it was found from. */
+export type InferredEntity = {
+	name: string,
+	/**
+	 *  The sort-key prefix (or partition-key prefix, on a table without a sort key) its items
+	 *  share; `#N` for numbers, `#B` for binary values.
+	 */
+	prefix: string,
+	/**  Items of the sample it was found in. */
+	sampled: number,
+	/**  Its items in the whole table, scaled from its share of the sample. */
+	estimated: number,
+	/**  The attributes its items hold, sorted. */
+	attributes: string[],
+};
+
+/**  The inferred model and what the sample read. */
+export type InferredModel = {
+	model: Model,
+	entities: InferredEntity[],
+	notes: string[],
+	/**  Items the sample read. */
+	sampledItems: number,
+	pages: number,
+	/**  The read units the Scan consumed, as the service reported them; `None` when it did not. */
+	consumedCapacity: number | null,
+	/**  The table's item count as DescribeTable reports it. */
+	tableItems: number,
+	/**  Reads of the history the patterns were found in. */
+	historyReads: number,
+};
+
 /**  What the item editor shows before saving: the item's size against 400 KB and every problem. */
 export type ItemCheck = {
 	/**  The item's size by DynamoDB's rules (rule B.1), when the values are valid. */
@@ -1602,6 +1644,22 @@ export type ReturnConsumedCapacity = "INDEXES" | "TOTAL" | "NONE";
 
 /**  How a saved statement runs: alone (page by page), in a batch, or in a transaction. */
 export type RunMode = "statement" | "batch" | "transaction";
+
+/**  What the sample will read and cost, before it runs. */
+export type SampleEstimate = {
+	table: string,
+	/**  Items the sample will read: `sample_limit`, or the whole table when it is smaller. */
+	items: number,
+	bytes: number,
+	pages: number,
+	/**  Read units (RCU or RRU), eventually consistent. */
+	capacityUnits: number,
+	/**  The table's item count as DescribeTable reports it. */
+	tableItems: number,
+	/**  DescribeTable's figures are refreshed about every six hours outside the embedded engine. */
+	approximate: boolean,
+	lines: ExplanationLine[],
+};
 
 /**  What can be saved from the builder: one expression, or a whole request. */
 export type SavedBuilderContent = { kind: "expression"; state: ExpressionState } | { kind: "request"; request: ReadRequest };

@@ -4,13 +4,15 @@
  * forms on the table and every index (dashed boxes with their sizes), each pattern's Query with
  * its cost (a Scan flagged, with the GSI that would serve it), the largest collection's growth
  * against the LSI 10 GB limit, and the partition map. Exports, NoSQL Workbench import, and
- * applying the model to the embedded engine sit below.
+ * applying the model to the embedded engine sit below. "From a table…" infers a model from a
+ * live table (`FromTable`).
  */
 import { useState } from "react";
 import type { ModelExportFormat, PartitionMap, ReadRequest, Resolution, TargetCollections } from "../../ipc/bindings.gen";
 import { errorTitle } from "../../ipc/result";
 import { formatBytes, formatCount, formatUnits } from "../../shared/format";
 import { ApplyToConnection } from "./ApplyToConnection";
+import { FromTable } from "./FromTable";
 import { ModelForm } from "./form/ModelForm";
 import { defaultSource, type ModelerSource } from "./source";
 import { useModeler } from "./useModeler";
@@ -155,6 +157,7 @@ export function ModelerScreen({
   const [workbench, setWorkbench] = useState("");
   const [confirming, setConfirming] = useState(false);
   const [view, setView] = useState<"form" | "json">("form");
+  const [fromTable, setFromTable] = useState(false);
   const a = m.analysis;
   const number = (text: string, fallback: number) => (Number.isFinite(Number(text)) && text !== "" ? Number(text) : fallback);
   return (
@@ -166,6 +169,9 @@ export function ModelerScreen({
           </button>
           <button type="button" onClick={m.starterModel} data-testid="modeler-starter">
             Telemetry starter
+          </button>
+          <button type="button" onClick={() => setFromTable((o) => !o)} aria-expanded={fromTable} data-testid="modeler-from-table-open">
+            From a table…
           </button>
           <span className="modeler-views" role="tablist" aria-label="Model editor">
             {(["form", "json"] as const).map((v) => (
@@ -185,6 +191,7 @@ export function ModelerScreen({
             ))}
           </span>
         </div>
+        {fromTable && <FromTable source={source} edited={m.edited} onInferred={m.loadModel} />}
         {!m.parsed.ok && (
           <p className="modeler-error" data-testid="modeler-parse-error">
             {m.parsed.message}

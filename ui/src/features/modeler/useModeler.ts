@@ -69,14 +69,27 @@ export function useModeler(source: ModelerSource, onApplied?: () => void) {
   // shows while the text is not valid JSON). A form edit writes both.
   const [text, setTextOnly] = useState(() => pretty(TELEMETRY_STARTER));
   const [model, setModelOnly] = useState<Model>(TELEMETRY_STARTER);
+  // Whether the model was changed since it was loaded (new, starter, imported or inferred): a
+  // model inferred from a table replaces it only once the user agrees.
+  const [edited, setEdited] = useState(false);
   const setText = (next: string) => {
     setTextOnly(next);
+    setEdited(true);
     const p = parseModel(next);
     if (p.ok) setModelOnly(p.model);
   };
   const setModel = (next: Model) => {
     setModelOnly(next);
     setTextOnly(pretty(next));
+    setEdited(true);
+  };
+  /** Replaces the model with one loaded whole: no edits yet. */
+  const loadModel = (next: Model) => {
+    setModelOnly(next);
+    setTextOnly(pretty(next));
+    setEdited(false);
+    setApplied(null);
+    setExported(null);
   };
   const [seed, setSeed] = useState(7);
   const [traffic, setTraffic] = useState<TrafficModel>({
@@ -130,7 +143,7 @@ export function useModeler(source: ModelerSource, onApplied?: () => void) {
     const answer = await unwrap(source.importWorkbenchModel(file));
     if (answer.status === "ok") {
       setActionError(null);
-      setModel(answer.data);
+      loadModel(answer.data);
     } else if (answer.status === "error") {
       setActionError(answer.error);
     }
@@ -151,16 +164,12 @@ export function useModeler(source: ModelerSource, onApplied?: () => void) {
     model,
     setModel,
     /** Starts again from an empty model ("New model") or from the Telemetry starter. */
-    newModel: () => {
-      setApplied(null);
-      setExported(null);
-      setModel(EMPTY_MODEL);
-    },
-    starterModel: () => {
-      setApplied(null);
-      setExported(null);
-      setModel(TELEMETRY_STARTER);
-    },
+    newModel: () => loadModel(EMPTY_MODEL),
+    starterModel: () => loadModel(TELEMETRY_STARTER),
+    /** Replaces the model with one inferred from a table (or any model loaded whole). */
+    loadModel,
+    /** Whether the model has changed since it was loaded. */
+    edited,
     parsed,
     seed,
     setSeed,
