@@ -9,15 +9,22 @@
 //!    projections, billing), reads the sample — a Scan with `Limit` = the items still wanted, at
 //!    most [`MAX_SAMPLE_PAGES`] pages, never the whole table unless it is that small — and hands
 //!    it, with the connection's query history of the table, to `dynotable_modeler::infer`. The
-//!    answer reports the capacity the Scan consumed, as DynamoDB reported it.
+//!    answer reports the capacity the reads consumed, as DynamoDB reported it.
+//! 3. A Scan's first pages are the table's first keys in its own order (hash order on AWS, key
+//!    order on the embedded engine), so the collection the user queries may be missing from
+//!    them. When the history reads one collection most and the Scan did not reach it, one Query
+//!    page of it (`Limit` = a quarter of the sample) joins the sample, estimated and reported
+//!    with the Scan: the model then has the collection the user looks at, at its size.
 
 use dynotable_builder::{
-    Comparator, Direction, ReadOperation, ReadRequest, ReturnConsumedCapacity,
+    Comparator, Direction, KeyConditionState, ReadOperation, ReadRequest, ReturnConsumedCapacity,
     SortKeyCondition as BuilderSort,
 };
 use dynotable_engine::capacity::{ReadKind, range_read};
 use dynotable_modeler::Model;
-use dynotable_modeler::infer::{InferredEntity, ObservedRead, ObservedSort, SortOp, infer};
+use dynotable_modeler::infer::{
+    InferredEntity, ObservedRead, ObservedSort, SortOp, infer, most_read_partition,
+};
 use dynotable_modeler::model::{Billing, IndexModel, KeyAttr, Projection, TableModel};
 use dynotable_types::ScalarAttributeType;
 use serde::Serialize;
@@ -35,6 +42,11 @@ pub const MAX_SAMPLE_LIMIT: u32 = 5_000;
 
 /// Most Scan pages a sample reads (each at most 1 MB, rule B.4).
 pub const MAX_SAMPLE_PAGES: u32 = 4;
+
+/// The items of the collection the history reads most that join the sample: a quarter of it.
+fn focus_limit(sample_limit: u32) -> u32 {
+    (sample_limit / 4).max(1)
+}
 
 const PAGE_BYTES: f64 = 1024.0 * 1024.0;
 
@@ -93,12 +105,16 @@ fn check_limit(sample_limit: u32) -> Result<(), CommandError> {
 
 /// The estimate of a Scan of `limit` items of a table of `table_items` items and `table_bytes`
 /// bytes (rules B.1, B.2, B.4).
+///
+/// With `focus`, the collection the history reads most, one Query page of a quarter of `limit`
+/// items is added (it is read only when the Scan does not reach it: this is the most it costs).
 pub fn sample_estimate(
     table: &str,
     limit: u32,
     table_items: f64,
     table_bytes: f64,
     approximate: bool,
+    focus: Option<&str>,
 ) -> SampleEstimate {
     let items = f64::from(limit).min(table_items.max(0.0));
     // Rule B.1: an item's size is its names and values; DescribeTable's size is their sum.
@@ -138,6 +154,23 @@ pub fn sample_estimate(
             ),
         },
     ];
+    let (mut items, mut bytes, mut pages) = (items, bytes, pages);
+    if let Some(focus) = focus {
+        let more = f64::from(focus_limit(limit)).min(table_items.max(0.0));
+        let more_bytes = (more * average).round().min(PAGE_BYTES);
+        let units = range_read(more_bytes as u64, ReadKind::Eventual).as_f64();
+        lines.push(ExplanationLine {
+            rule: Some("B.2".into()),
+            text: format!(
+                "If the Scan does not reach {focus}, the collection the history reads most, one Query page of it with Limit {}: at most {more} item(s), {more_bytes} byte(s) → {units} read unit(s)",
+                focus_limit(limit)
+            ),
+        });
+        items += more;
+        bytes += more_bytes;
+        pages += 1.0;
+        capacity_units += units;
+    }
     if approximate {
         lines.push(ExplanationLine {
             rule: None,
@@ -297,7 +330,31 @@ fn observed(request: &HistoryRequest, description: &TableDescription) -> Option<
     }
 }
 
+/// A key value as text (`VEH#V-7741`, `42`).
+fn value_text(value: &dynotable_types::AttributeValue) -> String {
+    match value {
+        dynotable_types::AttributeValue::S(s) => s.clone(),
+        dynotable_types::AttributeValue::N(n) => n.to_string(),
+        other => format!("{other:?}"),
+    }
+}
+
 impl App {
+    /// The connection's reads of the table in its query history, oldest first (patterns are
+    /// named in the order the reads were first run).
+    async fn observed_reads(
+        &self,
+        profile_id: &str,
+        description: &TableDescription,
+    ) -> Result<Vec<ObservedRead>, CommandError> {
+        let history = self.query_history(profile_id, Some(&description.name)).await?;
+        Ok(history
+            .iter()
+            .rev()
+            .filter_map(|entry| observed(&entry.request, description))
+            .collect())
+    }
+
     /// What a sample of `sample_limit` items of `table` will read and cost (nothing is read
     /// but DescribeTable).
     pub async fn estimate_model_sample(
@@ -309,12 +366,15 @@ impl App {
         check_limit(sample_limit)?;
         let session = self.session(profile_id).await?;
         let description = self.describe_table(profile_id, table).await?;
+        let reads = self.observed_reads(profile_id, &description).await?;
+        let focus = most_read_partition(&description.keys.partition_key.name, &reads).map(|v| value_text(&v));
         Ok(sample_estimate(
             table,
             sample_limit,
             description.item_count,
             description.size_bytes,
             !session.is_embedded(),
+            focus.as_deref(),
         ))
     }
 
@@ -365,13 +425,42 @@ impl App {
             }
         }
 
-        let history = self.query_history(profile_id, Some(table)).await?;
-        // Oldest first: patterns are named in the order the reads were first run.
-        let reads: Vec<ObservedRead> = history
-            .iter()
-            .rev()
-            .filter_map(|entry| observed(&entry.request, &description))
-            .collect();
+        let reads = self.observed_reads(profile_id, &description).await?;
+        let partition_key = description.keys.partition_key.name.clone();
+        if let Some(focus) = most_read_partition(&partition_key, &reads)
+            && !items.iter().any(|i| i.get(&partition_key) == Some(&focus))
+        {
+            let request = ReadRequest {
+                operation: ReadOperation::Query,
+                table_name: table.to_owned(),
+                index_name: None,
+                key_condition: Some(KeyConditionState::simple(
+                    partition_key.clone(),
+                    focus.clone(),
+                    None,
+                )),
+                filter: None,
+                projection: None,
+                direction: Direction::Ascending,
+                limit: Some(focus_limit(sample_limit)),
+                consistent_read: false,
+                return_consumed_capacity: Some(ReturnConsumedCapacity::TOTAL),
+            };
+            let generated = requests::generate(&request)?;
+            let page = requests::send(&session.client, &generated, None, None).await?;
+            pages += 1;
+            if let Some(c) = &page.consumed_capacity {
+                *consumed.get_or_insert(0.0) += c.total;
+            }
+            for item in &page.items {
+                items.push(item_to_engine(item).map_err(|e| CommandError::new(ErrorCode::Internal, e))?);
+            }
+            notes.push(format!(
+                "The Scan did not reach {}, the collection the history reads most: one Query page of it ({} item(s)) joined the sample, so it weighs more in the counts than in the table.",
+                value_text(&focus),
+                page.items.len()
+            ));
+        }
         let item_count = description.item_count.max(0.0) as u64;
         let inference = infer(&table_model, &items, item_count, &reads);
         notes.extend(inference.notes);

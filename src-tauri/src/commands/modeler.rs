@@ -1,9 +1,9 @@
 //! The data modeler's commands (`dynotable_app::modeler`).
 
+use dynotable_app::model_inference::{InferredModel, SampleEstimate};
 use dynotable_app::modeler::{
     AppliedModel, Model, ModelAnalysis, ModelExportFormat, ModelSuggestion, TrafficModel,
 };
-use dynotable_app::model_inference::{InferredModel, SampleEstimate};
 use dynotable_app::{App, CommandError};
 
 /// The data modeler: everything drawn for one state of the model (a model DynamoDB would

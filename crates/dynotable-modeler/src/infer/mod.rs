@@ -35,7 +35,7 @@ use serde::Serialize;
 
 use crate::generate::{Generator, Skew};
 use crate::model::{Entity, Field, FieldType, KeyFill, Model, TableModel};
-pub use reads::{ObservedRead, ObservedSort, SortOp};
+pub use reads::{ObservedRead, ObservedSort, SortOp, most_read_partition};
 
 /// Most items the inferred model's sample data holds in all: the modeler generates and groups
 /// the sample on every edit, so a table of millions is modelled by a sample of its shape.
@@ -146,22 +146,16 @@ pub fn infer(table: &TableModel, sample: &[Item], item_count: u64, reads: &[Obse
     }
     // The partition value the history reads most, else the sample's hottest: a counter starts
     // at it, so the collection the user looks at is in the model's sample data.
-    let mut read_most: BTreeMap<String, u64> = BTreeMap::new();
-    for read in reads {
-        if read.index.is_none()
-            && read.partition_key == table.partition_key.name
-            && let AttributeValue::S(v) = &read.partition_value
-        {
-            *read_most.entry(v.clone()).or_default() += 1;
-        }
-    }
-    let most = |counts: &BTreeMap<String, u64>| {
-        counts
+    let read_most = match reads::most_read_partition(&table.partition_key.name, reads) {
+        Some(AttributeValue::S(v)) => Some(v),
+        _ => None,
+    };
+    let hottest = read_most.or_else(|| {
+        per_partition
             .iter()
             .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
             .map(|(v, _)| v.clone())
-    };
-    let hottest = most(&read_most).or_else(|| most(&per_partition));
+    });
 
     let mut entities = Vec::new();
     let mut found = Vec::new();

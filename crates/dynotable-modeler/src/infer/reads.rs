@@ -57,6 +57,28 @@ fn text_of(value: &AttributeValue) -> Option<String> {
     }
 }
 
+/// The table partition-key value the reads (oldest first) name most, a tie going to the one read
+/// last: the collection the user looks at.
+pub fn most_read_partition(partition_key: &str, reads: &[ObservedRead]) -> Option<AttributeValue> {
+    let mut counts: Vec<(&AttributeValue, u64, usize)> = Vec::new();
+    for (at, read) in reads.iter().enumerate() {
+        if read.index.is_some() || read.partition_key != partition_key {
+            continue;
+        }
+        match counts.iter_mut().find(|(v, _, _)| **v == read.partition_value) {
+            Some(entry) => {
+                entry.1 += 1;
+                entry.2 = at;
+            }
+            None => counts.push((&read.partition_value, 1, at)),
+        }
+    }
+    counts
+        .into_iter()
+        .max_by_key(|(_, n, at)| (*n, *at))
+        .map(|(v, _, _)| v.clone())
+}
+
 /// The field a key template fills and the value it holds in `value`: `VEH#{vehicleId}` and
 /// `VEH#V-7741` give (`vehicleId`, `V-7741`); `None` for a literal template or a value the
 /// template does not make.
