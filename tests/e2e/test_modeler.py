@@ -6,6 +6,10 @@ new index, and the model is applied to the embedded engine, tables and sample da
 The second test builds the same model from nothing in the form (New model, then no JSON typed)
 and applies it under a table name of its own, so the first test's TelemetryModel stays as it was.
 
+The third infers a model from the demo's Telemetry table (From a table…) after a Query of
+VEH#V-7741 in its query bar: the META and TS entity types, the sample's estimated and consumed
+read units, the Query as an access pattern, and VEH#V-7741's box.
+
 Each test starts its own window (conftest.py) and opens what it needs through window.py.
 """
 
@@ -13,9 +17,10 @@ import json
 import re
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from conftest import screenshot
-from window import choose, click, click_css, content, css, engine_ready, present, settle, type_into, wait_for
+from window import choose, click, click_css, click_xpath, content, css, engine_ready, open_table, present, settle, type_into, wait_for
 
 
 def test_the_telemetry_model_forms_its_boxes_takes_the_suggested_gsi_and_is_applied(window):
@@ -236,3 +241,63 @@ def test_the_telemetry_model_built_from_nothing_in_the_form_takes_the_depot_gsi_
     assert [i["name"] for i in model["tables"][0]["globalIndexes"]] == ["ByDepotCode"], model["tables"][0]
     assert [e["name"] for e in model["entities"]] == ["Vehicle", "Reading"], model["entities"]
     assert [p["name"] for p in model["patterns"]] == ["ByDepot"], model["patterns"]
+
+
+def test_a_model_inferred_from_the_demo_telemetry_has_meta_and_ts_and_v7741s_box(window):
+    # The modeler first: once a table is open, the status bar's longer text leaves its button
+    # past the bar's end at this window's width.
+    engine_ready(window)
+    click_css(window, '[data-testid="open-modeler"]', "the status bar's Data modeler button")
+    present(window, '[data-testid="modeler-from-table-open"]', "From a table…")
+
+    # A Query of VEH#V-7741 from Telemetry's query bar: the history the patterns come from.
+    screen = '[data-testid="table-screen-Telemetry"]'
+    open_table(window, "Telemetry")
+    bar = present(window, f'{screen} [data-testid="query-bar"]', "Telemetry's query bar")
+    type_into(window, css(bar, '[data-testid="qb-pk"]'), "VEH#V-7741", "the partition-key value")
+    css(bar, '[data-testid="qb-pk"]').send_keys(Keys.CONTROL, Keys.ENTER)
+    present(window, f'{screen} [data-testid="collection-run-box"][data-read="read"]', "the box the Query read")
+
+    click_xpath(window, '//*[@role="tab"][contains(., "Data modeler")]', "the modeler's tab")
+    click_css(window, '[data-testid="modeler-from-table-open"]', "From a table…")
+    connection = present(window, '[data-testid="modeler-infer-connection"]', "the connection list")
+    assert content(connection).startswith("Embedded"), content(connection)
+    wait_for(window, "Telemetry among the tables",
+             lambda d: "Telemetry" in [o.get_attribute("value") for o in d.find_elements(By.CSS_SELECTOR, '[data-testid="modeler-infer-table"] option')])
+    pick(window, "modeler-infer-table", "Telemetry")
+    # The cost before anything is read: a Scan page of 500 items and a Query page of V-7741's.
+    estimate = wait_for(window, "the sample's estimated cost", lambda d: (
+        lambda e: e if e and "of 10,710 items" in content(e[0]) and "read units" in content(e[0]) else None)(
+        d.find_elements(By.CSS_SELECTOR, '[data-testid="modeler-infer-estimate"]')))[0]
+    assert "625 of 10,710 items" in content(estimate), content(estimate)
+
+    # The starter model has no edits: the inferred model replaces it without a question.
+    click_css(window, '[data-testid="modeler-infer-run"]', "Read the sample and infer the model")
+    consumed = present(window, '[data-testid="modeler-infer-consumed"]', "the read units the sample consumed")
+    assert re.fullmatch(r"[\d.,]+ read units consumed", content(consumed)), content(consumed)
+    entities = [content(e) for e in window.find_elements(By.CSS_SELECTOR, '[data-testid="modeler-inferred-entity"]')]
+    assert [e.split()[0] for e in entities] == ["META", "TS"], entities
+
+    # The starter's analysis is replaced by the inferred model's: its boxes hold META and TS items.
+    def v7741(d):
+        boxes = d.find_elements(By.CSS_SELECTOR, '[data-testid="modeler-target-table"] [data-testid="modeler-box"]')
+        first = boxes[0] if boxes else None
+        return (content(first), first.get_attribute("title")) if first is not None and "TS:" in (first.get_attribute("title") or "") else None
+
+    text, title = wait_for(window, "the inferred model's boxes", v7741)
+    assert "VEH#V-7741" in text and "META: 1" in title, (text, title)
+    present(window, '[data-testid="modeler-target-ByDepot"]', "the ByDepot GSI's collections")
+    pattern = wait_for(window, "the Query of the history as a pattern", lambda d: next(
+        (p for p in d.find_elements(By.CSS_SELECTOR, '[data-testid="modeler-pattern"]') if content(p).startswith("TS by vehicleId")), None))
+    assert "Query on Telemetry" in content(pattern) and 'vehicleId = "VEH#V-7741"' in content(pattern), content(pattern)
+    window.execute_script("arguments[0].scrollIntoView({block: 'start'})", present(window, '[data-testid="modeler-from-table"]', "the From a table panel"))
+    form_screenshots(window, "modeler-infer")
+
+    # The JSON view holds the inferred model.
+    click_css(window, '[data-testid="modeler-view-json"]', "the JSON view")
+    model = json.loads(present(window, '[data-testid="modeler-model"]', "the model's JSON").get_attribute("value"))
+    assert model["name"] == "Telemetry (inferred)", model["name"]
+    assert [e["name"] for e in model["entities"]] == ["META", "TS"], model["entities"]
+    keys = {e["name"]: {k["attribute"]: k["template"] for k in e["keys"]} for e in model["entities"]}
+    assert keys["META"]["recordedAt"] == "META" and keys["TS"]["recordedAt"] == "TS#{recordedAt}", keys
+    assert keys["TS"]["vehicleId"] == "VEH#{vehicleId}", keys

@@ -393,10 +393,12 @@ fn history_reads_become_named_patterns() {
     assert_eq!(
         summary,
         [
+            // Two runs, one pattern; its example is the vehicle the history reads most (V-7741
+            // and V-7748 twice each: the one read last).
             (
                 "TS by vehicleId, newest first",
                 "TS",
-                vec![("vehicleId", "V-7741")],
+                vec![("vehicleId", "V-7748")],
                 Some("recordedAt")
             ),
             (

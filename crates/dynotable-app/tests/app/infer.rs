@@ -176,6 +176,8 @@ async fn the_demo_telemetry_infers_meta_and_ts_entities_the_sparse_gsi_and_its_p
             ..
         }
     ));
+    // The pattern's example is the vehicle the history reads most.
+    assert_eq!(model.patterns[0].given["vehicleId"], "V-7741");
     let analysis = app.analyze_model(
         model,
         7,

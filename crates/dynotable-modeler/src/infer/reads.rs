@@ -133,9 +133,14 @@ fn entity_for<'a>(model: &'a Model, read: &ObservedRead) -> Option<&'a Entity> {
 
 /// The access patterns of `reads`, each distinct read once, in the order first seen.
 pub fn patterns(model: &Model, reads: &[ObservedRead], notes: &mut Vec<String>) -> Vec<AccessPattern> {
-    let mut out: Vec<AccessPattern> = Vec::new();
-    let mut seen: Vec<String> = Vec::new();
-    let mut names: BTreeMap<String, u32> = BTreeMap::new();
+    // Each distinct read once, in the order first seen. Its example values are those of the
+    // read of the collection the history reads most when one of its runs read it, otherwise
+    // of its latest run (reads are oldest first).
+    let focus = model
+        .tables
+        .first()
+        .and_then(|t| most_read_partition(&t.partition_key.name, reads));
+    let mut distinct: Vec<(String, &ObservedRead)> = Vec::new();
     for read in reads {
         let operator = match &read.sort {
             None => "none".to_owned(),
@@ -147,10 +152,19 @@ pub fn patterns(model: &Model, reads: &[ObservedRead], notes: &mut Vec<String>) 
             "{:?} {} {operator} {}",
             read.index, read.partition_key, read.descending
         );
-        if seen.contains(&signature) {
-            continue;
+        let is_focus = |r: &ObservedRead| r.index.is_none() && Some(&r.partition_value) == focus.as_ref();
+        match distinct.iter_mut().find(|(s, _)| *s == signature) {
+            Some((_, kept)) => {
+                if is_focus(read) || !is_focus(kept) {
+                    *kept = read;
+                }
+            }
+            None => distinct.push((signature, read)),
         }
-        seen.push(signature);
+    }
+    let mut out: Vec<AccessPattern> = Vec::new();
+    let mut names: BTreeMap<String, u32> = BTreeMap::new();
+    for (_, read) in distinct {
         if out.len() == MAX_PATTERNS {
             notes.push(format!(
                 "Only the first {MAX_PATTERNS} distinct reads of the history became patterns."
