@@ -288,7 +288,8 @@ pub fn growth(
         table: table.name.clone(),
         key: key.clone(),
         bytes_now,
-        bytes_per_day: rates.iter().map(|(rate, _)| rate).sum(),
+        // An empty f64 sum is -0.0; a collection nothing is written to grows by 0.
+        bytes_per_day: rates.iter().map(|(rate, _)| rate).sum::<f64>() + 0.0,
         steady_bytes: rates
             .iter()
             .all(|(_, retention)| retention.is_some())

@@ -378,7 +378,9 @@ fn history_reads_become_named_patterns() {
         },
     ];
     let model = infer(&telemetry(), &telemetry_sample(), 11, &reads).model;
-    let summary: Vec<(&str, &str, Vec<(&str, &str)>, Option<&str>)> = model
+    // (name, entity, given, order by)
+    type Summary<'a> = (&'a str, &'a str, Vec<(&'a str, &'a str)>, Option<&'a str>);
+    let summary: Vec<Summary> = model
         .patterns
         .iter()
         .map(|p| {
