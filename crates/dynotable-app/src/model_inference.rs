@@ -177,6 +177,19 @@ pub fn sample_estimate(
             text: "DescribeTable's item count and size are refreshed about every six hours: the sample may read more or less".into(),
         });
     }
+    // Outside the embedded engine, 0 bytes may be a table whose figures were never refreshed
+    // (some emulators never do): the pages are then the bound.
+    if approximate && table_bytes <= 0.0 {
+        lines.insert(
+            0,
+            ExplanationLine {
+                rule: Some("B.4".into()),
+                text: format!(
+                    "DescribeTable reports 0 bytes: the table may be empty or its size not refreshed yet, so what the sample reads is not known before it runs; it reads at most {MAX_SAMPLE_PAGES} pages of 1 MB"
+                ),
+            },
+        );
+    }
     SampleEstimate {
         table: table.to_owned(),
         items,

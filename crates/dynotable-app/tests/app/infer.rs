@@ -313,6 +313,17 @@ async fn a_table_on_dynalite_is_inferred_through_the_aws_code_path() {
             .unwrap();
     }
 
+    // dynalite never refreshes DescribeTable's size: the estimate says the cost is not known.
+    let estimate = app.estimate_model_sample(&profile.id, "Shop", 100).await.unwrap();
+    assert!(estimate.approximate);
+    assert!(
+        estimate.lines[0]
+            .text
+            .starts_with("DescribeTable reports 0 bytes"),
+        "{:?}",
+        estimate.lines
+    );
+
     let inferred = app.infer_model(&profile.id, "Shop", 100).await.unwrap();
     assert_eq!(inferred.sampled_items, 25);
     assert_eq!(inferred.pages, 1);

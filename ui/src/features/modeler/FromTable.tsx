@@ -71,11 +71,20 @@ export function FromTable({ source, edited, onInferred }: { source: ModelerSourc
         </p>
       )}
       {e?.status === "ok" && (
-        <p data-testid="modeler-infer-estimate" title={e.data.lines.map((l) => (l.rule !== null ? `${l.rule}: ${l.text}` : l.text)).join("\n")}>
+        <p data-testid="modeler-infer-estimate">
           The sample reads {formatCount(e.data.items)} of {formatCount(e.data.tableItems)} items ({formatBytes(e.data.bytes)}, {formatCount(e.data.pages)} page
           {e.data.pages === 1 ? "" : "s"}): about <strong>{formatUnits(e.data.capacityUnits)} read units</strong>, eventually consistent
           {e.data.approximate ? " (DescribeTable's figures are refreshed about every six hours)" : ""}.
         </p>
+      )}
+      {e?.status === "ok" && (
+        <ul className="muted modeler-infer-lines" data-testid="modeler-infer-lines">
+          {e.data.lines.map((l) => (
+            <li key={l.text}>
+              {l.rule !== null && <span className="modeler-rule">{l.rule}</span>} {l.text}
+            </li>
+          ))}
+        </ul>
       )}
       {!f.confirming ? (
         <button type="button" className="primary" onClick={f.start} disabled={f.table === "" || r?.status === "loading"} data-testid="modeler-infer-run">
