@@ -194,6 +194,7 @@ def open_and_scroll(driver, table: str) -> dict:
         "frame_max_ms": max(frames),
         "scrolled_px": scrolled["top"],
         "rss_mb": app_rss_mb(),
+        "rss_by_process_mb": {name: round(kib / 1024) for name, kib in app_processes().items()},
     }
 
 
@@ -242,7 +243,7 @@ def measure(binary: str, label: str, driver_url: str, loaded_db: str, scratch: s
     print(json.dumps(figures, indent=1))
 
 
-def report(results: str, out: str) -> None:
+def report(results: str, out: str, builds: str) -> None:
     runs = [json.loads(line) for line in pathlib.Path(results).read_text().splitlines() if line.strip()]
     names = [r["build"] for r in runs]
 
@@ -261,7 +262,7 @@ def report(results: str, out: str) -> None:
     lines = [
         "# The table screen's figures (issue 17), builds side by side",
         "",
-        f"Run of {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, debug builds, Xvfb 1280×800 (software rendering), "
+        f"Run of {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, {builds}, Xvfb 1280×800 (software rendering), "
         f"2 cores, load average {' '.join(runs[-1]['load_average'])} at the end. `bench/app/views.sh` made it.",
         "",
         "| measure | " + " | ".join(names) + " |",
@@ -295,10 +296,11 @@ if __name__ == "__main__":
     p_report = sub.add_parser("report")
     p_report.add_argument("--results", required=True)
     p_report.add_argument("--out", required=True)
+    p_report.add_argument("--builds", default="debug builds", help="what the two builds are, for the report's first line")
     args = parser.parse_args()
     if args.command == "load":
         load(args.endpoint)
     elif args.command == "measure":
         measure(args.app, args.label, args.driver, args.db, args.scratch, args.out)
     else:
-        report(args.results, args.out)
+        report(args.results, args.out, args.builds)

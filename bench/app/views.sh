@@ -2,7 +2,7 @@
 # The table screen's performance figures (issue 17) for two builds of the app in one run: start
 # times, the Collections view of a 1,000,000-item table (10,000 collections) and of one
 # 100,000-item collection (open and scroll, frame by frame), and memory. A script, not a test:
-# nothing in CI runs it. Writes bench/app/views.md.
+# nothing in CI runs it. Writes bench/app/views.md (or $VIEWS_OUT).
 #
 #   bench/app/views.sh BASELINE_BINARY [CURRENT_BINARY]
 #       BASELINE_BINARY: an earlier build of target/debug/dynotable (copy it aside before building)
@@ -61,4 +61,4 @@ for pair in "baseline:$baseline" "current:$current"; do
   .venv/bin/python bench/app/views.py measure --label "${pair%%:*}" --app "${pair#*:}" \
     --driver "http://127.0.0.1:$driver_port" --db "$cache/loaded.db" --scratch "$scratch" --out "$results"
 done
-.venv/bin/python bench/app/views.py report --results "$results" --out bench/app/views.md
+.venv/bin/python bench/app/views.py report --results "$results" --out "${VIEWS_OUT:-bench/app/views.md}" --builds "${VIEWS_BUILDS:-debug builds}"
