@@ -243,7 +243,7 @@ def test_the_telemetry_model_built_from_nothing_in_the_form_takes_the_depot_gsi_
     assert [p["name"] for p in model["patterns"]] == ["ByDepot"], model["patterns"]
 
 
-def test_a_model_inferred_from_the_demo_telemetry_has_meta_and_ts_and_v7741s_box(window):
+def test_a_model_inferred_from_the_demo_telemetry_has_meta_and_ts_and_a_vehicles_box(window):
     engine_ready(window)
     # A Query of VEH#V-7741 from Telemetry's query bar: the history the patterns come from.
     screen = '[data-testid="table-screen-Telemetry"]'
@@ -281,17 +281,21 @@ def test_a_model_inferred_from_the_demo_telemetry_has_meta_and_ts_and_v7741s_box
     assert [e.split()[0] for e in entities] == ["META", "TS"], entities
 
     # The starter's analysis is replaced by the inferred model's: its boxes hold META and TS items.
-    def v7741(d):
+    def largest_box(d):
         boxes = d.find_elements(By.CSS_SELECTOR, '[data-testid="modeler-target-table"] [data-testid="modeler-box"]')
         first = boxes[0] if boxes else None
         return (content(first), first.get_attribute("title")) if first is not None and "TS:" in (first.get_attribute("title") or "") else None
 
-    text, title = wait_for(window, "the inferred model's boxes", v7741)
-    assert "VEH#V-7741" in text and "META: 1" in title, (text, title)
+    # The largest box is a vehicle's collection, its META item with its readings. Which vehicle
+    # depends on the connection's whole query history (the tests before this one share it), so
+    # only this test's own Query is looked for by name, in the patterns below.
+    text, title = wait_for(window, "the inferred model's boxes", largest_box)
+    assert text.startswith("VEH#V-") and "META: 1" in title, (text, title)
     present(window, '[data-testid="modeler-target-ByDepot"]', "the ByDepot GSI's collections")
-    pattern = wait_for(window, "the Query of the history as a pattern", lambda d: next(
-        (p for p in d.find_elements(By.CSS_SELECTOR, '[data-testid="modeler-pattern"]') if content(p).startswith("TS by vehicleId")), None))
-    assert "Query on Telemetry" in content(pattern) and 'vehicleId = "VEH#V-7741"' in content(pattern), content(pattern)
+    pattern = wait_for(window, "this test's Query of the history as a pattern", lambda d: next(
+        (p for p in d.find_elements(By.CSS_SELECTOR, '[data-testid="modeler-pattern"]')
+         if content(p).startswith("TS by vehicleId") and 'vehicleId = "VEH#V-7741"' in content(p)), None))
+    assert "Query on Telemetry" in content(pattern), content(pattern)
     window.execute_script("arguments[0].scrollIntoView({block: 'start'})", present(window, '[data-testid="modeler-from-table"]', "the From a table panel"))
     form_screenshots(window, "modeler-infer")
 
