@@ -1,6 +1,6 @@
 //! Golden tests of the engine's operations, through its public entry point `Engine::call` with
 //! the JSON bodies a DynamoDB client sends. Each file in `tests/golden/` is a goldenscript; run
-//! `UPDATE_GOLDENFILES=1 cargo test -p dynotable-engine --test golden` to refresh the expected
+//! `UPDATE_GOLDENFILES=1 cargo test -p dynotable-engine --test engine golden::` to refresh the expected
 //! output, then review the diff.
 //!
 //! Commands:
