@@ -32,7 +32,8 @@ use serde::Serialize;
 use crate::dto::attribute::item_to_engine;
 use crate::dto::cost::ExplanationLine;
 use crate::dto::{
-    AttributeValue, KeyAttribute, KeySchema, ProjectionType, ScalarType, SortKeyCondition, TableDescription,
+    AttributeValue, KeyAttribute, KeySchema, ProjectionType, QueryPage, ScalarType, SortKeyCondition,
+    TableDescription,
 };
 use crate::history::HistoryRequest;
 use crate::{App, CommandError, ErrorCode, requests};
@@ -91,6 +92,23 @@ pub struct InferredModel {
     pub table_items: f64,
     /// Reads of the history the patterns were found in.
     pub history_reads: u32,
+}
+
+/// Adds a page read for the sample to it: its items, one page, and its consumed capacity.
+fn take_page(
+    page: &QueryPage,
+    items: &mut Vec<dynotable_types::Item>,
+    pages: &mut u32,
+    consumed: &mut Option<f64>,
+) -> Result<(), CommandError> {
+    *pages += 1;
+    if let Some(c) = &page.consumed_capacity {
+        *consumed.get_or_insert(0.0) += c.total;
+    }
+    for item in &page.items {
+        items.push(item_to_engine(item).map_err(|e| CommandError::new(ErrorCode::Internal, e))?);
+    }
+    Ok(())
 }
 
 fn check_limit(sample_limit: u32) -> Result<(), CommandError> {
@@ -425,13 +443,7 @@ impl App {
             };
             let generated = requests::generate(&request)?;
             let page = requests::send(&session.client, &generated, start.as_ref(), None).await?;
-            pages += 1;
-            if let Some(c) = &page.consumed_capacity {
-                *consumed.get_or_insert(0.0) += c.total;
-            }
-            for item in &page.items {
-                items.push(item_to_engine(item).map_err(|e| CommandError::new(ErrorCode::Internal, e))?);
-            }
+            take_page(&page, &mut items, &mut pages, &mut consumed)?;
             match page.last_evaluated_key {
                 Some(key) => start = Some(key),
                 None => break,
@@ -461,13 +473,7 @@ impl App {
             };
             let generated = requests::generate(&request)?;
             let page = requests::send(&session.client, &generated, None, None).await?;
-            pages += 1;
-            if let Some(c) = &page.consumed_capacity {
-                *consumed.get_or_insert(0.0) += c.total;
-            }
-            for item in &page.items {
-                items.push(item_to_engine(item).map_err(|e| CommandError::new(ErrorCode::Internal, e))?);
-            }
+            take_page(&page, &mut items, &mut pages, &mut consumed)?;
             notes.push(format!(
                 "The Scan did not reach {}, the collection the history reads most: one Query page of it ({} item(s)) joined the sample, so it weighs more in the counts than in the table.",
                 value_text(&focus),
