@@ -8,6 +8,9 @@
 /// in `src-tauri/capabilities/` must grant; a command missing here cannot be invoked at all.
 const COMMANDS: &[&str] = &[
     "app_info",
+    "check_for_update",
+    "install_update",
+    "cancel_update",
     "bulk_dry_run",
     "bulk_commit",
     "bulk_undo",

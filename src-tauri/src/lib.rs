@@ -7,6 +7,7 @@
 
 pub mod commands;
 mod dialogs;
+pub mod updates;
 
 use tauri::Manager;
 
@@ -107,6 +108,9 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::streams::sweep_expired,
             commands::simulations::set_simulations,
             commands::simulations::table_simulations,
+            commands::updates::check_for_update,
+            commands::updates::install_update,
+            commands::updates::cancel_update,
         ])
         .error_handling(tauri_specta::ErrorHandlingMode::Result)
         // One TypeScript type per Rust type: commands only send DTOs out, so serde's separate
@@ -134,6 +138,9 @@ pub fn run() {
         // The dialog plugin's own commands are granted to no window: the UI asks for a file
         // through `choose_file`.
         .plugin(tauri_plugin_dialog::init())
+        // Likewise the updater's: Help → Check for updates goes through `commands::updates`.
+        .plugin(tauri_plugin_updater::Builder::new().build())
+        .manage(updates::Updates::new(updates::Source::from_build()))
         .invoke_handler(commands.invoke_handler())
         .setup(move |app| {
             commands.mount_events(app);

@@ -60,6 +60,12 @@ pub enum ErrorCode {
     /// The command works on the embedded engine only (its simulations, for example), and the
     /// connection is another: AWS or another endpoint.
     EmbeddedOnly,
+    /// No update can be checked for or installed: this build has no update key, the release has
+    /// no build for this system, or no update was found first.
+    UpdateUnavailable,
+    /// The downloaded update's signature does not match the app's release key and the version
+    /// offered; nothing was installed.
+    UpdateRejected,
 }
 
 /// What a command returns when it fails.

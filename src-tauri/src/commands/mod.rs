@@ -1,7 +1,7 @@
 //! Tauri commands: one-line adapters over `dynotable_app::App`. Each command here must also be
 //! listed in `src-tauri/build.rs` (its permission) and granted in `src-tauri/capabilities/`.
 //! The commands of the stream and TTL views, the data modeler, staged bulk edits and the embedded
-//! engine's simulations live in their own files below.
+//! engine's simulations, and updates, live in their own files below.
 
 pub mod bulk;
 pub mod modeler;
@@ -10,6 +10,7 @@ pub mod sign_in;
 pub mod simulations;
 pub mod streams;
 pub mod transfer;
+pub mod updates;
 
 use dynotable_app::builder::{
     BuiltRequest, CodeTarget, Diagnostic, ExpressionState, GeneratedExpression, KeySchemaState, KeyType,

@@ -3,6 +3,7 @@ import { useAppInfo } from "./useAppInfo";
 import { StatusBar } from "./StatusBar";
 import { Tabs } from "./Tabs";
 import { ShortcutSheet, useShortcutSheet } from "./ShortcutSheet";
+import { UpdateDialog } from "./UpdateDialog";
 import { useShortcut } from "./useShortcut";
 import { useTheme } from "./theme";
 import { CapacityProvider } from "./capacity";
@@ -40,6 +41,7 @@ export function App() {
   const [activeId, setActiveId] = useState<string | null>(null);
   const [tablesChanged, setTablesChanged] = useState(0);
   const sheet = useShortcutSheet();
+  const [updatesOpen, setUpdatesOpen] = useState(false);
   const theme = useTheme();
   useShortcut("toggle-theme", theme.toggle);
 
@@ -201,10 +203,16 @@ export function App() {
           appInfo={appInfo}
           connection={activeProfile === null ? null : `${activeProfile.name} · ${activeProfile.region}`}
           theme={theme}
-          help={{ onStart: showStart, onShortcuts: () => sheet.setOpen(true), onModeler: openModeler }}
+          help={{
+            onStart: showStart,
+            onShortcuts: () => sheet.setOpen(true),
+            onModeler: openModeler,
+            onUpdates: () => setUpdatesOpen(true),
+          }}
         />
       </div>
       <ShortcutSheet open={sheet.open} onClose={() => sheet.setOpen(false)} />
+      <UpdateDialog open={updatesOpen} onClose={() => setUpdatesOpen(false)} source={commands} />
       <CredentialPrompt calls={commands} profiles={[...open.map((t) => t.profile), ...editors]} />
     </CapacityProvider>
   );

@@ -70,4 +70,21 @@ describe("StatusBar", () => {
     expect(screen.getByTestId("capacity-used").textContent).toBe("Used since start: 5 RCU · 6 WCU");
     expect(screen.getByTestId("active-connection").textContent).toBe("Embedded");
   });
+
+  it("lists Help's entries, Updates among them, and calls each one's action", () => {
+    const calls: string[] = [];
+    render(
+      <StatusBar
+        appInfo={{ status: "ok", data: ready }}
+        help={{
+          onStart: () => calls.push("start"),
+          onShortcuts: () => calls.push("shortcuts"),
+          onModeler: () => calls.push("modeler"),
+          onUpdates: () => calls.push("updates"),
+        }}
+      />,
+    );
+    for (const id of ["help-start", "help-shortcuts", "open-modeler", "help-updates"]) fireEvent.click(screen.getByTestId(id));
+    expect(calls).toEqual(["start", "shortcuts", "modeler", "updates"]);
+  });
 });

@@ -17,8 +17,8 @@ export function StatusBar({
   appInfo: Loadable<AppInfo, UiError>;
   connection?: string | null;
   theme?: { choice: ThemeChoice; toggle: () => void } | null;
-  /** Help's entries: the start screen and the keyboard shortcuts. */
-  help?: { onStart: () => void; onShortcuts: () => void; onModeler?: () => void } | null;
+  /** Help's entries: the start screen, the keyboard shortcuts, the modeler and updates. */
+  help?: { onStart: () => void; onShortcuts: () => void; onModeler?: () => void; onUpdates?: () => void } | null;
 }) {
   const ledger = useCapacityLedger();
   return (
@@ -56,6 +56,11 @@ export function StatusBar({
           {help.onModeler !== undefined && (
             <button type="button" onClick={help.onModeler} data-testid="open-modeler" title="The data modeler: sketch a key schema, see its collections, costs and partitions">
               Data modeler
+            </button>
+          )}
+          {help.onUpdates !== undefined && (
+            <button type="button" onClick={help.onUpdates} data-testid="help-updates" title="Help: check for a newer version of DynoTable (asks the release server only now)">
+              Updates
             </button>
           )}
         </span>

@@ -244,6 +244,12 @@ export const commands = {
 	setSimulations: (profileId: string, settings: SimulationSettings) => typedError<SimulationStatus, CommandError>(__TAURI_INVOKE("set_simulations", { profileId, settings })),
 	/**  What the simulations did to one table of the embedded engine, with the settings. */
 	tableSimulations: (profileId: string, table: string) => typedError<TableSimulations, CommandError>(__TAURI_INVOKE("table_simulations", { profileId, table })),
+	/**  Asks the update server for a newer version; `null` when this one is the newest. */
+	checkForUpdate: () => typedError<UpdateOffer | null, CommandError>(__TAURI_INVOKE("check_for_update")),
+	/**  Downloads the offered update, checks its signature, installs it and restarts the app. */
+	installUpdate: (onProgress: Channel<UpdateProgress>) => typedError<null, CommandError>(__TAURI_INVOKE("install_update", { onProgress })),
+	/**  Stops the update's download; nothing is installed. */
+	cancelUpdate: () => typedError<null, CommandError>(__TAURI_INVOKE("cancel_update")),
 };
 
 /* Types */
@@ -760,7 +766,17 @@ export type ErrorCode =
  *  The command works on the embedded engine only (its simulations, for example), and the
  *  connection is another: AWS or another endpoint.
  */
-"EMBEDDED_ONLY";
+"EMBEDDED_ONLY" | 
+/**
+ *  No update can be checked for or installed: this build has no update key, the release has
+ *  no build for this system, or no update was found first.
+ */
+"UPDATE_UNAVAILABLE" | 
+/**
+ *  The downloaded update's signature does not match the app's release key and the version
+ *  offered; nothing was installed.
+ */
+"UPDATE_REJECTED";
 
 /**  What happened to the item before the write. */
 export type Expectation = 
@@ -2274,6 +2290,16 @@ export type UpdateActionState = { action: "set"; path: AttributePath; value: Set
 /**  Removes elements from a set. */
 { action: "delete"; path: AttributePath; value: AttributeValueJson };
 
+/**  A newer version the update server offers. */
+export type UpdateOffer = {
+	version: string,
+	currentVersion: string,
+	/**  The release notes, as the manifest gives them. */
+	notes: string | null,
+	/**  The release date, RFC 3339. */
+	date: string | null,
+};
+
 /**  An operand of a SET action. */
 export type UpdateOperandState = { type: "path"; path: AttributePath } | { type: "value"; value: AttributeValueJson } | 
 /**  `if_not_exists(path, fallback)` */
@@ -2286,6 +2312,16 @@ export type UpdateOutcome = {
 	item: { [key in string]: AttributeValue } | null,
 	consumedCapacity: ConsumedCapacity | null,
 };
+
+/**  What an install reports while it works. */
+export type UpdateProgress = 
+/**
+ *  Bytes downloaded so far, of `total` when the server said (numbers for the UI: a download
+ *  is far below 2^53 bytes).
+ */
+{ stage: "downloading"; bytes: number | null; total: number | null } | 
+/**  Downloaded and its signature checked; now installing. */
+{ stage: "installing" };
 
 /**  An update: its actions. */
 export type UpdateState = {

@@ -74,6 +74,10 @@ export function errorTitle(code: UiError["code"]): string {
       return "Sign in to IAM Identity Center";
     case "EMBEDDED_ONLY":
       return "Only the embedded engine does this";
+    case "UPDATE_UNAVAILABLE":
+      return "No update can be installed";
+    case "UPDATE_REJECTED":
+      return "The update was refused";
     case "IPC_FAILURE":
       return "The app's backend did not answer";
   }

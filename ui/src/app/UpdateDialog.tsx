@@ -1,0 +1,134 @@
+/**
+ * Help → Check for updates: a dialog that checks when it opens, offers the newer version with
+ * its notes, and installs it on the user's word (download with progress and cancel, the
+ * signature checked, then the app restarts). Escape or Close closes it, except while installing.
+ */
+import { useEffect, useRef } from "react";
+import type { UpdateOffer } from "../ipc/bindings.gen";
+import { errorTitle } from "../ipc/result";
+import { isMac, matchesShortcut } from "./shortcuts";
+import { downloadText, useUpdates, type UpdateChannelFactory, type UpdateSource } from "./useUpdates";
+import "./ShortcutSheet.css";
+
+export function UpdateDialog({
+  open,
+  onClose,
+  source,
+  makeChannel,
+}: {
+  open: boolean;
+  onClose: () => void;
+  source: UpdateSource & { cancelUpdate: () => Promise<unknown> };
+  makeChannel?: UpdateChannelFactory;
+}) {
+  const updates = useUpdates(source, makeChannel);
+  const { check, close } = updates;
+  const dialogRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const before = document.activeElement;
+    void check();
+    dialogRef.current?.focus();
+    return () => {
+      close();
+      if (before instanceof HTMLElement) before.focus();
+    };
+  }, [open, check, close]);
+  if (!open) return null;
+
+  const { state } = updates;
+  const installing = state.step === "installing";
+  const closeUnlessInstalling = () => {
+    if (!installing) onClose();
+  };
+  return (
+    <div className="sheet-backdrop" onClick={closeUnlessInstalling}>
+      <div
+        ref={dialogRef}
+        tabIndex={-1}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="update-dialog-title"
+        className="sheet update-dialog"
+        data-testid="update-dialog"
+        onClick={(event) => event.stopPropagation()}
+        onKeyDown={(event) => {
+          if (matchesShortcut("close-dialog", event.nativeEvent, isMac())) {
+            event.preventDefault();
+            event.stopPropagation();
+            closeUnlessInstalling();
+          }
+        }}
+      >
+        <h2 id="update-dialog-title">Updates</h2>
+        {(state.step === "idle" || state.step === "checking") && (
+          <p role="status" aria-live="polite">
+            Asking DynoTable's release server for a newer version…
+          </p>
+        )}
+        {state.step === "upToDate" && (
+          <p role="status" data-testid="update-none">
+            This is the newest version of DynoTable.
+          </p>
+        )}
+        {(state.step === "offered" || state.step === "installing") && <Offer offer={state.offer} />}
+        {state.step === "installing" && (
+          <div data-testid="update-progress">
+            {state.progress?.stage === "downloading" && state.progress.total !== null ? (
+              <progress max={state.progress.total} value={state.progress.bytes ?? 0} aria-label="Download progress" />
+            ) : (
+              <progress aria-label="Download progress" />
+            )}
+            <p role="status" aria-live="polite">
+              {downloadText(state.progress)}
+            </p>
+          </div>
+        )}
+        {state.step === "error" && (
+          <>
+            {state.offer !== null && <Offer offer={state.offer} />}
+            <p role="alert" className="status-error" data-testid="update-error">
+              <strong>{errorTitle(state.error.code)}.</strong> {state.error.message}
+            </p>
+          </>
+        )}
+        <div className="update-actions">
+          {state.step === "offered" && (
+            <button type="button" data-testid="update-install" onClick={() => void updates.install(state.offer)}>
+              Install {state.offer.version} and restart
+            </button>
+          )}
+          {state.step === "error" && (
+            <button type="button" onClick={() => void check()}>
+              Check again
+            </button>
+          )}
+          {installing && state.progress?.stage !== "installing" && (
+            <button type="button" data-testid="update-cancel" onClick={() => void source.cancelUpdate()}>
+              Cancel the download
+            </button>
+          )}
+          <button type="button" onClick={onClose} disabled={installing}>
+            {state.step === "offered" ? "Not now" : "Close"}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function Offer({ offer }: { offer: UpdateOffer }) {
+  return (
+    <div data-testid="update-offer">
+      <p>
+        <strong>DynoTable {offer.version}</strong> is available. This is {offer.currentVersion}
+        {offer.date !== null && <>; {offer.version} was released on {offer.date.slice(0, 10)}</>}.
+      </p>
+      {offer.notes !== null && <p className="update-notes">{offer.notes}</p>}
+      <p className="muted">
+        The download is checked against DynoTable's release key before anything is installed.
+      </p>
+    </div>
+  );
+}
