@@ -3,7 +3,7 @@
 # container in the GitHub workflow; a fresh debootstrap chroot by hand, see docs/releasing.md),
 # then starts DynoTable under Xvfb as a new user would and checks, within a minute:
 #   - the installed `dynotable` is on PATH and its desktop entry names it;
-#   - a window titled "DynoTable" is mapped on the display;
+#   - a window titled "DynoTable" is mapped and viewable on the display;
 #   - the embedded engine's database appears in the user's data folder (the demo tables load);
 #   - the app is still running 10 s after its window appeared.
 # Usage (as root, in the clean root): scripts/release-smoke.sh path/to/DynoTable_<version>_amd64.deb
@@ -37,11 +37,13 @@ xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
   window=""
   for _ in $(seq 1 120); do
     kill -0 $app 2>/dev/null || fail "the app exited before its window appeared"
-    window=$(xwininfo -root -tree | grep "\"DynoTable\"" | head -1 || true)
-    [ -n "$window" ] && break
+    # Viewable: mapped, with every ancestor mapped (a window GTK has made but not shown is not).
+    window=$(xwininfo -name DynoTable 2>/dev/null | grep -E "Window id|Map State|geometry" | tr -s " \n" " " || true)
+    case "$window" in *IsViewable*) break ;; esac
+    window=""
     sleep 0.5
   done
-  [ -n "$window" ] || fail "no window titled DynoTable within 60 s"
+  [ -n "$window" ] || fail "no viewable window titled DynoTable within 60 s"
   echo "release-smoke: window:$window"
   for _ in $(seq 1 120); do
     [ -s "'"$database"'" ] && break

@@ -10,9 +10,11 @@
 //!    public key built into the app (`plugins.updater.pubkey`). The signature must also carry
 //!    the offered version (`requireSignedVersion`), so a manifest cannot pass an older signed
 //!    release off as a newer one. A file that fails either check is dropped: nothing is changed.
-//! 3. The plugin installs it as the platform does (the AppImage replaced, `dpkg -i` for a .deb,
-//!    the MSI or NSIS installer on Windows, the .app bundle on macOS) and the shell restarts the
-//!    app ([`crate::commands::updates::install_update`]).
+//! 3. The plugin installs it as the platform does: on Linux the AppImage is replaced, or the .deb
+//!    installed with `dpkg -i` (after a password prompt); on macOS the .app bundle is replaced;
+//!    then the shell restarts the app ([`crate::commands::updates::install_update`]). On Windows
+//!    the plugin starts the MSI or NSIS installer and exits the process itself; the installer
+//!    starts the new version.
 //!
 //! The release workflow merges the project's public key into the config (`tauri build --config`);
 //! a build from source has none and says so instead of checking. Debug builds also read
@@ -21,6 +23,7 @@
 
 use std::path::PathBuf;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use dynotable_app::{CommandError, ErrorCode};
@@ -73,22 +76,31 @@ pub struct Source {
 impl Source {
     /// The configured source; in a debug build, with the test variables applied.
     pub fn from_build() -> Source {
-        if !cfg!(debug_assertions) {
+        Source::from_variables(cfg!(debug_assertions), |name| std::env::var(name).ok())
+    }
+
+    /// The source `variable` (the environment) gives: the configured one, unless `debug`.
+    fn from_variables(debug: bool, variable: impl Fn(&str) -> Option<String>) -> Source {
+        if !debug {
             return Source::default();
         }
         Source {
-            endpoint: std::env::var(ENDPOINT_VAR).ok().and_then(|url| url.parse().ok()),
-            pubkey: std::env::var(PUBKEY_VAR).ok(),
+            endpoint: variable(ENDPOINT_VAR).and_then(|url| url.parse().ok()),
+            pubkey: variable(PUBKEY_VAR),
             executable: None,
         }
     }
 }
 
-/// The updater's state in the app: its source and the offer the user was last shown.
+/// The updater's state in the app: its source, the offer the user was last shown, and the
+/// install running, if any.
 pub struct Updates {
     source: Source,
     offer: Mutex<Option<Update>>,
-    /// Stops a download in progress ([`cancel`]).
+    /// Set while [`install`] runs: a second install is refused.
+    installing: AtomicBool,
+    /// Stops the running download ([`cancel`]). The UI offers Cancel once the download has
+    /// reported progress, so the install is waiting on this by then.
     cancel: tokio::sync::Notify,
 }
 
@@ -97,40 +109,74 @@ impl Updates {
         Updates {
             source,
             offer: Mutex::new(None),
+            installing: AtomicBool::new(false),
             cancel: tokio::sync::Notify::new(),
         }
     }
+}
+
+/// Clears [`Updates::installing`] however the install ends.
+struct Installing<'a>(&'a AtomicBool);
+
+impl Drop for Installing<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::SeqCst);
+    }
+}
+
+/// Where an error happened, for its sentence.
+#[derive(Clone, Copy)]
+enum Stage {
+    Check,
+    Install,
 }
 
 /// Asks the update server whether a newer version exists; `None` when this one is the newest.
 pub async fn check<R: Runtime>(app: &AppHandle<R>) -> Result<Option<UpdateOffer>, CommandError> {
     let updates = app.state::<Updates>();
     let updater = updater(app, &updates.source)?;
-    let found = updater.check().await.map_err(|err| explain(&err))?;
+    let found = updater.check().await.map_err(|err| explain(&err, Stage::Check))?;
     let offer = found.as_ref().map(|update| UpdateOffer {
         version: update.version.clone(),
         current_version: update.current_version.clone(),
         notes: update.body.clone().filter(|notes| !notes.trim().is_empty()),
-        date: update.date.and_then(|date| date.format(&time::format_description::well_known::Rfc3339).ok()),
+        date: update
+            .date
+            .and_then(|date| date.format(&time::format_description::well_known::Rfc3339).ok()),
     });
-    *updates.offer.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = found;
+    *updates
+        .offer
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner()) = found;
     Ok(offer)
 }
 
-/// Downloads the offer [`check`] found, checks its signature and installs it. The caller
-/// restarts the app afterwards.
+/// Downloads the offer [`check`] found, which must be `version` (the one the user was shown),
+/// checks its signature and installs it. The caller restarts the app afterwards.
 pub async fn install<R: Runtime>(
     app: &AppHandle<R>,
+    version: &str,
     mut on_progress: impl FnMut(UpdateProgress),
 ) -> Result<(), CommandError> {
     let updates = app.state::<Updates>();
+    if updates.installing.swap(true, Ordering::SeqCst) {
+        return Err(CommandError::new(
+            ErrorCode::UpdateUnavailable,
+            "An update is being installed already.",
+        ));
+    }
+    let _installing = Installing(&updates.installing);
     let update = updates
         .offer
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
         .clone()
+        .filter(|update| update.version == version)
         .ok_or_else(|| {
-            CommandError::new(ErrorCode::UpdateUnavailable, "There is no update to install: check for updates first.")
+            CommandError::new(
+                ErrorCode::UpdateUnavailable,
+                format!("DynoTable {version} is not the update last found: check for updates again."),
+            )
         })?;
     let mut bytes = 0u64;
     let download = update.download(
@@ -144,7 +190,7 @@ pub async fn install<R: Runtime>(
         || {},
     );
     let file = tokio::select! {
-        file = download => file.map_err(|err| explain(&err))?,
+        file = download => file.map_err(|err| explain(&err, Stage::Install))?,
         () = updates.cancel.notified() => {
             return Err(CommandError::new(
                 ErrorCode::Cancelled,
@@ -154,8 +200,13 @@ pub async fn install<R: Runtime>(
     };
     // Past this point the install is not stopped half-way.
     on_progress(UpdateProgress::Installing);
-    update.install(&file).map_err(|err| explain(&err))?;
-    *updates.offer.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = None;
+    update
+        .install(&file)
+        .map_err(|err| explain(&err, Stage::Install))?;
+    *updates
+        .offer
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner()) = None;
     Ok(())
 }
 
@@ -164,7 +215,10 @@ pub fn cancel<R: Runtime>(app: &AppHandle<R>) {
     app.state::<Updates>().cancel.notify_waiters();
 }
 
-fn updater<R: Runtime>(app: &AppHandle<R>, source: &Source) -> Result<tauri_plugin_updater::Updater, CommandError> {
+fn updater<R: Runtime>(
+    app: &AppHandle<R>,
+    source: &Source,
+) -> Result<tauri_plugin_updater::Updater, CommandError> {
     let configured_key = app
         .config()
         .plugins
@@ -183,20 +237,46 @@ fn updater<R: Runtime>(app: &AppHandle<R>, source: &Source) -> Result<tauri_plug
              newer source with `make app`.",
         ));
     }
+    // The plugin decodes the key only to verify a download; a key that cannot be read is this
+    // build's fault, not the download's, and is said before anything is asked.
+    if !key_is_readable(&key) {
+        return Err(CommandError::new(
+            ErrorCode::UpdateUnavailable,
+            "This build's update key cannot be read, so it cannot check for updates. Install a \
+             release from the project's releases page.",
+        ));
+    }
     let mut builder = app.updater_builder().pubkey(key).timeout(TIMEOUT);
     if let Some(endpoint) = &source.endpoint {
-        builder = builder.endpoints(vec![endpoint.clone()]).map_err(|err| explain(&err))?;
+        builder = builder
+            .endpoints(vec![endpoint.clone()])
+            .map_err(|err| explain(&err, Stage::Check))?;
     }
     if let Some(executable) = &source.executable {
         builder = builder.executable_path(executable);
     }
-    builder.build().map_err(|err| explain(&err))
+    builder.build().map_err(|err| explain(&err, Stage::Check))
+}
+
+/// Whether `key` is a minisign public key as `tauri signer generate` writes it (the base64 of
+/// its `.pub` file), the form the plugin expects.
+fn key_is_readable(key: &str) -> bool {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD
+        .decode(key.trim())
+        .ok()
+        .and_then(|file| String::from_utf8(file).ok())
+        .is_some_and(|file| minisign_verify::PublicKey::decode(&file).is_ok())
 }
 
 /// The plugin's error as a code and a sentence for people (the plugin's own text is for logs).
-fn explain(err: &UpdaterError) -> CommandError {
+fn explain(err: &UpdaterError, stage: Stage) -> CommandError {
     tracing::warn!(error = %err, "update failed");
     let (code, message) = match err {
+        UpdaterError::Reqwest(err) if err.is_decode() => (
+            ErrorCode::Network,
+            "The update server's answer is not a release manifest DynoTable can read.".to_owned(),
+        ),
         UpdaterError::Reqwest(_) | UpdaterError::Network(_) | UpdaterError::ReleaseNotFound => (
             ErrorCode::Network,
             "DynoTable could not reach its update server, or the server gave no release. Check the \
@@ -223,19 +303,48 @@ fn explain(err: &UpdaterError) -> CommandError {
         ),
         UpdaterError::TargetsNotFound(targets) => (
             ErrorCode::UpdateUnavailable,
-            format!("The newest release has no build for this system ({}).", targets.join(", ")),
+            format!(
+                "The newest release has no build for this system ({}).",
+                targets.join(", ")
+            ),
         ),
-        UpdaterError::UnsupportedOs | UpdaterError::UnsupportedArch | UpdaterError::InsecureTransportProtocol => (
+        UpdaterError::UnsupportedOs
+        | UpdaterError::UnsupportedArch
+        | UpdaterError::InsecureTransportProtocol => (
             ErrorCode::UpdateUnavailable,
             "Updates are not available for this system or this build.".to_owned(),
         ),
-        other => (
-            ErrorCode::Internal,
-            format!("The update was downloaded and checked but could not be installed ({other}). The installed version still runs."),
+        UpdaterError::AuthenticationFailed => (
+            ErrorCode::Cancelled,
+            "The install was not authorised (the password prompt was closed or refused). Nothing \
+             was installed."
+                .to_owned(),
         ),
+        UpdaterError::PreviousAppNotRestored(path) => (
+            ErrorCode::Internal,
+            format!(
+                "The update could not be installed, and the previous version could not be put back: \
+                 it is at {}. Install DynoTable again from the project's releases page.",
+                path.display()
+            ),
+        ),
+        other => match stage {
+            Stage::Check => (
+                ErrorCode::Internal,
+                format!("DynoTable could not check for updates ({other})."),
+            ),
+            Stage::Install => (
+                ErrorCode::Internal,
+                format!(
+                    "The update was downloaded and its signature checked, but it could not be \
+                     installed ({other}). The installed version is unchanged."
+                ),
+            ),
+        },
     };
     CommandError::new(code, message)
 }
 
-#[cfg(test)]
+// The tests install an ELF file in place of a Linux executable, as on Linux.
+#[cfg(all(test, target_os = "linux"))]
 mod tests;

@@ -11,14 +11,16 @@ pub async fn check_for_update(app: tauri::AppHandle) -> Result<Option<UpdateOffe
     crate::updates::check(&app).await
 }
 
-/// Downloads the offered update, checks its signature, installs it and restarts the app.
+/// Downloads the offered update (`version`, the one the user was shown), checks its signature,
+/// installs it and restarts the app (on Windows the installer exits and restarts it instead).
 #[tauri::command]
 #[specta::specta]
 pub async fn install_update(
     app: tauri::AppHandle,
+    version: String,
     on_progress: tauri::ipc::Channel<UpdateProgress>,
 ) -> Result<(), CommandError> {
-    crate::updates::install(&app, |progress| {
+    crate::updates::install(&app, &version, |progress| {
         // The window may have closed meanwhile; the install goes on regardless.
         let _ = on_progress.send(progress);
     })

@@ -6,12 +6,13 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use axum::Router;
 use axum::routing::get;
-use futures_util::StreamExt;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as B64;
+use futures_util::StreamExt;
 use serde_json::{Value, json};
 use tauri::test::{MockRuntime, mock_builder, mock_context, noop_assets};
 
@@ -31,17 +32,26 @@ struct Key {
 fn key() -> Key {
     let pair = minisign::KeyPair::generate_unencrypted_keypair().expect("a key pair");
     let config = B64.encode(pair.pk.to_box().expect("the public key's file").to_string());
-    Key { public: pair.pk, secret: pair.sk, config }
+    Key {
+        public: pair.pk,
+        secret: pair.sk,
+        config,
+    }
 }
 
 /// The `.sig` file as the manifest carries it, bound to `version` in the trusted comment as
 /// `tauri signer sign --app-version` binds it.
 fn sign(key: &Key, file: &[u8], version: &str) -> String {
-    sign_with_comment(key, file, &format!("timestamp:1765000000\tfile:DynoTable.AppImage\tversion:{version}"))
+    sign_with_comment(
+        key,
+        file,
+        &format!("timestamp:1765000000\tfile:DynoTable.AppImage\tversion:{version}"),
+    )
 }
 
 fn sign_with_comment(key: &Key, file: &[u8], trusted: &str) -> String {
-    let signature = minisign::sign(Some(&key.public), &key.secret, file, Some(trusted), None).expect("a signature");
+    let signature =
+        minisign::sign(Some(&key.public), &key.secret, file, Some(trusted), None).expect("a signature");
     B64.encode(signature.to_string())
 }
 
@@ -65,7 +75,9 @@ async fn serve(file: Vec<u8>, manifest: impl FnOnce(&str) -> Value) -> Server {
 
 /// As [`serve`]; with `stall`, the file's first 4 KiB are sent and the rest never comes.
 async fn serve_file(file: Vec<u8>, stall: bool, manifest: impl FnOnce(&str) -> Value) -> Server {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a loopback port");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback port");
     let address: SocketAddr = listener.local_addr().unwrap();
     let base = format!("http://{address}");
     let manifest = manifest(&format!("{base}/DynoTable.AppImage")).to_string();
@@ -88,7 +100,8 @@ async fn serve_file(file: Vec<u8>, stall: bool, manifest: impl FnOnce(&str) -> V
                 async move {
                     let length = file.len().to_string();
                     let body = if stall {
-                        let first = futures_util::stream::iter([Ok::<_, std::io::Error>(file[..4096].to_vec())]);
+                        let first =
+                            futures_util::stream::iter([Ok::<_, std::io::Error>(file[..4096].to_vec())]);
                         axum::body::Body::from_stream(first.chain(futures_util::stream::pending()))
                     } else {
                         axum::body::Body::from(file)
@@ -98,7 +111,10 @@ async fn serve_file(file: Vec<u8>, stall: bool, manifest: impl FnOnce(&str) -> V
             }),
         );
     tokio::spawn(async move { axum::serve(listener, router).await.expect("the update server") });
-    Server { manifest_url: format!("{base}/latest.json").parse().unwrap(), requests }
+    Server {
+        manifest_url: format!("{base}/latest.json").parse().unwrap(),
+        requests,
+    }
 }
 
 /// A manifest in the static format the release workflow publishes, for this machine's target.
@@ -168,12 +184,21 @@ async fn a_newer_signed_release_is_offered_then_downloaded_checked_and_installed
     let offer = check(app.handle()).await.expect("the check").expect("an update");
     assert_eq!(offer.version, NEWER);
     assert_eq!(offer.current_version, CURRENT);
-    assert_eq!(offer.notes.as_deref(), Some("Collections of a million items open faster."));
+    assert_eq!(
+        offer.notes.as_deref(),
+        Some("Collections of a million items open faster.")
+    );
     assert_eq!(offer.date.as_deref(), Some("2026-12-06T00:00:00Z"));
 
     let mut reports = Vec::new();
-    install(app.handle(), |progress| reports.push(progress)).await.expect("the install");
-    assert_eq!(std::fs::read(&executable).unwrap(), file, "the executable is the release's file");
+    install(app.handle(), NEWER, |progress| reports.push(progress))
+        .await
+        .expect("the install");
+    assert_eq!(
+        std::fs::read(&executable).unwrap(),
+        file,
+        "the executable is the release's file"
+    );
     let last_download = reports
         .iter()
         .rev()
@@ -186,7 +211,9 @@ async fn a_newer_signed_release_is_offered_then_downloaded_checked_and_installed
     assert_eq!(reports.last(), Some(&UpdateProgress::Installing));
 
     // The offer is spent: a second install has nothing to install.
-    let again = install(app.handle(), |_| {}).await.expect_err("nothing left to install");
+    let again = install(app.handle(), NEWER, |_| {})
+        .await
+        .expect_err("nothing left to install");
     assert_eq!(again.code, ErrorCode::UpdateUnavailable);
 }
 
@@ -200,10 +227,16 @@ async fn a_release_signed_with_another_key_is_refused_and_nothing_changes() {
     let app = app(source(&server, &ours, &executable));
 
     check(app.handle()).await.expect("the check").expect("an update");
-    let err = install(app.handle(), |_| {}).await.expect_err("a foreign signature");
+    let err = install(app.handle(), NEWER, |_| {})
+        .await
+        .expect_err("a foreign signature");
     assert_eq!(err.code, ErrorCode::UpdateRejected);
     assert!(err.message.contains("not installed"), "{}", err.message);
-    assert_eq!(std::fs::read(&executable).unwrap(), old, "the installed app is untouched");
+    assert_eq!(
+        std::fs::read(&executable).unwrap(),
+        old,
+        "the installed app is untouched"
+    );
 }
 
 #[tokio::test]
@@ -217,7 +250,9 @@ async fn an_older_release_signed_for_its_own_version_cannot_be_offered_as_newer(
     let app = app(source(&server, &key, &executable));
 
     check(app.handle()).await.expect("the check").expect("an offer");
-    let err = install(app.handle(), |_| {}).await.expect_err("a signature for another version");
+    let err = install(app.handle(), NEWER, |_| {})
+        .await
+        .expect_err("a signature for another version");
     assert_eq!(err.code, ErrorCode::UpdateRejected);
     assert_eq!(std::fs::read(&executable).unwrap(), old);
 }
@@ -234,7 +269,9 @@ async fn a_signature_that_names_no_version_is_refused() {
     let app = app(source(&server, &key, &executable));
 
     check(app.handle()).await.expect("the check").expect("an offer");
-    let err = install(app.handle(), |_| {}).await.expect_err("no signed version");
+    let err = install(app.handle(), NEWER, |_| {})
+        .await
+        .expect_err("no signed version");
     assert_eq!(err.code, ErrorCode::UpdateRejected);
     assert_eq!(std::fs::read(&executable).unwrap(), old);
 }
@@ -258,7 +295,10 @@ async fn a_build_without_an_update_key_says_so_and_asks_nothing() {
     let key = key();
     let server = serve(release_file(), |url| manifest(NEWER, url, "unused")).await;
     let (_dir, executable, _) = installed();
-    let source = Source { pubkey: None, ..source(&server, &key, &executable) };
+    let source = Source {
+        pubkey: None,
+        ..source(&server, &key, &executable)
+    };
     let app = app(source);
 
     let err = check(app.handle()).await.expect_err("no key in tauri.conf.json");
@@ -271,7 +311,11 @@ async fn a_build_without_an_update_key_says_so_and_asks_nothing() {
 async fn an_update_server_that_does_not_answer_is_a_network_error_in_plain_words() {
     let key = key();
     // A port that was free a moment ago: nothing listens there.
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let (_dir, executable, _) = installed();
     let app = app(Source {
         endpoint: Some(format!("http://127.0.0.1:{port}/latest.json").parse().unwrap()),
@@ -280,7 +324,12 @@ async fn an_update_server_that_does_not_answer_is_a_network_error_in_plain_words
     });
     let err = check(app.handle()).await.expect_err("nothing listens");
     assert_eq!(err.code, ErrorCode::Network);
-    assert!(err.message.starts_with("DynoTable could not reach its update server"), "{}", err.message);
+    assert!(
+        err.message
+            .starts_with("DynoTable could not reach its update server"),
+        "{}",
+        err.message
+    );
 }
 
 #[tokio::test]
@@ -296,16 +345,95 @@ async fn a_download_can_be_cancelled_and_nothing_is_installed() {
     let (started, mut first_bytes) = tokio::sync::mpsc::unbounded_channel();
     let handle = app.handle().clone();
     let running = tokio::spawn(async move {
-        install(&handle, move |progress| {
+        install(&handle, NEWER, move |progress| {
             let _ = started.send(progress);
         })
         .await
     });
-    // The first 4 KiB have arrived and the rest never will: only the cancel ends the install.
-    let progress = first_bytes.recv().await.expect("download progress");
-    assert!(matches!(progress, UpdateProgress::Downloading { bytes, .. } if bytes >= 4096.0), "{progress:?}");
+    // The download has reported progress (when the UI offers Cancel); the rest never comes.
+    let progress = tokio::time::timeout(Duration::from_secs(30), first_bytes.recv())
+        .await
+        .expect("progress within 30 s")
+        .expect("download progress");
+    assert!(
+        matches!(progress, UpdateProgress::Downloading { bytes, .. } if bytes > 0.0),
+        "{progress:?}"
+    );
+    // A second install meanwhile is refused.
+    let second = install(app.handle(), NEWER, |_| {})
+        .await
+        .expect_err("one install at a time");
+    assert_eq!(second.code, ErrorCode::UpdateUnavailable);
     cancel(app.handle());
-    let err = running.await.unwrap().expect_err("cancelled");
+    let err = tokio::time::timeout(Duration::from_secs(30), running)
+        .await
+        .expect("the cancel ends the install")
+        .unwrap()
+        .expect_err("cancelled");
     assert_eq!(err.code, ErrorCode::Cancelled);
     assert_eq!(std::fs::read(&executable).unwrap(), old);
+}
+
+#[tokio::test]
+async fn only_the_version_the_user_was_shown_is_installed() {
+    let key = key();
+    let file = release_file();
+    let signature = sign(&key, &file, NEWER);
+    let server = serve(file, |url| manifest(NEWER, url, &signature)).await;
+    let (_dir, executable, old) = installed();
+    let app = app(source(&server, &key, &executable));
+
+    // Nothing was checked yet: nothing to install.
+    let err = install(app.handle(), NEWER, |_| {})
+        .await
+        .expect_err("no offer yet");
+    assert_eq!(err.code, ErrorCode::UpdateUnavailable);
+    check(app.handle()).await.expect("the check").expect("an update");
+    let err = install(app.handle(), "98.0.0", |_| {})
+        .await
+        .expect_err("another version than the offer");
+    assert_eq!(err.code, ErrorCode::UpdateUnavailable);
+    assert!(err.message.contains("98.0.0"), "{}", err.message);
+    assert_eq!(std::fs::read(&executable).unwrap(), old);
+    assert_eq!(
+        server.requests.load(Ordering::SeqCst),
+        1,
+        "the manifest only, no download"
+    );
+}
+
+#[tokio::test]
+async fn a_build_key_that_cannot_be_read_is_said_before_asking_anything() {
+    let server = serve(release_file(), |url| manifest(NEWER, url, "unused")).await;
+    let (_dir, executable, _) = installed();
+    let app = app(Source {
+        endpoint: Some(server.manifest_url.clone()),
+        pubkey: Some(B64.encode("not a minisign key")),
+        executable: Some(executable),
+    });
+    let err = check(app.handle()).await.expect_err("an unreadable key");
+    assert_eq!(err.code, ErrorCode::UpdateUnavailable);
+    assert!(
+        err.message.contains("update key cannot be read"),
+        "{}",
+        err.message
+    );
+    assert_eq!(server.requests.load(Ordering::SeqCst), 0);
+}
+
+#[test]
+fn release_builds_ignore_the_test_variables() {
+    let variables = |name: &str| match name {
+        ENDPOINT_VAR => Some("http://127.0.0.1:9/latest.json".to_owned()),
+        PUBKEY_VAR => Some("a test key".to_owned()),
+        _ => None,
+    };
+    let release = Source::from_variables(false, variables);
+    assert!(release.endpoint.is_none() && release.pubkey.is_none());
+    let debug = Source::from_variables(true, variables);
+    assert_eq!(
+        debug.endpoint.map(|url| url.to_string()).as_deref(),
+        Some("http://127.0.0.1:9/latest.json")
+    );
+    assert_eq!(debug.pubkey.as_deref(), Some("a test key"));
 }

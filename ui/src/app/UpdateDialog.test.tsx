@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import type { Channel } from "@tauri-apps/api/core";
 import type { CommandError, UpdateOffer, UpdateProgress } from "../ipc/bindings.gen";
 import { UpdateDialog } from "./UpdateDialog";
@@ -19,8 +19,9 @@ type Answer<T> = { status: "ok"; data: T } | { status: "error"; error: CommandEr
 function source(check: Answer<UpdateOffer | null>, install?: (report: (p: UpdateProgress) => void) => Promise<Answer<null>>) {
   let report: (p: UpdateProgress) => void = () => {};
   return {
+    report: (p: UpdateProgress) => report(p),
     checkForUpdate: vi.fn(async () => check),
-    installUpdate: vi.fn(async () => (install ? install(report) : { status: "ok" as const, data: null })),
+    installUpdate: vi.fn(async (_version: string, _channel: Channel<UpdateProgress>) => (install ? install(report) : { status: "ok" as const, data: null })),
     cancelUpdate: vi.fn(async () => ({ status: "ok" as const, data: null })),
     channel: (onMessage: (p: UpdateProgress) => void) => {
       report = onMessage;
@@ -51,7 +52,9 @@ describe("UpdateDialog", () => {
     expect(offered.textContent).toContain("DynoTable 0.2.0 is available. This is 0.1.0; 0.2.0 was released on 2026-12-06.");
     expect(offered.textContent).toContain("Collections of a million items open faster.");
 
+    expect(screen.queryByTestId("update-cancel")).toBeNull();
     fireEvent.click(screen.getByTestId("update-install"));
+    expect(fake.installUpdate.mock.calls[0]![0]).toBe("0.2.0");
     await waitFor(() => expect(screen.getByTestId("update-progress").textContent).toContain("Downloaded 3.1 MB of 12.0 MB…"));
     expect(screen.getByRole("button", { name: "Close" })).toHaveProperty("disabled", true);
 
@@ -59,6 +62,9 @@ describe("UpdateDialog", () => {
     expect(fake.cancelUpdate).toHaveBeenCalledTimes(1);
     finish({ status: "error", error: { code: "CANCELLED", message: "The download was cancelled. Nothing was installed.", exception: null } });
     const error = await screen.findByTestId("update-error");
+    // A progress report that arrives after the answer does not bring the install back.
+    act(() => fake.report({ stage: "downloading", bytes: 3_200_000, total: 12_000_000 }));
+    expect(screen.getByTestId("update-error")).toBe(error);
     expect(error.textContent).toBe("Cancelled. The download was cancelled. Nothing was installed.");
     expect(screen.getByRole("button", { name: "Close" })).toHaveProperty("disabled", false);
   });

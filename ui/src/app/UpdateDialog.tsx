@@ -35,6 +35,12 @@ export function UpdateDialog({
       if (before instanceof HTMLElement) before.focus();
     };
   }, [open, check, close]);
+  // A step's buttons come and go: keep the focus in the dialog, so Escape and Tab still work.
+  const step = updates.state.step;
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (dialog !== null && !dialog.contains(document.activeElement)) dialog.focus();
+  }, [step]);
   if (!open) return null;
 
   const { state } = updates;
@@ -104,7 +110,8 @@ export function UpdateDialog({
               Check again
             </button>
           )}
-          {installing && state.progress?.stage !== "installing" && (
+          {/* Cancel once the download reports progress: the backend is waiting for it by then. */}
+          {installing && state.progress?.stage === "downloading" && (
             <button type="button" data-testid="update-cancel" onClick={() => void source.cancelUpdate()}>
               Cancel the download
             </button>

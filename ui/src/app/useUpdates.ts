@@ -44,10 +44,13 @@ export function useUpdates(source: UpdateSource, makeChannel: UpdateChannelFacto
     async (offer: UpdateOffer) => {
       const mine = ++generation.current;
       setState({ step: "installing", offer, progress: null });
+      // A report that arrives after the install has answered (they travel apart) is dropped.
       const channel = makeChannel((progress) => {
-        if (mine === generation.current) setState({ step: "installing", offer, progress });
+        if (mine === generation.current) {
+          setState((now) => (now.step === "installing" ? { step: "installing", offer, progress } : now));
+        }
       });
-      const answer = await unwrap(source.installUpdate(channel));
+      const answer = await unwrap(source.installUpdate(offer.version, channel));
       // On success the app restarts and this code never runs again.
       if (mine === generation.current && answer.status === "error") setState({ step: "error", error: answer.error, offer });
     },

@@ -246,8 +246,11 @@ export const commands = {
 	tableSimulations: (profileId: string, table: string) => typedError<TableSimulations, CommandError>(__TAURI_INVOKE("table_simulations", { profileId, table })),
 	/**  Asks the update server for a newer version; `null` when this one is the newest. */
 	checkForUpdate: () => typedError<UpdateOffer | null, CommandError>(__TAURI_INVOKE("check_for_update")),
-	/**  Downloads the offered update, checks its signature, installs it and restarts the app. */
-	installUpdate: (onProgress: Channel<UpdateProgress>) => typedError<null, CommandError>(__TAURI_INVOKE("install_update", { onProgress })),
+	/**
+	 *  Downloads the offered update (`version`, the one the user was shown), checks its signature,
+	 *  installs it and restarts the app (on Windows the installer exits and restarts it instead).
+	 */
+	installUpdate: (version: string, onProgress: Channel<UpdateProgress>) => typedError<null, CommandError>(__TAURI_INVOKE("install_update", { version, onProgress })),
 	/**  Stops the update's download; nothing is installed. */
 	cancelUpdate: () => typedError<null, CommandError>(__TAURI_INVOKE("cancel_update")),
 };
