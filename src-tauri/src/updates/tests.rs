@@ -217,26 +217,30 @@ async fn a_newer_signed_release_is_offered_then_downloaded_checked_and_installed
     assert_eq!(again.code, ErrorCode::UpdateUnavailable);
 }
 
+/// Offers [`NEWER`], its file signed with `signature`, to an app holding `key`: the offer is
+/// shown, and installing it is refused with the installed app untouched.
+async fn assert_refused(key: &Key, file: Vec<u8>, signature: String, why: &str) {
+    let server = serve(file, |url| manifest(NEWER, url, &signature)).await;
+    let (_dir, executable, old) = installed();
+    let app = app(source(&server, key, &executable));
+
+    check(app.handle()).await.expect("the check").expect("an offer");
+    let err = install(app.handle(), NEWER, |_| {}).await.expect_err(why);
+    assert_eq!(err.code, ErrorCode::UpdateRejected, "{why}");
+    assert!(err.message.contains("not installed"), "{}", err.message);
+    assert_eq!(
+        std::fs::read(&executable).unwrap(),
+        old,
+        "{why}: the installed app is untouched"
+    );
+}
+
 #[tokio::test]
 async fn a_release_signed_with_another_key_is_refused_and_nothing_changes() {
     let (ours, theirs) = (key(), key());
     let file = release_file();
     let signature = sign(&theirs, &file, NEWER);
-    let server = serve(file, |url| manifest(NEWER, url, &signature)).await;
-    let (_dir, executable, old) = installed();
-    let app = app(source(&server, &ours, &executable));
-
-    check(app.handle()).await.expect("the check").expect("an update");
-    let err = install(app.handle(), NEWER, |_| {})
-        .await
-        .expect_err("a foreign signature");
-    assert_eq!(err.code, ErrorCode::UpdateRejected);
-    assert!(err.message.contains("not installed"), "{}", err.message);
-    assert_eq!(
-        std::fs::read(&executable).unwrap(),
-        old,
-        "the installed app is untouched"
-    );
+    assert_refused(&ours, file, signature, "a foreign signature").await;
 }
 
 #[tokio::test]
@@ -245,16 +249,7 @@ async fn an_older_release_signed_for_its_own_version_cannot_be_offered_as_newer(
     let file = release_file();
     // A genuine signature, for 0.0.9: a manifest that calls that file 99.0.0 is a downgrade.
     let signature = sign(&key, &file, "0.0.9");
-    let server = serve(file, |url| manifest(NEWER, url, &signature)).await;
-    let (_dir, executable, old) = installed();
-    let app = app(source(&server, &key, &executable));
-
-    check(app.handle()).await.expect("the check").expect("an offer");
-    let err = install(app.handle(), NEWER, |_| {})
-        .await
-        .expect_err("a signature for another version");
-    assert_eq!(err.code, ErrorCode::UpdateRejected);
-    assert_eq!(std::fs::read(&executable).unwrap(), old);
+    assert_refused(&key, file, signature, "a signature for another version").await;
 }
 
 #[tokio::test]
@@ -264,16 +259,7 @@ async fn a_signature_that_names_no_version_is_refused() {
     let key = key();
     let file = release_file();
     let signature = sign_with_comment(&key, &file, "timestamp:1765000000\tfile:DynoTable.AppImage");
-    let server = serve(file, |url| manifest(NEWER, url, &signature)).await;
-    let (_dir, executable, old) = installed();
-    let app = app(source(&server, &key, &executable));
-
-    check(app.handle()).await.expect("the check").expect("an offer");
-    let err = install(app.handle(), NEWER, |_| {})
-        .await
-        .expect_err("no signed version");
-    assert_eq!(err.code, ErrorCode::UpdateRejected);
-    assert_eq!(std::fs::read(&executable).unwrap(), old);
+    assert_refused(&key, file, signature, "no signed version").await;
 }
 
 #[tokio::test]
