@@ -198,10 +198,18 @@ pub async fn install<R: Runtime>(
             ));
         }
     };
-    // Past this point the install is not stopped half-way.
+    // Past this point the install is not stopped half-way. It writes files, or waits on `dpkg`
+    // and its password prompt: off the async runtime, which other commands share.
     on_progress(UpdateProgress::Installing);
-    update
-        .install(&file)
+    let installer = update.clone();
+    tokio::task::spawn_blocking(move || installer.install(&file))
+        .await
+        .map_err(|err| {
+            CommandError::new(
+                ErrorCode::Internal,
+                format!("The install stopped unexpectedly ({err})."),
+            )
+        })?
         .map_err(|err| explain(&err, Stage::Install))?;
     *updates
         .offer
