@@ -25,8 +25,8 @@ import threading
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import APP, database_released, window_in_environment
-from window import STARTUP, STEP, click_xpath, content, present, wait_for
+from conftest import APP, database_released, screenshot, window_in_environment
+from window import STARTUP, STEP, click_xpath, content, present, settle, wait_for
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 NEWER = "99.0.0"
@@ -143,10 +143,14 @@ def test_help_updates_says_when_current_then_offers_a_newer_release_and_refuses_
     text = content(offer)
     assert f"DynoTable {NEWER} is available. This is {workspace_version()}; {NEWER} was released on 2026-12-06." in text
     assert NOTES in text
+    settle(0.5)  # the frame that shows it, before the picture
+    screenshot(window, "updates-offer.png")
     click_xpath(window, './/button[@data-testid="update-install"]', "Install and restart", scope=dialog)
     error = present(window, '[data-testid="update-error"]', "the refusal", STEP)
     assert content(error).startswith("The update was refused. The downloaded update is not signed with DynoTable's release key")
     assert content(error).endswith("Nothing was changed.")
+    settle(0.5)
+    screenshot(window, "updates-refused.png")
     assert server.requests[-1] == "/DynoTable.AppImage"
     assert hashlib.sha256(APP.read_bytes()).hexdigest() == binary_before, "the app's binary was changed"
     present(window, '[data-testid="update-offer"]', "the offer, still shown beside the refusal")

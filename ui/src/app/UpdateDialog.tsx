@@ -99,9 +99,9 @@ export function UpdateDialog({
             </p>
           </>
         )}
-        <div className="update-actions">
+        <div className="update-dialog-actions">
           {state.step === "offered" && (
-            <button type="button" data-testid="update-install" onClick={() => void updates.install(state.offer)}>
+            <button type="button" className="primary" data-testid="update-install" onClick={() => void updates.install(state.offer)}>
               Install {state.offer.version} and restart
             </button>
           )}
