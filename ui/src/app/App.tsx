@@ -212,7 +212,7 @@ export function App() {
         />
       </div>
       <ShortcutSheet open={sheet.open} onClose={() => sheet.setOpen(false)} />
-      <UpdateDialog open={updatesOpen} onClose={() => setUpdatesOpen(false)} source={commands} />
+      {updatesOpen && <UpdateDialog open={updatesOpen} onClose={() => setUpdatesOpen(false)} source={commands} />}
       <CredentialPrompt calls={commands} profiles={[...open.map((t) => t.profile), ...editors]} />
     </CapacityProvider>
   );
