@@ -7,6 +7,7 @@
 
 pub mod commands;
 mod dialogs;
+pub mod rendering;
 pub mod updates;
 
 use tauri::Manager;

@@ -96,9 +96,37 @@ def database_released(timeout: float = 60) -> None:
                 time.sleep(0.1)
 
 
+# WebKitWebDriver's screenshot is of the next frame the web view presents. With WebKit's default
+# frames (DMA-BUF) one is presented on request; with frames in shared memory, which the app
+# chooses on a machine without a GPU (src-tauri/src/rendering.rs), a page with nothing to repaint
+# presents none and the screenshot waits forever, while the window itself keeps drawing (seen in
+# every run of test_start_screen: requestAnimationFrame at 60 Hz, the screenshot never answered).
+# So while a screenshot is taken, one pixel in the top-left corner is repainted every frame, from
+# transparent to 2 % grey and back.
+NUDGE_ON = """
+const nudge = document.createElement('div');
+nudge.id = 'e2e-frame-nudge';
+nudge.style.cssText = 'position:fixed;left:0;top:0;width:1px;height:1px;pointer-events:none;z-index:2147483647';
+document.body.append(nudge);
+let odd = false;
+const repaint = () => {
+  if (!nudge.isConnected) return;
+  odd = !odd;
+  nudge.style.background = odd ? 'rgba(128,128,128,0.02)' : 'transparent';
+  requestAnimationFrame(repaint);
+};
+requestAnimationFrame(repaint);
+"""
+NUDGE_OFF = "document.getElementById('e2e-frame-nudge')?.remove();"
+
+
 def screenshot(driver, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    driver.save_screenshot(str(ARTIFACTS / name))
+    driver.execute_script(NUDGE_ON)
+    try:
+        driver.save_screenshot(str(ARTIFACTS / name))
+    finally:
+        driver.execute_script(NUDGE_OFF)
 
 
 @pytest.hookimpl(hookwrapper=True)
