@@ -4,7 +4,8 @@ Linux), without the app: the page's own figures (see ui/src/perf/collectionsRunP
     npx vite build --config bench/app/perf.vite.config.ts
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python bench/app/page.py 'table=fleet' 'table=hot'
 
-Each argument is a query string for the page; each is opened in a fresh MiniBrowser (WebKitGTK's
+Each argument is a query string for the Collections view's page, or `PAGE?QUERY` for another page
+of ui/perf (`static-scroll?rows=0`: the floor, a page that only scrolls); each is opened in a fresh MiniBrowser (WebKitGTK's
 own test browser, driven through WebKitWebDriver) at 1280x800, and its result printed as a JSON
 line. Environment passes through, so a WEBKIT_* setting can be compared with a run without it.
 """
@@ -50,8 +51,10 @@ def run(port: int, query: str, page: str = "collections-run") -> dict:
 
 def main() -> None:
     port = serve()
-    for query in sys.argv[1:] or ["table=fleet"]:
-        print(json.dumps({"query": query, **run(port, query)}), flush=True)
+    for arg in sys.argv[1:] or ["table=fleet"]:
+        # `PAGE?QUERY` opens another page of ui/perf (e.g. `static-scroll?rows=0`).
+        page, query = arg.split("?", 1) if "?" in arg else ("collections-run", arg)
+        print(json.dumps({"query": arg, **run(port, query, page)}), flush=True)
 
 
 if __name__ == "__main__":

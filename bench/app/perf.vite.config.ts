@@ -13,7 +13,12 @@ export default mergeConfig(
     base: "./",
     build: {
       outDir: fileURLToPath(new URL("../../target/ui-perf", import.meta.url)),
-      rollupOptions: { input: { "collections-run": `${ui}perf/collections-run.html` } },
+      rollupOptions: {
+        input: {
+          "collections-run": `${ui}perf/collections-run.html`,
+          "static-scroll": `${ui}perf/static-scroll.html`,
+        },
+      },
     },
   }),
 );
