@@ -53,10 +53,20 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-def app_processes() -> dict[str, int]:
-    """RSS by process: the app and the WebKit processes it started, among the processes the
-    script that runs this bench started (its parent's descendants): another app running on the
-    same machine (a test, a second bench) is not counted."""
+def pss_kib(pid: int) -> int:
+    """Proportional set size: the process's own pages, plus its share of the pages it shares with
+    other processes (the WebKit library is mapped by all three of the app's processes, and RSS
+    counts it in each)."""
+    for line in pathlib.Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+        if line.startswith("Pss:"):
+            return int(line.split()[1])
+    return 0
+
+
+def app_processes(size=rss_kib) -> dict[str, int]:
+    """RSS (or `size`) by process: the app and the WebKit processes it started, among the
+    processes the script that runs this bench started (its parent's descendants): another app
+    running on the same machine (a test, a second bench) is not counted."""
     found: dict[str, int] = {}
     out = subprocess.run(["ps", "-eo", "pid=,ppid=,comm="], capture_output=True, text=True, check=True).stdout
     parents: dict[int, int] = {}
@@ -80,7 +90,7 @@ def app_processes() -> dict[str, int]:
         app = name.startswith("dynotable") and not name.startswith("dynotable-local")
         web = name.startswith(("WebKitWebProces", "WebKitNetworkPr"))
         if (app or web) and ours(pid):
-            found[f"{name} ({pid})"] = rss_kib(pid)
+            found[f"{name} ({pid})"] = size(pid)
     return found
 
 
