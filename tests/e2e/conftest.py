@@ -13,10 +13,15 @@ On a failed test: the text of every alert and status line (printed with the fail
 says why) and a screenshot in test-artifacts/.
 """
 
+import contextlib
 import fcntl
+import json
 import os
 import pathlib
+import socket
+import subprocess
 import time
+import urllib.request
 
 import pytest
 from selenium import webdriver
@@ -62,6 +67,56 @@ def open_window(request, driver_url: str = DRIVER_URL):
     if driver is None:
         pytest.fail(f"the app window did not open in {START_ATTEMPTS} starts of {START_TIMEOUT} s: {failures}")
     return driver
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_driver(port: int, seconds: float) -> None:
+    """Until tauri-driver answers /status as ready (its WebKitWebDriver started too)."""
+    deadline = time.monotonic() + seconds
+    last = "no answer"
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/status", timeout=2) as answer:
+                status = json.load(answer)
+            if status.get("value", {}).get("ready") is True:
+                return
+            last = json.dumps(status)
+        except (OSError, ValueError) as err:
+            last = str(err)
+        time.sleep(0.2)
+    pytest.fail(f"tauri-driver on 127.0.0.1:{port} was not ready after {seconds} s: {last}")
+
+
+@contextlib.contextmanager
+def window_in_environment(request, environment: dict, log_name: str):
+    """The app's window through a tauri-driver of the caller's own, started with `environment`
+    (which WebKitWebDriver and the app inherit): for a test that needs the app to see other
+    variables than run.sh's. What tauri-driver, WebKitWebDriver and the app print is kept in
+    test-artifacts/`log_name`."""
+    assert APP.exists(), f"{APP} is not built (make test builds it)"
+    port = free_port()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with open(ARTIFACTS / log_name, "wb") as log:
+        driver_process = subprocess.Popen(
+            ["tauri-driver", "--port", str(port), "--native-port", str(free_port()),
+             "--native-driver", "/usr/bin/WebKitWebDriver"],
+            env=environment, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+        )
+        try:
+            wait_for_driver(port, 60)
+            driver = open_window(request, f"http://127.0.0.1:{port}")
+            try:
+                yield driver
+            finally:
+                driver.quit()
+        finally:
+            driver_process.terminate()
+            driver_process.wait(timeout=20)
 
 
 @pytest.fixture

@@ -17,28 +17,23 @@ no keychain error is shown. Then it types access keys into a new connection and 
 says no keychain is available, in its own words, and what to do; no backend error text.
 """
 
-import json
 import os
 import pathlib
 import shutil
-import socket
 import subprocess
 import tempfile
 import threading
-import time
-import urllib.request
 
 import boto3
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import APP, open_window
+from conftest import window_in_environment
 from window import STARTUP, STEP, click_xpath, content, present, type_into, wait_for
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 TARGET = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
 LOCAL = pathlib.Path(os.environ.get("DYNOTABLE_LOCAL_BIN", TARGET / "debug" / "dynotable-local"))
-ARTIFACTS = pathlib.Path(os.environ.get("DYNOTABLE_ARTIFACTS", ROOT / "test-artifacts"))
 TABLE = "KeychainFreeTable"
 PROFILE = "local-keys"
 
@@ -58,29 +53,6 @@ BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Config
   </policy>
 </busconfig>
 """
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for_driver(port: int, seconds: float) -> None:
-    """Until tauri-driver answers /status as ready (its WebKitWebDriver started too)."""
-    deadline = time.monotonic() + seconds
-    last = "no answer"
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/status", timeout=2) as answer:
-                status = json.load(answer)
-            if status.get("value", {}).get("ready") is True:
-                return
-            last = json.dumps(status)
-        except (OSError, ValueError) as err:
-            last = str(err)
-        time.sleep(0.2)
-    pytest.fail(f"tauri-driver on 127.0.0.1:{port} was not ready after {seconds} s: {last}")
 
 
 def read_line(stream, seconds: float) -> str:
@@ -187,27 +159,8 @@ def environment(request, scratch, endpoint):
 def window(request, environment):
     """The app's window, through a tauri-driver of this test's own (run.sh's passes on run.sh's
     environment, with its AWS files and the machine's session bus)."""
-    assert APP.exists(), f"{APP} is not built (make test builds it)"
-    port = free_port()
-    # What tauri-driver, WebKitWebDriver and the app print, kept for a failure's diagnosis.
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log = open(ARTIFACTS / f"tauri-driver-{request.node.callspec.id}.log", "wb")
-    driver_process = subprocess.Popen(
-        ["tauri-driver", "--port", str(port), "--native-port", str(free_port()),
-         "--native-driver", "/usr/bin/WebKitWebDriver"],
-        env=environment, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-    )
-    try:
-        wait_for_driver(port, 60)
-        driver = open_window(request, f"http://127.0.0.1:{port}")
-        try:
-            yield driver
-        finally:
-            driver.quit()
-    finally:
-        driver_process.terminate()
-        driver_process.wait(timeout=20)
-        log.close()
+    with window_in_environment(request, environment, f"tauri-driver-{request.node.callspec.id}.log") as driver:
+        yield driver
 
 
 def alerts(driver) -> list[str]:

@@ -19,16 +19,13 @@ import json
 import os
 import pathlib
 import re
-import socket
 import subprocess
 import threading
-import time
-import urllib.request
 
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import APP, ARTIFACTS, database_released, open_window, screenshot
+from conftest import APP, database_released, screenshot, window_in_environment
 from window import STARTUP, STEP, click_xpath, content, present, settle, wait_for
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -106,57 +103,18 @@ def release(tmp_path):
         server.httpd.shutdown()
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for_driver(port: int, seconds: float) -> None:
-    """Until tauri-driver answers /status as ready (its WebKitWebDriver started too)."""
-    deadline = time.monotonic() + seconds
-    last = "no answer"
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/status", timeout=2) as answer:
-                if json.load(answer).get("value", {}).get("ready") is True:
-                    return
-        except (OSError, ValueError) as err:
-            last = str(err)
-        time.sleep(0.2)
-    pytest.fail(f"tauri-driver on 127.0.0.1:{port} was not ready after {seconds} s: {last}")
-
-
 @pytest.fixture
 def window(request, release):
     """The app's window through a tauri-driver of this test's own, whose environment (inherited
     by WebKitWebDriver and the app) points the updater at the test's server."""
-    assert APP.exists(), f"{APP} is not built (make test builds it)"
     environment = {
         **os.environ,
         "DYNOTABLE_UPDATE_ENDPOINT": f"{release['server'].url}/latest.json",
         "DYNOTABLE_UPDATE_PUBKEY": release["pubkey"],
     }
-    port = free_port()
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log = open(ARTIFACTS / "tauri-driver-updates.log", "wb")
-    driver_process = subprocess.Popen(
-        ["tauri-driver", "--port", str(port), "--native-port", str(free_port()),
-         "--native-driver", "/usr/bin/WebKitWebDriver"],
-        env=environment, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-    )
-    try:
-        wait_for_driver(port, 60)
-        driver = open_window(request, f"http://127.0.0.1:{port}")
-        try:
-            yield driver
-        finally:
-            driver.quit()
-    finally:
-        driver_process.terminate()
-        driver_process.wait(timeout=20)
-        log.close()
-        database_released()
+    with window_in_environment(request, environment, "tauri-driver-updates.log") as driver:
+        yield driver
+    database_released()
 
 
 def open_updates(driver):
