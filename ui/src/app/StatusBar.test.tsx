@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { StatusBar } from "./StatusBar";
-import { CapacityProvider, useCapacityLedger } from "./capacity";
+import { CapacityProvider, useRecordCapacity } from "./capacity";
 import type { AppInfo } from "../ipc/bindings.gen";
 
 const ready: AppInfo = {
@@ -51,9 +51,9 @@ describe("StatusBar", () => {
 
   it("shows the active connection and the capacity used since the app started", () => {
     function Reads() {
-      const ledger = useCapacityLedger();
+      const record = useRecordCapacity();
       return (
-        <button type="button" onClick={() => (ledger.record("read", 2.5), ledger.record("write", 3))}>
+        <button type="button" onClick={() => (record("read", 2.5), record("write", 3))}>
           use
         </button>
       );

@@ -1,6 +1,6 @@
 import type { AppInfo } from "../ipc/bindings.gen";
 import { errorTitle, type Loadable, type UiError } from "../ipc/result";
-import { useCapacityLedger } from "./capacity";
+import { useCapacityTotals } from "./capacity";
 import { formatUnits } from "../features/tables/format";
 import type { ThemeChoice } from "./theme";
 
@@ -20,12 +20,12 @@ export function StatusBar({
   /** Help's entries: the start screen, the keyboard shortcuts, the modeler and updates. */
   help?: { onStart: () => void; onShortcuts: () => void; onModeler?: () => void; onUpdates?: () => void } | null;
 }) {
-  const ledger = useCapacityLedger();
+  const totals = useCapacityTotals();
   return (
     <footer className="status-bar" role="status" aria-label="Status bar">
       {connection !== null && <span data-testid="active-connection">{connection}</span>}
       <span data-testid="capacity-used" title="Capacity units DynamoDB reported for every read and write since DynoTable started">
-        Used since start: {formatUnits(ledger.readUnits)} RCU · {formatUnits(ledger.writeUnits)} WCU
+        Used since start: {formatUnits(totals.readUnits)} RCU · {formatUnits(totals.writeUnits)} WCU
       </span>
       {appInfo.status === "loading" && <span>Connecting to the backend…</span>}
       {appInfo.status === "error" && (

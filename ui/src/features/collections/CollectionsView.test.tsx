@@ -4,7 +4,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testi
 import { CollectionsView } from "./CollectionsView";
 import { useCollections, type CollectionsSource, type Item } from "./useCollections";
 import { GRID_ROW } from "./RowGrid";
-import { CapacityProvider, useCapacityLedger } from "../../app/capacity";
+import { CapacityProvider, useCapacityTotals } from "../../app/capacity";
 import type { AttributeValue, CollectionStat, QueryInput, QueryPage, TableDescription } from "../../ipc/bindings.gen";
 
 // jsdom lays nothing out: give the run a 600 px viewport and every box 200 px, as a browser
@@ -122,8 +122,8 @@ function fakeSource(run: CollectionStat[]): Source {
 }
 
 function Used() {
-  const ledger = useCapacityLedger();
-  return <span data-testid="used">{ledger.readUnits}</span>;
+  const totals = useCapacityTotals();
+  return <span data-testid="used">{totals.readUnits}</span>;
 }
 
 function Harness({

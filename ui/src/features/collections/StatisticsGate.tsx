@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { Channel } from "@tauri-apps/api/core";
 import type { CollectionStats, commands, ScanCost, ScanTotals, StatisticsScan } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
-import { useCapacityLedger } from "../../app/capacity";
+import { useRecordCapacity } from "../../app/capacity";
 import { formatBytes, formatCount, formatUnits } from "../../shared/format";
 import { attributeText } from "../../shared/attributeValue";
 
@@ -51,7 +51,7 @@ export function StatisticsGate({
   const [error, setError] = useState<UiError | null>(null);
   const [running, setRunning] = useState<string | null>(null);
   const [totals, setTotals] = useState<ScanTotals | null>(null);
-  const ledger = useCapacityLedger();
+  const recordCapacity = useRecordCapacity();
   const what = index === null ? table : `the index ${index}`;
 
   useEffect(() => {
@@ -92,7 +92,7 @@ export function StatisticsGate({
     setTotals(null);
     let recorded = 0;
     const channel = makeChannel((next) => {
-      ledger.record("read", next.capacityUnits - recorded);
+      recordCapacity("read", next.capacityUnits - recorded);
       recorded = next.capacityUnits;
       setTotals(next);
     });

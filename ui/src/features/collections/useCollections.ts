@@ -22,7 +22,7 @@ import { useCallback, useMemo, useRef, useState } from "react";
 import type { AttributeValue, CollectionStat, commands, KeySchema, QueryInput } from "../../ipc/bindings.gen";
 import { collectionPartition } from "../../shared/collectionValue";
 import { unwrap, type UiError } from "../../ipc/result";
-import { useCapacityLedger } from "../../app/capacity";
+import { useRecordCapacity } from "../../app/capacity";
 
 export type Item = { [key in string]: AttributeValue };
 
@@ -111,8 +111,7 @@ export function useCollections({
   concurrency?: number;
   listPage?: number;
 }): Collections {
-  const ledger = useCapacityLedger();
-  const record = ledger.record;
+  const record = useRecordCapacity();
   // What the reads belong to: another table, index or connection starts over, and late answers
   // to the old one are dropped. (Checked where it is used, not reset in an effect: the view's
   // first `want` may run before this hook's effects.)

@@ -10,7 +10,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { AttributeValue, CommandError, ConsumedCapacity, TableCapacity } from "../../ipc/bindings.gen";
 import { unwrap, type UiError } from "../../ipc/result";
-import { useCapacityLedger } from "../../app/capacity";
+import { useRecordCapacity } from "../../app/capacity";
 import { addToHistory, loadHistory, type HistoryEntry, type RunMode } from "./history";
 import { countParameters, errorRange, isWrite, splitStatements } from "./statements";
 import type { Mark } from "./PartiqlEditor";
@@ -45,7 +45,7 @@ export function totalUnits(capacity: readonly TableCapacity[]): number {
 }
 
 export function usePartiql(source: PartiqlSource, profileId: string) {
-  const ledger = useCapacityLedger();
+  const recordCapacity = useRecordCapacity();
   const [text, setText] = useState("");
   const [parameters, setParameters] = useState<AttributeValue[]>([]);
   const [mode, setMode] = useState<RunMode>("statement");
@@ -73,8 +73,8 @@ export function usePartiql(source: PartiqlSource, profileId: string) {
   }, []);
 
   const record = useCallback(
-    (capacity: readonly TableCapacity[], writes: boolean) => ledger.record(writes ? "write" : "read", totalUnits(capacity)),
-    [ledger],
+    (capacity: readonly TableCapacity[], writes: boolean) => recordCapacity(writes ? "write" : "read", totalUnits(capacity)),
+    [recordCapacity],
   );
 
   const fail = (error: UiError, at: { text: string; from: number }[]) => {

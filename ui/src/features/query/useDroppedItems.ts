@@ -17,7 +17,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { unwrap } from "../../ipc/result";
 import { droppedCount, mergeDropped, type DroppedPage } from "../../shared/droppedItems";
-import { useCapacityLedger } from "../../app/capacity";
+import { useRecordCapacity } from "../../app/capacity";
 import type { QueryRun, QuerySource } from "./useQueryModel";
 
 export function useDroppedItems({
@@ -32,7 +32,7 @@ export function useDroppedItems({
   /** Read the dropped items without asking (the embedded engine, where reads cost nothing). */
   automatic: boolean;
 }) {
-  const ledger = useCapacityLedger();
+  const recordCapacity = useRecordCapacity();
   const [dropped, setDropped] = useState<ReadonlyMap<number, DroppedPage>>(new Map());
   const asked = useRef(new Set<number>());
   const query = run?.kind === "query" ? run : null;
@@ -59,7 +59,7 @@ export function useDroppedItems({
       if (mine !== asked.current) return;
       let state: DroppedPage;
       if (result.status === "ok") {
-        ledger.record("read", result.data.consumedCapacity?.total ?? 0);
+        recordCapacity("read", result.data.consumedCapacity?.total ?? 0);
         const rows = mergeDropped(page.items, result.data.items);
         state =
           rows === null
@@ -72,7 +72,7 @@ export function useDroppedItems({
       }
       setDropped((d) => new Map(d).set(n, state));
     },
-    [profileId, request, pages, source, ledger],
+    [profileId, request, pages, source, recordCapacity],
   );
 
   useEffect(() => {

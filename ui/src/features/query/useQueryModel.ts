@@ -27,7 +27,7 @@ import type {
   TableDescription,
 } from "../../ipc/bindings.gen";
 import { unwrap, type UiError } from "../../ipc/result";
-import { useCapacityLedger } from "../../app/capacity";
+import { useRecordCapacity } from "../../app/capacity";
 import { formatPath, keySchemaOf } from "../builder/model";
 import { useDebounced } from "../builder/useDebounced";
 import {
@@ -106,7 +106,7 @@ export function useQueryModel({
   const [run, setRun] = useState<QueryRun | null>(null);
   const [checked, setChecked] = useState<Checked | null>(null);
   const [scanOptions, setScanOptions] = useState<{ segments: number; budget: string }>({ segments: 1, budget: "" });
-  const ledger = useCapacityLedger();
+  const recordCapacity = useRecordCapacity();
   const generation = useRef(0);
 
   const schema = useMemo(() => (table === null ? null : keySchemaOf(table, form.index)), [table, form.index]);
@@ -151,13 +151,13 @@ export function useQueryModel({
       const result = await unwrap(source.runReadRequest(profileId, sent, start));
       if (mine !== generation.current) return;
       if (result.status === "ok") {
-        ledger.record("read", result.data.consumedCapacity?.total ?? 0);
+        recordCapacity("read", result.data.consumedCapacity?.total ?? 0);
         setRun({ kind: "query", request: sent, pages: [...previous, result.data], loading: false, error: null });
       } else if (result.status === "error") {
         setRun({ kind: "query", request: sent, pages: previous, loading: false, error: result.error });
       }
     },
-    [profileId, source, ledger],
+    [profileId, source, recordCapacity],
   );
 
   const startScan = useCallback(
@@ -171,7 +171,7 @@ export function useQueryModel({
       const channel = makeChannel((update) => {
         if (mine !== generation.current) return;
         pages.push(update.page);
-        ledger.record("read", update.totals.capacityUnits - recorded);
+        recordCapacity("read", update.totals.capacityUnits - recorded);
         recorded = update.totals.capacityUnits;
         setRun((r) => (r?.kind === "scan" && r.id === id ? { ...r, pages: [...pages], totals: update.totals } : r));
       });
@@ -202,7 +202,7 @@ export function useQueryModel({
         return { ...r, running: false };
       });
     },
-    [profileId, source, ledger, makeChannel, scanOptions],
+    [profileId, source, recordCapacity, makeChannel, scanOptions],
   );
 
   const [runWhenReady, setRunWhenReady] = useState<string | null>(null);

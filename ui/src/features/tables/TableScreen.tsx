@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { AttributeValue, Profile, QueryInput } from "../../ipc/bindings.gen";
 import { commands } from "../../ipc/commands";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
-import { useCapacityLedger } from "../../app/capacity";
+import { useRecordCapacity } from "../../app/capacity";
 import { CollectionBox } from "../explorer/CollectionBox";
 import { CollectionMap } from "../explorer/CollectionMap";
 import type { Item, KeySchema } from "../explorer/model";
@@ -207,7 +207,7 @@ export function TableScreen({
   const runRequest = run?.request ?? null;
   useEffect(() => setChecked(new Set()), [runRequest]);
   const queryPages = run?.kind === "query" ? run.pages : [];
-  const ledger = useCapacityLedger();
+  const recordCapacity = useRecordCapacity();
 
   // A Query reads one box, of the table or of the index it names: the Collections view is
   // grouped by that index (or the table) and brings the box into view.
@@ -344,7 +344,7 @@ export function TableScreen({
     }
     if (result.status !== "ok") return;
     const units = result.data.consumedCapacity?.total ?? 0;
-    ledger.record("write", units);
+    recordCapacity("write", units);
     setLastWrite({ existing: editing.kind === "edit" ? editing.original : null, newItem: item, actual: result.data.consumedCapacity });
     if (editing.kind === "edit") model.replaceItem(keyNames, editing.original, item);
     setNotice(`${editing.kind === "edit" ? "Saved" : "Created"}: ${formatUnits(units)} WCU consumed.`);
@@ -364,7 +364,7 @@ export function TableScreen({
       return;
     }
     if (result.status !== "ok") return;
-    ledger.record("write", result.data.consumedCapacity?.total ?? 0);
+    recordCapacity("write", result.data.consumedCapacity?.total ?? 0);
     model.replaceItem(keyNames, editing.original, null);
     setNotice(`Deleted: ${formatUnits(result.data.consumedCapacity?.total ?? 0)} WCU consumed.`);
     setEditing(null);
@@ -406,7 +406,7 @@ export function TableScreen({
     }
     const result = await unwrap(source.getItem(profile.id, tableName, key, true));
     if (result.status === "ok" && result.data.item !== null) {
-      ledger.record("read", result.data.consumedCapacity?.total ?? 0);
+      recordCapacity("read", result.data.consumedCapacity?.total ?? 0);
       setEditing({ kind: "edit", original: result.data.item });
     } else if (result.status === "ok") {
       refuse("This item is no longer in the table: it was deleted after the query read it.");
@@ -724,7 +724,7 @@ export function TableScreen({
               readOnly={profile.readOnly}
               source={source}
               onWritten={(items, units) => {
-                ledger.record("write", units);
+                recordCapacity("write", units);
                 setNotice(`Pasted ${items.length} ${items.length === 1 ? "item" : "items"}: ${formatUnits(units)} WCU consumed.`);
                 setGeneration((g) => g + 1);
               }}
