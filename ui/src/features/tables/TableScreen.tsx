@@ -17,8 +17,8 @@ import { TableOverview } from "./TableOverview";
 import { StatisticsGate } from "../collections/StatisticsGate";
 import { useKeySuggestions } from "../query/useKeySuggestions";
 import { TableHeader } from "./TableHeader";
-import { CollectionsView } from "../collections/CollectionsView";
-import { collectionKey, useCollections } from "../collections/useCollections";
+import { CollectionsPane } from "../collections/CollectionsPane";
+import { collectionKey } from "../collections/useCollections";
 import type { TableIntent } from "../../shared/tableIntent";
 import { useTable } from "./useTable";
 import { VIEW_ORDER, ViewTabs, type ViewId, type ViewInfo } from "./ViewTabs";
@@ -174,15 +174,6 @@ export function TableScreen({
   const [generation, setGeneration] = useState(0);
   const groupKeys =
     table.status !== "ok" ? null : groupBy === null ? table.data.keys : (table.data.indexes.find((i) => i.name === groupBy)?.keys ?? null);
-  const collections = useCollections({
-    profileId: profile.id,
-    table: tableName,
-    index: groupBy,
-    keys: groupKeys,
-    generation: generation + renewed,
-    source,
-    rowsPerBox: ROWS_PER_BOX,
-  });
   const rootRef = useRef<HTMLDivElement>(null);
   const [editing, setEditing] = useState<Editing>(null);
   const [saving, setSaving] = useState(false);
@@ -469,9 +460,13 @@ export function TableScreen({
         />
       )}
       {(stats.status === "ok" || (paid && stats.status === "error" && stats.error.code === "NOT_FOUND")) && (
-        <CollectionsView
+        <CollectionsPane
+          profileId={profile.id}
+          index={groupBy}
+          keys={groupKeys}
+          generation={generation + renewed}
+          source={source}
           table={description}
-          data={collections}
           onOpen={openBox}
           onGroupBy={setGroupBy}
           reveal={reveal}

@@ -1,0 +1,33 @@
+/**
+ * The Collections view with the data it reads: `useCollections` lives here, under the table
+ * screen, so a box read while the user scrolls renders this view again and nothing around it
+ * (the table screen's other views stay mounted while hidden, and rendered again with it when the
+ * run's state lived in the table screen).
+ */
+import { CollectionsView, type CollectionsViewProps } from "./CollectionsView";
+import { useCollections, type CollectionsSource } from "./useCollections";
+import type { KeySchema } from "../../ipc/bindings.gen";
+
+export type CollectionsPaneProps = Omit<CollectionsViewProps, "data"> & {
+  profileId: string;
+  /** The index the run is grouped by; `null`: the table. */
+  index: string | null;
+  /** The key schema of the table or the index, once described. */
+  keys: KeySchema | null;
+  /** A new number lists the run again from the start. */
+  generation: number;
+  source: CollectionsSource;
+};
+
+export function CollectionsPane({ profileId, index, keys, generation, source, ...view }: CollectionsPaneProps) {
+  const data = useCollections({
+    profileId,
+    table: view.table.name,
+    index,
+    keys,
+    generation,
+    source,
+    rowsPerBox: view.rowsPerBox,
+  });
+  return <CollectionsView {...view} data={data} />;
+}
