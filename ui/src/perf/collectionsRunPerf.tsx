@@ -16,6 +16,7 @@ import { CollectionsView } from "../features/collections/CollectionsView";
 import { useCollections, type CollectionsSource } from "../features/collections/useCollections";
 import type { CollectionStat, QueryInput, TableDescription } from "../ipc/bindings.gen";
 import "../app/theme.css";
+import { report, timeScroll } from "./scrollTiming";
 
 const params = new URLSearchParams(location.search);
 const which = params.get("table") ?? "fleet";
@@ -64,47 +65,19 @@ const source: CollectionsSource = {
   collectionPosition: (async () => ({ status: "ok" as const, data: null })) as unknown as CollectionsSource["collectionPosition"],
 };
 
-const percentile = (values: number[], p: number) => {
-  const ordered = [...values].sort((a, b) => a - b);
-  return ordered[Math.min(ordered.length - 1, Math.round((p / 100) * (ordered.length - 1)))] ?? 0;
-};
-
 const t0 = performance.now();
-
-function report(result: object) {
-  (window as unknown as { perfResult: object }).perfResult = result;
-  const pre = document.createElement("pre");
-  pre.id = "result";
-  pre.textContent = JSON.stringify(result, null, 1);
-  document.body.append(pre);
-}
 
 function measureScroll(firstBox: number, firstRows: number) {
   const run = document.querySelector<HTMLElement>('[data-testid="collections-run"]')!;
-  const times: number[] = [];
-  let last = performance.now();
-  const frame = (now: number) => {
-    times.push(now - last);
-    last = now;
-    if (times.length > frames) {
-      const t = times.slice(1);
-      report({
-        table: table.name,
-        firstBoxMs: Math.round(firstBox),
-        firstRowsMs: Math.round(firstRows),
-        frames: t.length,
-        p50: Math.round(percentile(t, 50) * 10) / 10,
-        p95: Math.round(percentile(t, 95) * 10) / 10,
-        max: Math.round(Math.max(...t) * 10) / 10,
-        scrolledPx: run.scrollTop,
-        domNodes: document.getElementsByTagName("*").length,
-      });
-      return;
-    }
-    run.scrollTop += step;
-    requestAnimationFrame(frame);
-  };
-  requestAnimationFrame(frame);
+  timeScroll(run, frames, step, (figures) =>
+    report({
+      table: table.name,
+      firstBoxMs: Math.round(firstBox),
+      firstRowsMs: Math.round(firstRows),
+      ...figures,
+      domNodes: document.getElementsByTagName("*").length,
+    }),
+  );
 }
 
 function Page() {

@@ -9,18 +9,13 @@
  * page can scroll faster there.
  */
 
-export {};
+import { report, timeScroll } from "./scrollTiming";
 
 const params = new URLSearchParams(location.search);
 const rows = Number(params.get("rows") ?? "2000");
 const frames = Number(params.get("frames") ?? "240");
 const step = Number(params.get("step") ?? "240");
 const ROW_PX = 28;
-
-const percentile = (values: number[], p: number) => {
-  const ordered = [...values].sort((a, b) => a - b);
-  return ordered[Math.min(ordered.length - 1, Math.round((p / 100) * (ordered.length - 1)))] ?? 0;
-};
 
 const run = document.createElement("div");
 run.style.cssText = "height: calc(100vh - 2rem); overflow-y: auto; margin: 1rem; font: 13px system-ui;";
@@ -38,35 +33,4 @@ content.innerHTML = lines.join("");
 run.append(content);
 document.getElementById("root")!.append(run);
 
-function report(result: object) {
-  (window as unknown as { perfResult: object }).perfResult = result;
-  const pre = document.createElement("pre");
-  pre.id = "result";
-  pre.textContent = JSON.stringify(result, null, 1);
-  document.body.append(pre);
-}
-
-setTimeout(() => {
-  const times: number[] = [];
-  let last = performance.now();
-  const frame = (now: number) => {
-    times.push(now - last);
-    last = now;
-    if (times.length > frames) {
-      const t = times.slice(1);
-      report({
-        page: "static-scroll",
-        rows,
-        frames: t.length,
-        p50: Math.round(percentile(t, 50) * 10) / 10,
-        p95: Math.round(percentile(t, 95) * 10) / 10,
-        max: Math.round(Math.max(...t) * 10) / 10,
-        scrolledPx: run.scrollTop,
-      });
-      return;
-    }
-    run.scrollTop += step;
-    requestAnimationFrame(frame);
-  };
-  requestAnimationFrame(frame);
-}, 1000);
+setTimeout(() => timeScroll(run, frames, step, (figures) => report({ page: "static-scroll", rows, ...figures })), 1000);
