@@ -5,9 +5,8 @@
 //! anywhere `/dev/dri` holds no render node) that OpenGL is Mesa's software rasteriser, and a frame
 //! costs several times what it costs when WebKit passes frames in shared memory instead
 //! (`bench/app/views.md`: scrolling the Collections view of a 10,000-collection table, and the
-//! static page under it). So where the machine has no render node, the app sets WebKit's
-//! `WEBKIT_DISABLE_DMABUF_RENDERER` before GTK or WebKit start; where it has one, WebKit's default
-//! stands.
+//! static page under it). So where the machine has no render node, the app starts with WebKit's
+//! `WEBKIT_DISABLE_DMABUF_RENDERER` set; where it has one, WebKit's default stands.
 //!
 //! WebKit reads the variable when its first web view is made, and its web processes inherit it,
 //! so it must be in the environment before [`crate::run`] builds anything: [`choose`] is the first
@@ -58,32 +57,40 @@ pub fn has_render_node(dri: &std::path::Path) -> bool {
 
 /// Decides for this machine; where shared memory is chosen and WebKit's variable is not set yet,
 /// starts the app again in place (same process, arguments and environment, plus the variable).
+/// Elsewhere than Linux the web view is not WebKitGTK, and nothing is done.
 ///
 /// The process environment cannot be changed safely once a program runs (this workspace forbids
 /// `unsafe`), so the variable is given to a fresh image of the program instead: `exec` replaces
 /// the process before GTK or any thread exists, and costs one more load of the binary. If `exec`
 /// fails, the app goes on with WebKit's default.
+#[cfg(target_os = "linux")]
 pub fn choose() -> Frames {
+    use std::os::unix::process::CommandExt;
     let frames = decide(
         has_render_node(std::path::Path::new("/dev/dri")),
         std::env::var(OVERRIDE_VAR).ok().as_deref(),
         std::env::var_os(WEBKIT_VAR).is_some(),
     );
-    #[cfg(target_os = "linux")]
     // The restarted process finds the variable set, decides `Default`, and goes on.
-    if frames == Frames::SharedMemory {
-        use std::os::unix::process::CommandExt;
-        if let Ok(program) = std::env::current_exe() {
-            let error = std::process::Command::new(program)
-                .args(std::env::args_os().skip(1))
-                .env(WEBKIT_VAR, "1")
-                .exec();
-            eprintln!(
-                "DynoTable: could not start again with {WEBKIT_VAR}=1 ({error}); drawing with WebKit's default"
-            );
-        }
+    if frames == Frames::SharedMemory
+        && let Ok(program) = std::env::current_exe()
+    {
+        let error = std::process::Command::new(program)
+            .args(std::env::args_os().skip(1))
+            .env(WEBKIT_VAR, "1")
+            .exec();
+        eprintln!(
+            "DynoTable: could not start again with {WEBKIT_VAR}=1 ({error}); drawing with WebKit's default"
+        );
+        return Frames::Default;
     }
     frames
+}
+
+/// Elsewhere than Linux the web view is not WebKitGTK: nothing to choose.
+#[cfg(not(target_os = "linux"))]
+pub fn choose() -> Frames {
+    Frames::Default
 }
 
 #[cfg(test)]
