@@ -4,10 +4,10 @@ Linux), without the app: the page's own figures (see ui/src/perf/collectionsRunP
     npx vite build --config bench/app/perf.vite.config.ts
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python bench/app/page.py 'table=fleet' 'table=hot'
 
-Each argument is a query string for the Collections view's page, or `PAGE?QUERY` for another page
-of ui/perf (`static-scroll?rows=0`: the floor, a page that only scrolls); each is opened in a fresh MiniBrowser (WebKitGTK's
-own test browser, driven through WebKitWebDriver) at 1280x800, and its result printed as a JSON
-line. Environment passes through, so a WEBKIT_* setting can be compared with a run without it.
+Each argument is a query string for the Collections view's page, or `PAGE?QUERY` for another
+page of ui/perf (`static-scroll?rows=0`: the floor, a page that only scrolls); each is opened in
+a fresh MiniBrowser (WebKitGTK's own test browser, driven through WebKitWebDriver) at 1280x800,
+and its result printed as a JSON line. Environment passes through, so a WEBKIT_* setting can be compared with a run without it.
 """
 
 import functools

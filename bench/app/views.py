@@ -133,8 +133,7 @@ def until_listed(binary: str, driver_url: str, table: str) -> tuple[float, float
     try:
         WebDriverWait(driver, 120, poll_frequency=0.01).until(
             lambda d: d.find_elements(By.CSS_SELECTOR, f'[data-testid="open-table-{table}"]'))
-        listed = time.monotonic()
-        return listed - started, app_age_s()
+        return time.monotonic() - started, app_age_s()
     finally:
         driver.quit()
 

@@ -6,10 +6,10 @@ export type CapacityTotals = { readUnits: number; writeUnits: number };
 /** Adds what one read or write reported to the totals. */
 export type RecordCapacity = (kind: "read" | "write", units: number) => void;
 
-// Two contexts: the recorder never changes, so the many components that record (the table
-// screen, the query bar, every box of the Collections view) do not render again when a total
-// changes; only what shows the totals (the status bar) does. With one context holding both, each
-// box read while scrolling a run rendered the whole table screen again.
+// Two contexts: the recorder never changes, so the components that record (the table screen,
+// the query bar, the Collections view's reads) do not render again when a total changes; only
+// what shows the totals (the status bar) does. With one context holding both, each box read while
+// scrolling a run rendered the whole table screen again.
 const RecordContext = createContext<RecordCapacity>(() => {});
 const TotalsContext = createContext<CapacityTotals>({ readUnits: 0, writeUnits: 0 });
 
