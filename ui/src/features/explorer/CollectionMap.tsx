@@ -9,7 +9,8 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import type { AttributeValue, CollectionStat } from "./model";
 import { attributeText, byteCountLabel, compareKeyValues } from "../items/attributeValue";
-import { formatCount, itemCountLabel } from "./collectionRows";
+import { formatCount } from "../../shared/format";
+import { itemCountLabel } from "./collectionRows";
 import { squarify } from "./treemap";
 import { formatShare, middleEllipsis } from "../../shared/format";
 import "./CollectionMap.css";

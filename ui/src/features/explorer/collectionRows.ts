@@ -9,6 +9,7 @@
  */
 import type { AttributeValue, Item, KeySchema, QueryPage } from "./model";
 import { attributeText } from "../items/attributeValue";
+import { formatCount } from "../../shared/format";
 
 export type CollectionRow =
   | { kind: "item"; item: Item; itemIndex: number; pageIndex: number }
@@ -94,13 +95,6 @@ export function pageEndLabel(page: QueryPage, keys: KeySchema): string | null {
   const name = keys.sortKey?.name ?? keys.partitionKey.name;
   const value: AttributeValue | undefined = lek[name];
   return value === undefined ? null : `${name} = ${attributeText(value)}`;
-}
-
-const wholeNumber = new Intl.NumberFormat("en-US");
-
-/** 12345 → "12,345" (one shared formatter: creating one per call is slow). */
-export function formatCount(n: number): string {
-  return wholeNumber.format(n);
 }
 
 /** "1 item", "25 items". */
