@@ -338,3 +338,26 @@ def test_the_picker_regroups_telemetry_by_its_sparse_gsi(window):
 
     choose(window, css(view, '[data-testid="collections-group-by"]'), "", "the group-by picker")
     wait_for(window, "the table's run again", lambda d: content(css(view, '[data-testid="collections-summary"]')).startswith("300 collections"))
+
+
+def test_a_drawn_box_is_exactly_as_tall_as_the_run_counted_it(window):
+    """The run counts every box at the height its parts add up to (header, column header, rows,
+    "more" line, edge and gap, CollectionsView.tsx) before drawing it. Drawn, a box must measure
+    exactly that: a box of any other height makes the virtualizer lay out every position after it
+    again (10,000 in a large table) and moves the boxes below it."""
+    screen = open_table(window, "Telemetry")
+    view = present(screen, '[data-testid="view-collections"]', "the Collections view")
+    wait_for(window, "read boxes in the run", lambda d: len(view.find_elements(By.CSS_SELECTOR, '[data-testid="box-row"]')) >= 2)
+    settle()
+    slots = window.execute_script(
+        """
+        return [...arguments[0].querySelectorAll('.collections-slot')]
+          .filter((s) => s.querySelector('[data-testid="box-row"]') && !s.querySelector('.run-box-whole, .run-box-read'))
+          .map((s) => [s.querySelector('[data-testid="collection-run-box"]').dataset.key,
+                       s.getBoundingClientRect().height, Number(s.dataset.estimate)]);
+        """,
+        view,
+    )
+    assert len(slots) >= 2, slots
+    for key, height, estimate in slots:
+        assert height == estimate, f"{key}: drawn {height} px, counted {estimate} px"

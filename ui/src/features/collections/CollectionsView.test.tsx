@@ -422,7 +422,7 @@ describe("CollectionsView", () => {
     const source = withRun([stat("VEH#V-7741", 41, 4000), stat("VEH#V-7742", 2, 200)], () => new Promise(() => {}));
     renderHarness({ source });
     const loading = await screen.findAllByTestId("box-loading");
-    expect(loading.map((line) => line.style.minHeight)).toEqual([`${GRID_ROW + 5 * GRID_ROW + 28}px`, `${GRID_ROW + 2 * GRID_ROW}px`]);
+    expect(loading.map((line) => line.style.minHeight)).toEqual([`${GRID_ROW + 5 * GRID_ROW + 25}px`, `${GRID_ROW + 2 * GRID_ROW}px`]);
   });
 
   it("brings a box asked for from the map into view and marks it, though it was not listed yet", async () => {

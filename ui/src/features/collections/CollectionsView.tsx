@@ -57,20 +57,30 @@ export type CollectionsViewProps = {
   onCopyItem?: ((item: Item) => void) | undefined;
 };
 
-const HEADER = 40;
+// A box's parts in whole pixels (CollectionsView.css sets each of these heights). The estimate of
+// a box is then its measured height to the pixel, so drawing a box does not change the run's
+// measurements: each change makes the virtualizer lay out every position after the box again
+// (10,000 of them in a large table), which was a fifth of a scroll's script time and most of
+// the garbage it left (bench/app/views.md).
+/** The header, on one line: 6 + 20 + 6 px and its 1 px rule. */
+const HEADER = 33;
 const COLUMN_HEADER = GRID_ROW;
-const MORE = 28;
+/** The "… more items" line: 5 + 14 + 5 px and its 1 px rule. */
+const MORE = 25;
+/** The slot's space under its box. */
 const GAP = 12;
+/** The box's dashed edge, 1.5 px above and below. */
+const EDGE = 3;
 
 function estimate(entry: CollectionEntry | undefined, state: BoxState | undefined, rowsPerBox: number, whole: boolean): number {
   // Not listed yet: counted as a full box (most boxes of a table worth virtualising are), so the
   // run's length barely moves as its stretches are listed.
-  if (entry === undefined) return HEADER + UNREAD_FULL_BODY(rowsPerBox) + GAP + 8;
-  if (whole) return HEADER + COLUMN_HEADER + wholeRowCount(entry, state) * GRID_ROW + MORE + GAP + 8;
-  if (state?.status !== "ok") return HEADER + unreadBody(entry, rowsPerBox) + GAP + 8;
+  if (entry === undefined) return HEADER + UNREAD_FULL_BODY(rowsPerBox) + GAP + EDGE;
+  if (whole) return HEADER + COLUMN_HEADER + wholeRowCount(entry, state) * GRID_ROW + MORE + GAP + EDGE;
+  if (state?.status !== "ok") return HEADER + unreadBody(entry, rowsPerBox) + GAP + EDGE;
   const rows = Math.min(state.items.length, rowsPerBox);
   const more = entry.itemCount > rows ? MORE : 0;
-  return HEADER + COLUMN_HEADER + rows * GRID_ROW + more + GAP + 8;
+  return HEADER + COLUMN_HEADER + rows * GRID_ROW + more + GAP + EDGE;
 }
 
 /** The height a box's rows will take once its first ones are read: a box not read yet (or not
@@ -130,7 +140,8 @@ export function CollectionsView({
     },
     [at, rowsPerBox, isWhole],
   );
-  const getItemKey = useCallback((i: number) => at(i)?.key ?? `position-${i}`, [at]);
+  // (A position not listed yet is known by its number: no string made for each of them at every layout.)
+  const getItemKey = useCallback((i: number) => at(i)?.key ?? i, [at]);
   const virtualizer = useVirtualizer({
     count: total,
     getScrollElement: () => scrollRef.current,
@@ -400,6 +411,8 @@ export function CollectionsView({
                 <div
                   key={v.key}
                   data-index={v.index}
+                  // What the run counted the slot at before drawing it (tests/e2e check it is its height).
+                  data-estimate={estimateSize(v.index)}
                   ref={virtualizer.measureElement}
                   className="collections-slot"
                   // Such a box is placed with `top`: WebKit does not keep its sticky header in the
