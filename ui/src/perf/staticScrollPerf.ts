@@ -15,6 +15,7 @@ const params = new URLSearchParams(location.search);
 const rows = Number(params.get("rows") ?? "2000");
 const frames = Number(params.get("frames") ?? "240");
 const step = Number(params.get("step") ?? "240");
+const churn = params.get("churn") === "1";
 const ROW_PX = 28;
 
 const run = document.createElement("div");
@@ -29,8 +30,30 @@ for (let i = 0; i < rows; i++) {
       `<span>VEH#${String(i).padStart(5, "0")}</span><span>${i}</span><span>${(i * 7) % 120}</span></div>`,
   );
 }
-content.innerHTML = lines.join("");
+const rowHtml = (i: number) =>
+  `<div style="position:absolute;top:${i * ROW_PX}px;height:${ROW_PX}px;display:flex;gap:2rem">` +
+  `<span>VEH#${String(i).padStart(5, "0")}</span><span>${i}</span><span>${(i * 7) % 120}</span></div>`;
+if (!churn) content.innerHTML = lines.join("");
 run.append(content);
+if (churn) {
+  // Only the rows in sight (and 20 either side) exist; each scroll removes and creates rows.
+  const shown = new Map<number, HTMLElement>();
+  const place = () => {
+    const first = Math.max(0, Math.floor(run.scrollTop / ROW_PX) - 20);
+    const last = Math.min(rows, Math.ceil((run.scrollTop + run.clientHeight) / ROW_PX) + 20);
+    for (const [i, el] of shown) if (i < first || i >= last) { el.remove(); shown.delete(i); }
+    for (let i = first; i < last; i++) {
+      if (shown.has(i)) continue;
+      const t = document.createElement("template");
+      t.innerHTML = rowHtml(i);
+      const el = t.content.firstElementChild as HTMLElement;
+      content.append(el);
+      shown.set(i, el);
+    }
+  };
+  run.addEventListener("scroll", place);
+  place();
+}
 document.getElementById("root")!.append(run);
 
 setTimeout(() => timeScroll(run, frames, step, (figures) => report({ page: "static-scroll", rows, ...figures })), 1000);
