@@ -7,6 +7,10 @@
  * collectionsRunPerf.tsx and bench/app/views.py take it. `?rows=0` scrolls an empty block of the
  * same height. Whatever this page's frame time is, in a given web engine on a given machine, no
  * page can scroll faster there.
+ *
+ * `?churn=1` keeps only the rows in sight (and 20 either side) in the document, removing and
+ * creating rows as it scrolls, by hand: the document churn of a virtualised view without its
+ * framework, to tell what the web engine keeps of removed rows from what a view's script keeps.
  */
 
 import { report, timeScroll } from "./scrollTiming";
