@@ -131,4 +131,28 @@ describe("useCollections", () => {
     await act(async () => result.current.want([0]));
     expect(queries.map((q) => [q.input.index, q.input.partitionValue, q.input.morePartitionValues])).toEqual([["ByRegion", { S: "spring" }, [{ S: "eu" }]]]);
   });
+
+  it("keeps the reads of at most `keptBoxes` boxes, forgetting those out of sight longest, and reads a forgotten box again when it comes back", async () => {
+    const run = ["a", "b", "c", "d", "e", "f"];
+    const { source, queries, listings } = heldSource(run);
+    const { result } = renderHook(() => useCollections({ profileId: "p", table: "Telemetry", source, concurrency: 6, keptBoxes: 3 }));
+    act(() => result.current.want([0, 1]));
+    await act(async () => listings[0]!.resolve());
+    await act(async () => queries.forEach((q) => q.resolve()));
+    act(() => result.current.want([2, 3]));
+    await act(async () => queries.slice(2).forEach((q) => q.resolve()));
+    // Four boxes read, three kept: a, out of sight longest, is forgotten; c and d are in sight.
+    expect([...result.current.boxes.keys()].sort()).toEqual([key("b"), key("c"), key("d")]);
+    act(() => result.current.want([4, 5]));
+    await act(async () => queries.slice(4).forEach((q) => q.resolve()));
+    // Boxes in sight are never forgotten, even past the bound.
+    expect(result.current.boxes.get(key("e"))).toMatchObject({ status: "ok" });
+    expect(result.current.boxes.get(key("f"))).toMatchObject({ status: "ok" });
+    expect(result.current.boxes.size).toBe(3);
+    // a comes back into sight: it is read again; f, still kept, is not.
+    act(() => result.current.want([0, 5]));
+    expect(queries.slice(6).map((q) => q.input.partitionValue)).toEqual([{ S: "a" }]);
+    await act(async () => queries[6]!.resolve());
+    expect(result.current.boxes.get(key("a"))).toMatchObject({ status: "ok" });
+  });
 });

@@ -82,6 +82,14 @@ export const LIST_PAGE = 200;
 /** Items a box reads per page after its first (a box shown whole). */
 export const READ_ON_PAGE = 500;
 
+/**
+ * Boxes whose reads are kept. Past that, the boxes out of sight longest are forgotten and read
+ * again if they come back into sight: a scroll through a table of 10,000 collections keeps at
+ * most this many boxes' items (not 200,000 items), and each settled read copies a map of at most
+ * this many boxes.
+ */
+export const KEPT_BOXES = 400;
+
 type Listing = { total: number | null; pages: ReadonlyMap<number, CollectionEntry[]>; error: UiError | null };
 const EMPTY_LISTING: Listing = { total: null, pages: new Map(), error: null };
 
@@ -94,6 +102,7 @@ export function useCollections({
   rowsPerBox = 20,
   concurrency = 3,
   listPage = LIST_PAGE,
+  keptBoxes = KEPT_BOXES,
   generation = 0,
 }: {
   profileId: string;
@@ -110,6 +119,7 @@ export function useCollections({
   rowsPerBox?: number;
   concurrency?: number;
   listPage?: number;
+  keptBoxes?: number;
 }): Collections {
   const record = useRecordCapacity();
   // What the reads belong to: another table, index or connection starts over, and late answers
@@ -146,14 +156,29 @@ export function useCollections({
 
   const settle = useCallback(
     (key: string, next: BoxState) => {
-      current().settled.set(key, next);
-      setBoxState((state) => {
-        const copy = new Map(state.token === token ? state.boxes : EMPTY_BOXES);
+      const state = current();
+      // The map's order is the order boxes were last settled in: the first are the oldest.
+      state.settled.delete(key);
+      state.settled.set(key, next);
+      const forgotten: string[] = [];
+      for (const old of state.settled.keys()) {
+        if (state.settled.size <= keptBoxes) break;
+        // (A box in sight stays, and so does one whose Query is in flight: its answer settles it.)
+        if (old === key || state.wanted.has(old) || state.settled.get(old)?.status === "loading") continue;
+        state.settled.delete(old);
+        state.requested.delete(old);
+        state.readingOn.delete(old);
+        forgotten.push(old);
+      }
+      setBoxState((prev) => {
+        const copy = new Map(prev.token === token ? prev.boxes : EMPTY_BOXES);
+        for (const old of forgotten) copy.delete(old);
+        copy.delete(key);
         copy.set(key, next);
         return { token, boxes: copy };
       });
     },
-    [current, token],
+    [current, keptBoxes, token],
   );
 
   /** The Query of one box, in sort-key order, eventually consistent, from `start` on. */
