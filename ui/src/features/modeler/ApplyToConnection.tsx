@@ -8,6 +8,7 @@ import { useId, useState } from "react";
 import type { Model } from "../../ipc/bindings.gen";
 import { errorTitle } from "../../ipc/result";
 import type { ModelerSource } from "./source";
+import { ConfirmInline } from "./ConfirmInline";
 import { useApplyToConnection } from "./useApplyToConnection";
 
 export function ApplyToConnection({ source, model, onApplied }: { source: ModelerSource; model: Model | null; onApplied?: (() => void) | undefined }) {
@@ -47,23 +48,17 @@ export function ApplyToConnection({ source, model, onApplied }: { source: Modele
           Create the tables there…
         </button>
       ) : (
-        <span role="group" aria-label="Confirm">
-          Create {tables} on {c.profile?.name} ({c.profile?.region})? CreateTable makes real tables there, billed as the model says; no sample data is written.{" "}
-          <button
-            type="button"
-            className="primary"
-            data-testid="modeler-apply-connection-confirm"
-            onClick={() => {
-              setConfirming(false);
-              if (model !== null) void c.apply(model);
-            }}
-          >
-            Create
-          </button>{" "}
-          <button type="button" onClick={() => setConfirming(false)}>
-            Cancel
-          </button>
-        </span>
+        <ConfirmInline
+          action="Create"
+          testId="modeler-apply-connection-confirm"
+          onConfirm={() => {
+            setConfirming(false);
+            if (model !== null) void c.apply(model);
+          }}
+          onCancel={() => setConfirming(false)}
+        >
+          Create {tables} on {c.profile?.name} ({c.profile?.region})? CreateTable makes real tables there, billed as the model says; no sample data is written.
+        </ConfirmInline>
       )}
       {c.profile?.readOnly && <span className="muted">This connection is read-only.</span>}
       {c.applied?.status === "loading" && <span className="muted">Creating…</span>}

@@ -10,6 +10,7 @@ import type { Model } from "../../ipc/bindings.gen";
 import { errorTitle } from "../../ipc/result";
 import { formatBytes, formatCount, formatUnits } from "../../shared/format";
 import type { ModelerSource } from "./source";
+import { ConfirmInline } from "./ConfirmInline";
 import { useInferModel } from "./useInferModel";
 
 export function FromTable({ source, edited, onInferred }: { source: ModelerSource; edited: boolean; onInferred: (model: Model) => void }) {
@@ -91,15 +92,9 @@ export function FromTable({ source, edited, onInferred }: { source: ModelerSourc
           Read the sample and infer the model
         </button>
       ) : (
-        <span role="group" aria-label="Confirm">
-          The model has edits: the inferred model replaces them.{" "}
-          <button type="button" className="primary" onClick={f.confirm} data-testid="modeler-infer-confirm">
-            Replace
-          </button>{" "}
-          <button type="button" onClick={f.cancel}>
-            Cancel
-          </button>
-        </span>
+        <ConfirmInline action="Replace" testId="modeler-infer-confirm" onConfirm={f.confirm} onCancel={f.cancel}>
+          The model has edits: the inferred model replaces them.
+        </ConfirmInline>
       )}
       {r?.status === "loading" && <p className="muted">Reading the sample…</p>}
       {r?.status === "error" && (

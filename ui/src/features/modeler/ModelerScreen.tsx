@@ -12,6 +12,7 @@ import type { ModelExportFormat, PartitionMap, ReadRequest, Resolution, TargetCo
 import { errorTitle } from "../../ipc/result";
 import { formatBytes, formatCount, formatUnits } from "../../shared/format";
 import { ApplyToConnection } from "./ApplyToConnection";
+import { ConfirmInline } from "./ConfirmInline";
 import { FromTable } from "./FromTable";
 import { ModelForm } from "./form/ModelForm";
 import { defaultSource, type ModelerSource } from "./source";
@@ -297,22 +298,17 @@ export function ModelerScreen({
             Create the tables and the sample data…
           </button>
         ) : (
-          <span>
-            Create {m.parsed.ok ? m.parsed.model.tables.map((t) => t.name).join(", ") : ""} in the embedded engine?{" "}
-            <button
-              type="button"
-              data-testid="modeler-apply-confirm"
-              onClick={() => {
-                setConfirming(false);
-                void m.apply();
-              }}
-            >
-              Create
-            </button>{" "}
-            <button type="button" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </span>
+          <ConfirmInline
+            action="Create"
+            testId="modeler-apply-confirm"
+            onConfirm={() => {
+              setConfirming(false);
+              void m.apply();
+            }}
+            onCancel={() => setConfirming(false)}
+          >
+            Create {m.parsed.ok ? m.parsed.model.tables.map((t) => t.name).join(", ") : ""} in the embedded engine?
+          </ConfirmInline>
         )}
         {m.applied?.status === "ok" && (
           <p data-testid="modeler-applied">
