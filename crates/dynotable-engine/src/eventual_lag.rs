@@ -233,7 +233,7 @@ pub(crate) async fn collection_as_of(
                 if let Some(entry) = entry::index_entry(table, index, &item)?
                     && entry.pk == pk
                 {
-                    let body = serde_json::to_vec(&entry.item).map_err(ApiError::internal)?;
+                    let body = serde_json::to_vec(entry.projected(&item)).map_err(ApiError::internal)?;
                     let tail = [key.pk.as_slice(), key.sk.as_slice()].concat();
                     entries.push((entry.sk, tail, body, entry.size));
                     put_back += 1;

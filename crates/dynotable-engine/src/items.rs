@@ -94,6 +94,7 @@ pub(crate) async fn write_item(
     // 2. Every secondary index.
     let tail = [key.pk.as_slice(), key.sk.as_slice()].concat();
     let mut effects = WriteEffects::default();
+    let new_item = new.map(|(item, _, _)| item);
     for (position, index) in table.indexes.iter().enumerate() {
         let before = match old {
             Some(old) => index_entry(table, index, &old.item)?,
@@ -105,7 +106,15 @@ pub(crate) async fn write_item(
             (Some(b), Some(a)) => (&b.pk, &b.sk) != (&a.pk, &a.sk),
             _ => true,
         };
-        let changed = before.as_ref() != after;
+        // An entry of an ALL projection holds no copy of its item: compared by the items.
+        let changed = match (&before, after, old, new_item) {
+            (Some(b), Some(a), Some(old), Some(new_item)) => {
+                (&b.pk, &b.sk, b.size) != (&a.pk, &a.sk, a.size)
+                    || b.projected(&old.item) != a.projected(new_item)
+            }
+            (None, None, _, _) => false,
+            _ => true,
+        };
         if let Some(b) = &before
             && (after.is_none() || moved)
         {
@@ -115,12 +124,21 @@ pub(crate) async fn write_item(
         if let Some(a) = after
             && changed
         {
-            match (&body, &index.projection) {
+            match (&body, &index.projection, new_item) {
                 // The entry of an ALL projection holds the item whole: the base item's body.
-                (Some(body), ProjectionSchema::All) => {
+                (Some(body), ProjectionSchema::All, _) => {
                     batch.put_entry(index.keyspace, &a.pk, &a.sk, &tail, body.clone(), a.size)
                 }
-                _ => put_entry(batch, index.keyspace, &a.pk, &a.sk, &tail, &a.item, a.size)?,
+                (_, _, Some(item)) => put_entry(
+                    batch,
+                    index.keyspace,
+                    &a.pk,
+                    &a.sk,
+                    &tail,
+                    a.projected(item),
+                    a.size,
+                )?,
+                (_, _, None) => {}
             }
             let replaced = if moved {
                 None
@@ -144,7 +162,6 @@ pub(crate) async fn write_item(
     }
 
     // 3. The stream record and the Time to Live expiry, in the same transaction.
-    let new_item = new.map(|(item, _, _)| item);
     crate::streams::record_change(
         batch,
         table,
@@ -179,6 +196,7 @@ pub(crate) fn put_index_entry(
     index: &IndexSchema,
     key: &StorageKey,
     entry: &IndexEntry,
+    base: &Item,
 ) -> Result<(), ApiError> {
     let tail = [key.pk.as_slice(), key.sk.as_slice()].concat();
     put_entry(
@@ -187,7 +205,7 @@ pub(crate) fn put_index_entry(
         &entry.pk,
         &entry.sk,
         &tail,
-        &entry.item,
+        entry.projected(base),
         entry.size,
     )?;
     batch.adjust_collection(index.keyspace, &entry.pk, None, Some(entry.size));

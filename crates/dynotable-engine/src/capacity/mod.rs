@@ -221,6 +221,34 @@ pub fn index_entry_image(
     projection: &ProjectionSchema,
     item: &Item,
 ) -> Result<Option<IndexEntryImage>, ValidationError> {
+    let Some((pk, sk)) = index_entry_key(index_name, index_key, item)? else {
+        return Ok(None);
+    };
+    let projected: Item = item
+        .iter()
+        .filter(|(name, _)| projection.projects(name, index_key, table_key))
+        .map(|(name, value)| (name.clone(), value.clone()))
+        .collect();
+    let size = item_size(&projected) as u64;
+    Ok(Some(IndexEntryImage {
+        pk,
+        sk,
+        item: projected,
+        size,
+    }))
+}
+
+/// An index entry's encoded partition key and sort key (empty without one).
+pub type EncodedIndexKey = (Vec<u8>, Vec<u8>);
+
+/// The encoded partition and sort key of the entry `item` makes in an index keyed by
+/// `index_key`, or `None` when the item lacks an index key attribute (a sparse index); the key
+/// half of [`index_entry_image`], with the same checks.
+pub fn index_entry_key(
+    index_name: &str,
+    index_key: &KeySchema,
+    item: &Item,
+) -> Result<Option<EncodedIndexKey>, ValidationError> {
     fn checker(attribute: &crate::catalog::KeyAttribute, role: KeyRole) -> dynotable_types::KeyAttribute<'_> {
         dynotable_types::KeyAttribute::new(&attribute.name, attribute.ty, role)
     }
@@ -240,18 +268,7 @@ pub fn index_entry_image(
             None => return Ok(None),
         }
     }
-    let projected: Item = item
-        .iter()
-        .filter(|(name, _)| projection.projects(name, index_key, table_key))
-        .map(|(name, value)| (name.clone(), value.clone()))
-        .collect();
-    let size = item_size(&projected) as u64;
-    Ok(Some(IndexEntryImage {
-        pk,
-        sk,
-        item: projected,
-        size,
-    }))
+    Ok(Some((pk, sk)))
 }
 
 /// What one write does to one index, from the item's entry before and after (see

@@ -12,7 +12,7 @@ use sqlx::{Row, SqliteConnection};
 
 use crate::ApiError;
 use crate::capacity;
-use crate::catalog::{IndexSchema, KeySchema, TableSchema};
+use crate::catalog::{IndexSchema, KeySchema, ProjectionSchema, TableSchema};
 
 /// Where an item lives: its encoded partition and sort key (`sk` is empty without a sort key).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -126,9 +126,18 @@ pub(crate) fn decode_entry(body: &[u8], size: i64) -> Result<StoredItem, ApiErro
 pub(crate) struct IndexEntry {
     pub pk: Vec<u8>,
     pub sk: Vec<u8>,
-    /// The projected attributes (always including the table's and the index's keys).
-    pub item: Item,
+    /// The projected attributes (always including the table's and the index's keys); `None`
+    /// when the index projects ALL (rule B.3): the entry then holds the base item whole, and
+    /// is not copied from it ([`IndexEntry::projected`]).
+    pub item: Option<Item>,
     pub size: u64,
+}
+
+impl IndexEntry {
+    /// The entry's attributes, given the base item it was made from.
+    pub fn projected<'a>(&'a self, base: &'a Item) -> &'a Item {
+        self.item.as_ref().unwrap_or(base)
+    }
 }
 
 /// The item's entry in `index`, or `None` when the item lacks one of the index's key attributes
@@ -139,11 +148,21 @@ pub(crate) fn index_entry(
     item: &Item,
 ) -> Result<Option<IndexEntry>, ApiError> {
     // The rule lives with the capacity rules, which the cost estimator shares.
+    if index.projection == ProjectionSchema::All {
+        // Every attribute projected: the entry is the item, its size the item's (rule B.1).
+        let key = capacity::index_entry_key(&index.name, &index.key, item)?;
+        return Ok(key.map(|(pk, sk)| IndexEntry {
+            pk,
+            sk,
+            item: None,
+            size: dynotable_types::item_size(item) as u64,
+        }));
+    }
     let image = capacity::index_entry_image(&table.key, &index.name, &index.key, &index.projection, item)?;
     Ok(image.map(|image| IndexEntry {
         pk: image.pk,
         sk: image.sk,
-        item: image.item,
+        item: Some(image.item),
         size: image.size,
     }))
 }

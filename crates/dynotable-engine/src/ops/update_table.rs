@@ -373,7 +373,7 @@ async fn backfill(conn: &mut SqliteConnection, table: &TableSchema, position: us
             };
             let stored = decode_entry(row.get::<&[u8], _>(2), row.get(3))?;
             if let Ok(Some(entry)) = entry::index_entry(table, index, &stored.item) {
-                items::put_index_entry(&mut batch, index, &key, &entry)?;
+                items::put_index_entry(&mut batch, index, &key, &entry, &stored.item)?;
             }
             cursor = Some((key.pk, key.sk));
         }
