@@ -58,7 +58,35 @@ pub(crate) async fn write_item(
     old: Option<&StoredItem>,
     new: Option<(&Item, u64, &[Option<IndexEntry>])>,
 ) -> Result<WriteEffects, ApiError> {
-    let batch = tx.batch();
+    let mut effects = write_item_statements(tx.batch(), table, context, key, old, new)?;
+    // 4. The item-collection size limit, on tables with an LSI (rule B.7): the writes so far
+    // are sent first, so the statistics read include this one.
+    if table.has_lsi() {
+        let bytes = crate::collections::lsi_collection_bytes(tx.flush().await?, table, &key.pk).await?;
+        let (old_size, new_size) = (old.map(|o| o.size), new.map(|(_, size, _)| size));
+        let grew = new_size.unwrap_or(0) > old_size.unwrap_or(0) || old.is_none();
+        if grew && bytes > context.collection_size_limit {
+            return Err(ApiError::new(
+                ErrorKind::ItemCollectionSizeLimitExceededException,
+                "Collection size exceeded",
+            ));
+        }
+        effects.collection_bytes = Some(bytes);
+    }
+    Ok(effects)
+}
+
+/// Steps 1 to 3 of [`write_item`] (module documentation): the statements of the write, appended
+/// to `batch`, with nothing sent. On its own (a batch built before the writer is taken, for a
+/// table without an LSI) it is the whole write; step 4 needs the transaction.
+pub(crate) fn write_item_statements(
+    batch: &mut StatementBatch,
+    table: &TableSchema,
+    context: &WriteContext,
+    key: &StorageKey,
+    old: Option<&StoredItem>,
+    new: Option<(&Item, u64, &[Option<IndexEntry>])>,
+) -> Result<WriteEffects, ApiError> {
     // 1. The base item. Its body is serialised once: an index that projects ALL (rule B.3)
     // stores every attribute of the item, so its entry's body is the same JSON (step 2).
     let mut body = new
@@ -172,20 +200,6 @@ pub(crate) async fn write_item(
     )?;
     let had_expiry = crate::expiry::has_expiry(table, old.map(|o| &o.item));
     crate::expiry::track_expiry(batch, table, key, had_expiry, new_item);
-
-    // 4. The item-collection size limit, on tables with an LSI (rule B.7): the writes so far
-    // are sent first, so the statistics read include this one.
-    if table.has_lsi() {
-        let bytes = crate::collections::lsi_collection_bytes(tx.flush().await?, table, &key.pk).await?;
-        let grew = new_size.unwrap_or(0) > old_size.unwrap_or(0) || old.is_none();
-        if grew && bytes > context.collection_size_limit {
-            return Err(ApiError::new(
-                ErrorKind::ItemCollectionSizeLimitExceededException,
-                "Collection size exceeded",
-            ));
-        }
-        effects.collection_bytes = Some(bytes);
-    }
     Ok(effects)
 }
 

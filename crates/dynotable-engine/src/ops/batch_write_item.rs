@@ -19,6 +19,11 @@
 //! A batch is written so only when every request is a put, no table has a local secondary
 //! index (the collection size limit and ItemCollectionMetrics read the collection), the item
 //! cache knows none of the items to exist, and no such attempt failed lately ([`FreshPuts`]).
+//! Its statements — each item's entry and index entries with their bodies, the summed
+//! statistics — need nothing from the transaction, so they are built before the writer is
+//! taken: the writer, which every write request waits for in turn (`writer`), is held only to
+//! send them. Built under it, they kept SQLite's thread idle while each member of a group
+//! commit encoded its 25 items (bench/README.md, session 2026-12-06).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -33,10 +38,11 @@ use crate::catalog::TableSchema;
 use crate::entry::{self, StorageKey};
 use crate::in_flight::ItemId;
 use crate::item_cache::{Entry, KeyRef, Lookup};
-use crate::items::{self, WriteContext};
+use crate::items::{self, WriteContext, WriteEffects};
 use crate::ops::item_write::PreparedItem;
 use crate::params::{self, CapacityReport, Charge};
 use crate::shape::Shape;
+use crate::write_tx::StatementBatch;
 use crate::{ApiError, Engine};
 
 /// Rule B.7: at most 25 put or delete requests in one BatchWriteItem.
@@ -224,19 +230,30 @@ pub async fn run(engine: &Engine, input: BatchWriteItemInput) -> Result<BatchWri
         output.item_collection_metrics = asked_metrics.then_some(written.metrics);
         Ok(output)
     };
-    let mut tx = engine.write_tx().await;
+    let mut retry = None;
     if fresh_puts_likely(engine, &batches) {
-        tx.batch().expect_new_entries();
-        let written = write_batches(&mut tx, &batches, &context, report, asked_metrics, false).await?;
+        // Built before the writer is taken: while it is held (by this request or by its group),
+        // it only sends what is ready. The old items are not read, so nothing here needs the
+        // transaction (no table with an LSI: `fresh_puts_likely`).
+        let mut statements = StatementBatch::new();
+        statements.expect_new_entries();
+        let written = new_item_statements(&mut statements, &batches, &context, report, asked_metrics)?;
+        statements.seal();
+        let mut tx = engine.write_tx().await;
+        tx.adopt(statements)?;
         match tx.commit_new().await? {
             Ok(()) => return finish(output, written),
             Err(back) => {
                 engine.fresh_puts().met_existing();
-                tx = back;
+                retry = Some(back);
             }
         }
     }
-    let written = write_batches(&mut tx, &batches, &context, report, asked_metrics, true).await?;
+    let mut tx = match retry {
+        Some(tx) => tx,
+        None => engine.write_tx().await,
+    };
+    let written = write_batches(&mut tx, &batches, &context, report, asked_metrics).await?;
     tx.commit().await?;
     finish(output, written)
 }
@@ -270,60 +287,138 @@ fn fresh_puts_likely(engine: &Engine, batches: &[(String, TableWrites)]) -> bool
     none_known && engine.fresh_puts().worth_trying()
 }
 
-/// Writes every batch into `tx`: with each table's old items read first (`read_old`), or as
-/// new items (none read; see `WriteTx::commit_new`).
+/// Writes every batch into `tx`, with each table's old items read first.
 async fn write_batches(
     tx: &mut crate::write_tx::WriteTx,
     batches: &[(String, TableWrites)],
     context: &WriteContext,
     report: CapacityReport,
     asked_metrics: bool,
-    read_old: bool,
 ) -> Result<Written, ApiError> {
-    let mut capacities = Vec::new();
-    let mut metrics: BTreeMap<String, Vec<ItemCollectionMetrics>> = BTreeMap::new();
+    let mut tally = Tally::new(report, asked_metrics);
     for (name, batch) in batches {
         let table = &batch.table;
-        let mut table_units = WriteUnits(0);
-        let mut index_units = vec![WriteUnits(0); table.indexes.len()];
         // Every old item of the table in one read (the keys are distinct), sent with what the
         // transaction has pending.
-        let olds = if read_old {
-            let keys: Vec<StorageKey> = batch.writes.iter().map(|(key, _, _)| key.clone()).collect();
-            tx.load_items(table, &keys).await?
-        } else {
-            batch.writes.iter().map(|_| None).collect()
-        };
+        let keys: Vec<StorageKey> = batch.writes.iter().map(|(key, _, _)| key.clone()).collect();
+        let olds = tx.load_items(table, &keys).await?;
+        let mut units = tally.table(table);
         for ((key, key_item, write), old) in batch.writes.iter().zip(olds) {
-            let new = match write {
-                Request::Put(prepared) => Some((&prepared.item, prepared.size, prepared.entries.as_slice())),
-                Request::Delete => None,
-            };
-            table_units +=
-                capacity::item_write(old.as_ref().map(|o| o.size), new.map(|(_, size, _)| size), false);
+            let new = new_of(write);
+            units.charge(old.as_ref().map(|o| o.size), new.map(|(_, size, _)| size));
             if old.is_none() && new.is_none() {
                 continue;
             }
             let effects = items::write_item(tx, table, context, key, old.as_ref(), new).await?;
-            for (total, units) in index_units.iter_mut().zip(&effects.index_units) {
-                *total += *units;
-            }
-            if let Some(m) =
-                crate::ops::item_write::collection_metrics(asked_metrics, table, key_item, &effects)
-            {
-                metrics.entry(name.clone()).or_default().push(m);
-            }
+            units.add(&mut tally, (name, table), key_item, &effects);
         }
-        if let Some(consumed) = params::consumed_capacity(
+        tally.table_done(table, units);
+    }
+    Ok(tally.written)
+}
+
+/// The statements of every batch as new items (none read; see `WriteTx::commit_new`), appended
+/// to `statements` without the writer.
+fn new_item_statements(
+    statements: &mut StatementBatch,
+    batches: &[(String, TableWrites)],
+    context: &WriteContext,
+    report: CapacityReport,
+    asked_metrics: bool,
+) -> Result<Written, ApiError> {
+    let mut tally = Tally::new(report, asked_metrics);
+    for (name, batch) in batches {
+        let table = &batch.table;
+        let mut units = tally.table(table);
+        for (key, key_item, write) in &batch.writes {
+            let new = new_of(write);
+            units.charge(None, new.map(|(_, size, _)| size));
+            if new.is_none() {
+                continue;
+            }
+            let effects = items::write_item_statements(statements, table, context, key, None, new)?;
+            units.add(&mut tally, (name, table), key_item, &effects);
+        }
+        tally.table_done(table, units);
+    }
+    Ok(tally.written)
+}
+
+/// A put's item, its size and index entries, as `items::write_item` takes them.
+fn new_of(write: &Request) -> Option<(&dynotable_types::Item, u64, &[Option<entry::IndexEntry>])> {
+    match write {
+        Request::Put(prepared) => Some((&prepared.item, prepared.size, prepared.entries.as_slice())),
+        Request::Delete => None,
+    }
+}
+
+/// ConsumedCapacity per table and ItemCollectionMetrics, summed as the items are written.
+struct Tally {
+    report: CapacityReport,
+    asked_metrics: bool,
+    written: Written,
+}
+
+/// The write units of one table and of each of its indexes so far.
+struct TableUnits {
+    table: WriteUnits,
+    indexes: Vec<WriteUnits>,
+}
+
+impl Tally {
+    fn new(report: CapacityReport, asked_metrics: bool) -> Tally {
+        Tally {
             report,
-            table,
-            Some(Charge::Write(table_units)),
-            &params::index_write_charges(&index_units),
-        ) {
-            capacities.push(consumed);
+            asked_metrics,
+            written: Written {
+                capacities: Vec::new(),
+                metrics: BTreeMap::new(),
+            },
         }
     }
-    Ok(Written { capacities, metrics })
+
+    fn table(&self, table: &TableSchema) -> TableUnits {
+        TableUnits {
+            table: WriteUnits(0),
+            indexes: vec![WriteUnits(0); table.indexes.len()],
+        }
+    }
+
+    fn table_done(&mut self, table: &TableSchema, units: TableUnits) {
+        if let Some(consumed) = params::consumed_capacity(
+            self.report,
+            table,
+            Some(Charge::Write(units.table)),
+            &params::index_write_charges(&units.indexes),
+        ) {
+            self.written.capacities.push(consumed);
+        }
+    }
+}
+
+impl TableUnits {
+    /// Each item is charged like a PutItem or DeleteItem, rounded per item (rule B.3).
+    fn charge(&mut self, old: Option<u64>, new: Option<u64>) {
+        self.table += capacity::item_write(old, new, false);
+    }
+
+    /// An item written: its index units, and its collection's metrics if asked for.
+    fn add(
+        &mut self,
+        tally: &mut Tally,
+        (name, table): (&str, &TableSchema),
+        key_item: &dynotable_types::Item,
+        effects: &WriteEffects,
+    ) {
+        for (total, units) in self.indexes.iter_mut().zip(&effects.index_units) {
+            *total += *units;
+        }
+        if let Some(m) =
+            crate::ops::item_write::collection_metrics(tally.asked_metrics, table, key_item, effects)
+        {
+            tally.written.metrics.entry(name.to_owned()).or_default().push(m);
+        }
+    }
 }
 
 /// A write request returned in `UnprocessedItems`, as the caller sent it.

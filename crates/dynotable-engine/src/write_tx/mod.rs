@@ -238,6 +238,12 @@ impl StatementBatch {
         }
     }
 
+    /// Appends the statistics summed so far (as sending the batch would), so that a batch built
+    /// before the writer is taken has every statement ready ([`WriteTx::adopt`]).
+    pub fn seal(&mut self) {
+        self.write_statistics();
+    }
+
     /// The batch as one query's text and arguments, leaving the batch empty.
     fn take(&mut self) -> (String, SqliteArguments<'static>) {
         self.write_statistics();
@@ -346,6 +352,27 @@ impl WriteTx {
             }
         }
         self.pending.take()
+    }
+
+    /// Takes `statements`, built before the writer was taken, as this transaction's writes: they
+    /// follow its `BEGIN IMMEDIATE` or `SAVEPOINT member` in the next query. Only for a
+    /// transaction that has nothing else pending yet (the start statement binds nothing, so the
+    /// batch's `?` arguments keep their order).
+    pub fn adopt(&mut self, mut statements: StatementBatch) -> Result<(), ApiError> {
+        let start = &mut self.pending;
+        if start.args.len() > 0
+            || !start.items_changed.is_empty()
+            || !start.collections.is_empty()
+            || !start.keyspaces.is_empty()
+        {
+            return Err(ApiError::internal(
+                "statements built outside a transaction follow only its start",
+            ));
+        }
+        start.close_insert();
+        statements.sql.insert_str(0, &start.sql);
+        self.pending = statements;
+        Ok(())
     }
 
     /// The statements to send with the next query.
