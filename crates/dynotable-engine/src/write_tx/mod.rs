@@ -224,17 +224,26 @@ impl StatementBatch {
                 },
             );
         }
-        for (keyspace, (count, bytes)) in std::mem::take(&mut self.keyspaces) {
-            if count != 0 || bytes != 0 {
-                self.push(
-                    "UPDATE keyspaces SET item_count = item_count + ?, size_bytes = size_bytes + ? WHERE id = ?",
-                    |b| {
-                        b.bind(count);
-                        b.bind(bytes);
-                        b.bind(keyspace);
-                    },
-                );
+        // Every keyspace's totals in one statement: each statement of a query is a message back
+        // from sqlx's thread, and a wake-up of the task that waits for it.
+        let totals: Vec<_> = std::mem::take(&mut self.keyspaces)
+            .into_iter()
+            .filter(|(_, (count, bytes))| *count != 0 || *bytes != 0)
+            .collect();
+        if !totals.is_empty() {
+            self.close_insert();
+            self.sql.push_str(
+                "UPDATE keyspaces SET item_count = item_count + v.column2, size_bytes = size_bytes + v.column3 \
+                 FROM (VALUES ",
+            );
+            for (position, (keyspace, (count, bytes))) in totals.into_iter().enumerate() {
+                self.sql
+                    .push_str(if position == 0 { "(?, ?, ?)" } else { ",(?, ?, ?)" });
+                self.bind(keyspace);
+                self.bind(count);
+                self.bind(bytes);
             }
+            self.sql.push_str(") AS v WHERE keyspaces.id = v.column1;\n");
         }
     }
 
@@ -469,16 +478,19 @@ impl WriteTx {
         self.end(hand_off).await
     }
 
-    /// Sends what is pending with the end of this transaction's statements: `RELEASE member`
-    /// if it is a savepoint, and `COMMIT` unless it will hand the lock on to a waiting writer
-    /// (returned: whether it will).
+    /// Sends what is pending with the end of this transaction's statements: `COMMIT`, unless it
+    /// will hand the lock on to a waiting writer (returned: whether it will), in which case a
+    /// savepoint is released (`RELEASE member`) into the open transaction instead.
     async fn send_last(&mut self) -> Result<bool, sqlx::Error> {
         let (mut sql, args) = self.take_pending();
-        if self.undo == Undo::Savepoint {
-            sql.push_str("RELEASE member;\n");
-        }
         let hand_off = self.shared.others_waiting() && self.writer().group_members() + 1 < MAX_GROUP;
-        if !hand_off {
+        // `COMMIT` releases every savepoint (sqlite.org/lang_savepoint.html): a member that
+        // commits the group sends no `RELEASE` of its own.
+        if hand_off {
+            if self.undo == Undo::Savepoint {
+                sql.push_str("RELEASE member;\n");
+            }
+        } else {
             sql.push_str("COMMIT");
         }
         let writer = self.sending();
