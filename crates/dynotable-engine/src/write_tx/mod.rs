@@ -493,8 +493,14 @@ impl WriteTx {
         } else {
             sql.push_str("COMMIT");
         }
+        let contended = self.shared.others_waiting();
         let writer = self.sending();
-        sqlx::query_with(&sql, args).execute(&mut writer.conn).await?;
+        let sent = sqlx::query_with(&sql, args).execute(&mut writer.conn);
+        if contended {
+            step_aside_once(sent).await?;
+        } else {
+            sent.await?;
+        }
         Ok(hand_off)
     }
 
@@ -541,6 +547,30 @@ impl WriteTx {
         self.writer = None;
         self.shared.wait_for_group(done).await
     }
+}
+
+/// Awaits `sent`, a query just handed to sqlx's SQLite thread, and the first time it is not
+/// done yet lets that thread have this CPU (`sched_yield`) before the runtime thread moves on.
+///
+/// While other requests wait for the writer, SQLite's thread is what every write waits for,
+/// and it sleeps between queries. Woken by the runtime thread that sent the query, the kernel
+/// tends to queue it on that thread's CPU, behind whatever that thread runs next — on a small
+/// machine, the next request's JSON: `perf sched` showed the SQLite thread runnable for up to
+/// ~1 ms while the runtime thread parsed, with the other core idle (bench/README.md, session
+/// 2026-12-06). Yielding once lets it start; with a core free, the yield returns at once.
+/// Without contention (one request at a time) the query is awaited plainly.
+async fn step_aside_once<F: Future>(sent: F) -> F::Output {
+    let mut sent = std::pin::pin!(sent);
+    let mut yielded = false;
+    std::future::poll_fn(|cx| {
+        let polled = sent.as_mut().poll(cx);
+        if polled.is_pending() && !yielded {
+            yielded = true;
+            std::thread::yield_now();
+        }
+        polled
+    })
+    .await
 }
 
 impl WriteTx {
