@@ -14,6 +14,16 @@ process, in WebKitGTK, through Web Inspector's protocol (no app, no WebDriver):
    each one, since the names are minified), the JavaScript heap's growth by class, and the web
    process's anonymous memory before and after (`/proc/PID/smaps_rollup`).
 
+The same in the app's own window (a debug build: its web view has the inspector), started
+without WebDriver on a data folder holding the table, which it opens with a click:
+
+    DYNOTABLE_DATA_DIR=... WEBKIT_DISABLE_DMABUF_RENDERER=1 xvfb-run -a -s "-screen 0 1280x800x24" \
+        .venv/bin/python bench/app/script_profile.py --app target/debug/dynotable Fleet [FRAMES]
+
+(bench/app/views.sh leaves such a folder's database in /tmp/dynotable-views-cache/loaded.db: copy
+it to `$DYNOTABLE_DATA_DIR/embedded/local.db` and touch `embedded/demo-loaded` beside it.) The
+app's report adds the number of elements in the document before and after the scroll.
+
 The figures are relative (samples, not milliseconds): compare two builds with two runs.
 """
 
@@ -30,7 +40,9 @@ import urllib.request
 
 import page
 
-FRAMES = int(sys.argv[2]) if len(sys.argv) > 2 else 720
+APP = sys.argv[1] == "--app" if len(sys.argv) > 1 else False
+ARGS = sys.argv[2:] if APP else sys.argv[1:]
+FRAMES = int(ARGS[-1]) if len(ARGS) > (2 if APP else 1) else 720
 
 
 class Inspector:
@@ -96,34 +108,51 @@ def web_process_anon_mb() -> int:
 
 
 def source_around(url: str, line: int, column: int) -> str:
-    path = page.ROOT / "assets" / url.rsplit("/", 1)[-1]
-    try:
-        text = path.read_text().split("\n")[line - 1]
-    except (OSError, IndexError):
+    # The perf pages' bundle, or the app's (ui/dist, which the app embeds).
+    name = url.rsplit("/", 1)[-1]
+    for folder in (page.ROOT / "assets", page.ROOT.parents[1] / "ui" / "dist" / "assets"):
+        try:
+            text = (folder / name).read_text().split("\n")[line - 1]
+            break
+        except (OSError, IndexError):
+            continue
+    else:
         return ""
     return text[max(0, column - 60):column + 100].replace("\n", " ")
 
 
+ELEMENTS = "document.getElementsByTagName('*').length"
+
+
 def main() -> None:
-    arg = sys.argv[1] if len(sys.argv) > 1 else "table=fleet"
-    name, query = arg.split("?", 1) if "?" in arg else ("collections-run", arg)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         inspector_port = s.getsockname()[1]
-    port = page.serve()
     env = {**os.environ, "WEBKIT_INSPECTOR_HTTP_SERVER": f"127.0.0.1:{inspector_port}"}
-    browser = subprocess.Popen([page.MINIBROWSER, "--geometry=1280x800", f"http://127.0.0.1:{port}/perf/{name}.html?{query}&frames=0"],
-                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if APP:
+        binary, arg = ARGS[0], (ARGS[1] if len(ARGS) > 1 else "Fleet")
+        command = [binary]
+    else:
+        arg = ARGS[0] if ARGS else "table=fleet"
+        name, query = arg.split("?", 1) if "?" in arg else ("collections-run", arg)
+        command = [page.MINIBROWSER, "--geometry=1280x800", f"http://127.0.0.1:{page.serve()}/perf/{name}.html?{query}&frames=0"]
+    browser = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        for _ in range(100):
+        for _ in range(600):
             try:
                 inspector = Inspector(inspector_port)
                 break
             except (OSError, AttributeError):
                 time.sleep(0.2)
+        if APP:
+            opener = f"document.querySelector('[data-testid=\"open-table-{arg}\"]')"
+            while not inspector.evaluate(f"!!{opener}"):
+                time.sleep(0.2)
+            inspector.evaluate(f"{opener}.click(); 0")
         while not inspector.evaluate("!!document.querySelector('[data-testid=\"box-row\"]')"):
             time.sleep(0.2)
         time.sleep(2)
+        elements_before = inspector.evaluate(ELEMENTS)
         before_mb = web_process_anon_mb()
         before = heap_by_class(inspector)
         inspector.call("ScriptProfiler.startTracking", {"includeSamples": True})
@@ -136,6 +165,7 @@ def main() -> None:
         inspector.call("ScriptProfiler.stopTracking")
         samples = inspector.event("ScriptProfiler.trackingComplete")["samples"]["stackTraces"]
         after_mb = web_process_anon_mb()
+        elements_after = inspector.evaluate(ELEMENTS)
         after = heap_by_class(inspector)
     finally:
         browser.terminate()
@@ -151,6 +181,7 @@ def main() -> None:
                 total[f] += 1
     print(f"{arg}: {FRAMES} frames of 240 px, {len(samples)} samples")
     print(f"web process anonymous memory: {before_mb} MB before the scroll, {after_mb} MB after")
+    print(f"elements in the document: {elements_before} before the scroll, {elements_after} after")
     print("\nself samples:")
     for (fn, url, line, column), n in own.most_common(15):
         print(f"  {n:6d}  {fn} {url}:{line}:{column}  {source_around(url, line, column) if line > 0 else ''}")
