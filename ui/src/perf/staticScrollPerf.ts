@@ -27,17 +27,10 @@ run.style.cssText = "height: calc(100vh - 2rem); overflow-y: auto; margin: 1rem;
 const content = document.createElement("div");
 const height = Math.max(rows, 2000) * ROW_PX;
 content.style.cssText = `height: ${height}px; position: relative;`;
-const lines: string[] = [];
-for (let i = 0; i < rows; i++) {
-  lines.push(
-    `<div style="position:absolute;top:${i * ROW_PX}px;height:${ROW_PX}px;display:flex;gap:2rem">` +
-      `<span>VEH#${String(i).padStart(5, "0")}</span><span>${i}</span><span>${(i * 7) % 120}</span></div>`,
-  );
-}
 const rowHtml = (i: number) =>
   `<div style="position:absolute;top:${i * ROW_PX}px;height:${ROW_PX}px;display:flex;gap:2rem">` +
   `<span>VEH#${String(i).padStart(5, "0")}</span><span>${i}</span><span>${(i * 7) % 120}</span></div>`;
-if (!churn) content.innerHTML = lines.join("");
+if (!churn) content.innerHTML = Array.from({ length: rows }, (_, i) => rowHtml(i)).join("");
 run.append(content);
 if (churn) {
   // Only the rows in sight (and 20 either side) exist; each scroll removes and creates rows.
@@ -45,7 +38,12 @@ if (churn) {
   const place = () => {
     const first = Math.max(0, Math.floor(run.scrollTop / ROW_PX) - 20);
     const last = Math.min(rows, Math.ceil((run.scrollTop + run.clientHeight) / ROW_PX) + 20);
-    for (const [i, el] of shown) if (i < first || i >= last) { el.remove(); shown.delete(i); }
+    for (const [i, el] of shown) {
+      if (i < first || i >= last) {
+        el.remove();
+        shown.delete(i);
+      }
+    }
     for (let i = first; i < last; i++) {
       if (shown.has(i)) continue;
       const t = document.createElement("template");
