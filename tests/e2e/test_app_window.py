@@ -14,7 +14,7 @@ from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import screenshot
+from conftest import screenshot, window_in_environment
 from window import (
     STARTUP,
     choose,
@@ -100,6 +100,49 @@ def test_the_window_is_dynotable(window):
     wait_for(window, "the brand heading", lambda d: d.find_elements(By.CSS_SELECTOR, "h1.brand"), STARTUP)
     assert window.title == "DynoTable"
     assert css(window, "h1.brand").text == "DynoTable"
+
+
+def own_web_processes() -> dict[int, dict[str, str]]:
+    """The environment of each WebKit web process started under this test's own process (its
+    tauri-driver's app), by pid."""
+    parents = {}
+    for stat in pathlib.Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            parents[int(stat.parent.name)] = int(fields[1])
+        except (OSError, IndexError, ValueError):
+            pass  # a process that ended while it was read
+
+    def ours(pid: int) -> bool:
+        while pid > 1:
+            if pid == os.getpid():
+                return True
+            pid = parents.get(pid, 1)
+        return False
+
+    found = {}
+    for pid in parents:
+        try:
+            if (pathlib.Path(f"/proc/{pid}/comm").read_text().startswith("WebKitWebProces") and ours(pid)):
+                raw = pathlib.Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+                found[pid] = dict(v.decode(errors="replace").split("=", 1) for v in raw if b"=" in v)
+        except OSError:
+            pass
+    return found
+
+
+def test_the_web_view_starts_with_whole_heap_collections_and_frames_for_this_machine(request):
+    # src-tauri/src/webkit_env.rs: the app starts itself again with the variables its web view
+    # needs, and the web process inherits them. (A window of this test's own: run.sh's tauri-driver
+    # is not under this process, so its web processes could not be told from another test's.)
+    with window_in_environment(request, dict(os.environ), "tauri-driver-webkit-env.log") as driver:
+        engine_ready(driver)
+        web = own_web_processes()
+        assert web, "no WebKit web process under this test's window"
+        for env in web.values():
+            assert env.get("JSC_useGenerationalGC") == "0"
+            has_render_node = any(p.name.startswith("renderD") for p in pathlib.Path("/dev/dri").glob("*"))
+            assert env.get("WEBKIT_DISABLE_DMABUF_RENDERER") == (None if has_render_node else "1")
 
 
 def test_the_status_bar_shows_what_app_info_returned(window):

@@ -1,0 +1,172 @@
+//! The web view's environment on Linux, chosen before the web view exists: how its frames reach
+//! the screen, and how its JavaScript heap is collected. WebKitGTK and its JavaScript engine read
+//! both from variables, when the first web view is made; its web processes inherit them.
+//!
+//! **Frames.** WebKitGTK composites a page's layers with OpenGL and passes each frame to the
+//! window as a DMA-BUF. On a machine without a GPU (a virtual machine, a remote or Xvfb session, a
+//! container: anywhere `/dev/dri` holds no render node) that OpenGL is Mesa's software rasteriser,
+//! and a frame costs several times what it costs when WebKit passes frames in shared memory
+//! instead (`bench/app/views.md`: scrolling the Collections view of a 10,000-collection table, and
+//! the static page under it). So where the machine has no render node, the app starts with
+//! WebKit's `WEBKIT_DISABLE_DMABUF_RENDERER` set; where it has one, WebKit's default stands.
+//! `DYNOTABLE_HARDWARE_ACCELERATION=always` keeps WebKit's default on a machine without a render
+//! node; `never` asks for shared memory on one with a render node.
+//!
+//! **Collections.** A scroll through a large table's collections removes and creates about
+//! 10,000 elements for every 90 boxes it passes, and each element React has touched has a
+//! JavaScript wrapper that holds it. With JavaScriptCore's generational collector the web process
+//! grew by 20–30 MB for every 90 new boxes, and kept growing (Fleet: +186 MB over 540 boxes); with
+//! every collection a full one (`JSC_useGenerationalGC=0`) it stayed within 10 MB of where the
+//! first 90 left it, with the same frame times (`bench/app/views.md`, session 2026-12-06). The
+//! app's heap is small (tens of MB), so a full collection costs milliseconds.
+//!
+//! A variable the user set wins, for each of the two.
+//!
+//! The variables must be in the environment before [`crate::run`] builds anything: [`prepare`] is
+//! the first thing `main` does.
+
+/// The variable WebKitGTK reads./// The variable WebKitGTK reads.
+pub const WEBKIT_VAR: &str = "WEBKIT_DISABLE_DMABUF_RENDERER";
+
+/// The variable that overrides the choice.
+pub const OVERRIDE_VAR: &str = "DYNOTABLE_HARDWARE_ACCELERATION";
+
+/// How the web view passes its frames to the window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Frames {
+    /// WebKit's default: DMA-BUF, or whatever the user's own `WEBKIT_DISABLE_DMABUF_RENDERER` says.
+    Default,
+    /// Shared memory (`WEBKIT_DISABLE_DMABUF_RENDERER=1`).
+    SharedMemory,
+}
+
+/// The choice for a machine with or without a DRI render node, given the override's value and
+/// whether the user set WebKit's variable themselves.
+pub fn decide(has_render_node: bool, override_value: Option<&str>, user_set_webkit_var: bool) -> Frames {
+    if user_set_webkit_var {
+        return Frames::Default;
+    }
+    match override_value.map(str::trim) {
+        Some("never") => Frames::SharedMemory,
+        Some("always") => Frames::Default,
+        _ if has_render_node => Frames::Default,
+        _ => Frames::SharedMemory,
+    }
+}
+
+/// Whether `dri` holds a render node (`renderD128`, …): a GPU the compositor could use.
+pub fn has_render_node(dri: &std::path::Path) -> bool {
+    std::fs::read_dir(dri)
+        .map(|entries| {
+            entries
+                .flatten()
+                .any(|e| e.file_name().to_string_lossy().starts_with("renderD"))
+        })
+        .unwrap_or(false)
+}
+
+/// JavaScriptCore's option for a generational heap (`0`: every collection is a full one).
+pub const JSC_GENERATIONAL_VAR: &str = "JSC_useGenerationalGC";
+
+/// The variables to add to the environment, given the choice of frames and whether the user set
+/// JavaScriptCore's variable themselves (an empty list: none to add).
+pub fn additions(frames: Frames, user_set_jsc_var: bool) -> Vec<(&'static str, &'static str)> {
+    let mut add = Vec::new();
+    if frames == Frames::SharedMemory {
+        add.push((WEBKIT_VAR, "1"));
+    }
+    if !user_set_jsc_var {
+        add.push((JSC_GENERATIONAL_VAR, "0"));
+    }
+    add
+}
+
+/// Decides for this machine; where a variable is to be added, starts the app again in place (same
+/// process, arguments and environment, plus the variables). Elsewhere than Linux the web view is
+/// not WebKitGTK, and nothing is done.
+///
+/// The process environment cannot be changed safely once a program runs (this workspace forbids
+/// `unsafe`), so the variables are given to a fresh image of the program instead: `exec` replaces
+/// the process before GTK or any thread exists, and costs one more load of the binary. If `exec`
+/// fails, the app goes on with WebKit's defaults.
+#[cfg(target_os = "linux")]
+pub fn prepare() -> Frames {
+    use std::os::unix::process::CommandExt;
+    let frames = decide(
+        has_render_node(std::path::Path::new("/dev/dri")),
+        std::env::var(OVERRIDE_VAR).ok().as_deref(),
+        std::env::var_os(WEBKIT_VAR).is_some(),
+    );
+    let add = additions(frames, std::env::var_os(JSC_GENERATIONAL_VAR).is_some());
+    // The restarted process finds the variables set, adds none, and goes on.
+    if !add.is_empty()
+        && let Ok(program) = std::env::current_exe()
+    {
+        let error = std::process::Command::new(program)
+            .args(std::env::args_os().skip(1))
+            .envs(add.iter().copied())
+            .exec();
+        eprintln!("DynoTable: could not start again with {add:?} ({error}); going on with WebKit's defaults");
+        return Frames::Default;
+    }
+    frames
+}
+
+/// Elsewhere than Linux the web view is not WebKitGTK: nothing to choose.
+#[cfg(not(target_os = "linux"))]
+pub fn prepare() -> Frames {
+    Frames::Default
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn without_a_render_node_frames_go_through_shared_memory() {
+        assert_eq!(decide(false, None, false), Frames::SharedMemory);
+        assert_eq!(decide(true, None, false), Frames::Default);
+    }
+
+    #[test]
+    fn the_override_wins_either_way() {
+        assert_eq!(decide(true, Some("never"), false), Frames::SharedMemory);
+        assert_eq!(decide(false, Some("always"), false), Frames::Default);
+        // Anything else is no override.
+        assert_eq!(decide(false, Some("sometimes"), false), Frames::SharedMemory);
+    }
+
+    #[test]
+    fn a_webkit_variable_the_user_set_is_left_alone() {
+        assert_eq!(decide(false, None, true), Frames::Default);
+        assert_eq!(decide(true, Some("never"), true), Frames::Default);
+    }
+
+    #[test]
+    fn the_heap_is_collected_whole_unless_the_user_said_otherwise() {
+        assert_eq!(
+            additions(Frames::Default, false),
+            vec![(JSC_GENERATIONAL_VAR, "0")]
+        );
+        assert_eq!(
+            additions(Frames::SharedMemory, false),
+            vec![(WEBKIT_VAR, "1"), (JSC_GENERATIONAL_VAR, "0")]
+        );
+        assert_eq!(additions(Frames::SharedMemory, true), vec![(WEBKIT_VAR, "1")]);
+        // Nothing to add: the app is not started again.
+        assert!(additions(Frames::Default, true).is_empty());
+    }
+
+    #[test]
+    fn a_render_node_is_found_by_its_name() {
+        let dir = std::env::temp_dir().join(format!("dynotable-dri-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        assert!(!has_render_node(&dir));
+        std::fs::write(dir.join("card0"), b"").unwrap();
+        assert!(!has_render_node(&dir));
+        std::fs::write(dir.join("renderD128"), b"").unwrap();
+        assert!(has_render_node(&dir));
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(!has_render_node(&dir));
+    }
+}
