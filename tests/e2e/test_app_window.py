@@ -14,7 +14,7 @@ from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import screenshot, window_in_environment
+from conftest import database_released, screenshot, window_in_environment
 from window import (
     STARTUP,
     choose,
@@ -139,10 +139,12 @@ def test_the_web_view_starts_with_whole_heap_collections_and_frames_for_this_mac
         engine_ready(driver)
         web = own_web_processes()
         assert web, "no WebKit web process under this test's window"
+        has_render_node = any(p.name.startswith("renderD") for p in pathlib.Path("/dev/dri").glob("*"))
         for env in web.values():
             assert env.get("JSC_useGenerationalGC") == "0"
-            has_render_node = any(p.name.startswith("renderD") for p in pathlib.Path("/dev/dri").glob("*"))
             assert env.get("WEBKIT_DISABLE_DMABUF_RENDERER") == (None if has_render_node else "1")
+    # (The next test's window opens the same data folder.)
+    database_released()
 
 
 def test_the_status_bar_shows_what_app_info_returned(window):
