@@ -12,7 +12,8 @@ collection of 100,000 items.
   process start;
 - on a copy of the loaded database: a click on Fleet until its Collections view shows its first
   box, and its first box's rows; a scroll of the run, frame by frame, with each frame's time; the
-  same for Hot; the resident memory of the app's processes.
+  resident memory of the app's processes after it, again 20 s later, and after each of four more
+  scrolls on through new boxes; the same for Hot.
 Times inside the window are taken there (performance.now() and requestAnimationFrame), so
 WebDriver's round trips are not counted; launch times are from before the session was asked for.
 Appends one JSON object per build to --out.
@@ -186,6 +187,11 @@ requestAnimationFrame(frame);
 
 # Frames of the scroll (240 px each); VIEWS_FRAMES shortens a run on a slow machine.
 SCROLL_FRAMES = int(os.environ.get("VIEWS_FRAMES", "240"))
+# After the scroll: how long the window is left alone before its memory is taken again, and how
+# many more scrolls of SCROLL_FRAMES follow it, each read on from where the last one stopped (a
+# long scroll through new boxes: what the web process keeps of them, bounded or growing).
+SETTLE_S = 20
+FURTHER_SCROLLS = int(os.environ.get("VIEWS_FURTHER_SCROLLS", "4"))
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -218,7 +224,19 @@ def open_and_scroll(driver, table: str) -> dict:
         "pss_mb": app_pss_mb(),
         "rss_by_process_mb": {name: round(kib / 1024) for name, kib in app_processes().items()},
         "pss_by_process_mb": {name: round(kib / 1024) for name, kib in app_processes(pss_kib).items()},
+        **settle_and_scroll_on(driver, table),
     }
+
+
+def settle_and_scroll_on(driver, table: str) -> dict:
+    """The memory after SETTLE_S idle, then after each of FURTHER_SCROLLS more scrolls."""
+    time.sleep(SETTLE_S)
+    settled = app_pss_mb()
+    further = []
+    for _ in range(FURTHER_SCROLLS):
+        driver.execute_async_script(SCROLL_SCRIPT, table, SCROLL_FRAMES, 240)
+        further.append(round(app_pss_mb()))
+    return {"pss_settled_mb": settled, "pss_further_scrolls_mb": further}
 
 
 def launcher(binary: str, scratch: str, label: str) -> str:
@@ -306,6 +324,8 @@ def report(results: str, out: str, builds: str) -> None:
             row(f"{table}: scrolled in {SCROLL_FRAMES} frames", lambda r, t=table: f"{r[t]['scrolled_px']:,.0f} px"),
             row(f"{table}: RSS of the app's processes", lambda r, t=table: f"{r[t]['rss_mb']:.0f} MB"),
             row(f"{table}: PSS of the app's processes", lambda r, t=table: f"{r[t]['pss_mb']:.0f} MB"),
+            row(f"{table}: PSS {SETTLE_S} s later", lambda r, t=table: f"{r[t]['pss_settled_mb']:.0f} MB"),
+            row(f"{table}: PSS after each of {FURTHER_SCROLLS} more scrolls", lambda r, t=table: " → ".join(f"{v}" for v in r[t]["pss_further_scrolls_mb"]) + " MB"),
         ]
     pathlib.Path(out).write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
