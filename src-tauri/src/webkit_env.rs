@@ -25,7 +25,7 @@
 //! The variables must be in the environment before [`crate::run`] builds anything: [`prepare`] is
 //! the first thing `main` does.
 
-/// The variable WebKitGTK reads./// The variable WebKitGTK reads.
+/// The variable WebKitGTK reads.
 pub const WEBKIT_VAR: &str = "WEBKIT_DISABLE_DMABUF_RENDERER";
 
 /// The variable that overrides the choice.
@@ -87,8 +87,9 @@ pub fn additions(frames: Frames, user_set_jsc_var: bool) -> Vec<(&'static str, &
 ///
 /// The process environment cannot be changed safely once a program runs (this workspace forbids
 /// `unsafe`), so the variables are given to a fresh image of the program instead: `exec` replaces
-/// the process before GTK or any thread exists, and costs one more load of the binary. If `exec`
-/// fails, the app goes on with WebKit's defaults.
+/// the process before GTK or any thread exists, and costs one more load of the binary (on every
+/// start, unless the user set both variables: the collector's is added on machines with a GPU
+/// too). If `exec` fails, the app goes on with WebKit's defaults.
 #[cfg(target_os = "linux")]
 pub fn prepare() -> Frames {
     use std::os::unix::process::CommandExt;
