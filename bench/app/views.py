@@ -11,8 +11,8 @@ collection of 100,000 items.
   both from the request for a window (WebDriver's session start included) and from the app's
   process start;
 - on a copy of the loaded database: a click on Fleet until its Collections view shows its first
-  box, and its first box's rows; a scroll of the run, frame by frame, with each frame's time; the
-  resident memory of the app's processes after it, again 20 s later, and after each of four more
+  box, and its first box's rows; the memory of the app's processes; a scroll of the run, frame by
+  frame, with each frame's time; the memory after it, again 20 s later, and after each of four more
   scrolls on through new boxes; the same for Hot.
 Times inside the window are taken there (performance.now() and requestAnimationFrame), so
 WebDriver's round trips are not counted; launch times are from before the session was asked for.
@@ -209,6 +209,7 @@ def open_and_scroll(driver, table: str) -> dict:
     driver.set_script_timeout(900)
     opened = driver.execute_async_script(OPEN_SCRIPT, table)
     time.sleep(1.0)  # the boxes in sight settle
+    pss_opened = app_pss_mb()
     scrolled = driver.execute_async_script(SCROLL_SCRIPT, table, SCROLL_FRAMES, 240)
     frames = scrolled["times"]
     return {
@@ -220,6 +221,7 @@ def open_and_scroll(driver, table: str) -> dict:
         "frame_p95_ms": percentile(frames, 95),
         "frame_max_ms": max(frames),
         "scrolled_px": scrolled["top"],
+        "pss_opened_mb": pss_opened,
         "rss_mb": app_rss_mb(),
         "pss_mb": app_pss_mb(),
         "rss_by_process_mb": {name: round(kib / 1024) for name, kib in app_processes().items()},
@@ -322,6 +324,7 @@ def report(results: str, out: str, builds: str) -> None:
             row(f"{table}: scroll, frame time p95", lambda r, t=table: ms(r[t]["frame_p95_ms"])),
             row(f"{table}: scroll, longest frame", lambda r, t=table: ms(r[t]["frame_max_ms"])),
             row(f"{table}: scrolled in {SCROLL_FRAMES} frames", lambda r, t=table: f"{r[t]['scrolled_px']:,.0f} px"),
+            row(f"{table}: PSS of the app's processes, opened (before the scroll)", lambda r, t=table: f"{r[t]['pss_opened_mb']:.0f} MB"),
             row(f"{table}: RSS of the app's processes", lambda r, t=table: f"{r[t]['rss_mb']:.0f} MB"),
             row(f"{table}: PSS of the app's processes", lambda r, t=table: f"{r[t]['pss_mb']:.0f} MB"),
             row(f"{table}: PSS {SETTLE_S} s later", lambda r, t=table: f"{r[t]['pss_settled_mb']:.0f} MB"),
