@@ -44,7 +44,7 @@ use crate::ApiError;
 use crate::catalog::TableSchema;
 use crate::entry::{StorageKey, StoredItem, decode_entry};
 use crate::item_cache::{Cached, KeyRef, StoredBody, WriteMarks};
-use crate::writer::{MAX_GROUP, SharedWriter, Undo, Writer};
+use crate::writer::{SharedWriter, Undo, Writer};
 
 /// Rows per multi-row statement: far below SQLite's 32,766 bound parameters, and few enough
 /// distinct statement shapes for sqlx's per-connection statement cache.
@@ -483,7 +483,8 @@ impl WriteTx {
     /// savepoint is released (`RELEASE member`) into the open transaction instead.
     async fn send_last(&mut self) -> Result<bool, sqlx::Error> {
         let (mut sql, args) = self.take_pending();
-        let hand_off = self.shared.others_waiting() && self.writer().group_members() + 1 < MAX_GROUP;
+        let hand_off =
+            self.shared.others_waiting() && self.writer().group_members() + 1 < self.shared.max_group();
         // `COMMIT` releases every savepoint (sqlite.org/lang_savepoint.html): a member that
         // commits the group sends no `RELEASE` of its own.
         if hand_off {
