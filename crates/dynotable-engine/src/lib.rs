@@ -335,6 +335,10 @@ impl Engine {
             Location::InMemory => None,
         };
         let options_enforce_capacity = options.enforce_capacity;
+        let max_group = match options.location {
+            Location::File(_) => writer::MAX_GROUP,
+            Location::InMemory => writer::MEMORY_MAX_GROUP,
+        };
         let options_lag = options.eventual_lag;
         let engine = Engine {
             inner: Arc::new(Inner {
@@ -342,6 +346,7 @@ impl Engine {
                 writer: Arc::new(writer::SharedWriter::new(
                     writer::Writer::new(writer, items.clone()),
                     commits,
+                    max_group,
                 )),
                 readers,
                 items,

@@ -16,13 +16,17 @@
 //!   `SAVEPOINT member`, so a request that fails (an error, a ConditionalCheckFailed, a
 //!   cancelled request) rolls back to its savepoint and undoes only its own changes.
 //! - When a request has written everything, it looks at the queue: if other writers are
-//!   waiting for the lock (and the group has fewer than [`MAX_GROUP`] members), it releases its
+//!   waiting for the lock (and the group has fewer members than its bound: [`MAX_GROUP`], or
+//!   [`MEMORY_MAX_GROUP`] in memory), it releases its
 //!   savepoint, leaves its item-cache marks with the group, hands the lock on and waits for the
 //!   group's `COMMIT`; otherwise it sends `COMMIT` with its last statements.
 //! - The request that commits releases every member's item-cache marks, in the order the
-//!   members joined (a later member's write-through wins), while it still holds the writer
-//!   lock, and only then tells the members the outcome. No member is acknowledged before the
-//!   `COMMIT` that made its write durable returned; if the `COMMIT` fails, every member fails.
+//!   members joined (a later member's write-through wins), and only then tells the members the
+//!   outcome. It takes the item cache's release turn before it lets the writer lock go, and
+//!   releases the marks after, holding the turn: the next writer's statements run on SQLite's
+//!   thread meanwhile, and the releases still happen in commit order (`item_cache`,
+//!   "Write-through"). No member is acknowledged before the `COMMIT` that made its write
+//!   durable returned; if the `COMMIT` fails, every member fails.
 //! - Someone always commits an open group: a request hands the lock on only to a writer queued
 //!   for it; a queued writer that goes away (a cancelled request) leaves a task in its place
 //!   ([`SharedWriter::lock`]); a request that fails or goes away while it holds the lock rolls
@@ -48,6 +52,15 @@ use crate::item_cache::{ItemCache, WriteMarks};
 /// The most requests one group commit takes: bounds how long the first member waits.
 pub(crate) const MAX_GROUP: usize = 64;
 
+/// The most requests one group commit takes in an in-memory database. A group's members are
+/// acknowledged only at its `COMMIT`, so a group that takes every request queued leaves the
+/// writer nothing to do while all of them are answered and their clients send again; with
+/// smaller groups the next group's requests queue while the last group's are answered. In
+/// memory a `COMMIT` is cheap (no log to write), and with 16 clients a bound of 8 (or 4) loaded
+/// ~16 % faster than 64 (bench/README.md, session 2026-12-06 later). A database file keeps
+/// [`MAX_GROUP`]: there every `COMMIT` writes the log, and large groups write less of it.
+pub(crate) const MEMORY_MAX_GROUP: usize = 8;
+
 /// The writer connection behind its lock, and how many are waiting for the lock.
 pub(crate) struct SharedWriter {
     lock: Arc<Mutex<Writer>>,
@@ -58,16 +71,24 @@ pub(crate) struct SharedWriter {
     commits: AtomicU64,
     /// Told after each of those `COMMIT`s (the background checkpoint, `checkpoint`).
     committed: Arc<Notify>,
+    /// The most requests one group takes ([`MAX_GROUP`] or [`MEMORY_MAX_GROUP`]).
+    max_group: usize,
 }
 
 impl SharedWriter {
-    pub fn new(writer: Writer, committed: Arc<Notify>) -> SharedWriter {
+    pub fn new(writer: Writer, committed: Arc<Notify>, max_group: usize) -> SharedWriter {
         SharedWriter {
             lock: Arc::new(Mutex::new(writer)),
             waiting: AtomicUsize::new(0),
             commits: AtomicU64::new(0),
             committed,
+            max_group,
         }
+    }
+
+    /// The most requests one group commit takes.
+    pub fn max_group(&self) -> usize {
+        self.max_group
     }
 
     /// Takes the writer lock, counted among the waiting while it waits; rolls back what an
@@ -220,9 +241,16 @@ struct OpenGroup {
 impl OpenGroup {
     /// Releases the members' marks (written through if committed), then tells them.
     fn end(self, outcome: Result<(), ApiError>) {
+        let write_through = outcome.is_ok();
+        self.end_releasing(outcome, write_through);
+    }
+
+    /// [`OpenGroup::end`]; without `write_through` the members' items are only removed from
+    /// the cache (always right: a removed entry is a miss).
+    fn end_releasing(self, outcome: Result<(), ApiError>, write_through: bool) {
         for marks in self.marks.into_iter().flatten() {
             let mut marks = marks;
-            if outcome.is_ok() {
+            if write_through {
                 marks.committed();
             }
             drop(marks);
@@ -262,12 +290,15 @@ impl Writer {
     /// For a write that removes the keyspaces `dropped` (DeleteTable): every key of the item
     /// cache marked, and the dropped keyspaces' entries removed, until the returned marks are
     /// dropped, which must be after `COMMIT` returned.
-    pub fn mark_all_items(&self, dropped: &[i64]) -> Option<WriteMarks> {
-        self.items.as_ref().map(|items| {
-            let mut marks = WriteMarks::new(items.clone());
-            marks.mark_all(dropped);
-            marks
-        })
+    pub async fn mark_all_items(&self, dropped: &[i64]) -> Option<WriteMarks> {
+        let items = self.items.as_ref()?;
+        // After the release of every earlier `COMMIT` (`item_cache`, "Write-through"): none
+        // puts an item of the dropped keyspaces back after they were emptied.
+        let turn = items.release_turn().await;
+        let mut marks = WriteMarks::new(items.clone());
+        marks.mark_all(dropped);
+        drop(turn);
+        Some(marks)
     }
 
     /// Whether a group's transaction is open: a new request joins it.
@@ -347,9 +378,13 @@ impl Writer {
         match committed {
             Ok(_) => {
                 self.transaction_open = false;
-                if let Some(group) = self.group.take() {
-                    group.end(Ok(()));
-                }
+                let group = CommittedGroup(self.group.take());
+                // In commit order, after an earlier release still running (`item_cache`).
+                let _turn = match &self.items {
+                    Some(items) if group.0.is_some() => Some(items.release_turn().await),
+                    _ => None,
+                };
+                group.end();
             }
             Err(err) => {
                 let err = ApiError::from(err);
@@ -367,12 +402,35 @@ impl Writer {
         self.undo.is_some() || (self.transaction_open && self.group.is_none())
     }
 
-    /// The owner's `COMMIT` returned: ends the group it committed with it (members' marks
-    /// released in order, then told), before the owner releases its own marks.
-    pub fn committed_group(&mut self) {
+    /// The owner's `COMMIT` returned: the group it committed with it, to be ended (members'
+    /// marks released in order, then told) before the owner releases its own marks, under the
+    /// release turn ([`CommittedGroup`]).
+    pub fn committed_group(&mut self) -> CommittedGroup {
         self.committed();
-        if let Some(group) = self.group.take() {
+        CommittedGroup(self.group.take())
+    }
+}
+
+/// A group whose `COMMIT` returned, not yet told. Its owner takes the item cache's release
+/// turn, lets the writer lock go, and then ends it ([`CommittedGroup::end`]). Dropped without
+/// that (its owner's future dropped while it waited for the turn), it still tells the members
+/// their writes are committed, and only removes their items from the cache.
+pub(crate) struct CommittedGroup(Option<OpenGroup>);
+
+impl CommittedGroup {
+    /// Releases the members' marks (written through), in the order they joined, and tells
+    /// them. The caller holds the release turn, if there is an item cache.
+    pub fn end(mut self) {
+        if let Some(group) = self.0.take() {
             group.end(Ok(()));
+        }
+    }
+}
+
+impl Drop for CommittedGroup {
+    fn drop(&mut self) {
+        if let Some(group) = self.0.take() {
+            group.end_releasing(Ok(()), false);
         }
     }
 }

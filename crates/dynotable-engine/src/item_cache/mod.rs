@@ -41,10 +41,20 @@
 //! # Write-through
 //!
 //! A write knows the item it stores. When its transaction committed, the release puts that
-//! item (or its absence) into the cache instead of only removing the old one: the release runs
-//! under the shard's lock, after `COMMIT` and while the writer still holds the one writer
-//! connection, so no other write can have changed the item since. A table that was just
-//! written is so read from memory too; a transaction that did not commit only removes.
+//! item (or its absence) into the cache instead of only removing the old one. A table that was
+//! just written is so read from memory too; a transaction that did not commit only removes.
+//!
+//! Releases that put items in run in commit order: each holds the *release turn*
+//! ([`ItemCache::release_turn`]), and the writer that sent the `COMMIT` takes the turn before
+//! it lets the writer connection go (`write_tx`, `writer`). The next `COMMIT` can only come
+//! from the next owner of the writer connection, which waits for the turn before its own
+//! release. Between one commit and its release a later write may already have been sent (the
+//! writer is free again, so SQLite's thread need not wait while the cache is updated,
+//! bench/README.md, session 2026-12-06 later), but every key that write changes is marked
+//! before its statements reach SQLite: until its own release, readers of those shards bypass
+//! the cache, and its release (later, in turn) leaves its items there. So an item put in by an
+//! earlier commit's release is, whenever a reader can see it, still the committed item.
+//! (Removals need no turn: a removed entry is only a miss.)
 //!
 //! Where changes are marked: every change to a base item is a [`crate::write_tx::StatementBatch`]
 //! `put_entry`/`delete_entry` with an empty tail, and the batch records the key; a
@@ -267,6 +277,9 @@ pub(crate) struct ItemCache {
     doorkeeper: Box<[AtomicU64]>,
     /// Per guard shard: told when the shard's last in-flight write is released.
     released: Box<[tokio::sync::Notify]>,
+    /// Held by every release that puts committed items in, taken before the writer is let go
+    /// (see "Write-through"). Async: its holder may let other tasks run before it releases.
+    turn: Arc<tokio::sync::Mutex<()>>,
     #[cfg(test)]
     committed_items_served: AtomicU64,
 }
@@ -302,6 +315,7 @@ impl ItemCache {
             write_through: AtomicBool::new(true),
             doorkeeper: (0..DOORKEEPER_SLOTS).map(|_| AtomicU64::new(0)).collect(),
             released: (0..SHARDS).map(|_| tokio::sync::Notify::new()).collect(),
+            turn: Arc::new(tokio::sync::Mutex::new(())),
             #[cfg(test)]
             committed_items_served: AtomicU64::new(0),
         }))
@@ -311,6 +325,14 @@ impl ItemCache {
         self.guards[shard]
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The release turn (see "Write-through"): taken by the owner of the writer connection
+    /// after a `COMMIT` returned and before it lets the writer go, and held while the marks of
+    /// that `COMMIT` are released; taken (and waited for) by whoever holds the writer before
+    /// marks of its own that must follow every earlier release (DeleteTable's).
+    pub async fn release_turn(&self) -> tokio::sync::OwnedMutexGuard<()> {
+        self.turn.clone().lock_owned().await
     }
 
     /// Looks `key` up; call before reading SQLite.
@@ -462,7 +484,9 @@ impl WriteMarks {
     }
 
     /// Marks every shard (a write that removes whole keyspaces, `dropped`) and removes the
-    /// entries of those keyspaces; the others stay, and are served again at release.
+    /// entries of those keyspaces; the others stay, and are served again at release. The caller
+    /// holds the writer and waited for the release turn (`Writer::mark_all_items`), so no
+    /// earlier commit's release is still putting items of those keyspaces in.
     pub fn mark_all(&mut self, dropped: &[i64]) {
         if self.all {
             return;
@@ -491,7 +515,9 @@ impl WriteMarks {
             let mut state = self.cache.guard(shard);
             state.generation += 1;
             match after {
-                // Committed, and the writer still holds the writer lock: this is the item now.
+                // Committed, and released in commit order (the release turn, "Write-through"):
+                // this is the item now, or a later write to it is marked (readers bypass the
+                // shard) and its own release comes after this one.
                 Some(item) if write_through => self.cache.items.insert(owned, Entry::Item(item)),
                 _ => {
                     self.cache.items.remove(&key);

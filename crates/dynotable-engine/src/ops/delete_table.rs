@@ -24,7 +24,7 @@ pub async fn run(engine: &Engine, input: TableNameInput) -> Result<DeleteTableOu
     let dropped: Vec<i64> = std::iter::once(table.keyspace)
         .chain(table.indexes.iter().map(|index| index.keyspace))
         .collect();
-    let marks = writer.mark_all_items(&dropped);
+    let marks = writer.mark_all_items(&dropped).await;
     let mut tx = begin_write(&mut writer).await?;
     storage::delete_table(&mut tx, &table).await?;
     tx.commit().await?;

@@ -44,7 +44,7 @@ use crate::ApiError;
 use crate::catalog::TableSchema;
 use crate::entry::{StorageKey, StoredItem, decode_entry};
 use crate::item_cache::{Cached, KeyRef, StoredBody, WriteMarks};
-use crate::writer::{MAX_GROUP, SharedWriter, Undo, Writer};
+use crate::writer::{SharedWriter, Undo, Writer};
 
 /// Rows per multi-row statement: far below SQLite's 32,766 bound parameters, and few enough
 /// distinct statement shapes for sqlx's per-connection statement cache.
@@ -483,7 +483,8 @@ impl WriteTx {
     /// savepoint is released (`RELEASE member`) into the open transaction instead.
     async fn send_last(&mut self) -> Result<bool, sqlx::Error> {
         let (mut sql, args) = self.take_pending();
-        let hand_off = self.shared.others_waiting() && self.writer().group_members() + 1 < MAX_GROUP;
+        let hand_off =
+            self.shared.others_waiting() && self.writer().group_members() + 1 < self.shared.max_group();
         // `COMMIT` releases every savepoint (sqlite.org/lang_savepoint.html): a member that
         // commits the group sends no `RELEASE` of its own.
         if hand_off {
@@ -532,20 +533,56 @@ impl WriteTx {
     async fn end(mut self, hand_off: bool) -> Result<(), ApiError> {
         if !hand_off {
             self.shared.count_commit();
-            let writer = self.writer();
-            // Committed: the group's members' items first, then this one's, go into the cache
-            // as written (item_cache, "Write-through"), while the writer lock is held.
-            writer.committed_group();
-            if let Some(mut marks) = self.marks.take() {
-                marks.committed();
-            }
-            return Ok(());
+            return self.release_committed().await;
         }
         let marks = self.marks.take();
         let done = self.writer().join_group(marks);
         // The next writer continues the transaction; this one waits for its `COMMIT`.
         self.writer = None;
         self.shared.wait_for_group(done).await
+    }
+}
+
+impl WriteTx {
+    /// After this transaction's `COMMIT` returned: the group's members' items first, then this
+    /// one's, go into the cache as written (`item_cache`, "Write-through"). The release turn is
+    /// taken while the writer lock is held, and the lock let go before the marks are released:
+    /// the next writer's statements need not wait for the cache (bench/README.md, session
+    /// 2026-12-06 later), and the next `COMMIT`'s release waits for the turn, so releases stay
+    /// in commit order.
+    async fn release_committed(&mut self) -> Result<(), ApiError> {
+        let writer = self.writer();
+        let group = writer.committed_group();
+        let Some(items) = writer.items().cloned() else {
+            // No cache: nothing to release, only the members to tell.
+            self.writer = None;
+            group.end();
+            return Ok(());
+        };
+        // Dropped here (the request went away), the group still tells its members, and the
+        // marks only remove (`CommittedGroup`).
+        let turn = items.release_turn().await;
+        let marks = self.marks.take();
+        let release = move || {
+            group.end();
+            if let Some(mut marks) = marks {
+                marks.committed();
+            }
+            drop(turn);
+        };
+        if !self.shared.others_waiting() {
+            self.writer = None;
+            release();
+            return Ok(());
+        }
+        // Spawned before the writer lock is let go, so that the writer it wakes runs first on
+        // this thread (tokio runs the task woken last first); the release runs after, here or
+        // on another worker, and finishes even if this request goes away.
+        let released = tokio::spawn(async move { release() });
+        self.writer = None;
+        released
+            .await
+            .map_err(|_| ApiError::internal("the release of a committed write failed"))
     }
 }
 

@@ -339,3 +339,51 @@ async fn a_group_is_committed_when_the_request_it_was_handed_to_goes_away() {
         );
     }
 }
+
+/// The request that commits a group goes away while it waits for the item cache's release
+/// turn (an earlier commit's release still running): its members are still told their writes
+/// are committed, and the cache only drops their items (a miss), never holds a stale one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_committer_that_goes_away_before_its_release_still_acknowledges_its_group() {
+    use crate::item_cache::{KeyRef, Lookup};
+    let engine = engine().await;
+    let cache = engine.inner.items.clone().expect("the cache is on by default");
+    // An earlier release in progress.
+    let turn = cache.release_turn().await;
+    let mut first = engine.write_tx().await;
+    first.batch().put_entry(9, b"a", b"", b"", b"{}".to_vec(), 1);
+    let committer = tokio::spawn({
+        let engine = engine.clone();
+        async move {
+            let mut tx = engine.write_tx().await;
+            assert_eq!(tx.undo, Undo::Savepoint, "the second request joins the group");
+            tx.batch().put_entry(9, b"b", b"", b"", b"{}".to_vec(), 1);
+            tx.commit().await
+        }
+    });
+    until_waiting(&engine, 1).await;
+    // Others are waiting: the first hands the group on; the second commits it, then waits
+    // for the turn, and goes away there.
+    let member = tokio::spawn(first.commit());
+    while engine.inner.writer.commits() == 0 {
+        tokio::task::yield_now().await;
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    committer.abort();
+    tokio::time::timeout(std::time::Duration::from_secs(5), member)
+        .await
+        .expect("the member is told")
+        .unwrap()
+        .expect("and told its write is committed");
+    drop(turn);
+    assert_eq!(
+        count(&engine, "SELECT count(*) FROM entries WHERE keyspace = 9").await,
+        2
+    );
+    for pk in [b"a", b"b"] {
+        assert!(
+            matches!(cache.lookup(KeyRef::item(9, pk, b"")), Lookup::Miss(_)),
+            "released, and not written through"
+        );
+    }
+}
