@@ -157,6 +157,22 @@ def test_the_status_bar_shows_what_app_info_returned(window):
     assert (DATA_DIR / "embedded" / "demo-loaded").is_file()
 
 
+def test_the_status_bar_keeps_its_figures_whole_with_a_table_open(window):
+    """At the window's size with a table open, the bar's figures are read whole: only the data
+    folder's path (whole in its title) gives way to Help's buttons."""
+    open_table(window, "Telemetry")
+    wait_for(window, "the active connection in the status bar", lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="active-connection"]'))
+    cut = window.execute_script(
+        """return ['active-connection', 'capacity-used', 'app-version', 'engine-state'].filter((id) => {
+             const el = document.querySelector(`[data-testid="${id}"]`);
+             return el === null || el.scrollWidth > el.clientWidth;
+           });"""
+    )
+    assert cut == [], f"cut off or missing in the status bar: {cut}"
+    help_button = css(window, '[data-testid="help-updates"]')
+    assert window.execute_script("const r = arguments[0].getBoundingClientRect(); return r.right <= window.innerWidth;", help_button)
+
+
 def test_the_sidebar_lists_connections_and_tests_the_embedded_one(window):
     """The embedded profile is listed first; its Test connection runs a real ListTables through
     aws-sdk-dynamodb handed to the engine in-process. The AWS profiles are the ones run.sh wrote."""
