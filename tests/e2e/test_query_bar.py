@@ -61,6 +61,15 @@ def test_a_between_window_from_the_bar_highlights_its_one_box_and_shows_the_requ
     generated = css(request, '[aria-label="Generated KeyConditionExpression"]')
     values = content(css(generated, '[data-testid="generated-values"]'))
     assert '{"S":"VEH#V-7741"}' in values and '{"S":"TS#2025-03-14T09:09:00Z"}' in values, values
+    # Each placeholder is drawn on one line (they were broken mid-name: ":recordedAt_fr" over "om").
+    lines = window.execute_script(
+        """return [...arguments[0].querySelectorAll('[data-testid="generated-values"] dt')].map((dt) => {
+             const range = document.createRange(); range.selectNodeContents(dt);
+             return [dt.textContent, range.getClientRects().length];
+           });""",
+        generated,
+    )
+    assert lines and all(n == 1 for _, n in lines), lines
     body = content(css(request, '[data-testid="qb-body"]'))
     assert '"ScanIndexForward": false' in body and '"ReturnConsumedCapacity": "INDEXES"' in body, body
     wait_for(window, "the request as code", lambda d: "aws dynamodb query" in content(css(request, '[data-testid="code"]')))
