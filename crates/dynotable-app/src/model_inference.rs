@@ -20,6 +20,7 @@ use dynotable_builder::{
     Comparator, Direction, KeyConditionState, ReadOperation, ReadRequest, ReturnConsumedCapacity,
     SortKeyCondition as BuilderSort,
 };
+use dynotable_engine::capacity::estimate::counted;
 use dynotable_engine::capacity::{ReadKind, range_read};
 use dynotable_modeler::Model;
 use dynotable_modeler::infer::{
@@ -158,17 +159,24 @@ pub fn sample_estimate(
         ExplanationLine {
             rule: Some("B.4".into()),
             text: format!(
-                "A Scan with Limit {limit} reads {items} item(s) of the table's {table_items}, at most 1 MB a page → {pages} page(s) (at most {MAX_SAMPLE_PAGES})"
+                "A Scan with Limit {limit} reads {} of the table's {}, at most 1 MB a page → {} (at most {MAX_SAMPLE_PAGES})",
+                counted(items as u64, "item", "items"),
+                counted(table_items.max(0.0) as u64, "item", "items"),
+                counted(pages as u64, "page", "pages")
             ),
         },
         ExplanationLine {
             rule: Some("B.1".into()),
-            text: format!("At the table's average item size, {average:.0} byte(s), that is {bytes} byte(s)"),
+            text: format!(
+                "At the table's average item size, {}, that is {}",
+                counted(average.round() as u64, "byte", "bytes"),
+                counted(bytes as u64, "byte", "bytes")
+            ),
         },
         ExplanationLine {
             rule: Some("B.2".into()),
             text: format!(
-                "Each page's sizes summed and rounded up to 4 KB once, half a unit per 4 KB eventually consistent → {capacity_units} read unit(s)"
+                "Each page's sizes summed and rounded up to 4 KB once, half a unit per 4 KB eventually consistent → {capacity_units} RCU"
             ),
         },
     ];
@@ -180,8 +188,10 @@ pub fn sample_estimate(
         lines.push(ExplanationLine {
             rule: Some("B.2".into()),
             text: format!(
-                "If the Scan does not reach {focus}, the collection the history reads most, one Query page of it with Limit {}: at most {more} item(s), {more_bytes} byte(s) → {units} read unit(s)",
-                focus_limit(limit)
+                "If the Scan does not reach {focus}, the collection the history reads most, one Query page of it with Limit {}: at most {}, {} → {units} RCU",
+                focus_limit(limit),
+                counted(more as u64, "item", "items"),
+                counted(more_bytes as u64, "byte", "bytes")
             ),
         });
         items += more;
@@ -475,9 +485,9 @@ impl App {
             let page = requests::send(&session.client, &generated, None, None).await?;
             take_page(&page, &mut items, &mut pages, &mut consumed)?;
             notes.push(format!(
-                "The Scan did not reach {}, the collection the history reads most: one Query page of it ({} item(s)) joined the sample, so it weighs more in the counts than in the table.",
+                "The Scan did not reach {}, the collection the history reads most: one Query page of it ({}) joined the sample, so it weighs more in the counts than in the table.",
                 value_text(&focus),
-                page.items.len()
+                counted(page.items.len() as u64, "item", "items")
             ));
         }
         let item_count = description.item_count.max(0.0) as u64;

@@ -19,6 +19,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 
+use dynotable_engine::capacity::estimate::counted;
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
 
@@ -117,8 +118,10 @@ impl App {
                 )
             } else {
                 format!(
-                    "A full eventually consistent scan reads the {what}'s {bytes:.0} bytes in {pages} page(s) of up to 1 MB: \
-                 half a read unit per 4 KB, about {read_units} RCU (DescribeTable's size, refreshed about every six hours)."
+                    "A full eventually consistent scan reads the {what}'s {} in {} of up to 1 MB: \
+                 half a read unit per 4 KB, about {read_units} RCU (DescribeTable's size, refreshed about every six hours).",
+                    counted(bytes as u64, "byte", "bytes"),
+                    counted(u64::from(pages), "page", "pages")
                 )
             },
         })

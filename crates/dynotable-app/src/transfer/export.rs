@@ -9,6 +9,7 @@
 
 use std::sync::atomic::Ordering;
 
+use dynotable_engine::capacity::estimate::counted;
 use serde::Serialize;
 
 use super::sink::ExportSink;
@@ -80,10 +81,10 @@ impl App {
                 let mut lines = vec![ExplanationLine {
                     rule: Some("B.2".into()),
                     text: format!(
-                        "Every page of the query, {} item(s) and {} byte(s) in {} page(s) → {} {} read unit(s)",
-                        estimate.item_count,
-                        estimate.total_bytes,
-                        cost.pages.len(),
+                        "Every page of the query, {} and {} in {} → {} RCU {}",
+                        counted(estimate.item_count as u64, "item", "items"),
+                        counted(estimate.total_bytes as u64, "byte", "bytes"),
+                        counted(cost.pages.len() as u64, "page", "pages"),
                         cost.capacity_units,
                         match cost.consistency {
                             ReadConsistency::Strong => "strongly consistent",
@@ -262,20 +263,22 @@ pub(super) fn scan_estimate(items: f64, bytes: f64, approximate: bool) -> Export
         ExplanationLine {
             rule: Some("B.4".into()),
             text: format!(
-                "A Scan reads the whole table, {items} item(s) and {bytes} byte(s), at most 1 MB a page → {pages} page(s)"
+                "A Scan reads the whole table, {} and {}, at most 1 MB a page → {}",
+                counted(items as u64, "item", "items"),
+                counted(bytes as u64, "byte", "bytes"),
+                counted(pages as u64, "page", "pages")
             ),
         },
         ExplanationLine {
             rule: Some("B.2".into()),
             text: format!(
-                "Each page's item sizes are summed and rounded up to 4 KB once: {blocks} block(s) of 4 KB, plus at most one block of rounding per page and one for a last, empty page"
+                "Each page's item sizes are summed and rounded up to 4 KB once: {} of 4 KB, plus at most one block of rounding per page and one for a last, empty page",
+                counted(blocks as u64, "block", "blocks")
             ),
         },
         ExplanationLine {
             rule: Some("B.2".into()),
-            text: format!(
-                "Eventually consistent, half a unit per 4 KB → at most {capacity_units} read unit(s)"
-            ),
+            text: format!("Eventually consistent, half a unit per 4 KB → at most {capacity_units} RCU"),
         },
     ];
     if approximate {

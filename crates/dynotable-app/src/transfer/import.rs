@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::atomic::Ordering;
 
 use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
-use dynotable_engine::capacity::estimate::write;
+use dynotable_engine::capacity::estimate::{counted, write};
 
 use super::{
     BATCH_SIZE, FileFormat, Pace, TransferProgress, TransferStage, TransferSummary, display_name, formats,
@@ -63,7 +63,9 @@ impl App {
         let mut lines = vec![ExplanationLine {
             rule: Some("B.3".into()),
             text: format!(
-                "{count} new item(s) in {requests} BatchWriteItem call(s) of at most 25 puts, each item rounded up to 1 KB on its own → {table_units} WCU on the table"
+                "{} in {} of at most 25 puts, each item rounded up to 1 KB on its own → {table_units} WCU on the table",
+                counted(count, "new item", "new items"),
+                counted(requests, "BatchWriteItem call", "BatchWriteItem calls")
             ),
         }];
         let indexes: Vec<CapacityFigure> = shape

@@ -30,6 +30,7 @@ pub mod values;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use dynotable_engine::capacity::estimate::counted;
 use dynotable_types::{AttributeValue, Item, ScalarAttributeType};
 use serde::Serialize;
 
@@ -211,8 +212,10 @@ pub fn infer(table: &TableModel, sample: &[Item], item_count: u64, reads: &[Obse
     let mut model = Model {
         name: format!("{} (inferred)", table.name),
         description: format!(
-            "Inferred from {} sampled item(s) of {} ({} in the table, as DescribeTable counts them)",
-            sampled_total, table.name, item_count
+            "Inferred from {} of {} ({} in the table, as DescribeTable counts them)",
+            counted(sampled_total, "sampled item", "sampled items"),
+            table.name,
+            counted(item_count, "item", "items")
         ),
         author: String::new(),
         tables: vec![table.clone()],

@@ -20,7 +20,7 @@ import {
   type SizeSource,
 } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
-import { formatBytes, formatCount } from "../tables/format";
+import { formatBytes, formatCount, formatCountOf } from "../../shared/format";
 import { Explanation, unitsText } from "./Explanation";
 import "./EstimatePanel.css";
 
@@ -154,7 +154,7 @@ function EstimateFigures({ estimate }: { estimate: QueryEstimate }) {
         )}
       </p>
       <p className="muted">
-        {formatCount(estimate.itemCount)} item(s), {formatBytes(estimate.totalBytes)}, from {sourceLabel(estimate.source)} ·{" "}
+        {formatCountOf(estimate.itemCount, "item")}, {formatBytes(estimate.totalBytes)}, from {sourceLabel(estimate.source)} ·{" "}
         {pages === 1 ? "1 page" : `${pages} pages`}
       </p>
       <table className="estimate-table">

@@ -22,7 +22,7 @@ function page(total: number): RequestCostFigure {
     table: total,
     indexes: [],
     exact: true,
-    lines: [{ rule: "B.2", text: `10 item(s), 20480 B (20.00 KB) summed, round up once to 5 block(s) of 4 KB → ${total} RCU` }],
+    lines: [{ rule: "B.2", text: `10 items, 20480 B (20.00 KB) summed, round up once to 5 blocks of 4 KB → ${total} RCU` }],
   };
 }
 
@@ -45,5 +45,5 @@ export const seedEstimate: QueryEstimate = {
     { way: "transactGetItems", requests: 1, eventual: null, strong: null, transactional: 20, exact: true, blocksRange: null, lines: [] },
     { way: "scanWithFilter", requests: 2, eventual: 181, strong: 362, transactional: null, exact: false, blocksRange: null, lines: [{ rule: "B.2", text: "A Scan reads every item whatever the filter keeps" }] },
   ],
-  lines: [{ rule: "B.1", text: "From collection statistics: 10 item(s), 20480 bytes" }],
+  lines: [{ rule: "B.1", text: "From collection statistics: 10 items, 20,480 bytes" }],
 };

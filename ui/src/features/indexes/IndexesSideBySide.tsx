@@ -10,7 +10,7 @@ import type { CollectionGauge, IndexesSideBySide as Layout, ViewColumn, ViewItem
 import type { Item } from "../explorer/model";
 import { TypedValue } from "../items/TypedValue";
 import { attributeText } from "../items/attributeValue";
-import { formatBytes } from "../tables/format";
+import { formatBytes, formatCountOf } from "../../shared/format";
 import "../explorer/CollectionBox.css";
 import "./IndexesSideBySide.css";
 
@@ -100,7 +100,7 @@ export function IndexesSideBySide({ layout, selected, onSelect, onQueryCollectio
                 </div>
                 {read && lastRead !== null && (
                   <p className="side-read-note" role="status">
-                    Read by the last query: {lastRead.itemIds.length} item(s)
+                    Read by the last query: {formatCountOf(lastRead.itemIds.length, "item")}
                     {lastRead.units !== null && `, ${lastRead.units} RCU`}
                   </p>
                 )}

@@ -110,7 +110,7 @@ describe("IndexesView", () => {
     render(<IndexesView profileId="embedded" table={telemetry} source={fake} />);
     const depotS = await screen.findByRole("group", { name: "depotCode = DEP-S" });
     fireEvent.click(within(depotS).getByRole("button", { name: "Query" }));
-    expect((await within(depotS).findByRole("status")).textContent).toContain("Read by the last query: 1 item(s), 0.5 RCU");
+    expect((await within(depotS).findByRole("status")).textContent).toContain("Read by the last query: 1 item, 0.5 RCU");
     expect(fake.query).toHaveBeenCalledWith("embedded", expect.objectContaining({ table: "Telemetry", index: "ByDepot", partitionValue: { S: "DEP-S" } }));
     expect(within(depotS).getByRole("button", { name: /TS#3/ }).className).toContain("side-entry-read");
   });

@@ -10,6 +10,7 @@ import type { IndexesSideBySide as Layout, TableDescription, ViewSource } from "
 import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
 import { scalarValue } from "../items/attributeValue";
 import { IndexesSideBySide, type CollectionRead } from "./IndexesSideBySide";
+import { formatCountOf } from "../../shared/format";
 import "./IndexesView.css";
 
 export type IndexesSource = Pick<typeof commands, "indexesSideBySide" | "query">;
@@ -141,7 +142,7 @@ export function IndexesView({ profileId, table, source = commands }: IndexesView
       {layout?.status === "ok" && (
         <>
           <p className="muted">
-            {layout.data.items.length} item(s){layout.data.truncated ? " (more exist)" : ""}
+            {formatCountOf(layout.data.items.length, "item")}{layout.data.truncated ? " (more exist)" : ""}
             {layout.data.readUnits !== null && ` · reading them consumed ${layout.data.readUnits} RCU`}
             {selected !== null && " · Escape clears the selection"}
           </p>

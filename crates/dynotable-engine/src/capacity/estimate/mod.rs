@@ -285,17 +285,19 @@ impl SizeProfile {
             SizeProfile::Exact { sizes } => Line::rule(
                 "B.1",
                 format!(
-                    "{} item(s), {} bytes in all, each sized by DynamoDB's item-size rule",
-                    sizes.len(),
-                    self.total_bytes()
+                    "{}, {} in all, each sized by DynamoDB's item-size rule",
+                    counted(sizes.len() as u64, "item", "items"),
+                    counted(self.total_bytes(), "byte", "bytes")
                 ),
             ),
             SizeProfile::Summary {
                 item_count,
                 total_bytes,
             } => Line::note(format!(
-                "From collection statistics: {item_count} item(s), {total_bytes} bytes; assumes every item is the average {} bytes, so per-item roundings are approximate",
-                self.average_bytes()
+                "From collection statistics: {}, {}; assumes every item is the average {}, so per-item roundings are approximate",
+                counted(*item_count, "item", "items"),
+                counted(*total_bytes, "byte", "bytes"),
+                counted(self.average_bytes(), "byte", "bytes")
             )),
         }
     }
@@ -454,6 +456,22 @@ pub(crate) fn units(value: f64) -> String {
     } else {
         format!("{value}")
     }
+}
+
+/// A count and its noun as the explanations say it: "1 item", "60 items", "10,710 items" (never
+/// "item(s)").
+pub fn counted(n: u64, one: &str, many: &str) -> String {
+    let digits = n.to_string();
+    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3 + 1 + many.len());
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    grouped.push(' ');
+    grouped.push_str(if n == 1 { one } else { many });
+    grouped
 }
 
 /// Formats a byte count with its KB equivalent.

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Line, RequestCost, SizeProfile, TableShape, bytes, units};
+use super::{Line, RequestCost, SizeProfile, TableShape, bytes, counted, units};
 use crate::ApiError;
 use crate::capacity::{
     self, BATCH_GET_KEYS, Charge, PAGE_BYTES, READ_BLOCK_BYTES, ReadKind, ReadUnits, TRANSACTION_ACTIONS,
@@ -15,9 +15,9 @@ pub fn get_item(table: &TableShape, size: Option<u64>, kind: ReadKind) -> Reques
     let charge = capacity::item_read(size, kind);
     let text = match size {
         Some(size) => format!(
-            "GetItem: the item's {} round up to {} block(s) of 4 KB on their own; {} → {} RCU",
+            "GetItem: the item's {} round up to {} of 4 KB on their own; {} → {} RCU",
             bytes(size),
-            capacity::read_blocks(size),
+            counted(capacity::read_blocks(size), "block", "blocks"),
             kind_name(kind),
             units(charge.as_f64())
         ),
@@ -174,10 +174,10 @@ pub fn query_page(
     let mut lines = vec![Line::rule(
         "B.2",
         format!(
-            "{} item(s), {} summed, round up once to {} block(s) of 4 KB; {} → {} RCU",
-            entries.len(),
+            "{}, {} summed, round up once to {} of 4 KB; {} → {} RCU",
+            counted(entries.len() as u64, "item", "items"),
             bytes(read_bytes),
-            capacity::read_blocks(read_bytes),
+            counted(capacity::read_blocks(read_bytes), "block", "blocks"),
             kind_name(kind),
             units(read.as_f64())
         ),
@@ -283,8 +283,8 @@ pub fn estimate_query(input: &QueryInput) -> Result<ReadEstimate, ApiError> {
     lines.push(Line::rule(
         "B.4",
         format!(
-            "{} page(s): a page stops after the item that reaches 1 MB{}",
-            page_sizes.len(),
+            "{}: a page stops after the item that reaches 1 MB{}",
+            counted(page_sizes.len() as u64, "page", "pages"),
             input
                 .limit
                 .map(|l| format!(" or after Limit = {l} items"))
@@ -335,7 +335,7 @@ pub fn estimate_query(input: &QueryInput) -> Result<ReadEstimate, ApiError> {
 
 /// GetItem × N, BatchGetItem and TransactGetItems over items of `sizes`: each item rounded to
 /// 4 KB on its own (rule B.2).
-fn item_by_item(profile: &SizeProfile) -> Vec<ReadWay> {
+pub(super) fn item_by_item(profile: &SizeProfile) -> Vec<ReadWay> {
     let sizes = profile.sizes();
     let exact = profile.is_exact();
     let n = sizes.len() as u64;
@@ -357,7 +357,18 @@ fn item_by_item(profile: &SizeProfile) -> Vec<ReadWay> {
             .as_f64()
     };
     let blocks: u64 = sizes.iter().map(|s| capacity::read_blocks(*s)).sum();
-    let rounding = format!("Each of the {n} item(s) rounds up to 4 KB on its own: {blocks} block(s) in all");
+    let rounding = if n == 1 {
+        format!(
+            "The item rounds up to 4 KB on its own: {}",
+            counted(blocks, "block", "blocks")
+        )
+    } else {
+        format!(
+            "Each of the {} rounds up to 4 KB on its own: {} in all",
+            counted(n, "item", "items"),
+            counted(blocks, "block", "blocks")
+        )
+    };
     vec![
         ReadWay {
             way: Way::GetItems,
@@ -368,7 +379,13 @@ fn item_by_item(profile: &SizeProfile) -> Vec<ReadWay> {
             exact,
             blocks_range,
             lines: vec![
-                Line::rule("B.2", format!("{n} GetItem request(s), one per item")),
+                Line::rule(
+                    "B.2",
+                    format!(
+                        "{}, one per item",
+                        counted(n, "GetItem request", "GetItem requests")
+                    ),
+                ),
                 Line::rule("B.2", rounding.clone()),
             ],
         },
@@ -383,7 +400,10 @@ fn item_by_item(profile: &SizeProfile) -> Vec<ReadWay> {
             lines: vec![
                 Line::rule(
                     "B.7",
-                    format!("{} request(s) of at most 100 keys", n.div_ceil(BATCH_GET_KEYS)),
+                    format!(
+                        "{} of at most 100 keys",
+                        counted(n.div_ceil(BATCH_GET_KEYS), "request", "requests")
+                    ),
                 ),
                 Line::rule(
                     "B.2",
@@ -425,9 +445,9 @@ fn scan_with_filter(scanned: &SizeProfile, partitions: u64, index: Option<IndexK
         Line::rule(
             "B.2",
             format!(
-                "A Scan reads every item — {} in {} page(s) — and the filter applies after the read, so it saves no units",
+                "A Scan reads every item — {} in {} — and the filter applies after the read, so it saves no units",
                 bytes(total),
-                page_sizes.len()
+                counted(page_sizes.len() as u64, "page", "pages")
             ),
         ),
     ];

@@ -6,7 +6,7 @@ use dynotable_types::{AttributeValue, Item, ScalarAttributeType, item_size};
 use super::read::{QueryInput, Way, batch_get, estimate_query, get_item, pages, transact_get};
 use super::reconcile::reconcile;
 use super::write::{WriteInput, WriteKind, WriteMode, estimate_import, estimate_write};
-use super::{IndexShape, RequestCost, SizeProfile, TableShape};
+use super::{IndexShape, RequestCost, SizeProfile, TableShape, counted};
 use crate::api::{Capacity, ConsumedCapacity};
 use crate::capacity::{CapacityReport, PAGE_BYTES, ReadKind};
 use crate::catalog::{IndexKind, KeyAttribute, KeySchema, ProjectionSchema};
@@ -561,4 +561,40 @@ fn batch_and_transaction_requests_add_their_items() {
     // Reads and writes do not add up into one request.
     assert!(RequestCost::sum(&[parts[0].clone(), batch]).is_err());
     assert!(RequestCost::sum(&[]).is_err());
+}
+
+#[test]
+fn counts_are_said_with_their_noun_and_grouped_by_thousands() {
+    assert_eq!(counted(0, "item", "items"), "0 items");
+    assert_eq!(counted(1, "item", "items"), "1 item");
+    assert_eq!(counted(2, "block", "blocks"), "2 blocks");
+    assert_eq!(counted(999, "page", "pages"), "999 pages");
+    assert_eq!(counted(1_000, "byte", "bytes"), "1,000 bytes");
+    assert_eq!(counted(10_710, "item", "items"), "10,710 items");
+    assert_eq!(counted(988_741, "byte", "bytes"), "988,741 bytes");
+    assert_eq!(
+        counted(u64::MAX, "byte", "bytes"),
+        "18,446,744,073,709,551,615 bytes"
+    );
+}
+
+#[test]
+fn the_ways_to_read_sixty_items_name_their_requests_and_blocks_in_words() {
+    // The Cost view's "same items, other ways" lines, for the seed's sixty readings of 92 bytes.
+    let text: Vec<String> = super::read::item_by_item(&SizeProfile::Exact { sizes: vec![92; 60] })
+        .into_iter()
+        .flat_map(|way| way.lines.into_iter().map(|line| line.text))
+        .collect();
+    assert!(
+        text.contains(&"60 GetItem requests, one per item".to_owned()),
+        "{text:?}"
+    );
+    assert!(
+        text.contains(&"1 request of at most 100 keys".to_owned()),
+        "{text:?}"
+    );
+    assert!(
+        text.contains(&"Each of the 60 items rounds up to 4 KB on its own: 60 blocks in all".to_owned()),
+        "{text:?}"
+    );
 }

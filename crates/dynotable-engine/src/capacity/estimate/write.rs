@@ -5,7 +5,7 @@
 use dynotable_types::{Item, item_size};
 use serde::{Deserialize, Serialize};
 
-use super::{Line, RequestCost, TableShape, bytes, units};
+use super::{Line, RequestCost, TableShape, bytes, counted, units};
 use crate::ApiError;
 use crate::capacity::{
     self, BATCH_WRITE_REQUESTS, Charge, IndexEntryImage, STORAGE_OVERHEAD_BYTES, WriteUnits,
@@ -155,11 +155,11 @@ pub fn estimate_write(input: &WriteInput) -> Result<WriteEstimate, ApiError> {
     let mut lines = vec![Line::rule(
         "B.3",
         format!(
-            "The table: the larger of the item before ({}) and after ({}) is {}, {} block(s) of 1 KB{}{} → {} WCU",
+            "The table: the larger of the item before ({}) and after ({}) is {}, {} of 1 KB{}{} → {} WCU",
             old_size.map_or("none".into(), bytes),
             new_size.map_or("none".into(), bytes),
             bytes(larger),
-            capacity::write_blocks(larger),
+            counted(capacity::write_blocks(larger), "block", "blocks"),
             if transactional {
                 ", ×2 as a transaction (prepare + commit)"
             } else {
@@ -310,27 +310,27 @@ fn describe_index_write(before: Option<&IndexEntryImage>, after: Option<&IndexEn
         (None, Some(a)) => (
             1,
             format!(
-                "the item gains an entry of {}: one write of {} block(s)",
+                "the item gains an entry of {}: one write of {}",
                 bytes(a.size),
-                capacity::write_blocks(a.size)
+                counted(capacity::write_blocks(a.size), "block", "blocks")
             ),
         ),
         (Some(b), None) => (
             1,
             format!(
-                "the item's entry of {} is removed: one write of {} block(s)",
+                "the item's entry of {} is removed: one write of {}",
                 bytes(b.size),
-                capacity::write_blocks(b.size)
+                counted(capacity::write_blocks(b.size), "block", "blocks")
             ),
         ),
         (Some(b), Some(a)) if (&b.pk, &b.sk) != (&a.pk, &a.sk) => (
             2,
             format!(
-                "the index key changes: delete the old entry ({}, {} block(s)) and put the new one ({}, {} block(s))",
+                "the index key changes: delete the old entry ({}, {}) and put the new one ({}, {})",
                 bytes(b.size),
-                capacity::write_blocks(b.size),
+                counted(capacity::write_blocks(b.size), "block", "blocks"),
                 bytes(a.size),
-                capacity::write_blocks(a.size)
+                counted(capacity::write_blocks(a.size), "block", "blocks")
             ),
         ),
         (Some(b), Some(a)) if b != a => (
@@ -412,7 +412,9 @@ pub fn estimate_import(
     let mut lines = vec![Line::rule(
         "B.3",
         format!(
-            "{total_items} new item(s) in {requests} BatchWriteItem call(s) of at most 25 puts, each item rounded up to 1 KB on its own → {} WCU on the table",
+            "{} in {} of at most 25 puts, each item rounded up to 1 KB on its own → {} WCU on the table",
+            counted(total_items, "new item", "new items"),
+            counted(requests, "BatchWriteItem call", "BatchWriteItem calls"),
             units(table_total)
         ),
     )];
@@ -427,7 +429,9 @@ pub fn estimate_import(
     }
     if !exact {
         lines.push(Line::note(format!(
-            "Scaled from a sample of {n} item(s) to {total_items}"
+            "Scaled from a sample of {} to {}",
+            counted(n, "item", "items"),
+            counted(total_items, "item", "items")
         )));
     }
     Ok(ImportEstimate {
