@@ -1,7 +1,7 @@
 import type { AppInfo } from "../ipc/bindings.gen";
 import { errorTitle, type Loadable, type UiError } from "../ipc/result";
 import { useCapacityTotals } from "./capacity";
-import { formatUnits } from "../features/tables/format";
+import { formatUnits } from "../shared/format";
 import type { ThemeChoice } from "./theme";
 
 /**

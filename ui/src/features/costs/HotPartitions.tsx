@@ -8,7 +8,7 @@ import { useEffect, useId, useState } from "react";
 import { commands } from "../../ipc/commands";
 import type { HotPartitionReport, KeyLoad, KeySpread } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
-import { formatCount } from "../tables/format";
+import { formatCount } from "../../shared/format";
 import { Explanation, unitsText } from "./Explanation";
 import "./HotPartitions.css";
 

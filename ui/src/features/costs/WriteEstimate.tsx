@@ -14,7 +14,7 @@ import {
   type WriteModeInput,
 } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
-import { formatBytes } from "../tables/format";
+import { formatBytes } from "../../shared/format";
 import { Explanation, unitsText } from "./Explanation";
 import { ReconciliationTable } from "./EstimatePanel";
 import "./WriteEstimate.css";

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import type { commands, HistoryEntry, QueryInput, ReadRequest, SavedQuery, SortKeyCondition } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { attributeText } from "../items/attributeValue";
-import { formatCount, formatUnits } from "./format";
+import { formatCount, formatUnits } from "../../shared/format";
 
 export type HistorySource = Pick<typeof commands, "queryHistory" | "savedQueries" | "saveQuery" | "deleteSavedQuery">;
 

@@ -5,7 +5,7 @@
  * DescribeTable (which AWS refreshes about every six hours).
  */
 import type { CollectionStats, IndexSummary, Profile, TableDescription } from "../../ipc/bindings.gen";
-import { formatBytes, formatCount } from "./format";
+import { formatBytes, formatCount } from "../../shared/format";
 
 function billingText(table: TableDescription): string {
   if (table.billingMode === "PAY_PER_REQUEST") return "on-demand";

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, render, screen } from "@testing-library/react";
 import { TableOverview } from "./TableOverview";
 import type { TableDescription } from "../../ipc/bindings.gen";
-import { formatBytes, formatUnits } from "./format";
+import { formatBytes, formatUnits } from "../../shared/format";
 
 const telemetry: TableDescription = {
   name: "Telemetry",

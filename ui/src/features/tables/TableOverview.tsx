@@ -1,5 +1,5 @@
 import type { IndexSummary, KeySchema, TableDescription } from "../../ipc/bindings.gen";
-import { formatBytes, formatCount } from "./format";
+import { formatBytes, formatCount } from "../../shared/format";
 import "./tables.css";
 
 function keyText(keys: KeySchema): string {

@@ -40,7 +40,7 @@ import { useQueryModel, type ChannelFactory, type QuerySource } from "../query/u
 import { useDroppedItems } from "../query/useDroppedItems";
 import { useCredentialsRenewed } from "../../app/useCredentialsRenewed";
 import type { ActiveRead } from "../collections/activeRead";
-import { formatUnits } from "./format";
+import { formatUnits } from "../../shared/format";
 import { StreamView } from "../streams/StreamView";
 import type { StreamSource, TailChannelFactory } from "../streams/useStreamTail";
 import { TtlView } from "../ttl/TtlView";

@@ -1,6 +1,6 @@
 import type { ExportEstimate, QueryInput, TransferProgress } from "../../ipc/bindings.gen";
 import { errorTitle } from "../../ipc/result";
-import { formatBytes, formatCount, formatUnits } from "./format";
+import { formatBytes, formatCount, formatUnits } from "../../shared/format";
 import { FORMATS, tauriChannel, useTransfer, type Budget, type ProgressChannelFactory, type TransferSource } from "./useTransfer";
 
 export type { ProgressChannelFactory, TransferSource } from "./useTransfer";

@@ -12,7 +12,7 @@ import type {
   TransferSummary,
 } from "../../ipc/bindings.gen";
 import { unwrap, type UiError } from "../../ipc/result";
-import { formatCount, formatUnits } from "./format";
+import { formatCount, formatUnits } from "../../shared/format";
 
 export type TransferSource = Pick<
   typeof commands,
