@@ -6,7 +6,7 @@
  * Each index column states its projection and what a Query on it returns. On tables with an LSI,
  * the base collections carry their size against the 10 GB item-collection limit.
  */
-import type { CollectionGauge, IndexesSideBySide as Layout, ViewColumn, ViewItem } from "../../ipc/bindings.gen";
+import type { CollectionGauge, IndexesSideBySide as Layout, KeySchema, ViewColumn, ViewItem } from "../../ipc/bindings.gen";
 import type { Item } from "../explorer/model";
 import { TypedValue } from "../items/TypedValue";
 import { attributeText } from "../items/attributeValue";
@@ -31,9 +31,13 @@ export type IndexesSideBySideProps = {
   lastRead?: CollectionRead | null;
 };
 
-export function itemLabel(item: ViewItem): string {
-  return Object.values(item.key)
-    .map((v) => attributeText(v))
+/** An item's base-table key as a person says it: partition-key value, then sort-key value (the
+ * key map itself comes in name order, which put "TS#… · VEH#…" for Telemetry). */
+export function itemLabel(item: ViewItem, tableKeys: KeySchema): string {
+  return [tableKeys.partitionKey, ...(tableKeys.sortKey === null ? [] : [tableKeys.sortKey])]
+    .map((key) => item.key[key.name])
+    .filter((value) => value !== undefined)
+    .map((value) => attributeText(value))
     .join(" · ");
 }
 
@@ -136,7 +140,7 @@ export function IndexesSideBySide({ layout, selected, onSelect, onQueryCollectio
                           title={`${formatBytes(entry.sizeBytes)} · ${Object.keys(entry.projected).join(", ")}`}
                         >
                           <span className="side-sort">{entry.sortValue === null ? "—" : attributeText(entry.sortValue)}</span>
-                          {column.index !== null && item !== undefined && <span className="muted side-base">{itemLabel(item)}</span>}
+                          {column.index !== null && item !== undefined && <span className="muted side-base">{itemLabel(item, layout.columns[0]!.keys)}</span>}
                         </button>
                       </li>
                     );
@@ -161,7 +165,7 @@ export function IndexesSideBySide({ layout, selected, onSelect, onQueryCollectio
                         data-item={absent.itemId}
                         onClick={() => onSelect(isSelected ? null : absent.itemId)}
                       >
-                        <span>{item === undefined ? `#${absent.itemId}` : itemLabel(item)}</span>
+                        <span>{item === undefined ? `#${absent.itemId}` : itemLabel(item, layout.columns[0]!.keys)}</span>
                         <span className="side-reason">{absent.reason}</span>
                       </button>
                     </li>

@@ -33,7 +33,8 @@ const items = [item("TS#1", "DEP-N"), item("TS#2", null), item("TS#3", "DEP-S")]
 
 const layout: IndexesSideBySide = {
   table: "Telemetry",
-  items: items.map((it, id) => ({ id, key: { vehicleId: it.vehicleId, recordedAt: it.recordedAt }, item: it, sizeBytes: 60 })),
+  // The key map in name order, as the backend sends it.
+  items: items.map((it, id) => ({ id, key: { recordedAt: it.recordedAt, vehicleId: it.vehicleId }, item: it, sizeBytes: 60 })),
   columns: [
     {
       index: null,
@@ -88,6 +89,14 @@ describe("IndexesView", () => {
     expect(within(gsi).getByText("Projection:").textContent).toContain("ALL");
     expect(screen.getByTestId("returns-ByDepot").textContent).toContain("depotCode, recordedAt, vehicleId");
     expect(screen.queryByLabelText(/limit/)).toBeNull();
+  });
+
+  it("names each index entry's item by its table key, partition-key value first", async () => {
+    render(<IndexesView profileId="embedded" table={telemetry} source={source()} />);
+    const gsi = await screen.findByRole("region", { name: "GSI ByDepot" });
+    const bases = [...gsi.querySelectorAll(".side-base")].map((e) => e.textContent);
+    expect(bases).toEqual(["VEH#1 · TS#1", "VEH#1 · TS#3"]);
+    expect(within(gsi).getByRole("group", { name: /Not in/ }).textContent).toContain("VEH#1 · TS#2");
   });
 
   it("highlights the selected item in every column, the absent one too", async () => {
