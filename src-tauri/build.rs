@@ -32,6 +32,7 @@ const COMMANDS: &[&str] = &[
     "collection_range",
     "collection_position",
     "query",
+    "collection_page",
     "execute_statement",
     "execute_batch",
     "execute_transaction",

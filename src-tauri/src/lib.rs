@@ -30,6 +30,7 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::delete_table,
             commands::collection_stats,
             commands::query,
+            commands::collection_page,
             commands::partiql::execute_statement,
             commands::partiql::execute_batch,
             commands::partiql::execute_transaction,

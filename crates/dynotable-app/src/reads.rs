@@ -15,34 +15,45 @@ use crate::requests;
 use crate::{App, CommandError, ErrorCode};
 
 impl App {
-    /// One page of a Query of one collection, written by `dynotable-builder` (see
-    /// [`crate::requests`]): the key condition, filter and projection get the builder's
-    /// placeholders, and the request is sent as generated.
+    /// One page of a Query of one collection that the user ran, as [`App::collection_page`]
+    /// reads it; its first page goes into the query history.
     pub async fn query(&self, profile_id: &str, input: QueryInput) -> Result<QueryPage, CommandError> {
-        let session = self.session(profile_id).await?;
-        let keys = self
-            .key_schema_of(profile_id, &input.table, input.index.as_deref())
-            .await?;
-        let request = requests::query_request(&input, &keys)?;
-        let generated = requests::generate(&request)?;
-        let page = requests::send(
-            &session.client,
-            &generated,
-            input.exclusive_start_key.as_ref(),
-            None,
-        )
-        .await?;
+        let page = self.collection_page(profile_id, &input).await?;
         if input.exclusive_start_key.is_none() {
             let units = page.consumed_capacity.as_ref().map_or(0.0, |c| c.total);
             // History is a convenience: a failure to record it must not fail the query.
-            let ran = HistoryRequest::Collection {
-                request: input.clone(),
-            };
+            let ran = HistoryRequest::Collection { request: input };
             if let Err(err) = self.record_query(profile_id, &ran, page.count, units).await {
                 tracing::warn!(%err, "the query could not be added to the history");
             }
         }
         Ok(page)
+    }
+
+    /// One page of a Query of one collection, written by `dynotable-builder` (see
+    /// [`crate::requests`]): the key condition, filter and projection get the builder's
+    /// placeholders, and the request is sent as generated. Nothing goes into the query history:
+    /// the Collections view reads each box it draws this way, hundreds in a scroll, and those
+    /// reads would push the user's own queries out of it (and skew what the modeler infers from
+    /// it).
+    pub async fn collection_page(
+        &self,
+        profile_id: &str,
+        input: &QueryInput,
+    ) -> Result<QueryPage, CommandError> {
+        let session = self.session(profile_id).await?;
+        let keys = self
+            .key_schema_of(profile_id, &input.table, input.index.as_deref())
+            .await?;
+        let request = requests::query_request(input, &keys)?;
+        let generated = requests::generate(&request)?;
+        requests::send(
+            &session.client,
+            &generated,
+            input.exclusive_start_key.as_ref(),
+            None,
+        )
+        .await
     }
 
     /// GetItem of `key`; `None` when there is no such item.

@@ -215,7 +215,8 @@ pub async fn collection_position(
     Ok(at.map(|n| u32::try_from(n).unwrap_or(u32::MAX)))
 }
 
-/// One page of a Query of one collection.
+/// One page of a Query of one collection that the user ran (its first page goes into the query
+/// history).
 #[tauri::command]
 #[specta::specta]
 pub async fn query(
@@ -224,6 +225,18 @@ pub async fn query(
     input: QueryInput,
 ) -> Result<QueryPage, CommandError> {
     app.query(&profile_id, input).await
+}
+
+/// One page of a collection the Collections view draws: the same Query, kept out of the query
+/// history.
+#[tauri::command]
+#[specta::specta]
+pub async fn collection_page(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    input: QueryInput,
+) -> Result<QueryPage, CommandError> {
+    app.collection_page(&profile_id, &input).await
 }
 
 /// One item by its key, with what the read cost.

@@ -33,8 +33,16 @@ export const commands = {
 	deleteTable: (profileId: string, table: string, token: string) => typedError<null, CommandError>(__TAURI_INVOKE("delete_table", { profileId, table, token })),
 	/**  The item collections of a table or index, largest first. */
 	collectionStats: (profileId: string, table: string, index: string | null) => typedError<CollectionStats, CommandError>(__TAURI_INVOKE("collection_stats", { profileId, table, index })),
-	/**  One page of a Query of one collection. */
+	/**
+	 *  One page of a Query of one collection that the user ran (its first page goes into the query
+	 *  history).
+	 */
 	query: (profileId: string, input: QueryInput) => typedError<QueryPage, CommandError>(__TAURI_INVOKE("query", { profileId, input })),
+	/**
+	 *  One page of a collection the Collections view draws: the same Query, kept out of the query
+	 *  history.
+	 */
+	collectionPage: (profileId: string, input: QueryInput) => typedError<QueryPage, CommandError>(__TAURI_INVOKE("collection_page", { profileId, input })),
 	/**  One page of a PartiQL statement (ExecuteStatement); a read-only connection refuses writes. */
 	executeStatement: (profileId: string, input: StatementInput) => typedError<StatementPage, CommandError>(__TAURI_INVOKE("execute_statement", { profileId, input })),
 	/**  Several PartiQL statements, each answered on its own (BatchExecuteStatement). */

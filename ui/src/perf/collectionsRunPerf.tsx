@@ -51,7 +51,7 @@ const source: CollectionsSource = {
     }
     return later({ status: "ok" as const, data: { table: name, index, offset, total: collections, collections: stats } });
   }) as unknown as CollectionsSource["collectionRange"],
-  query: ((_p: string, input: QueryInput) => {
+  collectionPage: ((_p: string, input: QueryInput) => {
     const pk = "S" in input.partitionValue ? input.partitionValue.S : "";
     const c = which === "hot" ? 0 : Number(pk.slice(4));
     const items = Array.from({ length: Math.min(itemsEach, input.limit ?? itemsEach) }, (_, i) => ({
@@ -61,7 +61,7 @@ const source: CollectionsSource = {
     }));
     const page = { items, count: items.length, scannedCount: items.length, lastEvaluatedKey: items.length < itemsEach ? { pk: { S: pk }, sk: { N: String(items.length - 1) } } : null, consumedCapacity: { total: 0.5 }, stop: "limit" };
     return later({ status: "ok" as const, data: page });
-  }) as unknown as CollectionsSource["query"],
+  }) as unknown as CollectionsSource["collectionPage"],
   collectionPosition: (async () => ({ status: "ok" as const, data: null })) as unknown as CollectionsSource["collectionPosition"],
 };
 

@@ -69,6 +69,48 @@ async fn queries_run_are_remembered_newest_first_and_next_pages_are_not() {
 }
 
 #[tokio::test]
+async fn the_collections_views_box_reads_read_the_same_page_and_stay_out_of_the_history() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));
+    app.query(EMBEDDED_ID, query("Telemetry", "VEH#V-1007"))
+        .await
+        .unwrap();
+    // A scroll of the Collections view reads a box per collection in sight.
+    let boxed = app
+        .collection_page(EMBEDDED_ID, &query("Telemetry", "VEH#V-7741"))
+        .await
+        .unwrap();
+    for vehicle in ["VEH#V-1014", "VEH#V-1021", "VEH#V-1028"] {
+        app.collection_page(EMBEDDED_ID, &query("Telemetry", vehicle))
+            .await
+            .unwrap();
+    }
+    let queried = app
+        .query(EMBEDDED_ID, query("Telemetry", "VEH#V-7741"))
+        .await
+        .unwrap();
+    assert_eq!(boxed.items, queried.items, "the box reads what the same Query reads");
+    assert_eq!(boxed.last_evaluated_key, queried.last_evaluated_key);
+
+    let history = app.query_history(EMBEDDED_ID, Some("Telemetry")).await.unwrap();
+    let vehicles: Vec<&AttributeValue> = history
+        .iter()
+        .map(|h| match &h.request {
+            HistoryRequest::Collection { request } => &request.partition_value,
+            other => panic!("a collection query was recorded as {other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        vehicles,
+        [
+            &AttributeValue::S("VEH#V-7741".into()),
+            &AttributeValue::S("VEH#V-1007".into())
+        ],
+        "only the two queries the user ran"
+    );
+}
+
+#[tokio::test]
 async fn history_keeps_the_newest_entries_only() {
     let dir = tempfile::tempdir().unwrap();
     let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));

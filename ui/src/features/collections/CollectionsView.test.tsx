@@ -69,15 +69,15 @@ const stat = (value: string, itemCount: number, sizeBytes: number): CollectionSt
   limitedSizeBytes: null,
 });
 
-type Source = CollectionsSource & { query: ReturnType<typeof vi.fn>; collectionRange: ReturnType<typeof vi.fn> };
+type Source = CollectionsSource & { collectionPage: ReturnType<typeof vi.fn>; collectionRange: ReturnType<typeof vi.fn> };
 
 /**
  * The backend's side of the run: `run` is the key-ordered list the engine keeps (its order is
  * the engine's business, tested in Rust), listed a stretch at a time.
  */
-function withRun(run: CollectionStat[], query: CollectionsSource["query"]): Source {
+function withRun(run: CollectionStat[], query: CollectionsSource["collectionPage"]): Source {
   return {
-    query: vi.fn(query),
+    collectionPage: vi.fn(query),
     collectionRange: vi.fn(async (_p: string, table: string, index: string | null, offset: number, limit: number) => ({
       status: "ok" as const,
       data: { table, index, offset, total: run.length, collections: run.slice(offset, offset + limit) },
@@ -181,8 +181,8 @@ describe("CollectionsView", () => {
     const box = (await screen.findAllByTestId("collection-run-box"))[0]!;
     await waitFor(() => expect(within(box).getAllByTestId("box-row")).toHaveLength(5));
     // One Query per box in sight, no more.
-    await waitFor(() => expect(source.query).toHaveBeenCalledTimes(2));
-    expect(source.query).toHaveBeenCalledWith(
+    await waitFor(() => expect(source.collectionPage).toHaveBeenCalledTimes(2));
+    expect(source.collectionPage).toHaveBeenCalledWith(
       "embedded",
       expect.objectContaining({ table: "Telemetry", index: null, partitionValue: { S: "VEH#V-7741" }, scanIndexForward: true, limit: 5 }),
     );
@@ -256,8 +256,8 @@ describe("CollectionsView", () => {
     const box = (await screen.findAllByTestId("collection-run-box"))[0]!;
     // The first Query drew 5; the rows in sight (and a few beyond) asked for the rest.
     await waitFor(() => expect(within(box).getByTestId("whole-status").textContent).toBe("All 41 items read."));
-    expect(source.query).toHaveBeenCalledTimes(2);
-    expect(source.query.mock.calls[1]![1]).toMatchObject({
+    expect(source.collectionPage).toHaveBeenCalledTimes(2);
+    expect(source.collectionPage.mock.calls[1]![1]).toMatchObject({
       partitionValue: { S: "VEH#V-7741" },
       exclusiveStartKey: { vehicleId: { S: "VEH#V-7741" }, recordedAt: { S: "TS#2025-03-14T09:03:00Z" } },
       limit: 500,
@@ -344,7 +344,7 @@ describe("CollectionsView", () => {
     // 600 px / 200 px = 3 boxes in sight, plus the overscan of 3 after them.
     expect(boxes().length).toBeLessThanOrEqual(8);
     expect(boxes()[0]!.getAttribute("data-key")).toBe("VEH#V-00000");
-    await waitFor(() => expect(source.query.mock.calls.length).toBe(boxes().length));
+    await waitFor(() => expect(source.collectionPage.mock.calls.length).toBe(boxes().length));
     const run = screen.getByTestId("collections-run");
     act(() => {
       run.scrollTop = 5_000 * 200;
@@ -356,8 +356,8 @@ describe("CollectionsView", () => {
     expect(boxes().length).toBeLessThanOrEqual(10);
     // Read as they came into sight, never all 10,000.
     const inSight = boxes()[0]!.getAttribute("data-key");
-    await waitFor(() => expect(source.query.mock.calls.some((c) => "S" in (c[1] as QueryInput).partitionValue && (c[1] as QueryInput).partitionValue.S === inSight)).toBe(true));
-    expect(source.query.mock.calls.length).toBeLessThan(30);
+    await waitFor(() => expect(source.collectionPage.mock.calls.some((c) => "S" in (c[1] as QueryInput).partitionValue && (c[1] as QueryInput).partitionValue.S === inSight)).toBe(true));
+    expect(source.collectionPage.mock.calls.length).toBeLessThan(30);
     // Listed a page at a time around what was in sight: the first page, then the one scrolled to.
     expect(source.collectionRange.mock.calls.length).toBeLessThanOrEqual(4);
     expect(source.collectionRange.mock.calls.every((c) => c[4] === 50)).toBe(true);
@@ -462,7 +462,7 @@ describe("CollectionsView", () => {
     const tableRun = [stat("VEH#V-100", 2, 200), stat("VEH#V-7741", 3, 300)];
     const depotRun = [{ partitionValue: { S: "DEPOT#7" }, itemCount: 2, sizeBytes: 200, limitedSizeBytes: null }];
     const source = {
-      query: vi.fn(async (_p: string, input: QueryInput) => {
+      collectionPage: vi.fn(async (_p: string, input: QueryInput) => {
         const items: Item[] =
           input.index === "ByDepot"
             ? [
@@ -487,7 +487,7 @@ describe("CollectionsView", () => {
     const box = boxes()[0]!;
     expect(within(box).getByRole("heading").textContent).toBe("depotId = DEPOT#7");
     await waitFor(() => expect(within(box).getAllByTestId("box-row")).toHaveLength(2));
-    expect(source.query).toHaveBeenLastCalledWith("embedded", expect.objectContaining({ index: "ByDepot", partitionValue: { S: "DEPOT#7" } }));
+    expect(source.collectionPage).toHaveBeenLastCalledWith("embedded", expect.objectContaining({ index: "ByDepot", partitionValue: { S: "DEPOT#7" } }));
     // The table's key is in every index entry; speedKph is there because INCLUDE names it.
     const headers = within(box).getAllByRole("columnheader");
     expect(headers.map((h) => h.textContent)).toEqual(["recordedAt", "vehicleIdtable key", "speedKphprojected"]);

@@ -12,13 +12,13 @@ function heldSource(run: string[]) {
   const queries: { input: QueryInput; resolve: () => void }[] = [];
   const listings: { index: string | null; offset: number; limit: number; resolve: () => void }[] = [];
   const source: CollectionsSource = {
-    query: vi.fn(
+    collectionPage: vi.fn(
       (_p: string, input: QueryInput) =>
         new Promise((resolve) => {
           const page: QueryPage = { items: [{ vehicleId: input.partitionValue }], count: 1, scannedCount: 1, lastEvaluatedKey: null, consumedCapacity: null, stop: "end" };
           queries.push({ input, resolve: () => resolve({ status: "ok" as const, data: page }) });
         }),
-    ) as unknown as CollectionsSource["query"],
+    ) as unknown as CollectionsSource["collectionPage"],
     collectionRange: vi.fn(
       (_p: string, table: string, index: string | null, offset: number, limit: number) =>
         new Promise((resolve) => {

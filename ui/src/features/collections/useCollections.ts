@@ -26,7 +26,7 @@ import { useRecordCapacity } from "../../app/capacity";
 
 export type Item = { [key in string]: AttributeValue };
 
-export type CollectionsSource = Pick<typeof commands, "query" | "collectionRange" | "collectionPosition">;
+export type CollectionsSource = Pick<typeof commands, "collectionPage" | "collectionRange" | "collectionPosition">;
 
 /** One collection of the run: its statistics and a stable key for React and for the box state. */
 export type CollectionEntry = CollectionStat & { key: string };
@@ -213,7 +213,7 @@ export function useCollections({
       if (entry === undefined) continue;
       state.inFlight += 1;
       settle(key, { status: "loading" });
-      void unwrap(source.query(profileId, boxQuery(entry, null, rowsPerBox))).then((result) => {
+      void unwrap(source.collectionPage(profileId, boxQuery(entry, null, rowsPerBox))).then((result) => {
         if (run.current !== state) return;
         state.inFlight -= 1;
         if (result.status === "ok") {
@@ -319,7 +319,7 @@ export function useCollections({
         mark.busy = true;
         // Asked again after a failed page: the failure is no longer what the box says.
         if (box.readOnError) settle(key, { ...box, readOnError: null });
-        void unwrap(source.query(profileId, boxQuery(entry, box.lastKey, READ_ON_PAGE))).then((result) => {
+        void unwrap(source.collectionPage(profileId, boxQuery(entry, box.lastKey, READ_ON_PAGE))).then((result) => {
           mark.busy = false;
           if (run.current !== state) return;
           const latest = state.settled.get(key);

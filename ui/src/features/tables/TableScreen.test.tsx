@@ -38,6 +38,20 @@ const reading = (minute: number): Item => ({
   speedKph: { N: String(40 + minute) },
 });
 
+/** A page of VEH#V-7741's readings: two, then one. */
+const pageOf = async (_profile: string, input: QueryInput) => {
+  const first = input.exclusiveStartKey === null;
+  const page: QueryPage = {
+    items: first ? [reading(9), reading(8)] : [reading(7)],
+    count: first ? 2 : 1,
+    scannedCount: first ? 2 : 1,
+    lastEvaluatedKey: first ? { vehicleId: { S: "VEH#V-7741" }, recordedAt: reading(8).recordedAt! } : null,
+    consumedCapacity: { total: 0.5, table: 0.5, indexes: [] },
+    stop: first ? "limit" : "end",
+  };
+  return { status: "ok" as const, data: page };
+};
+
 function source(overrides: Partial<TableSource> = {}): TableSource {
   return {
     describeTable: vi.fn(async () => ({ status: "ok" as const, data: telemetry })),
@@ -69,18 +83,9 @@ function source(overrides: Partial<TableSource> = {}): TableSource {
       status: "ok" as const,
       data: "S" in value ? ["VEH#V-1007", "VEH#V-7741"].indexOf(value.S) : null,
     })),
-    query: vi.fn(async (_profile: string, input: QueryInput) => {
-      const first = input.exclusiveStartKey === null;
-      const page: QueryPage = {
-        items: first ? [reading(9), reading(8)] : [reading(7)],
-        count: first ? 2 : 1,
-        scannedCount: first ? 2 : 1,
-        lastEvaluatedKey: first ? { vehicleId: { S: "VEH#V-7741" }, recordedAt: reading(8).recordedAt! } : null,
-        consumedCapacity: { total: 0.5, table: 0.5, indexes: [] },
-        stop: first ? "limit" : "end",
-      };
-      return { status: "ok" as const, data: page };
-    }),
+    query: vi.fn(pageOf),
+    // The Collections view's box reads: the same pages, kept out of the history.
+    collectionPage: vi.fn(pageOf),
     buildReadRequest: vi.fn(fakeBuild),
     sortKeyOperators: vi.fn(async () => ["=", "<", "<=", ">", ">=", "BETWEEN", "begins_with"] as SortKeyOperator[]),
     runReadRequest: pagedRun(
@@ -585,7 +590,11 @@ describe("TableScreen", () => {
     await waitFor(() => expect(screen.getAllByTestId("collection-run-box")).toHaveLength(2));
     // Key order: VEH#V-1007 before VEH#V-7741 (the statistics list the largest first).
     expect(screen.getAllByTestId("collection-run-box").map((b) => b.getAttribute("data-key"))).toEqual(["VEH#V-1007", "VEH#V-7741"]);
-    await waitFor(() => expect(fake.query).toHaveBeenCalledWith("embedded", expect.objectContaining({ partitionValue: { S: "VEH#V-7741" }, limit: 20 })));
+    await waitFor(() =>
+      expect(fake.collectionPage).toHaveBeenCalledWith("embedded", expect.objectContaining({ partitionValue: { S: "VEH#V-7741" }, limit: 20 })),
+    );
+    // The boxes' reads stay out of the query history: none went through the recorded Query.
+    expect(fake.query).not.toHaveBeenCalled();
     fireEvent.click(screen.getByTestId("toggle-map"));
     fireEvent.click(screen.getByRole("button", { name: /^vehicleId = VEH#V-7741: / }));
     // The map opens the box in this view (not the Items view): marked and focused.

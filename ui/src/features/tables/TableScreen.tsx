@@ -57,6 +57,7 @@ export type TableSource = Pick<
   | "collectionRange"
   | "collectionPosition"
   | "query"
+  | "collectionPage"
   | "putItem"
   | "deleteItem"
   | "checkItem"
