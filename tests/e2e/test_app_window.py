@@ -314,6 +314,16 @@ def test_the_history_lists_the_queries_run_on_the_table(window):
     # The bar's request, with its expressions written out.
     assert ('vehicleId = "VEH#V-7741" AND recordedAt BETWEEN "TS#2025-03-14T09:00:00Z" AND "TS#2025-03-14T09:59:00Z"'
             ' · newest first · Limit 25') in recent, recent
+    # The Collections view read a box for every collection it drew (20 rows each, in key order):
+    # none of those reads is in the history, which holds the queries the user ran.
+    lines = [li.text for li in section.find_elements(By.CSS_SELECTOR, '[aria-label="Recent queries"] li')]
+    assert not [line for line in lines if "ascending · Limit 20" in line], lines
+    # Long lines (the request in the list, the exported code above it) wrap or scroll in their own
+    # box: the table screen does not scroll sideways.
+    assert window.execute_script(
+        "const s = document.querySelector('[data-testid=\"table-screen-Telemetry\"]').parentElement;"
+        " return s.scrollWidth <= s.clientWidth;"
+    )
     window.execute_script("arguments[0].scrollIntoView({block: 'start'})", section)
     settle()
     screenshot(window, "query-history.png")

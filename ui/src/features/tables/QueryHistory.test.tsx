@@ -74,9 +74,14 @@ describe("QueryHistory", () => {
     const fake = source();
     render(<QueryHistory profileId="embedded" table="Telemetry" current={null} refresh={0} source={fake} onRun={onRun} onLoad={onLoad} />);
     const recent = await screen.findByRole("list", { name: "Recent queries" });
-    expect(recent.textContent).toContain("25 items · 0.5 RCU");
-    // The query bar's requests are listed with their expressions written out.
-    expect(recent.textContent).toContain("Scan · filter speedKph >= 100 · 3 items · 1 RCU");
+    const entries = within(recent)
+      .getAllByRole("listitem")
+      .map((li) => [li.querySelector("button")?.textContent, li.querySelector(".history-meta")?.textContent?.split(" RCU")[0]]);
+    // Each request, and under it what it returned; the query bar's with their expressions written out.
+    expect(entries).toEqual([
+      ["VEH#V-7741 BETWEEN TS#09:00 AND TS#09:59 · newest first · Limit 25", "25 items · 0.5"],
+      ["Scan · filter speedKph >= 100", "3 items · 1"],
+    ]);
     const [collection, builder] = within(recent).getAllByRole("button");
     fireEvent.click(collection!);
     expect(onRun).toHaveBeenCalledWith(window);

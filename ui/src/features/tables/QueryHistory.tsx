@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import type { commands, HistoryEntry, QueryInput, ReadRequest, SavedQuery, SortKeyCondition } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { attributeText } from "../items/attributeValue";
-import { formatCount, formatUnits } from "../../shared/format";
+import { formatCountOf, formatUnits } from "../../shared/format";
 
 export type HistorySource = Pick<typeof commands, "queryHistory" | "savedQueries" | "saveQuery" | "deleteSavedQuery">;
 
@@ -153,10 +153,8 @@ export function QueryHistory({
               >
                 {entry.line}
               </button>
-              <span className="muted">
-                {" "}
-                · {formatCount(entry.itemCount)} items · {formatUnits(entry.capacityUnits)} RCU ·{" "}
-                {new Date(entry.ranAt * 1000).toLocaleString()}
+              <span className="muted history-meta">
+                {formatCountOf(entry.itemCount, "item")} · {formatUnits(entry.capacityUnits)} RCU · {new Date(entry.ranAt * 1000).toLocaleString()}
               </span>
             </li>
           ))}
