@@ -89,7 +89,10 @@ async fn the_collections_views_box_reads_read_the_same_page_and_stay_out_of_the_
         .query(EMBEDDED_ID, query("Telemetry", "VEH#V-7741"))
         .await
         .unwrap();
-    assert_eq!(boxed.items, queried.items, "the box reads what the same Query reads");
+    assert_eq!(
+        boxed.items, queried.items,
+        "the box reads what the same Query reads"
+    );
     assert_eq!(boxed.last_evaluated_key, queried.last_evaluated_key);
 
     let history = app.query_history(EMBEDDED_ID, Some("Telemetry")).await.unwrap();
