@@ -18,7 +18,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import type { AttributeValue, IndexSummary, KeySchema, TableDescription } from "../../ipc/bindings.gen";
 import { errorTitle } from "../../ipc/result";
 import { attributeText, byteCountLabel } from "../../shared/attributeValue";
-import { formatCount, formatUnits } from "../../shared/format";
+import { formatCount, formatCountOf, formatUnits } from "../../shared/format";
 import { wholeCollectionReadCost } from "../../shared/readCost";
 import { matchesShortcut } from "../../app/shortcuts";
 import { collectionKey, type BoxState, type CollectionEntry, type Collections, type Item } from "./useCollections";
@@ -366,7 +366,7 @@ export function CollectionsView({
           ) : (
             <>
               {formatCount(total)} {total === 1 ? "collection" : "collections"} in key order of {keys.partitionKey.name}
-              {totalItems !== null && <> · {formatCount(totalItems)} items</>}
+              {totalItems !== null && <> · {formatCountOf(totalItems, "item")}</>}
               {grouping !== null && <> · in {grouping.name}</>}
             </>
           )}

@@ -3,7 +3,7 @@ import { Channel } from "@tauri-apps/api/core";
 import type { CollectionStats, commands, ScanCost, ScanTotals, StatisticsScan } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { useRecordCapacity } from "../../app/capacity";
-import { formatBytes, formatCount, formatUnits } from "../../shared/format";
+import { formatBytes, formatCount, formatCountOf, formatUnits } from "../../shared/format";
 import { attributeText } from "../../shared/attributeValue";
 
 export type StatisticsSource = Pick<typeof commands, "statisticsScanCost" | "gatherStatistics" | "cancelOperation" | "collectionStats">;
@@ -157,7 +157,7 @@ export function StatisticsGate({
       {cost !== null && (kept.status === "none" || partial) && (
         <p data-testid="statistics-cost">
           Estimated{partial ? " for the whole scan" : ""}: <strong>{formatUnits(cost.readUnits)} RCU</strong> in {cost.pages} page
-          {cost.pages === 1 ? "" : "s"} for {formatCount(cost.itemCount)} items ({formatBytes(cost.tableBytes)}).{" "}
+          {cost.pages === 1 ? "" : "s"} for {formatCountOf(cost.itemCount, "item")} ({formatBytes(cost.tableBytes)}).{" "}
           <span className="muted">{cost.explanation}</span>
         </p>
       )}
@@ -170,7 +170,7 @@ export function StatisticsGate({
             aria-label="Statistics scan progress"
           />
           <span>
-            {formatCount(totals.scanned)} items read · {formatUnits(totals.capacityUnits)} RCU so far
+            {formatCountOf(totals.scanned, "item")} read · {formatUnits(totals.capacityUnits)} RCU so far
             {budgetValid && <> of {formatUnits(budgetValue)}</>}
           </span>
         </div>
@@ -195,14 +195,14 @@ function ScanState({ scan, gatheredAt, what }: { scan: StatisticsScan; gatheredA
   if (scan.complete)
     return (
       <p className="muted" data-testid="statistics-state">
-        Gathered{when} by a whole scan of {what}: {formatCount(scan.itemsRead)} items for {formatUnits(scan.capacityUnits)} RCU.
+        Gathered{when} by a whole scan of {what}: {formatCountOf(scan.itemsRead, "item")} for {formatUnits(scan.capacityUnits)} RCU.
       </p>
     );
   const share = scan.expectedItems > 0 ? Math.min(100, Math.round((scan.itemsRead / scan.expectedItems) * 100)) : null;
   return (
     <p className="statistics-partial" role="status" data-testid="statistics-state">
       <strong>Partial statistics.</strong> The scan of {what} stopped after {formatCount(scan.itemsRead)} of about{" "}
-      {formatCount(scan.expectedItems)} items{share !== null && <> ({share}%)</>}, {formatUnits(scan.capacityUnits)} RCU spent{when}. The
+      {formatCountOf(scan.expectedItems, "item")}{share !== null && <> ({share}%)</>}, {formatUnits(scan.capacityUnits)} RCU spent{when}. The
       boxes below are the collections it read
       {scan.openCollection !== null && (
         <>

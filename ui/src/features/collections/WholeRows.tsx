@@ -11,7 +11,7 @@
  */
 import { useEffect } from "react";
 import type { KeySchema } from "../../ipc/bindings.gen";
-import { formatCount } from "../../shared/format";
+import { formatCount, formatCountOf } from "../../shared/format";
 import type { BoxState, CollectionEntry } from "./useCollections";
 import { GRID_ROW, GridCells, GridHead, useGrid, type Marks } from "./RowGrid";
 import { useRowsInRun } from "./useRowsInRun";
@@ -87,8 +87,8 @@ export function WholeRows({
         {state.readOnError
           ? `Reading on failed: ${state.readOnError.message}`
           : state.more
-            ? `${formatCount(state.items.length)} of ${formatCount(count)} items read; the rest are read as they come into sight.`
-            : `All ${formatCount(state.items.length)} items read.`}
+            ? `${formatCount(state.items.length)} of ${formatCountOf(count, "item")} read; the rest are read as they come into sight.`
+            : `All ${formatCountOf(state.items.length, "item")} read.`}
       </p>
     </div>
   );

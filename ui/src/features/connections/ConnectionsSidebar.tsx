@@ -3,7 +3,7 @@ import { commands, type AwsProfile, type ConnectionTest, type Profile, type Prof
 import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
 import { ProfileForm } from "./ProfileForm";
 import { TableList } from "./TableList";
-import { formatCount } from "../../shared/format";
+import { formatCountOf } from "../../shared/format";
 import { ShareEngine } from "./ShareEngine";
 import "./connections.css";
 
@@ -94,7 +94,7 @@ export function ConnectionsSidebar({
     setResetting("running");
     const result = await unwrap(source.resetDemoData());
     if (result.status === "ok") {
-      setResetting(`The ${result.data.tables} demo tables were loaded again (${formatCount(result.data.items)} items).`);
+      setResetting(`The ${result.data.tables} demo tables were loaded again (${formatCountOf(result.data.items, "item")}).`);
       setTablesVersion((n) => n + 1);
     } else {
       setResetting(null);

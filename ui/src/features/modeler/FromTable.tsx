@@ -8,7 +8,7 @@
 import { useId } from "react";
 import type { Model } from "../../ipc/bindings.gen";
 import { errorTitle } from "../../ipc/result";
-import { formatBytes, formatCount, formatUnits } from "../../shared/format";
+import { formatBytes, formatCount, formatCountOf, formatUnits } from "../../shared/format";
 import type { ModelerSource } from "./source";
 import { ConfirmInline } from "./ConfirmInline";
 import { useInferModel } from "./useInferModel";
@@ -105,7 +105,7 @@ export function FromTable({ source, edited, onInferred }: { source: ModelerSourc
       {r?.status === "ok" && (
         <div data-testid="modeler-inferred">
           <p>
-            Inferred from {formatCount(r.data.sampledItems)} items in {formatCount(r.data.pages)} page{r.data.pages === 1 ? "" : "s"}:{" "}
+            Inferred from {formatCountOf(r.data.sampledItems, "item")} in {formatCount(r.data.pages)} page{r.data.pages === 1 ? "" : "s"}:{" "}
             {r.data.consumedCapacity !== null ? (
               <strong data-testid="modeler-infer-consumed">{formatUnits(r.data.consumedCapacity)} read units consumed</strong>
             ) : (

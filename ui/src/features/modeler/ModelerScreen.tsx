@@ -10,7 +10,7 @@
 import { useState } from "react";
 import type { ModelExportFormat, PartitionMap, ReadRequest, Resolution, TargetCollections } from "../../ipc/bindings.gen";
 import { errorTitle } from "../../ipc/result";
-import { formatBytes, formatCount, formatUnits } from "../../shared/format";
+import { formatBytes, formatCountOf, formatUnits } from "../../shared/format";
 import { ApplyToConnection } from "./ApplyToConnection";
 import { ConfirmInline } from "./ConfirmInline";
 import { FromTable } from "./FromTable";
@@ -43,7 +43,7 @@ function Collections({ target }: { target: TargetCollections }) {
         {title} <span className="muted">({target.kind})</span>
         <span className="muted">
           {" "}
-          {formatCount(target.items)} items · {formatBytes(target.bytes)} · {formatCount(target.collections.length)} collections
+          {formatCountOf(target.items, "item")} · {formatBytes(target.bytes)} · {formatCountOf(target.collections.length, "collection")}
         </span>
       </h4>
       <div className="modeler-boxes">
@@ -51,7 +51,7 @@ function Collections({ target }: { target: TargetCollections }) {
           <div className="modeler-box" key={JSON.stringify(c.key)} data-testid="modeler-box" title={Object.entries(c.entities).map(([e, n]) => `${e}: ${n}`).join(", ")}>
             <strong>{keyText(c.key)}</strong>
             <span>
-              {formatCount(c.items)} items · {formatBytes(c.bytes)}
+              {formatCountOf(c.items, "item")} · {formatBytes(c.bytes)}
             </span>
           </div>
         ))}
@@ -79,7 +79,7 @@ function Pattern({ r, onTake, onRun, applied }: { r: Resolution; onTake: () => v
         )}
       </div>
       <div>
-        {formatUnits(r.readUnitsPerCall)} RCU a call ({formatCount(r.itemsRead)} items, {formatBytes(r.bytesRead)}) ·{" "}
+        {formatUnits(r.readUnitsPerCall)} RCU a call ({formatCountOf(r.itemsRead, "item")}, {formatBytes(r.bytesRead)}) ·{" "}
         {r.costPerMonth.toFixed(2)} {r.currency} a month
       </div>
       {onRun !== undefined && (
@@ -312,7 +312,7 @@ export function ModelerScreen({
         )}
         {m.applied?.status === "ok" && (
           <p data-testid="modeler-applied">
-            Created {m.applied.data.tables.join(", ")} with {formatCount(m.applied.data.items)} items.
+            Created {m.applied.data.tables.join(", ")} with {formatCountOf(m.applied.data.items, "item")}.
           </p>
         )}
         {m.applied?.status === "error" && (

@@ -13,7 +13,7 @@ import type { AttributeValue, SortKeyOperator, TableDescription } from "../../ip
 import { errorTitle } from "../../ipc/result";
 import { matchesShortcut } from "../../app/shortcuts";
 import { attributeText } from "../../shared/attributeValue";
-import { formatCount, formatUnits } from "../../shared/format";
+import { formatCount, formatCountOf, formatUnits } from "../../shared/format";
 import { CodePanel } from "../builder/CodePanel";
 import { ExpressionEditor } from "../builder/ExpressionEditor";
 import { DiagnosticView } from "../builder/ExpressionTextMode";
@@ -473,7 +473,7 @@ function RunSummary({ model }: { model: QueryModel }) {
     <div className="qb-scan" data-testid="scan-progress">
       <progress max={1} value={run.summary?.end === "completed" ? 1 : fraction} aria-label="Scan progress" />
       <span>
-        {formatCount(totals?.scanned ?? 0)} of about {formatCount(expected)} items read · {formatCount(totals?.items ?? 0)} returned ·{" "}
+        {formatCount(totals?.scanned ?? 0)} of about {formatCountOf(expected, "item")} read · {formatCount(totals?.items ?? 0)} returned ·{" "}
         {totals?.pages ?? 0} pages · {formatUnits(totals?.capacityUnits ?? 0)} RCU
       </span>
       {run.summary !== null && (

@@ -6,7 +6,7 @@
 import { useMemo } from "react";
 import type { AttributeValue, TableDescription } from "../../ipc/bindings.gen";
 import { attributeText } from "../../shared/attributeValue";
-import { formatCount } from "../../shared/format";
+import { formatCount, formatCountOf } from "../../shared/format";
 import type { ScanRunState } from "./useQueryModel";
 
 /** Most collections listed. */
@@ -45,7 +45,7 @@ export function ScanResults({
       </h3>
       {scanned > returned && (
         <p className="muted" data-testid="scan-dropped">
-          {formatCount(scanned - returned)} items read but not returned: the filter dropped them after the read, and the scan paid for
+          {formatCountOf(scanned - returned, "item")} read but not returned: the filter dropped them after the read, and the scan paid for
           reading them.
         </p>
       )}
@@ -55,7 +55,7 @@ export function ScanResults({
             <button type="button" className="table-link" onClick={() => onOpenCollection(c.value)}>
               {attributeText(c.value)}
             </button>
-            <span className="muted"> · {formatCount(c.items)} items</span>
+            <span className="muted"> · {formatCountOf(c.items, "item")}</span>
           </li>
         ))}
       </ul>

@@ -49,6 +49,11 @@ describe("TableOverview", () => {
     expect(index.textContent).toContain("7,800");
   });
 
+  it("says a single item in the singular", () => {
+    render(<TableOverview table={{ ...telemetry, itemCount: 1, sizeBytes: 96 }} />);
+    expect(screen.getByTestId("table-count").textContent).toBe("1 item · 96 B");
+  });
+
   it("says when there is no index", () => {
     render(<TableOverview table={{ ...telemetry, indexes: [] }} />);
     expect(screen.getByText("No secondary indexes.")).toBeTruthy();

@@ -1,5 +1,5 @@
 import type { IndexSummary, KeySchema, TableDescription } from "../../ipc/bindings.gen";
-import { formatBytes, formatCount } from "../../shared/format";
+import { formatBytes, formatCount, formatCountOf } from "../../shared/format";
 import "./tables.css";
 
 function keyText(keys: KeySchema): string {
@@ -31,7 +31,7 @@ export function TableOverview({ table }: { table: TableDescription }) {
         <dd data-testid="table-keys">{keyText(table.keys)}</dd>
         <dt>Items</dt>
         <dd data-testid="table-count">
-          {formatCount(table.itemCount)} items · {formatBytes(table.sizeBytes)}
+          {formatCountOf(table.itemCount, "item")} · {formatBytes(table.sizeBytes)}
         </dd>
         <dt>Capacity</dt>
         <dd>{capacity}</dd>

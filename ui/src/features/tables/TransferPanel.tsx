@@ -1,6 +1,6 @@
 import type { ExportEstimate, QueryInput, TransferProgress } from "../../ipc/bindings.gen";
 import { errorTitle } from "../../ipc/result";
-import { formatBytes, formatCount, formatUnits } from "../../shared/format";
+import { formatBytes, formatCount, formatCountOf, formatUnits } from "../../shared/format";
 import { FORMATS, tauriChannel, useTransfer, type Budget, type ProgressChannelFactory, type TransferSource } from "./useTransfer";
 
 export type { ProgressChannelFactory, TransferSource } from "./useTransfer";
@@ -115,7 +115,7 @@ export function TransferPanel({
       {readOnly && <p className="muted">This connection is read-only: importing is off.</p>}
       {t.estimate !== null && (
         <p data-testid="import-estimate">
-          Importing {formatCount(t.estimate.items)} items takes {formatCount(t.estimate.requests)} BatchWriteItem requests and{" "}
+          Importing {formatCountOf(t.estimate.items, "item")} takes {formatCount(t.estimate.requests)} BatchWriteItem requests and{" "}
           <strong>{formatUnits(t.estimate.capacityUnits)} WCU</strong> ({formatUnits(t.estimate.tableUnits)} for the table
           {t.estimate.indexes.map((i) => `, ${formatUnits(i.units)} for ${i.name}`).join("")}).
         </p>
@@ -154,7 +154,7 @@ function ExportCost({ estimate, budget }: { estimate: ExportEstimate; budget: Bu
   return (
     <div data-testid="export-estimate">
       <p>
-        Exporting reads about {formatCount(estimate.items)} items ({formatBytes(estimate.bytes)}) in {formatCount(estimate.pages)}{" "}
+        Exporting reads about {formatCountOf(estimate.items, "item")} ({formatBytes(estimate.bytes)}) in {formatCount(estimate.pages)}{" "}
         {estimate.pages === 1 ? "page" : "pages"}: at most <strong>{formatUnits(estimate.capacityUnits)} RCU</strong>, eventually consistent.
         {estimate.approximate && " DescribeTable's item count and size are refreshed about every six hours, so the table may hold more or less than this."}
       </p>
