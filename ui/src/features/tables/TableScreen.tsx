@@ -7,13 +7,13 @@ import { CollectionBox } from "../explorer/CollectionBox";
 import { CollectionMap } from "../explorer/CollectionMap";
 import type { Item, KeySchema } from "../explorer/model";
 import { collectionPartition } from "../../shared/collectionValue";
-import { ItemEditor, type ItemValidation } from "../items/ItemEditor";
-import { DeleteConfirm } from "../items/DeleteConfirm";
+import type { ItemValidation } from "../items/ItemEditor";
 import { ItemCopy, copyText, defaultClipboard, type TextClipboard } from "../items/ItemCopy";
 import { itemAsText } from "../items/itemCopy";
 import { PasteItems } from "../items/PasteItems";
 import { BulkPanel, type BulkChannelFactory, type BulkSource } from "../bulk/BulkPanel";
 import { TableOverview } from "./TableOverview";
+import { ItemDialog, type Editing } from "./ItemDialog";
 import { StatisticsGate } from "../collections/StatisticsGate";
 import { useKeySuggestions } from "../query/useKeySuggestions";
 import { TableHeader } from "./TableHeader";
@@ -93,13 +93,6 @@ export type TableSource = Pick<
 /** Items drawn in each box of the Collections view (the Query's Limit); the rest are counted. */
 const ROWS_PER_BOX = 20;
 
-/** What the item editor is doing. */
-type Editing =
-  | { kind: "edit"; original: Item }
-  | { kind: "create"; template: Item | null; duplicateOf?: Item | null }
-  | { kind: "delete"; original: Item }
-  | null;
-
 function keyNamesOf(keys: KeySchema): string[] {
   return keys.sortKey === null ? [keys.partitionKey.name] : [keys.partitionKey.name, keys.sortKey.name];
 }
@@ -176,7 +169,7 @@ export function TableScreen({
   const groupKeys =
     table.status !== "ok" ? null : groupBy === null ? table.data.keys : (table.data.indexes.find((i) => i.name === groupBy)?.keys ?? null);
   const rootRef = useRef<HTMLDivElement>(null);
-  const [editing, setEditing] = useState<Editing>(null);
+  const [editing, setEditing] = useState<Editing | null>(null);
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<{ name: string; message: string } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -730,70 +723,24 @@ export function TableScreen({
         </div>
       )}
       {editing !== null && (
-        <div className="dialog-backdrop">
-          <div role="dialog" aria-modal="true" aria-label="Item editor" className="dialog dialog-wide">
-            {editing.kind === "delete" ? (
-              <>
-              <WriteEstimate
-                profileId={profile.id}
-                table={tableName}
-                write={{ kind: "delete", existing: editing.original, newItem: null }}
-                source={source}
-              />
-              <DeleteConfirm
-                keys={description.keys}
-                item={editing.original}
-                onConfirm={() => void remove()}
-                onCancel={() => setEditing(null)}
-                busy={saving}
-                readOnly={profile.readOnly}
-              />
-              </>
-            ) : (
-              <>
-                <ItemEditor
-                  // A new editor for a new item: duplicating from the editor starts afresh.
-                  key={editing.kind === "edit" ? "edit" : editing.duplicateOf ? "duplicate" : "create"}
-                  keys={description.keys}
-                  item={editing.kind === "edit" ? editing.original : editing.template}
-                  existing={editing.kind === "edit"}
-                  duplicateOf={editing.kind === "create" ? (editing.duplicateOf ?? null) : null}
-                  validate={validate}
-                  onSave={(item) => void save(item)}
-                  onCancel={() => setEditing(null)}
-                  readOnly={profile.readOnly}
-                  saving={saving}
-                  saveError={saveError}
-                />
-                <WriteEstimate
-                  profileId={profile.id}
-                  table={tableName}
-                  write={{
-                    kind: "put",
-                    existing: editing.kind === "edit" ? editing.original : null,
-                    newItem: draft ?? (editing.kind === "edit" ? editing.original : editing.template),
-                  }}
-                  source={source}
-                />
-                {editing.kind === "edit" && (
-                  <div className="item-actions">
-                    <ItemCopy table={tableName} item={editing.original} clipboard={clipboard} />
-                    {!profile.readOnly && (
-                      <button type="button" onClick={() => duplicate(editing.original)}>
-                        Duplicate…
-                      </button>
-                    )}
-                    {!profile.readOnly && (
-                      <button type="button" className="danger" onClick={() => setEditing({ kind: "delete", original: editing.original })}>
-                        Delete this item…
-                      </button>
-                    )}
-                  </div>
-                )}
-              </>
-            )}
-          </div>
-        </div>
+        <ItemDialog
+          editing={editing}
+          profileId={profile.id}
+          table={tableName}
+          keys={description.keys}
+          readOnly={profile.readOnly}
+          source={source}
+          clipboard={clipboard}
+          draft={draft}
+          validate={validate}
+          saving={saving}
+          saveError={saveError}
+          onSave={(item) => void save(item)}
+          onRemove={() => void remove()}
+          onEdit={setEditing}
+          onDuplicate={duplicate}
+          onClose={() => setEditing(null)}
+        />
       )}
     </div>
   );

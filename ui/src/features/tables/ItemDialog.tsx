@@ -1,0 +1,110 @@
+import type { Item, KeySchema } from "../explorer/model";
+import { ItemEditor, type ItemValidation } from "../items/ItemEditor";
+import { DeleteConfirm } from "../items/DeleteConfirm";
+import { ItemCopy, type TextClipboard } from "../items/ItemCopy";
+import { WriteEstimate, type WriteEstimateSource } from "../costs/WriteEstimate";
+
+/** What the item editor is doing. */
+export type Editing =
+  | { kind: "edit"; original: Item }
+  | { kind: "create"; template: Item | null; duplicateOf?: Item | null }
+  | { kind: "delete"; original: Item };
+
+/**
+ * The table screen's item dialog: the editor (a new item, a duplicate, or an item to change, with
+ * copy, duplicate and delete beside it) or the confirmation of a delete, each with what the write
+ * will cost (`WriteEstimate`). The screen keeps the state and sends the writes.
+ */
+export function ItemDialog({
+  editing,
+  profileId,
+  table,
+  keys,
+  readOnly,
+  source,
+  clipboard,
+  draft,
+  validate,
+  saving,
+  saveError,
+  onSave,
+  onRemove,
+  onEdit,
+  onDuplicate,
+  onClose,
+}: {
+  editing: Editing;
+  profileId: string;
+  table: string;
+  keys: KeySchema;
+  readOnly: boolean;
+  source: WriteEstimateSource;
+  clipboard: TextClipboard | undefined;
+  /** The item as the editor last had it, for the write estimate. */
+  draft: Item | null;
+  validate: (item: Item) => Promise<ItemValidation>;
+  saving: boolean;
+  saveError: { name: string; message: string } | null;
+  onSave: (item: Item) => void;
+  /** Delete the item of a `delete` (confirmed). */
+  onRemove: () => void;
+  /** Move to another state of the dialog (from the editor to the delete confirmation). */
+  onEdit: (editing: Editing) => void;
+  onDuplicate: (item: Item) => void;
+  onClose: () => void;
+}) {
+  return (
+    <div className="dialog-backdrop">
+      <div role="dialog" aria-modal="true" aria-label="Item editor" className="dialog dialog-wide">
+        {editing.kind === "delete" ? (
+          <>
+            <WriteEstimate profileId={profileId} table={table} write={{ kind: "delete", existing: editing.original, newItem: null }} source={source} />
+            <DeleteConfirm keys={keys} item={editing.original} onConfirm={onRemove} onCancel={onClose} busy={saving} readOnly={readOnly} />
+          </>
+        ) : (
+          <>
+            <ItemEditor
+              // A new editor for a new item: duplicating from the editor starts afresh.
+              key={editing.kind === "edit" ? "edit" : editing.duplicateOf ? "duplicate" : "create"}
+              keys={keys}
+              item={editing.kind === "edit" ? editing.original : editing.template}
+              existing={editing.kind === "edit"}
+              duplicateOf={editing.kind === "create" ? (editing.duplicateOf ?? null) : null}
+              validate={validate}
+              onSave={onSave}
+              onCancel={onClose}
+              readOnly={readOnly}
+              saving={saving}
+              saveError={saveError}
+            />
+            <WriteEstimate
+              profileId={profileId}
+              table={table}
+              write={{
+                kind: "put",
+                existing: editing.kind === "edit" ? editing.original : null,
+                newItem: draft ?? (editing.kind === "edit" ? editing.original : editing.template),
+              }}
+              source={source}
+            />
+            {editing.kind === "edit" && (
+              <div className="item-actions">
+                <ItemCopy table={table} item={editing.original} clipboard={clipboard} />
+                {!readOnly && (
+                  <button type="button" onClick={() => onDuplicate(editing.original)}>
+                    Duplicate…
+                  </button>
+                )}
+                {!readOnly && (
+                  <button type="button" className="danger" onClick={() => onEdit({ kind: "delete", original: editing.original })}>
+                    Delete this item…
+                  </button>
+                )}
+              </div>
+            )}
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
