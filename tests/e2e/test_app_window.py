@@ -39,6 +39,7 @@ DATA_DIR = pathlib.Path(os.environ["DYNOTABLE_DATA_DIR"])
 READINGS_FROM = "TS#2025-03-14T09:00:00Z"
 READINGS_TO = "TS#2025-03-14T09:59:00Z"
 WINDOW_BOX = 'section[aria-label="Item collection vehicleId = VEH#V-7741"]'
+WINDOW_BOX_XPATH = '//section[@aria-label="Item collection vehicleId = VEH#V-7741"]'
 
 
 def workspace_version() -> str:
@@ -220,6 +221,32 @@ def test_open_telemetry_query_a_window_newest_first_and_page_through_it(window):
     text = content(css(window, WINDOW_BOX))
     assert "Page 2 · 25 items · Limit reached" in text or "Page 3 · 10 items · End of collection" in text, text
     screenshot(window, "collection-paged.png")
+
+
+def test_the_items_read_sort_by_a_column_and_columns_can_be_hidden(window):
+    """Items view: a click on speedKph sorts the window's readings in the app, highest first (the
+    grid says so and drops its page marks); Columns… hides one."""
+    _, box = query_the_seed_window(window)
+    click_xpath(window, f'{WINDOW_BOX_XPATH}//*[@role="columnheader"]//button[normalize-space()="speedKph"]', "the speedKph column's name")
+    present(window, f'{WINDOW_BOX} [data-testid="collection-sorted"]', "the note that the grid is sorted in the app")
+    # The rows drawn, in the order drawn: each speed no higher than the one above it.
+    read = """
+      const grid = arguments[0].querySelector('[role="grid"]');
+      const names = [...grid.querySelectorAll('[role="columnheader"]')].map((h) => h.textContent.trim());
+      const at = names.indexOf('speedKph ↓');
+      return [...grid.querySelectorAll('.item-row')]
+        .sort((a, b) => Number(a.getAttribute('aria-rowindex')) - Number(b.getAttribute('aria-rowindex')))
+        .map((r) => r.querySelectorAll('[role="rowheader"], [role="gridcell"]')[at].textContent);"""
+    speeds = window.execute_script(read, box)
+    numbers = [float(v) for v in speeds if v not in ("absent", "")]
+    assert len(numbers) >= 10 and numbers == sorted(numbers, reverse=True), speeds
+    assert "Sorted in the app by speedKph, highest first" in content(css(box, '[data-testid="collection-sorted"]'))
+    assert not box.find_elements(By.CSS_SELECTOR, '[data-testid^="page-mark-"]')
+
+    click(window, css(box, ".column-chooser > summary"), "Columns…")
+    click(window, css(box, '.column-chooser input[type="checkbox"]'), "the first column's checkbox")
+    wait_for(window, "a column hidden", lambda d: "of" in content(css(box, ".column-chooser > summary")))
+    screenshot(window, "items-sorted.png")
 
 
 def test_edit_a_reading_and_see_the_change(window):

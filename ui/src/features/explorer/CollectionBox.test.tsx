@@ -117,6 +117,36 @@ describe("CollectionBox", () => {
     expect(readingCells[3]!.textContent).toBe("42");
   });
 
+  it("sorts the items read by a column in the app, highest first, then lowest first, then DynamoDB's order", () => {
+    setup();
+    const speeds = () => itemRows().map((r) => within(r).getAllByRole("gridcell")[3]!.textContent);
+    const header = () => screen.getAllByRole("columnheader").find((h) => h.textContent?.startsWith("speedKph"))!;
+    fireEvent.click(within(header()).getByRole("button"));
+    expect(header().getAttribute("aria-sort")).toBe("descending");
+    // 47.25 > 44 > 42; META has no speed and comes last.
+    expect(speeds()).toEqual(["47.25", "44", "42", "absent"]);
+    expect(screen.getByTestId("collection-sorted").textContent).toContain("Sorted in the app by speedKph, highest first");
+    expect(screen.queryByTestId("page-mark-1")).toBeNull();
+    fireEvent.click(within(header()).getByRole("button"));
+    expect(header().getAttribute("aria-sort")).toBe("ascending");
+    expect(speeds()).toEqual(["42", "44", "47.25", "absent"]);
+    fireEvent.click(within(header()).getByRole("button"));
+    expect(header().getAttribute("aria-sort")).toBeNull();
+    expect(speeds()).toEqual(["absent", "42", "44", "47.25"]);
+    expect(screen.getByTestId("page-mark-1")).not.toBeNull();
+  });
+
+  it("shows only the columns chosen", () => {
+    setup();
+    const chooser = screen.getByRole("group", { name: "Columns shown" });
+    fireEvent.click(within(chooser).getByLabelText("coolantC"));
+    fireEvent.click(within(chooser).getByLabelText("plate"));
+    expect(screen.getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["recordedAt", "model", "depotCode", "speedKph", "fuelPct"]);
+    expect(screen.getByText(/Columns \(4 of 6\)/)).not.toBeNull();
+    fireEvent.click(within(chooser).getByLabelText("plate"));
+    expect(screen.getAllByRole("columnheader").map((h) => h.textContent)).toContain("plate");
+  });
+
   it("puts the table's keys first when an index was queried", () => {
     const byDepot: KeySchema = { partitionKey: { name: "depotCode", type: "S" }, sortKey: { name: "recordedAt", type: "S" } };
     const item: Item = { depotCode: { S: "DEP-LON-3" }, recordedAt: { S: "TS#1" }, speedKph: { N: "1" }, vehicleId: pk };

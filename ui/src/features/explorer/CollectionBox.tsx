@@ -10,6 +10,10 @@
  *
  * Keyboard: the grid is one Tab stop. ↑/↓, Page Up/Down, Home/End move the selection (page marks
  * are skipped), Enter edits the selected item, Ctrl/Cmd+J loads the next page.
+ *
+ * The columns can be chosen (Columns…), and a click on a column's name sorts the items read by it,
+ * in the app: highest first, then lowest first, then DynamoDB's order again. A sorted grid says so
+ * above the rows and draws no page marks (`sortedItemRows`).
  */
 import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type CSSProperties } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
@@ -21,6 +25,8 @@ import {
   collectionColumns,
   collectionRows,
   filteredLabel,
+  sortedItemRows,
+  type ColumnSort,
   itemCountLabel,
   pageEndLabel,
   stopLabel,
@@ -82,8 +88,16 @@ export function CollectionBox({
   label,
   loadError = null,
 }: CollectionBoxProps) {
-  const rows = useMemo(() => collectionRows(pages), [pages]);
-  const columns = useMemo(() => collectionColumns(keys, tableKeys, pages), [keys, tableKeys, pages]);
+  const [sort, setSort] = useState<ColumnSort | null>(null);
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
+  const rows = useMemo(() => (sort === null ? collectionRows(pages) : sortedItemRows(pages, sort)), [pages, sort]);
+  const allColumns = useMemo(() => collectionColumns(keys, tableKeys, pages), [keys, tableKeys, pages]);
+  const columns = useMemo(() => allColumns.filter((name) => !hidden.has(name)), [allColumns, hidden]);
+  // Highest first, then lowest first, then DynamoDB's order.
+  const sortBy = (name: string) =>
+    setSort((current) => (current?.name !== name ? { name, descending: true } : current.descending ? { name, descending: false } : null));
+  const ariaSort = (name: string) => (sort?.name !== name ? undefined : sort.descending ? "descending" : "ascending");
+  const arrow = (name: string) => (sort?.name !== name ? "" : sort.descending ? " ↓" : " ↑");
   const itemRowIndexes = useMemo(() => rows.flatMap((row, i) => (row.kind === "item" ? [i] : [])), [rows]);
   const [selected, setSelected] = useState<number | null>(null); // an index into itemRowIndexes
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -203,7 +217,42 @@ export function CollectionBox({
         <span className="collection-summary muted">
           {itemCountLabel(itemCount)} · {pages.length === 1 ? "1 page" : `${pages.length} pages`}
         </span>
+        {allColumns.length > 0 && (
+          <details className="column-chooser">
+            <summary>
+              Columns{hidden.size > 0 ? ` (${columns.length} of ${allColumns.length})` : ""}…
+            </summary>
+            <fieldset aria-label="Columns shown">
+              {allColumns.map((name) => (
+                <label key={name}>
+                  <input
+                    type="checkbox"
+                    checked={!hidden.has(name)}
+                    onChange={() =>
+                      setHidden((h) => {
+                        const next = new Set(h);
+                        if (next.has(name)) next.delete(name);
+                        else next.add(name);
+                        return next;
+                      })
+                    }
+                  />{" "}
+                  {name}
+                </label>
+              ))}
+            </fieldset>
+          </details>
+        )}
       </header>
+      {sort !== null && (
+        <p className="collection-sorted" role="status" data-testid="collection-sorted">
+          Sorted in the app by <strong>{sort.name}</strong>, {sort.descending ? "highest first" : "lowest first"}: the{" "}
+          {itemCountLabel(itemCount)} read, not DynamoDB's order, so no page marks.{" "}
+          <button type="button" onClick={() => setSort(null)}>
+            DynamoDB's order
+          </button>
+        </p>
+      )}
       <div
         ref={scrollRef}
         className="collection-scroll"
@@ -223,13 +272,19 @@ export function CollectionBox({
             </span>
           )}
           {keys.sortKey && (
-            <span role="columnheader" className="collection-margin">
-              {keys.sortKey.name}
+            <span role="columnheader" className="collection-margin" aria-sort={ariaSort(keys.sortKey.name)}>
+              <button type="button" className="column-sort" onClick={() => sortBy(keys.sortKey!.name)} title="Sort the items read by this attribute">
+                {keys.sortKey.name}
+                {arrow(keys.sortKey.name)}
+              </button>
             </span>
           )}
           {columns.map((name) => (
-            <span role="columnheader" key={name} className="collection-cell">
-              {name}
+            <span role="columnheader" key={name} className="collection-cell" aria-sort={ariaSort(name)}>
+              <button type="button" className="column-sort" onClick={() => sortBy(name)} title="Sort the items read by this attribute">
+                {name}
+                {arrow(name)}
+              </button>
             </span>
           ))}
         </div>

@@ -9,6 +9,7 @@
  */
 import type { AttributeValue, Item, KeySchema, QueryPage } from "./model";
 import { attributeText } from "../items/attributeValue";
+import { compareKeyValues } from "../../shared/attributeValue";
 import { formatCount } from "../../shared/format";
 
 export type CollectionRow =
@@ -24,6 +25,40 @@ export function collectionRows(pages: QueryPage[]): CollectionRow[] {
     rows.push({ kind: "page", page, pageIndex, last: pageIndex === pages.length - 1 });
   });
   return rows;
+}
+
+/** A sort the user chose on one column of the grid (in the app, not DynamoDB's). */
+export type ColumnSort = { name: string; descending: boolean };
+
+/**
+ * The items read, sorted in the app by one attribute: numbers numerically, strings by their UTF-8
+ * bytes and binaries by their bytes, as DynamoDB orders key values (rule B.9,
+ * docs/dynamodb-rules.md); values of other types after those (false before true, then by their
+ * text). Items without the attribute come last whichever the direction, and items that compare
+ * equal keep the order the Query returned them in. No page marks: a page is a run of DynamoDB's
+ * order, which a sort by another attribute does not keep.
+ */
+export function sortedItemRows(pages: QueryPage[], sort: ColumnSort): CollectionRow[] {
+  const present: Extract<CollectionRow, { kind: "item" }>[] = [];
+  const absent: Extract<CollectionRow, { kind: "item" }>[] = [];
+  for (const row of collectionRows(pages)) {
+    if (row.kind !== "item") continue;
+    (row.item[sort.name] === undefined ? absent : present).push(row);
+  }
+  const direction = sort.descending ? -1 : 1;
+  // Array.prototype.sort is stable: ties keep their order.
+  present.sort((a, b) => direction * compareForSort(a.item[sort.name]!, b.item[sort.name]!));
+  return [...present, ...absent];
+}
+
+function compareForSort(a: AttributeValue, b: AttributeValue): number {
+  const scalar = (v: AttributeValue) => "N" in v || "S" in v || "B" in v;
+  if (scalar(a) || scalar(b)) return scalar(a) && scalar(b) ? compareKeyValues(a, b) : scalar(a) ? -1 : 1;
+  if ("BOOL" in a && "BOOL" in b) return Number(a.BOOL) - Number(b.BOOL);
+  if ("BOOL" in a || "BOOL" in b) return "BOOL" in a ? -1 : 1;
+  const ta = attributeText(a);
+  const tb = attributeText(b);
+  return ta < tb ? -1 : ta > tb ? 1 : 0;
 }
 
 /** Key attribute names in the order they are shown: the queried keys, then the table's. */
