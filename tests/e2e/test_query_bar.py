@@ -9,7 +9,7 @@ from selenium.webdriver.common.keys import Keys
 from conftest import screenshot
 from test_app_window import choose_order_newest_first
 from test_theme import choose_theme
-from window import choose, click, content, css, open_table, present, settle, type_into, wait_for
+from window import choose, click, content, css, open_table, open_view, present, settle, type_into, wait_for
 
 SCREEN = '[data-testid="table-screen-Telemetry"]'
 READ_BOX = f'{SCREEN} [data-testid="collection-run-box"][data-key="VEH#V-7741"]'
@@ -151,3 +151,42 @@ def test_a_filtered_query_draws_what_its_filter_dropped_struck_through_in_the_bo
     assert all("line-through" in r["struck"] for r in dropped) and not any("line-through" in r["struck"] for r in returned), in_order
     settle(0.5)
     screenshot(window, "query-bar-dropped-rows.png")
+
+
+def test_a_scan_from_the_bar_walks_every_collection_and_shows_what_it_returned_in_one_flat_grid(window):
+    """Point 2 and 3: a Scan from the bar reads every collection with its progress and cost; the
+    Items view draws the items it returned as one flat grid across collections (the partition key
+    in the margin), which sorts like a collection's."""
+    open_table(window, "Telemetry")
+    bar = present(window, f'{SCREEN} [data-testid="query-bar"]', "Telemetry's query bar")
+    click(window, css(bar, '[role="radiogroup"][aria-label="Operation"] label:nth-child(2)'), "Scan")
+    click(window, css(bar, '[data-testid="qb-add-filter"]'), "Add filter")
+    path = present(window, f'{SCREEN} [data-testid="query-bar"] .qb-expression input.path-input', "the filter's attribute")
+    type_into(window, path, "depotCode", "the filter's attribute")
+    wait_for(window, "the request to be a Scan with attribute_exists(depotCode)", lambda d: (
+        lambda body: '"FilterExpression": "attribute_exists(depotCode)"' in body and '"KeyConditionExpression"' not in body
+    )(content(css(bar, '[data-testid="qb-body"]'))))
+    items_view = open_view(window, "items")
+    click(window, css(bar, '[data-testid="qb-run"]'), "Run Scan")
+    wait_for(window, "the scan to read every collection",
+             lambda d: "the scan read every collection" in content(css(d, f'{SCREEN} [data-testid="scan-summary"]')), 60)
+    progress = content(css(window, f'{SCREEN} [data-testid="scan-progress"]'))
+    returned = int(progress.split(" returned")[0].split("· ")[-1].replace(",", ""))
+    assert "10,710 of about 10,710 items read" in progress and 0 < returned < 10_710, progress
+
+    grid = present(window, f'{SCREEN} section[aria-label="Items the Scan of Telemetry returned"]', "the scan's flat grid")
+    assert content(css(grid, ".collection-summary")).startswith(f"{returned:,} items"), content(css(grid, ".collection-summary"))
+    headers = [h.text for h in grid.find_elements(By.CSS_SELECTOR, '[role="columnheader"]')]
+    assert headers[:3] == ["vehicleId", "recordedAt", "commissioned"] or headers[:2] == ["vehicleId", "recordedAt"], headers
+    margins = {r.text for r in grid.find_elements(By.CSS_SELECTOR, '[role="rowheader"]')}
+    # The grid is virtualised: its last rows, of another collection, are drawn at its end.
+    scroller = css(grid, '[role="grid"]')
+    click(window, scroller, "the scan's grid")
+    scroller.send_keys(Keys.END)
+    wait_for(window, "the grid's last rows", lambda d: {r.text for r in grid.find_elements(By.CSS_SELECTOR, '[role="rowheader"]')} - margins)
+    margins |= {r.text for r in grid.find_elements(By.CSS_SELECTOR, '[role="rowheader"]')}
+    assert len(margins) >= 2, f"the grid holds items of several collections: {margins}"
+    # What the filter dropped was read and paid for: the view says how many.
+    dropped = content(css(items_view, '[data-testid="scan-dropped"]'))
+    assert dropped.startswith(f"{10_710 - returned:,} items read but not returned"), dropped
+    screenshot(window, "items-scan-flat.png")

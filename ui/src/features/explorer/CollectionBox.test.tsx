@@ -147,6 +147,22 @@ describe("CollectionBox", () => {
     expect(screen.getAllByRole("columnheader").map((h) => h.textContent)).toContain("plate");
   });
 
+  it("draws a Scan's items from many collections as one flat grid: the partition key in the margin, no Load more", () => {
+    const other = { S: "VEH#V-1007" };
+    const scanned: QueryPage[] = [
+      { ...pages[0]!, items: [meta, { ...reading("02", "50"), vehicleId: other }], stop: "size" },
+      { ...pages[1]!, lastEvaluatedKey: null, stop: "end" },
+    ];
+    setup({ partitionValue: null, title: "Items the Scan of Telemetry returned", pages: scanned, onLoadMore: null });
+    expect(screen.getByRole("region", { name: "Items the Scan of Telemetry returned" })).not.toBeNull();
+    expect(screen.getAllByRole("columnheader").map((h) => h.textContent).slice(0, 2)).toEqual(["vehicleId", "recordedAt"]);
+    expect(itemRows().map((r) => within(r).getByRole("rowheader").textContent)).toEqual(["VEH#V-7741", "VEH#V-1007", "VEH#V-7741", "VEH#V-7741"]);
+    // A Scan's page ends across collections: its whole LastEvaluatedKey is named.
+    expect(screen.getByTestId("page-mark-1").textContent).toContain("ended at vehicleId = VEH#V-7741, recordedAt = TS#2026-06-23T09:00:01Z");
+    expect(screen.getByTestId("page-mark-2").textContent).toContain("End of the scan");
+    expect(screen.queryByRole("button", { name: /Load more/ })).toBeNull();
+  });
+
   it("puts the table's keys first when an index was queried", () => {
     const byDepot: KeySchema = { partitionKey: { name: "depotCode", type: "S" }, sortKey: { name: "recordedAt", type: "S" } };
     const item: Item = { depotCode: { S: "DEP-LON-3" }, recordedAt: { S: "TS#1" }, speedKph: { N: "1" }, vehicleId: pk };

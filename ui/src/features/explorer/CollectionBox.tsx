@@ -40,14 +40,22 @@ export type CollectionBoxProps = {
   keys: KeySchema;
   /** When an index was queried, the table's keys (shown as the first columns after the index keys). */
   tableKeys?: KeySchema | null;
-  /** The collection's partition-key value, which heads the box. */
-  partitionValue: AttributeValue;
+  /**
+   * The collection's partition-key value, which heads the box; `null`: a flat grid of items from
+   * many collections (what a Scan returned), headed by `title`, the partition key in the margin.
+   */
+  partitionValue: AttributeValue | null;
+  /** The heading of a flat grid. */
+  title?: string;
   /** The pages in the order they arrived. */
   pages: QueryPage[];
   /** A page is being fetched: "Load more" is disabled and says so. */
   loading: boolean;
-  /** Fetch the page after the last one (called with nothing: the caller holds the LastEvaluatedKey). */
-  onLoadMore: () => void;
+  /**
+   * Fetch the page after the last one (called with nothing: the caller holds the LastEvaluatedKey);
+   * `null`: the pages come by themselves (a Scan's), so there is no Load more.
+   */
+  onLoadMore: (() => void) | null;
   /** Open the item in the editor (Enter or double-click on a row). */
   onEdit: (item: Item) => void;
   /** The selected item changed. */
@@ -76,6 +84,7 @@ export function CollectionBox({
   keys,
   tableKeys = null,
   partitionValue,
+  title = "Items",
   pages,
   loading,
   onLoadMore,
@@ -91,7 +100,10 @@ export function CollectionBox({
   const [sort, setSort] = useState<ColumnSort | null>(null);
   const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
   const rows = useMemo(() => (sort === null ? collectionRows(pages) : sortedItemRows(pages, sort)), [pages, sort]);
-  const allColumns = useMemo(() => collectionColumns(keys, tableKeys, pages), [keys, tableKeys, pages]);
+  const flat = partitionValue === null;
+  // The attribute in the rows' margin: the sort key of one collection, the partition key of many.
+  const margin = flat ? keys.partitionKey.name : (keys.sortKey?.name ?? null);
+  const allColumns = useMemo(() => collectionColumns(keys, tableKeys, pages, flat), [keys, tableKeys, pages, flat]);
   const columns = useMemo(() => allColumns.filter((name) => !hidden.has(name)), [allColumns, hidden]);
   // Highest first, then lowest first, then DynamoDB's order.
   const sortBy = (name: string) =>
@@ -126,7 +138,7 @@ export function CollectionBox({
   });
 
   const lastPage = pages[pages.length - 1];
-  const canLoadMore = lastPage !== undefined && lastPage.lastEvaluatedKey !== null;
+  const canLoadMore = onLoadMore !== null && lastPage !== undefined && lastPage.lastEvaluatedKey !== null;
   const itemCount = itemRowIndexes.length;
   const selectedRow = selected === null ? null : (itemRowIndexes[selected] ?? null);
   const selectedItem = selectedRow === null ? null : rows[selectedRow];
@@ -162,7 +174,7 @@ export function CollectionBox({
       // Handled here: a window-wide binding of the same shortcut must not load twice.
       event.preventDefault();
       event.stopPropagation();
-      if (canLoadMore && !loading) onLoadMore();
+      if (canLoadMore && !loading) onLoadMore?.();
       return;
     }
     // Keys pressed on a control inside a row (a map's disclosure) belong to that control.
@@ -195,9 +207,9 @@ export function CollectionBox({
   };
 
   const pkName = keys.partitionKey.name;
-  const heading = `${pkName} = ${attributeText(partitionValue)}`;
+  const heading = partitionValue === null ? title : `${pkName} = ${attributeText(partitionValue)}`;
   const checkable = onCheck !== undefined;
-  const template = useMemo(() => (checkable ? "2rem " : "") + columnTemplate(keys, columns, pages), [keys, columns, pages, checkable]);
+  const template = useMemo(() => (checkable ? "2rem " : "") + columnTemplate(margin, columns, pages), [margin, columns, pages, checkable]);
   const onCheckRef = useRef(onCheck);
   onCheckRef.current = onCheck;
   const checkItem = useCallback((itemIndex: number) => onCheckRef.current?.(itemIndex), []);
@@ -208,12 +220,18 @@ export function CollectionBox({
     selectedRow !== null && virtualizer.getVirtualItems().some((v) => v.index === selectedRow) ? rowId(selectedRow) : undefined;
 
   return (
-    <section className="collection-box" aria-label={`Item collection ${heading}`}>
+    <section className={`collection-box${flat ? " collection-flat" : ""}`} aria-label={flat ? title : `Item collection ${heading}`}>
       <header className="collection-heading">
-        <span className="collection-pk-name">{pkName}</span>
-        <span className="collection-pk-value">
-          <TypedValue value={partitionValue} />
-        </span>
+        {partitionValue === null ? (
+          <span className="collection-pk-value">{title}</span>
+        ) : (
+          <>
+            <span className="collection-pk-name">{pkName}</span>
+            <span className="collection-pk-value">
+              <TypedValue value={partitionValue} />
+            </span>
+          </>
+        )}
         <span className="collection-summary muted">
           {itemCountLabel(itemCount)} · {pages.length === 1 ? "1 page" : `${pages.length} pages`}
         </span>
@@ -259,7 +277,7 @@ export function CollectionBox({
         role="grid"
         aria-label={label ?? `Items of ${heading}`}
         aria-rowcount={rows.length + 1}
-        aria-colcount={columns.length + (keys.sortKey ? 1 : 0) + (checkable ? 1 : 0)}
+        aria-colcount={columns.length + (margin !== null ? 1 : 0) + (checkable ? 1 : 0)}
         aria-activedescendant={activeDescendant}
         tabIndex={0}
         onKeyDown={onKeyDown}
@@ -271,11 +289,11 @@ export function CollectionBox({
               ✓
             </span>
           )}
-          {keys.sortKey && (
-            <span role="columnheader" className="collection-margin" aria-sort={ariaSort(keys.sortKey.name)}>
-              <button type="button" className="column-sort" onClick={() => sortBy(keys.sortKey!.name)} title="Sort the items read by this attribute">
-                {keys.sortKey.name}
-                {arrow(keys.sortKey.name)}
+          {margin !== null && (
+            <span role="columnheader" className="collection-margin" aria-sort={ariaSort(margin)}>
+              <button type="button" className="column-sort" onClick={() => sortBy(margin)} title="Sort the items read by this attribute">
+                {margin}
+                {arrow(margin)}
               </button>
             </span>
           )}
@@ -303,7 +321,7 @@ export function CollectionBox({
                 measure={virtualizer.measureElement}
                 item={row.item}
                 itemIndex={row.itemIndex}
-                sortKeyName={keys.sortKey?.name ?? null}
+                sortKeyName={margin}
                 columns={columns}
                 selected={virtual.index === selectedRow}
                 onPick={setSelected}
@@ -322,7 +340,7 @@ export function CollectionBox({
                 className={`collection-row page-mark page-stop-${row.page.stop}`}
                 style={{ transform: `translateY(${virtual.start - HEADER_HEIGHT}px)` }}
               >
-                <PageMark page={row.page} pageIndex={row.pageIndex} keys={keys} colSpan={columns.length + (keys.sortKey ? 1 : 0) + (checkable ? 1 : 0)} />
+                <PageMark page={row.page} pageIndex={row.pageIndex} keys={keys} flat={flat} colSpan={columns.length + (margin !== null ? 1 : 0) + (checkable ? 1 : 0)} />
               </div>
             );
           })}
@@ -330,7 +348,7 @@ export function CollectionBox({
       </div>
       {canLoadMore && (
         <footer className="collection-footer">
-          <button type="button" className="primary" onClick={onLoadMore} disabled={loading} aria-keyshortcuts="Control+J Meta+J">
+          <button type="button" className="primary" onClick={() => onLoadMore?.()} disabled={loading} aria-keyshortcuts="Control+J Meta+J">
             {loading ? "Loading…" : "Load more"}
           </button>
           {loadError === null ? (
@@ -354,7 +372,7 @@ export function CollectionBox({
  * among the first items, between 6 and 32 characters. Widths are in rem, not ch, because the
  * header's font is smaller than the rows' and ch would differ between them.
  */
-function columnTemplate(keys: KeySchema, columns: string[], pages: QueryPage[]): string {
+function columnTemplate(margin: string | null, columns: string[], pages: QueryPage[]): string {
   const sample = pages.flatMap((p) => p.items).slice(0, 200);
   const width = (name: string) => {
     let longest = name.length;
@@ -364,8 +382,7 @@ function columnTemplate(keys: KeySchema, columns: string[], pages: QueryPage[]):
     }
     return `${((Math.min(32, Math.max(6, longest)) + 2) * 0.6).toFixed(2)}rem`;
   };
-  const margin = keys.sortKey ? [width(keys.sortKey.name)] : [];
-  return [...margin, ...columns.map(width)].join(" ");
+  return [...(margin === null ? [] : [width(margin)]), ...columns.map(width)].join(" ");
 }
 
 type ItemRowProps = {
@@ -440,13 +457,13 @@ function Absent() {
   );
 }
 
-function PageMark({ page, pageIndex, keys, colSpan }: { page: QueryPage; pageIndex: number; keys: KeySchema; colSpan: number }) {
-  const end = pageEndLabel(page, keys);
+function PageMark({ page, pageIndex, keys, flat, colSpan }: { page: QueryPage; pageIndex: number; keys: KeySchema; flat: boolean; colSpan: number }) {
+  const end = pageEndLabel(page, keys, flat);
   const filtered = filteredLabel(page);
   return (
     <span role="gridcell" aria-colspan={colSpan} className="page-mark-cell" data-testid={`page-mark-${pageIndex + 1}`}>
       <span className="page-mark-title">
-        Page {pageIndex + 1} · {itemCountLabel(page.count)} · <strong>{stopLabel(page)}</strong>
+        Page {pageIndex + 1} · {itemCountLabel(page.count)} · <strong>{stopLabel(page, flat)}</strong>
         {end !== null && <span className="page-mark-end"> · ended at {end}</span>}
       </span>
       <span className="page-mark-facts">

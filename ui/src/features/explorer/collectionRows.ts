@@ -70,9 +70,11 @@ export function keyNames(keys: KeySchema, tableKeys: KeySchema | null): string[]
 /**
  * The attribute columns: key attributes first (less the partition key, which heads the box, and the
  * sort key, which sits in the margin), then every other attribute in the order it first appears.
+ * In a `flat` grid of items from many collections (a Scan) the partition key sits in the margin
+ * and the sort key is the first column.
  */
-export function collectionColumns(keys: KeySchema, tableKeys: KeySchema | null, pages: QueryPage[]): string[] {
-  const shownElsewhere = new Set([keys.partitionKey.name, keys.sortKey?.name]);
+export function collectionColumns(keys: KeySchema, tableKeys: KeySchema | null, pages: QueryPage[], flat = false): string[] {
+  const shownElsewhere = new Set(flat ? [keys.partitionKey.name] : [keys.partitionKey.name, keys.sortKey?.name]);
   const keyColumns = keyNames(keys, tableKeys).filter((name) => !shownElsewhere.has(name));
   const seen = new Set<string>([...shownElsewhere].filter((n): n is string => n !== undefined));
   const columns = [...keyColumns];
@@ -91,14 +93,14 @@ export function collectionColumns(keys: KeySchema, tableKeys: KeySchema | null, 
 }
 
 /** Why the page ended, in words. */
-export function stopLabel(page: QueryPage): string {
+export function stopLabel(page: QueryPage, flat = false): string {
   switch (page.stop) {
     case "limit":
       return "Limit reached";
     case "size":
       return "1 MB read";
     case "end":
-      return "End of collection";
+      return flat ? "End of the scan" : "End of collection";
   }
 }
 
@@ -123,13 +125,19 @@ function units(n: number): string {
   return Number.isInteger(n) ? String(n) : String(Math.round(n * 1000) / 1000);
 }
 
-/** Where the page stopped: the sort key (or partition key) of its LastEvaluatedKey. */
-export function pageEndLabel(page: QueryPage, keys: KeySchema): string | null {
+/**
+ * Where the page stopped: the sort key (or partition key) of its LastEvaluatedKey; in a `flat`
+ * grid (a Scan, across collections) the whole key.
+ */
+export function pageEndLabel(page: QueryPage, keys: KeySchema, flat = false): string | null {
   const lek = page.lastEvaluatedKey;
   if (lek === null) return null;
-  const name = keys.sortKey?.name ?? keys.partitionKey.name;
-  const value: AttributeValue | undefined = lek[name];
-  return value === undefined ? null : `${name} = ${attributeText(value)}`;
+  const names = flat ? [keys.partitionKey.name, keys.sortKey?.name] : [keys.sortKey?.name ?? keys.partitionKey.name];
+  const parts = names.flatMap((name) => {
+    const value: AttributeValue | undefined = name === undefined ? undefined : lek[name];
+    return value === undefined ? [] : [`${name} = ${attributeText(value)}`];
+  });
+  return parts.length === 0 ? null : parts.join(", ");
 }
 
 /** "1 item", "25 items". */

@@ -411,6 +411,16 @@ export function TableScreen({
   const seenAttributes = [...new Set((run?.pages ?? []).slice(0, 3).flatMap((p) => p.items.flatMap((i) => Object.keys(i))))];
   const lastItem = queryPages.at(-1)?.items.at(-1) ?? null;
   const runError = run?.kind === "query" ? run.error : null;
+  const scannedIndex = run?.kind === "scan" ? (run.request.indexName ?? null) : null;
+  const scannedKeys =
+    scannedIndex === null ? description.keys : (description.indexes.find((i) => i.name === scannedIndex)?.keys ?? description.keys);
+  const toggleChecked = (i: number) =>
+    setChecked((c) => {
+      const next = new Set(c);
+      if (next.has(i)) next.delete(i);
+      else next.add(i);
+      return next;
+    });
 
   // Where the statistics are not free (AWS, any endpoint) the run is drawn from what a scan of
   // the table or index gathered: the gate runs that scan, and a new gathering lists the run again.
@@ -561,17 +571,7 @@ export function TableScreen({
                   onSelect={setSelectedItem}
                   onCopy={copyItem}
                   checked={bulk && queriedIndex === null ? checked : undefined}
-                  onCheck={
-                    bulk && queriedIndex === null
-                      ? (i) =>
-                          setChecked((c) => {
-                            const next = new Set(c);
-                            if (next.has(i)) next.delete(i);
-                            else next.add(i);
-                            return next;
-                          })
-                      : undefined
-                  }
+                  onCheck={bulk && queriedIndex === null ? toggleChecked : undefined}
                   onEdit={(item) => void openItem(item)}
                   loadError={
                     runError !== null && run.pages.length > 0
@@ -582,6 +582,22 @@ export function TableScreen({
               )}
               {run?.kind === "scan" && (
                 <section className="table-section" aria-label="Scan" data-testid="section-scan">
+                  {run.pages.length > 0 && (
+                    <CollectionBox
+                      keys={scannedKeys}
+                      tableKeys={scannedIndex === null ? null : description.keys}
+                      partitionValue={null}
+                      title={`Items the Scan of ${scannedIndex ?? tableName} returned`}
+                      pages={run.pages}
+                      loading={run.running}
+                      onLoadMore={null}
+                      onSelect={setSelectedItem}
+                      onCopy={copyItem}
+                      checked={bulk && scannedIndex === null ? checked : undefined}
+                      onCheck={bulk && scannedIndex === null ? toggleChecked : undefined}
+                      onEdit={(item) => void openItem(item)}
+                    />
+                  )}
                   <ScanResults table={description} run={run} onOpenCollection={openCollection} />
                 </section>
               )}
