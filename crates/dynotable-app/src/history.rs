@@ -1,6 +1,7 @@
 //! Query history and saved queries, per connection, in the app database
-//! (`<data>/dynotable.sqlite`, migration 0002). Every read whose first page succeeds is recorded —
-//! a Query of the collection view, or a Query or Scan of the query builder — and the newest
+//! (`<data>/dynotable.sqlite`, migration 0002). Every read the user ran whose first page succeeds
+//! is recorded — a Query of one collection ([`App::query`]; not the Collections view's own box
+//! reads, [`App::collection_page`]), or a Query or Scan of the query builder — and the newest
 //! [`HISTORY_LIMIT`] per connection are kept; a collection query can be saved under a name per
 //! table and run again later (the builder keeps its own saved requests, see [`crate::builder`]).
 
