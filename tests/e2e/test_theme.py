@@ -50,3 +50,33 @@ def test_the_theme_toggle_switches_light_and_dark_and_the_choice_is_kept(window)
             choose_theme(window, "system")
         except Exception:
             pass
+
+
+VIEWS = ["collections", "items", "indexes", "cost", "code", "transfer", "settings", "stream", "ttl"]
+
+
+def test_every_view_of_a_table_is_drawn_in_light_and_dark(window):
+    """Issue 17: a screenshot of each view of Telemetry's tab in both themes, after the seed
+    window's Query ran (so Items, Cost and Code have something to show), each view drawn without
+    an error and in the theme's colours."""
+    from test_app_window import query_the_seed_window
+    from window import open_view
+
+    query_the_seed_window(window)
+    try:
+        backgrounds = {}
+        for theme in ("light", "dark"):
+            choose_theme(window, theme)
+            wait_for(window, f"the {theme} theme", lambda d: d.execute_script("return document.documentElement.dataset.theme") == theme)
+            for view in VIEWS:
+                panel = open_view(window, view)
+                settle(0.4)
+                errors = [e.text for e in panel.find_elements("css selector", '[role="alert"]') if e.is_displayed() and e.text]
+                assert not errors, f"{view} in {theme}: {errors}"
+                window.execute_script("arguments[0].scrollIntoView({block: 'start'})", panel)
+                settle(0.2)
+                screenshot(window, f"view-{view}-{theme}.png")
+            backgrounds[theme] = window.execute_script(BACKGROUND)
+        assert backgrounds["light"] != backgrounds["dark"], backgrounds
+    finally:
+        choose_theme(window, "system")
