@@ -61,9 +61,12 @@ pub(crate) const MAX_GROUP: usize = 64;
 /// writer nothing to do while all of them are answered and their clients send again; with
 /// smaller groups the next group's requests queue while the last group's are answered. In
 /// memory a `COMMIT` is cheap (no log to write), and with 16 clients a bound of 8 (or 4) loaded
-/// ~16 % faster than 64 (bench/README.md, session 2026-12-06 later). A database file keeps
-/// [`MAX_GROUP`]: there every `COMMIT` writes the log, and large groups write less of it.
-pub(crate) const MEMORY_MAX_GROUP: usize = 8;
+/// ~16 % faster than 64 (bench/README.md, session 2026-12-06 later). Since a batch of new items
+/// joins a group without a savepoint and SQLite's journal memory stays in its heap, 4 loads
+/// ~9 % faster than 8 at c=16 (3 alike, 2 and 16 slower; session 2026-12-07). A database
+/// file keeps [`MAX_GROUP`]: there every `COMMIT` writes the log, and large groups write less of
+/// it.
+pub(crate) const MEMORY_MAX_GROUP: usize = 4;
 
 /// The writer connection behind its lock, and how many are waiting for the lock.
 pub(crate) struct SharedWriter {
