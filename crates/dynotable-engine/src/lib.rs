@@ -76,6 +76,7 @@ mod partiql;
 mod read;
 mod shape;
 mod simulations;
+mod sqlite_heap;
 mod storage;
 mod streams;
 mod throttling;
@@ -278,6 +279,8 @@ impl Engine {
             Durability::PowerLoss => "PRAGMA synchronous = FULL",
         };
         sqlx::query(synchronous).execute(&mut writer).await?;
+        // Once per process: SQLite's freed journal memory stays in its heap (`sqlite_heap`).
+        sqlite_heap::keep_freed_memory(&mut writer).await;
         // Two readers per core: a read's SQLite work is short, and each connection is a thread.
         let max_readers = std::thread::available_parallelism()
             .map_or(4, |n| n.get() * 2)

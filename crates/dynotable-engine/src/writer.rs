@@ -14,7 +14,11 @@
 //! - A request that finds no transaction open sends `BEGIN IMMEDIATE` with its first
 //!   statements; one that finds a group open joins it: its statements run inside
 //!   `SAVEPOINT member`, so a request that fails (an error, a ConditionalCheckFailed, a
-//!   cancelled request) rolls back to its savepoint and undoes only its own changes.
+//!   cancelled request) rolls back to its savepoint and undoes only its own changes. A member
+//!   whose statements can fail only in their first one (a batch of new items, `write_tx`,
+//!   "Members without a savepoint") opens no savepoint: SQLite undoes a failed statement by
+//!   itself, and any other failure of such a member rolls the whole group back ([`Undo::Group`]),
+//!   every member failing — none was acknowledged.
 //! - When a request has written everything, it looks at the queue: if other writers are
 //!   waiting for the lock (and the group has fewer members than its bound: [`MAX_GROUP`], or
 //!   [`MEMORY_MAX_GROUP`] in memory), it releases its
@@ -57,9 +61,12 @@ pub(crate) const MAX_GROUP: usize = 64;
 /// writer nothing to do while all of them are answered and their clients send again; with
 /// smaller groups the next group's requests queue while the last group's are answered. In
 /// memory a `COMMIT` is cheap (no log to write), and with 16 clients a bound of 8 (or 4) loaded
-/// ~16 % faster than 64 (bench/README.md, session 2026-12-06 later). A database file keeps
-/// [`MAX_GROUP`]: there every `COMMIT` writes the log, and large groups write less of it.
-pub(crate) const MEMORY_MAX_GROUP: usize = 8;
+/// ~16 % faster than 64 (bench/README.md, session 2026-12-06 later). Since a batch of new items
+/// joins a group without a savepoint and SQLite's journal memory stays in its heap, 4 loads
+/// ~9 % faster than 8 at c=16 (3 alike, 2 and 16 slower; session 2026-12-07). A database
+/// file keeps [`MAX_GROUP`]: there every `COMMIT` writes the log, and large groups write less of
+/// it.
+pub(crate) const MEMORY_MAX_GROUP: usize = 4;
 
 /// The writer connection behind its lock, and how many are waiting for the lock.
 pub(crate) struct SharedWriter {
@@ -229,6 +236,10 @@ pub(crate) enum Undo {
     Transaction,
     /// It joined a group: `ROLLBACK TO member`.
     Savepoint,
+    /// It joined a group without a savepoint of its own (`write_tx`, "Members without a
+    /// savepoint"): what it sent can only be undone with the whole transaction, so the group
+    /// is rolled back and every member fails.
+    Group,
 }
 
 /// The requests whose changes are in the open transaction, waiting for its `COMMIT`.
@@ -311,6 +322,12 @@ impl Writer {
         self.group.as_ref().map_or(0, |group| group.marks.len())
     }
 
+    /// The owner's statements left nothing to undo: its only statement that sent anything
+    /// failed, and SQLite undid that statement (`write_tx`, "Members without a savepoint").
+    pub fn nothing_to_undo(&mut self) {
+        self.undo = None;
+    }
+
     /// The owner is about to send statements undone by `undo` if it does not finish.
     pub fn sending(&mut self, undo: Undo) {
         self.transaction_open = true;
@@ -349,7 +366,7 @@ impl Writer {
                     self.abort().await;
                 }
             }
-            Some(Undo::Transaction) => self.abort().await,
+            Some(Undo::Transaction | Undo::Group) => self.abort().await,
         }
         if self.transaction_open && self.group.is_none() {
             self.abort().await;

@@ -31,6 +31,33 @@
 //! A transaction that ends without a commit — an error returned with `?`, or a cancelled
 //! request — is rolled back: [`WriteTx`] owns the writer lock, and its `Drop` hands the lock to
 //! a task that sends `ROLLBACK` before any other writer can take it.
+//!
+//! # Members without a savepoint
+//!
+//! A request that joins a group runs inside `SAVEPOINT member`, so that its failure undoes
+//! only its own statements. The savepoint is not free: while it is open, SQLite copies each
+//! page the member changes first into the statement journal as well as the rollback journal
+//! (sqlite.org/lang_savepoint.html; `subjournalPageIfRequired` in SQLite's pager), and in
+//! memory each copy is a few allocations. A batch of new items ([`WriteTx::commit_new`]) does
+//! without it when its statements are one plain `INSERT INTO entries` followed only by the
+//! summed statistics ([`StatementBatch::fails_only_first`]):
+//!
+//! - The `INSERT` is the one statement that is expected to fail (an item that exists: a
+//!   unique violation). A statement that fails a constraint is undone by SQLite itself, and
+//!   the statements before it stay ("ABORT", sqlite.org/lang_conflict.html): with no statement
+//!   of the member before it, the transaction is then as the member found it, and the batch is
+//!   written again the usual way (with a savepoint).
+//! - The statistics cannot fail short of an unexpected error (a full database, no memory).
+//!   Then, and if the member goes away with its statements half sent, what it wrote cannot be
+//!   told apart from the group's: the whole transaction is rolled back, and every member of the
+//!   group fails ([`Undo::Group`]). None was acknowledged (a member is only after its group's
+//!   `COMMIT`), and an InternalServerError is one the SDKs retry. With the savepoint a full
+//!   database fails the whole group as well (SQLite may roll a transaction back by itself on
+//!   SQLITE_FULL or SQLITE_NOMEM, sqlite.org/lang_transaction.html, "Response To Errors Within A
+//!   Transaction").
+//! - So that a cancelled request does not fail the others, such a member's last round trip
+//!   runs in a task of its own, which finishes it (joins the group, or commits) whether or not
+//!   the request still waits.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -66,6 +93,10 @@ pub(crate) struct StatementBatch {
     /// Entries are written with a plain `INSERT`, which fails on an entry that exists
     /// ([`WriteTx::commit_new`]).
     entries_new: bool,
+    /// Multi-row `INSERT`s of entries begun so far.
+    entry_inserts: usize,
+    /// Statements appended with [`StatementBatch::push`] so far.
+    pushed: usize,
 }
 
 impl StatementBatch {
@@ -94,6 +125,7 @@ impl StatementBatch {
     /// Appends one statement whose `?` placeholders take `binds`' values, in order.
     pub fn push(&mut self, sql: &str, binds: impl FnOnce(&mut StatementBinds<'_>)) {
         self.close_insert();
+        self.pushed += 1;
         self.sql.push_str(sql);
         self.sql.push_str(";\n");
         binds(&mut StatementBinds { batch: self });
@@ -130,6 +162,7 @@ impl StatementBatch {
             self.close_insert();
         }
         if self.entry_rows == 0 {
+            self.entry_inserts += 1;
             self.sql.push_str(if self.entries_new {
                 "INSERT INTO entries (keyspace, pk, sk, tail, body, size) VALUES "
             } else {
@@ -154,6 +187,20 @@ impl StatementBatch {
     pub fn expect_new_entries(&mut self) {
         self.close_insert();
         self.entries_new = true;
+        // Only the statements from here on are counted by `fails_only_first`, which asks for
+        // an empty batch before them.
+        if !self.sql.is_empty() {
+            self.pushed += 1;
+        }
+    }
+
+    /// Whether the batch's statements can fail only in their first, short of an unexpected
+    /// error: it is one plain `INSERT` of new entries ([`StatementBatch::expect_new_entries`],
+    /// begun on an empty batch), followed by nothing but the summed statistics (an upsert per
+    /// collection and an `UPDATE` of the keyspaces, which no constraint refuses). Such a batch
+    /// joins a group without a savepoint (module documentation).
+    pub fn fails_only_first(&self) -> bool {
+        self.entries_new && self.entry_inserts == 1 && self.pushed == 0
     }
 
     /// Deletes one entry.
@@ -379,7 +426,12 @@ impl WriteTx {
             ));
         }
         start.close_insert();
-        statements.sql.insert_str(0, &start.sql);
+        if self.undo == Undo::Savepoint && statements.fails_only_first() {
+            // No `SAVEPOINT member` (module documentation, "Members without a savepoint").
+            self.undo = Undo::Group;
+        } else {
+            statements.sql.insert_str(0, &start.sql);
+        }
         self.pending = statements;
         Ok(())
     }
@@ -513,12 +565,33 @@ impl WriteTx {
     /// transaction comes back, the writer lock still held and nothing pending, to be written
     /// again with the old items read (`Ok(Err(tx))`). The item-cache marks stay: the same
     /// items are marked again, with the same new values.
-    pub async fn commit_new(mut self) -> Result<Result<(), WriteTx>, ApiError> {
+    ///
+    /// A member without a savepoint ([`Undo::Group`]) sends its statements and joins its group
+    /// (or commits it) in a task of its own: dropped half-way, it would leave the whole group
+    /// to be rolled back (module documentation).
+    pub async fn commit_new(self) -> Result<Result<(), WriteTx>, ApiError> {
+        if self.undo != Undo::Group {
+            return self.commit_new_here().await;
+        }
+        tokio::spawn(self.commit_new_here())
+            .await
+            .map_err(|_| ApiError::internal("a write to the group's transaction failed"))?
+    }
+
+    async fn commit_new_here(mut self) -> Result<Result<(), WriteTx>, ApiError> {
         match self.send_last().await {
             Ok(hand_off) => self.end(hand_off).await.map(Ok),
             Err(sqlx::Error::Database(err)) if err.is_unique_violation() => {
+                let group = self.undo == Undo::Group;
                 let writer = self.writer();
-                writer.settle().await;
+                if group {
+                    // Its first statement failed and SQLite undid it; nothing else was run
+                    // (`StatementBatch::fails_only_first`, and a query stops at its first
+                    // failing statement).
+                    writer.nothing_to_undo();
+                } else {
+                    writer.settle().await;
+                }
                 let (undo, pending) = WriteTx::start(writer);
                 self.undo = undo;
                 self.pending = pending;
@@ -622,7 +695,8 @@ impl WriteTx {
     pub async fn end_unchanged(self) -> Result<(), ApiError> {
         match self.undo {
             Undo::Transaction => Ok(()),
-            Undo::Savepoint => self.commit().await,
+            // (A member without a savepoint only ever writes new items: `commit_new`.)
+            Undo::Savepoint | Undo::Group => self.commit().await,
         }
     }
 }
