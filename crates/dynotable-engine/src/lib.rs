@@ -279,8 +279,12 @@ impl Engine {
             Durability::PowerLoss => "PRAGMA synchronous = FULL",
         };
         sqlx::query(synchronous).execute(&mut writer).await?;
-        // Once per process: SQLite's freed journal memory stays in its heap (`sqlite_heap`).
-        sqlite_heap::keep_freed_memory(&mut writer).await;
+        if options.location.path().is_none() {
+            // Once per process, for an in-memory database, whose rollback journal is in memory
+            // and freed at every commit: that memory stays in its heap (`sqlite_heap`). A
+            // database file (the desktop app's) leaves the process's allocator as it is.
+            sqlite_heap::keep_freed_memory(&mut writer).await;
+        }
         // Two readers per core: a read's SQLite work is short, and each connection is a thread.
         let max_readers = std::thread::available_parallelism()
             .map_or(4, |n| n.get() * 2)

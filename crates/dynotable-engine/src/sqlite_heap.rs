@@ -27,6 +27,10 @@
 //! Elsewhere — another C library, or glibc with thresholds set by `mallopt` or
 //! `GLIBC_TUNABLES`, which turn the adjustment off — it is one allocation, once, and nothing
 //! else.
+//!
+//! It changes the allocator of the whole process, so the engine does it only when it opens an
+//! in-memory database (`dynotable-local --in-memory`, tests): the desktop app's engine, on a
+//! file, leaves its memory as it was.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
