@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use dynotable_app::dto::{AttributeValue, QueryInput};
-use dynotable_app::history::{HISTORY_LIMIT, HistoryRequest};
+use dynotable_app::history::{HISTORY_LIMIT, HistoryEntry, HistoryRequest};
 use dynotable_app::profiles::EMBEDDED_ID;
 use dynotable_app::secrets::MemoryStore;
 use dynotable_app::{App, ErrorCode};
@@ -25,6 +25,17 @@ fn query(table: &str, vehicle: &str) -> QueryInput {
         filter_values: None,
         exclusive_start_key: None,
     }
+}
+
+/// The partition-key value of each collection query in `history`, in its order.
+fn partition_values(history: &[HistoryEntry]) -> Vec<&AttributeValue> {
+    history
+        .iter()
+        .map(|h| match &h.request {
+            HistoryRequest::Collection { request } => &request.partition_value,
+            other => panic!("a collection query was recorded as {other:?}"),
+        })
+        .collect()
 }
 
 #[tokio::test]
@@ -49,13 +60,7 @@ async fn queries_run_are_remembered_newest_first_and_next_pages_are_not() {
     drop(app);
     let again = App::start_with("test", dir.path(), secrets);
     let history = again.query_history(EMBEDDED_ID, Some("Telemetry")).await.unwrap();
-    let vehicles: Vec<&AttributeValue> = history
-        .iter()
-        .map(|h| match &h.request {
-            HistoryRequest::Collection { request } => &request.partition_value,
-            other => panic!("a collection query was recorded as {other:?}"),
-        })
-        .collect();
+    let vehicles = partition_values(&history);
     assert_eq!(
         vehicles,
         [
@@ -96,13 +101,7 @@ async fn the_collections_views_box_reads_read_the_same_page_and_stay_out_of_the_
     assert_eq!(boxed.last_evaluated_key, queried.last_evaluated_key);
 
     let history = app.query_history(EMBEDDED_ID, Some("Telemetry")).await.unwrap();
-    let vehicles: Vec<&AttributeValue> = history
-        .iter()
-        .map(|h| match &h.request {
-            HistoryRequest::Collection { request } => &request.partition_value,
-            other => panic!("a collection query was recorded as {other:?}"),
-        })
-        .collect();
+    let vehicles = partition_values(&history);
     assert_eq!(
         vehicles,
         [
