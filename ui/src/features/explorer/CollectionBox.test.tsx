@@ -121,8 +121,11 @@ describe("CollectionBox", () => {
     setup();
     const speeds = () => itemRows().map((r) => within(r).getAllByRole("gridcell")[3]!.textContent);
     const header = () => screen.getAllByRole("columnheader").find((h) => h.textContent?.startsWith("speedKph"))!;
+    fireEvent.click(itemRows()[1]!);
     fireEvent.click(within(header()).getByRole("button"));
     expect(header().getAttribute("aria-sort")).toBe("descending");
+    // The selection does not jump to whatever item now stands where it was.
+    expect(itemRows().filter((r) => r.getAttribute("aria-selected") === "true")).toEqual([]);
     // 47.25 > 44 > 42; META has no speed and comes last.
     expect(speeds()).toEqual(["47.25", "44", "42", "absent"]);
     expect(screen.getByTestId("collection-sorted").textContent).toContain("Sorted in the app by speedKph, highest first");

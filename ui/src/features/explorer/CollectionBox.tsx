@@ -112,6 +112,8 @@ export function CollectionBox({
   const arrow = (name: string) => (sort?.name !== name ? "" : sort.descending ? " ↓" : " ↑");
   const itemRowIndexes = useMemo(() => rows.flatMap((row, i) => (row.kind === "item" ? [i] : [])), [rows]);
   const [selected, setSelected] = useState<number | null>(null); // an index into itemRowIndexes
+  // A new order moves every row: the selection (a position in it) is cleared, not moved to another item.
+  useEffect(() => setSelected(null), [sort]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const gridId = useId();
 
@@ -220,7 +222,7 @@ export function CollectionBox({
     selectedRow !== null && virtualizer.getVirtualItems().some((v) => v.index === selectedRow) ? rowId(selectedRow) : undefined;
 
   return (
-    <section className={`collection-box${flat ? " collection-flat" : ""}`} aria-label={flat ? title : `Item collection ${heading}`}>
+    <section className="collection-box" aria-label={flat ? title : `Item collection ${heading}`}>
       <header className="collection-heading">
         {partitionValue === null ? (
           <span className="collection-pk-value">{title}</span>
