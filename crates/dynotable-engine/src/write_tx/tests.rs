@@ -158,6 +158,15 @@ async fn a_failed_statement_fails_the_commit_and_leaves_nothing_written() {
 }
 
 /// Waits until `n` writers are queued for the writer lock.
+/// A request holding the writer with item `a` of keyspace 9 and its collection written, not
+/// yet committed: the first member of the group the test makes.
+async fn first_member_writing_a(engine: &Engine) -> WriteTx {
+    let mut first = engine.write_tx().await;
+    first.batch().put_entry(9, b"a", b"", b"", b"{}".to_vec(), 1);
+    first.batch().adjust_collection(9, b"a", None, Some(1));
+    first
+}
+
 async fn until_waiting(engine: &Engine, n: usize) {
     while engine.inner.writer.waiting() < n {
         tokio::task::yield_now().await;
@@ -168,9 +177,7 @@ async fn until_waiting(engine: &Engine, n: usize) {
 async fn a_failing_member_of_a_group_undoes_only_its_own_writes() {
     let engine = engine().await;
     let commits_before = engine.inner.writer.commits();
-    let mut first = engine.write_tx().await;
-    first.batch().put_entry(9, b"a", b"", b"", b"{}".to_vec(), 1);
-    first.batch().adjust_collection(9, b"a", None, Some(1));
+    let first = first_member_writing_a(&engine).await;
     // Two more requests queue behind the first: one fails, one succeeds.
     let failing = tokio::spawn({
         let engine = engine.clone();
@@ -453,9 +460,7 @@ async fn a_member_without_a_savepoint_that_meets_an_existing_item_leaves_the_gro
     assert!(tx.commit_new().await.unwrap().is_ok());
     let commits_before = engine.inner.writer.commits();
 
-    let mut first = engine.write_tx().await;
-    first.batch().put_entry(9, b"a", b"", b"", b"{}".to_vec(), 1);
-    first.batch().adjust_collection(9, b"a", None, Some(1));
+    let first = first_member_writing_a(&engine).await;
     let second = tokio::spawn({
         let engine = engine.clone();
         async move {
@@ -500,9 +505,7 @@ async fn a_member_without_a_savepoint_that_meets_an_existing_item_leaves_the_gro
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_member_without_a_savepoint_that_fails_later_rolls_back_its_group() {
     let engine = engine().await;
-    let mut first = engine.write_tx().await;
-    first.batch().put_entry(9, b"a", b"", b"", b"{}".to_vec(), 1);
-    first.batch().adjust_collection(9, b"a", None, Some(1));
+    let first = first_member_writing_a(&engine).await;
     let second = tokio::spawn({
         let engine = engine.clone();
         async move {
@@ -534,9 +537,7 @@ async fn a_member_without_a_savepoint_that_fails_later_rolls_back_its_group() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_member_without_a_savepoint_that_goes_away_leaves_its_group_whole() {
     let engine = engine().await;
-    let mut first = engine.write_tx().await;
-    first.batch().put_entry(9, b"a", b"", b"", b"{}".to_vec(), 1);
-    first.batch().adjust_collection(9, b"a", None, Some(1));
+    let first = first_member_writing_a(&engine).await;
     let second = tokio::spawn({
         let engine = engine.clone();
         async move {

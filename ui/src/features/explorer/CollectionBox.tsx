@@ -98,6 +98,7 @@ export function CollectionBox({
   loadError = null,
 }: CollectionBoxProps) {
   const [sort, setSort] = useState<ColumnSort | null>(null);
+  const [selected, setSelected] = useState<number | null>(null); // an index into itemRowIndexes
   const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
   const rows = useMemo(() => (sort === null ? collectionRows(pages) : sortedItemRows(pages, sort)), [pages, sort]);
   const flat = partitionValue === null;
@@ -105,15 +106,19 @@ export function CollectionBox({
   const margin = flat ? keys.partitionKey.name : (keys.sortKey?.name ?? null);
   const allColumns = useMemo(() => collectionColumns(keys, tableKeys, pages, flat), [keys, tableKeys, pages, flat]);
   const columns = useMemo(() => allColumns.filter((name) => !hidden.has(name)), [allColumns, hidden]);
+  // A new order moves every row: the selection (a position in it) is cleared, not moved to
+  // another item.
+  const changeSort = (next: ColumnSort | null) => {
+    setSort(next);
+    setSelected(null);
+  };
   // Highest first, then lowest first, then DynamoDB's order.
   const sortBy = (name: string) =>
-    setSort((current) => (current?.name !== name ? { name, descending: true } : current.descending ? { name, descending: false } : null));
+    changeSort(sort?.name !== name ? { name, descending: true } : sort.descending ? { name, descending: false } : null);
   const ariaSort = (name: string) => (sort?.name !== name ? undefined : sort.descending ? "descending" : "ascending");
   const arrow = (name: string) => (sort?.name !== name ? "" : sort.descending ? " ↓" : " ↑");
   const itemRowIndexes = useMemo(() => rows.flatMap((row, i) => (row.kind === "item" ? [i] : [])), [rows]);
-  const [selected, setSelected] = useState<number | null>(null); // an index into itemRowIndexes
-  // A new order moves every row: the selection (a position in it) is cleared, not moved to another item.
-  useEffect(() => setSelected(null), [sort]);
+
   const scrollRef = useRef<HTMLDivElement>(null);
   const gridId = useId();
 
@@ -268,7 +273,7 @@ export function CollectionBox({
         <p className="collection-sorted" role="status" data-testid="collection-sorted">
           Sorted in the app by <strong>{sort.name}</strong>, {sort.descending ? "highest first" : "lowest first"}: the{" "}
           {itemCountLabel(itemCount)} read, not DynamoDB's order, so no page marks.{" "}
-          <button type="button" onClick={() => setSort(null)}>
+          <button type="button" onClick={() => changeSort(null)}>
             DynamoDB's order
           </button>
         </p>

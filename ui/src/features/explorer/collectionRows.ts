@@ -10,7 +10,7 @@
 import type { AttributeValue, Item, KeySchema, QueryPage } from "./model";
 import { attributeText } from "../items/attributeValue";
 import { compareKeyValues } from "../../shared/attributeValue";
-import { formatCount } from "../../shared/format";
+import { formatCountOf } from "../../shared/format";
 
 export type CollectionRow =
   | { kind: "item"; item: Item; itemIndex: number; pageIndex: number }
@@ -142,5 +142,5 @@ export function pageEndLabel(page: QueryPage, keys: KeySchema, flat = false): st
 
 /** "1 item", "25 items". */
 export function itemCountLabel(n: number): string {
-  return `${formatCount(n)} ${n === 1 ? "item" : "items"}`;
+  return formatCountOf(n, "item");
 }
