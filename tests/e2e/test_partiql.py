@@ -43,11 +43,19 @@ def test_a_select_with_a_parameter_runs_with_ctrl_enter_and_shows_rows_and_capac
     rows = wait_for(window, "result rows", lambda d: [r for r in d.find_elements(By.CSS_SELECTOR, f'{SCREEN} [data-testid="partiql-row"]') if r.is_displayed()])
     assert "VEH#V-7741" in content(rows[0]), content(rows[0])
     # VEH#V-7741 has META and a reading a minute for a day: more than one page's worth of items.
-    assert "item" in content(summary), content(summary)
+    # 1 META + 1,440 readings (a reading a minute for a day), counted as people read counts.
+    assert content(summary).startswith("1,441 items"), content(summary)
     capacity = content(css(window, f'{SCREEN} [data-testid="partiql-capacity"]'))
     assert "Consumed capacity:" in capacity and "RCU" in capacity, capacity
     headers = [content(h) for h in window.find_elements(By.CSS_SELECTOR, f'{SCREEN} [role="columnheader"]')]
     assert headers[1:3] == ["vehicleId", "recordedAt"], headers
+    # Each column is as wide as its name and its values: every sort key on screen is whole, not
+    # "TS#2025-…", and so is every column's name.
+    cut = window.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].filter((c) => c.scrollWidth > c.clientWidth).map((c) => c.textContent)",
+        f'{SCREEN} [data-testid="partiql-row"] [role="gridcell"]:nth-child(3), {SCREEN} [role="columnheader"]',
+    )
+    assert cut == [], cut
     screenshots_light_and_dark(window, "partiql-editor")
 
 

@@ -9,7 +9,7 @@ import { useEffect, useState, type KeyboardEvent } from "react";
 import type { Profile, TableCapacity } from "../../ipc/bindings.gen";
 import { errorTitle } from "../../ipc/result";
 import { comboKeys, matchesShortcut, SHORTCUTS } from "../../app/shortcuts";
-import { formatUnits } from "../../shared/format";
+import { formatCount, formatCountOf, formatUnits } from "../../shared/format";
 import { ValueInput } from "../builder/ValueInput";
 import { PartiqlEditor } from "./PartiqlEditor";
 import { ResultCollections } from "./ResultCollections";
@@ -214,9 +214,9 @@ function Outcome({ p, keys, writes }: { p: ReturnType<typeof usePartiql>; keys: 
     <div className="partiql-outcome">
       <p className="partiql-summary" data-testid="partiql-summary">
         <span>
-          {count} {count === 1 ? "item" : "items"}
-          {outcome.pages > 1 && ` in ${outcome.pages} pages`}
-          {outcome.mode !== "statement" && ` from ${outcome.statements} statements`}
+          {formatCountOf(count, "item")}
+          {outcome.pages > 1 && ` in ${formatCount(outcome.pages)} pages`}
+          {outcome.mode !== "statement" && ` from ${formatCountOf(outcome.statements, "statement")}`}
         </span>
         <span data-testid="partiql-capacity">Consumed capacity: {capacityText(outcome.capacity, writes)}</span>
         {outcome.nextToken !== null && (

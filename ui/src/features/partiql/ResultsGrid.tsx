@@ -7,10 +7,13 @@ import { useMemo, useRef } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { AttributeValue } from "../../ipc/bindings.gen";
 
-type Item = { [name: string]: AttributeValue };
 import { attributeText, typeOf } from "../../shared/attributeValue";
 
+type Item = { [name: string]: AttributeValue };
+
 const ROW_HEIGHT = 28;
+/** How many rows a column's width is read from: enough for any page, bounded for a huge result. */
+const WIDTH_SAMPLE = 2000;
 
 /** The columns of a result: `keys` first (when present), then every other name as first seen. */
 export function resultColumns(items: readonly Item[], keys: readonly string[]): string[] {
@@ -18,6 +21,25 @@ export function resultColumns(items: readonly Item[], keys: readonly string[]): 
   for (const item of items) for (const name of Object.keys(item)) seen.add(name);
   const first = keys.filter((k) => seen.has(k));
   return [...first, ...[...seen].filter((n) => !first.includes(n))];
+}
+
+/**
+ * The grid's column template: the row number, then each column as wide as its name or its longest
+ * value in the first rows (6 to 40 characters; longer values end in "…" with the whole value on
+ * hover), so a sort key such as `TS#2025-03-14T08:00:00Z` is read whole.
+ */
+export function resultTemplate(items: readonly Item[], columns: readonly string[]): string {
+  const widths = columns.map((name) => {
+    let chars = 6;
+    for (let i = 0; i < Math.min(items.length, WIDTH_SAMPLE); i++) {
+      const value = items[i]![name];
+      if (value !== undefined) chars = Math.max(chars, attributeText(value).length);
+    }
+    // About 0.62 em a character of a value and 0.7 em of the bold name, and 1 em of padding.
+    const em = Math.max(Math.min(40, chars) * 0.62, Math.min(40, name.length) * 0.7);
+    return `${Math.ceil(em + 1)}em`;
+  });
+  return `3.5rem ${widths.length === 0 ? "12rem" : widths.join(" ")}`;
 }
 
 export function ResultsGrid({ items, keys }: { items: readonly Item[]; keys: readonly string[] }) {
@@ -30,8 +52,8 @@ export function ResultsGrid({ items, keys }: { items: readonly Item[]; keys: rea
     overscan: 12,
     useFlushSync: false,
   });
-  // Fixed column widths, so every row (each laid out on its own) lines up with the header.
-  const template = `3.5rem repeat(${Math.max(columns.length, 1)}, 12rem)`;
+  // One template for every row (each laid out on its own), so the rows line up with the header.
+  const template = useMemo(() => resultTemplate(items, columns), [items, columns]);
   return (
     <div className="partiql-grid" ref={scroller} role="grid" aria-label="Statement results" aria-rowcount={items.length + 1}>
       <div className="partiql-grid-row partiql-grid-head" role="row" style={{ gridTemplateColumns: template }}>
