@@ -170,6 +170,15 @@ def test_the_status_bar_keeps_its_figures_whole_with_a_table_open(window):
            });"""
     )
     assert cut == [], f"cut off or missing in the status bar: {cut}"
+    # Whatever the engine says (while it starts, "Loading the demo tables…" is long), the
+    # connection, the capacity and the version do not shrink: the data folder and the engine's
+    # state give way, whole in their titles.
+    shrink = window.execute_script(
+        """return Object.fromEntries(['active-connection', 'capacity-used', 'app-version', 'engine-state', 'data-dir']
+             .map((id) => [id, getComputedStyle(document.querySelector(`[data-testid="${id}"]`)).flexShrink]));"""
+    )
+    assert shrink == {"active-connection": "0", "capacity-used": "0", "app-version": "0", "engine-state": "1", "data-dir": "1"}, shrink
+    assert css(window, '[data-testid="engine-state"]').get_attribute("title").startswith("Embedded engine: ready · ")
     help_button = css(window, '[data-testid="help-updates"]')
     assert window.execute_script("const r = arguments[0].getBoundingClientRect(); return r.right <= window.innerWidth;", help_button)
 

@@ -162,7 +162,24 @@ def test_an_aws_tables_collections_come_from_a_scan_up_to_a_budget_kept_and_cont
     figures = text_of(driver, "table-figures")
     assert figures.startswith("400 items") and f"at least {read} collections" in figures, figures
     settled_run(driver)
+    # Fleet's sort keys are short ("META", "TS#00"); the sort-key column is still as wide as
+    # its name, which is read whole, as is every other column's.
+    headers = driver.execute_script(
+        "return [...document.querySelectorAll('.run-box-grid .grid-head [role=columnheader]')]"
+        ".map((h) => [h.textContent, h.scrollWidth > h.clientWidth])"
+    )
+    assert ["recordedAt", False] in headers and not [h for h in headers if h[1]], headers
     screenshot(driver, "collections-aws-partial.png")
+    # The status bar keeps the connection, the capacity and the version whole whatever the
+    # embedded engine is doing (here it is often still loading the demo, a long message: that
+    # message gives way, whole in its title).
+    cut = driver.execute_script(
+        """return ['active-connection', 'capacity-used', 'app-version'].filter((id) => {
+             const el = document.querySelector(`[data-testid="${id}"]`);
+             return el === null || el.scrollWidth > el.clientWidth;
+           });"""
+    )
+    assert cut == [], (cut, text_of(driver, "engine-state"))
 
     # Continued with room to finish: every collection, the statistics whole.
     set_budget(driver, "200")

@@ -1,7 +1,7 @@
 import type { AppInfo } from "../ipc/bindings.gen";
 import { errorTitle, type Loadable, type UiError } from "../ipc/result";
 import { useCapacityTotals } from "./capacity";
-import { formatUnits } from "../shared/format";
+import { formatCountOf, formatUnits } from "../shared/format";
 import type { ThemeChoice } from "./theme";
 
 /**
@@ -71,21 +71,24 @@ export function StatusBar({
 
 function AppInfoItems({ info }: { info: AppInfo }) {
   const { engine } = info;
+  const detail =
+    engine.state === "ready"
+      ? engine.tableCount !== null
+        ? ` · ${formatCountOf(engine.tableCount, "table")}`
+        : ""
+      : engine.message !== null
+        ? ` · ${engine.message}`
+        : "";
   return (
     <>
       <span data-testid="app-version">DynoTable {info.version}</span>
-      <span data-testid="engine-state" className={`engine-state engine-${engine.state}`}>
+      <span data-testid="engine-state" className={`engine-state engine-${engine.state}`} title={`Embedded engine: ${engine.state}${detail}`}>
         Embedded engine: {engine.state}
-        {engine.state === "ready" && engine.tableCount !== null && ` · ${tableCountLabel(engine.tableCount)}`}
-        {engine.state !== "ready" && engine.message !== null && ` · ${engine.message}`}
+        {detail}
       </span>
       <span data-testid="data-dir" className="data-dir" title={info.enginePath}>
         Data: {info.dataDir}
       </span>
     </>
   );
-}
-
-function tableCountLabel(count: number): string {
-  return count === 1 ? "1 table" : `${count} tables`;
 }

@@ -58,8 +58,10 @@ export function useGrid(keys: KeySchema, items: Item[]): Grid {
 
 /** The grid of these columns, the sort-key column as wide as `sortKeyChars` characters. */
 export function gridOf(keys: KeySchema, columns: string[], sortKeyChars: number): Grid {
-  // (The sort key is drawn in a monospace face, about 0.62 em a character.)
-  const sortKeyWidth = `${Math.ceil(Math.min(48, sortKeyChars) * 0.62 + 1)}em`;
+  // (The sort key and its name are drawn in a monospace face, about 0.62 em a character; the
+  // column is never narrower than its name, so "recordedAt" stays whole over "META" and "TS#00".)
+  const chars = Math.max(sortKeyChars, keys.sortKey?.name.length ?? 0);
+  const sortKeyWidth = `${Math.ceil(Math.min(48, chars) * 0.62 + 1)}em`;
   const template = `${keys.sortKey === null ? "" : `${sortKeyWidth} `}repeat(${Math.max(1, columns.length)}, minmax(5.5rem, 1fr))`;
   return { columns, style: { gridTemplateColumns: template } };
 }
