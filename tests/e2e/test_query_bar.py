@@ -190,3 +190,11 @@ def test_a_scan_from_the_bar_walks_every_collection_and_shows_what_it_returned_i
     dropped = content(css(items_view, '[data-testid="scan-dropped"]'))
     assert dropped.startswith(f"{10_710 - returned:,} items read but not returned"), dropped
     screenshot(window, "items-scan-flat.png")
+    # The Collections view: the scan read the whole table, so every box drawn is marked read, none
+    # faded as unread, its filter notwithstanding; each says what the scan returned from it.
+    open_view(window, "collections")
+    marks = wait_for(window, "the boxes the scan read", lambda d: [
+        (b.get_attribute("data-read"), content(css(b, '[data-testid="box-walked-note"]')) if b.find_elements(By.CSS_SELECTOR, '[data-testid="box-walked-note"]') else None)
+        for b in d.find_elements(By.CSS_SELECTOR, f'{SCREEN} [data-testid="collection-run-box"]')
+    ])
+    assert all(read == "walked" and note is not None and (note.startswith("The scan returned ") or note == "The scan read this collection; its filter returned none of it.") for read, note in marks), marks

@@ -609,7 +609,11 @@ const Box = memo(function Box({
       )}
       {read?.role === "walked" && (
         <p className="run-box-read-note" data-testid="box-walked-note">
-          The scan read {formatCount(read.items)} {read.items === 1 ? "item" : "items"} here.
+          {read.items === null
+            ? "The scan read this collection."
+            : read.items === 0
+              ? "The scan read this collection; its filter returned none of it."
+              : `The scan returned ${formatCountOf(read.items, "item")} from here.`}
         </p>
       )}
       {read?.role === "read" ? (

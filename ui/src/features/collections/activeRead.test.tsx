@@ -176,12 +176,29 @@ describe("the active read in the Collections view", () => {
     expect(height).toBeGreaterThanOrEqual(5000 * 27);
   });
 
-  it("marks the boxes a Scan has walked with the items it met there, and fades the rest", () => {
-    const active: ActiveRead = { kind: "scan", seen: new Map([[collectionKey({ S: "VEH#V-9001" }), 12]]), running: true };
+  it("marks the boxes a running Scan returned items from, and leaves the others unmarked, not faded", () => {
+    // A box it returned nothing from may be one it read and filtered out, or one it has not
+    // reached: neither is drawn as unread.
+    const active: ActiveRead = { kind: "scan", returned: new Map([[collectionKey({ S: "VEH#V-9001" }), 12]]), completed: false, attributed: true };
     render(<CollectionsView table={table} data={data()} onOpen={() => {}} rowsPerBox={20} activeRead={active} />);
     expect(boxOf("VEH#V-9001").getAttribute("data-read")).toBe("walked");
-    expect(within(boxOf("VEH#V-9001")).getByTestId("box-walked-note").textContent).toBe("The scan read 12 items here.");
-    expect(boxOf("VEH#V-1007").getAttribute("data-read")).toBe("faded");
+    expect(within(boxOf("VEH#V-9001")).getByTestId("box-walked-note").textContent).toBe("The scan returned 12 items from here.");
+    expect(boxOf("VEH#V-1007").getAttribute("data-read")).toBeNull();
+    expect(within(boxOf("VEH#V-1007")).queryByTestId("box-walked-note")).toBeNull();
+  });
+
+  it("marks every box read once a filtered Scan has read the whole table, those it returned nothing from too", () => {
+    const active: ActiveRead = { kind: "scan", returned: new Map([[collectionKey({ S: "VEH#V-9001" }), 1]]), completed: true, attributed: true };
+    render(<CollectionsView table={table} data={data()} onOpen={() => {}} rowsPerBox={20} activeRead={active} />);
+    expect(within(boxOf("VEH#V-9001")).getByTestId("box-walked-note").textContent).toBe("The scan returned 1 item from here.");
+    expect(boxOf("VEH#V-1007").getAttribute("data-read")).toBe("walked");
+    expect(within(boxOf("VEH#V-1007")).getByTestId("box-walked-note").textContent).toBe("The scan read this collection; its filter returned none of it.");
+  });
+
+  it("claims no counts by box when the Scan's projection left out the partition key", () => {
+    const active: ActiveRead = { kind: "scan", returned: new Map(), completed: true, attributed: false };
+    render(<CollectionsView table={table} data={data()} onOpen={() => {}} rowsPerBox={20} activeRead={active} />);
+    expect(screen.getAllByTestId("box-walked-note").every((n) => n.textContent === "The scan read this collection.")).toBe(true);
   });
 
   it("draws no read marks without an active read", () => {

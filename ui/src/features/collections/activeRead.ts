@@ -2,7 +2,10 @@
  * "The active read": what the query bar last ran, as the Collections view draws it. A Query reads
  * exactly one box (one partition-key value), so that box is highlighted with the items the Query
  * returned, its page cuts and what its filter dropped, and every other box is faded. A Scan walks
- * every box: the boxes it has read so far are marked with how many of their items it met.
+ * every box: a box it returned items from is marked with how many; once it has read the whole
+ * table, every box is marked read, those its filter returned nothing from too. While it runs, a
+ * box it has returned nothing from is left as it is: read and filtered out, or not read yet, the
+ * items returned cannot tell.
  */
 import type { QueryPage } from "../../ipc/bindings.gen";
 import type { DroppedPage } from "../../shared/droppedItems";
@@ -21,9 +24,15 @@ export type ActiveRead =
     }
   | {
       kind: "scan";
-      /** Items the scan met in each box so far, by box key. */
-      seen: ReadonlyMap<string, number>;
-      running: boolean;
+      /** Items the scan returned from each box so far, by box key. */
+      returned: ReadonlyMap<string, number>;
+      /** Whether the scan read every item of the table (or index) to its end. */
+      completed: boolean;
+      /**
+       * Whether every item returned named its box: false when the projection left out the
+       * partition key, and the items returned cannot be counted by box.
+       */
+      attributed: boolean;
     };
 
 /** How one box stands in the active read. */
@@ -35,7 +44,10 @@ export type BoxRead =
       dropped: ReadonlyMap<number, DroppedPage>;
       showDropped: ((page: number) => void) | null;
     }
-  | { role: "walked"; items: number } | { role: "faded" } | null;
+  /** `items`: how many the scan returned from the box, null when that cannot be told. */
+  | { role: "walked"; items: number | null }
+  | { role: "faded" }
+  | null;
 
 export function boxRead(active: ActiveRead | null | undefined, key: string): BoxRead {
   if (active === null || active === undefined) return null;
@@ -43,8 +55,10 @@ export function boxRead(active: ActiveRead | null | undefined, key: string): Box
     if (active.key !== key) return { role: "faded" };
     return { role: "read", pages: active.pages, loading: active.loading, dropped: active.dropped, showDropped: active.showDropped };
   }
-  const items = active.seen.get(key);
-  return items === undefined ? { role: "faded" } : { role: "walked", items };
+  const items = active.returned.get(key);
+  if (items !== undefined) return { role: "walked", items };
+  if (!active.completed) return null;
+  return { role: "walked", items: active.attributed ? 0 : null };
 }
 
 /** Whether two box reads draw the same. */

@@ -215,16 +215,20 @@ export function TableScreen({
     }
     const keysRead = table.status !== "ok" ? null : readIndex === null ? table.data.keys : (table.data.indexes.find((i) => i.name === readIndex)?.keys ?? null);
     const pk = keysRead?.partitionKey.name ?? null;
-    const seen = new Map<string, number>();
+    const returned = new Map<string, number>();
+    let attributed = true;
     for (const page of run.pages) {
       for (const item of page.items) {
         const value = pk === null ? undefined : item[pk];
-        if (value === undefined) continue;
+        if (value === undefined) {
+          attributed = false;
+          continue;
+        }
         const key = collectionKey(value);
-        seen.set(key, (seen.get(key) ?? 0) + 1);
+        returned.set(key, (returned.get(key) ?? 0) + 1);
       }
     }
-    return { kind: "scan", seen, running: run.running };
+    return { kind: "scan", returned, completed: run.summary?.end === "completed", attributed };
   }, [run, readKey, readIndex, groupBy, table, dropped.dropped, dropped.show, paid]);
 
   // Alt+1 … Alt+9 and Ctrl+Enter: only the table screen on show answers (the others stay
