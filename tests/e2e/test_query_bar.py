@@ -153,6 +153,20 @@ def test_a_filtered_query_draws_what_its_filter_dropped_struck_through_in_the_bo
     screenshot(window, "query-bar-dropped-rows.png")
 
 
+def test_a_query_for_a_key_with_no_collection_says_so_in_the_collections_view(window):
+    """Point 2: a Query for a partition-key value no item has reads no box; the view says so
+    rather than fading every box with nothing highlighted."""
+    open_table(window, "Telemetry")
+    present(window, f'{SCREEN} [data-testid="collection-run-box"]', "the first collection boxes")
+    bar = present(window, f'{SCREEN} [data-testid="query-bar"]', "Telemetry's query bar")
+    type_into(window, css(bar, '[data-testid="qb-pk"]'), "VEH#V-0000", "a partition-key value no item has")
+    css(bar, '[data-testid="qb-pk"]').send_keys(Keys.CONTROL, Keys.ENTER)
+    note = wait_for(window, "the view's note", lambda d: d.find_elements(By.CSS_SELECTOR, f'{SCREEN} [data-testid="collections-not-found"]'))
+    assert content(note[0]) == "No collection vehicleId = VEH#V-0000: no item of Telemetry has this key, so a Query for it returns nothing.", content(note[0])
+    summary = wait_for(window, "the bar's summary", lambda d: content(css(bar, '[data-testid="qb-summary"]')) or None)
+    assert summary.startswith("0 returned of 0 read"), summary
+
+
 def test_a_scan_from_the_bar_walks_every_collection_and_shows_what_it_returned_in_one_flat_grid(window):
     """Point 2 and 3: a Scan from the bar reads every collection with its progress and cost; the
     Items view draws the items it returned as one flat grid across collections (the partition key

@@ -442,6 +442,27 @@ describe("CollectionsView", () => {
     expect(source.collectionPosition).toHaveBeenCalledWith("embedded", "Telemetry", null, { S: "VEH#V-150" });
   });
 
+  it("says so when the key asked for holds no collection, rather than only fading every box", async () => {
+    const source = fakeSource([stat("VEH#V-7741", 41, 4000), stat("VEH#V-7742", 2, 200)]);
+    const { rerender } = renderHarness({ source });
+    await waitFor(() => expect(boxes().length).toBe(2));
+    expect(screen.queryByTestId("collections-not-found")).toBeNull();
+    rerender(
+      <CapacityProvider>
+        <Harness source={source} reveal={{ value: { S: "VEH#V-0000" }, n: 1 }} />
+      </CapacityProvider>,
+    );
+    const note = await screen.findByTestId("collections-not-found");
+    expect(note.textContent).toBe("No collection vehicleId = VEH#V-0000: no item of Telemetry has this key, so a Query for it returns nothing.");
+    // A key that is there takes the note away.
+    rerender(
+      <CapacityProvider>
+        <Harness source={source} reveal={{ value: { S: "VEH#V-7742" }, n: 2 }} />
+      </CapacityProvider>,
+    );
+    await waitFor(() => expect(screen.queryByTestId("collections-not-found")).toBeNull());
+  });
+
   it("regroups the same items by a GSI: its own collections, sparse items absent, projected columns marked", async () => {
     const fleet: TableDescription = {
       ...telemetry,

@@ -374,6 +374,16 @@ export function CollectionsView({
       </div>
       {grouping !== null && <IndexNote table={table} index={grouping} />}
       {gate}
+      {reveal !== null && revealed !== null && revealed.n === reveal.n && revealed.index < 0 && (
+        // A Query (or a click) named a key the run does not hold: said, rather than every box
+        // faded with nothing highlighted.
+        <p className="collections-not-found" role="status" data-testid="collections-not-found">
+          No collection {keys.partitionKey.name} = <span className="run-box-pk-value">{attributeText(reveal.value)}</span>
+          {gate !== undefined && gate !== null
+            ? " among the collections read so far."
+            : `: no item of ${grouping === null ? table.name : grouping.name} has this key, so a Query for it returns nothing.`}
+        </p>
+      )}
       {data.listError !== null && !(gate !== null && data.listError.code === "NOT_FOUND") && (
         <p className="run-box-error" role="alert" data-testid="collections-list-error">
           The collections could not be listed: {data.listError.message}
