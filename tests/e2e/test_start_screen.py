@@ -35,7 +35,7 @@ def step(window, number: int):
 def test_the_start_screen_walks_the_demo_story_into_the_real_views(window):
     """Step 1 opens Telemetry's Collections view on VEH#V-7741's box, META before its readings;
     step 3 regroups the same view by ByDepot; step 2 runs the ten-minute window and shows its
-    cost; step 4 shows CustomerOrders' LSI gauges."""
+    cost; step 4 shows CustomerOrders' LSI gauges; step 5 flags VEH#V-7741 as a hot partition."""
     screen = start_screen(window)
     titles = [content(h) for h in screen.find_elements(By.CSS_SELECTOR, ".start-step h2")]
     assert titles == [
@@ -80,6 +80,24 @@ def test_the_start_screen_walks_the_demo_story_into_the_real_views(window):
     wait_for(window, "CustomerOrders' Indexes view selected",
              lambda d: css(d, f'{orders} [data-testid="view-tab-indexes"]').get_attribute("aria-selected") == "true")
     present(window, f'{orders} meter[aria-label="Collection size against the 10 GB limit"]', "an LSI gauge")
+
+    # Step 5: the hot partition. Telemetry's Cost view, its hot-partition check set to 50,000
+    # reads a second spread as the items are: VEH#V-7741 (1,441 of 10,710 items) is flagged.
+    step(window, 5)
+    wait_for(window, "Telemetry's Cost view selected again",
+             lambda d: css(d, f'{telemetry} [data-testid="view-tab-cost"]').get_attribute("aria-selected") == "true")
+    hot = f'{telemetry} section[aria-label="Hot partitions"]'
+    reads = css(window, hot).find_element(By.XPATH, './/label[text()="Reads per second"]/following-sibling::input')
+    assert reads.get_attribute("value") == "50000", reads.get_attribute("value")
+    flagged = wait_for(window, "the hot key flagged", lambda d: [
+        content(r) for r in d.find_elements(By.CSS_SELECTOR, f'{hot} [data-testid="hot-key"].hot-row-over')
+    ])
+    assert len(flagged) == 1 and flagged[0].startswith("VEH#V-7741") and "Throttles" in flagged[0], flagged
+    assert content(css(window, f'{hot} .hot-summary')).startswith("1 key would throttle."), content(css(window, f'{hot} .hot-summary'))
+    # Brought into view for the user to see.
+    assert window.execute_script("const r = arguments[0].getBoundingClientRect(); return r.top >= 0 && r.top < window.innerHeight;", css(window, hot))
+    settle()
+    screenshot(window, "start-step-hot-partition.png")
 
 
 def test_the_start_screen_is_dismissed_and_comes_back_from_help(window):

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCountOf, formatShare, middleEllipsis } from "./format";
+import { formatCountOf, formatShare, formatUnits, middleEllipsis } from "./format";
 
 describe("middleEllipsis", () => {
   it("leaves a label that fits whole, and cuts a long one in the middle, keeping its end", () => {
@@ -29,5 +29,16 @@ describe("formatCountOf", () => {
     expect(formatCountOf(1, "request")).toBe("1 request");
     expect(formatCountOf(1204, "read")).toBe("1,204 reads");
     expect(formatCountOf(2, "entry", "entries")).toBe("2 entries");
+  });
+});
+
+describe("formatUnits", () => {
+  it("keeps halves, rounds other fractions to two digits, and groups the whole part", () => {
+    expect(formatUnits(0.5)).toBe("0.5");
+    expect(formatUnits(16.5)).toBe("16.5");
+    expect(formatUnits(1 / 3)).toBe("0.33");
+    expect(formatUnits(25000)).toBe("25,000");
+    expect(formatUnits(3363.675)).toBe("3,363.68");
+    expect(formatUnits(1234567.5)).toBe("1,234,567.5");
   });
 });

@@ -23,9 +23,15 @@ export function formatCount(count: number): string {
   return wholeNumber.format(Math.round(count));
 }
 
-/** Capacity units as DynamoDB reports them: halves are real (0.5 RCU), more digits are not. */
+/**
+ * Capacity units as DynamoDB reports them: halves are real (0.5 RCU), more digits are not; the
+ * whole part grouped for people (25,000 RCU, 3,363.68 RCU).
+ */
 export function formatUnits(units: number): string {
-  return Number.isInteger(units * 2) ? String(units) : units.toFixed(2);
+  const text = Number.isInteger(units * 2) ? String(units) : units.toFixed(2);
+  const point = text.indexOf(".");
+  const whole = point < 0 ? text : text.slice(0, point);
+  return wholeNumber.format(Number(whole)) + (point < 0 ? "" : text.slice(point));
 }
 
 /**

@@ -21,4 +21,6 @@ export type TableIntent = {
   request?: ReadRequest;
   /** The collection map shown. */
   showMap?: boolean;
+  /** The Cost view's hot-partition check set to this many reads a second, and brought into view. */
+  hotReadsPerSecond?: number;
 };

@@ -9,7 +9,7 @@ import { commands } from "../../ipc/commands";
 import type { QueryEstimate, QueryInput, QueryPage, TableDescription } from "../../ipc/bindings.gen";
 import { EstimatePanel, type EstimateSource } from "./EstimatePanel";
 import { MonthlyCost, type MonthlyCostSource } from "./MonthlyCost";
-import { HotPartitions, type HotPartitionsSource } from "./HotPartitions";
+import { HotPartitions, type HotLoad, type HotPartitionsSource } from "./HotPartitions";
 import "./CostPanel.css";
 
 export type CostSource = EstimateSource & MonthlyCostSource & HotPartitionsSource;
@@ -21,10 +21,12 @@ export type CostPanelProps = {
   query: QueryInput | null;
   /** The last page that query returned (with its ConsumedCapacity); `null` before it runs. */
   lastPage: QueryPage | null;
+  /** A load asked for from outside (the start screen's hot-partition step). */
+  hotLoad?: HotLoad | null;
   source?: CostSource;
 };
 
-export function CostPanel({ profileId, table, query, lastPage, source = commands }: CostPanelProps) {
+export function CostPanel({ profileId, table, query, lastPage, hotLoad = null, source = commands }: CostPanelProps) {
   const [estimate, setEstimate] = useState<QueryEstimate | null>(null);
   // Price one read as the first page of the estimated query costs, in the consistency asked for.
   const readUnits = estimate?.firstPage.total ?? 0.5;
@@ -32,7 +34,7 @@ export function CostPanel({ profileId, table, query, lastPage, source = commands
     <div className="cost-panel">
       <EstimatePanel profileId={profileId} query={query} lastPage={lastPage} onEstimate={setEstimate} source={source} />
       <MonthlyCost readUnitsPerRequest={readUnits} storedBytes={table.sizeBytes} source={source} />
-      <HotPartitions profileId={profileId} table={table.name} readUnitsPerRequest={readUnits} source={source} />
+      <HotPartitions profileId={profileId} table={table.name} readUnitsPerRequest={readUnits} load={hotLoad} source={source} />
     </div>
   );
 }

@@ -3,6 +3,7 @@
  * docs/dynamodb-rules.md it applies as a small chip. The UI never rewrites them.
  */
 import type { ExplanationLine } from "../../ipc/bindings.gen";
+import { formatUnits } from "../../shared/format";
 import "./Explanation.css";
 
 export function Explanation({ lines, label }: { lines: ExplanationLine[]; label?: string }) {
@@ -26,6 +27,6 @@ export function Explanation({ lines, label }: { lines: ExplanationLine[]; label?
 /** Units as DynamoDB reports them, with "≈" when the figure rests on average sizes. */
 export function unitsText(units: number | null, exact = true): string {
   if (units === null) return "—";
-  const text = Number.isInteger(units * 2) ? String(units) : units.toFixed(2);
+  const text = formatUnits(units);
   return exact ? text : `≈ ${text}`;
 }

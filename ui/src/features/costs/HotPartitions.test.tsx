@@ -54,7 +54,19 @@ describe("HotPartitions", () => {
     render(<HotPartitions profileId="embedded" table="Telemetry" source={fake} />);
     fireEvent.change(screen.getByLabelText("Writes per second"), { target: { value: "5000" } });
     await waitFor(() => expect(screen.getByTestId("hot-key").textContent).toContain("Throttles"));
-    expect(screen.getByText(/1 key\(s\) would throttle/)).not.toBeNull();
+    expect(screen.getByText(/^1 key would throttle\./)).not.toBeNull();
     expect(screen.getByLabelText("Write units on VEH#V-7741")).not.toBeNull();
+  });
+
+  it("takes a read rate set from outside, shows it in its input and brings itself into view", async () => {
+    const fake = source();
+    const scrolled = vi.fn();
+    Element.prototype.scrollIntoView = scrolled;
+    const { rerender } = render(<HotPartitions profileId="embedded" table="Telemetry" source={fake} />);
+    await waitFor(() => expect(fake.hotPartitions).toHaveBeenLastCalledWith("embedded", "Telemetry", expect.objectContaining({ readsPerSecond: 1000 })));
+    rerender(<HotPartitions profileId="embedded" table="Telemetry" source={fake} load={{ readsPerSecond: 50_000, n: 1 }} />);
+    await waitFor(() => expect(fake.hotPartitions).toHaveBeenLastCalledWith("embedded", "Telemetry", expect.objectContaining({ readsPerSecond: 50_000 })));
+    expect((screen.getByLabelText("Reads per second") as HTMLInputElement).value).toBe("50000");
+    expect(scrolled).toHaveBeenCalledTimes(1);
   });
 });

@@ -4,21 +4,25 @@
  * per-partition ceilings of 3,000 RCU and 1,000 WCU, the keys that would throttle flagged. The
  * spreading is done in Rust (`hot_partitions`, rule B.11).
  */
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { commands } from "../../ipc/commands";
 import type { HotPartitionReport, KeyLoad, KeySpread } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
-import { formatCount } from "../../shared/format";
+import { formatCount, formatCountOf } from "../../shared/format";
 import { Explanation, unitsText } from "./Explanation";
 import "./HotPartitions.css";
 
 export type HotPartitionsSource = Pick<typeof commands, "hotPartitions">;
+
+/** A read rate set from outside (a new `n` each time), the section then brought into view. */
+export type HotLoad = { readsPerSecond: number; n: number };
 
 export type HotPartitionsProps = {
   profileId: string;
   table: string;
   readUnitsPerRequest?: number;
   writeUnitsPerRequest?: number;
+  load?: HotLoad | null;
   source?: HotPartitionsSource;
 };
 
@@ -44,8 +48,8 @@ function Rate({ label, value, onChange }: { label: string; value: number; onChan
   );
 }
 
-export function HotPartitions({ profileId, table, readUnitsPerRequest = 0.5, writeUnitsPerRequest = 1, source = commands }: HotPartitionsProps) {
-  const [reads, setReads] = useState(1000);
+export function HotPartitions({ profileId, table, readUnitsPerRequest = 0.5, writeUnitsPerRequest = 1, load = null, source = commands }: HotPartitionsProps) {
+  const [reads, setReads] = useState(load?.readsPerSecond ?? 1000);
   const [readUnits, setReadUnits] = useState(readUnitsPerRequest);
   const [writes, setWrites] = useState(100);
   const [writeUnits, setWriteUnits] = useState(writeUnitsPerRequest);
@@ -54,6 +58,12 @@ export function HotPartitions({ profileId, table, readUnitsPerRequest = 0.5, wri
   const [report, setReport] = useState<Loadable<HotPartitionReport, UiError> | null>(null);
 
   useEffect(() => setReadUnits(readUnitsPerRequest), [readUnitsPerRequest]);
+  const section = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (load === null) return;
+    setReads(load.readsPerSecond);
+    section.current?.scrollIntoView({ block: "start" });
+  }, [load?.n]);
   useEffect(() => setWriteUnits(writeUnitsPerRequest), [writeUnitsPerRequest]);
 
   useEffect(() => {
@@ -76,10 +86,11 @@ export function HotPartitions({ profileId, table, readUnitsPerRequest = 0.5, wri
 
   const spreadId = useId();
   return (
-    <section className="hot-partitions" aria-label="Hot partitions">
+    <section className="hot-partitions" aria-label="Hot partitions" ref={section}>
       <h3>Hot partitions</h3>
       <div className="hot-inputs">
-        <Rate label="Reads per second" value={reads} onChange={setReads} />
+        {/* (A rate set from outside draws its input again with the new value.) */}
+        <Rate key={`reads-${load?.n ?? 0}`} label="Reads per second" value={load?.readsPerSecond ?? reads} onChange={setReads} />
         <Rate label="RCU per read" value={readUnits} onChange={setReadUnits} />
         <Rate label="Writes per second" value={writes} onChange={setWrites} />
         <Rate label="WCU per write" value={writeUnits} onChange={setWriteUnits} />
@@ -126,7 +137,7 @@ function Report({ report }: { report: HotPartitionReport }) {
     <div>
       <p className={report.throttlingKeys > 0 ? "hot-summary hot-over" : "hot-summary"} role="status">
         {report.throttlingKeys > 0
-          ? `${formatCount(report.throttlingKeys)} key(s) would throttle.`
+          ? `${formatCountOf(report.throttlingKeys, "key")} would throttle.`
           : "No key goes past a partition's ceiling."}{" "}
         <span className="muted">
           Table: {unitsText(report.tableReadUnits)} RCU, {unitsText(report.tableWriteUnits)} WCU a second.

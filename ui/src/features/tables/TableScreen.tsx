@@ -29,6 +29,7 @@ import { TableSettings } from "./TableSettings";
 import { QueryHistory } from "./QueryHistory";
 import { CodePanel } from "../builder/CodePanel";
 import { CostPanel, type CostSource } from "../costs/CostPanel";
+import type { HotLoad } from "../costs/HotPartitions";
 import { IndexesView, type IndexesSource } from "../indexes/IndexesView";
 import type { BuilderSource } from "../builder/source";
 import { WriteEstimate } from "../costs/WriteEstimate";
@@ -270,6 +271,7 @@ export function TableScreen({
   // (once the table is described: the query bar builds its request from the key schema).
   const carriedOut = useRef(0);
   const described = table.status === "ok";
+  const [hotLoad, setHotLoad] = useState<HotLoad | null>(null);
   useEffect(() => {
     if (intent === null || !described || carriedOut.current === intent.n) return;
     carriedOut.current = intent.n;
@@ -279,6 +281,7 @@ export function TableScreen({
     if (intent.reveal !== undefined) setReveal((r) => ({ value: intent.reveal!, n: (r?.n ?? 0) + 1 }));
     if (intent.query !== undefined) runInput(intent.query);
     if (intent.request !== undefined) model.loadRequest(intent.request, true);
+    if (intent.hotReadsPerSecond !== undefined) setHotLoad({ readsPerSecond: intent.hotReadsPerSecond, n: intent.n });
     // One intent is carried out once: `n` names it.
   }, [intent?.n, described]);
 
@@ -629,6 +632,7 @@ export function TableScreen({
               table={description}
               query={model.ranInput ?? model.queryInput}
               lastPage={model.ranInput !== null ? (queryPages.at(-1) ?? null) : null}
+              hotLoad={hotLoad}
               source={source}
             />
           </section>

@@ -94,11 +94,11 @@ describe("TransferPanel", () => {
     fireEvent.click(screen.getByRole("button", { name: "Estimate the import" }));
     await waitFor(() =>
       expect(screen.getByTestId("import-estimate").textContent).toBe(
-        "Importing 1,441 items takes 58 BatchWriteItem requests and 2500 WCU (1441 for the table, 1059 for ByDepot).",
+        "Importing 1,441 items takes 58 BatchWriteItem requests and 2,500 WCU (1,441 for the table, 1,059 for ByDepot).",
       ),
     );
     fireEvent.click(screen.getByRole("button", { name: "Import" }));
-    await waitFor(() => expect(screen.getByTestId("transfer-done").textContent).toBe("Imported 1,441 items: 1441 capacity units consumed."));
+    await waitFor(() => expect(screen.getByTestId("transfer-done").textContent).toBe("Imported 1,441 items: 1,441 capacity units consumed."));
     expect(fake.importItems).toHaveBeenCalledWith("embedded", expect.stringMatching(/^transfer-/), "Telemetry", "dynamodbJson", "file-1-t.ddb.jsonl", expect.anything());
   });
 
@@ -128,7 +128,7 @@ describe("TransferPanel", () => {
     render(<TransferPanel profileId="aws" table="Telemetry" query={null} readOnly={false} source={fake} makeChannel={channel} />);
     const shown = await screen.findByTestId("export-estimate");
     expect(fake.estimateExport).toHaveBeenCalledWith("aws", { kind: "table", table: "Telemetry" });
-    expect(shown.textContent).toContain("Exporting reads about 1,000,000 items (200 MB) in 200 pages: at most 25700.5 RCU, eventually consistent.");
+    expect(shown.textContent).toContain("Exporting reads about 1,000,000 items (200 MB) in 200 pages: at most 25,700.5 RCU, eventually consistent.");
     expect(shown.textContent).toContain("refreshed about every six hours");
     fireEvent.change(screen.getByLabelText("Read budget (RCU)"), { target: { value: "640" } });
     expect(screen.getByTestId("export-budget").textContent).toContain("The budget of 640 RCU covers about 2 % of that: the export stops once it has consumed the budget");
@@ -192,7 +192,7 @@ describe("TransferPanel", () => {
     act(() => report({ stage: "transferring", items: 250_000, expectedItems: 1_000_000, capacityUnits: 6400, retries: 0 }));
     expect(bar().value).toBe(250_000);
     expect(bar().max).toBe(1_000_000);
-    expect(screen.getByTestId("transfer-progress").textContent).toContain("Transferring: 250,000 of 1,000,000 items · 6400 capacity units");
+    expect(screen.getByTestId("transfer-progress").textContent).toContain("Transferring: 250,000 of 1,000,000 items · 6,400 capacity units");
     act(() => report({ stage: "finishing", items: 10_000, expectedItems: 1_000_000, capacityUnits: 25600, retries: 0 }));
     expect(screen.getByTestId("transfer-progress").textContent).toContain("Writing the CSV rows: 10,000 of 1,000,000 items");
     fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
