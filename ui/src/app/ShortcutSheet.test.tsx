@@ -34,6 +34,15 @@ describe("ShortcutSheet", () => {
     for (const id of ["open-table", "run-query", "next-page", "edit-item", "close-tab"]) {
       expect(dialog.querySelector(`tr[data-shortcut="${id}"]`)).not.toBeNull();
     }
+    // The keys that work where the focus is: the tab and view strips, a row's check, a nested
+    // value, the collection map.
+    const keysOf = (id: string) => [...dialog.querySelectorAll(`tr[data-shortcut="${id}"] kbd`)].map((k) => k.textContent);
+    expect(keysOf("close-focused-tab")).toEqual(["Delete"]);
+    expect(keysOf("move-tab")).toEqual(["←", "→", "Home", "End"]);
+    expect(keysOf("move-view")).toEqual(["←", "→", "Home", "End"]);
+    expect(keysOf("check-item")).toEqual(["Space"]);
+    expect(keysOf("toggle-value")).toEqual(["→", "←"]);
+    expect(keysOf("move-map-box")).toEqual(["←", "→", "↑", "↓", "Home", "End"]);
   });
 
   it("does not open while typing in a field, and closes with Escape", () => {

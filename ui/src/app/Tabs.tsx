@@ -5,7 +5,7 @@
  * and jump to tabs (Ctrl/Cmd+1..9, 9 being the last tab as in browsers).
  */
 import { useEffect, useRef, type KeyboardEvent, type ReactNode } from "react";
-import { shortcutOf } from "./shortcuts";
+import { matchesShortcut, shortcutOf } from "./shortcuts";
 import "./Tabs.css";
 
 export type TabInfo = {
@@ -67,10 +67,10 @@ export function Tabs({ tabs, activeId, onSelect, onClose, children, globalShortc
   const onTabKeyDown = (event: KeyboardEvent, index: number) => {
     const move: Record<string, number | undefined> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: tabs.length - 1 };
     const next = move[event.key];
-    if (next !== undefined) {
+    if (next !== undefined && matchesShortcut("move-tab", event.nativeEvent)) {
       event.preventDefault();
       focusTab(tabs[(next + tabs.length) % tabs.length]?.id);
-    } else if (event.key === "Delete") {
+    } else if (matchesShortcut("close-focused-tab", event.nativeEvent)) {
       event.preventDefault();
       const tab = tabs[index];
       if (tab) onClose(tab.id);

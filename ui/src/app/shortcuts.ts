@@ -22,6 +22,13 @@ export type ShortcutId =
   | "leave-box"
   | "open-row"
   | "close-tab"
+  | "close-focused-tab"
+  | "move-tab"
+  | "move-view"
+  | "check-item"
+  | "toggle-value"
+  | "move-map-box"
+  | "open-map-box"
   | "next-tab"
   | "previous-tab"
   | "go-to-tab"
@@ -65,6 +72,13 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: "show-shortcuts", description: "Show this list of shortcuts", scope: "Anywhere", combos: [{ key: "?", anyShift: true }] },
   { id: "toggle-theme", description: "Switch the theme: system, light, dark", scope: "Anywhere", combos: [{ key: "l", mod: true, shift: true }] },
   { id: "close-tab", description: "Close the current tab", scope: "Tabs", combos: [{ key: "w", mod: true }] },
+  {
+    id: "move-tab",
+    description: "In the tab strip: the previous or next tab, the first, the last",
+    scope: "Tabs",
+    combos: [{ key: "ArrowLeft" }, { key: "ArrowRight" }, { key: "Home" }, { key: "End" }],
+  },
+  { id: "close-focused-tab", description: "In the tab strip: close the focused tab", scope: "Tabs", combos: [{ key: "Delete" }] },
   { id: "next-tab", description: "Next tab", scope: "Tabs", combos: [{ key: "Tab", ctrl: true }] },
   { id: "previous-tab", description: "Previous tab", scope: "Tabs", combos: [{ key: "Tab", ctrl: true, shift: true }] },
   { id: "go-to-tab", description: "Go to tab 1 to 9", scope: "Tabs", combos: digits },
@@ -74,11 +88,24 @@ export const SHORTCUTS: readonly Shortcut[] = [
     scope: "Table views",
     combos: viewDigits,
   },
+  {
+    id: "move-view",
+    description: "In the view strip: the previous or next view, the first, the last",
+    scope: "Table views",
+    combos: [{ key: "ArrowLeft" }, { key: "ArrowRight" }, { key: "Home" }, { key: "End" }],
+  },
   { id: "run-query", description: "Run the query bar's Query or Scan (anywhere in a table's tab)", scope: "Query", combos: [{ key: "Enter", mod: true }] },
   { id: "run-statement", description: "Run the PartiQL statement (or batch, or transaction), in a PartiQL tab", scope: "Query", combos: [{ key: "Enter", mod: true }] },
   { id: "next-page", description: "Load the next page", scope: "Collection", combos: [{ key: "j", mod: true }] },
   { id: "edit-item", description: "Edit the selected item", scope: "Collection", combos: [{ key: "Enter" }] },
   { id: "copy-item", description: "Copy the selected item (or the focused row's) as DynamoDB JSON", scope: "Collection", combos: [{ key: "c", mod: true }] },
+  { id: "check-item", description: "Check or uncheck the selected item, for copying or a bulk edit", scope: "Collection", combos: [{ key: " " }] },
+  {
+    id: "toggle-value",
+    description: "On a map or list value: open it, close it",
+    scope: "Collection",
+    combos: [{ key: "ArrowRight" }, { key: "ArrowLeft" }],
+  },
   {
     id: "move-selection",
     description: "Move the selection: previous, next, a screen, first, last",
@@ -93,6 +120,13 @@ export const SHORTCUTS: readonly Shortcut[] = [
     combos: [{ key: "ArrowUp" }, { key: "ArrowDown" }, { key: "PageUp" }, { key: "PageDown" }, { key: "Home" }, { key: "End" }],
   },
   { id: "open-box", description: "Open the focused box in the Items view", scope: "Collections view", combos: [{ key: "Enter" }] },
+  {
+    id: "move-map-box",
+    description: "On the collection map: the previous or next box, the first, the last",
+    scope: "Collections view",
+    combos: [{ key: "ArrowLeft" }, { key: "ArrowRight" }, { key: "ArrowUp" }, { key: "ArrowDown" }, { key: "Home" }, { key: "End" }],
+  },
+  { id: "open-map-box", description: "On the collection map: bring the focused box into view in the run", scope: "Collections view", combos: [{ key: "Enter" }, { key: " " }] },
   { id: "enter-box", description: "Move into the focused box's rows", scope: "Collections view", combos: [{ key: "ArrowRight" }] },
   {
     id: "whole-box",
@@ -144,6 +178,9 @@ export function shortcutOf(event: KeyEventLike, mac: boolean = isMac()): Shortcu
 const KEY_NAMES: Record<string, string> = {
   ArrowUp: "↑",
   ArrowDown: "↓",
+  ArrowLeft: "←",
+  ArrowRight: "→",
+  " ": "Space",
   PageUp: "Page Up",
   PageDown: "Page Down",
   Escape: "Esc",

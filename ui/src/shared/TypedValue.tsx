@@ -4,6 +4,7 @@
  * maps and lists as disclosures that open and close with the mouse or the keyboard (Enter, Space,
  * ArrowRight to open, ArrowLeft to close).
  */
+import { matchesShortcut } from "../app/shortcuts";
 import { useState, type KeyboardEvent } from "react";
 import type { AttributeValue } from "../ipc/bindings.gen";
 import { base64ByteLength, byteCountLabel, typeName, typeOf } from "./attributeValue";
@@ -86,6 +87,7 @@ function Nested({
       ? `${entries.length} ${entries.length === 1 ? "attribute" : "attributes"}`
       : `${entries.length} ${entries.length === 1 ? "element" : "elements"}`;
   const onKeyDown = (event: KeyboardEvent) => {
+    if (!matchesShortcut("toggle-value", event.nativeEvent)) return;
     if (event.key === "ArrowRight" && !open) {
       event.preventDefault();
       setOpen(true);

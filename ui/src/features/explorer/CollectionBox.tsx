@@ -204,7 +204,7 @@ export function CollectionBox({
       event.preventDefault();
       event.stopPropagation();
       onEdit(selectedItem.item);
-    } else if (onCheck !== undefined && event.key === " " && !event.ctrlKey && !event.metaKey && selectedItem?.kind === "item") {
+    } else if (onCheck !== undefined && matchesShortcut("check-item", event.nativeEvent) && selectedItem?.kind === "item") {
       event.preventDefault();
       onCheck(selectedItem.itemIndex);
     } else if (onCopy !== undefined && matchesShortcut("copy-item", event.nativeEvent) && selectedItem?.kind === "item") {

@@ -6,6 +6,7 @@
  * its key, cut in the middle when the box is narrow (`VEH…7741`), never to its end alone. The boxes are one Tab stop; arrow keys,
  * Home and End move between them.
  */
+import { matchesShortcut } from "../../app/shortcuts";
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import type { AttributeValue, CollectionStat } from "./model";
 import { attributeText, byteCountLabel, compareKeyValues } from "../items/attributeValue";
@@ -92,7 +93,7 @@ export function CollectionMap({
       End: drawn.length - 1,
     };
     const next = targets[event.key];
-    if (next === undefined) return;
+    if (next === undefined || !matchesShortcut("move-map-box", event.nativeEvent)) return;
     event.preventDefault();
     const clamped = Math.max(0, Math.min(drawn.length - 1, next));
     setFocused(clamped);

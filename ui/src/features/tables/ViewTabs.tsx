@@ -4,6 +4,7 @@
  * select them. A view is built the first time it is shown and then kept, hidden, while another is
  * shown, so its query, pages, scroll and form survive a switch.
  */
+import { matchesShortcut } from "../../app/shortcuts";
 import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import type { ViewId } from "../../shared/tableIntent";
 import "./ViewTabs.css";
@@ -57,7 +58,7 @@ export function ViewTabs({
   const onKeyDown = (event: KeyboardEvent, index: number) => {
     const moves: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: views.length - 1 };
     const next = moves[event.key];
-    if (next === undefined) return;
+    if (next === undefined || !matchesShortcut("move-view", event.nativeEvent)) return;
     event.preventDefault();
     const view = views[(next + views.length) % views.length];
     if (view) select(view.id, true);
