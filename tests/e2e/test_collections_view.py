@@ -101,6 +101,19 @@ def test_the_map_opens_veh_v_7741s_box_meta_before_its_readings(window):
     click_css(window, '[data-testid="table-screen-Telemetry"] [data-testid="toggle-map"]', "Show the map")
     target = present(window, '[data-testid="table-screen-Telemetry"] .collection-map button[aria-label^="vehicleId = VEH#V-7741:"]',
                      "VEH#V-7741 in the map")
+    settle()
+    # Point 4: every box's label is read whole in its box, and no two boxes read alike (a narrow
+    # box leaves out "VEH#V-", which the legend names).
+    labels = window.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map((l) => [l.textContent, l.scrollWidth <= l.clientWidth + 1])",
+        '[data-testid="table-screen-Telemetry"] .collection-map .map-box-key',
+    )
+    assert len(labels) > 50 and all(fits for _, fits in labels), [l for l in labels if not l[1]]
+    assert len({text for text, _ in labels}) == len(labels), sorted(text for text, _ in labels)
+    assert not any(text.startswith("…") for text, _ in labels), labels
+    legend = content(css(window, '[data-testid="table-screen-Telemetry"] [data-testid="map-legend"]'))
+    assert "leaves out VEH#V-" in legend, legend
+    screenshots_light_and_dark(window, "collection-map")
     click(window, target, "VEH#V-7741 in the map")
     marked = f'[data-testid="table-screen-Telemetry"] {RUN_BOX}[data-key="VEH#V-7741"].run-box-marked'
     present(window, marked, "VEH#V-7741's box, marked")

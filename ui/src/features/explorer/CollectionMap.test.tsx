@@ -31,9 +31,11 @@ describe("CollectionMap", () => {
   it("draws one box per collection, largest first, areas in proportion to bytes", () => {
     render(<CollectionMap stats={stats} keyName="vehicleId" onOpen={vi.fn()} />);
     const all = boxes();
-    // Every box carries its key: whole where it fits, cut in the middle to what a narrow box can
-    // show (680 px of map before it is measured), the full key in its label and card.
-    expect(all.map((b) => b.querySelector(".map-box-key")?.textContent)).toEqual(["VEH#V-7741", "V…01", "V…42"]);
+    // Every box carries its key: whole where it fits; a narrow box (680 px of map before it is
+    // measured) leaves out "VEH#V-", the start every key shares, and the legend says so; the
+    // full key is in its label and card.
+    expect(all.map((b) => b.querySelector(".map-box-key")?.textContent)).toEqual(["VEH#V-7741", "0001", "7742"]);
+    expect(screen.getByTestId("map-legend").textContent).toContain("a narrow box leaves out VEH#V-, the start every key shares");
     expect(all[0]!.querySelector(".map-box-size")?.textContent).toBe("4,000 items · 2.9 MB");
     expect(percentArea(all[0]!) / percentArea(all[1]!)).toBeCloseTo(15, 3);
     expect(percentArea(all[1]!) / percentArea(all[2]!)).toBeCloseTo(200, 2);
@@ -43,7 +45,8 @@ describe("CollectionMap", () => {
   it("switches to key order", () => {
     render(<CollectionMap stats={stats} keyName="vehicleId" onOpen={vi.fn()} />);
     fireEvent.click(screen.getByRole("radio", { name: "Key order" }));
-    expect(boxes().map((b) => b.querySelector(".map-box-key")?.textContent)).toEqual(["V…01", "VEH#V-7741", "V…2"]);
+    // (The smallest box holds 3 characters: "7742" is cut in its middle.)
+    expect(boxes().map((b) => b.querySelector(".map-box-key")?.textContent)).toEqual(["0001", "VEH#V-7741", "7…2"]);
     expect(screen.getByRole("list", { name: "Collections, in key order" })).toBeTruthy();
   });
 
@@ -65,7 +68,7 @@ describe("CollectionMap", () => {
     expect(onOpen).toHaveBeenCalledWith({ S: "VEH#V-0001" });
   });
 
-  it("never labels a box with the end of its key alone, and has a legend", () => {
+  it("tells neighbouring boxes apart by what their keys do not share, never by an ellipsis and an end, and has a legend", () => {
     const keys = Array.from({ length: 60 }, (_, i) => ({
       partitionValue: { S: `VEH#V-${100 + i}` },
       itemCount: 1,
@@ -73,10 +76,12 @@ describe("CollectionMap", () => {
       limitedSizeBytes: null,
     }));
     render(<CollectionMap stats={keys} keyName="vehicleId" onOpen={vi.fn()} />);
-    for (const label of boxes().map((b) => b.querySelector(".map-box-key")!.textContent!)) {
-      expect(label.startsWith("…")).toBe(false);
-      expect(label.startsWith("V")).toBe(true);
-    }
+    const labels = boxes().map((b) => b.querySelector(".map-box-key")!.textContent!);
+    expect(labels.some((label) => label.startsWith("…"))).toBe(false);
+    // VEH#V-100 … VEH#V-159 all start with "VEH#V-1": each label is what follows, so no two are alike.
+    expect(new Set(labels).size).toBe(60);
+    expect([...labels].sort()).toEqual(keys.map((k) => k.partitionValue.S.slice("VEH#V-1".length)).sort());
+    expect(screen.getByTestId("map-legend").textContent).toContain("leaves out VEH#V-1, the start every key shares");
     expect(screen.getByTestId("map-legend").textContent).toContain("one item collection (one vehicleId value)");
   });
 

@@ -3,8 +3,10 @@
  * collection's size in bytes, laid out as a squarified treemap, largest first or in key order
  * (DynamoDB's order of partition-key values). Hovering or focusing a box tells its item count and
  * size and share of the table; clicking it (or Enter/Space) opens that collection. Every box carries
- * its key, cut in the middle when the box is narrow (`VEH…7741`), never to its end alone. The boxes are one Tab stop; arrow keys,
- * Home and End move between them.
+ * its key: whole where it fits; in a narrower box without the start every key shares (`7741` for
+ * `VEH#V-7741`, the legend naming `VEH#V-`), so neighbours stay told apart; cut in the middle only
+ * when even that does not fit, never to an ellipsis and an end. The boxes are one Tab stop; arrow
+ * keys, Home and End move between them.
  */
 import { matchesShortcut } from "../../app/shortcuts";
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
@@ -71,6 +73,14 @@ export function CollectionMap({
     return () => observer.disconnect();
   }, [stats.length === 0]);
   const labelChars = (width: number) => Math.max(3, Math.floor(((width / WIDTH) * areaPx - BOX_INSET_PX) / LABEL_CHAR_PX));
+  // The start every key shares ("VEH#V-"): what a narrow box leaves out first.
+  const prefix = useMemo(() => sharedPrefix(stats.map((s) => attributeText(s.partitionValue))), [stats]);
+  const labelOf = (stat: CollectionStat, chars: number) => {
+    const text = attributeText(stat.partitionValue);
+    if (text.length <= chars) return { text, short: false };
+    const rest = prefix !== "" && text.startsWith(prefix) ? text.slice(prefix.length) : text;
+    return { text: middleEllipsis(rest, chars), short: rest !== text };
+  };
 
   const { drawn, hidden } = useMemo(() => {
     const bySize = [...stats].sort((a, b) => b.sizeBytes - a.sizeBytes || compareKeyValues(a.partitionValue, b.partitionValue));
@@ -80,6 +90,7 @@ export function CollectionMap({
   }, [stats, order, maxBoxes]);
 
   const rects = useMemo(() => squarify(drawn.map((s) => s.sizeBytes), { x: 0, y: 0, width: WIDTH, height: HEIGHT }), [drawn]);
+  const labels = drawn.map((stat, i) => labelOf(stat, labelChars(rects[i]!.width)));
   const totalBytes = stats.reduce((sum, s) => sum + s.sizeBytes, 0);
   const totalItems = stats.reduce((sum, s) => sum + s.itemCount, 0);
 
@@ -161,9 +172,7 @@ export function CollectionMap({
                   onMouseLeave={() => setDescribed(null)}
                   onBlur={() => setDescribed(null)}
                 >
-                  <span className="map-box-key">
-                    {middleEllipsis(attributeText(stat.partitionValue), labelChars(r.width))}
-                  </span>
+                  <span className="map-box-key">{labels[i]!.text}</span>
                   {r.width > WIDTH * 0.12 && r.height > HEIGHT * 0.1 && (
                     <span className="map-box-size" aria-hidden="true">
                       {itemCountLabel(stat.itemCount)} · {byteCountLabel(stat.sizeBytes)}
@@ -181,6 +190,12 @@ export function CollectionMap({
       <p className="map-legend muted" data-testid="map-legend">
         <span className="map-legend-box" aria-hidden="true" /> one item collection (one {keyName} value) · area: its size in bytes ·
         a click {openHint}
+        {labels.some((l) => l.short) && (
+          <>
+            {" "}
+            · a narrow box leaves out <code>{prefix}</code>, the start every key shares
+          </>
+        )}
       </p>
       {hidden.length > 0 && (
         <p className="muted">
