@@ -253,8 +253,14 @@ def test_the_items_read_sort_by_a_column_and_columns_can_be_hidden(window):
     assert not box.find_elements(By.CSS_SELECTOR, '[data-testid^="page-mark-"]')
 
     click(window, css(box, ".column-chooser > summary"), "Columns…")
-    click(window, css(box, '.column-chooser input[type="checkbox"]'), "the first column's checkbox")
+    first = css(box, '.column-chooser label')
+    hidden = content(first).strip()
+    columns = lambda d: [h.text.strip() for h in box.find_elements(By.CSS_SELECTOR, '[role="grid"] [role="columnheader"]')]
+    assert any(c.split(" ")[0] == hidden for c in columns(window)), (hidden, columns(window))
+    click(window, css(first, 'input[type="checkbox"]'), f"the {hidden} column's checkbox")
     wait_for(window, "a column hidden", lambda d: "of" in content(css(box, ".column-chooser > summary")))
+    # The column is gone from the grid: its name from the header, a cell from every row.
+    assert not any(c.split(" ")[0] == hidden for c in columns(window)), (hidden, columns(window))
     screenshot(window, "items-sorted.png")
 
 

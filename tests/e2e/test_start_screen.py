@@ -70,8 +70,14 @@ def test_the_start_screen_walks_the_demo_story_into_the_real_views(window):
     step(window, 2)
     wait_for(window, "the Cost view selected",
              lambda d: css(d, f'{telemetry} [data-testid="view-tab-cost"]').get_attribute("aria-selected") == "true")
+    # The RCU arithmetic: 09:00 to 09:10 is 11 readings, about 1 KB, one page, rounded up to one
+    # 4 KB block: half a unit eventually consistent; and what the Query consumed says the same.
     units = content(present(window, f'{telemetry} [data-testid="first-page-units"]', "the window's estimated RCU"))
-    assert units.endswith("RCU"), units
+    assert units == "0.5 RCU", units
+    cost_view = content(css(window, f'{telemetry} [data-testid="section-cost"]'))
+    assert "11 items, 1,027 bytes in all" in cost_view and "rounds up to 4 KB once per page" in cost_view, cost_view[:600]
+    ran = wait_for(window, "the window's Query run", lambda d: (lambda t: t if " returned of " in t else None)(content(css(d, f'{telemetry} [data-testid="qb-summary"]'))))
+    assert ran.startswith("11 returned of 11 read · 1 page · 0.5 RCU"), ran
     settle()
     screenshot(window, "start-step-window-cost.png")
 

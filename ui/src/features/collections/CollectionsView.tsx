@@ -15,7 +15,7 @@
  */
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import type { AttributeValue, IndexSummary, KeySchema, TableDescription } from "../../ipc/bindings.gen";
+import type { AttributeValue, IndexSummary, KeyAttribute, KeySchema, TableDescription } from "../../ipc/bindings.gen";
 import { errorTitle } from "../../ipc/result";
 import { attributeText, byteCountLabel } from "../../shared/attributeValue";
 import { formatCount, formatCountOf, formatUnits } from "../../shared/format";
@@ -498,6 +498,11 @@ export function columnMarks(table: TableDescription, index: IndexSummary): (name
         };
 }
 
+/** Every attribute of a key schema, multi-attribute keys' others included, in schema order. */
+function keyAttributes(keys: KeySchema): KeyAttribute[] {
+  return [keys.partitionKey, ...(keys.morePartitionKeys ?? []), ...(keys.sortKey === null ? [] : [keys.sortKey]), ...(keys.moreSortKeys ?? [])];
+}
+
 /** What an index holds, above its regrouped run. */
 function IndexNote({ table, index }: { table: TableDescription; index: IndexSummary }) {
   const kind = index.kind === "global" ? "global secondary index" : "local secondary index";
@@ -507,12 +512,20 @@ function IndexNote({ table, index }: { table: TableDescription; index: IndexSumm
       : index.projection.type === "KEYS_ONLY"
         ? "only the keys"
         : `the keys and ${index.projection.attributes.join(", ")}`;
+  // Every item has the table's own keys: an item is left out of the index only for lacking one
+  // of the index's other key attributes (an LSI's sort key, most GSIs' keys).
+  const tableKeys = new Set(keyAttributes(table.keys).map((k) => k.name));
+  const sparseOn = keyAttributes(index.keys)
+    .map((k) => k.name)
+    .filter((name) => !tableKeys.has(name));
   return (
     <p className="collections-index-note" data-testid="collections-index-note">
       The same items of {table.name}, re-collected by the {kind} {index.name}: one box per {index.keys.partitionKey.name}
-      {index.keys.sortKey !== null && <>, in {index.keys.sortKey.name} order</>}. Items without{" "}
-      {index.keys.sortKey === null ? index.keys.partitionKey.name : `${index.keys.partitionKey.name} and ${index.keys.sortKey.name}`}{" "}
-      are not in it (a sparse index). It projects {what} ({index.projection.type}).
+      {index.keys.sortKey !== null && <>, in {index.keys.sortKey.name} order</>}.{" "}
+      {sparseOn.length === 0
+        ? "Every item has its keys, so every item is in it."
+        : `Items without ${sparseOn.join(" or ")} are not in it (a sparse index).`}{" "}
+      It projects {what} ({index.projection.type}).
       {index.kind === "global" && " Its reads are eventually consistent only."}
     </p>
   );
