@@ -393,6 +393,31 @@ def test_the_picker_regroups_customer_orders_by_its_lsi_with_the_projected_attri
     screenshots_light_and_dark(window, "collections-by-order-date")
 
 
+def test_boxes_are_listed_and_read_as_the_run_is_scrolled_to_its_end(window):
+    """Point 1: the run lists its collections a stretch at a time (200) and reads a box's items
+    when it comes into sight: scrolled to its end, Telemetry's last collections in key order are
+    drawn with their rows, VEH#V-7741 (whose digits sort last) the very last."""
+    open_table(window, "Telemetry")
+    view = present(window, '[data-testid="table-screen-Telemetry"] [data-testid="view-collections"]', "the Collections view")
+    wait_for(window, "the first boxes' rows", lambda d: len(view.find_elements(By.CSS_SELECTOR, '[data-testid="box-row"]')) >= 2)
+    first_keys = [key for key, _ in run_boxes(view)]
+    run = css(view, '[data-testid="collections-run"]')
+
+    def at_the_end(d):
+        # Scrolled as a person would, to the end again as the boxes before it are measured.
+        d.execute_script("arguments[0].scrollTop = arguments[0].scrollHeight", run)
+        boxes = [(key, drawn_rows(box)) for key, box in run_boxes(view)]
+        return boxes if boxes and boxes[-1][0] == "VEH#V-7741" and all(rows for _, rows in boxes) else None
+
+    boxes = wait_for(window, "the run's last boxes, read", at_the_end, 60)
+    keys = [key for key, _ in boxes]
+    assert keys == sorted(keys, key=lambda k: k.encode("utf-8")), keys
+    assert not set(keys) & set(first_keys), (first_keys, keys)
+    # The last box's first rows: META before its readings.
+    rows = dict(boxes)["VEH#V-7741"]
+    assert rows[0] == "META" and all(r.startswith("TS#") for r in rows[1:]), rows
+
+
 def test_a_drawn_box_is_exactly_as_tall_as_the_run_counted_it(window):
     """The run counts every box at the height its parts add up to (header, column header, rows,
     "more" line, edge and gap, CollectionsView.tsx) before drawing it. Drawn, a box must measure
