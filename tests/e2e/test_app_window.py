@@ -264,6 +264,30 @@ def test_the_items_read_sort_by_a_column_and_columns_can_be_hidden(window):
     screenshot(window, "items-sorted.png")
 
 
+def test_a_reading_copied_with_ctrl_c_pastes_back_as_its_dynamodb_json(window):
+    """Point 3's keyboard: Ctrl+C on the selected row copies the item as DynamoDB JSON through the
+    window's real clipboard; pasted into "Paste items…", it reads as that one item."""
+    _, box = query_the_seed_window(window)
+    grid = css(box, '[role="grid"]')
+    click(window, grid, "the collection grid")
+    grid.send_keys(Keys.HOME)
+    grid.send_keys(Keys.CONTROL, "c")
+    notice = wait_for(window, "the copy notice", lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="copy-notice"]'))
+    assert "DynamoDB JSON" in content(notice[0]), content(notice[0])
+    click_xpath(window, '//button[normalize-space()="Paste items…"]', "Paste items…")
+    area = present(window, 'textarea[aria-label="Pasted items"]', "the paste area")
+    click(window, area, "the paste area")
+    area.send_keys(Keys.CONTROL, "v")
+    pasted = wait_for(window, "the pasted text", lambda d: area.get_attribute("value") or None)
+    item = json.loads(pasted)
+    # The newest reading of the window (newest first): its keys as DynamoDB JSON, typed.
+    assert item["vehicleId"] == {"S": "VEH#V-7741"} and item["recordedAt"] == {"S": "TS#2025-03-14T09:59:00Z"}, pasted
+    assert all(len(value) == 1 for value in item.values()), pasted
+    click_xpath(window, '//section[@aria-label="Paste items"]//button[normalize-space()="Check"]', "Check")
+    summary = content(present(window, '[data-testid="paste-summary"]', "what the paste would put"))
+    assert summary.startswith("1 item read as DynamoDB JSON"), summary
+
+
 def test_edit_a_reading_and_see_the_change(window):
     """Enter on the selected reading opens the editor; the save goes out with the condition that
     the item is as it was seen, and the box shows the new value."""
