@@ -121,6 +121,11 @@ def test_the_map_opens_veh_v_7741s_box_meta_before_its_readings(window):
     assert not any(text.startswith("…") for text, _ in labels), labels
     legend = content(css(window, '[data-testid="table-screen-Telemetry"] [data-testid="map-legend"]'))
     assert "leaves out VEH#V-" in legend, legend
+    # Pointed at, a box shows its card beside it: the whole key, count, size, share of the table.
+    ActionChains(window).move_to_element(target).perform()
+    card = wait_for(window, "the box's card", lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="table-screen-Telemetry"] [data-testid="map-card"]'))[0]
+    assert content(css(card, ".map-card-key")) == "vehicleId = VEH#V-7741", content(card)
+    assert "1,441 items · " in content(card) and "13.5 % of the table" in content(card), content(card)
     screenshots_light_and_dark(window, "collection-map")
     click(window, target, "VEH#V-7741 in the map")
     marked = f'[data-testid="table-screen-Telemetry"] {RUN_BOX}[data-key="VEH#V-7741"].run-box-marked'
@@ -370,6 +375,16 @@ def test_the_picker_regroups_customer_orders_by_its_lsi_with_the_projected_attri
     wait_for(window, "the table's boxes", lambda d: len(run_boxes(view)) >= 2)
     table_summary = content(css(view, '[data-testid="collections-summary"]'))
     assert table_summary.startswith("100 collections in key order of customerId · 1,790 items"), table_summary
+    # Point 4 on a table with an LSI: the map's card draws the 10 GB gauge of the box focused.
+    click_css(window, '[data-testid="table-screen-CustomerOrders"] [data-testid="toggle-map"]', "Show the map")
+    biggest = present(window, '[data-testid="table-screen-CustomerOrders"] .collection-map button[aria-label^="customerId = CUST#big:"]', "CUST#big in the map")
+    window.execute_script("arguments[0].focus()", biggest)
+    card = present(window, '[data-testid="table-screen-CustomerOrders"] [data-testid="map-card"]', "CUST#big's card")
+    gauge = css(card, "meter")
+    assert int(gauge.get_attribute("max")) == 10 * 1024 ** 3 and 0 < float(gauge.get_attribute("value")) < 10 * 1024 ** 2, gauge.get_attribute("value")
+    assert "of the 10 GB item-collection limit" in content(card), content(card)
+    screenshot(window, "collection-map-lsi-card.png")
+    click_css(window, '[data-testid="table-screen-CustomerOrders"] [data-testid="toggle-map"]', "Hide the map")
     choose(window, css(view, '[data-testid="collections-group-by"]'), "ByOrderDate", "the group-by picker")
     note = content(present(window, '[data-testid="table-screen-CustomerOrders"] [data-testid="collections-index-note"]', "the index note"))
     assert "ByOrderDate" in note and "local secondary index" in note, note

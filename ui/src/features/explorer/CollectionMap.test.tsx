@@ -60,8 +60,16 @@ describe("CollectionMap", () => {
     const onOpen = vi.fn();
     render(<CollectionMap stats={stats} keyName="vehicleId" onOpen={onOpen} />);
     const [first, second] = boxes();
+    expect(screen.queryByTestId("map-card")).toBeNull();
     fireEvent.mouseEnter(second!);
     expect(screen.getByTestId("map-details").textContent).toBe("vehicleId = VEH#V-0001: 300 items, 195 KB · 6.2 % of the table");
+    // The card beside the box: the whole key, its figures, no gauge on a table without an LSI.
+    const card = screen.getByTestId("map-card");
+    expect(card.querySelector(".map-card-key")!.textContent).toBe("vehicleId = VEH#V-0001");
+    expect(card.textContent).toContain("300 items · 195 KB · 6.2 % of the table");
+    expect(card.querySelector("meter")).toBeNull();
+    fireEvent.mouseLeave(second!);
+    expect(screen.queryByTestId("map-card")).toBeNull();
     fireEvent.focus(first!);
     expect(screen.getByTestId("map-details").textContent).toBe("vehicleId = VEH#V-7741: 4,000 items, 2.9 MB · 93.7 % of the table");
     fireEvent.click(second!);
@@ -90,6 +98,12 @@ describe("CollectionMap", () => {
     render(<CollectionMap stats={lsi} keyName="customerId" onOpen={vi.fn()} sizeLimit={10 * 1024 ** 3} />);
     fireEvent.focus(boxes()[0]!);
     expect(screen.getByTestId("map-details").textContent).toContain("of the 10 GB item-collection limit (< 0.1 %)");
+    // The card beside the box draws the gauge: the collection's bytes with its index entries
+    // against 10 GB.
+    const gauge = screen.getByTestId("map-card").querySelector("meter")!;
+    expect(Number(gauge.getAttribute("value"))).toBe(3072);
+    expect(Number(gauge.getAttribute("max"))).toBe(10 * 1024 ** 3);
+    expect(screen.getByTestId("map-card").textContent).toContain("3 KB of the 10 GB item-collection limit (< 0.1 %)");
   });
 
   it("is one Tab stop, with arrow keys moving between boxes", () => {

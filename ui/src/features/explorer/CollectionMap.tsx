@@ -8,14 +8,13 @@
  * when even that does not fit, never to an ellipsis and an end. The boxes are one Tab stop; arrow
  * keys, Home and End move between them.
  */
+import { useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from "react";
 import { matchesShortcut } from "../../app/shortcuts";
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { attributeText, byteCountLabel, compareKeyValues } from "../../shared/attributeValue";
+import { formatCount, formatShare, middleEllipsis } from "../../shared/format";
 import type { AttributeValue, CollectionStat } from "./model";
-import { attributeText, byteCountLabel, compareKeyValues } from "../items/attributeValue";
-import { formatCount } from "../../shared/format";
 import { itemCountLabel } from "./collectionRows";
-import { squarify } from "./treemap";
-import { formatShare, middleEllipsis } from "../../shared/format";
+import { squarify, type Rect } from "./treemap";
 import "./CollectionMap.css";
 
 export type MapOrder = "size" | "key";
@@ -58,7 +57,8 @@ export function CollectionMap({
 }: CollectionMapProps) {
   const [order, setOrder] = useState<MapOrder>(defaultOrder);
   const [focused, setFocused] = useState(0);
-  const [described, setDescribed] = useState<CollectionStat | null>(null);
+  // The box pointed at or focused, by its place among the boxes drawn.
+  const [describedAt, setDescribedAt] = useState<number | null>(null);
   const boxRefs = useRef<(HTMLButtonElement | null)[]>([]);
   // Labels are cut to what the box can show, so the map's drawn width is measured.
   const areaRef = useRef<HTMLDivElement>(null);
@@ -91,6 +91,7 @@ export function CollectionMap({
 
   const rects = useMemo(() => squarify(drawn.map((s) => s.sizeBytes), { x: 0, y: 0, width: WIDTH, height: HEIGHT }), [drawn]);
   const labels = drawn.map((stat, i) => labelOf(stat, labelChars(rects[i]!.width)));
+  const described = describedAt === null ? null : (drawn[describedAt] ?? null);
   const totalBytes = stats.reduce((sum, s) => sum + s.sizeBytes, 0);
   const totalItems = stats.reduce((sum, s) => sum + s.itemCount, 0);
 
@@ -166,11 +167,11 @@ export function CollectionMap({
                   onKeyDown={(event) => move(event, i)}
                   onFocus={() => {
                     setFocused(i);
-                    setDescribed(stat);
+                    setDescribedAt(i);
                   }}
-                  onMouseEnter={() => setDescribed(stat)}
-                  onMouseLeave={() => setDescribed(null)}
-                  onBlur={() => setDescribed(null)}
+                  onMouseEnter={() => setDescribedAt(i)}
+                  onMouseLeave={() => setDescribedAt(null)}
+                  onBlur={() => setDescribedAt(null)}
                 >
                   <span className="map-box-key">{labels[i]!.text}</span>
                   {r.width > WIDTH * 0.12 && r.height > HEIGHT * 0.1 && (
@@ -182,6 +183,15 @@ export function CollectionMap({
               </div>
             );
           })}
+          {described !== null && describedAt !== null && (
+            <MapCard
+              stat={described}
+              rect={rects[describedAt]!}
+              keyName={keyName}
+              share={formatShare(described.sizeBytes, totalBytes)}
+              sizeLimit={sizeLimit}
+            />
+          )}
         </div>
       )}
       <p className="map-details" aria-live="polite" data-testid="map-details">
@@ -204,6 +214,49 @@ export function CollectionMap({
         </p>
       )}
     </section>
+  );
+}
+
+/**
+ * The card beside the box pointed at or focused: its whole key, count, size and share of the
+ * table, and on a table with an LSI a gauge of its collection against the 10 GB limit. (The line
+ * under the map says the same to a screen reader; the card is for the eye, next to the box.)
+ */
+function MapCard({ stat, rect, keyName, share, sizeLimit }: { stat: CollectionStat; rect: Rect; keyName: string; share: string; sizeLimit: number | null }) {
+  // Below the box when it ends in the map's upper part, above it when it starts in the lower
+  // part, else (a box as tall as the map) inside it under its label; from its left edge when it
+  // is in the left part, else from its right edge: the card stays inside the map.
+  const below = rect.y + rect.height < HEIGHT * 0.6;
+  const above = !below && rect.y > HEIGHT * 0.4;
+  const fromLeft = rect.x < WIDTH * 0.55;
+  const vertical: CSSProperties = below
+    ? { top: `calc(${((rect.y + rect.height) / HEIGHT) * 100}% + 4px)` }
+    : above
+      ? { bottom: `calc(${((HEIGHT - rect.y) / HEIGHT) * 100}% + 4px)` }
+      : { top: `calc(${(rect.y / HEIGHT) * 100}% + 2.6rem)` };
+  const inside = !below && !above ? 8 : 0;
+  const place: CSSProperties = {
+    ...vertical,
+    ...(fromLeft
+      ? { left: `calc(${(rect.x / WIDTH) * 100}% + ${inside}px)` }
+      : { right: `calc(${((WIDTH - rect.x - rect.width) / WIDTH) * 100}% + ${inside}px)` }),
+  };
+  const limited = sizeLimit !== null && stat.limitedSizeBytes !== null ? stat.limitedSizeBytes : null;
+  return (
+    <div className="map-card" style={place} aria-hidden="true" data-testid="map-card">
+      <strong className="map-card-key">
+        {keyName} = {attributeText(stat.partitionValue)}
+      </strong>
+      <span>
+        {itemCountLabel(stat.itemCount)} · {byteCountLabel(stat.sizeBytes)} · {share} of the table
+      </span>
+      {limited !== null && sizeLimit !== null && (
+        <span className="map-card-gauge">
+          <meter min={0} max={sizeLimit} low={sizeLimit * 0.5} high={sizeLimit * 0.8} optimum={0} value={limited} />
+          {byteCountLabel(limited)} of the {byteCountLabel(sizeLimit)} item-collection limit ({formatShare(limited, sizeLimit)})
+        </span>
+      )}
+    </div>
   );
 }
 
