@@ -1,12 +1,12 @@
 import { useEffect, useMemo, useState } from "react";
-import type { commands, TableList as TablePage } from "../../ipc/bindings.gen";
+import type { TableList as TablePage } from "../../ipc/bindings.gen";
+import { useUnguardedCommands, type Commands } from "../../ipc/CommandsContext";
 import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
 import { useCredentialsRenewed } from "../../app/useCredentialsRenewed";
 import { MfaPrompt } from "./MfaPrompt";
-import { SsoSignIn, type SsoSignInCalls } from "./SsoSignIn";
+import { SsoSignIn } from "./SsoSignIn";
 
-export type ListTables = typeof commands.listTables;
-export type ProvideMfaCode = typeof commands.provideMfaCode;
+type ListTables = Commands["listTables"];
 
 /** Every table name of a connection: ListTables page after page (100 names a page). */
 export async function allTableNames(profileId: string, listTables: ListTables): Promise<Loadable<string[], UiError>> {
@@ -22,37 +22,40 @@ export async function allTableNames(profileId: string, listTables: ListTables): 
   return { status: "ok", data: names };
 }
 
+/**
+ * Every table name of a connection, read again when `attempt` changes (after an MFA code or a
+ * sign-in given here) or a code or sign-in was given in the app-wide prompt. The generated
+ * commands, not guarded: the sidebar asks for an MFA code in place.
+ */
+function useTableNames(profileId: string, attempt: number): Loadable<string[], UiError> {
+  const source = useUnguardedCommands();
+  const [tables, setTables] = useState<Loadable<string[], UiError>>({ status: "loading" });
+  const renewed = useCredentialsRenewed(profileId);
+  useEffect(() => {
+    let cancelled = false;
+    void allTableNames(profileId, source.listTables).then((next) => !cancelled && setTables(next));
+    return () => {
+      cancelled = true;
+    };
+  }, [profileId, source, attempt, renewed]);
+  return tables;
+}
+
 /** A connection's tables, with a search box; choosing one opens it. */
 export function TableList({
   profileId,
-  listTables,
-  provideMfaCode,
-  signIn,
   onOpen,
   onNewTable,
 }: {
   profileId: string;
-  listTables: ListTables;
-  provideMfaCode: ProvideMfaCode;
-  /** The IAM Identity Center sign-in, for SSO profiles without a usable token. */
-  signIn: SsoSignInCalls;
   onOpen: (table: string) => void;
   /** Opens the create-table screen for this connection. */
   onNewTable?: (() => void) | undefined;
 }) {
-  const [tables, setTables] = useState<Loadable<string[], UiError>>({ status: "loading" });
+  const source = useUnguardedCommands();
   const [search, setSearch] = useState("");
   const [attempt, setAttempt] = useState(0);
-  // A code or sign-in given in the app-wide prompt lists the tables again.
-  const renewed = useCredentialsRenewed(profileId);
-
-  useEffect(() => {
-    let cancelled = false;
-    void allTableNames(profileId, listTables).then((next) => !cancelled && setTables(next));
-    return () => {
-      cancelled = true;
-    };
-  }, [profileId, listTables, attempt, renewed]);
+  const tables = useTableNames(profileId, attempt);
 
   const shown = useMemo(() => {
     if (tables.status !== "ok") return [];
@@ -66,7 +69,7 @@ export function TableList({
       <MfaPrompt
         message={tables.error.message}
         submit={async (code) => {
-          const result = await unwrap(provideMfaCode(profileId, code));
+          const result = await unwrap(source.provideMfaCode(profileId, code));
           if (result.status === "ok") setAttempt((n) => n + 1);
           return result.status === "error" ? result.error : null;
         }}
@@ -74,7 +77,7 @@ export function TableList({
     );
   }
   if (tables.status === "error" && tables.error.code === "SSO_SIGN_IN_REQUIRED") {
-    return <SsoSignIn profileId={profileId} message={tables.error.message} calls={signIn} onSignedIn={() => setAttempt((n) => n + 1)} />;
+    return <SsoSignIn profileId={profileId} message={tables.error.message} onSignedIn={() => setAttempt((n) => n + 1)} />;
   }
   if (tables.status === "error") {
     return (

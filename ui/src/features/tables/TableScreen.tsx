@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { AttributeValue, Profile, QueryInput } from "../../ipc/bindings.gen";
-import { commands } from "../../ipc/commands";
+import { useCommands } from "../../ipc/CommandsContext";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { useRecordCapacity } from "../../app/capacity";
 import { CollectionBox } from "../explorer/CollectionBox";
@@ -11,7 +11,7 @@ import type { ItemValidation } from "../items/ItemEditor";
 import { ItemCopy, copyText, defaultClipboard, type TextClipboard } from "../items/ItemCopy";
 import { itemAsText } from "../items/itemCopy";
 import { PasteItems } from "../items/PasteItems";
-import { BulkPanel, type BulkChannelFactory, type BulkSource } from "../bulk/BulkPanel";
+import { BulkPanel, type BulkChannelFactory } from "../bulk/BulkPanel";
 import { TableOverview } from "./TableOverview";
 import { ItemDialog, type Editing } from "./ItemDialog";
 import { StatisticsGate } from "../collections/StatisticsGate";
@@ -28,68 +28,24 @@ import { DeleteTable } from "./DeleteTable";
 import { TableSettings } from "./TableSettings";
 import { QueryHistory } from "./QueryHistory";
 import { CodePanel } from "../builder/CodePanel";
-import { CostPanel, type CostSource } from "../costs/CostPanel";
+import { CostPanel } from "../costs/CostPanel";
 import type { HotLoad } from "../costs/HotPartitions";
-import { IndexesView, type IndexesSource } from "../indexes/IndexesView";
-import type { BuilderSource } from "../builder/source";
+import { IndexesView } from "../indexes/IndexesView";
 import { WriteEstimate } from "../costs/WriteEstimate";
 import type { ConsumedCapacity } from "../../ipc/bindings.gen";
 import { QueryBar } from "../query/QueryBar";
 import { SavedRequests } from "../query/SavedRequests";
 import { ScanResults } from "../query/ScanResults";
-import { useQueryModel, type ChannelFactory, type QuerySource } from "../query/useQueryModel";
+import { useQueryModel, type ChannelFactory } from "../query/useQueryModel";
 import { useDroppedItems } from "../query/useDroppedItems";
 import { useCredentialsRenewed } from "../../app/useCredentialsRenewed";
 import type { ActiveRead } from "../collections/activeRead";
 import { formatUnits } from "../../shared/format";
 import { StreamView } from "../streams/StreamView";
-import type { StreamSource, TailChannelFactory } from "../streams/useStreamTail";
+import type { TailChannelFactory } from "../streams/useStreamTail";
 import { TtlView } from "../ttl/TtlView";
-import type { TtlSource } from "../ttl/useTtl";
 import { SimulationPanel } from "../simulations/SimulationPanel";
-import type { SimulationSource } from "../simulations/useTableSimulations";
 import "./tables.css";
-
-export type TableSource = Pick<
-  typeof commands,
-  | "describeTable"
-  | "getItem"
-  | "collectionStats"
-  | "collectionRange"
-  | "collectionPosition"
-  | "query"
-  | "collectionPage"
-  | "putItem"
-  | "deleteItem"
-  | "checkItem"
-  | "scan"
-  | "cancelOperation"
-  | "statisticsScanCost"
-  | "gatherStatistics"
-  | "estimateWrite"
-  | "reconcileWrite"
-  | "exportItems"
-  | "importItems"
-  | "estimateImportFile"
-  | "estimateExport"
-  | "queryHistory"
-  | "savedQueries"
-  | "saveQuery"
-  | "deleteSavedQuery"
-  | "chooseFile"
-  | "confirmDeleteTable"
-  | "deleteTable"
-  | "changeTable"
-  | "tableTags"
-> &
-  CostSource &
-  IndexesSource &
-  BuilderSource &
-  QuerySource &
-  StreamSource &
-  TtlSource &
-  SimulationSource &
-  BulkSource;
 
 /** Items drawn in each box of the Collections view (the Query's Limit); the rest are counted. */
 const ROWS_PER_BOX = 20;
@@ -136,7 +92,6 @@ function collectionQuery(table: string, keys: KeySchema, value: AttributeValue, 
 export function TableScreen({
   profile,
   tableName,
-  source = commands,
   makeChannel,
   makeTailChannel,
   intent = null,
@@ -146,7 +101,6 @@ export function TableScreen({
 }: {
   profile: Profile;
   tableName: string;
-  source?: TableSource;
   makeChannel?: ChannelFactory | undefined;
   /** The channel a stream tail's records arrive on (tests give their own). */
   makeTailChannel?: TailChannelFactory | undefined;
@@ -161,6 +115,7 @@ export function TableScreen({
 }) {
   // An MFA code or sign-in given in the app-wide prompt: the table and its boxes are read again.
   const renewed = useCredentialsRenewed(profile.id);
+  const source = useCommands();
   const { table, stats, setStats, setDescription } = useTable(profile.id, tableName, source, renewed);
   const [view, setView] = useState<ViewId>("collections");
   const [showMap, setShowMap] = useState(false);
