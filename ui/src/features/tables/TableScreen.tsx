@@ -497,7 +497,6 @@ export function TableScreen({
                   table={tableName}
                   write={{ kind: "put", existing: lastWrite.existing, newItem: lastWrite.newItem }}
                   actual={lastWrite.actual}
-                  source={source}
                 />
               )}
               {bulk && (
@@ -588,7 +587,6 @@ export function TableScreen({
               query={model.ranInput ?? model.queryInput}
               lastPage={model.ranInput !== null ? (queryPages.at(-1) ?? null) : null}
               hotLoad={hotLoad}
-              source={source}
             />
           </section>
         );
@@ -708,7 +706,6 @@ export function TableScreen({
           table={tableName}
           keys={description.keys}
           readOnly={profile.readOnly}
-          source={source}
           clipboard={clipboard}
           draft={draft}
           validate={validate}
