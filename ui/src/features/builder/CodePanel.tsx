@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import type { CodeTarget, ReadRequest } from "../../ipc/bindings.gen";
-import type { BuilderSource } from "./source";
+import { useCommands } from "../../ipc/CommandsContext";
 import "./CodePanel.css";
 
 /** Every export target, with the name its tab shows. */
@@ -23,13 +23,12 @@ type Clipboard = Pick<globalThis.Clipboard, "writeText">;
  */
 export function CodePanel({
   request,
-  source,
   clipboard = typeof navigator !== "undefined" ? navigator.clipboard : undefined,
 }: {
   request: ReadRequest;
-  source: Pick<BuilderSource, "exportCode">;
   clipboard?: Clipboard | undefined;
 }) {
+  const source = useCommands();
   const [target, setTarget] = useState<CodeTarget>("awsCli");
   const [code, setCode] = useState<{ code: string } | { error: string } | null>(null);
   const [copied, setCopied] = useState<"copied" | "failed" | null>(null);

@@ -9,9 +9,9 @@ import { ExpressionTextMode, type TypedExpression } from "./ExpressionTextMode";
 import { GeneratedView } from "./GeneratedView";
 import { KeyConditionBuilder } from "./KeyConditionBuilder";
 import { ProjectionBuilder } from "./ProjectionBuilder";
-import type { BuilderSource } from "./source";
 import { UpdateBuilder } from "./UpdateBuilder";
 import { useDebounced } from "./useDebounced";
+import { useCommands } from "../../ipc/CommandsContext";
 import "./ExpressionEditor.css";
 
 type Mode = "visual" | "text";
@@ -36,7 +36,6 @@ function typedOf(generated: GeneratedExpression | null): TypedExpression {
 export function ExpressionEditor({
   state,
   onChange,
-  source,
   suggestions,
   keySchema = null,
   label,
@@ -46,11 +45,11 @@ export function ExpressionEditor({
   onChange: (state: ExpressionState) => void;
   /** Called when the last condition or attribute is removed (an optional expression). */
   onClear?: () => void;
-  source: Pick<BuilderSource, "generateExpression" | "parseExpressions" | "sortKeyOperators">;
   suggestions: readonly string[];
   keySchema?: KeySchemaState | null;
   label?: string;
 }) {
+  const source = useCommands();
   const [mode, setMode] = useState<Mode>("visual");
   const [generated, setGenerated] = useState<GeneratedExpression | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -104,7 +103,6 @@ export function ExpressionEditor({
             parameter={state.parameter}
             initial={typedOf(generated)}
             keySchema={keySchema}
-            source={source}
             onParsed={(parsed) => parsed.parameter === state.parameter && onChange(parsed)}
           />
         ) : (
@@ -112,7 +110,6 @@ export function ExpressionEditor({
             state={state}
             onChange={onChange}
             onClear={onClear ?? (() => {})}
-            source={source}
             suggestions={suggestions}
             keySchema={keySchema}
           />
@@ -138,14 +135,12 @@ function VisualBuilder({
   state,
   onChange,
   onClear,
-  source,
   suggestions,
   keySchema,
 }: {
   state: ExpressionState;
   onChange: (state: ExpressionState) => void;
   onClear: () => void;
-  source: Pick<BuilderSource, "sortKeyOperators">;
   suggestions: readonly string[];
   keySchema: KeySchemaState | null;
 }) {
@@ -155,7 +150,6 @@ function VisualBuilder({
         <KeyConditionBuilder
           schema={keySchema}
           condition={state.state}
-          source={source}
           onChange={(c) => onChange({ parameter: "KeyConditionExpression", state: c })}
         />
       ) : (

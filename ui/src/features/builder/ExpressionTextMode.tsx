@@ -6,9 +6,9 @@ import type {
   ExpressionState,
   KeySchemaState,
 } from "../../ipc/bindings.gen";
-import type { BuilderSource } from "./source";
 import { byteToIndex } from "./model";
 import { useDebounced } from "./useDebounced";
+import { useCommands } from "../../ipc/CommandsContext";
 import "./ExpressionTextMode.css";
 
 /** What the user typed: the expression and its two maps (JSON objects). */
@@ -41,16 +41,15 @@ export function ExpressionTextMode({
   initial,
   keySchema,
   onParsed,
-  source,
   delay = 300,
 }: {
   parameter: ExpressionParameter;
   initial: TypedExpression;
   keySchema: KeySchemaState | null;
   onParsed: (state: ExpressionState) => void;
-  source: Pick<BuilderSource, "parseExpressions">;
   delay?: number;
 }) {
+  const source = useCommands();
   const id = useId();
   const [typed, setTyped] = useState<TypedExpression>(initial);
   const [check, setCheck] = useState<Check>({ status: "idle" });

@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
 import type { AttributeValueJson, KeyConditionState, KeySchemaState, SortKeyOperator } from "../../ipc/bindings.gen";
-import type { BuilderSource } from "./source";
 import { ValueInput } from "./ValueInput";
 import { emptyValue } from "./model";
+import { useCommands } from "../../ipc/CommandsContext";
 
 const LABELS: Record<SortKeyOperator, string> = {
   "=": "=",
@@ -56,7 +56,8 @@ export function emptyKeyCondition(schema: KeySchemaState): KeyConditionState {
 type KeyType = "S" | "N" | "B";
 
 /** The sort-key operators the backend allows, for each key type in `types`. */
-function useOperators(types: readonly KeyType[], source: Pick<BuilderSource, "sortKeyOperators">): Partial<Record<KeyType, SortKeyOperator[]>> {
+function useOperators(types: readonly KeyType[]): Partial<Record<KeyType, SortKeyOperator[]>> {
+  const source = useCommands();
   const [operators, setOperators] = useState<Partial<Record<KeyType, SortKeyOperator[]>>>({});
   const wanted = [...new Set(types)].sort().join(",");
   useEffect(() => {
@@ -86,18 +87,13 @@ export function KeyConditionBuilder({
   schema,
   condition,
   onChange,
-  source,
 }: {
   schema: KeySchemaState;
   condition: KeyConditionState;
   onChange: (condition: KeyConditionState) => void;
-  source: Pick<BuilderSource, "sortKeyOperators">;
 }) {
   const sortKeys = schema.sortKey ? [schema.sortKey, ...(schema.moreSortKeys ?? [])] : [];
-  const operators = useOperators(
-    sortKeys.map((k) => k.type),
-    source,
-  );
+  const operators = useOperators(sortKeys.map((k) => k.type));
   const keyTypes = (t: KeyType) => [t] as const;
   const morePartition = schema.morePartitionKeys ?? [];
   const held = condition.sortEqual ?? [];

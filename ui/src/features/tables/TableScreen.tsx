@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { AttributeValue, Profile, QueryInput } from "../../ipc/bindings.gen";
-import { useCommands } from "../../ipc/CommandsContext";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { useRecordCapacity } from "../../app/capacity";
 import { CollectionBox } from "../explorer/CollectionBox";
@@ -45,6 +44,7 @@ import { StreamView } from "../streams/StreamView";
 import type { TailChannelFactory } from "../streams/useStreamTail";
 import { TtlView } from "../ttl/TtlView";
 import { SimulationPanel } from "../simulations/SimulationPanel";
+import { useCommands } from "../../ipc/CommandsContext";
 import "./tables.css";
 
 /** Items drawn in each box of the Collections view (the Query's Limit); the rest are counted. */
@@ -141,10 +141,10 @@ export function TableScreen({
   const [draft, setDraft] = useState<Item | null>(null);
   // The last write saved, with what it reported: shown estimate beside actual.
   const [lastWrite, setLastWrite] = useState<{ existing: Item | null; newItem: Item; actual: ConsumedCapacity | null } | null>(null);
-  const model = useQueryModel({ profileId: profile.id, table: table.status === "ok" ? table.data : null, source, makeChannel });
+  const model = useQueryModel({ profileId: profile.id, table: table.status === "ok" ? table.data : null, makeChannel });
   const run = model.run;
   const paid = profile.connection.kind !== "embedded";
-  const dropped = useDroppedItems({ profileId: profile.id, run, source, automatic: !paid });
+  const dropped = useDroppedItems({ profileId: profile.id, run, automatic: !paid });
   const runRequest = run?.request ?? null;
   useEffect(() => setChecked(new Set()), [runRequest]);
   const queryPages = run?.kind === "query" ? run.pages : [];
@@ -257,7 +257,6 @@ export function TableScreen({
     table: tableName,
     index: model.form.index,
     tableStats: stats.status === "ok" ? stats.data : null,
-    source,
   });
 
   if (table.status === "loading") return <p className="muted">Loading {tableName}…</p>;
@@ -569,7 +568,7 @@ export function TableScreen({
         return (
           <section className="table-section" data-testid="section-indexes" aria-label="Indexes side by side">
             {description.indexes.length > 0 ? (
-              <IndexesView profileId={profile.id} table={description} source={source} />
+              <IndexesView profileId={profile.id} table={description} />
             ) : (
               <p className="muted">
                 {description.name} has no secondary index: every item lives only in its collection of the table. A GSI or an
@@ -598,14 +597,13 @@ export function TableScreen({
               {model.request === null ? (
                 <p className="muted">Fill in the query bar above: its request appears here as code for every SDK.</p>
               ) : (
-                <CodePanel request={model.request} source={source} />
+                <CodePanel request={model.request} />
               )}
               <SavedRequests
                 profileId={profile.id}
                 table={description.name}
                 request={model.request}
                 filter={model.form.filter}
-                source={source}
                 onLoad={(saved) => {
                   const content = saved.content;
                   if (content.kind === "request") model.loadRequest(content.request);
@@ -673,7 +671,7 @@ export function TableScreen({
   return (
     <div className="table-screen" data-testid={`table-screen-${tableName}`} ref={rootRef}>
       <TableHeader table={description} stats={stats.status === "ok" ? stats.data : null} profile={profile} />
-      <QueryBar table={description} model={model} suggestions={suggestions} seenAttributes={seenAttributes} source={source} />
+      <QueryBar table={description} model={model} suggestions={suggestions} seenAttributes={seenAttributes} />
       <ViewTabs views={views} active={view} onSelect={setView} label={`Views of ${description.name}`} />
       {copied !== null && (
         <p className="muted" role="status" data-testid="copy-notice">
