@@ -1,12 +1,11 @@
 import { useEffect, useState } from "react";
 import { Channel } from "@tauri-apps/api/core";
-import type { CollectionStats, commands, ScanCost, ScanTotals, StatisticsScan } from "../../ipc/bindings.gen";
+import type { CollectionStats, ScanCost, ScanTotals, StatisticsScan } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { useRecordCapacity } from "../../app/capacity";
 import { formatBytes, formatCount, formatCountOf, formatUnits } from "../../shared/format";
 import { attributeText } from "../../shared/attributeValue";
-
-export type StatisticsSource = Pick<typeof commands, "statisticsScanCost" | "gatherStatistics" | "cancelOperation" | "collectionStats">;
+import { useCommands } from "../../ipc/CommandsContext";
 
 export type TotalsChannelFactory = (onMessage: (totals: ScanTotals) => void) => Channel<ScanTotals>;
 
@@ -33,7 +32,6 @@ export function StatisticsGate({
   profileId,
   table,
   index,
-  source,
   onGathered,
   makeChannel = tauriChannel,
 }: {
@@ -41,10 +39,10 @@ export function StatisticsGate({
   table: string;
   /** The index whose collections to gather; `null`: the table's. */
   index: string | null;
-  source: StatisticsSource;
   onGathered: (stats: CollectionStats) => void;
   makeChannel?: TotalsChannelFactory | undefined;
 }) {
+  const source = useCommands();
   const [cost, setCost] = useState<ScanCost | null>(null);
   const [kept, setKept] = useState<Kept>({ status: "loading" });
   const [budget, setBudget] = useState<string>("");

@@ -1,10 +1,9 @@
 import { useCallback, useEffect, useState } from "react";
-import type { commands, HistoryEntry, QueryInput, ReadRequest, SavedQuery, SortKeyCondition } from "../../ipc/bindings.gen";
+import type { HistoryEntry, QueryInput, ReadRequest, SavedQuery, SortKeyCondition } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { attributeText } from "../items/attributeValue";
 import { formatCountOf, formatUnits } from "../../shared/format";
-
-export type HistorySource = Pick<typeof commands, "queryHistory" | "savedQueries" | "saveQuery" | "deleteSavedQuery">;
+import { useCommands } from "../../ipc/CommandsContext";
 
 /** A history entry: a collection-view query, or a request of the query bar with its one-line summary. */
 type Entry = Omit<HistoryEntry, "request"> &
@@ -44,7 +43,6 @@ export function QueryHistory({
   table,
   current,
   refresh,
-  source,
   onRun,
   onLoad,
 }: {
@@ -52,10 +50,10 @@ export function QueryHistory({
   table: string;
   current: QueryInput | null;
   refresh: string | number;
-  source: HistorySource;
   onRun: (input: QueryInput) => void;
   onLoad?: (request: ReadRequest) => void;
 }) {
+  const source = useCommands();
   const [history, setHistory] = useState<Entry[]>([]);
   const [saved, setSaved] = useState<SavedQuery[]>([]);
   const [name, setName] = useState("");

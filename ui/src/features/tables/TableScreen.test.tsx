@@ -54,7 +54,7 @@ const pageOf = async (_profile: string, input: QueryInput) => {
   return { status: "ok" as const, data: page };
 };
 
-function source(overrides: Partial<Commands> = {}): Commands {
+function source(overrides: Partial<Commands> = {}) {
   return {
     describeTable: vi.fn(async () => ({ status: "ok" as const, data: telemetry })),
     collectionStats: vi.fn(async () => ({

@@ -116,7 +116,7 @@ export function TableScreen({
   // An MFA code or sign-in given in the app-wide prompt: the table and its boxes are read again.
   const renewed = useCredentialsRenewed(profile.id);
   const source = useCommands();
-  const { table, stats, setStats, setDescription } = useTable(profile.id, tableName, source, renewed);
+  const { table, stats, setStats, setDescription } = useTable(profile.id, tableName, renewed);
   const [view, setView] = useState<ViewId>("collections");
   const [showMap, setShowMap] = useState(false);
   const [reveal, setReveal] = useState<{ value: AttributeValue; n: number; focus?: boolean } | null>(null);
@@ -390,7 +390,6 @@ export function TableScreen({
       profileId={profile.id}
       table={tableName}
       index={groupBy}
-      source={source}
       onGathered={(gathered) => {
         if (gathered.index === null) setStats({ status: "ok", data: gathered });
         setGeneration((g) => g + 1);
@@ -430,7 +429,6 @@ export function TableScreen({
           index={groupBy}
           keys={groupKeys}
           generation={generation + renewed}
-          source={source}
           table={description}
           onOpen={openBox}
           onGroupBy={setGroupBy}
@@ -507,7 +505,6 @@ export function TableScreen({
                   scope={checked.size === 0 ? "read" : "checked"}
                   makeChannel={makeBulkChannel}
                   readOnly={profile.readOnly}
-                  source={source}
                   onWritten={() => {
                     // The boxes and the run are read again: the grid shows what the edit left.
                     setGeneration((g) => g + 1);
@@ -621,7 +618,6 @@ export function TableScreen({
                 table={tableName}
                 current={model.queryInput}
                 refresh={`${recentRefresh}`}
-                source={source}
                 onRun={(input) => {
                   runInput(input);
                   setView("items");
@@ -634,19 +630,19 @@ export function TableScreen({
       case "transfer":
         return (
           <section className="table-section" data-testid="section-transfer" aria-label="Import and export">
-            <TransferPanel profileId={profile.id} table={tableName} query={model.queryInput} readOnly={profile.readOnly} source={source} />
+            <TransferPanel profileId={profile.id} table={tableName} query={model.queryInput} readOnly={profile.readOnly} />
           </section>
         );
       case "stream":
         return (
           <section className="table-section" data-testid="section-stream" aria-label="Stream">
-            <StreamView profile={profile} table={description} source={source} makeChannel={makeTailChannel} onOpenSettings={() => setView("settings")} />
+            <StreamView profile={profile} table={description} makeChannel={makeTailChannel} onOpenSettings={() => setView("settings")} />
           </section>
         );
       case "ttl":
         return (
           <section className="table-section" data-testid="section-ttl" aria-label="Time to live">
-            <TtlView profile={profile} table={description} source={source} makeChannel={makeTailChannel} onOpenSettings={() => setView("settings")} />
+            <TtlView profile={profile} table={description} makeChannel={makeTailChannel} onOpenSettings={() => setView("settings")} />
           </section>
         );
       case "settings":
@@ -654,15 +650,15 @@ export function TableScreen({
           <section className="table-section" aria-label="Settings">
             <TableOverview table={description} />
             <h3 className="settings-heading">Change</h3>
-            <TableSettings profile={profile} table={description} source={source} onChanged={setDescription} />
+            <TableSettings profile={profile} table={description} onChanged={setDescription} />
             {profile.connection.kind === "embedded" && (
               <>
                 <h3 className="settings-heading">Simulations of the embedded engine</h3>
-                <SimulationPanel profileId={profile.id} table={tableName} source={source} active={view === "settings"} />
+                <SimulationPanel profileId={profile.id} table={tableName} active={view === "settings"} />
               </>
             )}
             <h3 className="settings-heading">Delete</h3>
-            <DeleteTable profile={profile} table={tableName} source={source} onDeleted={onDeleted} />
+            <DeleteTable profile={profile} table={tableName} onDeleted={onDeleted} />
           </section>
         );
     }
@@ -686,7 +682,6 @@ export function TableScreen({
               table={tableName}
               keys={description.keys}
               readOnly={profile.readOnly}
-              source={source}
               onWritten={(items, units) => {
                 recordCapacity("write", units);
                 setNotice(`Pasted ${items.length} ${items.length === 1 ? "item" : "items"}: ${formatUnits(units)} WCU consumed.`);

@@ -7,11 +7,10 @@
  * message. A read-only connection offers no change (and Rust refuses any anyway).
  */
 import { useEffect, useState } from "react";
-import type { Billing, commands, Profile, ProjectionType, ScalarType, TableChange, TableDescription, TableTag } from "../../ipc/bindings.gen";
+import type { Billing, Profile, ProjectionType, ScalarType, TableChange, TableDescription, TableTag } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { includeList } from "../create/model";
-
-export type SettingsSource = Pick<typeof commands, "changeTable" | "tableTags" | "describeTable">;
+import { useCommands } from "../../ipc/CommandsContext";
 
 const STREAM_VIEW_TYPES = ["NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY"];
 /** How often a GSI being backfilled is described again. */
@@ -29,14 +28,13 @@ function Failure({ error, testId }: { error: UiError | null; testId: string }) {
 export function TableSettings({
   profile,
   table,
-  source,
   onChanged,
 }: {
   profile: Profile;
   table: TableDescription;
-  source: SettingsSource;
   onChanged: (table: TableDescription) => void;
 }) {
+  const source = useCommands();
   const [busy, setBusy] = useState<string | null>(null);
   const [errors, setErrors] = useState<Record<string, UiError | null>>({});
   const readOnly = profile.readOnly;
@@ -84,7 +82,7 @@ export function TableSettings({
       <Failure error={errors.stream ?? null} testId="settings-stream-error" />
       <Failure error={errors.ttl ?? null} testId="settings-ttl-error" />
 
-      <TagsForm profileId={profile.id} table={table} source={source} disabled={disabled} apply={apply} />
+      <TagsForm profileId={profile.id} table={table} disabled={disabled} apply={apply} />
       <Failure error={errors.tags ?? null} testId="settings-tags-error" />
     </div>
   );
@@ -291,16 +289,15 @@ function StreamAndTtl({ table, disabled, apply }: { table: TableDescription; dis
 function TagsForm({
   profileId,
   table,
-  source,
   disabled,
   apply,
 }: {
   profileId: string;
   table: TableDescription;
-  source: SettingsSource;
   disabled: boolean;
   apply: (section: string, change: TableChange) => Promise<boolean>;
 }) {
+  const source = useCommands();
   const [tags, setTags] = useState<TableTag[] | null>(null);
   const [version, setVersion] = useState(0);
   const [key, setKey] = useState("");
