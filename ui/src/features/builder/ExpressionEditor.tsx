@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type {
   ExpressionState,
   GeneratedExpression,
@@ -11,7 +11,7 @@ import { KeyConditionBuilder } from "./KeyConditionBuilder";
 import { ProjectionBuilder } from "./ProjectionBuilder";
 import { UpdateBuilder } from "./UpdateBuilder";
 import { useDebounced } from "./useDebounced";
-import { useCommands } from "../../ipc/CommandsContext";
+import { useGeneratedExpression } from "./useGeneratedExpression";
 import "./ExpressionEditor.css";
 
 type Mode = "visual" | "text";
@@ -49,31 +49,10 @@ export function ExpressionEditor({
   keySchema?: KeySchemaState | null;
   label?: string;
 }) {
-  const source = useCommands();
   const [mode, setMode] = useState<Mode>("visual");
-  const [generated, setGenerated] = useState<GeneratedExpression | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
   const settled = useDebounced(state, 150);
+  const { generated, problem } = useGeneratedExpression(settled);
 
-  useEffect(() => {
-    let live = true;
-    source.generateExpression(settled).then(
-      (result) => {
-        if (!live) return;
-        if (result.status === "ok") {
-          setGenerated(result.data);
-          setProblem(null);
-        } else {
-          setGenerated(null);
-          setProblem(result.error.message);
-        }
-      },
-      (err: unknown) => live && setProblem(String(err)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [settled, source]);
 
   const title = label ?? state.parameter;
   return (

@@ -1,21 +1,7 @@
-import { useEffect, useState } from "react";
-import type { SharedEngine } from "../../ipc/bindings.gen";
+import { useState } from "react";
 import { useCommands } from "../../ipc/CommandsContext";
+import { useSharedEngine } from "./useSharedEngine";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
-
-/** Where the embedded engine is shared, as the backend says when the view opens; `null`: it is not. */
-function useSharedEngine() {
-  const source = useCommands();
-  const [shared, setShared] = useState<SharedEngine | null>(null);
-  useEffect(() => {
-    let cancelled = false;
-    void unwrap(source.sharedEngine()).then((result) => !cancelled && result.status === "ok" && setShared(result.data));
-    return () => {
-      cancelled = true;
-    };
-  }, [source]);
-  return [shared, setShared] as const;
-}
 
 /**
  * Shares the embedded engine on a loopback port so the user's own application can use it, and
