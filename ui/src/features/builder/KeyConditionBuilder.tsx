@@ -1,8 +1,7 @@
-import { useEffect, useState } from "react";
 import type { AttributeValueJson, KeyConditionState, KeySchemaState, SortKeyOperator } from "../../ipc/bindings.gen";
 import { ValueInput } from "./ValueInput";
 import { emptyValue } from "./model";
-import { useCommands } from "../../ipc/CommandsContext";
+import { useOperators } from "./useOperators";
 
 const LABELS: Record<SortKeyOperator, string> = {
   "=": "=",
@@ -54,27 +53,6 @@ export function emptyKeyCondition(schema: KeySchemaState): KeyConditionState {
 }
 
 type KeyType = "S" | "N" | "B";
-
-/** The sort-key operators the backend allows, for each key type in `types`. */
-function useOperators(types: readonly KeyType[]): Partial<Record<KeyType, SortKeyOperator[]>> {
-  const source = useCommands();
-  const [operators, setOperators] = useState<Partial<Record<KeyType, SortKeyOperator[]>>>({});
-  const wanted = [...new Set(types)].sort().join(",");
-  useEffect(() => {
-    let live = true;
-    const list = wanted === "" ? [] : (wanted.split(",") as KeyType[]);
-    for (const type of list) {
-      source.sortKeyOperators(type).then(
-        (ops) => live && setOperators((o) => ({ ...o, [type]: ops })),
-        () => live && setOperators((o) => ({ ...o, [type]: [] })),
-      );
-    }
-    return () => {
-      live = false;
-    };
-  }, [source, wanted]);
-  return operators;
-}
 
 /**
  * A KeyConditionExpression for the table or the chosen index: the partition key with `=` and a
