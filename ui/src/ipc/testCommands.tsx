@@ -8,7 +8,7 @@ import type { ReactElement, ReactNode } from "react";
 import { CommandsProvider, type Commands } from "./CommandsContext";
 
 /** `fake` as the full set of commands: any other command throws when it is looked up. */
-export function fakeCommands(fake: Partial<Commands> | object): Commands {
+export function fakeCommands(fake: Partial<Commands>): Commands {
   return new Proxy(fake, {
     get(target, name, receiver) {
       if (typeof name !== "string" || name === "then" || Reflect.has(target, name)) return Reflect.get(target, name, receiver);
@@ -18,7 +18,7 @@ export function fakeCommands(fake: Partial<Commands> | object): Commands {
 }
 
 /** A `wrapper` (for `render` and `renderHook`) providing `fake` as the commands. */
-export function commandsWrapper(fake: Partial<Commands> | object) {
+export function commandsWrapper(fake: Partial<Commands>) {
   const commands = fakeCommands(fake);
   return function FakeCommands({ children }: { children: ReactNode }) {
     return <CommandsProvider commands={commands}>{children}</CommandsProvider>;
@@ -26,6 +26,6 @@ export function commandsWrapper(fake: Partial<Commands> | object) {
 }
 
 /** `render(ui)` with `fake` as the commands; `rerender` keeps them. */
-export function renderWithCommands(ui: ReactElement, fake: Partial<Commands> | object, options: Omit<RenderOptions, "wrapper"> = {}) {
+export function renderWithCommands(ui: ReactElement, fake: Partial<Commands>, options: Omit<RenderOptions, "wrapper"> = {}) {
   return render(ui, { ...options, wrapper: commandsWrapper(fake) });
 }

@@ -24,7 +24,6 @@ describe("ExpressionTextMode", { timeout: 20_000 }, () => {
         initial={{ text: "", names: "", values: '{":v": {"S": "VEH#V-7741"}}' }}
         keySchema={schema}
         onParsed={onParsed}
-       
         delay={20}
       />,
       fakeSource({ parseExpressions }),
@@ -59,7 +58,6 @@ describe("ExpressionTextMode", { timeout: 20_000 }, () => {
         initial={{ text: "", names: "", values: "" }}
         keySchema={schema}
         onParsed={onParsed}
-       
         delay={10}
       />,
       fakeSource({ parseExpressions }),
@@ -81,7 +79,6 @@ describe("ExpressionTextMode", { timeout: 20_000 }, () => {
         initial={{ text: "a = :a", names: "", values: "{not json" }}
         keySchema={null}
         onParsed={() => {}}
-       
         delay={10}
       />,
       fakeSource({ parseExpressions }),

@@ -72,7 +72,6 @@ describe("WriteEstimate", () => {
         table="Telemetry"
         write={{ kind: "update", existing: reading, newItem: reading }}
         actual={{ total: 4, table: 2, indexes: [{ name: "ByDepot", units: 2 }] }}
-       
       />,
       fake,
     );

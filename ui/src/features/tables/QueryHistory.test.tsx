@@ -100,7 +100,6 @@ describe("QueryHistory", () => {
         table="Telemetry"
         current={{ ...window, exclusiveStartKey: { vehicleId: { S: "x" } } }}
         refresh={0}
-       
         onRun={vi.fn()}
       />,
       fake,
