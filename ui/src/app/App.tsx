@@ -16,7 +16,7 @@ import { useStartScreen } from "../features/start/useStartScreen";
 import { useDemoTables } from "../features/start/useDemoTables";
 import { CreateTableScreen } from "../features/create/CreateTableScreen";
 import { ModelerScreen } from "../features/modeler/ModelerScreen";
-import { commands, type Profile } from "../ipc/bindings.gen";
+import type { Profile } from "../ipc/bindings.gen";
 import type { TableIntent } from "../shared/tableIntent";
 
 /**
@@ -46,7 +46,7 @@ export function App() {
   useShortcut("toggle-theme", theme.toggle);
 
   const start = useStartScreen();
-  const demo = useDemoTables(commands, appInfo.status === "ok" ? appInfo.data.engine.state : null);
+  const demo = useDemoTables(appInfo.status === "ok" ? appInfo.data.engine.state : null);
 
   // PartiQL tabs, one per connection, by id `partiql/<profile id>`.
   const [editors, setEditors] = useState<Profile[]>([]);
@@ -212,8 +212,8 @@ export function App() {
         />
       </div>
       <ShortcutSheet open={sheet.open} onClose={() => sheet.setOpen(false)} />
-      {updatesOpen && <UpdateDialog open={updatesOpen} onClose={() => setUpdatesOpen(false)} source={commands} />}
-      <CredentialPrompt calls={commands} profiles={[...open.map((t) => t.profile), ...editors]} />
+      {updatesOpen && <UpdateDialog open={updatesOpen} onClose={() => setUpdatesOpen(false)} />}
+      <CredentialPrompt profiles={[...open.map((t) => t.profile), ...editors]} />
     </CapacityProvider>
   );
 }

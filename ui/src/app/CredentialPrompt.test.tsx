@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import type { Profile } from "../ipc/bindings.gen";
 import { guarded, onCredentialsRenewed } from "../ipc/credentials";
-import { CredentialPrompt, type CredentialCalls } from "./CredentialPrompt";
+import { CredentialPrompt } from "./CredentialPrompt";
+import type { Commands } from "../ipc/CommandsContext";
+import { renderWithCommands } from "../ipc/testCommands";
 
 afterEach(cleanup);
 
@@ -15,13 +17,13 @@ const prod: Profile = {
   connection: { kind: "aws-profile", profileName: "prod-admin" },
 };
 
-function calls(): CredentialCalls {
+function calls(): Commands {
   return {
     provideMfaCode: vi.fn(async () => ({ status: "ok" as const, data: null })),
     startSsoSignIn: vi.fn(),
     finishSsoSignIn: vi.fn(),
     cancelSsoSignIn: vi.fn(),
-  } as unknown as CredentialCalls;
+  } as unknown as Commands;
 }
 
 /** A view's call on the connection, answered `code`. */
@@ -37,7 +39,7 @@ describe("CredentialPrompt", () => {
     const c = calls();
     const renewed: string[] = [];
     const stop = onCredentialsRenewed((id) => renewed.push(id));
-    render(<CredentialPrompt calls={c} profiles={[prod]} />);
+    renderWithCommands(<CredentialPrompt profiles={[prod]} />, c);
     expect(screen.queryByRole("dialog")).toBeNull();
     await viewMeets("MFA_REQUIRED");
     const dialog = screen.getByRole("dialog", { name: "Sign in to prod" });
@@ -52,7 +54,7 @@ describe("CredentialPrompt", () => {
   });
 
   it("offers the IAM Identity Center sign-in for SSO_SIGN_IN_REQUIRED, and can be put off", async () => {
-    render(<CredentialPrompt calls={calls()} profiles={[prod]} />);
+    renderWithCommands(<CredentialPrompt profiles={[prod]} />, calls());
     await viewMeets("SSO_SIGN_IN_REQUIRED");
     expect(screen.getByRole("dialog").textContent).toContain("prod needs you to sign in");
     expect(screen.getByRole("button", { name: /Sign in/ })).toBeTruthy();

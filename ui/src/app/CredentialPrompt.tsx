@@ -6,15 +6,16 @@
  * and the next refused call asks again.
  */
 import { useEffect, useState } from "react";
-import type { commands, Profile } from "../ipc/bindings.gen";
+import type { Profile } from "../ipc/bindings.gen";
+import { useUnguardedCommands } from "../ipc/CommandsContext";
 import { onCredentialsNeeded, credentialsRenewed, type CredentialsNeeded } from "../ipc/credentials";
 import { unwrap } from "../ipc/result";
 import { MfaPrompt } from "../features/connections/MfaPrompt";
 import { SsoSignIn } from "../features/connections/SsoSignIn";
 
-export type CredentialCalls = Pick<typeof commands, "provideMfaCode" | "startSsoSignIn" | "finishSsoSignIn" | "cancelSsoSignIn">;
-
-export function CredentialPrompt({ calls, profiles }: { calls: CredentialCalls; profiles: readonly Profile[] }) {
+export function CredentialPrompt({ profiles }: { profiles: readonly Profile[] }) {
+  // Its own calls are not announced again: this is where the code or sign-in is asked for.
+  const calls = useUnguardedCommands();
   const [asking, setAsking] = useState<CredentialsNeeded | null>(null);
   useEffect(
     () =>
@@ -44,7 +45,7 @@ export function CredentialPrompt({ calls, profiles }: { calls: CredentialCalls; 
             }}
           />
         ) : (
-          <SsoSignIn profileId={asking.profileId} message={asking.message} calls={calls} onSignedIn={done} />
+          <SsoSignIn profileId={asking.profileId} message={asking.message} onSignedIn={done} />
         )}
         <p className="muted">Once it is done, the views of this connection read again.</p>
         <button type="button" onClick={() => setAsking(null)}>

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import type { Channel } from "@tauri-apps/api/core";
 import type { CommandError, UpdateOffer, UpdateProgress } from "../ipc/bindings.gen";
 import { UpdateDialog } from "./UpdateDialog";
 import { downloadText } from "./useUpdates";
+import { renderWithCommands } from "../ipc/testCommands";
 
 afterEach(cleanup);
 
@@ -33,9 +34,9 @@ function source(check: Answer<UpdateOffer | null>, install?: (report: (p: Update
 describe("UpdateDialog", () => {
   it("asks for an update only when it opens, and says when this is the newest version", async () => {
     const fake = source({ status: "ok", data: null });
-    const { rerender } = render(<UpdateDialog open={false} onClose={() => {}} source={fake} makeChannel={fake.channel} />);
+    const { rerender } = renderWithCommands(<UpdateDialog open={false} onClose={() => {}} makeChannel={fake.channel} />, fake);
     expect(fake.checkForUpdate).not.toHaveBeenCalled();
-    rerender(<UpdateDialog open={true} onClose={() => {}} source={fake} makeChannel={fake.channel} />);
+    rerender(<UpdateDialog open={true} onClose={() => {}} makeChannel={fake.channel} />);
     await screen.findByTestId("update-none");
     expect(fake.checkForUpdate).toHaveBeenCalledTimes(1);
     expect(screen.queryByTestId("update-install")).toBeNull();
@@ -47,7 +48,7 @@ describe("UpdateDialog", () => {
       report({ stage: "downloading", bytes: 3_100_000, total: 12_000_000 });
       return new Promise((resolve) => (finish = resolve));
     });
-    render(<UpdateDialog open={true} onClose={() => {}} source={fake} makeChannel={fake.channel} />);
+    renderWithCommands(<UpdateDialog open={true} onClose={() => {}} makeChannel={fake.channel} />, fake);
     const offered = await screen.findByTestId("update-offer");
     expect(offered.textContent).toContain("DynoTable 0.2.0 is available. This is 0.1.0; 0.2.0 was released on 2026-12-06.");
     expect(offered.textContent).toContain("Collections of a million items open faster.");
@@ -76,7 +77,7 @@ describe("UpdateDialog", () => {
       exception: null,
     };
     const fake = source({ status: "ok", data: offer }, async () => ({ status: "error", error: refused }));
-    render(<UpdateDialog open={true} onClose={() => {}} source={fake} makeChannel={fake.channel} />);
+    renderWithCommands(<UpdateDialog open={true} onClose={() => {}} makeChannel={fake.channel} />, fake);
     fireEvent.click(await screen.findByTestId("update-install"));
     const error = await screen.findByTestId("update-error");
     expect(error.textContent).toContain("The update was refused.");
@@ -88,14 +89,14 @@ describe("UpdateDialog", () => {
   it("closes with Escape, but not while installing", async () => {
     const onClose = vi.fn();
     const fake = source({ status: "ok", data: offer }, () => new Promise(() => {}));
-    render(<UpdateDialog open={true} onClose={onClose} source={fake} makeChannel={fake.channel} />);
+    renderWithCommands(<UpdateDialog open={true} onClose={onClose} makeChannel={fake.channel} />, fake);
     fireEvent.click(await screen.findByTestId("update-install"));
     fireEvent.keyDown(screen.getByTestId("update-dialog"), { key: "Escape" });
     expect(onClose).not.toHaveBeenCalled();
     cleanup();
 
     const idle = source({ status: "ok", data: null });
-    render(<UpdateDialog open={true} onClose={onClose} source={idle} makeChannel={idle.channel} />);
+    renderWithCommands(<UpdateDialog open={true} onClose={onClose} makeChannel={idle.channel} />, idle);
     await screen.findByTestId("update-none");
     fireEvent.keyDown(screen.getByTestId("update-dialog"), { key: "Escape" });
     expect(onClose).toHaveBeenCalledTimes(1);

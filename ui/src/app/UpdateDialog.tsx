@@ -7,21 +7,21 @@ import { useEffect, useRef } from "react";
 import type { UpdateOffer } from "../ipc/bindings.gen";
 import { errorTitle } from "../ipc/result";
 import { isMac, matchesShortcut } from "./shortcuts";
-import { downloadText, useUpdates, type UpdateChannelFactory, type UpdateSource } from "./useUpdates";
+import { useCommands } from "../ipc/CommandsContext";
+import { downloadText, useUpdates, type UpdateChannelFactory } from "./useUpdates";
 import "./ShortcutSheet.css";
 
 export function UpdateDialog({
   open,
   onClose,
-  source,
   makeChannel,
 }: {
   open: boolean;
   onClose: () => void;
-  source: UpdateSource & { cancelUpdate: () => Promise<unknown> };
   makeChannel?: UpdateChannelFactory;
 }) {
-  const updates = useUpdates(source, makeChannel);
+  const source = useCommands();
+  const updates = useUpdates(makeChannel);
   const { check, close } = updates;
   const dialogRef = useRef<HTMLDivElement>(null);
 

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, render, screen, waitFor } from "@testing-library/react";
-import { useAppInfo, type AppInfoSource } from "./useAppInfo";
+import { cleanup, screen, waitFor } from "@testing-library/react";
+import { useAppInfo } from "./useAppInfo";
+import { renderWithCommands } from "../ipc/testCommands";
 import type { AppInfo } from "../ipc/bindings.gen";
 
-function Probe({ source }: { source: AppInfoSource }) {
-  const info = useAppInfo(source);
+function Probe() {
+  const info = useAppInfo();
   return <span data-testid="probe">{info.status === "ok" ? info.data.engine.state : info.status}</span>;
 }
 
@@ -21,7 +22,7 @@ describe("useAppInfo", () => {
   it("asks again while the engine is starting and stops once it is ready", async () => {
     const answers: AppInfo[] = [base, { ...base, engine: { state: "ready", tableCount: 0, message: null } }];
     const source = vi.fn(async () => ({ status: "ok" as const, data: answers.shift() ?? base }));
-    render(<Probe source={source} />);
+    renderWithCommands(<Probe />, { appInfo: source });
     await waitFor(() => expect(screen.getByTestId("probe").textContent).toBe("ready"));
     expect(source).toHaveBeenCalledTimes(2);
   });
@@ -29,10 +30,10 @@ describe("useAppInfo", () => {
   it("reports a rejected IPC call as IPC_FAILURE", async () => {
     const source = vi.fn(() => Promise.reject(new Error("no backend")));
     function ErrorProbe() {
-      const info = useAppInfo(source);
+      const info = useAppInfo();
       return <span data-testid="probe">{info.status === "error" ? info.error.code : info.status}</span>;
     }
-    render(<ErrorProbe />);
+    renderWithCommands(<ErrorProbe />, { appInfo: source });
     await waitFor(() => expect(screen.getByTestId("probe").textContent).toBe("IPC_FAILURE"));
   });
 });

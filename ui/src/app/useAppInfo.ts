@@ -1,24 +1,24 @@
 import { useEffect, useState } from "react";
-import { commands, type AppInfo } from "../ipc/bindings.gen";
+import type { AppInfo } from "../ipc/bindings.gen";
+import { useCommands } from "../ipc/CommandsContext";
 import { unwrap, type Loadable, type UiError } from "../ipc/result";
 
 /** How often to ask again while the embedded engine is still starting. */
 const STARTING_POLL_MS = 250;
 
-export type AppInfoSource = () => ReturnType<typeof commands.appInfo>;
-
 /**
  * The app's identity and the embedded engine's state, asked of the backend once and again
  * while the engine is still starting.
  */
-export function useAppInfo(source: AppInfoSource = commands.appInfo): Loadable<AppInfo, UiError> {
+export function useAppInfo(): Loadable<AppInfo, UiError> {
+  const source = useCommands();
   const [state, setState] = useState<Loadable<AppInfo, UiError>>({ status: "loading" });
 
   useEffect(() => {
     let cancelled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const ask = async () => {
-      const next = await unwrap(source());
+      const next = await unwrap(source.appInfo());
       if (cancelled) return;
       setState(next);
       if (next.status === "ok" && next.data.engine.state === "starting") {

@@ -1,9 +1,8 @@
 import { useCallback, useRef, useState } from "react";
 import { Channel } from "@tauri-apps/api/core";
-import type { commands, UpdateOffer, UpdateProgress } from "../ipc/bindings.gen";
+import type { UpdateOffer, UpdateProgress } from "../ipc/bindings.gen";
+import { useCommands } from "../ipc/CommandsContext";
 import { unwrap, type UiError } from "../ipc/result";
-
-export type UpdateSource = Pick<typeof commands, "checkForUpdate" | "installUpdate">;
 
 export type UpdateChannelFactory = (onMessage: (progress: UpdateProgress) => void) => Channel<UpdateProgress>;
 
@@ -26,7 +25,8 @@ export type UpdateState =
  * Help → Check for updates: asks the backend for a newer version only when the user asks, then
  * downloads, checks and installs the one offered (the backend restarts the app when it is done).
  */
-export function useUpdates(source: UpdateSource, makeChannel: UpdateChannelFactory = tauriUpdateChannel) {
+export function useUpdates(makeChannel: UpdateChannelFactory = tauriUpdateChannel) {
+  const source = useCommands();
   const [state, setState] = useState<UpdateState>({ step: "idle" });
   // A check answered after the dialog closed, or after a newer check began, is dropped.
   const generation = useRef(0);

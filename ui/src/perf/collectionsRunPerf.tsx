@@ -15,6 +15,7 @@ import { createRoot } from "react-dom/client";
 import { CollectionsView } from "../features/collections/CollectionsView";
 import { useCollections, type CollectionsSource } from "../features/collections/useCollections";
 import type { CollectionStat, QueryInput, TableDescription } from "../ipc/bindings.gen";
+import { CommandsProvider, type Commands } from "../ipc/CommandsContext";
 import "../app/theme.css";
 import { report, timeScroll } from "./scrollTiming";
 
@@ -81,7 +82,7 @@ function measureScroll(firstBox: number, firstRows: number) {
 }
 
 function Page() {
-  const data = useCollections({ profileId: "perf", table: table.name, keys: table.keys, source, rowsPerBox });
+  const data = useCollections({ profileId: "perf", table: table.name, keys: table.keys, rowsPerBox });
   useLayoutEffect(() => {
     let firstBox: number | null = null;
     const look = () => {
@@ -101,4 +102,9 @@ function Page() {
   );
 }
 
-createRoot(document.getElementById("root")!).render(<Page />);
+// The synthetic source answers the only commands the Collections view calls.
+createRoot(document.getElementById("root")!).render(
+  <CommandsProvider commands={source as Commands}>
+    <Page />
+  </CommandsProvider>,
+);

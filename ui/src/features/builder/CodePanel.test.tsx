@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import type { ReadRequest } from "../../ipc/bindings.gen";
 import { CODE_TARGETS, CodePanel } from "./CodePanel";
 import { fakeSource } from "./fakeSource";
-import type { BuilderSource } from "./source";
+import type { Commands } from "../../ipc/CommandsContext";
+import { renderWithCommands } from "../../ipc/testCommands";
 
 afterEach(cleanup);
 
@@ -23,9 +24,9 @@ const request: ReadRequest = {
 // Rendering many controls is slow on a busy machine: 20 s, not the default 5 s.
 describe("CodePanel", { timeout: 20_000 }, () => {
   it("has a tab per target, exports the request for the chosen one, and copies it", async () => {
-    const exportCode = vi.fn<BuilderSource["exportCode"]>(async (_r, target) => ({ status: "ok" as const, data: `code for ${target}` }));
+    const exportCode = vi.fn<Commands["exportCode"]>(async (_r, target) => ({ status: "ok" as const, data: `code for ${target}` }));
     const clipboard = { writeText: vi.fn(async () => {}) };
-    render(<CodePanel request={request} source={fakeSource({ exportCode })} clipboard={clipboard} />);
+    renderWithCommands(<CodePanel request={request} clipboard={clipboard} />, fakeSource({ exportCode }));
     expect(screen.getAllByRole("tab")).toHaveLength(CODE_TARGETS.length);
     await waitFor(() => expect(screen.getByTestId("code").textContent).toBe("code for awsCli"));
     fireEvent.click(screen.getByRole("tab", { name: "boto3 resource" }));
@@ -40,11 +41,11 @@ describe("CodePanel", { timeout: 20_000 }, () => {
   });
 
   it("shows why a request cannot be exported", async () => {
-    const exportCode = vi.fn<BuilderSource["exportCode"]>(async () => ({
+    const exportCode = vi.fn<Commands["exportCode"]>(async () => ({
       status: "error" as const,
       error: { code: "VALIDATION" as const, message: "Choose the table to read", exception: null },
     }));
-    render(<CodePanel request={{ ...request, tableName: "" }} source={fakeSource({ exportCode })} clipboard={undefined} />);
+    renderWithCommands(<CodePanel request={{ ...request, tableName: "" }} clipboard={undefined} />, fakeSource({ exportCode }));
     await waitFor(() => expect(screen.getByText("Choose the table to read")).toBeTruthy());
   });
 });

@@ -1,6 +1,6 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { CodeTarget, ReadRequest } from "../../ipc/bindings.gen";
-import type { BuilderSource } from "./source";
+import { useExportedCode } from "./useExportedCode";
 import "./CodePanel.css";
 
 /** Every export target, with the name its tab shows. */
@@ -23,30 +23,14 @@ type Clipboard = Pick<globalThis.Clipboard, "writeText">;
  */
 export function CodePanel({
   request,
-  source,
   clipboard = typeof navigator !== "undefined" ? navigator.clipboard : undefined,
 }: {
   request: ReadRequest;
-  source: Pick<BuilderSource, "exportCode">;
   clipboard?: Clipboard | undefined;
 }) {
   const [target, setTarget] = useState<CodeTarget>("awsCli");
-  const [code, setCode] = useState<{ code: string } | { error: string } | null>(null);
   const [copied, setCopied] = useState<"copied" | "failed" | null>(null);
-  const key = JSON.stringify(request);
-
-  useEffect(() => {
-    let live = true;
-    setCopied(null);
-    source.exportCode(request, target).then(
-      (result) => live && setCode(result.status === "ok" ? { code: result.data } : { error: result.error.message }),
-      (err: unknown) => live && setCode({ error: String(err) }),
-    );
-    return () => {
-      live = false;
-    };
-    // The request is compared by value: a new object with the same content exports the same code.
-  }, [key, target, source]);
+  const code = useExportedCode(request, target, () => setCopied(null));
 
   const index = CODE_TARGETS.findIndex((t) => t.target === target);
   const copy = async () => {

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import { useState } from "react";
 import type { ExpressionState } from "../../ipc/bindings.gen";
 import { ExpressionEditor } from "./ExpressionEditor";
 import { fakeSource } from "./fakeSource";
-import type { BuilderSource } from "./source";
+import type { Commands } from "../../ipc/CommandsContext";
+import { renderWithCommands } from "../../ipc/testCommands";
 
 afterEach(cleanup);
 
@@ -13,15 +14,15 @@ const statusActive: ExpressionState = {
   state: { type: "compare", left: { type: "path", path: ["status"] }, op: "=", right: { type: "value", value: { S: "active" } } },
 };
 
-function Harness({ source }: { source: BuilderSource }) {
+function Harness() {
   const [state, setState] = useState<ExpressionState>(statusActive);
-  return <ExpressionEditor state={state} onChange={setState} source={source} suggestions={["status", "speedKph"]} />;
+  return <ExpressionEditor state={state} onChange={setState} suggestions={["status", "speedKph"]} />;
 }
 
 // Rendering many controls is slow on a busy machine: 20 s, not the default 5 s.
 describe("ExpressionEditor", { timeout: 20_000 }, () => {
   it("shows the generated expression with its names and values beside the visual builder", async () => {
-    const generateExpression = vi.fn<BuilderSource["generateExpression"]>(async () => ({
+    const generateExpression = vi.fn<Commands["generateExpression"]>(async () => ({
       status: "ok" as const,
       data: {
         parameter: "FilterExpression" as const,
@@ -30,7 +31,7 @@ describe("ExpressionEditor", { timeout: 20_000 }, () => {
         ExpressionAttributeValues: { ":status": { S: "active" } },
       },
     }));
-    render(<Harness source={fakeSource({ generateExpression })} />);
+    renderWithCommands(<Harness />, fakeSource({ generateExpression }));
     await waitFor(() => expect(screen.getByTestId("generated-expression").textContent).toBe("#status = :status"));
     expect(generateExpression).toHaveBeenCalledWith(statusActive);
     expect(screen.getByTestId("generated-names").textContent).toContain("#status");
@@ -42,7 +43,7 @@ describe("ExpressionEditor", { timeout: 20_000 }, () => {
       parameter: "FilterExpression",
       state: { type: "attributeNotExists", path: ["speedKph"] },
     };
-    const generateExpression = vi.fn<BuilderSource["generateExpression"]>(async (state) => ({
+    const generateExpression = vi.fn<Commands["generateExpression"]>(async (state) => ({
       status: "ok" as const,
       data: {
         parameter: "FilterExpression" as const,
@@ -51,8 +52,8 @@ describe("ExpressionEditor", { timeout: 20_000 }, () => {
         ExpressionAttributeValues: {},
       },
     }));
-    const parseExpressions = vi.fn<BuilderSource["parseExpressions"]>(async () => ({ status: "parsed" as const, states: [typed] }));
-    render(<Harness source={fakeSource({ generateExpression, parseExpressions })} />);
+    const parseExpressions = vi.fn<Commands["parseExpressions"]>(async () => ({ status: "parsed" as const, states: [typed] }));
+    renderWithCommands(<Harness />, fakeSource({ generateExpression, parseExpressions }));
     await waitFor(() => expect(screen.getByTestId("generated-expression").textContent).toBe("#status = :status"));
     fireEvent.click(screen.getByRole("tab", { name: "Text" }));
     // The text mode starts from the generated expression.

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type {
   ExpressionState,
   GeneratedExpression,
@@ -9,9 +9,9 @@ import { ExpressionTextMode, type TypedExpression } from "./ExpressionTextMode";
 import { GeneratedView } from "./GeneratedView";
 import { KeyConditionBuilder } from "./KeyConditionBuilder";
 import { ProjectionBuilder } from "./ProjectionBuilder";
-import type { BuilderSource } from "./source";
 import { UpdateBuilder } from "./UpdateBuilder";
 import { useDebounced } from "./useDebounced";
+import { useGeneratedExpression } from "./useGeneratedExpression";
 import "./ExpressionEditor.css";
 
 type Mode = "visual" | "text";
@@ -36,7 +36,6 @@ function typedOf(generated: GeneratedExpression | null): TypedExpression {
 export function ExpressionEditor({
   state,
   onChange,
-  source,
   suggestions,
   keySchema = null,
   label,
@@ -46,35 +45,14 @@ export function ExpressionEditor({
   onChange: (state: ExpressionState) => void;
   /** Called when the last condition or attribute is removed (an optional expression). */
   onClear?: () => void;
-  source: Pick<BuilderSource, "generateExpression" | "parseExpressions" | "sortKeyOperators">;
   suggestions: readonly string[];
   keySchema?: KeySchemaState | null;
   label?: string;
 }) {
   const [mode, setMode] = useState<Mode>("visual");
-  const [generated, setGenerated] = useState<GeneratedExpression | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
   const settled = useDebounced(state, 150);
+  const { generated, problem } = useGeneratedExpression(settled);
 
-  useEffect(() => {
-    let live = true;
-    source.generateExpression(settled).then(
-      (result) => {
-        if (!live) return;
-        if (result.status === "ok") {
-          setGenerated(result.data);
-          setProblem(null);
-        } else {
-          setGenerated(null);
-          setProblem(result.error.message);
-        }
-      },
-      (err: unknown) => live && setProblem(String(err)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [settled, source]);
 
   const title = label ?? state.parameter;
   return (
@@ -104,7 +82,6 @@ export function ExpressionEditor({
             parameter={state.parameter}
             initial={typedOf(generated)}
             keySchema={keySchema}
-            source={source}
             onParsed={(parsed) => parsed.parameter === state.parameter && onChange(parsed)}
           />
         ) : (
@@ -112,7 +89,6 @@ export function ExpressionEditor({
             state={state}
             onChange={onChange}
             onClear={onClear ?? (() => {})}
-            source={source}
             suggestions={suggestions}
             keySchema={keySchema}
           />
@@ -138,14 +114,12 @@ function VisualBuilder({
   state,
   onChange,
   onClear,
-  source,
   suggestions,
   keySchema,
 }: {
   state: ExpressionState;
   onChange: (state: ExpressionState) => void;
   onClear: () => void;
-  source: Pick<BuilderSource, "sortKeyOperators">;
   suggestions: readonly string[];
   keySchema: KeySchemaState | null;
 }) {
@@ -155,7 +129,6 @@ function VisualBuilder({
         <KeyConditionBuilder
           schema={keySchema}
           condition={state.state}
-          source={source}
           onChange={(c) => onChange({ parameter: "KeyConditionExpression", state: c })}
         />
       ) : (

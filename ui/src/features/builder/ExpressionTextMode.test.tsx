@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import { ExpressionTextMode } from "./ExpressionTextMode";
 import { fakeSource } from "./fakeSource";
-import type { BuilderSource } from "./source";
+import type { Commands } from "../../ipc/CommandsContext";
+import { renderWithCommands } from "../../ipc/testCommands";
 
 afterEach(cleanup);
 
@@ -15,17 +16,17 @@ describe("ExpressionTextMode", { timeout: 20_000 }, () => {
       parameter: "KeyConditionExpression" as const,
       state: { partitionKey: "vehicleId", partitionValue: { S: "VEH#V-7741" }, sort: null },
     };
-    const parseExpressions = vi.fn<BuilderSource["parseExpressions"]>(async () => ({ status: "parsed" as const, states: [state] }));
+    const parseExpressions = vi.fn<Commands["parseExpressions"]>(async () => ({ status: "parsed" as const, states: [state] }));
     const onParsed = vi.fn();
-    render(
+    renderWithCommands(
       <ExpressionTextMode
         parameter="KeyConditionExpression"
         initial={{ text: "", names: "", values: '{":v": {"S": "VEH#V-7741"}}' }}
         keySchema={schema}
         onParsed={onParsed}
-        source={fakeSource({ parseExpressions })}
         delay={20}
       />,
+      fakeSource({ parseExpressions }),
     );
     const text = screen.getByLabelText("KeyConditionExpression");
     fireEvent.change(text, { target: { value: "vehicleId" } });
@@ -46,20 +47,20 @@ describe("ExpressionTextMode", { timeout: 20_000 }, () => {
 
   it("shows DynamoDB's message and marks the text it points at", async () => {
     const message = 'Invalid KeyConditionExpression: Syntax error; token: "BETWIXT", near: "recordedAt BETWIXT :from"';
-    const parseExpressions = vi.fn<BuilderSource["parseExpressions"]>(async () => ({
+    const parseExpressions = vi.fn<Commands["parseExpressions"]>(async () => ({
       status: "invalid" as const,
       diagnostics: [{ exception: "ValidationException", message, expression: "KeyConditionExpression" as const, span: { start: 30, end: 37 } }],
     }));
     const onParsed = vi.fn();
-    render(
+    renderWithCommands(
       <ExpressionTextMode
         parameter="KeyConditionExpression"
         initial={{ text: "", names: "", values: "" }}
         keySchema={schema}
         onParsed={onParsed}
-        source={fakeSource({ parseExpressions })}
         delay={10}
       />,
+      fakeSource({ parseExpressions }),
     );
     fireEvent.change(screen.getByLabelText("KeyConditionExpression"), {
       target: { value: "vehicleId = :v AND recordedAt BETWIXT :from AND :to" },
@@ -71,16 +72,16 @@ describe("ExpressionTextMode", { timeout: 20_000 }, () => {
   });
 
   it("says when a map is not JSON, without asking the backend", async () => {
-    const parseExpressions = vi.fn<BuilderSource["parseExpressions"]>();
-    render(
+    const parseExpressions = vi.fn<Commands["parseExpressions"]>();
+    renderWithCommands(
       <ExpressionTextMode
         parameter="FilterExpression"
         initial={{ text: "a = :a", names: "", values: "{not json" }}
         keySchema={null}
         onParsed={() => {}}
-        source={fakeSource({ parseExpressions })}
         delay={10}
       />,
+      fakeSource({ parseExpressions }),
     );
     await waitFor(() => expect(screen.getByRole("alert").textContent).toBe("ExpressionAttributeValues is a JSON object."));
     expect(parseExpressions).not.toHaveBeenCalled();

@@ -1,35 +1,16 @@
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import type {
-  AttributeValueJson,
   Diagnostic,
   ExpressionParameter,
   ExpressionState,
   KeySchemaState,
 } from "../../ipc/bindings.gen";
-import type { BuilderSource } from "./source";
 import { byteToIndex } from "./model";
 import { useDebounced } from "./useDebounced";
+import { useExpressionCheck, type TypedExpression } from "./useExpressionCheck";
 import "./ExpressionTextMode.css";
 
-/** What the user typed: the expression and its two maps (JSON objects). */
-export type TypedExpression = { text: string; names: string; values: string };
-
-type Check =
-  | { status: "idle" }
-  | { status: "valid" }
-  | { status: "invalid"; diagnostics: Diagnostic[] }
-  | { status: "malformed"; message: string };
-
-function parseMap<T>(label: string, text: string): { map: { [key in string]: T } | null } | { error: string } {
-  if (text.trim() === "") return { map: null };
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) return { map: parsed as { [key in string]: T } };
-  } catch {
-    // reported below
-  }
-  return { error: `${label} is a JSON object.` };
-}
+export type { TypedExpression };
 
 /**
  * The text mode: the user types or pastes an expression with its names and values; the backend
@@ -41,60 +22,19 @@ export function ExpressionTextMode({
   initial,
   keySchema,
   onParsed,
-  source,
   delay = 300,
 }: {
   parameter: ExpressionParameter;
   initial: TypedExpression;
   keySchema: KeySchemaState | null;
   onParsed: (state: ExpressionState) => void;
-  source: Pick<BuilderSource, "parseExpressions">;
   delay?: number;
 }) {
   const id = useId();
   const [typed, setTyped] = useState<TypedExpression>(initial);
-  const [check, setCheck] = useState<Check>({ status: "idle" });
   const settled = useDebounced(typed, delay);
+  const check = useExpressionCheck(settled, parameter, keySchema, onParsed);
 
-  useEffect(() => {
-    let live = true;
-    const names = parseMap<string>("ExpressionAttributeNames", settled.names);
-    const values = parseMap<AttributeValueJson>("ExpressionAttributeValues", settled.values);
-    if ("error" in names || "error" in values) {
-      setCheck({ status: "malformed", message: "error" in names ? names.error : "error" in values ? values.error : "" });
-      return;
-    }
-    if (settled.text.trim() === "") {
-      setCheck({ status: "idle" });
-      return;
-    }
-    source
-      .parseExpressions(
-        {
-          Expressions: [{ parameter, text: settled.text }],
-          ExpressionAttributeNames: names.map,
-          ExpressionAttributeValues: values.map,
-        },
-        keySchema,
-      )
-      .then(
-        (outcome) => {
-          if (!live) return;
-          if (outcome.status === "parsed") {
-            setCheck({ status: "valid" });
-            const state = outcome.states[0];
-            if (state) onParsed(state);
-          } else {
-            setCheck({ status: "invalid", diagnostics: outcome.diagnostics });
-          }
-        },
-        (err: unknown) => live && setCheck({ status: "malformed", message: String(err) }),
-      );
-    return () => {
-      live = false;
-    };
-    // onParsed is a callback of the parent; a new one must not parse again.
-  }, [settled, parameter, keySchema, source]);
 
   return (
     <div className="expression-text-mode">

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import { useState } from "react";
 import type { KeyConditionState, KeySchemaState } from "../../ipc/bindings.gen";
 import { emptyKeyCondition, KeyConditionBuilder } from "./KeyConditionBuilder";
 import { fakeSource } from "./fakeSource";
+import { renderWithCommands } from "../../ipc/testCommands";
 
 afterEach(cleanup);
 
@@ -13,7 +14,6 @@ function Harness({ schema, onState }: { schema: KeySchemaState; onState: (s: Key
     <KeyConditionBuilder
       schema={schema}
       condition={state}
-      source={fakeSource()}
       onChange={(s) => {
         setState(s);
         onState(s);
@@ -28,13 +28,13 @@ const options = (select: HTMLElement) => [...(select as HTMLSelectElement).optio
 describe("KeyConditionBuilder", { timeout: 20_000 }, () => {
   it("offers only the operators the backend allows for the sort key's type", async () => {
     const source = fakeSource();
-    render(
+    renderWithCommands(
       <KeyConditionBuilder
         schema={{ partitionKey: { name: "deviceId", type: "S" }, sortKey: { name: "readingTs", type: "N" } }}
         condition={{ partitionKey: "deviceId", partitionValue: { S: "DEV#a1b2" }, sort: null }}
-        source={source}
         onChange={() => {}}
       />,
+      source,
     );
     const select = screen.getByLabelText("readingTs operator");
     await waitFor(() => expect(options(select)).toContain("BETWEEN"));
@@ -47,7 +47,7 @@ describe("KeyConditionBuilder", { timeout: 20_000 }, () => {
 
   it("builds the time window: partition value and a BETWEEN on the sort key", async () => {
     const onState = vi.fn();
-    render(<Harness schema={{ partitionKey: { name: "vehicleId", type: "S" }, sortKey: { name: "recordedAt", type: "S" } }} onState={onState} />);
+    renderWithCommands(<Harness schema={{ partitionKey: { name: "vehicleId", type: "S" }, sortKey: { name: "recordedAt", type: "S" } }} onState={onState} />, fakeSource());
     fireEvent.change(screen.getByLabelText("vehicleId value"), { target: { value: "VEH#V-7741" } });
     const select = screen.getByLabelText("recordedAt operator");
     await waitFor(() => expect(options(select)).toContain("begins_with"));
@@ -69,7 +69,7 @@ describe("KeyConditionBuilder", { timeout: 20_000 }, () => {
       sortKey: { name: "round", type: "N" },
       moreSortKeys: [{ name: "bracket", type: "S" }],
     };
-    render(<Harness schema={schema} onState={onState} />);
+    renderWithCommands(<Harness schema={schema} onState={onState} />, fakeSource());
     fireEvent.change(screen.getByLabelText("tournamentId value"), { target: { value: "WINTER2024" } });
     fireEvent.change(screen.getByLabelText("region value"), { target: { value: "NA-EAST" } });
     // Only the first sort-key attribute is offered until it holds `=`.

@@ -1,8 +1,7 @@
-import { useEffect, useState } from "react";
 import type { AttributeValueJson, KeyConditionState, KeySchemaState, SortKeyOperator } from "../../ipc/bindings.gen";
-import type { BuilderSource } from "./source";
 import { ValueInput } from "./ValueInput";
 import { emptyValue } from "./model";
+import { useOperators } from "./useOperators";
 
 const LABELS: Record<SortKeyOperator, string> = {
   "=": "=",
@@ -55,26 +54,6 @@ export function emptyKeyCondition(schema: KeySchemaState): KeyConditionState {
 
 type KeyType = "S" | "N" | "B";
 
-/** The sort-key operators the backend allows, for each key type in `types`. */
-function useOperators(types: readonly KeyType[], source: Pick<BuilderSource, "sortKeyOperators">): Partial<Record<KeyType, SortKeyOperator[]>> {
-  const [operators, setOperators] = useState<Partial<Record<KeyType, SortKeyOperator[]>>>({});
-  const wanted = [...new Set(types)].sort().join(",");
-  useEffect(() => {
-    let live = true;
-    const list = wanted === "" ? [] : (wanted.split(",") as KeyType[]);
-    for (const type of list) {
-      source.sortKeyOperators(type).then(
-        (ops) => live && setOperators((o) => ({ ...o, [type]: ops })),
-        () => live && setOperators((o) => ({ ...o, [type]: [] })),
-      );
-    }
-    return () => {
-      live = false;
-    };
-  }, [source, wanted]);
-  return operators;
-}
-
 /**
  * A KeyConditionExpression for the table or the chosen index: the partition key with `=` and a
  * typed value, and the sort-key operators DynamoDB allows for the sort key's type, as the backend
@@ -86,18 +65,13 @@ export function KeyConditionBuilder({
   schema,
   condition,
   onChange,
-  source,
 }: {
   schema: KeySchemaState;
   condition: KeyConditionState;
   onChange: (condition: KeyConditionState) => void;
-  source: Pick<BuilderSource, "sortKeyOperators">;
 }) {
   const sortKeys = schema.sortKey ? [schema.sortKey, ...(schema.moreSortKeys ?? [])] : [];
-  const operators = useOperators(
-    sortKeys.map((k) => k.type),
-    source,
-  );
+  const operators = useOperators(sortKeys.map((k) => k.type));
   const keyTypes = (t: KeyType) => [t] as const;
   const morePartition = schema.morePartitionKeys ?? [];
   const held = condition.sortEqual ?? [];

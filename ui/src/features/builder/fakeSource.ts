@@ -1,11 +1,27 @@
 import { vi } from "vitest";
-import type { BuilderSource } from "./source";
+import type { Commands } from "../../ipc/CommandsContext";
+
+/** The backend calls the builder and the query bar make. */
+export type BuilderCommands = Pick<
+  Commands,
+  | "generateExpression"
+  | "parseExpressions"
+  | "checkExpressions"
+  | "sortKeyOperators"
+  | "buildReadRequest"
+  | "exportCode"
+  | "runReadRequest"
+  | "saveExpression"
+  | "savedExpressions"
+  | "deleteSavedExpression"
+  | "queryHistory"
+>;
 
 /**
- * A fake backend for the builder's tests: every call is a `vi.fn` answering something plausible,
+ * A fake backend for the builder's tests (given to a `CommandsProvider`): every call is a `vi.fn` answering something plausible,
  * and each test overrides what it checks.
  */
-export function fakeSource(overrides: Partial<BuilderSource> = {}): BuilderSource {
+export function fakeSource(overrides: Partial<BuilderCommands> = {}): BuilderCommands {
   return {
     generateExpression: vi.fn(async () => ({
       status: "ok" as const,
@@ -26,5 +42,5 @@ export function fakeSource(overrides: Partial<BuilderSource> = {}): BuilderSourc
     deleteSavedExpression: vi.fn(async () => ({ status: "ok" as const, data: null })),
     queryHistory: vi.fn(async () => ({ status: "ok" as const, data: [] })),
     ...overrides,
-  } as BuilderSource;
+  } as BuilderCommands;
 }

@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import type { Channel } from "@tauri-apps/api/core";
 import type { BulkPlan, BulkProgress, BulkReport } from "../../ipc/bindings.gen";
 import type { Item, KeySchema } from "../explorer/model";
-import { BulkPanel, type BulkSource } from "./BulkPanel";
+import { BulkPanel } from "./BulkPanel";
+import type { Commands } from "../../ipc/CommandsContext";
+import { renderWithCommands } from "../../ipc/testCommands";
 
 afterEach(cleanup);
 
@@ -50,13 +52,13 @@ const report = (over: Partial<BulkReport> = {}): BulkReport => ({
   ...over,
 });
 
-function source(): BulkSource {
+function source(): Partial<Commands> {
   return {
     bulkDryRun: vi.fn(async () => ({ status: "ok" as const, data: plan })),
     bulkCommit: vi.fn(async () => ({ status: "ok" as const, data: report() })),
     bulkUndo: vi.fn(async () => ({ status: "ok" as const, data: report({ written: 1, failures: [], undoable: 0, total: 1 }) })),
     cancelOperation: vi.fn(async () => true),
-  } as unknown as BulkSource;
+  } as unknown as Commands;
 }
 
 const channel = () => ({}) as Channel<BulkProgress>;
@@ -65,7 +67,7 @@ describe("BulkPanel", () => {
   it("stages a SET and REMOVE, lists the dry run's changes and costs, commits, reports failures and undoes", async () => {
     const fake = source();
     const onWritten = vi.fn();
-    render(<BulkPanel profileId="p" table="Trips" keys={keys} items={items} readOnly={false} source={fake} makeChannel={channel} onWritten={onWritten} />);
+    renderWithCommands(<BulkPanel profileId="p" table="Trips" keys={keys} items={items} readOnly={false} makeChannel={channel} onWritten={onWritten} />, fake);
     expect((screen.getByRole("button", { name: "Commit" }) as HTMLButtonElement).disabled).toBe(true);
     fireEvent.change(screen.getByRole("textbox", { name: "SET attribute 1" }), { target: { value: "status" } });
     fireEvent.change(screen.getByRole("textbox", { name: "Value of SET attribute 1" }), { target: { value: "closed" } });
@@ -93,7 +95,7 @@ describe("BulkPanel", () => {
 
   it("says what is wrong with the staged edit before anything is asked", async () => {
     const fake = source();
-    render(<BulkPanel profileId="p" table="Trips" keys={keys} items={items} readOnly={false} source={fake} makeChannel={channel} />);
+    renderWithCommands(<BulkPanel profileId="p" table="Trips" keys={keys} items={items} readOnly={false} makeChannel={channel} />, fake);
     fireEvent.change(screen.getByRole("textbox", { name: "SET attribute 1" }), { target: { value: "odometer" } });
     fireEvent.change(screen.getByRole("combobox", { name: "Type of SET attribute 1" }), { target: { value: "N" } });
     fireEvent.change(screen.getByRole("textbox", { name: "Value of SET attribute 1" }), { target: { value: "lots" } });
@@ -104,7 +106,7 @@ describe("BulkPanel", () => {
 
   it("stages a delete and, on a read-only connection, offers no commit", async () => {
     const fake = source();
-    render(<BulkPanel profileId="p" table="Trips" keys={keys} items={items} readOnly={true} source={fake} makeChannel={channel} />);
+    renderWithCommands(<BulkPanel profileId="p" table="Trips" keys={keys} items={items} readOnly={true} makeChannel={channel} />, fake);
     fireEvent.click(within(screen.getByRole("radiogroup", { name: "Change" })).getByRole("radio", { name: "Delete" }));
     fireEvent.click(screen.getByRole("button", { name: "Dry run" }));
     await waitFor(() => expect(fake.bulkDryRun).toHaveBeenCalledWith("p", "Trips", items, { kind: "delete" }, "batches"));

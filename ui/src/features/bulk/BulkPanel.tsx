@@ -8,14 +8,14 @@
  */
 import { useState } from "react";
 import { Channel } from "@tauri-apps/api/core";
-import type { BulkMode, BulkPlan, BulkProgress, BulkReport, commands } from "../../ipc/bindings.gen";
+import type { BulkMode, BulkPlan, BulkProgress, BulkReport } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap } from "../../ipc/result";
 import type { Item, KeySchema } from "../explorer/model";
 import { describeKey } from "../items/itemKey";
 import { formatUnits } from "../../shared/format";
 import { stagedEdit, type SetRow, type SetType, type StagedForm } from "./stagedEdit";
+import { useCommands, type Commands } from "../../ipc/CommandsContext";
 
-export type BulkSource = Pick<typeof commands, "bulkDryRun" | "bulkCommit" | "bulkUndo" | "cancelOperation">;
 export type BulkChannelFactory = (onMessage: (progress: BulkProgress) => void) => Channel<BulkProgress>;
 
 const tauriChannel: BulkChannelFactory = (onMessage) => {
@@ -35,7 +35,6 @@ export type BulkPanelProps = {
   /** Whether they are every item read or the ones checked in the grid. */
   scope?: "read" | "checked";
   readOnly: boolean;
-  source: BulkSource;
   makeChannel?: BulkChannelFactory | undefined;
   /** Something was written (the views re-read). */
   onWritten?: () => void;
@@ -43,7 +42,8 @@ export type BulkPanelProps = {
 
 const SET_TYPES: SetType[] = ["S", "N", "BOOL", "NULL", "JSON"];
 
-export function BulkPanel({ profileId, table, keys, items, scope = "read", readOnly, source, makeChannel = tauriChannel, onWritten = () => {} }: BulkPanelProps) {
+export function BulkPanel({ profileId, table, keys, items, scope = "read", readOnly, makeChannel = tauriChannel, onWritten = () => {} }: BulkPanelProps) {
+  const source = useCommands();
   const [kind, setKind] = useState<"update" | "delete">("update");
   const [rows, setRows] = useState<SetRow[]>([{ name: "", type: "S", text: "" }]);
   const [remove, setRemove] = useState("");
@@ -77,7 +77,7 @@ export function BulkPanel({ profileId, table, keys, items, scope = "read", readO
     setPlan({ plan: result.data, items });
   };
 
-  const run = async (verb: string, call: (id: string, channel: Channel<BulkProgress>) => ReturnType<BulkSource["bulkUndo"]>) => {
+  const run = async (verb: string, call: (id: string, channel: Channel<BulkProgress>) => ReturnType<Commands["bulkUndo"]>) => {
     const id = `bulk-${Date.now()}-${++bulkCounter}`;
     setRunning(id);
     setProgress(null);

@@ -5,7 +5,7 @@
  * run's state lived in the table screen).
  */
 import { CollectionsView, type CollectionsViewProps } from "./CollectionsView";
-import { useCollections, type CollectionsSource } from "./useCollections";
+import { useCollections } from "./useCollections";
 import type { KeySchema } from "../../ipc/bindings.gen";
 
 export type CollectionsPaneProps = Omit<CollectionsViewProps, "data"> & {
@@ -16,17 +16,15 @@ export type CollectionsPaneProps = Omit<CollectionsViewProps, "data"> & {
   keys: KeySchema | null;
   /** A new number lists the run again from the start. */
   generation: number;
-  source: CollectionsSource;
 };
 
-export function CollectionsPane({ profileId, index, keys, generation, source, ...view }: CollectionsPaneProps) {
+export function CollectionsPane({ profileId, index, keys, generation, ...view }: CollectionsPaneProps) {
   const data = useCollections({
     profileId,
     table: view.table.name,
     index,
     keys,
     generation,
-    source,
     rowsPerBox: view.rowsPerBox,
   });
   return <CollectionsView {...view} data={data} />;

@@ -1,9 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { useState } from "react";
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { CollectionsView } from "./CollectionsView";
 import { useCollections, type CollectionsSource, type Item } from "./useCollections";
 import { GRID_ROW } from "./RowGrid";
+import { renderWithCommands } from "../../ipc/testCommands";
 import { CapacityProvider, useCapacityTotals } from "../../app/capacity";
 import type { AttributeValue, CollectionStat, QueryInput, QueryPage, TableDescription } from "../../ipc/bindings.gen";
 
@@ -128,7 +129,6 @@ function Used() {
 
 function Harness({
   table = telemetry,
-  source,
   onOpen = () => {},
   reveal = null,
   initialIndex = null,
@@ -136,7 +136,6 @@ function Harness({
   onCopyItem,
 }: {
   table?: TableDescription;
-  source: CollectionsSource;
   onOpen?: (value: unknown) => void;
   onOpenItem?: (item: unknown) => void;
   onCopyItem?: (item: unknown) => void;
@@ -144,18 +143,19 @@ function Harness({
   initialIndex?: string | null;
 }) {
   const [index, setIndex] = useState<string | null>(initialIndex);
-  const data = useCollections({ profileId: "embedded", table: table.name, index, source, rowsPerBox: 5, listPage: 50 });
+  const data = useCollections({ profileId: "embedded", table: table.name, index, rowsPerBox: 5, listPage: 50 });
   return (
     <CollectionsView table={table} data={data} onOpen={onOpen} onGroupBy={setIndex} reveal={reveal} rowsPerBox={5} onOpenItem={onOpenItem} onCopyItem={onCopyItem} />
   );
 }
 
-function renderHarness(props: Parameters<typeof Harness>[0]) {
-  return render(
+function renderHarness({ source, ...props }: Parameters<typeof Harness>[0] & { source: CollectionsSource }) {
+  return renderWithCommands(
     <CapacityProvider>
       <Harness {...props} />
       <Used />
     </CapacityProvider>,
+    source,
   );
 }
 
@@ -432,7 +432,7 @@ describe("CollectionsView", () => {
     await waitFor(() => expect(boxes().length).toBeGreaterThan(0));
     rerender(
       <CapacityProvider>
-        <Harness source={source} reveal={{ value: { S: "VEH#V-150" }, n: 1 }} />
+        <Harness reveal={{ value: { S: "VEH#V-150" }, n: 1 }} />
       </CapacityProvider>,
     );
     await waitFor(() => expect(boxes().map((b) => b.getAttribute("data-key"))).toContain("VEH#V-150"));
@@ -449,7 +449,7 @@ describe("CollectionsView", () => {
     expect(screen.queryByTestId("collections-not-found")).toBeNull();
     rerender(
       <CapacityProvider>
-        <Harness source={source} reveal={{ value: { S: "VEH#V-0000" }, n: 1 }} />
+        <Harness reveal={{ value: { S: "VEH#V-0000" }, n: 1 }} />
       </CapacityProvider>,
     );
     const note = await screen.findByTestId("collections-not-found");
@@ -457,7 +457,7 @@ describe("CollectionsView", () => {
     // A key that is there takes the note away.
     rerender(
       <CapacityProvider>
-        <Harness source={source} reveal={{ value: { S: "VEH#V-7742" }, n: 2 }} />
+        <Harness reveal={{ value: { S: "VEH#V-7742" }, n: 2 }} />
       </CapacityProvider>,
     );
     await waitFor(() => expect(screen.queryByTestId("collections-not-found")).toBeNull());
@@ -540,10 +540,11 @@ describe("CollectionsView", () => {
       ],
     };
     const source = fakeSource([]);
-    render(
+    renderWithCommands(
       <CapacityProvider>
-        <Harness table={withIndex} source={source} initialIndex="ByDepot" />
+        <Harness table={withIndex} initialIndex="ByDepot" />
       </CapacityProvider>,
+      source,
     );
     expect((await screen.findByTestId("collections-empty")).textContent).toContain("No item of Telemetry has ByDepot's keys (depotId (S))");
     expect(screen.getByTestId("collections-index-note").textContent).toContain("It projects only the keys (KEYS_ONLY)");

@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import type { Channel } from "@tauri-apps/api/core";
 import type { CollectionStats, ScanTotals, StatisticsScan } from "../../ipc/bindings.gen";
-import { StatisticsGate, type StatisticsSource } from "./StatisticsGate";
+import { StatisticsGate } from "./StatisticsGate";
+import type { Commands } from "../../ipc/CommandsContext";
+import { renderWithCommands } from "../../ipc/testCommands";
 
 const cost = { tableBytes: 409_600, itemCount: 400, pages: 1, readUnits: 50, explanation: "half a read unit per 4 KB" };
 
@@ -20,7 +22,7 @@ function stats(scan: StatisticsScan | null): CollectionStats {
   };
 }
 
-function source(kept: CollectionStats | null, gathered: CollectionStats): StatisticsSource & Record<string, ReturnType<typeof vi.fn>> {
+function source(kept: CollectionStats | null, gathered: CollectionStats): Commands & Record<string, ReturnType<typeof vi.fn>> {
   return {
     collectionStats: vi.fn(async () =>
       kept === null
@@ -46,7 +48,7 @@ describe("StatisticsGate", () => {
     const partial = stats({ complete: false, itemsRead: 25, capacityUnits: 3.5, expectedItems: 400, openCollection: { S: "VEH#V-017" } });
     const fake = source(null, partial);
     const onGathered = vi.fn();
-    render(<StatisticsGate profileId="p1" table="Fleet" index={null} source={fake} onGathered={onGathered} makeChannel={testChannel} />);
+    renderWithCommands(<StatisticsGate profileId="p1" table="Fleet" index={null} onGathered={onGathered} makeChannel={testChannel} />, fake);
     await waitFor(() => expect(screen.getByTestId("statistics-cost").textContent).toContain("Estimated: 50 RCU"));
     const budget = screen.getByTestId("statistics-budget") as HTMLInputElement;
     expect(budget.value).toBe("50");
@@ -65,7 +67,7 @@ describe("StatisticsGate", () => {
     const partial = { ...stats({ complete: false, itemsRead: 25, capacityUnits: 3.5, expectedItems: 400, openCollection: null }), index: "ByDepot" };
     const whole = { ...stats({ complete: true, itemsRead: 400, capacityUnits: 52, expectedItems: 400, openCollection: null }), index: "ByDepot" };
     const fake = source(partial, whole);
-    render(<StatisticsGate profileId="p1" table="Fleet" index="ByDepot" source={fake} onGathered={vi.fn()} makeChannel={testChannel} />);
+    renderWithCommands(<StatisticsGate profileId="p1" table="Fleet" index="ByDepot" onGathered={vi.fn()} makeChannel={testChannel} />, fake);
     expect((await screen.findByTestId("statistics-state")).textContent).toContain("The scan of the index ByDepot stopped after 25");
     expect(fake.collectionStats).toHaveBeenCalledWith("p1", "Fleet", "ByDepot");
     fireEvent.click(await screen.findByTestId("statistics-continue"));
@@ -77,7 +79,7 @@ describe("StatisticsGate", () => {
   });
 
   it("refuses a budget that is not a positive number", async () => {
-    render(<StatisticsGate profileId="p1" table="Fleet" index={null} source={source(null, stats(null))} onGathered={vi.fn()} makeChannel={testChannel} />);
+    renderWithCommands(<StatisticsGate profileId="p1" table="Fleet" index={null} onGathered={vi.fn()} makeChannel={testChannel} />, source(null, stats(null)));
     const budget = await screen.findByTestId("statistics-budget");
     await waitFor(() => expect((screen.getByTestId("statistics-start") as HTMLButtonElement).disabled).toBe(false));
     fireEvent.change(budget, { target: { value: "0" } });

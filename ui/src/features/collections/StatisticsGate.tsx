@@ -1,12 +1,12 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Channel } from "@tauri-apps/api/core";
-import type { CollectionStats, commands, ScanCost, ScanTotals, StatisticsScan } from "../../ipc/bindings.gen";
-import { errorTitle, unwrap, type UiError } from "../../ipc/result";
+import type { CollectionStats, ScanTotals, StatisticsScan } from "../../ipc/bindings.gen";
+import { errorTitle, unwrap } from "../../ipc/result";
 import { useRecordCapacity } from "../../app/capacity";
 import { formatBytes, formatCount, formatCountOf, formatUnits } from "../../shared/format";
 import { attributeText } from "../../shared/attributeValue";
-
-export type StatisticsSource = Pick<typeof commands, "statisticsScanCost" | "gatherStatistics" | "cancelOperation" | "collectionStats">;
+import { useCommands } from "../../ipc/CommandsContext";
+import { useKeptStatistics } from "./useKeptStatistics";
 
 export type TotalsChannelFactory = (onMessage: (totals: ScanTotals) => void) => Channel<ScanTotals>;
 
@@ -15,11 +15,6 @@ const tauriChannel: TotalsChannelFactory = (onMessage) => {
   channel.onmessage = onMessage;
   return channel;
 };
-
-/** The budget offered when DescribeTable reports no size yet. */
-const UNKNOWN_SIZE_BUDGET = 10;
-
-type Kept = { status: "loading" } | { status: "none" } | { status: "kept"; stats: CollectionStats } | { status: "error"; error: UiError };
 
 /**
  * The Collections view's statistics on a connection where they are not free (AWS, any endpoint):
@@ -33,7 +28,6 @@ export function StatisticsGate({
   profileId,
   table,
   index,
-  source,
   onGathered,
   makeChannel = tauriChannel,
 }: {
@@ -41,43 +35,15 @@ export function StatisticsGate({
   table: string;
   /** The index whose collections to gather; `null`: the table's. */
   index: string | null;
-  source: StatisticsSource;
   onGathered: (stats: CollectionStats) => void;
   makeChannel?: TotalsChannelFactory | undefined;
 }) {
-  const [cost, setCost] = useState<ScanCost | null>(null);
-  const [kept, setKept] = useState<Kept>({ status: "loading" });
-  const [budget, setBudget] = useState<string>("");
-  const [error, setError] = useState<UiError | null>(null);
+  const source = useCommands();
+  const { cost, kept, setKept, budget, setBudget, error, setError } = useKeptStatistics(profileId, table, index);
   const [running, setRunning] = useState<string | null>(null);
   const [totals, setTotals] = useState<ScanTotals | null>(null);
   const recordCapacity = useRecordCapacity();
   const what = index === null ? table : `the index ${index}`;
-
-  useEffect(() => {
-    let stale = false;
-    setKept({ status: "loading" });
-    setCost(null);
-    setError(null);
-    void unwrap(source.collectionStats(profileId, table, index)).then((result) => {
-      if (stale) return;
-      if (result.status === "ok") setKept({ status: "kept", stats: result.data });
-      else if (result.status === "error")
-        setKept(result.error.code === "NOT_FOUND" ? { status: "none" } : { status: "error", error: result.error });
-    });
-    void unwrap(source.statisticsScanCost(profileId, table, index)).then((result) => {
-      if (stale) return;
-      if (result.status === "ok") {
-        setCost(result.data);
-        // The whole scan, rounded up to a whole unit, until the user says otherwise.
-        // (With no size known yet, a small one: what it reads is kept and can be continued.)
-        setBudget((b) => (b === "" ? String(result.data.readUnits > 0 ? Math.ceil(result.data.readUnits) : UNKNOWN_SIZE_BUDGET) : b));
-      } else if (result.status === "error") setError(result.error);
-    });
-    return () => {
-      stale = true;
-    };
-  }, [profileId, table, index, source]);
 
   const budgetValue = Number(budget);
   const budgetValid = budget.trim() !== "" && Number.isFinite(budgetValue) && budgetValue > 0;

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { act, cleanup, renderHook } from "@testing-library/react";
 import { collectionKey, useCollections, type CollectionsSource } from "./useCollections";
 import type { CollectionStat, KeySchema, QueryInput, QueryPage } from "../../ipc/bindings.gen";
+import { commandsWrapper } from "../../ipc/testCommands";
 
 afterEach(cleanup);
 
@@ -40,7 +41,7 @@ describe("useCollections", () => {
   it("lists the run a page at a time as positions come into sight", async () => {
     const run = Array.from({ length: 25 }, (_, i) => `K${String(i).padStart(2, "0")}`);
     const { source, listings } = heldSource(run);
-    const { result } = renderHook(() => useCollections({ profileId: "p", table: "Telemetry", source, listPage: 10 }));
+    const { result } = renderHook(() => useCollections({ profileId: "p", table: "Telemetry", listPage: 10 }), { wrapper: commandsWrapper(source) });
     expect(result.current.total).toBeNull();
     // Nothing in sight yet: the first page is listed, which says how long the run is.
     act(() => result.current.want([]));
@@ -64,7 +65,7 @@ describe("useCollections", () => {
 
   it("reads at most `concurrency` listed boxes at a time, and not a box that left the view before its turn", async () => {
     const { source, queries, listings } = heldSource(["a", "b", "c", "d"]);
-    const { result } = renderHook(() => useCollections({ profileId: "p", table: "Telemetry", source, concurrency: 1 }));
+    const { result } = renderHook(() => useCollections({ profileId: "p", table: "Telemetry", concurrency: 1 }), { wrapper: commandsWrapper(source) });
     act(() => result.current.want([0, 1]));
     await act(async () => listings[0]!.resolve());
     expect(queries.map((q) => q.input.partitionValue)).toEqual([{ S: "a" }]);
@@ -85,7 +86,7 @@ describe("useCollections", () => {
   it("lists and reads an index's run when grouped by it, and starts over, dropping late answers", async () => {
     const { source, queries, listings } = heldSource(["a", "b"]);
     let index: string | null = null;
-    const { result, rerender } = renderHook(() => useCollections({ profileId: "p", table: "Telemetry", index, source }));
+    const { result, rerender } = renderHook(() => useCollections({ profileId: "p", table: "Telemetry", index }), { wrapper: commandsWrapper(source) });
     act(() => result.current.want([0]));
     await act(async () => listings[0]!.resolve());
     expect(queries).toHaveLength(1);
@@ -105,7 +106,7 @@ describe("useCollections", () => {
   it("locates a collection from the listed pages, or asks the backend where it stands", async () => {
     const run = Array.from({ length: 30 }, (_, i) => `K${String(i).padStart(2, "0")}`);
     const { source, listings } = heldSource(run);
-    const { result } = renderHook(() => useCollections({ profileId: "p", table: "Telemetry", source, listPage: 10 }));
+    const { result } = renderHook(() => useCollections({ profileId: "p", table: "Telemetry", listPage: 10 }), { wrapper: commandsWrapper(source) });
     act(() => result.current.want([0]));
     await act(async () => listings[0]!.resolve());
     await expect(result.current.locate({ S: "K04" })).resolves.toBe(4);
@@ -127,7 +128,7 @@ describe("useCollections", () => {
       status: "ok" as const,
       data: { table, index, offset, total: 1, collections: [{ partitionValue: { L: [{ S: "spring" }, { S: "eu" }] }, itemCount: 2, sizeBytes: 60, limitedSizeBytes: null }] },
     })) as unknown as CollectionsSource["collectionRange"];
-    const { result } = renderHook(() => useCollections({ profileId: "p", table: "Scores", index: "ByRegion", keys, source }));
+    const { result } = renderHook(() => useCollections({ profileId: "p", table: "Scores", index: "ByRegion", keys }), { wrapper: commandsWrapper(source) });
     await act(async () => result.current.want([0]));
     expect(queries.map((q) => [q.input.index, q.input.partitionValue, q.input.morePartitionValues])).toEqual([["ByRegion", { S: "spring" }, [{ S: "eu" }]]]);
   });
@@ -135,7 +136,7 @@ describe("useCollections", () => {
   it("keeps the reads of at most `keptBoxes` boxes, forgetting those out of sight longest, and reads a forgotten box again when it comes back", async () => {
     const run = ["a", "b", "c", "d", "e", "f"];
     const { source, queries, listings } = heldSource(run);
-    const { result } = renderHook(() => useCollections({ profileId: "p", table: "Telemetry", source, concurrency: 6, keptBoxes: 3 }));
+    const { result } = renderHook(() => useCollections({ profileId: "p", table: "Telemetry", concurrency: 6, keptBoxes: 3 }), { wrapper: commandsWrapper(source) });
     act(() => result.current.want([0, 1]));
     await act(async () => listings[0]!.resolve());
     await act(async () => queries.forEach((q) => q.resolve()));

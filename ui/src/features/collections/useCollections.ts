@@ -19,14 +19,16 @@
  * index projects.
  */
 import { useCallback, useMemo, useRef, useState } from "react";
-import type { AttributeValue, CollectionStat, commands, KeySchema, QueryInput } from "../../ipc/bindings.gen";
+import type { AttributeValue, CollectionStat, KeySchema, QueryInput } from "../../ipc/bindings.gen";
 import { collectionPartition } from "../../shared/collectionValue";
 import { unwrap, type UiError } from "../../ipc/result";
 import { useRecordCapacity } from "../../app/capacity";
+import { useCommands, type Commands } from "../../ipc/CommandsContext";
 
 export type Item = { [key in string]: AttributeValue };
 
-export type CollectionsSource = Pick<typeof commands, "collectionPage" | "collectionRange" | "collectionPosition">;
+/** The commands the hook calls (all a stand-in backend needs, as the perf page's). */
+export type CollectionsSource = Pick<Commands, "collectionPage" | "collectionRange" | "collectionPosition">;
 
 /** One collection of the run: its statistics and a stable key for React and for the box state. */
 export type CollectionEntry = CollectionStat & { key: string };
@@ -98,7 +100,6 @@ export function useCollections({
   table,
   index = null,
   keys = null,
-  source,
   rowsPerBox = 20,
   concurrency = 3,
   listPage = LIST_PAGE,
@@ -115,12 +116,12 @@ export function useCollections({
   keys?: KeySchema | null;
   /** A new number lists the run again from the start (new statistics were gathered). */
   generation?: number;
-  source: CollectionsSource;
   rowsPerBox?: number;
   concurrency?: number;
   listPage?: number;
   keptBoxes?: number;
 }): Collections {
+  const source = useCommands();
   const record = useRecordCapacity();
   // What the reads belong to: another table, index or connection starts over, and late answers
   // to the old one are dropped. (Checked where it is used, not reset in an effect: the view's

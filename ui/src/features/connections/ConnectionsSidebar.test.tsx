@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { ConnectionsSidebar, type ConnectionsSource } from "./ConnectionsSidebar";
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { ConnectionsSidebar } from "./ConnectionsSidebar";
+import type { Commands } from "../../ipc/CommandsContext";
 import type { Profile, ProfileInput } from "../../ipc/bindings.gen";
+import { renderWithCommands } from "../../ipc/testCommands";
 
 const embedded: Profile = {
   id: "embedded",
@@ -20,7 +22,7 @@ const prod: Profile = {
   connection: { kind: "aws-profile", profileName: "prod" },
 };
 
-function source(overrides: Partial<ConnectionsSource> = {}): ConnectionsSource {
+function source(overrides: Partial<Commands> = {}) {
   return {
     listProfiles: vi.fn(async () => ({ status: "ok" as const, data: [embedded, prod] })),
     listAwsProfiles: vi.fn(async () => ({
@@ -60,7 +62,7 @@ afterEach(cleanup);
 
 describe("ConnectionsSidebar", () => {
   it("lists each profile with its kind, region and read-only flag, and the AWS profiles found", async () => {
-    render(<ConnectionsSidebar source={source()} />);
+    renderWithCommands(<ConnectionsSidebar />, source());
     await waitFor(() => expect(screen.getByTestId("connection-p1")).toBeTruthy());
     expect(screen.getByTestId("connection-embedded").textContent).toContain("Embedded engine · local");
     expect(screen.getByTestId("connection-p1").textContent).toContain("AWS profile prod · eu-west-1 · read-only");
@@ -69,7 +71,7 @@ describe("ConnectionsSidebar", () => {
 
   it("tests a connection and shows what went wrong in plain words", async () => {
     const fake = source();
-    render(<ConnectionsSidebar source={fake} />);
+    renderWithCommands(<ConnectionsSidebar />, fake);
     await waitFor(() => expect(screen.getByTestId("connection-p1")).toBeTruthy());
     fireEvent.click(within(screen.getByTestId("connection-p1")).getByRole("button", { name: "Test connection" }));
     await waitFor(() => expect(screen.getByTestId("connection-result").textContent).toContain("aws sso login --profile prod"));
@@ -77,13 +79,13 @@ describe("ConnectionsSidebar", () => {
   });
 
   it("says when no AWS profiles were found", async () => {
-    render(<ConnectionsSidebar source={source({ listAwsProfiles: vi.fn(async () => ({ status: "ok" as const, data: [] })) })} />);
+    renderWithCommands(<ConnectionsSidebar />, source({ listAwsProfiles: vi.fn(async () => ({ status: "ok" as const, data: [] })) }));
     await waitFor(() => expect(screen.getByTestId("no-aws-profiles")).toBeTruthy());
   });
 
   it("lists every page of the embedded engine's tables, filters them, and opens one", async () => {
     const onOpenTable = vi.fn();
-    render(<ConnectionsSidebar source={source()} onOpenTable={onOpenTable} />);
+    renderWithCommands(<ConnectionsSidebar onOpenTable={onOpenTable} />, source());
     await waitFor(() => expect(screen.getByTestId("open-table-Telemetry")).toBeTruthy());
     expect(screen.getByTestId("open-table-Orders")).toBeTruthy();
     fireEvent.change(screen.getByLabelText("Search tables"), { target: { value: "tele" } });
@@ -94,7 +96,7 @@ describe("ConnectionsSidebar", () => {
 
   it("creates a custom-endpoint connection from the form, sending only that kind's fields", async () => {
     const fake = source();
-    render(<ConnectionsSidebar source={fake} />);
+    renderWithCommands(<ConnectionsSidebar />, fake);
     fireEvent.click(screen.getByRole("button", { name: "+ New connection" }));
     const form = screen.getByRole("form", { name: "New connection" });
     fireEvent.change(within(form).getByLabelText("Name"), { target: { value: "local" } });
@@ -122,7 +124,7 @@ describe("ConnectionsSidebar", () => {
         error: { code: "PROFILE_NAME_TAKEN" as const, message: "Another profile is called prod.", exception: null },
       })),
     });
-    render(<ConnectionsSidebar source={fake} />);
+    renderWithCommands(<ConnectionsSidebar />, fake);
     fireEvent.click(screen.getByRole("button", { name: "+ New connection" }));
     const form = screen.getByRole("form", { name: "New connection" });
     fireEvent.change(within(form).getByLabelText("Name"), { target: { value: "prod" } });
@@ -133,7 +135,7 @@ describe("ConnectionsSidebar", () => {
 
   it("deletes a connection only after the confirmation that names it", async () => {
     const fake = source();
-    render(<ConnectionsSidebar source={fake} />);
+    renderWithCommands(<ConnectionsSidebar />, fake);
     await waitFor(() => expect(screen.getByTestId("connection-p1")).toBeTruthy());
     fireEvent.click(within(screen.getByTestId("connection-p1")).getByRole("button", { name: "Delete" }));
     expect(fake.deleteProfile).not.toHaveBeenCalled();
@@ -149,7 +151,7 @@ describe("ConnectionsSidebar", () => {
 
   it("opens a discovered AWS profile as a connection without retyping it", async () => {
     const fake = source({ listProfiles: vi.fn(async () => ({ status: "ok" as const, data: [embedded] })) });
-    render(<ConnectionsSidebar source={fake} />);
+    renderWithCommands(<ConnectionsSidebar />, fake);
     await waitFor(() => expect(screen.getByTestId("aws-profile-prod")).toBeTruthy());
     fireEvent.click(within(screen.getByTestId("aws-profile-prod")).getByRole("button", { name: "Open" }));
     await waitFor(() =>
@@ -176,7 +178,7 @@ describe("ConnectionsSidebar", () => {
         return { status: "ok" as const, data: null };
       }),
     });
-    render(<ConnectionsSidebar source={fake} />);
+    renderWithCommands(<ConnectionsSidebar />, fake);
     await waitFor(() => expect(screen.getByTestId("connection-p1")).toBeTruthy());
     fireEvent.click(within(screen.getByTestId("connection-p1")).getByRole("button", { name: "prod" }));
     const prompt = await screen.findByRole("form", { name: "MFA code" });
@@ -206,7 +208,7 @@ describe("ConnectionsSidebar", () => {
           }),
       ),
     });
-    render(<ConnectionsSidebar source={fake} />);
+    renderWithCommands(<ConnectionsSidebar />, fake);
     await waitFor(() => expect(screen.getByTestId("connection-p1")).toBeTruthy());
     fireEvent.click(within(screen.getByTestId("connection-p1")).getByRole("button", { name: "prod" }));
     const signIn = await screen.findByRole("group", { name: "IAM Identity Center sign-in" });
@@ -239,7 +241,7 @@ describe("ConnectionsSidebar", () => {
         return { status: "ok" as const, data: null };
       }),
     });
-    render(<ConnectionsSidebar source={fake} />);
+    renderWithCommands(<ConnectionsSidebar />, fake);
     await waitFor(() => expect(screen.getByTestId("connection-p1")).toBeTruthy());
     fireEvent.click(within(screen.getByTestId("connection-p1")).getByRole("button", { name: "prod" }));
     const signIn = await screen.findByRole("group", { name: "IAM Identity Center sign-in" });
@@ -252,7 +254,7 @@ describe("ConnectionsSidebar", () => {
 
   it("resets the demo data only after a confirmation, and says what it loaded", async () => {
     const fake = source();
-    render(<ConnectionsSidebar source={fake} />);
+    renderWithCommands(<ConnectionsSidebar />, fake);
     await waitFor(() => expect(screen.getByTestId("connection-embedded")).toBeTruthy());
     fireEvent.click(screen.getByRole("button", { name: "Reset demo data…" }));
     expect(fake.resetDemoData).not.toHaveBeenCalled();
@@ -262,7 +264,7 @@ describe("ConnectionsSidebar", () => {
 
   it("opens a connection's PartiQL tab from its PartiQL button", async () => {
     const onOpenPartiql = vi.fn();
-    render(<ConnectionsSidebar source={source()} onOpenPartiql={onOpenPartiql} />);
+    renderWithCommands(<ConnectionsSidebar onOpenPartiql={onOpenPartiql} />, source());
     await waitFor(() => expect(screen.getByTestId("connection-p1")).toBeTruthy());
     fireEvent.click(within(screen.getByTestId("connection-p1")).getByRole("button", { name: "PartiQL" }));
     expect(onOpenPartiql).toHaveBeenCalledWith(prod);

@@ -1,32 +1,13 @@
-import { useCallback, useEffect, useState } from "react";
-import { commands, type AwsProfile, type ConnectionTest, type Profile, type ProfileInput } from "../../ipc/bindings.gen";
+import { useState } from "react";
+import type { AwsProfile, ConnectionTest, Profile, ProfileInput } from "../../ipc/bindings.gen";
+import { useUnguardedCommands } from "../../ipc/CommandsContext";
 import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
 import { ProfileForm } from "./ProfileForm";
 import { TableList } from "./TableList";
 import { formatCountOf } from "../../shared/format";
 import { ShareEngine } from "./ShareEngine";
+import { useConnections } from "./useConnections";
 import "./connections.css";
-
-/** The calls the sidebar makes; the app passes the generated commands, tests pass fakes. */
-export type ConnectionsSource = Pick<
-  typeof commands,
-  | "listProfiles"
-  | "listAwsProfiles"
-  | "testConnection"
-  | "listTables"
-  | "createProfile"
-  | "updateProfile"
-  | "deleteProfile"
-  | "listRegions"
-  | "shareEngine"
-  | "stopSharing"
-  | "sharedEngine"
-  | "provideMfaCode"
-  | "startSsoSignIn"
-  | "finishSsoSignIn"
-  | "cancelSsoSignIn"
-  | "resetDemoData"
->;
 
 /** The form being shown: a new profile, or the edit of one. */
 type Editing = { profile: Profile | null } | null;
@@ -64,13 +45,11 @@ function credentialLabel(profile: AwsProfile): string {
 
 /** The connections the user has, their tables, and the AWS profiles found in their config files. */
 export function ConnectionsSidebar({
-  source = commands,
   onOpenTable = () => {},
   onNewTable,
   tablesChanged = 0,
   onOpenPartiql,
 }: {
-  source?: ConnectionsSource;
   onOpenTable?: (profile: Profile, table: string) => void;
   /** Opens the create-table screen for a connection. */
   onNewTable?: (profile: Profile) => void;
@@ -79,13 +58,13 @@ export function ConnectionsSidebar({
   /** Opens the connection's PartiQL tab (no button when not given). */
   onOpenPartiql?: (profile: Profile) => void;
 }) {
-  const [profiles, setProfiles] = useState<Loadable<Profile[], UiError>>({ status: "loading" });
-  const [awsProfiles, setAwsProfiles] = useState<Loadable<AwsProfile[], UiError>>({ status: "loading" });
+  // The generated commands, not guarded: the sidebar asks for an MFA code in place.
+  const source = useUnguardedCommands();
+  const { profiles, awsProfiles, regions, reload } = useConnections();
   const [tests, setTests] = useState<Record<string, Loadable<ConnectionTest, UiError>>>({});
   const [expanded, setExpanded] = useState<Record<string, boolean>>({ embedded: true });
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Profile | null>(null);
-  const [regions, setRegions] = useState<string[]>([]);
   const [problem, setProblem] = useState<UiError | null>(null);
   const [resetting, setResetting] = useState<"asking" | "running" | string | null>(null);
   const [tablesVersion, setTablesVersion] = useState(0);
@@ -101,22 +80,6 @@ export function ConnectionsSidebar({
       if (result.status === "error") setProblem(result.error);
     }
   };
-
-  const reload = useCallback(async () => {
-    const next = await unwrap(source.listProfiles());
-    setProfiles(next);
-    return next;
-  }, [source]);
-
-  useEffect(() => {
-    let cancelled = false;
-    void unwrap(source.listProfiles()).then((next) => !cancelled && setProfiles(next));
-    void unwrap(source.listAwsProfiles()).then((next) => !cancelled && setAwsProfiles(next));
-    void source.listRegions().then((next) => !cancelled && setRegions(next));
-    return () => {
-      cancelled = true;
-    };
-  }, [source]);
 
   const test = async (id: string) => {
     setTests((current) => ({ ...current, [id]: { status: "loading" } }));
@@ -248,7 +211,7 @@ export function ConnectionsSidebar({
                 </span>
               )}
               <TestResult result={tests[profile.id]} />
-              {profile.connection.kind === "embedded" && <ShareEngine source={source} />}
+              {profile.connection.kind === "embedded" && <ShareEngine />}
               {profile.connection.kind === "embedded" && (
                 <span className="connection-actions">
                   {resetting === "asking" ? (
@@ -277,9 +240,6 @@ export function ConnectionsSidebar({
                 <TableList
                   key={`${profile.id}-${tablesVersion}-${tablesChanged}`}
                   profileId={profile.id}
-                  listTables={source.listTables}
-                  provideMfaCode={source.provideMfaCode}
-                  signIn={source}
                   onOpen={(table) => onOpenTable(profile, table)}
                   onNewTable={onNewTable === undefined ? undefined : () => onNewTable(profile)}
                 />

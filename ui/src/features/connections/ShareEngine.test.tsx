@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { ShareEngine, type SharingSource } from "./ShareEngine";
+import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
+import { ShareEngine } from "./ShareEngine";
+import type { Commands } from "../../ipc/CommandsContext";
+import { renderWithCommands } from "../../ipc/testCommands";
 
-function source(overrides: Partial<SharingSource> = {}): SharingSource {
+function source(overrides: Partial<Commands> = {}) {
   return {
     sharedEngine: vi.fn(async () => ({ status: "ok" as const, data: null })),
     shareEngine: vi.fn(async (port: number) => ({ status: "ok" as const, data: { url: `http://127.0.0.1:${port}`, port } })),
@@ -16,7 +18,7 @@ afterEach(cleanup);
 describe("ShareEngine", () => {
   it("shares on the port typed, shows the endpoint URL, and stops", async () => {
     const fake = source();
-    render(<ShareEngine source={fake} />);
+    renderWithCommands(<ShareEngine />, fake);
     fireEvent.change(screen.getByLabelText("Share on 127.0.0.1 port"), { target: { value: "8123" } });
     fireEvent.click(screen.getByRole("button", { name: "Share" }));
     await waitFor(() => expect(screen.getByTestId("shared-url").textContent).toBe("http://127.0.0.1:8123"));
@@ -33,7 +35,7 @@ describe("ShareEngine", () => {
         error: { code: "PORT_UNAVAILABLE" as const, message: "Port 8000 on 127.0.0.1 cannot be used: in use.", exception: null },
       })),
     });
-    render(<ShareEngine source={fake} />);
+    renderWithCommands(<ShareEngine />, fake);
     fireEvent.change(screen.getByLabelText("Share on 127.0.0.1 port"), { target: { value: "70000" } });
     expect((screen.getByRole("button", { name: "Share" }) as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByText("A port is a number from 1 to 65535.")).toBeTruthy();

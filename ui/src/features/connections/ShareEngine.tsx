@@ -1,26 +1,18 @@
-import { useEffect, useState } from "react";
-import type { commands, SharedEngine } from "../../ipc/bindings.gen";
+import { useState } from "react";
+import { useCommands } from "../../ipc/CommandsContext";
+import { useSharedEngine } from "./useSharedEngine";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
-
-export type SharingSource = Pick<typeof commands, "shareEngine" | "stopSharing" | "sharedEngine">;
 
 /**
  * Shares the embedded engine on a loopback port so the user's own application can use it, and
  * says exactly which endpoint URL to give their SDK.
  */
-export function ShareEngine({ source }: { source: SharingSource }) {
-  const [shared, setShared] = useState<SharedEngine | null>(null);
+export function ShareEngine() {
+  const source = useCommands();
+  const [shared, setShared] = useSharedEngine();
   const [port, setPort] = useState("8000");
   const [error, setError] = useState<UiError | null>(null);
   const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    let cancelled = false;
-    void unwrap(source.sharedEngine()).then((result) => !cancelled && result.status === "ok" && setShared(result.data));
-    return () => {
-      cancelled = true;
-    };
-  }, [source]);
 
   const portNumber = Number(port);
   const portValid = /^\d+$/.test(port) && portNumber >= 1 && portNumber <= 65535;

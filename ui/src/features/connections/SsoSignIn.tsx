@@ -1,9 +1,7 @@
 import { useEffect, useRef, useState } from "react";
-import type { commands, SsoSignInPrompt } from "../../ipc/bindings.gen";
+import type { SsoSignInPrompt } from "../../ipc/bindings.gen";
+import { useUnguardedCommands } from "../../ipc/CommandsContext";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
-
-/** The calls of an IAM Identity Center sign-in; the app passes the generated commands. */
-export type SsoSignInCalls = Pick<typeof commands, "startSsoSignIn" | "finishSsoSignIn" | "cancelSsoSignIn">;
 
 type Step = { kind: "idle" } | { kind: "starting" } | { kind: "waiting"; prompt: SsoSignInPrompt } | { kind: "failed"; error: UiError };
 
@@ -15,15 +13,15 @@ type Step = { kind: "idle" } | { kind: "starting" } | { kind: "waiting"; prompt:
 export function SsoSignIn({
   profileId,
   message,
-  calls,
   onSignedIn,
 }: {
   profileId: string;
   /** Why a sign-in is needed (the backend's sentence). */
   message: string;
-  calls: SsoSignInCalls;
   onSignedIn: () => void;
 }) {
+  // The sign-in's own answers are not announced to the app-wide prompt: this is where it is asked.
+  const calls = useUnguardedCommands();
   const [step, setStep] = useState<Step>({ kind: "idle" });
   const waiting = useRef(false);
 

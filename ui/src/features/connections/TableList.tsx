@@ -1,58 +1,25 @@
-import { useEffect, useMemo, useState } from "react";
-import type { commands, TableList as TablePage } from "../../ipc/bindings.gen";
-import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
-import { useCredentialsRenewed } from "../../app/useCredentialsRenewed";
+import { useMemo, useState } from "react";
+import { useUnguardedCommands } from "../../ipc/CommandsContext";
+import { errorTitle, unwrap } from "../../ipc/result";
 import { MfaPrompt } from "./MfaPrompt";
-import { SsoSignIn, type SsoSignInCalls } from "./SsoSignIn";
-
-export type ListTables = typeof commands.listTables;
-export type ProvideMfaCode = typeof commands.provideMfaCode;
-
-/** Every table name of a connection: ListTables page after page (100 names a page). */
-export async function allTableNames(profileId: string, listTables: ListTables): Promise<Loadable<string[], UiError>> {
-  const names: string[] = [];
-  let start: string | null = null;
-  do {
-    const page: Loadable<TablePage, UiError> = await unwrap(listTables(profileId, start));
-    if (page.status === "error") return page;
-    if (page.status !== "ok") return { status: "loading" };
-    names.push(...page.data.names);
-    start = page.data.nextStart;
-  } while (start !== null);
-  return { status: "ok", data: names };
-}
+import { SsoSignIn } from "./SsoSignIn";
+import { useTableNames } from "./useTableNames";
 
 /** A connection's tables, with a search box; choosing one opens it. */
 export function TableList({
   profileId,
-  listTables,
-  provideMfaCode,
-  signIn,
   onOpen,
   onNewTable,
 }: {
   profileId: string;
-  listTables: ListTables;
-  provideMfaCode: ProvideMfaCode;
-  /** The IAM Identity Center sign-in, for SSO profiles without a usable token. */
-  signIn: SsoSignInCalls;
   onOpen: (table: string) => void;
   /** Opens the create-table screen for this connection. */
   onNewTable?: (() => void) | undefined;
 }) {
-  const [tables, setTables] = useState<Loadable<string[], UiError>>({ status: "loading" });
+  const source = useUnguardedCommands();
   const [search, setSearch] = useState("");
   const [attempt, setAttempt] = useState(0);
-  // A code or sign-in given in the app-wide prompt lists the tables again.
-  const renewed = useCredentialsRenewed(profileId);
-
-  useEffect(() => {
-    let cancelled = false;
-    void allTableNames(profileId, listTables).then((next) => !cancelled && setTables(next));
-    return () => {
-      cancelled = true;
-    };
-  }, [profileId, listTables, attempt, renewed]);
+  const tables = useTableNames(profileId, attempt);
 
   const shown = useMemo(() => {
     if (tables.status !== "ok") return [];
@@ -66,7 +33,7 @@ export function TableList({
       <MfaPrompt
         message={tables.error.message}
         submit={async (code) => {
-          const result = await unwrap(provideMfaCode(profileId, code));
+          const result = await unwrap(source.provideMfaCode(profileId, code));
           if (result.status === "ok") setAttempt((n) => n + 1);
           return result.status === "error" ? result.error : null;
         }}
@@ -74,7 +41,7 @@ export function TableList({
     );
   }
   if (tables.status === "error" && tables.error.code === "SSO_SIGN_IN_REQUIRED") {
-    return <SsoSignIn profileId={profileId} message={tables.error.message} calls={signIn} onSignedIn={() => setAttempt((n) => n + 1)} />;
+    return <SsoSignIn profileId={profileId} message={tables.error.message} onSignedIn={() => setAttempt((n) => n + 1)} />;
   }
   if (tables.status === "error") {
     return (

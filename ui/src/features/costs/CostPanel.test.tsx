@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, render, screen, waitFor } from "@testing-library/react";
-import { CostPanel, type CostSource } from "./CostPanel";
+import { cleanup, screen, waitFor } from "@testing-library/react";
+import { CostPanel } from "./CostPanel";
 import type { TableDescription } from "../../ipc/bindings.gen";
 import { seedEstimate, seedQuery } from "./fixtures.test-data";
+import type { Commands } from "../../ipc/CommandsContext";
+import { renderWithCommands } from "../../ipc/testCommands";
 
 afterEach(cleanup);
 
@@ -24,7 +26,7 @@ const table: TableDescription = {
 
 describe("CostPanel", () => {
   it("estimates the query and prices one read at the estimate's first page", async () => {
-    const fake: CostSource = {
+    const fake: Partial<Commands> = {
       estimateQuery: vi.fn(async () => ({ status: "ok" as const, data: seedEstimate })),
       reconcileQuery: vi.fn(),
       defaultPrices: vi.fn(async () => []),
@@ -34,7 +36,7 @@ describe("CostPanel", () => {
         data: { partitionReadUnits: 3000, partitionWriteUnits: 1000, tableReadUnits: 2500, tableWriteUnits: 100, keys: [], throttlingKeys: 0, lines: [] },
       })),
     };
-    render(<CostPanel profileId="embedded" table={table} query={seedQuery} lastPage={null} source={fake} />);
+    renderWithCommands(<CostPanel profileId="embedded" table={table} query={seedQuery} lastPage={null} />, fake);
     expect((await screen.findByTestId("first-page-units")).textContent).toContain("2.5 RCU");
     await waitFor(() =>
       expect(fake.hotPartitions).toHaveBeenLastCalledWith("embedded", "SensorReadings", expect.objectContaining({ readUnitsPerRequest: 2.5 })),

@@ -2,17 +2,14 @@
  * The table screen's cost panel: the estimate of the query about to run (and, after it ran, the
  * reported capacity beside it), what that read costs a month at a rate the user types, and how
  * the rate spreads over the table's partition keys. Every figure comes from the Rust estimator
- * through the commands in `source`.
+ * through the backend's commands (ipc/CommandsContext.tsx).
  */
 import { useState } from "react";
-import { commands } from "../../ipc/commands";
 import type { QueryEstimate, QueryInput, QueryPage, TableDescription } from "../../ipc/bindings.gen";
-import { EstimatePanel, type EstimateSource } from "./EstimatePanel";
-import { MonthlyCost, type MonthlyCostSource } from "./MonthlyCost";
-import { HotPartitions, type HotLoad, type HotPartitionsSource } from "./HotPartitions";
+import { EstimatePanel } from "./EstimatePanel";
+import { MonthlyCost } from "./MonthlyCost";
+import { HotPartitions, type HotLoad } from "./HotPartitions";
 import "./CostPanel.css";
-
-export type CostSource = EstimateSource & MonthlyCostSource & HotPartitionsSource;
 
 export type CostPanelProps = {
   profileId: string;
@@ -23,18 +20,17 @@ export type CostPanelProps = {
   lastPage: QueryPage | null;
   /** A load asked for from outside (the start screen's hot-partition step). */
   hotLoad?: HotLoad | null;
-  source?: CostSource;
 };
 
-export function CostPanel({ profileId, table, query, lastPage, hotLoad = null, source = commands }: CostPanelProps) {
+export function CostPanel({ profileId, table, query, lastPage, hotLoad = null }: CostPanelProps) {
   const [estimate, setEstimate] = useState<QueryEstimate | null>(null);
   // Price one read as the first page of the estimated query costs, in the consistency asked for.
   const readUnits = estimate?.firstPage.total ?? 0.5;
   return (
     <div className="cost-panel">
-      <EstimatePanel profileId={profileId} query={query} lastPage={lastPage} onEstimate={setEstimate} source={source} />
-      <MonthlyCost readUnitsPerRequest={readUnits} storedBytes={table.sizeBytes} source={source} />
-      <HotPartitions profileId={profileId} table={table.name} readUnitsPerRequest={readUnits} load={hotLoad} source={source} />
+      <EstimatePanel profileId={profileId} query={query} lastPage={lastPage} onEstimate={setEstimate} />
+      <MonthlyCost readUnitsPerRequest={readUnits} storedBytes={table.sizeBytes} />
+      <HotPartitions profileId={profileId} table={table.name} readUnitsPerRequest={readUnits} load={hotLoad} />
     </div>
   );
 }

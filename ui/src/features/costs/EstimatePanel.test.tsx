@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, render, screen, waitFor } from "@testing-library/react";
-import { EstimatePanel, type EstimateSource } from "./EstimatePanel";
+import { cleanup, screen, waitFor } from "@testing-library/react";
+import { EstimatePanel } from "./EstimatePanel";
 import type { QueryPage, Reconciliation } from "../../ipc/bindings.gen";
 import { seedEstimate, seedQuery } from "./fixtures.test-data";
+import type { Commands } from "../../ipc/CommandsContext";
+import { renderWithCommands } from "../../ipc/testCommands";
 
 afterEach(cleanup);
 
@@ -15,7 +17,7 @@ const matched: Reconciliation = {
   lines: [{ rule: null, text: "Every reported figure equals the estimate" }],
 };
 
-function source(overrides: Partial<EstimateSource> = {}): EstimateSource {
+function source(overrides: Partial<Commands> = {}) {
   return {
     estimateQuery: vi.fn(async () => ({ status: "ok" as const, data: seedEstimate })),
     reconcileQuery: vi.fn(async () => ({ status: "ok" as const, data: matched })),
@@ -35,7 +37,7 @@ const page: QueryPage = {
 describe("EstimatePanel", () => {
   it("shows the seed example's figures, the other ways and their reasons before the query runs", async () => {
     const fake = source();
-    render(<EstimatePanel profileId="embedded" query={seedQuery} lastPage={null} source={fake} />);
+    renderWithCommands(<EstimatePanel profileId="embedded" query={seedQuery} lastPage={null} />, fake);
     expect((await screen.findByTestId("first-page-units")).textContent).toContain("2.5 RCU");
     expect((screen.getByTestId("query-eventual")).textContent).toContain("2.5");
     expect((screen.getByTestId("query-strong")).textContent).toContain("5");
@@ -52,7 +54,7 @@ describe("EstimatePanel", () => {
 
   it("puts the reported capacity beside the estimate after the query ran", async () => {
     const fake = source();
-    render(<EstimatePanel profileId="embedded" query={seedQuery} lastPage={page} source={fake} />);
+    renderWithCommands(<EstimatePanel profileId="embedded" query={seedQuery} lastPage={page} />, fake);
     expect(await screen.findByText("The reported capacity equals the estimate.")).not.toBeNull();
     expect(fake.reconcileQuery).toHaveBeenCalledWith("embedded", seedQuery, page.consumedCapacity);
     expect((screen.getByTestId("reconcile-Total")).textContent).toContain("2.5");
@@ -65,10 +67,10 @@ describe("EstimatePanel", () => {
       lines: [{ rule: "B.2", text: "The estimate assumed every item has the average size" }],
     };
     const fake = source({ reconcileQuery: vi.fn(async () => ({ status: "ok" as const, data: differs })) });
-    const { rerender } = render(<EstimatePanel profileId="embedded" query={seedQuery} lastPage={page} source={fake} />);
+    const { rerender } = renderWithCommands(<EstimatePanel profileId="embedded" query={seedQuery} lastPage={page} />, fake);
     expect(await screen.findByText("The estimate assumed every item has the average size")).not.toBeNull();
     expect((screen.getByTestId("reconcile-Total")).textContent).toContain("+0.5");
-    rerender(<EstimatePanel profileId="embedded" query={{ ...seedQuery }} lastPage={page} source={fake} />);
+    rerender(<EstimatePanel profileId="embedded" query={{ ...seedQuery }} lastPage={page} />);
     await waitFor(() => expect(fake.estimateQuery).toHaveBeenCalledTimes(1));
   });
 
@@ -76,7 +78,7 @@ describe("EstimatePanel", () => {
     const fake = source({
       estimateQuery: vi.fn(async () => ({ status: "error" as const, error: { code: "NOT_FOUND" as const, message: "No statistics of T yet", exception: null } })),
     });
-    render(<EstimatePanel profileId="p1" query={seedQuery} lastPage={null} source={fake} />);
+    renderWithCommands(<EstimatePanel profileId="p1" query={seedQuery} lastPage={null} />, fake);
     expect((await screen.findByRole("alert")).textContent).toContain("No statistics of T yet");
   });
 });

@@ -8,23 +8,12 @@
  * BatchGetItem, TransactGetItems, a Scan with a filter) each with its reason, and where the sizes
  * came from. Nothing is computed here but layout.
  */
-import { useEffect, useState } from "react";
-import {
-  commands,
-  type ConsumedCapacity,
-  type QueryEstimate,
-  type QueryInput,
-  type QueryPage,
-  type ReadWayKind,
-  type Reconciliation,
-  type SizeSource,
-} from "../../ipc/bindings.gen";
-import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
+import type { QueryEstimate, QueryInput, QueryPage, ReadWayKind, Reconciliation, SizeSource } from "../../ipc/bindings.gen";
+import { errorTitle } from "../../ipc/result";
 import { formatBytes, formatCount, formatCountOf } from "../../shared/format";
 import { Explanation, unitsText } from "./Explanation";
+import { useQueryEstimate } from "./useQueryEstimate";
 import "./EstimatePanel.css";
-
-export type EstimateSource = Pick<typeof commands, "estimateQuery" | "reconcileQuery">;
 
 export type EstimatePanelProps = {
   profileId: string;
@@ -34,7 +23,6 @@ export type EstimatePanelProps = {
   lastPage: QueryPage | null;
   /** Called with each new estimate (the cost panel prices its units). */
   onEstimate?: (estimate: QueryEstimate) => void;
-  source?: EstimateSource;
 };
 
 const WAY_LABELS: Record<ReadWayKind, string> = {
@@ -58,43 +46,8 @@ export function sourceLabel(source: SizeSource): string {
   }
 }
 
-export function EstimatePanel({ profileId, query, lastPage, onEstimate, source = commands }: EstimatePanelProps) {
-  const [estimate, setEstimate] = useState<Loadable<QueryEstimate, UiError> | null>(null);
-  const [reconciled, setReconciled] = useState<Loadable<Reconciliation, UiError> | null>(null);
-  // The estimate is of a run from the start: the continuation key does not change it.
-  const estimateKey = query === null ? null : JSON.stringify({ ...query, exclusiveStartKey: null });
-
-  useEffect(() => {
-    if (query === null) {
-      setEstimate(null);
-      return;
-    }
-    let cancelled = false;
-    setEstimate({ status: "loading" });
-    void unwrap(source.estimateQuery(profileId, { ...query, exclusiveStartKey: null })).then((next) => {
-      if (cancelled) return;
-      setEstimate(next);
-      if (next.status === "ok") onEstimate?.(next.data);
-    });
-    return () => {
-      cancelled = true;
-    };
-    // The query's content, not its identity, decides whether to estimate again.
-  }, [profileId, estimateKey, source]);
-
-  const actual: ConsumedCapacity | null = lastPage?.consumedCapacity ?? null;
-  useEffect(() => {
-    if (query === null || actual === null) {
-      setReconciled(null);
-      return;
-    }
-    let cancelled = false;
-    setReconciled({ status: "loading" });
-    void unwrap(source.reconcileQuery(profileId, query, actual)).then((next) => !cancelled && setReconciled(next));
-    return () => {
-      cancelled = true;
-    };
-  }, [profileId, lastPage, source]);
+export function EstimatePanel({ profileId, query, lastPage, onEstimate }: EstimatePanelProps) {
+  const { estimate, reconciled } = useQueryEstimate(profileId, query, lastPage, onEstimate);
 
   if (query === null) {
     return (

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { HotPartitions, type HotPartitionsSource } from "./HotPartitions";
+import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
+import { HotPartitions } from "./HotPartitions";
 import type { HotPartitionReport, TrafficInput } from "../../ipc/bindings.gen";
+import type { Commands } from "../../ipc/CommandsContext";
+import { renderWithCommands } from "../../ipc/testCommands";
 
 afterEach(cleanup);
 
@@ -33,14 +35,14 @@ function report(traffic: TrafficInput): HotPartitionReport {
   };
 }
 
-function source(): HotPartitionsSource {
+function source(): Partial<Commands> {
   return { hotPartitions: vi.fn(async (_p: string, _t: string, traffic: TrafficInput) => ({ status: "ok" as const, data: report(traffic) })) };
 }
 
 describe("HotPartitions", () => {
   it("spreads 10,000 writes a second evenly over 50 keys: 200 WCU each, nothing flagged", async () => {
     const fake = source();
-    render(<HotPartitions profileId="embedded" table="Telemetry" source={fake} />);
+    renderWithCommands(<HotPartitions profileId="embedded" table="Telemetry" />, fake);
     fireEvent.change(screen.getByLabelText("Spread over the keys"), { target: { value: "uniform" } });
     fireEvent.change(screen.getByLabelText("Writes per second"), { target: { value: "10000" } });
     await waitFor(() => expect(screen.getByTestId("hot-key").textContent).toContain("200 / 1,000"));
@@ -51,7 +53,7 @@ describe("HotPartitions", () => {
 
   it("flags the key that would throttle", async () => {
     const fake = source();
-    render(<HotPartitions profileId="embedded" table="Telemetry" source={fake} />);
+    renderWithCommands(<HotPartitions profileId="embedded" table="Telemetry" />, fake);
     fireEvent.change(screen.getByLabelText("Writes per second"), { target: { value: "5000" } });
     await waitFor(() => expect(screen.getByTestId("hot-key").textContent).toContain("Throttles"));
     expect(screen.getByText(/^1 key would throttle\./)).not.toBeNull();
@@ -62,9 +64,9 @@ describe("HotPartitions", () => {
     const fake = source();
     const scrolled = vi.fn();
     Element.prototype.scrollIntoView = scrolled;
-    const { rerender } = render(<HotPartitions profileId="embedded" table="Telemetry" source={fake} />);
+    const { rerender } = renderWithCommands(<HotPartitions profileId="embedded" table="Telemetry" />, fake);
     await waitFor(() => expect(fake.hotPartitions).toHaveBeenLastCalledWith("embedded", "Telemetry", expect.objectContaining({ readsPerSecond: 1000 })));
-    rerender(<HotPartitions profileId="embedded" table="Telemetry" source={fake} load={{ readsPerSecond: 50_000, n: 1 }} />);
+    rerender(<HotPartitions profileId="embedded" table="Telemetry" load={{ readsPerSecond: 50_000, n: 1 }} />);
     await waitFor(() => expect(fake.hotPartitions).toHaveBeenLastCalledWith("embedded", "Telemetry", expect.objectContaining({ readsPerSecond: 50_000 })));
     expect((screen.getByLabelText("Reads per second") as HTMLInputElement).value).toBe("50000");
     expect(scrolled).toHaveBeenCalledTimes(1);

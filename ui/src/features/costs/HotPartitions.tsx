@@ -5,14 +5,12 @@
  * spreading is done in Rust (`hot_partitions`, rule B.11).
  */
 import { useEffect, useId, useRef, useState } from "react";
-import { commands } from "../../ipc/commands";
-import type { HotPartitionReport, KeyLoad, KeySpread } from "../../ipc/bindings.gen";
-import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
+import type { HotPartitionReport, KeyLoad } from "../../ipc/bindings.gen";
+import { errorTitle } from "../../ipc/result";
 import { formatCount, formatCountOf } from "../../shared/format";
 import { Explanation, unitsText } from "./Explanation";
+import { useHotPartitions, type SpreadKind } from "./useHotPartitions";
 import "./HotPartitions.css";
-
-export type HotPartitionsSource = Pick<typeof commands, "hotPartitions">;
 
 /** A read rate set from outside (a new `n` each time), the section then brought into view. */
 export type HotLoad = { readsPerSecond: number; n: number };
@@ -23,10 +21,7 @@ export type HotPartitionsProps = {
   readUnitsPerRequest?: number;
   writeUnitsPerRequest?: number;
   load?: HotLoad | null;
-  source?: HotPartitionsSource;
 };
-
-type SpreadKind = KeySpread["kind"];
 
 function Rate({ label, value, onChange }: { label: string; value: number; onChange: (v: number) => void }) {
   const id = useId();
@@ -48,14 +43,13 @@ function Rate({ label, value, onChange }: { label: string; value: number; onChan
   );
 }
 
-export function HotPartitions({ profileId, table, readUnitsPerRequest = 0.5, writeUnitsPerRequest = 1, load = null, source = commands }: HotPartitionsProps) {
+export function HotPartitions({ profileId, table, readUnitsPerRequest = 0.5, writeUnitsPerRequest = 1, load = null }: HotPartitionsProps) {
   const [reads, setReads] = useState(load?.readsPerSecond ?? 1000);
   const [readUnits, setReadUnits] = useState(readUnitsPerRequest);
   const [writes, setWrites] = useState(100);
   const [writeUnits, setWriteUnits] = useState(writeUnitsPerRequest);
   const [spreadKind, setSpreadKind] = useState<SpreadKind>("byItemCount");
   const [uniformKeys, setUniformKeys] = useState(50);
-  const [report, setReport] = useState<Loadable<HotPartitionReport, UiError> | null>(null);
 
   useEffect(() => setReadUnits(readUnitsPerRequest), [readUnitsPerRequest]);
   const section = useRef<HTMLElement>(null);
@@ -66,23 +60,7 @@ export function HotPartitions({ profileId, table, readUnitsPerRequest = 0.5, wri
   }, [load?.n]);
   useEffect(() => setWriteUnits(writeUnitsPerRequest), [writeUnitsPerRequest]);
 
-  useEffect(() => {
-    const spread: KeySpread = spreadKind === "uniform" ? { kind: "uniform", keys: uniformKeys } : { kind: spreadKind };
-    let cancelled = false;
-    setReport((r) => (r === null ? { status: "loading" } : r));
-    void unwrap(
-      source.hotPartitions(profileId, table, {
-        readsPerSecond: reads,
-        readUnitsPerRequest: readUnits,
-        writesPerSecond: writes,
-        writeUnitsPerRequest: writeUnits,
-        spread,
-      }),
-    ).then((next) => !cancelled && setReport(next));
-    return () => {
-      cancelled = true;
-    };
-  }, [profileId, table, reads, readUnits, writes, writeUnits, spreadKind, uniformKeys, source]);
+  const report = useHotPartitions(profileId, table, { reads, readUnits, writes, writeUnits, spreadKind, uniformKeys });
 
   const spreadId = useId();
   return (

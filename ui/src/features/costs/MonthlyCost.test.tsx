@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { MonthlyCost, type MonthlyCostSource } from "./MonthlyCost";
+import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
+import { MonthlyCost } from "./MonthlyCost";
 import type { RegionPrices, Workload } from "../../ipc/bindings.gen";
+import type { Commands } from "../../ipc/CommandsContext";
+import { renderWithCommands } from "../../ipc/testCommands";
 
 afterEach(cleanup);
 
@@ -17,7 +19,7 @@ const defaults: RegionPrices = {
   storageGbMonth: 0.25,
 };
 
-function source(): MonthlyCostSource {
+function source(): Partial<Commands> {
   return {
     defaultPrices: vi.fn(async () => [defaults]),
     // A stand-in for the Rust computation: proportional to the price and the rate.
@@ -44,7 +46,7 @@ function source(): MonthlyCostSource {
 describe("MonthlyCost", () => {
   it("prices the rate with the default table and states its date", async () => {
     const fake = source();
-    render(<MonthlyCost readUnitsPerRequest={2.5} source={fake} />);
+    renderWithCommands(<MonthlyCost readUnitsPerRequest={2.5} />, fake);
     expect((await screen.findByTestId("on-demand")).textContent).toContain("$82.13");
     expect(screen.getByText("Prices: us-east-1, USD, as of 2024-11-01")).not.toBeNull();
     expect(screen.getByText(/Defaults as of 2024-11-01: docs\/dynamodb-rules.md B.12/)).not.toBeNull();
@@ -54,7 +56,7 @@ describe("MonthlyCost", () => {
 
   it("recomputes when the rate or a price is edited", async () => {
     const fake = source();
-    render(<MonthlyCost readUnitsPerRequest={2.5} source={fake} />);
+    renderWithCommands(<MonthlyCost readUnitsPerRequest={2.5} />, fake);
     await screen.findByTestId("on-demand");
     fireEvent.change(screen.getByLabelText("Reads per second"), { target: { value: "200" } });
     await waitFor(() => expect(screen.getByTestId("on-demand").textContent).toContain("$164.25"));

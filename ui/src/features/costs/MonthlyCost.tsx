@@ -4,13 +4,11 @@
  * computed in Rust (`monthly_cost`); this form only collects the numbers.
  */
 import { useEffect, useId, useState } from "react";
-import { commands } from "../../ipc/commands";
-import type { MonthlyCost as MonthlyCostData, RegionPrices, Workload } from "../../ipc/bindings.gen";
-import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
+import type { MonthlyCost as MonthlyCostData, Workload } from "../../ipc/bindings.gen";
+import { errorTitle } from "../../ipc/result";
 import { Explanation } from "./Explanation";
+import { useMonthlyCost, usePrices } from "./useMonthlyCost";
 import "./MonthlyCost.css";
-
-export type MonthlyCostSource = Pick<typeof commands, "defaultPrices" | "monthlyCost">;
 
 export type MonthlyCostProps = {
   /** Units one read request consumes (from the estimate); editable. */
@@ -18,7 +16,6 @@ export type MonthlyCostProps = {
   writeUnitsPerRequest?: number;
   /** The table's bytes, for the storage line. */
   storedBytes?: number;
-  source?: MonthlyCostSource;
 };
 
 type PriceField = "onDemandReadPerMillion" | "onDemandWritePerMillion" | "provisionedRcuHour" | "provisionedWcuHour" | "storageGbMonth";
@@ -58,10 +55,9 @@ function NumberField({ label, value, onChange, step = "any" }: { label: string; 
   );
 }
 
-export function MonthlyCost({ readUnitsPerRequest = 0.5, writeUnitsPerRequest = 1, storedBytes = 0, source = commands }: MonthlyCostProps) {
-  const [regions, setRegions] = useState<RegionPrices[]>([]);
+export function MonthlyCost({ readUnitsPerRequest = 0.5, writeUnitsPerRequest = 1, storedBytes = 0 }: MonthlyCostProps) {
+  const { regions, prices, setPrices } = usePrices();
   const [regionIndex, setRegionIndex] = useState(0);
-  const [prices, setPrices] = useState<RegionPrices | null>(null);
   const [workload, setWorkload] = useState<Workload>({
     readsPerSecond: 100,
     readUnitsPerRequest,
@@ -70,32 +66,12 @@ export function MonthlyCost({ readUnitsPerRequest = 0.5, writeUnitsPerRequest = 
     targetUtilisation: 0.7,
     storedBytes,
   });
-  const [cost, setCost] = useState<Loadable<MonthlyCostData, UiError> | null>(null);
-
-  useEffect(() => {
-    let cancelled = false;
-    void source.defaultPrices().then((defaults) => {
-      if (cancelled) return;
-      setRegions(defaults);
-      setPrices(defaults[0] ?? null);
-    });
-    return () => {
-      cancelled = true;
-    };
-  }, [source]);
 
   useEffect(() => {
     setWorkload((w) => ({ ...w, readUnitsPerRequest, writeUnitsPerRequest, storedBytes }));
   }, [readUnitsPerRequest, writeUnitsPerRequest, storedBytes]);
 
-  useEffect(() => {
-    if (prices === null) return;
-    let cancelled = false;
-    void unwrap(source.monthlyCost(prices, workload)).then((next) => !cancelled && setCost(next));
-    return () => {
-      cancelled = true;
-    };
-  }, [prices, workload, source]);
+  const cost = useMonthlyCost(prices, workload);
 
   const edit = (field: PriceField, value: number) => setPrices((p) => (p === null ? p : { ...p, [field]: value }));
   const defaults = regions[regionIndex] ?? null;

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { WriteEstimate, type WriteEstimateSource } from "./WriteEstimate";
+import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
+import { WriteEstimate } from "./WriteEstimate";
 import type { WriteEstimate as Data, WriteEstimateInput } from "../../ipc/bindings.gen";
+import type { Commands } from "../../ipc/CommandsContext";
+import { renderWithCommands } from "../../ipc/testCommands";
 
 afterEach(cleanup);
 
@@ -30,7 +32,7 @@ function estimate(input: WriteEstimateInput): Data {
   };
 }
 
-function source(): WriteEstimateSource {
+function source(): Partial<Commands> {
   return {
     estimateWrite: vi.fn(async (_p: string, _t: string, input: WriteEstimateInput) => ({ status: "ok" as const, data: estimate(input) })),
     reconcileWrite: vi.fn(async () => ({
@@ -43,7 +45,7 @@ function source(): WriteEstimateSource {
 describe("WriteEstimate", () => {
   it("shows the table's units, each index's writes and why", async () => {
     const fake = source();
-    render(<WriteEstimate profileId="embedded" table="Telemetry" write={{ kind: "put", existing: null, newItem: reading }} source={fake} />);
+    renderWithCommands(<WriteEstimate profileId="embedded" table="Telemetry" write={{ kind: "put", existing: null, newItem: reading }} />, fake);
     expect((await screen.findByTestId("write-total")).textContent).toContain("4 WCU");
     const row = screen.getByTestId("index-write-ByDepot");
     expect(row.textContent).toContain("GSI");
@@ -53,7 +55,7 @@ describe("WriteEstimate", () => {
 
   it("estimates again sent in a transaction and when the condition fails", async () => {
     const fake = source();
-    render(<WriteEstimate profileId="embedded" table="Telemetry" write={{ kind: "put", existing: null, newItem: reading }} source={fake} />);
+    renderWithCommands(<WriteEstimate profileId="embedded" table="Telemetry" write={{ kind: "put", existing: null, newItem: reading }} />, fake);
     await screen.findByTestId("write-total");
     fireEvent.change(screen.getByLabelText(/Sent as/), { target: { value: "transactional" } });
     await waitFor(() => expect(screen.getByTestId("write-total").textContent).toContain("6 WCU"));
@@ -64,14 +66,14 @@ describe("WriteEstimate", () => {
 
   it("offers no batch for an update, and reconciles with what the write reported", async () => {
     const fake = source();
-    render(
+    renderWithCommands(
       <WriteEstimate
         profileId="embedded"
         table="Telemetry"
         write={{ kind: "update", existing: reading, newItem: reading }}
         actual={{ total: 4, table: 2, indexes: [{ name: "ByDepot", units: 2 }] }}
-        source={fake}
       />,
+      fake,
     );
     const options = [...(screen.getByLabelText(/Sent as/) as HTMLSelectElement).options].map((o) => o.value);
     expect(options).toEqual(["single", "transactional"]);

@@ -4,22 +4,14 @@
  * figure changes sent transactionally, in a batch, or when the write's condition fails. Given the
  * ConsumedCapacity the write then reported, the estimate and the report side by side.
  */
-import { useEffect, useState } from "react";
-import {
-  commands,
-  type ConsumedCapacity,
-  type Reconciliation,
-  type WriteEstimate as WriteEstimateData,
-  type WriteEstimateInput,
-  type WriteModeInput,
-} from "../../ipc/bindings.gen";
-import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
+import { useState } from "react";
+import type { ConsumedCapacity, WriteEstimate as WriteEstimateData, WriteEstimateInput, WriteModeInput } from "../../ipc/bindings.gen";
+import { errorTitle } from "../../ipc/result";
 import { formatBytes } from "../../shared/format";
 import { Explanation, unitsText } from "./Explanation";
 import { ReconciliationTable } from "./EstimatePanel";
+import { useWriteEstimate } from "./useWriteEstimate";
 import "./WriteEstimate.css";
-
-export type WriteEstimateSource = Pick<typeof commands, "estimateWrite" | "reconcileWrite">;
 
 export type WriteEstimateProps = {
   profileId: string;
@@ -28,7 +20,6 @@ export type WriteEstimateProps = {
   write: Pick<WriteEstimateInput, "kind" | "existing" | "newItem"> | null;
   /** What the write reported once it ran. */
   actual?: ConsumedCapacity | null;
-  source?: WriteEstimateSource;
 };
 
 const MODES: { mode: WriteModeInput; label: string }[] = [
@@ -37,45 +28,13 @@ const MODES: { mode: WriteModeInput; label: string }[] = [
   { mode: "batch", label: "In a batch" },
 ];
 
-export function WriteEstimate({ profileId, table, write, actual = null, source = commands }: WriteEstimateProps) {
+export function WriteEstimate({ profileId, table, write, actual = null }: WriteEstimateProps) {
   const [mode, setMode] = useState<WriteModeInput>("single");
   const [conditionFails, setConditionFails] = useState(false);
-  const [estimate, setEstimate] = useState<Loadable<WriteEstimateData, UiError> | null>(null);
-  const [reconciled, setReconciled] = useState<Loadable<Reconciliation, UiError> | null>(null);
-  const writeKey = write === null ? null : JSON.stringify(write);
   // A batch has no updates: the choice falls back to a single request.
   const effectiveMode: WriteModeInput = write?.kind === "update" && mode === "batch" ? "single" : mode;
 
-  useEffect(() => {
-    if (write === null) {
-      setEstimate(null);
-      return;
-    }
-    let cancelled = false;
-    // Keep showing the last estimate while the next one is computed, so the panel does not jump.
-    setEstimate((current) => (current?.status === "ok" ? current : { status: "loading" }));
-    void unwrap(source.estimateWrite(profileId, table, { ...write, mode: effectiveMode, conditionFails })).then(
-      (next) => !cancelled && setEstimate(next),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [profileId, table, writeKey, effectiveMode, conditionFails, source]);
-
-  useEffect(() => {
-    if (write === null || actual === null) {
-      setReconciled(null);
-      return;
-    }
-    let cancelled = false;
-    // The write that ran was a single request whose condition held.
-    void unwrap(source.reconcileWrite(profileId, table, { ...write, mode: "single", conditionFails: false }, actual)).then(
-      (next) => !cancelled && setReconciled(next),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [profileId, table, writeKey, actual, source]);
+  const { estimate, reconciled } = useWriteEstimate(profileId, table, write, effectiveMode, conditionFails, actual);
 
   if (write === null) return null;
   return (

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import type { NewTable, NewTableCheck, Profile, TableDescription } from "../../ipc/bindings.gen";
-import { CreateTableScreen, type CreateSource } from "./CreateTableScreen";
+import { CreateTableScreen } from "./CreateTableScreen";
+import type { Commands } from "../../ipc/CommandsContext";
+import { renderWithCommands } from "../../ipc/testCommands";
 
 afterEach(cleanup);
 
@@ -27,7 +29,7 @@ function verdict(table: NewTable): NewTableCheck["problem"] {
   return null;
 }
 
-function fakeSource(): CreateSource & { checkNewTable: ReturnType<typeof vi.fn>; createTable: ReturnType<typeof vi.fn> } {
+function fakeSource(): Partial<Commands> & { checkNewTable: ReturnType<typeof vi.fn>; createTable: ReturnType<typeof vi.fn> } {
   return {
     checkNewTable: vi.fn(async (table: NewTable) => ({
       problem: verdict(table),
@@ -42,7 +44,7 @@ const type = (testId: string, value: string) => fireEvent.change(screen.getByTes
 describe("CreateTableScreen", () => {
   it("shows DynamoDB's message for the name as it is typed, and enables Create only when it would be accepted", async () => {
     const source = fakeSource();
-    render(<CreateTableScreen profile={embedded} source={source} onCreated={() => {}} />);
+    renderWithCommands(<CreateTableScreen profile={embedded} onCreated={() => {}} />, source);
     await waitFor(() => expect(screen.getByTestId("create-problem").textContent).toContain("TableName must be at least 3 characters long"));
     expect(screen.getByTestId("create-submit")).toHaveProperty("disabled", true);
 
@@ -62,7 +64,7 @@ describe("CreateTableScreen", () => {
 
   it("an LSI takes the table's partition key, and without a table sort key the service's objection shows", async () => {
     const source = fakeSource();
-    render(<CreateTableScreen profile={embedded} source={source} onCreated={() => {}} />);
+    renderWithCommands(<CreateTableScreen profile={embedded} onCreated={() => {}} />, source);
     type("create-name", "Trips");
     fireEvent.click(screen.getByTestId("create-add-lsi"));
     await waitFor(() => expect(screen.getByTestId("create-problem").textContent).toContain("Table KeySchema does not have a range key"));
@@ -75,7 +77,7 @@ describe("CreateTableScreen", () => {
   it("sends the whole definition: keys, provisioned throughput, a GSI with INCLUDE, stream, TTL", async () => {
     const source = fakeSource();
     const onCreated = vi.fn();
-    render(<CreateTableScreen profile={embedded} source={source} onCreated={onCreated} />);
+    renderWithCommands(<CreateTableScreen profile={embedded} onCreated={onCreated} />, source);
     type("create-name", "Trips");
     type("create-pk-name", "vehicleId");
     fireEvent.click(screen.getByTestId("create-sk-on"));
@@ -115,7 +117,7 @@ describe("CreateTableScreen", () => {
 
   it("draws the collections the example items form on the table and on a sparse GSI", async () => {
     const source = fakeSource();
-    render(<CreateTableScreen profile={embedded} source={source} onCreated={() => {}} />);
+    renderWithCommands(<CreateTableScreen profile={embedded} onCreated={() => {}} />, source);
     type("create-name", "Fleet");
     // The example items take the keys' names as they are typed.
     type("create-pk-name", "vehicleId");
@@ -149,7 +151,7 @@ describe("CreateTableScreen", () => {
 
   it("draws at most 100 example items, and says so", () => {
     const source = fakeSource();
-    render(<CreateTableScreen profile={embedded} source={source} onCreated={() => {}} />);
+    renderWithCommands(<CreateTableScreen profile={embedded} onCreated={() => {}} />, source);
     type("create-name", "Many");
     const items = Array.from({ length: 250 }, (_, i) => ({ pk: { S: `P#${i}` } }));
     fireEvent.change(screen.getByLabelText("Example items"), { target: { value: JSON.stringify(items) } });
@@ -159,7 +161,7 @@ describe("CreateTableScreen", () => {
 
   it("shows the code the backend wrote for the request, in each form", async () => {
     const source = fakeSource();
-    render(<CreateTableScreen profile={embedded} source={source} onCreated={() => {}} />);
+    renderWithCommands(<CreateTableScreen profile={embedded} onCreated={() => {}} />, source);
     type("create-name", "Trips");
     await waitFor(() => expect(screen.getByTestId("create-code").textContent).toContain('"TableName": "Trips"'));
     fireEvent.click(screen.getByTestId("create-code-cli"));
@@ -170,7 +172,7 @@ describe("CreateTableScreen", () => {
 
   it("on a read-only connection Create stays unavailable and says why", async () => {
     const source = fakeSource();
-    render(<CreateTableScreen profile={{ ...embedded, id: "p1", name: "prod", readOnly: true }} source={source} onCreated={() => {}} />);
+    renderWithCommands(<CreateTableScreen profile={{ ...embedded, id: "p1", name: "prod", readOnly: true }} onCreated={() => {}} />, source);
     type("create-name", "Trips");
     await waitFor(() => expect(screen.getByTestId("create-ok")).toBeTruthy());
     expect(screen.getByTestId("create-submit")).toHaveProperty("disabled", true);

@@ -8,16 +8,14 @@
  * read-only one), then opens the new table.
  */
 import { useMemo, useState } from "react";
-import { commands } from "../../ipc/commands";
 import type { Profile, ProjectionType, ScalarType, TableDescription } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { CollectionPreview } from "./CollectionPreview";
 import { emptyDraft, newTableOf, STREAM_VIEW_TYPES, type IndexDraft, type KeyDraft, type TableDraft } from "./model";
 import { exampleItemsFor, parseExampleItems, previewGroups } from "./preview";
 import { useNewTableCheck } from "./useNewTableCheck";
+import { useCommands } from "../../ipc/CommandsContext";
 import "./create.css";
-
-export type CreateSource = Pick<typeof commands, "checkNewTable" | "createTable">;
 
 const TYPES: ScalarType[] = ["S", "N", "B"];
 const TYPE_NAMES: Record<ScalarType, string> = { S: "String (S)", N: "Number (N)", B: "Binary (B)" };
@@ -56,13 +54,12 @@ function SortKeyFields({ label, value, onChange, testId, required = false }: { l
 
 export function CreateTableScreen({
   profile,
-  source = commands,
   onCreated,
 }: {
   profile: Profile;
-  source?: CreateSource;
   onCreated: (table: TableDescription) => void;
 }) {
+  const source = useCommands();
   const [draft, setDraft] = useState<TableDraft>(emptyDraft);
   const [nextId, setNextId] = useState(1);
   // null: the example items follow the draft's key names; text once the user edits them.
@@ -71,7 +68,7 @@ export function CreateTableScreen({
   const [creating, setCreating] = useState(false);
   const [failure, setFailure] = useState<UiError | null>(null);
   const table = useMemo(() => newTableOf(draft), [draft]);
-  const { check, current } = useNewTableCheck(table, source);
+  const { check, current } = useNewTableCheck(table);
   const examples = edited ?? exampleItemsFor(table.keys);
   const parsedExamples = useMemo(() => parseExampleItems(examples), [examples]);
   const groups = useMemo(

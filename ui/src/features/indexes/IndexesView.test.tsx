@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { IndexesView, type IndexesSource } from "./IndexesView";
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { IndexesView } from "./IndexesView";
 import type { IndexesSideBySide, TableDescription, ViewSource } from "../../ipc/bindings.gen";
+import type { Commands } from "../../ipc/CommandsContext";
+import { renderWithCommands } from "../../ipc/testCommands";
 
 afterEach(cleanup);
 
@@ -68,7 +70,7 @@ const layout: IndexesSideBySide = {
   truncated: false,
 };
 
-function source(overrides: Partial<IndexesSource> = {}): IndexesSource {
+function source(overrides: Partial<Commands> = {}) {
   return {
     indexesSideBySide: vi.fn(async () => ({ status: "ok" as const, data: layout })),
     query: vi.fn(async () => ({
@@ -82,7 +84,7 @@ function source(overrides: Partial<IndexesSource> = {}): IndexesSource {
 describe("IndexesView", () => {
   it("lays the first items out as the table and the sparse GSI hold them, with the reason for an absence", async () => {
     const fake = source();
-    render(<IndexesView profileId="embedded" table={telemetry} source={fake} />);
+    renderWithCommands(<IndexesView profileId="embedded" table={telemetry} />, fake);
     const gsi = await screen.findByRole("region", { name: "GSI ByDepot" });
     expect(fake.indexesSideBySide).toHaveBeenCalledWith("embedded", "Telemetry", { kind: "scan", limit: 25 });
     expect(within(gsi).getByText(/No depotCode attribute/)).not.toBeNull();
@@ -92,7 +94,7 @@ describe("IndexesView", () => {
   });
 
   it("names each index entry's item by its table key, partition-key value first", async () => {
-    render(<IndexesView profileId="embedded" table={telemetry} source={source()} />);
+    renderWithCommands(<IndexesView profileId="embedded" table={telemetry} />, source());
     const gsi = await screen.findByRole("region", { name: "GSI ByDepot" });
     const bases = [...gsi.querySelectorAll(".side-base")].map((e) => e.textContent);
     expect(bases).toEqual(["VEH#1 · TS#1", "VEH#1 · TS#3"]);
@@ -100,7 +102,7 @@ describe("IndexesView", () => {
   });
 
   it("highlights the selected item in every column, the absent one too", async () => {
-    render(<IndexesView profileId="embedded" table={telemetry} source={source()} />);
+    renderWithCommands(<IndexesView profileId="embedded" table={telemetry} />, source());
     await screen.findByRole("region", { name: "GSI ByDepot" });
     const inTable = screen.getAllByRole("button").filter((b) => b.getAttribute("data-item") === "1");
     expect(inTable).toHaveLength(2);
@@ -116,7 +118,7 @@ describe("IndexesView", () => {
 
   it("queries one index collection and shows which collection it read", async () => {
     const fake = source();
-    render(<IndexesView profileId="embedded" table={telemetry} source={fake} />);
+    renderWithCommands(<IndexesView profileId="embedded" table={telemetry} />, fake);
     const depotS = await screen.findByRole("group", { name: "depotCode = DEP-S" });
     fireEvent.click(within(depotS).getByRole("button", { name: "Query" }));
     expect((await within(depotS).findByRole("status")).textContent).toContain("Read by the last query: 1 item, 0.5 RCU");
@@ -126,7 +128,7 @@ describe("IndexesView", () => {
 
   it("reads one collection by its typed partition-key value", async () => {
     const fake = source();
-    render(<IndexesView profileId="embedded" table={telemetry} source={fake} />);
+    renderWithCommands(<IndexesView profileId="embedded" table={telemetry} />, fake);
     await screen.findByRole("region", { name: "GSI ByDepot" });
     fireEvent.change(screen.getByLabelText("vehicleId value"), { target: { value: "VEH#1" } });
     fireEvent.click(screen.getByRole("button", { name: "Lay out" }));
@@ -144,12 +146,12 @@ describe("IndexesView", () => {
         collections: [{ partitionValue: { S: "VEH#1" }, sizeBytes: 9 * 1024 ** 3, fraction: 0.9, warning: true }],
       },
     };
-    render(<IndexesView profileId="embedded" table={telemetry} source={source({ indexesSideBySide: vi.fn(async () => ({ status: "ok" as const, data: withLsi })) })} />);
+    renderWithCommands(<IndexesView profileId="embedded" table={telemetry} />, source({ indexesSideBySide: vi.fn(async () => ({ status: "ok" as const, data: withLsi })) }));
     const gauge = await screen.findByLabelText(/Collection size against the 10 GB limit/);
     expect(gauge.getAttribute("value")).toBe(String(9 * 1024 ** 3));
     expect(screen.getByText(/near the item-collection limit/)).not.toBeNull();
     cleanup();
-    render(<IndexesView profileId="embedded" table={telemetry} source={source()} />);
+    renderWithCommands(<IndexesView profileId="embedded" table={telemetry} />, source());
     await screen.findByRole("region", { name: "GSI ByDepot" });
     expect(screen.queryByLabelText(/Collection size against/)).toBeNull();
   });

@@ -4,47 +4,37 @@
  * each index hold them. A Query on one index collection, run from here, shows which collection it
  * read and which of the items came back.
  */
-import { useEffect, useId, useState, type FormEvent } from "react";
-import { commands } from "../../ipc/commands";
-import type { IndexesSideBySide as Layout, TableDescription, ViewSource } from "../../ipc/bindings.gen";
-import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
+import { useId, useState, type FormEvent } from "react";
+import type { TableDescription } from "../../ipc/bindings.gen";
+import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { scalarValue } from "../items/attributeValue";
 import { IndexesSideBySide, type CollectionRead } from "./IndexesSideBySide";
 import { formatCountOf } from "../../shared/format";
+import { DEFAULT_LIMIT, useIndexesLayout } from "./useIndexesLayout";
+import { useCommands } from "../../ipc/CommandsContext";
 import "./IndexesView.css";
-
-export type IndexesSource = Pick<typeof commands, "indexesSideBySide" | "query">;
 
 export type IndexesViewProps = {
   profileId: string;
   table: TableDescription;
-  source?: IndexesSource;
 };
 
-const DEFAULT_LIMIT = 25;
-
-export function IndexesView({ profileId, table, source = commands }: IndexesViewProps) {
+export function IndexesView({ profileId, table }: IndexesViewProps) {
+  const source = useCommands();
   const [mode, setMode] = useState<"partition" | "scan">("scan");
   const [partitionText, setPartitionText] = useState("");
   const [limit, setLimit] = useState(DEFAULT_LIMIT);
-  const [layout, setLayout] = useState<Loadable<Layout, UiError> | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [lastRead, setLastRead] = useState<CollectionRead | null>(null);
   const [queryError, setQueryError] = useState<UiError | null>(null);
   const formId = useId();
 
-  const load = async (viewSource: ViewSource) => {
-    setLayout({ status: "loading" });
+  // Each new layout starts with nothing selected and no Query read.
+  const { layout, load } = useIndexesLayout(profileId, table.name, () => {
     setSelected(null);
     setLastRead(null);
     setQueryError(null);
-    setLayout(await unwrap(source.indexesSideBySide(profileId, table.name, viewSource)));
-  };
-
-  // A new table (or connection) starts over with the first items of a scan.
-  useEffect(() => {
-    void load({ kind: "scan", limit: DEFAULT_LIMIT });
-  }, [profileId, table.name]);
+  });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

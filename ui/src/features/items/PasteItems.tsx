@@ -10,15 +10,13 @@
  * item silently; "Replace items that exist" drops the condition.
  */
 import { useRef, useState } from "react";
-import type { commands } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap } from "../../ipc/result";
 import type { Item, KeySchema } from "../explorer/model";
 import { formatUnits } from "../../shared/format";
 import { byteCountLabel } from "./attributeValue";
 import { describeKey } from "./itemKey";
 import { readPastedItems } from "./pasteItems";
-
-export type PasteSource = Pick<typeof commands, "checkItem" | "estimateWrite" | "putItem">;
+import { useCommands } from "../../ipc/CommandsContext";
 
 type Row = { item: Item; key: string; sizeBytes: number | null; units: number | null; indexWrites: number; problems: string[] };
 type Failure = { key: string; name: string; message: string };
@@ -28,13 +26,13 @@ export type PasteItemsProps = {
   table: string;
   keys: KeySchema;
   readOnly: boolean;
-  source: PasteSource;
   /** Called after a put run with the items written (to refresh the views). */
   onWritten: (items: Item[], units: number) => void;
   onClose: () => void;
 };
 
-export function PasteItems({ profileId, table, keys, readOnly, source, onWritten, onClose }: PasteItemsProps) {
+export function PasteItems({ profileId, table, keys, readOnly, onWritten, onClose }: PasteItemsProps) {
+  const source = useCommands();
   const [text, setText] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
   const [rows, setRows] = useState<Row[] | null>(null);

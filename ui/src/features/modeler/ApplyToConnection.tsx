@@ -7,12 +7,11 @@
 import { useId, useState } from "react";
 import type { Model } from "../../ipc/bindings.gen";
 import { errorTitle } from "../../ipc/result";
-import type { ModelerSource } from "./source";
 import { ConfirmInline } from "./ConfirmInline";
 import { useApplyToConnection } from "./useApplyToConnection";
 
-export function ApplyToConnection({ source, model, onApplied }: { source: ModelerSource; model: Model | null; onApplied?: (() => void) | undefined }) {
-  const c = useApplyToConnection(source, onApplied);
+export function ApplyToConnection({ model, onApplied }: { model: Model | null; onApplied?: (() => void) | undefined }) {
+  const c = useApplyToConnection(onApplied);
   const [confirming, setConfirming] = useState(false);
   const id = useId();
   const tables = model?.tables.map((t) => t.name).join(", ") ?? "";

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import type { InferredModel, Model, ModelAnalysis, SampleEstimate } from "../../ipc/bindings.gen";
 import { ModelerScreen } from "./ModelerScreen";
-import type { ModelerSource } from "./source";
+import type { Commands } from "../../ipc/CommandsContext";
+import { renderWithCommands } from "../../ipc/testCommands";
 
 const ok = <T,>(data: T) => Promise.resolve({ status: "ok" as const, data });
 
@@ -43,7 +44,7 @@ const inferred: InferredModel = {
   historyReads: 0,
 };
 
-function fakeSource(): ModelerSource & { models: Model[] } {
+function fakeSource(): Commands & { models: Model[] } {
   const models: Model[] = [];
   return {
     models,
@@ -68,13 +69,13 @@ function fakeSource(): ModelerSource & { models: Model[] } {
     ),
     estimateModelSample: vi.fn((_p: string, _t: string, limit: number) => ok({ ...estimate, items: limit })),
     inferModel: vi.fn(() => ok(inferred)),
-  } as unknown as ModelerSource & { models: Model[] };
+  } as unknown as Commands & { models: Model[] };
 }
 
 afterEach(cleanup);
 
-async function openFromTable(source: ModelerSource) {
-  render(<ModelerScreen source={source} />);
+async function openFromTable(source: Commands) {
+  renderWithCommands(<ModelerScreen />, source);
   fireEvent.click(screen.getByTestId("modeler-from-table-open"));
   const tables = (await screen.findByTestId("modeler-infer-table")) as HTMLSelectElement;
   await waitFor(() => expect([...tables.options].map((o) => o.value)).toEqual(["Music", "Telemetry", "Zoo-embedded"]));

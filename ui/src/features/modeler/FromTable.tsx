@@ -9,12 +9,11 @@ import { useId } from "react";
 import type { Model } from "../../ipc/bindings.gen";
 import { errorTitle } from "../../ipc/result";
 import { formatBytes, formatCount, formatCountOf, formatUnits } from "../../shared/format";
-import type { ModelerSource } from "./source";
 import { ConfirmInline } from "./ConfirmInline";
 import { useInferModel } from "./useInferModel";
 
-export function FromTable({ source, edited, onInferred }: { source: ModelerSource; edited: boolean; onInferred: (model: Model) => void }) {
-  const f = useInferModel(source, edited, onInferred);
+export function FromTable({ edited, onInferred }: { edited: boolean; onInferred: (model: Model) => void }) {
+  const f = useInferModel(edited, onInferred);
   const id = useId();
   if (f.connections.status === "loading") return <p className="muted">Listing the connections…</p>;
   if (f.connections.status === "error")

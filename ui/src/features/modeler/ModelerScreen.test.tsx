@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import type { Model, ModelAnalysis, Suggestion, Resolution } from "../../ipc/bindings.gen";
 import { ModelerScreen } from "./ModelerScreen";
-import type { ModelerSource } from "./source";
 import { parseModel, workbenchDate } from "./useModeler";
+import type { Commands } from "../../ipc/CommandsContext";
+import { renderWithCommands } from "../../ipc/testCommands";
 
 const ok = <T,>(data: T) => Promise.resolve({ status: "ok" as const, data });
 
@@ -91,7 +92,7 @@ function analysis(withGsi: boolean): ModelAnalysis {
   } as unknown as ModelAnalysis;
 }
 
-function fakeSource(): ModelerSource & { models: Model[] } {
+function fakeSource(): Commands & { models: Model[] } {
   const models: Model[] = [];
   return {
     models,
@@ -113,7 +114,7 @@ function fakeSource(): ModelerSource & { models: Model[] } {
         { id: "p-dev", name: "dev", color: "#00ff00", region: "eu-west-1", readOnly: false, connection: { kind: "aws-profile", profileName: "dev" } },
       ]),
     ),
-  } as unknown as ModelerSource & { models: Model[] };
+  } as unknown as Commands & { models: Model[] };
 }
 
 afterEach(cleanup);
@@ -121,7 +122,7 @@ afterEach(cleanup);
 describe("ModelerScreen", () => {
   it("draws the Telemetry starter's boxes, flags the depot Scan and takes its suggested GSI", async () => {
     const source = fakeSource();
-    render(<ModelerScreen source={source} />);
+    renderWithCommands(<ModelerScreen />, source);
     const boxes = await screen.findAllByTestId("modeler-box");
     expect(boxes[0]!.textContent).toContain("VEH#V-7741");
     expect(boxes[0]!.textContent).toContain("100 items");
@@ -140,17 +141,17 @@ describe("ModelerScreen", () => {
 
   it("runs a pattern's own request on the embedded engine when asked, and offers nothing where it cannot", async () => {
     const onRunPattern = vi.fn();
-    const { rerender } = render(<ModelerScreen source={fakeSource()} onRunPattern={onRunPattern} />);
+    const { rerender } = renderWithCommands(<ModelerScreen onRunPattern={onRunPattern} />, fakeSource());
     const first = (await screen.findAllByTestId("modeler-pattern"))[0]!;
     fireEvent.click(within(first).getByTestId("modeler-run-pattern"));
     expect(onRunPattern).toHaveBeenCalledWith(expect.objectContaining({ operation: "Query", tableName: "TelemetryModel", limit: 20 }));
-    rerender(<ModelerScreen source={fakeSource()} />);
+    rerender(<ModelerScreen />);
     await waitFor(() => expect(screen.queryByTestId("modeler-run-pattern")).toBeNull());
   });
 
   it("shows an edit that is not JSON without asking the backend, then analyses the fixed text", async () => {
     const source = fakeSource();
-    render(<ModelerScreen source={source} />);
+    renderWithCommands(<ModelerScreen />, source);
     await screen.findAllByTestId("modeler-box");
     const calls = (source.analyzeModel as ReturnType<typeof vi.fn>).mock.calls.length;
     fireEvent.click(screen.getByTestId("modeler-view-json"));
@@ -167,7 +168,7 @@ describe("ModelerScreen", () => {
   it("exports, and applies to the embedded engine only once confirmed", async () => {
     const source = fakeSource();
     const onApplied = vi.fn();
-    render(<ModelerScreen source={source} onApplied={onApplied} />);
+    renderWithCommands(<ModelerScreen onApplied={onApplied} />, source);
     await screen.findAllByTestId("modeler-box");
     fireEvent.click(screen.getByText("Terraform"));
     expect((await screen.findByTestId("modeler-export")).textContent).toContain("aws_dynamodb_table");
@@ -186,7 +187,7 @@ describe("applying to a connection", () => {
   it("offers every connection but the embedded engine, refuses a read-only one, and creates only once confirmed", async () => {
     const source = fakeSource();
     const onApplied = vi.fn();
-    render(<ModelerScreen source={source} onApplied={onApplied} />);
+    renderWithCommands(<ModelerScreen onApplied={onApplied} />, source);
     const choice = (await screen.findByTestId("modeler-apply-connection-choice")) as HTMLSelectElement;
     expect([...choice.options].map((o) => o.value)).toEqual(["p-ro", "p-dev"]);
     // The first, read-only, cannot be applied to.

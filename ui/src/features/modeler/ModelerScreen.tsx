@@ -15,7 +15,6 @@ import { ApplyToConnection } from "./ApplyToConnection";
 import { ConfirmInline } from "./ConfirmInline";
 import { FromTable } from "./FromTable";
 import { ModelForm } from "./form/ModelForm";
-import { defaultSource, type ModelerSource } from "./source";
 import { useModeler } from "./useModeler";
 import "./modeler.css";
 
@@ -144,17 +143,15 @@ function Partitions({ map }: { map: PartitionMap }) {
 }
 
 export function ModelerScreen({
-  source = defaultSource,
   onRunPattern,
   onApplied,
 }: {
-  source?: ModelerSource;
   /** Heard once the model's tables are created, so the connection lists show them. */
   onApplied?: (() => void) | undefined;
   /** Runs a pattern's request on the embedded engine (its table's tab, the query bar). */
   onRunPattern?: ((read: ReadRequest) => void) | undefined;
 }) {
-  const m = useModeler(source, onApplied);
+  const m = useModeler(onApplied);
   const [workbench, setWorkbench] = useState("");
   const [confirming, setConfirming] = useState(false);
   const [view, setView] = useState<"form" | "json">("form");
@@ -192,7 +189,7 @@ export function ModelerScreen({
             ))}
           </span>
         </div>
-        {fromTable && <FromTable source={source} edited={m.edited} onInferred={m.loadModel} />}
+        {fromTable && <FromTable edited={m.edited} onInferred={m.loadModel} />}
         {!m.parsed.ok && (
           <p className="modeler-error" data-testid="modeler-parse-error">
             {m.parsed.message}
@@ -321,7 +318,7 @@ export function ModelerScreen({
           </p>
         )}
         <h3>Apply to a connection (AWS or an endpoint)</h3>
-        <ApplyToConnection source={source} model={m.parsed.ok ? m.parsed.model : null} onApplied={onApplied} />
+        <ApplyToConnection model={m.parsed.ok ? m.parsed.model : null} onApplied={onApplied} />
       </div>
     </div>
   );

@@ -1,14 +1,15 @@
 import { useEffect, useState } from "react";
 import type { AppliedModel, Model, Profile } from "../../ipc/bindings.gen";
 import { unwrap, type Loadable, type UiError } from "../../ipc/result";
-import type { ModelerSource } from "./source";
+import { useCommands } from "../../ipc/CommandsContext";
 
 /**
  * Applying the model to a connection (AWS or any endpoint): the connections it can go to (every
  * one but the embedded engine, which has its own apply with sample data), the one chosen, and
  * the answer of CreateTable for the model's tables.
  */
-export function useApplyToConnection(source: ModelerSource, onApplied?: () => void) {
+export function useApplyToConnection(onApplied?: () => void) {
+  const source = useCommands();
   const [connections, setConnections] = useState<Loadable<Profile[], UiError>>({ status: "loading" });
   const [chosen, setChosen] = useState("");
   const [applied, setApplied] = useState<Loadable<AppliedModel, UiError> | null>(null);

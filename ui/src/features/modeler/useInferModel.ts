@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import type { InferredModel, Model, Profile, SampleEstimate, TableList } from "../../ipc/bindings.gen";
 import { unwrap, type Loadable, type UiError } from "../../ipc/result";
 import { useDebounced } from "../builder/useDebounced";
-import type { ModelerSource } from "./source";
+import { useCommands } from "../../ipc/CommandsContext";
 
 /** The sample's size the form starts with (items; the backend takes 1 to 5,000). */
 export const DEFAULT_SAMPLE = 500;
@@ -14,7 +14,8 @@ export const DEFAULT_SAMPLE = 500;
  * inference, whose model goes to `onInferred` — after a confirmation when `edited` says the
  * current model has changes it would lose.
  */
-export function useInferModel(source: ModelerSource, edited: boolean, onInferred: (model: Model) => void) {
+export function useInferModel(edited: boolean, onInferred: (model: Model) => void) {
+  const source = useCommands();
   const [connections, setConnections] = useState<Loadable<Profile[], UiError>>({ status: "loading" });
   const [profileId, setProfileId] = useState("");
   const [tables, setTables] = useState<Loadable<string[], UiError> | null>(null);

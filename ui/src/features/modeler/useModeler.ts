@@ -2,9 +2,9 @@ import { useEffect, useMemo, useState } from "react";
 import type { AppliedModel, Model, ModelAnalysis, ModelExportFormat, Suggestion, TrafficModel } from "../../ipc/bindings.gen";
 import { unwrap, type Loadable, type UiError } from "../../ipc/result";
 import { useDebounced } from "../builder/useDebounced";
-import type { ModelerSource } from "./source";
 import { EMPTY_MODEL } from "./form/modelEdits";
 import { TELEMETRY_STARTER } from "./starter";
+import { useCommands } from "../../ipc/CommandsContext";
 
 /** The model text parsed: the model, or why it is not JSON. */
 export type Parsed = { ok: true; model: Model } | { ok: false; message: string };
@@ -64,7 +64,8 @@ export function workbenchDate(at: Date): string {
  * The modeler's state: the model as editable JSON, the sample's seed, the what-if traffic, and
  * the analysis the backend answers for them once the typing settles — live while editing.
  */
-export function useModeler(source: ModelerSource, onApplied?: () => void) {
+export function useModeler(onApplied?: () => void) {
+  const source = useCommands();
   // One model, two views: the JSON text as typed, and the last model it parsed to (what the form
   // shows while the text is not valid JSON). A form edit writes both.
   const [text, setTextOnly] = useState(() => pretty(TELEMETRY_STARTER));

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { EditorView } from "@codemirror/view";
 import { currentCompletions, startCompletion } from "@codemirror/autocomplete";
 import type {
@@ -13,7 +13,8 @@ import type {
   TableDescription,
 } from "../../ipc/bindings.gen";
 import { PartiqlScreen } from "./PartiqlScreen";
-import type { PartiqlSource } from "./source";
+import type { Commands } from "../../ipc/CommandsContext";
+import { renderWithCommands } from "../../ipc/testCommands";
 
 type Answer<T> = Promise<{ status: "ok"; data: T } | { status: "error"; error: CommandError }>;
 const ok = <T,>(data: T) => Promise.resolve({ status: "ok" as const, data });
@@ -39,7 +40,7 @@ const telemetry = {
   ],
 } as unknown as TableDescription;
 
-function fakeSource(executeStatement: (profileId: string, input: StatementInput) => Answer<StatementPage>): PartiqlSource {
+function fakeSource(executeStatement: (profileId: string, input: StatementInput) => Answer<StatementPage>): Commands {
   return {
     executeStatement: vi.fn(executeStatement),
     executeBatch: vi.fn(() => ok({ results: [], consumedCapacity: [] })),
@@ -63,7 +64,7 @@ function fakeSource(executeStatement: (profileId: string, input: StatementInput)
         }),
       };
     })(),
-  } as unknown as PartiqlSource;
+  } as unknown as Commands;
 }
 
 const page = (items: Record<string, AttributeValue>[], nextToken: string | null = null): StatementPage => ({
@@ -99,7 +100,7 @@ afterEach(cleanup);
 
 describe("PartiqlScreen", () => {
   it("shows one typed input per ? in the statement, ignoring ? inside strings and names", () => {
-    render(<PartiqlScreen profile={profile} source={fakeSource(() => ok(page([])))} />);
+    renderWithCommands(<PartiqlScreen profile={profile} />, fakeSource(() => ok(page([]))));
     expect(screen.queryByRole("group", { name: "Parameters" })).toBeNull();
     type(`SELECT * FROM "Telemetry" WHERE "vehicleId" = ?`);
     expect(screen.getAllByLabelText(/^Parameter \d$/)).toHaveLength(1);
@@ -116,7 +117,7 @@ describe("PartiqlScreen", () => {
     const source = fakeSource(() =>
       ok(page([{ vehicleId: { S: "VEH#V-7741" }, recordedAt: { S: "META" }, odometerKm: { N: "184220.5" } }], "token-1")),
     );
-    render(<PartiqlScreen profile={profile} source={source} />);
+    renderWithCommands(<PartiqlScreen profile={profile} />, source);
     type(`SELECT * FROM "Telemetry" WHERE "vehicleId" = ? AND "odometerKm" > ?`);
     fireEvent.change(screen.getByLabelText("Parameter 1"), { target: { value: "VEH#V-7741" } });
     fireEvent.change(screen.getByLabelText("Parameter 2 type"), { target: { value: "N" } });
@@ -155,7 +156,7 @@ describe("PartiqlScreen", () => {
         message: "Statement wasn't well formed, can't be processed: Unexpected keyword WHERE at 1:22:5",
       }),
     );
-    render(<PartiqlScreen profile={profile} source={source} />);
+    renderWithCommands(<PartiqlScreen profile={profile} />, source);
     type(`SELECT * FROM "Pets" WHERE`);
     ctrlEnter();
     const alert = await screen.findByTestId("partiql-error");
@@ -176,7 +177,7 @@ describe("PartiqlScreen", () => {
         consumedCapacity: [{ table: "Pets", capacity: { total: 2, table: 2, indexes: [] } }],
       }),
     );
-    render(<PartiqlScreen profile={profile} source={source} />);
+    renderWithCommands(<PartiqlScreen profile={profile} />, source);
     type(`INSERT INTO "Pets" VALUE {'AnimalType': ?, 'Name': 'a'};\nINSERT INTO "Pets" VALUE {'AnimalType': 'Dog', 'Name': ?}`);
     fireEvent.change(screen.getByLabelText("Parameter 1"), { target: { value: "Cat" } });
     fireEvent.change(screen.getByLabelText("Parameter 2"), { target: { value: "Rex" } });
@@ -201,7 +202,7 @@ describe("PartiqlScreen", () => {
 
   it("offers the connection's table names after FROM and quotes reserved attribute names", async () => {
     const source = fakeSource(() => ok(page([{ vehicleId: { S: "x" }, status: { S: "ok" } }])));
-    render(<PartiqlScreen profile={profile} source={source} />);
+    renderWithCommands(<PartiqlScreen profile={profile} />, source);
     await waitFor(() => expect(source.listTables).toHaveBeenCalled());
     type("SELECT * FROM ");
     const view = editor();
@@ -229,7 +230,7 @@ describe("PartiqlScreen", () => {
 
   it("keeps the statements run in the history and puts one back on click", async () => {
     const source = fakeSource(() => ok(page([])));
-    render(<PartiqlScreen profile={profile} source={source} />);
+    renderWithCommands(<PartiqlScreen profile={profile} />, source);
     type(`SELECT * FROM "Pets" WHERE "AnimalType" = 'Dog'`);
     ctrlEnter();
     await screen.findByTestId("partiql-summary");
@@ -243,7 +244,7 @@ describe("PartiqlScreen", () => {
 
   it("saves the statement on screen under a name, with its parameters and mode, and loads it back", async () => {
     const source = fakeSource(() => ok(page([])));
-    render(<PartiqlScreen profile={profile} source={source} />);
+    renderWithCommands(<PartiqlScreen profile={profile} />, source);
     expect(await screen.findByText("Saved statements (0)")).toBeTruthy();
     type(`SELECT * FROM "Telemetry" WHERE "vehicleId" = ?`);
     fireEvent.change(screen.getByLabelText("Parameter 1"), { target: { value: "VEH#V-7741" } });

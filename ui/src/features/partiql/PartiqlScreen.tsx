@@ -15,7 +15,6 @@ import { PartiqlEditor } from "./PartiqlEditor";
 import { ResultCollections } from "./ResultCollections";
 import { ResultsGrid } from "./ResultsGrid";
 import { tablesIn } from "./completion";
-import { defaultSource, type PartiqlSource } from "./source";
 import { isWrite } from "./statements";
 import { useCatalog } from "./useCatalog";
 import { useSavedStatements } from "./useSavedStatements";
@@ -41,9 +40,9 @@ export function capacityText(capacity: readonly TableCapacity[], writes: boolean
   return parts.length === 0 ? total : `${total} (${parts.join(", ")})`;
 }
 
-export function PartiqlScreen({ profile, source = defaultSource }: { profile: Profile; source?: PartiqlSource }) {
-  const p = usePartiql(source, profile.id);
-  const catalog = useCatalog(source, profile.id, p.text);
+export function PartiqlScreen({ profile }: { profile: Profile }) {
+  const p = usePartiql(profile.id);
+  const catalog = useCatalog(profile.id, p.text);
   const firstTable = tablesIn(p.text)[0] ?? null;
   const writes = isWrite(p.text);
   const runKeys = comboKeys(SHORTCUTS.find((s) => s.id === "run-statement")?.combos[0] ?? { key: "Enter", mod: true }).join("+");
@@ -116,7 +115,7 @@ export function PartiqlScreen({ profile, source = defaultSource }: { profile: Pr
         </fieldset>
       )}
       <Outcome p={p} keys={catalog.keysOf(firstTable)} writes={writes} />
-      <SavedStatements p={p} source={source} profileId={profile.id} />
+      <SavedStatements p={p} profileId={profile.id} />
       {p.history.length > 0 && (
         <details className="partiql-history">
           <summary>History ({p.history.length})</summary>
@@ -137,8 +136,8 @@ export function PartiqlScreen({ profile, source = defaultSource }: { profile: Pr
 }
 
 /** Save the statement on screen under a name; the saved ones, to load or delete. */
-function SavedStatements({ p, source, profileId }: { p: ReturnType<typeof usePartiql>; source: PartiqlSource; profileId: string }) {
-  const shelf = useSavedStatements(source, profileId);
+function SavedStatements({ p, profileId }: { p: ReturnType<typeof usePartiql>; profileId: string }) {
+  const shelf = useSavedStatements(profileId);
   const [name, setName] = useState("");
   const [saving, setSaving] = useState(false);
   const save = async () => {

@@ -8,11 +8,12 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { AttributeValue, TableList } from "../../ipc/bindings.gen";
 import { unwrap, type Loadable, type UiError } from "../../ipc/result";
 import { partiqlCompletion, tablesIn, type CompletionCatalog } from "./completion";
-import type { PartiqlSource } from "./source";
+import { useCommands } from "../../ipc/CommandsContext";
 
 type Item = { [name: string]: AttributeValue };
 
-export function useCatalog(source: PartiqlSource, profileId: string, text: string) {
+export function useCatalog(profileId: string, text: string) {
+  const source = useCommands();
   const tables = useRef<string[]>([]);
   const reserved = useRef<Set<string>>(new Set());
   const attributes = useRef(new Map<string, string[]>());

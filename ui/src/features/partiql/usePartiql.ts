@@ -14,7 +14,7 @@ import { useRecordCapacity } from "../../app/capacity";
 import { addToHistory, loadHistory, type HistoryEntry, type RunMode } from "./history";
 import { countParameters, errorRange, isWrite, splitStatements } from "./statements";
 import type { Mark } from "./PartiqlEditor";
-import type { PartiqlSource } from "./source";
+import { useCommands } from "../../ipc/CommandsContext";
 
 /** One item as the backend sends it. */
 export type Item = { [name: string]: AttributeValue };
@@ -44,7 +44,8 @@ export function totalUnits(capacity: readonly TableCapacity[]): number {
   return capacity.reduce((n, c) => n + c.capacity.total, 0);
 }
 
-export function usePartiql(source: PartiqlSource, profileId: string) {
+export function usePartiql(profileId: string) {
+  const source = useCommands();
   const recordCapacity = useRecordCapacity();
   const [text, setText] = useState("");
   const [parameters, setParameters] = useState<AttributeValue[]>([]);

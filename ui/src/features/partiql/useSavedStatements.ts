@@ -6,9 +6,10 @@
 import { useCallback, useEffect, useState } from "react";
 import type { SavedStatement, SavedStatementContent } from "../../ipc/bindings.gen";
 import { unwrap } from "../../ipc/result";
-import type { PartiqlSource } from "./source";
+import { useCommands } from "../../ipc/CommandsContext";
 
-export function useSavedStatements(source: PartiqlSource, profileId: string) {
+export function useSavedStatements(profileId: string) {
+  const source = useCommands();
   const [saved, setSaved] = useState<SavedStatement[]>([]);
   const [error, setError] = useState<string | null>(null);
 

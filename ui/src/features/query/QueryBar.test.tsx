@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, configure, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { cleanup, configure, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import type { Channel } from "@tauri-apps/api/core";
 import type { QueryPage, ReadRequest, ScanInput, ScanUpdate, TableDescription } from "../../ipc/bindings.gen";
 import { CapacityProvider } from "../../app/capacity";
@@ -7,7 +7,9 @@ import { fakeSource } from "../builder/fakeSource";
 import { telemetry } from "../builder/fixtures";
 import { QueryBar } from "./QueryBar";
 import { fakeBuild } from "./fakeQuerySource";
-import { useQueryModel, type ChannelFactory, type QuerySource } from "./useQueryModel";
+import { useQueryModel, type ChannelFactory } from "./useQueryModel";
+import type { Commands } from "../../ipc/CommandsContext";
+import { renderWithCommands } from "../../ipc/testCommands";
 
 afterEach(cleanup);
 configure({ asyncUtilTimeout: 4_000 });
@@ -55,7 +57,7 @@ const page: QueryPage = {
   stop: "end",
 };
 
-function querySource(overrides: Partial<QuerySource> = {}): QuerySource {
+function querySource(overrides: Partial<Commands> = {}) {
   return {
     ...fakeSource(),
     buildReadRequest: vi.fn(fakeBuild),
@@ -63,24 +65,25 @@ function querySource(overrides: Partial<QuerySource> = {}): QuerySource {
     scan: vi.fn(() => new Promise(() => {})),
     cancelOperation: vi.fn(async () => ({ status: "ok" as const, data: true })),
     ...overrides,
-  } as QuerySource;
+  } as Commands;
 }
 
-function Harness({ source, makeChannel }: { source: QuerySource; makeChannel?: ChannelFactory | undefined }) {
-  const model = useQueryModel({ profileId: "embedded", table, source, makeChannel });
-  return <QueryBar table={table} model={model} suggestions={[{ S: "VEH#V-7741" }, { S: "VEH#V-1007" }]} source={source} />;
+function Harness({ makeChannel }: { makeChannel?: ChannelFactory | undefined }) {
+  const model = useQueryModel({ profileId: "embedded", table, makeChannel });
+  return <QueryBar table={table} model={model} suggestions={[{ S: "VEH#V-7741" }, { S: "VEH#V-1007" }]} />;
 }
 
 function renderBar(source = querySource(), makeChannel?: ChannelFactory) {
-  render(
+  renderWithCommands(
     <CapacityProvider>
-      <Harness source={source} makeChannel={makeChannel} />
+      <Harness makeChannel={makeChannel} />
     </CapacityProvider>,
+    source,
   );
   return source;
 }
 
-const lastBuilt = (source: QuerySource) => {
+const lastBuilt = (source: Commands) => {
   const calls = (source.buildReadRequest as ReturnType<typeof vi.fn>).mock.calls;
   return calls.at(-1)?.[0] as ReadRequest | undefined;
 };

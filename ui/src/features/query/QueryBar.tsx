@@ -8,8 +8,8 @@
  * Below, the request as it will be sent — expressions with their names and values, the DynamoDB
  * JSON body — and the same request as code, copyable. Ctrl+Enter (Cmd+Enter) runs it.
  */
-import { useEffect, useId, useState, type KeyboardEvent } from "react";
-import type { AttributeValue, SortKeyOperator, TableDescription } from "../../ipc/bindings.gen";
+import { useId, useState, type KeyboardEvent } from "react";
+import type { AttributeValue, TableDescription } from "../../ipc/bindings.gen";
 import { errorTitle } from "../../ipc/result";
 import { matchesShortcut } from "../../app/shortcuts";
 import { attributeText } from "../../shared/attributeValue";
@@ -19,21 +19,18 @@ import { ExpressionEditor } from "../builder/ExpressionEditor";
 import { DiagnosticView } from "../builder/ExpressionTextMode";
 import { GeneratedView } from "../builder/GeneratedView";
 import { attributeSuggestions } from "../builder/model";
-import type { BuilderSource } from "../builder/source";
 import { activeSortKey, isGlobalIndex, sortKeysOf, withIndex, type FieldName, type SortChoice } from "./model";
 import type { QueryModel } from "./useQueryModel";
+import { useSortKeyOperators } from "./useSortKeyOperators";
 import "./QueryBar.css";
 
 const TYPE_WORD = { S: "string", N: "number", B: "binary, base64" } as const;
-
-export type QueryBarSource = Pick<BuilderSource, "sortKeyOperators" | "exportCode" | "generateExpression" | "parseExpressions">;
 
 export function QueryBar({
   table,
   model,
   suggestions,
   seenAttributes = [],
-  source,
 }: {
   table: TableDescription;
   model: QueryModel;
@@ -41,32 +38,17 @@ export function QueryBar({
   suggestions: AttributeValue[];
   /** Attribute names seen in the data, for the filter and projection editors. */
   seenAttributes?: readonly string[];
-  source: QueryBarSource;
 }) {
   const id = useId();
   const { form, setForm, schema, problems, run } = model;
   const [tried, setTried] = useState(false);
-  const [operators, setOperators] = useState<SortKeyOperator[]>([]);
   // Rule B.18.5: on a multi-attribute sort key the condition is on the attribute after those held equal.
   const sortKey = form.operation === "Query" ? activeSortKey(form, schema) : null;
   const sortKeys = form.operation === "Query" ? sortKeysOf(schema) : [];
   const nextSortKey = form.sortOp === "=" ? (sortKeys[form.sortEqual.length + 1] ?? null) : null;
   const sortType = sortKey?.type ?? null;
 
-  useEffect(() => {
-    let live = true;
-    if (sortType === null) {
-      setOperators([]);
-      return;
-    }
-    source.sortKeyOperators(sortType).then(
-      (ops) => live && setOperators(ops),
-      () => live && setOperators([]),
-    );
-    return () => {
-      live = false;
-    };
-  }, [source, sortType]);
+  const operators = useSortKeyOperators(sortType);
 
   const set = <K extends keyof typeof form>(name: K, value: (typeof form)[K]) => setForm((f) => ({ ...f, [name]: value }));
   const global = isGlobalIndex(table, form.index);
@@ -344,7 +326,6 @@ export function QueryBar({
             state={{ parameter: "FilterExpression", state: form.filter }}
             onChange={(s) => s.parameter === "FilterExpression" && set("filter", s.state)}
             onClear={() => set("filter", null)}
-            source={source}
             suggestions={attributes}
           />
         </div>
@@ -356,7 +337,6 @@ export function QueryBar({
             state={{ parameter: "ProjectionExpression", state: form.projection }}
             onChange={(s) => s.parameter === "ProjectionExpression" && set("projection", s.state)}
             onClear={() => set("projection", null)}
-            source={source}
             suggestions={attributes}
           />
         </div>
@@ -432,7 +412,7 @@ export function QueryBar({
             <pre className="qb-body" data-testid="qb-body">
               {built?.body}
             </pre>
-            {model.request !== null && <CodePanel request={model.request} source={source} />}
+            {model.request !== null && <CodePanel request={model.request} />}
           </div>
         )}
       </details>

@@ -2,10 +2,11 @@
  * The table's saved builder requests and filters: save what the query bar holds under a name,
  * load one back into the bar, delete. Kept per connection and table by the backend.
  */
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import type { ConditionState, ReadRequest, SavedExpression } from "../../ipc/bindings.gen";
 import { unwrap } from "../../ipc/result";
-import type { BuilderSource } from "../builder/source";
+import { useCommands } from "../../ipc/CommandsContext";
+import { useSavedExpressions } from "./useSavedExpressions";
 import "./SavedRequests.css";
 
 /** Saved requests and filters of the table: save the current one under a name, load, delete. */
@@ -14,7 +15,6 @@ export function SavedRequests({
   table,
   request,
   filter,
-  source,
   onLoad,
 }: {
   profileId: string;
@@ -22,22 +22,15 @@ export function SavedRequests({
   /** The bar's request; null while its fields cannot make one. */
   request: ReadRequest | null;
   filter: ConditionState | null;
-  source: Pick<BuilderSource, "saveExpression" | "savedExpressions" | "deleteSavedExpression">;
   onLoad: (saved: SavedExpression) => void;
 }) {
+  const source = useCommands();
   const [saved, setSaved] = useState<SavedExpression[]>([]);
   const [name, setName] = useState("");
   const [what, setWhat] = useState<"request" | "filter">("request");
   const [problem, setProblem] = useState<string | null>(null);
 
-  const reload = useCallback(async () => {
-    const result = await unwrap(source.savedExpressions(profileId, table));
-    if (result.status === "ok") setSaved(result.data);
-    else if (result.status === "error") setProblem(result.error.message);
-  }, [source, profileId, table]);
-  useEffect(() => {
-    void reload();
-  }, [reload]);
+  const reload = useSavedExpressions(profileId, table, setSaved, setProblem);
 
   const save = async () => {
     if (request === null && !(what === "filter" && filter)) return;

@@ -3,6 +3,7 @@ import { act, cleanup, renderHook, waitFor } from "@testing-library/react";
 import type { ConditionState, ProjectionState, QueryPage, ReadRequest } from "../../ipc/bindings.gen";
 import { useDroppedItems } from "./useDroppedItems";
 import type { QueryRun } from "./useQueryModel";
+import { commandsWrapper } from "../../ipc/testCommands";
 
 afterEach(cleanup);
 
@@ -40,7 +41,7 @@ const run: QueryRun = {
 describe("useDroppedItems", () => {
   it("reads a page's stretch again without the filter or projection, from the same start, as many items as it evaluated", async () => {
     const runReadRequest = vi.fn(async () => ({ status: "ok" as const, data: page([reading(1), reading(2), reading(3)], 3, lastOf(3)) }));
-    const { result } = renderHook(() => useDroppedItems({ profileId: "embedded", run, source: { runReadRequest }, automatic: true }));
+    const { result } = renderHook(() => useDroppedItems({ profileId: "embedded", run, automatic: true }), { wrapper: commandsWrapper({ runReadRequest }) });
     await waitFor(() => expect(result.current.dropped.get(0)?.status).toBe("ok"));
     // Only the first page dropped anything; the second returned all it evaluated.
     expect(runReadRequest).toHaveBeenCalledTimes(1);
@@ -52,7 +53,7 @@ describe("useDroppedItems", () => {
   it("starts a later page's read where that page started: after the page before it", async () => {
     const later: QueryRun = { ...run, pages: [page([reading(3)], 3, lastOf(3)), page([reading(6)], 3, lastOf(6))] };
     const runReadRequest = vi.fn(async () => ({ status: "ok" as const, data: page([reading(4), reading(5), reading(6)], 3, lastOf(6)) }));
-    const { result } = renderHook(() => useDroppedItems({ profileId: "p1", run: later, source: { runReadRequest }, automatic: false }));
+    const { result } = renderHook(() => useDroppedItems({ profileId: "p1", run: later, automatic: false }), { wrapper: commandsWrapper({ runReadRequest }) });
     expect(runReadRequest).not.toHaveBeenCalled();
     await act(() => result.current.show(1));
     expect(runReadRequest).toHaveBeenCalledWith("p1", { ...request, filter: null, projection: null, limit: 3 }, lastOf(3));
@@ -66,7 +67,7 @@ describe("useDroppedItems", () => {
       .mockResolvedValueOnce({ status: "error", error: { code: "THROTTLED", message: "Slow down." } })
       .mockResolvedValueOnce({ status: "ok", data: page([reading(7), reading(8)], 2, null) });
     const two: QueryRun = { ...run, pages: [page([reading(3)], 3, lastOf(3)), page([reading(4)], 3, lastOf(6))] };
-    const { result } = renderHook(() => useDroppedItems({ profileId: "p1", run: two, source: { runReadRequest }, automatic: false }));
+    const { result } = renderHook(() => useDroppedItems({ profileId: "p1", run: two, automatic: false }), { wrapper: commandsWrapper({ runReadRequest }) });
     await act(() => result.current.show(0));
     await act(() => result.current.show(1));
     expect(result.current.dropped.get(0)).toEqual({ status: "error", message: "The dropped items could not be read: Slow down." });

@@ -18,20 +18,20 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { unwrap } from "../../ipc/result";
 import { droppedCount, mergeDropped, type DroppedPage } from "../../shared/droppedItems";
 import { useRecordCapacity } from "../../app/capacity";
-import type { QueryRun, QuerySource } from "./useQueryModel";
+import type { QueryRun } from "./useQueryModel";
+import { useCommands } from "../../ipc/CommandsContext";
 
 export function useDroppedItems({
   profileId,
   run,
-  source,
   automatic,
 }: {
   profileId: string;
   run: QueryRun | null;
-  source: Pick<QuerySource, "runReadRequest">;
   /** Read the dropped items without asking (the embedded engine, where reads cost nothing). */
   automatic: boolean;
 }) {
+  const source = useCommands();
   const recordCapacity = useRecordCapacity();
   const [dropped, setDropped] = useState<ReadonlyMap<number, DroppedPage>>(new Map());
   const asked = useRef(new Set<number>());

@@ -1,7 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import { renderHook, waitFor } from "@testing-library/react";
 import type { CollectionStats } from "../../ipc/bindings.gen";
-import { useKeySuggestions, type KeySuggestionsSource } from "./useKeySuggestions";
+import { useKeySuggestions } from "./useKeySuggestions";
+import type { Commands } from "../../ipc/CommandsContext";
+import { commandsWrapper } from "../../ipc/testCommands";
 
 function stats(index: string | null, values: string[]): CollectionStats {
   return {
@@ -18,7 +20,7 @@ function stats(index: string | null, values: string[]): CollectionStats {
 
 describe("useKeySuggestions", () => {
   it("offers the table's largest collections, and an index's own when the bar reads the index", async () => {
-    const source: KeySuggestionsSource = {
+    const source: Partial<Commands> = {
       collectionStats: vi.fn(async (_p: string, _t: string, index: string | null) => ({
         status: "ok" as const,
         data: stats(index, ["DEPOT#Leeds", "DEPOT#Turin"]),
@@ -26,7 +28,7 @@ describe("useKeySuggestions", () => {
     };
     const table = stats(null, ["VEH#V-7741", "VEH#V-100"]);
     const { result, rerender } = renderHook(({ index }: { index: string | null }) =>
-      useKeySuggestions({ profileId: "embedded", table: "Telemetry", index, tableStats: table, source }), { initialProps: { index: null as string | null } });
+      useKeySuggestions({ profileId: "embedded", table: "Telemetry", index, tableStats: table }), { wrapper: commandsWrapper(source), initialProps: { index: null as string | null } });
     expect(result.current).toEqual([{ S: "VEH#V-7741" }, { S: "VEH#V-100" }]);
     expect(source.collectionStats).not.toHaveBeenCalled();
     rerender({ index: "ByDepot" });
@@ -37,15 +39,14 @@ describe("useKeySuggestions", () => {
   });
 
   it("offers nothing for an index whose statistics cannot be had", async () => {
-    const source: KeySuggestionsSource = {
+    const source: Partial<Commands> = {
       collectionStats: vi.fn(async () => ({
         status: "error" as const,
         error: { code: "NOT_FOUND" as const, message: "No statistics of the index ByDepot yet", exception: null },
       })),
     };
     const { result } = renderHook(() =>
-      useKeySuggestions({ profileId: "aws", table: "Telemetry", index: "ByDepot", tableStats: null, source }),
-    );
+      useKeySuggestions({ profileId: "aws", table: "Telemetry", index: "ByDepot", tableStats: null }), { wrapper: commandsWrapper(source) });
     await waitFor(() => expect(source.collectionStats).toHaveBeenCalled());
     expect(result.current).toEqual([]);
   });

@@ -1,8 +1,7 @@
 import { useEffect, useMemo, useState } from "react";
-import type { AttributeValue, CollectionStats, commands } from "../../ipc/bindings.gen";
+import type { AttributeValue, CollectionStats } from "../../ipc/bindings.gen";
 import { unwrap } from "../../ipc/result";
-
-export type KeySuggestionsSource = Pick<typeof commands, "collectionStats">;
+import { useCommands } from "../../ipc/CommandsContext";
 
 /** Values offered per partition key: enough to find a collection, few enough to read. */
 export const SUGGESTED_VALUES = 50;
@@ -20,14 +19,13 @@ export function useKeySuggestions({
   table,
   index,
   tableStats,
-  source,
 }: {
   profileId: string;
   table: string;
   index: string | null;
   tableStats: CollectionStats | null;
-  source: KeySuggestionsSource;
 }): AttributeValue[] {
+  const source = useCommands();
   const [byIndex, setByIndex] = useState<{ index: string; values: AttributeValue[] } | null>(null);
   useEffect(() => {
     if (index === null) return;

@@ -17,7 +17,6 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Channel } from "@tauri-apps/api/core";
 import type {
   BuiltRequest,
-  commands,
   QueryInput,
   QueryPage,
   ReadRequest,
@@ -40,19 +39,7 @@ import {
   requestOf,
   type QueryForm,
 } from "./model";
-
-/** The backend calls the query bar makes; tests pass fakes. */
-export type QuerySource = Pick<
-  typeof commands,
-  | "sortKeyOperators"
-  | "buildReadRequest"
-  | "exportCode"
-  | "runReadRequest"
-  | "generateExpression"
-  | "parseExpressions"
-  | "scan"
-  | "cancelOperation"
->;
+import { useCommands } from "../../ipc/CommandsContext";
 
 /** Makes the channel a scan streams its pages through; tests hand a fake one. */
 export type ChannelFactory = (onMessage: (update: ScanUpdate) => void) => Channel<ScanUpdate>;
@@ -94,14 +81,13 @@ let scanCounter = 0;
 export function useQueryModel({
   profileId,
   table,
-  source,
   makeChannel = tauriChannel,
 }: {
   profileId: string;
   table: TableDescription | null;
-  source: QuerySource;
   makeChannel?: ChannelFactory | undefined;
 }) {
+  const source = useCommands();
   const [form, setForm] = useState<QueryForm>(EMPTY_FORM);
   const [run, setRun] = useState<QueryRun | null>(null);
   const [checked, setChecked] = useState<Checked | null>(null);

@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import type { CommandError, SimulationSettings, SimulationStatus, TableSimulations } from "../../ipc/bindings.gen";
 import { SimulationPanel } from "./SimulationPanel";
-import { POLL_MS, type SimulationSource } from "./useTableSimulations";
+import { POLL_MS } from "./useTableSimulations";
+import type { Commands } from "../../ipc/CommandsContext";
+import { renderWithCommands } from "../../ipc/testCommands";
 
 afterEach(() => {
   cleanup();
@@ -29,14 +31,14 @@ function fakeEngine() {
       engine.settings = settings;
       return { status: "ok" as const, data: { settings, throttledRequests: engine.everywhere } satisfies SimulationStatus };
     }),
-  } satisfies SimulationSource;
+  } satisfies Partial<Commands>;
   return { engine, source };
 }
 
 describe("the simulations of a table's Settings", () => {
   it("switches throttling on with a keyboard-reachable checkbox, and says what it does", async () => {
     const { engine, source } = fakeEngine();
-    render(<SimulationPanel profileId="embedded" table="Music" source={source} active />);
+    renderWithCommands(<SimulationPanel profileId="embedded" table="Music" active />, source);
     const toggle = (await screen.findByRole("checkbox", { name: "Enforce capacity (throttle like DynamoDB)" })) as HTMLInputElement;
     expect(toggle.checked).toBe(false);
     expect(toggle.tabIndex).toBe(0);
@@ -56,7 +58,7 @@ describe("the simulations of a table's Settings", () => {
     vi.useFakeTimers();
     const { engine, source } = fakeEngine();
     engine.settings = { ...off, enforceCapacity: true };
-    render(<SimulationPanel profileId="embedded" table="Music" source={source} active />);
+    renderWithCommands(<SimulationPanel profileId="embedded" table="Music" active />, source);
     await act(async () => {});
     expect(screen.getByTestId("sim-throttled").textContent).toBe("0 requests");
     expect(source.tableSimulations).toHaveBeenCalledTimes(1);
@@ -78,16 +80,16 @@ describe("the simulations of a table's Settings", () => {
   it("stops reading while the Settings view is hidden", async () => {
     vi.useFakeTimers();
     const { source } = fakeEngine();
-    const { rerender } = render(<SimulationPanel profileId="embedded" table="Music" source={source} active />);
+    const { rerender } = renderWithCommands(<SimulationPanel profileId="embedded" table="Music" active />, source);
     await act(async () => {});
-    rerender(<SimulationPanel profileId="embedded" table="Music" source={source} active={false} />);
+    rerender(<SimulationPanel profileId="embedded" table="Music" active={false} />);
     await act(async () => vi.advanceTimersByTime(POLL_MS * 10));
     expect(source.tableSimulations).toHaveBeenCalledTimes(1);
   });
 
   it("applies a lag and its seed together, and an empty lag turns it off", async () => {
     const { engine, source } = fakeEngine();
-    render(<SimulationPanel profileId="embedded" table="Music" source={source} active />);
+    renderWithCommands(<SimulationPanel profileId="embedded" table="Music" active />, source);
     const lag = await screen.findByTestId("sim-lag-ms");
     fireEvent.change(lag, { target: { value: "abc" } });
     expect((screen.getByTestId("sim-lag-apply") as HTMLButtonElement).disabled).toBe(true);
@@ -108,7 +110,7 @@ describe("the simulations of a table's Settings", () => {
     const { source } = fakeEngine();
     const refusal: CommandError = { code: "VALIDATION", message: "The eventual-consistency lag must be from 1 to 3600000 ms, not 0.", exception: null };
     source.setSimulations.mockResolvedValueOnce({ status: "error", error: refusal } as never);
-    render(<SimulationPanel profileId="embedded" table="Music" source={source} active />);
+    renderWithCommands(<SimulationPanel profileId="embedded" table="Music" active />, source);
     fireEvent.change(await screen.findByTestId("sim-lag-ms"), { target: { value: "0" } });
     fireEvent.click(screen.getByTestId("sim-lag-apply"));
     const alert = await screen.findByTestId("sim-save-error");
@@ -120,7 +122,7 @@ describe("the simulations of a table's Settings", () => {
     const { source } = fakeEngine();
     const refusal: CommandError = { code: "EMBEDDED_ONLY", message: "Prod is not the embedded engine.", exception: null };
     source.tableSimulations.mockResolvedValue({ status: "error", error: refusal } as never);
-    render(<SimulationPanel profileId="prod" table="Music" source={source} active />);
+    renderWithCommands(<SimulationPanel profileId="prod" table="Music" active />, source);
     await act(async () => {});
     expect(screen.getByRole("alert").textContent).toBe("Only the embedded engine does this: Prod is not the embedded engine.");
     await act(async () => vi.advanceTimersByTime(POLL_MS * 5));

@@ -10,7 +10,7 @@ import type { SimulationSettings } from "../../ipc/bindings.gen";
 import { errorTitle, type UiError } from "../../ipc/result";
 import { formatCountOf } from "../../shared/format";
 import { COUNTS_HELP, ENFORCE_CAPACITY_HELP, EVENTUAL_LAG_HELP, SIMULATIONS_INTRO } from "../../shared/simulations";
-import { useTableSimulations, type SimulationSource } from "./useTableSimulations";
+import { useTableSimulations } from "./useTableSimulations";
 import "./simulations.css";
 
 function Failure({ error, testId }: { error: UiError | null; testId: string }) {
@@ -25,16 +25,14 @@ function Failure({ error, testId }: { error: UiError | null; testId: string }) {
 export function SimulationPanel({
   profileId,
   table,
-  source,
   active,
 }: {
   profileId: string;
   table: string;
-  source: SimulationSource;
   /** Whether the panel is on screen (its counts are read only then). */
   active: boolean;
 }) {
-  const { state, saving, saveError, apply } = useTableSimulations({ profileId, table, source, active });
+  const { state, saving, saveError, apply } = useTableSimulations({ profileId, table, active });
   // Every open table has this section: ids of its own.
   const helpId = useId();
   if (state.status === "loading") return <p className="muted">Reading the embedded engine's simulations…</p>;

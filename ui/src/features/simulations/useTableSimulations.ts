@@ -8,10 +8,9 @@
  * hidden or the answer will not change (another connection, a table that is gone).
  */
 import { useCallback, useEffect, useState } from "react";
-import type { commands, SimulationSettings, TableSimulations } from "../../ipc/bindings.gen";
+import type { SimulationSettings, TableSimulations } from "../../ipc/bindings.gen";
 import { unwrap, type Loadable, type UiError } from "../../ipc/result";
-
-export type SimulationSource = Pick<typeof commands, "tableSimulations" | "setSimulations">;
+import { useCommands } from "../../ipc/CommandsContext";
 
 /** The shortest time between two reads of the counts. */
 export const POLL_MS = 1000;
@@ -22,15 +21,14 @@ const FINAL: readonly UiError["code"][] = ["EMBEDDED_ONLY", "NOT_FOUND", "PROFIL
 export function useTableSimulations({
   profileId,
   table,
-  source,
   active,
 }: {
   profileId: string;
   table: string;
-  source: SimulationSource;
   /** Whether the section is on screen: it is read only then. */
   active: boolean;
 }) {
+  const source = useCommands();
   const [state, setState] = useState<Loadable<TableSimulations, UiError>>({ status: "loading" });
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<UiError | null>(null);

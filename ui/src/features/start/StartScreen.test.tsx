@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, renderHook, screen, waitFor, act } from "@testing-library/react";
 import { StartScreen } from "./StartScreen";
 import { STORY, TEN_MINUTE_WINDOW } from "./story";
-import { useDemoTables, type DemoSource } from "./useDemoTables";
+import { useDemoTables } from "./useDemoTables";
+import { commandsWrapper } from "../../ipc/testCommands";
 import { useStartScreen } from "./useStartScreen";
 import type { Profile } from "../../ipc/bindings.gen";
 
@@ -81,14 +82,14 @@ describe("useStartScreen", () => {
 
 describe("useDemoTables", () => {
   it("finds the embedded profile and every page of its tables", async () => {
-    const source: DemoSource = {
+    const source = {
       listProfiles: vi.fn(async () => ({ status: "ok" as const, data: [{ ...embedded, id: "aws", connection: { kind: "aws-profile", profileName: "x" } } as Profile, embedded] })),
       listTables: vi.fn(async (_p: string, start: string | null) => ({
         status: "ok" as const,
         data: start === null ? { names: ["CustomerOrders"], nextStart: "CustomerOrders" } : { names: ["Telemetry"], nextStart: null },
       })),
     };
-    const { result } = renderHook(() => useDemoTables(source));
+    const { result } = renderHook(() => useDemoTables(), { wrapper: commandsWrapper(source) });
     await waitFor(() => expect(result.current.status).toBe("ok"));
     const ok = result.current as { status: "ok"; data: { profile: Profile; tables: Set<string> } };
     expect(ok.data.profile.id).toBe("embedded");

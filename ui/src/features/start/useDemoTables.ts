@@ -3,14 +3,14 @@
  * tables it still has (the user may have deleted some, or the engine may still be starting).
  */
 import { useEffect, useState } from "react";
-import { commands, type Profile, type TableList } from "../../ipc/bindings.gen";
+import type { Profile, TableList } from "../../ipc/bindings.gen";
+import { useCommands } from "../../ipc/CommandsContext";
 import { unwrap, type Loadable, type UiError } from "../../ipc/result";
-
-export type DemoSource = Pick<typeof commands, "listProfiles" | "listTables">;
 
 export type DemoTables = { profile: Profile; tables: ReadonlySet<string> };
 
-export function useDemoTables(source: DemoSource, refresh: unknown = null): Loadable<DemoTables, UiError> {
+export function useDemoTables(refresh: unknown = null): Loadable<DemoTables, UiError> {
+  const source = useCommands();
   const [state, setState] = useState<Loadable<DemoTables, UiError>>({ status: "loading" });
   useEffect(() => {
     let cancelled = false;

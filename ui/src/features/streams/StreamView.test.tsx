@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { StreamView } from "./StreamView";
 import { change, embedded, fakeStream, streamOn, telemetry } from "./fakeStreamSource";
+import { renderWithCommands } from "../../ipc/testCommands";
 
 // jsdom lays nothing out: the record list gets a 400 px viewport, as a browser would give it.
 beforeAll(() => {
@@ -26,7 +27,7 @@ describe("the Stream view", () => {
   it("says the stream is off and opens Settings, where it is turned on", async () => {
     const fake = fakeStream({ ...streamOn, enabled: false, viewType: null, streamArn: null, shards: 0, openShards: 0 });
     const openSettings = vi.fn();
-    render(<StreamView profile={embedded} table={telemetry} source={fake.source} makeChannel={fake.makeChannel} onOpenSettings={openSettings} />);
+    renderWithCommands(<StreamView profile={embedded} table={telemetry} makeChannel={fake.makeChannel} onOpenSettings={openSettings} />, fake.source);
     const off = await screen.findByTestId("stream-off");
     expect(off.textContent).toContain("Telemetry has no stream turned on");
     fireEvent.click(within(off).getByRole("button", { name: "Open Settings" }));
@@ -40,7 +41,7 @@ describe("the Stream view", () => {
       status: "error",
       error: { code: "NETWORK", message: "The endpoint could not be reached: connection refused", exception: null },
     } as never);
-    render(<StreamView profile={embedded} table={telemetry} source={fake.source} makeChannel={fake.makeChannel} onOpenSettings={() => {}} />);
+    renderWithCommands(<StreamView profile={embedded} table={telemetry} makeChannel={fake.makeChannel} onOpenSettings={() => {}} />, fake.source);
     expect((await screen.findByRole("alert")).textContent).toBe(
       "The endpoint could not be reached: The endpoint could not be reached: connection refused",
     );
@@ -48,7 +49,7 @@ describe("the Stream view", () => {
 
   it("tails from LATEST: each change is a row, newest first, and a MODIFY shows its images as a diff", async () => {
     const fake = fakeStream();
-    render(<StreamView profile={embedded} table={telemetry} source={fake.source} makeChannel={fake.makeChannel} onOpenSettings={() => {}} />);
+    renderWithCommands(<StreamView profile={embedded} table={telemetry} makeChannel={fake.makeChannel} onOpenSettings={() => {}} />, fake.source);
     expect((await screen.findByTestId("stream-empty")).textContent).toContain("Start the tail");
     fireEvent.click(screen.getByTestId("stream-start"));
     expect(fake.source.tailStream).toHaveBeenCalledWith(
@@ -77,7 +78,7 @@ describe("the Stream view", () => {
 
   it("marks a deletion by Time to Live as the service marks it", async () => {
     const fake = fakeStream();
-    render(<StreamView profile={embedded} table={telemetry} source={fake.source} makeChannel={fake.makeChannel} onOpenSettings={() => {}} />);
+    renderWithCommands(<StreamView profile={embedded} table={telemetry} makeChannel={fake.makeChannel} onOpenSettings={() => {}} />, fake.source);
     fireEvent.click(await screen.findByTestId("stream-start"));
     fake.send([change("REMOVE", v7741, { ...v7741, expiresAt: { N: "1" } }, null, true), change("REMOVE", { ...v7741, recordedAt: { S: "TS#1" } }, v7741, null)]);
     const rows = await screen.findAllByTestId("stream-record");
@@ -88,7 +89,7 @@ describe("the Stream view", () => {
 
   it("pauses, resumes, filters by key and stops the running tail", async () => {
     const fake = fakeStream();
-    render(<StreamView profile={embedded} table={telemetry} source={fake.source} makeChannel={fake.makeChannel} onOpenSettings={() => {}} />);
+    renderWithCommands(<StreamView profile={embedded} table={telemetry} makeChannel={fake.makeChannel} onOpenSettings={() => {}} />, fake.source);
     fireEvent.click(await screen.findByTestId("stream-from-trim-horizon"));
     fireEvent.click(screen.getByTestId("stream-start"));
     expect(fake.source.tailStream.mock.calls[0]![1]).toMatchObject({ start: "TRIM_HORIZON" });
@@ -116,7 +117,7 @@ describe("the Stream view", () => {
 
   it("keeps only the last records of a busy stream and says how many there were", async () => {
     const fake = fakeStream();
-    render(<StreamView profile={embedded} table={telemetry} source={fake.source} makeChannel={fake.makeChannel} onOpenSettings={() => {}} capacity={3} />);
+    renderWithCommands(<StreamView profile={embedded} table={telemetry} makeChannel={fake.makeChannel} onOpenSettings={() => {}} capacity={3} />, fake.source);
     fireEvent.click(await screen.findByTestId("stream-start"));
     const many = Array.from({ length: 5 }, (_, i) => change("INSERT", { vehicleId: { S: `VEH#${i}` }, recordedAt: { S: "META" } }, null, null));
     fake.send(many);
@@ -127,7 +128,7 @@ describe("the Stream view", () => {
 
   it("says when the stream was turned off and read to its end", async () => {
     const fake = fakeStream();
-    render(<StreamView profile={embedded} table={telemetry} source={fake.source} makeChannel={fake.makeChannel} onOpenSettings={() => {}} />);
+    renderWithCommands(<StreamView profile={embedded} table={telemetry} makeChannel={fake.makeChannel} onOpenSettings={() => {}} />, fake.source);
     fireEvent.click(await screen.findByTestId("stream-start"));
     fake.end({ end: "streamClosed", read: 0, delivered: 0 });
     await waitFor(() => expect(screen.getByTestId("stream-status").textContent).toContain("The stream was turned off"));

@@ -14,7 +14,7 @@ import { scalarValue } from "../../shared/attributeValue";
 import { formatCount } from "../../shared/format";
 import { ImageDiff } from "./ImageDiff";
 import { keyText, matchesKey, recordTime, RING_SIZE, type Image } from "./records";
-import { useStreamTail, type StreamSource, type TailChannelFactory, type TailState } from "./useStreamTail";
+import { useStreamTail, type TailChannelFactory, type TailState } from "./useStreamTail";
 import "./streams.css";
 
 const ROW_HEIGHT = 30;
@@ -22,19 +22,17 @@ const ROW_HEIGHT = 30;
 export function StreamView({
   profile,
   table,
-  source,
   makeChannel,
   onOpenSettings,
   capacity = RING_SIZE,
 }: {
   profile: Profile;
   table: TableDescription;
-  source: StreamSource;
   makeChannel?: TailChannelFactory | undefined;
   onOpenSettings: () => void;
   capacity?: number;
 }) {
-  const stream = useStreamTail({ profileId: profile.id, table: table.name, source, makeChannel, capacity });
+  const stream = useStreamTail({ profileId: profile.id, table: table.name, makeChannel, capacity });
   const [from, setFrom] = useState<TailStart>("LATEST");
   // The stream turned on or off in Settings: read what it is now.
   const seenViewType = useRef(table.streamViewType);

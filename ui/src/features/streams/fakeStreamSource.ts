@@ -3,7 +3,8 @@ import { act } from "@testing-library/react";
 import { vi } from "vitest";
 import type { Channel } from "@tauri-apps/api/core";
 import type { Profile, StreamInfo, StreamRecord, TableDescription, TailInput, TailSummary, TailUpdate } from "../../ipc/bindings.gen";
-import type { StreamSource, TailChannelFactory } from "./useStreamTail";
+import type { TailChannelFactory } from "./useStreamTail";
+import type { Commands } from "../../ipc/CommandsContext";
 
 export const embedded: Profile = { id: "embedded", name: "Embedded", color: "#4f7cff", region: "local", readOnly: false, connection: { kind: "embedded" } };
 
@@ -73,7 +74,7 @@ export function fakeStream(info: StreamInfo = streamOn) {
       finish?.({ end: "cancelled", read: 0, delivered: 0 });
       return true;
     }),
-  } satisfies StreamSource;
+  } satisfies Pick<Commands, "streamInfo" | "tailStream" | "controlStreamTail" | "cancelOperation">;
   let read = 0;
   const send = (records: StreamRecord[], extra: Partial<TailUpdate> = {}) =>
     act(() => {

@@ -6,11 +6,10 @@
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Channel } from "@tauri-apps/api/core";
-import type { commands, StreamFilter, StreamInfo, StreamRecord, TailEnd, TailStart, TailUpdate } from "../../ipc/bindings.gen";
+import type { StreamFilter, StreamInfo, StreamRecord, TailEnd, TailStart, TailUpdate } from "../../ipc/bindings.gen";
 import { unwrap, type Loadable, type UiError } from "../../ipc/result";
 import { pushRing, RING_SIZE } from "./records";
-
-export type StreamSource = Pick<typeof commands, "streamInfo" | "tailStream" | "controlStreamTail" | "cancelOperation">;
+import { useCommands } from "../../ipc/CommandsContext";
 
 export type TailChannelFactory = (onMessage: (update: TailUpdate) => void) => Channel<TailUpdate>;
 
@@ -33,19 +32,18 @@ let nextTail = 0;
 export function useStreamTail({
   profileId,
   table,
-  source,
   makeChannel = tauriChannel,
   capacity = RING_SIZE,
   baseFilter = NO_FILTER,
 }: {
   profileId: string;
   table: string;
-  source: StreamSource;
   makeChannel?: TailChannelFactory | undefined;
   capacity?: number;
   /** The filter the tail starts with (the TTL view reads TTL deletions only). */
   baseFilter?: StreamFilter;
 }) {
+  const source = useCommands();
   const [info, setInfo] = useState<Loadable<StreamInfo, UiError>>({ status: "loading" });
   const [tail, setTail] = useState<TailState>({ kind: "idle" });
   const [records, setRecords] = useState<StreamRecord[]>([]);

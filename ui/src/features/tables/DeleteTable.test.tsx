@@ -1,13 +1,15 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import type { Profile } from "../../ipc/bindings.gen";
-import { DeleteTable, type DeleteTableSource } from "./DeleteTable";
+import { DeleteTable } from "./DeleteTable";
+import type { Commands } from "../../ipc/CommandsContext";
+import { renderWithCommands } from "../../ipc/testCommands";
 
 afterEach(cleanup);
 
 const profile: Profile = { id: "embedded", name: "Embedded engine", color: "#2f5fd0", region: "us-east-1", readOnly: false, connection: { kind: "embedded" } };
 
-function source(confirmed: boolean): DeleteTableSource & { confirmDeleteTable: ReturnType<typeof vi.fn>; deleteTable: ReturnType<typeof vi.fn> } {
+function source(confirmed: boolean): Partial<Commands> & { confirmDeleteTable: ReturnType<typeof vi.fn>; deleteTable: ReturnType<typeof vi.fn> } {
   return {
     confirmDeleteTable: vi.fn(async (_p: string, table: string) => ({ status: "ok" as const, data: confirmed ? { token: "delete-1-abc", table } : null })),
     deleteTable: vi.fn(async () => ({ status: "ok" as const, data: null })),
@@ -18,7 +20,7 @@ describe("DeleteTable", () => {
   it("asks for the table's name, then the native confirmation, and deletes with the token it issued", async () => {
     const backend = source(true);
     const onDeleted = vi.fn();
-    render(<DeleteTable profile={profile} table="Trips" source={backend} onDeleted={onDeleted} />);
+    renderWithCommands(<DeleteTable profile={profile} table="Trips" onDeleted={onDeleted} />, backend);
     fireEvent.click(screen.getByTestId("delete-table"));
     const confirm = screen.getByTestId("delete-table-confirm");
     expect(confirm).toHaveProperty("disabled", true);
@@ -35,7 +37,7 @@ describe("DeleteTable", () => {
   it("deletes nothing when the native dialog is declined", async () => {
     const backend = source(false);
     const onDeleted = vi.fn();
-    render(<DeleteTable profile={profile} table="Trips" source={backend} onDeleted={onDeleted} />);
+    renderWithCommands(<DeleteTable profile={profile} table="Trips" onDeleted={onDeleted} />, backend);
     fireEvent.click(screen.getByTestId("delete-table"));
     fireEvent.change(screen.getByTestId("delete-table-name"), { target: { value: "Trips" } });
     fireEvent.click(screen.getByTestId("delete-table-confirm"));
@@ -46,7 +48,7 @@ describe("DeleteTable", () => {
 
   it("on a read-only connection the button is unavailable and says why", () => {
     const backend = source(true);
-    render(<DeleteTable profile={{ ...profile, readOnly: true, name: "prod" }} table="Trips" source={backend} onDeleted={() => {}} />);
+    renderWithCommands(<DeleteTable profile={{ ...profile, readOnly: true, name: "prod" }} table="Trips" onDeleted={() => {}} />, backend);
     expect(screen.getByTestId("delete-table")).toHaveProperty("disabled", true);
     expect(screen.getByTestId("delete-table-why").textContent).toContain("prod is a read-only connection");
   });

@@ -5,24 +5,22 @@
  * a read-only connection the button says why it is unavailable (and the backend refuses anyway).
  */
 import { useState } from "react";
-import type { commands, Profile } from "../../ipc/bindings.gen";
+import type { Profile } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
-
-export type DeleteTableSource = Pick<typeof commands, "confirmDeleteTable" | "deleteTable">;
+import { useCommands } from "../../ipc/CommandsContext";
 
 type Step = { kind: "closed" } | { kind: "typing" } | { kind: "confirming" } | { kind: "deleting" } | { kind: "declined" };
 
 export function DeleteTable({
   profile,
   table,
-  source,
   onDeleted,
 }: {
   profile: Profile;
   table: string;
-  source: DeleteTableSource;
   onDeleted: () => void;
 }) {
+  const source = useCommands();
   const [step, setStep] = useState<Step>({ kind: "closed" });
   const [typed, setTyped] = useState("");
   const [error, setError] = useState<UiError | null>(null);

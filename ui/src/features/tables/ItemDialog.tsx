@@ -2,7 +2,7 @@ import type { Item, KeySchema } from "../explorer/model";
 import { ItemEditor, type ItemValidation } from "../items/ItemEditor";
 import { DeleteConfirm } from "../items/DeleteConfirm";
 import { ItemCopy, type TextClipboard } from "../items/ItemCopy";
-import { WriteEstimate, type WriteEstimateSource } from "../costs/WriteEstimate";
+import { WriteEstimate } from "../costs/WriteEstimate";
 
 /** What the item editor is doing. */
 export type Editing =
@@ -21,7 +21,6 @@ export function ItemDialog({
   table,
   keys,
   readOnly,
-  source,
   clipboard,
   draft,
   validate,
@@ -38,7 +37,6 @@ export function ItemDialog({
   table: string;
   keys: KeySchema;
   readOnly: boolean;
-  source: WriteEstimateSource;
   clipboard: TextClipboard | undefined;
   /** The item as the editor last had it, for the write estimate. */
   draft: Item | null;
@@ -58,7 +56,7 @@ export function ItemDialog({
       <div role="dialog" aria-modal="true" aria-label="Item editor" className="dialog dialog-wide">
         {editing.kind === "delete" ? (
           <>
-            <WriteEstimate profileId={profileId} table={table} write={{ kind: "delete", existing: editing.original, newItem: null }} source={source} />
+            <WriteEstimate profileId={profileId} table={table} write={{ kind: "delete", existing: editing.original, newItem: null }} />
             <DeleteConfirm keys={keys} item={editing.original} onConfirm={onRemove} onCancel={onClose} busy={saving} readOnly={readOnly} />
           </>
         ) : (
@@ -85,7 +83,6 @@ export function ItemDialog({
                 existing: editing.kind === "edit" ? editing.original : null,
                 newItem: draft ?? (editing.kind === "edit" ? editing.original : editing.template),
               }}
-              source={source}
             />
             {editing.kind === "edit" && (
               <div className="item-actions">

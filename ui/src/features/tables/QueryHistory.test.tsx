@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { describeQuery, QueryHistory, type HistorySource } from "./QueryHistory";
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { describeQuery, QueryHistory } from "./QueryHistory";
 import type { QueryInput, ReadRequest } from "../../ipc/bindings.gen";
+import type { Commands } from "../../ipc/CommandsContext";
+import { renderWithCommands } from "../../ipc/testCommands";
 
 afterEach(cleanup);
 
@@ -33,7 +35,7 @@ const builderScan: ReadRequest = {
   returnConsumedCapacity: null,
 };
 
-function source(): HistorySource {
+function source(): Partial<Commands> {
   let saved: { id: string; table: string; name: string; request: QueryInput; savedAt: number }[] = [];
   return {
     queryHistory: vi.fn(async () => ({
@@ -72,7 +74,7 @@ describe("QueryHistory", () => {
     const onRun = vi.fn();
     const onLoad = vi.fn();
     const fake = source();
-    render(<QueryHistory profileId="embedded" table="Telemetry" current={null} refresh={0} source={fake} onRun={onRun} onLoad={onLoad} />);
+    renderWithCommands(<QueryHistory profileId="embedded" table="Telemetry" current={null} refresh={0} onRun={onRun} onLoad={onLoad} />, fake);
     const recent = await screen.findByRole("list", { name: "Recent queries" });
     const entries = within(recent)
       .getAllByRole("listitem")
@@ -92,15 +94,15 @@ describe("QueryHistory", () => {
 
   it("saves the current query under a name, without its page position, and deletes it", async () => {
     const fake = source();
-    render(
+    renderWithCommands(
       <QueryHistory
         profileId="embedded"
         table="Telemetry"
         current={{ ...window, exclusiveStartKey: { vehicleId: { S: "x" } } }}
         refresh={0}
-        source={fake}
         onRun={vi.fn()}
       />,
+      fake,
     );
     fireEvent.change(screen.getByLabelText("Save the current query as"), { target: { value: "Morning window" } });
     fireEvent.click(screen.getByRole("button", { name: "Save" }));

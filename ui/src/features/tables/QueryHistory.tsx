@@ -1,37 +1,16 @@
-import { useCallback, useEffect, useState } from "react";
-import type { commands, HistoryEntry, QueryInput, ReadRequest, SavedQuery, SortKeyCondition } from "../../ipc/bindings.gen";
-import { errorTitle, unwrap, type UiError } from "../../ipc/result";
-import { attributeText } from "../items/attributeValue";
+import { useState } from "react";
+import type { QueryInput, ReadRequest } from "../../ipc/bindings.gen";
+import { errorTitle, unwrap } from "../../ipc/result";
 import { formatCountOf, formatUnits } from "../../shared/format";
+import { useCommands } from "../../ipc/CommandsContext";
+import { useQueryHistory } from "./useQueryHistory";
 
-export type HistorySource = Pick<typeof commands, "queryHistory" | "savedQueries" | "saveQuery" | "deleteSavedQuery">;
+import { describeQuery } from "./queryLine";
 
-/** A history entry: a collection-view query, or a request of the query bar with its one-line summary. */
-type Entry = Omit<HistoryEntry, "request"> &
-  ({ kind: "collection"; request: QueryInput; line: string } | { kind: "builder"; request: ReadRequest; line: string });
+export { describeQuery };
 
 /** Most history entries listed. */
 const SHOWN = 20;
-
-function sortText(condition: SortKeyCondition | null): string {
-  if (condition === null) return "";
-  const ops = { eq: "=", lt: "<", le: "<=", gt: ">", ge: ">=" } as const;
-  if (condition.op === "between") return ` BETWEEN ${attributeText(condition.low)} AND ${attributeText(condition.high)}`;
-  if (condition.op === "beginsWith") return ` begins_with ${attributeText(condition.value)}`;
-  return ` ${ops[condition.op]} ${attributeText(condition.value)}`;
-}
-
-/** A query in one line: index, partition value, sort condition, direction, Limit, filter. */
-export function describeQuery(input: QueryInput): string {
-  const parts = [
-    `${input.index === null ? "" : `${input.index}: `}${attributeText(input.partitionValue)}${sortText(input.sortCondition)}`,
-    input.scanIndexForward ? "ascending" : "newest first",
-  ];
-  if (input.limit !== null) parts.push(`Limit ${input.limit}`);
-  if (input.consistentRead) parts.push("strongly consistent");
-  if (input.filter !== null) parts.push(`filter ${input.filter}`);
-  return parts.join(" · ");
-}
 
 /**
  * The queries and scans run on this table (the backend records every first page: the query bar's
@@ -44,7 +23,6 @@ export function QueryHistory({
   table,
   current,
   refresh,
-  source,
   onRun,
   onLoad,
 }: {
@@ -52,35 +30,13 @@ export function QueryHistory({
   table: string;
   current: QueryInput | null;
   refresh: string | number;
-  source: HistorySource;
   onRun: (input: QueryInput) => void;
   onLoad?: (request: ReadRequest) => void;
 }) {
-  const [history, setHistory] = useState<Entry[]>([]);
-  const [saved, setSaved] = useState<SavedQuery[]>([]);
+  const source = useCommands();
+  const { history, saved, error, setError, load } = useQueryHistory(profileId, table, refresh);
   const [name, setName] = useState("");
-  const [error, setError] = useState<UiError | null>(null);
 
-  const load = useCallback(async () => {
-    const [h, s] = await Promise.all([unwrap(source.queryHistory(profileId, table)), unwrap(source.savedQueries(profileId, table))]);
-    if (h.status === "ok") {
-      setHistory(
-        h.data.map((entry): Entry => {
-          const r = entry.request;
-          return r.kind === "collection"
-            ? { ...entry, kind: "collection", request: r.request, line: describeQuery(r.request) }
-            : { ...entry, kind: "builder", request: r.request, line: r.summary };
-        }),
-      );
-    }
-    if (s.status === "ok") setSaved(s.data);
-    const failed = h.status === "error" ? h.error : s.status === "error" ? s.error : null;
-    setError(failed);
-  }, [profileId, table, source]);
-
-  useEffect(() => {
-    void load();
-  }, [load, refresh]);
 
   const save = async () => {
     if (current === null) return;

@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { act, cleanup, configure, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { TableScreen, type TableSource } from "./TableScreen";
+import { act, cleanup, configure, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { TableScreen } from "./TableScreen";
+import type { Commands } from "../../ipc/CommandsContext";
+import { renderWithCommands } from "../../ipc/testCommands";
 import type { TableIntent } from "../../shared/tableIntent";
 import { TEN_MINUTE_WINDOW } from "../start/story";
 import { CapacityProvider } from "../../app/capacity";
@@ -52,7 +54,7 @@ const pageOf = async (_profile: string, input: QueryInput) => {
   return { status: "ok" as const, data: page };
 };
 
-function source(overrides: Partial<TableSource> = {}): TableSource {
+function source(overrides: Partial<Commands> = {}) {
   return {
     describeTable: vi.fn(async () => ({ status: "ok" as const, data: telemetry })),
     collectionStats: vi.fn(async () => ({
@@ -166,7 +168,7 @@ function source(overrides: Partial<TableSource> = {}): TableSource {
       ].map((name) => [name, vi.fn(() => new Promise(() => {}))]),
     ),
     ...overrides,
-  } as TableSource;
+  } as Commands;
 }
 
 afterEach(cleanup);
@@ -196,11 +198,12 @@ afterAll(() => {
 
 const openButton = () => screen.findByRole("button", { name: "Open vehicleId = VEH#V-7741 in Items" });
 
-function renderScreen(fake: TableSource, profile = embedded, clipboard?: { writeText: (text: string) => Promise<void> }) {
-  return render(
+function renderScreen(fake: Commands, profile = embedded, clipboard?: { writeText: (text: string) => Promise<void> }) {
+  return renderWithCommands(
     <CapacityProvider>
-      <TableScreen profile={profile} tableName="Telemetry" source={fake} clipboard={clipboard} makeBulkChannel={() => ({}) as Channel<BulkProgress>} />
+      <TableScreen profile={profile} tableName="Telemetry" clipboard={clipboard} makeBulkChannel={() => ({}) as Channel<BulkProgress>} />
     </CapacityProvider>,
+    fake,
   );
 }
 
@@ -403,7 +406,7 @@ describe("TableScreen", () => {
         status: "ok" as const,
         data: { total: 1, written: 1, failures: [], cancelled: false, consumedUnits: 1, undoable: 1 },
       })),
-    } as Partial<TableSource>);
+    } as Partial<Commands>);
     renderScreen(fake);
     fireEvent.click(await openButton());
     const grid = await screen.findByRole("grid");
@@ -572,12 +575,13 @@ describe("TableScreen", () => {
   });
 
   it("does not switch the views of a table screen that is hidden behind another tab", async () => {
-    render(
+    renderWithCommands(
       <CapacityProvider>
         <div hidden>
-          <TableScreen profile={embedded} tableName="Telemetry" source={source()} />
+          <TableScreen profile={embedded} tableName="Telemetry" />
         </div>
       </CapacityProvider>,
+      source(),
     );
     await screen.findByTestId("view-tab-collections");
     fireEvent.keyDown(document.body, { key: "2", code: "Digit2", altKey: true });
@@ -610,11 +614,11 @@ describe("TableScreen", () => {
     const window = TEN_MINUTE_WINDOW;
     const view = (intent: TableIntent) => (
       <CapacityProvider>
-        <TableScreen profile={embedded} tableName="Telemetry" source={fake} intent={intent} />
+        <TableScreen profile={embedded} tableName="Telemetry" intent={intent} />
       </CapacityProvider>
     );
     const runs = () => (fake.runReadRequest as ReturnType<typeof vi.fn>).mock.calls as [string, ReadRequest, unknown][];
-    const { rerender } = render(view({ n: 1, view: "cost", query: window }));
+    const { rerender } = renderWithCommands(view({ n: 1, view: "cost", query: window }), fake);
     await waitFor(() => expect(screen.getByTestId("view-tab-cost").getAttribute("aria-selected")).toBe("true"));
     // Run through the query bar's one model: the builder's request for the window, newest first.
     await waitFor(() => expect(runs()).toHaveLength(1));

@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { AttributeValue, Profile, QueryInput } from "../../ipc/bindings.gen";
-import { commands } from "../../ipc/commands";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { useRecordCapacity } from "../../app/capacity";
 import { CollectionBox } from "../explorer/CollectionBox";
@@ -11,7 +10,7 @@ import type { ItemValidation } from "../items/ItemEditor";
 import { ItemCopy, copyText, defaultClipboard, type TextClipboard } from "../items/ItemCopy";
 import { itemAsText } from "../items/itemCopy";
 import { PasteItems } from "../items/PasteItems";
-import { BulkPanel, type BulkChannelFactory, type BulkSource } from "../bulk/BulkPanel";
+import { BulkPanel, type BulkChannelFactory } from "../bulk/BulkPanel";
 import { TableOverview } from "./TableOverview";
 import { ItemDialog, type Editing } from "./ItemDialog";
 import { StatisticsGate } from "../collections/StatisticsGate";
@@ -28,68 +27,25 @@ import { DeleteTable } from "./DeleteTable";
 import { TableSettings } from "./TableSettings";
 import { QueryHistory } from "./QueryHistory";
 import { CodePanel } from "../builder/CodePanel";
-import { CostPanel, type CostSource } from "../costs/CostPanel";
+import { CostPanel } from "../costs/CostPanel";
 import type { HotLoad } from "../costs/HotPartitions";
-import { IndexesView, type IndexesSource } from "../indexes/IndexesView";
-import type { BuilderSource } from "../builder/source";
+import { IndexesView } from "../indexes/IndexesView";
 import { WriteEstimate } from "../costs/WriteEstimate";
 import type { ConsumedCapacity } from "../../ipc/bindings.gen";
 import { QueryBar } from "../query/QueryBar";
 import { SavedRequests } from "../query/SavedRequests";
 import { ScanResults } from "../query/ScanResults";
-import { useQueryModel, type ChannelFactory, type QuerySource } from "../query/useQueryModel";
+import { useQueryModel, type ChannelFactory } from "../query/useQueryModel";
 import { useDroppedItems } from "../query/useDroppedItems";
 import { useCredentialsRenewed } from "../../app/useCredentialsRenewed";
 import type { ActiveRead } from "../collections/activeRead";
 import { formatUnits } from "../../shared/format";
 import { StreamView } from "../streams/StreamView";
-import type { StreamSource, TailChannelFactory } from "../streams/useStreamTail";
+import type { TailChannelFactory } from "../streams/useStreamTail";
 import { TtlView } from "../ttl/TtlView";
-import type { TtlSource } from "../ttl/useTtl";
 import { SimulationPanel } from "../simulations/SimulationPanel";
-import type { SimulationSource } from "../simulations/useTableSimulations";
+import { useCommands } from "../../ipc/CommandsContext";
 import "./tables.css";
-
-export type TableSource = Pick<
-  typeof commands,
-  | "describeTable"
-  | "getItem"
-  | "collectionStats"
-  | "collectionRange"
-  | "collectionPosition"
-  | "query"
-  | "collectionPage"
-  | "putItem"
-  | "deleteItem"
-  | "checkItem"
-  | "scan"
-  | "cancelOperation"
-  | "statisticsScanCost"
-  | "gatherStatistics"
-  | "estimateWrite"
-  | "reconcileWrite"
-  | "exportItems"
-  | "importItems"
-  | "estimateImportFile"
-  | "estimateExport"
-  | "queryHistory"
-  | "savedQueries"
-  | "saveQuery"
-  | "deleteSavedQuery"
-  | "chooseFile"
-  | "confirmDeleteTable"
-  | "deleteTable"
-  | "changeTable"
-  | "tableTags"
-> &
-  CostSource &
-  IndexesSource &
-  BuilderSource &
-  QuerySource &
-  StreamSource &
-  TtlSource &
-  SimulationSource &
-  BulkSource;
 
 /** Items drawn in each box of the Collections view (the Query's Limit); the rest are counted. */
 const ROWS_PER_BOX = 20;
@@ -136,7 +92,6 @@ function collectionQuery(table: string, keys: KeySchema, value: AttributeValue, 
 export function TableScreen({
   profile,
   tableName,
-  source = commands,
   makeChannel,
   makeTailChannel,
   intent = null,
@@ -146,7 +101,6 @@ export function TableScreen({
 }: {
   profile: Profile;
   tableName: string;
-  source?: TableSource;
   makeChannel?: ChannelFactory | undefined;
   /** The channel a stream tail's records arrive on (tests give their own). */
   makeTailChannel?: TailChannelFactory | undefined;
@@ -161,7 +115,8 @@ export function TableScreen({
 }) {
   // An MFA code or sign-in given in the app-wide prompt: the table and its boxes are read again.
   const renewed = useCredentialsRenewed(profile.id);
-  const { table, stats, setStats, setDescription } = useTable(profile.id, tableName, source, renewed);
+  const source = useCommands();
+  const { table, stats, setStats, setDescription } = useTable(profile.id, tableName, renewed);
   const [view, setView] = useState<ViewId>("collections");
   const [showMap, setShowMap] = useState(false);
   const [reveal, setReveal] = useState<{ value: AttributeValue; n: number; focus?: boolean } | null>(null);
@@ -186,10 +141,10 @@ export function TableScreen({
   const [draft, setDraft] = useState<Item | null>(null);
   // The last write saved, with what it reported: shown estimate beside actual.
   const [lastWrite, setLastWrite] = useState<{ existing: Item | null; newItem: Item; actual: ConsumedCapacity | null } | null>(null);
-  const model = useQueryModel({ profileId: profile.id, table: table.status === "ok" ? table.data : null, source, makeChannel });
+  const model = useQueryModel({ profileId: profile.id, table: table.status === "ok" ? table.data : null, makeChannel });
   const run = model.run;
   const paid = profile.connection.kind !== "embedded";
-  const dropped = useDroppedItems({ profileId: profile.id, run, source, automatic: !paid });
+  const dropped = useDroppedItems({ profileId: profile.id, run, automatic: !paid });
   const runRequest = run?.request ?? null;
   useEffect(() => setChecked(new Set()), [runRequest]);
   const queryPages = run?.kind === "query" ? run.pages : [];
@@ -302,7 +257,6 @@ export function TableScreen({
     table: tableName,
     index: model.form.index,
     tableStats: stats.status === "ok" ? stats.data : null,
-    source,
   });
 
   if (table.status === "loading") return <p className="muted">Loading {tableName}…</p>;
@@ -436,7 +390,6 @@ export function TableScreen({
       profileId={profile.id}
       table={tableName}
       index={groupBy}
-      source={source}
       onGathered={(gathered) => {
         if (gathered.index === null) setStats({ status: "ok", data: gathered });
         setGeneration((g) => g + 1);
@@ -476,7 +429,6 @@ export function TableScreen({
           index={groupBy}
           keys={groupKeys}
           generation={generation + renewed}
-          source={source}
           table={description}
           onOpen={openBox}
           onGroupBy={setGroupBy}
@@ -542,7 +494,6 @@ export function TableScreen({
                   table={tableName}
                   write={{ kind: "put", existing: lastWrite.existing, newItem: lastWrite.newItem }}
                   actual={lastWrite.actual}
-                  source={source}
                 />
               )}
               {bulk && (
@@ -554,7 +505,6 @@ export function TableScreen({
                   scope={checked.size === 0 ? "read" : "checked"}
                   makeChannel={makeBulkChannel}
                   readOnly={profile.readOnly}
-                  source={source}
                   onWritten={() => {
                     // The boxes and the run are read again: the grid shows what the edit left.
                     setGeneration((g) => g + 1);
@@ -615,7 +565,7 @@ export function TableScreen({
         return (
           <section className="table-section" data-testid="section-indexes" aria-label="Indexes side by side">
             {description.indexes.length > 0 ? (
-              <IndexesView profileId={profile.id} table={description} source={source} />
+              <IndexesView profileId={profile.id} table={description} />
             ) : (
               <p className="muted">
                 {description.name} has no secondary index: every item lives only in its collection of the table. A GSI or an
@@ -633,7 +583,6 @@ export function TableScreen({
               query={model.ranInput ?? model.queryInput}
               lastPage={model.ranInput !== null ? (queryPages.at(-1) ?? null) : null}
               hotLoad={hotLoad}
-              source={source}
             />
           </section>
         );
@@ -645,14 +594,13 @@ export function TableScreen({
               {model.request === null ? (
                 <p className="muted">Fill in the query bar above: its request appears here as code for every SDK.</p>
               ) : (
-                <CodePanel request={model.request} source={source} />
+                <CodePanel request={model.request} />
               )}
               <SavedRequests
                 profileId={profile.id}
                 table={description.name}
                 request={model.request}
                 filter={model.form.filter}
-                source={source}
                 onLoad={(saved) => {
                   const content = saved.content;
                   if (content.kind === "request") model.loadRequest(content.request);
@@ -670,7 +618,6 @@ export function TableScreen({
                 table={tableName}
                 current={model.queryInput}
                 refresh={`${recentRefresh}`}
-                source={source}
                 onRun={(input) => {
                   runInput(input);
                   setView("items");
@@ -683,19 +630,19 @@ export function TableScreen({
       case "transfer":
         return (
           <section className="table-section" data-testid="section-transfer" aria-label="Import and export">
-            <TransferPanel profileId={profile.id} table={tableName} query={model.queryInput} readOnly={profile.readOnly} source={source} />
+            <TransferPanel profileId={profile.id} table={tableName} query={model.queryInput} readOnly={profile.readOnly} />
           </section>
         );
       case "stream":
         return (
           <section className="table-section" data-testid="section-stream" aria-label="Stream">
-            <StreamView profile={profile} table={description} source={source} makeChannel={makeTailChannel} onOpenSettings={() => setView("settings")} />
+            <StreamView profile={profile} table={description} makeChannel={makeTailChannel} onOpenSettings={() => setView("settings")} />
           </section>
         );
       case "ttl":
         return (
           <section className="table-section" data-testid="section-ttl" aria-label="Time to live">
-            <TtlView profile={profile} table={description} source={source} makeChannel={makeTailChannel} onOpenSettings={() => setView("settings")} />
+            <TtlView profile={profile} table={description} makeChannel={makeTailChannel} onOpenSettings={() => setView("settings")} />
           </section>
         );
       case "settings":
@@ -703,15 +650,15 @@ export function TableScreen({
           <section className="table-section" aria-label="Settings">
             <TableOverview table={description} />
             <h3 className="settings-heading">Change</h3>
-            <TableSettings profile={profile} table={description} source={source} onChanged={setDescription} />
+            <TableSettings profile={profile} table={description} onChanged={setDescription} />
             {profile.connection.kind === "embedded" && (
               <>
                 <h3 className="settings-heading">Simulations of the embedded engine</h3>
-                <SimulationPanel profileId={profile.id} table={tableName} source={source} active={view === "settings"} />
+                <SimulationPanel profileId={profile.id} table={tableName} active={view === "settings"} />
               </>
             )}
             <h3 className="settings-heading">Delete</h3>
-            <DeleteTable profile={profile} table={tableName} source={source} onDeleted={onDeleted} />
+            <DeleteTable profile={profile} table={tableName} onDeleted={onDeleted} />
           </section>
         );
     }
@@ -720,7 +667,7 @@ export function TableScreen({
   return (
     <div className="table-screen" data-testid={`table-screen-${tableName}`} ref={rootRef}>
       <TableHeader table={description} stats={stats.status === "ok" ? stats.data : null} profile={profile} />
-      <QueryBar table={description} model={model} suggestions={suggestions} seenAttributes={seenAttributes} source={source} />
+      <QueryBar table={description} model={model} suggestions={suggestions} seenAttributes={seenAttributes} />
       <ViewTabs views={views} active={view} onSelect={setView} label={`Views of ${description.name}`} />
       {copied !== null && (
         <p className="muted" role="status" data-testid="copy-notice">
@@ -735,7 +682,6 @@ export function TableScreen({
               table={tableName}
               keys={description.keys}
               readOnly={profile.readOnly}
-              source={source}
               onWritten={(items, units) => {
                 recordCapacity("write", units);
                 setNotice(`Pasted ${items.length} ${items.length === 1 ? "item" : "items"}: ${formatUnits(units)} WCU consumed.`);
@@ -753,7 +699,6 @@ export function TableScreen({
           table={tableName}
           keys={description.keys}
           readOnly={profile.readOnly}
-          source={source}
           clipboard={clipboard}
           draft={draft}
           validate={validate}

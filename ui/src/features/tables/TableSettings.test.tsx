@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import type { Profile, TableChange, TableDescription } from "../../ipc/bindings.gen";
-import { TableSettings, type SettingsSource } from "./TableSettings";
+import { TableSettings } from "./TableSettings";
+import type { Commands } from "../../ipc/CommandsContext";
+import { renderWithCommands } from "../../ipc/testCommands";
 
 afterEach(cleanup);
 
@@ -25,7 +27,7 @@ const trips: TableDescription = {
   arn: "arn:aws:dynamodb:us-east-1:000000000000:table/Trips",
 };
 
-function source(overrides: Partial<SettingsSource> = {}) {
+function source(overrides: Partial<Commands> = {}) {
   return {
     changeTable: vi.fn(async (_p: string, _t: string, _c: TableChange) => ({ status: "ok" as const, data: trips })),
     tableTags: vi.fn(async () => ({ status: "ok" as const, data: [{ key: "team", value: "fleet" }] })),
@@ -37,7 +39,7 @@ function source(overrides: Partial<SettingsSource> = {}) {
 describe("TableSettings", () => {
   it("sends each change as one command: capacity, a new GSI, stream, TTL, tags", async () => {
     const backend = source();
-    render(<TableSettings profile={profile} table={trips} source={backend} onChanged={() => {}} />);
+    renderWithCommands(<TableSettings profile={profile} table={trips} onChanged={() => {}} />, backend);
     fireEvent.click(screen.getByTestId("settings-provisioned"));
     fireEvent.change(screen.getByTestId("settings-rcu"), { target: { value: "4" } });
     fireEvent.change(screen.getByTestId("settings-wcu"), { target: { value: "3" } });
@@ -82,7 +84,7 @@ describe("TableSettings", () => {
         error: { code: "VALIDATION" as const, exception: "ValidationException", message: "Time to live has been modified multiple times within a fixed interval" },
       })),
     });
-    render(<TableSettings profile={profile} table={trips} source={backend} onChanged={() => {}} />);
+    renderWithCommands(<TableSettings profile={profile} table={trips} onChanged={() => {}} />, backend);
     fireEvent.click(screen.getByTestId("settings-delete-gsi-ByDepot"));
     expect(backend.changeTable).not.toHaveBeenCalled();
     fireEvent.click(screen.getByTestId("settings-delete-gsi-confirm-ByDepot"));
@@ -98,14 +100,14 @@ describe("TableSettings", () => {
     const active: TableDescription = { ...creating, indexes: creating.indexes.map((i) => ({ ...i, status: "ACTIVE", backfilling: false, itemCount: 10 })) };
     const backend = source({ describeTable: vi.fn(async () => ({ status: "ok" as const, data: active })) });
     const onChanged = vi.fn();
-    render(<TableSettings profile={profile} table={creating} source={backend} onChanged={onChanged} />);
+    renderWithCommands(<TableSettings profile={profile} table={creating} onChanged={onChanged} />, backend);
     expect(screen.getByTestId("settings-backfill-ByDriver").textContent).toContain("backfilling: 4 of 10 items so far");
     await waitFor(() => expect(onChanged).toHaveBeenCalledWith(active), { timeout: 4000 });
   });
 
   it("offers no change on a read-only connection, and says why", () => {
     const backend = source();
-    render(<TableSettings profile={{ ...profile, readOnly: true, name: "prod" }} table={trips} source={backend} onChanged={() => {}} />);
+    renderWithCommands(<TableSettings profile={{ ...profile, readOnly: true, name: "prod" }} table={trips} onChanged={() => {}} />, backend);
     expect(screen.getByTestId("settings-read-only").textContent).toContain("prod is a read-only connection");
     expect(screen.queryByTestId("settings-billing-apply")).toBeNull();
   });

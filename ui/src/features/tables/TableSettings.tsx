@@ -6,16 +6,14 @@
  * and answers with a fresh description; DynamoDB's refusals are shown with its exception and
  * message. A read-only connection offers no change (and Rust refuses any anyway).
  */
-import { useEffect, useState } from "react";
-import type { Billing, commands, Profile, ProjectionType, ScalarType, TableChange, TableDescription, TableTag } from "../../ipc/bindings.gen";
+import { useState } from "react";
+import type { Billing, Profile, ProjectionType, ScalarType, TableChange, TableDescription, TableTag } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { includeList } from "../create/model";
-
-export type SettingsSource = Pick<typeof commands, "changeTable" | "tableTags" | "describeTable">;
+import { useCommands } from "../../ipc/CommandsContext";
+import { useBackfill, useTableTags } from "./useTableSettings";
 
 const STREAM_VIEW_TYPES = ["NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY"];
-/** How often a GSI being backfilled is described again. */
-const BACKFILL_POLL_MS = 2000;
 
 function Failure({ error, testId }: { error: UiError | null; testId: string }) {
   if (error === null) return null;
@@ -29,14 +27,13 @@ function Failure({ error, testId }: { error: UiError | null; testId: string }) {
 export function TableSettings({
   profile,
   table,
-  source,
   onChanged,
 }: {
   profile: Profile;
   table: TableDescription;
-  source: SettingsSource;
   onChanged: (table: TableDescription) => void;
 }) {
+  const source = useCommands();
   const [busy, setBusy] = useState<string | null>(null);
   const [errors, setErrors] = useState<Record<string, UiError | null>>({});
   const readOnly = profile.readOnly;
@@ -51,18 +48,8 @@ export function TableSettings({
     return result.status === "ok";
   };
 
-  // A change still being applied (the table UPDATING, a GSI CREATING or DELETING): described
-  // again until the table and every index are ACTIVE.
-  const backfilling =
-    table.status === "UPDATING" ||
-    table.indexes.some((i) => i.kind === "global" && (i.status === "CREATING" || i.backfilling === true || i.status === "DELETING"));
-  useEffect(() => {
-    if (!backfilling) return;
-    const timer = setTimeout(() => {
-      void unwrap(source.describeTable(profile.id, table.name)).then((next) => next.status === "ok" && onChanged(next.data));
-    }, BACKFILL_POLL_MS);
-    return () => clearTimeout(timer);
-  }, [backfilling, table, profile.id, source, onChanged]);
+  useBackfill(profile.id, table, onChanged);
+
 
   if (readOnly) {
     return (
@@ -84,7 +71,7 @@ export function TableSettings({
       <Failure error={errors.stream ?? null} testId="settings-stream-error" />
       <Failure error={errors.ttl ?? null} testId="settings-ttl-error" />
 
-      <TagsForm profileId={profile.id} table={table} source={source} disabled={disabled} apply={apply} />
+      <TagsForm profileId={profile.id} table={table} disabled={disabled} apply={apply} />
       <Failure error={errors.tags ?? null} testId="settings-tags-error" />
     </div>
   );
@@ -291,32 +278,18 @@ function StreamAndTtl({ table, disabled, apply }: { table: TableDescription; dis
 function TagsForm({
   profileId,
   table,
-  source,
   disabled,
   apply,
 }: {
   profileId: string;
   table: TableDescription;
-  source: SettingsSource;
   disabled: boolean;
   apply: (section: string, change: TableChange) => Promise<boolean>;
 }) {
-  const [tags, setTags] = useState<TableTag[] | null>(null);
   const [version, setVersion] = useState(0);
   const [key, setKey] = useState("");
   const [value, setValue] = useState("");
-  const [loadError, setLoadError] = useState<UiError | null>(null);
-  useEffect(() => {
-    let cancelled = false;
-    void unwrap(source.tableTags(profileId, table.name)).then((next) => {
-      if (cancelled) return;
-      if (next.status === "ok") setTags(next.data);
-      else if (next.status === "error") setLoadError(next.error);
-    });
-    return () => {
-      cancelled = true;
-    };
-  }, [profileId, table.name, source, version]);
+  const { tags, loadError } = useTableTags(profileId, table.name, version);
   const change = (set: TableTag[], remove: string[]) =>
     void apply("tags", { kind: "tags", set, remove }).then((ok) => {
       if (ok) {

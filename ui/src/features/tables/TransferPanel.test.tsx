@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import type { Channel } from "@tauri-apps/api/core";
-import { TransferPanel, type TransferSource } from "./TransferPanel";
+import { TransferPanel } from "./TransferPanel";
 import type { TransferProgress, TransferSummary } from "../../ipc/bindings.gen";
+import type { Commands } from "../../ipc/CommandsContext";
+import { renderWithCommands } from "../../ipc/testCommands";
 
 afterEach(cleanup);
 
@@ -23,7 +25,7 @@ const exportEstimate = {
   lines: [],
 };
 
-function source(): TransferSource {
+function source(): Partial<Commands> {
   return {
     exportItems: vi.fn(async () => ({ status: "ok" as const, data: summary(1441, 12.5) })),
     importItems: vi.fn(async () => ({ status: "ok" as const, data: summary(1441, 1441) })),
@@ -43,7 +45,7 @@ describe("TransferPanel", () => {
   const chosen = (name: string, replaces = false) => ({ handle: `file-1-${name}`, name, replaces });
 
   it("has no field to type a path into: files come only from the system's dialog", () => {
-    render(<TransferPanel profileId="embedded" table="Telemetry" query={null} readOnly={false} source={source()} makeChannel={channel} />);
+    renderWithCommands(<TransferPanel profileId="embedded" table="Telemetry" query={null} readOnly={false} makeChannel={channel} />, source());
     expect(screen.queryByLabelText("File")).toBeNull();
     expect(screen.queryAllByRole("textbox")).toHaveLength(0);
     expect((screen.getByRole("button", { name: "Export" }) as HTMLButtonElement).disabled).toBe(true);
@@ -53,7 +55,7 @@ describe("TransferPanel", () => {
   it("exports the table to the file chosen, by its handle, in the format chosen", async () => {
     const fake = source();
     fake.chooseFile = vi.fn(async () => ({ status: "ok" as const, data: chosen("Telemetry.csv") }));
-    render(<TransferPanel profileId="embedded" table="Telemetry" query={null} readOnly={false} source={fake} makeChannel={channel} />);
+    renderWithCommands(<TransferPanel profileId="embedded" table="Telemetry" query={null} readOnly={false} makeChannel={channel} />, fake);
     fireEvent.change(screen.getByLabelText("Format"), { target: { value: "csv" } });
     fireEvent.click(screen.getByRole("button", { name: "Export to…" }));
     expect(fake.chooseFile).toHaveBeenCalledWith("save", "Telemetry.csv", "csv");
@@ -70,7 +72,7 @@ describe("TransferPanel", () => {
   it("asks before an export replaces an existing file", async () => {
     const fake = source();
     fake.chooseFile = vi.fn(async () => ({ status: "ok" as const, data: chosen("Telemetry.ddb.jsonl", true) }));
-    render(<TransferPanel profileId="embedded" table="Telemetry" query={null} readOnly={false} source={fake} makeChannel={channel} />);
+    renderWithCommands(<TransferPanel profileId="embedded" table="Telemetry" query={null} readOnly={false} makeChannel={channel} />, fake);
     fireEvent.click(screen.getByRole("button", { name: "Export to…" }));
     const ask = await screen.findByRole("alertdialog", { name: "Replace the file" });
     expect(ask.textContent).toContain("Telemetry.ddb.jsonl already exists.");
@@ -86,7 +88,7 @@ describe("TransferPanel", () => {
   it("imports only after the estimate of what the chosen file will cost was shown", async () => {
     const fake = source();
     fake.chooseFile = vi.fn(async () => ({ status: "ok" as const, data: chosen("t.ddb.jsonl") }));
-    render(<TransferPanel profileId="embedded" table="Telemetry" query={null} readOnly={false} source={fake} makeChannel={channel} />);
+    renderWithCommands(<TransferPanel profileId="embedded" table="Telemetry" query={null} readOnly={false} makeChannel={channel} />, fake);
     fireEvent.click(screen.getByRole("button", { name: "Choose a file to import…" }));
     await waitFor(() => expect(screen.getByTestId("transfer-files").textContent).toContain("Import from t.ddb.jsonl."));
     expect(fake.chooseFile).toHaveBeenCalledWith("open", "Telemetry.ddb.jsonl", "jsonl");
@@ -105,7 +107,7 @@ describe("TransferPanel", () => {
   it("keeps the file chosen when the dialog is cancelled", async () => {
     const fake = source();
     fake.chooseFile = vi.fn(async () => ({ status: "ok" as const, data: chosen("a.ddb.jsonl") }));
-    render(<TransferPanel profileId="embedded" table="Telemetry" query={null} readOnly={false} source={fake} makeChannel={channel} />);
+    renderWithCommands(<TransferPanel profileId="embedded" table="Telemetry" query={null} readOnly={false} makeChannel={channel} />, fake);
     fireEvent.click(screen.getByRole("button", { name: "Choose a file to import…" }));
     await waitFor(() => expect(screen.getByTestId("transfer-files").textContent).toContain("Import from a.ddb.jsonl."));
     fake.chooseFile = vi.fn(async () => ({ status: "ok" as const, data: null }));
@@ -115,7 +117,7 @@ describe("TransferPanel", () => {
   });
 
   it("turns importing off on a read-only connection", () => {
-    render(<TransferPanel profileId="p" table="Telemetry" query={null} readOnly={true} source={source()} makeChannel={channel} />);
+    renderWithCommands(<TransferPanel profileId="p" table="Telemetry" query={null} readOnly={true} makeChannel={channel} />, source());
     expect((screen.getByRole("button", { name: "Estimate the import" }) as HTMLButtonElement).disabled).toBe(true);
     expect((screen.getByRole("button", { name: "Choose a file to import…" }) as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByText("This connection is read-only: importing is off.")).toBeTruthy();
@@ -125,7 +127,7 @@ describe("TransferPanel", () => {
     const fake = source();
     fake.chooseFile = vi.fn(async () => ({ status: "ok" as const, data: chosen("Telemetry.jsonl") }));
     fake.exportItems = vi.fn(async () => ({ status: "ok" as const, data: summary(5120, 640.5, { budgetReached: true }) }));
-    render(<TransferPanel profileId="aws" table="Telemetry" query={null} readOnly={false} source={fake} makeChannel={channel} />);
+    renderWithCommands(<TransferPanel profileId="aws" table="Telemetry" query={null} readOnly={false} makeChannel={channel} />, fake);
     const shown = await screen.findByTestId("export-estimate");
     expect(fake.estimateExport).toHaveBeenCalledWith("aws", { kind: "table", table: "Telemetry" });
     expect(shown.textContent).toContain("Exporting reads about 1,000,000 items (200 MB) in 200 pages: at most 25,700.5 RCU, eventually consistent.");
@@ -148,7 +150,7 @@ describe("TransferPanel", () => {
       status: "ok" as const,
       data: { items: 0, bytes: 0, pages: 1, capacityUnits: 1, approximate: true, sizeUnknown: true, lines: [] },
     }));
-    render(<TransferPanel profileId="dynalite" table="Readings" query={null} readOnly={false} source={fake} makeChannel={channel} />);
+    renderWithCommands(<TransferPanel profileId="dynalite" table="Readings" query={null} readOnly={false} makeChannel={channel} />, fake);
     const shown = await screen.findByTestId("export-estimate");
     expect(shown.textContent).toContain("The cost of this export is not known before it starts: DescribeTable reports a size of 0 bytes");
     expect(shown.textContent).toContain("Set a read budget to bound what the export may consume.");
@@ -162,7 +164,7 @@ describe("TransferPanel", () => {
   it("refuses a budget that is not a number of units above 0, in a plain sentence", async () => {
     const fake = source();
     fake.chooseFile = vi.fn(async () => ({ status: "ok" as const, data: chosen("Telemetry.jsonl") }));
-    render(<TransferPanel profileId="aws" table="Telemetry" query={null} readOnly={false} source={fake} makeChannel={channel} />);
+    renderWithCommands(<TransferPanel profileId="aws" table="Telemetry" query={null} readOnly={false} makeChannel={channel} />, fake);
     fireEvent.click(screen.getByRole("button", { name: "Export to…" }));
     const exportButton = (await screen.findByRole("button", { name: "Export to Telemetry.jsonl" })) as HTMLButtonElement;
     fireEvent.change(screen.getByLabelText("Read budget (RCU)"), { target: { value: "-5" } });
@@ -183,7 +185,7 @@ describe("TransferPanel", () => {
       report = onMessage;
       return {} as Channel<TransferProgress>;
     };
-    render(<TransferPanel profileId="embedded" table="Telemetry" query={null} readOnly={false} source={fake} makeChannel={makeChannel} />);
+    renderWithCommands(<TransferPanel profileId="embedded" table="Telemetry" query={null} readOnly={false} makeChannel={makeChannel} />, fake);
     fireEvent.click(screen.getByRole("button", { name: "Export to…" }));
     fireEvent.click(await screen.findByRole("button", { name: "Export to big.csv" }));
     await waitFor(() => expect(fake.exportItems).toHaveBeenCalled());

@@ -1,9 +1,9 @@
 import type { ExportEstimate, QueryInput, TransferProgress } from "../../ipc/bindings.gen";
 import { errorTitle } from "../../ipc/result";
 import { formatBytes, formatCount, formatCountOf, formatUnits } from "../../shared/format";
-import { FORMATS, tauriChannel, useTransfer, type Budget, type ProgressChannelFactory, type TransferSource } from "./useTransfer";
+import { FORMATS, tauriChannel, useTransfer, type Budget, type ProgressChannelFactory } from "./useTransfer";
 
-export type { ProgressChannelFactory, TransferSource } from "./useTransfer";
+export type { ProgressChannelFactory } from "./useTransfer";
 
 /**
  * Export the table or the current query to a file, and import a file into the table, after
@@ -16,17 +16,15 @@ export function TransferPanel({
   table,
   query,
   readOnly,
-  source,
   makeChannel = tauriChannel,
 }: {
   profileId: string;
   table: string;
   query: QueryInput | null;
   readOnly: boolean;
-  source: TransferSource;
   makeChannel?: ProgressChannelFactory | undefined;
 }) {
-  const t = useTransfer({ profileId, table, query, source, makeChannel });
+  const t = useTransfer({ profileId, table, query, makeChannel });
   const busy = t.running !== null;
   return (
     <section className="transfer-panel" aria-label="Import and export">

@@ -3,13 +3,13 @@
  * the embedded engine, gathered by a paid scan elsewhere, so they may be missing).
  */
 import { useEffect, useState } from "react";
-import type { CollectionStats, commands, TableDescription } from "../../ipc/bindings.gen";
+import type { CollectionStats, TableDescription } from "../../ipc/bindings.gen";
 import { unwrap, type Loadable, type UiError } from "../../ipc/result";
-
-export type TableDataSource = Pick<typeof commands, "describeTable" | "collectionStats">;
+import { useCommands } from "../../ipc/CommandsContext";
 
 /** `reload`: a new value reads both again (the connection works again after asking its user). */
-export function useTable(profileId: string, tableName: string, source: TableDataSource, reload = 0) {
+export function useTable(profileId: string, tableName: string, reload = 0) {
+  const source = useCommands();
   const [table, setTable] = useState<Loadable<TableDescription, UiError>>({ status: "loading" });
   const [stats, setStats] = useState<Loadable<CollectionStats, UiError>>({ status: "loading" });
 

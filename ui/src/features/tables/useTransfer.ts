@@ -2,7 +2,6 @@ import { useEffect, useState } from "react";
 import { Channel } from "@tauri-apps/api/core";
 import type {
   ChosenFile,
-  commands,
   ExportEstimate,
   ExportSource,
   FileFormat,
@@ -13,11 +12,7 @@ import type {
 } from "../../ipc/bindings.gen";
 import { unwrap, type UiError } from "../../ipc/result";
 import { formatCount, formatUnits } from "../../shared/format";
-
-export type TransferSource = Pick<
-  typeof commands,
-  "exportItems" | "importItems" | "estimateImportFile" | "estimateExport" | "cancelOperation" | "chooseFile"
->;
+import { useCommands } from "../../ipc/CommandsContext";
 
 export type ProgressChannelFactory = (onMessage: (progress: TransferProgress) => void) => Channel<TransferProgress>;
 
@@ -67,15 +62,14 @@ export function useTransfer({
   profileId,
   table,
   query,
-  source,
   makeChannel,
 }: {
   profileId: string;
   table: string;
   query: QueryInput | null;
-  source: TransferSource;
   makeChannel: ProgressChannelFactory;
 }) {
+  const source = useCommands();
   const [format, setFormat] = useState<FileFormat>("dynamodbJson");
   const [importFile, setImportFile] = useState<ChosenFile | null>(null);
   const [exportFile, setExportFile] = useState<ChosenFile | null>(null);

@@ -1,10 +1,12 @@
 import { StrictMode } from "react";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import type { ExpiringItems, Profile, TtlOverview } from "../../ipc/bindings.gen";
 import { change, embedded, fakeStream, streamOn, telemetry } from "../streams/fakeStreamSource";
 import { TtlView } from "./TtlView";
-import { relativeTime, type TtlSource } from "./useTtl";
+import { relativeTime } from "./useTtl";
+import type { Commands } from "../../ipc/CommandsContext";
+import { renderWithCommands } from "../../ipc/testCommands";
 
 beforeAll(() => {
   for (const name of ["clientHeight", "offsetHeight"]) {
@@ -46,7 +48,7 @@ function ttlSource(over: Partial<TtlOverview> = {}) {
     ttlOverview: vi.fn(async () => ({ status: "ok" as const, data: { ...overview, ...over } })),
     expiringItems: vi.fn(async () => ({ status: "ok" as const, data: expiring })),
     sweepExpired: vi.fn(async () => ({ status: "ok" as const, data: { deleted: 1, nextSweepAt: now + 30 } })),
-  } satisfies TtlSource & typeof stream.source;
+  } satisfies Partial<Commands>;
   return { ...stream, source };
 }
 
@@ -54,7 +56,7 @@ describe("the TTL view", () => {
   it("says time to live is off and opens Settings", async () => {
     const fake = ttlSource({ attribute: null });
     const openSettings = vi.fn();
-    render(<TtlView profile={embedded} table={telemetry} source={fake.source} makeChannel={fake.makeChannel} onOpenSettings={openSettings} />);
+    renderWithCommands(<TtlView profile={embedded} table={telemetry} makeChannel={fake.makeChannel} onOpenSettings={openSettings} />, fake.source);
     const off = await screen.findByTestId("ttl-off");
     expect(off.textContent).toContain("Time to live is off for Telemetry");
     fireEvent.click(within(off).getByRole("button", { name: "Open Settings" }));
@@ -64,7 +66,7 @@ describe("the TTL view", () => {
 
   it("on the embedded engine: lists what expires first, the next sweep, sweeps now, and shows the deletions seen", async () => {
     const fake = ttlSource();
-    render(<TtlView profile={embedded} table={telemetry} source={fake.source} makeChannel={fake.makeChannel} onOpenSettings={() => {}} />);
+    renderWithCommands(<TtlView profile={embedded} table={telemetry} makeChannel={fake.makeChannel} onOpenSettings={() => {}} />, fake.source);
     const items = await screen.findAllByTestId("ttl-item");
     expect(items.map((i) => i.getAttribute("data-state"))).toEqual(["tooOld", "due", "pending"]);
     expect(items[0]!.textContent).toContain("Time to Live never deletes it");
@@ -91,14 +93,14 @@ describe("the TTL view", () => {
 
   it("does not sweep on a read-only connection", async () => {
     const fake = ttlSource();
-    render(<TtlView profile={{ ...embedded, readOnly: true }} table={telemetry} source={fake.source} makeChannel={fake.makeChannel} onOpenSettings={() => {}} />);
+    renderWithCommands(<TtlView profile={{ ...embedded, readOnly: true }} table={telemetry} makeChannel={fake.makeChannel} onOpenSettings={() => {}} />, fake.source);
     expect(((await screen.findByTestId("ttl-sweep-now")) as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByTestId("ttl-next-sweep").textContent).toContain("This connection is read-only.");
   });
 
   it("on AWS: no sweep time, and the paid scan for expiries only on request", async () => {
     const fake = ttlSource({ embedded: false, nextSweepAt: null, sweepIntervalSeconds: null });
-    render(<TtlView profile={aws} table={telemetry} source={fake.source} makeChannel={fake.makeChannel} onOpenSettings={() => {}} />);
+    renderWithCommands(<TtlView profile={aws} table={telemetry} makeChannel={fake.makeChannel} onOpenSettings={() => {}} />, fake.source);
     expect((await screen.findByTestId("ttl-next-sweep")).textContent).toContain("DynamoDB deletes expired items on its own schedule");
     expect(screen.queryByTestId("ttl-sweep-now")).toBeNull();
     const find = screen.getByTestId("ttl-find");
@@ -111,17 +113,18 @@ describe("the TTL view", () => {
   it("says the deletions cannot be seen while the stream is off", async () => {
     const fake = ttlSource();
     fake.source.streamInfo.mockResolvedValue({ status: "ok", data: { ...streamOn, enabled: false, streamArn: null, viewType: null } });
-    render(<TtlView profile={embedded} table={telemetry} source={fake.source} makeChannel={fake.makeChannel} onOpenSettings={() => {}} />);
+    renderWithCommands(<TtlView profile={embedded} table={telemetry} makeChannel={fake.makeChannel} onOpenSettings={() => {}} />, fake.source);
     expect((await screen.findByTestId("ttl-deletions-off")).textContent).toContain("The table's stream is off");
     expect(fake.source.tailStream).not.toHaveBeenCalled();
   });
 
   it("keeps reading the deletions when React runs its effects twice (StrictMode, in development)", async () => {
     const fake = ttlSource();
-    render(
+    renderWithCommands(
       <StrictMode>
-        <TtlView profile={embedded} table={telemetry} source={fake.source} makeChannel={fake.makeChannel} onOpenSettings={() => {}} />
+        <TtlView profile={embedded} table={telemetry} makeChannel={fake.makeChannel} onOpenSettings={() => {}} />
       </StrictMode>,
+      fake.source,
     );
     await waitFor(() => expect(fake.source.tailStream).toHaveBeenCalled());
     // Whatever StrictMode ran twice, one tail is left running: the last one started.

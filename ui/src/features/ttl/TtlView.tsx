@@ -12,8 +12,8 @@ import { errorTitle, type Loadable, type UiError } from "../../ipc/result";
 import { formatCount, formatUnits } from "../../shared/format";
 import { keyText, recordTime } from "../streams/records";
 import { RecordList } from "../streams/StreamView";
-import { useStreamTail, type StreamSource, type TailChannelFactory } from "../streams/useStreamTail";
-import { relativeTime, useTtl, MAX_PAGES, type TtlSource } from "./useTtl";
+import { useStreamTail, type TailChannelFactory } from "../streams/useStreamTail";
+import { relativeTime, useTtl, MAX_PAGES } from "./useTtl";
 import "../streams/streams.css";
 
 const ROW_HEIGHT = 30;
@@ -22,19 +22,17 @@ const TTL_ONLY: StreamFilter = { key: {}, ttlOnly: true };
 export function TtlView({
   profile,
   table,
-  source,
   makeChannel,
   onOpenSettings,
 }: {
   profile: Profile;
   table: TableDescription;
-  source: TtlSource & StreamSource;
   makeChannel?: TailChannelFactory | undefined;
   onOpenSettings: () => void;
 }) {
   const embedded = profile.connection.kind === "embedded";
-  const ttl = useTtl({ profileId: profile.id, table: table.name, source, embedded });
-  const deletions = useStreamTail({ profileId: profile.id, table: table.name, source, makeChannel, baseFilter: TTL_ONLY });
+  const ttl = useTtl({ profileId: profile.id, table: table.name, embedded });
+  const deletions = useStreamTail({ profileId: profile.id, table: table.name, makeChannel, baseFilter: TTL_ONLY });
   const keyNames = useMemo(
     () => [table.keys.partitionKey.name, ...(table.keys.sortKey === null ? [] : [table.keys.sortKey.name])],
     [table],

@@ -6,16 +6,16 @@
  * (see `useStreamTail`).
  */
 import { useCallback, useEffect, useState } from "react";
-import type { commands, ExpiringItems, SweepOutcome, TtlOverview } from "../../ipc/bindings.gen";
+import type { ExpiringItems, SweepOutcome, TtlOverview } from "../../ipc/bindings.gen";
 import { unwrap, type Loadable, type UiError } from "../../ipc/result";
-
-export type TtlSource = Pick<typeof commands, "ttlOverview" | "expiringItems" | "sweepExpired">;
+import { useCommands } from "../../ipc/CommandsContext";
 
 /** Items listed, and Scan pages read at most, to find them. */
 export const LISTED = 200;
 export const MAX_PAGES = 20;
 
-export function useTtl({ profileId, table, source, embedded }: { profileId: string; table: string; source: TtlSource; embedded: boolean }) {
+export function useTtl({ profileId, table, embedded }: { profileId: string; table: string; embedded: boolean }) {
+  const source = useCommands();
   const [overview, setOverview] = useState<Loadable<TtlOverview, UiError>>({ status: "loading" });
   const [expiring, setExpiring] = useState<Loadable<ExpiringItems, UiError> | null>(null);
   const [sweep, setSweep] = useState<Loadable<SweepOutcome, UiError> | null>(null);

@@ -1,13 +1,14 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import type { Model, ModelAnalysis, ModelProblem } from "../../../ipc/bindings.gen";
 import { ModelerScreen } from "../ModelerScreen";
-import type { ModelerSource } from "../source";
 import { TELEMETRY_STARTER } from "../starter";
 import { EMPTY_MODEL, addIndex, addTable, changeEntity, changeTable } from "./modelEdits";
+import type { Commands } from "../../../ipc/CommandsContext";
+import { renderWithCommands } from "../../../ipc/testCommands";
 
 /** A backend that answers every model with no collections, or with `problem` when it is set. */
-function quietSource(problem: { current: ModelProblem | null } = { current: null }): ModelerSource & { models: Model[] } {
+function quietSource(problem: { current: ModelProblem | null } = { current: null }): Commands & { models: Model[] } {
   const models: Model[] = [];
   return {
     models,
@@ -21,7 +22,7 @@ function quietSource(problem: { current: ModelProblem | null } = { current: null
     applyModelToEmbedded: vi.fn(),
     applyModelToConnection: vi.fn(),
     listProfiles: vi.fn(() => Promise.resolve({ status: "ok", data: [] })),
-  } as unknown as ModelerSource & { models: Model[] };
+  } as unknown as Commands & { models: Model[] };
 }
 
 const byId = (id: string) => screen.getByTestId(id) as HTMLInputElement;
@@ -40,7 +41,7 @@ afterEach(cleanup);
 
 describe("the model form", () => {
   it("opens on the Telemetry starter, and New model empties it", () => {
-    render(<ModelerScreen source={quietSource()} />);
+    renderWithCommands(<ModelerScreen />, quietSource());
     expect(byId("mf-table-0-name").value).toBe("TelemetryModel");
     expect(byId("mf-entity-1-name").value).toBe("Reading");
     fireEvent.click(screen.getByTestId("modeler-new"));
@@ -51,7 +52,7 @@ describe("the model form", () => {
   });
 
   it("adds a table with its keys and billing, and the JSON view shows it", () => {
-    render(<ModelerScreen source={quietSource()} />);
+    renderWithCommands(<ModelerScreen />, quietSource());
     fireEvent.click(screen.getByTestId("modeler-new"));
     fireEvent.click(screen.getByTestId("mf-add-table"));
     type("mf-table-0-name", "Fleet");
@@ -72,7 +73,7 @@ describe("the model form", () => {
   });
 
   it("adds a GSI with keys and an INCLUDE projection, and an LSI on the table's partition key", () => {
-    render(<ModelerScreen source={quietSource()} />);
+    renderWithCommands(<ModelerScreen />, quietSource());
     fireEvent.click(screen.getByTestId("modeler-new"));
     fireEvent.click(screen.getByTestId("mf-add-table"));
     // An LSI needs a table sort key (rule B.7).
@@ -99,7 +100,7 @@ describe("the model form", () => {
   });
 
   it("adds an entity with key templates, a sparse index key, fields and counts, and a pattern", () => {
-    render(<ModelerScreen source={quietSource()} />);
+    renderWithCommands(<ModelerScreen />, quietSource());
     fireEvent.click(screen.getByTestId("modeler-new"));
     fireEvent.click(screen.getByTestId("mf-add-table"));
     type("mf-table-0-pk-name", "vehicleId");
@@ -157,7 +158,7 @@ describe("the model form", () => {
   });
 
   it("shows an edit of the JSON in the form, and keeps the last valid model while the JSON is broken", () => {
-    render(<ModelerScreen source={quietSource()} />);
+    renderWithCommands(<ModelerScreen />, quietSource());
     fireEvent.click(screen.getByTestId("modeler-view-json"));
     const editor = screen.getByTestId("modeler-model") as HTMLTextAreaElement;
     const good = editor.value;
@@ -180,7 +181,7 @@ describe("the model form", () => {
   it("sends the form's model to the analysis and shows its problem beside the key it concerns", async () => {
     const problem = { current: null as ModelProblem | null };
     const source = quietSource(problem);
-    render(<ModelerScreen source={source} />);
+    renderWithCommands(<ModelerScreen />, source);
     problem.current = {
       code: "INVALID_TEMPLATE",
       message: "entity Reading, key recordedAt: the template names when, which is not a field",
@@ -196,7 +197,7 @@ describe("the model form", () => {
 
   it("shows a table's CreateTable refusal on that table", async () => {
     const problem = { current: null as ModelProblem | null };
-    render(<ModelerScreen source={quietSource(problem)} />);
+    renderWithCommands(<ModelerScreen />, quietSource(problem));
     problem.current = {
       code: "INVALID_TABLE",
       message: "table T: 1 validation error detected: Value 'T' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3",

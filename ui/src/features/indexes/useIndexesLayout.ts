@@ -1,0 +1,30 @@
+import { useEffect, useState } from "react";
+import type { IndexesSideBySide, ViewSource } from "../../ipc/bindings.gen";
+import { useCommands } from "../../ipc/CommandsContext";
+import { unwrap, type Loadable, type UiError } from "../../ipc/result";
+
+/** How many items of a scan the view lays out at first. */
+export const DEFAULT_LIMIT = 25;
+
+/**
+ * The items of `table` laid out as the table and each index hold them: the first items of a scan
+ * for a new table (or connection), then whatever `load` is asked for. `onLoad` runs as each load
+ * starts.
+ */
+export function useIndexesLayout(profileId: string, table: string, onLoad: () => void) {
+  const source = useCommands();
+  const [layout, setLayout] = useState<Loadable<IndexesSideBySide, UiError> | null>(null);
+
+  const load = async (viewSource: ViewSource) => {
+    setLayout({ status: "loading" });
+    onLoad();
+    setLayout(await unwrap(source.indexesSideBySide(profileId, table, viewSource)));
+  };
+
+  // A new table (or connection) starts over with the first items of a scan.
+  useEffect(() => {
+    void load({ kind: "scan", limit: DEFAULT_LIMIT });
+  }, [profileId, table]);
+
+  return { layout, load };
+}
