@@ -264,6 +264,19 @@ def test_the_items_read_sort_by_a_column_and_columns_can_be_hidden(window):
     screenshot(window, "items-sorted.png")
 
 
+def test_the_items_view_before_any_query_offers_the_largest_collection_in_one_click(window):
+    """Point 3: the Items view, opened before anything was run, says how to fill it and offers
+    the table's largest collection; one click reads VEH#V-7741 there, META first."""
+    open_table(window, "Telemetry")
+    screen = open_view(window, "items")
+    empty = present(screen, '[data-testid="items-empty"]', "the Items view's empty state")
+    offer = wait_for(window, "the largest collection offered", lambda d: empty.find_elements(By.CSS_SELECTOR, '[data-testid="items-open-largest"]'))[0]
+    assert content(offer) == "Read the largest collection, vehicleId = VEH#V-7741", content(offer)
+    click(window, offer, "the offer")
+    box = present(window, WINDOW_BOX, "VEH#V-7741's collection box")
+    wait_for(window, "META first in the box", lambda d: (lambda rows: rows and content(rows[0]) == "META")(box.find_elements(By.CSS_SELECTOR, '[role="grid"] [role="rowheader"]')))
+
+
 def test_a_reading_copied_with_ctrl_c_pastes_back_as_its_dynamodb_json(window):
     """Point 3's keyboard: Ctrl+C on the selected row copies the item as DynamoDB JSON through the
     window's real clipboard; pasted into "Paste items…", it reads as that one item."""

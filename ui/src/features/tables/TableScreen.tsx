@@ -6,6 +6,7 @@ import { CollectionBox } from "../explorer/CollectionBox";
 import { CollectionMap } from "../explorer/CollectionMap";
 import type { Item, KeySchema } from "../explorer/model";
 import { collectionPartition } from "../../shared/collectionValue";
+import { attributeText } from "../../shared/attributeValue";
 import type { ItemValidation } from "../items/ItemEditor";
 import { ItemCopy, copyText, defaultClipboard, type TextClipboard } from "../items/ItemCopy";
 import { itemAsText } from "../items/itemCopy";
@@ -515,6 +516,14 @@ export function TableScreen({
               {run === null && (
                 <p className="muted" data-testid="items-empty">
                   Run a Query from the bar above to read one collection here, page by page, or a Scan to walk them all.
+                  {model.form.index === null && suggestions[0] !== undefined && (
+                    <>
+                      {" "}
+                      <button type="button" className="link-button" data-testid="items-open-largest" onClick={() => openCollection(suggestions[0]!)}>
+                        Read the largest collection, {description.keys.partitionKey.name} = {attributeText(suggestions[0])}
+                      </button>
+                    </>
+                  )}
                 </p>
               )}
               {run?.kind === "query" && run.request.keyCondition && run.pages.length > 0 && (
