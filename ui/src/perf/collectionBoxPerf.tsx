@@ -13,7 +13,8 @@
 import { useLayoutEffect } from "react";
 import { createRoot } from "react-dom/client";
 import { CollectionBox } from "../features/explorer/CollectionBox";
-import type { Item, KeySchema, QueryPage } from "../features/explorer/model";
+import type { KeySchema, QueryPage } from "../ipc/bindings.gen";
+import type { Item } from "../shared/attributeValue";
 import "../app/theme.css";
 
 const params = new URLSearchParams(location.search);

@@ -10,7 +10,8 @@ import { ShortcutSheet, useShortcutSheet } from "../app/ShortcutSheet";
 import { CollectionBox } from "../features/explorer/CollectionBox";
 import { CollectionMap } from "../features/explorer/CollectionMap";
 import { ItemEditor } from "../features/items/ItemEditor";
-import type { CollectionStat, Item, KeySchema, QueryPage } from "../features/explorer/model";
+import type { CollectionStat, KeySchema, QueryPage } from "../ipc/bindings.gen";
+import type { Item } from "../shared/attributeValue";
 import "../app/theme.css";
 import "./gallery.css";
 

@@ -223,3 +223,6 @@ export function compareKeyValues(a: AttributeValue, b: AttributeValue): number {
   if ("B" in a && "B" in b && isBase64(a.B) && isBase64(b.B)) return compareBytes(base64Bytes(a.B), base64Bytes(b.B));
   return 0;
 }
+
+/** An item (or a key): attribute name → value. */
+export type Item = { [name: string]: AttributeValue };

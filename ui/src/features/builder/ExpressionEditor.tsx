@@ -10,7 +10,7 @@ import { GeneratedView } from "./GeneratedView";
 import { KeyConditionBuilder } from "./KeyConditionBuilder";
 import { ProjectionBuilder } from "./ProjectionBuilder";
 import { UpdateBuilder } from "./UpdateBuilder";
-import { useDebounced } from "./useDebounced";
+import { useDebounced } from "../../shared/useDebounced";
 import { useGeneratedExpression } from "./useGeneratedExpression";
 import "./ExpressionEditor.css";
 

@@ -6,7 +6,7 @@ import type {
   KeySchemaState,
 } from "../../ipc/bindings.gen";
 import { byteToIndex } from "./model";
-import { useDebounced } from "./useDebounced";
+import { useDebounced } from "../../shared/useDebounced";
 import { useExpressionCheck, type TypedExpression } from "./useExpressionCheck";
 import "./ExpressionTextMode.css";
 

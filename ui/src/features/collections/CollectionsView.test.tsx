@@ -2,7 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { useState } from "react";
 import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { CollectionsView } from "./CollectionsView";
-import { useCollections, type CollectionsSource, type Item } from "./useCollections";
+import type { Item } from "../../shared/attributeValue";
+import { useCollections, type CollectionsSource } from "./useCollections";
 import { GRID_ROW } from "./RowGrid";
 import { renderWithCommands } from "../../ipc/testCommands";
 import { CapacityProvider, useCapacityTotals } from "../../app/capacity";

@@ -8,7 +8,7 @@ import { useRef, type CSSProperties } from "react";
 import type { KeySchema } from "../../ipc/bindings.gen";
 import { attributeText } from "../../shared/attributeValue";
 import { TypedValue } from "../../shared/TypedValue";
-import type { Item } from "./useCollections";
+import type { Item } from "../../shared/attributeValue";
 
 /** A row's height in px (CollectionsView.css, `.grid-row`). */
 export const GRID_ROW = 27;

@@ -1,5 +1,5 @@
 import type { KeySchema } from "../../ipc/bindings.gen";
-import type { Item } from "./useCollections";
+import type { Item } from "../../shared/attributeValue";
 
 /** The columns of a box: every attribute its items have, in order of first appearance, less the keys. */
 export function boxColumns(keys: KeySchema, items: Item[]): string[] {

@@ -18,6 +18,7 @@
  * values, items without the index's keys are not in it (a sparse index), and a box holds what the
  * index projects.
  */
+import type { Item } from "../../shared/attributeValue";
 import { useCallback, useMemo, useRef, useState } from "react";
 import type { AttributeValue, CollectionStat, KeySchema, QueryInput } from "../../ipc/bindings.gen";
 import { collectionPartition } from "../../shared/collectionValue";
@@ -25,7 +26,6 @@ import { unwrap, type UiError } from "../../ipc/result";
 import { useRecordCapacity } from "../../app/capacity";
 import { useCommands, type Commands } from "../../ipc/CommandsContext";
 
-export type Item = { [key in string]: AttributeValue };
 
 /** The commands the hook calls (all a stand-in backend needs, as the perf page's). */
 export type CollectionsSource = Pick<Commands, "collectionPage" | "collectionRange" | "collectionPosition">;

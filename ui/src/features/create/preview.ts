@@ -5,7 +5,7 @@
  * that carry its key attributes (a sparse index) and only the attributes it projects.
  */
 import type { AttributeValue, KeySchema, NewTable } from "../../ipc/bindings.gen";
-import type { Item } from "../explorer/model";
+import type { Item } from "../../shared/attributeValue";
 import { compareKeyValues } from "../../shared/attributeValue";
 import { parseDynamoJson } from "../items/dynamoJson";
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import type { NewTable, NewTableCheck } from "../../ipc/bindings.gen";
-import { useDebounced } from "../builder/useDebounced";
+import { useDebounced } from "../../shared/useDebounced";
 import { useCommands } from "../../ipc/CommandsContext";
 
 /**

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { CollectionBox } from "./CollectionBox";
-import type { Item, KeySchema, QueryPage } from "./model";
+import type { KeySchema, QueryPage } from "../../ipc/bindings.gen";
+import type { Item } from "../../shared/attributeValue";
 
 // jsdom lays nothing out: give the scroll area a 600 px viewport and every row its CSS height,
 // as a browser would, so the virtualiser has real sizes to work with.

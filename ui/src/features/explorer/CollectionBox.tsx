@@ -17,9 +17,10 @@
  */
 import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type CSSProperties } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import type { AttributeValue, Item, KeySchema, QueryPage } from "./model";
-import { TypedValue } from "../items/TypedValue";
-import { attributeText } from "../items/attributeValue";
+import type { AttributeValue, KeySchema, QueryPage } from "../../ipc/bindings.gen";
+import type { Item } from "../../shared/attributeValue";
+import { TypedValue } from "../../shared/TypedValue";
+import { attributeText } from "../../shared/attributeValue";
 import {
   capacityLabel,
   collectionColumns,

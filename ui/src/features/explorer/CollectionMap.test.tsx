@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { CollectionMap, sharedPrefix } from "./CollectionMap";
-import type { CollectionStat } from "./model";
+import type { CollectionStat } from "../../ipc/bindings.gen";
 
 afterEach(cleanup);
 

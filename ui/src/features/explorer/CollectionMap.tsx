@@ -12,7 +12,7 @@ import { useEffect, useMemo, useRef, useState, type CSSProperties, type Keyboard
 import { matchesShortcut } from "../../app/shortcuts";
 import { attributeText, byteCountLabel, compareKeyValues } from "../../shared/attributeValue";
 import { formatCount, formatShare, middleEllipsis } from "../../shared/format";
-import type { AttributeValue, CollectionStat } from "./model";
+import type { AttributeValue, CollectionStat } from "../../ipc/bindings.gen";
 import { itemCountLabel } from "./collectionRows";
 import { squarify, type Rect } from "./treemap";
 import "./CollectionMap.css";

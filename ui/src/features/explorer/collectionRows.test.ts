@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { capacityLabel, collectionColumns, collectionRows, pageEndLabel, sortedItemRows } from "./collectionRows";
-import type { KeySchema, QueryPage } from "./model";
+import type { KeySchema, QueryPage } from "../../ipc/bindings.gen";
 
 const keys: KeySchema = { partitionKey: { name: "pk", type: "S" }, sortKey: { name: "sk", type: "N" } };
 const page = (over: Partial<QueryPage>): QueryPage => ({

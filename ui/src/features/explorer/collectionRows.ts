@@ -7,8 +7,9 @@
  * `Limit` items were evaluated or 1 MB was read, `Limit` and the 1 MB count items before the
  * filter, so `ScannedCount` (read) can exceed `Count` (returned), and a page may hold no item at all.
  */
-import type { AttributeValue, Item, KeySchema, QueryPage } from "./model";
-import { attributeText } from "../items/attributeValue";
+import type { AttributeValue, KeySchema, QueryPage } from "../../ipc/bindings.gen";
+import type { Item } from "../../shared/attributeValue";
+import { attributeText } from "../../shared/attributeValue";
 import { compareKeyValues } from "../../shared/attributeValue";
 import { formatCountOf } from "../../shared/format";
 

@@ -7,9 +7,9 @@
  * the base collections carry their size against the 10 GB item-collection limit.
  */
 import type { CollectionGauge, IndexesSideBySide as Layout, KeySchema, ViewColumn, ViewItem } from "../../ipc/bindings.gen";
-import type { Item } from "../explorer/model";
-import { TypedValue } from "../items/TypedValue";
-import { attributeText } from "../items/attributeValue";
+import type { Item } from "../../shared/attributeValue";
+import { TypedValue } from "../../shared/TypedValue";
+import { attributeText } from "../../shared/attributeValue";
 import { formatBytes, formatCountOf } from "../../shared/format";
 import "../explorer/CollectionBox.css";
 import "./IndexesSideBySide.css";

@@ -7,7 +7,7 @@
 import { useId, useState, type FormEvent } from "react";
 import type { TableDescription } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
-import { scalarValue } from "../items/attributeValue";
+import { scalarValue } from "../../shared/attributeValue";
 import { IndexesSideBySide, type CollectionRead } from "./IndexesSideBySide";
 import { formatCountOf } from "../../shared/format";
 import { DEFAULT_LIMIT, useIndexesLayout } from "./useIndexesLayout";

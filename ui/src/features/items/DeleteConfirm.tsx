@@ -1,5 +1,6 @@
 /** The confirmation before deleting an item, naming its key; read-only connections cannot delete. */
-import type { Item, KeySchema } from "../explorer/model";
+import type { KeySchema } from "../../ipc/bindings.gen";
+import type { Item } from "../../shared/attributeValue";
 import { ConfirmPanel } from "./ConfirmPanel";
 import { describeKey } from "./itemKey";
 import "./ItemEditor.css";

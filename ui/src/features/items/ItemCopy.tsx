@@ -4,7 +4,7 @@
  * gesture; `CodePanel` copies the same way), passed in so tests can replace it.
  */
 import { useState } from "react";
-import type { Item } from "../explorer/model";
+import type { Item } from "../../shared/attributeValue";
 import { COPY_FORMATS, itemAsText, type CopyFormat } from "./itemCopy";
 
 export type TextClipboard = Pick<Clipboard, "writeText">;

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { ItemEditor, type ItemEditorProps, type ItemValidation } from "./ItemEditor";
 import { DeleteConfirm } from "./DeleteConfirm";
-import type { Item, KeySchema } from "../explorer/model";
+import type { KeySchema } from "../../ipc/bindings.gen";
+import type { Item } from "../../shared/attributeValue";
 
 afterEach(cleanup);
 

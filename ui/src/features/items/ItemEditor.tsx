@@ -9,8 +9,9 @@
  * (rules B.1 and B.7, docs/dynamodb-rules.md). Saving asks for a confirmation that names the key.
  */
 import { useEffect, useId, useMemo, useRef, useState } from "react";
-import type { Item, KeySchema } from "../explorer/model";
-import { ATTRIBUTE_TYPES, byteCountLabel, typeName, type AttributeType } from "./attributeValue";
+import type { KeySchema } from "../../ipc/bindings.gen";
+import type { Item } from "../../shared/attributeValue";
+import { ATTRIBUTE_TYPES, byteCountLabel, typeName, type AttributeType } from "../../shared/attributeValue";
 import { formatDynamoJson, formatPlainJson, parseDynamoJson, parsePlainJson, type TextProblem } from "./dynamoJson";
 import { describeKey, keyAttributes, keyChangeProblems, keyProblems } from "./itemKey";
 import { itemToRows, newRowId, retypeText, rowProblems, rowsToItem, type FormRow } from "./formRows";

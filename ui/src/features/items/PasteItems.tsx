@@ -11,9 +11,10 @@
  */
 import { useRef, useState } from "react";
 import { errorTitle, unwrap } from "../../ipc/result";
-import type { Item, KeySchema } from "../explorer/model";
+import type { KeySchema } from "../../ipc/bindings.gen";
+import type { Item } from "../../shared/attributeValue";
 import { formatUnits } from "../../shared/format";
-import { byteCountLabel } from "./attributeValue";
+import { byteCountLabel } from "../../shared/attributeValue";
 import { describeKey } from "./itemKey";
 import { readPastedItems } from "./pasteItems";
 import { useCommands } from "../../ipc/CommandsContext";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { itemToRows, retypeText, rowsToItem, rowValue, type FormRow } from "./formRows";
-import type { Item } from "../explorer/model";
+import type { Item } from "../../shared/attributeValue";
 
 const row = (type: FormRow["type"], text: string, name = "a"): FormRow => ({ id: 1, name, type, text });
 

@@ -6,8 +6,9 @@
  *
  * Set rules (rule B.7, docs/dynamodb-rules.md): a set is not empty and holds no duplicates.
  */
-import type { AttributeValue, Item } from "../explorer/model";
-import { isBase64, isNumberText, parseDecimal, compareDecimals, typeOf, type AttributeType } from "./attributeValue";
+import type { AttributeValue } from "../../ipc/bindings.gen";
+import type { Item } from "../../shared/attributeValue";
+import { isBase64, isNumberText, parseDecimal, compareDecimals, typeOf, type AttributeType } from "../../shared/attributeValue";
 import { readDynamoValue, type TextProblem } from "./dynamoJson";
 
 export type FormRow = { id: number; name: string; type: AttributeType; text: string };

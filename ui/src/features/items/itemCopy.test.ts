@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Item } from "../explorer/model";
+import type { Item } from "../../shared/attributeValue";
 import { itemAsText, shellQuoted } from "./itemCopy";
 
 const item: Item = {

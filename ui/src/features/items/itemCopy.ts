@@ -8,7 +8,8 @@
  * and decoded to bytes in the programs (`Buffer.from(…, "base64")`, `base64.b64decode(…)`), as
  * the SDKs want them.
  */
-import type { AttributeValue, Item } from "../explorer/model";
+import type { AttributeValue } from "../../ipc/bindings.gen";
+import type { Item } from "../../shared/attributeValue";
 import { formatDynamoJson, formatPlainJson } from "./dynamoJson";
 
 export type CopyFormat = "plain" | "dynamo" | "aws-cli" | "js-client" | "python-client";

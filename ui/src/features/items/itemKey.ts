@@ -4,8 +4,9 @@
  * attribute is present, of the key's declared scalar type, and a string or binary key value is not
  * empty.
  */
-import type { AttributeValue, Item, KeyAttribute, KeySchema } from "../explorer/model";
-import { attributeText, typeName, typeOf } from "./attributeValue";
+import type { AttributeValue, KeyAttribute, KeySchema } from "../../ipc/bindings.gen";
+import type { Item } from "../../shared/attributeValue";
+import { attributeText, typeName, typeOf } from "../../shared/attributeValue";
 import type { TextProblem } from "./dynamoJson";
 
 /** The key attributes of a schema, partition key first. */

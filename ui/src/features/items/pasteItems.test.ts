@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { KeySchema } from "../explorer/model";
+import type { KeySchema } from "../../ipc/bindings.gen";
 import { readPastedItems } from "./pasteItems";
 
 const keys: KeySchema = { partitionKey: { name: "pk", type: "S" }, sortKey: { name: "sk", type: "N" } };

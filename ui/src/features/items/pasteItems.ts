@@ -12,7 +12,8 @@
  * docs/dynamodb-rules.md), and two pasted items with the same key are refused: one put would
  * silently replace the other.
  */
-import type { Item, KeySchema } from "../explorer/model";
+import type { KeySchema } from "../../ipc/bindings.gen";
+import type { Item } from "../../shared/attributeValue";
 import { parseDynamoJson, parsePlainJsonItems, type TextProblem } from "./dynamoJson";
 import { describeKey, keyAttributes, keyProblems } from "./itemKey";
 import { decimalLiteral, parseDecimal } from "../../shared/attributeValue";

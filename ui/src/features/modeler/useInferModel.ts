@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import type { InferredModel, Model, Profile, SampleEstimate, TableList } from "../../ipc/bindings.gen";
 import { unwrap, type Loadable, type UiError } from "../../ipc/result";
-import { useDebounced } from "../builder/useDebounced";
+import { useDebounced } from "../../shared/useDebounced";
 import { useCommands } from "../../ipc/CommandsContext";
 
 /** The sample's size the form starts with (items; the backend takes 1 to 5,000). */

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from "react";
 import type { AppliedModel, Model, ModelAnalysis, ModelExportFormat, Suggestion, TrafficModel } from "../../ipc/bindings.gen";
 import { unwrap, type Loadable, type UiError } from "../../ipc/result";
-import { useDebounced } from "../builder/useDebounced";
+import { useDebounced } from "../../shared/useDebounced";
 import { EMPTY_MODEL } from "./form/modelEdits";
 import { TELEMETRY_STARTER } from "./starter";
 import { useCommands } from "../../ipc/CommandsContext";

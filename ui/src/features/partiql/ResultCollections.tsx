@@ -7,13 +7,13 @@
  * The boxes and their rows are one virtualised list of lines (a box's head, then its rows), so a
  * result of thousands of items in hundreds of collections scrolls like one of ten.
  */
+import type { Item } from "../../shared/attributeValue";
 import { useMemo, useRef } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { AttributeValue } from "../../ipc/bindings.gen";
 import { attributeText, compareKeyValues, typeOf } from "../../shared/attributeValue";
 import { formatCount } from "../../shared/format";
 
-type Item = { [name: string]: AttributeValue };
 
 /** One collection of the result: its partition-key value and its items in sort-key order. */
 export type ResultBox = { value: AttributeValue; items: Item[] };

@@ -5,11 +5,10 @@
  */
 import { useMemo, useRef } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import type { AttributeValue } from "../../ipc/bindings.gen";
+import type { Item } from "../../shared/attributeValue";
 
 import { attributeText, typeOf } from "../../shared/attributeValue";
 
-type Item = { [name: string]: AttributeValue };
 
 const ROW_HEIGHT = 28;
 /** How many rows a column's width is read from: enough for any page, bounded for a huge result. */

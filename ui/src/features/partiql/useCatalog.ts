@@ -5,12 +5,12 @@
  * backend, which checks expressions against the same list).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { AttributeValue, TableList } from "../../ipc/bindings.gen";
+import type { TableList } from "../../ipc/bindings.gen";
+import type { Item } from "../../shared/attributeValue";
 import { unwrap, type Loadable, type UiError } from "../../ipc/result";
 import { partiqlCompletion, tablesIn, type CompletionCatalog } from "./completion";
 import { useCommands } from "../../ipc/CommandsContext";
 
-type Item = { [name: string]: AttributeValue };
 
 export function useCatalog(profileId: string, text: string) {
   const source = useCommands();

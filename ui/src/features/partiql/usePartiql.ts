@@ -7,6 +7,7 @@
  * they cost, or the error at the place it names. "Next page" sends the same statement with the
  * NextToken of the last page and adds its items.
  */
+import type { Item } from "../../shared/attributeValue";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { AttributeValue, CommandError, ConsumedCapacity, TableCapacity } from "../../ipc/bindings.gen";
 import { unwrap, type UiError } from "../../ipc/result";
@@ -17,7 +18,6 @@ import type { Mark } from "./PartiqlEditor";
 import { useCommands } from "../../ipc/CommandsContext";
 
 /** One item as the backend sends it. */
-export type Item = { [name: string]: AttributeValue };
 
 /** One statement's own failure in a batch. */
 export type StatementFailure = { index: number; statement: string; code: string; message: string };

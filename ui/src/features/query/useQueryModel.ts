@@ -28,7 +28,7 @@ import type {
 import { unwrap, type UiError } from "../../ipc/result";
 import { useRecordCapacity } from "../../app/capacity";
 import { formatPath, keySchemaOf } from "../builder/model";
-import { useDebounced } from "../builder/useDebounced";
+import { useDebounced } from "../../shared/useDebounced";
 import {
   EMPTY_FORM,
   filterPart,

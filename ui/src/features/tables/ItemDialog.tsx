@@ -1,4 +1,5 @@
-import type { Item, KeySchema } from "../explorer/model";
+import type { KeySchema } from "../../ipc/bindings.gen";
+import type { Item } from "../../shared/attributeValue";
 import { ItemEditor, type ItemValidation } from "../items/ItemEditor";
 import { DeleteConfirm } from "../items/DeleteConfirm";
 import { ItemCopy, type TextClipboard } from "../items/ItemCopy";

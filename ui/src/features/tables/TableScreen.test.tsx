@@ -7,7 +7,7 @@ import type { TableIntent } from "../../shared/tableIntent";
 import { TEN_MINUTE_WINDOW } from "../start/story";
 import { CapacityProvider } from "../../app/capacity";
 import type { AttributeValue, Profile, QueryInput, QueryPage, ReadRequest, SortKeyOperator, TableDescription } from "../../ipc/bindings.gen";
-import type { Item } from "../explorer/model";
+import type { Item } from "../../shared/attributeValue";
 import type { Channel } from "@tauri-apps/api/core";
 import type { BulkProgress } from "../../ipc/bindings.gen";
 import { fakeBuild, pagedRun } from "../query/fakeQuerySource";

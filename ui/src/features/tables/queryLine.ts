@@ -1,5 +1,5 @@
 import type { QueryInput, SortKeyCondition } from "../../ipc/bindings.gen";
-import { attributeText } from "../items/attributeValue";
+import { attributeText } from "../../shared/attributeValue";
 
 function sortText(condition: SortKeyCondition | null): string {
   if (condition === null) return "";
