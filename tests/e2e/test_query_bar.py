@@ -3,6 +3,7 @@ tab. A Query typed into it reads exactly one box of the Collections view: that b
 highlighted with the Query's own rows and its page cut, the others fade, and the request the
 builder generated (expression, names, values) is shown before and after it runs."""
 
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -151,6 +152,23 @@ def test_a_filtered_query_draws_what_its_filter_dropped_struck_through_in_the_bo
     assert all("line-through" in r["struck"] for r in dropped) and not any("line-through" in r["struck"] for r in returned), in_order
     settle(0.5)
     screenshot(window, "query-bar-dropped-rows.png")
+
+
+def test_ctrl_enter_and_ctrl_j_run_the_query_and_read_its_next_page_from_anywhere_in_the_tab(window):
+    """Point 3's keyboard: with the focus on the view strip, not in the bar, Ctrl+Enter runs the
+    bar's Query and Ctrl+J reads its next page."""
+    open_table(window, "Telemetry")
+    bar = present(window, f'{SCREEN} [data-testid="query-bar"]', "Telemetry's query bar")
+    type_into(window, css(bar, '[data-testid="qb-pk"]'), "VEH#V-7741", "the partition-key value")
+    type_into(window, css(bar, '[data-testid="qb-limit"]'), "10", "the Limit")
+    tab = css(window, f'{SCREEN} [data-testid="view-tab-collections"]')
+    click(window, tab, "the Collections view's tab")
+    ActionChains(window).key_down(Keys.CONTROL).send_keys(Keys.ENTER).key_up(Keys.CONTROL).perform()
+    first = wait_for(window, "the first page", lambda d: (lambda t: t if " returned of " in t else None)(content(css(bar, '[data-testid="qb-summary"]'))))
+    assert first.startswith("10 returned of 10 read · 1 page · "), first
+    ActionChains(window).key_down(Keys.CONTROL).send_keys("j").key_up(Keys.CONTROL).perform()
+    second = wait_for(window, "the second page", lambda d: (lambda t: t if "2 pages" in t else None)(content(css(bar, '[data-testid="qb-summary"]'))))
+    assert second.startswith("20 returned of 20 read · 2 pages · "), second
 
 
 def test_a_query_for_a_key_with_no_collection_says_so_in_the_collections_view(window):

@@ -96,7 +96,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   },
   { id: "run-query", description: "Run the query bar's Query or Scan (anywhere in a table's tab)", scope: "Query", combos: [{ key: "Enter", mod: true }] },
   { id: "run-statement", description: "Run the PartiQL statement (or batch, or transaction), in a PartiQL tab", scope: "Query", combos: [{ key: "Enter", mod: true }] },
-  { id: "next-page", description: "Load the next page", scope: "Collection", combos: [{ key: "j", mod: true }] },
+  { id: "next-page", description: "Load the next page of the Query on show (anywhere in a table's tab)", scope: "Query", combos: [{ key: "j", mod: true }] },
   { id: "edit-item", description: "Edit the selected item", scope: "Collection", combos: [{ key: "Enter" }] },
   { id: "copy-item", description: "Copy the selected item (or the focused row's) as DynamoDB JSON", scope: "Collection", combos: [{ key: "c", mod: true }] },
   { id: "check-item", description: "Check or uncheck the selected item, for copying or a bulk edit", scope: "Collection", combos: [{ key: " " }] },

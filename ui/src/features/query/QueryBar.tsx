@@ -11,7 +11,7 @@
 import { useId, useState, type KeyboardEvent } from "react";
 import type { AttributeValue, TableDescription } from "../../ipc/bindings.gen";
 import { errorTitle } from "../../ipc/result";
-import { matchesShortcut } from "../../app/shortcuts";
+import { comboKeys, matchesShortcut, SHORTCUTS } from "../../app/shortcuts";
 import { attributeText } from "../../shared/attributeValue";
 import { formatCount, formatCountOf, formatUnits } from "../../shared/format";
 import { CodePanel } from "../builder/CodePanel";
@@ -23,6 +23,9 @@ import { activeSortKey, isGlobalIndex, sortKeysOf, withIndex, type FieldName, ty
 import type { QueryModel } from "./useQueryModel";
 import { useSortKeyOperators } from "./useSortKeyOperators";
 import "./QueryBar.css";
+
+/** Ctrl+J (Cmd+J on macOS): the next page, as the shortcut list has it. */
+const nextPageCombo = SHORTCUTS.find((s) => s.id === "next-page")!.combos[0]!;
 
 const TYPE_WORD = { S: "string", N: "number", B: "binary, base64" } as const;
 
@@ -438,7 +441,14 @@ function RunSummary({ model }: { model: QueryModel }) {
           <>
             {" "}
             ·{" "}
-            <button type="button" className="link" onClick={model.loadMore} disabled={run.loading} aria-keyshortcuts="Control+J">
+            <button
+              type="button"
+              className="link"
+              onClick={model.loadMore}
+              disabled={run.loading}
+              aria-keyshortcuts="Control+J Meta+J"
+              title={`The next page (${comboKeys(nextPageCombo).join("+")}, anywhere in the table's tab)`}
+            >
               next page
             </button>
           </>

@@ -87,7 +87,8 @@ function collectionQuery(table: string, keys: KeySchema, value: AttributeValue, 
  * changing and deleting the table; on the embedded engine, its simulations: throttling and lagging
  * reads), Stream (a live tail of its stream) and TTL (what expires, the sweeps,
  * the deletions seen).
- * Alt+1 … Alt+9 switch views; Ctrl+Enter runs the bar's query from anywhere in the tab.
+ * Alt+1 … Alt+9 switch views; Ctrl+Enter runs the bar's query from anywhere in the tab, Ctrl+J
+ * reads its next page.
  * An item can be copied (as JSON, DynamoDB JSON or PutItem code; Mod+C on a row copies DynamoDB
  * JSON), duplicated (the editor opens on its attributes, the key to change) and items pasted.
  */
@@ -189,16 +190,26 @@ export function TableScreen({
     return { kind: "scan", returned, completed: run.summary?.end === "completed", attributed };
   }, [run, readKey, readIndex, groupBy, table, dropped.dropped, dropped.show, paid]);
 
-  // Alt+1 … Alt+9 and Ctrl+Enter: only the table screen on show answers (the others stay
-  // mounted, hidden). The bar answers Ctrl+Enter itself when the focus is in it.
+  // Alt+1 … Alt+9, Ctrl+Enter and Ctrl+J: only the table screen on show answers (the others stay
+  // mounted, hidden). The bar answers Ctrl+Enter itself when the focus is in it, and a grid
+  // answers Ctrl+J itself (it marks the event handled).
   const executeRef = useRef(model.execute);
   executeRef.current = model.execute;
+  const loadMoreRef = useRef(model.loadMore);
+  loadMoreRef.current = model.loadMore;
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const shortcut = shortcutOf(event);
-      if (shortcut !== "go-to-view" && shortcut !== "run-query") return;
+      if (shortcut !== "go-to-view" && shortcut !== "run-query" && shortcut !== "next-page") return;
       const root = rootRef.current;
-      if (root === null || root.closest("[hidden]") !== null) return;
+      if (root === null || root.closest("[hidden]") !== null || event.defaultPrevented) return;
+      if (shortcut === "next-page") {
+        if (document.querySelector('[role="dialog"]') !== null) return;
+        // The next page of the Query on show (nothing when there is none).
+        event.preventDefault();
+        loadMoreRef.current();
+        return;
+      }
       if (shortcut === "run-query") {
         if (document.querySelector('[role="dialog"]') !== null) return;
         event.preventDefault();
