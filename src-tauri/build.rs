@@ -31,6 +31,7 @@ const COMMANDS: &[&str] = &[
     "collection_stats",
     "collection_range",
     "collection_position",
+    "collections_from",
     "query",
     "collection_page",
     "execute_statement",

@@ -61,6 +61,7 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::gather_statistics,
             commands::collection_range,
             commands::collection_position,
+            commands::collections_from,
             commands::create_table,
             commands::check_new_table,
             commands::change_table,

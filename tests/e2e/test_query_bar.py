@@ -171,6 +171,21 @@ def test_ctrl_enter_and_ctrl_j_run_the_query_and_read_its_next_page_from_anywher
     assert second.startswith("20 returned of 20 read · 2 pages · "), second
 
 
+def test_the_partition_key_completes_a_typed_start_from_the_whole_run(window):
+    """Point 2: the partition-key field completes from the collection statistics: typed
+    "VEH#V-29", it offers the keys that start with it, in key order, from the whole run of 300
+    (not only the largest 50)."""
+    open_table(window, "Telemetry")
+    bar = present(window, f'{SCREEN} [data-testid="query-bar"]', "Telemetry's query bar")
+    pk = css(bar, '[data-testid="qb-pk"]')
+    type_into(window, pk, "VEH#V-29", "the start of a key")
+    list_id = pk.get_attribute("list")
+    options = wait_for(window, "the keys offered", lambda d: (lambda values: values if values and all(v.startswith("VEH#V-29") for v in values) else None)(
+        d.execute_script("return [...document.getElementById(arguments[0]).options].map((o) => o.value)", list_id)))
+    assert options == sorted(options, key=lambda v: v.encode("utf-8")), options
+    assert len(set(options)) == len(options), options
+
+
 def test_a_query_for_a_key_with_no_collection_says_so_in_the_collections_view(window):
     """Point 2: a Query for a partition-key value no item has reads no box; the view says so
     rather than fading every box with nothing highlighted."""

@@ -98,6 +98,34 @@ impl App {
             .map(|at| at as u64))
     }
 
+    /// Up to `limit` collections of the key-ordered run from the first whose partition-key value
+    /// is `from` or after it: the query bar completes a typed start of a key from this stretch
+    /// (a string sorts before every longer string it begins).
+    pub async fn collections_from(
+        &self,
+        profile_id: &str,
+        table: &str,
+        index: Option<&str>,
+        from: &AttributeValue,
+        limit: u32,
+    ) -> Result<CollectionRange, CommandError> {
+        let session = self.session(profile_id).await?;
+        let offset = if session.is_embedded() {
+            let value = from.to_engine().map_err(validation)?;
+            let engine = self.engine().await?;
+            engine
+                .collection_lower_bound(table, index, &value)
+                .await
+                .map_err(|err| CommandError::from_engine(&err))?
+        } else {
+            let all = self.gathered_run(profile_id, table, index).await?;
+            let from = order_key(from);
+            all.partition_point(|c| order_key(&c.partition_value) < from) as u64
+        };
+        self.collection_range(profile_id, table, index, offset, limit)
+            .await
+    }
+
     /// Every gathered collection of `table` (or of its index `index`), in key order.
     async fn gathered_run(
         &self,

@@ -190,14 +190,40 @@ impl Engine {
         if exists.is_none() {
             return Ok(None);
         }
-        let before: i64 =
-            sqlx::query_scalar("SELECT COUNT(*) FROM collections WHERE keyspace = ? AND pk < ?")
-                .bind(keyspace)
-                .bind(&pk)
-                .fetch_one(&mut *conn)
-                .await?;
-        Ok(Some(u64::try_from(before).unwrap_or(0)))
+        Ok(Some(collections_before(&mut conn, keyspace, &pk).await?))
     }
+
+    /// How many collections of the key-ordered run come before `partition_key`, whether or not
+    /// an item has it: where its collection is or would be. From there the run lists the keys
+    /// that start with a typed string, since a string sorts before every longer string it begins
+    /// (its encoding's terminator, `0x00 0x00`, sorts below any byte that could follow: rule
+    /// B.9, `dynotable_types::key_encoding`).
+    pub async fn collection_lower_bound(
+        &self,
+        table: &str,
+        index: Option<&str>,
+        partition_key: &AttributeValue,
+    ) -> Result<u64, ApiError> {
+        let table = self.table(table)?;
+        let (keyspace, key) = keyspace_of(&table, index)?;
+        let pk = encoded_partition_key(key, partition_key)?;
+        let mut conn = self.reader().await?;
+        collections_before(&mut conn, keyspace, &pk).await
+    }
+}
+
+/// How many collections of `keyspace` have a stored partition key below `pk`.
+async fn collections_before(
+    conn: &mut sqlx::SqliteConnection,
+    keyspace: i64,
+    pk: &[u8],
+) -> Result<u64, ApiError> {
+    let before: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM collections WHERE keyspace = ? AND pk < ?")
+        .bind(keyspace)
+        .bind(pk)
+        .fetch_one(&mut *conn)
+        .await?;
+    Ok(u64::try_from(before).unwrap_or(0))
 }
 
 /// The stored form of a partition-key value of `key` (checked against the key's type first).

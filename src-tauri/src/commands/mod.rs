@@ -215,6 +215,22 @@ pub async fn collection_position(
     Ok(at.map(|n| u32::try_from(n).unwrap_or(u32::MAX)))
 }
 
+/// A stretch of the key-ordered run from the first collection at or after `from` (the query
+/// bar's completion of a typed start of a key).
+#[tauri::command]
+#[specta::specta]
+pub async fn collections_from(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+    index: Option<String>,
+    from: AttributeValue,
+    limit: u32,
+) -> Result<CollectionRange, CommandError> {
+    app.collections_from(&profile_id, &table, index.as_deref(), &from, limit)
+        .await
+}
+
 /// One page of a Query of one collection that the user ran (its first page goes into the query
 /// history).
 #[tauri::command]

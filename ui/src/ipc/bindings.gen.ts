@@ -117,6 +117,11 @@ export const commands = {
 	collectionRange: (profileId: string, table: string, index: string | null, offset: number, limit: number) => typedError<CollectionRange, CommandError>(__TAURI_INVOKE("collection_range", { profileId, table, index, offset, limit })),
 	/**  Where one collection stands in the key-ordered run (`null`: there is none). */
 	collectionPosition: (profileId: string, table: string, index: string | null, partitionValue: AttributeValue) => typedError<number | null, CommandError>(__TAURI_INVOKE("collection_position", { profileId, table, index, partitionValue })),
+	/**
+	 *  A stretch of the key-ordered run from the first collection at or after `from` (the query
+	 *  bar's completion of a typed start of a key).
+	 */
+	collectionsFrom: (profileId: string, table: string, index: string | null, from: AttributeValue, limit: number) => typedError<CollectionRange, CommandError>(__TAURI_INVOKE("collections_from", { profileId, table, index, from, limit })),
 	/**  Creates a table with its keys, billing and secondary indexes. */
 	createTable: (profileId: string, table: NewTable) => typedError<TableDescription, CommandError>(__TAURI_INVOKE("create_table", { profileId, table })),
 	/**

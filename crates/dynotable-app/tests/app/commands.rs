@@ -596,6 +596,30 @@ async fn the_collections_run_of_the_embedded_engine_is_listed_in_key_order_page_
             .unwrap(),
         None
     );
+    // From a typed start of a key: the stretch from the first key at or after it, which is the
+    // first key that starts with it (a string sorts before every longer one it begins).
+    let from = |start: &'static str| {
+        let app = &app;
+        async move {
+            app.collections_from(embedded, "Telemetry", None, &s(start), 5)
+                .await
+                .unwrap()
+        }
+    };
+    let twos = from("VEH#V-2").await;
+    let first_two = names.iter().position(|n| n.starts_with("VEH#V-2")).unwrap();
+    assert_eq!(twos.offset, first_two as f64);
+    let got: Vec<String> = twos
+        .collections
+        .iter()
+        .map(|c| c.partition_value.display_text())
+        .collect();
+    assert_eq!(got, names[first_two..first_two + 5]);
+    assert!(got.iter().all(|n| n.starts_with("VEH#V-2")), "{got:?}");
+    let sevens = from("VEH#V-7").await;
+    assert_eq!(sevens.collections[0].partition_value.display_text(), "VEH#V-7741");
+    let past = from("VEH#W").await;
+    assert_eq!((past.offset, past.collections.len()), (300.0, 0));
 
     // Regrouped by the sparse GSI: its own partition-key values, fewer items than the table.
     let depots = app
@@ -691,6 +715,21 @@ async fn the_collections_run_of_an_aws_table_comes_from_its_gathered_statistics_
             .await
             .unwrap(),
         Some(299)
+    );
+    // From a value: the first collection at or after it in key order, numbers by value.
+    let from = app
+        .collections_from(
+            &profile.id,
+            "Telemetry",
+            None,
+            &AttributeValue::N("-0.5".into()),
+            2,
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        (from.offset, numbers(&from)),
+        (300.0, vec!["0".to_owned(), "1".to_owned()])
     );
     // No gathered run of an index: said plainly.
     let err = app

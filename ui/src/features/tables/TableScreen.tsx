@@ -265,12 +265,17 @@ export function TableScreen({
     [profile.id, tableName, source],
   );
 
+  const readKeys = model.schema;
   const suggestions = useKeySuggestions({
     profileId: profile.id,
     table: tableName,
     index: model.form.index,
     tableStats: stats.status === "ok" ? stats.data : null,
+    typed: model.form.partition,
+    stringKey: readKeys !== null && readKeys.partitionKey.type === "S" && (readKeys.morePartitionKeys ?? []).length === 0,
   });
+  // The table's largest collection, offered in the Items view before anything is read.
+  const largest = stats.status === "ok" ? (stats.data.collections[0]?.partitionValue ?? null) : null;
 
   if (table.status === "loading") return <p className="muted">Loading {tableName}…</p>;
   if (table.status === "error") {
@@ -528,11 +533,11 @@ export function TableScreen({
               {run === null && (
                 <p className="muted" data-testid="items-empty">
                   Run a Query from the bar above to read one collection here, page by page, or a Scan to walk them all.
-                  {model.form.index === null && suggestions[0] !== undefined && (
+                  {largest !== null && (
                     <>
                       {" "}
-                      <button type="button" className="link-button" data-testid="items-open-largest" onClick={() => openCollection(suggestions[0]!)}>
-                        Read the largest collection, {description.keys.partitionKey.name} = {attributeText(suggestions[0])}
+                      <button type="button" className="link-button" data-testid="items-open-largest" onClick={() => openCollection(largest)}>
+                        Read the largest collection, {description.keys.partitionKey.name} = {attributeText(largest)}
                       </button>
                     </>
                   )}
