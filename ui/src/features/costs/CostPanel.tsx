@@ -9,6 +9,7 @@ import type { QueryEstimate, QueryInput, QueryPage, TableDescription } from "../
 import { EstimatePanel } from "./EstimatePanel";
 import { MonthlyCost } from "./MonthlyCost";
 import { HotPartitions, type HotLoad } from "./HotPartitions";
+import { ScanEstimate, type ScanPlan } from "./ScanEstimate";
 import "./CostPanel.css";
 
 export type CostPanelProps = {
@@ -20,15 +21,21 @@ export type CostPanelProps = {
   lastPage: QueryPage | null;
   /** A load asked for from outside (the start screen's hot-partition step). */
   hotLoad?: HotLoad | null;
+  /** The Scan the bar is set to, when it is set to one (then `query` is null). */
+  scan?: ScanPlan | null;
 };
 
-export function CostPanel({ profileId, table, query, lastPage, hotLoad = null }: CostPanelProps) {
+export function CostPanel({ profileId, table, query, lastPage, hotLoad = null, scan = null }: CostPanelProps) {
   const [estimate, setEstimate] = useState<QueryEstimate | null>(null);
   // Price one read as the first page of the estimated query costs, in the consistency asked for.
   const readUnits = estimate?.firstPage.total ?? 0.5;
   return (
     <div className="cost-panel">
-      <EstimatePanel profileId={profileId} query={query} lastPage={lastPage} onEstimate={setEstimate} />
+      {query === null && scan !== null ? (
+        <ScanEstimate profileId={profileId} plan={scan} />
+      ) : (
+        <EstimatePanel profileId={profileId} query={query} lastPage={lastPage} onEstimate={setEstimate} />
+      )}
       <MonthlyCost readUnitsPerRequest={readUnits} storedBytes={table.sizeBytes} />
       <HotPartitions profileId={profileId} table={table.name} readUnitsPerRequest={readUnits} load={hotLoad} />
     </div>

@@ -52,7 +52,7 @@ export function EstimatePanel({ profileId, query, lastPage, onEstimate }: Estima
   if (query === null) {
     return (
       <section className="estimate-panel" aria-label="Query cost">
-        <p className="muted">Pick a collection to see what reading it costs.</p>
+        <p className="muted">Give the bar a partition-key value (a Query) or choose Scan to see what reading costs.</p>
       </section>
     );
   }

@@ -609,6 +609,16 @@ export function TableScreen({
               query={model.ranInput ?? model.queryInput}
               lastPage={model.ranInput !== null ? (queryPages.at(-1) ?? null) : null}
               hotLoad={hotLoad}
+              scan={
+                model.request?.operation === "Scan"
+                  ? {
+                      table: model.request.tableName,
+                      index: model.request.indexName ?? null,
+                      consistentRead: model.request.consistentRead ?? false,
+                      filtered: !!model.built?.request.filterExpression,
+                    }
+                  : null
+              }
             />
           </section>
         );
