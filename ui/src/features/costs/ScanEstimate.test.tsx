@@ -30,7 +30,7 @@ function fake(): Partial<Commands> {
       data: { tableBytes: 988741, itemCount: 10710, pages: 1, readUnits: 121, explanation: "A full eventually consistent scan reads 988,741 bytes." },
     })),
     estimateQuery: vi.fn(),
-    defaultPrices: vi.fn(async () => ({ status: "error" as const, error: { code: "INTERNAL" as const, message: "not in this test", exception: null } })),
+    defaultPrices: vi.fn(async () => []),
     monthlyCost: vi.fn(async () => ({ status: "error" as const, error: { code: "INTERNAL" as const, message: "not in this test", exception: null } })),
     hotPartitions: vi.fn(async () => ({ status: "error" as const, error: { code: "INTERNAL" as const, message: "not in this test", exception: null } })),
   };

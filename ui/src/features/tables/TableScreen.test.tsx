@@ -57,6 +57,20 @@ const pageOf = async (_profile: string, input: QueryInput) => {
 function source(overrides: Partial<Commands> = {}) {
   return {
     describeTable: vi.fn(async () => ({ status: "ok" as const, data: telemetry })),
+    // The partition-key field's completion of a typed start: the two collections.
+    collectionsFrom: vi.fn(async (_p: string, table: string, index: string | null) => ({
+      status: "ok" as const,
+      data: {
+        table,
+        index,
+        offset: 0,
+        total: 2,
+        collections: [
+          { partitionValue: { S: "VEH#V-1007" }, itemCount: 31, sizeBytes: 10_000, limitedSizeBytes: null },
+          { partitionValue: { S: "VEH#V-7741" }, itemCount: 1441, sizeBytes: 140_000, limitedSizeBytes: null },
+        ],
+      },
+    })),
     collectionStats: vi.fn(async () => ({
       status: "ok" as const,
       data: {
@@ -300,6 +314,23 @@ describe("TableScreen", () => {
     // Another connection's renewal reads nothing here.
     act(() => credentialsRenewed("another"));
     expect(fake.describeTable).toHaveBeenCalledTimes(2);
+  });
+
+  it("says the statistics could not be read, and reads them again when asked", async () => {
+    const fake = source();
+    const stats = vi.mocked(fake.collectionStats);
+    const ok = stats.getMockImplementation()!;
+    stats.mockImplementationOnce(async () => ({
+      status: "error" as const,
+      error: { code: "INTERNAL" as const, message: "database is locked", exception: null },
+    }));
+    renderScreen(fake);
+    const error = await screen.findByTestId("stats-error");
+    expect(error.textContent).toContain("The collection statistics could not be read: database is locked");
+    stats.mockImplementation(ok);
+    fireEvent.click(within(error).getByRole("button", { name: "Try again" }));
+    await waitFor(() => expect(screen.queryByTestId("stats-error")).toBeNull());
+    expect(fake.collectionStats).toHaveBeenCalledTimes(2);
   });
 
   it("copies the selected item as DynamoDB JSON with Mod+C, and from the editor as code", async () => {

@@ -119,7 +119,7 @@ export function TableScreen({
   // An MFA code or sign-in given in the app-wide prompt: the table and its boxes are read again.
   const renewed = useCredentialsRenewed(profile.id);
   const source = useCommands();
-  const { table, stats, setStats, setDescription } = useTable(profile.id, tableName, renewed);
+  const { table, stats, setStats, setDescription, retry } = useTable(profile.id, tableName, renewed);
   const [view, setView] = useState<ViewId>("collections");
   const [showMap, setShowMap] = useState(false);
   const [reveal, setReveal] = useState<{ value: AttributeValue; n: number; focus?: boolean } | null>(null);
@@ -280,8 +280,11 @@ export function TableScreen({
   if (table.status === "loading") return <p className="muted">Loading {tableName}…</p>;
   if (table.status === "error") {
     return (
-      <p className="status-error" role="alert">
-        {errorTitle(table.error.code)}: {table.error.message}
+      <p className="status-error" role="alert" data-testid="table-error">
+        {errorTitle(table.error.code)}: {table.error.message}{" "}
+        <button type="button" onClick={retry}>
+          Try again
+        </button>
       </p>
     );
   }
@@ -417,7 +420,14 @@ export function TableScreen({
   const statsPanel = (
     <>
       {stats.status === "loading" && <p className="muted">Reading the collection statistics…</p>}
-      {stats.status === "error" && !(stats.error.code === "NOT_FOUND" && paid) && <p className="muted">{stats.error.message}</p>}
+      {stats.status === "error" && !(stats.error.code === "NOT_FOUND" && paid) && (
+        <p className="status-error" role="alert" data-testid="stats-error">
+          The collection statistics could not be read: {stats.error.message}{" "}
+          <button type="button" onClick={retry}>
+            Try again
+          </button>
+        </p>
+      )}
       {stats.status === "ok" && (
         <div className="collections-toolbar">
           <button type="button" aria-pressed={showMap} onClick={() => setShowMap(!showMap)} data-testid="toggle-map">

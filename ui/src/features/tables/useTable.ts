@@ -7,9 +7,13 @@ import type { CollectionStats, TableDescription } from "../../ipc/bindings.gen";
 import { unwrap, type Loadable, type UiError } from "../../ipc/result";
 import { useCommands } from "../../ipc/CommandsContext";
 
-/** `reload`: a new value reads both again (the connection works again after asking its user). */
+/**
+ * `reload`: a new value reads both again (the connection works again after asking its user);
+ * `retry()` reads them again when the user asks (after an error).
+ */
 export function useTable(profileId: string, tableName: string, reload = 0) {
   const source = useCommands();
+  const [tries, setTries] = useState(0);
   const [table, setTable] = useState<Loadable<TableDescription, UiError>>({ status: "loading" });
   const [stats, setStats] = useState<Loadable<CollectionStats, UiError>>({ status: "loading" });
 
@@ -22,9 +26,10 @@ export function useTable(profileId: string, tableName: string, reload = 0) {
     return () => {
       cancelled = true;
     };
-  }, [profileId, tableName, source, reload]);
+  }, [profileId, tableName, source, reload, tries]);
 
   /** What a change returned (a fresh DescribeTable) replaces the description. */
   const setDescription = (description: TableDescription) => setTable({ status: "ok", data: description });
-  return { table, stats, setStats, setDescription };
+  const retry = () => setTries((n) => n + 1);
+  return { table, stats, setStats, setDescription, retry };
 }
