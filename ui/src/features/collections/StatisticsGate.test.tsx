@@ -63,6 +63,34 @@ describe("StatisticsGate", () => {
     expect(state.textContent).toContain("VEH#V-017");
   });
 
+  it("while it scans, shows the items read and the RCU spent against the budget, and Cancel stops it", async () => {
+    const partial = stats({ complete: false, itemsRead: 25, capacityUnits: 3.5, expectedItems: 400, openCollection: { S: "VEH#V-017" } });
+    const fake = source(null, partial);
+    // A scan that reports its progress, then waits until it is cancelled.
+    let finish: () => void = () => {};
+    const gather = vi.mocked(fake.gatherStatistics);
+    gather.mockImplementation(async (_p: string, _id: string, _request: unknown, channel: Channel<ScanTotals>) => {
+      (channel as unknown as { send: (t: ScanTotals) => void }).send({ pages: 2, items: 100, scanned: 100, bytes: 100_000, capacityUnits: 12.5, expectedItems: 400 });
+      await new Promise<void>((resolve) => (finish = resolve));
+      return { status: "ok" as const, data: partial };
+    });
+    vi.mocked(fake.cancelOperation).mockImplementation(async () => {
+      finish();
+      return true;
+    });
+    renderWithCommands(<StatisticsGate profileId="p1" table="Fleet" index={null} onGathered={vi.fn()} makeChannel={testChannel} />, fake);
+    await waitFor(() => expect((screen.getByTestId("statistics-budget") as HTMLInputElement).value).toBe("50"));
+    fireEvent.click(screen.getByTestId("statistics-start"));
+    const progress = await screen.findByTestId("statistics-progress");
+    expect(progress.textContent).toBe("100 items read · 12.5 RCU so far of 50");
+    expect((progress.querySelector("progress") as HTMLProgressElement).value).toBeCloseTo(0.25);
+    const id = gather.mock.calls[0]![1];
+    fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+    expect(fake.cancelOperation).toHaveBeenCalledWith(id);
+    await waitFor(() => expect(screen.queryByTestId("statistics-progress")).toBeNull());
+    expect((await screen.findByTestId("statistics-state")).textContent).toContain("Partial statistics.");
+  });
+
   it("continues a partial scan of an index from where it stopped", async () => {
     const partial = { ...stats({ complete: false, itemsRead: 25, capacityUnits: 3.5, expectedItems: 400, openCollection: null }), index: "ByDepot" };
     const whole = { ...stats({ complete: true, itemsRead: 400, capacityUnits: 52, expectedItems: 400, openCollection: null }), index: "ByDepot" };
