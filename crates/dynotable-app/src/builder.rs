@@ -264,6 +264,7 @@ impl App {
         profile_id: &str,
         table: Option<&str>,
     ) -> Result<Vec<SavedExpression>, CommandError> {
+        self.adopt_saved_queries(profile_id, table).await?;
         self.list_named(Shelf::Expressions, profile_id, table)
             .await?
             .into_iter()

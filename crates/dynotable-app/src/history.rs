@@ -10,7 +10,9 @@ use dynotable_types::AttributeValue;
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
 
+use crate::builder::SavedBuilderContent;
 use crate::dto::QueryInput;
+use crate::requests;
 use crate::saved::{Shelf, now};
 use crate::{App, CommandError, ErrorCode};
 
@@ -29,17 +31,6 @@ pub struct HistoryEntry {
     pub item_count: u32,
     #[specta(type = specta_typescript::Number)]
     pub capacity_units: f64,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
-pub struct SavedQuery {
-    pub id: String,
-    pub table: String,
-    pub name: String,
-    pub request: QueryInput,
-    #[specta(type = specta_typescript::Number)]
-    pub saved_at: f64,
 }
 
 /// What ran, in the form it can be run again in.
@@ -221,49 +212,63 @@ impl App {
             .collect()
     }
 
-    /// Saves `request` under `name` for its table (replacing a saved query of that name).
-    pub async fn save_query(
+    /// Moves the queries an older version saved (the collection view's shape, `saved_queries`)
+    /// among the saved requests of their table, in the query bar's shape, under the same name
+    /// (" (saved query)" added where a saved request has it): the app keeps one list of saved
+    /// requests. A query whose table cannot be described now (gone, or its connection offline)
+    /// stays, and moves at a later listing.
+    pub(crate) async fn adopt_saved_queries(
+        &self,
+        profile_id: &str,
+        table: Option<&str>,
+    ) -> Result<(), CommandError> {
+        let old = self.list_named(Shelf::Queries, profile_id, table).await?;
+        if old.is_empty() {
+            return Ok(());
+        }
+        let taken: std::collections::HashSet<(String, String)> = self
+            .list_named(Shelf::Expressions, profile_id, table)
+            .await?
+            .into_iter()
+            .map(|row| (row.table, row.name))
+            .collect();
+        for row in old {
+            let input = request_of(&row.content)?;
+            let Ok(keys) = self
+                .key_schema_of(profile_id, &input.table, input.index.as_deref())
+                .await
+            else {
+                continue;
+            };
+            let Ok(request) = requests::query_request(&input, &keys) else {
+                continue;
+            };
+            let name = if taken.contains(&(row.table.clone(), row.name.clone())) {
+                format!("{} (saved query)", row.name)
+            } else {
+                row.name.clone()
+            };
+            let content =
+                serde_json::to_string(&SavedBuilderContent::Request { request }).map_err(storage)?;
+            self.save_named(Shelf::Expressions, profile_id, &row.table, &name, content)
+                .await?;
+            self.delete_named(Shelf::Queries, &row.id).await?;
+        }
+        Ok(())
+    }
+
+    /// Saves a query the way an older version did, for the tests of its adoption.
+    #[cfg(test)]
+    pub(crate) async fn save_query_as_before(
         &self,
         profile_id: &str,
         name: &str,
         request: QueryInput,
-    ) -> Result<SavedQuery, CommandError> {
+    ) -> Result<(), CommandError> {
         let content = serde_json::to_string(&request).map_err(storage)?;
-        let row = self
-            .save_named(Shelf::Queries, profile_id, &request.table, name, content)
+        self.save_named(Shelf::Queries, profile_id, &request.table, name, content)
             .await?;
-        Ok(SavedQuery {
-            id: row.id,
-            table: row.table,
-            name: row.name,
-            request,
-            saved_at: row.saved_at,
-        })
-    }
-
-    /// The saved queries of a connection (of one table, if given), by name.
-    pub async fn saved_queries(
-        &self,
-        profile_id: &str,
-        table: Option<&str>,
-    ) -> Result<Vec<SavedQuery>, CommandError> {
-        self.list_named(Shelf::Queries, profile_id, table)
-            .await?
-            .into_iter()
-            .map(|row| {
-                Ok(SavedQuery {
-                    request: request_of(&row.content)?,
-                    id: row.id,
-                    table: row.table,
-                    name: row.name,
-                    saved_at: row.saved_at,
-                })
-            })
-            .collect()
-    }
-
-    pub async fn delete_saved_query(&self, id: &str) -> Result<(), CommandError> {
-        self.delete_named(Shelf::Queries, id).await
+        Ok(())
     }
 
     /// Forgets a deleted connection's history and saved queries.
@@ -275,5 +280,90 @@ impl App {
             .await
             .map_err(storage)?;
         self.forget_named(Shelf::Queries, profile_id).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::builder::SavedBuilderContent;
+    use crate::profiles::EMBEDDED_ID;
+    use crate::secrets::MemoryStore;
+
+    fn query(table: &str, vehicle: &str) -> QueryInput {
+        QueryInput {
+            more_partition_values: Vec::new(),
+            sort_equal_values: Vec::new(),
+            table: table.into(),
+            index: None,
+            partition_value: crate::dto::AttributeValue::S(vehicle.into()),
+            sort_condition: None,
+            scan_index_forward: false,
+            limit: Some(5),
+            consistent_read: false,
+            projection: None,
+            filter: None,
+            filter_names: None,
+            filter_values: None,
+            exclusive_start_key: None,
+        }
+    }
+
+    /// The queries an older version saved join the saved requests of their table, in the bar's
+    /// shape, once, and keep their names (a name a request has gets " (saved query)").
+    #[tokio::test]
+    async fn queries_saved_by_an_older_version_become_saved_requests_of_their_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));
+        app.save_query_as_before(EMBEDDED_ID, "Hot vehicle", query("Telemetry", "VEH#V-7741"))
+            .await
+            .unwrap();
+        app.save_query_as_before(EMBEDDED_ID, "Window", query("Telemetry", "VEH#V-1007"))
+            .await
+            .unwrap();
+        let mut window = app
+            .saved_expressions(EMBEDDED_ID, Some("Telemetry"))
+            .await
+            .unwrap();
+        let mut names: Vec<&str> = window.iter().map(|s| s.name.as_str()).collect();
+        names.sort_unstable();
+        assert_eq!(names, ["Hot vehicle", "Window"]);
+        // A saved request named as one of the old queries: that query moves with a suffix.
+        app.save_query_as_before(EMBEDDED_ID, "Window", query("Telemetry", "VEH#V-1007"))
+            .await
+            .unwrap();
+        window = app
+            .saved_expressions(EMBEDDED_ID, Some("Telemetry"))
+            .await
+            .unwrap();
+        names = window.iter().map(|s| s.name.as_str()).collect();
+        names.sort_unstable();
+        assert_eq!(names, ["Hot vehicle", "Window", "Window (saved query)"]);
+        let hot = window.iter().find(|s| s.name == "Hot vehicle").unwrap();
+        let SavedBuilderContent::Request { request } = &hot.content else {
+            panic!("a request: {:?}", hot.content);
+        };
+        let generated = request.generate().unwrap();
+        assert_eq!(
+            generated.key_condition_expression.as_deref(),
+            Some("vehicleId = :vehicleId")
+        );
+        assert_eq!(generated.limit, Some(5));
+        // Moved, not copied: the old shelf is empty, and listing again adds nothing.
+        assert!(
+            app.list_named(Shelf::Queries, EMBEDDED_ID, None)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        assert_eq!(
+            app.saved_expressions(EMBEDDED_ID, Some("Telemetry"))
+                .await
+                .unwrap()
+                .len(),
+            3
+        );
     }
 }

@@ -26,7 +26,7 @@ use dynotable_app::dto::{
     AppInfo, AttributeValue, CollectionRange, CollectionStats, DemoReset, Item, ItemRead, NewTable,
     QueryInput, QueryPage, TableDescription, TableList, TableTag,
 };
-use dynotable_app::history::{HistoryEntry, SavedQuery};
+use dynotable_app::history::HistoryEntry;
 use dynotable_app::new_table::NewTableCheck;
 use dynotable_app::profiles::{Profile, ProfileInput};
 use dynotable_app::scans::{ScanInput, ScanSummary, ScanTotals, ScanUpdate};
@@ -367,35 +367,6 @@ pub async fn query_history(
     table: Option<String>,
 ) -> Result<Vec<HistoryEntry>, CommandError> {
     app.query_history(&profile_id, table.as_deref()).await
-}
-
-/// Saves a query under a name for its table.
-#[tauri::command]
-#[specta::specta]
-pub async fn save_query(
-    app: tauri::State<'_, App>,
-    profile_id: String,
-    name: String,
-    request: QueryInput,
-) -> Result<SavedQuery, CommandError> {
-    app.save_query(&profile_id, &name, request).await
-}
-
-/// The saved queries of a connection (of one table, if given).
-#[tauri::command]
-#[specta::specta]
-pub async fn saved_queries(
-    app: tauri::State<'_, App>,
-    profile_id: String,
-    table: Option<String>,
-) -> Result<Vec<SavedQuery>, CommandError> {
-    app.saved_queries(&profile_id, table.as_deref()).await
-}
-
-#[tauri::command]
-#[specta::specta]
-pub async fn delete_saved_query(app: tauri::State<'_, App>, id: String) -> Result<(), CommandError> {
-    app.delete_saved_query(&id).await
 }
 
 /// What a statistics scan of `table` (or of its index `index`) will cost, for the user to

@@ -98,11 +98,6 @@ export const commands = {
 	bulkUndo: (profileId: string, table: string, id: string, onProgress: Channel<BulkProgress>) => typedError<BulkReport, CommandError>(__TAURI_INVOKE("bulk_undo", { profileId, table, id, onProgress })),
 	/**  The queries run on a connection (on one table, if given), newest first. */
 	queryHistory: (profileId: string, table: string | null) => typedError<HistoryEntry[], CommandError>(__TAURI_INVOKE("query_history", { profileId, table })),
-	/**  Saves a query under a name for its table. */
-	saveQuery: (profileId: string, name: string, request: QueryInput) => typedError<SavedQuery, CommandError>(__TAURI_INVOKE("save_query", { profileId, name, request })),
-	/**  The saved queries of a connection (of one table, if given). */
-	savedQueries: (profileId: string, table: string | null) => typedError<SavedQuery[], CommandError>(__TAURI_INVOKE("saved_queries", { profileId, table })),
-	deleteSavedQuery: (id: string) => typedError<null, CommandError>(__TAURI_INVOKE("delete_saved_query", { id })),
 	/**
 	 *  What a statistics scan of `table` (or of its index `index`) will cost, for the user to
 	 *  confirm first.
@@ -1703,14 +1698,6 @@ export type SavedExpression = {
 	name: string,
 	content: SavedBuilderContent,
 	/**  Seconds since the Unix epoch. */
-	savedAt: number,
-};
-
-export type SavedQuery = {
-	id: string,
-	table: string,
-	name: string,
-	request: QueryInput,
 	savedAt: number,
 };
 

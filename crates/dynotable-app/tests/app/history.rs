@@ -2,11 +2,11 @@
 
 use std::sync::Arc;
 
+use dynotable_app::App;
 use dynotable_app::dto::{AttributeValue, QueryInput};
 use dynotable_app::history::{HISTORY_LIMIT, HistoryEntry, HistoryRequest};
 use dynotable_app::profiles::EMBEDDED_ID;
 use dynotable_app::secrets::MemoryStore;
-use dynotable_app::{App, ErrorCode};
 
 fn query(table: &str, vehicle: &str) -> QueryInput {
     QueryInput {
@@ -124,42 +124,4 @@ async fn history_keeps_the_newest_entries_only() {
     }
     let history = app.query_history(EMBEDDED_ID, None).await.unwrap();
     assert_eq!(history.len() as i64, HISTORY_LIMIT);
-}
-
-#[tokio::test]
-async fn saved_queries_are_kept_by_name_per_table_and_can_be_replaced_and_deleted() {
-    let dir = tempfile::tempdir().unwrap();
-    let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));
-    let saved = app
-        .save_query(EMBEDDED_ID, "Hot vehicle", query("Telemetry", "VEH#V-7741"))
-        .await
-        .unwrap();
-    let replaced = app
-        .save_query(EMBEDDED_ID, " Hot vehicle ", query("Telemetry", "VEH#V-1007"))
-        .await
-        .unwrap();
-    assert_eq!(replaced.id, saved.id, "same name on the same table replaces");
-    app.save_query(EMBEDDED_ID, "Hot vehicle", query("Pets", "Dog"))
-        .await
-        .unwrap();
-
-    let telemetry = app.saved_queries(EMBEDDED_ID, Some("Telemetry")).await.unwrap();
-    assert_eq!(telemetry.len(), 1);
-    assert_eq!(
-        telemetry[0].request.partition_value,
-        AttributeValue::S("VEH#V-1007".into())
-    );
-    assert_eq!(app.saved_queries(EMBEDDED_ID, None).await.unwrap().len(), 2);
-
-    app.delete_saved_query(&saved.id).await.unwrap();
-    assert_eq!(
-        app.saved_queries(EMBEDDED_ID, Some("Telemetry")).await.unwrap(),
-        []
-    );
-
-    let err = app
-        .save_query(EMBEDDED_ID, "  ", query("Pets", "Dog"))
-        .await
-        .unwrap_err();
-    assert_eq!(err.code, ErrorCode::Validation);
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { cleanup, fireEvent, screen, within } from "@testing-library/react";
 import { describeQuery, QueryHistory } from "./QueryHistory";
 import type { QueryInput, ReadRequest } from "../../ipc/bindings.gen";
 import type { Commands } from "../../ipc/CommandsContext";
@@ -36,7 +36,6 @@ const builderScan: ReadRequest = {
 };
 
 function source(): Partial<Commands> {
-  let saved: { id: string; table: string; name: string; request: QueryInput; savedAt: number }[] = [];
   return {
     queryHistory: vi.fn(async () => ({
       status: "ok" as const,
@@ -52,16 +51,6 @@ function source(): Partial<Commands> {
         },
       ],
     })),
-    savedQueries: vi.fn(async () => ({ status: "ok" as const, data: saved })),
-    saveQuery: vi.fn(async (_p: string, name: string, request: QueryInput) => {
-      const entry = { id: "s1", table: "Telemetry", name, request, savedAt: 1 };
-      saved = [entry];
-      return { status: "ok" as const, data: entry };
-    }),
-    deleteSavedQuery: vi.fn(async () => {
-      saved = [];
-      return { status: "ok" as const, data: null };
-    }),
   };
 }
 
@@ -74,7 +63,7 @@ describe("QueryHistory", () => {
     const onRun = vi.fn();
     const onLoad = vi.fn();
     const fake = source();
-    renderWithCommands(<QueryHistory profileId="embedded" table="Telemetry" current={null} refresh={0} onRun={onRun} onLoad={onLoad} />, fake);
+    renderWithCommands(<QueryHistory profileId="embedded" table="Telemetry" refresh={0} onRun={onRun} onLoad={onLoad} />, fake);
     const recent = await screen.findByRole("list", { name: "Recent queries" });
     const entries = within(recent)
       .getAllByRole("listitem")
@@ -90,26 +79,5 @@ describe("QueryHistory", () => {
     fireEvent.click(builder!);
     expect(onLoad).toHaveBeenCalledWith(builderScan);
     expect(fake.queryHistory).toHaveBeenCalledWith("embedded", "Telemetry");
-  });
-
-  it("saves the current query under a name, without its page position, and deletes it", async () => {
-    const fake = source();
-    renderWithCommands(
-      <QueryHistory
-        profileId="embedded"
-        table="Telemetry"
-        current={{ ...window, exclusiveStartKey: { vehicleId: { S: "x" } } }}
-        refresh={0}
-        onRun={vi.fn()}
-      />,
-      fake,
-    );
-    fireEvent.change(screen.getByLabelText("Save the current query as"), { target: { value: "Morning window" } });
-    fireEvent.click(screen.getByRole("button", { name: "Save" }));
-    const saved = await screen.findByRole("list", { name: "Saved queries" });
-    expect(saved.textContent).toContain("Morning window");
-    expect(fake.saveQuery).toHaveBeenCalledWith("embedded", "Morning window", window);
-    fireEvent.click(within(saved).getByRole("button", { name: "Delete saved query Morning window" }));
-    await waitFor(() => expect(screen.getByText("No saved queries on this table.")).toBeTruthy());
   });
 });

@@ -657,12 +657,11 @@ export function TableScreen({
                 }}
               />
             </section>
-            <section className="table-section" data-testid="section-history" aria-label="History and saved queries">
-              <h3>History and saved queries</h3>
+            <section className="table-section" data-testid="section-history" aria-label="History">
+              <h3>History</h3>
               <QueryHistory
                 profileId={profile.id}
                 table={tableName}
-                current={model.queryInput}
                 refresh={`${recentRefresh}`}
                 onRun={(input) => {
                   runInput(input);

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import type { HistoryEntry, QueryInput, ReadRequest, SavedQuery } from "../../ipc/bindings.gen";
+import type { HistoryEntry, QueryInput, ReadRequest } from "../../ipc/bindings.gen";
 import { useCommands } from "../../ipc/CommandsContext";
 import { unwrap, type UiError } from "../../ipc/result";
 import { describeQuery } from "./queryLine";
@@ -9,17 +9,17 @@ export type Entry = Omit<HistoryEntry, "request"> &
   ({ kind: "collection"; request: QueryInput; line: string } | { kind: "builder"; request: ReadRequest; line: string });
 
 /**
- * The table's query history (each entry in one line) and its saved queries, read when the view
- * opens and again when `refresh` changes or `load` is called; `error` is the first read's failure.
+ * The table's query history, each entry in one line, read when the view opens and again when
+ * `refresh` changes; `error` is the read's failure. (What is saved by name is the bar's saved
+ * requests, `useSavedExpressions`.)
  */
 export function useQueryHistory(profileId: string, table: string, refresh: string | number) {
   const source = useCommands();
   const [history, setHistory] = useState<Entry[]>([]);
-  const [saved, setSaved] = useState<SavedQuery[]>([]);
   const [error, setError] = useState<UiError | null>(null);
 
   const load = useCallback(async () => {
-    const [h, s] = await Promise.all([unwrap(source.queryHistory(profileId, table)), unwrap(source.savedQueries(profileId, table))]);
+    const h = await unwrap(source.queryHistory(profileId, table));
     if (h.status === "ok") {
       setHistory(
         h.data.map((entry): Entry => {
@@ -30,14 +30,12 @@ export function useQueryHistory(profileId: string, table: string, refresh: strin
         }),
       );
     }
-    if (s.status === "ok") setSaved(s.data);
-    const failed = h.status === "error" ? h.error : s.status === "error" ? s.error : null;
-    setError(failed);
+    setError(h.status === "error" ? h.error : null);
   }, [profileId, table, source]);
 
   useEffect(() => {
     void load();
   }, [load, refresh]);
 
-  return { history, saved, error, setError, load };
+  return { history, error };
 }
