@@ -436,6 +436,9 @@ impl Engine {
     /// [`Engine::call`] for a request signed for `region`: the ARNs of its answer carry that
     /// region and the engine's account (`identity`).
     pub async fn call_in(&self, region: &str, operation: &str, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+        // Counted while it runs: a write waits for SQLite's thread by spinning only while it is
+        // the one call in flight (`write_tx::spin`).
+        let _call = self.inner.writer.call_started();
         if self.inner.simulations.enforce_capacity() {
             let dispatch = async |body: &[u8]| dispatch::call(self, operation, body).await;
             let throttled = self

@@ -80,6 +80,8 @@ pub(crate) struct SharedWriter {
     committed: Arc<Notify>,
     /// The most requests one group takes ([`MAX_GROUP`] or [`MEMORY_MAX_GROUP`]).
     max_group: usize,
+    /// Engine calls in flight ([`SharedWriter::call_started`]).
+    calls: AtomicUsize,
 }
 
 impl SharedWriter {
@@ -90,6 +92,7 @@ impl SharedWriter {
             commits: AtomicU64::new(0),
             committed,
             max_group,
+            calls: AtomicUsize::new(0),
         }
     }
 
@@ -174,6 +177,18 @@ impl SharedWriter {
         self.committed.notify_one();
     }
 
+    /// Counts an engine call (a request) as in flight until the returned guard is dropped.
+    pub fn call_started(&self) -> CallInFlight<'_> {
+        self.calls.fetch_add(1, Ordering::Relaxed);
+        CallInFlight(&self.calls)
+    }
+
+    /// Whether the caller's is the only engine call in flight and no writer is queued: nothing
+    /// else in the engine wants a CPU (`write_tx::spin`).
+    pub fn alone(&self) -> bool {
+        self.calls.load(Ordering::Relaxed) <= 1 && !self.others_waiting()
+    }
+
     /// Whether another writer is queued for the lock.
     pub fn others_waiting(&self) -> bool {
         self.waiting.load(Ordering::SeqCst) > 0
@@ -198,6 +213,15 @@ impl SharedWriter {
     /// The writer itself, when no one else holds the lock (the engine closing).
     pub fn into_inner(self) -> Option<Writer> {
         Arc::try_unwrap(self.lock).ok().map(Mutex::into_inner)
+    }
+}
+
+/// An engine call in flight, counted until dropped ([`SharedWriter::call_started`]).
+pub(crate) struct CallInFlight<'a>(&'a AtomicUsize);
+
+impl Drop for CallInFlight<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
