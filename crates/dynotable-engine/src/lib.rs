@@ -197,7 +197,7 @@ impl Engine {
             // bench/README.md "In-memory databases: each COMMIT walks the whole database"), so
             // inserts slowed down as the data grew (83k to 17k rows/s over 400k rows). A `memdb`
             // database is a buffer in memory read and written like a file, behind an ordinary,
-            // bounded page cache (the writer's 8 MiB below): the walk stays that small.
+            // bounded page cache (the writer's 2 MiB below): the walk stays that small.
             // - The name starting with `/` shares the buffer between this engine's connections;
             //   it is unique in the process, so each engine's database stays private.
             // - `cache=shared`: the connections share one page cache, and readers keep the
@@ -227,9 +227,18 @@ impl Engine {
         // load"), so the cost of every such commit grows with the cache. With 64 MiB that walk
         // was ~15 % of a c=1 load's CPU; the pages an 8 MiB cache misses are read back from the
         // OS's cache for less ("Checkpoints, third round").
+        // In memory it is smaller still, 2 MiB (shared with the readers: `cache=shared`): a page
+        // it misses is a copy from the `memdb` buffer, and the walk after a split, ~30 µs a
+        // batch of 25 new items with 8 MiB, cost more than the copies it saved. A memory-mode
+        // load ran ~5-10 % faster at concurrency 1 and 16 with 2 MiB than with 8 (1 MiB alike,
+        // 16 MiB slower; bench/README.md, session 2026-12-08).
+        let writer_cache_kib = match options.location {
+            Location::InMemory => 2048,
+            Location::File(_) => 8192,
+        };
         let mut writer = connect
             .clone()
-            .pragma("cache_size", "-8192")
+            .pragma("cache_size", format!("-{writer_cache_kib}"))
             .statement_cache_capacity(256)
             .connect()
             .await
