@@ -82,6 +82,9 @@ pub(crate) struct SharedWriter {
     max_group: usize,
     /// Engine calls in flight ([`SharedWriter::call_started`]).
     calls: AtomicUsize,
+    /// No spin for a query's result before this instant (`write_tx::spin`): a spin that found
+    /// its CPU wanted by another thread holds the others off for a while.
+    spin_back_off: std::sync::Mutex<Option<std::time::Instant>>,
 }
 
 impl SharedWriter {
@@ -93,6 +96,7 @@ impl SharedWriter {
             committed,
             max_group,
             calls: AtomicUsize::new(0),
+            spin_back_off: std::sync::Mutex::new(None),
         }
     }
 
@@ -187,6 +191,19 @@ impl SharedWriter {
     /// else in the engine wants a CPU (`write_tx::spin`).
     pub fn alone(&self) -> bool {
         self.calls.load(Ordering::Relaxed) <= 1 && !self.others_waiting()
+    }
+
+    /// Whether a spin for a query's result may start now (`write_tx::spin`).
+    pub fn may_spin(&self) -> bool {
+        let back_off = self.spin_back_off.lock().map_or(None, |until| *until);
+        back_off.is_none_or(|until| std::time::Instant::now() >= until)
+    }
+
+    /// No spin starts for `span` from now: a spin found the machine busy.
+    pub fn hold_spins_off(&self, span: std::time::Duration) {
+        if let Ok(mut until) = self.spin_back_off.lock() {
+            *until = Some(std::time::Instant::now() + span);
+        }
     }
 
     /// Whether another writer is queued for the lock.

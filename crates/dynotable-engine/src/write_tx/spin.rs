@@ -20,7 +20,8 @@
 //! It is bounded like the server's busy-poll after an answer (`dynotable-server`'s
 //! `busy_poll`): it stops, and the task waits as usual, as soon as another call starts or a
 //! writer queues, after [`MAX_SPIN`], or when a yield took longer than [`CONTENDED_GAP`] (another
-//! thread wanted the CPU for a whole time slice: the machine is busy). It blocks its runtime
+//! thread wanted the CPU for a whole time slice: the machine is busy; then no spin starts for
+//! [`CONTENDED_BACK_OFF`]). It blocks its runtime
 //! thread meanwhile, which is why it needs the engine otherwise idle, and a runtime with other
 //! threads (a current-thread runtime never spins).
 
@@ -40,13 +41,17 @@ const MAX_SPIN: Duration = Duration::from_millis(2);
 /// scheduler's are 0.75 ms or more): the machine is busy, and the spin stops.
 const CONTENDED_GAP: Duration = Duration::from_micros(250);
 
+/// How long no spin starts after one found the machine busy: on a busy machine a spinning
+/// thread takes a CPU from the others without being first in line for its result anyway.
+const CONTENDED_BACK_OFF: Duration = Duration::from_secs(1);
+
 /// Awaits `sent`, a query handed to SQLite's thread, spinning while `shared` says this is the
 /// engine's only work (module documentation).
 pub(crate) async fn spin_while_alone<F: Future>(sent: F, shared: &SharedWriter) -> F::Output {
     let multi_threaded =
         Handle::try_current().is_ok_and(|runtime| runtime.runtime_flavor() == RuntimeFlavor::MultiThread);
     let mut sent = std::pin::pin!(sent);
-    let mut spinning = multi_threaded;
+    let mut spinning = multi_threaded && shared.may_spin();
     let start = Instant::now();
     std::future::poll_fn(|cx| {
         loop {
@@ -63,6 +68,7 @@ pub(crate) async fn spin_while_alone<F: Future>(sent: F, shared: &SharedWriter) 
             if before.elapsed() > CONTENDED_GAP {
                 // Polled once more below, then waited for as usual.
                 spinning = false;
+                shared.hold_spins_off(CONTENDED_BACK_OFF);
             }
         }
     })
@@ -119,6 +125,17 @@ mod tests {
         let shared = shared().await;
         let _call = shared.call_started();
         assert_eq!(spin_while_alone(sent_later(), &shared).await, Ok(7));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn held_off_it_waits_as_usual_until_the_back_off_has_passed() {
+        let shared = shared().await;
+        let _call = shared.call_started();
+        shared.hold_spins_off(std::time::Duration::from_secs(3600));
+        assert!(!shared.may_spin());
+        assert_eq!(spin_while_alone(sent_later(), &shared).await, Ok(7));
+        shared.hold_spins_off(std::time::Duration::ZERO);
+        assert!(shared.may_spin());
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
