@@ -356,14 +356,16 @@ impl Engine {
             Location::InMemory => writer::MEMORY_MAX_GROUP,
         };
         let options_lag = options.eventual_lag;
+        let shared_writer =
+            writer::SharedWriter::new(writer::Writer::new(writer, items.clone()), commits, max_group);
+        let shared_writer = match options.location {
+            Location::InMemory => shared_writer.spinning_for_results(),
+            Location::File(_) => shared_writer,
+        };
         let engine = Engine {
             inner: Arc::new(Inner {
                 options,
-                writer: Arc::new(writer::SharedWriter::new(
-                    writer::Writer::new(writer, items.clone()),
-                    commits,
-                    max_group,
-                )),
+                writer: Arc::new(shared_writer),
                 readers,
                 items,
                 catalog: RwLock::new(catalog),
