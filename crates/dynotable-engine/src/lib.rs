@@ -229,9 +229,9 @@ impl Engine {
         // OS's cache for less ("Checkpoints, third round").
         // In memory it is smaller still, 2 MiB (shared with the readers: `cache=shared`): a page
         // it misses is a copy from the `memdb` buffer, and the walk after a split, ~30 µs a
-        // batch of 25 new items with 8 MiB, cost more than the copies it saved. A memory-mode
-        // load ran ~5-10 % faster at concurrency 1 and 16 with 2 MiB than with 8 (1 MiB alike,
-        // 16 MiB slower; bench/README.md, session 2026-12-08).
+        // batch of 25 new items with 8 MiB, cost more than the copies it saved. With 2 MiB
+        // SQLite's thread took ~11 % less CPU a batch in memory-mode loads at concurrency 1 and
+        // 16 (1 MiB alike, 16 MiB slower; bench/README.md, session 2026-12-08).
         let writer_cache_kib = match options.location {
             Location::InMemory => 2048,
             Location::File(_) => 8192,

@@ -106,7 +106,7 @@ impl SharedWriter {
 
     /// Lets the results of queries be waited for by spinning (`write_tx::spin`). Measured to
     /// pay in memory only: with a database file the load at concurrency 1 was no faster and its
-    /// CPU a batch ~8 % higher (bench/README.md, session 2026-12-08).
+    /// CPU a batch 2–8 % higher (bench/README.md, session 2026-12-08).
     pub fn spinning_for_results(mut self) -> SharedWriter {
         self.spin = true;
         self
