@@ -669,8 +669,8 @@ impl WriteTx {
 /// machine, the next request's JSON: `perf sched` showed the SQLite thread runnable for up to
 /// ~1 ms while the runtime thread parsed, with the other core idle (bench/README.md, session
 /// 2026-12-06). Yielding once lets it start; with a core free, the yield returns at once.
-/// Without contention the query is awaited by spinning while nothing else is in flight
-/// (`spin`), else plainly.
+/// Without contention the query is awaited plainly, or in memory by spinning while nothing else
+/// is in flight (`spin`).
 async fn step_aside_once<F: Future>(sent: F) -> F::Output {
     let mut sent = std::pin::pin!(sent);
     let mut yielded = false;
