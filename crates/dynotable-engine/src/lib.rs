@@ -197,7 +197,7 @@ impl Engine {
             // bench/README.md "In-memory databases: each COMMIT walks the whole database"), so
             // inserts slowed down as the data grew (83k to 17k rows/s over 400k rows). A `memdb`
             // database is a buffer in memory read and written like a file, behind an ordinary,
-            // bounded page cache (the writer's 8 MiB below): the walk stays that small.
+            // bounded page cache (the writer's 2 MiB below): the walk stays that small.
             // - The name starting with `/` shares the buffer between this engine's connections;
             //   it is unique in the process, so each engine's database stays private.
             // - `cache=shared`: the connections share one page cache, and readers keep the
@@ -227,9 +227,18 @@ impl Engine {
         // load"), so the cost of every such commit grows with the cache. With 64 MiB that walk
         // was ~15 % of a c=1 load's CPU; the pages an 8 MiB cache misses are read back from the
         // OS's cache for less ("Checkpoints, third round").
+        // In memory it is smaller still, 2 MiB (shared with the readers: `cache=shared`): a page
+        // it misses is a copy from the `memdb` buffer, and the walk after a split, ~30 µs a
+        // batch of 25 new items with 8 MiB, cost more than the copies it saved. With 2 MiB
+        // SQLite's thread took ~11 % less CPU a batch in memory-mode loads at concurrency 1 and
+        // 16 (1 MiB alike, 16 MiB slower; bench/README.md, session 2026-12-08).
+        let writer_cache_kib = match options.location {
+            Location::InMemory => 2048,
+            Location::File(_) => 8192,
+        };
         let mut writer = connect
             .clone()
-            .pragma("cache_size", "-8192")
+            .pragma("cache_size", format!("-{writer_cache_kib}"))
             .statement_cache_capacity(256)
             .connect()
             .await
@@ -347,14 +356,16 @@ impl Engine {
             Location::InMemory => writer::MEMORY_MAX_GROUP,
         };
         let options_lag = options.eventual_lag;
+        let shared_writer =
+            writer::SharedWriter::new(writer::Writer::new(writer, items.clone()), commits, max_group);
+        let shared_writer = match options.location {
+            Location::InMemory => shared_writer.spinning_for_results(),
+            Location::File(_) => shared_writer,
+        };
         let engine = Engine {
             inner: Arc::new(Inner {
                 options,
-                writer: Arc::new(writer::SharedWriter::new(
-                    writer::Writer::new(writer, items.clone()),
-                    commits,
-                    max_group,
-                )),
+                writer: Arc::new(shared_writer),
                 readers,
                 items,
                 catalog: RwLock::new(catalog),
@@ -436,6 +447,9 @@ impl Engine {
     /// [`Engine::call`] for a request signed for `region`: the ARNs of its answer carry that
     /// region and the engine's account (`identity`).
     pub async fn call_in(&self, region: &str, operation: &str, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+        // Counted while it runs: a write waits for SQLite's thread by spinning only while it is
+        // the one call in flight (`write_tx::spin`).
+        let _call = self.inner.writer.call_started();
         if self.inner.simulations.enforce_capacity() {
             let dispatch = async |body: &[u8]| dispatch::call(self, operation, body).await;
             let throttled = self

@@ -547,12 +547,13 @@ impl WriteTx {
             sql.push_str("COMMIT");
         }
         let contended = self.shared.others_waiting();
+        let shared = self.shared.clone();
         let writer = self.sending();
         let sent = sqlx::query_with(&sql, args).execute(&mut writer.conn);
         if contended {
             step_aside_once(sent).await?;
         } else {
-            sent.await?;
+            spin::spin_while_alone(sent, &shared).await?;
         }
         Ok(hand_off)
     }
@@ -668,7 +669,8 @@ impl WriteTx {
 /// machine, the next request's JSON: `perf sched` showed the SQLite thread runnable for up to
 /// ~1 ms while the runtime thread parsed, with the other core idle (bench/README.md, session
 /// 2026-12-06). Yielding once lets it start; with a core free, the yield returns at once.
-/// Without contention (one request at a time) the query is awaited plainly.
+/// Without contention the query is awaited plainly, or in memory by spinning while nothing else
+/// is in flight (`spin`).
 async fn step_aside_once<F: Future>(sent: F) -> F::Output {
     let mut sent = std::pin::pin!(sent);
     let mut yielded = false;
@@ -721,5 +723,6 @@ impl Drop for WriteTx {
     }
 }
 
+mod spin;
 #[cfg(test)]
 mod tests;
