@@ -4,24 +4,12 @@ import { CostPanel } from "./CostPanel";
 import { renderWithCommands } from "../../ipc/testCommands";
 import type { Commands } from "../../ipc/CommandsContext";
 import type { TableDescription } from "../../ipc/bindings.gen";
+import { telemetry } from "../builder/fixtures";
 
 afterEach(cleanup);
 
-const table: TableDescription = {
-  name: "Telemetry",
-  status: "ACTIVE",
-  keys: { partitionKey: { name: "vehicleId", type: "S" }, sortKey: { name: "recordedAt", type: "S" } },
-  attributeDefinitions: [],
-  billingMode: "PAY_PER_REQUEST",
-  provisioned: null,
-  itemCount: 10710,
-  sizeBytes: 988741,
-  indexes: [],
-  streamViewType: null,
-  ttlAttribute: null,
-  createdAt: null,
-  arn: null,
-};
+// The demo Telemetry as DescribeTable counts it (its size is what a whole Scan reads).
+const table: TableDescription = { ...telemetry, itemCount: 10710, sizeBytes: 988741, indexes: [] };
 
 function fake(): Partial<Commands> {
   return {
