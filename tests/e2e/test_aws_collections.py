@@ -21,6 +21,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from conftest import screenshot
+from test_collections_view import screenshots_light_and_dark
 from window import STARTUP, STEP, click, click_css, click_xpath, choose, content, present, text_of, type_into, wait_for
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -169,7 +170,7 @@ def test_an_aws_tables_collections_come_from_a_scan_up_to_a_budget_kept_and_cont
         ".map((h) => [h.textContent, h.scrollWidth > h.clientWidth])"
     )
     assert ["recordedAt", False] in headers and not [h for h in headers if h[1]], headers
-    screenshot(driver, "collections-aws-partial.png")
+    screenshots_light_and_dark(driver, "collections-aws-partial")
     # The status bar keeps the connection, the capacity and the version whole whatever the
     # embedded engine is doing (here it is often still loading the demo, a long message: that
     # message gives way, whole in its title).

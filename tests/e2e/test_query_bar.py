@@ -8,6 +8,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import screenshot
+from test_collections_view import screenshots_light_and_dark
 from test_app_window import choose_order_newest_first
 from test_theme import choose_theme
 from window import choose, click, content, css, open_table, open_view, present, settle, type_into, wait_for
@@ -151,7 +152,7 @@ def test_a_filtered_query_draws_what_its_filter_dropped_struck_through_in_the_bo
     assert minutes == [f"TS#2025-03-14T09:{m:02d}:00Z" for m in range(30)], minutes
     assert all("line-through" in r["struck"] for r in dropped) and not any("line-through" in r["struck"] for r in returned), in_order
     settle(0.5)
-    screenshot(window, "query-bar-dropped-rows.png")
+    screenshots_light_and_dark(window, "query-bar-dropped-rows")
 
 
 def test_ctrl_enter_and_ctrl_j_run_the_query_and_read_its_next_page_from_anywhere_in_the_tab(window):
@@ -242,7 +243,7 @@ def test_a_scan_from_the_bar_walks_every_collection_and_shows_what_it_returned_i
     # What the filter dropped was read and paid for: the view says how many.
     dropped = content(css(items_view, '[data-testid="scan-dropped"]'))
     assert dropped.startswith(f"{10_710 - returned:,} items read but not returned"), dropped
-    screenshot(window, "items-scan-flat.png")
+    screenshots_light_and_dark(window, "items-scan-flat")
     # The Collections view: the scan read the whole table, so every box drawn is marked read, none
     # faded as unread, its filter notwithstanding; each says what the scan returned from it.
     open_view(window, "collections")

@@ -10,6 +10,7 @@ asks Help for it.
 from selenium.webdriver.common.by import By
 
 from conftest import screenshot
+from test_collections_view import screenshots_light_and_dark
 from window import click, click_css, content, css, present, settle, wait_for
 
 START = '[data-testid="start-screen"]'
@@ -45,7 +46,7 @@ def test_the_start_screen_walks_the_demo_story_into_the_real_views(window):
         "The 10 GB limit of a table with an LSI",
         "A hot partition",
     ], titles
-    screenshot(window, "start-screen.png")
+    screenshots_light_and_dark(window, "start-screen")
 
     step(window, 1)
     telemetry = '[data-testid="table-screen-Telemetry"]'
