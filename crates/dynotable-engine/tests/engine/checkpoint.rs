@@ -155,16 +155,20 @@ async fn the_log_stays_bounded_under_a_steady_load() {
     // a background checkpoint copied all of it between two commits.)
     let restarts = lengths.windows(2).filter(|w| w[1] < w[0]).count();
     assert!(restarts >= 3, "the log restarted {restarts} times: {lengths:?}");
-    // The file is rewritten in place from the top: once it reached the bound's length, it is
-    // never cut back below it.
+    // The file is rewritten in place from the top: it is cut back only to the bound's length
+    // (32 + 512 frames), never below it. (Whether it grows that long at all depends on the
+    // machine: when the background checkpoints keep up, each commit finds the log copied and
+    // restarts it sooner, and the file never needs cutting. A cold CI run saw it stop at
+    // 1,009,432 bytes.)
     let limit = 32 + 512 * FRAME_BYTES;
-    let reached = file_sizes
-        .iter()
-        .position(|&bytes| bytes >= limit)
-        .unwrap_or_else(|| panic!("the log file never reached {limit} bytes: {file_sizes:?}"));
+    let cuts: Vec<(u64, u64)> = file_sizes
+        .windows(2)
+        .filter(|w| w[1] < w[0])
+        .map(|w| (w[0], w[1]))
+        .collect();
     assert!(
-        file_sizes[reached..].iter().all(|&bytes| bytes >= limit),
-        "the log file was cut back below {limit} bytes: {file_sizes:?}"
+        cuts.iter().all(|&(_, after)| after >= limit),
+        "the log file was cut back below {limit} bytes: {cuts:?} in {file_sizes:?}"
     );
     assert_eq!(item_count(&engine).await, 300 * 25);
 }
