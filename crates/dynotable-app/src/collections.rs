@@ -60,17 +60,8 @@ impl App {
                 collections,
             });
         }
-        let mut all = self.gathered_run(profile_id, table, index).await?;
-        let total = all.len();
-        let start = usize::try_from(offset).unwrap_or(usize::MAX).min(total);
-        let collections: Vec<CollectionStat> = all.drain(start..).take(limit).collect();
-        Ok(CollectionRange {
-            table: table.to_owned(),
-            index: index.map(str::to_owned),
-            offset: start as f64,
-            total: total as f64,
-            collections,
-        })
+        let all = self.gathered_run(profile_id, table, index).await?;
+        Ok(stretch(all, table, index, offset, limit))
     }
 
     /// Where the collection of `partition_value` stands in the key-ordered run: how many come
@@ -110,20 +101,28 @@ impl App {
         limit: u32,
     ) -> Result<CollectionRange, CommandError> {
         let session = self.session(profile_id).await?;
-        let offset = if session.is_embedded() {
+        if session.is_embedded() {
             let value = from.to_engine().map_err(validation)?;
             let engine = self.engine().await?;
-            engine
+            let offset = engine
                 .collection_lower_bound(table, index, &value)
                 .await
-                .map_err(|err| CommandError::from_engine(&err))?
-        } else {
-            let all = self.gathered_run(profile_id, table, index).await?;
-            let from = order_key(from);
-            all.partition_point(|c| order_key(&c.partition_value) < from) as u64
-        };
-        self.collection_range(profile_id, table, index, offset, limit)
-            .await
+                .map_err(|err| CommandError::from_engine(&err))?;
+            return self
+                .collection_range(profile_id, table, index, offset, limit)
+                .await;
+        }
+        // The gathered run is read once, for the place and the stretch.
+        let all = self.gathered_run(profile_id, table, index).await?;
+        let from = order_key(from);
+        let offset = all.partition_point(|c| order_key(&c.partition_value) < from) as u64;
+        Ok(stretch(
+            all,
+            table,
+            index,
+            offset,
+            limit.clamp(1, RANGE_LIMIT) as usize,
+        ))
     }
 
     /// Every gathered collection of `table` (or of its index `index`), in key order.
@@ -139,6 +138,26 @@ impl App {
             .collections;
         all.sort_by_cached_key(|c| order_key(&c.partition_value));
         Ok(all)
+    }
+}
+
+/// Up to `limit` collections of a gathered run from position `offset`.
+fn stretch(
+    mut all: Vec<CollectionStat>,
+    table: &str,
+    index: Option<&str>,
+    offset: u64,
+    limit: usize,
+) -> CollectionRange {
+    let total = all.len();
+    let start = usize::try_from(offset).unwrap_or(usize::MAX).min(total);
+    let collections: Vec<CollectionStat> = all.drain(start..).take(limit).collect();
+    CollectionRange {
+        table: table.to_owned(),
+        index: index.map(str::to_owned),
+        offset: start as f64,
+        total: total as f64,
+        collections,
     }
 }
 
