@@ -2,29 +2,13 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { act, cleanup, render, renderHook, screen, waitFor } from "@testing-library/react";
 import { CapacityProvider } from "../app/capacity";
 import { CostPanel } from "../features/costs/CostPanel";
-import { seedEstimate, seedQuery } from "../features/costs/fixtures.test-data";
-import type { TableDescription } from "./bindings.gen";
+import { seedEstimate, seedQuery, sensorReadings as table } from "../features/costs/fixtures.test-data";
 import { CommandsProvider, useCommands, useUnguardedCommands, type Commands } from "./CommandsContext";
 import { onCredentialsNeeded, type CredentialsNeeded } from "./credentials";
 import { commandsWrapper, fakeCommands } from "./testCommands";
 
 afterEach(cleanup);
 
-const table: TableDescription = {
-  name: "SensorReadings",
-  status: "ACTIVE",
-  keys: { partitionKey: { name: "deviceId", type: "S" }, sortKey: { name: "readingTs", type: "N" } },
-  attributeDefinitions: [],
-  billingMode: "PAY_PER_REQUEST",
-  provisioned: null,
-  itemCount: 1140,
-  sizeBytes: 2_340_000,
-  indexes: [],
-  streamViewType: null,
-  ttlAttribute: null,
-  createdAt: null,
-  arn: null,
-};
 
 /** A call on connection `p-prod` that is refused until the user gives an MFA code. */
 const refused = {

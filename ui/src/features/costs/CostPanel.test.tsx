@@ -1,28 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, screen, waitFor } from "@testing-library/react";
 import { CostPanel } from "./CostPanel";
-import type { TableDescription } from "../../ipc/bindings.gen";
-import { seedEstimate, seedQuery } from "./fixtures.test-data";
+import { seedEstimate, seedQuery, sensorReadings as table } from "./fixtures.test-data";
 import type { Commands } from "../../ipc/CommandsContext";
 import { renderWithCommands } from "../../ipc/testCommands";
 
 afterEach(cleanup);
 
-const table: TableDescription = {
-  name: "SensorReadings",
-  status: "ACTIVE",
-  keys: { partitionKey: { name: "deviceId", type: "S" }, sortKey: { name: "readingTs", type: "N" } },
-  attributeDefinitions: [],
-  billingMode: "PAY_PER_REQUEST",
-  provisioned: null,
-  itemCount: 1140,
-  sizeBytes: 2_340_000,
-  indexes: [],
-  streamViewType: null,
-  ttlAttribute: null,
-  createdAt: null,
-  arn: null,
-};
 
 describe("CostPanel", () => {
   it("estimates the query and prices one read at the estimate's first page", async () => {

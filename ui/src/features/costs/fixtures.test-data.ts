@@ -1,5 +1,5 @@
 /** Answers of the cost commands as the Rust estimator gives them for the seed example. */
-import type { QueryEstimate, QueryInput, RequestCostFigure } from "../../ipc/bindings.gen";
+import type { QueryEstimate, QueryInput, RequestCostFigure, TableDescription } from "../../ipc/bindings.gen";
 
 export const seedQuery: QueryInput = {
   table: "SensorReadings",
@@ -46,4 +46,21 @@ export const seedEstimate: QueryEstimate = {
     { way: "scanWithFilter", requests: 2, eventual: 181, strong: 362, transactional: null, exact: false, blocksRange: null, lines: [{ rule: "B.2", text: "A Scan reads every item whatever the filter keeps" }] },
   ],
   lines: [{ rule: "B.1", text: "From collection statistics: 10 items, 20,480 bytes" }],
+};
+
+/** The seed example's table as DescribeTable shows it. */
+export const sensorReadings: TableDescription = {
+  name: "SensorReadings",
+  status: "ACTIVE",
+  keys: { partitionKey: { name: "deviceId", type: "S" }, sortKey: { name: "readingTs", type: "N" } },
+  attributeDefinitions: [],
+  billingMode: "PAY_PER_REQUEST",
+  provisioned: null,
+  itemCount: 1140,
+  sizeBytes: 2_340_000,
+  indexes: [],
+  streamViewType: null,
+  ttlAttribute: null,
+  createdAt: null,
+  arn: null,
 };
