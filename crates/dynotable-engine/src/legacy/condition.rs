@@ -171,7 +171,9 @@ impl Comparison {
                 value.attribute_type().as_str()
             )));
         }
-        if let [low, high] = values.as_slice()
+        // Only BETWEEN has bounds: an IN of two values in descending order is a plain list.
+        if operator == Operator::Between
+            && let [low, high] = values.as_slice()
             && compare_values(low, high) == Some(std::cmp::Ordering::Greater)
         {
             return Err(ApiError::validation(
