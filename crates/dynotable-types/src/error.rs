@@ -52,14 +52,18 @@ pub enum ValidationError {
         "One or more parameter values were invalid: Null attribute value types must have the value of true"
     )]
     NullNotTrue,
-    /// An SS, NS or BS with no element. The double space is the service's.
-    #[error("One or more parameter values were invalid: An {0} set  may not be empty")]
+    /// An SS, NS or BS with no element: `An string set  may not be empty` (the double space is
+    /// the service's), `Binary sets should not be empty` for a BS (rule B.10).
+    #[error("One or more parameter values were invalid: {}", empty_set_sentence(*.0))]
     EmptySet(SetKind),
     /// A set with two equal elements; numbers compare numerically, so `["1", "1.0"]` qualifies.
-    /// `elements` is the set rendered as `[a, b, a]`. The service's sentence starts like the
-    /// other parameter-value errors (2026 live captures, docs/dynamodb-rules.md B.16).
-    #[error("One or more parameter values were invalid: Input collection {elements} contains duplicates.")]
+    /// The service's sentence starts like the other parameter-value errors (2026 live captures,
+    /// docs/dynamodb-rules.md B.16) and differs by kind (rule B.10): an SS lists its elements,
+    /// a BS lists them with `of type BS` after the bracket, an NS names none.
+    #[error("One or more parameter values were invalid: {}", duplicate_set_sentence(*kind, elements))]
     DuplicateSetElements {
+        /// The set's kind.
+        kind: SetKind,
         /// The elements, rendered `[e1, e2, ...]` in DynamoDB order (see [`crate::Set::new`]).
         elements: String,
     },
@@ -199,6 +203,25 @@ pub enum SetKind {
     Number,
     /// BS
     Binary,
+}
+
+/// The sentence of [`ValidationError::EmptySet`] after `One or more parameter values were
+/// invalid: ` (rule B.10).
+fn empty_set_sentence(kind: SetKind) -> String {
+    match kind {
+        SetKind::Binary => "Binary sets should not be empty".to_owned(),
+        other => format!("An {other} set  may not be empty"),
+    }
+}
+
+/// The sentence of [`ValidationError::DuplicateSetElements`] after `One or more parameter values
+/// were invalid: ` (rule B.10).
+fn duplicate_set_sentence(kind: SetKind, elements: &str) -> String {
+    match kind {
+        SetKind::String => format!("Input collection {elements} contains duplicates."),
+        SetKind::Binary => format!("Input collection {elements}of type BS contains duplicates."),
+        SetKind::Number => "Input collection contains duplicates.".to_owned(),
+    }
 }
 
 impl fmt::Display for SetKind {

@@ -101,6 +101,7 @@ impl<T: SetElement> Set<T> {
         if elements.windows(2).any(|pair| pair[0] == pair[1]) {
             let rendered: Vec<String> = elements.iter().map(SetElement::render).collect();
             return Err(ValidationError::DuplicateSetElements {
+                kind: T::KIND,
                 elements: format!("[{}]", rendered.join(", ")),
             });
         }
@@ -224,6 +225,10 @@ mod tests {
             BinarySet::new(vec![]),
             Err(ValidationError::EmptySet(SetKind::Binary))
         );
+        assert_eq!(
+            BinarySet::new(vec![]).map_err(|e| e.message()),
+            Err("One or more parameter values were invalid: Binary sets should not be empty".to_owned())
+        );
     }
 
     #[test]
@@ -235,16 +240,16 @@ mod tests {
                     .to_owned()
             )
         );
+        // Rule B.10: a number set names no element; a binary set says `of type BS`.
         assert_eq!(
             NumberSet::new(numbers(&["1", "1.0"])).map_err(|e| e.message()),
             Err(
-                "One or more parameter values were invalid: Input collection [1, 1] contains duplicates."
-                    .to_owned()
+                "One or more parameter values were invalid: Input collection contains duplicates.".to_owned()
             )
         );
         assert_eq!(
             BinarySet::new(vec![vec![1], vec![2], vec![1]]).map_err(|e| e.message()),
-            Err("One or more parameter values were invalid: Input collection [AQ==, AQ==, Ag==] contains duplicates.".to_owned())
+            Err("One or more parameter values were invalid: Input collection [AQ==, AQ==, Ag==]of type BS contains duplicates.".to_owned())
         );
         // Near misses are not duplicates.
         assert!(NumberSet::new(numbers(&["1", "1.0000000000000000000000000000000000001"])).is_ok());
