@@ -252,23 +252,28 @@ pub fn index_entry_key(
     fn checker(attribute: &crate::catalog::KeyAttribute, role: KeyRole) -> dynotable_types::KeyAttribute<'_> {
         dynotable_types::KeyAttribute::new(&attribute.name, attribute.ty, role)
     }
-    // Rule B.18.4: every key attribute of the index, in key-schema order; the item is left out
-    // of the index at the first one it lacks.
+    // Rule B.18.4: every key attribute of the index is checked, in key-schema order, whether or
+    // not the item has the others (a present attribute of the wrong type or empty fails the
+    // write); the item is in the index only when it has them all.
     let mut pk = Vec::new();
-    for attribute in index_key.partition_attributes() {
-        match checker(attribute, KeyRole::Partition).check_index_key_in_item(index_name, item)? {
-            Some(value) => value.encode_into(&mut pk),
-            None => return Ok(None),
-        }
-    }
     let mut sk = Vec::new();
-    for attribute in index_key.sort_attributes() {
-        match checker(attribute, KeyRole::Sort).check_index_key_in_item(index_name, item)? {
-            Some(value) => value.encode_into(&mut sk),
-            None => return Ok(None),
+    let mut complete = true;
+    let attributes = index_key
+        .partition_attributes()
+        .map(|a| (a, KeyRole::Partition))
+        .chain(index_key.sort_attributes().map(|a| (a, KeyRole::Sort)));
+    for (attribute, role) in attributes {
+        let out = if role == KeyRole::Partition {
+            &mut pk
+        } else {
+            &mut sk
+        };
+        match checker(attribute, role).check_index_key_in_item(index_name, item)? {
+            Some(value) => value.encode_into(out),
+            None => complete = false,
         }
     }
-    Ok(Some((pk, sk)))
+    Ok(complete.then_some((pk, sk)))
 }
 
 /// What one write does to one index, from the item's entry before and after (see
