@@ -65,14 +65,17 @@ pub(crate) fn refuse_mixing(legacy: &[(&str, bool)], expressions: &[(&str, bool)
     )))
 }
 
-/// The member constraints of `AttributesToGet` (at least one name).
+/// The member constraints of `AttributesToGet` (one to 255 names).
 pub(crate) fn shape_attributes_to_get(shape: &mut Shape, field: &str, names: Option<&Vec<String>>) {
-    if let Some(names) = names
-        && names.is_empty()
-    {
-        shape.list_length(field, "[]", 0, 1, 255);
+    // API Reference: 1 to 255 names. The list is echoed as Java prints it: `[a, b]`.
+    if let Some(names) = names {
+        let rendered = format!("[{}]", names.join(", "));
+        shape.list_length(field, &rendered, names.len(), 1, MAX_ATTRIBUTES_TO_GET);
     }
 }
+
+/// The most names `AttributesToGet` takes (API Reference, GetItem/Query/Scan/BatchGetItem).
+const MAX_ATTRIBUTES_TO_GET: usize = 255;
 
 /// The member constraint of `ConditionalOperator`.
 pub(crate) fn shape_conditional_operator(shape: &mut Shape, value: Option<&String>) {
