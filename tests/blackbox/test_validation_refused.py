@@ -203,3 +203,65 @@ EMPTY_CASES = [
 @pytest.mark.parametrize("call, params, message", [c[1:] for c in EMPTY_CASES], ids=[c[0] for c in EMPTY_CASES])
 def test_empty_members(readings, call, params, message):
     assert refused(getattr(readings, call), **params) == message
+
+
+# Found by a differential sweep against dynalite, whose validations were recorded from the service.
+
+def test_attributes_to_get_holds_at_most_255_names(readings):
+    names = [f"a{i}" for i in range(256)]
+    assert refused(readings.get_item, TableName="Readings", Key=KEY, AttributesToGet=names) == (
+        f"1 validation error detected: Value '[{', '.join(names)}]' at 'attributesToGet' failed to satisfy "
+        "constraint: Member must have length less than or equal to 255")
+    assert "Item" in readings.get_item(TableName="Readings", Key=KEY, AttributesToGet=names[:255])
+
+
+def test_a_legacy_in_takes_its_values_in_any_order(readings):
+    # Only BETWEEN has a lower and an upper bound (rule B.5); IN is a list.
+    page = readings.scan(TableName="Readings", ScanFilter={
+        "zone": {"ComparisonOperator": "IN", "AttributeValueList": [{"S": "z"}, {"S": "a"}]}})
+    assert page["Count"] == 3
+    readings.put_item(TableName="Readings", Item={**KEY, "zone": {"S": "y"}},
+                      Expected={"zone": {"ComparisonOperator": "IN",
+                                         "AttributeValueList": [{"S": "z"}, {"S": "a"}]}})
+
+
+def test_batch_get_reports_a_bad_key_value_not_an_empty_list(readings):
+    bad = {"device": {"S": "d-1"}, "at": {"N": "abc"}}
+    assert refused(readings.batch_get_item, RequestItems={"Readings": {"Keys": [KEY, bad]}}) == (
+        "The parameter cannot be converted to a numeric value: abc")
+
+
+def test_batch_values_are_checked_before_any_table_is_looked_up(readings):
+    # Rule B.15: a bad value beside an unknown table is the value's error.
+    assert refused(readings.batch_get_item, RequestItems={
+        "Readings": {"Keys": [KEY]}, "Missing": {"Keys": [{"device": {"SS": []}}]}}) == (
+        "One or more parameter values were invalid: An string set  may not be empty")
+    assert refused(readings.batch_write_item, RequestItems={
+        "Readings": [{"PutRequest": {"Item": {**KEY, "n": {"N": "1"}}}}],
+        "Missing": [{"PutRequest": {"Item": {"device": {"SS": []}}}}]}) == (
+        "One or more parameter values were invalid: An string set  may not be empty")
+    assert refused(readings.batch_write_item, RequestItems={
+        "Missing": [{"DeleteRequest": {"Key": {"device": {"NULL": False}}}}]}) == (
+        "One or more parameter values were invalid: Null attribute value types must have the value of true")
+
+
+def test_an_index_key_attribute_is_typed_whether_or_not_the_item_has_the_others(server):
+    # Rule B.18.4: the item is in the index only with every key attribute, but a key attribute it
+    # has is checked on its own.
+    raw = session().client("dynamodb", endpoint_url=server.endpoint, config=UNCHECKED)
+    raw.create_table(TableName="Scores", BillingMode="PAY_PER_REQUEST",
+                     AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"},
+                                           {"AttributeName": "game", "AttributeType": "S"},
+                                           {"AttributeName": "score", "AttributeType": "N"}],
+                     KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+                     GlobalSecondaryIndexes=[{"IndexName": "byGame",
+                                              "KeySchema": [{"AttributeName": "game", "KeyType": "HASH"},
+                                                            {"AttributeName": "score", "KeyType": "RANGE"}],
+                                              "Projection": {"ProjectionType": "ALL"}}])
+    mismatch = ("One or more parameter values were invalid: Type mismatch for Index Key score Expected: N "
+                "Actual: S IndexName: byGame")
+    assert refused(raw.put_item, TableName="Scores", Item={"id": {"S": "1"}, "score": {"S": "high"}}) == mismatch
+    raw.put_item(TableName="Scores", Item={"id": {"S": "1"}})
+    assert refused(raw.update_item, TableName="Scores", Key={"id": {"S": "1"}}, UpdateExpression="SET score = :s",
+                   ExpressionAttributeValues={":s": {"S": "high"}}) == mismatch
+    assert "score" not in raw.get_item(TableName="Scores", Key={"id": {"S": "1"}})["Item"]

@@ -40,7 +40,9 @@ pub async fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetIt
                     &format!("requestItems.{name}.member.attributesToGet"),
                     request.attributes_to_get.as_ref(),
                 );
-                let count = keys.0.as_ref().map_or(0, Vec::len);
+                // A list with a bad value in it is not empty: its value error comes after the
+                // member list (rule B.15), not a length violation.
+                let count = keys.0.as_ref().map_or(1, Vec::len);
                 if count > MAX_KEYS {
                     // Rule B.10: the service renders this one without a value.
                     return Err(ApiError::validation(format!(
@@ -71,6 +73,13 @@ pub async fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetIt
         return Err(ApiError::validation(
             "Too many items requested for the BatchGetItem call",
         ));
+    }
+
+    // Rule B.15: the key values of every table are checked before any table is looked up.
+    for request in request_items.values() {
+        if let Some(Err(err)) = request.keys.as_ref().map(|k| &k.0) {
+            return Err(err.clone().into());
+        }
     }
 
     // Validate every table's request before reading anything.

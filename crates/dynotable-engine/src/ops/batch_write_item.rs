@@ -139,6 +139,20 @@ pub async fn run(engine: &Engine, input: BatchWriteItemInput) -> Result<BatchWri
         ));
     }
 
+    // Rule B.15: the attribute values of every table's requests are checked before any table
+    // is looked up, so a bad value beside an unknown table is the value's error.
+    for requests in request_items.values() {
+        for request in requests {
+            let put = request.put_request.as_ref().and_then(|p| p.item.as_ref());
+            let delete = request.delete_request.as_ref().and_then(|d| d.key.as_ref());
+            for checked in put.into_iter().chain(delete) {
+                if let Err(err) = &checked.0 {
+                    return Err(err.clone().into());
+                }
+            }
+        }
+    }
+
     // Validate everything first: values, tables, keys, sizes, index keys, duplicates.
     let mut batches = Vec::new();
     for (name, requests) in request_items {
