@@ -107,6 +107,19 @@ BARE = [
     ("query-empty-binary-set", "query",
      dict(KeyConditionExpression="pk = :v", ExpressionAttributeValues={":v": {"BS": []}}),
      "One or more parameter values were invalid: Binary sets should not be empty"),
+    # Rule B.16: Scan checks values in the older layer, which names the placeholder; Query does not.
+    ("scan-bad-number-value", "scan",
+     dict(FilterExpression="n = :v", ExpressionAttributeValues={":v": {"N": "abc"}}),
+     "ExpressionAttributeValues contains invalid value: The parameter cannot be converted to a numeric value: "
+     "abc for key :v"),
+    ("scan-empty-set-value", "scan",
+     dict(FilterExpression="n = :v OR n = :w", ExpressionAttributeValues={":v": {"S": "x"}, ":w": {"SS": []}}),
+     "ExpressionAttributeValues contains invalid value: One or more parameter values were invalid: "
+     "An string set  may not be empty for key :w"),
+    ("query-bad-number-value", "query",
+     dict(KeyConditionExpression="pk = :p", FilterExpression="n = :v",
+          ExpressionAttributeValues={":p": {"S": "a"}, ":v": {"N": "abc"}}),
+     "The parameter cannot be converted to a numeric value: abc"),
     ("scan-unused-value", "scan",
      dict(FilterExpression="n = :v", ExpressionAttributeValues={":v": {"S": "x"}, ":unused": {"S": "y"}}),
      "Value provided in ExpressionAttributeValues unused in expressions: keys: {:unused}"),

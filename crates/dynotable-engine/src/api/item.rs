@@ -175,7 +175,8 @@ pub struct ScanInput {
     pub filter_expression: Option<String>,
     pub projection_expression: Option<String>,
     pub expression_attribute_names: Option<Names>,
-    pub expression_attribute_values: Option<Checked<Item>>,
+    /// Checked value by value: Scan names the placeholder of a bad value (rule B.16).
+    pub expression_attribute_values: Option<BTreeMap<String, Checked<AttributeValue>>>,
     pub limit: Option<i64>,
     pub exclusive_start_key: Option<Checked<Item>>,
     pub select: Option<String>,
