@@ -83,3 +83,30 @@ def test_create_table_checks_the_table_name_first(raw, kwargs, message):
         raw.create_table(**kwargs)
     assert caught.value.response["Error"]["Code"] == "ValidationException"
     assert caught.value.response["Error"]["Message"] == message
+
+
+# Rule B.15, step 2 before step 3: what a request says on its own is checked before the table is
+# looked up (found by a differential sweep against dynalite, whose validations run before it).
+@pytest.mark.parametrize("call, kwargs, message", [
+    ("query", dict(KeyConditionExpression="id = :v OR id = :v", ExpressionAttributeValues={":v": {"S": "a"}}),
+     "Invalid operator used in KeyConditionExpression: OR"),
+    ("query", dict(KeyConditionExpression="id = :v AND", ExpressionAttributeValues={":v": {"S": "a"}}),
+     'Invalid KeyConditionExpression: Syntax error; token: "<EOF>", near: "AND"'),
+    ("query", dict(KeyConditionExpression="id = :v AND begins_with(id, :v) AND id = :v",
+                   ExpressionAttributeValues={":v": {"S": "a"}}),
+     "KeyConditionExpressions must only contain one condition per key"),
+    ("query", dict(KeyConditionExpression="id = :v", FilterExpression="n =",
+                   ExpressionAttributeValues={":v": {"S": "a"}}),
+     'Invalid FilterExpression: Syntax error; token: "<EOF>", near: "="'),
+    ("query", dict(KeyConditionExpression="id = :v", ExpressionAttributeValues={":v": {"S": "a"}, ":w": {"S": "b"}}),
+     "Value provided in ExpressionAttributeValues unused in expressions: keys: {:w}"),
+    ("update_table", dict(),
+     "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or "
+     "SSESpecification or ReplicaUpdates is required"),
+], ids=["key-condition-or", "key-condition-syntax", "two-conditions-on-a-key", "filter-syntax", "unused-value",
+        "update-table-without-a-change"])
+def test_request_checks_come_before_resource_not_found(raw, call, kwargs, message):
+    with pytest.raises(ClientError) as caught:
+        getattr(raw, call)(TableName="Missing", **kwargs)
+    assert caught.value.response["Error"]["Code"] == "ValidationException"
+    assert caught.value.response["Error"]["Message"] == message

@@ -297,6 +297,18 @@ pub fn resolve_key_condition(
     apply_schema(parts, schema, tree.span)
 }
 
+/// The checks of a KeyConditionExpression that need no key schema: syntax, placeholders, the
+/// operators and one plain condition per key attribute. The service makes them before it looks
+/// the table up (rule B.15, step 2); [`resolve_key_condition`] makes them again, then checks the
+/// schema.
+pub fn check_key_condition_shape(source: &str, placeholders: &mut Placeholders) -> Result<()> {
+    let kind = ExpressionKind::KeyCondition;
+    let resolved = resolve_condition(kind, source, placeholders)?;
+    let tree = parse_condition(kind, source)?;
+    let mut parts = Vec::new();
+    shape(&tree, &resolved, &mut parts)
+}
+
 fn shape_error(span: Span, message: impl Into<String>) -> Error {
     Error::unprefixed(ExpressionKind::KeyCondition, span, message)
 }

@@ -89,6 +89,12 @@ impl Placeholders {
         key_condition::resolve_key_condition(source, schema, self)
     }
 
+    /// Checks what a KeyConditionExpression says without a key schema (see
+    /// [`key_condition::check_key_condition_shape`]).
+    pub fn key_condition_shape(&mut self, source: &str) -> Result<()> {
+        key_condition::check_key_condition_shape(source, self)
+    }
+
     /// Resolves an UpdateExpression.
     pub fn update(&mut self, source: &str) -> Result<Update> {
         update::resolve_update(source, self)

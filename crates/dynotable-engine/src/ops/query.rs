@@ -87,6 +87,23 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
         input.expression_attribute_values,
     )?;
 
+    // Rule B.15: what the expressions say on their own (syntax, placeholders, the key
+    // condition's operators) is checked before the table is looked up, as dynalite records it.
+    if let Some(text) = input.key_condition_expression.as_deref() {
+        placeholders.key_condition_shape(text)?;
+    }
+    let mut filter = input
+        .filter_expression
+        .as_deref()
+        .map(|text| placeholders.condition(ExpressionKind::Filter, text))
+        .transpose()?;
+    let mut projection = input
+        .projection_expression
+        .as_deref()
+        .map(|text| placeholders.projection(text))
+        .transpose()?;
+    placeholders.check_unused()?;
+
     let table = engine.table(input.table_name.as_deref().unwrap_or_default())?;
     let target = ReadTarget::of(&table, input.index_name.as_deref())?;
     let consistent = input.consistent_read.unwrap_or(false);
@@ -110,17 +127,6 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
         (None, Some(conditions)) => legacy::condition::key_condition(conditions, &schema)?,
         (None, None) => return Err(ApiError::internal("Query without a key condition")),
     };
-    let mut filter = input
-        .filter_expression
-        .as_deref()
-        .map(|text| placeholders.condition(ExpressionKind::Filter, text))
-        .transpose()?;
-    let mut projection = input
-        .projection_expression
-        .as_deref()
-        .map(|text| placeholders.projection(text))
-        .transpose()?;
-    placeholders.check_unused()?;
     // The legacy parameters, translated onto the same trees (see `crate::legacy`).
     let filter_parameter = match input.query_filter {
         Some(conditions) => {

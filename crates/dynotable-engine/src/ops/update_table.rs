@@ -25,15 +25,12 @@ pub async fn run(engine: &Engine, input: UpdateTableInput) -> Result<UpdateTable
     validate_shape(&input)?;
     let name = crate::shape::table_name_of(input.table_name.as_deref().unwrap_or_default()).to_owned();
 
-    let mut writer = engine.writer().await;
-    let current = engine
-        .table(&name)
-        .map_err(|_| ApiError::table_not_found(&name))?;
-    let mut table: TableSchema = (*current).clone();
     let updates = input
         .global_secondary_index_updates
         .as_deref()
         .unwrap_or_default();
+    // Rule B.15: a request that asks for no change is refused before the table is looked up, in
+    // the words dynalite recorded from the service.
     if input.billing_mode.is_none()
         && input.provisioned_throughput.is_none()
         && updates.is_empty()
@@ -41,11 +38,15 @@ pub async fn run(engine: &Engine, input: UpdateTableInput) -> Result<UpdateTable
         && input.table_class.is_none()
         && input.stream_specification.is_none()
     {
-        // Unverified wording.
         return Err(ApiError::validation(
             "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required",
         ));
     }
+    let mut writer = engine.writer().await;
+    let current = engine
+        .table(&name)
+        .map_err(|_| ApiError::table_not_found(&name))?;
+    let mut table: TableSchema = (*current).clone();
     let stream_change = match &input.stream_specification {
         None => None,
         Some(spec) => {
