@@ -299,7 +299,14 @@ def test_query_key_conditions_on_the_partition_key_alone(music):
 
 
 @pytest.mark.parametrize("conditions, message", [
+    # Rule B.5: an operator no index can serve, on a key attribute (dynalite's tests against the
+    # service and DynamoDB Local's error list agree); a range operator on the partition key.
     ({"Artist": {"ComparisonOperator": "NE", "AttributeValueList": [{"S": "Acme"}]}},
+     "Attempted conditional constraint is not an indexable operation"),
+    ({"Artist": ACME, "Song": {"ComparisonOperator": "CONTAINS", "AttributeValueList": [{"S": "A"}]}},
+     "Attempted conditional constraint is not an indexable operation"),
+    ({"Artist": {"ComparisonOperator": "NULL"}}, "Attempted conditional constraint is not an indexable operation"),
+    ({"Artist": {"ComparisonOperator": "GT", "AttributeValueList": [{"S": "Acme"}]}},
      "Query key condition not supported"),
     ({"Song": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "A"}]}},
      "Query condition missed key schema element: Artist"),
@@ -324,7 +331,8 @@ def test_query_filter_attributes_to_get_and_conditional_operator(music):
 
 
 def test_query_filter_on_a_key_attribute_is_refused(music):
-    refused(music.query, "QueryFilter can only contain non-key attributes: Primary key attribute: Song",
+    # The service's wording (dynalite's tests against it, DynamoDB Local's error list).
+    refused(music.query, "QueryFilter can only contain non-primary key attributes: Primary key attribute: Song",
             TableName="Music", KeyConditions={"Artist": ACME},
             QueryFilter={"Song": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "A"}]}})
 

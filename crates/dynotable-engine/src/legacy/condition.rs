@@ -367,8 +367,10 @@ fn expected_entry(name: &str, entry: ExpectedAttributeValue) -> Result<Condition
 
 /// `KeyConditions` as a key condition, checked against the key schema as a
 /// KeyConditionExpression is. The partition key takes EQ only and the sort key EQ, LE, LT, GE,
-/// GT, BEGINS_WITH or BETWEEN (API Reference, "Condition"); any other operator on a key gets
-/// the service's `Query key condition not supported`.
+/// GT, BEGINS_WITH or BETWEEN (API Reference, "Condition"). NULL, NOT_NULL, NE, CONTAINS,
+/// NOT_CONTAINS and IN on a key attribute are `Attempted conditional constraint is not an
+/// indexable operation` (rule B.5: dynalite's tests against the service and DynamoDB Local's
+/// error list agree); on another attribute, `Query key condition not supported`.
 pub(crate) fn key_condition(
     conditions: Conditions,
     schema: &KeySchema<'_>,
@@ -383,6 +385,11 @@ pub(crate) fn key_condition(
             Operator::Gt => KeyOperator::Compare(Comparator::Gt),
             Operator::BeginsWith => KeyOperator::BeginsWith,
             Operator::Between => KeyOperator::Between,
+            _ if is_key_attribute(schema, &comparison.attribute) => {
+                return Err(ApiError::validation(
+                    "Attempted conditional constraint is not an indexable operation",
+                ));
+            }
             _ => return Err(ApiError::validation("Query key condition not supported")),
         };
         parts.push(KeyPart {
@@ -394,6 +401,15 @@ pub(crate) fn key_condition(
     Ok(dynotable_expr::key_condition::key_condition_from_parts(
         parts, schema,
     )?)
+}
+
+/// Whether `name` is one of the key attributes of `schema`.
+fn is_key_attribute(schema: &KeySchema<'_>, name: &str) -> bool {
+    std::iter::once(&schema.partition)
+        .chain(schema.sort.as_ref())
+        .chain(schema.more_partition)
+        .chain(schema.more_sort)
+        .any(|element| element.name == name)
 }
 
 #[cfg(test)]

@@ -131,7 +131,8 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
     let filter_parameter = match input.query_filter {
         Some(conditions) => {
             filter = legacy::condition::filter(conditions, input.conditional_operator.as_deref())?;
-            "QueryFilter can only contain non-key attributes"
+            // Rule B.4: the service's wording, as dynalite's tests and DynamoDB Local record it.
+            "QueryFilter can only contain non-primary key attributes"
         }
         None => "Filter Expression can only contain non-primary key attributes",
     };
