@@ -162,3 +162,20 @@ def test_at_most_ten_violations_are_listed(raw):
     assert message.count("failed to satisfy constraint") == 10
     # The eleventh and later (the last filter entries, the table name) are left out.
     assert "at 'tableName'" not in message
+
+
+def test_list_tables_lists_limit_before_the_start_name(raw):
+    # Rule B.15, the order dynalite recorded.
+    message = refused(raw.list_tables, Limit=0, ExclusiveStartTableName="ab")
+    assert message == envelope(
+        violation("0", "limit", "Member must have value greater than or equal to 1"),
+        violation("ab", "exclusiveStartTableName", "Member must have length greater than or equal to 3"))
+
+
+def test_provisioned_throughput_lists_write_before_read(raw):
+    # Rule B.15, the order dynalite recorded.
+    message = refused(raw.update_table, TableName="Missing",
+                      ProvisionedThroughput={"ReadCapacityUnits": 0, "WriteCapacityUnits": 0})
+    assert message == envelope(
+        violation("0", "provisionedThroughput.writeCapacityUnits", "Member must have value greater than or equal to 1"),
+        violation("0", "provisionedThroughput.readCapacityUnits", "Member must have value greater than or equal to 1"))

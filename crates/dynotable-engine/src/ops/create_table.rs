@@ -256,16 +256,18 @@ fn index_shape(
 }
 
 pub(crate) fn throughput_shape(shape: &mut Shape, prefix: &str, t: &ProvisionedThroughput) {
-    shape.required(
-        &format!("{prefix}.readCapacityUnits"),
-        t.read_capacity_units.as_ref(),
-    );
-    shape.at_least(&format!("{prefix}.readCapacityUnits"), t.read_capacity_units, 1);
+    // Rule B.15: the service lists writeCapacityUnits before readCapacityUnits (dynalite's
+    // recording).
     shape.required(
         &format!("{prefix}.writeCapacityUnits"),
         t.write_capacity_units.as_ref(),
     );
     shape.at_least(&format!("{prefix}.writeCapacityUnits"), t.write_capacity_units, 1);
+    shape.required(
+        &format!("{prefix}.readCapacityUnits"),
+        t.read_capacity_units.as_ref(),
+    );
+    shape.at_least(&format!("{prefix}.readCapacityUnits"), t.read_capacity_units, 1);
 }
 
 /// How the service renders a key schema in a constraint message.

@@ -9,10 +9,8 @@ use crate::{ApiError, Engine};
 const MAX_LIMIT: i64 = 100;
 
 pub async fn run(engine: &Engine, input: ListTablesInput) -> Result<ListTablesOutput, ApiError> {
+    // Rule B.15: the service lists limit before exclusiveStartTableName (dynalite's recording).
     let mut shape = Shape::new();
-    if let Some(start) = &input.exclusive_start_table_name {
-        shape.name("exclusiveStartTableName", Some(start));
-    }
     shape.at_least("limit", input.limit, 1);
     if let Some(limit) = input.limit
         && limit > MAX_LIMIT
@@ -22,6 +20,9 @@ pub async fn run(engine: &Engine, input: ListTablesInput) -> Result<ListTablesOu
             value: Some(limit.to_string()),
             constraint: format!("Member must have value less than or equal to {MAX_LIMIT}"),
         });
+    }
+    if let Some(start) = &input.exclusive_start_table_name {
+        shape.name("exclusiveStartTableName", Some(start));
     }
     shape.finish()?;
 
