@@ -103,10 +103,28 @@ def test_create_table_checks_the_table_name_first(raw, kwargs, message):
     ("update_table", dict(),
      "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or "
      "SSESpecification or ReplicaUpdates is required"),
+    ("update_table", dict(BillingMode="PROVISIONED"),
+     "One or more parameter values were invalid: ProvisionedThroughput must be specified when BillingMode is "
+     "PROVISIONED"),
 ], ids=["key-condition-or", "key-condition-syntax", "two-conditions-on-a-key", "filter-syntax", "unused-value",
-        "update-table-without-a-change"])
+        "update-table-without-a-change", "update-table-provisioned-without-throughput"])
 def test_request_checks_come_before_resource_not_found(raw, call, kwargs, message):
     with pytest.raises(ClientError) as caught:
         getattr(raw, call)(TableName="Missing", **kwargs)
     assert caught.value.response["Error"]["Code"] == "ValidationException"
     assert caught.value.response["Error"]["Message"] == message
+
+
+@pytest.mark.parametrize("billing", ["PROVISIONED", "PAY_PER_REQUEST"])
+def test_update_table_to_provisioned_names_its_throughput(raw, billing):
+    # A 2026-10 live probe: the same answer on a table already provisioned.
+    throughput = {"ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}} \
+        if billing == "PROVISIONED" else {}
+    raw.create_table(TableName="Billed", BillingMode=billing, **throughput,
+                     AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
+                     KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}])
+    with pytest.raises(ClientError) as caught:
+        raw.update_table(TableName="Billed", BillingMode="PROVISIONED")
+    assert caught.value.response["Error"]["Message"] == (
+        "One or more parameter values were invalid: ProvisionedThroughput must be specified when BillingMode is "
+        "PROVISIONED")
