@@ -102,6 +102,50 @@ def test_telemetry_opens_onto_its_collections_in_key_order(window):
     screenshots_light_and_dark(window, "collections-view")
 
 
+def test_the_query_bar_stays_in_sight_above_the_run_as_it_scrolls(window):
+    """One query bar above every view: the table's header, the bar and the strip of views keep
+    their places, and the view takes the rest of the window. The Collections view's run fills it
+    to the bottom and scrolls itself, so reading down the boxes, by the wheel or the keyboard,
+    never carries the bar out of sight; another view scrolls inside its own panel."""
+    screen = open_table(window, "Telemetry")
+    view = present(window, '[data-testid="table-screen-Telemetry"] [data-testid="view-collections"]', "the Collections view")
+    wait_for(window, "boxes in the run", lambda d: len(run_boxes(view)) >= 2)
+    layout = """
+      const screen = document.querySelector(arguments[0]);
+      const rect = (sel) => { const e = screen.querySelector(sel); return e ? e.getBoundingClientRect().toJSON() : null; };
+      const panel = screen.closest('.tab-panel');
+      const shown = [...screen.querySelectorAll('.view-panel')].find((p) => !p.hidden);
+      return { bar: rect('[data-testid="query-bar"]'), strip: rect('[role="tablist"]'), run: rect('[data-testid="collections-run"]'),
+               panel: panel.getBoundingClientRect().toJSON(), panelScroll: panel.scrollTop, panelOverflow: panel.scrollHeight - panel.clientHeight,
+               view: shown.getBoundingClientRect().toJSON(), viewOverflow: shown.scrollHeight - shown.clientHeight, window: innerHeight };"""
+    sel = '[data-testid="table-screen-Telemetry"]'
+    before = window.execute_script(layout, sel)
+    # Nothing around the table screen scrolls, and the run reaches the panel's bottom.
+    assert before["panelOverflow"] <= 1, before
+    assert abs(before["run"]["bottom"] - before["view"]["bottom"]) <= 2 and before["run"]["height"] > 300, before
+    # Down the run by the wheel, then by the keyboard from a row far down: the bar stays put.
+    window.execute_script("""const run = document.querySelector(arguments[0]);
+        run.dispatchEvent(new WheelEvent('wheel', {deltaY: 4000, bubbles: true})); run.scrollTop += 4000;""",
+                          f'{sel} [data-testid="collections-run"]')
+    row = wait_for(window, "rows of a box far down the run", lambda d: [
+        r for _, b in run_boxes(view) for r in b.find_elements(By.CSS_SELECTOR, '[data-testid="box-row"]')])[-1]
+    window.execute_script("arguments[0].focus()", row)
+    for _ in range(5):
+        ActionChains(window).send_keys(Keys.PAGE_DOWN).perform()
+        settle(0.2)
+    after = window.execute_script(layout, sel)
+    assert window.execute_script("return document.querySelector(arguments[0]).scrollTop", f'{sel} [data-testid="collections-run"]') > 3000
+    assert after["panelScroll"] == 0 and after["bar"] == before["bar"] and after["strip"] == before["strip"], (before, after)
+    assert 0 <= after["bar"]["top"] and after["bar"]["bottom"] < after["window"], after
+    # Another view, longer than the window: it scrolls inside its panel, under the same bar.
+    open_view(window, "cost")
+    cost = window.execute_script(layout, sel)
+    assert cost["viewOverflow"] > 0 and cost["panelOverflow"] <= 1, cost
+    window.execute_script("[...document.querySelectorAll(arguments[0])].find((p) => !p.hidden).scrollTop = 10000", f"{sel} .view-panel")
+    scrolled = window.execute_script(layout, sel)
+    assert scrolled["bar"] == before["bar"] and scrolled["panelScroll"] == 0, scrolled
+
+
 def test_the_map_opens_veh_v_7741s_box_meta_before_its_readings(window):
     """A click on VEH#V-7741 in the map brings its box into view, marked: META sorts before
     every TS# reading, and the attributes present are the columns."""

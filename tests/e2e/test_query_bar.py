@@ -122,9 +122,22 @@ def test_a_filtered_query_draws_what_its_filter_dropped_struck_through_in_the_bo
         line: box.querySelector('[data-testid="box-dropped"]')?.textContent || null,
         cut: box.querySelector('[data-testid="box-cut"]')?.textContent || null,
       };"""
-    wait_for(window, "the dropped readings read back in the read box", lambda d: (
-        lambda s: s if s and s["line"] and "drawn struck through" in s["line"] else None
-    )(d.execute_script(look, READ_BOX)))
+    # The line that says what the filter dropped follows the page's rows: it is drawn once it
+    # is near the run's sight, so the run is turned down until it is (the run's height, and so
+    # how many rows are drawn at once, depends on the window).
+    wheel = """const run = document.querySelector(arguments[0]);
+        run.dispatchEvent(new WheelEvent('wheel', {deltaY: 300, bubbles: true})); run.scrollTop += 300;"""
+    run_css = f'{SCREEN} [data-testid="collections-run"]'
+
+    def dropped_drawn(d):
+        seen = d.execute_script(look, READ_BOX)
+        if seen and seen["line"] and "drawn struck through" in seen["line"]:
+            return seen
+        if seen and seen["rows"] and not seen["line"]:
+            d.execute_script(wheel, run_css)
+        return None
+
+    wait_for(window, "the dropped readings read back in the read box", dropped_drawn)
     window.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'start'})", READ_BOX)
     rows: dict[int, dict] = {}
     line = cut = None
@@ -137,9 +150,7 @@ def test_a_filtered_query_draws_what_its_filter_dropped_struck_through_in_the_bo
         if cut:
             break
         # A turn of the wheel (which also ends the hold that keeps the read box in place).
-        window.execute_script("""const run = document.querySelector(arguments[0]);
-            run.dispatchEvent(new WheelEvent('wheel', {deltaY: 300, bubbles: true})); run.scrollTop += 300;""",
-                              f'{SCREEN} [data-testid="collections-run"]')
+        window.execute_script(wheel, run_css)
     in_order = [rows[k] for k in sorted(rows)]
     dropped = [r for r in in_order if r["dropped"]]
     returned = [r for r in in_order if not r["dropped"]]

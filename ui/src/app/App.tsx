@@ -158,7 +158,7 @@ export function App() {
                 </div>
               )}
               {open.map((t) => (
-                <div key={t.id} hidden={t.id !== shownId}>
+                <div key={t.id} hidden={t.id !== shownId} className="tab-page">
                   {t.table === null ? (
                     <CreateTableScreen profile={t.profile} onCreated={(table) => created(t.profile, table.name)} />
                   ) : (

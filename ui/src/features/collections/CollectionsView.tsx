@@ -52,6 +52,10 @@ export type CollectionsViewProps = {
    * in place of the "not listed" error while nothing is gathered.
    */
   gate?: ReactNode;
+  /** Controls drawn first on the view's head line (the table screen's map toggle). */
+  tools?: ReactNode;
+  /** Drawn under the head line, above the run (the table screen's collection map). */
+  map?: ReactNode;
   /** Open one item of a box (Enter on its row); without it, Enter on a row opens the box. */
   onOpenItem?: ((item: Item) => void) | undefined;
   /** Copy the focused row's item (Mod+C on a row). */
@@ -108,6 +112,8 @@ export function CollectionsView({
   overscan = 3,
   activeRead = null,
   gate = null,
+  tools = null,
+  map = null,
   onOpenItem,
   onCopyItem,
 }: CollectionsViewProps) {
@@ -340,6 +346,7 @@ export function CollectionsView({
   return (
     <section className="collections-view" aria-label={`Collections of ${table.name}`}>
       <div className="collections-head">
+        {tools}
         {onGroupBy !== undefined && table.indexes.length > 0 && (
           <label className="collections-group-by">
             Grouped by{" "}
@@ -357,7 +364,11 @@ export function CollectionsView({
             </select>
           </label>
         )}
-        <p className="collections-summary muted" data-testid="collections-summary">
+        <p
+          className="collections-summary muted"
+          data-testid="collections-summary"
+          title="Every box is a collection: one partition-key value, its items in sort-key order. A Query reads one box; a Scan walks them all."
+        >
           {data.total === null ? (
             data.listError !== null ? (
               "No collections listed yet."
@@ -373,6 +384,7 @@ export function CollectionsView({
           )}
         </p>
       </div>
+      {map}
       {grouping !== null && <IndexNote table={table} index={grouping} />}
       {gate}
       {reveal !== null && revealed !== null && revealed.n === reveal.n && revealed.index < 0 && (

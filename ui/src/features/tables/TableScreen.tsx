@@ -428,29 +428,6 @@ export function TableScreen({
           </button>
         </p>
       )}
-      {stats.status === "ok" && (
-        <div className="collections-toolbar">
-          <button type="button" aria-pressed={showMap} onClick={() => setShowMap(!showMap)} data-testid="toggle-map">
-            {showMap ? "Hide the map" : "Show the map"}
-          </button>
-          <span className="muted">Every box is a collection: one partition-key value, its items in sort-key order. A Query reads one box; a Scan walks them all.</span>
-        </div>
-      )}
-      {stats.status === "ok" && showMap && (
-        <CollectionMap
-          stats={stats.data.collections}
-          keyName={description.keys.partitionKey.name}
-          onOpen={(value) => {
-            // The map draws the table's collections: show them in the table's run.
-            setGroupBy(null);
-            setReveal((r) => ({ value, n: (r?.n ?? 0) + 1 }));
-          }}
-          // Enough boxes to see the shape of the table while each stays big enough to read.
-          maxBoxes={80}
-          sizeLimit={stats.data.collectionSizeLimit}
-          openHint="brings its box into view below"
-        />
-      )}
       {(stats.status === "ok" || (paid && stats.status === "error" && stats.error.code === "NOT_FOUND")) && (
         <CollectionsPane
           profileId={profile.id}
@@ -464,6 +441,30 @@ export function TableScreen({
           rowsPerBox={ROWS_PER_BOX}
           activeRead={activeRead}
           gate={gate}
+          map={
+            stats.status === "ok" && showMap && (
+              <CollectionMap
+                stats={stats.data.collections}
+                keyName={description.keys.partitionKey.name}
+                onOpen={(value) => {
+                  // The map draws the table's collections: show them in the table's run.
+                  setGroupBy(null);
+                  setReveal((r) => ({ value, n: (r?.n ?? 0) + 1 }));
+                }}
+                // Enough boxes to see the shape of the table while each stays big enough to read.
+                maxBoxes={80}
+                sizeLimit={stats.data.collectionSizeLimit}
+                openHint="brings its box into view below"
+              />
+            )
+          }
+          tools={
+            stats.status === "ok" && (
+              <button type="button" aria-pressed={showMap} onClick={() => setShowMap(!showMap)} data-testid="toggle-map">
+                {showMap ? "Hide the map" : "Show the map"}
+              </button>
+            )
+          }
           // An index's box holds what the index projects, not the whole item: its rows open the box.
           onOpenItem={groupBy === null ? openItem : undefined}
           onCopyItem={copyItem}
@@ -472,13 +473,18 @@ export function TableScreen({
     </>
   );
 
-  const views: ViewInfo[] = VIEW_ORDER.map(({ id, label }) => ({ id, label, render: () => renderView(id) }));
+  const views: ViewInfo[] = VIEW_ORDER.map(({ id, label }) => ({
+    id,
+    label,
+    render: () => renderView(id),
+    fill: id === "collections",
+  }));
 
   function renderView(id: ViewId) {
     switch (id) {
       case "collections":
         return (
-          <section className="table-section" aria-label="Collections">
+          <section className="table-section collections-section" aria-label="Collections">
             {statsPanel}
           </section>
         );

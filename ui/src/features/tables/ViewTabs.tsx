@@ -16,6 +16,8 @@ export type ViewInfo = {
   label: string;
   /** The view's content, built on its first visit. */
   render: () => ReactNode;
+  /** The view fills its panel's height and scrolls inside itself (the Collections view's run). */
+  fill?: boolean;
 };
 
 /** The views of every table, in the order of the strip (and of the Alt+1 … Alt+9 shortcuts). */
@@ -104,7 +106,7 @@ export function ViewTabs({
             aria-labelledby={`${prefix}-tab-${view.id}`}
             hidden={view.id !== active}
             data-testid={`view-${view.id}`}
-            className="view-panel"
+            className={view.fill ? "view-panel view-panel-fill" : "view-panel"}
           >
             {view.render()}
           </div>
