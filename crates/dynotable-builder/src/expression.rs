@@ -166,6 +166,13 @@ pub fn check_request(
     };
     let mut ordered: Vec<&ExpressionText> = expressions.iter().collect();
     ordered.sort_by_key(|e| service_order(e.parameter));
+    // A request with a key condition is a Query: its filter may read no key attribute of the
+    // table or index it reads (rule B.4, docs/dynamodb-rules.md), as the engine checks too.
+    let query_key = key_schema.filter(|_| {
+        expressions
+            .iter()
+            .any(|e| e.parameter == ExpressionParameter::KeyConditionExpression)
+    });
     let mut diagnostics = Vec::new();
     for expression in ordered {
         let text = expression.text.as_str();
@@ -178,7 +185,20 @@ pub fn check_request(
             },
             ExpressionParameter::FilterExpression | ExpressionParameter::ConditionExpression => placeholders
                 .condition(expression.parameter.kind(), text)
-                .map(drop),
+                .and_then(|condition| match query_key {
+                    Some(key) if expression.parameter == ExpressionParameter::FilterExpression => {
+                        match condition.key_attribute_read(|name| key.has_attribute(name)) {
+                            Some(name) => Err(dynotable_expr::Error {
+                                expression: Some(dynotable_expr::ExpressionKind::Filter),
+                                ..dynotable_expr::Error::request(format!(
+                                    "Filter Expression can only contain non-primary key attributes: Primary key attribute: {name}"
+                                ))
+                            }),
+                            None => Ok(()),
+                        }
+                    }
+                    _ => Ok(()),
+                }),
             ExpressionParameter::ProjectionExpression => placeholders.projection(text).map(drop),
             ExpressionParameter::UpdateExpression => placeholders.update(text).map(drop),
         };

@@ -87,6 +87,16 @@ impl KeySchemaState {
             more_sort_keys: Vec::new(),
         }
     }
+
+    /// Whether `name` is one of the key's attributes (partition or sort, any of a
+    /// multi-attribute key's).
+    pub fn has_attribute(&self, name: &str) -> bool {
+        std::iter::once(&self.partition_key)
+            .chain(self.sort_key.as_ref())
+            .chain(&self.more_partition_keys)
+            .chain(&self.more_sort_keys)
+            .any(|key| key.name == name)
+    }
 }
 
 /// One equality of a key condition on a multi-attribute key (`name = :value`).

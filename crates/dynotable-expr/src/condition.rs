@@ -92,6 +92,16 @@ pub enum Condition {
 }
 
 impl Condition {
+    /// Rule B.4 (docs/dynamodb-rules.md): a Query's filter may read none of the key attributes
+    /// of the table or index it queries. The first key attribute this condition reads, by its
+    /// top-level name (`is_key` says which names are keys); `None` when it reads none.
+    pub fn key_attribute_read(&self, is_key: impl Fn(&str) -> bool) -> Option<&str> {
+        self.paths()
+            .into_iter()
+            .map(DocumentPath::top_level)
+            .find(|name| is_key(name))
+    }
+
     /// Every document path the condition reads, in textual order.
     pub fn paths(&self) -> Vec<&DocumentPath> {
         fn operand<'a>(o: &'a Operand, out: &mut Vec<&'a DocumentPath>) {

@@ -142,13 +142,10 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
     }
     if let Some(filter) = &filter {
         // Rule B.4: a filter may not read key attributes of the table or the index queried.
-        for path in filter.paths() {
-            let name = path.top_level();
-            if key.contains(name) {
-                return Err(ApiError::validation(format!(
-                    "{filter_parameter}: Primary key attribute: {name}"
-                )));
-            }
+        if let Some(name) = filter.key_attribute_read(|name| key.contains(name)) {
+            return Err(ApiError::validation(format!(
+                "{filter_parameter}: Primary key attribute: {name}"
+            )));
         }
     }
     let count_only = check_select(input.select.as_deref(), &target, projection_parameter)?;

@@ -108,6 +108,16 @@ describe("QueryBar", () => {
     expect(screen.getByRole("alert").textContent).toContain('speedKph is a number: "fast" is not one.');
   });
 
+  it("starts a filter on an attribute that is no key of what the Query reads (rule B.4)", async () => {
+    renderBar();
+    fireEvent.click(screen.getByTestId("qb-add-filter"));
+    await waitFor(() => expect(document.querySelector("input.path-input")).not.toBeNull());
+    const path = document.querySelector<HTMLInputElement>("input.path-input")!;
+    expect(path.value).not.toBe("");
+    // The table's keys are vehicleId and recordedAt: a Query's filter may read neither.
+    expect(["vehicleId", "recordedAt"]).not.toContain(path.value);
+  });
+
   it("disables strong consistency on a global secondary index and never sends it there", async () => {
     const source = renderBar();
     const consistent = screen.getByTestId("qb-consistent") as HTMLInputElement;

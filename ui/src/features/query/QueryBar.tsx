@@ -19,7 +19,7 @@ import { ExpressionEditor } from "../builder/ExpressionEditor";
 import { DiagnosticView } from "../builder/ExpressionTextMode";
 import { GeneratedView } from "../builder/GeneratedView";
 import { attributeSuggestions } from "../builder/model";
-import { activeSortKey, isGlobalIndex, sortKeysOf, withIndex, type FieldName, type SortChoice } from "./model";
+import { activeSortKey, isGlobalIndex, keyNamesOf, sortKeysOf, withIndex, type FieldName, type SortChoice } from "./model";
 import type { QueryModel } from "./useQueryModel";
 import { useSortKeyOperators } from "./useSortKeyOperators";
 import "./QueryBar.css";
@@ -310,7 +310,13 @@ export function QueryBar({
           <button
             type="button"
             data-testid="qb-add-filter"
-            onClick={() => set("filter", { type: "attributeExists", path: [attributes.find((s) => s !== pkName) ?? attributes[0] ?? "attribute"] })}
+            // A first condition on an attribute that is not a key: a Query's filter may read no key
+            // attribute of what it reads (rule B.4), and a Scan's filter rarely wants one.
+            onClick={() => {
+              const keys = keyNamesOf(schema);
+              const first = attributes.find((s) => !keys.includes(s) && s !== pkName) ?? attributes[0] ?? "attribute";
+              set("filter", { type: "attributeExists", path: [first] });
+            }}
           >
             Add filter
           </button>

@@ -79,6 +79,12 @@ export function sortKeysOf(schema: KeySchemaState | null): KeySchemaState["parti
   return schema?.sortKey ? [schema.sortKey, ...(schema.moreSortKeys ?? [])] : [];
 }
 
+/** The names of every key attribute of a key schema (partition and sort, all of a multi-attribute key's). */
+export function keyNamesOf(schema: KeySchemaState | null): string[] {
+  if (schema === null) return [];
+  return [schema.partitionKey, ...(schema.morePartitionKeys ?? []), ...sortKeysOf(schema)].map((k) => k.name);
+}
+
 /** The sort-key attribute the form's sort condition is on: the one after those held equal. */
 export function activeSortKey(form: QueryForm, schema: KeySchemaState | null): KeySchemaState["partitionKey"] | null {
   return sortKeysOf(schema)[form.sortEqual.length] ?? null;
