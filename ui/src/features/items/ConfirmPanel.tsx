@@ -1,5 +1,5 @@
 /** An inline confirmation step (role alertdialog) that says exactly what will happen. */
-import { useEffect, useId, useRef } from "react";
+import { useId, useLayoutEffect, useRef } from "react";
 import { matchesShortcut } from "../../app/shortcuts";
 
 /** An inline confirmation naming what will happen; Escape or "Back" returns, focus starts on the action. */
@@ -22,7 +22,8 @@ export function ConfirmPanel({
 }) {
   const confirmRef = useRef<HTMLButtonElement>(null);
   const titleId = useId();
-  useEffect(() => confirmRef.current?.focus(), []);
+  // In the commit that draws the panel, so no frame (and no test) sees it without focus.
+  useLayoutEffect(() => confirmRef.current?.focus(), []);
   return (
     <div
       role="alertdialog"

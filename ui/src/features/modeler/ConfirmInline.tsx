@@ -3,7 +3,7 @@
  * action and Cancel, in place of the button that asked. The action has the focus, so Enter
  * answers yes; Escape answers no.
  */
-import { useEffect, useRef, type ReactNode } from "react";
+import { useLayoutEffect, useRef, type ReactNode } from "react";
 
 export function ConfirmInline({
   children,
@@ -22,7 +22,8 @@ export function ConfirmInline({
   testId?: string;
 }) {
   const actionRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => actionRef.current?.focus(), []);
+  // In the commit that draws the question, so no frame (and no test) sees it without focus.
+  useLayoutEffect(() => actionRef.current?.focus(), []);
   return (
     <span
       role="group"
