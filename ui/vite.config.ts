@@ -27,5 +27,8 @@ export default defineConfig({
   test: {
     environment: "jsdom",
     include: ["src/**/*.test.{ts,tsx}"],
+    setupFiles: ["src/testSetup.ts"],
+    // The table screen mounts many panels; on a loaded machine a test can pass 5 s without being wrong.
+    testTimeout: 15_000,
   },
 });

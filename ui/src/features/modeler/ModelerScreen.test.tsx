@@ -133,7 +133,7 @@ describe("ModelerScreen", () => {
 
     fireEvent.click(screen.getByTestId("modeler-take-suggestion"));
     // The form on the left re-renders with the taken index too: slow on a busy machine.
-    await waitFor(() => expect(screen.queryByTestId("modeler-take-suggestion")).toBeNull(), { timeout: 5000 });
+    await waitFor(() => expect(screen.queryByTestId("modeler-take-suggestion")).toBeNull());
     fireEvent.click(screen.getByTestId("modeler-view-json"));
     expect((screen.getByTestId("modeler-model") as HTMLTextAreaElement).value).toContain('"ByDepotCode"');
     expect(screen.getAllByTestId("modeler-pattern")[1]!.textContent).toContain("Query on TelemetryModel · ByDepotCode");

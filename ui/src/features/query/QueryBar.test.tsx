@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, configure, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import type { Channel } from "@tauri-apps/api/core";
 import type { QueryPage, ReadRequest, ScanInput, ScanUpdate, TableDescription } from "../../ipc/bindings.gen";
 import { CapacityProvider } from "../../app/capacity";
@@ -12,7 +12,6 @@ import type { Commands } from "../../ipc/CommandsContext";
 import { renderWithCommands } from "../../ipc/testCommands";
 
 afterEach(cleanup);
-configure({ asyncUtilTimeout: 4_000 });
 
 /** Telemetry with its ByDepot GSI and an LSI whose sort key is a number. */
 const table: TableDescription = {

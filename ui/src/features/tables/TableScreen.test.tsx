@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { act, cleanup, configure, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { TableScreen } from "./TableScreen";
 import type { Commands } from "../../ipc/CommandsContext";
 import { renderWithCommands } from "../../ipc/testCommands";
@@ -186,10 +186,6 @@ function source(overrides: Partial<Commands> = {}) {
 }
 
 afterEach(cleanup);
-// The screen mounts many panels; on a loaded machine a test can pass 5 s without being wrong.
-vi.setConfig({ testTimeout: 15_000 });
-// A Query from the bar waits for the backend's check of the request (a short debounce) first.
-configure({ asyncUtilTimeout: 5_000 });
 
 // jsdom lays nothing out: the Collections view's run gets a 600 px viewport, each box 200 px.
 beforeAll(() => {
