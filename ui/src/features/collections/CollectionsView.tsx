@@ -15,7 +15,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import type { AttributeValue, IndexSummary, KeyAttribute, KeySchema, TableDescription } from "../../ipc/bindings.gen";
+import type { AttributeValue, IndexSummary, KeySchema, TableDescription } from "../../ipc/bindings.gen";
 import { attributeText } from "../../shared/attributeValue";
 import { formatCount, formatCountOf } from "../../shared/format";
 import { matchesShortcut } from "../../app/shortcuts";
@@ -26,6 +26,7 @@ import { type ColumnMark } from "./RowGrid";
 import { HEADER, UNREAD_FULL_BODY, estimate } from "./boxSize";
 import { Box } from "./RunBox";
 import "./CollectionsView.css";
+import { keyAttributes } from "../../shared/keySchema";
 
 export type CollectionsViewProps = {
   table: TableDescription;
@@ -470,11 +471,6 @@ export function columnMarks(table: TableDescription, index: IndexSummary): (name
               ? `${index.name} projects ALL attributes, so ${name} is copied into the index.`
               : `${index.name} projects ${name} (INCLUDE), so it is copied into the index.`,
         };
-}
-
-/** Every attribute of a key schema, multi-attribute keys' others included, in schema order. */
-function keyAttributes(keys: KeySchema): KeyAttribute[] {
-  return [keys.partitionKey, ...(keys.morePartitionKeys ?? []), ...(keys.sortKey === null ? [] : [keys.sortKey]), ...(keys.moreSortKeys ?? [])];
 }
 
 /** What an index holds, above its regrouped run. */

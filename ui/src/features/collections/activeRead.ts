@@ -9,6 +9,7 @@
  */
 import type { QueryPage } from "../../ipc/bindings.gen";
 import type { DroppedPage } from "../../shared/droppedItems";
+import { collectionKey } from "./useCollections";
 
 export type ActiveRead =
   | {
@@ -48,6 +49,28 @@ export type BoxRead =
   | { role: "walked"; items: number | null }
   | { role: "faded" }
   | null;
+
+/**
+ * A Scan's run as the boxes show it: how many items it returned from each box, each item counted
+ * in the box of its `partitionKey` value (null: the key schema is not known). `completed`: the
+ * Scan reached the end of the table or index.
+ */
+export function scanRead(pages: readonly QueryPage[], partitionKey: string | null, completed: boolean): ActiveRead {
+  const returned = new Map<string, number>();
+  let attributed = true;
+  for (const page of pages) {
+    for (const item of page.items) {
+      const value = partitionKey === null ? undefined : item[partitionKey];
+      if (value === undefined) {
+        attributed = false;
+        continue;
+      }
+      const key = collectionKey(value);
+      returned.set(key, (returned.get(key) ?? 0) + 1);
+    }
+  }
+  return { kind: "scan", returned, completed, attributed };
+}
 
 export function boxRead(active: ActiveRead | null | undefined, key: string): BoxRead {
   if (active === null || active === undefined) return null;

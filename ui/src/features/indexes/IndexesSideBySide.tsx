@@ -13,6 +13,7 @@ import { attributeText } from "../../shared/attributeValue";
 import { formatBytes, formatCountOf } from "../../shared/format";
 import "../explorer/CollectionBox.css";
 import "./IndexesSideBySide.css";
+import { keyAttributes } from "../../shared/keySchema";
 
 /** What the last query from this view read: which column's collection and which items. */
 export type CollectionRead = {
@@ -34,7 +35,7 @@ export type IndexesSideBySideProps = {
 /** An item's base-table key as a person says it: partition-key value, then sort-key value (the
  * key map itself comes in name order, which put "TS#… · VEH#…" for Telemetry). */
 export function itemLabel(item: ViewItem, tableKeys: KeySchema): string {
-  return [tableKeys.partitionKey, ...(tableKeys.sortKey === null ? [] : [tableKeys.sortKey])]
+  return keyAttributes(tableKeys)
     .map((key) => item.key[key.name])
     .filter((value) => value !== undefined)
     .map((value) => attributeText(value))

@@ -13,6 +13,7 @@ import { formatCountOf } from "../../shared/format";
 import { DEFAULT_LIMIT, useIndexesLayout } from "./useIndexesLayout";
 import { useCommands } from "../../ipc/CommandsContext";
 import "./IndexesView.css";
+import { keyNames } from "../../shared/keySchema";
 
 export type IndexesViewProps = {
   profileId: string;
@@ -72,8 +73,8 @@ export function IndexesView({ profileId, table }: IndexesViewProps) {
     }
     if (result.status !== "ok") return;
     // The returned items are matched to the view's by the base table's key.
-    const keyNames = [table.keys.partitionKey.name, ...(table.keys.sortKey === null ? [] : [table.keys.sortKey.name])];
-    const keyOf = (item: Record<string, unknown>) => JSON.stringify(keyNames.map((n) => item[n]));
+    const names = keyNames(table.keys);
+    const keyOf = (item: Record<string, unknown>) => JSON.stringify(names.map((n) => item[n]));
     const returned = new Set(result.data.items.map(keyOf));
     setLastRead({
       column,

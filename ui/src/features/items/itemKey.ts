@@ -7,12 +7,8 @@
 import type { AttributeValue, KeyAttribute, KeySchema } from "../../ipc/bindings.gen";
 import type { Item } from "../../shared/attributeValue";
 import { attributeText, typeName, typeOf } from "../../shared/attributeValue";
+import { keyAttributes } from "../../shared/keySchema";
 import type { TextProblem } from "./dynamoJson";
-
-/** The key attributes of a schema, partition key first. */
-export function keyAttributes(keys: KeySchema): KeyAttribute[] {
-  return keys.sortKey === null ? [keys.partitionKey] : [keys.partitionKey, keys.sortKey];
-}
 
 /** "vehicleId = VEH#V-7741, recordedAt = TS#2026-06-23T09:00:01Z" (missing values say so). */
 export function describeKey(keys: KeySchema, item: Item): string {

@@ -15,7 +15,8 @@
 import type { KeySchema } from "../../ipc/bindings.gen";
 import type { Item } from "../../shared/attributeValue";
 import { parseDynamoJson, parsePlainJsonItems, type TextProblem } from "./dynamoJson";
-import { describeKey, keyAttributes, keyProblems } from "./itemKey";
+import { describeKey, keyProblems } from "./itemKey";
+import { keyAttributes } from "../../shared/keySchema";
 import { decimalLiteral, parseDecimal } from "../../shared/attributeValue";
 
 export type PasteFormat = "dynamo" | "plain";

@@ -16,6 +16,7 @@ import { ImageDiff } from "./ImageDiff";
 import { keyText, matchesKey, recordTime, RING_SIZE, type Image } from "./records";
 import { useStreamTail, type TailChannelFactory, type TailState } from "./useStreamTail";
 import "./streams.css";
+import { keyAttributes, keyNames } from "../../shared/keySchema";
 
 const ROW_HEIGHT = 30;
 
@@ -42,10 +43,7 @@ export function StreamView({
     seenViewType.current = table.streamViewType;
     reload();
   }, [table.streamViewType, reload]);
-  const keyNames = useMemo(
-    () => [table.keys.partitionKey.name, ...(table.keys.sortKey === null ? [] : [table.keys.sortKey.name])],
-    [table],
-  );
+  const names = useMemo(() => keyNames(table.keys), [table]);
 
   if (stream.info.status === "loading") return <p className="muted">Reading the stream of {table.name}…</p>;
   if (stream.info.status === "error") {
@@ -106,7 +104,7 @@ export function StreamView({
       )}
       <RecordList
         records={stream.records}
-        keyNames={keyNames}
+        keyNames={names}
         filterKey={stream.filter.key as Image}
         viewType={info.viewType}
         empty={
@@ -174,7 +172,7 @@ function TailStatus({
 
 /** Key values to filter on, typed by the table's key types; blank fields are not filtered. */
 function KeyFilter({ table, onApply }: { table: TableDescription; onApply: (key: Image) => void }) {
-  const keys = [table.keys.partitionKey, ...(table.keys.sortKey === null ? [] : [table.keys.sortKey])];
+  const keys = keyAttributes(table.keys);
   const [texts, setTexts] = useState<Record<string, string>>({});
   const apply = (next: Record<string, string>) => {
     const key: Image = {};

@@ -1,20 +1,17 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { AttributeValue, Profile, QueryInput } from "../../ipc/bindings.gen";
-import { errorTitle, unwrap, type UiError } from "../../ipc/result";
-import { useRecordCapacity } from "../../app/capacity";
-import { CollectionBox } from "../explorer/CollectionBox";
+import type { AttributeValue, KeySchema, Profile, QueryInput } from "../../ipc/bindings.gen";
+import { errorTitle } from "../../ipc/result";
 import { CollectionMap } from "../explorer/CollectionMap";
-import type { KeySchema } from "../../ipc/bindings.gen";
 import type { Item } from "../../shared/attributeValue";
 import { collectionPartition } from "../../shared/collectionValue";
-import { attributeText } from "../../shared/attributeValue";
-import type { ItemValidation } from "../items/ItemEditor";
-import { ItemCopy, copyText, defaultClipboard, type TextClipboard } from "../items/ItemCopy";
+import { copyText, defaultClipboard, type TextClipboard } from "../items/ItemCopy";
 import { itemAsText } from "../items/itemCopy";
-import { PasteItems } from "../items/PasteItems";
-import { BulkPanel, type BulkChannelFactory } from "../bulk/BulkPanel";
+import type { BulkChannelFactory } from "../bulk/BulkPanel";
 import { TableOverview } from "./TableOverview";
-import { ItemDialog, type Editing } from "./ItemDialog";
+import { ItemDialog } from "./ItemDialog";
+import { ItemsView } from "./ItemsView";
+import { useItemWrites } from "./useItemWrites";
+import { useTableShortcuts } from "./useTableShortcuts";
 import { StatisticsGate } from "../collections/StatisticsGate";
 import { useKeySuggestions } from "../query/useKeySuggestions";
 import { TableHeader } from "./TableHeader";
@@ -23,7 +20,6 @@ import { collectionKey } from "../collections/useCollections";
 import type { TableIntent } from "../../shared/tableIntent";
 import { useTable } from "./useTable";
 import { VIEW_ORDER, ViewTabs, type ViewId, type ViewInfo } from "./ViewTabs";
-import { shortcutOf } from "../../app/shortcuts";
 import { TransferPanel } from "./TransferPanel";
 import { DeleteTable } from "./DeleteTable";
 import { TableSettings } from "./TableSettings";
@@ -32,29 +28,20 @@ import { CodePanel } from "../builder/CodePanel";
 import { CostPanel } from "../costs/CostPanel";
 import type { HotLoad } from "../costs/HotPartitions";
 import { IndexesView } from "../indexes/IndexesView";
-import { WriteEstimate } from "../costs/WriteEstimate";
-import type { ConsumedCapacity } from "../../ipc/bindings.gen";
 import { QueryBar } from "../query/QueryBar";
 import { SavedRequests } from "../query/SavedRequests";
-import { ScanResults } from "../query/ScanResults";
 import { useQueryModel, type ChannelFactory } from "../query/useQueryModel";
 import { useDroppedItems } from "../query/useDroppedItems";
 import { useCredentialsRenewed } from "../../app/useCredentialsRenewed";
-import type { ActiveRead } from "../collections/activeRead";
-import { formatUnits } from "../../shared/format";
+import { scanRead, type ActiveRead } from "../collections/activeRead";
 import { StreamView } from "../streams/StreamView";
 import type { TailChannelFactory } from "../streams/useStreamTail";
 import { TtlView } from "../ttl/TtlView";
 import { SimulationPanel } from "../simulations/SimulationPanel";
-import { useCommands } from "../../ipc/CommandsContext";
 import "./tables.css";
 
 /** Items drawn in each box of the Collections view (the Query's Limit); the rest are counted. */
 const ROWS_PER_BOX = 20;
-
-function keyNamesOf(keys: KeySchema): string[] {
-  return keys.sortKey === null ? [keys.partitionKey.name] : [keys.partitionKey.name, keys.sortKey.name];
-}
 
 /**
  * The query a collection opens with: every item of it, in sort-key order, a page of 100. `keys`
@@ -88,9 +75,11 @@ function collectionQuery(table: string, keys: KeySchema, value: AttributeValue, 
  * reads), Stream (a live tail of its stream) and TTL (what expires, the sweeps,
  * the deletions seen).
  * Alt+1 … Alt+9 switch views; Ctrl+Enter runs the bar's query from anywhere in the tab, Ctrl+J
- * reads its next page.
- * An item can be copied (as JSON, DynamoDB JSON or PutItem code; Mod+C on a row copies DynamoDB
- * JSON), duplicated (the editor opens on its attributes, the key to change) and items pasted.
+ * reads its next page (`useTableShortcuts`).
+ * An item can be opened from a row of any view, edited, copied (as JSON, DynamoDB JSON or PutItem
+ * code; Mod+C on a row copies DynamoDB JSON), duplicated (the editor opens on its attributes, the
+ * key to change) and items pasted (`useItemWrites`, the dialog in `ItemDialog`, the Items view's
+ * actions in `ItemsView`).
  */
 export function TableScreen({
   profile,
@@ -118,7 +107,6 @@ export function TableScreen({
 }) {
   // An MFA code or sign-in given in the app-wide prompt: the table and its boxes are read again.
   const renewed = useCredentialsRenewed(profile.id);
-  const source = useCommands();
   const { table, stats, setStats, setDescription, retry } = useTable(profile.id, tableName, renewed);
   const [view, setView] = useState<ViewId>("collections");
   const [showMap, setShowMap] = useState(false);
@@ -128,30 +116,27 @@ export function TableScreen({
   const groupKeys =
     table.status !== "ok" ? null : groupBy === null ? table.data.keys : (table.data.indexes.find((i) => i.name === groupBy)?.keys ?? null);
   const rootRef = useRef<HTMLDivElement>(null);
-  const [editing, setEditing] = useState<Editing | null>(null);
-  const [saving, setSaving] = useState(false);
-  const [saveError, setSaveError] = useState<{ name: string; message: string } | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  // The item selected in the Items grid (copy and duplicate act on it), the last copy's outcome,
-  // and whether the paste dialog is open.
-  const [selectedItem, setSelectedItem] = useState<Item | null>(null);
+  // The last copy's outcome.
   const [copied, setCopied] = useState<string | null>(null);
-  const [pasting, setPasting] = useState(false);
-  const [bulk, setBulk] = useState(false);
-  // The items checked in the Items grid for a bulk edit, by index in the run (a new run clears them).
-  const [checked, setChecked] = useState<ReadonlySet<number>>(new Set());
-  // The item as the editor last had it (every edit is validated), for the write estimate.
-  const [draft, setDraft] = useState<Item | null>(null);
-  // The last write saved, with what it reported: shown estimate beside actual.
-  const [lastWrite, setLastWrite] = useState<{ existing: Item | null; newItem: Item; actual: ConsumedCapacity | null } | null>(null);
   const model = useQueryModel({ profileId: profile.id, table: table.status === "ok" ? table.data : null, makeChannel });
   const run = model.run;
   const paid = profile.connection.kind !== "embedded";
   const dropped = useDroppedItems({ profileId: profile.id, run, automatic: !paid });
-  const runRequest = run?.request ?? null;
-  useEffect(() => setChecked(new Set()), [runRequest]);
   const queryPages = run?.kind === "query" ? run.pages : [];
-  const recordCapacity = useRecordCapacity();
+  // A run on an index, or with a projection, returns part of each item: an item opened from it is
+  // first read whole (`useItemWrites`).
+  const partialRun = run !== null && ((run.request.indexName ?? null) !== null || !!run.request.projection);
+  const writes = useItemWrites({
+    profileId: profile.id,
+    table: tableName,
+    keys: table.status === "ok" ? table.data.keys : null,
+    partialRun,
+    replaceItem: model.replaceItem,
+    onRefused: (sentence) => {
+      writes.setNotice(sentence);
+      setView("items");
+    },
+  });
 
   // A Query reads one box, of the table or of the index it names: the Collections view is
   // grouped by that index (or the table) and brings the box into view.
@@ -173,66 +158,19 @@ export function TableScreen({
       return { kind: "query", key: readKey, pages: run.pages, loading: run.loading, dropped: dropped.dropped, showDropped: paid ? dropped.show : null };
     }
     const keysRead = table.status !== "ok" ? null : readIndex === null ? table.data.keys : (table.data.indexes.find((i) => i.name === readIndex)?.keys ?? null);
-    const pk = keysRead?.partitionKey.name ?? null;
-    const returned = new Map<string, number>();
-    let attributed = true;
-    for (const page of run.pages) {
-      for (const item of page.items) {
-        const value = pk === null ? undefined : item[pk];
-        if (value === undefined) {
-          attributed = false;
-          continue;
-        }
-        const key = collectionKey(value);
-        returned.set(key, (returned.get(key) ?? 0) + 1);
-      }
-    }
-    return { kind: "scan", returned, completed: run.summary?.end === "completed", attributed };
+    return scanRead(run.pages, keysRead?.partitionKey.name ?? null, run.summary?.end === "completed");
   }, [run, readKey, readIndex, groupBy, table, dropped.dropped, dropped.show, paid]);
 
-  // Alt+1 … Alt+9, Ctrl+Enter and Ctrl+J: only the table screen on show answers (the others stay
-  // mounted, hidden). The bar answers Ctrl+Enter itself when the focus is in it, and a grid
-  // answers Ctrl+J itself (it marks the event handled).
-  const executeRef = useRef(model.execute);
-  executeRef.current = model.execute;
-  const loadMoreRef = useRef(model.loadMore);
-  loadMoreRef.current = model.loadMore;
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      const shortcut = shortcutOf(event);
-      if (shortcut !== "go-to-view" && shortcut !== "run-query" && shortcut !== "next-page") return;
-      const root = rootRef.current;
-      if (root === null || root.closest("[hidden]") !== null || event.defaultPrevented) return;
-      if (shortcut === "next-page") {
-        if (document.querySelector('[role="dialog"]') !== null) return;
-        // The next page of the Query on show (nothing when there is none).
-        event.preventDefault();
-        loadMoreRef.current();
-        return;
-      }
-      if (shortcut === "run-query") {
-        if (document.querySelector('[role="dialog"]') !== null) return;
-        event.preventDefault();
-        executeRef.current();
-        return;
-      }
-      const digit = event.code?.startsWith("Digit") ? Number(event.code.slice(5)) : Number(event.key);
-      const target = VIEW_ORDER[digit - 1];
-      if (target === undefined) return;
-      event.preventDefault();
-      setView(target.id);
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
+  useTableShortcuts(rootRef, { execute: model.execute, loadMore: model.loadMore, setView });
 
   const loadQueryInput = model.loadQueryInput;
+  const setNotice = writes.setNotice;
   const runInput = useCallback(
     (input: QueryInput) => {
       setNotice(null);
       void loadQueryInput(input, true);
     },
-    [loadQueryInput],
+    [loadQueryInput, setNotice],
   );
 
   // Asked from outside: the view, its grouping, a box, a Query, as the user would have chosen them
@@ -252,18 +190,6 @@ export function TableScreen({
     if (intent.hotReadsPerSecond !== undefined) setHotLoad({ readsPerSecond: intent.hotReadsPerSecond, n: intent.n });
     // One intent is carried out once: `n` names it.
   }, [intent?.n, described]);
-
-  // Stable across renders: the editor re-validates when this function changes, and validating
-  // records the draft here, which re-renders this screen.
-  const validate = useCallback(
-    async (item: Item): Promise<ItemValidation> => {
-      setDraft(item);
-      const result = await unwrap(source.checkItem(profile.id, tableName, item));
-      if (result.status === "ok") return { sizeBytes: result.data.sizeBytes ?? 0, problems: result.data.problems };
-      return { sizeBytes: 0, problems: [{ path: "", message: result.status === "error" ? result.error.message : "Checking…" }] };
-    },
-    [profile.id, tableName, source],
-  );
 
   const readKeys = model.schema;
   const suggestions = useKeySuggestions({
@@ -289,120 +215,21 @@ export function TableScreen({
     );
   }
   const description = table.data;
-  const queriedIndex = run?.kind === "query" ? (run.request.indexName ?? null) : null;
-  const queriedKeys =
-    queriedIndex === null ? description.keys : (description.indexes.find((i) => i.name === queriedIndex)?.keys ?? description.keys);
-  const keyNames = keyNamesOf(description.keys);
-
-
   const recentRefresh = (run?.pages.length ?? 0) + (run === null ? 0 : run.kind === "query" ? (run.loading ? 1000 : 0) : 0);
-  const failed = (error: UiError) => setSaveError({ name: error.exception ?? errorTitle(error.code), message: error.message });
-
-  const save = async (item: Item) => {
-    if (editing === null || editing.kind === "delete") return;
-    setSaving(true);
-    setSaveError(null);
-    const expect = editing.kind === "edit" ? { kind: "unchanged" as const, original: editing.original } : { kind: "absent" as const };
-    const result = await unwrap(source.putItem(profile.id, tableName, item, expect));
-    setSaving(false);
-    if (result.status === "error") {
-      failed(result.error);
-      return;
-    }
-    if (result.status !== "ok") return;
-    const units = result.data.consumedCapacity?.total ?? 0;
-    recordCapacity("write", units);
-    setLastWrite({ existing: editing.kind === "edit" ? editing.original : null, newItem: item, actual: result.data.consumedCapacity });
-    if (editing.kind === "edit") model.replaceItem(keyNames, editing.original, item);
-    setNotice(`${editing.kind === "edit" ? "Saved" : "Created"}: ${formatUnits(units)} WCU consumed.`);
-    setEditing(null);
-  };
-
-  const remove = async () => {
-    if (editing?.kind !== "delete") return;
-    setSaving(true);
-    const key = Object.fromEntries(keyNames.map((name) => [name, editing.original[name]!]));
-    const result = await unwrap(
-      source.deleteItem(profile.id, tableName, key, { kind: "unchanged", original: editing.original }),
-    );
-    setSaving(false);
-    if (result.status === "error") {
-      failed(result.error);
-      return;
-    }
-    if (result.status !== "ok") return;
-    recordCapacity("write", result.data.consumedCapacity?.total ?? 0);
-    model.replaceItem(keyNames, editing.original, null);
-    setNotice(`Deleted: ${formatUnits(result.data.consumedCapacity?.total ?? 0)} WCU consumed.`);
-    setEditing(null);
-  };
-
   const copyItem = (item: Item) => {
     void copyText(clipboard, itemAsText(tableName, item, "dynamo"), "the item as DynamoDB JSON").then(setCopied);
-  };
-  const duplicate = (item: Item) => {
-    setSaveError(null);
-    setDraft(null);
-    setEditing({ kind: "create", template: item, duplicateOf: item });
   };
 
   const openCollection = (value: AttributeValue) => {
     runInput(collectionQuery(tableName, description.keys, value));
     setView("items");
   };
-  // A run on an index, or with a projection, returns part of each item. Saving an edit puts the
-  // whole item, so an item opened from such a run is first read whole from the table (strongly
-  // consistent, by its key): editing the part would drop every attribute the run left out.
-  const partialRun = run !== null && ((run.request.indexName ?? null) !== null || !!run.request.projection);
-  const openItem = async (item: Item) => {
-    setSaveError(null);
-    setDraft(null);
-    if (!partialRun) {
-      setEditing({ kind: "edit", original: item });
-      return;
-    }
-    const names = keyNamesOf(description.keys);
-    const key = Object.fromEntries(names.flatMap((name) => (item[name] === undefined ? [] : [[name, item[name]!]])));
-    const refuse = (sentence: string) => {
-      setNotice(sentence);
-      setView("items");
-    };
-    if (Object.keys(key).length !== names.length) {
-      refuse(`This row does not carry the item's whole key (${names.join(", ")}): the projection left part of it out, so the item cannot be opened for editing.`);
-      return;
-    }
-    const result = await unwrap(source.getItem(profile.id, tableName, key, true));
-    if (result.status === "ok" && result.data.item !== null) {
-      recordCapacity("read", result.data.consumedCapacity?.total ?? 0);
-      setEditing({ kind: "edit", original: result.data.item });
-    } else if (result.status === "ok") {
-      refuse("This item is no longer in the table: it was deleted after the query read it.");
-    } else if (result.status === "error") {
-      refuse(`The whole item could not be read for editing: ${result.error.message}`);
-    }
-  };
   // A box of the run regrouped by an index opens as a Query of that index.
   const openBox = (value: AttributeValue) => {
     runInput(collectionQuery(tableName, groupKeys ?? description.keys, value, groupBy));
     setView("items");
   };
-  // The items the run read whole from the table: an index's entries and projected items are parts
-  // of items, and a bulk edit's undo puts back the items as staged, so they are not staged.
-  const readItems = run === null || partialRun ? [] : run.pages.flatMap((p) => p.items);
-  const bulkItems = checked.size === 0 ? readItems : readItems.filter((_, i) => checked.has(i));
   const seenAttributes = [...new Set((run?.pages ?? []).slice(0, 3).flatMap((p) => p.items.flatMap((i) => Object.keys(i))))];
-  const lastItem = queryPages.at(-1)?.items.at(-1) ?? null;
-  const runError = run?.kind === "query" ? run.error : null;
-  const scannedIndex = run?.kind === "scan" ? (run.request.indexName ?? null) : null;
-  const scannedKeys =
-    scannedIndex === null ? description.keys : (description.indexes.find((i) => i.name === scannedIndex)?.keys ?? description.keys);
-  const toggleChecked = (i: number) =>
-    setChecked((c) => {
-      const next = new Set(c);
-      if (next.has(i)) next.delete(i);
-      else next.add(i);
-      return next;
-    });
 
   // Where the statistics are not free (AWS, any endpoint) the run is drawn from what a scan of
   // the table or index gathered: the gate runs that scan, and a new gathering lists the run again.
@@ -466,7 +293,7 @@ export function TableScreen({
             )
           }
           // An index's box holds what the index projects, not the whole item: its rows open the box.
-          onOpenItem={groupBy === null ? openItem : undefined}
+          onOpenItem={groupBy === null ? writes.openItem : undefined}
           onCopyItem={copyItem}
         />
       )}
@@ -490,118 +317,19 @@ export function TableScreen({
         );
       case "items":
         return (
-          <>
-            <section className="table-section" aria-label="Collection">
-              <div className="item-actions">
-                <button type="button" disabled={profile.readOnly} onClick={() => setEditing({ kind: "create", template: null })}>
-                  New item
-                </button>
-                <button
-                  type="button"
-                  disabled={profile.readOnly || lastItem === null}
-                  onClick={() => lastItem !== null && setEditing({ kind: "create", template: lastItem })}
-                >
-                  Duplicate last item
-                </button>
-                <button type="button" disabled={profile.readOnly} onClick={() => setPasting(true)}>
-                  Paste items…
-                </button>
-                <button type="button" aria-pressed={bulk} disabled={readItems.length === 0} onClick={() => setBulk(!bulk)}>
-                  Bulk edit…
-                </button>
-                <span className="item-selected-actions" aria-label="Selected item">
-                  <button type="button" disabled={profile.readOnly || selectedItem === null} onClick={() => selectedItem !== null && duplicate(selectedItem)}>
-                    Duplicate selected
-                  </button>
-                  <ItemCopy table={tableName} item={selectedItem} clipboard={clipboard} />
-                </span>
-                {profile.readOnly && <span className="muted">This connection is read-only.</span>}
-              </div>
-              {notice !== null && (
-                <p className="test-ok" role="status" data-testid="write-notice">
-                  {notice}
-                </p>
-              )}
-              {notice !== null && lastWrite !== null && (
-                <WriteEstimate
-                  profileId={profile.id}
-                  table={tableName}
-                  write={{ kind: "put", existing: lastWrite.existing, newItem: lastWrite.newItem }}
-                  actual={lastWrite.actual}
-                />
-              )}
-              {bulk && (
-                <BulkPanel
-                  profileId={profile.id}
-                  table={tableName}
-                  keys={description.keys}
-                  items={bulkItems}
-                  scope={checked.size === 0 ? "read" : "checked"}
-                  makeChannel={makeBulkChannel}
-                  readOnly={profile.readOnly}
-                  onWritten={() => {
-                    // The boxes and the run are read again: the grid shows what the edit left.
-                    setGeneration((g) => g + 1);
-                    model.execute();
-                  }}
-                />
-              )}
-              {run === null && (
-                <p className="muted" data-testid="items-empty">
-                  Run a Query from the bar above to read one collection here, page by page, or a Scan to walk them all.
-                  {largest !== null && (
-                    <>
-                      {" "}
-                      <button type="button" className="link-button" data-testid="items-open-largest" onClick={() => openCollection(largest)}>
-                        Read the largest collection, {description.keys.partitionKey.name} = {attributeText(largest)}
-                      </button>
-                    </>
-                  )}
-                </p>
-              )}
-              {run?.kind === "query" && run.request.keyCondition && run.pages.length > 0 && (
-                <CollectionBox
-                  keys={queriedKeys}
-                  tableKeys={queriedIndex === null ? null : description.keys}
-                  partitionValue={run.request.keyCondition.partitionValue as AttributeValue}
-                  pages={run.pages}
-                  loading={run.loading}
-                  onLoadMore={model.loadMore}
-                  onSelect={setSelectedItem}
-                  onCopy={copyItem}
-                  checked={bulk && queriedIndex === null ? checked : undefined}
-                  onCheck={bulk && queriedIndex === null ? toggleChecked : undefined}
-                  onEdit={(item) => void openItem(item)}
-                  loadError={
-                    runError !== null && run.pages.length > 0
-                      ? { name: runError.exception ?? errorTitle(runError.code), message: runError.message }
-                      : null
-                  }
-                />
-              )}
-              {run?.kind === "scan" && (
-                <section className="table-section" aria-label="Scan" data-testid="section-scan">
-                  {run.pages.length > 0 && (
-                    <CollectionBox
-                      keys={scannedKeys}
-                      tableKeys={scannedIndex === null ? null : description.keys}
-                      partitionValue={null}
-                      title={`Items the Scan of ${scannedIndex ?? tableName} returned`}
-                      pages={run.pages}
-                      loading={run.running}
-                      onLoadMore={null}
-                      onSelect={setSelectedItem}
-                      onCopy={copyItem}
-                      checked={bulk && scannedIndex === null ? checked : undefined}
-                      onCheck={bulk && scannedIndex === null ? toggleChecked : undefined}
-                      onEdit={(item) => void openItem(item)}
-                    />
-                  )}
-                  <ScanResults table={description} run={run} onOpenCollection={openCollection} />
-                </section>
-              )}
-            </section>
-          </>
+          <ItemsView
+            profile={profile}
+            table={description}
+            model={model}
+            writes={writes}
+            partialRun={partialRun}
+            largest={largest}
+            clipboard={clipboard}
+            makeBulkChannel={makeBulkChannel}
+            onOpenCollection={openCollection}
+            onCopyItem={copyItem}
+            onTableChanged={() => setGeneration((g) => g + 1)}
+          />
         );
       case "indexes":
         return (
@@ -725,41 +453,23 @@ export function TableScreen({
           {copied}
         </p>
       )}
-      {pasting && (
-        <div className="dialog-backdrop">
-          <div role="dialog" aria-modal="true" aria-label="Paste items" className="dialog dialog-wide">
-            <PasteItems
-              profileId={profile.id}
-              table={tableName}
-              keys={description.keys}
-              readOnly={profile.readOnly}
-              onWritten={(items, units) => {
-                recordCapacity("write", units);
-                setNotice(`Pasted ${items.length} ${items.length === 1 ? "item" : "items"}: ${formatUnits(units)} WCU consumed.`);
-                setGeneration((g) => g + 1);
-              }}
-              onClose={() => setPasting(false)}
-            />
-          </div>
-        </div>
-      )}
-      {editing !== null && (
+      {writes.editing !== null && (
         <ItemDialog
-          editing={editing}
+          editing={writes.editing}
           profileId={profile.id}
           table={tableName}
           keys={description.keys}
           readOnly={profile.readOnly}
           clipboard={clipboard}
-          draft={draft}
-          validate={validate}
-          saving={saving}
-          saveError={saveError}
-          onSave={(item) => void save(item)}
-          onRemove={() => void remove()}
-          onEdit={setEditing}
-          onDuplicate={duplicate}
-          onClose={() => setEditing(null)}
+          draft={writes.draft}
+          validate={writes.validate}
+          saving={writes.saving}
+          saveError={writes.saveError}
+          onSave={(item) => void writes.save(item)}
+          onRemove={() => void writes.remove()}
+          onEdit={writes.setEditing}
+          onDuplicate={writes.duplicate}
+          onClose={() => writes.setEditing(null)}
         />
       )}
     </div>

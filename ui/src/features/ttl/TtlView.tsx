@@ -15,6 +15,7 @@ import { RecordList } from "../streams/StreamView";
 import { useStreamTail, type TailChannelFactory } from "../streams/useStreamTail";
 import { relativeTime, useTtl, MAX_PAGES } from "./useTtl";
 import "../streams/streams.css";
+import { keyNames } from "../../shared/keySchema";
 
 const ROW_HEIGHT = 30;
 const TTL_ONLY: StreamFilter = { key: {}, ttlOnly: true };
@@ -33,10 +34,7 @@ export function TtlView({
   const embedded = profile.connection.kind === "embedded";
   const ttl = useTtl({ profileId: profile.id, table: table.name, embedded });
   const deletions = useStreamTail({ profileId: profile.id, table: table.name, makeChannel, baseFilter: TTL_ONLY });
-  const keyNames = useMemo(
-    () => [table.keys.partitionKey.name, ...(table.keys.sortKey === null ? [] : [table.keys.sortKey.name])],
-    [table],
-  );
+  const names = useMemo(() => keyNames(table.keys), [table]);
   // TTL or the stream changed in Settings: read them again.
   const seen = useRef({ ttl: table.ttlAttribute, stream: table.streamViewType });
   const reloadOverview = ttl.reload;
@@ -133,7 +131,7 @@ export function TtlView({
       </section>
       <section aria-label="Items due to expire">
         <h3>Due to expire</h3>
-        <Expiring expiring={ttl.expiring} embedded={embedded} onFind={() => void ttl.findExpiring()} keyNames={keyNames} now={backendNow} />
+        <Expiring expiring={ttl.expiring} embedded={embedded} onFind={() => void ttl.findExpiring()} keyNames={names} now={backendNow} />
       </section>
       <section aria-label="Deletions seen">
         <h3>Deletions by Time to Live</h3>
@@ -157,7 +155,7 @@ export function TtlView({
             </p>
             <RecordList
               records={deletions.records}
-              keyNames={keyNames}
+              keyNames={names}
               filterKey={{}}
               viewType={deletions.info.status === "ok" ? deletions.info.data.viewType : null}
               empty="None seen yet: an expired item appears here when a sweep deletes it."

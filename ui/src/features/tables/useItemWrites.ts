@@ -1,0 +1,152 @@
+import { useCallback, useState } from "react";
+import type { ConsumedCapacity, KeySchema } from "../../ipc/bindings.gen";
+import { errorTitle, unwrap, type UiError } from "../../ipc/result";
+import { useCommands } from "../../ipc/CommandsContext";
+import { useRecordCapacity } from "../../app/capacity";
+import type { Item } from "../../shared/attributeValue";
+import { formatUnits } from "../../shared/format";
+import type { ItemValidation } from "../items/ItemEditor";
+import type { Editing } from "./ItemDialog";
+
+/** The names of a key schema's key attributes, partition key first. */
+export function keyNamesOf(keys: KeySchema): string[] {
+  return keys.sortKey === null ? [keys.partitionKey.name] : [keys.partitionKey.name, keys.sortKey.name];
+}
+
+/** The last write saved, with what it reported: the estimate is shown beside the actual. */
+export type LastWrite = { existing: Item | null; newItem: Item; actual: ConsumedCapacity | null };
+
+/**
+ * One table's item writes, as the item dialog makes them: what the dialog is doing (`editing`),
+ * each draft validated by the engine (`validate`, which records the draft for the write estimate),
+ * and the writes themselves. A save is a PutItem conditioned on the item being as it was read (or
+ * absent, for a new item); a delete is conditioned the same way, so nobody's concurrent change is
+ * overwritten silently. Each write's units go to the app's capacity meter and a sentence to
+ * `notice`; the run in the query bar is patched with the item as written (`replaceItem`).
+ *
+ * `openItem` opens a row for editing. A row of a partial run (an index, or a projection) is first
+ * read whole from the table, strongly consistent, by its key: saving the part would drop every
+ * attribute the run left out. When that is not possible, `onRefused` gets the sentence why.
+ */
+export function useItemWrites({
+  profileId,
+  table,
+  keys,
+  partialRun,
+  replaceItem,
+  onRefused,
+}: {
+  profileId: string;
+  table: string;
+  /** The table's key schema (null until the table is described). */
+  keys: KeySchema | null;
+  partialRun: boolean;
+  replaceItem: (keyNames: string[], original: Item, item: Item | null) => void;
+  onRefused: (sentence: string) => void;
+}) {
+  const source = useCommands();
+  const recordCapacity = useRecordCapacity();
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [saveError, setSaveError] = useState<{ name: string; message: string } | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  // The item as the editor last had it (every edit is validated), for the write estimate.
+  const [draft, setDraft] = useState<Item | null>(null);
+  const [lastWrite, setLastWrite] = useState<LastWrite | null>(null);
+
+  // Stable across renders: the editor re-validates when this function changes, and validating
+  // records the draft here, which re-renders the screen.
+  const validate = useCallback(
+    async (item: Item): Promise<ItemValidation> => {
+      setDraft(item);
+      const result = await unwrap(source.checkItem(profileId, table, item));
+      if (result.status === "ok") return { sizeBytes: result.data.sizeBytes ?? 0, problems: result.data.problems };
+      return { sizeBytes: 0, problems: [{ path: "", message: result.status === "error" ? result.error.message : "Checking…" }] };
+    },
+    [profileId, table, source],
+  );
+
+  const keyNames = keys === null ? [] : keyNamesOf(keys);
+  const failed = (error: UiError) => setSaveError({ name: error.exception ?? errorTitle(error.code), message: error.message });
+
+  const save = async (item: Item) => {
+    if (editing === null || editing.kind === "delete") return;
+    setSaving(true);
+    setSaveError(null);
+    const expect = editing.kind === "edit" ? { kind: "unchanged" as const, original: editing.original } : { kind: "absent" as const };
+    const result = await unwrap(source.putItem(profileId, table, item, expect));
+    setSaving(false);
+    if (result.status === "error") {
+      failed(result.error);
+      return;
+    }
+    if (result.status !== "ok") return;
+    const units = result.data.consumedCapacity?.total ?? 0;
+    recordCapacity("write", units);
+    setLastWrite({ existing: editing.kind === "edit" ? editing.original : null, newItem: item, actual: result.data.consumedCapacity });
+    if (editing.kind === "edit") replaceItem(keyNames, editing.original, item);
+    setNotice(`${editing.kind === "edit" ? "Saved" : "Created"}: ${formatUnits(units)} WCU consumed.`);
+    setEditing(null);
+  };
+
+  const remove = async () => {
+    if (editing?.kind !== "delete") return;
+    setSaving(true);
+    const key = Object.fromEntries(keyNames.map((name) => [name, editing.original[name]!]));
+    const result = await unwrap(source.deleteItem(profileId, table, key, { kind: "unchanged", original: editing.original }));
+    setSaving(false);
+    if (result.status === "error") {
+      failed(result.error);
+      return;
+    }
+    if (result.status !== "ok") return;
+    recordCapacity("write", result.data.consumedCapacity?.total ?? 0);
+    replaceItem(keyNames, editing.original, null);
+    setNotice(`Deleted: ${formatUnits(result.data.consumedCapacity?.total ?? 0)} WCU consumed.`);
+    setEditing(null);
+  };
+
+  /** Opens the editor on a copy of `item`: the key to change, the rest kept. */
+  const duplicate = (item: Item) => {
+    setSaveError(null);
+    setDraft(null);
+    setEditing({ kind: "create", template: item, duplicateOf: item });
+  };
+
+  /** Opens the editor on a new item, starting from `template` when there is one. */
+  const create = (template: Item | null) => {
+    setSaveError(null);
+    setDraft(null);
+    setEditing({ kind: "create", template });
+  };
+
+  const openItem = async (item: Item) => {
+    setSaveError(null);
+    setDraft(null);
+    if (!partialRun) {
+      setEditing({ kind: "edit", original: item });
+      return;
+    }
+    const key = Object.fromEntries(keyNames.flatMap((name) => (item[name] === undefined ? [] : [[name, item[name]!]])));
+    if (Object.keys(key).length !== keyNames.length) {
+      onRefused(
+        `This row does not carry the item's whole key (${keyNames.join(", ")}): the projection left part of it out, so the item cannot be opened for editing.`,
+      );
+      return;
+    }
+    const result = await unwrap(source.getItem(profileId, table, key, true));
+    if (result.status === "ok" && result.data.item !== null) {
+      recordCapacity("read", result.data.consumedCapacity?.total ?? 0);
+      setEditing({ kind: "edit", original: result.data.item });
+    } else if (result.status === "ok") {
+      onRefused("This item is no longer in the table: it was deleted after the query read it.");
+    } else if (result.status === "error") {
+      onRefused(`The whole item could not be read for editing: ${result.error.message}`);
+    }
+  };
+
+  return { editing, setEditing, saving, saveError, notice, setNotice, draft, lastWrite, validate, save, remove, duplicate, create, openItem };
+}
+
+/** What `useItemWrites` gives the views. */
+export type ItemWrites = ReturnType<typeof useItemWrites>;
