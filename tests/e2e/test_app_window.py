@@ -266,7 +266,8 @@ def test_the_items_read_sort_by_a_column_and_columns_can_be_hidden(window):
 
 def test_the_items_view_before_any_query_offers_the_largest_collection_in_one_click(window):
     """Point 3: the Items view, opened before anything was run, says how to fill it and offers
-    the table's largest collection; one click reads VEH#V-7741 there, META first."""
+    the table's largest collection; one click reads VEH#V-7741 there, META first, in a grid that
+    fills the view under its actions."""
     open_table(window, "Telemetry")
     screen = open_view(window, "items")
     empty = present(screen, '[data-testid="items-empty"]', "the Items view's empty state")
@@ -275,6 +276,24 @@ def test_the_items_view_before_any_query_offers_the_largest_collection_in_one_cl
     click(window, offer, "the offer")
     box = present(window, WINDOW_BOX, "VEH#V-7741's collection box")
     wait_for(window, "META first in the box", lambda d: (lambda rows: rows and content(rows[0]) == "META")(box.find_elements(By.CSS_SELECTOR, '[role="grid"] [role="rowheader"]')))
+    # The view fills its panel: the grid takes the height the actions leave and scrolls itself,
+    # so reading down the page never carries the actions (or the bar) out of sight.
+    layout = """
+      const box = arguments[0];
+      const view = box.closest('.view-panel');
+      const grid = box.querySelector('.collection-scroll');
+      return { actions: view.querySelector('.item-actions').getBoundingClientRect().toJSON(), grid: grid.getBoundingClientRect().toJSON(),
+               box: box.getBoundingClientRect().toJSON(),
+               gridOverflow: grid.scrollHeight - grid.clientHeight, view: view.getBoundingClientRect().toJSON(),
+               viewOverflow: view.scrollHeight - view.clientHeight, viewScroll: view.scrollTop };"""
+    before = window.execute_script(layout, box)
+    assert before["viewOverflow"] <= 1 and before["gridOverflow"] > 1000, before
+    # The box (its grid, then its "next page" footer) ends at the view's bottom.
+    assert abs(before["view"]["bottom"] - before["box"]["bottom"]) <= 2 and before["grid"]["height"] > 200, before
+    window.execute_script("const g = arguments[0].querySelector('.collection-scroll'); g.dispatchEvent(new WheelEvent('wheel', {deltaY: 2000, bubbles: true})); g.scrollTop += 2000;", box)
+    settle(0.3)
+    after = window.execute_script(layout, box)
+    assert after["actions"] == before["actions"] and after["viewScroll"] == 0, (before, after)
 
 
 def test_a_reading_copied_with_ctrl_c_pastes_back_as_its_dynamodb_json(window):

@@ -13,6 +13,7 @@ import { WriteEstimate } from "../costs/WriteEstimate";
 import { ScanResults } from "../query/ScanResults";
 import type { QueryModel } from "../query/useQueryModel";
 import type { ItemWrites } from "./useItemWrites";
+import "./ItemsView.css";
 
 /**
  * The Items view: what the query bar read, as one flat grid to page through, sort, choose columns
@@ -20,6 +21,8 @@ import type { ItemWrites } from "./useItemWrites";
  * cuts drawn); a Scan's run is every item it returned, and below it the collections it met
  * (`ScanResults`). Above the grid: new, duplicate, paste and bulk edit, and the selected row's
  * copy and duplicate; under them, the last write and what it cost beside its estimate.
+ *
+ * The view fills its panel: the grid takes the height the actions leave, and scrolls itself.
  *
  * Before anything is read, the view says how to read, and offers the table's largest collection.
  * A run of an index or with a projection holds parts of items: its rows are not staged for a bulk
@@ -85,7 +88,7 @@ export function ItemsView({
   const checks = bulk && runIndex === null ? { checked, onCheck: toggleChecked } : { checked: undefined, onCheck: undefined };
 
   return (
-    <section className="table-section" aria-label="Collection">
+    <section className="table-section items-view" aria-label="Collection">
       <div className="item-actions">
         <button type="button" disabled={readOnly} onClick={() => writes.create(null)}>
           New item
@@ -167,7 +170,7 @@ export function ItemsView({
         />
       )}
       {run?.kind === "scan" && (
-        <section className="table-section" aria-label="Scan" data-testid="section-scan">
+        <section className="table-section items-scan" aria-label="Scan" data-testid="section-scan">
           {run.pages.length > 0 && (
             <CollectionBox
               keys={runKeys}

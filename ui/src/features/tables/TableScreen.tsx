@@ -304,7 +304,7 @@ export function TableScreen({
     id,
     label,
     render: () => renderView(id),
-    fill: id === "collections",
+    fill: id === "collections" || id === "items",
   }));
 
   function renderView(id: ViewId) {

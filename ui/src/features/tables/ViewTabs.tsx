@@ -16,7 +16,7 @@ export type ViewInfo = {
   label: string;
   /** The view's content, built on its first visit. */
   render: () => ReactNode;
-  /** The view fills its panel's height and scrolls inside itself (the Collections view's run). */
+  /** The view fills its panel's height and scrolls inside itself (the Collections view's run, the Items view's grid). */
   fill?: boolean;
 };
 
