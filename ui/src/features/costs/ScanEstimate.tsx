@@ -6,30 +6,11 @@
  * (`statisticsScanCost`, from DescribeTable's size on AWS, the live statistics on the embedded
  * engine).
  */
-import { useEffect, useState } from "react";
-import type { ScanCost } from "../../ipc/bindings.gen";
-import { useCommands } from "../../ipc/CommandsContext";
-import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
+import { errorTitle } from "../../ipc/result";
+import { useScanCost } from "../../shared/useScanCost";
 import { formatBytes, formatCountOf, formatUnits } from "../../shared/format";
 
 export type ScanPlan = { table: string; index: string | null; consistentRead: boolean; filtered: boolean };
-
-/** The cost of reading the whole table or index once. */
-export function useScanCost(profileId: string, table: string, index: string | null): Loadable<ScanCost, UiError> {
-  const source = useCommands();
-  const [cost, setCost] = useState<Loadable<ScanCost, UiError>>({ status: "loading" });
-  useEffect(() => {
-    let stale = false;
-    setCost({ status: "loading" });
-    void unwrap(source.statisticsScanCost(profileId, table, index)).then((result) => {
-      if (!stale && result.status !== "loading") setCost(result);
-    });
-    return () => {
-      stale = true;
-    };
-  }, [profileId, table, index, source]);
-  return cost;
-}
 
 export function ScanEstimate({ profileId, plan }: { profileId: string; plan: ScanPlan }) {
   const cost = useScanCost(profileId, plan.table, plan.index);
