@@ -54,6 +54,18 @@ def test_a_between_window_from_the_bar_highlights_its_one_box_and_shows_the_requ
     assert others and all(b["read"] == "faded" and float(b["opacity"]) < 0.5 for b in others), others
     summary = content(css(bar, '[data-testid="qb-summary"]'))
     assert summary.startswith("10 returned of 10 read · 1 page · ") and "RCU" in summary, summary
+    # Beside the run, what this read cost: reported beside the same page's estimate (they agree on
+    # the embedded engine), and the same ten readings read by a Scan with a filter or by GetItems
+    # (Telemetry's 988,741 bytes in one 1 MB page: 121 RCU; ten GetItems, each its own 4 KB: 5 RCU).
+    card = present(window, f'{SCREEN} [data-testid="this-read"]', "the This read card beside the run")
+    wait_for(window, "the estimate beside what was reported", lambda d: content(css(card, '[data-testid="this-read-estimated"]')).endswith("✓"))
+    reported = content(css(card, '[data-testid="this-read-reported"]'))
+    assert reported.endswith(" RCU · 1 page") and content(css(card, '[data-testid="this-read-estimated"]')) == f"{reported} ✓", content(card)
+    assert content(css(card, '[data-testid="this-read-items"]')) == "10 / 10 items", content(card)
+    assert content(css(card, '[data-testid="this-read-scan"]')) == "121 RCU", content(card)
+    assert content(css(card, '[data-testid="this-read-gets"]')) == "5 RCU", content(card)
+    run = css(window, f'{SCREEN} [data-testid="collections-run"]').rect
+    assert card.rect["x"] >= run["x"] + run["width"], (card.rect, run)
 
     # The request as the builder generated it: placeholders for the key names' values.
     request = css(bar, '[data-testid="qb-request"]')
@@ -263,3 +275,8 @@ def test_a_scan_from_the_bar_walks_every_collection_and_shows_what_it_returned_i
         for b in d.find_elements(By.CSS_SELECTOR, f'{SCREEN} [data-testid="collection-run-box"]')
     ])
     assert all(read == "walked" and note is not None and (note.startswith("The scan returned ") or note == "The scan read this collection; its filter returned none of it.") for read, note in marks), marks
+    # Beside the run, what the Scan read and returned and what it reported, beside the whole scan's estimate.
+    card = present(window, f'{SCREEN} [data-testid="this-read"]', "the This read card beside the run")
+    assert content(css(card, '[data-testid="this-read-items"]')) == f"10,710 / {returned:,} items", content(card)
+    assert content(css(card, '[data-testid="this-read-estimated"]')) == "121 RCU", content(card)
+    assert content(css(card, '[data-testid="this-read-reported"]')).endswith(" RCU · 1 page"), content(card)

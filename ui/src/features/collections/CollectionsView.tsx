@@ -55,6 +55,8 @@ export type CollectionsViewProps = {
   tools?: ReactNode;
   /** Drawn under the head line, above the run (the table screen's collection map). */
   map?: ReactNode;
+  /** Drawn beside the run, on its right (the table screen's summary of the last read). */
+  aside?: ReactNode;
   /** Open one item of a box (Enter on its row); without it, Enter on a row opens the box. */
   onOpenItem?: ((item: Item) => void) | undefined;
   /** Copy the focused row's item (Mod+C on a row). */
@@ -76,6 +78,7 @@ export function CollectionsView({
   gate = null,
   tools = null,
   map = null,
+  aside = null,
   onOpenItem,
   onCopyItem,
 }: CollectionsViewProps) {
@@ -378,69 +381,72 @@ export function CollectionsView({
             : `No item of ${table.name} has ${grouping.name}'s keys (${keyLabel(grouping.keys)}), so the index holds nothing yet.`}
         </p>
       ) : data.total === null ? null : (
-        <div
-          ref={scrollRef}
-          className="collections-run"
-          role="feed"
-          aria-label={`Item collections of ${table.name}, by ${keys.partitionKey.name}`}
-          aria-busy={loading}
-          data-testid="collections-run"
-        >
-          <div className="collections-run-inner" style={{ height: virtualizer.getTotalSize() }}>
-            {virtual.map((v) => {
-              const entry = at(v.index);
-              const read = entry === undefined ? null : boxRead(activeRead, entry.key);
-              // A box shown whole and the box a Query read draw their rows in the run's scroll.
-              const inRun = entry !== undefined && (isWhole(entry.key) || read?.role === "read");
-              return (
-                <div
-                  key={v.key}
-                  data-index={v.index}
-                  // What the run counted the slot at before drawing it (tests/e2e check it is its height).
-                  data-estimate={estimateSize(v.index)}
-                  ref={virtualizer.measureElement}
-                  className="collections-slot"
-                  // Such a box is placed with `top`: WebKit does not keep its sticky header in the
-                  // run's sight inside a transformed slot.
-                  style={inRun ? { top: v.start } : { transform: `translateY(${v.start}px)` }}
-                >
-                  {entry === undefined ? (
-                    <article
-                      className="run-box run-box-unlisted"
-                      style={{ minHeight: HEADER + UNREAD_FULL_BODY(rowsPerBox) }}
-                      aria-posinset={v.index + 1}
-                      aria-setsize={total}
-                      aria-busy
-                      data-testid="collection-run-unlisted"
-                    >
-                      <p className="run-box-loading muted">Listing collection {formatCount(v.index + 1)}…</p>
-                    </article>
-                  ) : (
-                    <Box
-                      entry={entry}
-                      whole={isWhole(entry.key)}
-                      onShowWhole={total === 1 ? undefined : showWhole}
-                      scrollElement={scrollRef.current}
-                      boxStart={inRun ? v.start : 0}
-                      onReadOn={readOn}
-                      index={v.index}
-                      total={total}
-                      keys={keys}
-                      marks={marks}
-                      state={boxes.get(entry.key)}
-                      marked={markedKey === entry.key}
-                      onOpen={onOpen}
-                      onRetry={retry}
-                      onKeyDown={onBoxKeyDown}
-                      rowsPerBox={rowsPerBox}
-                      read={read}
-                      registerBox={registerBox}
-                    />
-                  )}
-                </div>
-              );
-            })}
+        <div className="collections-body">
+          <div
+            ref={scrollRef}
+            className="collections-run"
+            role="feed"
+            aria-label={`Item collections of ${table.name}, by ${keys.partitionKey.name}`}
+            aria-busy={loading}
+            data-testid="collections-run"
+          >
+            <div className="collections-run-inner" style={{ height: virtualizer.getTotalSize() }}>
+              {virtual.map((v) => {
+                const entry = at(v.index);
+                const read = entry === undefined ? null : boxRead(activeRead, entry.key);
+                // A box shown whole and the box a Query read draw their rows in the run's scroll.
+                const inRun = entry !== undefined && (isWhole(entry.key) || read?.role === "read");
+                return (
+                  <div
+                    key={v.key}
+                    data-index={v.index}
+                    // What the run counted the slot at before drawing it (tests/e2e check it is its height).
+                    data-estimate={estimateSize(v.index)}
+                    ref={virtualizer.measureElement}
+                    className="collections-slot"
+                    // Such a box is placed with `top`: WebKit does not keep its sticky header in the
+                    // run's sight inside a transformed slot.
+                    style={inRun ? { top: v.start } : { transform: `translateY(${v.start}px)` }}
+                  >
+                    {entry === undefined ? (
+                      <article
+                        className="run-box run-box-unlisted"
+                        style={{ minHeight: HEADER + UNREAD_FULL_BODY(rowsPerBox) }}
+                        aria-posinset={v.index + 1}
+                        aria-setsize={total}
+                        aria-busy
+                        data-testid="collection-run-unlisted"
+                      >
+                        <p className="run-box-loading muted">Listing collection {formatCount(v.index + 1)}…</p>
+                      </article>
+                    ) : (
+                      <Box
+                        entry={entry}
+                        whole={isWhole(entry.key)}
+                        onShowWhole={total === 1 ? undefined : showWhole}
+                        scrollElement={scrollRef.current}
+                        boxStart={inRun ? v.start : 0}
+                        onReadOn={readOn}
+                        index={v.index}
+                        total={total}
+                        keys={keys}
+                        marks={marks}
+                        state={boxes.get(entry.key)}
+                        marked={markedKey === entry.key}
+                        onOpen={onOpen}
+                        onRetry={retry}
+                        onKeyDown={onBoxKeyDown}
+                        rowsPerBox={rowsPerBox}
+                        read={read}
+                        registerBox={registerBox}
+                      />
+                    )}
+                  </div>
+                );
+              })}
+            </div>
           </div>
+          {aside}
         </div>
       )}
     </section>

@@ -26,6 +26,7 @@ import { TableSettings } from "./TableSettings";
 import { QueryHistory } from "./QueryHistory";
 import { CodePanel } from "../builder/CodePanel";
 import { CostPanel } from "../costs/CostPanel";
+import { ThisRead, type ThisReadProps } from "../costs/ThisRead";
 import type { HotLoad } from "../costs/HotPartitions";
 import { IndexesView } from "../indexes/IndexesView";
 import { QueryBar } from "../query/QueryBar";
@@ -229,6 +230,23 @@ export function TableScreen({
     runInput(collectionQuery(tableName, groupKeys ?? description.keys, value, groupBy));
     setView("items");
   };
+  // The last read's figures beside the run it is drawn on.
+  const thisRead: ThisReadProps["read"] | null =
+    activeRead === null || run === null
+      ? null
+      : run.kind === "query"
+        ? model.ranInput === null
+          ? null
+          : { kind: "query", input: model.ranInput, pages: run.pages, loading: run.loading }
+        : {
+            kind: "scan",
+            table: run.request.tableName,
+            index: run.request.indexName ?? null,
+            consistentRead: run.request.consistentRead ?? false,
+            pages: run.pages,
+            running: run.running,
+            completed: run.summary?.end === "completed",
+          };
   const seenAttributes = [...new Set((run?.pages ?? []).slice(0, 3).flatMap((p) => p.items.flatMap((i) => Object.keys(i))))];
 
   // Where the statistics are not free (AWS, any endpoint) the run is drawn from what a scan of
@@ -293,6 +311,7 @@ export function TableScreen({
             )
           }
           // An index's box holds what the index projects, not the whole item: its rows open the box.
+          aside={thisRead !== null && <ThisRead profileId={profile.id} read={thisRead} onDetails={() => setView("cost")} />}
           onOpenItem={groupBy === null ? writes.openItem : undefined}
           onCopyItem={copyItem}
         />
