@@ -69,7 +69,12 @@ function querySource(overrides: Partial<Commands> = {}) {
 
 function Harness({ makeChannel }: { makeChannel?: ChannelFactory | undefined }) {
   const model = useQueryModel({ profileId: "embedded", table, makeChannel });
-  return <QueryBar table={table} model={model} suggestions={[{ S: "VEH#V-7741" }, { S: "VEH#V-1007" }]} />;
+  return (
+    <>
+      <QueryBar table={table} model={model} suggestions={[{ S: "VEH#V-7741" }, { S: "VEH#V-1007" }]} />
+      <output data-testid="ran-input">{JSON.stringify(model.ranInput)}</output>
+    </>
+  );
 }
 
 function renderBar(source = querySource(), makeChannel?: ChannelFactory) {
@@ -235,6 +240,26 @@ describe("QueryBar", () => {
     expect(start).toBeNull();
     expect(sent).toEqual(lastBuilt(source));
     await waitFor(() => expect(screen.getByTestId("qb-summary").textContent).toContain("1 returned of 3 read · 1 page · 0.5 RCU"));
+  });
+
+  it("keeps the Query that ran, its filter as the builder wrote it, while the bar is changed for the next one", async () => {
+    // The builder writes the filter's expression (the fake only writes key conditions).
+    const build = vi.fn(async (request: ReadRequest) => {
+      const built = await fakeBuild(request);
+      if (!request.filter) return built;
+      return { ...built, data: { ...built.data, request: { ...built.data.request, filterExpression: "attribute_exists(speedKph)" } } };
+    });
+    const source = renderBar(querySource({ buildReadRequest: build }));
+    const pk = screen.getByTestId("qb-pk");
+    fireEvent.change(pk, { target: { value: "VEH#V-7741" } });
+    fireEvent.click(screen.getByTestId("qb-add-filter"));
+    await waitFor(() => expect(lastBuilt(source)?.filter).toBeTruthy());
+    fireEvent.keyDown(pk, { key: "Enter", ctrlKey: true });
+    await waitFor(() => expect(source.runReadRequest).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(JSON.parse(screen.getByTestId("ran-input").textContent!)).toMatchObject({ partitionValue: { S: "VEH#V-7741" }, filter: "attribute_exists(speedKph)" }));
+    fireEvent.change(pk, { target: { value: "VEH#V-1007" } });
+    await waitFor(() => expect(lastBuilt(source)?.keyCondition?.partitionValue).toEqual({ S: "VEH#V-1007" }));
+    expect(JSON.parse(screen.getByTestId("ran-input").textContent!)).toMatchObject({ partitionValue: { S: "VEH#V-7741" }, filter: "attribute_exists(speedKph)" });
   });
 
   it("does not run a Query without a partition-key value, and says what is missing", async () => {

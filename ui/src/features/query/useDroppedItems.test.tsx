@@ -33,6 +33,7 @@ const lastOf = (minute: number) => ({ vehicleId: { S: "VEH#V-7741" }, recordedAt
 const run: QueryRun = {
   kind: "query",
   request,
+  input: null,
   pages: [page([reading(3)], 3, lastOf(3)), page([reading(4), reading(5), reading(6)], 3, lastOf(6))],
   loading: false,
   error: null,

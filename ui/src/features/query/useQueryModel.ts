@@ -54,6 +54,8 @@ const tauriChannel: ChannelFactory = (onMessage) => {
 export type QueryRunState = {
   kind: "query";
   request: ReadRequest;
+  /** The Query in the collection view's shape, as it ran (its filter as the builder wrote it). */
+  input: QueryInput | null;
   pages: QueryPage[];
   loading: boolean;
   error: UiError | null;
@@ -130,17 +132,17 @@ export function useQueryModel({
   const busy = run !== null && (run.kind === "query" ? run.loading : run.running);
 
   const readQueryPage = useCallback(
-    async (sent: ReadRequest, previous: QueryPage[]) => {
+    async (sent: ReadRequest, input: QueryInput | null, previous: QueryPage[]) => {
       const mine = ++generation.current;
-      setRun({ kind: "query", request: sent, pages: previous, loading: true, error: null });
+      setRun({ kind: "query", request: sent, input, pages: previous, loading: true, error: null });
       const start = previous.at(-1)?.lastEvaluatedKey ?? null;
       const result = await unwrap(source.runReadRequest(profileId, sent, start));
       if (mine !== generation.current) return;
       if (result.status === "ok") {
         recordCapacity("read", result.data.consumedCapacity?.total ?? 0);
-        setRun({ kind: "query", request: sent, pages: [...previous, result.data], loading: false, error: null });
+        setRun({ kind: "query", request: sent, input, pages: [...previous, result.data], loading: false, error: null });
       } else if (result.status === "error") {
-        setRun({ kind: "query", request: sent, pages: previous, loading: false, error: result.error });
+        setRun({ kind: "query", request: sent, input, pages: previous, loading: false, error: result.error });
       }
     },
     [profileId, source, recordCapacity],
@@ -194,7 +196,7 @@ export function useQueryModel({
   const [runWhenReady, setRunWhenReady] = useState<string | null>(null);
   const runNow = useCallback(() => {
     if (!ready || request === null || built === null || busy) return;
-    if (request.operation === "Query") void readQueryPage(request, []);
+    if (request.operation === "Query") void readQueryPage(request, queryInputOf(request, built), []);
     else void startScan(request, built);
   }, [ready, request, built, busy, readQueryPage, startScan]);
 
@@ -213,7 +215,7 @@ export function useQueryModel({
     if (run?.kind !== "query" || run.loading) return;
     const last = run.pages.at(-1);
     if (last === undefined || last.lastEvaluatedKey === null) return;
-    void readQueryPage(run.request, run.pages);
+    void readQueryPage(run.request, run.input, run.pages);
   }, [run, readQueryPage]);
 
   const cancel = useCallback(() => {
@@ -281,10 +283,7 @@ export function useQueryModel({
 
   const queryInput = useMemo(() => queryInputOf(request, built), [request, built]);
   /** The Query that produced the pages on show, in the collection view's shape. */
-  const ranInput = useMemo(
-    () => (run?.kind === "query" ? queryInputOf(run.request, run.request === request ? built : null) : null),
-    [run, request, built],
-  );
+  const ranInput = run?.kind === "query" ? run.input : null;
 
   return {
     form,
