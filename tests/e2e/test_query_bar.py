@@ -52,6 +52,18 @@ def test_a_between_window_from_the_bar_highlights_its_one_box_and_shows_the_requ
     # Every other box drawn is faded.
     others = [b for b in boxes if b["key"] != "VEH#V-7741"]
     assert others and all(b["read"] == "faded" and float(b["opacity"]) < 0.5 for b in others), others
+    # The box read is brought to the top of the run under the foot of the box before it, faded:
+    # the run goes on above it, one collection after another.
+    place = """
+      const run = document.querySelector(arguments[0]).getBoundingClientRect();
+      const boxes = [...document.querySelectorAll(arguments[1])].map((b) => ({ key: b.dataset.key, read: b.dataset.read || null,
+                                                                             top: b.getBoundingClientRect().top, bottom: b.getBoundingClientRect().bottom }));
+      const read = boxes.find((b) => b.key === 'VEH#V-7741');
+      const above = boxes.find((b) => b.bottom > run.top + 10 && b.bottom <= read.top);
+      return { gap: read.top - run.top, above: above ? above.read : null };"""
+    wait_for(window, "the read box under the foot of a faded neighbour", lambda d: (
+        lambda p: 20 <= p["gap"] <= 60 and p["above"] == "faded"
+    )(d.execute_script(place, f'{SCREEN} [data-testid="collections-run"]', f'{SCREEN} [data-testid="collection-run-box"]')))
     summary = content(css(bar, '[data-testid="qb-summary"]'))
     assert summary.startswith("10 returned of 10 read · 1 page · ") and "RCU" in summary, summary
     # Beside the run, what this read cost: reported beside the same page's estimate (they agree on

@@ -65,6 +65,11 @@ export type CollectionsViewProps = {
 
 /** How long a revealed box is kept in place while the boxes around it are listed, read and measured. */
 const REVEAL_HOLD_MS = 30_000;
+/**
+ * How much of the box before a revealed box stays in sight above it: the foot of the neighbour
+ * (faded when a Query read the revealed one) says the run goes on, one collection after another.
+ */
+const REVEAL_PEEK_PX = 44;
 
 export function CollectionsView({
   table,
@@ -180,7 +185,7 @@ export function CollectionsView({
   useEffect(() => {
     if (revealed === null || revealed.index < 0) return;
     pendingReveal.current = { index: revealed.index, until: Date.now() + REVEAL_HOLD_MS, focused: !revealed.focus };
-    virtualizer.scrollToIndex(revealed.index, { align: "start" });
+    virtualizer.scrollToOffset(revealOffset(revealed.index));
     const el = scrollRef.current;
     if (el === null) return;
     const userMoved = () => {
@@ -198,6 +203,13 @@ export function CollectionsView({
       clearInterval(ticks);
     };
   }, [revealed]);
+  // Where the run is scrolled to reveal box `index`: its top, under a peek of the box before it
+  // (within what the run can scroll).
+  const revealOffset = (index: number): number => {
+    const start = virtualizer.getOffsetForIndex(index, "start")?.[0] ?? 0;
+    const max = Math.max(0, virtualizer.getTotalSize() - (scrollRef.current?.clientHeight ?? 0));
+    return Math.min(max, Math.max(0, start - (index > 0 ? REVEAL_PEEK_PX : 0)));
+  };
   const aimAgain = () => {
     const pending = pendingReveal.current;
     const el = scrollRef.current;
@@ -206,10 +218,10 @@ export function CollectionsView({
       pendingReveal.current = null;
       return;
     }
-    const target = virtualizer.getOffsetForIndex(pending.index, "start")?.[0];
+    const target = revealOffset(pending.index);
     const box = boxRefs.current.get(pending.index);
-    if (target !== undefined && Math.abs(el.scrollTop - target) > 1) {
-      virtualizer.scrollToIndex(pending.index, { align: "start" });
+    if (Math.abs(el.scrollTop - target) > 1) {
+      virtualizer.scrollToOffset(target);
     } else if (box !== undefined && box.isConnected && !pending.focused) {
       box.focus({ preventScroll: true });
       pending.focused = true;
