@@ -278,6 +278,11 @@ def test_a_scan_from_the_bar_walks_every_collection_and_shows_what_it_returned_i
     # What the filter dropped was read and paid for: the view says how many.
     dropped = content(css(items_view, '[data-testid="scan-dropped"]'))
     assert dropped.startswith(f"{10_710 - returned:,} items read but not returned"), dropped
+    # The grid, then the collections the Scan met, one under the other (the panel scrolls).
+    grid_bottom, results_top = window.execute_script(
+        "return [arguments[0].getBoundingClientRect().bottom, document.querySelector(arguments[1]).getBoundingClientRect().top]",
+        css(grid, '[role="grid"]'), f'{SCREEN} [data-testid="scan-results"]')
+    assert grid_bottom <= results_top + 1, (grid_bottom, results_top)
     screenshots_light_and_dark(window, "items-scan-flat")
     # The Collections view: the scan read the whole table, so every box drawn is marked read, none
     # faded as unread, its filter notwithstanding; each says what the scan returned from it.

@@ -221,14 +221,15 @@ export function CollectionBox({
   const onCheckRef = useRef(onCheck);
   onCheckRef.current = onCheck;
   const checkItem = useCallback((itemIndex: number) => onCheckRef.current?.(itemIndex), []);
-  // The scroll area shrinks to a short collection and stops at 60vh for a long one.
+  // The scroll area shrinks to a short collection and stops at 60vh for a long one (set on the box:
+  // the Items view sizes the box by its grid's height too).
   const gridStyle = { "--collection-columns": template, "--collection-height": `${virtualizer.getTotalSize() + HEADER_HEIGHT + 4}px` } as CSSProperties;
   const rowId = (rowIndex: number) => `${gridId}-row-${rowIndex}`;
   const activeDescendant =
     selectedRow !== null && virtualizer.getVirtualItems().some((v) => v.index === selectedRow) ? rowId(selectedRow) : undefined;
 
   return (
-    <section className="collection-box" aria-label={flat ? title : `Item collection ${heading}`}>
+    <section className="collection-box" aria-label={flat ? title : `Item collection ${heading}`} style={gridStyle}>
       <header className="collection-heading">
         {partitionValue === null ? (
           <span className="collection-pk-value">{title}</span>
@@ -289,7 +290,6 @@ export function CollectionBox({
         aria-activedescendant={activeDescendant}
         tabIndex={0}
         onKeyDown={onKeyDown}
-        style={gridStyle}
       >
         <div role="row" aria-rowindex={1} className="collection-row collection-header-row">
           {checkable && (
