@@ -148,7 +148,7 @@ def test_a_starting_key_of_another_collection_or_shape_is_refused(readings):
     other = {"deviceId": {"S": "DEV#2"}, "readingTs": {"N": "1"}}
     assert error_of(lambda: readings.query(**request, ExclusiveStartKey=other)) == (
         "ValidationException",
-        "The provided starting key is invalid: The provided key element does not match the schema")
+        "The provided starting key is outside query boundaries based on provided conditions")
     code, message = error_of(lambda: readings.scan(TableName="Readings",
                                                    ExclusiveStartKey={"deviceId": {"S": "DEV#1"}}))
     assert code == "ValidationException" and message.startswith("The provided starting key is invalid")

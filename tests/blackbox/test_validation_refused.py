@@ -77,38 +77,64 @@ def test_select_and_the_projection_parameters(readings, call, params, message):
 
 
 START_INVALID = "The provided starting key is invalid: "
+# Rule B.15: a Query's (and an index Scan's) start key of another shape gets the bare sentence.
+START_BARE = "The provided starting key is invalid"
 OUTSIDE = "The provided starting key is outside query boundaries based on provided conditions"
+RANGE_PREDICATE = "The provided starting key does not match the range key predicate"
+ONE_ROW = "The query can return at most one row and cannot be restarted"
 
 START_CASES = [
     ("partition-key-only", query(ExclusiveStartKey={"device": {"S": "d-1"}}),
-     START_INVALID + "The provided key element does not match the schema"),
+     START_BARE),
     ("an-extra-attribute", query(ExclusiveStartKey={**KEY, "zone": {"S": "z"}}),
-     START_INVALID + "The provided key element does not match the schema"),
+     START_BARE),
     ("an-empty-value", query(ExclusiveStartKey={"device": {"S": "d-1"}, "at": {}}),
      START_INVALID + "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"),
     ("below-the-key-condition",
      dict(TableName="Readings", KeyConditionExpression="device = :d AND #at > :t",
           ExpressionAttributeNames={"#at": "at"}, ExpressionAttributeValues={**DEVICE, ":t": {"S": "t-05"}},
-          ExclusiveStartKey={"device": {"S": "d-1"}, "at": {"S": "t-01"}}), OUTSIDE),
+          ExclusiveStartKey={"device": {"S": "d-1"}, "at": {"S": "t-01"}}), RANGE_PREDICATE),
     ("on-an-excluded-bound",
      dict(TableName="Readings", KeyConditionExpression="device = :d AND #at > :t",
           ExpressionAttributeNames={"#at": "at"}, ExpressionAttributeValues={**DEVICE, ":t": {"S": "t-05"}},
-          ExclusiveStartKey=KEY), OUTSIDE),
+          ExclusiveStartKey=KEY), RANGE_PREDICATE),
     ("outside-a-prefix",
      dict(TableName="Readings", KeyConditionExpression="device = :d AND begins_with(#at, :p)",
           ExpressionAttributeNames={"#at": "at"}, ExpressionAttributeValues={**DEVICE, ":p": {"S": "t-0"}},
-          ExclusiveStartKey={"device": {"S": "d-1"}, "at": {"S": "u-00"}}), OUTSIDE),
+          ExclusiveStartKey={"device": {"S": "d-1"}, "at": {"S": "u-00"}}), RANGE_PREDICATE),
+    # Rule B.15: another partition is outside the boundaries when the condition has no sort
+    # key; with one, the sort key is checked first.
+    ("another-partition", query(ExclusiveStartKey={"device": {"S": "d-2"}, "at": {"S": "t-05"}}), OUTSIDE),
+    ("another-partition-inside-the-sort-condition",
+     dict(TableName="Readings", KeyConditionExpression="device = :d AND #at > :t",
+          ExpressionAttributeNames={"#at": "at"}, ExpressionAttributeValues={**DEVICE, ":t": {"S": "t-01"}},
+          ExclusiveStartKey={"device": {"S": "d-2"}, "at": {"S": "t-05"}}), ONE_ROW),
+    ("another-partition-outside-the-sort-condition",
+     dict(TableName="Readings", KeyConditionExpression="device = :d AND #at > :t",
+          ExpressionAttributeNames={"#at": "at"}, ExpressionAttributeValues={**DEVICE, ":t": {"S": "t-05"}},
+          ExclusiveStartKey={"device": {"S": "d-2"}, "at": {"S": "t-01"}}), RANGE_PREDICATE),
+    ("another-partition-on-an-index",
+     dict(TableName="Readings", IndexName="byZone", KeyConditionExpression="#z = :z",
+          ExpressionAttributeNames={"#z": "zone"}, ExpressionAttributeValues={":z": {"S": "z"}},
+          ExclusiveStartKey={"zone": {"S": "y"}, **KEY}), OUTSIDE),
     ("without-the-table-key-on-an-index",
      dict(TableName="Readings", IndexName="byZone", KeyConditionExpression="#z = :z",
           ExpressionAttributeNames={"#z": "zone"}, ExpressionAttributeValues={":z": {"S": "z"}},
           ExclusiveStartKey={"zone": {"S": "z"}}),
-     START_INVALID + "The provided key element does not match the schema"),
+     START_BARE),
 ]
 
 
 @pytest.mark.parametrize("params, message", [c[1:] for c in START_CASES], ids=[c[0] for c in START_CASES])
 def test_a_query_start_key_outside_the_schema_or_the_key_condition(readings, params, message):
     assert refused(readings.query, **params) == message
+
+
+def test_a_scan_start_key_of_another_shape_names_the_schema_on_the_table_only(readings):
+    assert refused(readings.scan, TableName="Readings", ExclusiveStartKey={"device": {"S": "d-1"}}) == (
+        START_INVALID + "The provided key element does not match the schema")
+    assert refused(readings.scan, TableName="Readings", IndexName="byZone",
+                   ExclusiveStartKey={"zone": {"S": "z"}}) == START_BARE
 
 
 def test_a_start_key_inside_the_key_condition_resumes_after_it(readings):
@@ -133,7 +159,9 @@ def test_a_scan_start_key_of_another_segment_is_refused(readings):
     assert len(resumed["Items"]) == 2
     for segment in set(range(total)) - {home}:
         assert refused(readings.scan, TableName="Readings", Segment=segment, TotalSegments=total,
-                       ExclusiveStartKey=start) == "The provided Exclusive start key does not map to the provided segment"
+                       ExclusiveStartKey=start) == (
+                           "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use "
+                           f"ExclusiveStartKey with correct Segment. TotalSegments: {total} Segment: {segment}")
 
 
 def test_a_scan_start_key_of_the_wrong_type_is_refused(readings):

@@ -152,7 +152,7 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
 
     let start_after = start
         .as_ref()
-        .map(|s| start_key(&table, &target, s))
+        .map(|s| start_key(&table, &target, s, true))
         .transpose()?;
     // Rule B.18.3: a multi-attribute partition key is its values' encodings in key-schema order.
     let pk = encode_key_tuple(
@@ -160,13 +160,6 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
             .chain(key_condition.more_partition.iter().map(|(_, v)| v))
             .map(KeyValue::as_key_ref),
     );
-    if let Some(start) = &start_after
-        && start.pk != pk
-    {
-        return Err(ApiError::validation(
-            "The provided starting key is invalid: The provided key element does not match the schema",
-        ));
-    }
     let (lower, upper) = if key.more_sort.is_empty() {
         match &key_condition.sort {
             Some((_, range)) => sort_bounds(range),
@@ -178,13 +171,9 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
             key_condition.sort.as_ref().map(|(_, r)| r),
         )
     };
-    // Rule B.4: an ExclusiveStartKey whose sort key the key condition excludes is refused.
-    if let Some(start) = &start_after
-        && !within(&start.sk, &lower, &upper)
-    {
-        return Err(ApiError::validation(
-            "The provided starting key is outside query boundaries based on provided conditions",
-        ));
+    if let Some(start) = &start_after {
+        let has_sort_condition = key_condition.sort.is_some() || !key_condition.sort_equal.is_empty();
+        check_start_key_bounds(start, &pk, has_sort_condition, (&lower, &upper))?;
     }
     let range = Range {
         keyspace: target.keyspace(),
@@ -300,6 +289,37 @@ fn lsi_lacks_attributes(
 }
 
 /// Whether an encoded sort key lies between two bounds.
+/// Rule B.4 (the ExclusiveStartKey of a Query): without a sort-key condition, a start key of
+/// another partition is outside the query's boundaries; with one, the start key's sort key is
+/// checked first, then its partition (a start key of another partition that the sort condition
+/// admits can only name a row the query cannot return).
+fn check_start_key_bounds(
+    start: &read::EntryPosition,
+    pk: &[u8],
+    has_sort_condition: bool,
+    (lower, upper): (&Bound, &Bound),
+) -> Result<(), ApiError> {
+    if !has_sort_condition {
+        if start.pk != pk {
+            return Err(ApiError::validation(
+                "The provided starting key is outside query boundaries based on provided conditions",
+            ));
+        }
+        return Ok(());
+    }
+    if !within(&start.sk, lower, upper) {
+        return Err(ApiError::validation(
+            "The provided starting key does not match the range key predicate",
+        ));
+    }
+    if start.pk != pk {
+        return Err(ApiError::validation(
+            "The query can return at most one row and cannot be restarted",
+        ));
+    }
+    Ok(())
+}
+
 fn within(sk: &[u8], lower: &Bound, upper: &Bound) -> bool {
     let above = match lower {
         Bound::Unbounded => true,

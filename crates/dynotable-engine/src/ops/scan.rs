@@ -155,15 +155,16 @@ async fn scan(engine: &Engine, input: ScanInput, keep_stored: bool) -> Result<Re
     let count_only = check_select(input.select.as_deref(), &target, projection_parameter)?;
     let start_after = start
         .as_ref()
-        .map(|s| start_key(&table, &target, s))
+        .map(|s| start_key(&table, &target, s, false))
         .transpose()?;
-    // Rule B.4: in a parallel scan, the start key must be one of the segment's own.
+    // Rule B.15: in a parallel scan, the start key must be one of the segment's own; the
+    // service names both parameters in its message.
     if let (Some(start), Some((segment, total))) = (&start_after, segment)
         && read::segment_of(&start.pk, total) != segment
     {
-        return Err(ApiError::validation(
-            "The provided Exclusive start key does not map to the provided segment",
-        ));
+        return Err(ApiError::validation(format!(
+            "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: {total} Segment: {segment}"
+        )));
     }
     let range = Range {
         keyspace: target.keyspace(),

@@ -122,13 +122,23 @@ impl ReadTarget<'_> {
 }
 
 /// Where to resume after `ExclusiveStartKey`: the encoded `(pk, sk, tail)` of that entry.
+///
+/// Rule B.15: a start key that is not the key's attributes with their types is `The provided
+/// starting key is invalid` alone for a Query and a Scan of an index, and `The provided starting
+/// key is invalid: The provided key element does not match the schema` for a Scan of the table
+/// (dynalite's tests against the service; two 2026 emulator fixes checked against it).
 pub(crate) fn start_key(
     table: &TableSchema,
     target: &ReadTarget<'_>,
     start: &Item,
+    query: bool,
 ) -> Result<EntryPosition, ApiError> {
-    let invalid = |err: dynotable_types::ValidationError| {
-        ApiError::validation(format!("The provided starting key is invalid: {}", err.message()))
+    let bare_mismatch = query || target.index.is_some();
+    let invalid = |err: dynotable_types::ValidationError| match err {
+        dynotable_types::ValidationError::KeyElementMismatch if bare_mismatch => {
+            ApiError::validation("The provided starting key is invalid")
+        }
+        err => ApiError::validation(format!("The provided starting key is invalid: {}", err.message())),
     };
     // Every key attribute in key-schema order (a multi-attribute GSI key is the attributes'
     // encodings one after the other, rule B.18.3).
