@@ -26,13 +26,16 @@ use crate::{ApiError, Engine, ErrorKind, begin_write, ops, storage};
 const MAX_LSIS: usize = 5;
 const MAX_GSIS: usize = 20;
 const MAX_PROJECTED_ATTRIBUTES: usize = 100;
-/// Rule B.7 (throughput quotas): 40,000 RCU / WCU per table.
+/// Rule B.7 (throughput quotas): 40,000 RCU / WCU per table and per GSI by default, a
+/// LimitExceededException past it; past 10^12 a value is out of bounds (ValidationException).
 const MAX_THROUGHPUT: i64 = 40_000;
+const THROUGHPUT_BOUND: i64 = 1_000_000_000_000;
 
 pub async fn run(engine: &Engine, input: CreateTableInput) -> Result<CreateTableOutput, ApiError> {
     validate_shape(&input)?;
     let mut definition = validate(&input)?;
     let stream_view_type = stream_view_type(input.stream_specification.as_ref())?;
+    check_throughput_quota(&definition)?;
 
     let mut writer = engine.writer().await;
     if engine.catalog().contains_key(&definition.name) {
@@ -66,8 +69,9 @@ pub async fn run(engine: &Engine, input: CreateTableInput) -> Result<CreateTable
 /// not part of it (that needs the catalog, and the service says it only on CreateTable).
 pub fn check(input: &CreateTableInput) -> Result<(), ApiError> {
     validate_shape(input)?;
-    validate(input)?;
+    let definition = validate(input)?;
     stream_view_type(input.stream_specification.as_ref())?;
+    check_throughput_quota(&definition)?;
     Ok(())
 }
 
@@ -300,26 +304,34 @@ fn validate(input: &CreateTableInput) -> Result<TableSchema, ApiError> {
         input.provisioned_throughput.as_ref(),
     )?;
 
-    // Attribute definitions: unique names, each typed.
+    // Attribute definitions: unique names, each typed. Rule B.15 (CreateTable's attribute
+    // definitions): a name given twice is `Attribute Name is duplicated: <name>`.
     let mut definitions: Vec<KeyAttribute> = Vec::new();
     for d in input.attribute_definitions.iter().flatten() {
         let attr_name = d.attribute_name.clone().unwrap_or_default();
         if definitions.iter().any(|a| a.name == attr_name) {
-            // Unverified wording (dynalite).
-            return Err(ApiError::validation(
-                "Cannot have two attributes with the same name",
-            ));
+            return Err(ApiError::validation(format!(
+                "Attribute Name is duplicated: {attr_name}"
+            )));
         }
         let ty = scalar_type(d.attribute_type.as_deref().unwrap_or_default());
         definitions.push(KeyAttribute { name: attr_name, ty });
     }
 
-    let key = key_schema(
-        input.key_schema.as_deref().unwrap_or_default(),
-        &definitions,
-        None,
-    )?;
+    let table_elements = input.key_schema.as_deref().unwrap_or_default();
+    check_table_key_definitions(table_elements, &definitions)?;
+    let key = key_schema(table_elements, &definitions)?;
     let mut used: BTreeSet<String> = key.attributes().map(|a| a.name.clone()).collect();
+
+    // Rule B.15: without indexes, every definition must be one of the table's key attributes.
+    if input.local_secondary_indexes.is_none()
+        && input.global_secondary_indexes.is_none()
+        && definitions.len() != table_elements.len()
+    {
+        return Err(invalid(
+            "Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions",
+        ));
+    }
 
     let lsis = input.local_secondary_indexes.as_deref().unwrap_or_default();
     let gsis = input.global_secondary_indexes.as_deref().unwrap_or_default();
@@ -344,7 +356,8 @@ fn validate(input: &CreateTableInput) -> Result<TableSchema, ApiError> {
         )));
     }
     if gsis.len() > MAX_GSIS {
-        // Unverified wording.
+        // Rule B.7: ValidationException here, LimitExceededException on UpdateTable (a live
+        // probe of 2026-10-08, docs/dynamodb-rules.md).
         return Err(invalid(format!(
             "GlobalSecondaryIndex count exceeds the per-table limit of {MAX_GSIS}"
         )));
@@ -354,7 +367,8 @@ fn validate(input: &CreateTableInput) -> Result<TableSchema, ApiError> {
         used.extend(index.key.attributes().map(|a| a.name.clone()));
     }
 
-    // Every attribute definition must be a key attribute of the table or an index.
+    // Rule B.15: with indexes, every attribute definition must be a key attribute of the table
+    // or an index.
     if definitions.len() != used.len() || definitions.iter().any(|d| !used.contains(&d.name)) {
         let defined: Vec<&str> = definitions.iter().map(|a| a.name.as_str()).collect();
         let keys: Vec<&str> = used.iter().map(String::as_str).collect();
@@ -398,18 +412,107 @@ pub(crate) fn billing(
     }
 }
 
+/// Rule B.7: a unit count past 10^12 is `Given value <n> for ReadCapacityUnits is out of bounds`
+/// (dynalite's tests, run against the service: read first, no prefix).
 pub(crate) fn throughput_of(t: &ProvisionedThroughput) -> Result<Throughput, ApiError> {
     let read = t.read_capacity_units.unwrap_or(1);
     let write = t.write_capacity_units.unwrap_or(1);
     for (value, name) in [(read, "ReadCapacityUnits"), (write, "WriteCapacityUnits")] {
-        if value > MAX_THROUGHPUT {
-            // Unverified wording (dynalite).
-            return Err(invalid(format!(
+        if value > THROUGHPUT_BOUND {
+            return Err(ApiError::validation(format!(
                 "Given value {value} for {name} is out of bounds"
             )));
         }
     }
     Ok(Throughput { read, write })
+}
+
+/// Rule B.7 (throughput quotas): after the request's validation, a table's or a GSI's
+/// provisioned units above the account's per-table (per-index) maximum are a
+/// LimitExceededException naming the request's region, as the service answers CreateTable and
+/// UpdateTable (the index sentence is reconstructed around the captured part, see
+/// docs/compatibility.md).
+pub(crate) fn check_throughput_quota(table: &TableSchema) -> Result<(), ApiError> {
+    let region = crate::identity::current().region;
+    let exceeded = |units: &str, value: i64, index: Option<&str>| {
+        let message = match index {
+            None => format!(
+                "The requested {units}, {value}, is above the per table maximum for the account in {region}. Per table maximum: {MAX_THROUGHPUT}. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits."
+            ),
+            Some(index) => format!(
+                "The requested {units} for index {index}, {value}, is above the per index maximum for the account in {region}. Per index maximum: {MAX_THROUGHPUT}. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits."
+            ),
+        };
+        ApiError::new(ErrorKind::LimitExceededException, message)
+    };
+    let check = |t: &Throughput, index: Option<&str>| -> Result<(), ApiError> {
+        if t.read > MAX_THROUGHPUT {
+            return Err(exceeded("ReadCapacityUnits", t.read, index));
+        }
+        if t.write > MAX_THROUGHPUT {
+            return Err(exceeded("WriteCapacityUnits", t.write, index));
+        }
+        Ok(())
+    };
+    if let Billing::Provisioned(t) = &table.billing {
+        check(t, None)?;
+    }
+    for index in &table.indexes {
+        if let Some(t) = &index.throughput {
+            check(t, Some(&index.name))?;
+        }
+    }
+    Ok(())
+}
+
+/// Rule B.15 (CreateTable's attribute definitions): the table's key schema against the
+/// definitions, before its roles are looked at. More key elements than definitions is `Invalid
+/// KeySchema: Some index key attribute have no definition`; a key attribute without a definition
+/// names the table's key attributes and the definitions, in the order sent.
+fn check_table_key_definitions(
+    elements: &[KeySchemaElement],
+    definitions: &[KeyAttribute],
+) -> Result<(), ApiError> {
+    if elements.len() > definitions.len() {
+        return Err(ApiError::validation(
+            "Invalid KeySchema: Some index key attribute have no definition",
+        ));
+    }
+    let name = |e: &KeySchemaElement| e.attribute_name.clone().unwrap_or_default();
+    if elements
+        .iter()
+        .any(|e| !definitions.iter().any(|d| d.name == name(e)))
+    {
+        let keys: Vec<String> = elements.iter().map(name).collect();
+        return Err(undefined_keys(&keys, definitions));
+    }
+    Ok(())
+}
+
+/// Rule B.15: an index key attribute without a definition names the index's undefined key
+/// attributes and the definitions; checked before the index's key roles.
+pub(crate) fn check_index_key_definitions(
+    elements: &[KeySchemaElement],
+    definitions: &[KeyAttribute],
+) -> Result<(), ApiError> {
+    let missing: Vec<String> = elements
+        .iter()
+        .map(|e| e.attribute_name.clone().unwrap_or_default())
+        .filter(|name| !definitions.iter().any(|d| &d.name == name))
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(undefined_keys(&missing, definitions))
+}
+
+fn undefined_keys(keys: &[String], definitions: &[KeyAttribute]) -> ApiError {
+    let defined: Vec<&str> = definitions.iter().map(|d| d.name.as_str()).collect();
+    invalid(format!(
+        "Some index key attributes are not defined in AttributeDefinitions. Keys: [{}], AttributeDefinitions: [{}]",
+        keys.join(", "),
+        defined.join(", ")
+    ))
 }
 
 fn scalar_type(text: &str) -> ScalarAttributeType {
@@ -420,11 +523,10 @@ fn scalar_type(text: &str) -> ScalarAttributeType {
     }
 }
 
-/// A key schema's roles and definitions. `index` names the index for messages.
+/// A key schema's roles and definitions (a table's, an LSI's, or a GSI's of one HASH and one RANGE).
 pub(crate) fn key_schema(
     elements: &[KeySchemaElement],
     definitions: &[KeyAttribute],
-    index: Option<&str>,
 ) -> Result<KeySchema, ApiError> {
     let find = |element: &KeySchemaElement| -> Result<KeyAttribute, ApiError> {
         let name = element.attribute_name.as_deref().unwrap_or_default();
@@ -436,16 +538,16 @@ pub(crate) fn key_schema(
                 ApiError::validation("Invalid KeySchema: Some index key attribute have no definition")
             })
     };
-    // Rule: exactly one HASH, first; at most one RANGE, second.
+    // Rule B.15 (CreateTable's key schema): the same attribute twice, then exactly one HASH,
+    // first, and at most one RANGE, second (two HASH elements are "The second KeySchemaElement
+    // is not a RANGE key type", as the service answers).
     let roles: Vec<&str> = elements
         .iter()
         .map(|e| e.key_type.as_deref().unwrap_or_default())
         .collect();
-    let hashes = roles.iter().filter(|r| **r == "HASH").count();
-    if hashes > 1 {
-        // Unverified wording (dynalite); the double space is in the service's text.
-        return Err(invalid(
-            "Too many hash keys specified.  All Dynamo DB tables must have exactly one hash key",
+    if roles.len() == 2 && elements[0].attribute_name == elements[1].attribute_name {
+        return Err(ApiError::validation(
+            "Both the Hash Key and the Range Key element in the KeySchema have the same name",
         ));
     }
     if roles.first() != Some(&"HASH") {
@@ -458,12 +560,6 @@ pub(crate) fn key_schema(
             "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type",
         ));
     }
-    if roles.len() == 2 && elements[0].attribute_name == elements[1].attribute_name {
-        let what = index.map(|i| format!(" for index: {i}")).unwrap_or_default();
-        return Err(invalid(format!(
-            "Both the Hash Key and the Range Key element in the KeySchema have the same name{what}"
-        )));
-    }
     let partition = find(&elements[0])?;
     let sort = elements.get(1).map(find).transpose()?;
     Ok(KeySchema::simple(partition, sort))
@@ -475,7 +571,6 @@ pub(crate) fn key_schema(
 pub(crate) fn gsi_key_schema(
     elements: &[KeySchemaElement],
     definitions: &[KeyAttribute],
-    index: &str,
 ) -> Result<KeySchema, ApiError> {
     fn role(e: &KeySchemaElement) -> &str {
         e.key_type.as_deref().unwrap_or_default()
@@ -483,7 +578,7 @@ pub(crate) fn gsi_key_schema(
     let hashes = elements.iter().filter(|e| role(e) == "HASH").count();
     let ranges = elements.len() - hashes;
     if hashes <= 1 && ranges <= 1 {
-        return key_schema(elements, definitions, Some(index));
+        return key_schema(elements, definitions);
     }
     if elements.first().map(role) != Some("HASH") {
         return Err(ApiError::validation(
@@ -565,11 +660,9 @@ fn local_index(
             "Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex",
         ));
     }
-    let key = key_schema(
-        lsi.key_schema.as_deref().unwrap_or_default(),
-        definitions,
-        Some(&name),
-    )?;
+    let elements = lsi.key_schema.as_deref().unwrap_or_default();
+    check_index_key_definitions(elements, definitions)?;
+    let key = key_schema(elements, definitions)?;
     if key.partition.name != table.partition.name {
         return Err(invalid(format!(
             "Index KeySchema does not have the same leading hash key as table KeySchema for index: {name}. index hash key: {}, table hash key: {}",
@@ -599,7 +692,9 @@ fn global_index(
 ) -> Result<IndexSchema, ApiError> {
     let _ = table;
     let name = gsi.index_name.clone().unwrap_or_default();
-    let key = gsi_key_schema(gsi.key_schema.as_deref().unwrap_or_default(), definitions, &name)?;
+    let elements = gsi.key_schema.as_deref().unwrap_or_default();
+    check_index_key_definitions(elements, definitions)?;
+    let key = gsi_key_schema(elements, definitions)?;
     let projection = projection_of(gsi.projection.as_ref(), &name)?;
     let throughput = match (billing, &gsi.provisioned_throughput) {
         (Billing::PayPerRequest, None) => None,

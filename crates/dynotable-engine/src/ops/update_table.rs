@@ -154,6 +154,7 @@ pub async fn run(engine: &Engine, input: UpdateTableInput) -> Result<UpdateTable
         }
         None => {}
     }
+    create_table::check_throughput_quota(&table)?;
     storage::save_table(&mut tx, &table).await?;
     tx.commit().await?;
     let table = Arc::new(table);
@@ -225,9 +226,13 @@ async fn apply_index_update(
                 .count()
                 >= MAX_GSIS
             {
+                // Rule B.7: the service's wording for it on UpdateTable (a live probe of
+                // 2026-10-08; CreateTable's is a ValidationException).
                 return Err(ApiError::new(
                     ErrorKind::LimitExceededException,
-                    format!("GlobalSecondaryIndex count exceeds the per-table limit of {MAX_GSIS}"),
+                    format!(
+                        "Subscriber limit exceeded: Number of global secondary indexes exceeds per-table limit of {MAX_GSIS}"
+                    ),
                 ));
             }
             // The new index's key attributes come from the request's definitions or the table's.
@@ -252,11 +257,8 @@ async fn apply_index_update(
                 }
             }
             // Rule B.18: a new GSI may have a multi-attribute key.
-            let key = create_table::gsi_key_schema(
-                create.key_schema.as_deref().unwrap_or_default(),
-                &definitions,
-                &name,
-            )?;
+            let key =
+                create_table::gsi_key_schema(create.key_schema.as_deref().unwrap_or_default(), &definitions)?;
             let projection = create_table::projection_of(create.projection.as_ref(), &name)?;
             let throughput = match (table.billing, &create.provisioned_throughput) {
                 (Billing::PayPerRequest, None) => None,
