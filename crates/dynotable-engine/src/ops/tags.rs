@@ -79,22 +79,20 @@ pub(crate) fn tags_of(tags: &[Tag]) -> Result<BTreeMap<String, String>, ApiError
     Ok(checked)
 }
 
-/// The table an ARN names, or the service's answer: ValidationException for an ARN that is not
+/// Rule B.15 (the tag operations' order): the ResourceArn is checked after the member list and
+/// before the tags or tag keys (dynalite's tests, run against the service: an ARN that is not a
+/// table's is refused even with an empty Tags list). ValidationException for an ARN that is not
 /// a table's, AccessDeniedException for a table of another account (the caller may not touch it
-/// without a resource-based policy, and DynoTable has none), ResourceNotFoundException (its
-/// message spells "ResourcArn", sic; unverified) for no such table here.
-fn table_of_arn(
-    engine: &Engine,
-    arn: &str,
-    operation: &str,
-) -> Result<std::sync::Arc<crate::catalog::TableSchema>, ApiError> {
-    let not_found = || {
-        ApiError::new(
-            ErrorKind::ResourceNotFoundException,
-            format!("Requested resource not found: ResourcArn: {arn} not found"),
-        )
-    };
-    if !arn.starts_with("arn:") || arn.contains("/index/") || arn.contains("/stream/") {
+/// without a resource-based policy, and DynoTable has none).
+fn check_arn(arn: &str, operation: &str) -> Result<(), ApiError> {
+    // A table ARN's name follows the table-name rules (rule B.8): `table/ab` is not a table's.
+    let bad_name = arn.split_once(":table/").is_some_and(|(_, name)| {
+        !(3..=255).contains(&name.len())
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
+    });
+    if !arn.starts_with("arn:") || arn.contains("/index/") || arn.contains("/stream/") || bad_name {
         return Err(ApiError::validation(format!(
             "Invalid TableArn: Invalid ResourceArn provided as input {arn}"
         )));
@@ -112,6 +110,18 @@ fn table_of_arn(
             ),
         ));
     }
+    Ok(())
+}
+
+/// The table a checked ARN names, or ResourceNotFoundException (its message spells
+/// "ResourcArn", sic; dynalite's tests) for no such table here.
+fn table_of_arn(engine: &Engine, arn: &str) -> Result<std::sync::Arc<crate::catalog::TableSchema>, ApiError> {
+    let not_found = || {
+        ApiError::new(
+            ErrorKind::ResourceNotFoundException,
+            format!("Requested resource not found: ResourcArn: {arn} not found"),
+        )
+    };
     let table = engine.table(arn).map_err(|_| not_found())?;
     if table.arn() != arn {
         return Err(not_found());
@@ -124,6 +134,8 @@ pub async fn tag_resource(engine: &Engine, input: TagResourceInput) -> Result<se
     shape.required("resourceArn", input.resource_arn.as_ref());
     shape.required("tags", input.tags.as_ref());
     shape.finish()?;
+    let arn = input.resource_arn.as_deref().unwrap_or_default();
+    check_arn(arn, "TagResource")?;
     let tags = input.tags.as_deref().unwrap_or_default();
     if tags.is_empty() {
         return Err(ApiError::validation(
@@ -132,12 +144,7 @@ pub async fn tag_resource(engine: &Engine, input: TagResourceInput) -> Result<se
     }
     let new_tags = tags_of(tags)?;
     let mut writer = engine.writer().await;
-    let mut table = (*table_of_arn(
-        engine,
-        input.resource_arn.as_deref().unwrap_or_default(),
-        "TagResource",
-    )?)
-    .clone();
+    let mut table = (*table_of_arn(engine, arn)?).clone();
     table.tags.extend(new_tags);
     if table.tags.len() > MAX_TAGS {
         return Err(ApiError::validation(TOO_MANY_TAGS));
@@ -159,6 +166,8 @@ pub async fn untag_resource(
     shape.required("resourceArn", input.resource_arn.as_ref());
     shape.required("tagKeys", input.tag_keys.as_ref());
     shape.finish()?;
+    let arn = input.resource_arn.as_deref().unwrap_or_default();
+    check_arn(arn, "UntagResource")?;
     let keys = input.tag_keys.as_deref().unwrap_or_default();
     if keys.is_empty() {
         return Err(ApiError::validation(
@@ -172,12 +181,7 @@ pub async fn untag_resource(
         return Err(ApiError::validation(TOO_MANY_TAGS));
     }
     let mut writer = engine.writer().await;
-    let mut table = (*table_of_arn(
-        engine,
-        input.resource_arn.as_deref().unwrap_or_default(),
-        "UntagResource",
-    )?)
-    .clone();
+    let mut table = (*table_of_arn(engine, arn)?).clone();
     for key in input.tag_keys.iter().flatten() {
         table.tags.remove(key);
     }
@@ -197,11 +201,9 @@ pub async fn list_tags_of_resource(
     let mut shape = Shape::new();
     shape.required("resourceArn", input.resource_arn.as_ref());
     shape.finish()?;
-    let table = table_of_arn(
-        engine,
-        input.resource_arn.as_deref().unwrap_or_default(),
-        "ListTagsOfResource",
-    )?;
+    let arn = input.resource_arn.as_deref().unwrap_or_default();
+    check_arn(arn, "ListTagsOfResource")?;
+    let table = table_of_arn(engine, arn)?;
     // All tags fit in one page (at most 50); NextToken is accepted and ignored.
     let tags = table
         .tags
