@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use dynotable_expr::Placeholders;
-use dynotable_types::{Checked, Item};
+use dynotable_types::{AttributeValue, Checked, Item, ValidationError};
 
 use crate::ApiError;
 use crate::api::ConsumedCapacity;
@@ -71,6 +71,42 @@ pub(crate) fn placeholders(
 ) -> Result<Placeholders, ApiError> {
     let values = values.map(Checked::into_result).transpose()?;
     Ok(Placeholders::new(names.cloned(), values)?)
+}
+
+/// `ExpressionAttributeValues` checked in the service's older layer, each value apart. Rule
+/// B.16: Scan, TransactWriteItems (every action) and BatchWriteItem check values in that layer,
+/// which wraps a bad value's sentence with the placeholder that holds it
+/// (`ExpressionAttributeValues contains invalid value: <sentence> for key :v`). A number error
+/// wins over the others, as everywhere (see `dynotable_types::wire`); otherwise the first
+/// placeholder in name order.
+pub(crate) fn older_layer_values(
+    values: BTreeMap<String, Checked<AttributeValue>>,
+) -> Result<Checked<Item>, ApiError> {
+    let mut item = Item::new();
+    let mut first: Option<(String, ValidationError)> = None;
+    for (name, value) in values {
+        match value.into_result() {
+            Ok(value) => {
+                item.insert(name, value);
+            }
+            Err(error) => {
+                let replaces = match &first {
+                    None => true,
+                    Some((_, kept)) => error.is_number_error() && !kept.is_number_error(),
+                };
+                if replaces {
+                    first = Some((name, error));
+                }
+            }
+        }
+    }
+    match first {
+        Some((name, error)) => Err(ApiError::validation(format!(
+            "ExpressionAttributeValues contains invalid value: {} for key {name}",
+            error.message()
+        ))),
+        None => Ok(Checked(Ok(item))),
+    }
 }
 
 /// `ExpressionAttributeValues` given without any expression that could use them: the service

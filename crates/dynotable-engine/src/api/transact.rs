@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use dynotable_types::{Checked, Item};
+use dynotable_types::{AttributeValue, Checked, Item};
 use serde::{Deserialize, Serialize};
 
 use super::ConsumedCapacity;
@@ -37,7 +37,8 @@ pub struct TransactAction {
     pub update_expression: Option<String>,
     pub condition_expression: Option<String>,
     pub expression_attribute_names: Option<Names>,
-    pub expression_attribute_values: Option<Checked<Item>>,
+    /// Each value checked apart: the service names the placeholder of a bad one (rule B.16).
+    pub expression_attribute_values: Option<BTreeMap<String, Checked<AttributeValue>>>,
     pub return_values_on_condition_check_failure: Option<String>,
 }
 

@@ -2,10 +2,7 @@
 //! one segment of a parallel scan (rules B.2, B.4). What Query and Scan share — the table or
 //! index read, `Select`, `ExclusiveStartKey` and `LastEvaluatedKey` — is in `read`.
 
-use std::collections::BTreeMap;
-
 use dynotable_expr::ExpressionKind;
-use dynotable_types::{AttributeValue, Checked, Item, ValidationError};
 
 use crate::api::item::{ReadPageOutput, ScanInput};
 use crate::capacity::ReadKind;
@@ -21,39 +18,6 @@ use crate::{ApiError, Engine};
 
 /// Rule B.4: TotalSegments 1–1,000,000.
 const MAX_TOTAL_SEGMENTS: i64 = 1_000_000;
-
-/// Scan's `ExpressionAttributeValues`, each value checked. Rule B.16: Scan checks values in the
-/// service's older layer, which wraps a bad value's sentence with the placeholder that holds it
-/// (`ExpressionAttributeValues contains invalid value: <sentence> for key :v`). A number error
-/// wins over the others, as everywhere (see `dynotable_types::wire`); otherwise the first
-/// placeholder in name order.
-fn expression_values(values: BTreeMap<String, Checked<AttributeValue>>) -> Result<Checked<Item>, ApiError> {
-    let mut item = Item::new();
-    let mut first: Option<(String, ValidationError)> = None;
-    for (name, value) in values {
-        match value.into_result() {
-            Ok(value) => {
-                item.insert(name, value);
-            }
-            Err(error) => {
-                let replaces = match &first {
-                    None => true,
-                    Some((_, kept)) => error.is_number_error() && !kept.is_number_error(),
-                };
-                if replaces {
-                    first = Some((name, error));
-                }
-            }
-        }
-    }
-    match first {
-        Some((name, error)) => Err(ApiError::validation(format!(
-            "ExpressionAttributeValues contains invalid value: {} for key {name}",
-            error.message()
-        ))),
-        None => Ok(Checked(Ok(item))),
-    }
-}
 
 /// A Scan whose items the caller reads (PartiQL).
 pub async fn run(engine: &Engine, input: ScanInput) -> Result<ReadPageOutput, ApiError> {
@@ -121,7 +85,7 @@ async fn scan(engine: &Engine, input: ScanInput, keep_stored: bool) -> Result<Re
         .map_err(start_key_invalid)?;
     let values = input
         .expression_attribute_values
-        .map(expression_values)
+        .map(params::older_layer_values)
         .transpose()?;
     let mut placeholders = params::placeholders(input.expression_attribute_names.as_ref(), values)?;
     let mut filter = input

@@ -462,6 +462,11 @@ fn prepare(
         return_values_on_condition_check_failure,
     } = raw;
     let table = engine.table(table_name.as_deref().unwrap_or_default())?;
+    // Rule B.16: transactions check values in the older layer (three regions of four; eu-west-2
+    // answers bare, in the current layer's words).
+    let expression_attribute_values = expression_attribute_values
+        .map(params::older_layer_values)
+        .transpose()?;
     let mut placeholders =
         params::placeholders(expression_attribute_names.as_ref(), expression_attribute_values)?;
     let update = update_expression
