@@ -222,7 +222,9 @@ def range_(name):
     ([range_("a"), hash_("b"), hash_("c")], "abc",
      "Invalid KeySchema: The first KeySchemaElement is not a HASH key type"),
     ([hash_("a"), hash_("a"), range_("b")], "ab", "The KeySchema contains multiple key attributes with the same name"),
-    ([hash_("a"), hash_("b")], "a", "Invalid KeySchema: Some index key attribute have no definition"),
+    ([hash_("a"), hash_("b")], "a",
+     "One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. "
+     "Keys: [b], AttributeDefinitions: [pk, a]"),
 ])
 def test_create_table_checks_the_key_schema(client, key_schema, names, message):
     with pytest.raises(botocore.exceptions.ClientError) as caught:
