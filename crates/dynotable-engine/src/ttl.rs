@@ -44,6 +44,7 @@ pub struct UpdateTimeToLiveInput {
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct TimeToLiveSpecification {
+    #[serde(deserialize_with = "crate::api::body::boolean")]
     pub enabled: Option<bool>,
     pub attribute_name: Option<String>,
 }

@@ -4,6 +4,7 @@
 //! operation through these; an operation that handles its own body (TransactWriteItems, for its
 //! ClientRequestToken) calls them directly.
 
+use std::fmt;
 use std::future::Future;
 
 use serde::Serialize;
@@ -79,4 +80,38 @@ fn serialization_error(body: &[u8], err: serde_json::Error) -> ApiError {
         serde_json::error::Category::Data => err.to_string(),
     };
     ApiError::new(ErrorKind::SerializationException, message)
+}
+
+/// A request's boolean member, as the service reads it: a JSON boolean, or a string it converts
+/// (`true`, `false`, `yes`, `no`, `1`, `0`, in any case); any other string is a
+/// SerializationException (`Unexpected token received from parser`), and a number stays one.
+/// Sources: scylladb/scylladb#9432 (2021: the live service took `"yes"` for `Enabled` and refused
+/// `"dog"` with that message) and dynalite's reading of the service, which lists the six words.
+/// Attribute values (`BOOL`, `NULL`) are read by `dynotable_types` and stay strict.
+pub(crate) fn boolean<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<bool>, D::Error> {
+    struct Lenient;
+    impl<'de> serde::de::Visitor<'de> for Lenient {
+        type Value = Option<bool>;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a boolean")
+        }
+
+        fn visit_bool<E: serde::de::Error>(self, value: bool) -> Result<Self::Value, E> {
+            Ok(Some(value))
+        }
+
+        fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+
+        fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<Self::Value, E> {
+            match value.to_ascii_lowercase().as_str() {
+                "true" | "yes" | "1" => Ok(Some(true)),
+                "false" | "no" | "0" => Ok(Some(false)),
+                _ => Err(E::custom("Unexpected token received from parser")),
+            }
+        }
+    }
+    deserializer.deserialize_any(Lenient)
 }

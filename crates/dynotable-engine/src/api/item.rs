@@ -29,6 +29,7 @@ pub type AttributeUpdates = BTreeMap<String, AttributeValueUpdate>;
 #[serde(rename_all = "PascalCase", default)]
 pub struct ExpectedAttributeValue {
     pub value: Option<Checked<AttributeValue>>,
+    #[serde(deserialize_with = "crate::api::body::boolean")]
     pub exists: Option<bool>,
     pub comparison_operator: Option<String>,
     pub attribute_value_list: Option<Checked<Vec<AttributeValue>>>,
@@ -93,6 +94,7 @@ pub struct GetItemInput {
     pub key: Option<Checked<Item>>,
     pub projection_expression: Option<String>,
     pub expression_attribute_names: Option<Names>,
+    #[serde(deserialize_with = "crate::api::body::boolean")]
     pub consistent_read: Option<bool>,
     pub return_consumed_capacity: Option<String>,
     pub attributes_to_get: Option<Vec<String>>,
@@ -155,10 +157,12 @@ pub struct QueryInput {
     pub projection_expression: Option<String>,
     pub expression_attribute_names: Option<Names>,
     pub expression_attribute_values: Option<Checked<Item>>,
+    #[serde(deserialize_with = "crate::api::body::boolean")]
     pub scan_index_forward: Option<bool>,
     pub limit: Option<i64>,
     pub exclusive_start_key: Option<Checked<Item>>,
     pub select: Option<String>,
+    #[serde(deserialize_with = "crate::api::body::boolean")]
     pub consistent_read: Option<bool>,
     pub return_consumed_capacity: Option<String>,
     pub key_conditions: Option<Conditions>,
@@ -180,6 +184,7 @@ pub struct ScanInput {
     pub limit: Option<i64>,
     pub exclusive_start_key: Option<Checked<Item>>,
     pub select: Option<String>,
+    #[serde(deserialize_with = "crate::api::body::boolean")]
     pub consistent_read: Option<bool>,
     pub return_consumed_capacity: Option<String>,
     pub segment: Option<i64>,
@@ -305,6 +310,7 @@ pub struct KeysAndAttributes {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expression_attribute_names: Option<Names>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "crate::api::body::boolean")]
     pub consistent_read: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub attributes_to_get: Option<Vec<String>>,

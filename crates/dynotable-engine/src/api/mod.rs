@@ -63,6 +63,7 @@ pub struct ProvisionedThroughput {
 #[serde(rename_all = "PascalCase", default)]
 pub struct StreamSpecification {
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "crate::api::body::boolean")]
     pub stream_enabled: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stream_view_type: Option<String>,

@@ -17,6 +17,7 @@ use super::transact::ItemResponse;
 pub struct ExecuteStatementInput {
     pub statement: Option<String>,
     pub parameters: Option<Checked<Vec<AttributeValue>>>,
+    #[serde(deserialize_with = "crate::api::body::boolean")]
     pub consistent_read: Option<bool>,
     pub next_token: Option<String>,
     pub return_consumed_capacity: Option<String>,
@@ -49,6 +50,7 @@ pub struct BatchExecuteStatementInput {
 pub struct BatchStatementRequest {
     pub statement: Option<String>,
     pub parameters: Option<Checked<Vec<AttributeValue>>>,
+    #[serde(deserialize_with = "crate::api::body::boolean")]
     pub consistent_read: Option<bool>,
     pub return_values_on_condition_check_failure: Option<String>,
 }

@@ -18,6 +18,7 @@ pub struct CreateTableInput {
     pub provisioned_throughput: Option<ProvisionedThroughput>,
     pub stream_specification: Option<StreamSpecification>,
     pub tags: Option<Vec<Tag>>,
+    #[serde(deserialize_with = "crate::api::body::boolean")]
     pub deletion_protection_enabled: Option<bool>,
     pub table_class: Option<String>,
 }
@@ -136,6 +137,7 @@ pub struct UpdateTableInput {
     pub provisioned_throughput: Option<ProvisionedThroughput>,
     pub global_secondary_index_updates: Option<Vec<GlobalSecondaryIndexUpdate>>,
     pub stream_specification: Option<StreamSpecification>,
+    #[serde(deserialize_with = "crate::api::body::boolean")]
     pub deletion_protection_enabled: Option<bool>,
     pub table_class: Option<String>,
 }
