@@ -117,6 +117,15 @@ START_CASES = [
      dict(TableName="Readings", IndexName="byZone", KeyConditionExpression="#z = :z",
           ExpressionAttributeNames={"#z": "zone"}, ExpressionAttributeValues={":z": {"S": "z"}},
           ExclusiveStartKey={"zone": {"S": "y"}, **KEY}), OUTSIDE),
+    # The key read, attribute by attribute: another type is the schema sentence alone; a table
+    # key attribute an index key leaves out gets the starting-key prefix.
+    ("a-sort-key-of-another-type", query(ExclusiveStartKey={"device": {"S": "d-1"}, "at": {"N": "1"}}),
+     "The provided key element does not match the schema"),
+    ("a-table-key-of-another-type-on-an-index",
+     dict(TableName="Readings", IndexName="byZone", KeyConditionExpression="#z = :z",
+          ExpressionAttributeNames={"#z": "zone"}, ExpressionAttributeValues={":z": {"S": "z"}},
+          ExclusiveStartKey={"zone": {"S": "z"}, "device": {"N": "1"}, "at": {"S": "t-05"}}),
+     START_INVALID + "The provided key element does not match the schema"),
     ("without-the-table-key-on-an-index",
      dict(TableName="Readings", IndexName="byZone", KeyConditionExpression="#z = :z",
           ExpressionAttributeNames={"#z": "zone"}, ExpressionAttributeValues={":z": {"S": "z"}},

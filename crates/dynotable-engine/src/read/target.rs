@@ -123,44 +123,67 @@ impl ReadTarget<'_> {
 
 /// Where to resume after `ExclusiveStartKey`: the encoded `(pk, sk, tail)` of that entry.
 ///
-/// Rule B.15: a start key that is not the key's attributes with their types is `The provided
-/// starting key is invalid` alone for a Query and a Scan of an index, and `The provided starting
-/// key is invalid: The provided key element does not match the schema` for a Scan of the table
-/// (dynalite's tests against the service; two 2026 emulator fixes checked against it).
+/// Rule B.15 (a start key of another shape), in the service's order (dynalite's tests against
+/// it; floci-io/floci#1443 and ExtendDB/extenddb#86 checked the first two against it in 2026):
+/// - a Scan of the table: `The provided starting key is invalid: <why>`, whatever is wrong;
+/// - a Query, or a Scan of an index: another number of attributes than the keys of the table
+///   and the index is `The provided starting key is invalid` alone; then each key attribute of
+///   the key read (the index's, else the table's): missing, the same sentence; of another type,
+///   `The provided key element does not match the schema` alone; then the table's key
+///   attributes an index key leaves out, `The provided starting key is invalid: <why>`.
 pub(crate) fn start_key(
     table: &TableSchema,
     target: &ReadTarget<'_>,
     start: &Item,
     query: bool,
 ) -> Result<EntryPosition, ApiError> {
-    let bare_mismatch = query || target.index.is_some();
-    let invalid = |err: dynotable_types::ValidationError| match err {
-        dynotable_types::ValidationError::KeyElementMismatch if bare_mismatch => {
-            ApiError::validation("The provided starting key is invalid")
-        }
-        err => ApiError::validation(format!("The provided starting key is invalid: {}", err.message())),
+    use dynotable_types::ValidationError;
+    let prefixed = |err: ValidationError| {
+        ApiError::validation(format!("The provided starting key is invalid: {}", err.message()))
     };
+    let bare_shape = query || target.index.is_some();
+    let expected = table.key.attributes().count()
+        + target.index.map_or(0, |index| {
+            index
+                .key
+                .attributes()
+                .filter(|a| !table.key.contains(&a.name))
+                .count()
+        });
+    if start.len() != expected {
+        return Err(if bare_shape {
+            ApiError::validation("The provided starting key is invalid")
+        } else {
+            prefixed(ValidationError::KeyElementMismatch)
+        });
+    }
+    let read_key = target.index.map_or(&table.key, |index| &index.key);
+    if bare_shape {
+        if read_key.attributes().any(|a| !start.contains_key(&a.name)) {
+            return Err(ApiError::validation("The provided starting key is invalid"));
+        }
+        let own = |err: ValidationError| match err {
+            ValidationError::KeyElementMismatch => ApiError::validation(err.message()),
+            err => prefixed(err),
+        };
+        encode_key_part(read_key.partition_attributes(), KeyRole::Partition, start).map_err(own)?;
+        encode_key_part(read_key.sort_attributes(), KeyRole::Sort, start).map_err(own)?;
+    }
     // Every key attribute in key-schema order (a multi-attribute GSI key is the attributes'
     // encodings one after the other, rule B.18.3).
     let encode = |key: &KeySchema| -> Result<(Vec<u8>, Vec<u8>), ApiError> {
-        let pk = encode_key_part(key.partition_attributes(), KeyRole::Partition, start).map_err(&invalid)?;
-        let sk = encode_key_part(key.sort_attributes(), KeyRole::Sort, start).map_err(&invalid)?;
+        let pk = encode_key_part(key.partition_attributes(), KeyRole::Partition, start).map_err(prefixed)?;
+        let sk = encode_key_part(key.sort_attributes(), KeyRole::Sort, start).map_err(prefixed)?;
         Ok((pk, sk))
     };
     let (table_pk, table_sk) = encode(&table.key)?;
-    let mut expected = table.key.attributes().count();
-    let result = match target.index {
+    Ok(match target.index {
         None => EntryPosition {
             pk: table_pk,
             sk: table_sk,
             tail: Vec::new(),
         },
         Some(index) => {
-            expected += index
-                .key
-                .attributes()
-                .filter(|a| !table.key.contains(&a.name))
-                .count();
             let (pk, sk) = encode(&index.key)?;
             EntryPosition {
                 pk,
@@ -168,11 +191,7 @@ pub(crate) fn start_key(
                 tail: [table_pk, table_sk].concat(),
             }
         }
-    };
-    if start.len() != expected {
-        return Err(invalid(dynotable_types::ValidationError::KeyElementMismatch));
-    }
-    Ok(result)
+    })
 }
 
 /// The encoding of one part of a key (its partition or its sort attributes) in `key`, each
