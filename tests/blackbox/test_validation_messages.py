@@ -147,3 +147,10 @@ def test_table_checks_and_reads_stay_bare(raw, call, params, message):
 ], ids=["query-values", "query-names", "update-values", "scan-names"])
 def test_maps_without_an_expression_that_could_use_them(raw, call, params, message):
     assert refused(getattr(raw, call), TableName="Notes", **params) == message
+
+
+def test_batch_get_item_names_without_a_projection_are_refused_as_get_items_are(raw):
+    for keys in [{"Keys": [KEY], "ExpressionAttributeNames": {"#a": "a"}},
+                 {"Keys": [KEY], "AttributesToGet": ["a"], "ExpressionAttributeNames": {"#a": "a"}}]:
+        assert refused(raw.batch_get_item, RequestItems={"Notes": keys}) == (
+            "ExpressionAttributeNames can only be specified when using expressions")

@@ -104,6 +104,9 @@ pub async fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetIt
             &[("AttributesToGet", request.attributes_to_get.is_some())],
             &expressions,
         )?;
+        // Rule B.6: names without a ProjectionExpression, as GetItem answers them (dynalite's
+        // batchGetItem tests record the same sentence from the service).
+        params::names_without_expression(request.expression_attribute_names.is_some(), &expressions)?;
         let mut placeholders = params::placeholders(request.expression_attribute_names.as_ref(), None)?;
         let mut projection = request
             .projection_expression
