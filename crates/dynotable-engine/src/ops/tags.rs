@@ -81,23 +81,43 @@ pub(crate) fn tags_of(tags: &[Tag]) -> Result<BTreeMap<String, String>, ApiError
 
 /// Rule B.15 (the tag operations' order): the ResourceArn is checked after the member list and
 /// before the tags or tag keys (dynalite's tests, run against the service: an ARN that is not a
-/// table's is refused even with an empty Tags list). ValidationException for an ARN that is not
-/// a table's, AccessDeniedException for a table of another account (the caller may not touch it
+/// table's is refused even with an empty Tags list). The messages are the service's of 2026
+/// (live probes of ListTagsOfResource and TagResource, rule B.15): a value that is not an ARN, an
+/// ARN of another service, an index's ARN, then any other ARN that is not one of this region's
+/// tables; a table of another account is AccessDeniedException (the caller may not touch it
 /// without a resource-based policy, and DynoTable has none).
 fn check_arn(arn: &str, operation: &str) -> Result<(), ApiError> {
+    let invalid = |message: String| {
+        ApiError::validation(format!("One or more parameter values were invalid: {message}"))
+    };
+    if !arn.starts_with("arn:") {
+        return Err(invalid(format!("ARNs must start with 'arn:': {arn}")));
+    }
+    let parts: Vec<&str> = arn.splitn(6, ':').collect();
+    if parts.get(2) != Some(&"dynamodb") {
+        return Err(invalid(format!(
+            "Provided Arn is not a DynamoDB resource arn: {arn}"
+        )));
+    }
+    let resource = parts.get(5).copied().unwrap_or_default();
+    if resource.starts_with("table/") && resource.contains("/index/") {
+        return Err(invalid(format!(
+            "Invalid resource arn provided, only table or stream is accepted. Provided resource arn: {arn}"
+        )));
+    }
     // A table ARN's name follows the table-name rules (rule B.8): `table/ab` is not a table's.
-    let bad_name = arn.split_once(":table/").is_some_and(|(_, name)| {
-        !(3..=255).contains(&name.len())
-            || !name
+    let table_name = resource.strip_prefix("table/").filter(|name| {
+        (3..=255).contains(&name.len())
+            && name
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
     });
-    if !arn.starts_with("arn:") || arn.contains("/index/") || arn.contains("/stream/") || bad_name {
+    let caller = crate::identity::current();
+    if table_name.is_none() || parts.get(3) != Some(&caller.region.as_str()) {
         return Err(ApiError::validation(format!(
             "Invalid TableArn: Invalid ResourceArn provided as input {arn}"
         )));
     }
-    let caller = crate::identity::current();
     if identity::account_of_arn(arn).is_some_and(|account| account != caller.account) {
         // The IAM wording (`User: <principal> is not authorized to perform: <action> on
         // resource: <arn> because no resource-based policy allows the <action> action`); the
