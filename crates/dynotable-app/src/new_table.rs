@@ -50,7 +50,7 @@ fn type_name(ty: ScalarType) -> &'static str {
 
 /// The attribute definitions of a draft: each key attribute once, in the order first used. An
 /// attribute used with two types is defined twice, so the service's own objection to it
-/// ("Cannot have two attributes with the same name") is what the user reads.
+/// ("Attribute Name is duplicated: <name>") is what the user reads.
 fn definitions(table: &NewTable) -> Vec<KeyAttribute> {
     let mut defined: Vec<KeyAttribute> = Vec::new();
     let keys = std::iter::once(&table.keys).chain(table.indexes.iter().map(|i| &i.keys));

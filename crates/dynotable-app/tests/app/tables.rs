@@ -139,7 +139,7 @@ async fn one_attribute_with_two_key_types_gets_the_services_answer_in_the_form_a
     table.indexes[0].keys.sort_key = Some(key("orderedAt", ScalarType::S));
     let problem = app.check_new_table(&table).problem.unwrap();
     assert_eq!(problem.exception.as_deref(), Some("ValidationException"));
-    assert_eq!(problem.message, "Cannot have two attributes with the same name");
+    assert_eq!(problem.message, "Attribute Name is duplicated: orderedAt");
     let err = app.create_table(EMBEDDED_ID, table).await.unwrap_err();
     assert_eq!(err.code, ErrorCode::Validation);
     assert_eq!(err.message, problem.message);
