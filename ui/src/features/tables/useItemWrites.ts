@@ -5,13 +5,9 @@ import { useCommands } from "../../ipc/CommandsContext";
 import { useRecordCapacity } from "../../app/capacity";
 import type { Item } from "../../shared/attributeValue";
 import { formatUnits } from "../../shared/format";
+import { keyNames } from "../../shared/keySchema";
 import type { ItemValidation } from "../items/ItemEditor";
 import type { Editing } from "./ItemDialog";
-
-/** The names of a key schema's key attributes, partition key first. */
-export function keyNamesOf(keys: KeySchema): string[] {
-  return keys.sortKey === null ? [keys.partitionKey.name] : [keys.partitionKey.name, keys.sortKey.name];
-}
 
 /** The last write saved, with what it reported: the estimate is shown beside the actual. */
 export type LastWrite = { existing: Item | null; newItem: Item; actual: ConsumedCapacity | null };
@@ -66,7 +62,7 @@ export function useItemWrites({
     [profileId, table, source],
   );
 
-  const keyNames = keys === null ? [] : keyNamesOf(keys);
+  const names = keys === null ? [] : keyNames(keys);
   const failed = (error: UiError) => setSaveError({ name: error.exception ?? errorTitle(error.code), message: error.message });
 
   const save = async (item: Item) => {
@@ -84,7 +80,7 @@ export function useItemWrites({
     const units = result.data.consumedCapacity?.total ?? 0;
     recordCapacity("write", units);
     setLastWrite({ existing: editing.kind === "edit" ? editing.original : null, newItem: item, actual: result.data.consumedCapacity });
-    if (editing.kind === "edit") replaceItem(keyNames, editing.original, item);
+    if (editing.kind === "edit") replaceItem(names, editing.original, item);
     setNotice(`${editing.kind === "edit" ? "Saved" : "Created"}: ${formatUnits(units)} WCU consumed.`);
     setEditing(null);
   };
@@ -92,7 +88,7 @@ export function useItemWrites({
   const remove = async () => {
     if (editing?.kind !== "delete") return;
     setSaving(true);
-    const key = Object.fromEntries(keyNames.map((name) => [name, editing.original[name]!]));
+    const key = Object.fromEntries(names.map((name) => [name, editing.original[name]!]));
     const result = await unwrap(source.deleteItem(profileId, table, key, { kind: "unchanged", original: editing.original }));
     setSaving(false);
     if (result.status === "error") {
@@ -101,7 +97,7 @@ export function useItemWrites({
     }
     if (result.status !== "ok") return;
     recordCapacity("write", result.data.consumedCapacity?.total ?? 0);
-    replaceItem(keyNames, editing.original, null);
+    replaceItem(names, editing.original, null);
     setNotice(`Deleted: ${formatUnits(result.data.consumedCapacity?.total ?? 0)} WCU consumed.`);
     setEditing(null);
   };
@@ -127,10 +123,10 @@ export function useItemWrites({
       setEditing({ kind: "edit", original: item });
       return;
     }
-    const key = Object.fromEntries(keyNames.flatMap((name) => (item[name] === undefined ? [] : [[name, item[name]!]])));
-    if (Object.keys(key).length !== keyNames.length) {
+    const key = Object.fromEntries(names.flatMap((name) => (item[name] === undefined ? [] : [[name, item[name]!]])));
+    if (Object.keys(key).length !== names.length) {
       onRefused(
-        `This row does not carry the item's whole key (${keyNames.join(", ")}): the projection left part of it out, so the item cannot be opened for editing.`,
+        `This row does not carry the item's whole key (${names.join(", ")}): the projection left part of it out, so the item cannot be opened for editing.`,
       );
       return;
     }
