@@ -16,6 +16,7 @@ import threading
 
 import boto3
 import botocore.config
+from botocore.exceptions import ClientError
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -98,6 +99,23 @@ CLIENT_CONFIG = botocore.config.Config(retries={"mode": "standard", "max_attempt
 @pytest.fixture
 def client(server):
     return session().client("dynamodb", endpoint_url=server.endpoint, config=CLIENT_CONFIG)
+
+
+# botocore's own checks of the parameters off: the request goes as written, and the server's
+# checks are what answer it (the validation tests send what the SDK would refuse to).
+UNCHECKED = CLIENT_CONFIG.merge(botocore.config.Config(parameter_validation=False))
+
+
+@pytest.fixture
+def raw(server):
+    return session().client("dynamodb", endpoint_url=server.endpoint, config=UNCHECKED)
+
+
+def error(call, **kwargs):
+    """The error code and message `call(**kwargs)` is answered with (it must fail)."""
+    with pytest.raises(ClientError) as caught:
+        call(**kwargs)
+    return caught.value.response["Error"]["Code"], caught.value.response["Error"]["Message"]
 
 
 @pytest.fixture

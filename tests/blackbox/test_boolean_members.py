@@ -2,13 +2,10 @@
 "Values"): JSON booleans, and the strings true, false, yes, no, 1 and 0 in any case; any other
 string or a number is a SerializationException."""
 
-import botocore.config
 import pytest
 from botocore.exceptions import ClientError
 
-from conftest import CLIENT_CONFIG, PETS, session
-
-UNCHECKED = CLIENT_CONFIG.merge(botocore.config.Config(parameter_validation=False))
+from conftest import PETS, session, UNCHECKED
 
 
 @pytest.fixture

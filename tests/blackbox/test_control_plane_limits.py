@@ -2,30 +2,16 @@
 members the service leaves out, tag rules with the service's messages, the Limit bounds of the
 Streams API, and DescribeContinuousBackups."""
 
-import botocore.config
 import pytest
-from botocore.exceptions import ClientError
 
-from conftest import CLIENT_CONFIG, PETS, session
+from conftest import error, PETS, session, UNCHECKED
 
 # Client-side validation off, so that the server's own answers are what the tests see.
-UNCHECKED = CLIENT_CONFIG.merge(botocore.config.Config(parameter_validation=False))
-
-
-@pytest.fixture
-def raw(server):
-    return session().client("dynamodb", endpoint_url=server.endpoint, config=UNCHECKED)
 
 
 @pytest.fixture
 def streams(server):
     return session().client("dynamodbstreams", endpoint_url=server.endpoint, config=UNCHECKED)
-
-
-def error(call, **kwargs):
-    with pytest.raises(ClientError) as caught:
-        call(**kwargs)
-    return caught.value.response["Error"]["Code"], caught.value.response["Error"]["Message"]
 
 
 def test_delete_table_leaves_out_the_schema(client):

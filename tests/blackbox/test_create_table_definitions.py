@@ -2,28 +2,14 @@
 throughput quota of CreateTable and UpdateTable, in the service's order and words
 (docs/dynamodb-rules.md B.7, B.15)."""
 
-import botocore.config
 import pytest
-from botocore.exceptions import ClientError
 
-from conftest import CLIENT_CONFIG, session
+from conftest import error
 
-UNCHECKED = CLIENT_CONFIG.merge(botocore.config.Config(parameter_validation=False))
 INVALID = "One or more parameter values were invalid: "
 NO_DEFINITION = "Invalid KeySchema: Some index key attribute have no definition"
 COUNT_MISMATCH = (INVALID + "Number of attributes in KeySchema does not exactly match number of attributes "
                   "defined in AttributeDefinitions")
-
-
-@pytest.fixture
-def raw(server):
-    return session().client("dynamodb", endpoint_url=server.endpoint, config=UNCHECKED)
-
-
-def error(call, **kwargs):
-    with pytest.raises(ClientError) as caught:
-        call(**kwargs)
-    return caught.value.response["Error"]["Code"], caught.value.response["Error"]["Message"]
 
 
 def defs(*names):

@@ -1,24 +1,9 @@
 """Issue 18, item 4: the tag operations check the ResourceArn after the member list and before
 the tags or tag keys, as the service does (docs/dynamodb-rules.md B.15)."""
 
-import botocore.config
 import pytest
-from botocore.exceptions import ClientError
 
-from conftest import CLIENT_CONFIG, session
-
-UNCHECKED = CLIENT_CONFIG.merge(botocore.config.Config(parameter_validation=False))
-
-
-@pytest.fixture
-def raw(server):
-    return session().client("dynamodb", endpoint_url=server.endpoint, config=UNCHECKED)
-
-
-def error(call, **kwargs):
-    with pytest.raises(ClientError) as caught:
-        call(**kwargs)
-    return caught.value.response["Error"]["Code"], caught.value.response["Error"]["Message"]
+from conftest import error
 
 
 def invalid_arn(arn):

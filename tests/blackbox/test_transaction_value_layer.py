@@ -1,24 +1,9 @@
 """Issue 18, item 5: TransactWriteItems checks expression values in the service's older layer,
 which names the placeholder of a bad value in every action type (docs/dynamodb-rules.md B.16)."""
 
-import botocore.config
 import pytest
-from botocore.exceptions import ClientError
 
-from conftest import CLIENT_CONFIG, PETS, session
-
-UNCHECKED = CLIENT_CONFIG.merge(botocore.config.Config(parameter_validation=False))
-
-
-@pytest.fixture
-def raw(server):
-    return session().client("dynamodb", endpoint_url=server.endpoint, config=UNCHECKED)
-
-
-def error(call, **kwargs):
-    with pytest.raises(ClientError) as caught:
-        call(**kwargs)
-    return caught.value.response["Error"]["Code"], caught.value.response["Error"]["Message"]
+from conftest import error, PETS
 
 
 def wrapped(sentence, placeholder=":t"):

@@ -1,19 +1,10 @@
 """Issue 18, group 4: enumerations are listed in the order the service lists them
 (docs/dynamodb-rules.md B.15), which is not the API model's order."""
 
-import botocore.config
 import pytest
 from botocore.exceptions import ClientError
 
-from conftest import CLIENT_CONFIG, session
-
-UNCHECKED = CLIENT_CONFIG.merge(botocore.config.Config(parameter_validation=False))
 KEY = {"pk": {"S": "a"}}
-
-
-@pytest.fixture
-def raw(server):
-    return session().client("dynamodb", endpoint_url=server.endpoint, config=UNCHECKED)
 
 
 def enum_error(value, member, values):

@@ -2,13 +2,11 @@
 checks of PutItem, UpdateItem and DeleteItem inside the one-error envelope, before the table is
 looked up; checks that need the table, and the read operations, stay bare."""
 
-import botocore.config
 import pytest
 from botocore.exceptions import ClientError
 
-from conftest import CLIENT_CONFIG, session
+from conftest import session, UNCHECKED
 
-UNCHECKED = CLIENT_CONFIG.merge(botocore.config.Config(parameter_validation=False))
 ONE = "1 validation error detected: "
 KEY = {"pk": {"S": "a"}, "sk": {"S": "b"}}
 

@@ -5,18 +5,8 @@ message, as the service answers."""
 import json
 import urllib.request
 
-import botocore.config
 import pytest
 from botocore.exceptions import ClientError
-
-from conftest import CLIENT_CONFIG, session
-
-UNCHECKED = CLIENT_CONFIG.merge(botocore.config.Config(parameter_validation=False))
-
-
-@pytest.fixture
-def raw(server):
-    return session().client("dynamodb", endpoint_url=server.endpoint, config=UNCHECKED)
 
 
 def post(endpoint, target, body):

@@ -2,13 +2,11 @@
 or without a projection, ExclusiveStartKey outside the key schema, the key condition or the scan
 segment, Limit, Segment and TotalSegments, and empty members."""
 
-import botocore.config
 import pytest
 from botocore.exceptions import ClientError
 
-from conftest import CLIENT_CONFIG, session
+from conftest import session, UNCHECKED
 
-UNCHECKED = CLIENT_CONFIG.merge(botocore.config.Config(parameter_validation=False))
 
 READINGS = dict(
     TableName="Readings", BillingMode="PAY_PER_REQUEST",

@@ -5,18 +5,8 @@ operation lists a missing member as null, and an empty list or map is not a miss
 import json
 import urllib.request
 
-import botocore.config
 import pytest
 from botocore.exceptions import ClientError
-
-from conftest import CLIENT_CONFIG, session
-
-UNCHECKED = CLIENT_CONFIG.merge(botocore.config.Config(parameter_validation=False))
-
-
-@pytest.fixture
-def raw(server):
-    return session().client("dynamodb", endpoint_url=server.endpoint, config=UNCHECKED)
 
 
 def refused(call, **params):

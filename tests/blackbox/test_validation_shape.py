@@ -2,22 +2,14 @@
 comes before the table is looked up, with camelCase member paths, values echoed as sent and at
 most ten violations, for every operation."""
 
-import botocore.config
 import pytest
 from botocore.exceptions import ClientError
 
-from conftest import CLIENT_CONFIG, session
 
-UNCHECKED = CLIENT_CONFIG.merge(botocore.config.Config(parameter_validation=False))
 ENUM_RV = "[ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]"
 ENUM_RCC = "[INDEXES, TOTAL, NONE]"
 ENUM_SELECT = "[SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]"
 OPERATORS = "[IN, NULL, BETWEEN, LT, NOT_CONTAINS, EQ, GT, NOT_NULL, NE, LE, BEGINS_WITH, GE, CONTAINS]"
-
-
-@pytest.fixture
-def raw(server):
-    return session().client("dynamodb", endpoint_url=server.endpoint, config=UNCHECKED)
 
 
 def violation(value, member, constraint):
