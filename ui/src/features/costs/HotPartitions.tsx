@@ -72,7 +72,7 @@ export function HotPartitions({ profileId, table, readUnitsPerRequest = 0.5, wri
         <Rate label="RCU per read" value={readUnits} onChange={setReadUnits} />
         <Rate label="Writes per second" value={writes} onChange={setWrites} />
         <Rate label="WCU per write" value={writeUnits} onChange={setWriteUnits} />
-        <div className="hot-field">
+        <div className="hot-field hot-field-wide">
           <label htmlFor={spreadId}>Spread over the keys</label>
           <select id={spreadId} value={spreadKind} onChange={(e) => setSpreadKind(e.target.value as SpreadKind)}>
             <option value="byItemCount">As the items are (statistics)</option>
