@@ -23,3 +23,11 @@ export function useScanCost(profileId: string, table: string, index: string | nu
   }, [profileId, table, index, source]);
   return cost;
 }
+
+/**
+ * The units of one whole scan, from its eventually consistent cost: a strongly consistent read
+ * costs twice as much (rule B.2, docs/dynamodb-rules.md).
+ */
+export function wholeScanUnits(cost: ScanCost, consistentRead: boolean): number {
+  return consistentRead ? cost.readUnits * 2 : cost.readUnits;
+}

@@ -25,8 +25,8 @@ import { boxRead, type ActiveRead } from "./activeRead";
 import { type ColumnMark } from "./RowGrid";
 import { HEADER, UNREAD_FULL_BODY, estimate } from "./boxSize";
 import { Box } from "./RunBox";
-import "./CollectionsView.css";
 import { keyAttributes } from "../../shared/keySchema";
+import "./CollectionsView.css";
 
 export type CollectionsViewProps = {
   table: TableDescription;

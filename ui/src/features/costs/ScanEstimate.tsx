@@ -7,7 +7,7 @@
  * engine).
  */
 import { errorTitle } from "../../ipc/result";
-import { useScanCost } from "../../shared/useScanCost";
+import { useScanCost, wholeScanUnits } from "../../shared/useScanCost";
 import { formatBytes, formatCountOf, formatUnits } from "../../shared/format";
 
 export type ScanPlan = { table: string; index: string | null; consistentRead: boolean; filtered: boolean };
@@ -29,12 +29,12 @@ export function ScanEstimate({ profileId, plan }: { profileId: string; plan: Sca
       ) : (
         <>
           <p className="estimate-headline" data-testid="scan-estimate-units">
-            <strong>{formatUnits(plan.consistentRead ? cost.data.readUnits * 2 : cost.data.readUnits)} RCU</strong> to scan {target} whole,{" "}
+            <strong>{formatUnits(wholeScanUnits(cost.data, plan.consistentRead))} RCU</strong> to scan {target} whole,{" "}
             {plan.consistentRead ? "strongly consistent" : "eventually consistent"}
           </p>
           <p className="muted">
             {formatCountOf(cost.data.itemCount, "item")}, {formatBytes(cost.data.tableBytes)}, in {formatCountOf(cost.data.pages, "page")} of up to
-            1 MB; {formatUnits(plan.consistentRead ? cost.data.readUnits : cost.data.readUnits * 2)} RCU{" "}
+            1 MB; {formatUnits(wholeScanUnits(cost.data, !plan.consistentRead))} RCU{" "}
             {plan.consistentRead ? "eventually consistent" : "strongly consistent"}. {cost.data.explanation}
           </p>
           {plan.filtered && (

@@ -10,7 +10,7 @@
 import type { ReactNode } from "react";
 import type { QueryEstimate, QueryInput, QueryPage, ReadWayKind } from "../../ipc/bindings.gen";
 import { formatCount, formatCountOf, formatUnits } from "../../shared/format";
-import { useScanCost } from "../../shared/useScanCost";
+import { useScanCost, wholeScanUnits } from "../../shared/useScanCost";
 import { useQueryEstimate } from "./useQueryEstimate";
 import "./ThisRead.css";
 
@@ -130,7 +130,7 @@ function QueryRead({ profileId, read }: { profileId: string; read: Extract<ThisR
 function ScanRead({ profileId, read }: { profileId: string; read: Extract<ThisReadProps["read"], { kind: "scan" }> }) {
   const cost = useScanCost(profileId, read.table, read.index);
   const totals = pageTotals(read.pages);
-  const whole = cost.status === "ok" ? (read.consistentRead ? cost.data.readUnits * 2 : cost.data.readUnits) : null;
+  const whole = cost.status === "ok" ? wholeScanUnits(cost.data, read.consistentRead) : null;
   return (
     <dl>
       <Row label="operation">Scan · every collection</Row>

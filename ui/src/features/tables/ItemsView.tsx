@@ -22,7 +22,8 @@ import "./ItemsView.css";
  * (`ScanResults`). Above the grid: new, duplicate, paste and bulk edit, and the selected row's
  * copy and duplicate; under them, the last write and what it cost beside its estimate.
  *
- * The view fills its panel: the grid takes the height the actions leave, and scrolls itself.
+ * The view fills its panel: a Query's grid takes the height the actions leave and scrolls itself;
+ * a Scan's grid and the collections under it are as tall as they are, and the panel scrolls.
  *
  * Before anything is read, the view says how to read, and offers the table's largest collection.
  * A run of an index or with a projection holds parts of items: its rows are not staged for a bulk
