@@ -139,8 +139,10 @@ def test_the_query_bar_stays_in_sight_above_the_run_as_it_scrolls(window):
     assert 0 <= after["bar"]["top"] and after["bar"]["bottom"] < after["window"], after
     # Another view, longer than the window: it scrolls inside its panel, under the same bar.
     open_view(window, "cost")
-    cost = window.execute_script(layout, sel)
-    assert cost["viewOverflow"] > 0 and cost["panelOverflow"] <= 1, cost
+    # (Its figures arrive after the view is shown: longer than the window once they are in.)
+    cost = wait_for(window, "the Cost view longer than its panel", lambda d: (
+        lambda c: c if c["viewOverflow"] > 0 else None)(window.execute_script(layout, sel)))
+    assert cost["panelOverflow"] <= 1, cost
     window.execute_script("[...document.querySelectorAll(arguments[0])].find((p) => !p.hidden).scrollTop = 10000", f"{sel} .view-panel")
     scrolled = window.execute_script(layout, sel)
     assert scrolled["bar"] == before["bar"] and scrolled["panelScroll"] == 0, scrolled

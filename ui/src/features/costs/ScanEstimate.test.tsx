@@ -5,6 +5,7 @@ import { renderWithCommands } from "../../ipc/testCommands";
 import type { Commands } from "../../ipc/CommandsContext";
 import type { TableDescription } from "../../ipc/bindings.gen";
 import { telemetry } from "../builder/fixtures";
+import { seedEstimate, seedQuery } from "./fixtures.test-data";
 
 afterEach(cleanup);
 
@@ -45,5 +46,26 @@ describe("the Cost view of a Scan", () => {
     );
     await waitFor(() => expect(screen.getByTestId("scan-estimate-units").textContent).toBe("242 RCU to scan Telemetry whole, strongly consistent"));
     expect(screen.queryByTestId("scan-estimate-filter")).toBeNull();
+  });
+
+  it("estimates the Scan the bar is set to, and keeps the Query that ran last under its own heading", async () => {
+    const commands = { ...fake(), estimateQuery: vi.fn(async () => ({ status: "ok" as const, data: seedEstimate })) };
+    renderWithCommands(
+      <CostPanel
+        profileId="embedded"
+        table={table}
+        query={null}
+        lastPage={null}
+        ran={{ input: seedQuery, lastPage: null }}
+        scan={{ table: "Telemetry", index: null, consistentRead: false, filtered: false }}
+      />,
+      commands,
+    );
+    await waitFor(() => expect(screen.getByTestId("scan-estimate-units").textContent).toBe("121 RCU to scan Telemetry whole, eventually consistent"));
+    const last = screen.getByRole("region", { name: "The Query that ran last" });
+    await waitFor(() => expect(last.querySelector('[data-testid="first-page-units"]')?.textContent).toContain("2.5 RCU"));
+    expect(commands.estimateQuery).toHaveBeenCalledWith("embedded", seedQuery);
+    // The Scan comes first: it is what runs next.
+    expect(screen.getByTestId("scan-estimate").compareDocumentPosition(last) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 });

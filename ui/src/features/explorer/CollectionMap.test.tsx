@@ -123,4 +123,15 @@ describe("CollectionMap", () => {
     expect(boxes().map((b) => b.querySelector(".map-box-key")?.textContent)).toEqual(["9", "8", "7", "6"]);
     expect(screen.getByText(/6 smaller collections are not drawn/).textContent).toContain("(2.1 KB in all)");
   });
+
+  it("counts and shares against the whole table when the statistics list only its largest collections", () => {
+    // The statistics list the largest 500 of a table's collections: the map is told the rest.
+    const listed: CollectionStat[] = Array.from({ length: 4 }, (_, i) => ({ partitionValue: { N: String(i) }, itemCount: 10, sizeBytes: 1000, limitedSizeBytes: null }));
+    render(<CollectionMap stats={listed} totals={{ collections: 10_000, items: 1_000_000, bytes: 400_000 }} keyName="id" onOpen={vi.fn()} maxBoxes={3} />);
+    expect(screen.getByText(/10,000 collections/).textContent).toContain("1,000,000 items");
+    expect(screen.getByTestId("map-hidden").textContent).toContain("9,997 smaller collections are not drawn");
+    expect(screen.getByTestId("map-hidden").textContent).toContain("(388 KB in all)");
+    fireEvent.focus(boxes()[0]!);
+    expect(screen.getByTestId("map-details").textContent).toContain("0.3 % of the table");
+  });
 });

@@ -19,9 +19,18 @@ import "./CollectionMap.css";
 
 export type MapOrder = "size" | "key";
 
+/** How many collections, items and bytes the table has in all. */
+export type MapTotals = { collections: number; items: number; bytes: number };
+
 export type CollectionMapProps = {
-  /** One entry per collection (partition-key value). */
+  /** The collections to draw from, one entry per partition-key value: all, or the largest. */
   stats: CollectionStat[];
+  /**
+   * The whole table's figures, when `stats` lists only its largest collections (the statistics
+   * list 500): the shares, the count and what is not drawn are of the whole table. Default: the
+   * sums of `stats`.
+   */
+  totals?: MapTotals | null;
   /** The partition key's name, for labels. */
   keyName: string;
   /** Open the collection with this partition-key value. */
@@ -54,6 +63,7 @@ export function CollectionMap({
   maxBoxes = 400,
   sizeLimit = null,
   openHint = "opens it",
+  totals = null,
 }: CollectionMapProps) {
   const [order, setOrder] = useState<MapOrder>(defaultOrder);
   const [focused, setFocused] = useState(0);
@@ -82,18 +92,21 @@ export function CollectionMap({
     return { text: middleEllipsis(rest, chars), short: rest !== text };
   };
 
-  const { drawn, hidden } = useMemo(() => {
+  const drawn = useMemo(() => {
     const bySize = [...stats].sort((a, b) => b.sizeBytes - a.sizeBytes || compareKeyValues(a.partitionValue, b.partitionValue));
     const kept = bySize.slice(0, maxBoxes);
-    const ordered = order === "size" ? kept : [...kept].sort((a, b) => compareKeyValues(a.partitionValue, b.partitionValue));
-    return { drawn: ordered, hidden: bySize.slice(maxBoxes) };
+    return order === "size" ? kept : [...kept].sort((a, b) => compareKeyValues(a.partitionValue, b.partitionValue));
   }, [stats, order, maxBoxes]);
 
   const rects = useMemo(() => squarify(drawn.map((s) => s.sizeBytes), { x: 0, y: 0, width: WIDTH, height: HEIGHT }), [drawn]);
   const labels = drawn.map((stat, i) => labelOf(stat, labelChars(rects[i]!.width)));
   const described = describedAt === null ? null : (drawn[describedAt] ?? null);
-  const totalBytes = stats.reduce((sum, s) => sum + s.sizeBytes, 0);
-  const totalItems = stats.reduce((sum, s) => sum + s.itemCount, 0);
+  const totalBytes = totals?.bytes ?? stats.reduce((sum, s) => sum + s.sizeBytes, 0);
+  const totalItems = totals?.items ?? stats.reduce((sum, s) => sum + s.itemCount, 0);
+  const totalCollections = Math.max(totals?.collections ?? 0, stats.length);
+  // What is not drawn: the smaller collections listed, and those the list left out.
+  const hiddenCount = totalCollections - drawn.length;
+  const hiddenBytes = Math.max(0, totalBytes - drawn.reduce((sum, s) => sum + s.sizeBytes, 0));
 
   const move = (event: KeyboardEvent, index: number) => {
     const targets: Record<string, number> = {
@@ -126,7 +139,7 @@ export function CollectionMap({
     <section className="collection-map" aria-label={`Collections by ${keyName}`}>
       <div className="map-toolbar">
         <span className="muted">
-          {formatCount(stats.length)} {stats.length === 1 ? "collection" : "collections"} · {itemCountLabel(totalItems)} ·{" "}
+          {formatCount(totalCollections)} {totalCollections === 1 ? "collection" : "collections"} · {itemCountLabel(totalItems)} ·{" "}
           {byteCountLabel(totalBytes)}
         </span>
         <div role="radiogroup" aria-label="Order of the boxes" className="map-order">
@@ -207,10 +220,10 @@ export function CollectionMap({
           </>
         )}
       </p>
-      {hidden.length > 0 && (
-        <p className="muted">
-          {formatCount(hidden.length)} smaller {hidden.length === 1 ? "collection is" : "collections are"} not drawn (
-          {byteCountLabel(hidden.reduce((sum, s) => sum + s.sizeBytes, 0))} in all).
+      {hiddenCount > 0 && (
+        <p className="muted" data-testid="map-hidden">
+          {formatCount(hiddenCount)} smaller {hiddenCount === 1 ? "collection is" : "collections are"} not drawn (
+          {byteCountLabel(hiddenBytes)} in all).
         </p>
       )}
     </section>

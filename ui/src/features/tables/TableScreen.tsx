@@ -247,6 +247,8 @@ export function TableScreen({
             running: run.running,
             completed: run.summary?.end === "completed",
           };
+  // Whether the Query the bar is set to is the one that ran last (its figures are the bar's).
+  const barRan = model.ranInput !== null && model.queryInput !== null && JSON.stringify(model.ranInput) === JSON.stringify(model.queryInput);
   const seenAttributes = [...new Set((run?.pages ?? []).slice(0, 3).flatMap((p) => p.items.flatMap((i) => Object.keys(i))))];
 
   // Where the statistics are not free (AWS, any endpoint) the run is drawn from what a scan of
@@ -290,6 +292,7 @@ export function TableScreen({
             stats.status === "ok" && showMap && (
               <CollectionMap
                 stats={stats.data.collections}
+                totals={{ collections: stats.data.distinctPartitionKeys, items: stats.data.itemCount, bytes: stats.data.sizeBytes }}
                 keyName={description.keys.partitionKey.name}
                 onOpen={(value) => {
                   // The map draws the table's collections: show them in the table's run.
@@ -369,8 +372,9 @@ export function TableScreen({
             <CostPanel
               profileId={profile.id}
               table={description}
-              query={model.ranInput ?? model.queryInput}
-              lastPage={model.ranInput !== null ? (queryPages.at(-1) ?? null) : null}
+              query={model.queryInput}
+              lastPage={barRan ? (queryPages.at(-1) ?? null) : null}
+              ran={model.ranInput !== null && !barRan ? { input: model.ranInput, lastPage: queryPages.at(-1) ?? null } : null}
               hotLoad={hotLoad}
               scan={
                 model.request?.operation === "Scan"
