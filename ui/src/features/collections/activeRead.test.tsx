@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { cleanup, render, screen, within } from "@testing-library/react";
 import { CollectionsView } from "./CollectionsView";
-import { collectionKey, type BoxState, type Collections } from "./useCollections";
+import { collectionKey } from "../../shared/collectionValue";
+import type { BoxState, Collections } from "./useCollections";
 import type { ActiveRead } from "./activeRead";
 import type { QueryPage, TableDescription } from "../../ipc/bindings.gen";
 
@@ -179,7 +180,7 @@ describe("the active read in the Collections view", () => {
   it("marks the boxes a running Scan returned items from, and leaves the others unmarked, not faded", () => {
     // A box it returned nothing from may be one it read and filtered out, or one it has not
     // reached: neither is drawn as unread.
-    const active: ActiveRead = { kind: "scan", returned: new Map([[collectionKey({ S: "VEH#V-9001" }), 12]]), completed: false, attributed: true };
+    const active: ActiveRead = { kind: "scan", returned: new Map([[collectionKey({ S: "VEH#V-9001" }), { value: { S: "VEH#V-9001" }, items: 12 }]]), completed: false, attributed: true };
     render(<CollectionsView table={table} data={data()} onOpen={() => {}} rowsPerBox={20} activeRead={active} />);
     expect(boxOf("VEH#V-9001").getAttribute("data-read")).toBe("walked");
     expect(within(boxOf("VEH#V-9001")).getByTestId("box-walked-note").textContent).toBe("The scan returned 12 items from here.");
@@ -188,7 +189,7 @@ describe("the active read in the Collections view", () => {
   });
 
   it("marks every box read once a filtered Scan has read the whole table, those it returned nothing from too", () => {
-    const active: ActiveRead = { kind: "scan", returned: new Map([[collectionKey({ S: "VEH#V-9001" }), 1]]), completed: true, attributed: true };
+    const active: ActiveRead = { kind: "scan", returned: new Map([[collectionKey({ S: "VEH#V-9001" }), { value: { S: "VEH#V-9001" }, items: 1 }]]), completed: true, attributed: true };
     render(<CollectionsView table={table} data={data()} onOpen={() => {}} rowsPerBox={20} activeRead={active} />);
     expect(within(boxOf("VEH#V-9001")).getByTestId("box-walked-note").textContent).toBe("The scan returned 1 item from here.");
     expect(boxOf("VEH#V-1007").getAttribute("data-read")).toBe("walked");

@@ -8,8 +8,8 @@
  * items returned cannot tell.
  */
 import type { QueryPage } from "../../ipc/bindings.gen";
+import type { MetCollection } from "../../shared/collectionValue";
 import type { DroppedPage } from "../../shared/droppedItems";
-import { collectionKey } from "./useCollections";
 
 export type ActiveRead =
   | {
@@ -25,8 +25,8 @@ export type ActiveRead =
     }
   | {
       kind: "scan";
-      /** Items the scan returned from each box so far, by box key. */
-      returned: ReadonlyMap<string, number>;
+      /** The boxes the scan returned items from so far, with how many, by box key (`collectionKey`). */
+      returned: ReadonlyMap<string, MetCollection>;
       /** Whether the scan read every item of the table (or index) to its end. */
       completed: boolean;
       /**
@@ -50,35 +50,13 @@ export type BoxRead =
   | { role: "faded" }
   | null;
 
-/**
- * A Scan's run as the boxes show it: how many items it returned from each box, each item counted
- * in the box of its `partitionKey` value (null: the key schema is not known). `completed`: the
- * Scan reached the end of the table or index.
- */
-export function scanRead(pages: readonly QueryPage[], partitionKey: string | null, completed: boolean): ActiveRead {
-  const returned = new Map<string, number>();
-  let attributed = true;
-  for (const page of pages) {
-    for (const item of page.items) {
-      const value = partitionKey === null ? undefined : item[partitionKey];
-      if (value === undefined) {
-        attributed = false;
-        continue;
-      }
-      const key = collectionKey(value);
-      returned.set(key, (returned.get(key) ?? 0) + 1);
-    }
-  }
-  return { kind: "scan", returned, completed, attributed };
-}
-
 export function boxRead(active: ActiveRead | null | undefined, key: string): BoxRead {
   if (active === null || active === undefined) return null;
   if (active.kind === "query") {
     if (active.key !== key) return { role: "faded" };
     return { role: "read", pages: active.pages, loading: active.loading, dropped: active.dropped, showDropped: active.showDropped };
   }
-  const items = active.returned.get(key);
+  const items = active.returned.get(key)?.items;
   if (items !== undefined) return { role: "walked", items };
   if (!active.completed) return null;
   return { role: "walked", items: active.attributed ? 0 : null };

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { act, cleanup, renderHook } from "@testing-library/react";
-import { collectionKey, useCollections, type CollectionsSource } from "./useCollections";
+import { collectionKey } from "../../shared/collectionValue";
+import { useCollections, type CollectionsSource } from "./useCollections";
 import type { CollectionStat, KeySchema, QueryInput, QueryPage } from "../../ipc/bindings.gen";
 import { commandsWrapper } from "../../ipc/testCommands";
 

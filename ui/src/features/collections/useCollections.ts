@@ -21,7 +21,7 @@
 import type { Item } from "../../shared/attributeValue";
 import { useCallback, useMemo, useRef, useState } from "react";
 import type { AttributeValue, CollectionStat, KeySchema, QueryInput } from "../../ipc/bindings.gen";
-import { collectionPartition } from "../../shared/collectionValue";
+import { collectionKey, collectionPartition } from "../../shared/collectionValue";
 import { unwrap, type UiError } from "../../ipc/result";
 import { useRecordCapacity } from "../../app/capacity";
 import { useCommands, type Commands } from "../../ipc/CommandsContext";
@@ -70,11 +70,6 @@ export type Collections = {
   /** Where the collection of a partition-key value stands in the run; `null`: there is none. */
   locate: (value: AttributeValue) => Promise<number | null>;
 };
-
-/** The key a partition-key value is known by in the box state. */
-export function collectionKey(value: AttributeValue): string {
-  return JSON.stringify(value);
-}
 
 const EMPTY_BOXES: ReadonlyMap<string, BoxState> = new Map();
 

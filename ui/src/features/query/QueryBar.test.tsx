@@ -7,7 +7,7 @@ import { fakeSource } from "../builder/fakeSource";
 import { telemetry } from "../builder/fixtures";
 import { QueryBar } from "./QueryBar";
 import { fakeBuild } from "./fakeQuerySource";
-import { useQueryModel, type ChannelFactory } from "./useQueryModel";
+import { SCAN_ITEMS_KEPT, useQueryModel, type ChannelFactory } from "./useQueryModel";
 import type { Commands } from "../../ipc/CommandsContext";
 import { renderWithCommands } from "../../ipc/testCommands";
 
@@ -73,6 +73,16 @@ function Harness({ makeChannel }: { makeChannel?: ChannelFactory | undefined }) 
     <>
       <QueryBar table={table} model={model} suggestions={[{ S: "VEH#V-7741" }, { S: "VEH#V-1007" }]} />
       <output data-testid="ran-input">{JSON.stringify(model.ranInput)}</output>
+      {model.run?.kind === "scan" && (
+        <output data-testid="scan-kept">
+          {JSON.stringify({
+            kept: model.run.pages.reduce((n, p) => n + p.items.length, 0),
+            notKept: model.run.notKept,
+            met: [...model.run.met.values()].map((c) => [c.value, c.items]),
+            attributed: model.run.attributed,
+          })}
+        </output>
+      )}
     </>
   );
 }
@@ -288,7 +298,7 @@ describe("QueryBar", () => {
       page,
       totals: { pages: 1, items: 1, scanned: 3, bytes: 100, capacityUnits: 0.5, expectedItems: 10 },
     });
-    await waitFor(() => expect(screen.getByTestId("scan-progress").textContent).toContain("3 of about 10 items read · 1 returned · 1 pages · 0.5 RCU"));
+    await waitFor(() => expect(screen.getByTestId("scan-progress").textContent).toContain("3 of about 10 items read · 1 returned · 1 page · 0.5 RCU"));
     fireEvent.click(screen.getByTestId("qb-cancel"));
     expect(source.cancelOperation).toHaveBeenCalledWith(input.scanId);
   });
@@ -303,5 +313,60 @@ describe("QueryBar", () => {
     const [, input] = (source.scan as ReturnType<typeof vi.fn>).mock.calls[0]! as [string, ScanInput];
     // "Choose attributes" starts from the first two attributes the table is known to have.
     expect(input.projection).toBe("vehicleId, recordedAt");
+  });
+
+  it("keeps the first items of a big Scan for the grid, and counts every item returned into its collection", async () => {
+    let deliver: ((update: ScanUpdate) => void) | null = null;
+    const source = renderBar(querySource(), (onMessage) => {
+      deliver = onMessage;
+      return {} as Channel<ScanUpdate>;
+    });
+    fireEvent.click(screen.getByLabelText("Scan"));
+    fireEvent.click(screen.getByTestId("qb-run"));
+    await waitFor(() => expect(source.scan).toHaveBeenCalled());
+    const [, input] = (source.scan as ReturnType<typeof vi.fn>).mock.calls[0]! as [string, ScanInput];
+    // Three pages of 10,000 items: two collections, the third page's items without their key (a projection).
+    const big = (vehicle: string | null, n: number): QueryPage => ({
+      ...page,
+      items: Array.from({ length: n }, (_, i) => ({ ...(vehicle === null ? {} : { vehicleId: { S: vehicle } }), recordedAt: { S: `TS#${i}` } })),
+      count: n,
+      scannedCount: n,
+    });
+    const pages = [big("VEH#V-1", 10_000), big("VEH#V-2", 10_000), big(null, 10_000)];
+    pages.forEach((p, i) =>
+      deliver!({
+        scanId: input.scanId,
+        segment: 0,
+        page: p,
+        totals: { pages: i + 1, items: (i + 1) * 10_000, scanned: (i + 1) * 10_000, bytes: 0, capacityUnits: i + 1, expectedItems: 30_000 },
+      }),
+    );
+    await waitFor(() =>
+      expect(JSON.parse(screen.getByTestId("scan-kept").textContent!)).toEqual({
+        kept: SCAN_ITEMS_KEPT,
+        notKept: 30_000 - SCAN_ITEMS_KEPT,
+        met: [
+          [{ S: "VEH#V-1" }, 10_000],
+          [{ S: "VEH#V-2" }, 10_000],
+        ],
+        attributed: false,
+      }),
+    );
+  });
+
+  it("says how many items a Scan read, not 'of about 0', when the table's item count is not known yet", async () => {
+    let deliver: ((update: ScanUpdate) => void) | null = null;
+    const source = renderBar(querySource(), (onMessage) => {
+      deliver = onMessage;
+      return {} as Channel<ScanUpdate>;
+    });
+    fireEvent.click(screen.getByLabelText("Scan"));
+    fireEvent.click(screen.getByTestId("qb-run"));
+    await waitFor(() => expect(source.scan).toHaveBeenCalled());
+    const [, input] = (source.scan as ReturnType<typeof vi.fn>).mock.calls[0]! as [string, ScanInput];
+    deliver!({ scanId: input.scanId, segment: 0, page, totals: { pages: 1, items: 1, scanned: 3, bytes: 100, capacityUnits: 0.5, expectedItems: 0 } });
+    await waitFor(() => expect(screen.getByTestId("scan-progress").textContent).toContain("3 items read · 1 returned · 1 page · 0.5 RCU"));
+    // Running, with nothing to measure against: the bar has no value (indeterminate).
+    expect(screen.getByLabelText("Scan progress").hasAttribute("value")).toBe(false);
   });
 });

@@ -467,10 +467,18 @@ function RunSummary({ model }: { model: QueryModel }) {
   const fraction = totals === null || expected <= 0 ? 0 : Math.min(1, totals.scanned / expected);
   return (
     <div className="qb-scan" data-testid="scan-progress">
-      <progress max={1} value={run.summary?.end === "completed" ? 1 : fraction} aria-label="Scan progress" />
+      {/* Without a count to measure against (DescribeTable's lags on AWS), a running scan's bar only says it runs. */}
+      <progress max={1} value={run.summary?.end === "completed" ? 1 : expected > 0 || !run.running ? fraction : undefined} aria-label="Scan progress" />
       <span>
-        {formatCount(totals?.scanned ?? 0)} of about {formatCountOf(expected, "item")} read · {formatCount(totals?.items ?? 0)} returned ·{" "}
-        {totals?.pages ?? 0} pages · {formatUnits(totals?.capacityUnits ?? 0)} RCU
+        {expected > 0 ? (
+          <>
+            {formatCount(totals?.scanned ?? 0)} of about {formatCountOf(expected, "item")} read
+          </>
+        ) : (
+          <>{formatCountOf(totals?.scanned ?? 0, "item")} read</>
+        )}{" "}
+        · {formatCount(totals?.items ?? 0)} returned ·{" "}
+        {formatCountOf(totals?.pages ?? 0, "page")} · {formatUnits(totals?.capacityUnits ?? 0)} RCU
       </span>
       {run.summary !== null && (
         <span className="muted" data-testid="scan-summary">

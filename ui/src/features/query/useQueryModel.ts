@@ -29,6 +29,8 @@ import { unwrap, type UiError } from "../../ipc/result";
 import { useRecordCapacity } from "../../app/capacity";
 import { formatPath, keySchemaOf } from "../builder/model";
 import { useDebounced } from "../../shared/useDebounced";
+import { countByCollection, type MetCollection } from "../../shared/collectionValue";
+import { indexKeys } from "../../shared/keySchema";
 import {
   EMPTY_FORM,
   filterPart,
@@ -61,19 +63,33 @@ export type QueryRunState = {
   error: UiError | null;
 };
 
-/** A Scan's pages as they streamed in, with the totals so far. */
+/**
+ * A Scan's pages as they streamed in, with the totals so far. Only the first `SCAN_ITEMS_KEPT`
+ * items returned are kept in the pages (later pages keep their counts and capacity, not their
+ * items): a Scan of a big table would otherwise hold the whole table in the window. What each
+ * collection returned is counted as the pages arrive, from every item.
+ */
 export type ScanRunState = {
   kind: "scan";
   request: ReadRequest;
   id: string;
   running: boolean;
   pages: QueryPage[];
+  /** The collections met, in scan order, with the items each returned (all of them, kept or not). */
+  met: ReadonlyMap<string, MetCollection>;
+  /** Whether every item returned named its collection (a projection can leave the key out). */
+  attributed: boolean;
+  /** How many items returned were not kept in `pages`. */
+  notKept: number;
   totals: ScanTotals | null;
   summary: ScanSummary | null;
   error: UiError | null;
 };
 
 export type QueryRun = QueryRunState | ScanRunState;
+
+/** Most items of a Scan kept for the Items view's grid (about 0.5 KB each in the window). */
+export const SCAN_ITEMS_KEPT = 20_000;
 
 /** The check of the request on screen: `key` is the request it describes. */
 type Checked = { key: string; built: BuiltRequest | null; error: string | null };
@@ -155,13 +171,29 @@ export function useQueryModel({
       const budget = scanOptions.budget.trim() === "" ? null : Number(scanOptions.budget);
       let recorded = 0;
       const pages: QueryPage[] = [];
-      setRun({ kind: "scan", request: sent, id, running: true, pages: [], totals: null, summary: null, error: null });
+      const keys = table === null ? null : indexKeys(table, sent.indexName ?? null);
+      const met = new Map<string, MetCollection>();
+      let attributed = true;
+      let kept = 0;
+      let notKept = 0;
+      setRun({ kind: "scan", request: sent, id, running: true, pages: [], met: new Map(), attributed: true, notKept: 0, totals: null, summary: null, error: null });
       const channel = makeChannel((update) => {
         if (mine !== generation.current) return;
-        pages.push(update.page);
+        const page = update.page;
+        attributed = countByCollection(met, page.items, keys) && attributed;
+        const room = Math.max(0, SCAN_ITEMS_KEPT - kept);
+        const keptPage = page.items.length <= room ? page : { ...page, items: page.items.slice(0, room) };
+        kept += keptPage.items.length;
+        notKept += page.items.length - keptPage.items.length;
+        pages.push(keptPage);
         recordCapacity("read", update.totals.capacityUnits - recorded);
         recorded = update.totals.capacityUnits;
-        setRun((r) => (r?.kind === "scan" && r.id === id ? { ...r, pages: [...pages], totals: update.totals } : r));
+        const seen = new Map(met);
+        const runAttributed = attributed;
+        const runNotKept = notKept;
+        setRun((r) =>
+          r?.kind === "scan" && r.id === id ? { ...r, pages: [...pages], met: seen, attributed: runAttributed, notKept: runNotKept, totals: update.totals } : r,
+        );
       });
       const filter = filterPart(checkedRequest);
       const result = await unwrap(
@@ -190,7 +222,7 @@ export function useQueryModel({
         return { ...r, running: false };
       });
     },
-    [profileId, source, recordCapacity, makeChannel, scanOptions],
+    [profileId, source, recordCapacity, makeChannel, scanOptions, table],
   );
 
   const [runWhenReady, setRunWhenReady] = useState<string | null>(null);

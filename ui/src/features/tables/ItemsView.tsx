@@ -4,14 +4,15 @@ import { errorTitle } from "../../ipc/result";
 import { useRecordCapacity } from "../../app/capacity";
 import type { Item } from "../../shared/attributeValue";
 import { attributeText } from "../../shared/attributeValue";
-import { formatUnits } from "../../shared/format";
+import { formatCount, formatUnits } from "../../shared/format";
+import { indexKeys } from "../../shared/keySchema";
 import { CollectionBox } from "../explorer/CollectionBox";
 import { ItemCopy, type TextClipboard } from "../items/ItemCopy";
 import { PasteItems } from "../items/PasteItems";
 import { BulkPanel, type BulkChannelFactory } from "../bulk/BulkPanel";
 import { WriteEstimate } from "../costs/WriteEstimate";
 import { ScanResults } from "../query/ScanResults";
-import type { QueryModel } from "../query/useQueryModel";
+import { SCAN_ITEMS_KEPT, type QueryModel } from "../query/useQueryModel";
 import type { ItemWrites } from "./useItemWrites";
 import "./ItemsView.css";
 
@@ -76,7 +77,7 @@ export function ItemsView({
   const readItems = run === null || partialRun ? [] : run.pages.flatMap((p) => p.items);
   const bulkItems = checked.size === 0 ? readItems : readItems.filter((_, i) => checked.has(i));
   const runIndex = run === null ? null : (run.request.indexName ?? null);
-  const runKeys = runIndex === null ? table.keys : (table.indexes.find((i) => i.name === runIndex)?.keys ?? table.keys);
+  const runKeys = indexKeys(table, runIndex) ?? table.keys;
   const runError = run?.kind === "query" ? run.error : null;
   const toggleChecked = (i: number) =>
     setChecked((c) => {
@@ -177,7 +178,7 @@ export function ItemsView({
               keys={runKeys}
               tableKeys={runIndex === null ? null : table.keys}
               partitionValue={null}
-              title={`Items the Scan of ${runIndex ?? table.name} returned`}
+              title={`Items the Scan of ${runIndex ?? table.name} returned${run.notKept > 0 ? `: the first ${formatCount(SCAN_ITEMS_KEPT)}` : ""}`}
               pages={run.pages}
               loading={run.running}
               onLoadMore={null}
@@ -187,7 +188,7 @@ export function ItemsView({
               onEdit={(item) => void writes.openItem(item)}
             />
           )}
-          <ScanResults table={table} run={run} onOpenCollection={onOpenCollection} />
+          <ScanResults run={run} onOpenCollection={onOpenCollection} />
         </section>
       )}
       {pasting && (

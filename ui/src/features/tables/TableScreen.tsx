@@ -3,7 +3,8 @@ import type { AttributeValue, KeySchema, Profile, QueryInput } from "../../ipc/b
 import { errorTitle } from "../../ipc/result";
 import { CollectionMap } from "../explorer/CollectionMap";
 import type { Item } from "../../shared/attributeValue";
-import { collectionPartition } from "../../shared/collectionValue";
+import { collectionKey, collectionPartition } from "../../shared/collectionValue";
+import { indexKeys } from "../../shared/keySchema";
 import { copyText, defaultClipboard, type TextClipboard } from "../items/ItemCopy";
 import { itemAsText } from "../items/itemCopy";
 import type { BulkChannelFactory } from "../bulk/BulkPanel";
@@ -16,7 +17,6 @@ import { StatisticsGate } from "../collections/StatisticsGate";
 import { useKeySuggestions } from "../query/useKeySuggestions";
 import { TableHeader } from "./TableHeader";
 import { CollectionsPane } from "../collections/CollectionsPane";
-import { collectionKey } from "../collections/useCollections";
 import type { TableIntent } from "../../shared/tableIntent";
 import { useTable } from "./useTable";
 import { VIEW_ORDER, ViewTabs, type ViewId, type ViewInfo } from "./ViewTabs";
@@ -34,7 +34,7 @@ import { SavedRequests } from "../query/SavedRequests";
 import { useQueryModel, type ChannelFactory } from "../query/useQueryModel";
 import { useDroppedItems } from "../query/useDroppedItems";
 import { useCredentialsRenewed } from "../../app/useCredentialsRenewed";
-import { scanRead, type ActiveRead } from "../collections/activeRead";
+import type { ActiveRead } from "../collections/activeRead";
 import { StreamView } from "../streams/StreamView";
 import type { TailChannelFactory } from "../streams/useStreamTail";
 import { TtlView } from "../ttl/TtlView";
@@ -114,8 +114,7 @@ export function TableScreen({
   const [reveal, setReveal] = useState<{ value: AttributeValue; n: number; focus?: boolean } | null>(null);
   const [groupBy, setGroupBy] = useState<string | null>(null);
   const [generation, setGeneration] = useState(0);
-  const groupKeys =
-    table.status !== "ok" ? null : groupBy === null ? table.data.keys : (table.data.indexes.find((i) => i.name === groupBy)?.keys ?? null);
+  const groupKeys = table.status !== "ok" ? null : indexKeys(table.data, groupBy);
   const rootRef = useRef<HTMLDivElement>(null);
   // The last copy's outcome.
   const [copied, setCopied] = useState<string | null>(null);
@@ -158,9 +157,8 @@ export function TableScreen({
       if (readKey === null) return null;
       return { kind: "query", key: readKey, pages: run.pages, loading: run.loading, dropped: dropped.dropped, showDropped: paid ? dropped.show : null };
     }
-    const keysRead = table.status !== "ok" ? null : readIndex === null ? table.data.keys : (table.data.indexes.find((i) => i.name === readIndex)?.keys ?? null);
-    return scanRead(run.pages, keysRead?.partitionKey.name ?? null, run.summary?.end === "completed");
-  }, [run, readKey, readIndex, groupBy, table, dropped.dropped, dropped.show, paid]);
+    return { kind: "scan", returned: run.met, attributed: run.attributed, completed: run.summary?.end === "completed" };
+  }, [run, readKey, readIndex, groupBy, dropped.dropped, dropped.show, paid]);
 
   useTableShortcuts(rootRef, { execute: model.execute, loadMore: model.loadMore, setView });
 
