@@ -89,6 +89,16 @@ export function attributeText(value: AttributeValue): string {
   return value.BOOL ? "true" : "false";
 }
 
+/**
+ * A value's text as a cell's tooltip: grid cells are cut to their column with an ellipsis, and a
+ * long single-table key ("ORDER#2025-03-14#…") is read whole by pointing at it.
+ */
+export function valueTitle(value: AttributeValue | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const text = attributeText(value);
+  return text.length > 1000 ? `${text.slice(0, 1000)}…` : text;
+}
+
 function countLabel(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }

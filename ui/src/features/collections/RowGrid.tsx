@@ -6,7 +6,7 @@
  */
 import { useRef, type CSSProperties } from "react";
 import type { KeySchema } from "../../ipc/bindings.gen";
-import { attributeText } from "../../shared/attributeValue";
+import { attributeText, valueTitle } from "../../shared/attributeValue";
 import { TypedValue } from "../../shared/TypedValue";
 import type { Item } from "../../shared/attributeValue";
 
@@ -102,13 +102,13 @@ export function GridCells({ keys, grid, item, rowHeaderPrefix = null }: { keys: 
   return (
     <>
       {sortKey !== null && (
-        <span role="rowheader" className="run-box-sk">
+        <span role="rowheader" className="run-box-sk" title={valueTitle(item[sortKey])}>
           {rowHeaderPrefix !== null && <span className="sr-only">{rowHeaderPrefix}</span>}
           {item[sortKey] === undefined ? <Absent /> : <TypedValue value={item[sortKey]!} />}
         </span>
       )}
       {grid.columns.map((name) => (
-        <span role="cell" key={name}>
+        <span role="cell" key={name} title={valueTitle(item[name])}>
           {item[name] === undefined ? <Absent /> : <TypedValue value={item[name]!} />}
         </span>
       ))}

@@ -20,7 +20,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import type { AttributeValue, KeySchema, QueryPage } from "../../ipc/bindings.gen";
 import type { Item } from "../../shared/attributeValue";
 import { TypedValue } from "../../shared/TypedValue";
-import { attributeText } from "../../shared/attributeValue";
+import { attributeText, valueTitle } from "../../shared/attributeValue";
 import {
   capacityLabel,
   collectionColumns,
@@ -440,14 +440,14 @@ const ItemRow = memo(function ItemRow({ id, rowIndex, top, measure, item, itemIn
         </span>
       )}
       {sortKeyName !== null && (
-        <span role="rowheader" className="collection-margin">
+        <span role="rowheader" className="collection-margin" title={valueTitle(sortValue)}>
           {sortValue === undefined ? <Absent /> : <TypedValue value={sortValue} />}
         </span>
       )}
       {columns.map((name) => {
         const value = item[name];
         return (
-          <span role="gridcell" key={name} className="collection-cell">
+          <span role="gridcell" key={name} className="collection-cell" title={valueTitle(value)}>
             {value === undefined ? <Absent /> : <TypedValue value={value} />}
           </span>
         );

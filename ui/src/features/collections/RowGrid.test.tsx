@@ -1,6 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { cleanup, render } from "@testing-library/react";
 import type { KeySchema } from "../../ipc/bindings.gen";
-import { gridOf } from "./RowGrid";
+import { GridCells, gridOf } from "./RowGrid";
+
+afterEach(cleanup);
 
 const keys: KeySchema = { partitionKey: { name: "vehicleId", type: "S" }, sortKey: { name: "recordedAt", type: "S" } };
 
@@ -18,5 +21,17 @@ describe("a box's grid", () => {
   it("has no sort-key column on a table without a sort key", () => {
     const simple: KeySchema = { partitionKey: keys.partitionKey, sortKey: null };
     expect(gridOf(simple, ["a", "b"], 30).style.gridTemplateColumns).toBe("repeat(2, minmax(5.5rem, 1fr))");
+  });
+
+  it("gives every cell its whole value as a tooltip: a cell cut to its column can still be read", () => {
+    const key = "TS#2025-03-14T09:09:00Z#" + "x".repeat(60);
+    const { container } = render(
+      <div>
+        <GridCells keys={keys} grid={gridOf(keys, ["note", "speedKph", "missing"], 23)} item={{ recordedAt: { S: key }, note: { S: "a long note" }, speedKph: { N: "90" } }} />
+      </div>,
+    );
+    const titles = [...container.querySelectorAll("[role=rowheader], [role=cell]")].map((c) => c.getAttribute("title"));
+    // (An absent attribute's cell has no tooltip of its own: its dash says why.)
+    expect(titles).toEqual([key, "a long note", "90", null]);
   });
 });
