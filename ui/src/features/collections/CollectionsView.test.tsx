@@ -399,6 +399,12 @@ describe("CollectionsView", () => {
     }));
     renderHarness({ source: failing });
     expect((await screen.findByTestId("collections-list-error")).textContent).toContain("No statistics of Telemetry yet.");
+    // Once the statistics are there, Try again lists the run.
+    failing.collectionRange.mockReset();
+    failing.collectionRange.mockImplementation(fakeSource([stat("VEH#V-1", 3, 300)]).collectionRange);
+    fireEvent.click(screen.getByTestId("collections-list-retry"));
+    await waitFor(() => expect(boxes()).toHaveLength(1));
+    expect(screen.queryByTestId("collections-list-error")).toBeNull();
   });
 
   it("shows a box's read error inside it, and reads it again on request", async () => {

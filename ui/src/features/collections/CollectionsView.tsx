@@ -377,7 +377,11 @@ export function CollectionsView({
       )}
       {data.listError !== null && !(gate !== null && data.listError.code === "NOT_FOUND") && (
         <p className="run-box-error" role="alert" data-testid="collections-list-error">
-          The collections could not be listed: {data.listError.message}
+          The collections could not be listed: {data.listError.message}{" "}
+          {/* Nothing listed, nothing in sight: asking for no position lists the first page again. */}
+          <button type="button" onClick={() => want([])} data-testid="collections-list-retry">
+            Try again
+          </button>
         </p>
       )}
       {simple && (
