@@ -137,6 +137,37 @@ describe("IndexesView", () => {
     );
   });
 
+  it("lets the Items field be emptied while typing, and lays out what was typed", async () => {
+    const fake = source();
+    renderWithCommands(<IndexesView profileId="embedded" table={telemetry} />, fake);
+    await screen.findByRole("region", { name: "GSI ByDepot" });
+    const items = screen.getByRole("spinbutton") as HTMLInputElement;
+    fireEvent.change(items, { target: { value: "" } });
+    expect(items.value).toBe("");
+    fireEvent.change(items, { target: { value: "7" } });
+    fireEvent.click(screen.getByRole("button", { name: "Lay out" }));
+    await waitFor(() => expect(fake.indexesSideBySide).toHaveBeenLastCalledWith("embedded", "Telemetry", { kind: "scan", limit: 7 }));
+  });
+
+  it("shows only the last layout asked for when an earlier one answers later", async () => {
+    let answerFirst: (() => void) | null = null;
+    const second: IndexesSideBySide = { ...layout, readUnits: 2 };
+    const fake = source({
+      indexesSideBySide: vi
+        .fn()
+        .mockImplementationOnce(() => new Promise((resolve) => (answerFirst = () => resolve({ status: "ok" as const, data: layout }))))
+        .mockImplementationOnce(async () => ({ status: "ok" as const, data: second })),
+    });
+    renderWithCommands(<IndexesView profileId="embedded" table={telemetry} />, fake);
+    fireEvent.click(screen.getByRole("button", { name: "Lay out" }));
+    await waitFor(() => expect(fake.indexesSideBySide).toHaveBeenCalledTimes(2));
+    await screen.findByRole("region", { name: "GSI ByDepot" });
+    const shown = document.querySelector(".indexes-view")!.textContent;
+    answerFirst!();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(document.querySelector(".indexes-view")!.textContent).toBe(shown);
+  });
+
   it("shows the 10 GB gauge only on tables with an LSI, warning from 80 %", async () => {
     const withLsi: IndexesSideBySide = {
       ...layout,

@@ -13,7 +13,8 @@ import { formatCountOf } from "../../shared/format";
 import { DEFAULT_LIMIT, useIndexesLayout } from "./useIndexesLayout";
 import { useCommands } from "../../ipc/CommandsContext";
 import "./IndexesView.css";
-import { keyNames } from "../../shared/keySchema";
+import { indexKeys, keyNames } from "../../shared/keySchema";
+import { collectionPartition } from "../../shared/collectionValue";
 
 export type IndexesViewProps = {
   profileId: string;
@@ -24,7 +25,8 @@ export function IndexesView({ profileId, table }: IndexesViewProps) {
   const source = useCommands();
   const [mode, setMode] = useState<"partition" | "scan">("scan");
   const [partitionText, setPartitionText] = useState("");
-  const [limit, setLimit] = useState(DEFAULT_LIMIT);
+  // The field's text as typed (an emptied field stays empty while the user types); read at submit.
+  const [limitText, setLimitText] = useState(String(DEFAULT_LIMIT));
   const [selected, setSelected] = useState<number | null>(null);
   const [lastRead, setLastRead] = useState<CollectionRead | null>(null);
   const [queryError, setQueryError] = useState<UiError | null>(null);
@@ -39,7 +41,9 @@ export function IndexesView({ profileId, table }: IndexesViewProps) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const n = Math.max(1, Math.min(200, Math.round(limit)));
+    const typed = Number(limitText);
+    const n = limitText.trim() === "" || !Number.isFinite(typed) ? DEFAULT_LIMIT : Math.max(1, Math.min(200, Math.round(typed)));
+    setLimitText(String(n));
     if (mode === "scan") void load({ kind: "scan", limit: n });
     else if (partitionText.trim() !== "") void load({ kind: "partition", value: scalarValue(table.keys.partitionKey.type, partitionText.trim()), limit: n });
   };
@@ -55,7 +59,8 @@ export function IndexesView({ profileId, table }: IndexesViewProps) {
       source.query(profileId, {
         table: table.name,
         index: target.index,
-        partitionValue: box.partitionValue,
+        // A multi-attribute GSI key's box is named by the list of its values (rule B.18.3).
+        ...collectionPartition(indexKeys(table, target.index) ?? table.keys, box.partitionValue),
         sortCondition: null,
         scanIndexForward: true,
         limit: null,
@@ -108,7 +113,7 @@ export function IndexesView({ profileId, table }: IndexesViewProps) {
         </label>
         <label>
           Items{" "}
-          <input type="number" min={1} max={200} value={limit} onChange={(e) => setLimit(Number(e.target.value) || DEFAULT_LIMIT)} />
+          <input type="number" min={1} max={200} value={limitText} onChange={(e) => setLimitText(e.target.value)} />
         </label>
         <button type="submit" className="primary">
           Lay out

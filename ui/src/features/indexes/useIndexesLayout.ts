@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { IndexesSideBySide, ViewSource } from "../../ipc/bindings.gen";
 import { useCommands } from "../../ipc/CommandsContext";
 import { unwrap, type Loadable, type UiError } from "../../ipc/result";
@@ -14,11 +14,15 @@ export const DEFAULT_LIMIT = 25;
 export function useIndexesLayout(profileId: string, table: string, onLoad: () => void) {
   const source = useCommands();
   const [layout, setLayout] = useState<Loadable<IndexesSideBySide, UiError> | null>(null);
+  // Only the last load asked for is shown: an earlier one that answers late is dropped.
+  const latest = useRef(0);
 
   const load = async (viewSource: ViewSource) => {
+    const mine = ++latest.current;
     setLayout({ status: "loading" });
     onLoad();
-    setLayout(await unwrap(source.indexesSideBySide(profileId, table, viewSource)));
+    const result = await unwrap(source.indexesSideBySide(profileId, table, viewSource));
+    if (mine === latest.current) setLayout(result);
   };
 
   // A new table (or connection) starts over with the first items of a scan.
