@@ -207,6 +207,27 @@ def test_ctrl_enter_and_ctrl_j_run_the_query_and_read_its_next_page_from_anywher
     assert second.startswith("20 returned of 20 read · 2 pages · "), second
 
 
+def test_the_cost_view_estimates_the_read_the_bar_is_set_to_and_keeps_the_query_that_ran_last(window):
+    """Estimated before, reported after: once a Query has run and the bar is set to a Scan, the
+    Cost view estimates that Scan before it runs, and the Query that ran last keeps its estimate
+    beside what DynamoDB reported, under its own heading."""
+    open_table(window, "Telemetry")
+    bar = present(window, f'{SCREEN} [data-testid="query-bar"]', "Telemetry's query bar")
+    type_into(window, css(bar, '[data-testid="qb-pk"]'), "VEH#V-7741", "the partition-key value")
+    type_into(window, css(bar, '[data-testid="qb-limit"]'), "10", "the Limit")
+    css(bar, '[data-testid="qb-limit"]').send_keys(Keys.CONTROL, Keys.ENTER)
+    wait_for(window, "the Query's page", lambda d: " returned of " in content(css(bar, '[data-testid="qb-summary"]')))
+    click(window, css(bar, '[role="radiogroup"][aria-label="Operation"] label:nth-child(2)'), "Scan")
+    cost_view = open_view(window, "cost")
+    units = wait_for(window, "the Scan's estimate", lambda d: cost_view.find_elements(By.CSS_SELECTOR, '[data-testid="scan-estimate-units"]'))[0]
+    assert content(units) == "121 RCU to scan Telemetry whole, eventually consistent", content(units)
+    last = present(window, f'{SCREEN} [data-testid="cost-last-read"]', "the Query that ran last")
+    assert content(css(last, "h3")) == "The Query that ran last", content(last)
+    wait_for(window, "the last Query's estimate beside what it reported", lambda d: "After it ran" in content(last))
+    assert "RCU for the first page" in content(last), content(last)
+    screenshots_light_and_dark(window, "cost-scan-and-last-query")
+
+
 def test_the_partition_key_completes_a_typed_start_from_the_whole_run(window):
     """Point 2: the partition-key field completes from the collection statistics: typed
     "VEH#V-29", it offers the keys that start with it, in key order, from the whole run of 300

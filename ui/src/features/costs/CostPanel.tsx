@@ -44,7 +44,7 @@ export function CostPanel({ profileId, table, query, lastPage, ran = null, hotLo
       {ran !== null && (
         <section className="cost-last-read" aria-label="The Query that ran last" data-testid="cost-last-read">
           <h3>The Query that ran last</h3>
-          <EstimatePanel profileId={profileId} query={ran.input} lastPage={ran.lastPage} />
+          <EstimatePanel profileId={profileId} query={ran.input} lastPage={ran.lastPage} past />
         </section>
       )}
       <MonthlyCost readUnitsPerRequest={readUnits} storedBytes={table.sizeBytes} />

@@ -23,6 +23,8 @@ export type EstimatePanelProps = {
   lastPage: QueryPage | null;
   /** Called with each new estimate (the cost panel prices its units). */
   onEstimate?: (estimate: QueryEstimate) => void;
+  /** The Query ran before the bar moved on: its estimate is headed in the past tense. */
+  past?: boolean;
 };
 
 const WAY_LABELS: Record<ReadWayKind, string> = {
@@ -46,7 +48,7 @@ export function sourceLabel(source: SizeSource): string {
   }
 }
 
-export function EstimatePanel({ profileId, query, lastPage, onEstimate }: EstimatePanelProps) {
+export function EstimatePanel({ profileId, query, lastPage, onEstimate, past = false }: EstimatePanelProps) {
   const { estimate, reconciled } = useQueryEstimate(profileId, query, lastPage, onEstimate);
 
   if (query === null) {
@@ -58,7 +60,7 @@ export function EstimatePanel({ profileId, query, lastPage, onEstimate }: Estima
   }
   return (
     <section className="estimate-panel" aria-label="Query cost">
-      <h3>Before it runs</h3>
+      <h3>{past ? "Before it ran" : "Before it runs"}</h3>
       {estimate === null || estimate.status === "loading" ? (
         <p className="muted" role="status">
           Estimating…

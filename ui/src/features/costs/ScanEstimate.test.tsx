@@ -65,6 +65,7 @@ describe("the Cost view of a Scan", () => {
     const last = screen.getByRole("region", { name: "The Query that ran last" });
     await waitFor(() => expect(last.querySelector('[data-testid="first-page-units"]')?.textContent).toContain("2.5 RCU"));
     expect(commands.estimateQuery).toHaveBeenCalledWith("embedded", seedQuery);
+    expect(last.querySelector("h3 + section h3")?.textContent).toBe("Before it ran");
     // The Scan comes first: it is what runs next.
     expect(screen.getByTestId("scan-estimate").compareDocumentPosition(last) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
