@@ -78,6 +78,15 @@ def test_a_between_window_from_the_bar_highlights_its_one_box_and_shows_the_requ
     assert content(css(card, '[data-testid="this-read-gets"]')) == "5 RCU", content(card)
     run = css(window, f'{SCREEN} [data-testid="collections-run"]').rect
     assert card.rect["x"] >= run["x"] + run["width"], (card.rect, run)
+    # Under it, the collection the Query read as the table holds it: 1,441 of Telemetry's items,
+    # the largest of its 300 collections, and no 10 GB limit (Telemetry has no LSI).
+    collection = present(window, f'{SCREEN} [data-testid="collection-card"]', "the collection's card under This read")
+    wait_for(window, "the collection's figures", lambda d: content(css(collection, '[data-testid="collection-card-size"]')).startswith("1,441 items"))
+    assert content(css(collection, "h3")) == "Collection VEH#V-7741", content(collection)
+    assert content(css(collection, '[data-testid="collection-card-rank"]')) == "the largest of 300 collections by size", content(collection)
+    assert content(css(collection, '[data-testid="collection-card-limit"]')).startswith("No LSI on Telemetry"), content(collection)
+    assert collection.rect["y"] >= card.rect["y"] + card.rect["height"], (collection.rect, card.rect)
+    screenshots_light_and_dark(window, "collections-this-read-and-collection")
 
     # The request as the builder generated it: placeholders for the key names' values.
     request = css(bar, '[data-testid="qb-request"]')

@@ -463,7 +463,7 @@ export function CollectionsView({
               })}
             </div>
           </div>
-          {aside}
+          {aside ? <div className="collections-aside">{aside}</div> : null}
         </div>
       )}
     </section>

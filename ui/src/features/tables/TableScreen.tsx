@@ -27,6 +27,7 @@ import { QueryHistory } from "./QueryHistory";
 import { CodePanel } from "../builder/CodePanel";
 import { CostPanel } from "../costs/CostPanel";
 import { ThisRead, type ThisReadProps } from "../costs/ThisRead";
+import { CollectionCard } from "../collections/CollectionCard";
 import type { HotLoad } from "../costs/HotPartitions";
 import { IndexesView } from "../indexes/IndexesView";
 import { QueryBar } from "../query/QueryBar";
@@ -141,7 +142,17 @@ export function TableScreen({
   // A Query reads one box, of the table or of the index it names: the Collections view is
   // grouped by that index (or the table) and brings the box into view.
   const readIndex = run === null ? null : (run.request.indexName ?? null);
-  const readValue = run?.kind === "query" && run.request.keyCondition ? (run.request.keyCondition.partitionValue as AttributeValue) : null;
+  const readCondition = run?.kind === "query" ? (run.request.keyCondition ?? null) : null;
+  // The box is named as the run names it: a multi-attribute key's by the list of its values (rule B.18.3).
+  const readValue = useMemo(
+    () =>
+      readCondition === null
+        ? null
+        : (readCondition.morePartition ?? []).length === 0
+          ? (readCondition.partitionValue as AttributeValue)
+          : ({ L: [readCondition.partitionValue, ...readCondition.morePartition!.map((e) => e.value)] } as AttributeValue),
+    [readCondition],
+  );
   const readKey = readValue === null ? null : collectionKey(readValue);
   useEffect(() => {
     if (readValue === null) return;
@@ -312,7 +323,16 @@ export function TableScreen({
             )
           }
           // An index's box holds what the index projects, not the whole item: its rows open the box.
-          aside={thisRead !== null && <ThisRead profileId={profile.id} read={thisRead} onDetails={() => setView("cost")} />}
+          aside={
+            thisRead !== null && (
+              <>
+                <ThisRead profileId={profile.id} read={thisRead} onDetails={() => setView("cost")} />
+                {thisRead.kind === "query" && readValue !== null && (
+                  <CollectionCard profileId={profile.id} table={description} index={readIndex} value={readValue} />
+                )}
+              </>
+            )
+          }
           onOpenItem={groupBy === null ? writes.openItem : undefined}
           onCopyItem={copyItem}
         />
