@@ -635,6 +635,42 @@ describe("TableScreen", () => {
     await waitFor(() => expect(document.activeElement?.getAttribute("data-key")).toBe("VEH#V-7741"));
   });
 
+  it("names the box a Query of a multi-attribute GSI reads by the list of its values, and brings that box into view", async () => {
+    // Rule B.18.3: such an index's collections are named by the list of their partition-key values.
+    const withRoutes: TableDescription = {
+      ...telemetry,
+      indexes: [
+        {
+          name: "ByDepotRoute",
+          kind: "global",
+          keys: { partitionKey: { name: "depotCode", type: "S" }, morePartitionKeys: [{ name: "routeNo", type: "N" }], sortKey: { name: "recordedAt", type: "S" } },
+          projection: { type: "ALL", attributes: [] },
+          backfilling: null,
+          itemCount: null,
+          sizeBytes: null,
+          status: "ACTIVE",
+        },
+      ],
+    };
+    const fake = source({ describeTable: vi.fn(async () => ({ status: "ok" as const, data: withRoutes })) });
+    const request: ReadRequest = {
+      operation: "Query",
+      tableName: "Telemetry",
+      indexName: "ByDepotRoute",
+      keyCondition: { partitionKey: "depotCode", partitionValue: { S: "DEP-W" }, morePartition: [{ name: "routeNo", value: { N: "7" } }], sort: null },
+    };
+    renderWithCommands(
+      <CapacityProvider>
+        <TableScreen profile={embedded} tableName="Telemetry" intent={{ n: 1, view: "collections", request }} />
+      </CapacityProvider>,
+      fake,
+    );
+    await waitFor(() => expect(fake.runReadRequest).toHaveBeenCalled());
+    await waitFor(() =>
+      expect(fake.collectionPosition).toHaveBeenCalledWith("embedded", "Telemetry", "ByDepotRoute", { L: [{ S: "DEP-W" }, { N: "7" }] }),
+    );
+  });
+
   it("carries out what it is asked from outside once per request: a view, a Query, a regrouping", async () => {
     const fake = source();
     // The start screen's ten-minute window, as it asks for it.
