@@ -202,8 +202,9 @@ describe("CollectionsView", () => {
     // Typed values: the number is drawn as a number.
     expect(rows[1]!.querySelector(".tv-n")?.textContent).toBe("30");
     expect(within(box).getByTestId("box-more").textContent).toContain("36 more items in this collection");
-    // The Queries' consumed capacity is counted as used.
+    // The Queries' consumed capacity is counted as used, and the view says what reading its boxes cost.
     await waitFor(() => expect(screen.getByTestId("used").textContent).toBe("1"));
+    expect(screen.getByTestId("collections-spent").textContent).toBe("boxes read: 2 Queries · 1 RCU");
   });
 
   it("opens a box in the Items view with its button or Enter, and moves between boxes with the arrow keys", async () => {

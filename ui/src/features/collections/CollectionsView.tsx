@@ -17,7 +17,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, 
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { AttributeValue, IndexSummary, KeySchema, TableDescription } from "../../ipc/bindings.gen";
 import { attributeText } from "../../shared/attributeValue";
-import { formatCount, formatCountOf } from "../../shared/format";
+import { formatCount, formatCountOf, formatUnits } from "../../shared/format";
 import { matchesShortcut } from "../../app/shortcuts";
 import type { Item } from "../../shared/attributeValue";
 import { collectionKey } from "../../shared/collectionValue";
@@ -361,6 +361,12 @@ export function CollectionsView({
             </>
           )}
         </p>
+        {data.spent.queries > 0 && (
+          // What scrolling has cost: each box is read with a Query of its own (on AWS, billed).
+          <p className="collections-spent muted" data-testid="collections-spent" title="Each box is read with a Query of its own, its first rows only.">
+            boxes read: {formatCountOf(data.spent.queries, "Query", "Queries")} · {formatUnits(data.spent.units)} RCU
+          </p>
+        )}
       </div>
       {map}
       {grouping !== null && <IndexNote table={table} index={grouping} />}

@@ -59,6 +59,7 @@ function data(): Collections {
     total: run.length,
     at: (position: number) => run[position],
     listError: null,
+    spent: { queries: 0, units: 0 },
     boxes,
     want: () => {},
     retry: () => {},

@@ -69,9 +69,15 @@ export type Collections = {
   readOn: (key: string, upTo: number) => void;
   /** Where the collection of a partition-key value stands in the run; `null`: there is none. */
   locate: (value: AttributeValue) => Promise<number | null>;
+  /** What the box Queries of this run have cost so far (a box read again is counted again). */
+  spent: BoxReads;
 };
 
 const EMPTY_BOXES: ReadonlyMap<string, BoxState> = new Map();
+
+/** What reading the boxes has cost: the Queries answered and the read units they reported. */
+export type BoxReads = { queries: number; units: number };
+const NOTHING_SPENT: BoxReads = { queries: 0, units: 0 };
 
 /** Collections listed per `collectionRange` call. */
 export const LIST_PAGE = 200;
@@ -124,8 +130,13 @@ export function useCollections({
   const token = useMemo(() => ({ profileId, table, index, generation }), [profileId, table, index, generation]);
   const [listingState, setListing] = useState<{ token: object; listing: Listing }>({ token, listing: EMPTY_LISTING });
   const listing = listingState.token === token ? listingState.listing : EMPTY_LISTING;
-  const [boxState, setBoxState] = useState<{ token: object; boxes: ReadonlyMap<string, BoxState> }>({ token, boxes: new Map() });
+  const [boxState, setBoxState] = useState<{ token: object; boxes: ReadonlyMap<string, BoxState>; spent: BoxReads }>({
+    token,
+    boxes: new Map(),
+    spent: NOTHING_SPENT,
+  });
   const boxes = boxState.token === token ? boxState.boxes : EMPTY_BOXES;
+  const spent = boxState.token === token ? boxState.spent : NOTHING_SPENT;
 
   // The queues, outside React state: they change with every scroll.
   const fresh = () => ({
@@ -142,6 +153,8 @@ export function useCollections({
     settled: new Map<string, BoxState>(),
     /** How far each box shown whole is wanted, and whether a page of it is in flight. */
     readingOn: new Map<string, { upTo: number; busy: boolean }>(),
+    /** The box Queries answered so far and the read units they reported. */
+    spent: NOTHING_SPENT,
   });
   const run = useRef(fresh());
   const current = useCallback(() => {
@@ -171,7 +184,7 @@ export function useCollections({
         for (const old of forgotten) copy.delete(old);
         copy.delete(key);
         copy.set(key, next);
-        return { token, boxes: copy };
+        return { token, boxes: copy, spent: state.spent };
       });
     },
     [current, keptBoxes, token],
@@ -215,6 +228,7 @@ export function useCollections({
         if (result.status === "ok") {
           const units = result.data.consumedCapacity?.total ?? null;
           if (units !== null) record("read", units);
+          state.spent = { queries: state.spent.queries + 1, units: state.spent.units + (units ?? 0) };
           const lastKey = result.data.lastEvaluatedKey;
           settle(key, { status: "ok", items: result.data.items, more: lastKey !== null, consumedUnits: units, lastKey });
         } else if (result.status === "error") {
@@ -323,6 +337,7 @@ export function useCollections({
           if (result.status === "ok") {
             const units = result.data.consumedCapacity?.total ?? null;
             if (units !== null) record("read", units);
+            state.spent = { queries: state.spent.queries + 1, units: state.spent.units + (units ?? 0) };
             const lastKey = result.data.lastEvaluatedKey;
             settle(key, {
               ...latest,
@@ -359,5 +374,5 @@ export function useCollections({
     [current, index, profileId, source, table],
   );
 
-  return { index, total: listing.total, at, listError: listing.total === null ? listing.error : null, boxes, want, retry, readOn, locate };
+  return { index, total: listing.total, at, listError: listing.total === null ? listing.error : null, boxes, want, retry, readOn, locate, spent };
 }
