@@ -107,4 +107,20 @@ describe("useShortcut", () => {
     fireEvent.keyDown(document.body, { key: "o" });
     expect(calls).toEqual(["first", "second"]);
   });
+
+  it("is the only place a key is named: every key handler of the UI asks the one list", () => {
+    // The UI's sources, tests aside. A handler that compares `event.key` by itself would act on a
+    // key the sheet does not list; one that asks `matchesShortcut` cannot.
+    const sources = import.meta.glob(["../**/*.ts", "../**/*.tsx", "!../**/*.test.ts", "!../**/*.test.tsx"], {
+      query: "?raw",
+      import: "default",
+      eager: true,
+    }) as Record<string, string>;
+    // (The sheet's own Tab keeps the focus inside it: a dialog's focus trap, no shortcut.)
+    const exempt = new Set(["../app/shortcuts.ts", "./shortcuts.ts", "../app/ShortcutSheet.tsx", "./ShortcutSheet.tsx"]);
+    const comparing = Object.entries(sources).filter(([path, text]) => !exempt.has(path) && /\.key\s*===\s*"/.test(text));
+    expect(Object.keys(sources).length).toBeGreaterThan(100);
+    const unlisted = comparing.filter(([, text]) => !text.includes("matchesShortcut(")).map(([path]) => path);
+    expect(unlisted).toEqual([]);
+  });
 });

@@ -35,7 +35,10 @@ export type ShortcutId =
   | "go-to-view"
   | "show-shortcuts"
   | "toggle-theme"
-  | "close-dialog";
+  | "close-dialog"
+  | "move-switch"
+  | "move-change"
+  | "clear-selection";
 
 /** One key combination. `mod` is Cmd on macOS, Ctrl elsewhere; `ctrl` is Ctrl everywhere. */
 export type KeyCombo = {
@@ -113,6 +116,14 @@ export const SHORTCUTS: readonly Shortcut[] = [
     combos: [{ key: "ArrowUp" }, { key: "ArrowDown" }, { key: "PageUp" }, { key: "PageDown" }, { key: "Home" }, { key: "End" }],
   },
   { id: "close-dialog", description: "Close a dialog or cancel a confirmation", scope: "Dialogs", combos: [{ key: "Escape" }] },
+  {
+    id: "move-switch",
+    description: "In the code's language tabs, or an expression's Visual/Text switch: the previous or next",
+    scope: "Query",
+    combos: [{ key: "ArrowLeft" }, { key: "ArrowRight" }],
+  },
+  { id: "move-change", description: "In the Stream view's changes: the previous or next change", scope: "Table views", combos: [{ key: "ArrowUp" }, { key: "ArrowDown" }] },
+  { id: "clear-selection", description: "Indexes side by side: clear the selected item", scope: "Table views", combos: [{ key: "Escape" }] },
   {
     id: "move-box",
     description: "Move to the previous or next collection box, the first, the last",

@@ -2,6 +2,7 @@ import { useState } from "react";
 import type { CodeTarget, ReadRequest } from "../../ipc/bindings.gen";
 import { useExportedCode } from "./useExportedCode";
 import "./CodePanel.css";
+import { matchesShortcut } from "../../app/shortcuts";
 
 /** Every export target, with the name its tab shows. */
 export const CODE_TARGETS: { target: CodeTarget; label: string }[] = [
@@ -49,8 +50,8 @@ export function CodePanel({
         aria-label="Language"
         className="code-tabs"
         onKeyDown={(e) => {
-          const step = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
-          if (step === 0) return;
+          if (!matchesShortcut("move-switch", e.nativeEvent)) return;
+          const step = e.key === "ArrowRight" ? 1 : -1;
           const next = CODE_TARGETS[(index + step + CODE_TARGETS.length) % CODE_TARGETS.length];
           if (next) setTarget(next.target);
         }}

@@ -13,6 +13,7 @@ import { UpdateBuilder } from "./UpdateBuilder";
 import { useDebounced } from "../../shared/useDebounced";
 import { useGeneratedExpression } from "./useGeneratedExpression";
 import "./ExpressionEditor.css";
+import { matchesShortcut } from "../../app/shortcuts";
 
 type Mode = "visual" | "text";
 
@@ -68,7 +69,7 @@ export function ExpressionEditor({
               aria-selected={mode === m}
               onClick={() => setMode(m)}
               onKeyDown={(e) => {
-                if (e.key === "ArrowRight" || e.key === "ArrowLeft") setMode(mode === "visual" ? "text" : "visual");
+                if (matchesShortcut("move-switch", e.nativeEvent)) setMode(mode === "visual" ? "text" : "visual");
               }}
             >
               {m === "visual" ? "Visual" : "Text"}

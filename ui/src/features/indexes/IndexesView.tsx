@@ -15,6 +15,7 @@ import { useCommands } from "../../ipc/CommandsContext";
 import "./IndexesView.css";
 import { indexKeys, keyNames } from "../../shared/keySchema";
 import { collectionPartition } from "../../shared/collectionValue";
+import { matchesShortcut } from "../../app/shortcuts";
 
 export type IndexesViewProps = {
   profileId: string;
@@ -144,7 +145,7 @@ export function IndexesView({ profileId, table }: IndexesViewProps) {
           </p>
           <div
             onKeyDown={(e) => {
-              if (e.key === "Escape") setSelected(null);
+              if (matchesShortcut("clear-selection", e.nativeEvent)) setSelected(null);
             }}
           >
             <IndexesSideBySide

@@ -4,6 +4,7 @@
  * answers yes; Escape answers no.
  */
 import { useLayoutEffect, useRef, type ReactNode } from "react";
+import { matchesShortcut } from "../../app/shortcuts";
 
 export function ConfirmInline({
   children,
@@ -29,7 +30,7 @@ export function ConfirmInline({
       role="group"
       aria-label="Confirm"
       onKeyDown={(event) => {
-        if (event.key === "Escape") {
+        if (matchesShortcut("close-dialog", event.nativeEvent)) {
           event.preventDefault();
           onCancel();
         }

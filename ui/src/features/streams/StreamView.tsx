@@ -17,6 +17,7 @@ import { keyText, matchesKey, recordTime, RING_SIZE, type Image } from "./record
 import { useStreamTail, type TailChannelFactory, type TailState } from "./useStreamTail";
 import "./streams.css";
 import { keyAttributes, keyNames } from "../../shared/keySchema";
+import { matchesShortcut } from "../../app/shortcuts";
 
 const ROW_HEIGHT = 30;
 
@@ -268,9 +269,8 @@ export function RecordList({
         tabIndex={0}
         aria-activedescendant={chosen === null ? undefined : `record-${chosen.eventId}`}
         onKeyDown={(event) => {
-          if (event.key === "ArrowDown") move(1);
-          else if (event.key === "ArrowUp") move(-1);
-          else return;
+          if (!matchesShortcut("move-change", event.nativeEvent)) return;
+          move(event.key === "ArrowDown" ? 1 : -1);
           event.preventDefault();
         }}
       >
