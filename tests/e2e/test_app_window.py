@@ -11,10 +11,12 @@ import os
 import subprocess
 
 from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import database_released, screenshot, window_in_environment
+from test_theme import choose_theme
 from window import (
     STARTUP,
     choose,
@@ -458,3 +460,37 @@ def test_the_lsi_table_side_by_side_gauges_selection_and_an_index_query(window):
     window.execute_script("arguments[0].scrollIntoView({block: 'start'})", section)
     settle()
     screenshot(window, "indexes-lsi-gauge.png")
+
+
+def test_the_shortcut_sheet_opens_with_question_mark_lists_every_key_and_closes_with_escape(window):
+    """Point 3's keyboard: "?" anywhere but in a field opens the sheet of every shortcut, grouped
+    by where each works; Escape closes it. (What each key does is tested where it works.)"""
+    open_table(window, "Telemetry")
+    present(window, '[data-testid="table-screen-Telemetry"] [data-testid="collection-run-box"]', "the first collection boxes")
+    sheet_css = '[role="dialog"].sheet'
+    try:
+        for theme in ("light", "dark"):
+            choose_theme(window, theme)
+            click(window, css(window, '[data-testid="table-screen-Telemetry"] [data-testid="view-tab-collections"]'), "the Collections view's tab")
+            ActionChains(window).send_keys("?").perform()
+            sheet = present(window, sheet_css, "the shortcut sheet")
+            assert content(css(sheet, "h2")) == "Keyboard shortcuts"
+            # It opens at its top, where the list begins (the focus is on Close, at its end).
+            assert window.execute_script("return arguments[0].scrollTop", sheet) == 0
+            rows = {r.get_attribute("data-shortcut"): content(r) for r in sheet.find_elements(By.CSS_SELECTOR, "tr[data-shortcut]")}
+            for shortcut in ("run-query", "next-page", "go-to-view", "move-box", "enter-box", "open-row", "whole-box", "move-change", "clear-selection"):
+                assert shortcut in rows, (shortcut, sorted(rows))
+            assert "Ctrl" in rows["run-query"] and "Enter" in rows["run-query"], rows["run-query"]
+            # Every key is inside the sheet: none is cut off at its right edge.
+            overflow = window.execute_script(
+                "const s = arguments[0].getBoundingClientRect();"
+                "return [...arguments[0].querySelectorAll('kbd')].filter((k) => k.getBoundingClientRect().right > s.right - 1).map((k) => k.textContent);",
+                sheet)
+            assert overflow == [], overflow
+            assert window.execute_script("return arguments[0].scrollWidth <= arguments[0].clientWidth", sheet)
+            settle(0.3)
+            screenshot(window, "shortcut-sheet.png" if theme == "light" else "shortcut-sheet-dark.png")
+            ActionChains(window).send_keys(Keys.ESCAPE).perform()
+            wait_for(window, "the sheet to close", lambda d: not d.find_elements(By.CSS_SELECTOR, sheet_css))
+    finally:
+        choose_theme(window, "system")

@@ -15,7 +15,8 @@ export function ShortcutSheet({ open, onClose, mac = isMac() }: ShortcutSheetPro
   useEffect(() => {
     if (!open) return;
     const before = document.activeElement;
-    closeRef.current?.focus();
+    // (Without scrolling to it: the sheet opens at its top, where the list begins.)
+    closeRef.current?.focus({ preventScroll: true });
     return () => {
       if (before instanceof HTMLElement) before.focus();
     };
