@@ -45,7 +45,7 @@ def test_a_between_window_from_the_bar_highlights_its_one_box_and_shows_the_requ
         lambda found: found if any(b["key"] == "VEH#V-7741" and b["read"] == "read" and b["cut"] for b in found) else None
     )(d.execute_script(look, f'{SCREEN} [data-testid="collection-run-box"]')))
     read = next(b for b in boxes if b["key"] == "VEH#V-7741")
-    assert read["cut"].startswith("Page 1 · 10 returned of 10 evaluated · end of the key range"), read["cut"]
+    assert read["cut"].startswith("Page 1 · 10 returned of 10 read · end of the key range"), read["cut"]
     rows = read["rows"]
     assert len(rows) == 10 and rows[0].startswith("TS#2025-03-14T09:09:00Z") and rows[-1].startswith("TS#2025-03-14T09:00:00Z"), rows
     assert read["note"] == "The query reads this collection, and only this one."
@@ -187,8 +187,8 @@ def test_a_filtered_query_draws_what_its_filter_dropped_struck_through_in_the_bo
     in_order = [rows[k] for k in sorted(rows)]
     dropped = [r for r in in_order if r["dropped"]]
     returned = [r for r in in_order if not r["dropped"]]
-    # The page says how many it returned of how many it evaluated: the rows drawn are exactly those.
-    assert cut and cut.startswith(f"Page 1 · {len(returned)} returned of 30 evaluated"), (cut, in_order)
+    # The page says how many it returned of how many it read: the rows drawn are exactly those.
+    assert cut and cut.startswith(f"Page 1 · {len(returned)} returned of 30 read"), (cut, in_order)
     assert len(in_order) == 30 and dropped, in_order
     assert line.startswith(f"{len(dropped)} {'item' if len(dropped) == 1 else 'items'} read but not returned"), line
     # Each dropped reading where it was read: the rows are the window's 30 minutes in order.

@@ -150,7 +150,7 @@ function CutLine({ page, n }: { page: QueryPage; n: number }) {
   return (
     <p className={`run-box-cut run-box-cut-${page.stop}`} data-testid="box-cut">
       <span className="run-box-cut-line" aria-hidden="true" />
-      Page {n + 1} · {formatCount(page.count)} returned of {formatCount(page.scannedCount)} evaluated · {STOP_TEXT[page.stop]}
+      Page {n + 1} · {formatCount(page.count)} returned of {formatCount(page.scannedCount)} read · {STOP_TEXT[page.stop]}
       {units !== null && ` · ${formatUnits(units)} RCU`}
       {last !== null && (
         <>

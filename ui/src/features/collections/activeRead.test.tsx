@@ -99,9 +99,9 @@ describe("the active read in the Collections view", () => {
     ]);
     const cuts = box.getAllByTestId("box-cut").map((c) => c.textContent);
     expect(cuts[0]).toBe(
-      "Page 1 · 2 returned of 5 evaluated · Limit reached · 0.5 RCU · LastEvaluatedKey vehicleId = VEH#V-7741, recordedAt = TS#2025-03-14T09:05:00Z",
+      "Page 1 · 2 returned of 5 read · Limit reached · 0.5 RCU · LastEvaluatedKey vehicleId = VEH#V-7741, recordedAt = TS#2025-03-14T09:05:00Z",
     );
-    expect(cuts[1]).toBe("Page 2 · 1 returned of 1 evaluated · end of the key range · 0.5 RCU");
+    expect(cuts[1]).toBe("Page 2 · 1 returned of 1 read · end of the key range · 0.5 RCU");
     expect(box.getByTestId("box-dropped").textContent).toBe(
       "3 items read but not returned: the filter dropped them after the read — this page's 0.5 RCU paid for all 5 read.",
     );

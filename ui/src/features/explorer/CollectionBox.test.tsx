@@ -187,7 +187,7 @@ describe("CollectionBox", () => {
     expect(first.textContent).not.toContain("filtered out");
     const second = screen.getByTestId("page-mark-2");
     expect(second.textContent).toContain("1 MB read");
-    expect(second.textContent).toContain("5 read, 2 returned — filtered out 3");
+    expect(second.textContent).toContain("2 returned of 5 read — the filter dropped 3");
     expect(second.textContent).toContain("Consumed 1.5 RCU (table 1, ByDepot 0.5)");
     // The page mark sits between the pages' items.
     const order = screen.getAllByRole("row").map((r) => (r.classList.contains("page-mark") ? "mark" : r.classList.contains("item-row") ? "item" : "header"));
@@ -199,7 +199,7 @@ describe("CollectionBox", () => {
     setup({ pages: [...pages, end] });
     const mark = screen.getByTestId("page-mark-3");
     expect(mark.textContent).toContain("Page 3 · 0 items · End of collection");
-    expect(mark.textContent).toContain("3 read, 0 returned — filtered out 3");
+    expect(mark.textContent).toContain("0 returned of 3 read — the filter dropped 3");
     expect(mark.textContent).toContain("Capacity not reported");
     expect(screen.queryByRole("button", { name: "Load more" })).toBeNull();
   });

@@ -105,10 +105,10 @@ export function stopLabel(page: QueryPage, flat = false): string {
   }
 }
 
-/** "30 read, 25 returned — filtered out 5" when a filter dropped items, else null. */
+/** "25 returned of 30 read — the filter dropped 5" when a filter dropped items, else null (the bar's and the boxes' words). */
 export function filteredLabel(page: QueryPage): string | null {
   if (page.scannedCount === page.count) return null;
-  return `${page.scannedCount} read, ${page.count} returned — filtered out ${page.scannedCount - page.count}`;
+  return `${page.count} returned of ${page.scannedCount} read — the filter dropped ${page.scannedCount - page.count}`;
 }
 
 /** "2.5 RCU (table 2, ByDepot 0.5)", or a sentence when the service did not report it. */

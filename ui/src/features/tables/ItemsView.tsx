@@ -90,7 +90,7 @@ export function ItemsView({
   const checks = bulk && runIndex === null ? { checked, onCheck: toggleChecked } : { checked: undefined, onCheck: undefined };
 
   return (
-    <section className="table-section items-view" aria-label="Collection">
+    <section className="table-section items-view" aria-label="Items">
       <div className="item-actions">
         <button type="button" disabled={readOnly} onClick={() => writes.create(null)}>
           New item

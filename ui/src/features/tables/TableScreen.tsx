@@ -386,7 +386,7 @@ export function TableScreen({
         );
       case "cost":
         return (
-          <section className="table-section" data-testid="section-cost" aria-label="Cost of this query">
+          <section className="table-section" data-testid="section-cost" aria-label="Cost">
             <CostPanel
               profileId={profile.id}
               table={description}
