@@ -12,7 +12,7 @@ import type { BulkMode, BulkPlan, BulkProgress, BulkReport } from "../../ipc/bin
 import { errorTitle, unwrap } from "../../ipc/result";
 import type { KeySchema } from "../../ipc/bindings.gen";
 import type { Item } from "../../shared/attributeValue";
-import { describeKey } from "../items/itemKey";
+import { describeKey } from "../../shared/itemKey";
 import { formatUnits } from "../../shared/format";
 import { stagedEdit, type SetRow, type SetType, type StagedForm } from "./stagedEdit";
 import { useCommands, type Commands } from "../../ipc/CommandsContext";

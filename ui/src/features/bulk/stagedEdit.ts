@@ -6,7 +6,7 @@
  */
 import type { AttributeValue, BulkEdit } from "../../ipc/bindings.gen";
 import { isNumberText } from "../../shared/attributeValue";
-import { parseDynamoValueJson } from "../items/dynamoJson";
+import { parseDynamoValueJson } from "../../shared/dynamoJson";
 
 export type SetType = "S" | "N" | "BOOL" | "NULL" | "JSON";
 export type SetRow = { name: string; type: SetType; text: string };

@@ -7,7 +7,7 @@
 import type { AttributeValue, KeySchema, NewTable } from "../../ipc/bindings.gen";
 import type { Item } from "../../shared/attributeValue";
 import { compareKeyValues } from "../../shared/attributeValue";
-import { parseDynamoJson } from "../items/dynamoJson";
+import { parseDynamoJson } from "../../shared/dynamoJson";
 
 export type PreviewCollection = { partitionValue: AttributeValue; items: Item[] };
 

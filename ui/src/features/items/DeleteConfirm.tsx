@@ -2,7 +2,7 @@
 import type { KeySchema } from "../../ipc/bindings.gen";
 import type { Item } from "../../shared/attributeValue";
 import { ConfirmPanel } from "./ConfirmPanel";
-import { describeKey } from "./itemKey";
+import { describeKey } from "../../shared/itemKey";
 import "./ItemEditor.css";
 
 export type DeleteConfirmProps = {

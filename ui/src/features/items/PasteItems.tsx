@@ -15,7 +15,7 @@ import type { KeySchema } from "../../ipc/bindings.gen";
 import type { Item } from "../../shared/attributeValue";
 import { formatUnits } from "../../shared/format";
 import { byteCountLabel } from "../../shared/attributeValue";
-import { describeKey } from "./itemKey";
+import { describeKey } from "../../shared/itemKey";
 import { readPastedItems } from "./pasteItems";
 import { useCommands } from "../../ipc/CommandsContext";
 

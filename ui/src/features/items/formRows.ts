@@ -9,7 +9,7 @@
 import type { AttributeValue } from "../../ipc/bindings.gen";
 import type { Item } from "../../shared/attributeValue";
 import { isBase64, isNumberText, parseDecimal, compareDecimals, typeOf, type AttributeType } from "../../shared/attributeValue";
-import { readDynamoValue, type TextProblem } from "./dynamoJson";
+import { readDynamoValue, type TextProblem } from "../../shared/dynamoJson";
 
 export type FormRow = { id: number; name: string; type: AttributeType; text: string };
 

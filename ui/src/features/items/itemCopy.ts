@@ -10,7 +10,7 @@
  */
 import type { AttributeValue } from "../../ipc/bindings.gen";
 import type { Item } from "../../shared/attributeValue";
-import { formatDynamoJson, formatPlainJson } from "./dynamoJson";
+import { formatDynamoJson, formatPlainJson } from "../../shared/dynamoJson";
 
 export type CopyFormat = "plain" | "dynamo" | "aws-cli" | "js-client" | "python-client";
 

@@ -14,8 +14,8 @@
  */
 import type { KeySchema } from "../../ipc/bindings.gen";
 import type { Item } from "../../shared/attributeValue";
-import { parseDynamoJson, parsePlainJsonItems, type TextProblem } from "./dynamoJson";
-import { describeKey, keyProblems } from "./itemKey";
+import { parseDynamoJson, parsePlainJsonItems, type TextProblem } from "../../shared/dynamoJson";
+import { describeKey, keyProblems } from "../../shared/itemKey";
 import { keyAttributes } from "../../shared/keySchema";
 import { decimalLiteral, parseDecimal } from "../../shared/attributeValue";
 

@@ -16,9 +16,9 @@
  * where SS was, and so on); everything else maps naturally: string → S, number → N, boolean → BOOL,
  * null → NULL, array → L, object → M.
  */
-import type { AttributeValue } from "../../ipc/bindings.gen";
-import type { Item } from "../../shared/attributeValue";
-import { decimalLiteral, isBase64, parseDecimal } from "../../shared/attributeValue";
+import type { AttributeValue } from "../ipc/bindings.gen";
+import type { Item } from "./attributeValue";
+import { decimalLiteral, isBase64, parseDecimal } from "./attributeValue";
 
 /** Where text could not be read, in a plain sentence. `path` names the attribute ("" = whole item). */
 export type TextProblem = { path: string; message: string };

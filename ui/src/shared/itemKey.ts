@@ -4,10 +4,10 @@
  * attribute is present, of the key's declared scalar type, and a string or binary key value is not
  * empty.
  */
-import type { AttributeValue, KeyAttribute, KeySchema } from "../../ipc/bindings.gen";
-import type { Item } from "../../shared/attributeValue";
-import { attributeText, typeName, typeOf } from "../../shared/attributeValue";
-import { keyAttributes } from "../../shared/keySchema";
+import type { AttributeValue, KeyAttribute, KeySchema } from "../ipc/bindings.gen";
+import type { Item } from "./attributeValue";
+import { attributeText, typeName, typeOf } from "./attributeValue";
+import { keyAttributes } from "./keySchema";
 import type { TextProblem } from "./dynamoJson";
 
 /** "vehicleId = VEH#V-7741, recordedAt = TS#2026-06-23T09:00:01Z" (missing values say so). */

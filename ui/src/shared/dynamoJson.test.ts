@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Item } from "../../shared/attributeValue";
+import type { Item } from "./attributeValue";
 import { formatDynamoJson, formatPlainJson, numberLiteral, parseDynamoJson, parsePlainJson, plainJsonOf } from "./dynamoJson";
 
 const reading: Item = {
