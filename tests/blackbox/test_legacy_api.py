@@ -466,3 +466,48 @@ def test_expression_attribute_names_without_an_expression_are_refused(music):
     refused(music.get_item,
             "ExpressionAttributeNames can only be specified when using expressions",
             TableName="Music", Key=key("A"), AttributesToGet=["Plays"], ExpressionAttributeNames={"#p": "Plays"})
+
+
+# ConditionalOperator with nothing to join (a map of Expected, QueryFilter or ScanFilter with two
+# or more entries) is refused, right after the mixing check and before the table is looked up.
+WITHOUT_FILTER = "ConditionalOperator cannot be used without Filter or Expected"
+ONE_ELEMENT = "ConditionalOperator can only be used when Filter or Expected has two or more elements"
+PLAYS_LT_5 = {"ComparisonOperator": "LT", "AttributeValueList": [{"N": "5"}]}
+
+
+@pytest.mark.parametrize("operation, params, message", [
+    ("scan", dict(ConditionalOperator="AND"), WITHOUT_FILTER),
+    ("scan", dict(ConditionalOperator="OR", ScanFilter={}), WITHOUT_FILTER),
+    ("scan", dict(ConditionalOperator="OR", AttributesToGet=["Song"]), WITHOUT_FILTER),
+    ("scan", dict(ConditionalOperator="OR", ScanFilter={"Plays": PLAYS_LT_5}), ONE_ELEMENT),
+    ("query", dict(ConditionalOperator="AND"), WITHOUT_FILTER),
+    ("query", dict(ConditionalOperator="AND", KeyConditions={"Artist": ACME}), WITHOUT_FILTER),
+    ("query", dict(ConditionalOperator="OR", KeyConditions={"Artist": ACME}, QueryFilter={"Plays": PLAYS_LT_5}),
+     ONE_ELEMENT),
+    ("put_item", dict(Item=key("Z"), ConditionalOperator="AND"), WRITE + WITHOUT_FILTER),
+    ("put_item", dict(Item=key("Z"), ConditionalOperator="OR", Expected={}), WRITE + WITHOUT_FILTER),
+    ("put_item", dict(Item=key("Z"), ConditionalOperator="AND", Expected={"Plays": PLAYS_LT_5}),
+     WRITE + ONE_ELEMENT),
+    ("delete_item", dict(Key=key("A"), ConditionalOperator="AND"), WRITE + WITHOUT_FILTER),
+    ("delete_item", dict(Key=key("A"), ConditionalOperator="OR", Expected={"Plays": PLAYS_LT_5}),
+     WRITE + ONE_ELEMENT),
+    ("update_item", dict(Key=key("A"), ConditionalOperator="AND",
+                         AttributeUpdates={"Plays": {"Action": "PUT", "Value": {"N": "1"}}}),
+     WRITE + WITHOUT_FILTER),
+    ("update_item", dict(Key=key("A"), ConditionalOperator="AND"), WRITE + WITHOUT_FILTER),
+    ("update_item", dict(Key=key("A"), ConditionalOperator="OR", Expected={"Plays": PLAYS_LT_5}),
+     WRITE + ONE_ELEMENT),
+])
+@pytest.mark.parametrize("table", ["Music", "Missing"])
+def test_conditional_operator_without_two_conditions_is_refused(music, raw, operation, params, message, table):
+    refused(getattr(raw, operation), message, TableName=table, **params)
+    assert music.get_item(TableName="Music", Key=key("A"))["Item"]["Plays"] == {"N": "10"}
+    assert "Item" not in music.get_item(TableName="Music", Key=key("Z"))
+
+
+def test_conditional_operator_mixed_with_an_expression_is_refused_as_mixing(music):
+    # The mixing message comes first, even with nothing for the operator to join.
+    refused(music.scan, mixing("ConditionalOperator", "FilterExpression"), TableName="Music",
+            ConditionalOperator="AND", FilterExpression="Plays > :p", ExpressionAttributeValues={":p": {"N": "1"}})
+    refused(music.put_item, WRITE + mixing("ConditionalOperator", "ConditionExpression"), TableName="Music",
+            Item=key("Z"), ConditionalOperator="AND", ConditionExpression="attribute_not_exists(Song)")

@@ -160,6 +160,7 @@ pub(crate) fn condition_only(
         ],
         &expressions,
     )?;
+    legacy::check_conditional_operator(conditional_operator, expected.as_ref().map(|e| e.len()))?;
     values_without_expression(values.is_some(), &expressions)?;
     names_without_expression(names.is_some(), &expressions)?;
     let mut placeholders = placeholders(names, values)?;

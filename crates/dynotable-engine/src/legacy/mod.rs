@@ -65,6 +65,28 @@ pub(crate) fn refuse_mixing(legacy: &[(&str, bool)], expressions: &[(&str, bool)
     )))
 }
 
+/// Refuses a `ConditionalOperator` that has nothing to join, as the service does: without an
+/// `Expected`, `QueryFilter` or `ScanFilter` (or with an empty one) it answers "ConditionalOperator
+/// cannot be used without Filter or Expected"; with a single entry, "ConditionalOperator can only
+/// be used when Filter or Expected has two or more elements". `entries` is the size of the map
+/// the operator would join (`None` when the request has none). Checked right after the mixing of
+/// legacy and expression parameters (DynamoDB Local's request validator has the same order, and
+/// tests run against the service record both messages bare).
+pub(crate) fn check_conditional_operator(operator: Option<&str>, entries: Option<usize>) -> Result<(), ApiError> {
+    if operator.is_none() {
+        return Ok(());
+    }
+    match entries.unwrap_or(0) {
+        0 => Err(ApiError::validation(
+            "ConditionalOperator cannot be used without Filter or Expected",
+        )),
+        1 => Err(ApiError::validation(
+            "ConditionalOperator can only be used when Filter or Expected has two or more elements",
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// The member constraints of `AttributesToGet` (one to 255 names).
 pub(crate) fn shape_attributes_to_get(shape: &mut Shape, field: &str, names: Option<&Vec<String>>) {
     // API Reference: 1 to 255 names. The list is echoed as Java prints it: `[a, b]`.
@@ -115,6 +137,19 @@ mod tests {
             "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributesToGet} Expression parameters: {FilterExpression, ProjectionExpression}"
         );
         assert!(refuse_mixing(&[("Expected", true)], &[("ConditionExpression", false)]).is_ok());
+    }
+
+    #[test]
+    fn conditional_operator_needs_two_entries() {
+        let message = |entries| check_conditional_operator(Some("OR"), entries).unwrap_err().message;
+        assert_eq!(message(None), "ConditionalOperator cannot be used without Filter or Expected");
+        assert_eq!(message(Some(0)), "ConditionalOperator cannot be used without Filter or Expected");
+        assert_eq!(
+            message(Some(1)),
+            "ConditionalOperator can only be used when Filter or Expected has two or more elements"
+        );
+        assert!(check_conditional_operator(Some("AND"), Some(2)).is_ok());
+        assert!(check_conditional_operator(None, Some(1)).is_ok());
     }
 
     #[test]

@@ -63,6 +63,11 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
         ],
         &expressions,
     )?;
+    // Before the missing key condition, as tests against the service record it.
+    legacy::check_conditional_operator(
+        input.conditional_operator.as_deref(),
+        input.query_filter.as_ref().map(|f| f.len()),
+    )?;
     // Maps given without an expression that could use them, in the order dynalite recorded.
     params::values_without_expression(
         input.expression_attribute_values.is_some(),

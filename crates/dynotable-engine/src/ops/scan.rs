@@ -76,6 +76,10 @@ async fn scan(engine: &Engine, input: ScanInput, keep_stored: bool) -> Result<Re
         ],
         &expressions,
     )?;
+    legacy::check_conditional_operator(
+        input.conditional_operator.as_deref(),
+        input.scan_filter.as_ref().map(|f| f.len()),
+    )?;
     params::values_without_expression(input.expression_attribute_values.is_some(), &expressions[..1])?;
     params::names_without_expression(input.expression_attribute_names.is_some(), &expressions)?;
     let start = input

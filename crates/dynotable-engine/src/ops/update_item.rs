@@ -49,6 +49,10 @@ pub async fn run(engine: &Engine, input: UpdateItemInput) -> Result<WriteItemOut
             ],
             &expressions,
         )?;
+        legacy::check_conditional_operator(
+            input.conditional_operator.as_deref(),
+            input.expected.as_ref().map(|e| e.len()),
+        )?;
         params::values_without_expression(input.expression_attribute_values.is_some(), &expressions)?;
         params::names_without_expression(input.expression_attribute_names.is_some(), &expressions)?;
         let mut placeholders = params::placeholders(
