@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from conftest import CLIENT_CONFIG, session
+from conftest import CLIENT_CONFIG, UNCHECKED, error, session
 
 SESSIONS = dict(
     TableName="Sessions",
@@ -81,6 +81,69 @@ def test_stream_errors(client, streams):
     with pytest.raises(streams.exceptions.ClientError) as raised:
         streams.get_records(ShardIterator="bm90IGFuIGl0ZXJhdG9y")
     assert raised.value.response["Error"] == {"Code": "ValidationException", "Message": "Invalid ShardIterator"}
+
+
+@pytest.fixture
+def raw_streams(server):
+    """A Streams client without botocore's own parameter checks."""
+    return session().client("dynamodbstreams", endpoint_url=server.endpoint, config=UNCHECKED)
+
+
+def shard_of(streams, arn):
+    return streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"][0]["ShardId"]
+
+
+def test_describe_stream_shard_filter_lists_the_children_of_a_shard(client, streams):
+    arn = client.create_table(**SESSIONS)["TableDescription"]["LatestStreamArn"]
+    shard = shard_of(streams, arn)
+    # The stream's one shard is open and was split from nothing: it has no children, and no shard
+    # names it as its parent.
+    children = streams.describe_stream(StreamArn=arn, ShardFilter={"Type": "CHILD_SHARDS", "ShardId": shard})
+    assert children["StreamDescription"]["Shards"] == []
+    assert children["StreamDescription"]["StreamArn"] == arn
+    unfiltered = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]
+    assert [s["ShardId"] for s in unfiltered] == [shard] and "ParentShardId" not in unfiltered[0]
+
+
+def enum_error(value, field, allowed):
+    return (f"1 validation error detected: Value '{value}' at '{field}' failed to satisfy constraint: "
+            f"Member must satisfy enum value set: [{allowed}]")
+
+
+def test_describe_stream_shard_filter_is_checked(client, raw_streams):
+    arn = client.create_table(**SESSIONS)["TableDescription"]["LatestStreamArn"]
+    shard = shard_of(raw_streams, arn)
+    assert error(raw_streams.describe_stream, StreamArn=arn, ShardFilter={"Type": "PARENT_SHARDS", "ShardId": shard}) \
+        == ("ValidationException", enum_error("PARENT_SHARDS", "shardFilter.type", "CHILD_SHARDS"))
+    assert error(raw_streams.describe_stream, StreamArn=arn, ShardFilter={"Type": "CHILD_SHARDS"}) == (
+        "ValidationException", "1 validation error detected: Value null at 'shardFilter.shardId' failed to "
+        "satisfy constraint: Member must not be null")
+    assert error(raw_streams.describe_stream, StreamArn=arn, ShardFilter={"ShardId": shard}) == (
+        "ValidationException", "1 validation error detected: Value null at 'shardFilter.type' failed to "
+        "satisfy constraint: Member must not be null")
+    code, message = error(raw_streams.describe_stream, StreamArn=arn,
+                          ShardFilter={"Type": "CHILD_SHARDS", "ShardId": "shardId-1"})
+    assert (code, message) == ("ValidationException", "1 validation error detected: Value 'shardId-1' at "
+                               "'shardFilter.shardId' failed to satisfy constraint: Member must have length "
+                               "greater than or equal to 28")
+    # A well-formed id of no shard of this stream.
+    other = "shardId-00000000000000000000-00000000"
+    assert error(raw_streams.describe_stream, StreamArn=arn, ShardFilter={"Type": "CHILD_SHARDS", "ShardId": other}) \
+        == ("ResourceNotFoundException", f"Requested resource not found: Shard: {other} in Stream: {arn} not found")
+
+
+def test_unknown_exclusive_start_values_are_refused(client, streams):
+    arn = client.create_table(**SESSIONS)["TableDescription"]["LatestStreamArn"]
+    shard = shard_of(streams, arn)
+    # Known values page as before.
+    assert streams.describe_stream(StreamArn=arn, ExclusiveStartShardId=shard)["StreamDescription"]["Shards"] == []
+    assert streams.list_streams(ExclusiveStartStreamArn=arn)["Streams"] == []
+    other_shard = "shardId-00000000000000000000-00000000"
+    assert error(streams.describe_stream, StreamArn=arn, ExclusiveStartShardId=other_shard) == (
+        "ResourceNotFoundException", f"Requested resource not found: Shard: {other_shard} in Stream: {arn} not found")
+    other_stream = arn.rsplit("/stream/", 1)[0] + "/stream/2000-01-01T00:00:00.000"
+    assert error(streams.list_streams, ExclusiveStartStreamArn=other_stream) == (
+        "ResourceNotFoundException", f"Requested resource not found: Stream: {other_stream} not found")
 
 
 def test_time_to_live_is_enabled_and_expired_items_stay_readable_until_swept(client):

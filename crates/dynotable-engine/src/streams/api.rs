@@ -34,6 +34,16 @@ pub struct DescribeStreamInput {
     pub stream_arn: Option<String>,
     pub limit: Option<i64>,
     pub exclusive_start_shard_id: Option<String>,
+    pub shard_filter: Option<ShardFilter>,
+}
+
+/// DescribeStream's `ShardFilter` (Streams API Reference, "ShardFilter"): the children of one
+/// shard (`Type: CHILD_SHARDS`, the only type).
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "PascalCase", default)]
+pub struct ShardFilter {
+    pub r#type: Option<String>,
+    pub shard_id: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -59,6 +69,9 @@ pub struct StreamDescription {
 #[serde(rename_all = "PascalCase")]
 pub struct Shard {
     pub shard_id: String,
+    /// The shard this one was split from; a stream here has one shard, which has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent_shard_id: Option<String>,
     pub sequence_number_range: SequenceNumberRange,
 }
 

@@ -96,9 +96,13 @@ async fn list_streams(engine: &Engine, input: ListStreamsInput) -> Result<ListSt
                 })
         })
         .collect();
-    if let Some(start) = &input.exclusive_start_stream_arn
-        && let Some(position) = streams.iter().position(|s| &s.stream_arn == start)
-    {
+    // An ExclusiveStartStreamArn that names no listed stream is refused (not read as "from the
+    // start"): see docs/compatibility.md, "Streams", for the choice.
+    if let Some(start) = &input.exclusive_start_stream_arn {
+        let position = streams
+            .iter()
+            .position(|s| &s.stream_arn == start)
+            .ok_or_else(|| not_found(&format!("Stream: {start} not found")))?;
         streams.drain(..=position);
     }
     let more = streams.len() > limit;
@@ -136,11 +140,25 @@ async fn describe_stream(
     // Streams API Reference, DescribeStream: Limit, valid range 1 to 100.
     shape.at_least("limit", input.limit, 1);
     shape.at_most("limit", input.limit, 100);
+    if let Some(filter) = &input.shard_filter {
+        // Streams API Reference, "ShardFilter": Type CHILD_SHARDS, ShardId 28 to 65 characters;
+        // both are needed for the filter to mean anything.
+        if shape.required("shardFilter.type", filter.r#type.as_ref()) {
+            shape.one_of("shardFilter.type", filter.r#type.as_ref(), &["CHILD_SHARDS"]);
+        }
+        if shape.required("shardFilter.shardId", filter.shard_id.as_ref())
+            && let Some(id) = &filter.shard_id
+        {
+            shape.length("shardFilter.shardId", id, 28, 65);
+        }
+    }
     shape.finish()?;
-    let (table, stream) = stream_of(engine, input.stream_arn.as_deref().unwrap_or_default())?;
+    let arn = input.stream_arn.as_deref().unwrap_or_default();
+    let (table, stream) = stream_of(engine, arn)?;
     let (first, last) = sequence_range(engine, &stream).await?;
     let shard = Shard {
         shard_id: shard_id(&stream),
+        parent_shard_id: None,
         sequence_number_range: SequenceNumberRange {
             starting_sequence_number: sequence_number(first.unwrap_or(1)),
             ending_sequence_number: if stream.enabled {
@@ -150,11 +168,27 @@ async fn describe_stream(
             },
         },
     };
-    let shards = if input.exclusive_start_shard_id.as_deref() == Some(shard.shard_id.as_str()) {
-        vec![]
-    } else {
-        vec![shard]
+    let mut shards = vec![shard];
+    // A shard id the stream does not have is refused, as GetShardIterator refuses it (the
+    // service's answer is not recorded: docs/compatibility.md, "Streams").
+    let ids: Vec<String> = shards.iter().map(|s| s.shard_id.clone()).collect();
+    let known = |id: &str| {
+        if ids.iter().any(|known| known == id) {
+            Ok(())
+        } else {
+            Err(not_found(&format!("Shard: {id} in Stream: {arn} not found")))
+        }
     };
+    if let Some(parent) = input.shard_filter.as_ref().and_then(|f| f.shard_id.as_deref()) {
+        known(parent)?;
+        shards.retain(|s| s.parent_shard_id.as_deref() == Some(parent));
+    }
+    if let Some(start) = input.exclusive_start_shard_id.as_deref() {
+        known(start)?;
+        if let Some(position) = shards.iter().position(|s| s.shard_id == start) {
+            shards.drain(..=position);
+        }
+    }
     Ok(DescribeStreamOutput {
         stream_description: StreamDescription {
             stream_arn: table.stream_arn(&stream),
