@@ -153,6 +153,7 @@ def test_a_browser_preflight_is_answered_unless_cors_is_off(start):
     assert headers["access-control-allow-origin"] == "http://localhost:5173"
     assert headers["access-control-allow-headers"] == JS_SDK_HEADERS
     assert headers["access-control-max-age"] == "172800"
+    assert headers["access-control-allow-methods"] == "POST,GET,HEAD"
 
     # A page on another origin may not: no signature is checked, so any web site could otherwise
     # read and change the tables (docs/compatibility.md, Wire protocol).
@@ -165,6 +166,29 @@ def test_a_browser_preflight_is_answered_unless_cors_is_off(start):
     status, headers, _ = raw(start("--no-cors"), "OPTIONS", headers=preflight)
     assert status == 404
     assert "access-control-allow-origin" not in {name.lower() for name in headers}
+
+
+def test_a_preflight_is_answered_with_the_methods_served(start):
+    server = start()
+    for asked in ["DELETE", "PUT", "PATCH", "POST"]:
+        preflight = {"Origin": "http://localhost:5173", "Access-Control-Request-Method": asked,
+                     "Access-Control-Request-Headers": "content-type"}
+        status, headers, _ = raw(server, "OPTIONS", headers=preflight)
+        headers = {name.lower(): value for name, value in headers.items()}
+        assert status == 200, asked
+        assert headers["access-control-allow-methods"] == "POST,GET,HEAD", asked
+
+
+def test_answers_expose_the_headers_an_sdk_reads(start):
+    server = start()
+    api = {"Origin": "http://localhost:5173", "X-Amz-Target": "DynamoDB_20120810.DescribeTable",
+           "Content-Type": "application/x-amz-json-1.0"}
+    status, headers, _ = raw(server, "POST", headers=api, body=b'{"TableName": "Missing"}')
+    headers = {name.lower(): value for name, value in headers.items()}
+    assert status == 400
+    assert headers["access-control-allow-origin"] == "http://localhost:5173"
+    exposed = {name.strip().lower() for name in headers["access-control-expose-headers"].split(",")}
+    assert exposed == {"x-amzn-requestid", "x-amzn-errortype", "x-amz-crc32"}
 
 
 def test_get_is_the_health_check_and_other_methods_are_404(start):

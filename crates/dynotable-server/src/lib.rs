@@ -22,8 +22,8 @@
 //!    refused first, whatever it asks, with a 400 `AccessDeniedException`: a browser page
 //!    reaching loopback through a re-pointed DNS name (DNS rebinding) names its own host there.
 //!    Then, unless `--no-cors`, tower-http's CORS layer answers a browser's preflight (`OPTIONS`
-//!    with `Origin` and `Access-Control-Request-Method`: 200, the asked method and headers
-//!    allowed, `Access-Control-Max-Age: 172800`) and marks every answer to a request with an
+//!    with `Origin` and `Access-Control-Request-Method`: 200, the methods served (POST, GET,
+//!    HEAD) and the asked headers allowed, `Access-Control-Max-Age: 172800`) and marks every answer to a request with an
 //!    `Origin` `Access-Control-Allow-Origin: *`, as the service does.
 //!
 //! 3. **Routing.** Everything a client sends goes to `POST /`, exactly as the SDKs do: the
@@ -288,10 +288,15 @@ fn cors(extra: &[String]) -> tower_http::cors::CorsLayer {
     };
     CorsLayer::new()
         .allow_origin(origins)
-        .allow_methods(AllowMethods::mirror_request())
+        // The methods served, whatever the preflight asks for: POST for the API, GET and HEAD
+        // for the health check (a preflight for DELETE gets this list, and the browser refuses).
+        .allow_methods(AllowMethods::list([Method::POST, Method::GET, Method::HEAD]))
         .allow_headers(AllowHeaders::mirror_request())
+        // What an SDK reads from an answer: the request id, the error type where a server sends
+        // it as a header (the body's `__type` is what this one sends), and the body's CRC32.
         .expose_headers([
             HeaderName::from_static("x-amzn-requestid"),
+            HeaderName::from_static("x-amzn-errortype"),
             HeaderName::from_static("x-amz-crc32"),
         ])
         // The service's (two days).
