@@ -111,3 +111,64 @@ def test_tags_by_arn_and_another_account_denied(server):
     with pytest.raises(ClientError) as caught:
         eu.list_tags_of_resource(ResourceArn=arn("eu-west-1", name="Nope"))
     assert caught.value.response["Error"]["Code"] == "ResourceNotFoundException"
+
+
+FOREIGN_ACCOUNT = "111122223333"
+
+
+def denied(operation, resource):
+    return (f"User: arn:aws:iam::{ACCOUNT}:root is not authorized to perform: dynamodb:{operation} on resource: "
+            f"{resource} because no resource-based policy allows the dynamodb:{operation} action")
+
+
+def data_plane_calls(table):
+    """One call of each data-plane operation on `table` (a name or an ARN)."""
+    key = {"AnimalType": {"S": "Cat"}, "Name": {"S": "Tom"}}
+    return [
+        ("GetItem", "get_item", dict(TableName=table, Key=key)),
+        ("PutItem", "put_item", dict(TableName=table, Item={**key, "Owner": {"S": "eve"}})),
+        ("UpdateItem", "update_item", dict(TableName=table, Key=key, UpdateExpression="SET #o = :o",
+                                           ExpressionAttributeNames={"#o": "Owner"},
+                                           ExpressionAttributeValues={":o": {"S": "eve"}})),
+        ("DeleteItem", "delete_item", dict(TableName=table, Key=key)),
+        ("Query", "query", dict(TableName=table, KeyConditionExpression="AnimalType = :t",
+                                ExpressionAttributeValues={":t": {"S": "Cat"}})),
+        ("Scan", "scan", dict(TableName=table)),
+        ("BatchGetItem", "batch_get_item", dict(RequestItems={table: {"Keys": [key]}})),
+        ("BatchWriteItem", "batch_write_item", dict(RequestItems={table: [{"DeleteRequest": {"Key": key}}]})),
+        ("TransactGetItems", "transact_get_items", dict(TransactItems=[{"Get": {"TableName": table, "Key": key}}])),
+        ("TransactWriteItems", "transact_write_items",
+         dict(TransactItems=[{"Delete": {"TableName": table, "Key": key}}])),
+    ]
+
+
+def test_another_accounts_table_arn_is_denied_on_the_data_plane(server):
+    eu = client_in(server, "eu-west-1")
+    eu.create_table(**TABLE)
+    key = {"AnimalType": {"S": "Cat"}, "Name": {"S": "Tom"}}
+    eu.put_item(TableName="Pets", Item={**key, "Owner": {"S": "ana"}})
+    foreign = arn("eu-west-1", account=FOREIGN_ACCOUNT)
+    for operation, method, kwargs in data_plane_calls(foreign):
+        with pytest.raises(ClientError) as caught:
+            getattr(eu, method)(**kwargs)
+        error = caught.value.response["Error"]
+        assert (error["Code"], error["Message"]) == ("AccessDeniedException", denied(operation, foreign)), operation
+    # Nothing was read or written through the foreign ARN.
+    assert eu.get_item(TableName="Pets", Key=key)["Item"]["Owner"] == {"S": "ana"}
+
+
+def test_another_regions_table_arn_is_refused_on_the_data_plane(server):
+    eu = client_in(server, "eu-west-1")
+    eu.create_table(**TABLE)
+    key = {"AnimalType": {"S": "Cat"}, "Name": {"S": "Tom"}}
+    eu.put_item(TableName="Pets", Item={**key, "Owner": {"S": "ana"}})
+    elsewhere = arn("us-east-1")
+    for operation, method, kwargs in data_plane_calls(elsewhere):
+        with pytest.raises(ClientError) as caught:
+            getattr(eu, method)(**kwargs)
+        error = caught.value.response["Error"]
+        assert (error["Code"], error["Message"]) == (
+            "ValidationException", f"1 validation error detected: Invalid AWS region in '{elsewhere}'"), operation
+    assert eu.get_item(TableName="Pets", Key=key)["Item"]["Owner"] == {"S": "ana"}
+    # The same table by its ARN in the caller's region is served.
+    assert eu.get_item(TableName=arn("eu-west-1"), Key=key)["Item"]["Owner"] == {"S": "ana"}

@@ -45,11 +45,49 @@ impl Identity {
 
 tokio::task_local! {
     static CURRENT: Identity;
+    static OPERATION: String;
 }
 
 /// Runs `call` as `identity`.
 pub(crate) async fn scope<F: Future>(identity: Identity, call: F) -> F::Output {
     CURRENT.scope(identity, call).await
+}
+
+/// Runs `call`, the DynamoDB operation `operation`, as `identity`.
+pub(crate) async fn scope_operation<F: Future>(identity: Identity, operation: &str, call: F) -> F::Output {
+    OPERATION.scope(operation.to_owned(), CURRENT.scope(identity, call)).await
+}
+
+/// Refuses a table ARN given as a TableName that names no table of the caller's region and
+/// account, as the service does: another region's is `ValidationException: 1 validation error
+/// detected: Invalid AWS region in '<arn>'` (the service's sentence, quoted in public reports of
+/// UpdateContinuousBackups and DescribeContinuousBackups), another account's is
+/// `AccessDeniedException` with the IAM sentence (no resource-based policy here lets another
+/// account in; the principal is this account's root, as requests are not authenticated). A value
+/// that is not an ARN passes.
+pub(crate) fn check_table_arn(name: &str) -> Result<(), crate::ApiError> {
+    let mut parts = name.splitn(6, ':');
+    if parts.next() != Some("arn") {
+        return Ok(());
+    }
+    let (region, account) = (parts.nth(2), parts.next());
+    let caller = current();
+    if region.is_some_and(|region| region != caller.region) {
+        return Err(crate::ApiError::validation(format!(
+            "1 validation error detected: Invalid AWS region in '{name}'"
+        )));
+    }
+    if account.is_some_and(|account| account != caller.account) {
+        let operation = OPERATION.try_with(String::clone).unwrap_or_default();
+        return Err(crate::ApiError::new(
+            crate::ErrorKind::AccessDeniedException,
+            format!(
+                "User: arn:aws:iam::{}:root is not authorized to perform: dynamodb:{operation} on resource: {name} because no resource-based policy allows the dynamodb:{operation} action",
+                caller.account
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The identity of the call in progress, or the default one outside a call.
@@ -108,6 +146,28 @@ mod tests {
         );
         assert_eq!(account_of_arn("arn:aws:dynamodb:us-east-1"), None);
         assert_eq!(account_of_arn("table/T"), None);
+    }
+
+    #[tokio::test]
+    async fn a_table_arn_of_another_region_or_account_is_refused() {
+        let identity = Identity {
+            region: "eu-west-1".into(),
+            account: "123456789012".into(),
+        };
+        let check = |name: &'static str| scope_operation(identity.clone(), "GetItem", async move { check_table_arn(name) });
+        assert!(check("Pets").await.is_ok());
+        assert!(check("arn:aws:dynamodb:eu-west-1:123456789012:table/Pets").await.is_ok());
+        let other_region = check("arn:aws:dynamodb:us-east-1:123456789012:table/Pets").await.unwrap_err();
+        assert_eq!(
+            other_region.message,
+            "1 validation error detected: Invalid AWS region in 'arn:aws:dynamodb:us-east-1:123456789012:table/Pets'"
+        );
+        let other_account = check("arn:aws:dynamodb:eu-west-1:111122223333:table/Pets").await.unwrap_err();
+        assert_eq!(other_account.kind, crate::ErrorKind::AccessDeniedException);
+        assert_eq!(
+            other_account.message,
+            "User: arn:aws:iam::123456789012:root is not authorized to perform: dynamodb:GetItem on resource: arn:aws:dynamodb:eu-west-1:111122223333:table/Pets because no resource-based policy allows the dynamodb:GetItem action"
+        );
     }
 
     #[tokio::test]

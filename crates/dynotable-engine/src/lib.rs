@@ -457,9 +457,9 @@ impl Engine {
                 .simulations
                 .throttling
                 .run(self, operation, body, dispatch);
-            identity::scope(self.identity(region), throttled).await
+            identity::scope_operation(self.identity(region), operation, throttled).await
         } else {
-            identity::scope(self.identity(region), dispatch::call(self, operation, body)).await
+            identity::scope_operation(self.identity(region), operation, dispatch::call(self, operation, body)).await
         }
     }
 
@@ -527,6 +527,8 @@ impl Engine {
 
     /// The table named by a request (a name or an ARN), or `ResourceNotFoundException`.
     fn table(&self, name: &str) -> Result<Arc<TableSchema>, ApiError> {
+        // A table ARN names a table of the caller's region and account only.
+        identity::check_table_arn(name)?;
         self.catalog()
             .get(shape::table_name_of(name))
             .cloned()
