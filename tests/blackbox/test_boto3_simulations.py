@@ -156,6 +156,149 @@ def test_a_batch_write_returns_the_requests_on_a_throttled_table_unprocessed(sta
     assert_throttled(throttled.value, TABLE_MESSAGE, "TableWriteProvisionedThroughputExceeded")
 
 
+BIG = "x" * (390 * 1024)  # about 391 write units, 98 strongly consistent read units
+
+
+def big_item(pk, sk):
+    return {"pk": {"S": pk}, "sk": {"N": str(sk)}, "v": {"S": BIG}}
+
+
+def load_hot_partition(client):
+    """A batch of 25 writes of 390 KB to the partition-key value `hot` of an on-demand table:
+    admitted at once (the partition's bucket is full), it leaves the partition about 8,800 write
+    units in debt, about nine seconds at 1,000 units a second."""
+    requests = [{"PutRequest": {"Item": big_item("hot", sk)}} for sk in range(25)]
+    assert client.batch_write_item(RequestItems={"Tbl": requests})["UnprocessedItems"] == {}
+
+
+def test_a_batch_write_returns_the_requests_on_a_hot_partition_unprocessed(start):
+    local = start("--enforce-capacity")
+    client = client_of(local, 1)
+    create_table(client, BillingMode="PAY_PER_REQUEST")
+    load_hot_partition(client)
+    hot = {"PutRequest": {"Item": {"pk": {"S": "hot"}, "sk": {"N": "100"}}}}
+    cold = {"PutRequest": {"Item": {"pk": {"S": "cold"}, "sk": {"N": "100"}}}}
+    answer = client.batch_write_item(RequestItems={"Tbl": [hot, cold]})
+    assert answer["UnprocessedItems"] == {"Tbl": [hot]}
+    key = {"pk": {"S": "cold"}, "sk": {"N": "100"}}
+    assert client.get_item(TableName="Tbl", Key=key, ConsistentRead=True)["Item"] == key
+    assert "Item" not in client.get_item(TableName="Tbl", Key={"pk": {"S": "hot"}, "sk": {"N": "100"}},
+                                         ConsistentRead=True)
+    # With only requests on the hot partition, the batch fails as a whole.
+    with pytest.raises(ClientError) as throttled:
+        client.batch_write_item(RequestItems={"Tbl": [hot]})
+    assert_throttled(throttled.value, KEY_RANGE_MESSAGE, "TableWriteKeyRangeThroughputExceeded")
+
+
+def test_a_transaction_with_an_action_on_a_hot_partition_is_cancelled(start):
+    local = start("--enforce-capacity")
+    client = client_of(local, 1)
+    create_table(client, BillingMode="PAY_PER_REQUEST")
+    load_hot_partition(client)
+    with pytest.raises(ClientError) as cancelled:
+        client.transact_write_items(TransactItems=[
+            {"Put": {"TableName": "Tbl", "Item": {"pk": {"S": "cold"}, "sk": {"N": "1"}}}},
+            {"Put": {"TableName": "Tbl", "Item": {"pk": {"S": "hot"}, "sk": {"N": "100"}}}},
+        ])
+    error = cancelled.value.response
+    assert error["Error"]["Code"] == "TransactionCanceledException"
+    assert error["Error"]["Message"] == "Transaction cancelled, please refer cancellation reasons for specific " \
+        "reasons [None, ThrottlingError]"
+    assert [(r["Code"], r.get("Message")) for r in error["CancellationReasons"]] == [
+        ("None", None), ("ThrottlingError", KEY_RANGE_MESSAGE)]
+    # Nothing of the transaction was written.
+    assert "Item" not in client.get_item(TableName="Tbl", Key={"pk": {"S": "cold"}, "sk": {"N": "1"}},
+                                         ConsistentRead=True)
+
+
+def test_a_partition_is_its_canonical_key_value(start):
+    local = start("--enforce-capacity")
+    client = client_of(local, 1)
+    client.create_table(TableName="Nums", BillingMode="PAY_PER_REQUEST",
+                        AttributeDefinitions=[{"AttributeName": "n", "AttributeType": "N"},
+                                              {"AttributeName": "sk", "AttributeType": "N"}],
+                        KeySchema=[{"AttributeName": "n", "KeyType": "HASH"},
+                                   {"AttributeName": "sk", "KeyType": "RANGE"}])
+    requests = [{"PutRequest": {"Item": {"n": {"N": "1"}, "sk": {"N": str(sk)}, "v": {"S": BIG}}}}
+                for sk in range(25)]
+    assert client.batch_write_item(RequestItems={"Nums": requests})["UnprocessedItems"] == {}
+    # 1.0 and 10E-1 are the number 1: the same key, so the same hot partition.
+    for spelling in ["1.0", "10E-1", "1"]:
+        with pytest.raises(ClientError) as throttled:
+            client.put_item(TableName="Nums", Item={"n": {"N": spelling}, "sk": {"N": "100"}})
+        assert_throttled(throttled.value, KEY_RANGE_MESSAGE, "TableWriteKeyRangeThroughputExceeded")
+    client.put_item(TableName="Nums", Item={"n": {"N": "2"}, "sk": {"N": "100"}})
+
+
+def insert_without_throttling(client, items):
+    """Writes `items` with PartiQL, which is charged but never throttled (docs/compatibility.md):
+    a partition can hold more than a second of its read ceiling without waiting for its writes."""
+    for start in range(0, len(items), 25):
+        statements = [{"Statement": "INSERT INTO Tbl VALUE {'pk': ?, 'sk': ?, 'v': ?}",
+                       "Parameters": [item["pk"], item["sk"], item["v"]]} for item in items[start:start + 25]]
+        answers = client.batch_execute_statement(Statements=statements)["Responses"]
+        assert all("Error" not in answer for answer in answers), answers
+
+
+def test_reads_draw_on_the_partition_they_read(start):
+    local = start("--enforce-capacity")
+    client = client_of(local, 1)
+    create_table(client, BillingMode="PAY_PER_REQUEST")
+    insert_without_throttling(client, [big_item("hot", sk) for sk in range(40)])
+    client.put_item(TableName="Tbl", Item={"pk": {"S": "cold"}, "sk": {"N": "0"}})
+    hot_keys = [{"pk": {"S": "hot"}, "sk": {"N": str(sk)}} for sk in range(40)]
+    cold_key = {"pk": {"S": "cold"}, "sk": {"N": "0"}}
+
+    def batch_get(keys):
+        # Each strongly consistent read of the forty items costs about 3,900 units (a projection
+        # does not lower the cost, and keeps the answer small): more than the partition's 3,000
+        # units a second.
+        return client.batch_get_item(RequestItems={"Tbl": {"Keys": keys, "ConsistentRead": True,
+                                                           "ProjectionExpression": "pk, sk"}})
+
+    def until_throttled(call):
+        for _ in range(10):
+            try:
+                answer = call()
+            except ClientError as error:
+                return error
+            if answer is not None:
+                return answer
+        pytest.fail("ten reads of the hot partition were never throttled")
+
+    # A batch whose every key is on the hot partition fails as a whole.
+    error = until_throttled(lambda: (batch_get(hot_keys), None)[1])
+    assert_throttled(error, KEY_RANGE_MESSAGE, "TableReadKeyRangeThroughputExceeded")
+
+    # One with a key elsewhere returns the hot keys unprocessed.
+    def mixed():
+        answer = batch_get(hot_keys + [cold_key])
+        return answer if answer["UnprocessedKeys"] else None
+
+    answer = until_throttled(mixed)
+    assert not isinstance(answer, ClientError), answer
+    assert answer["UnprocessedKeys"]["Tbl"]["Keys"] == hot_keys
+    assert answer["UnprocessedKeys"]["Tbl"]["ConsistentRead"] is True
+    assert answer["Responses"]["Tbl"] == [cold_key]
+
+    # A Query reads one partition, and draws on it.
+    def query_after_reads():
+        try:
+            batch_get(hot_keys)
+        except ClientError:
+            pass
+        client.query(TableName="Tbl", KeyConditionExpression="pk = :p", ConsistentRead=True,
+                     ExpressionAttributeValues={":p": {"S": "hot"}}, Select="COUNT")
+
+    error = until_throttled(query_after_reads)
+    assert isinstance(error, ClientError), error
+    assert_throttled(error, KEY_RANGE_MESSAGE, "TableReadKeyRangeThroughputExceeded")
+    # Another partition of the same table is served.
+    cold = client.query(TableName="Tbl", KeyConditionExpression="pk = :p",
+                        ExpressionAttributeValues={":p": {"S": "cold"}})
+    assert cold["Count"] == 1
+
+
 def test_without_the_switch_nothing_is_throttled(start):
     local = start()
     client = client_of(local, 1)

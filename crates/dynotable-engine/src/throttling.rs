@@ -9,8 +9,10 @@
 //!    operations: `params` records their charges here). With the switch off (`simulations`)
 //!    nothing here runs.
 //! 2. The request's target is read from its body ([`Target`]): the table (or the tables of a
-//!    batch), the index a Query or Scan reads, and the partition-key value of a single-item
-//!    request. A body that does not parse is left to the operation to refuse.
+//!    batch), the index a Query or Scan reads, and the partitions it reads or writes, each keyed
+//!    by its canonical partition-key value: a single-item request's, a Query's (of the table or
+//!    a local index), each action's of a transaction and each request's of a batch
+//!    ([`batch_entries`]). A body that does not parse is left to the operation to refuse.
 //! 3. Admission: every token bucket the request draws on is refilled up to the engine's clock
 //!    (`clock.rs`; tests move a `ManualClock`) and must hold at least one unit. The buckets:
 //!    - a provisioned table's reads and writes: refilled at its provisioned units per second
@@ -31,10 +33,12 @@
 //! 5. The recorded charges are taken from the buckets, which may go into debt: a large request
 //!    is admitted while a unit is left, and the next ones wait until the debt is refilled.
 //!
-//! A BatchGetItem or BatchWriteItem whose tables are all throttled fails; one with some tables
-//! throttled runs without their requests and returns them as `UnprocessedKeys` /
-//! `UnprocessedItems` (rule B.19.6). A transaction with a throttled action is cancelled
-//! (`TransactionCanceledException`, a `ProvisionedThroughputExceeded` reason for that action).
+//! A BatchGetItem or BatchWriteItem runs without the requests on its throttled tables and hot
+//! partitions and returns them as `UnprocessedKeys` / `UnprocessedItems`; it fails when none is
+//! left (rule B.19.6). A transaction with a throttled action is cancelled
+//! (`TransactionCanceledException`, a `ProvisionedThroughputExceeded` reason for a table or
+//! index, `ThrottlingError` for a partition, for that action). The charges of a batch or a
+//! transaction are recorded per table and fall on its partitions in even shares.
 //! PartiQL statements are charged but never throttled (docs/compatibility.md).
 
 use std::borrow::Cow;
@@ -47,6 +51,7 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 
 use crate::capacity::Charge;
+use crate::api::item::QueryInput;
 use crate::catalog::{Billing, IndexKind, TableSchema, Throughput};
 use crate::error::ThrottlingReason;
 use crate::{ApiError, CancellationReason, Engine, ErrorKind};
@@ -89,7 +94,8 @@ enum Meter {
     Table,
     /// A provisioned global secondary index's capacity.
     Index(String),
-    /// One partition-key value of the table (its value's JSON as the request spelled it).
+    /// One partition-key value of the table, in its canonical key encoding (the number 1.0 and
+    /// the number 1 are one partition, as they are one key).
     Partition(Vec<u8>),
 }
 
@@ -257,7 +263,7 @@ impl Throttling {
         dispatch: impl AsyncFnOnce(&[u8]) -> Result<Vec<u8>, ApiError>,
     ) -> Result<Vec<u8>, ApiError> {
         let target: Target = serde_json::from_slice(body).unwrap_or_default();
-        let (groups, partition) = draws(engine, operation, &target);
+        let (groups, mut partitions) = draws(engine, operation, &target, body);
         let now = engine.now();
         let throttled = self.empty(&groups, now);
         if target.transact_items.is_some() && !throttled.is_empty() {
@@ -265,22 +271,51 @@ impl Throttling {
             self.count(&throttled);
             return Err(canceled(&groups, &throttled));
         }
+        let batch = target.request_items.is_some();
         let mut set_aside = Vec::new();
-        let body = match throttled.first() {
-            None => Cow::Borrowed(body),
-            Some(first) if throttled.len() < groups.len() && target.request_items.is_some() => {
-                // Rule B.19.6: a batch's requests on throttled tables come back unprocessed.
-                let names: Vec<&str> = throttled.iter().map(|e| e.name.as_str()).collect();
-                let (rest, aside) = set_tables_aside(body, &names).ok_or_else(|| first.err.clone())?;
+        let body = if batch {
+            // Rule B.19.6: a batch's requests on throttled tables, and on partitions at their
+            // ceiling, come back unprocessed; the batch fails only when none is left.
+            let whole: Vec<&str> = throttled.iter().map(|e| e.name.as_str()).collect();
+            let entries = batch_entries(engine, operation, body);
+            let hot = self.hot_entries(&entries, &whole, now);
+            if throttled.is_empty() && hot.is_empty() {
+                partitions = entry_partitions(&entries, &[]);
+                Cow::Borrowed(body)
+            } else {
+                let first = throttled
+                    .first()
+                    .map(|e| e.err.clone())
+                    .or_else(|| hot.first().map(|(_, err)| err.clone()))
+                    .unwrap_or_else(|| ApiError::internal("a throttled batch without an error"));
+                let hot_positions: Vec<(String, usize)> = hot.iter().map(|(at, _)| at.clone()).collect();
+                let (rest, aside, left) =
+                    set_aside_requests(body, operation, &whole, &hot_positions).ok_or_else(|| first.clone())?;
+                let mut empty: Vec<Empty> = throttled;
+                empty.extend(hot.iter().map(|((name, _), err)| Empty {
+                    name: name.clone(),
+                    table_id: entries
+                        .iter()
+                        .find(|e| &e.table == name)
+                        .map(|e| e.table_id.clone())
+                        .unwrap_or_default(),
+                    err: err.clone(),
+                }));
+                self.count(&empty);
+                if left == 0 {
+                    return Err(first);
+                }
+                partitions = entry_partitions(&entries, &hot_positions);
                 set_aside = aside;
-                self.count(&throttled);
                 Cow::Owned(rest)
             }
-            Some(first) => {
+        } else {
+            if let Some(first) = throttled.first() {
                 let err = first.err.clone();
                 self.count(&throttled);
                 return Err(err);
             }
+            Cow::Borrowed(body)
         };
         let (result, charges) = CHARGES
             .scope(RefCell::new(Vec::new()), async {
@@ -288,11 +323,30 @@ impl Throttling {
                 (result, CHARGES.with(|charges| charges.take()))
             })
             .await;
-        self.charge(&charges, partition.as_ref(), now);
+        self.charge(&charges, &partitions, now);
         match result {
             Ok(answer) if !set_aside.is_empty() => Ok(with_unprocessed(answer, operation, set_aside)),
             result => result,
         }
+    }
+
+    /// The requests of a batch (by table name and position in the table's list) whose
+    /// partition has less than a unit left, each with its error; the tables in `whole` are set
+    /// aside already.
+    fn hot_entries(&self, entries: &[BatchEntry], whole: &[&str], now: f64) -> Vec<((String, usize), ApiError)> {
+        if entries.is_empty() {
+            return Vec::new();
+        }
+        let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
+        let mut hot = Vec::new();
+        for entry in entries.iter().filter(|e| !whole.contains(&e.table.as_str())) {
+            if bucket(&mut buckets, &entry.draw.key, entry.draw.limit, now).tokens < ADMIT_UNITS {
+                let mut err = ApiError::new(ErrorKind::ProvisionedThroughputExceededException, entry.draw.message);
+                err.throttling_reasons = Some(vec![entry.draw.reason.clone()]);
+                hot.push(((entry.table.clone(), entry.position), err));
+            }
+        }
+        hot
     }
 
     /// Step 3: the tables (by the name the request gave) with a bucket short of a unit, each
@@ -321,7 +375,7 @@ impl Throttling {
     }
 
     /// Step 5: the charges recorded while the request ran, taken from its buckets.
-    fn charge(&self, charges: &[Recorded], partition: Option<&(String, Vec<u8>)>, now: f64) {
+    fn charge(&self, charges: &[Recorded], partitions: &[PartitionShare], now: f64) {
         if charges.is_empty() {
             return;
         }
@@ -381,15 +435,13 @@ impl Throttling {
                     bucket(&mut buckets, &key, Limit::provisioned(throughput, direction), now).tokens -=
                         units;
                 }
-                if let Some((table_id, value)) = partition
-                    && *table_id == recorded.table_id
-                {
+                for share in partitions.iter().filter(|p| p.table_id == recorded.table_id) {
                     let key = BucketKey {
-                        table_id: table_id.clone(),
-                        meter: Meter::Partition(value.clone()),
+                        table_id: share.table_id.clone(),
+                        meter: Meter::Partition(share.pk.clone()),
                         direction,
                     };
-                    bucket(&mut buckets, &key, Limit::partition(direction), now).tokens -= units;
+                    bucket(&mut buckets, &key, Limit::partition(direction), now).tokens -= units * share.share;
                 }
             }
         }
@@ -404,8 +456,8 @@ impl Throttling {
 }
 
 /// The `TransactionCanceledException` of a transaction some of whose actions (`throttled`, by
-/// position) were throttled: `ProvisionedThroughputExceeded` with the table's or index's message
-/// for those, `None` for the others, in request order (rule B.10).
+/// position) were throttled: `ProvisionedThroughputExceeded` with the table's or index's message,
+/// or `ThrottlingError` with the hot-key message, for those, `None` for the others, in request order (rule B.10).
 fn canceled(actions: &[(String, Vec<Draw>)], throttled: &[Empty]) -> ApiError {
     ApiError::transaction_canceled(
         actions
@@ -413,7 +465,15 @@ fn canceled(actions: &[(String, Vec<Draw>)], throttled: &[Empty]) -> ApiError {
             .map(
                 |(position, _)| match throttled.iter().find(|e| e.name == *position) {
                     Some(empty) => CancellationReason {
-                        code: "ProvisionedThroughputExceeded".into(),
+                        // The API Reference's codes: a provisioned table or index over its
+                        // capacity is `ProvisionedThroughputExceeded`, a partition over its
+                        // ceiling (a hot key) `ThrottlingError`, with the hot-key message.
+                        code: if empty.err.message == KEY_RANGE_MESSAGE {
+                            "ThrottlingError"
+                        } else {
+                            "ProvisionedThroughputExceeded"
+                        }
+                        .into(),
                         message: Some(empty.err.message.clone()),
                         item: None,
                     },
@@ -424,29 +484,79 @@ fn canceled(actions: &[(String, Vec<Draw>)], throttled: &[Empty]) -> ApiError {
     )
 }
 
-/// A batch's `RequestItems` members taken out of the request: `(table name, its requests)`.
+/// A batch's requests taken out of the request: `(table name, its requests)`, in the shape of
+/// `UnprocessedItems` (the list of write requests) or `UnprocessedKeys` (the table's member with
+/// only those `Keys`).
 type SetAside = Vec<(String, serde_json::Value)>;
 
-/// `body` (a batch request) without the `RequestItems` of `names`, and what they held; `None`
-/// if the body is not a batch's JSON.
-fn set_tables_aside(body: &[u8], names: &[&str]) -> Option<(Vec<u8>, SetAside)> {
+/// `body` (a batch request) without the tables of `whole` and the requests at `positions`
+/// (table name, position in its list), what was taken out, and how many requests are left;
+/// `None` if the body is not a batch's JSON.
+fn set_aside_requests(
+    body: &[u8],
+    operation: &str,
+    whole: &[&str],
+    positions: &[(String, usize)],
+) -> Option<(Vec<u8>, SetAside, usize)> {
     let mut request: serde_json::Value = serde_json::from_slice(body).ok()?;
     let items = request.get_mut("RequestItems")?.as_object_mut()?;
-    let aside = names
+    let mut aside: SetAside = whole
         .iter()
         .filter_map(|name| Some(((*name).to_owned(), items.remove(*name)?)))
         .collect();
-    Some((serde_json::to_vec(&request).ok()?, aside))
+    let mut emptied = Vec::new();
+    for (name, member) in items.iter_mut() {
+        let taken: Vec<usize> = positions.iter().filter(|(t, _)| t == name).map(|(_, p)| *p).collect();
+        if taken.is_empty() {
+            continue;
+        }
+        let list = if operation == "BatchWriteItem" {
+            member.as_array_mut()
+        } else {
+            member.get_mut("Keys").and_then(serde_json::Value::as_array_mut)
+        };
+        let Some(list) = list else { continue };
+        let (out, kept): (Vec<_>, Vec<_>) = std::mem::take(list)
+            .into_iter()
+            .enumerate()
+            .partition(|(position, _)| taken.contains(position));
+        *list = kept.into_iter().map(|(_, request)| request).collect();
+        let out: Vec<serde_json::Value> = out.into_iter().map(|(_, request)| request).collect();
+        let remaining = list.len();
+        let unprocessed = if operation == "BatchWriteItem" {
+            serde_json::Value::Array(out)
+        } else {
+            let mut table = member.clone();
+            table["Keys"] = serde_json::Value::Array(out);
+            table
+        };
+        aside.push((name.clone(), unprocessed));
+        if remaining == 0 {
+            emptied.push(name.clone());
+        }
+    }
+    for name in emptied {
+        items.remove(&name);
+    }
+    let left = items
+        .values()
+        .map(|member| {
+            let list = if operation == "BatchWriteItem" {
+                member.as_array()
+            } else {
+                member.get("Keys").and_then(serde_json::Value::as_array)
+            };
+            list.map_or(0, Vec::len)
+        })
+        .sum();
+    Some((serde_json::to_vec(&request).ok()?, aside, left))
 }
 
 /// A batch's `answer` with the requests set aside added to its `UnprocessedItems`
 /// (BatchWriteItem) or `UnprocessedKeys` (BatchGetItem), as the service returns throttled ones.
 fn with_unprocessed(answer: Vec<u8>, operation: &str, aside: SetAside) -> Vec<u8> {
-    let member = if operation == "BatchWriteItem" {
-        "UnprocessedItems"
-    } else {
-        "UnprocessedKeys"
-    };
+    let write = operation == "BatchWriteItem";
+    let member = if write { "UnprocessedItems" } else { "UnprocessedKeys" };
     let Ok(serde_json::Value::Object(mut response)) = serde_json::from_slice(&answer) else {
         return answer;
     };
@@ -454,9 +564,136 @@ fn with_unprocessed(answer: Vec<u8>, operation: &str, aside: SetAside) -> Vec<u8
         .entry(member)
         .or_insert_with(|| serde_json::Value::Object(Default::default()));
     if let Some(unprocessed) = unprocessed.as_object_mut() {
-        unprocessed.extend(aside);
+        for (name, requests) in aside {
+            match unprocessed.get_mut(&name) {
+                // Requests of the table already unprocessed: the lists are joined.
+                Some(existing) => {
+                    let (to, from) = if write {
+                        (existing.as_array_mut(), requests.as_array().cloned())
+                    } else {
+                        (
+                            existing.get_mut("Keys").and_then(serde_json::Value::as_array_mut),
+                            requests.get("Keys").and_then(serde_json::Value::as_array).cloned(),
+                        )
+                    };
+                    if let (Some(to), Some(from)) = (to, from) {
+                        to.extend(from);
+                    }
+                }
+                None => {
+                    unprocessed.insert(name, requests);
+                }
+            }
+        }
     }
     serde_json::to_vec(&response).unwrap_or(answer)
+}
+
+/// A partition a request charges, and the share of its table's charge that falls on it (a
+/// batch's or transaction's charge is recorded per table, and split evenly between the requests
+/// on that table).
+#[derive(Debug, Clone)]
+struct PartitionShare {
+    table_id: String,
+    pk: Vec<u8>,
+    share: f64,
+}
+
+/// One request of a batch: its table (the name the request gave, and the table's id), its
+/// position in the table's list, and the draw on its partition.
+struct BatchEntry {
+    table: String,
+    table_id: String,
+    position: usize,
+    pk: Vec<u8>,
+    draw: Draw,
+}
+
+/// The requests of a BatchWriteItem or BatchGetItem body, each with the partition it draws on
+/// (requests on unknown tables, or without a partition-key value, draw on none).
+fn batch_entries(engine: &Engine, operation: &str, body: &[u8]) -> Vec<BatchEntry> {
+    let Ok(request) = serde_json::from_slice::<serde_json::Value>(body) else {
+        return Vec::new();
+    };
+    let Some(items) = request.get("RequestItems").and_then(serde_json::Value::as_object) else {
+        return Vec::new();
+    };
+    let write = operation == "BatchWriteItem";
+    let direction = if write { Direction::Write } else { Direction::Read };
+    let mut entries = Vec::new();
+    for (name, member) in items {
+        let Ok(table) = engine.table(name) else { continue };
+        let list = if write {
+            member.as_array()
+        } else {
+            member.get("Keys").and_then(serde_json::Value::as_array)
+        };
+        for (position, request) in list.into_iter().flatten().enumerate() {
+            let key = if write {
+                request
+                    .get("PutRequest")
+                    .and_then(|r| r.get("Item"))
+                    .or_else(|| request.get("DeleteRequest").and_then(|r| r.get("Key")))
+            } else {
+                Some(request)
+            };
+            let Some(value) = key.and_then(|key| key.get(&table.key.partition.name)) else {
+                continue;
+            };
+            let pk = partition_bytes(value);
+            entries.push(BatchEntry {
+                table: name.clone(),
+                table_id: table.table_id.clone(),
+                position,
+                draw: partition_draw(&table, pk.clone(), direction),
+                pk,
+            });
+        }
+    }
+    entries
+}
+
+/// The partitions the requests of a batch left to run charge: each table's charge split evenly
+/// between its requests (those at `aside` are not run).
+fn entry_partitions(entries: &[BatchEntry], aside: &[(String, usize)]) -> Vec<PartitionShare> {
+    let run: Vec<&BatchEntry> = entries
+        .iter()
+        .filter(|e| !aside.iter().any(|(t, p)| *t == e.table && *p == e.position))
+        .collect();
+    run.iter()
+        .map(|entry| {
+            let on_table = run.iter().filter(|e| e.table_id == entry.table_id).count();
+            PartitionShare {
+                table_id: entry.table_id.clone(),
+                pk: entry.pk.clone(),
+                share: 1.0 / on_table as f64,
+            }
+        })
+        .collect()
+}
+
+/// A partition-key value (its DynamoDB JSON) in its canonical key encoding, as items are
+/// stored: `{"N":"1.0"}` and `{"N":"1"}` are one partition. A value that is not a key value is
+/// keyed by its JSON (the operation refuses it).
+fn partition_bytes(value: &serde_json::Value) -> Vec<u8> {
+    serde_json::from_value::<dynotable_types::AttributeValue>(value.clone())
+        .ok()
+        .and_then(|value| value.as_key_ref().map(|key| key.encode()))
+        .unwrap_or_else(|| serde_json::to_vec(value).unwrap_or_default())
+}
+
+/// The draw on one partition of `table` (a hot key is throttled at the partition's ceiling).
+fn partition_draw(table: &TableSchema, pk: Vec<u8>, direction: Direction) -> Draw {
+    Draw {
+        key: BucketKey {
+            table_id: table.table_id.clone(),
+            meter: Meter::Partition(pk),
+            direction,
+        },
+        limit: Limit::partition(direction),
+        reason: reason(&table.arn(), "Table", direction, "KeyRangeThroughputExceeded"),
+        message: KEY_RANGE_MESSAGE,
+    }
 }
 
 /// The bucket at `key`, refilled to `now` (created full).
@@ -477,18 +714,19 @@ fn bucket<'a>(
 /// The buckets a request draws on, per table it names (by the name it gave).
 type Groups = Vec<(String, Vec<Draw>)>;
 
-/// Step 2: the buckets a request draws on, and the partition it charges (table id and the
-/// partition-key value's JSON) when it names one.
-fn draws(engine: &Engine, operation: &str, target: &Target) -> (Groups, Option<(String, Vec<u8>)>) {
+/// Step 2: the buckets a request draws on, and the partitions it charges: the one a
+/// single-item request or a Query names, one per action of a transaction (a batch's are
+/// [`batch_entries`]).
+fn draws(engine: &Engine, operation: &str, target: &Target, body: &[u8]) -> (Groups, Vec<PartitionShare>) {
     let direction = match operation {
         "GetItem" | "Query" | "Scan" | "BatchGetItem" => Direction::Read,
         "PutItem" | "UpdateItem" | "DeleteItem" | "BatchWriteItem" => Direction::Write,
-        "TransactGetItems" => return (transaction_draws(engine, target, Direction::Read), None),
-        "TransactWriteItems" => return (transaction_draws(engine, target, Direction::Write), None),
-        _ => return (Vec::new(), None),
+        "TransactGetItems" => return transaction_draws(engine, target, Direction::Read),
+        "TransactWriteItems" => return transaction_draws(engine, target, Direction::Write),
+        _ => return (Vec::new(), Vec::new()),
     };
     let mut groups = Vec::new();
-    let mut partition = None;
+    let mut partitions = Vec::new();
     let names: Vec<&str> = match (&target.table_name, &target.request_items) {
         (Some(name), _) => vec![name.as_str()],
         (None, Some(items)) => items.keys().map(String::as_str).collect(),
@@ -503,25 +741,29 @@ fn draws(engine: &Engine, operation: &str, target: &Target) -> (Groups, Option<(
             .filter(|index| index.kind == IndexKind::Global);
         let mut draws = capacity_draws(&table, index.map(|i| i.name.as_str()), direction);
         let key_item = target.key.as_ref().or(target.item.as_ref());
-        if index.is_none()
-            && let Some(value) = key_item.and_then(|item| item.get(&table.key.partition.name))
-        {
-            let value = serde_json::to_vec(value).unwrap_or_default();
-            draws.push(Draw {
-                key: BucketKey {
-                    table_id: table.table_id.clone(),
-                    meter: Meter::Partition(value.clone()),
-                    direction,
-                },
-                limit: Limit::partition(direction),
-                reason: reason(&table.arn(), "Table", direction, "KeyRangeThroughputExceeded"),
-                message: KEY_RANGE_MESSAGE,
+        let pk = if index.is_some() {
+            None
+        } else if operation == "Query" {
+            // A Query reads one partition (of the table, or of a local index: the same one).
+            serde_json::from_slice::<QueryInput>(body)
+                .ok()
+                .and_then(|input| crate::ops::query::partition_read(&table, input))
+        } else {
+            key_item
+                .and_then(|item| item.get(&table.key.partition.name))
+                .map(partition_bytes)
+        };
+        if let Some(pk) = pk {
+            draws.push(partition_draw(&table, pk.clone(), direction));
+            partitions.push(PartitionShare {
+                table_id: table.table_id.clone(),
+                pk,
+                share: 1.0,
             });
-            partition = Some((table.table_id.clone(), value));
         }
         groups.push((name.to_owned(), draws));
     }
-    (groups, partition)
+    (groups, partitions)
 }
 
 /// The buckets of a provisioned table (or, for a read of a global secondary index, of the
@@ -559,23 +801,45 @@ fn capacity_draws(table: &TableSchema, read_index: Option<&str>, direction: Dire
 }
 
 /// The buckets each action of a transaction draws on, one group per action in request order
-/// (named by its position; an action on an unknown table draws on none).
-fn transaction_draws(engine: &Engine, target: &Target, direction: Direction) -> Groups {
+/// (named by its position; an action on an unknown table draws on none): its table's (and
+/// indexes') capacity and its item's partition. Each action charges its partition an even share
+/// of its table's charge.
+fn transaction_draws(engine: &Engine, target: &Target, direction: Direction) -> (Groups, Vec<PartitionShare>) {
     let actions = target.transact_items.as_deref().unwrap_or_default();
-    actions
+    let mut partitions = Vec::new();
+    let groups = actions
         .iter()
         .enumerate()
         .map(|(position, action)| {
-            let table = action
-                .as_object()
-                .and_then(|action| action.values().next())
+            let operation = action.as_object().and_then(|action| action.values().next());
+            let table = operation
                 .and_then(|operation| operation.get("TableName"))
                 .and_then(serde_json::Value::as_str)
                 .and_then(|name| engine.table(name).ok());
-            let draws = table.map_or_else(Vec::new, |table| capacity_draws(&table, None, direction));
+            let Some(table) = table else {
+                return (position.to_string(), Vec::new());
+            };
+            let mut draws = capacity_draws(&table, None, direction);
+            let value = operation
+                .and_then(|operation| operation.get("Key").or_else(|| operation.get("Item")))
+                .and_then(|key| key.get(&table.key.partition.name));
+            if let Some(value) = value {
+                let pk = partition_bytes(value);
+                draws.push(partition_draw(&table, pk.clone(), direction));
+                partitions.push(PartitionShare {
+                    table_id: table.table_id.clone(),
+                    pk,
+                    share: 1.0,
+                });
+            }
             (position.to_string(), draws)
         })
-        .collect()
+        .collect();
+    for i in 0..partitions.len() {
+        let on_table = partitions.iter().filter(|p| p.table_id == partitions[i].table_id).count();
+        partitions[i].share = 1.0 / on_table as f64;
+    }
+    (groups, partitions)
 }
 
 /// The draw on a provisioned global secondary index.

@@ -259,6 +259,38 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
 }
 
 /// A key attribute as the key-condition checks name it.
+/// The encoded partition-key value a Query of `table`, or of one of its local secondary indexes
+/// (which share the table's partitions), reads: what the per-partition throttling draws on
+/// (`crate::throttling`). `None` for a global secondary index and for a request the Query
+/// would refuse (it is refused when it runs).
+pub(crate) fn partition_read(table: &crate::catalog::TableSchema, input: QueryInput) -> Option<Vec<u8>> {
+    let target = ReadTarget::of(table, input.index_name.as_deref()).ok()?;
+    if target.index.is_some_and(|i| i.kind == IndexKind::Global) {
+        return None;
+    }
+    let key = target.key();
+    let more_partition: Vec<KeyElement<'_>> = key.more_partition.iter().map(key_element).collect();
+    let more_sort: Vec<KeyElement<'_>> = key.more_sort.iter().map(key_element).collect();
+    let schema = dynotable_expr::KeySchema {
+        partition: key_element(&key.partition),
+        sort: key.sort.as_ref().map(key_element),
+        more_partition: &more_partition,
+        more_sort: &more_sort,
+    };
+    let condition = match (input.key_condition_expression.as_deref(), input.key_conditions) {
+        (Some(text), _) => params::placeholders(
+            input.expression_attribute_names.as_ref(),
+            input.expression_attribute_values,
+        )
+        .ok()?
+        .key_condition(text, &schema)
+        .ok()?,
+        (None, Some(conditions)) => legacy::condition::key_condition(conditions, &schema).ok()?,
+        (None, None) => return None,
+    };
+    Some(condition.partition_value.as_key_ref().encode())
+}
+
 fn key_element(attribute: &crate::catalog::KeyAttribute) -> KeyElement<'_> {
     KeyElement {
         name: &attribute.name,
