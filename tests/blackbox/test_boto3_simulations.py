@@ -4,8 +4,9 @@
   once its burst (300 s of its units) is spent, and botocore's own retry loop retries the
   throttled request until it succeeds, or gives up with the exception when its attempts run
   out; an on-demand table throttles one hot partition-key value past 1,000 write units a second.
-- `--eventual-lag MS --seed N`: eventually consistent reads may miss a write just made; strongly
-  consistent ones never do.
+- `--eventual-lag MS --seed N`: eventually consistent reads (GetItem, BatchGetItem, Query, Scan,
+  and PartiQL SELECTs, which run as these) may miss a write just made; strongly consistent ones
+  never do.
 
 Every throttle here comes from a debt of tens to hundreds of units against a refill of one unit a
 second (or 1,000 a second for the partition), so no assertion depends on how fast the machine is.
@@ -356,3 +357,71 @@ def test_an_eventually_consistent_gsi_query_may_miss_a_fresh_write(start):
     with pytest.raises(ClientError) as refused:
         members(ConsistentRead=True)
     assert refused.value.response["Error"]["Code"] == "ValidationException"
+
+
+def test_an_eventually_consistent_scan_may_miss_a_fresh_write_and_a_consistent_one_never(start):
+    local = start("--eventual-lag", "5000", "--seed", "13")
+    client = client_of(local, 1)
+    create_table(client, BillingMode="PAY_PER_REQUEST")
+    put(client, 1, "one")
+    put(client, 1, "two")
+    put(client, 2, "new")
+    client.delete_item(TableName="Tbl", Key={"pk": {"S": "b"}, "sk": {"N": "0"}})  # nothing to delete
+    put(client, 0, "gone", pk="b")
+    client.delete_item(TableName="Tbl", Key={"pk": {"S": "b"}, "sk": {"N": "0"}})
+
+    def scanned(**params):
+        items = client.scan(TableName="Tbl", **params)["Items"]
+        return sorted((item["pk"]["S"], int(item["sk"]["N"]), item["v"]["S"]) for item in items)
+
+    now = [("a", 1, "two"), ("a", 2, "new")]
+    # Scans within a second of the writes, each drawn up to five seconds stale: some see the
+    # table before the last writes (an older value, an item not yet there, a deleted one still
+    # there), and each sees one instant of it.
+    seen = [scanned() for _ in range(40)]
+    assert any(s != now for s in seen), seen
+    states = [[], [("a", 1, "one")], [("a", 1, "two")], [("a", 1, "two"), ("a", 2, "new")],
+              [("a", 1, "two"), ("a", 2, "new"), ("b", 0, "gone")], now]
+    assert all(s in states for s in seen), seen
+    for _ in range(20):
+        assert scanned(ConsistentRead=True) == now
+    # A page at a time: each page of an eventually consistent Scan draws its own instant, and
+    # goes on after the key where the last one stopped.
+    for _ in range(10):
+        pages, params = [], {"Limit": 1}
+        while True:
+            answer = client.scan(TableName="Tbl", **params)
+            pages += [(i["pk"]["S"], int(i["sk"]["N"])) for i in answer["Items"]]
+            if "LastEvaluatedKey" not in answer:
+                break
+            params["ExclusiveStartKey"] = answer["LastEvaluatedKey"]
+        assert len(pages) == len(set(pages)) and set(pages) <= {("a", 1), ("a", 2), ("b", 0)}, pages
+    for _ in range(10):
+        pages, params = [], {"Limit": 1, "ConsistentRead": True}
+        while True:
+            answer = client.scan(TableName="Tbl", **params)
+            pages += [(i["pk"]["S"], int(i["sk"]["N"]), i["v"]["S"]) for i in answer["Items"]]
+            if "LastEvaluatedKey" not in answer:
+                break
+            params["ExclusiveStartKey"] = answer["LastEvaluatedKey"]
+        assert sorted(pages) == now
+
+
+def test_a_partiql_select_lags_unless_consistent(start):
+    local = start("--eventual-lag", "5000", "--seed", "14")
+    client = client_of(local, 1)
+    create_table(client, BillingMode="PAY_PER_REQUEST")
+    put(client, 1, "one")
+    put(client, 1, "two")
+
+    def selected(statement, **params):
+        items = client.execute_statement(Statement=statement, **params)["Items"]
+        return [item["v"]["S"] for item in items]
+
+    # A whole-table SELECT runs as a Scan, one with the key as a GetItem.
+    for statement in ['SELECT * FROM "Tbl"', "SELECT * FROM \"Tbl\" WHERE pk = 'a' AND sk = 1"]:
+        seen = [selected(statement) for _ in range(40)]
+        assert any(s != ["two"] for s in seen), (statement, seen)
+        assert all(s in ([], ["one"], ["two"]) for s in seen), (statement, seen)
+        for _ in range(20):
+            assert selected(statement, ConsistentRead=True) == ["two"]

@@ -26,9 +26,14 @@
 //!    (`read::page`, `Rows::Collection`), with the Query's bounds, filter, Limit and 1 MB. A GSI
 //!    Query is always eventually consistent, as on the service.
 //!
-//! With the lag off the engine holds no `History` (`simulations`): writes record nothing and
-//! reads take no lock. Strongly consistent reads never look here. Scan and PartiQL reads are not delayed
-//! (docs/compatibility.md).
+//! 5. An eventually consistent Scan — of the table or of an index — draws its `as_of` the same
+//!    way. When items of the table were written since, the whole table (or index) is read as
+//!    committed and patched as in step 4 ([`keyspace_as_of`]), and the page read from it with
+//!    the Scan's segment, start key, filter, Limit and 1 MB.
+//!
+//! PartiQL SELECTs run as GetItem, Query or Scan, and lag as they do unless their
+//! `ConsistentRead` is true. With the lag off the engine holds no `History` (`simulations`):
+//! writes record nothing and reads take no lock. Strongly consistent reads never look here.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -173,8 +178,8 @@ impl History {
     }
 }
 
-/// An entry of a collection as owned parts: `(sk, tail, body, size)`.
-type OwnedEntry = (Vec<u8>, Vec<u8>, Vec<u8>, u64);
+/// An entry as owned parts: `(pk, sk, tail, body, size)`.
+type OwnedEntry = (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>, u64);
 
 /// Step 4: the collection `pk` of `index` (or of the table, `None`) as it was when the items
 /// in `changed` had the versions given there: the collection as committed, read whole, with
@@ -190,9 +195,33 @@ pub(crate) async fn collection_as_of(
     pk: &[u8],
     changed: &[(StorageKey, Cached)],
 ) -> Result<(CollectionRows, bool), ApiError> {
+    rows_as_of(conn, table, index, Some(pk), changed).await
+}
+
+/// Step 5 (Scan): the whole table, or the whole of `index`, as it was when the items in
+/// `changed` had the versions given there, as [`collection_as_of`] makes one collection; a
+/// lagged Scan reads its page from it (`read::page`, a keyspace held in memory).
+pub(crate) async fn keyspace_as_of(
+    conn: &mut sqlx::SqliteConnection,
+    table: &TableSchema,
+    index: Option<&IndexSchema>,
+    changed: &[(StorageKey, Cached)],
+) -> Result<(CollectionRows, bool), ApiError> {
+    rows_as_of(conn, table, index, None, changed).await
+}
+
+/// The entries of `index` (or of the table) in the collection `pk` (every collection, `None`)
+/// as of the versions in `changed`, and whether they differ from those committed.
+async fn rows_as_of(
+    conn: &mut sqlx::SqliteConnection,
+    table: &TableSchema,
+    index: Option<&IndexSchema>,
+    pk: Option<&[u8]>,
+    changed: &[(StorageKey, Cached)],
+) -> Result<(CollectionRows, bool), ApiError> {
     let whole = Range {
         keyspace: index.map_or(table.keyspace, |i| i.keyspace),
-        pk: Some(pk.to_vec()),
+        pk: pk.map(<[u8]>::to_vec),
         lower: Bound::Unbounded,
         upper: Bound::Unbounded,
         forward: true,
@@ -203,23 +232,25 @@ pub(crate) async fn collection_as_of(
     let mut entries: Vec<OwnedEntry> = committed
         .entries()
         .iter()
-        .map(|e| (e.sk.to_vec(), e.tail.to_vec(), e.body.to_vec(), e.size))
+        .map(|e| (e.pk.to_vec(), e.sk.to_vec(), e.tail.to_vec(), e.body.to_vec(), e.size))
         .collect();
     let committed_len = entries.len();
+    let in_range = |entry_pk: &[u8]| pk.is_none_or(|pk| pk == entry_pk);
     let mut put_back = 0;
     for (key, before) in changed {
         // An index entry's tail is its item's primary key (`items::write_item`).
         match index {
-            None => entries.retain(|(sk, ..)| !(key.pk == pk && *sk == key.sk)),
+            None => entries.retain(|(p, sk, ..)| !(key.pk == *p && *sk == key.sk)),
             Some(_) => {
                 let tail = [key.pk.as_slice(), key.sk.as_slice()].concat();
-                entries.retain(|(_, t, ..)| *t != tail);
+                entries.retain(|(_, _, t, ..)| *t != tail);
             }
         }
         let Some(before) = before else { continue };
         match index {
-            None if key.pk == pk => {
+            None if in_range(&key.pk) => {
                 entries.push((
+                    key.pk.clone(),
                     key.sk.clone(),
                     Vec::new(),
                     before.body.as_bytes().to_vec(),
@@ -231,11 +262,11 @@ pub(crate) async fn collection_as_of(
             Some(index) => {
                 let item = entry::decode_entry(before.body.as_bytes(), before.size as i64)?.item;
                 if let Some(entry) = entry::index_entry(table, index, &item)?
-                    && entry.pk == pk
+                    && in_range(&entry.pk)
                 {
                     let body = serde_json::to_vec(entry.projected(&item)).map_err(ApiError::internal)?;
                     let tail = [key.pk.as_slice(), key.sk.as_slice()].concat();
-                    entries.push((entry.sk, tail, body, entry.size));
+                    entries.push((entry.pk, entry.sk, tail, body, entry.size));
                     put_back += 1;
                 }
             }
@@ -243,10 +274,10 @@ pub(crate) async fn collection_as_of(
     }
     // Entries are only taken out, then put back: fewer left than committed means one was taken.
     let saw_older = put_back > 0 || entries.len() - put_back < committed_len;
-    entries.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+    entries.sort_by(|a, b| (&a.0, &a.1, &a.2).cmp(&(&b.0, &b.1, &b.2)));
     let refs: Vec<EntryRef<'_>> = entries
         .iter()
-        .map(|(sk, tail, body, size)| EntryRef {
+        .map(|(pk, sk, tail, body, size)| EntryRef {
             pk,
             sk,
             tail,

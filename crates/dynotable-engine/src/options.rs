@@ -82,8 +82,8 @@ pub struct Options {
     /// and by the per-partition ceilings (`throttling`, rule B.19). Off: nothing is throttled,
     /// as DynamoDB Local does.
     pub enforce_capacity: bool,
-    /// Let eventually consistent GetItem, BatchGetItem and Query reads see writes up to this late,
-    /// deterministically under its seed (`eventual_lag`, rule B.20). `None`: every read sees
+    /// Let eventually consistent GetItem, BatchGetItem, Query and Scan reads (and PartiQL
+    /// SELECTs, which run as these) see writes up to this late, deterministically under its seed (`eventual_lag`, rule B.20). `None`: every read sees
     /// every acknowledged write.
     pub eventual_lag: Option<EventualLag>,
 }

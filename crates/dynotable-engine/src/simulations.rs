@@ -164,8 +164,8 @@ impl Engine {
         (!changed.is_empty()).then_some(changed)
     }
 
-    /// Counts a Query of `table` (of the table's collection or an index's) that saw an older
-    /// version of its collection than the latest.
+    /// Counts a Query (of the table's collection or an index's) or a Scan of `table` that saw
+    /// an older version of what it read than the latest.
     pub(crate) fn count_lagged_query(&self, table: &TableSchema) {
         self.inner.simulations.lagged(&table.table_id);
     }

@@ -125,10 +125,10 @@ pub struct Args {
     /// ProvisionedThroughputExceededException and changes nothing. Off by default.
     #[arg(long)]
     pub enforce_capacity: bool,
-    /// Let eventually consistent GetItem, BatchGetItem and Query reads (GSI queries included)
-    /// see writes up to this many milliseconds late (how late is drawn per read from --seed),
-    /// so that read-after-write bugs show up locally. Strongly consistent reads stay exact. Off
-    /// by default.
+    /// Let eventually consistent GetItem, BatchGetItem, Query and Scan reads (of GSIs too, and
+    /// PartiQL SELECTs, which run as these) see writes up to this many milliseconds late (how
+    /// late is drawn per read from --seed), so that read-after-write bugs show up locally.
+    /// Strongly consistent reads stay exact. Off by default.
     #[arg(long, value_name = "MS", value_parser = parse_lag_ms)]
     pub eventual_lag: Option<u64>,
     /// The seed of --eventual-lag's draws: the same seed and the same requests give the same

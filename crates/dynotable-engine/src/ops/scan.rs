@@ -14,7 +14,8 @@ use crate::read::{
     shape_target, start_key, start_key_invalid,
 };
 use crate::shape::Shape;
-use crate::{ApiError, Engine};
+use crate::read::Rows;
+use crate::{ApiError, Engine, eventual_lag};
 
 /// Rule B.4: TotalSegments 1–1,000,000.
 const MAX_TOTAL_SEGMENTS: i64 = 1_000_000;
@@ -151,17 +152,24 @@ async fn scan(engine: &Engine, input: ScanInput, keep_stored: bool) -> Result<Re
         keep_stored,
         buffers: engine.page_buffers(),
     };
+    let kind = ReadKind::of_consistent_read(consistent);
     let page = {
         let mut conn = engine.reader().await?;
-        read::read_page(&mut conn, &range, &rules).await?
+        match engine.unseen_writes(&table, kind) {
+            // Rule B.20: an eventually consistent Scan may see the table (or index) as it was,
+            // when reads lag (`eventual_lag`), as a Query sees its collection.
+            Some(changed) => {
+                let (rows, saw_older) =
+                    eventual_lag::keyspace_as_of(&mut conn, &table, target.index, &changed).await?;
+                if saw_older {
+                    engine.count_lagged_query(&table);
+                }
+                read::read_page_from(Rows::Collection(&rows), &range, &rules).await?
+            }
+            None => read::read_page(&mut conn, &range, &rules).await?,
+        }
     };
 
     // Rule B.2: a Scan is charged for the items evaluated, not those returned.
-    Ok(target.page_output(
-        report,
-        page,
-        ReadKind::of_consistent_read(consistent),
-        None,
-        count_only,
-    ))
+    Ok(target.page_output(report, page, kind, None, count_only))
 }

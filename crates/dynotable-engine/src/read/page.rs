@@ -265,6 +265,9 @@ fn fetch_cached<'a>(
     cursor: Option<&EntryPosition>,
     wanted: i64,
 ) -> Vec<EntryRef<'a>> {
+    if range.pk.is_none() {
+        return fetch_cached_keyspace(collection, cursor, wanted);
+    }
     let within = |(sk, tail): (&[u8], &[u8])| {
         let above = match &range.lower {
             Bound::Unbounded => true,
@@ -312,6 +315,33 @@ fn fetch_cached<'a>(
     walk.take_while(|&i| within(sk(i)))
         .take(wanted)
         .map(|i| batch.entry(i, pk))
+        .collect()
+}
+
+/// The entries of a whole keyspace held in memory (a lagged Scan, `eventual_lag`) after
+/// `cursor`, in `(pk, sk, tail)` order: a Scan walks forward, without key bounds.
+fn fetch_cached_keyspace<'a>(
+    collection: &'a CollectionRows,
+    cursor: Option<&EntryPosition>,
+    wanted: i64,
+) -> Vec<EntryRef<'a>> {
+    let batch = &collection.batch;
+    let wanted = usize::try_from(wanted).unwrap_or(0);
+    let passed = |i: usize| {
+        cursor.is_some_and(|c| batch.key(i) <= (c.pk.as_slice(), c.sk.as_slice(), c.tail.as_slice()))
+    };
+    let (mut low, mut high) = (0, batch.len());
+    while low < high {
+        let mid = low + (high - low) / 2;
+        if passed(mid) {
+            low = mid + 1;
+        } else {
+            high = mid;
+        }
+    }
+    (low..batch.len())
+        .take(wanted)
+        .map(|i| batch.entry(i, batch.key(i).0))
         .collect()
 }
 
