@@ -2,6 +2,8 @@
 members the service leaves out, tag rules with the service's messages, the Limit bounds of the
 Streams API, and DescribeContinuousBackups."""
 
+import re
+
 import pytest
 
 from conftest import error, PETS, session, UNCHECKED
@@ -31,6 +33,48 @@ def test_delete_table_leaves_out_the_schema(client):
     assert deleted["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
     assert deleted["ProvisionedThroughput"]["ReadCapacityUnits"] == 0
     assert deleted["ItemCount"] == 0 and deleted["TableSizeBytes"] == 0
+
+
+def test_delete_table_of_a_provisioned_table_with_both_kinds_of_index(client):
+    # The members ScyllaDB's Alternator tests (test_delete_table_description*, run against the
+    # service) check: DescribeTable has the schema and both index lists, DeleteTable none of them;
+    # the rest of the description is there, counts included.
+    client.create_table(
+        TableName="Pets",
+        AttributeDefinitions=PETS["AttributeDefinitions"] + [{"AttributeName": "Owner", "AttributeType": "S"}],
+        KeySchema=PETS["KeySchema"],
+        ProvisionedThroughput={"ReadCapacityUnits": 5, "WriteCapacityUnits": 3},
+        GlobalSecondaryIndexes=[{"IndexName": "ByOwner", "KeySchema": [{"AttributeName": "Owner", "KeyType": "HASH"}],
+                                 "Projection": {"ProjectionType": "ALL"},
+                                 "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}}],
+        LocalSecondaryIndexes=[{"IndexName": "ByTypeOwner",
+                                "KeySchema": [{"AttributeName": "AnimalType", "KeyType": "HASH"},
+                                              {"AttributeName": "Owner", "KeyType": "RANGE"}],
+                                "Projection": {"ProjectionType": "KEYS_ONLY"}}])
+    client.put_item(TableName="Pets", Item={"AnimalType": {"S": "Cat"}, "Name": {"S": "Tom"}, "Owner": {"S": "ana"}})
+    described = client.describe_table(TableName="Pets")["Table"]
+    deleted = client.delete_table(TableName="Pets")["TableDescription"]
+    for member in ["KeySchema", "AttributeDefinitions", "CreationDateTime", "GlobalSecondaryIndexes",
+                   "LocalSecondaryIndexes"]:
+        assert member in described
+        assert member not in deleted
+    assert deleted["TableStatus"] == "DELETING"
+    assert deleted["TableId"] == described["TableId"]
+    assert re.fullmatch("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", deleted["TableId"])
+    assert deleted["TableArn"] == described["TableArn"]
+    throughput = deleted["ProvisionedThroughput"]
+    assert (throughput["ReadCapacityUnits"], throughput["WriteCapacityUnits"],
+            throughput["NumberOfDecreasesToday"]) == (5, 3, 0)
+    assert deleted["ItemCount"] == 1 and deleted["TableSizeBytes"] == described["TableSizeBytes"] > 0
+
+
+def test_delete_table_of_an_on_demand_table_keeps_its_billing_summary(client):
+    client.create_table(**PETS)
+    deleted = client.delete_table(TableName="Pets")["TableDescription"]
+    assert deleted["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
+    assert deleted["BillingModeSummary"]["LastUpdateToPayPerRequestDateTime"] is not None
+    assert deleted["ProvisionedThroughput"] == {"NumberOfDecreasesToday": 0, "ReadCapacityUnits": 0,
+                                                "WriteCapacityUnits": 0}
 
 
 @pytest.fixture
