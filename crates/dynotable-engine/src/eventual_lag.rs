@@ -232,7 +232,15 @@ async fn rows_as_of(
     let mut entries: Vec<OwnedEntry> = committed
         .entries()
         .iter()
-        .map(|e| (e.pk.to_vec(), e.sk.to_vec(), e.tail.to_vec(), e.body.to_vec(), e.size))
+        .map(|e| {
+            (
+                e.pk.to_vec(),
+                e.sk.to_vec(),
+                e.tail.to_vec(),
+                e.body.to_vec(),
+                e.size,
+            )
+        })
         .collect();
     let committed_len = entries.len();
     let in_range = |entry_pk: &[u8]| pk.is_none_or(|pk| pk == entry_pk);

@@ -55,7 +55,9 @@ pub(crate) async fn scope<F: Future>(identity: Identity, call: F) -> F::Output {
 
 /// Runs `call`, the DynamoDB operation `operation`, as `identity`.
 pub(crate) async fn scope_operation<F: Future>(identity: Identity, operation: &str, call: F) -> F::Output {
-    OPERATION.scope(operation.to_owned(), CURRENT.scope(identity, call)).await
+    OPERATION
+        .scope(operation.to_owned(), CURRENT.scope(identity, call))
+        .await
 }
 
 /// Refuses a table ARN given as a TableName that names no table of the caller's region and
@@ -154,15 +156,25 @@ mod tests {
             region: "eu-west-1".into(),
             account: "123456789012".into(),
         };
-        let check = |name: &'static str| scope_operation(identity.clone(), "GetItem", async move { check_table_arn(name) });
+        let check = |name: &'static str| {
+            scope_operation(identity.clone(), "GetItem", async move { check_table_arn(name) })
+        };
         assert!(check("Pets").await.is_ok());
-        assert!(check("arn:aws:dynamodb:eu-west-1:123456789012:table/Pets").await.is_ok());
-        let other_region = check("arn:aws:dynamodb:us-east-1:123456789012:table/Pets").await.unwrap_err();
+        assert!(
+            check("arn:aws:dynamodb:eu-west-1:123456789012:table/Pets")
+                .await
+                .is_ok()
+        );
+        let other_region = check("arn:aws:dynamodb:us-east-1:123456789012:table/Pets")
+            .await
+            .unwrap_err();
         assert_eq!(
             other_region.message,
             "1 validation error detected: Invalid AWS region in 'arn:aws:dynamodb:us-east-1:123456789012:table/Pets'"
         );
-        let other_account = check("arn:aws:dynamodb:eu-west-1:111122223333:table/Pets").await.unwrap_err();
+        let other_account = check("arn:aws:dynamodb:eu-west-1:111122223333:table/Pets")
+            .await
+            .unwrap_err();
         assert_eq!(other_account.kind, crate::ErrorKind::AccessDeniedException);
         assert_eq!(
             other_account.message,

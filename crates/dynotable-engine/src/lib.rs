@@ -459,7 +459,12 @@ impl Engine {
                 .run(self, operation, body, dispatch);
             identity::scope_operation(self.identity(region), operation, throttled).await
         } else {
-            identity::scope_operation(self.identity(region), operation, dispatch::call(self, operation, body)).await
+            identity::scope_operation(
+                self.identity(region),
+                operation,
+                dispatch::call(self, operation, body),
+            )
+            .await
         }
     }
 

@@ -50,8 +50,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 
-use crate::capacity::Charge;
 use crate::api::item::QueryInput;
+use crate::capacity::Charge;
 use crate::catalog::{Billing, IndexKind, TableSchema, Throughput};
 use crate::error::ThrottlingReason;
 use crate::{ApiError, CancellationReason, Engine, ErrorKind};
@@ -289,17 +289,19 @@ impl Throttling {
                     .or_else(|| hot.first().map(|(_, err)| err.clone()))
                     .unwrap_or_else(|| ApiError::internal("a throttled batch without an error"));
                 let hot_positions: Vec<(String, usize)> = hot.iter().map(|(at, _)| at.clone()).collect();
-                let (rest, aside, left) =
-                    set_aside_requests(body, operation, &whole, &hot_positions).ok_or_else(|| first.clone())?;
+                let (rest, aside, left) = set_aside_requests(body, operation, &whole, &hot_positions)
+                    .ok_or_else(|| first.clone())?;
                 let mut empty: Vec<Empty> = throttled;
-                empty.extend(hot.iter().map(|((name, _), err)| Empty {
-                    name: name.clone(),
-                    table_id: entries
-                        .iter()
-                        .find(|e| &e.table == name)
-                        .map(|e| e.table_id.clone())
-                        .unwrap_or_default(),
-                    err: err.clone(),
+                empty.extend(hot.iter().map(|((name, _), err)| {
+                    Empty {
+                        name: name.clone(),
+                        table_id: entries
+                            .iter()
+                            .find(|e| &e.table == name)
+                            .map(|e| e.table_id.clone())
+                            .unwrap_or_default(),
+                        err: err.clone(),
+                    }
                 }));
                 self.count(&empty);
                 if left == 0 {
@@ -333,7 +335,12 @@ impl Throttling {
     /// The requests of a batch (by table name and position in the table's list) whose
     /// partition has less than a unit left, each with its error; the tables in `whole` are set
     /// aside already.
-    fn hot_entries(&self, entries: &[BatchEntry], whole: &[&str], now: f64) -> Vec<((String, usize), ApiError)> {
+    fn hot_entries(
+        &self,
+        entries: &[BatchEntry],
+        whole: &[&str],
+        now: f64,
+    ) -> Vec<((String, usize), ApiError)> {
         if entries.is_empty() {
             return Vec::new();
         }
@@ -341,7 +348,10 @@ impl Throttling {
         let mut hot = Vec::new();
         for entry in entries.iter().filter(|e| !whole.contains(&e.table.as_str())) {
             if bucket(&mut buckets, &entry.draw.key, entry.draw.limit, now).tokens < ADMIT_UNITS {
-                let mut err = ApiError::new(ErrorKind::ProvisionedThroughputExceededException, entry.draw.message);
+                let mut err = ApiError::new(
+                    ErrorKind::ProvisionedThroughputExceededException,
+                    entry.draw.message,
+                );
                 err.throttling_reasons = Some(vec![entry.draw.reason.clone()]);
                 hot.push(((entry.table.clone(), entry.position), err));
             }
@@ -441,7 +451,8 @@ impl Throttling {
                         meter: Meter::Partition(share.pk.clone()),
                         direction,
                     };
-                    bucket(&mut buckets, &key, Limit::partition(direction), now).tokens -= units * share.share;
+                    bucket(&mut buckets, &key, Limit::partition(direction), now).tokens -=
+                        units * share.share;
                 }
             }
         }
@@ -506,7 +517,11 @@ fn set_aside_requests(
         .collect();
     let mut emptied = Vec::new();
     for (name, member) in items.iter_mut() {
-        let taken: Vec<usize> = positions.iter().filter(|(t, _)| t == name).map(|(_, p)| *p).collect();
+        let taken: Vec<usize> = positions
+            .iter()
+            .filter(|(t, _)| t == name)
+            .map(|(_, p)| *p)
+            .collect();
         if taken.is_empty() {
             continue;
         }
@@ -556,7 +571,11 @@ fn set_aside_requests(
 /// (BatchWriteItem) or `UnprocessedKeys` (BatchGetItem), as the service returns throttled ones.
 fn with_unprocessed(answer: Vec<u8>, operation: &str, aside: SetAside) -> Vec<u8> {
     let write = operation == "BatchWriteItem";
-    let member = if write { "UnprocessedItems" } else { "UnprocessedKeys" };
+    let member = if write {
+        "UnprocessedItems"
+    } else {
+        "UnprocessedKeys"
+    };
     let Ok(serde_json::Value::Object(mut response)) = serde_json::from_slice(&answer) else {
         return answer;
     };
@@ -573,7 +592,10 @@ fn with_unprocessed(answer: Vec<u8>, operation: &str, aside: SetAside) -> Vec<u8
                     } else {
                         (
                             existing.get_mut("Keys").and_then(serde_json::Value::as_array_mut),
-                            requests.get("Keys").and_then(serde_json::Value::as_array).cloned(),
+                            requests
+                                .get("Keys")
+                                .and_then(serde_json::Value::as_array)
+                                .cloned(),
                         )
                     };
                     if let (Some(to), Some(from)) = (to, from) {
@@ -804,7 +826,11 @@ fn capacity_draws(table: &TableSchema, read_index: Option<&str>, direction: Dire
 /// (named by its position; an action on an unknown table draws on none): its table's (and
 /// indexes') capacity and its item's partition. Each action charges its partition an even share
 /// of its table's charge.
-fn transaction_draws(engine: &Engine, target: &Target, direction: Direction) -> (Groups, Vec<PartitionShare>) {
+fn transaction_draws(
+    engine: &Engine,
+    target: &Target,
+    direction: Direction,
+) -> (Groups, Vec<PartitionShare>) {
     let actions = target.transact_items.as_deref().unwrap_or_default();
     let mut partitions = Vec::new();
     let groups = actions
@@ -836,7 +862,10 @@ fn transaction_draws(engine: &Engine, target: &Target, direction: Direction) -> 
         })
         .collect();
     for i in 0..partitions.len() {
-        let on_table = partitions.iter().filter(|p| p.table_id == partitions[i].table_id).count();
+        let on_table = partitions
+            .iter()
+            .filter(|p| p.table_id == partitions[i].table_id)
+            .count();
         partitions[i].share = 1.0 / on_table as f64;
     }
     (groups, partitions)

@@ -72,7 +72,10 @@ pub(crate) fn refuse_mixing(legacy: &[(&str, bool)], expressions: &[(&str, bool)
 /// the operator would join (`None` when the request has none). Checked right after the mixing of
 /// legacy and expression parameters (DynamoDB Local's request validator has the same order, and
 /// tests run against the service record both messages bare).
-pub(crate) fn check_conditional_operator(operator: Option<&str>, entries: Option<usize>) -> Result<(), ApiError> {
+pub(crate) fn check_conditional_operator(
+    operator: Option<&str>,
+    entries: Option<usize>,
+) -> Result<(), ApiError> {
     if operator.is_none() {
         return Ok(());
     }
@@ -141,9 +144,19 @@ mod tests {
 
     #[test]
     fn conditional_operator_needs_two_entries() {
-        let message = |entries| check_conditional_operator(Some("OR"), entries).unwrap_err().message;
-        assert_eq!(message(None), "ConditionalOperator cannot be used without Filter or Expected");
-        assert_eq!(message(Some(0)), "ConditionalOperator cannot be used without Filter or Expected");
+        let message = |entries| {
+            check_conditional_operator(Some("OR"), entries)
+                .unwrap_err()
+                .message
+        };
+        assert_eq!(
+            message(None),
+            "ConditionalOperator cannot be used without Filter or Expected"
+        );
+        assert_eq!(
+            message(Some(0)),
+            "ConditionalOperator cannot be used without Filter or Expected"
+        );
         assert_eq!(
             message(Some(1)),
             "ConditionalOperator can only be used when Filter or Expected has two or more elements"

@@ -9,12 +9,12 @@ use crate::capacity::ReadKind;
 use crate::catalog::IndexKind;
 use crate::legacy;
 use crate::params::{self, CapacityReport};
+use crate::read::Rows;
 use crate::read::{
     self, Bound, PageRules, Range, ReadTarget, check_select, projection_parameter, shape_select,
     shape_target, start_key, start_key_invalid,
 };
 use crate::shape::Shape;
-use crate::read::Rows;
 use crate::{ApiError, Engine, eventual_lag};
 
 /// Rule B.4: TotalSegments 1–1,000,000.
