@@ -102,6 +102,20 @@ const lastBuilt = (source: Commands) => {
   return calls.at(-1)?.[0] as ReadRequest | undefined;
 };
 
+/** Sets the bar to Scan and runs it: the Scan's input, and a way to stream it a page. */
+async function runScan() {
+  let deliver: ((update: ScanUpdate) => void) | null = null;
+  const source = renderBar(querySource(), (onMessage) => {
+    deliver = onMessage;
+    return {} as Channel<ScanUpdate>;
+  });
+  fireEvent.click(screen.getByLabelText("Scan"));
+  fireEvent.click(screen.getByTestId("qb-run"));
+  await waitFor(() => expect(source.scan).toHaveBeenCalled());
+  const [, input] = (source.scan as ReturnType<typeof vi.fn>).mock.calls[0]! as [string, ScanInput];
+  return { deliver: (update: ScanUpdate) => deliver!(update), input };
+}
+
 const optionsOf = (select: HTMLElement) => [...(select as HTMLSelectElement).options].map((o) => o.value);
 
 describe("QueryBar", () => {
@@ -316,15 +330,7 @@ describe("QueryBar", () => {
   });
 
   it("keeps the first items of a big Scan for the grid, and counts every item returned into its collection", async () => {
-    let deliver: ((update: ScanUpdate) => void) | null = null;
-    const source = renderBar(querySource(), (onMessage) => {
-      deliver = onMessage;
-      return {} as Channel<ScanUpdate>;
-    });
-    fireEvent.click(screen.getByLabelText("Scan"));
-    fireEvent.click(screen.getByTestId("qb-run"));
-    await waitFor(() => expect(source.scan).toHaveBeenCalled());
-    const [, input] = (source.scan as ReturnType<typeof vi.fn>).mock.calls[0]! as [string, ScanInput];
+    const { deliver, input } = await runScan();
     // Three pages of 10,000 items: two collections, the third page's items without their key (a projection).
     const big = (vehicle: string | null, n: number): QueryPage => ({
       ...page,
@@ -334,7 +340,7 @@ describe("QueryBar", () => {
     });
     const pages = [big("VEH#V-1", 10_000), big("VEH#V-2", 10_000), big(null, 10_000)];
     pages.forEach((p, i) =>
-      deliver!({
+      deliver({
         scanId: input.scanId,
         segment: 0,
         page: p,
@@ -355,16 +361,8 @@ describe("QueryBar", () => {
   });
 
   it("says how many items a Scan read, not 'of about 0', when the table's item count is not known yet", async () => {
-    let deliver: ((update: ScanUpdate) => void) | null = null;
-    const source = renderBar(querySource(), (onMessage) => {
-      deliver = onMessage;
-      return {} as Channel<ScanUpdate>;
-    });
-    fireEvent.click(screen.getByLabelText("Scan"));
-    fireEvent.click(screen.getByTestId("qb-run"));
-    await waitFor(() => expect(source.scan).toHaveBeenCalled());
-    const [, input] = (source.scan as ReturnType<typeof vi.fn>).mock.calls[0]! as [string, ScanInput];
-    deliver!({ scanId: input.scanId, segment: 0, page, totals: { pages: 1, items: 1, scanned: 3, bytes: 100, capacityUnits: 0.5, expectedItems: 0 } });
+    const { deliver, input } = await runScan();
+    deliver({ scanId: input.scanId, segment: 0, page, totals: { pages: 1, items: 1, scanned: 3, bytes: 100, capacityUnits: 0.5, expectedItems: 0 } });
     await waitFor(() => expect(screen.getByTestId("scan-progress").textContent).toContain("3 items read · 1 returned · 1 page · 0.5 RCU"));
     // Running, with nothing to measure against: the bar has no value (indeterminate).
     expect(screen.getByLabelText("Scan progress").hasAttribute("value")).toBe(false);
