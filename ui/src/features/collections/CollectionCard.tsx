@@ -34,7 +34,7 @@ export function CollectionCard({ profileId, table, index, value }: CollectionCar
   const global = index !== null && table.indexes.find((i) => i.name === index)?.kind === "global";
   const hasLsi = table.indexes.some((i) => i.kind === "local");
   return (
-    <aside className="collection-card" aria-label="This collection" data-testid="collection-card">
+    <aside className="side-card collection-card" aria-label="This collection" data-testid="collection-card">
       <h3>
         Collection <span className="collection-card-key">{attributeText(value)}</span>
       </h3>

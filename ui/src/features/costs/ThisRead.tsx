@@ -36,7 +36,7 @@ function pageTotals(pages: readonly QueryPage[]) {
 
 export function ThisRead({ profileId, read, onDetails }: ThisReadProps) {
   return (
-    <aside className="this-read" aria-label="This read" data-testid="this-read">
+    <aside className="side-card this-read" aria-label="This read" data-testid="this-read">
       <h3>This read</h3>
       {read.kind === "query" ? <QueryRead profileId={profileId} read={read} /> : <ScanRead profileId={profileId} read={read} />}
       <button type="button" className="link-button" onClick={onDetails} data-testid="this-read-details">
