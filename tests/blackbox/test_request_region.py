@@ -172,3 +172,86 @@ def test_another_regions_table_arn_is_refused_on_the_data_plane(server):
     assert eu.get_item(TableName="Pets", Key=key)["Item"]["Owner"] == {"S": "ana"}
     # The same table by its ARN in the caller's region is served.
     assert eu.get_item(TableName=arn("eu-west-1"), Key=key)["Item"]["Owner"] == {"S": "ana"}
+
+
+def control_plane_calls(table):
+    """One call of each control-plane operation that takes a TableName, on `table` (a name or an ARN)."""
+    return [
+        ("DescribeTable", "describe_table", dict(TableName=table)),
+        ("UpdateTable", "update_table", dict(TableName=table, DeletionProtectionEnabled=False)),
+        ("DescribeTimeToLive", "describe_time_to_live", dict(TableName=table)),
+        ("UpdateTimeToLive", "update_time_to_live",
+         dict(TableName=table, TimeToLiveSpecification={"Enabled": True, "AttributeName": "expires"})),
+        ("DescribeContinuousBackups", "describe_continuous_backups", dict(TableName=table)),
+        ("DeleteTable", "delete_table", dict(TableName=table)),
+    ]
+
+
+def test_another_accounts_table_arn_is_denied_on_the_control_plane(server):
+    eu = client_in(server, "eu-west-1")
+    eu.create_table(**TABLE)
+    foreign = arn("eu-west-1", account=FOREIGN_ACCOUNT)
+    for operation, method, kwargs in control_plane_calls(foreign):
+        with pytest.raises(ClientError) as caught:
+            getattr(eu, method)(**kwargs)
+        error = caught.value.response["Error"]
+        assert (error["Code"], error["Message"]) == ("AccessDeniedException", denied(operation, foreign)), operation
+    # Nothing was changed or deleted through the foreign ARN.
+    assert eu.describe_time_to_live(TableName="Pets")["TimeToLiveDescription"]["TimeToLiveStatus"] == "DISABLED"
+    assert eu.describe_table(TableName="Pets")["Table"]["TableStatus"] == "ACTIVE"
+
+
+def test_another_regions_table_arn_is_refused_on_the_control_plane(server):
+    eu = client_in(server, "eu-west-1")
+    eu.create_table(**TABLE)
+    elsewhere = arn("us-east-1")
+    for operation, method, kwargs in control_plane_calls(elsewhere):
+        with pytest.raises(ClientError) as caught:
+            getattr(eu, method)(**kwargs)
+        error = caught.value.response["Error"]
+        assert (error["Code"], error["Message"]) == (
+            "ValidationException", f"1 validation error detected: Invalid AWS region in '{elsewhere}'"), operation
+    assert eu.describe_time_to_live(TableName="Pets")["TimeToLiveDescription"]["TimeToLiveStatus"] == "DISABLED"
+    assert eu.describe_table(TableName="Pets")["Table"]["TableStatus"] == "ACTIVE"
+
+
+def test_the_control_plane_serves_a_table_arn_of_the_callers_region_and_account(server):
+    eu = client_in(server, "eu-west-1")
+    eu.create_table(**TABLE)
+    table = arn("eu-west-1")
+    results = {operation: getattr(eu, method)(**kwargs) for operation, method, kwargs in control_plane_calls(table)}
+    assert results["DescribeTable"]["Table"]["TableArn"] == table
+    assert results["UpdateTable"]["TableDescription"]["TableName"] == "Pets"
+    assert results["UpdateTimeToLive"]["TimeToLiveSpecification"] == {"Enabled": True, "AttributeName": "expires"}
+    assert results["DeleteTable"]["TableDescription"]["TableArn"] == table
+    assert eu.list_tables()["TableNames"] == []
+    # A table ARN that names no table is the operation's own not-found error, worded for the name.
+    with pytest.raises(ClientError) as caught:
+        eu.describe_table(TableName=table)
+    assert (caught.value.response["Error"]["Code"], caught.value.response["Error"]["Message"]) == (
+        "ResourceNotFoundException", "Requested resource not found: Table: Pets not found")
+
+
+def test_create_table_takes_a_table_arn_of_the_callers_region_and_account(server):
+    # The API model gives CreateTable's TableName the `TableArn` shape, as the other operations':
+    # "You can also provide the Amazon Resource Name (ARN) of the table in this parameter".
+    eu = client_in(server, "eu-west-1")
+    foreign = arn("eu-west-1", account=FOREIGN_ACCOUNT)
+    with pytest.raises(ClientError) as caught:
+        eu.create_table(**{**TABLE, "TableName": foreign})
+    error = caught.value.response["Error"]
+    assert (error["Code"], error["Message"]) == ("AccessDeniedException", denied("CreateTable", foreign))
+    elsewhere = arn("us-east-1")
+    with pytest.raises(ClientError) as caught:
+        eu.create_table(**{**TABLE, "TableName": elsewhere})
+    error = caught.value.response["Error"]
+    assert (error["Code"], error["Message"]) == (
+        "ValidationException", f"1 validation error detected: Invalid AWS region in '{elsewhere}'")
+    assert eu.list_tables()["TableNames"] == []
+    created = eu.create_table(**{**TABLE, "TableName": arn("eu-west-1")})["TableDescription"]
+    assert (created["TableName"], created["TableArn"]) == ("Pets", arn("eu-west-1"))
+    assert eu.list_tables()["TableNames"] == ["Pets"]
+    # The name rules apply to the name the ARN ends in.
+    with pytest.raises(ClientError) as caught:
+        eu.create_table(**{**TABLE, "TableName": arn("eu-west-1", name="P!")})
+    assert caught.value.response["Error"]["Code"] == "ValidationException"

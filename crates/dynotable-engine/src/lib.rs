@@ -530,14 +530,30 @@ impl Engine {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// The table named by a request (a name or an ARN), or `ResourceNotFoundException`.
+    /// The table named by a request (a name or an ARN), or `ResourceNotFoundException` as the
+    /// data plane words it.
     fn table(&self, name: &str) -> Result<Arc<TableSchema>, ApiError> {
-        // A table ARN names a table of the caller's region and account only.
+        self.table_or(name, |_| ApiError::resource_not_found())
+    }
+
+    /// The table named by a request's TableName (a name or an ARN), through
+    /// [`Engine::table_name`]; a table that does not exist is `not_found(<its name>)`, the error
+    /// the operation words.
+    fn table_or(
+        &self,
+        name: &str,
+        not_found: impl FnOnce(&str) -> ApiError,
+    ) -> Result<Arc<TableSchema>, ApiError> {
+        let name = Self::table_name(name)?;
+        self.catalog().get(name).cloned().ok_or_else(|| not_found(name))
+    }
+
+    /// The table name a request's TableName (a name or an ARN) gives: the one place every
+    /// operation, CreateTable included, reads one. A table ARN names a table of the caller's
+    /// region and account only (`identity::check_table_arn`).
+    fn table_name(name: &str) -> Result<&str, ApiError> {
         identity::check_table_arn(name)?;
-        self.catalog()
-            .get(shape::table_name_of(name))
-            .cloned()
-            .ok_or_else(ApiError::resource_not_found)
+        Ok(shape::table_name_of(name))
     }
 
     fn now(&self) -> f64 {

@@ -13,7 +13,7 @@ pub async fn describe(engine: &Engine, input: TableNameInput) -> Result<Value, A
     let name = ops::describe_table::table_name_shape(&input)?;
     // API_DescribeContinuousBackups, Errors: TableNotFoundException, "A source table with the
     // name TableName does not currently exist"; the service's message is `Table not found: <name>`.
-    engine.table(&name).map_err(|_| {
+    engine.table_or(&name, |name| {
         ApiError::new(
             ErrorKind::TableNotFoundException,
             format!("Table not found: {name}"),

@@ -37,6 +37,9 @@ pub async fn run(engine: &Engine, input: CreateTableInput) -> Result<CreateTable
     let stream_view_type = stream_view_type(input.stream_specification.as_ref())?;
     check_throughput_quota(&definition)?;
 
+    // A table ARN as the TableName (the API model's `TableArn` shape) names a table of the
+    // caller's region and account only.
+    Engine::table_name(input.table_name.as_deref().unwrap_or_default())?;
     let mut writer = engine.writer().await;
     if engine.catalog().contains_key(&definition.name) {
         return Err(ApiError::new(
@@ -130,6 +133,10 @@ fn validate_shape(input: &CreateTableInput) -> Result<(), ApiError> {
             "The parameter 'TableName' is required but was not present in the request",
         ));
     };
+    // The TableName may be the ARN of the table to create (the API model gives it the shape
+    // `TableArn`, "You can also provide the Amazon Resource Name (ARN) of the table in this
+    // parameter"); the name rules apply to the name it ends in.
+    let name = crate::shape::table_name_of(name).to_owned();
     if !(3..=255).contains(&name.chars().count()) {
         return Err(ApiError::validation(
             "TableName must be at least 3 characters long and at most 255 characters long",
@@ -143,7 +150,7 @@ fn validate_shape(input: &CreateTableInput) -> Result<(), ApiError> {
     } else {
         shape.required::<()>("attributeDefinitions", None);
     }
-    shape.name("tableName", input.table_name.as_ref());
+    shape.name("tableName", Some(&name));
     key_schema_shape(
         &mut shape,
         "keySchema",
@@ -298,7 +305,7 @@ fn invalid(message: impl AsRef<str>) -> ApiError {
 
 /// The semantic rules, after the shape passed.
 fn validate(input: &CreateTableInput) -> Result<TableSchema, ApiError> {
-    let name = input.table_name.clone().unwrap_or_default();
+    let name = crate::shape::table_name_of(input.table_name.as_deref().unwrap_or_default()).to_owned();
     let billing = billing(
         input.billing_mode.as_deref(),
         input.provisioned_throughput.as_ref(),

@@ -8,13 +8,12 @@ use crate::{ApiError, Engine, begin_write, ops, storage};
 pub async fn run(engine: &Engine, input: TableNameInput) -> Result<DeleteTableOutput, ApiError> {
     let name = ops::describe_table::table_name_shape(&input)?;
     let mut writer = engine.writer().await;
-    let table = engine
-        .table(&name)
-        .map_err(|_| ApiError::table_not_found(&name))?;
+    let table = engine.table_or(&name, ApiError::table_not_found)?;
     if table.deletion_protection {
         // Unverified wording.
         return Err(ApiError::validation(format!(
-            "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first. Table: {name}"
+            "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first. Table: {}",
+            table.name
         )));
     }
     let description = ops::describe_table::describe(&mut writer, &table, "DELETING").await?;

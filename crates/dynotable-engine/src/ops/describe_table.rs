@@ -15,26 +15,20 @@ use crate::{ApiError, Engine, storage};
 
 pub async fn run(engine: &Engine, input: TableNameInput) -> Result<DescribeTableOutput, ApiError> {
     let name = table_name_shape(&input)?;
-    let table = engine
-        .table(&name)
-        .map_err(|_| ApiError::table_not_found(&name))?;
+    let table = engine.table_or(&name, ApiError::table_not_found)?;
     let mut conn = engine.reader().await?;
     Ok(DescribeTableOutput {
         table: describe(&mut conn, &table, "ACTIVE").await?,
     })
 }
 
-/// Shape check shared by the operations whose request is only a table name.
+/// Shape check shared by the operations whose request is only a table name; the TableName as
+/// given (a name or an ARN), for `Engine::table_or`.
 pub(crate) fn table_name_shape(input: &TableNameInput) -> Result<String, ApiError> {
     let mut shape = Shape::new();
-    let name = input
-        .table_name
-        .as_deref()
-        .map(crate::shape::table_name_of)
-        .map(str::to_owned);
-    shape.table("tableName", name.as_ref());
+    shape.table("tableName", input.table_name.as_ref());
     shape.finish()?;
-    Ok(name.unwrap_or_default())
+    Ok(input.table_name.clone().unwrap_or_default())
 }
 
 /// The description of `table` with `status`, with live counts read from storage.

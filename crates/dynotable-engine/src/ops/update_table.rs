@@ -23,7 +23,7 @@ const MAX_GSIS: usize = 20;
 
 pub async fn run(engine: &Engine, input: UpdateTableInput) -> Result<UpdateTableOutput, ApiError> {
     validate_shape(&input)?;
-    let name = crate::shape::table_name_of(input.table_name.as_deref().unwrap_or_default()).to_owned();
+    let name = input.table_name.clone().unwrap_or_default();
 
     let updates = input
         .global_secondary_index_updates
@@ -50,9 +50,7 @@ pub async fn run(engine: &Engine, input: UpdateTableInput) -> Result<UpdateTable
         ));
     }
     let mut writer = engine.writer().await;
-    let current = engine
-        .table(&name)
-        .map_err(|_| ApiError::table_not_found(&name))?;
+    let current = engine.table_or(&name, ApiError::table_not_found)?;
     let mut table: TableSchema = (*current).clone();
     let stream_change = match &input.stream_specification {
         None => None,
@@ -167,12 +165,7 @@ pub async fn run(engine: &Engine, input: UpdateTableInput) -> Result<UpdateTable
 
 fn validate_shape(input: &UpdateTableInput) -> Result<(), ApiError> {
     let mut shape = Shape::new();
-    let name = input
-        .table_name
-        .as_deref()
-        .map(crate::shape::table_name_of)
-        .map(str::to_owned);
-    shape.table("tableName", name.as_ref());
+    shape.table("tableName", input.table_name.as_ref());
     shape.one_of(
         "billingMode",
         input.billing_mode.as_ref(),
