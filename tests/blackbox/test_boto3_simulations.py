@@ -231,6 +231,52 @@ def test_a_partition_is_its_canonical_key_value(start):
     client.put_item(TableName="Nums", Item={"n": {"N": "2"}, "sk": {"N": "100"}})
 
 
+def no_retries(server):
+    """A client that never retries (botocore's `max_attempts` counts retries)."""
+    config = CLIENT_CONFIG.merge(botocore.config.Config(retries={"max_attempts": 0}))
+    return session().client("dynamodb", endpoint_url=server.endpoint, config=config)
+
+
+def test_a_batch_charges_each_item_its_own_units_on_its_own_partition(start):
+    # Rule B.3: a batch write rounds each item up to 1 KB on its own. Seven writes of 390 KB to
+    # `hot` (about 2,740 units) beside eighteen small ones on other partitions: `hot` alone is
+    # left about 1,700 units in debt, almost two seconds at 1,000 units a second, and the small
+    # items' partitions were charged a unit each. (An even split of the batch's charge would
+    # have left `hot` some 230 units in hand.)
+    local = start("--enforce-capacity")
+    client = no_retries(local)
+    create_table(client, BillingMode="PAY_PER_REQUEST")
+    requests = ([{"PutRequest": {"Item": big_item("hot", sk)}} for sk in range(7)]
+                + [{"PutRequest": {"Item": {"pk": {"S": f"cold{i}"}, "sk": {"N": "0"}}}} for i in range(18)])
+    assert client.batch_write_item(RequestItems={"Tbl": requests})["UnprocessedItems"] == {}
+    with pytest.raises(ClientError) as throttled:
+        client.put_item(TableName="Tbl", Item={"pk": {"S": "hot"}, "sk": {"N": "100"}})
+    assert_throttled(throttled.value, KEY_RANGE_MESSAGE, "TableWriteKeyRangeThroughputExceeded")
+    for i in range(18):
+        client.put_item(TableName="Tbl", Item={"pk": {"S": f"cold{i}"}, "sk": {"N": "1"}})
+
+
+def test_a_transaction_charges_each_action_its_own_units_on_its_own_partition(start):
+    # Rule B.3: 2 units per KB per item. Three writes of 390 KB to `hot` (about 2,350 units)
+    # beside 97 small ones: `hot` alone is left about 1,350 units in debt. (An even split of the
+    # transaction's charge would have put some 80 units on it.)
+    local = start("--enforce-capacity")
+    client = no_retries(local)
+    create_table(client, BillingMode="PAY_PER_REQUEST")
+    actions = ([{"Put": {"TableName": "Tbl", "Item": big_item("hot", sk)}} for sk in range(3)]
+               + [{"Put": {"TableName": "Tbl", "Item": {"pk": {"S": f"cold{i}"}, "sk": {"N": "0"}}}}
+                  for i in range(97)])
+    client.transact_write_items(TransactItems=actions)
+    with pytest.raises(ClientError) as cancelled:
+        client.transact_write_items(TransactItems=[
+            {"Put": {"TableName": "Tbl", "Item": {"pk": {"S": "cold0"}, "sk": {"N": "1"}}}},
+            {"Put": {"TableName": "Tbl", "Item": {"pk": {"S": "hot"}, "sk": {"N": "100"}}}},
+        ])
+    assert [r["Code"] for r in cancelled.value.response["CancellationReasons"]] == ["None", "ThrottlingError"]
+    client.transact_write_items(TransactItems=[
+        {"Put": {"TableName": "Tbl", "Item": {"pk": {"S": f"cold{i}"}, "sk": {"N": "1"}}}} for i in range(97)])
+
+
 def insert_without_throttling(client, items):
     """Writes `items` with PartiQL, which is charged but never throttled (docs/compatibility.md):
     a partition can hold more than a second of its read ceiling without waiting for its writes."""

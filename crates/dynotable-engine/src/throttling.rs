@@ -37,8 +37,10 @@
 //! partitions and returns them as `UnprocessedKeys` / `UnprocessedItems`; it fails when none is
 //! left (rule B.19.6). A transaction with a throttled action is cancelled
 //! (`TransactionCanceledException`, a `ProvisionedThroughputExceeded` reason for a table or
-//! index, `ThrottlingError` for a partition, for that action). The charges of a batch or a
-//! transaction are recorded per table and fall on its partitions in even shares.
+//! index, `ThrottlingError` for a partition, for that action). A batch or a transaction
+//! records, besides each table's charge, each item's own units ([`record_item`]: its size
+//! rounded as rule B.3 rounds it), which fall on that item's partition alone: a big item makes
+//! its partition hot, not the small ones beside it.
 //! PartiQL statements are charged but never throttled (docs/compatibility.md).
 
 use std::borrow::Cow;
@@ -205,15 +207,31 @@ struct Recorded {
     indexes: Vec<(String, IndexKind, Option<Throughput>, Charge)>,
 }
 
+/// One item's charge in a batch or a transaction, for its partition (see [`record_item`]).
+#[derive(Debug)]
+struct ItemCharge {
+    table_id: String,
+    pk: Vec<u8>,
+    charge: Charge,
+}
+
+/// What a request recorded while it ran: each table's charge, and each item's of a batch or
+/// transaction.
+#[derive(Debug, Default)]
+struct Charges {
+    tables: Vec<Recorded>,
+    items: Vec<ItemCharge>,
+}
+
 tokio::task_local! {
-    static CHARGES: RefCell<Vec<Recorded>>;
+    static CHARGES: RefCell<Charges>;
 }
 
 /// Records what a request is charged on `table` (step 4): called wherever an operation works
 /// out its ConsumedCapacity. Outside a charge scope (capacity not enforced) it does nothing.
 pub(crate) fn record(table: &TableSchema, base: Option<Charge>, indexes: &[(usize, Charge)]) {
     let _ = CHARGES.try_with(|charges| {
-        charges.borrow_mut().push(Recorded {
+        charges.borrow_mut().tables.push(Recorded {
             table_id: table.table_id.clone(),
             billing: table.billing,
             base,
@@ -226,6 +244,43 @@ pub(crate) fn record(table: &TableSchema, base: Option<Charge>, indexes: &[(usiz
                 .collect(),
         });
     });
+}
+
+/// Records the units one item of a batch or a transaction costs on its partition (the partition
+/// key `pk`, canonically encoded as `StorageKey::pk`): its own read or write, rounded per item
+/// (rule B.3), and, for a write, its local indexes' entries, which live in its partition (rule
+/// B.3: an LSI write consumes the table's capacity). The item's part of its table's charge,
+/// which [`record`] takes. Outside a charge scope it does nothing.
+pub(crate) fn record_item(
+    table: &TableSchema,
+    pk: &[u8],
+    base: Charge,
+    index_units: &[crate::capacity::WriteUnits],
+) {
+    let local: u64 = table
+        .indexes
+        .iter()
+        .zip(index_units)
+        .filter(|(index, _)| index.kind == IndexKind::Local)
+        .map(|(_, units)| units.0)
+        .sum();
+    let charge = match base {
+        Charge::Write(units) => Charge::Write(crate::capacity::WriteUnits(units.0 + local)),
+        read => read,
+    };
+    let _ = CHARGES.try_with(|charges| {
+        charges.borrow_mut().items.push(ItemCharge {
+            table_id: table.table_id.clone(),
+            pk: pk.to_vec(),
+            charge,
+        });
+    });
+}
+
+/// Forgets what the request recorded so far: an attempt that is undone and run again (a batch
+/// of puts first tried as new items) records its charges again.
+pub(crate) fn discard_recorded() {
+    let _ = CHARGES.try_with(|charges| charges.take());
 }
 
 impl Throttling {
@@ -263,7 +318,7 @@ impl Throttling {
         dispatch: impl AsyncFnOnce(&[u8]) -> Result<Vec<u8>, ApiError>,
     ) -> Result<Vec<u8>, ApiError> {
         let target: Target = serde_json::from_slice(body).unwrap_or_default();
-        let (groups, mut partitions) = draws(engine, operation, &target, body);
+        let (groups, partitions) = draws(engine, operation, &target, body);
         let now = engine.now();
         let throttled = self.empty(&groups, now);
         if target.transact_items.is_some() && !throttled.is_empty() {
@@ -280,7 +335,6 @@ impl Throttling {
             let entries = batch_entries(engine, operation, body);
             let hot = self.hot_entries(&entries, &whole, now);
             if throttled.is_empty() && hot.is_empty() {
-                partitions = entry_partitions(&entries, &[]);
                 Cow::Borrowed(body)
             } else {
                 let first = throttled
@@ -307,7 +361,6 @@ impl Throttling {
                 if left == 0 {
                     return Err(first);
                 }
-                partitions = entry_partitions(&entries, &hot_positions);
                 set_aside = aside;
                 Cow::Owned(rest)
             }
@@ -320,7 +373,7 @@ impl Throttling {
             Cow::Borrowed(body)
         };
         let (result, charges) = CHARGES
-            .scope(RefCell::new(Vec::new()), async {
+            .scope(RefCell::new(Charges::default()), async {
                 let result = dispatch(&body).await;
                 (result, CHARGES.with(|charges| charges.take()))
             })
@@ -385,12 +438,25 @@ impl Throttling {
     }
 
     /// Step 5: the charges recorded while the request ran, taken from its buckets.
-    fn charge(&self, charges: &[Recorded], partitions: &[PartitionShare], now: f64) {
-        if charges.is_empty() {
+    fn charge(&self, charges: &Charges, partitions: &[PartitionShare], now: f64) {
+        if charges.tables.is_empty() && charges.items.is_empty() {
             return;
         }
         let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
-        for recorded in charges {
+        // Each item of a batch or transaction charges its own partition its own units.
+        for item in &charges.items {
+            let direction = match item.charge {
+                Charge::Read(_) => Direction::Read,
+                Charge::Write(_) => Direction::Write,
+            };
+            let key = BucketKey {
+                table_id: item.table_id.clone(),
+                meter: Meter::Partition(item.pk.clone()),
+                direction,
+            };
+            bucket(&mut buckets, &key, Limit::partition(direction), now).tokens -= item.charge.units();
+        }
+        for recorded in &charges.tables {
             let provisioned = match recorded.billing {
                 Billing::Provisioned(throughput) => Some(throughput),
                 Billing::PayPerRequest => None,
@@ -451,8 +517,7 @@ impl Throttling {
                         meter: Meter::Partition(share.pk.clone()),
                         direction,
                     };
-                    bucket(&mut buckets, &key, Limit::partition(direction), now).tokens -=
-                        units * share.share;
+                    bucket(&mut buckets, &key, Limit::partition(direction), now).tokens -= units;
                 }
             }
         }
@@ -611,14 +676,12 @@ fn with_unprocessed(answer: Vec<u8>, operation: &str, aside: SetAside) -> Vec<u8
     serde_json::to_vec(&response).unwrap_or(answer)
 }
 
-/// A partition a request charges, and the share of its table's charge that falls on it (a
-/// batch's or transaction's charge is recorded per table, and split evenly between the requests
-/// on that table).
+/// The partition a single-item request or a Query charges: its table's whole charge falls on
+/// it (a batch's and a transaction's items record their own, [`record_item`]).
 #[derive(Debug, Clone)]
 struct PartitionShare {
     table_id: String,
     pk: Vec<u8>,
-    share: f64,
 }
 
 /// One request of a batch: its table (the name the request gave, and the table's id), its
@@ -627,7 +690,6 @@ struct BatchEntry {
     table: String,
     table_id: String,
     position: usize,
-    pk: Vec<u8>,
     draw: Draw,
 }
 
@@ -662,36 +724,15 @@ fn batch_entries(engine: &Engine, operation: &str, body: &[u8]) -> Vec<BatchEntr
             let Some(value) = key.and_then(|key| key.get(&table.key.partition.name)) else {
                 continue;
             };
-            let pk = partition_bytes(value);
             entries.push(BatchEntry {
                 table: name.clone(),
                 table_id: table.table_id.clone(),
                 position,
-                draw: partition_draw(&table, pk.clone(), direction),
-                pk,
+                draw: partition_draw(&table, partition_bytes(value), direction),
             });
         }
     }
     entries
-}
-
-/// The partitions the requests of a batch left to run charge: each table's charge split evenly
-/// between its requests (those at `aside` are not run).
-fn entry_partitions(entries: &[BatchEntry], aside: &[(String, usize)]) -> Vec<PartitionShare> {
-    let run: Vec<&BatchEntry> = entries
-        .iter()
-        .filter(|e| !aside.iter().any(|(t, p)| *t == e.table && *p == e.position))
-        .collect();
-    run.iter()
-        .map(|entry| {
-            let on_table = run.iter().filter(|e| e.table_id == entry.table_id).count();
-            PartitionShare {
-                table_id: entry.table_id.clone(),
-                pk: entry.pk.clone(),
-                share: 1.0 / on_table as f64,
-            }
-        })
-        .collect()
 }
 
 /// A partition-key value (its DynamoDB JSON) in its canonical key encoding, as items are
@@ -780,7 +821,6 @@ fn draws(engine: &Engine, operation: &str, target: &Target, body: &[u8]) -> (Gro
             partitions.push(PartitionShare {
                 table_id: table.table_id.clone(),
                 pk,
-                share: 1.0,
             });
         }
         groups.push((name.to_owned(), draws));
@@ -824,15 +864,14 @@ fn capacity_draws(table: &TableSchema, read_index: Option<&str>, direction: Dire
 
 /// The buckets each action of a transaction draws on, one group per action in request order
 /// (named by its position; an action on an unknown table draws on none): its table's (and
-/// indexes') capacity and its item's partition. Each action charges its partition an even share
-/// of its table's charge.
+/// indexes') capacity and its item's partition. Each action charges its partition its own units
+/// ([`record_item`]), so none is listed here.
 fn transaction_draws(
     engine: &Engine,
     target: &Target,
     direction: Direction,
 ) -> (Groups, Vec<PartitionShare>) {
     let actions = target.transact_items.as_deref().unwrap_or_default();
-    let mut partitions = Vec::new();
     let groups = actions
         .iter()
         .enumerate()
@@ -850,25 +889,12 @@ fn transaction_draws(
                 .and_then(|operation| operation.get("Key").or_else(|| operation.get("Item")))
                 .and_then(|key| key.get(&table.key.partition.name));
             if let Some(value) = value {
-                let pk = partition_bytes(value);
-                draws.push(partition_draw(&table, pk.clone(), direction));
-                partitions.push(PartitionShare {
-                    table_id: table.table_id.clone(),
-                    pk,
-                    share: 1.0,
-                });
+                draws.push(partition_draw(&table, partition_bytes(value), direction));
             }
             (position.to_string(), draws)
         })
         .collect();
-    for i in 0..partitions.len() {
-        let on_table = partitions
-            .iter()
-            .filter(|p| p.table_id == partitions[i].table_id)
-            .count();
-        partitions[i].share = 1.0 / on_table as f64;
-    }
-    (groups, partitions)
+    (groups, Vec::new())
 }
 
 /// The draw on a provisioned global secondary index.

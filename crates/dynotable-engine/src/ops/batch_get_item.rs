@@ -160,7 +160,9 @@ pub async fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetIt
                 .as_read(&read.table, &key, read.kind, current)
                 .map(|s| entry::decode_entry(s.body.as_bytes(), s.size as i64))
                 .transpose()?;
-            units += capacity::item_read(stored.as_ref().map(|s| s.size), read.kind);
+            let item_units = capacity::item_read(stored.as_ref().map(|s| s.size), read.kind);
+            crate::throttling::record_item(&read.table, &key.pk, Charge::Read(item_units), &[]);
+            units += item_units;
             if let Some(stored) = stored {
                 returned += stored.size;
                 items.push(match &read.projection {

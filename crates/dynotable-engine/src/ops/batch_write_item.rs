@@ -259,6 +259,8 @@ pub async fn run(engine: &Engine, input: BatchWriteItemInput) -> Result<BatchWri
             Ok(()) => return finish(output, written),
             Err(back) => {
                 engine.fresh_puts().met_existing();
+                // Written again below, and charged as written then.
+                crate::throttling::discard_recorded();
                 retry = Some(back);
             }
         }
@@ -319,11 +321,13 @@ async fn write_batches(
         let mut units = tally.table(table);
         for ((key, key_item, write), old) in batch.writes.iter().zip(olds) {
             let new = new_of(write);
-            units.charge(old.as_ref().map(|o| o.size), new.map(|(_, size, _)| size));
+            let base = units.charge(old.as_ref().map(|o| o.size), new.map(|(_, size, _)| size));
             if old.is_none() && new.is_none() {
+                crate::throttling::record_item(table, &key.pk, Charge::Write(base), &[]);
                 continue;
             }
             let effects = items::write_item(tx, table, context, key, old.as_ref(), new).await?;
+            crate::throttling::record_item(table, &key.pk, Charge::Write(base), &effects.index_units);
             units.add(&mut tally, (name, table), key_item, &effects);
         }
         tally.table_done(table, units);
@@ -346,11 +350,13 @@ fn new_item_statements(
         let mut units = tally.table(table);
         for (key, key_item, write) in &batch.writes {
             let new = new_of(write);
-            units.charge(None, new.map(|(_, size, _)| size));
+            let base = units.charge(None, new.map(|(_, size, _)| size));
             if new.is_none() {
+                crate::throttling::record_item(table, &key.pk, Charge::Write(base), &[]);
                 continue;
             }
             let effects = items::write_item_statements(statements, table, context, key, None, new)?;
+            crate::throttling::record_item(table, &key.pk, Charge::Write(base), &effects.index_units);
             units.add(&mut tally, (name, table), key_item, &effects);
         }
         tally.table_done(table, units);
@@ -411,9 +417,12 @@ impl Tally {
 }
 
 impl TableUnits {
-    /// Each item is charged like a PutItem or DeleteItem, rounded per item (rule B.3).
-    fn charge(&mut self, old: Option<u64>, new: Option<u64>) {
-        self.table += capacity::item_write(old, new, false);
+    /// Each item is charged like a PutItem or DeleteItem, rounded per item (rule B.3): its
+    /// units, added to the table's.
+    fn charge(&mut self, old: Option<u64>, new: Option<u64>) -> WriteUnits {
+        let units = capacity::item_write(old, new, false);
+        self.table += units;
+        units
     }
 
     /// An item written: its index units, and its collection's metrics if asked for.

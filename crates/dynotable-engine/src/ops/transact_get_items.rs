@@ -105,7 +105,9 @@ pub async fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<Transa
         let entry = units
             .entry(table.name.clone())
             .or_insert_with(|| (table.clone(), ReadUnits(0)));
-        entry.1 += capacity::item_read(stored.as_ref().map(|s| s.size), ReadKind::Transactional);
+        let item_units = capacity::item_read(stored.as_ref().map(|s| s.size), ReadKind::Transactional);
+        crate::throttling::record_item(table, &key.pk, Charge::Read(item_units), &[]);
+        entry.1 += item_units;
         responses.push(ItemResponse {
             item: stored.map(|s| match projection {
                 Some(projection) => projection.apply(&s.item),

@@ -331,6 +331,8 @@ async fn run(engine: &Engine, input: TransactWriteItemsInput) -> Result<Transact
     let asked_metrics = input.return_item_collection_metrics.as_deref() == Some("SIZE");
     let mut charges: BTreeMap<String, (Arc<TableSchema>, WriteUnits, Vec<WriteUnits>)> = BTreeMap::new();
     let mut metrics: BTreeMap<String, Vec<ItemCollectionMetrics>> = BTreeMap::new();
+    // Each action's own units, for its partition, recorded once the transaction commits.
+    let mut item_charges = Vec::with_capacity(actions.len());
     for (position, (action, (old, new))) in actions.iter().zip(&planned).enumerate() {
         let entry = charges.entry(action.table.name.clone()).or_insert_with(|| {
             (
@@ -341,11 +343,15 @@ async fn run(engine: &Engine, input: TransactWriteItemsInput) -> Result<Transact
         });
         // Rule B.3: 2 units per KB per item; the ×2 applies to the table, not to index arms.
         if matches!(action.kind, Kind::ConditionCheck) {
-            entry.1 += capacity::item_write(old.as_ref().map(|o| o.size), None, true);
+            let units = capacity::item_write(old.as_ref().map(|o| o.size), None, true);
+            item_charges.push((&action.table, &action.key.pk, units, Vec::new()));
+            entry.1 += units;
             continue;
         }
-        entry.1 += capacity::item_write(old.as_ref().map(|o| o.size), new.as_ref().map(|n| n.size), true);
+        let units = capacity::item_write(old.as_ref().map(|o| o.size), new.as_ref().map(|n| n.size), true);
+        entry.1 += units;
         if old.is_none() && new.is_none() {
+            item_charges.push((&action.table, &action.key.pk, units, Vec::new()));
             continue;
         }
         let write = new.as_ref().map(|n| (&n.item, n.size, n.entries.as_slice()));
@@ -370,6 +376,7 @@ async fn run(engine: &Engine, input: TransactWriteItemsInput) -> Result<Transact
                 }
                 Err(err) => return Err(err),
             };
+        item_charges.push((&action.table, &action.key.pk, units, effects.index_units.clone()));
         for (total, units) in entry.2.iter_mut().zip(&effects.index_units) {
             *total += *units;
         }
@@ -378,6 +385,9 @@ async fn run(engine: &Engine, input: TransactWriteItemsInput) -> Result<Transact
         }
     }
     tx.commit().await?;
+    for (table, pk, units, index_units) in item_charges {
+        crate::throttling::record_item(table, pk, Charge::Write(units), &index_units);
+    }
 
     let consumed: Vec<ConsumedCapacity> = charges
         .values()
