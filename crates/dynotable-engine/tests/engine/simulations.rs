@@ -11,6 +11,9 @@ use dynotable_engine::{
 use serde_json::{Value, json};
 
 const START: f64 = 1_700_000_000.0;
+const KEY_RANGE_MESSAGE: &str = "Throughput exceeds the current capacity of your table or index. DynamoDB is \
+     automatically scaling your table or index so please try again shortly. If exceptions persist, check if you \
+     have a hot key: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html";
 const TABLE_MESSAGE: &str = "The level of configured provisioned throughput for the table was exceeded. \
      Consider increasing your provisioning level with the UpdateTable API.";
 
@@ -228,6 +231,81 @@ async fn an_on_demand_table_throttles_a_hot_partition_at_1000_write_units_a_seco
         put(&engine, "hot", sk).await.unwrap();
     }
     assert!(put(&engine, "hot", 2000).await.is_err());
+}
+
+/// Writes `count` items of 390 KB (98 strongly consistent read units, 196 transactional) to
+/// the partition `pk`, a second apart so that the partition's write ceiling never throttles them.
+async fn put_big(engine: &Engine, clock: &ManualClock, pk: &str, count: u64) {
+    let big = "x".repeat(390 * 1024);
+    for sk in 0..count {
+        call(
+            engine,
+            "PutItem",
+            json!({"TableName": "Tbl", "Item": {"pk": {"S": pk}, "sk": {"N": sk.to_string()}, "v": {"S": big}}}),
+        )
+        .await
+        .unwrap();
+        clock.advance(1.0);
+    }
+    // Every partition's read bucket is full again (it banks one second).
+    clock.advance(10.0);
+}
+
+const KEY_RANGE_READ: &str = "TableReadKeyRangeThroughputExceeded";
+
+#[tokio::test]
+async fn a_batch_get_charges_each_key_its_own_units_on_its_own_partition() {
+    // Rule B.3: a BatchGetItem rounds each item up to 4 KB on its own. 35 big items of `hot`
+    // (3,430 units) beside 65 keys of other partitions, read strongly consistent: `hot` is left
+    // in debt and its next read throttled; the partitions beside it were charged a unit each.
+    // (An even split of the batch's charge would have put some 1,220 units on `hot`.)
+    let clock = Arc::new(ManualClock::new(START));
+    let engine = open(&clock, true, None).await;
+    create(&engine, 0, 0).await;
+    put_big(&engine, &clock, "hot", 35).await;
+    let keys: Vec<Value> = (0..35)
+        .map(|sk| json!({"pk": {"S": "hot"}, "sk": {"N": sk.to_string()}}))
+        .chain((0..65).map(|i| json!({"pk": {"S": format!("cold{i}")}, "sk": {"N": "0"}})))
+        .collect();
+    let answer = call(
+        &engine,
+        "BatchGetItem",
+        json!({"RequestItems": {"Tbl": {"Keys": keys, "ConsistentRead": true, "ProjectionExpression": "pk"}}}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(answer["Responses"]["Tbl"].as_array().unwrap().len(), 35);
+    let err = get(&engine, "hot", 0, true).await.unwrap_err();
+    assert_throttled(&err, KEY_RANGE_MESSAGE, KEY_RANGE_READ);
+    for i in 0..65 {
+        get(&engine, &format!("cold{i}"), 0, true).await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_transactional_read_charges_each_item_its_own_units_on_its_own_partition() {
+    // Rule B.3: TransactGetItems charges 2 units per 4 KB per item. Ten big items of `hot`
+    // (1,960 units) beside 90 keys of other partitions, twice: `hot` is left in debt. (An even
+    // split would have put some 210 units on it each time.)
+    let clock = Arc::new(ManualClock::new(START));
+    let engine = open(&clock, true, None).await;
+    create(&engine, 0, 0).await;
+    put_big(&engine, &clock, "hot", 10).await;
+    let gets: Vec<Value> = (0..10)
+        .map(|sk| json!({"pk": {"S": "hot"}, "sk": {"N": sk.to_string()}}))
+        .chain((0..90).map(|i| json!({"pk": {"S": format!("cold{i}")}, "sk": {"N": "0"}})))
+        .map(|key| json!({"Get": {"TableName": "Tbl", "Key": key, "ProjectionExpression": "pk"}}))
+        .collect();
+    for _ in 0..2 {
+        call(&engine, "TransactGetItems", json!({"TransactItems": gets}))
+            .await
+            .unwrap();
+    }
+    let err = get(&engine, "hot", 0, true).await.unwrap_err();
+    assert_throttled(&err, KEY_RANGE_MESSAGE, KEY_RANGE_READ);
+    for i in 0..90 {
+        get(&engine, &format!("cold{i}"), 0, true).await.unwrap();
+    }
 }
 
 #[tokio::test]
