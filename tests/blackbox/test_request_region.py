@@ -255,3 +255,21 @@ def test_create_table_takes_a_table_arn_of_the_callers_region_and_account(server
     with pytest.raises(ClientError) as caught:
         eu.create_table(**{**TABLE, "TableName": arn("eu-west-1", name="P!")})
     assert caught.value.response["Error"]["Code"] == "ValidationException"
+
+
+def test_list_streams_takes_a_table_name_only(server):
+    # The Streams API model gives ListStreams' TableName the shape `TableName` (3 to 255
+    # characters of [a-zA-Z0-9_.-]), not `TableArn`: an ARN, even of the caller's own table, is
+    # refused by the pattern, never matched to a table of another account or region.
+    eu = client_in(server, "eu-west-1")
+    eu.create_table(**TABLE)
+    streams = client_in(server, "eu-west-1", "dynamodbstreams")
+    assert len(streams.list_streams(TableName="Pets")["Streams"]) == 1
+    for table in [arn("eu-west-1"), arn("eu-west-1", account=FOREIGN_ACCOUNT), arn("us-east-1")]:
+        with pytest.raises(ClientError) as caught:
+            streams.list_streams(TableName=table)
+        error = caught.value.response["Error"]
+        assert (error["Code"], error["Message"]) == (
+            "ValidationException",
+            f"1 validation error detected: Value '{table}' at 'tableName' failed to satisfy constraint: "
+            "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"), table

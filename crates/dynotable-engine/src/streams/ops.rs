@@ -69,7 +69,13 @@ fn stream_of(engine: &Engine, arn: &str) -> Result<(Arc<TableSchema>, StreamSche
 
 async fn list_streams(engine: &Engine, input: ListStreamsInput) -> Result<ListStreamsOutput, ApiError> {
     let mut shape = Shape::new();
-    // Streams API Reference, ListStreams: Limit, valid range 1 to 100.
+    // Streams API Reference, ListStreams: TableName is a table's name (3 to 255 characters of
+    // [a-zA-Z0-9_.-]; the Streams API model gives it the shape `TableName`, not `TableArn` as
+    // DynamoDB's operations have): an ARN is refused as any other value outside the pattern.
+    if input.table_name.is_some() {
+        shape.name("tableName", input.table_name.as_ref());
+    }
+    // Limit, valid range 1 to 100.
     shape.at_least("limit", input.limit, 1);
     shape.at_most("limit", input.limit, 100);
     shape.finish()?;
@@ -78,12 +84,7 @@ async fn list_streams(engine: &Engine, input: ListStreamsInput) -> Result<ListSt
     let catalog = engine.catalog().clone();
     let mut streams: Vec<StreamSummary> = catalog
         .values()
-        .filter(|t| {
-            input
-                .table_name
-                .as_deref()
-                .is_none_or(|name| crate::shape::table_name_of(name) == t.name)
-        })
+        .filter(|t| input.table_name.as_deref().is_none_or(|name| name == t.name))
         .flat_map(|t| {
             // A disabled stream stays listed while its records are retained.
             t.streams
