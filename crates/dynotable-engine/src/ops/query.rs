@@ -118,15 +118,8 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
         ));
     }
     let key = target.key();
-    // Rule B.18.5: a multi-attribute GSI key names its other attributes too.
-    let more_partition: Vec<KeyElement<'_>> = key.more_partition.iter().map(key_element).collect();
-    let more_sort: Vec<KeyElement<'_>> = key.more_sort.iter().map(key_element).collect();
-    let schema = dynotable_expr::KeySchema {
-        partition: key_element(&key.partition),
-        sort: key.sort.as_ref().map(key_element),
-        more_partition: &more_partition,
-        more_sort: &more_sort,
-    };
+    let elements = KeyElements::of(key);
+    let schema = elements.schema();
     let key_condition = match (input.key_condition_expression.as_deref(), input.key_conditions) {
         (Some(text), _) => placeholders.key_condition(text, &schema)?,
         (None, Some(conditions)) => legacy::condition::key_condition(conditions, &schema)?,
@@ -268,15 +261,8 @@ pub(crate) fn partition_read(table: &crate::catalog::TableSchema, input: QueryIn
     if target.index.is_some_and(|i| i.kind == IndexKind::Global) {
         return None;
     }
-    let key = target.key();
-    let more_partition: Vec<KeyElement<'_>> = key.more_partition.iter().map(key_element).collect();
-    let more_sort: Vec<KeyElement<'_>> = key.more_sort.iter().map(key_element).collect();
-    let schema = dynotable_expr::KeySchema {
-        partition: key_element(&key.partition),
-        sort: key.sort.as_ref().map(key_element),
-        more_partition: &more_partition,
-        more_sort: &more_sort,
-    };
+    let elements = KeyElements::of(target.key());
+    let schema = elements.schema();
     let condition = match (input.key_condition_expression.as_deref(), input.key_conditions) {
         (Some(text), _) => params::placeholders(
             input.expression_attribute_names.as_ref(),
@@ -289,6 +275,35 @@ pub(crate) fn partition_read(table: &crate::catalog::TableSchema, input: QueryIn
         (None, None) => return None,
     };
     Some(condition.partition_value.as_key_ref().encode())
+}
+
+/// A read target's key as the key-condition checker takes it. Rule B.18.5: a multi-attribute GSI
+/// key names its other attributes too, which the checker borrows as slices.
+struct KeyElements<'a> {
+    partition: KeyElement<'a>,
+    sort: Option<KeyElement<'a>>,
+    more_partition: Vec<KeyElement<'a>>,
+    more_sort: Vec<KeyElement<'a>>,
+}
+
+impl<'a> KeyElements<'a> {
+    fn of(key: &'a crate::catalog::KeySchema) -> Self {
+        KeyElements {
+            partition: key_element(&key.partition),
+            sort: key.sort.as_ref().map(key_element),
+            more_partition: key.more_partition.iter().map(key_element).collect(),
+            more_sort: key.more_sort.iter().map(key_element).collect(),
+        }
+    }
+
+    fn schema(&self) -> dynotable_expr::KeySchema<'_> {
+        dynotable_expr::KeySchema {
+            partition: self.partition,
+            sort: self.sort,
+            more_partition: &self.more_partition,
+            more_sort: &self.more_sort,
+        }
+    }
 }
 
 fn key_element(attribute: &crate::catalog::KeyAttribute) -> KeyElement<'_> {
