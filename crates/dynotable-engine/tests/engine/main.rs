@@ -5,6 +5,7 @@
 
 mod capacity_estimate;
 mod checkpoint;
+mod eventual_lag;
 mod golden;
 mod properties;
 mod robustness;
