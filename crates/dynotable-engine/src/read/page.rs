@@ -293,29 +293,32 @@ fn fetch_cached<'a>(
         (sk, tail)
     };
     // The entries are in key order: binary search for where the walk starts, go on from there.
-    let first_not = |before: &dyn Fn(usize) -> bool| {
-        let (mut low, mut high) = (0, batch.len());
-        while low < high {
-            let mid = low + (high - low) / 2;
-            if before(mid) {
-                low = mid + 1;
-            } else {
-                high = mid;
-            }
-        }
-        low
-    };
     let walk: Box<dyn Iterator<Item = usize>> = if range.forward {
-        let from = first_not(&|i| !within_lower(range, cursor, sk(i)));
+        let from = first_not(batch.len(), |i| !within_lower(range, cursor, sk(i)));
         Box::new(from..batch.len())
     } else {
-        let to = first_not(&|i| within_upper(range, cursor, sk(i)));
+        let to = first_not(batch.len(), |i| within_upper(range, cursor, sk(i)));
         Box::new((0..to).rev())
     };
     walk.take_while(|&i| within(sk(i)))
         .take(wanted)
         .map(|i| batch.entry(i, pk))
         .collect()
+}
+
+/// The first of `0..len` for which `before` is false, `before` being true for a leading run and
+/// false after it (entries in key order): a binary search.
+fn first_not(len: usize, before: impl Fn(usize) -> bool) -> usize {
+    let (mut low, mut high) = (0, len);
+    while low < high {
+        let mid = low + (high - low) / 2;
+        if before(mid) {
+            low = mid + 1;
+        } else {
+            high = mid;
+        }
+    }
+    low
 }
 
 /// The entries of a whole keyspace held in memory (a lagged Scan, `eventual_lag`) after
@@ -330,16 +333,7 @@ fn fetch_cached_keyspace<'a>(
     let passed = |i: usize| {
         cursor.is_some_and(|c| batch.key(i) <= (c.pk.as_slice(), c.sk.as_slice(), c.tail.as_slice()))
     };
-    let (mut low, mut high) = (0, batch.len());
-    while low < high {
-        let mid = low + (high - low) / 2;
-        if passed(mid) {
-            low = mid + 1;
-        } else {
-            high = mid;
-        }
-    }
-    (low..batch.len())
+    (first_not(batch.len(), passed)..batch.len())
         .take(wanted)
         .map(|i| batch.entry(i, batch.key(i).0))
         .collect()
