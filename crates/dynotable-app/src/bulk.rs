@@ -390,8 +390,7 @@ impl App {
         mode: BulkMode,
         progress: &(dyn Fn(BulkProgress) + Send + Sync),
     ) -> Result<BulkReport, CommandError> {
-        let session = self.session(profile_id).await?;
-        session.writable()?;
+        let session = self.writing(profile_id, Some(table)).await?;
         let keys = self.key_schema_of(profile_id, table, None).await?;
         check_edit(&edit, &keys)?;
         let staged: Vec<(Item, Item)> = items
@@ -447,8 +446,7 @@ impl App {
         operation_id: &str,
         progress: &(dyn Fn(BulkProgress) + Send + Sync),
     ) -> Result<BulkReport, CommandError> {
-        let session = self.session(profile_id).await?;
-        session.writable()?;
+        let session = self.writing(profile_id, Some(table)).await?;
         let keys = self.key_schema_of(profile_id, table, None).await?;
         let Some(images) = self.inner.bulk_undo.take(profile_id, table) else {
             return Err(CommandError::new(

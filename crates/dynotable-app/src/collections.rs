@@ -163,7 +163,7 @@ fn stretch(
 
 /// The bytes that order partition-key values as DynamoDB does (the engine's order-preserving key
 /// encoding); a value that is not a key type sorts last, by its text.
-fn order_key(value: &AttributeValue) -> (bool, Vec<u8>) {
+pub(crate) fn order_key(value: &AttributeValue) -> (bool, Vec<u8>) {
     match value.to_engine().ok().and_then(|v| KeyValue::try_from(v).ok()) {
         Some(key) => (false, key.encode()),
         None => (true, value.display_text().into_bytes()),

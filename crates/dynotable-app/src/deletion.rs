@@ -95,8 +95,7 @@ impl App {
 
     /// Deletes `table` with a token [`App::issue_delete_token`] gave for it.
     pub async fn delete_table(&self, profile_id: &str, table: &str, token: &str) -> Result<(), CommandError> {
-        let session = self.session(profile_id).await?;
-        session.writable()?;
+        let session = self.writing(profile_id, Some(table)).await?;
         self.inner.delete_tokens.redeem(token, profile_id, table)?;
         session
             .client

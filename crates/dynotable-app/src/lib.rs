@@ -32,6 +32,7 @@ pub mod files;
 pub mod footprint;
 pub mod history;
 pub mod index_views;
+mod kept_rows;
 pub mod model_inference;
 pub mod modeler;
 pub mod new_table;

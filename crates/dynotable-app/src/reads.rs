@@ -15,10 +15,11 @@ use crate::requests;
 use crate::{App, CommandError, ErrorCode};
 
 impl App {
-    /// One page of a Query of one collection that the user ran, as [`App::collection_page`]
-    /// reads it; its first page goes into the query history.
+    /// One page of a Query of one collection that the user ran, sent as [`App::collection_page`]
+    /// sends it (never answered from kept rows: the user asked for a read); its first page goes
+    /// into the query history.
     pub async fn query(&self, profile_id: &str, input: QueryInput) -> Result<QueryPage, CommandError> {
-        let page = self.collection_page(profile_id, &input).await?;
+        let page = self.send_query(profile_id, &input).await?;
         if input.exclusive_start_key.is_none() {
             let units = page.consumed_capacity.as_ref().map_or(0.0, |c| c.total);
             // History is a convenience: a failure to record it must not fail the query.
@@ -30,17 +31,30 @@ impl App {
         Ok(page)
     }
 
-    /// One page of a Query of one collection, written by `dynotable-builder` (see
-    /// [`crate::requests`]): the key condition, filter and projection get the builder's
-    /// placeholders, and the request is sent as generated. Nothing goes into the query history:
-    /// the Collections view reads each box it draws this way, hundreds in a scroll, and those
-    /// reads would push the user's own queries out of it (and skew what the modeler infers from
-    /// it).
+    /// One page of a Query of one collection, as the Collections view reads a box: on AWS (or any
+    /// endpoint) a box's first rows come from what a statistics scan kept of them when they are
+    /// exactly what the Query returns (`crate::kept_rows`); otherwise the Query is sent. Nothing
+    /// goes into the query history: the view reads each box it draws this way, hundreds in a
+    /// scroll, and those reads would push the user's own queries out of it (and skew what the
+    /// modeler infers from it).
     pub async fn collection_page(
         &self,
         profile_id: &str,
         input: &QueryInput,
     ) -> Result<QueryPage, CommandError> {
+        if !self.session(profile_id).await?.is_embedded() {
+            let table_keys = self.key_schema_of(profile_id, &input.table, None).await?;
+            if let Some(page) = self.kept_page(profile_id, input, &table_keys).await? {
+                return Ok(page);
+            }
+        }
+        self.send_query(profile_id, input).await
+    }
+
+    /// One page of a Query of one collection, written by `dynotable-builder` (see
+    /// [`crate::requests`]): the key condition, filter and projection get the builder's
+    /// placeholders, and the request is sent as generated.
+    async fn send_query(&self, profile_id: &str, input: &QueryInput) -> Result<QueryPage, CommandError> {
         let session = self.session(profile_id).await?;
         let keys = self
             .key_schema_of(profile_id, &input.table, input.index.as_deref())

@@ -313,6 +313,7 @@ pub(crate) async fn send(
         stop: page_stop(last_key.is_some(), generated.limit, scanned_count),
         last_evaluated_key: last_key,
         consumed_capacity: consumed,
+        kept_from_scan: None,
     })
 }
 

@@ -10,6 +10,8 @@
 //!    is not paid for twice: a whole scan as complete statistics; a stopped one as partial
 //!    statistics with the key to continue from. The next run can continue it
 //!    ([`StatisticsRequest::resume`]) and adds to what was kept.
+//! 4. Each collection's first rows are kept too ([`crate::kept_rows`]), page by page, so the
+//!    Collections view draws its boxes from the pages this scan paid for.
 //!
 //! A Scan returns the items of one collection together (rule B.4 in `docs/dynamodb-rules.md`:
 //! it walks the table partition by partition, each collection's items stored together), so in a
@@ -25,6 +27,7 @@ use sqlx::Row;
 
 use crate::dto::attribute::item_to_engine;
 use crate::dto::{AttributeValue, CollectionStat, CollectionStats, Item, StatisticsScan};
+use crate::kept_rows::{RowKeeper, value_key};
 use crate::scans::{ScanInput, ScanTotals};
 use crate::tables::STATS_COLLECTIONS;
 use crate::{App, CommandError, ErrorCode};
@@ -140,9 +143,9 @@ impl App {
         let table = request.table.as_str();
         let index = request.index.as_deref();
         let description = self.describe_table(profile_id, table).await?;
-        let (partition_key, expected_items, expected_bytes) = match index {
+        let (read_keys, expected_items, expected_bytes) = match index {
             None => (
-                description.keys.partition_key.name.clone(),
+                description.keys.clone(),
                 description.item_count,
                 description.size_bytes,
             ),
@@ -153,12 +156,13 @@ impl App {
                     .find(|i| i.name == name)
                     .ok_or_else(|| unknown_index(table, name))?;
                 (
-                    found.keys.partition_key.name.clone(),
+                    found.keys.clone(),
                     found.item_count.unwrap_or(0.0),
                     found.size_bytes.unwrap_or(0.0),
                 )
             }
         };
+        let partition_key = read_keys.partition_key.name.clone();
 
         // What an unfinished earlier run kept, when the user continues it.
         let earlier = if request.resume {
@@ -170,6 +174,17 @@ impl App {
         } else {
             None
         };
+        let pool = self.profile_store().await?.pool();
+        let mut keeper = RowKeeper::start(
+            pool,
+            profile_id,
+            table,
+            index,
+            &read_keys,
+            &description.keys,
+            earlier.is_some(),
+        )
+        .await?;
         let mut counted: HashMap<String, Counted> = HashMap::new();
         let (mut items_read, mut capacity_units, start) = match earlier {
             Some((stats, resume_key)) => {
@@ -255,7 +270,9 @@ impl App {
                     let Some(value) = item.get(&partition_key) else {
                         continue;
                     };
-                    let entry = counted.entry(value_key(value)).or_insert_with(|| Counted {
+                    let key = value_key(value);
+                    keeper.add(&key, value, item);
+                    let entry = counted.entry(key).or_insert_with(|| Counted {
                         value: value.clone(),
                         items: 0.0,
                         bytes: 0.0,
@@ -265,6 +282,7 @@ impl App {
                     last_value = Some(value.clone());
                 }
                 on_progress(totals.clone());
+                keeper.flush(pool, now_seconds()).await?;
                 match page.last_evaluated_key {
                     Some(key) => last_key = Some(key),
                     None => {
@@ -280,6 +298,9 @@ impl App {
         items_read += totals.scanned;
         capacity_units += totals.capacity_units;
         let resume_key = if complete { None } else { last_key };
+        if let Some(open) = last_value.as_ref().filter(|_| !complete) {
+            keeper.stopped_in(pool, &value_key(open)).await?;
+        }
 
         let mut all: Vec<CollectionStat> = counted
             .into_values()
@@ -297,10 +318,7 @@ impl App {
                     .cmp(&b.partition_value.display_text())
             })
         });
-        let gathered_at = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs_f64())
-            .unwrap_or(0.0);
+        let gathered_at = now_seconds();
         let stats = CollectionStats {
             table: table.to_owned(),
             index: index.map(str::to_owned),
@@ -451,9 +469,12 @@ fn empty_scan(expected_items: f64) -> StatisticsScan {
     }
 }
 
-/// One text per partition-key value, to count a collection's items under.
-fn value_key(value: &AttributeValue) -> String {
-    serde_json::to_string(value).unwrap_or_default()
+/// Now, in seconds since the epoch.
+fn now_seconds() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or(0.0)
 }
 
 fn unknown_index(table: &str, index: &str) -> CommandError {

@@ -76,8 +76,7 @@ impl App {
         table: &str,
         change: TableChange,
     ) -> Result<TableDescription, CommandError> {
-        let session = self.session(profile_id).await?;
-        session.writable()?;
+        let session = self.writing(profile_id, Some(table)).await?;
         let client = &session.client;
         match change {
             TableChange::Billing { billing } => {

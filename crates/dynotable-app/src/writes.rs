@@ -142,8 +142,7 @@ impl App {
         item: Item,
         expect: Expectation,
     ) -> Result<WriteOutcome, CommandError> {
-        let session = self.session(profile_id).await?;
-        session.writable()?;
+        let session = self.writing(profile_id, Some(table)).await?;
         let keys = self.key_schema_of(profile_id, table, None).await?;
         let check = check_item(&item, &keys);
         if let Some(problem) = check.problems.first() {
@@ -190,8 +189,7 @@ impl App {
         values: Item,
         expect: Expectation,
     ) -> Result<UpdateOutcome, CommandError> {
-        let session = self.session(profile_id).await?;
-        session.writable()?;
+        let session = self.writing(profile_id, Some(table)).await?;
         let keys = self.key_schema_of(profile_id, table, None).await?;
         let condition = Condition::of(&expect, &keys, None)?;
         let mut all_names: HashMap<String, String> = condition.names.unwrap_or_default();
@@ -238,8 +236,7 @@ impl App {
         key: Item,
         expect: Expectation,
     ) -> Result<WriteOutcome, CommandError> {
-        let session = self.session(profile_id).await?;
-        session.writable()?;
+        let session = self.writing(profile_id, Some(table)).await?;
         let keys = self.key_schema_of(profile_id, table, None).await?;
         let condition = Condition::of(&expect, &keys, None)?;
         let output = session

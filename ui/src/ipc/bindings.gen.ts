@@ -1547,6 +1547,12 @@ export type QueryPage = {
 	lastEvaluatedKey: { [key in string]: AttributeValue } | null,
 	consumedCapacity: ConsumedCapacity | null,
 	stop: PageStop,
+	/**
+	 *  When the page was not read but answered from the rows a statistics scan kept
+	 *  (`crate::kept_rows`): when the scan read them, in seconds since the epoch. No read was
+	 *  sent, so nothing was consumed.
+	 */
+	keptFromScan?: number,
 };
 
 /**  How a read is made. */

@@ -113,6 +113,12 @@ pub struct QueryPage {
     pub last_evaluated_key: Option<Item>,
     pub consumed_capacity: Option<ConsumedCapacity>,
     pub stop: PageStop,
+    /// When the page was not read but answered from the rows a statistics scan kept
+    /// (`crate::kept_rows`): when the scan read them, in seconds since the epoch. No read was
+    /// sent, so nothing was consumed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[specta(optional, type = specta_typescript::Number)]
+    pub kept_from_scan: Option<f64>,
 }
 
 /// GetItem's answer: the item, or `None` when no item has the key, and what the read cost.

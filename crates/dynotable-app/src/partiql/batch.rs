@@ -6,7 +6,7 @@ use aws_sdk_dynamodb::types::{
     BatchStatementRequest, ConsumedCapacity as SdkCapacity, ParameterizedStatement, ReturnConsumedCapacity,
 };
 
-use super::{allowed, parameters};
+use super::parameters;
 use crate::dto::attribute::item_from_sdk;
 use crate::dto::partiql::{
     BatchOutcome, BatchStatementInput, BatchStatementResult, StatementError, TableCapacity,
@@ -23,10 +23,9 @@ impl App {
         statements: Vec<BatchStatementInput>,
         consistent_read: bool,
     ) -> Result<BatchOutcome, CommandError> {
-        let session = self.session(profile_id).await?;
-        for statement in &statements {
-            allowed(&session, &statement.statement)?;
-        }
+        let session = self
+            .statement_session(profile_id, statements.iter().map(|s| s.statement.as_str()))
+            .await?;
         let requests = statements
             .iter()
             .map(|s| {
@@ -71,10 +70,9 @@ impl App {
         profile_id: &str,
         statements: Vec<BatchStatementInput>,
     ) -> Result<TransactionOutcome, CommandError> {
-        let session = self.session(profile_id).await?;
-        for statement in &statements {
-            allowed(&session, &statement.statement)?;
-        }
+        let session = self
+            .statement_session(profile_id, statements.iter().map(|s| s.statement.as_str()))
+            .await?;
         let requests = statements
             .iter()
             .map(|s| {

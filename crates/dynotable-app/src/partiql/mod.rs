@@ -34,8 +34,9 @@ impl App {
         profile_id: &str,
         input: StatementInput,
     ) -> Result<StatementPage, CommandError> {
-        let session = self.session(profile_id).await?;
-        allowed(&session, &input.statement)?;
+        let session = self
+            .statement_session(profile_id, [input.statement.as_str()])
+            .await?;
         let output = session
             .client
             .execute_statement()
@@ -65,12 +66,20 @@ impl App {
     }
 }
 
-/// `READ_ONLY` for a statement that is not a SELECT on a read-only connection.
-fn allowed(session: &Session, statement: &str) -> Result<(), CommandError> {
-    if access::is_read(statement) {
-        Ok(())
-    } else {
-        session.writable().map(|_| ())
+impl App {
+    /// The session to send `statements` on: `READ_ONLY` when one is not a SELECT and the
+    /// connection is read-only; a write forgets the rows statistics scans kept
+    /// ([`App::writing`]: of every table, as a statement's table is not parsed here).
+    async fn statement_session<'a>(
+        &self,
+        profile_id: &str,
+        statements: impl IntoIterator<Item = &'a str>,
+    ) -> Result<std::sync::Arc<Session>, CommandError> {
+        if statements.into_iter().all(access::is_read) {
+            self.session(profile_id).await
+        } else {
+            self.writing(profile_id, None).await
+        }
     }
 }
 

@@ -109,8 +109,7 @@ impl App {
         file: &str,
         on_progress: impl FnMut(TransferProgress) + Send,
     ) -> Result<TransferSummary, CommandError> {
-        let session = self.session(profile_id).await?;
-        session.writable()?;
+        let session = self.writing(profile_id, Some(table)).await?;
         let path = self.inner.files.path(file, FilePurpose::Open)?;
         let keys = self.key_schema_of(profile_id, table, None).await?;
         let flag = self.inner.running.register(id)?;

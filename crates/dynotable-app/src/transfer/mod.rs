@@ -145,8 +145,7 @@ impl App {
         table: &str,
         keys: Vec<Item>,
     ) -> Result<TransferProgress, CommandError> {
-        let session = self.session(profile_id).await?;
-        session.writable()?;
+        let session = self.writing(profile_id, Some(table)).await?;
         let mut progress = TransferProgress::default();
         for chunk in keys.chunks(BATCH_SIZE) {
             let requests = chunk

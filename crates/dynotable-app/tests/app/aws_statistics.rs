@@ -20,8 +20,8 @@ use dynotable_app::secrets::MemoryStore;
 use dynotable_app::statistics::StatisticsRequest;
 use dynotable_app::{App, ErrorCode};
 
-const VEHICLES: usize = 40;
-const READINGS: usize = 9;
+pub(crate) const VEHICLES: usize = 40;
+pub(crate) const READINGS: usize = 9;
 
 fn key(name: &str, kind: KeyType) -> KeySchemaElement {
     KeySchemaElement::builder()
@@ -41,7 +41,7 @@ fn string_attribute(name: &str) -> AttributeDefinition {
 
 /// dynalite with `Fleet`: 40 vehicles, each a META item and nine readings of about 1 KB; every
 /// fourth vehicle's META names a depot, so the GSI ByDepot holds only those (a sparse index).
-async fn fleet() -> (Dynalite, tempfile::TempDir, App, String) {
+pub(crate) async fn fleet() -> (Dynalite, tempfile::TempDir, App, String) {
     let dynalite = Dynalite::start_with(&[]);
     let dir = tempfile::tempdir().unwrap();
     let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));
@@ -145,7 +145,7 @@ async fn fleet() -> (Dynalite, tempfile::TempDir, App, String) {
     (dynalite, dir, app, profile.id)
 }
 
-fn request(index: Option<&str>, budget: Option<f64>, resume: bool) -> StatisticsRequest {
+pub(crate) fn request(index: Option<&str>, budget: Option<f64>, resume: bool) -> StatisticsRequest {
     StatisticsRequest {
         table: "Fleet".into(),
         index: index.map(str::to_owned),

@@ -6,6 +6,7 @@
 //! `os_keychain.rs` stays a binary of its own: `scripts/keychain-test.sh` runs it against a real
 //! Secret Service on a private D-Bus session.
 
+mod aws_kept_rows;
 mod aws_statistics;
 mod builder;
 mod bulk;

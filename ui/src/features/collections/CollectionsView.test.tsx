@@ -207,6 +207,28 @@ describe("CollectionsView", () => {
     expect(screen.getByTestId("collections-spent").textContent).toBe("boxes read: 2 Queries · 1 RCU");
   });
 
+  it("says in a box's head when its rows came from the statistics scan, and counts no Query or read unit for them", async () => {
+    const read = Date.UTC(2026, 11, 7, 7, 42) / 1000;
+    const source = withRun([stat("VEH#V-7741", 41, 4000), stat("VEH#V-7742", 41, 4000)], async (profile: string, input: QueryInput) => {
+      const answer = await readingsQuery(profile, input);
+      // The first box's rows were kept by the scan: no read, no capacity.
+      if ("S" in input.partitionValue && input.partitionValue.S === "VEH#V-7741") {
+        return { status: "ok" as const, data: { ...answer.data, consumedCapacity: null, keptFromScan: read } };
+      }
+      return answer;
+    });
+    renderHarness({ source });
+    await waitFor(() => expect(boxes()).toHaveLength(2));
+    await waitFor(() => expect(within(boxes()[0]!).getAllByTestId("box-row")).toHaveLength(5));
+    await waitFor(() => expect(within(boxes()[1]!).getAllByTestId("box-row")).toHaveLength(5));
+    const kept = within(boxes()[0]!).getByTestId("box-kept");
+    expect(kept.textContent).toBe(`first rows from the statistics scan of ${new Date(read * 1000).toLocaleString()} · no Query`);
+    expect(within(boxes()[1]!).queryByTestId("box-kept")).toBeNull();
+    // Only the second box's Query is counted, in the ledger and in the view's head.
+    await waitFor(() => expect(screen.getByTestId("collections-spent").textContent).toBe("boxes read: 1 Query · 0.5 RCU"));
+    expect(screen.getByTestId("used").textContent).toBe("0.5");
+  });
+
   it("opens a box in the Items view with its button or Enter, and moves between boxes with the arrow keys", async () => {
     const onOpen = vi.fn();
     renderHarness({ source: fakeSource([stat("VEH#V-1", 3, 300), stat("VEH#V-2", 3, 300), stat("VEH#V-3", 3, 300)]), onOpen });

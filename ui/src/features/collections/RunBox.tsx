@@ -96,6 +96,15 @@ export const Box = memo(function Box({
         >
           whole: {formatUnits(cost.eventual)} RCU eventual · {formatUnits(cost.strong)} strong
         </span>
+        {state?.status === "ok" && state.keptFromScan !== undefined && (
+          <span
+            className="run-box-kept"
+            data-testid="box-kept"
+            title="The statistics scan read these rows and kept each collection's first ones: the box shows them without a Query of its own. Rows further on are read with a Query. A write from DynoTable to this table forgets them; writes from elsewhere since the scan are not in them."
+          >
+            first rows from the statistics scan of {new Date(state.keptFromScan * 1000).toLocaleString()} · no Query
+          </span>
+        )}
         {whole && onShowWhole !== undefined && (
           <button type="button" className="run-box-open" tabIndex={-1} onClick={() => onShowWhole(entry.key, false)} data-testid="box-show-first">
             Show the first {formatCount(rowsPerBox)}

@@ -134,6 +134,32 @@ describe("useCollections", () => {
     expect(queries.map((q) => [q.input.index, q.input.partitionValue, q.input.morePartitionValues])).toEqual([["ByRegion", { S: "spring" }, [{ S: "eu" }]]]);
   });
 
+  it("draws a box from the rows a statistics scan kept without counting a Query, and counts the Query of a box that was read", async () => {
+    const { source, listings } = heldSource(["kept", "read"]);
+    const read = 1_796_025_055;
+    source.collectionPage = (async (_p: string, input: QueryInput) => {
+      const kept = "S" in input.partitionValue && input.partitionValue.S === "kept";
+      const page: QueryPage = {
+        items: [{ vehicleId: input.partitionValue }],
+        count: 1,
+        scannedCount: 1,
+        lastEvaluatedKey: null,
+        consumedCapacity: kept ? null : { total: 0.5, table: 0.5, indexes: [] },
+        stop: "end",
+        ...(kept ? { keptFromScan: read } : {}),
+      };
+      return { status: "ok" as const, data: page };
+    }) as unknown as CollectionsSource["collectionPage"];
+    const { result } = renderHook(() => useCollections({ profileId: "p", table: "Fleet" }), { wrapper: commandsWrapper(source) });
+    act(() => result.current.want([0, 1]));
+    await act(async () => listings[0]!.resolve());
+    expect(result.current.boxes.get(key("kept"))).toMatchObject({ status: "ok", keptFromScan: read, consumedUnits: null });
+    expect(result.current.boxes.get(key("read"))).toMatchObject({ status: "ok", consumedUnits: 0.5 });
+    expect(result.current.boxes.get(key("read"))).not.toHaveProperty("keptFromScan");
+    // One Query was sent (the other box's rows cost nothing).
+    expect(result.current.spent).toEqual({ queries: 1, units: 0.5 });
+  });
+
   it("keeps the reads of at most `keptBoxes` boxes, forgetting those out of sight longest, and reads a forgotten box again when it comes back", async () => {
     const run = ["a", "b", "c", "d", "e", "f"];
     const { source, queries, listings } = heldSource(run);

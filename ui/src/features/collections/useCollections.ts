@@ -44,6 +44,11 @@ export type BoxState =
       lastKey?: Item | null;
       /** Why the last page after the first failed. */
       readOnError?: UiError | null;
+      /**
+       * The first rows were not read but came from what a statistics scan kept (AWS, any
+       * endpoint): when it read them, in seconds since the epoch. No Query was sent for them.
+       */
+      keptFromScan?: number;
     }
   | { status: "error"; error: UiError };
 
@@ -227,10 +232,19 @@ export function useCollections({
         state.inFlight -= 1;
         if (result.status === "ok") {
           const units = result.data.consumedCapacity?.total ?? null;
+          const kept = result.data.keptFromScan;
           if (units !== null) record("read", units);
-          state.spent = { queries: state.spent.queries + 1, units: state.spent.units + (units ?? 0) };
+          // Rows a statistics scan kept cost no Query.
+          if (kept === undefined) state.spent = { queries: state.spent.queries + 1, units: state.spent.units + (units ?? 0) };
           const lastKey = result.data.lastEvaluatedKey;
-          settle(key, { status: "ok", items: result.data.items, more: lastKey !== null, consumedUnits: units, lastKey });
+          settle(key, {
+            status: "ok",
+            items: result.data.items,
+            more: lastKey !== null,
+            consumedUnits: units,
+            lastKey,
+            ...(kept === undefined ? {} : { keptFromScan: kept }),
+          });
         } else if (result.status === "error") {
           settle(key, { status: "error", error: result.error });
         }
