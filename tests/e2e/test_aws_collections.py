@@ -189,6 +189,13 @@ def test_an_aws_tables_collections_come_from_a_scan_up_to_a_budget_kept_and_cont
         e for e in d.find_elements(By.CSS_SELECTOR, '[data-testid="statistics-state"]') if "by a whole scan of Fleet: 400 items" in content(e)], STEP)
     wait_for(driver, "the run of 40 collections", lambda d: "40 collections" in text_of(d, "collections-summary"))
     settled_run(driver)
+    # Every box in sight is drawn from the rows the scan read, with no Query of its own: each
+    # says so in its head, and the view counts no box Query.
+    kept = wait_for(driver, "every box drawn from the scan's rows", lambda d: (lambda marks: marks if marks and all(marks) else None)(
+        d.execute_script("return [...document.querySelectorAll('[data-testid=\"collection-run-box\"]')]"
+                         ".map((b) => (b.querySelector('[data-testid=\"box-kept\"]') || {}).textContent || null)")))
+    assert all(k.startswith("first rows from the statistics scan of ") and k.endswith(" · no Query") for k in kept), kept
+    assert driver.find_elements(By.CSS_SELECTOR, '[data-testid="collections-spent"]') == []
     screenshot(driver, "collections-aws-whole.png")
 
     # Regrouped by the GSI: the index's collections come from a scan of the index.

@@ -294,13 +294,18 @@ impl App {
         }
         .await;
         self.inner.running.remove(id);
+        // Stopped, cancelled or failed in the middle of a collection: its kept rows may be short
+        // of its first ones, so they are not served (a failed run keeps no statistics, but the
+        // rows it kept are already written).
+        if !matches!(outcome, Ok(true))
+            && let Some(open) = &last_value
+        {
+            keeper.stopped_in(pool, &value_key(open)).await?;
+        }
         let complete = outcome?;
         items_read += totals.scanned;
         capacity_units += totals.capacity_units;
         let resume_key = if complete { None } else { last_key };
-        if let Some(open) = last_value.as_ref().filter(|_| !complete) {
-            keeper.stopped_in(pool, &value_key(open)).await?;
-        }
 
         let mut all: Vec<CollectionStat> = counted
             .into_values()
