@@ -100,9 +100,9 @@ export const Box = memo(function Box({
           <span
             className="run-box-kept"
             data-testid="box-kept"
-            title="The statistics scan read these rows and kept each collection's first ones: the box shows them without a Query of its own. Rows further on are read with a Query. A write from DynoTable to this table forgets them; writes from elsewhere since the scan are not in them."
+            title={`The statistics scan read these rows on ${new Date(state.keptFromScan * 1000).toLocaleString()} and kept each collection's first ones: the box shows them without a Query of its own. Rows further on are read with a Query. A write from DynoTable to this table forgets them; writes from elsewhere since the scan are not in them.`}
           >
-            first rows from the statistics scan of {new Date(state.keptFromScan * 1000).toLocaleString()} · no Query
+            rows from the statistics scan · no Query
           </span>
         )}
         {whole && onShowWhole !== undefined && (
