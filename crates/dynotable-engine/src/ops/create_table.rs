@@ -22,7 +22,7 @@ use crate::{ApiError, Engine, ErrorKind, begin_write, ops, storage};
 mod members;
 pub(crate) use members::{
     MAX_GSI_KEY_SCHEMA, MAX_KEY_PART, MAX_KEY_SCHEMA, attribute_definition_shape, index_shape,
-    key_schema_shape, throughput_shape,
+    key_schema_shape, table_class_shape, throughput_shape,
 };
 
 /// Rule B.7: at most 5 LSIs and (by default) 20 GSIs per table; 100 projected non-key
@@ -196,6 +196,7 @@ fn validate_shape(input: &CreateTableInput) -> Result<(), ApiError> {
     if let Some(t) = &input.provisioned_throughput {
         throughput_shape(&mut shape, "provisionedThroughput", t);
     }
+    table_class_shape(&mut shape, input.table_class.as_ref());
     shape.finish()
 }
 

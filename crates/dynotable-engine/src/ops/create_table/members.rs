@@ -1,6 +1,6 @@
 //! The member constraints of a table's definition (attribute definitions, key schemas, index
-//! projections, throughput), which CreateTable and UpdateTable list before anything else (rule
-//! B.15).
+//! projections, throughput, table class), which CreateTable and UpdateTable list before anything
+//! else (rules B.15, B.21).
 
 use crate::api::{AttributeDefinition, KeySchemaElement, Projection, ProvisionedThroughput};
 use crate::shape::Shape;
@@ -65,16 +65,44 @@ pub(crate) fn index_shape(
 ) {
     shape.name(&format!("{prefix}.indexName"), name);
     key_schema_shape(shape, &format!("{prefix}.keySchema"), key_schema, max);
-    match projection {
-        None => {
-            shape.required::<()>(&format!("{prefix}.projection"), None);
+    projection_shape(shape, &format!("{prefix}.projection"), projection);
+}
+
+/// An index's Projection: required, its type one of the enumeration, and at most
+/// [`MAX_NON_KEY_ATTRIBUTES`] NonKeyAttributes of 1–255 characters each (rule B.21.3). An empty
+/// list keeps its own sentence, after the list (`projection_of`; docs/compatibility.md).
+pub(crate) fn projection_shape(shape: &mut Shape, field: &str, projection: Option<&Projection>) {
+    let Some(p) = projection else {
+        shape.required::<()>(field, None);
+        return;
+    };
+    shape.one_of(
+        &format!("{field}.projectionType"),
+        p.projection_type.as_ref(),
+        &["ALL", "INCLUDE", "KEYS_ONLY"],
+    );
+    if let Some(names) = &p.non_key_attributes {
+        let list = format!("{field}.nonKeyAttributes");
+        for (i, name) in names.iter().enumerate() {
+            shape.length(&format!("{list}.{}.member", i + 1), name, 1, 255);
         }
-        Some(p) => shape.one_of(
-            &format!("{prefix}.projection.projectionType"),
-            p.projection_type.as_ref(),
-            &["ALL", "INCLUDE", "KEYS_ONLY"],
-        ),
+        let rendered = format!("[{}]", names.join(", "));
+        shape.list_length(&list, &rendered, names.len(), 0, MAX_NON_KEY_ATTRIBUTES);
     }
+}
+
+/// The most NonKeyAttributes one index's Projection lists (API model; rule B.7 bounds the sum
+/// over a table's indexes at 100).
+const MAX_NON_KEY_ATTRIBUTES: usize = 20;
+
+/// A table class of the enumeration (rule B.21.3), listed in the API model's order: the
+/// service's is not recorded (docs/compatibility.md).
+pub(crate) fn table_class_shape(shape: &mut Shape, table_class: Option<&String>) {
+    shape.one_of(
+        "tableClass",
+        table_class,
+        &["STANDARD", "STANDARD_INFREQUENT_ACCESS"],
+    );
 }
 
 pub(crate) fn throughput_shape(shape: &mut Shape, prefix: &str, t: &ProvisionedThroughput) {
