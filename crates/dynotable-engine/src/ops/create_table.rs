@@ -22,7 +22,7 @@ use crate::{ApiError, Engine, ErrorKind, begin_write, ops, storage};
 mod members;
 pub(crate) use members::{
     MAX_GSI_KEY_SCHEMA, MAX_KEY_PART, MAX_KEY_SCHEMA, attribute_definition_shape, index_shape,
-    key_schema_shape, table_class_shape, throughput_shape,
+    key_schema_shape, projection_shape, table_class_shape, throughput_shape,
 };
 
 /// Rule B.7: at most 5 LSIs and (by default) 20 GSIs per table; 100 projected non-key
@@ -82,6 +82,9 @@ pub fn check(input: &CreateTableInput) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// The view types of a StreamSpecification, in the order the service lists them.
+pub(crate) const STREAM_VIEW_TYPES: &[&str] = &["NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY"];
+
 /// The view type of a StreamSpecification that enables a stream; `None` when it does not.
 pub(crate) fn stream_view_type(spec: Option<&StreamSpecification>) -> Result<Option<String>, ApiError> {
     let Some(spec) = spec else {
@@ -91,7 +94,7 @@ pub(crate) fn stream_view_type(spec: Option<&StreamSpecification>) -> Result<Opt
     shape.one_of(
         "streamSpecification.streamViewType",
         spec.stream_view_type.as_ref(),
-        &["NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY"],
+        STREAM_VIEW_TYPES,
     );
     shape.finish()?;
     match (spec.stream_enabled, &spec.stream_view_type) {

@@ -49,6 +49,15 @@ pub async fn run(engine: &Engine, input: UpdateTableInput) -> Result<UpdateTable
             "One or more parameter values were invalid: ProvisionedThroughput must be specified when BillingMode is PROVISIONED",
         ));
     }
+    // Rule B.15, step 2: what the request says on its own is checked before the table is looked
+    // up: the stream specification and each new index's projection.
+    create_table::stream_view_type(input.stream_specification.as_ref())?;
+    for create in updates.iter().filter_map(|u| u.create.as_ref()) {
+        create_table::projection_of(
+            create.projection.as_ref(),
+            create.index_name.as_deref().unwrap_or_default(),
+        )?;
+    }
     let mut writer = engine.writer().await;
     let current = engine.table_or(&name, ApiError::table_not_found)?;
     let mut table: TableSchema = (*current).clone();
@@ -163,8 +172,13 @@ pub async fn run(engine: &Engine, input: UpdateTableInput) -> Result<UpdateTable
     })
 }
 
+/// Member constraints, in one list before anything else (rules B.15, B.21), in the API model's
+/// order: the attribute definitions first, as CreateTable lists them.
 fn validate_shape(input: &UpdateTableInput) -> Result<(), ApiError> {
     let mut shape = Shape::new();
+    for (i, d) in input.attribute_definitions.iter().flatten().enumerate() {
+        create_table::attribute_definition_shape(&mut shape, i + 1, d);
+    }
     shape.table("tableName", input.table_name.as_ref());
     shape.one_of(
         "billingMode",
@@ -184,6 +198,14 @@ fn validate_shape(input: &UpdateTableInput) -> Result<(), ApiError> {
                 create.key_schema.as_deref(),
                 create_table::MAX_GSI_KEY_SCHEMA,
             );
+            create_table::projection_shape(
+                &mut shape,
+                &format!("{prefix}.create.projection"),
+                create.projection.as_ref(),
+            );
+            if let Some(t) = &create.provisioned_throughput {
+                throughput_shape(&mut shape, &format!("{prefix}.create.provisionedThroughput"), t);
+            }
         }
         if let Some(delete) = &update.delete {
             shape.name(&format!("{prefix}.delete.indexName"), delete.index_name.as_ref());
@@ -195,6 +217,15 @@ fn validate_shape(input: &UpdateTableInput) -> Result<(), ApiError> {
             }
         }
     }
+    if let Some(spec) = &input.stream_specification {
+        shape.required("streamSpecification.streamEnabled", spec.stream_enabled.as_ref());
+        shape.one_of(
+            "streamSpecification.streamViewType",
+            spec.stream_view_type.as_ref(),
+            create_table::STREAM_VIEW_TYPES,
+        );
+    }
+    create_table::table_class_shape(&mut shape, input.table_class.as_ref());
     shape.finish()
 }
 
