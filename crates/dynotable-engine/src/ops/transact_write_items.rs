@@ -422,6 +422,14 @@ fn shape_action(shape: &mut Shape, position: usize, item: &crate::api::transact:
     for (which, action) in actions {
         let Some(action) = action else { continue };
         let member = format!("transactItems.{}.member.{which}", position + 1);
+        // Rule B.21.3: the API model requires a Put's Item and the others' Key; a missing one is
+        // listed (`Member must not be null`) before any table is looked up (rule B.15), ahead of
+        // the TableName as in the model.
+        if which == "put" {
+            shape.required(&format!("{member}.item"), action.item.as_ref());
+        } else {
+            shape.required(&format!("{member}.key"), action.key.as_ref());
+        }
         shape.table(&format!("{member}.tableName"), action.table_name.as_ref());
         shape.one_of(
             &format!("{member}.returnValuesOnConditionCheckFailure"),
