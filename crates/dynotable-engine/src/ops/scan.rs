@@ -37,6 +37,9 @@ async fn scan(engine: &Engine, input: ScanInput, keep_stored: bool) -> Result<Re
     let report = CapacityReport::check(&mut shape, input.return_consumed_capacity.as_ref());
     legacy::shape_attributes_to_get(&mut shape, "attributesToGet", input.attributes_to_get.as_ref());
     shape.at_least("segment", input.segment, 0);
+    // Rule B.21.3: the API model bounds Segment to 0..=999999 on its own; a larger one is a member
+    // error, before the semantic "less than TotalSegments" check (rule B.15).
+    shape.at_most("segment", input.segment, MAX_TOTAL_SEGMENTS - 1);
     shape_select(&mut shape, input.select.as_ref());
     legacy::condition::shape_conditions(&mut shape, "scanFilter", input.scan_filter.as_ref());
     legacy::shape_conditional_operator(&mut shape, input.conditional_operator.as_ref());
