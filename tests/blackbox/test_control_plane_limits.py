@@ -134,7 +134,9 @@ def test_create_table_refuses_a_broken_tag_and_creates_nothing(raw):
 @pytest.mark.parametrize("call, kwargs, bound", [
     ("list_streams", {"Limit": 101}, "less than or equal to 100"),
     ("list_streams", {"Limit": 0}, "greater than or equal to 1"),
-    ("describe_stream", {"StreamArn": "x", "Limit": 101}, "less than or equal to 100"),
+    # A StreamArn of the model's length (37 to 1,024 characters), so that Limit alone is listed.
+    ("describe_stream", {"StreamArn": "arn:aws:dynamodb:us-east-1:000000000000:table/Pets/stream/x", "Limit": 101},
+     "less than or equal to 100"),
     ("get_records", {"ShardIterator": "x", "Limit": 1001}, "less than or equal to 1000"),
     ("get_records", {"ShardIterator": "x", "Limit": 0}, "greater than or equal to 1"),
 ])

@@ -14,6 +14,20 @@ use crate::catalog::{StreamSchema, TableSchema};
 use crate::shape::Shape;
 use crate::{ApiError, Engine, ErrorKind};
 
+/// The lengths the Streams API model gives its identifiers (rule B.21.3): a value outside them is
+/// a member error, listed before any stream or shard is looked up (rule B.15).
+const STREAM_ARN: (usize, usize) = (37, 1024);
+const SHARD_ID: (usize, usize) = (28, 65);
+const SEQUENCE_NUMBER: (usize, usize) = (21, 40);
+const SHARD_ITERATOR: (usize, usize) = (1, 2048);
+
+/// A member of `(min, max)` characters, when it is there.
+fn length(shape: &mut Shape, field: &str, value: Option<&String>, (min, max): (usize, usize)) {
+    if let Some(value) = value {
+        shape.length(field, value, min, max);
+    }
+}
+
 /// Iterators expire after 15 minutes (API_GetShardIterator).
 const ITERATOR_SECONDS: f64 = 15.0 * 60.0;
 /// GetRecords returns at most 1,000 records (API_GetRecords).
@@ -78,6 +92,12 @@ async fn list_streams(engine: &Engine, input: ListStreamsInput) -> Result<ListSt
     // Limit, valid range 1 to 100.
     shape.at_least("limit", input.limit, 1);
     shape.at_most("limit", input.limit, 100);
+    length(
+        &mut shape,
+        "exclusiveStartStreamArn",
+        input.exclusive_start_stream_arn.as_ref(),
+        STREAM_ARN,
+    );
     shape.finish()?;
     let now = engine.now();
     let limit = input.limit.unwrap_or(100).min(100) as usize;
@@ -138,6 +158,7 @@ async fn describe_stream(
 ) -> Result<DescribeStreamOutput, ApiError> {
     let mut shape = Shape::new();
     shape.required("streamArn", input.stream_arn.as_ref());
+    length(&mut shape, "streamArn", input.stream_arn.as_ref(), STREAM_ARN);
     // Streams API Reference, DescribeStream: Limit, valid range 1 to 100.
     shape.at_least("limit", input.limit, 1);
     shape.at_most("limit", input.limit, 100);
@@ -150,9 +171,15 @@ async fn describe_stream(
         if shape.required("shardFilter.shardId", filter.shard_id.as_ref())
             && let Some(id) = &filter.shard_id
         {
-            shape.length("shardFilter.shardId", id, 28, 65);
+            shape.length("shardFilter.shardId", id, SHARD_ID.0, SHARD_ID.1);
         }
     }
+    length(
+        &mut shape,
+        "exclusiveStartShardId",
+        input.exclusive_start_shard_id.as_ref(),
+        SHARD_ID,
+    );
     shape.finish()?;
     let arn = input.stream_arn.as_deref().unwrap_or_default();
     let (table, stream) = stream_of(engine, arn)?;
@@ -231,7 +258,9 @@ async fn get_shard_iterator(
 ) -> Result<GetShardIteratorOutput, ApiError> {
     let mut shape = Shape::new();
     shape.required("streamArn", input.stream_arn.as_ref());
+    length(&mut shape, "streamArn", input.stream_arn.as_ref(), STREAM_ARN);
     shape.required("shardId", input.shard_id.as_ref());
+    length(&mut shape, "shardId", input.shard_id.as_ref(), SHARD_ID);
     shape.required("shardIteratorType", input.shard_iterator_type.as_ref());
     shape.one_of(
         "shardIteratorType",
@@ -242,6 +271,12 @@ async fn get_shard_iterator(
             "AT_SEQUENCE_NUMBER",
             "AFTER_SEQUENCE_NUMBER",
         ],
+    );
+    length(
+        &mut shape,
+        "sequenceNumber",
+        input.sequence_number.as_ref(),
+        SEQUENCE_NUMBER,
     );
     shape.finish()?;
     let arn = input.stream_arn.clone().unwrap_or_default();
@@ -288,6 +323,12 @@ async fn get_shard_iterator(
 async fn get_records(engine: &Engine, input: GetRecordsInput) -> Result<GetRecordsOutput, ApiError> {
     let mut shape = Shape::new();
     shape.required("shardIterator", input.shard_iterator.as_ref());
+    length(
+        &mut shape,
+        "shardIterator",
+        input.shard_iterator.as_ref(),
+        SHARD_ITERATOR,
+    );
     // Streams API Reference, GetRecords: Limit, valid range 1 to 1000.
     shape.at_least("limit", input.limit, 1);
     shape.at_most("limit", input.limit, MAX_RECORDS);
