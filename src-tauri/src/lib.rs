@@ -7,8 +7,8 @@
 
 pub mod commands;
 mod dialogs;
+pub mod start_env;
 pub mod updates;
-pub mod webkit_env;
 
 use tauri::Manager;
 

@@ -2,6 +2,6 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 fn main() {
-    dynotable_lib::webkit_env::prepare();
+    dynotable_lib::start_env::prepare();
     dynotable_lib::run();
 }

@@ -153,7 +153,7 @@ def database_released(timeout: float = 60) -> None:
 
 # WebKitWebDriver's screenshot is of the next frame the web view presents. With WebKit's default
 # frames (DMA-BUF) one is presented on request; with frames in shared memory, which the app
-# chooses on a machine without a GPU (src-tauri/src/webkit_env.rs), a page with nothing to repaint
+# chooses on a machine without a GPU (src-tauri/src/start_env.rs), a page with nothing to repaint
 # presents none and the screenshot waits forever, while the window itself keeps drawing (seen in
 # every run of test_start_screen: requestAnimationFrame at 60 Hz, the screenshot never answered).
 # So while a screenshot is taken, one pixel in the top-left corner is repainted every frame, from

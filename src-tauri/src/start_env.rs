@@ -1,6 +1,7 @@
-//! The web view's environment on Linux, chosen before the web view exists: how its frames reach
-//! the screen, and how its JavaScript heap is collected. WebKitGTK and its JavaScript engine read
-//! both from variables, when the first web view is made; its web processes inherit them.
+//! The app's environment on Linux, chosen before anything runs: how the web view's frames reach
+//! the screen, how its JavaScript heap is collected, and how many heaps the C allocator keeps.
+//! WebKitGTK, its JavaScript engine and glibc read each from a variable, when the first web view
+//! is made or the first allocation happens; the web view's processes inherit them.
 //!
 //! **Frames.** WebKitGTK composites a page's layers with OpenGL and passes each frame to the
 //! window as a DMA-BUF. On a machine without a GPU (a virtual machine, a remote or Xvfb session, a
@@ -20,7 +21,17 @@
 //! first 90 left it, with the same frame times (`bench/app/views.md`, session 2026-12-06). The
 //! app's heap is small (tens of MB), so a full collection costs milliseconds.
 //!
-//! A variable the user set wins, for each of the two.
+//! **Allocator arenas.** glibc's `malloc` gives threads that allocate at once heaps ("arenas") of
+//! their own, up to 8 per core, and keeps what is freed in each for the next allocation there.
+//! A Scan of a million items from the query bar passes through the app's threads page by page
+//! (the SDK's parse, the conversion, the channel to the web view): afterwards two arenas of
+//! 64 MB each stayed fully resident, though the live heap was never above ~90 MB (heaptrack), and
+//! the app's process held ~260 MB instead of ~130 MB. With one arena (`MALLOC_ARENA_MAX=1`) it
+//! held ~200 MB, the Scan took as long, and scrolling was unchanged (`bench/app/views.md`,
+//! session 23). The app's threads allocate little at once; a server's would (`dynotable-local`
+//! keeps its own allocator).
+//!
+//! A variable the user set wins, for each of the three.
 //!
 //! The variables must be in the environment before [`crate::run`] builds anything: [`prepare`] is
 //! the first thing `main` does.
@@ -68,15 +79,21 @@ pub fn has_render_node(dri: &std::path::Path) -> bool {
 /// JavaScriptCore's option for a generational heap (`0`: every collection is a full one).
 pub const JSC_GENERATIONAL_VAR: &str = "JSC_useGenerationalGC";
 
-/// The variables to add to the environment, given the choice of frames and whether the user set
-/// JavaScriptCore's variable themselves (an empty list: none to add).
-pub fn additions(frames: Frames, user_set_jsc_var: bool) -> Vec<(&'static str, &'static str)> {
+/// glibc's limit on the allocator's arenas (`1`: one heap for every thread).
+pub const MALLOC_ARENAS_VAR: &str = "MALLOC_ARENA_MAX";
+
+/// The variables to add to the environment, given the choice of frames and which variables the
+/// user set themselves (`user_set(name)`; an empty list: none to add).
+pub fn additions(frames: Frames, user_set: impl Fn(&str) -> bool) -> Vec<(&'static str, &'static str)> {
     let mut add = Vec::new();
     if frames == Frames::SharedMemory {
         add.push((WEBKIT_VAR, "1"));
     }
-    if !user_set_jsc_var {
+    if !user_set(JSC_GENERATIONAL_VAR) {
         add.push((JSC_GENERATIONAL_VAR, "0"));
+    }
+    if !user_set(MALLOC_ARENAS_VAR) {
+        add.push((MALLOC_ARENAS_VAR, "1"));
     }
     add
 }
@@ -88,8 +105,8 @@ pub fn additions(frames: Frames, user_set_jsc_var: bool) -> Vec<(&'static str, &
 /// The process environment cannot be changed safely once a program runs (this workspace forbids
 /// `unsafe`), so the variables are given to a fresh image of the program instead: `exec` replaces
 /// the process before GTK or any thread exists, and costs one more load of the binary (on every
-/// start, unless the user set both variables: the collector's is added on machines with a GPU
-/// too). If `exec` fails, the app goes on with WebKit's defaults.
+/// start, unless the user set the variables: the collector's and the allocator's are added on
+/// machines with a GPU too). If `exec` fails, the app goes on with WebKit's defaults.
 #[cfg(target_os = "linux")]
 pub fn prepare() -> Frames {
     use std::os::unix::process::CommandExt;
@@ -98,7 +115,7 @@ pub fn prepare() -> Frames {
         std::env::var(OVERRIDE_VAR).ok().as_deref(),
         std::env::var_os(WEBKIT_VAR).is_some(),
     );
-    let add = additions(frames, std::env::var_os(JSC_GENERATIONAL_VAR).is_some());
+    let add = additions(frames, |name| std::env::var_os(name).is_some());
     // The restarted process finds the variables set, adds none, and goes on.
     if !add.is_empty()
         && let Ok(program) = std::env::current_exe()
@@ -144,18 +161,31 @@ mod tests {
     }
 
     #[test]
-    fn the_heap_is_collected_whole_unless_the_user_said_otherwise() {
+    fn the_heap_is_collected_whole_and_the_allocator_keeps_one_arena_unless_the_user_said_otherwise() {
+        let none = |_: &str| false;
         assert_eq!(
-            additions(Frames::Default, false),
+            additions(Frames::Default, none),
+            vec![(JSC_GENERATIONAL_VAR, "0"), (MALLOC_ARENAS_VAR, "1")]
+        );
+        assert_eq!(
+            additions(Frames::SharedMemory, none),
+            vec![
+                (WEBKIT_VAR, "1"),
+                (JSC_GENERATIONAL_VAR, "0"),
+                (MALLOC_ARENAS_VAR, "1")
+            ]
+        );
+        // Each variable the user set is left alone.
+        assert_eq!(
+            additions(Frames::SharedMemory, |name| name == JSC_GENERATIONAL_VAR),
+            vec![(WEBKIT_VAR, "1"), (MALLOC_ARENAS_VAR, "1")]
+        );
+        assert_eq!(
+            additions(Frames::Default, |name| name == MALLOC_ARENAS_VAR),
             vec![(JSC_GENERATIONAL_VAR, "0")]
         );
-        assert_eq!(
-            additions(Frames::SharedMemory, false),
-            vec![(WEBKIT_VAR, "1"), (JSC_GENERATIONAL_VAR, "0")]
-        );
-        assert_eq!(additions(Frames::SharedMemory, true), vec![(WEBKIT_VAR, "1")]);
         // Nothing to add: the app is not started again.
-        assert!(additions(Frames::Default, true).is_empty());
+        assert!(additions(Frames::Default, |_| true).is_empty());
     }
 
     #[test]
