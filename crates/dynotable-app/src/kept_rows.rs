@@ -54,14 +54,15 @@ struct Gathered {
 }
 
 impl Gathered {
-    /// Adds `item`, keeping the first [`ROWS_KEPT`] in order.
-    fn add(&mut self, order: Vec<u8>, item: Item) {
+    /// Counts an item that sorts at `order`, keeping it (`item()`, made only then) if it is
+    /// among the first [`ROWS_KEPT`].
+    fn add(&mut self, order: Vec<u8>, item: impl FnOnce() -> Item) {
         self.items += 1.0;
         if self.rows.len() == ROWS_KEPT && self.rows.last().is_some_and(|(last, _)| *last <= order) {
             return;
         }
         let at = self.rows.partition_point(|(o, _)| *o <= order);
-        self.rows.insert(at, (order, item));
+        self.rows.insert(at, (order, item()));
         self.rows.truncate(ROWS_KEPT);
     }
 }
@@ -79,7 +80,8 @@ pub(crate) struct RowKeeper {
     /// Whether rows are kept at all: not for an index whose key has several attributes (rule
     /// B.18), whose boxes are read with one equality per attribute.
     keeps: bool,
-    page: HashMap<String, (AttributeValue, Gathered)>,
+    /// What this page gathered, by collection (the text of its partition-key value).
+    page: HashMap<String, Gathered>,
     /// Collections with rows in the database from an earlier page or run.
     stored: HashSet<String>,
 }
@@ -157,18 +159,15 @@ impl RowKeeper {
         order
     }
 
-    /// Counts `item` into the collection of `value` (`key`: its text), keeping it if it is among
-    /// the collection's first rows.
-    pub(crate) fn add(&mut self, key: &str, value: &AttributeValue, item: &Item) {
+    /// Counts `item` into the collection whose partition-key value's text is `key`, keeping it
+    /// if it is among the collection's first rows.
+    pub(crate) fn add(&mut self, key: &str, item: &Item) {
         if !self.keeps {
             return;
         }
         let order = self.order_of(item);
-        let entry = self
-            .page
-            .entry(key.to_owned())
-            .or_insert_with(|| (value.clone(), Gathered::default()));
-        entry.1.add(order, item.clone());
+        let gathered = self.page.entry(key.to_owned()).or_default();
+        gathered.add(order, || item.clone());
     }
 
     /// Writes what this page gathered, merged with what earlier pages kept of the same
@@ -179,7 +178,7 @@ impl RowKeeper {
         }
         let mut tx = pool.begin().await.map_err(storage)?;
         let page = std::mem::take(&mut self.page);
-        for (key, (_, mut gathered)) in page {
+        for (key, mut gathered) in page {
             if self.stored.contains(&key) {
                 let earlier = sqlx::query(
                     "SELECT items, rows FROM gathered_rows WHERE profile_id = ? AND table_name = ? AND index_name = ? AND partition_value = ?",
@@ -196,7 +195,7 @@ impl RowKeeper {
                     let rows: Vec<Item> = serde_json::from_str(row.get::<&str, _>(1)).map_err(storage)?;
                     let counted = gathered.items;
                     for item in rows {
-                        gathered.add(self.order_of(&item), item);
+                        gathered.add(self.order_of(&item), || item);
                     }
                     gathered.items = counted + items;
                 }
@@ -374,16 +373,16 @@ mod tests {
             let (first, second) = arriving.split_at(split);
             let mut one = Gathered::default();
             for v in first {
-                one.add(order_key(&AttributeValue::N(v.clone())).1, reading(v));
+                one.add(order_key(&AttributeValue::N(v.clone())).1, || reading(v));
             }
             // The second page, merged with what the first kept (as `RowKeeper::flush` does).
             let mut two = Gathered::default();
             for v in second {
-                two.add(order_key(&AttributeValue::N(v.clone())).1, reading(v));
+                two.add(order_key(&AttributeValue::N(v.clone())).1, || reading(v));
             }
             let counted = two.items;
             for (order, item) in one.rows {
-                two.add(order, item);
+                two.add(order, || item);
             }
             two.items = counted + one.items;
             let kept: Vec<String> = two.rows.iter().map(|(_, i)| i["recordedAt"].display_text()).collect();

@@ -271,7 +271,7 @@ impl App {
                         continue;
                     };
                     let key = value_key(value);
-                    keeper.add(&key, value, item);
+                    keeper.add(&key, item);
                     let entry = counted.entry(key).or_insert_with(|| Counted {
                         value: value.clone(),
                         items: 0.0,
