@@ -100,6 +100,8 @@ describe("StatisticsGate", () => {
     expect(fake.collectionStats).toHaveBeenCalledWith("p1", "Fleet", "ByDepot");
     fireEvent.click(await screen.findByTestId("statistics-continue"));
     await waitFor(() => expect(screen.getByTestId("statistics-state").textContent).toContain("by a whole scan of the index ByDepot: 400 items for 52 RCU"));
+    // Its pages are what the boxes' first rows are drawn from.
+    expect(screen.getByTestId("statistics-state").textContent).toContain("The boxes draw their first rows from its pages, without a Query of their own, wherever those rows are exactly what a Query returns.");
     expect(fake.gatherStatistics).toHaveBeenCalledWith("p1", expect.any(String), { table: "Fleet", index: "ByDepot", budget: 50, resume: true }, expect.anything());
     // A whole scan offers to scan again, not to continue.
     expect(screen.queryByTestId("statistics-continue")).toBeNull();

@@ -161,7 +161,9 @@ function ScanState({ scan, gatheredAt, what }: { scan: StatisticsScan; gatheredA
   if (scan.complete)
     return (
       <p className="muted" data-testid="statistics-state">
-        Gathered{when} by a whole scan of {what}: {formatCountOf(scan.itemsRead, "item")} for {formatUnits(scan.capacityUnits)} RCU.
+        Gathered{when} by a whole scan of {what}: {formatCountOf(scan.itemsRead, "item")} for {formatUnits(scan.capacityUnits)} RCU. The
+        boxes draw their first rows from its pages, without a Query of their own, wherever those
+        rows are exactly what a Query returns.
       </p>
     );
   const share = scan.expectedItems > 0 ? Math.min(100, Math.round((scan.itemsRead / scan.expectedItems) * 100)) : null;
