@@ -25,11 +25,11 @@
 //! their own, up to 8 per core, and keeps what is freed in each for the next allocation there.
 //! A Scan of a million items from the query bar passes through the app's threads page by page
 //! (the SDK's parse, the conversion, the channel to the web view): afterwards two arenas of
-//! 64 MB each stayed fully resident, though the live heap was never above ~90 MB (heaptrack), and
-//! the app's process held ~260 MB instead of ~130 MB. With one arena (`MALLOC_ARENA_MAX=1`) it
-//! held ~200 MB, the Scan took as long, and scrolling was unchanged (`bench/app/views.md`,
-//! session 23). The app's threads allocate little at once; a server's would (`dynotable-local`
-//! keeps its own allocator).
+//! 64 MB each stayed resident, though the live heap was never above ~90 MB (heaptrack), and the
+//! app's process held ~235 MB (~108 MB with the table just opened). With one arena
+//! (`MALLOC_ARENA_MAX=1`) it held ~180 MB, the Scan took as long, and scrolling was unchanged
+//! (`bench/app/views.md`, session 23, release builds). The app's threads allocate little at
+//! once; a server's would (`dynotable-local` keeps its own allocator).
 //!
 //! A variable the user set wins, for each of the three.
 //!
