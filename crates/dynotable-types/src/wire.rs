@@ -44,6 +44,10 @@
 //! datatype key whose value is JSON `null` counts as absent, and a `NULL` holding something
 //! other than a boolean reads as `NULL: false` (DYX). Base64 is read with or without padding.
 //! Serialisation writes canonical numbers, padded base64, and sets in DynamoDB order.
+//!
+//! The visitors' expecting texts (`an AttributeValue object`, `a map of attribute names to
+//! values`, `a list`, `a number string`, `a base64 string`) are read by the engine to word the
+//! service's sentence for a value of the wrong JSON type (rule B.22, `api::wrong_type`).
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -27,7 +27,9 @@ pub type AttributeUpdates = BTreeMap<String, AttributeValueUpdate>;
 /// `AttributeValueList` (see `crate::legacy`).
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
+#[serde(expecting = "value structure ExpectedAttributeValue")]
 pub struct ExpectedAttributeValue {
+    #[serde(deserialize_with = "crate::api::body::field_value")]
     pub value: Option<Checked<AttributeValue>>,
     #[serde(deserialize_with = "crate::api::body::boolean")]
     pub exists: Option<bool>,
@@ -38,6 +40,7 @@ pub struct ExpectedAttributeValue {
 /// `Condition` (legacy): a comparison operator and its values.
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
+#[serde(expecting = "value structure Condition")]
 pub struct Condition {
     pub comparison_operator: Option<String>,
     pub attribute_value_list: Option<Checked<Vec<AttributeValue>>>,
@@ -46,7 +49,9 @@ pub struct Condition {
 /// `AttributeValueUpdate` (legacy): `PUT` (the default), `DELETE` or `ADD`, and a value.
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
+#[serde(expecting = "value structure AttributeValueUpdate")]
 pub struct AttributeValueUpdate {
+    #[serde(deserialize_with = "crate::api::body::field_value")]
     pub value: Option<Checked<AttributeValue>>,
     pub action: Option<String>,
 }
@@ -57,6 +62,7 @@ pub struct PutItemInput {
     pub table_name: Option<String>,
     pub item: Option<Checked<Item>>,
     pub condition_expression: Option<String>,
+    #[serde(deserialize_with = "crate::api::body::map")]
     pub expression_attribute_names: Option<Names>,
     pub expression_attribute_values: Option<Checked<Item>>,
     pub return_values: Option<String>,
@@ -64,6 +70,7 @@ pub struct PutItemInput {
     pub return_item_collection_metrics: Option<String>,
     pub return_values_on_condition_check_failure: Option<String>,
     /// Legacy conditional parameters (see `crate::legacy`).
+    #[serde(deserialize_with = "crate::api::body::map")]
     pub expected: Option<Expected>,
     pub conditional_operator: Option<String>,
 }
@@ -93,6 +100,7 @@ pub struct GetItemInput {
     pub table_name: Option<String>,
     pub key: Option<Checked<Item>>,
     pub projection_expression: Option<String>,
+    #[serde(deserialize_with = "crate::api::body::map")]
     pub expression_attribute_names: Option<Names>,
     #[serde(deserialize_with = "crate::api::body::boolean")]
     pub consistent_read: Option<bool>,
@@ -119,12 +127,14 @@ pub struct DeleteItemInput {
     pub table_name: Option<String>,
     pub key: Option<Checked<Item>>,
     pub condition_expression: Option<String>,
+    #[serde(deserialize_with = "crate::api::body::map")]
     pub expression_attribute_names: Option<Names>,
     pub expression_attribute_values: Option<Checked<Item>>,
     pub return_values: Option<String>,
     pub return_consumed_capacity: Option<String>,
     pub return_item_collection_metrics: Option<String>,
     pub return_values_on_condition_check_failure: Option<String>,
+    #[serde(deserialize_with = "crate::api::body::map")]
     pub expected: Option<Expected>,
     pub conditional_operator: Option<String>,
 }
@@ -136,13 +146,16 @@ pub struct UpdateItemInput {
     pub key: Option<Checked<Item>>,
     pub update_expression: Option<String>,
     pub condition_expression: Option<String>,
+    #[serde(deserialize_with = "crate::api::body::map")]
     pub expression_attribute_names: Option<Names>,
     pub expression_attribute_values: Option<Checked<Item>>,
     pub return_values: Option<String>,
     pub return_consumed_capacity: Option<String>,
     pub return_item_collection_metrics: Option<String>,
     pub return_values_on_condition_check_failure: Option<String>,
+    #[serde(deserialize_with = "crate::api::body::map")]
     pub expected: Option<Expected>,
+    #[serde(deserialize_with = "crate::api::body::map")]
     pub attribute_updates: Option<AttributeUpdates>,
     pub conditional_operator: Option<String>,
 }
@@ -155,6 +168,7 @@ pub struct QueryInput {
     pub key_condition_expression: Option<String>,
     pub filter_expression: Option<String>,
     pub projection_expression: Option<String>,
+    #[serde(deserialize_with = "crate::api::body::map")]
     pub expression_attribute_names: Option<Names>,
     pub expression_attribute_values: Option<Checked<Item>>,
     #[serde(deserialize_with = "crate::api::body::boolean")]
@@ -165,7 +179,9 @@ pub struct QueryInput {
     #[serde(deserialize_with = "crate::api::body::boolean")]
     pub consistent_read: Option<bool>,
     pub return_consumed_capacity: Option<String>,
+    #[serde(deserialize_with = "crate::api::body::map")]
     pub key_conditions: Option<Conditions>,
+    #[serde(deserialize_with = "crate::api::body::map")]
     pub query_filter: Option<Conditions>,
     pub attributes_to_get: Option<Vec<String>>,
     pub conditional_operator: Option<String>,
@@ -178,8 +194,10 @@ pub struct ScanInput {
     pub index_name: Option<String>,
     pub filter_expression: Option<String>,
     pub projection_expression: Option<String>,
+    #[serde(deserialize_with = "crate::api::body::map")]
     pub expression_attribute_names: Option<Names>,
     /// Checked value by value: Scan names the placeholder of a bad value (rule B.16).
+    #[serde(deserialize_with = "crate::api::body::map")]
     pub expression_attribute_values: Option<BTreeMap<String, Checked<AttributeValue>>>,
     pub limit: Option<i64>,
     pub exclusive_start_key: Option<Checked<Item>>,
@@ -189,6 +207,7 @@ pub struct ScanInput {
     pub return_consumed_capacity: Option<String>,
     pub segment: Option<i64>,
     pub total_segments: Option<i64>,
+    #[serde(deserialize_with = "crate::api::body::map")]
     pub scan_filter: Option<Conditions>,
     pub attributes_to_get: Option<Vec<String>>,
     pub conditional_operator: Option<String>,
@@ -293,12 +312,14 @@ impl StoredItems {
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct BatchGetItemInput {
+    #[serde(deserialize_with = "crate::api::body::map")]
     pub request_items: Option<BTreeMap<String, KeysAndAttributes>>,
     pub return_consumed_capacity: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize, Serialize)]
 #[serde(rename_all = "PascalCase", default)]
+#[serde(expecting = "value structure KeysAndAttributes")]
 pub struct KeysAndAttributes {
     #[serde(
         skip_serializing_if = "Option::is_none",
@@ -308,6 +329,7 @@ pub struct KeysAndAttributes {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub projection_expression: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "crate::api::body::map")]
     pub expression_attribute_names: Option<Names>,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[serde(deserialize_with = "crate::api::body::boolean")]
@@ -338,6 +360,7 @@ pub struct BatchGetItemOutput {
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct BatchWriteItemInput {
+    #[serde(deserialize_with = "crate::api::body::map")]
     pub request_items: Option<BTreeMap<String, Vec<WriteRequest>>>,
     pub return_consumed_capacity: Option<String>,
     pub return_item_collection_metrics: Option<String>,
@@ -345,6 +368,7 @@ pub struct BatchWriteItemInput {
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
+#[serde(expecting = "value structure WriteRequest")]
 pub struct WriteRequest {
     pub put_request: Option<PutRequest>,
     pub delete_request: Option<DeleteRequest>,
@@ -352,12 +376,14 @@ pub struct WriteRequest {
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
+#[serde(expecting = "field structure PutRequest")]
 pub struct PutRequest {
     pub item: Option<Checked<Item>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
+#[serde(expecting = "field structure DeleteRequest")]
 pub struct DeleteRequest {
     pub key: Option<Checked<Item>>,
 }

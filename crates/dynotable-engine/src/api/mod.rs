@@ -12,12 +12,14 @@ pub mod item;
 pub mod partiql;
 pub mod table;
 pub mod transact;
+mod wrong_type;
 
 use serde::{Deserialize, Serialize};
 
 /// `KeySchemaElement`: one key attribute and its role.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
+#[serde(expecting = "value structure KeySchemaElement")]
 pub struct KeySchemaElement {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub attribute_name: Option<String>,
@@ -29,6 +31,7 @@ pub struct KeySchemaElement {
 /// `AttributeDefinition`: a key attribute's scalar type.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
+#[serde(expecting = "value structure AttributeDefinition")]
 pub struct AttributeDefinition {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub attribute_name: Option<String>,
@@ -40,6 +43,7 @@ pub struct AttributeDefinition {
 /// `Projection`: which attributes an index copies.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
+#[serde(expecting = "field structure Projection")]
 pub struct Projection {
     /// `ALL`, `KEYS_ONLY` or `INCLUDE`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -51,16 +55,20 @@ pub struct Projection {
 /// `ProvisionedThroughput` as a request gives it.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
+#[serde(expecting = "field structure ProvisionedThroughput")]
 pub struct ProvisionedThroughput {
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "crate::api::body::long")]
     pub read_capacity_units: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "crate::api::body::long")]
     pub write_capacity_units: Option<i64>,
 }
 
 /// `StreamSpecification`.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
+#[serde(expecting = "field structure StreamSpecification")]
 pub struct StreamSpecification {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[serde(deserialize_with = "crate::api::body::boolean")]
@@ -72,6 +80,7 @@ pub struct StreamSpecification {
 /// `Tag`.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
+#[serde(expecting = "value structure Tag")]
 pub struct Tag {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,

@@ -47,6 +47,7 @@ pub struct BatchExecuteStatementInput {
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
+#[serde(expecting = "value structure BatchStatementRequest")]
 pub struct BatchStatementRequest {
     pub statement: Option<String>,
     pub parameters: Option<Checked<Vec<AttributeValue>>>,
@@ -97,6 +98,7 @@ pub struct ExecuteTransactionInput {
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
+#[serde(expecting = "value structure ParameterizedStatement")]
 pub struct ParameterizedStatement {
     pub statement: Option<String>,
     pub parameters: Option<Checked<Vec<AttributeValue>>>,

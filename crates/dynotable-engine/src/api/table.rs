@@ -25,6 +25,7 @@ pub struct CreateTableInput {
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
+#[serde(expecting = "value structure LocalSecondaryIndex")]
 pub struct LocalSecondaryIndex {
     pub index_name: Option<String>,
     pub key_schema: Option<Vec<KeySchemaElement>>,
@@ -33,6 +34,7 @@ pub struct LocalSecondaryIndex {
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
+#[serde(expecting = "value structure GlobalSecondaryIndex")]
 pub struct GlobalSecondaryIndex {
     pub index_name: Option<String>,
     pub key_schema: Option<Vec<KeySchemaElement>>,
@@ -144,6 +146,7 @@ pub struct UpdateTableInput {
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
+#[serde(expecting = "value structure GlobalSecondaryIndexUpdate")]
 pub struct GlobalSecondaryIndexUpdate {
     pub create: Option<GlobalSecondaryIndex>,
     pub update: Option<UpdateGlobalSecondaryIndexAction>,
@@ -152,6 +155,7 @@ pub struct GlobalSecondaryIndexUpdate {
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
+#[serde(expecting = "field structure UpdateGlobalSecondaryIndexAction")]
 pub struct UpdateGlobalSecondaryIndexAction {
     pub index_name: Option<String>,
     pub provisioned_throughput: Option<ProvisionedThroughput>,
@@ -159,6 +163,7 @@ pub struct UpdateGlobalSecondaryIndexAction {
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
+#[serde(expecting = "field structure DeleteGlobalSecondaryIndexAction")]
 pub struct DeleteGlobalSecondaryIndexAction {
     pub index_name: Option<String>,
 }

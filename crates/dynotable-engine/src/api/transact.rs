@@ -20,6 +20,7 @@ pub struct TransactWriteItemsInput {
 /// One action: exactly one of the four members is set.
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
+#[serde(expecting = "value structure TransactWriteItem")]
 pub struct TransactWriteItem {
     pub condition_check: Option<TransactAction>,
     pub put: Option<TransactAction>,
@@ -30,14 +31,17 @@ pub struct TransactWriteItem {
 /// The members of ConditionCheck, Put, Delete and Update (each uses its own subset).
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
+#[serde(expecting = "field structure")]
 pub struct TransactAction {
     pub table_name: Option<String>,
     pub key: Option<Checked<Item>>,
     pub item: Option<Checked<Item>>,
     pub update_expression: Option<String>,
     pub condition_expression: Option<String>,
+    #[serde(deserialize_with = "crate::api::body::map")]
     pub expression_attribute_names: Option<Names>,
     /// Each value checked apart: the service names the placeholder of a bad one (rule B.16).
+    #[serde(deserialize_with = "crate::api::body::map")]
     pub expression_attribute_values: Option<BTreeMap<String, Checked<AttributeValue>>>,
     pub return_values_on_condition_check_failure: Option<String>,
 }
@@ -60,16 +64,19 @@ pub struct TransactGetItemsInput {
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
+#[serde(expecting = "value structure TransactGetItem")]
 pub struct TransactGetItem {
     pub get: Option<TransactGet>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
+#[serde(expecting = "field structure Get")]
 pub struct TransactGet {
     pub table_name: Option<String>,
     pub key: Option<Checked<Item>>,
     pub projection_expression: Option<String>,
+    #[serde(deserialize_with = "crate::api::body::map")]
     pub expression_attribute_names: Option<Names>,
 }
 

@@ -41,6 +41,7 @@ pub struct DescribeStreamInput {
 /// shard (`Type: CHILD_SHARDS`, the only type).
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
+#[serde(expecting = "field structure")]
 pub struct ShardFilter {
     pub r#type: Option<String>,
     pub shard_id: Option<String>,
