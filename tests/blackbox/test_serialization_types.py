@@ -152,6 +152,10 @@ CASES = [
     ("BatchGetItem", dict(RequestItems={"Missing": "x"}), VALUE),
     ("TransactWriteItems", dict(TransactItems=[{"Put": True}]), FIELD),
     ("TransactGetItems", dict(TransactItems=[{"Get": 1}]), FIELD),
+    ("UpdateTimeToLive", dict(TableName="Missing", TimeToLiveSpecification=5), FIELD),
+    ("UpdateTimeToLive", dict(TableName="Missing", TimeToLiveSpecification={"AttributeName": "x", "Enabled": 1}),
+     "NUMBER_VALUE cannot be converted to Boolean"),
+    ("TagResource", dict(ResourceArn="arn:aws:dynamodb:us-east-1:000000000000:table/Missing", Tags=[5]), VALUE),
 ]
 
 

@@ -43,6 +43,7 @@ pub struct UpdateTimeToLiveInput {
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
+#[serde(expecting = "field structure TimeToLiveSpecification")]
 pub struct TimeToLiveSpecification {
     #[serde(deserialize_with = "crate::api::body::boolean")]
     pub enabled: Option<bool>,
