@@ -38,6 +38,7 @@ const SWEEP_BATCH: i64 = 500;
 #[serde(rename_all = "PascalCase", default)]
 pub struct UpdateTimeToLiveInput {
     pub table_name: Option<String>,
+    #[serde(deserialize_with = "crate::api::objects::structure")]
     pub time_to_live_specification: Option<TimeToLiveSpecification>,
 }
 

@@ -151,8 +151,28 @@ pub(crate) fn long<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<
 
 /// The value class of a map member, as the service names it when the map is given a JSON list
 /// (`Unrecognized collection type java.util.Map<java.lang.String, <class>>`, rule B.22).
-pub(crate) trait MapValue {
+pub(crate) trait MapValue: Sized {
     const CLASS: &'static str;
+
+    /// Reads one value of the map; a structure is read as a JSON object only (`api::objects`).
+    fn read<'de, A: serde::de::MapAccess<'de>>(access: &mut A) -> Result<Self, A::Error>
+    where
+        Self: serde::Deserialize<'de>,
+    {
+        access.next_value()
+    }
+}
+
+/// `MapValue::read` for a map whose values are structures.
+macro_rules! structure_values {
+    () => {
+        fn read<'de, A: serde::de::MapAccess<'de>>(access: &mut A) -> Result<Self, A::Error>
+        where
+            Self: serde::Deserialize<'de>,
+        {
+            access.next_value_seed(super::objects::Object::<Self>::new())
+        }
+    };
 }
 
 impl MapValue for String {
@@ -165,22 +185,33 @@ impl MapValue for dynotable_types::Checked<dynotable_types::AttributeValue> {
 
 impl MapValue for super::item::ExpectedAttributeValue {
     const CLASS: &'static str = "com.amazonaws.dynamodb.v20120810.ExpectedAttributeValue";
+    structure_values!();
 }
 
 impl MapValue for super::item::Condition {
     const CLASS: &'static str = "com.amazonaws.dynamodb.v20120810.Condition";
+    structure_values!();
 }
 
 impl MapValue for super::item::AttributeValueUpdate {
     const CLASS: &'static str = "com.amazonaws.dynamodb.v20120810.AttributeValueUpdate";
+    structure_values!();
 }
 
 impl MapValue for super::item::KeysAndAttributes {
     const CLASS: &'static str = "com.amazonaws.dynamodb.v20120810.KeysAndAttributes";
+    structure_values!();
 }
 
 impl MapValue for Vec<super::item::WriteRequest> {
     const CLASS: &'static str = "java.util.List<com.amazonaws.dynamodb.v20120810.WriteRequest>";
+
+    fn read<'de, A: serde::de::MapAccess<'de>>(access: &mut A) -> Result<Self, A::Error>
+    where
+        Self: serde::Deserialize<'de>,
+    {
+        access.next_value_seed(super::objects::List::new())
+    }
 }
 
 /// A request's map member (other than an item or key, which `dynotable_types::Checked` reads):
@@ -205,7 +236,8 @@ where
 
         fn visit_map<A: serde::de::MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
             let mut entries = BTreeMap::new();
-            while let Some((name, value)) = access.next_entry::<String, V>()? {
+            while let Some(name) = access.next_key::<String>()? {
+                let value = V::read(&mut access)?;
                 entries.insert(name, value);
             }
             Ok(Some(entries))

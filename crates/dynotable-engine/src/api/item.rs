@@ -370,7 +370,9 @@ pub struct BatchWriteItemInput {
 #[serde(rename_all = "PascalCase", default)]
 #[serde(expecting = "value structure WriteRequest")]
 pub struct WriteRequest {
+    #[serde(deserialize_with = "crate::api::objects::structure")]
     pub put_request: Option<PutRequest>,
+    #[serde(deserialize_with = "crate::api::objects::structure")]
     pub delete_request: Option<DeleteRequest>,
 }
 

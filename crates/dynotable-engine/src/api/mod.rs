@@ -9,6 +9,7 @@
 
 pub(crate) mod body;
 pub mod item;
+pub(crate) mod objects;
 pub mod partiql;
 pub mod table;
 pub mod transact;

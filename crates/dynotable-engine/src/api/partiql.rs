@@ -41,6 +41,7 @@ pub struct ExecuteStatementOutput {
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct BatchExecuteStatementInput {
+    #[serde(deserialize_with = "crate::api::objects::structures")]
     pub statements: Option<Vec<BatchStatementRequest>>,
     pub return_consumed_capacity: Option<String>,
 }
@@ -91,6 +92,7 @@ pub struct BatchStatementError {
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct ExecuteTransactionInput {
+    #[serde(deserialize_with = "crate::api::objects::structures")]
     pub transact_statements: Option<Vec<ParameterizedStatement>>,
     pub client_request_token: Option<String>,
     pub return_consumed_capacity: Option<String>,

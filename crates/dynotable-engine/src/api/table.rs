@@ -10,13 +10,20 @@ use super::{
 #[serde(rename_all = "PascalCase", default)]
 pub struct CreateTableInput {
     pub table_name: Option<String>,
+    #[serde(deserialize_with = "crate::api::objects::structures")]
     pub attribute_definitions: Option<Vec<AttributeDefinition>>,
+    #[serde(deserialize_with = "crate::api::objects::structures")]
     pub key_schema: Option<Vec<KeySchemaElement>>,
+    #[serde(deserialize_with = "crate::api::objects::structures")]
     pub local_secondary_indexes: Option<Vec<LocalSecondaryIndex>>,
+    #[serde(deserialize_with = "crate::api::objects::structures")]
     pub global_secondary_indexes: Option<Vec<GlobalSecondaryIndex>>,
     pub billing_mode: Option<String>,
+    #[serde(deserialize_with = "crate::api::objects::structure")]
     pub provisioned_throughput: Option<ProvisionedThroughput>,
+    #[serde(deserialize_with = "crate::api::objects::structure")]
     pub stream_specification: Option<StreamSpecification>,
+    #[serde(deserialize_with = "crate::api::objects::structures")]
     pub tags: Option<Vec<Tag>>,
     #[serde(deserialize_with = "crate::api::body::boolean")]
     pub deletion_protection_enabled: Option<bool>,
@@ -28,7 +35,9 @@ pub struct CreateTableInput {
 #[serde(expecting = "value structure LocalSecondaryIndex")]
 pub struct LocalSecondaryIndex {
     pub index_name: Option<String>,
+    #[serde(deserialize_with = "crate::api::objects::structures")]
     pub key_schema: Option<Vec<KeySchemaElement>>,
+    #[serde(deserialize_with = "crate::api::objects::structure")]
     pub projection: Option<Projection>,
 }
 
@@ -37,8 +46,11 @@ pub struct LocalSecondaryIndex {
 #[serde(expecting = "value structure GlobalSecondaryIndex")]
 pub struct GlobalSecondaryIndex {
     pub index_name: Option<String>,
+    #[serde(deserialize_with = "crate::api::objects::structures")]
     pub key_schema: Option<Vec<KeySchemaElement>>,
+    #[serde(deserialize_with = "crate::api::objects::structure")]
     pub projection: Option<Projection>,
+    #[serde(deserialize_with = "crate::api::objects::structure")]
     pub provisioned_throughput: Option<ProvisionedThroughput>,
 }
 
@@ -134,10 +146,14 @@ pub struct ListTablesOutput {
 #[serde(rename_all = "PascalCase", default)]
 pub struct UpdateTableInput {
     pub table_name: Option<String>,
+    #[serde(deserialize_with = "crate::api::objects::structures")]
     pub attribute_definitions: Option<Vec<AttributeDefinition>>,
     pub billing_mode: Option<String>,
+    #[serde(deserialize_with = "crate::api::objects::structure")]
     pub provisioned_throughput: Option<ProvisionedThroughput>,
+    #[serde(deserialize_with = "crate::api::objects::structures")]
     pub global_secondary_index_updates: Option<Vec<GlobalSecondaryIndexUpdate>>,
+    #[serde(deserialize_with = "crate::api::objects::structure")]
     pub stream_specification: Option<StreamSpecification>,
     #[serde(deserialize_with = "crate::api::body::boolean")]
     pub deletion_protection_enabled: Option<bool>,
@@ -148,8 +164,11 @@ pub struct UpdateTableInput {
 #[serde(rename_all = "PascalCase", default)]
 #[serde(expecting = "value structure GlobalSecondaryIndexUpdate")]
 pub struct GlobalSecondaryIndexUpdate {
+    #[serde(deserialize_with = "crate::api::objects::structure")]
     pub create: Option<GlobalSecondaryIndex>,
+    #[serde(deserialize_with = "crate::api::objects::structure")]
     pub update: Option<UpdateGlobalSecondaryIndexAction>,
+    #[serde(deserialize_with = "crate::api::objects::structure")]
     pub delete: Option<DeleteGlobalSecondaryIndexAction>,
 }
 
@@ -158,6 +177,7 @@ pub struct GlobalSecondaryIndexUpdate {
 #[serde(expecting = "field structure UpdateGlobalSecondaryIndexAction")]
 pub struct UpdateGlobalSecondaryIndexAction {
     pub index_name: Option<String>,
+    #[serde(deserialize_with = "crate::api::objects::structure")]
     pub provisioned_throughput: Option<ProvisionedThroughput>,
 }
 
@@ -262,6 +282,7 @@ pub struct GlobalSecondaryIndexDescription {
 #[serde(rename_all = "PascalCase", default)]
 pub struct TagResourceInput {
     pub resource_arn: Option<String>,
+    #[serde(deserialize_with = "crate::api::objects::structures")]
     pub tags: Option<Vec<Tag>>,
 }
 

@@ -11,6 +11,7 @@ use super::item::{ItemCollectionMetrics, Names};
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct TransactWriteItemsInput {
+    #[serde(deserialize_with = "crate::api::objects::structures")]
     pub transact_items: Option<Vec<TransactWriteItem>>,
     pub return_consumed_capacity: Option<String>,
     pub return_item_collection_metrics: Option<String>,
@@ -22,9 +23,13 @@ pub struct TransactWriteItemsInput {
 #[serde(rename_all = "PascalCase", default)]
 #[serde(expecting = "value structure TransactWriteItem")]
 pub struct TransactWriteItem {
+    #[serde(deserialize_with = "crate::api::objects::structure")]
     pub condition_check: Option<TransactAction>,
+    #[serde(deserialize_with = "crate::api::objects::structure")]
     pub put: Option<TransactAction>,
+    #[serde(deserialize_with = "crate::api::objects::structure")]
     pub delete: Option<TransactAction>,
+    #[serde(deserialize_with = "crate::api::objects::structure")]
     pub update: Option<TransactAction>,
 }
 
@@ -58,6 +63,7 @@ pub struct TransactWriteItemsOutput {
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "PascalCase", default)]
 pub struct TransactGetItemsInput {
+    #[serde(deserialize_with = "crate::api::objects::structures")]
     pub transact_items: Option<Vec<TransactGetItem>>,
     pub return_consumed_capacity: Option<String>,
 }
@@ -66,6 +72,7 @@ pub struct TransactGetItemsInput {
 #[serde(rename_all = "PascalCase", default)]
 #[serde(expecting = "value structure TransactGetItem")]
 pub struct TransactGetItem {
+    #[serde(deserialize_with = "crate::api::objects::structure")]
     pub get: Option<TransactGet>,
 }
 

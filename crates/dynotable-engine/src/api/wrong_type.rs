@@ -19,6 +19,9 @@
 //! | `an AttributeValue object`                          | AttributeValue in a list or map |
 //! | `field structure X` / `value structure X`           | a structure member, or a list element / map value (`#[serde(expecting)]`) |
 //!
+//! A list given for a request structure reaches this as `invalid type: sequence` only because
+//! `api::objects` reads structures as JSON objects (serde's derived reader would take the list).
+//!
 //! A combination the captures do not give (an Integer member given a fraction, a JSON null
 //! inside a list, a list where a map of unknown value type belongs, a list given for a
 //! structure whose model class is not declared) keeps serde_json's own text: no sentence is

@@ -34,6 +34,7 @@ pub struct DescribeStreamInput {
     pub stream_arn: Option<String>,
     pub limit: Option<i64>,
     pub exclusive_start_shard_id: Option<String>,
+    #[serde(deserialize_with = "crate::api::objects::structure")]
     pub shard_filter: Option<ShardFilter>,
 }
 
