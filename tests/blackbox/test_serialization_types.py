@@ -15,6 +15,9 @@ MODEL = "com.amazonaws.dynamodb.v20120810"
 OBJECT = "Start of structure or map found where not expected"
 FIELD = "Unexpected field type"
 VALUE = "Unexpected value type in payload"
+CAST = ("class sun.reflect.generics.reflectiveObjects.ParameterizedTypeImpl cannot be cast to class java.lang.Class "
+        "(sun.reflect.generics.reflectiveObjects.ParameterizedTypeImpl and java.lang.Class are in module java.base "
+        "of loader 'bootstrap')")
 KEY = {"pk": {"S": "a"}}
 
 
@@ -174,6 +177,14 @@ CASES = [
     ("TransactGetItems", dict(TransactItems=[{"Get": []}]), collection(f"{MODEL}.Get")),
     ("UpdateTimeToLive", dict(TableName="Missing", TimeToLiveSpecification=[]),
      collection(f"{MODEL}.TimeToLiveSpecification")),
+    # A list that is a map value, a map that is a list element: the JVM's cast failure for a scalar.
+    ("BatchWriteItem", dict(RequestItems={"Missing": 5}), CAST),
+    ("BatchWriteItem", dict(RequestItems={"Missing": "x"}), CAST),
+    ("BatchWriteItem", dict(RequestItems={"Missing": {}}), OBJECT),
+    ("BatchGetItem", dict(RequestItems={"Missing": {"Keys": [True]}}), CAST),
+    ("BatchGetItem", dict(RequestItems={"Missing": {"Keys": [{"pk": {"S": "a"}}, 2.5]}}), CAST),
+    ("BatchGetItem", dict(RequestItems={"Missing": {"Keys": [[]]}}), map_of(f"{MODEL}.AttributeValue")),
+    ("BatchGetItem", dict(RequestItems={"Missing": {"Keys": "k"}}), FIELD),
     ("UpdateTimeToLive", dict(TableName="Missing", TimeToLiveSpecification=5), FIELD),
     ("UpdateTimeToLive", dict(TableName="Missing", TimeToLiveSpecification={"AttributeName": "x", "Enabled": 1}),
      "NUMBER_VALUE cannot be converted to Boolean"),

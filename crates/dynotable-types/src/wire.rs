@@ -443,5 +443,22 @@ where
     }
 }
 
+/// A list read element by element elsewhere (a request reader with its own element rules): the
+/// elements, or the error the service reports for them, chosen as for a list read here.
+impl<T> FromIterator<Checked<T>> for Checked<Vec<T>> {
+    fn from_iter<I: IntoIterator<Item = Checked<T>>>(elements: I) -> Self {
+        let mut values = Vec::new();
+        let mut errors = FirstError::default();
+        for Checked(element) in elements {
+            match element {
+                Ok(element) if errors.is_empty() => values.push(element),
+                Ok(_) => {}
+                Err(error) => errors.add(error),
+            }
+        }
+        Checked(errors.into_result(values))
+    }
+}
+
 #[cfg(test)]
 mod tests;

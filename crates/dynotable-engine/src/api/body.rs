@@ -210,7 +210,7 @@ impl MapValue for Vec<super::item::WriteRequest> {
     where
         Self: serde::Deserialize<'de>,
     {
-        access.next_value_seed(super::objects::List::new())
+        access.next_value_seed(super::objects::List::parameterized())
     }
 }
 

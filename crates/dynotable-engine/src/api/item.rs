@@ -323,7 +323,8 @@ pub struct BatchGetItemInput {
 pub struct KeysAndAttributes {
     #[serde(
         skip_serializing_if = "Option::is_none",
-        serialize_with = "serialize_checked_keys"
+        serialize_with = "serialize_checked_keys",
+        deserialize_with = "crate::api::objects::keys"
     )]
     pub keys: Option<Checked<Vec<Item>>>,
     #[serde(skip_serializing_if = "Option::is_none")]

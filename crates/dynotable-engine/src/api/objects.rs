@@ -9,6 +9,7 @@
 use std::fmt;
 use std::marker::PhantomData;
 
+use dynotable_types::{Checked, Item};
 use serde::de::value::{
     BoolDeserializer, F64Deserializer, I64Deserializer, MapAccessDeserializer, U64Deserializer,
 };
@@ -26,6 +27,63 @@ pub(crate) fn structures<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
     deserializer: D,
 ) -> Result<Option<Vec<T>>, D::Error> {
     deserializer.deserialize_option(Absent(List::<T>::new()))
+}
+
+/// BatchGetItem's `Keys`: a list of key maps. Each map is a list element whose type is itself
+/// generic, and the service answers a scalar there with the JVM's cast failure (rule B.22.4):
+/// the expecting text `a parameterized map` tells `wrong_type` so.
+pub(crate) fn keys<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Checked<Vec<Item>>>, D::Error> {
+    deserializer.deserialize_option(Absent(Keys))
+}
+
+struct Keys;
+
+impl<'de> DeserializeSeed<'de> for Keys {
+    type Value = Checked<Vec<Item>>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Keys {
+    type Value = Checked<Vec<Item>>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a sequence")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut keys = Vec::new();
+        while let Some(key) = seq.next_element_seed(Key)? {
+            keys.push(key);
+        }
+        Ok(keys.into_iter().collect())
+    }
+}
+
+struct Key;
+
+impl<'de> DeserializeSeed<'de> for Key {
+    type Value = Checked<Item>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Key {
+    type Value = Checked<Item>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a parameterized map")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        Checked::<Item>::deserialize(MapAccessDeserializer::new(map))
+    }
 }
 
 /// One structure: its members from a JSON object; a list refused in the structure's words.
@@ -86,12 +144,27 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for Object<T> {
 }
 
 /// A JSON list of structures, each read by [`Object`]. Its expecting text is serde's for a
-/// sequence, so a scalar or an object in its place gets the List sentences of rule B.22.
-pub(crate) struct List<T>(PhantomData<T>);
+/// sequence, so a scalar or an object in its place gets the List sentences of rule B.22; a list
+/// that is itself a map value (BatchWriteItem's `RequestItems.<table>`) says `a parameterized
+/// list`, which the service answers a scalar in with the JVM's cast failure (rule B.22.4).
+pub(crate) struct List<T> {
+    parameterized: bool,
+    element: PhantomData<T>,
+}
 
 impl<T> List<T> {
     pub(crate) fn new() -> Self {
-        List(PhantomData)
+        List {
+            parameterized: false,
+            element: PhantomData,
+        }
+    }
+
+    pub(crate) fn parameterized() -> Self {
+        List {
+            parameterized: true,
+            element: PhantomData,
+        }
     }
 }
 
@@ -107,7 +180,11 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for List<T> {
     type Value = Vec<T>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a sequence")
+        f.write_str(if self.parameterized {
+            "a parameterized list"
+        } else {
+            "a sequence"
+        })
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {

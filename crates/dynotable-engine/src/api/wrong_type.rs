@@ -13,6 +13,7 @@
 //! | `a boolean` (serde's and [`super::body::boolean`])  | Boolean                |
 //! | `a base64 string` (`B`, `BS` elements)              | Blob                   |
 //! | `a sequence` (serde's), `a list` (`L`)              | List                   |
+//! | `a parameterized list`, `a parameterized map`       | a list in a map, a map in a list (B.22.4) |
 //! | `a map` (serde's)                                   | Map, value type unknown|
 //! | `a map of attribute names to values` (items, keys)  | Map of AttributeValue  |
 //! | `a map of <class>` ([`super::body::map`])           | Map of that class      |
@@ -63,6 +64,12 @@ impl Found {
     }
 }
 
+/// The JVM's answer to a scalar where a generic collection sits directly inside another (rule
+/// B.22.4), as the captures quote it.
+const CAST: &str = "class sun.reflect.generics.reflectiveObjects.ParameterizedTypeImpl cannot be cast to class \
+                    java.lang.Class (sun.reflect.generics.reflectiveObjects.ParameterizedTypeImpl and \
+                    java.lang.Class are in module java.base of loader 'bootstrap')";
+
 /// The Java package of DynamoDB's model classes, as the service's sentences name them.
 const MODEL: &str = "com.amazonaws.dynamodb.v20120810";
 
@@ -100,6 +107,21 @@ fn service_sentence(text: &str) -> Option<String> {
         "a sequence" | "a list" => match found {
             _ if found.is_scalar() => "Unexpected field type".to_owned(),
             Found::Object => object.to_owned(),
+            _ => return None,
+        },
+        // Rule B.22.4: a generic collection directly inside another one.
+        "a parameterized list" => match found {
+            _ if found.is_scalar() => CAST.to_owned(),
+            Found::Object => object.to_owned(),
+            _ => return None,
+        },
+        "a parameterized map" => match found {
+            _ if found.is_scalar() => CAST.to_owned(),
+            Found::List => {
+                format!(
+                    "Unrecognized collection type java.util.Map<java.lang.String, {MODEL}.AttributeValue>"
+                )
+            }
             _ => return None,
         },
         "a map" => match found {

@@ -220,3 +220,16 @@ fn reads_lists_of_items_and_base64_without_padding() {
         .expect("ok");
     assert!(empty.is_empty());
 }
+
+#[test]
+fn a_list_collected_from_checked_elements_reports_the_number_error_first() {
+    let elements = [
+        Checked(Ok(AttributeValue::S("a".into()))),
+        Checked(Err(ValidationError::EmptyAttributeValue)),
+        Checked(Err(ValidationError::NumberOverflow)),
+    ];
+    let list: Checked<Vec<AttributeValue>> = elements.into_iter().collect();
+    assert_eq!(list.into_result(), Err(ValidationError::NumberOverflow));
+    let list: Checked<Vec<AttributeValue>> = [Checked(Ok(AttributeValue::NULL))].into_iter().collect();
+    assert_eq!(list.into_result(), Ok(vec![AttributeValue::NULL]));
+}
