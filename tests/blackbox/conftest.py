@@ -9,10 +9,13 @@ No ambient AWS configuration leaks in: every AWS_* variable is cleared, config a
 files point into a temporary folder, and clients get static credentials and us-east-1.
 """
 
+import json
 import os
 import pathlib
 import subprocess
 import threading
+import urllib.error
+import urllib.request
 
 import boto3
 import botocore.config
@@ -109,6 +112,20 @@ UNCHECKED = CLIENT_CONFIG.merge(botocore.config.Config(parameter_validation=Fals
 @pytest.fixture
 def raw(server):
     return session().client("dynamodb", endpoint_url=server.endpoint, config=UNCHECKED)
+
+
+def post_body(endpoint, operation, body: bytes):
+    """POSTs `body` as written to DynamoDB's `operation` (a body no SDK would send), with a
+    signature the server does not check: the HTTP status and the decoded JSON answer."""
+    request = urllib.request.Request(endpoint, data=body, method="POST", headers={
+        "Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": f"DynamoDB_20120810.{operation}",
+        "Authorization": "AWS4-HMAC-SHA256 Credential=AKID/20250101/us-east-1/dynamodb/aws4_request, "
+                         "SignedHeaders=host, Signature=0"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
 
 
 def error(call, **kwargs):

@@ -4,12 +4,10 @@ raw JSON (the SDKs refuse to send most of these) to a table that does not exist:
 is reported before any other check."""
 
 import json
-import urllib.error
-import urllib.request
 
 import pytest
 
-from conftest import Server
+from conftest import Server, post_body
 
 MODEL = "com.amazonaws.dynamodb.v20120810"
 OBJECT = "Start of structure or map found where not expected"
@@ -39,15 +37,7 @@ def endpoint(tmp_path_factory):
 
 
 def post(endpoint, operation, body):
-    request = urllib.request.Request(endpoint, data=json.dumps(body).encode(), method="POST", headers={
-        "Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": f"DynamoDB_20120810.{operation}",
-        "Authorization": "AWS4-HMAC-SHA256 Credential=AKID/20250101/us-east-1/dynamodb/aws4_request, "
-                         "SignedHeaders=host, Signature=0"})
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read())
+    return post_body(endpoint, operation, json.dumps(body).encode())
 
 
 def item(**attributes):

@@ -2,29 +2,18 @@
 ResourceNotFoundException, and a body that is not JSON is a SerializationException with no
 message, as the service answers."""
 
-import json
-import urllib.request
-
 import pytest
 from botocore.exceptions import ClientError
 
+from conftest import post_body
 
-def post(endpoint, target, body):
-    request = urllib.request.Request(endpoint, data=body, method="POST", headers={
-        "Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": f"DynamoDB_20120810.{target}",
-        "Authorization": "AWS4-HMAC-SHA256 Credential=AKID/20250101/us-east-1/dynamodb/aws4_request, "
-                         "SignedHeaders=host, Signature=0"})
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read())
+
 
 
 @pytest.mark.parametrize("body", [b"not json", b'{"TableName":', b"{]", b'{"TableName":"T"} trailing'],
                          ids=["word", "truncated", "broken", "trailing"])
 def test_a_body_that_is_not_json_is_a_serialization_exception_without_message(server, body):
-    status, answer = post(server.endpoint, "GetItem", body)
+    status, answer = post_body(server.endpoint, "GetItem", body)
     assert status == 400
     assert answer == {"__type": "com.amazon.coral.service#SerializationException"}
 
