@@ -19,6 +19,7 @@
 //!    - An index's collection only when the whole of it was kept: items with equal index keys
 //!      have no order the documentation gives, so a Query could not be continued from a kept one.
 //!    - Not the collection a stopped scan was in the middle of (`open`).
+//!    - Not rows of more than 1 MB together: a Query's page would stop before their end.
 //! 3. A write the app sends to the table forgets the table's kept rows (every index's too: a
 //!    write moves items between an index's collections), and a new statistics scan replaces them.
 //!    Writes by other clients are not seen, as with the statistics themselves: the box says when
@@ -30,6 +31,7 @@ use std::sync::Arc;
 use sqlx::{Row, SqlitePool};
 
 use crate::collections::order_key;
+use crate::dto::attribute::item_to_engine;
 use crate::dto::{AttributeValue, Item, KeySchema, PageStop, QueryInput, QueryPage};
 use crate::sessions::Session;
 use crate::{App, CommandError, ErrorCode};
@@ -303,6 +305,15 @@ impl App {
             return Ok(None);
         };
         let (items, last_evaluated_key, stop) = page;
+        // A Query page reads at most 1 MB (rule B.4): rows past it would not all be in the
+        // Query's first page, so a page of large items is left to the Query.
+        let bytes: usize = items
+            .iter()
+            .map(|item| item_to_engine(item).map_or(0, |i| dynotable_types::item_size(&i)))
+            .sum();
+        if bytes > 1024 * 1024 {
+            return Ok(None);
+        }
         let count = items.len() as u32;
         Ok(Some(QueryPage {
             items,
@@ -349,6 +360,7 @@ impl App {
 mod tests {
     use super::{Gathered, ROWS_KEPT};
     use crate::collections::order_key;
+    use crate::dto::attribute::item_to_engine;
     use crate::dto::{AttributeValue, Item};
     use proptest::prelude::*;
 

@@ -250,3 +250,41 @@ async fn a_stopped_scan_does_not_serve_the_collection_it_stopped_in() {
         assert_eq!(page.items.len(), READINGS + 1);
     }
 }
+
+#[tokio::test]
+async fn rows_of_more_than_a_query_page_are_left_to_the_query() {
+    let (_dynalite, _dir, app, profile) = fleet().await;
+    // Five readings of 300 KB: 1.5 MB, past the 1 MB a Query's page reads (rule B.4).
+    for r in 0..5 {
+        let reading = Item::from([
+            ("vehicleId".to_owned(), s("VEH#BIG")),
+            ("recordedAt".to_owned(), s(&format!("TS#{r:02}"))),
+            ("payload".to_owned(), s(&"x".repeat(300 * 1024))),
+        ]);
+        app.put_item(&profile, "Fleet", reading, Expectation::Absent)
+            .await
+            .unwrap();
+    }
+    app.gather_statistics(&profile, "k7", request(None, None, false), |_| {})
+        .await
+        .unwrap();
+    let big = app
+        .collection_page(&profile, &box_query(None, "VEH#BIG", 20, None))
+        .await
+        .unwrap();
+    assert_eq!(big.kept_from_scan, None);
+    assert!(big.consumed_capacity.is_some());
+    // Three of them (900 KB) fit: those are served.
+    let three = app
+        .collection_page(&profile, &box_query(None, "VEH#BIG", 3, None))
+        .await
+        .unwrap();
+    assert!(three.kept_from_scan.is_some());
+    assert_eq!(sort_keys(&three), ["TS#00", "TS#01", "TS#02"]);
+    // A collection of small items beside it is still served.
+    let small = app
+        .collection_page(&profile, &box_query(None, "VEH#V-001", 20, None))
+        .await
+        .unwrap();
+    assert!(small.kept_from_scan.is_some());
+}
