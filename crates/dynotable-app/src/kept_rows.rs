@@ -360,7 +360,6 @@ impl App {
 mod tests {
     use super::{Gathered, ROWS_KEPT};
     use crate::collections::order_key;
-    use crate::dto::attribute::item_to_engine;
     use crate::dto::{AttributeValue, Item};
     use proptest::prelude::*;
 
