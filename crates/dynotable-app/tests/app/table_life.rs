@@ -145,10 +145,30 @@ async fn the_form_check_answers_with_the_services_messages() {
         .collect();
     let (_, message) = problem(&app, &many).unwrap();
     assert!(message.contains("exceeds the per-table limit of 20"), "{message}");
+    // Past 100 projected attributes over the table's indexes, none past its own 20 (rule B.21.3):
+    // six indexes of 17.
     let mut wide = trips("Trips");
-    wide.indexes[0].projection.attributes = (0..101).map(|i| format!("a{i}")).collect();
+    wide.indexes = (0..6)
+        .map(|i| NewIndex {
+            projection: Projection {
+                ty: ProjectionType::Include,
+                attributes: (0..17).map(|a| format!("a{i}_{a}")).collect(),
+            },
+            ..gsi(&format!("Wide{i}"), &format!("w{i}"))
+        })
+        .collect();
     let (_, message) = problem(&app, &wide).unwrap();
     assert!(message.contains("exceeds limit of 100"), "{message}");
+    // One index of 21 is refused by its own limit first.
+    wide.indexes.truncate(1);
+    wide.indexes[0].projection.attributes = (0..21).map(|a| format!("a{a}")).collect();
+    let (_, message) = problem(&app, &wide).unwrap();
+    assert!(
+        message.contains(
+            "nonKeyAttributes' failed to satisfy constraint: Member must have length less than or equal to 20"
+        ),
+        "{message}"
+    );
 
     // Provisioned throughput of zero, an empty tag key, a TTL attribute too long.
     let mut zero = trips("Trips");
