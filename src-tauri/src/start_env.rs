@@ -1,5 +1,6 @@
 //! The app's environment on Linux, chosen before anything runs: how the web view's frames reach
-//! the screen, how its JavaScript heap is collected, and how many heaps the C allocator keeps.
+//! the screen, how its JavaScript is compiled and its heap collected, and how many heaps the C
+//! allocator keeps.
 //! WebKitGTK, its JavaScript engine and glibc read each from a variable, when the first web view
 //! is made or the first allocation happens; the web view's processes inherit them.
 //!
@@ -31,7 +32,30 @@
 //! (`bench/app/views.md`, session 23, release builds). The app's threads allocate little at
 //! once; a server's would (`dynotable-local` keeps its own allocator).
 //!
-//! A variable the user set wins, for each of the three.
+//! **The JavaScript heap's threshold and the optimising compiler.** Even so, the first scroll of 240
+//! frames through Fleet (~90 new boxes) added ~65 MB of anonymous memory to the web process, and
+//! the app's processes went from ~273 to ~340 MB. Two causes were found (`bench/app/views.md`,
+//! session 24, release builds; `JSC_logGC=1` on the web process):
+//! - JavaScriptCore lets the web view's heap grow to `largeHeapSize` (32 MB) before it collects,
+//!   and the scroll stayed under it: it ran without a single collection, so every element React
+//!   removed was still held by its wrapper, with the element's own memory behind it, when the
+//!   scroll ended. The live heap after a collection is ~9 MB; with that floor at 4 MB
+//!   (`JSC_largeHeapSize`) the heap is collected when it has doubled, JavaScriptCore's
+//!   proportional rule, and the removed elements are freed during the scroll.
+//! - The DFG and FTL compilers (`JSC_useDFGJIT=0` turns both off; the interpreter and the baseline
+//!   JIT stay) took ~13 MB with the table just opened and ~20 MB more over the scroll. Without
+//!   them the frames, a box's first rows and a whole Scan took no longer (the rows came sooner:
+//!   on 2 cores the compiler's thread competed with the page): their time is spent in the web
+//!   view's native code and the app's, not in long JavaScript loops. A synthetic loop that only
+//!   makes objects runs ~1.6× as long (and 1.25× from the more frequent collections);
+//!   `JSC_useDFGJIT=1` brings the compilers back.
+//!
+//! Together: the app's processes ~262 MB with Fleet opened (274 before), ~300–313 MB as a scroll
+//! ends (341), ~282–289 MB 20 s later (329), frame times unchanged. Without any JIT
+//! (`JSC_useJIT=0`) they stayed under 280 MB after the scroll, but that synthetic loop ran 3× as
+//! long again as without the optimising compilers: not taken.
+//!
+//! A variable the user set wins, for each of them.
 //!
 //! The variables must be in the environment before [`crate::run`] builds anything: [`prepare`] is
 //! the first thing `main` does.
@@ -79,8 +103,22 @@ pub fn has_render_node(dri: &std::path::Path) -> bool {
 /// JavaScriptCore's option for a generational heap (`0`: every collection is a full one).
 pub const JSC_GENERATIONAL_VAR: &str = "JSC_useGenerationalGC";
 
+/// JavaScriptCore's option for its optimising compilers, DFG and FTL (`0`: neither).
+pub const JSC_DFG_VAR: &str = "JSC_useDFGJIT";
+
+/// The size, in bytes, under which JavaScriptCore does not collect the web view's heap (default 32 MB).
+pub const JSC_LARGE_HEAP_VAR: &str = "JSC_largeHeapSize";
+
 /// glibc's limit on the allocator's arenas (`1`: one heap for every thread).
 pub const MALLOC_ARENAS_VAR: &str = "MALLOC_ARENA_MAX";
+
+/// The variables set on every start, with their values (the module's documentation says why).
+pub const MEMORY_VARS: [(&str, &str); 4] = [
+    (JSC_GENERATIONAL_VAR, "0"),
+    (JSC_DFG_VAR, "0"),
+    (JSC_LARGE_HEAP_VAR, "4000000"),
+    (MALLOC_ARENAS_VAR, "1"),
+];
 
 /// The variables to add to the environment, given the choice of frames and which variables the
 /// user set themselves (`user_set(name)`; an empty list: none to add).
@@ -89,12 +127,7 @@ pub fn additions(frames: Frames, user_set: impl Fn(&str) -> bool) -> Vec<(&'stat
     if frames == Frames::SharedMemory {
         add.push((WEBKIT_VAR, "1"));
     }
-    if !user_set(JSC_GENERATIONAL_VAR) {
-        add.push((JSC_GENERATIONAL_VAR, "0"));
-    }
-    if !user_set(MALLOC_ARENAS_VAR) {
-        add.push((MALLOC_ARENAS_VAR, "1"));
-    }
+    add.extend(MEMORY_VARS.into_iter().filter(|(name, _)| !user_set(name)));
     add
 }
 
@@ -161,28 +194,27 @@ mod tests {
     }
 
     #[test]
-    fn the_heap_is_collected_whole_and_the_allocator_keeps_one_arena_unless_the_user_said_otherwise() {
+    fn the_heap_and_the_allocator_are_tuned_unless_the_user_said_otherwise() {
         let none = |_: &str| false;
-        assert_eq!(
-            additions(Frames::Default, none),
-            vec![(JSC_GENERATIONAL_VAR, "0"), (MALLOC_ARENAS_VAR, "1")]
-        );
-        assert_eq!(
-            additions(Frames::SharedMemory, none),
-            vec![
-                (WEBKIT_VAR, "1"),
-                (JSC_GENERATIONAL_VAR, "0"),
-                (MALLOC_ARENAS_VAR, "1")
-            ]
-        );
+        let tuned = vec![
+            (JSC_GENERATIONAL_VAR, "0"),
+            (JSC_DFG_VAR, "0"),
+            (JSC_LARGE_HEAP_VAR, "4000000"),
+            (MALLOC_ARENAS_VAR, "1"),
+        ];
+        assert_eq!(additions(Frames::Default, none), tuned);
+        let mut with_frames = vec![(WEBKIT_VAR, "1")];
+        with_frames.extend(tuned);
+        assert_eq!(additions(Frames::SharedMemory, none), with_frames);
         // Each variable the user set is left alone.
         assert_eq!(
-            additions(Frames::SharedMemory, |name| name == JSC_GENERATIONAL_VAR),
-            vec![(WEBKIT_VAR, "1"), (MALLOC_ARENAS_VAR, "1")]
+            additions(Frames::SharedMemory, |name| name == JSC_GENERATIONAL_VAR
+                || name == JSC_LARGE_HEAP_VAR),
+            vec![(WEBKIT_VAR, "1"), (JSC_DFG_VAR, "0"), (MALLOC_ARENAS_VAR, "1")]
         );
         assert_eq!(
-            additions(Frames::Default, |name| name == MALLOC_ARENAS_VAR),
-            vec![(JSC_GENERATIONAL_VAR, "0")]
+            additions(Frames::Default, |name| name != MALLOC_ARENAS_VAR),
+            vec![(MALLOC_ARENAS_VAR, "1")]
         );
         // Nothing to add: the app is not started again.
         assert!(additions(Frames::Default, |_| true).is_empty());

@@ -134,7 +134,7 @@ def own_web_processes() -> dict[int, dict[str, str]]:
     return found
 
 
-def test_the_app_starts_with_whole_heap_collections_one_allocator_arena_and_frames_for_this_machine(request):
+def test_the_app_starts_with_its_javascript_and_allocator_tuned_and_frames_for_this_machine(request):
     # src-tauri/src/start_env.rs: the app starts itself again with the variables it and its web
     # view need, and the web process inherits them. (A window of this test's own: run.sh's tauri-driver
     # is not under this process, so its web processes could not be told from another test's.)
@@ -145,6 +145,8 @@ def test_the_app_starts_with_whole_heap_collections_one_allocator_arena_and_fram
         has_render_node = any(p.name.startswith("renderD") for p in pathlib.Path("/dev/dri").glob("*"))
         for env in web.values():
             assert env.get("JSC_useGenerationalGC") == "0"
+            assert env.get("JSC_useDFGJIT") == "0"
+            assert env.get("JSC_largeHeapSize") == "4000000"
             assert env.get("MALLOC_ARENA_MAX") == "1"
             assert env.get("WEBKIT_DISABLE_DMABUF_RENDERER") == (None if has_render_node else "1")
     # (The next test's window opens the same data folder.)

@@ -18,24 +18,37 @@ export type TypedValueProps = {
   binaryPreview?: number;
 };
 
+/**
+ * How a scalar drawn as plain text looks: its classes and its text (a non-empty string, a number,
+ * a boolean, null); `null` for every other value. A grid cell puts these on itself rather than
+ * wrapping a `TypedValue`: a scroll through a big table's boxes makes and removes thousands of
+ * cells, and one element a cell instead of two halves what the web view allocates for them
+ * (`bench/app/views.md`, session 24).
+ */
+export function scalarLook(value: AttributeValue): { className: string; text: string } | null {
+  if ("S" in value) return value.S === "" ? null : { className: "tv tv-s", text: value.S };
+  if ("N" in value) return { className: "tv tv-n", text: value.N };
+  if ("BOOL" in value) return { className: "tv tv-bool", text: value.BOOL ? "true" : "false" };
+  if ("NULL" in value) return { className: "tv tv-null", text: "null" };
+  return null;
+}
+
 export function TypedValue({ value, defaultExpanded = false, binaryPreview = 24 }: TypedValueProps) {
+  const look = scalarLook(value);
+  if (look !== null) return <span className={look.className}>{look.text}</span>;
   if ("S" in value) {
-    if (value.S === "") {
-      return (
-        <span className="tv tv-s tv-empty" title="empty string">
-          ""<span className="sr-only"> (empty string)</span>
-        </span>
-      );
-    }
-    return <span className="tv tv-s">{value.S}</span>;
+    return (
+      <span className="tv tv-s tv-empty" title="empty string">
+        ""<span className="sr-only"> (empty string)</span>
+      </span>
+    );
   }
-  if ("N" in value) return <span className="tv tv-n">{value.N}</span>;
   if ("B" in value) return <Binary base64={value.B} preview={binaryPreview} />;
-  if ("BOOL" in value) return <span className="tv tv-bool">{value.BOOL ? "true" : "false"}</span>;
-  if ("NULL" in value) return <span className="tv tv-null">null</span>;
   if ("SS" in value) return <SetChips type="SS" values={value.SS} />;
   if ("NS" in value) return <SetChips type="NS" values={value.NS} />;
   if ("BS" in value) return <SetChips type="BS" values={value.BS} />;
+  // (Drawn above by their look; named here so that only maps and lists are left.)
+  if ("N" in value || "BOOL" in value || "NULL" in value) return null;
   return <Nested value={value} defaultExpanded={defaultExpanded} binaryPreview={binaryPreview} />;
 }
 

@@ -34,4 +34,29 @@ describe("a box's grid", () => {
     // (An absent attribute's cell has no tooltip of its own: its dash says why.)
     expect(titles).toEqual([key, "a long note", "90", null]);
   });
+
+  it("draws a scalar as the cell's own text, one element, and a map, a set or an empty string inside it", () => {
+    const { container } = render(
+      <div>
+        <GridCells
+          keys={keys}
+          grid={gridOf(keys, ["speedKph", "moving", "gone", "tags", "where", "note"], 23)}
+          item={{ recordedAt: { S: "TS#00" }, speedKph: { N: "90.50" }, moving: { BOOL: true }, gone: { NULL: true }, tags: { SS: ["a", "b"] }, where: { M: { lat: { N: "1" } } }, note: { S: "" } }}
+          rowHeaderPrefix="Dropped by the filter: "
+        />
+      </div>,
+    );
+    const cells = [...container.querySelectorAll("[role=rowheader], [role=cell]")];
+    // The sort key keeps its column's class, its type's look and the words read before it.
+    expect(cells[0]!.className).toBe("run-box-sk tv tv-s");
+    expect(cells[0]!.textContent).toBe("Dropped by the filter: TS#00");
+    expect(cells.slice(1, 4).map((c) => [c.className, c.textContent, c.children.length])).toEqual([
+      ["tv tv-n", "90.50", 0],
+      ["tv tv-bool", "true", 0],
+      ["tv tv-null", "null", 0],
+    ]);
+    expect(cells[4]!.querySelector(".tv-set")).not.toBeNull();
+    expect(cells[5]!.querySelector(".tv-nested")).not.toBeNull();
+    expect(cells[6]!.querySelector(".tv-empty")?.textContent).toBe('"" (empty string)');
+  });
 });

@@ -5,9 +5,9 @@
  * table of 20 rows costs a layout of every cell each time a box comes into sight).
  */
 import { useRef, type CSSProperties } from "react";
-import type { KeySchema } from "../../ipc/bindings.gen";
+import type { AttributeValue, KeySchema } from "../../ipc/bindings.gen";
 import { attributeText, valueTitle } from "../../shared/attributeValue";
-import { TypedValue } from "../../shared/TypedValue";
+import { scalarLook, TypedValue } from "../../shared/TypedValue";
 import type { Item } from "../../shared/attributeValue";
 
 /** A row's height in px (CollectionsView.css, `.grid-row`). */
@@ -102,17 +102,24 @@ export function GridCells({ keys, grid, item, rowHeaderPrefix = null }: { keys: 
   return (
     <>
       {sortKey !== null && (
-        <span role="rowheader" className="run-box-sk" title={valueTitle(item[sortKey])}>
-          {rowHeaderPrefix !== null && <span className="sr-only">{rowHeaderPrefix}</span>}
-          {item[sortKey] === undefined ? <Absent /> : <TypedValue value={item[sortKey]!} />}
-        </span>
+        <Cell role="rowheader" className="run-box-sk" value={item[sortKey]} prefix={rowHeaderPrefix} />
       )}
       {grid.columns.map((name) => (
-        <span role="cell" key={name} title={valueTitle(item[name])}>
-          {item[name] === undefined ? <Absent /> : <TypedValue value={item[name]!} />}
-        </span>
+        <Cell role="cell" key={name} className={null} value={item[name]} prefix={null} />
       ))}
     </>
+  );
+}
+
+/** One cell: a scalar's look on the cell itself (one element, `scalarLook`), anything else inside it. */
+function Cell({ role, className, value, prefix }: { role: string; className: string | null; value: AttributeValue | undefined; prefix: string | null }) {
+  const look = value === undefined ? null : scalarLook(value);
+  const classes = [className, look?.className].filter((c) => c != null).join(" ");
+  return (
+    <span role={role} className={classes === "" ? undefined : classes} title={valueTitle(value)}>
+      {prefix !== null && <span className="sr-only">{prefix}</span>}
+      {look !== null ? look.text : value === undefined ? <Absent /> : <TypedValue value={value} />}
+    </span>
   );
 }
 
