@@ -188,14 +188,15 @@ def test_a_member_of_the_wrong_json_type_gets_the_service_sentence(endpoint, ope
     status, answer = post(endpoint, operation, body)
     assert status == 400
     assert answer["__type"] == "com.amazon.coral.service#SerializationException"
-    assert answer["message"] == message
+    # Rule B.22.1: the service's text is under `Message` here, not `message`.
+    assert answer["Message"] == message and "message" not in answer
 
 
 def test_the_wrong_type_comes_before_the_member_constraints(endpoint):
     # Limit 0 and a TableName of one character break constraints; the wrong Select type wins.
     status, answer = post(endpoint, "Scan", dict(TableName="a", Limit=0, Select=5))
     assert (status, answer["__type"]) == (400, "com.amazon.coral.service#SerializationException")
-    assert answer["message"] == "NUMBER_VALUE cannot be converted to String"
+    assert answer["Message"] == "NUMBER_VALUE cannot be converted to String"
 
 
 def test_null_is_an_absent_member(endpoint):

@@ -447,7 +447,9 @@ def send(server, op, body):
             return response.status, None, response.read().decode()
     except urllib.error.HTTPError as error:
         answer = json.loads(error.read() or b"{}")
-        return error.code, answer.get("__type", "").rsplit("#", 1)[-1], answer.get("message")
+        kind = answer.get("__type", "").rsplit("#", 1)[-1]
+        # (A SerializationException's text is under `Message`, rule B.22.1.)
+        return error.code, kind, answer.get("Message" if kind == "SerializationException" else "message")
 
 
 def elsewhere(op, request):

@@ -75,7 +75,8 @@ pub fn error_type(kind: ErrorKind) -> String {
 }
 
 /// An error body: `{"__type": ..., "message": ...}`, without `message` when it is empty (the
-/// service sends `UnknownOperationException` bare), and with `Item` when a
+/// service sends `UnknownOperationException` bare), with the text under `Message` for a
+/// `SerializationException` (the service's framework names it so: rule B.22.1), and with `Item` when a
 /// `ConditionalCheckFailedException` carries the current item (`ReturnValuesOnConditionCheckFailure
 /// = ALL_OLD`): the service returns it there, and the SDKs expose it as the exception's `Item`.
 pub fn error_body(
@@ -87,7 +88,12 @@ pub fn error_body(
     let mut body = serde_json::Map::new();
     body.insert("__type".into(), error_type.into());
     if !message.is_empty() {
-        body.insert("message".into(), message.into());
+        let key = if error_type == self::error_type(ErrorKind::SerializationException) {
+            "Message"
+        } else {
+            "message"
+        };
+        body.insert(key.into(), message.into());
     }
     if let Some(item) = item {
         match serde_json::to_value(item) {
@@ -363,6 +369,29 @@ mod tests {
             })
         );
         assert_eq!(api_error_status(&err), StatusCode::BAD_REQUEST);
+    }
+
+    #[test]
+    fn a_serialization_exception_names_its_text_message_with_a_capital() {
+        // Rule B.22.1: the service's framework answers `{"__type": ..., "Message": ...}` there.
+        let err = ApiError::new(
+            ErrorKind::SerializationException,
+            "NUMBER_VALUE cannot be converted to String",
+        );
+        let body: serde_json::Value = serde_json::from_slice(&api_error_body(&err)).unwrap();
+        assert_eq!(
+            body,
+            serde_json::json!({
+                "__type": "com.amazon.coral.service#SerializationException",
+                "Message": "NUMBER_VALUE cannot be converted to String"
+            })
+        );
+        // A body that is not JSON: the exception alone, as before.
+        let err = ApiError::new(ErrorKind::SerializationException, "");
+        assert_eq!(
+            api_error_body(&err),
+            br#"{"__type":"com.amazon.coral.service#SerializationException"}"#
+        );
     }
 
     #[test]
