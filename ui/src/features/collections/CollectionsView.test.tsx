@@ -345,6 +345,31 @@ describe("CollectionsView", () => {
     expect(run.scrollTop).toBe(at);
   });
 
+  it("gives a box's rows its columns from the box's grid, so no row carries a style of its own", async () => {
+    // (A style per row made WebKit keep a computed style, grid tracks and all, for every row
+    // drawn: ~15–30 MB more in the web process as a long scroll ended. bench/app/views.md.)
+    renderHarness({ source: fakeSource([stat("VEH#V-7741", 41, 4000), stat("VEH#V-7742", 41, 4000)]) });
+    const box = (await screen.findAllByTestId("collection-run-box"))[0]!;
+    await waitFor(() => expect(within(box).getAllByTestId("box-row")).toHaveLength(5));
+    const grid = box.querySelector<HTMLElement>(".run-box-grid")!;
+    expect(grid.style.getPropertyValue("--grid-columns")).toMatch(/^\d+em repeat\(3, minmax\(5\.5rem, 1fr\)\)$/);
+    for (const row of within(box).getAllByTestId("box-row")) expect(row.getAttribute("style")).toBeNull();
+    expect(box.querySelector(".grid-head")!.getAttribute("style")).toBeNull();
+  });
+
+  it("draws a box shown whole as rows one after another in one moved element, none with a style of its own", async () => {
+    // A lone collection is shown whole.
+    renderHarness({ source: fakeSource([stat("VEH#V-7741", 41, 4000)]) });
+    const box = (await screen.findAllByTestId("collection-run-box"))[0]!;
+    await waitFor(() => expect(within(box).getByTestId("whole-status").textContent).toBe("All 41 items read."));
+    const whole = within(box).getByTestId("whole-rows");
+    expect(whole.style.getPropertyValue("--grid-columns")).toMatch(/repeat\(3, minmax\(5\.5rem, 1fr\)\)$/);
+    expect(whole.querySelector<HTMLElement>(".whole-window")!.style.transform).toBe("translateY(0px)");
+    const rows = within(box).getAllByTestId("box-row");
+    expect(rows.length).toBeGreaterThan(5);
+    for (const row of rows) expect(row.getAttribute("style")).toBeNull();
+  });
+
   it("copies the focused row's item with Mod+C", async () => {
     const onCopyItem = vi.fn();
     renderHarness({ source: fakeSource([stat("VEH#V-7741", 41, 4000)]), onCopyItem });

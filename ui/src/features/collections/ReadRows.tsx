@@ -19,7 +19,7 @@ import { formatCount, formatUnits } from "../../shared/format";
 import { droppedCount, type DroppedPage, type ReadRow } from "../../shared/droppedItems";
 import { boxColumns } from "./boxColumns";
 import { GRID_ROW, GridCells, GridHead, gridOf } from "./RowGrid";
-import { useRowsInRun } from "./useRowsInRun";
+import { useRowsInRun, windowStyle } from "./useRowsInRun";
 
 const STOP_TEXT = {
   limit: "Limit reached",
@@ -93,46 +93,46 @@ export function ReadRows({
   }
   const sortKey = keys.sortKey?.name ?? null;
   return (
-    <div className="whole" data-testid="read-rows" aria-rowcount={lines.length}>
+    <div className="whole" data-testid="read-rows" aria-rowcount={lines.length} style={grid.style}>
       <div className="whole-head" style={{ top: headTop }}>
         <GridHead keys={keys} grid={grid} marks={null} />
       </div>
       <div ref={rowsRef} className="whole-rows" style={{ height: virtualizer.getTotalSize() }}>
-        {virtualizer.getVirtualItems().map((v) => {
-          const line = lines[v.index]!;
-          const place = { transform: `translateY(${v.start - virtualizer.options.scrollMargin}px)` };
-          if (line.kind === "row") {
+        <div className="whole-window" style={windowStyle(virtualizer)}>
+          {virtualizer.getVirtualItems().map((v) => {
+            const line = lines[v.index]!;
+            if (line.kind === "row") {
+              return (
+                <div
+                  key={v.index}
+                  data-index={v.index}
+                  className={`grid-row${line.dropped ? " run-box-row-dropped" : ""}`}
+                  role="row"
+                  aria-rowindex={v.index + 1}
+                  data-testid={line.dropped ? "box-row-dropped" : "box-row"}
+                  // A returned item's row takes the keyboard like a box's rows (open, copy): the
+                  // box finds its item by page and place.
+                  data-page={line.page}
+                  data-at={line.dropped ? undefined : line.at}
+                  tabIndex={line.dropped ? undefined : -1}
+                  title={line.dropped ? "Read and paid for, then dropped by the filter: not in the result" : undefined}
+                >
+                  <GridCells keys={keys} grid={grid} item={line.item} rowHeaderPrefix={line.dropped && sortKey !== null ? "Dropped by the filter: " : null} />
+                </div>
+              );
+            }
+            const page = pages[line.page]!;
             return (
-              <div
-                key={v.index}
-                data-index={v.index}
-                className={`grid-row${line.dropped ? " run-box-row-dropped" : ""}`}
-                role="row"
-                aria-rowindex={v.index + 1}
-                style={{ ...grid.style, ...place }}
-                data-testid={line.dropped ? "box-row-dropped" : "box-row"}
-                // A returned item's row takes the keyboard like a box's rows (open, copy): the
-                // box finds its item by page and place.
-                data-page={line.page}
-                data-at={line.dropped ? undefined : line.at}
-                tabIndex={line.dropped ? undefined : -1}
-                title={line.dropped ? "Read and paid for, then dropped by the filter: not in the result" : undefined}
-              >
-                <GridCells keys={keys} grid={grid} item={line.item} rowHeaderPrefix={line.dropped && sortKey !== null ? "Dropped by the filter: " : null} />
+              <div key={v.index} data-index={v.index} ref={virtualizer.measureElement} className="run-box-line">
+                {line.kind === "dropped" ? (
+                  <DroppedLine page={page} state={dropped.get(line.page)} onShow={onShowDropped === null ? null : () => onShowDropped(line.page)} />
+                ) : (
+                  <CutLine page={page} n={line.page} />
+                )}
               </div>
             );
-          }
-          const page = pages[line.page]!;
-          return (
-            <div key={v.index} data-index={v.index} ref={virtualizer.measureElement} className="run-box-line" style={place}>
-              {line.kind === "dropped" ? (
-                <DroppedLine page={page} state={dropped.get(line.page)} onShow={onShowDropped === null ? null : () => onShowDropped(line.page)} />
-              ) : (
-                <CutLine page={page} n={line.page} />
-              )}
-            </div>
-          );
-        })}
+          })}
+        </div>
       </div>
     </div>
   );

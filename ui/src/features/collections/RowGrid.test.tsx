@@ -10,17 +10,17 @@ const keys: KeySchema = { partitionKey: { name: "vehicleId", type: "S" }, sortKe
 describe("a box's grid", () => {
   it("makes the sort-key column as wide as its longest value", () => {
     // "TS#2025-03-14T09:59:00Z": 23 characters × 0.62 em + 1 em of padding.
-    expect(gridOf(keys, ["speedKph"], 23).style.gridTemplateColumns).toBe("16em repeat(1, minmax(5.5rem, 1fr))");
+    expect(gridOf(keys, ["speedKph"], 23).template).toBe("16em repeat(1, minmax(5.5rem, 1fr))");
   });
 
   it("never makes the sort-key column narrower than its name", () => {
     // Values of 5 characters ("TS#00"); the name "recordedAt" has 10: 10 × 0.62 + 1 → 8em.
-    expect(gridOf(keys, ["depot"], 5).style.gridTemplateColumns).toBe("8em repeat(1, minmax(5.5rem, 1fr))");
+    expect(gridOf(keys, ["depot"], 5).template).toBe("8em repeat(1, minmax(5.5rem, 1fr))");
   });
 
   it("has no sort-key column on a table without a sort key", () => {
     const simple: KeySchema = { partitionKey: keys.partitionKey, sortKey: null };
-    expect(gridOf(simple, ["a", "b"], 30).style.gridTemplateColumns).toBe("repeat(2, minmax(5.5rem, 1fr))");
+    expect(gridOf(simple, ["a", "b"], 30).template).toBe("repeat(2, minmax(5.5rem, 1fr))");
   });
 
   it("gives every cell its whole value as a tooltip: a cell cut to its column can still be read", () => {

@@ -17,7 +17,13 @@ export const GRID_ROW = 27;
 export type ColumnMark = { label: string; title: string };
 export type Marks = ((name: string) => ColumnMark) | null;
 
-export type Grid = { columns: string[]; style: CSSProperties };
+/**
+ * The columns, and the style that gives them to the rows: set once on the element around the
+ * rows (the box's grid, or a box shown whole), which hands the template down to every row as a
+ * custom property. A row then has no style of its own, so WebKit shares one computed style between
+ * a box's rows instead of keeping a copy (with its grid tracks) for each row drawn.
+ */
+export type Grid = { columns: string[]; template: string; style: CSSProperties };
 
 /**
  * The columns of the items read so far, in order of first appearance, less the keys; grown (never
@@ -63,14 +69,14 @@ export function gridOf(keys: KeySchema, columns: string[], sortKeyChars: number)
   const chars = Math.max(sortKeyChars, keys.sortKey?.name.length ?? 0);
   const sortKeyWidth = `${Math.ceil(Math.min(48, chars) * 0.62 + 1)}em`;
   const template = `${keys.sortKey === null ? "" : `${sortKeyWidth} `}repeat(${Math.max(1, columns.length)}, minmax(5.5rem, 1fr))`;
-  return { columns, style: { gridTemplateColumns: template } };
+  return { columns, template, style: { "--grid-columns": template } as CSSProperties };
 }
 
 /** The column header row. */
 export function GridHead({ keys, grid, marks }: { keys: KeySchema; grid: Grid; marks: Marks }) {
   const sortKey = keys.sortKey?.name ?? null;
   return (
-    <div className="grid-row grid-head" style={grid.style} role="row">
+    <div className="grid-row grid-head" role="row">
       {sortKey !== null && (
         <span role="columnheader" className="run-box-sk">
           {sortKey}

@@ -247,10 +247,10 @@ function BoxRows({
   const rest = Math.max(0, entry.itemCount - items.length);
   return (
     <>
-      <div className="run-box-grid" role="table" aria-rowcount={entry.itemCount}>
+      <div className="run-box-grid" role="table" aria-rowcount={entry.itemCount} style={grid.style}>
         <GridHead keys={keys} grid={grid} marks={marks} />
         {items.map((item, i) => (
-          <div key={i} className="grid-row" role="row" data-testid="box-row" data-row={i} tabIndex={-1} style={grid.style}>
+          <div key={i} className="grid-row" role="row" data-testid="box-row" data-row={i} tabIndex={-1}>
             <GridCells keys={keys} grid={grid} item={item} />
           </div>
         ))}

@@ -14,7 +14,7 @@ import type { KeySchema } from "../../ipc/bindings.gen";
 import { formatCount, formatCountOf } from "../../shared/format";
 import type { BoxState, CollectionEntry } from "./useCollections";
 import { GRID_ROW, GridCells, GridHead, useGrid, type Marks } from "./RowGrid";
-import { useRowsInRun } from "./useRowsInRun";
+import { useRowsInRun, windowStyle } from "./useRowsInRun";
 
 type Ok = Extract<BoxState, { status: "ok" }>;
 
@@ -56,32 +56,33 @@ export function WholeRows({
   }, [lastInSight, state.items.length, state.more, entry.key, onReadOn]);
 
   return (
-    <div className="whole" data-testid="whole-rows" aria-rowcount={count}>
+    <div className="whole" data-testid="whole-rows" aria-rowcount={count} style={grid.style}>
       <div className="whole-head" style={{ top: headTop }}>
         <GridHead keys={keys} grid={grid} marks={marks} />
       </div>
       <div ref={rowsRef} className="whole-rows" style={{ height: virtualizer.getTotalSize() }}>
-        {virtual.map((v) => {
-          const item = state.items[v.index];
-          return (
-            <div
-              key={v.index}
-              className="grid-row"
-              role="row"
-              aria-rowindex={v.index + 1}
-              style={{ ...grid.style, transform: `translateY(${v.start - virtualizer.options.scrollMargin}px)` }}
-              data-testid={item === undefined ? "box-row-pending" : "box-row"}
-              data-row={v.index}
-              tabIndex={-1}
-            >
-              {item === undefined ? (
-                <span className="run-box-loading muted">{state.readOnError ? "Not read." : "Reading…"}</span>
-              ) : (
-                <GridCells keys={keys} grid={grid} item={item} />
-              )}
-            </div>
-          );
-        })}
+        <div className="whole-window" style={windowStyle(virtualizer)}>
+          {virtual.map((v) => {
+            const item = state.items[v.index];
+            return (
+              <div
+                key={v.index}
+                className="grid-row"
+                role="row"
+                aria-rowindex={v.index + 1}
+                data-testid={item === undefined ? "box-row-pending" : "box-row"}
+                data-row={v.index}
+                tabIndex={-1}
+              >
+                {item === undefined ? (
+                  <span className="run-box-loading muted">{state.readOnError ? "Not read." : "Reading…"}</span>
+                ) : (
+                  <GridCells keys={keys} grid={grid} item={item} />
+                )}
+              </div>
+            );
+          })}
+        </div>
       </div>
       <p className="run-box-more" data-testid="whole-status">
         {state.readOnError

@@ -173,6 +173,11 @@ describe("the active read in the Collections view", () => {
     expect(drawn.length).toBeGreaterThan(5);
     expect(drawn.length).toBeLessThan(100);
     expect(drawn[0]!.textContent).toBe("TS#00000");
+    // The rows in sight follow one another in one element moved to the first one's place: no row
+    // carries a style (a place, a template) of its own.
+    for (const row of drawn) expect(row.getAttribute("style")).toBeNull();
+    expect((rows.querySelector(".whole-window") as HTMLElement).style.transform).toBe("translateY(0px)");
+    expect((rows as HTMLElement).style.getPropertyValue("--grid-columns")).toContain("repeat(1, minmax(5.5rem, 1fr))");
     // The rows take their full height in the run: the box is as tall as 5,000 rows.
     const height = parseFloat((rows.querySelector(".whole-rows") as HTMLElement).style.height);
     expect(height).toBeGreaterThanOrEqual(5000 * 27);
