@@ -19,7 +19,8 @@ import { formatCount, formatUnits } from "../../shared/format";
 import { droppedCount, type DroppedPage, type ReadRow } from "../../shared/droppedItems";
 import { boxColumns } from "./boxColumns";
 import { GRID_ROW, GridCells, GridHead, gridOf } from "./RowGrid";
-import { useRowsInRun, windowStyle } from "./useRowsInRun";
+import { windowStyle } from "../../shared/virtualWindow";
+import { useRowsInRun } from "./useRowsInRun";
 
 const STOP_TEXT = {
   limit: "Limit reached",

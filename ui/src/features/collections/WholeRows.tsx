@@ -14,7 +14,8 @@ import type { KeySchema } from "../../ipc/bindings.gen";
 import { formatCount, formatCountOf } from "../../shared/format";
 import type { BoxState, CollectionEntry } from "./useCollections";
 import { GRID_ROW, GridCells, GridHead, useGrid, type Marks } from "./RowGrid";
-import { useRowsInRun, windowStyle } from "./useRowsInRun";
+import { windowStyle } from "../../shared/virtualWindow";
+import { useRowsInRun } from "./useRowsInRun";
 
 type Ok = Extract<BoxState, { status: "ok" }>;
 

@@ -5,8 +5,7 @@
  * virtualizer over the rows with that scroll margin.
  */
 import { useLayoutEffect, useRef, useState } from "react";
-import { useVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
-import type { CSSProperties } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
 
 export function useRowsInRun({
   count,
@@ -48,14 +47,3 @@ export function useRowsInRun({
   return { rowsRef, headTop, virtualizer };
 }
 
-/**
- * Where the rows drawn start inside the box's rows (the element `rowsRef` holds, as tall as all
- * of them): the rows in sight are drawn one after another inside one element moved this far down,
- * not each moved to its own place, so no row carries a style of its own (WebKit then shares one
- * computed style between them, where a style per row kept a copy for every row drawn).
- */
-export function windowStyle(virtualizer: Virtualizer<HTMLElement, Element>): CSSProperties {
-  const first = virtualizer.getVirtualItems()[0];
-  const shift = first === undefined ? 0 : first.start - virtualizer.options.scrollMargin;
-  return { transform: `translateY(${shift}px)` };
-}

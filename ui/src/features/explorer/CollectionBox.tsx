@@ -20,6 +20,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import type { AttributeValue, KeySchema, QueryPage } from "../../ipc/bindings.gen";
 import type { Item } from "../../shared/attributeValue";
 import { TypedValue } from "../../shared/TypedValue";
+import { windowStyle } from "../../shared/virtualWindow";
 import { attributeText, valueTitle } from "../../shared/attributeValue";
 import {
   capacityLabel,
@@ -318,40 +319,40 @@ export function CollectionBox({
           <p className="collection-empty muted">{loading ? "Reading the first page…" : "No pages read yet."}</p>
         )}
         <div className="collection-rows" style={{ height: virtualizer.getTotalSize() }}>
-          {virtualizer.getVirtualItems().map((virtual) => {
-            const row = rows[virtual.index] as CollectionRow;
-            return row.kind === "item" ? (
-              <ItemRow
-                key={virtual.key}
-                id={rowId(virtual.index)}
-                rowIndex={virtual.index}
-                top={virtual.start - HEADER_HEIGHT}
-                measure={virtualizer.measureElement}
-                item={row.item}
-                itemIndex={row.itemIndex}
-                sortKeyName={margin}
-                columns={columns}
-                selected={virtual.index === selectedRow}
-                onPick={setSelected}
-                onOpen={openItem}
-                checked={checkable ? (checked?.has(row.itemIndex) ?? false) : null}
-                onCheck={checkItem}
-              />
-            ) : (
-              <div
-                key={virtual.key}
-                id={rowId(virtual.index)}
-                role="row"
-                aria-rowindex={virtual.index + 2}
-                data-index={virtual.index}
-                ref={virtualizer.measureElement}
-                className={`collection-row page-mark page-stop-${row.page.stop}`}
-                style={{ transform: `translateY(${virtual.start - HEADER_HEIGHT}px)` }}
-              >
-                <PageMark page={row.page} pageIndex={row.pageIndex} keys={keys} flat={flat} colSpan={columns.length + (margin !== null ? 1 : 0) + (checkable ? 1 : 0)} />
-              </div>
-            );
-          })}
+          <div className="collection-window" style={windowStyle(virtualizer)}>
+            {virtualizer.getVirtualItems().map((virtual) => {
+              const row = rows[virtual.index] as CollectionRow;
+              return row.kind === "item" ? (
+                <ItemRow
+                  key={virtual.key}
+                  id={rowId(virtual.index)}
+                  rowIndex={virtual.index}
+                  measure={virtualizer.measureElement}
+                  item={row.item}
+                  itemIndex={row.itemIndex}
+                  sortKeyName={margin}
+                  columns={columns}
+                  selected={virtual.index === selectedRow}
+                  onPick={setSelected}
+                  onOpen={openItem}
+                  checked={checkable ? (checked?.has(row.itemIndex) ?? false) : null}
+                  onCheck={checkItem}
+                />
+              ) : (
+                <div
+                  key={virtual.key}
+                  id={rowId(virtual.index)}
+                  role="row"
+                  aria-rowindex={virtual.index + 2}
+                  data-index={virtual.index}
+                  ref={virtualizer.measureElement}
+                  className={`collection-row page-mark page-stop-${row.page.stop}`}
+                >
+                  <PageMark page={row.page} pageIndex={row.pageIndex} keys={keys} flat={flat} colSpan={columns.length + (margin !== null ? 1 : 0) + (checkable ? 1 : 0)} />
+                </div>
+              );
+            })}
+          </div>
         </div>
       </div>
       {canLoadMore && (
@@ -396,8 +397,6 @@ function columnTemplate(margin: string | null, columns: string[], pages: QueryPa
 type ItemRowProps = {
   id: string;
   rowIndex: number;
-  /** Offset from the top of the rows, in pixels. */
-  top: number;
   measure: (el: Element | null) => void;
   item: Item;
   itemIndex: number;
@@ -412,7 +411,7 @@ type ItemRowProps = {
 };
 
 /** One item; memoised on plain props so scrolling re-renders only rows that moved or changed. */
-const ItemRow = memo(function ItemRow({ id, rowIndex, top, measure, item, itemIndex, sortKeyName, columns, selected, onPick, onOpen, checked, onCheck }: ItemRowProps) {
+const ItemRow = memo(function ItemRow({ id, rowIndex, measure, item, itemIndex, sortKeyName, columns, selected, onPick, onOpen, checked, onCheck }: ItemRowProps) {
   const sortValue = sortKeyName === null ? undefined : item[sortKeyName];
   return (
     <div
@@ -423,7 +422,6 @@ const ItemRow = memo(function ItemRow({ id, rowIndex, top, measure, item, itemIn
       data-index={rowIndex}
       ref={measure}
       className={`collection-row item-row${selected ? " selected" : ""}`}
-      style={{ transform: `translateY(${top}px)` }}
       onClick={() => onPick(itemIndex)}
       onDoubleClick={() => onOpen(item)}
     >

@@ -54,6 +54,8 @@ describe("ResultCollections", () => {
     expect(screen.getByTestId("partiql-collections-summary").textContent).toBe("2 collections of AnimalType, each in Name order");
     expect(screen.getAllByTestId("partiql-box").map((b) => b.textContent)).toEqual(["AnimalType = Dog2 items", "AnimalType = Cat1 item"]);
     expect(screen.getAllByTestId("partiql-box-row").map((r) => r.textContent)).toEqual(["Bella2", "Spot11", "Tom9"]);
+    // The lines follow one another in the list's window: none carries a style of its own.
+    for (const line of [...screen.getAllByTestId("partiql-box"), ...screen.getAllByTestId("partiql-box-row")]) expect(line.getAttribute("style")).toBeNull();
     expect(screen.getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["Name", "Age"]);
   });
 

@@ -8,11 +8,12 @@
  * result of thousands of items in hundreds of collections scrolls like one of ten.
  */
 import type { Item } from "../../shared/attributeValue";
-import { useMemo, useRef } from "react";
+import { useMemo, useRef, type CSSProperties } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { AttributeValue } from "../../ipc/bindings.gen";
 import { attributeText, compareKeyValues, typeOf } from "../../shared/attributeValue";
 import { formatCount } from "../../shared/format";
+import { windowStyle } from "../../shared/virtualWindow";
 
 
 /** One collection of the result: its partition-key value and its items in sort-key order. */
@@ -96,8 +97,8 @@ export function ResultCollections({ items, keys }: { items: readonly Item[]; key
         {sortKey !== null ? `, each in ${sortKey} order` : ": the table has no sort key, so each holds one item"}
         {grouped.loose > 0 && ` · ${formatCount(grouped.loose)} ${grouped.loose === 1 ? "item" : "items"} without ${partitionKey} (left out by the projection) not drawn`}
       </p>
-      <div className="pq-collections" ref={scroller} role="feed" aria-label={`Results by ${partitionKey}`}>
-        <div className="pq-box-row pq-collections-head" style={{ gridTemplateColumns: template }}>
+      <div className="pq-collections" ref={scroller} role="feed" aria-label={`Results by ${partitionKey}`} style={{ "--pq-columns": template } as CSSProperties}>
+        <div className="pq-box-row pq-collections-head">
           {sortKey !== null && <span role="columnheader">{sortKey}</span>}
           {columns.map((c) => (
             <span role="columnheader" key={c} title={c}>
@@ -106,38 +107,38 @@ export function ResultCollections({ items, keys }: { items: readonly Item[]; key
           ))}
         </div>
         <div className="pq-collections-body" style={{ height: virtualizer.getTotalSize() }}>
-          {virtualizer.getVirtualItems().map((v) => {
-            const line = lines[v.index]!;
-            const place = { transform: `translateY(${v.start}px)`, height: line.kind === "head" ? HEAD : ROW };
-            if (line.kind === "head") {
-              return (
-                <div key={v.index} className="pq-box-head" style={place} data-testid="partiql-box">
-                  <div className="pq-box-head-inner">
-                    <span>
-                      {partitionKey} = <strong className="pq-box-key">{attributeText(line.box.value)}</strong>
-                    </span>
-                    <span className="muted">
-                      {formatCount(line.box.items.length)} {line.box.items.length === 1 ? "item" : "items"}
-                    </span>
+          <div className="pq-collections-window" style={windowStyle(virtualizer)}>
+            {virtualizer.getVirtualItems().map((v) => {
+              const line = lines[v.index]!;
+              if (line.kind === "head") {
+                return (
+                  <div key={v.index} className="pq-box-head" data-testid="partiql-box">
+                    <div className="pq-box-head-inner">
+                      <span>
+                        {partitionKey} = <strong className="pq-box-key">{attributeText(line.box.value)}</strong>
+                      </span>
+                      <span className="muted">
+                        {formatCount(line.box.items.length)} {line.box.items.length === 1 ? "item" : "items"}
+                      </span>
+                    </div>
                   </div>
+                );
+              }
+              return (
+                <div
+                  key={v.index}
+                  className={`pq-box-row${line.last ? " pq-box-last" : ""}`}
+                  role="row"
+                  data-testid="partiql-box-row"
+                >
+                  {sortKey !== null && <Cell value={line.item[sortKey]} head />}
+                  {columns.map((c) => (
+                    <Cell key={c} value={line.item[c]} name={c} />
+                  ))}
                 </div>
               );
-            }
-            return (
-              <div
-                key={v.index}
-                className={`pq-box-row${line.last ? " pq-box-last" : ""}`}
-                role="row"
-                style={{ ...place, gridTemplateColumns: template }}
-                data-testid="partiql-box-row"
-              >
-                {sortKey !== null && <Cell value={line.item[sortKey]} head />}
-                {columns.map((c) => (
-                  <Cell key={c} value={line.item[c]} name={c} />
-                ))}
-              </div>
-            );
-          })}
+            })}
+          </div>
         </div>
       </div>
     </div>

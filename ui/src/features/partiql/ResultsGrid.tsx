@@ -3,11 +3,12 @@
  * first, then the others in the order first seen). Rows are virtualised, so a result of
  * thousands of items scrolls as smoothly as one of ten.
  */
-import { useMemo, useRef } from "react";
+import { useMemo, useRef, type CSSProperties } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { Item } from "../../shared/attributeValue";
 
 import { attributeText, typeOf } from "../../shared/attributeValue";
+import { windowStyle } from "../../shared/virtualWindow";
 
 
 const ROW_HEIGHT = 28;
@@ -54,8 +55,15 @@ export function ResultsGrid({ items, keys }: { items: readonly Item[]; keys: rea
   // One template for every row (each laid out on its own), so the rows line up with the header.
   const template = useMemo(() => resultTemplate(items, columns), [items, columns]);
   return (
-    <div className="partiql-grid" ref={scroller} role="grid" aria-label="Statement results" aria-rowcount={items.length + 1}>
-      <div className="partiql-grid-row partiql-grid-head" role="row" style={{ gridTemplateColumns: template }}>
+    <div
+      className="partiql-grid"
+      ref={scroller}
+      role="grid"
+      aria-label="Statement results"
+      aria-rowcount={items.length + 1}
+      style={{ "--partiql-columns": template } as CSSProperties}
+    >
+      <div className="partiql-grid-row partiql-grid-head" role="row">
         <span role="columnheader">#</span>
         {columns.map((c) => (
           <span role="columnheader" key={c} title={c}>
@@ -64,31 +72,32 @@ export function ResultsGrid({ items, keys }: { items: readonly Item[]; keys: rea
         ))}
       </div>
       <div className="partiql-grid-body" style={{ height: virtualizer.getTotalSize() }}>
-        {virtualizer.getVirtualItems().map((row) => {
-          const item = items[row.index];
-          return (
-            <div
-              key={row.key}
-              className="partiql-grid-row"
-              role="row"
-              aria-rowindex={row.index + 2}
-              data-testid="partiql-row"
-              style={{ gridTemplateColumns: template, transform: `translateY(${row.start}px)`, height: ROW_HEIGHT }}
-            >
-              <span role="gridcell" className="muted">
-                {row.index + 1}
-              </span>
-              {columns.map((c) => {
-                const value = item?.[c];
-                return (
-                  <span role="gridcell" key={c} className={value === undefined ? "partiql-absent" : `tv-${typeOf(value).toLowerCase()}`} title={value === undefined ? "absent" : `${typeOf(value)}: ${attributeText(value)}`}>
-                    {value === undefined ? "" : attributeText(value)}
-                  </span>
-                );
-              })}
-            </div>
-          );
-        })}
+        <div style={windowStyle(virtualizer)}>
+          {virtualizer.getVirtualItems().map((row) => {
+            const item = items[row.index];
+            return (
+              <div
+                key={row.key}
+                className="partiql-grid-row"
+                role="row"
+                aria-rowindex={row.index + 2}
+                data-testid="partiql-row"
+              >
+                <span role="gridcell" className="muted">
+                  {row.index + 1}
+                </span>
+                {columns.map((c) => {
+                  const value = item?.[c];
+                  return (
+                    <span role="gridcell" key={c} className={value === undefined ? "partiql-absent" : `tv-${typeOf(value).toLowerCase()}`} title={value === undefined ? "absent" : `${typeOf(value)}: ${attributeText(value)}`}>
+                      {value === undefined ? "" : attributeText(value)}
+                    </span>
+                  );
+                })}
+              </div>
+            );
+          })}
+        </div>
       </div>
     </div>
   );

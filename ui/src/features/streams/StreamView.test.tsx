@@ -63,6 +63,7 @@ describe("the Stream view", () => {
     fake.send([change("INSERT", v7741, null, before), change("MODIFY", v7741, before, after)]);
     const rows = await screen.findAllByTestId("stream-record");
     expect(rows.map((r) => r.getAttribute("data-event"))).toEqual(["MODIFY", "INSERT"]);
+    for (const row of rows) expect(row.getAttribute("style")).toBeNull();
     expect(rows[0]!.textContent).toContain("vehicleId = VEH#V-7741 · recordedAt = META");
     expect(screen.getByTestId("stream-status").textContent).toContain("2 read, 2 shown");
 

@@ -17,6 +17,7 @@ import { keyText, matchesKey, recordTime, RING_SIZE, type Image } from "./record
 import { useStreamTail, type TailChannelFactory, type TailState } from "./useStreamTail";
 import "./streams.css";
 import { keyAttributes, keyNames } from "../../shared/keySchema";
+import { windowStyle } from "../../shared/virtualWindow";
 import { matchesShortcut } from "../../app/shortcuts";
 
 const ROW_HEIGHT = 30;
@@ -274,32 +275,33 @@ export function RecordList({
           event.preventDefault();
         }}
       >
-        <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
-          {virtualizer.getVirtualItems().map((row) => {
-            const record = shown[row.index]!;
-            return (
-              <div
-                key={record.eventId}
-                id={`record-${record.eventId}`}
-                role="option"
-                aria-selected={record.eventId === selected}
-                className={`stream-row${record.eventId === selected ? " stream-row-selected" : ""}`}
-                style={{ transform: `translateY(${row.start}px)`, height: ROW_HEIGHT }}
-                onClick={() => setSelected(record.eventId)}
-                data-testid="stream-record"
-                data-event={record.eventName}
-              >
-                <span className="stream-time">{recordTime(record.createdAt)}</span>
-                <span className={`stream-event stream-event-${record.eventName.toLowerCase()}`}>{record.eventName}</span>
-                <span className="stream-keys">{keyText(record.keys, keyNames)}</span>
-                {record.ttlDeletion && (
-                  <span className="stream-ttl" title="userIdentity: type Service, principalId dynamodb.amazonaws.com" data-testid="stream-ttl-mark">
-                    TTL
-                  </span>
-                )}
-              </div>
-            );
-          })}
+        <div style={{ height: virtualizer.getTotalSize() }}>
+          <div style={windowStyle(virtualizer)}>
+            {virtualizer.getVirtualItems().map((row) => {
+              const record = shown[row.index]!;
+              return (
+                <div
+                  key={record.eventId}
+                  id={`record-${record.eventId}`}
+                  role="option"
+                  aria-selected={record.eventId === selected}
+                  className={`stream-row${record.eventId === selected ? " stream-row-selected" : ""}`}
+                  onClick={() => setSelected(record.eventId)}
+                  data-testid="stream-record"
+                  data-event={record.eventName}
+                >
+                  <span className="stream-time">{recordTime(record.createdAt)}</span>
+                  <span className={`stream-event stream-event-${record.eventName.toLowerCase()}`}>{record.eventName}</span>
+                  <span className="stream-keys">{keyText(record.keys, keyNames)}</span>
+                  {record.ttlDeletion && (
+                    <span className="stream-ttl" title="userIdentity: type Service, principalId dynamodb.amazonaws.com" data-testid="stream-ttl-mark">
+                      TTL
+                    </span>
+                  )}
+                </div>
+              );
+            })}
+          </div>
         </div>
       </div>
       {chosen === null ? (

@@ -69,6 +69,7 @@ describe("the TTL view", () => {
     renderWithCommands(<TtlView profile={embedded} table={telemetry} makeChannel={fake.makeChannel} onOpenSettings={() => {}} />, fake.source);
     const items = await screen.findAllByTestId("ttl-item");
     expect(items.map((i) => i.getAttribute("data-state"))).toEqual(["tooOld", "due", "pending"]);
+    for (const item of items) expect(item.getAttribute("style")).toBeNull();
     expect(items[0]!.textContent).toContain("Time to Live never deletes it");
     expect(items[1]!.textContent).toContain("expired 2 min ago: deleted at the next sweep");
     expect(items[2]!.textContent).toContain("expires in 10 min");

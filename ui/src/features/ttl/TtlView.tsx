@@ -16,6 +16,7 @@ import { useStreamTail, type TailChannelFactory } from "../streams/useStreamTail
 import { relativeTime, useTtl, MAX_PAGES } from "./useTtl";
 import "../streams/streams.css";
 import { keyNames } from "../../shared/keySchema";
+import { windowStyle } from "../../shared/virtualWindow";
 
 const ROW_HEIGHT = 30;
 const TTL_ONLY: StreamFilter = { key: {}, ttlOnly: true };
@@ -256,24 +257,25 @@ function Expiring({
         </p>
       ) : (
         <div className="ttl-items" ref={scroller} role="list" aria-label="Items by expiry, earliest first">
-          <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
-            {virtualizer.getVirtualItems().map((row) => {
-              const item = items[row.index]!;
-              return (
-                <div
-                  key={row.key}
-                  role="listitem"
-                  className={`ttl-row ttl-${item.state === "tooOld" ? "too-old" : item.state}`}
-                  style={{ transform: `translateY(${row.start}px)`, height: ROW_HEIGHT }}
-                  data-testid="ttl-item"
-                  data-state={item.state}
-                >
-                  <span className="stream-keys">{keyText(item.keys, keyNames)}</span>
-                  <span title={`${item.expiryText} seconds since 1970`}>{new Date(item.expiresAt * 1000).toLocaleString()}</span>
-                  <span>{stateText(item, now)}</span>
-                </div>
-              );
-            })}
+          <div style={{ height: virtualizer.getTotalSize() }}>
+            <div style={windowStyle(virtualizer)}>
+              {virtualizer.getVirtualItems().map((row) => {
+                const item = items[row.index]!;
+                return (
+                  <div
+                    key={row.key}
+                    role="listitem"
+                    className={`ttl-row ttl-${item.state === "tooOld" ? "too-old" : item.state}`}
+                    data-testid="ttl-item"
+                    data-state={item.state}
+                  >
+                    <span className="stream-keys">{keyText(item.keys, keyNames)}</span>
+                    <span title={`${item.expiryText} seconds since 1970`}>{new Date(item.expiresAt * 1000).toLocaleString()}</span>
+                    <span>{stateText(item, now)}</span>
+                  </div>
+                );
+              })}
+            </div>
           </div>
         </div>
       )}
