@@ -11,6 +11,7 @@ import { attributeText, typeOf } from "../../shared/attributeValue";
 import { windowStyle } from "../../shared/virtualWindow";
 
 
+/** A row's height in px (`.partiql-grid-row` in partiql.css). */
 const ROW_HEIGHT = 28;
 /** How many rows a column's width is read from: enough for any page, bounded for a huge result. */
 const WIDTH_SAMPLE = 2000;

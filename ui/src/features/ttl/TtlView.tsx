@@ -18,6 +18,7 @@ import "../streams/streams.css";
 import { keyNames } from "../../shared/keySchema";
 import { windowStyle } from "../../shared/virtualWindow";
 
+/** A row's height in px (`.ttl-row` in streams.css). */
 const ROW_HEIGHT = 30;
 const TTL_ONLY: StreamFilter = { key: {}, ttlOnly: true };
 
