@@ -17,9 +17,9 @@ import type { KeySchema, QueryPage } from "../../ipc/bindings.gen";
 import { attributeText } from "../../shared/attributeValue";
 import { formatCount, formatUnits } from "../../shared/format";
 import { droppedCount, type DroppedPage, type ReadRow } from "../../shared/droppedItems";
+import { windowStyle } from "../../shared/virtualWindow";
 import { boxColumns } from "./boxColumns";
 import { GRID_ROW, GridCells, GridHead, gridOf } from "./RowGrid";
-import { windowStyle } from "../../shared/virtualWindow";
 import { useRowsInRun } from "./useRowsInRun";
 
 const STOP_TEXT = {

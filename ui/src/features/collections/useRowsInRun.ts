@@ -46,4 +46,3 @@ export function useRowsInRun({
   });
   return { rowsRef, headTop, virtualizer };
 }
-
