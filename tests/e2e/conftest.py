@@ -1,8 +1,13 @@
 """The app window each end-to-end test drives, and what it showed when a test failed.
 
 `window` starts the built `dynotable` binary through tauri-driver for one test and closes it
-after, so no test depends on what another left on screen. Every window of a run shares the data
-folder run.sh made: the first one to start loads the demo tables, later ones find them loaded.
+after, so no test depends on what another left on screen. Nor on what another left on disk:
+before every test (`fresh_state`, used by each) the data folder run.sh named is put back as first
+launch leaves it, the demo tables loaded and nothing else, and the web view's storage (the theme,
+the start screen's dismissal, PartiQL's history) is emptied. That first-launch folder is made
+once a run (`first_launch_data`): the app is started on an empty folder, loads the demo tables,
+and is closed; each test then starts on a copy of it, so it passes alone, in any order, and in
+the full run, whatever the tests before it created, changed or chose.
 
 Opening the window is bounded: on a loaded machine the app has been seen to die before its
 window exists (GTK could not open the display), and WebKitWebDriver then waits for it forever.
@@ -18,6 +23,7 @@ import fcntl
 import json
 import os
 import pathlib
+import shutil
 import socket
 import subprocess
 import time
@@ -53,6 +59,15 @@ def start_window(timeout: float, driver_url: str = DRIVER_URL):
 def open_window(request, driver_url: str = DRIVER_URL):
     """A window of the app through the tauri-driver at `driver_url`, started up to
     START_ATTEMPTS times; the starts that failed are reported with the test."""
+    driver, failures = _started(driver_url)
+    if failures:
+        request.node.add_report_section("setup", "window starts that failed", "\n".join(failures))
+    return driver
+
+
+def _started(driver_url: str):
+    """A window started up to START_ATTEMPTS times, and the starts that failed; a test failure
+    if none succeeded."""
     failures = []
     for attempt in range(1, START_ATTEMPTS + 1):
         try:
@@ -61,12 +76,8 @@ def open_window(request, driver_url: str = DRIVER_URL):
         except Exception as err:  # a start that failed or never answered
             failures.append(f"start {attempt}: {type(err).__name__}: {str(err).splitlines()[0][:200]}")
     else:
-        driver = None
-    if failures:
-        request.node.add_report_section("setup", "window starts that failed", "\n".join(failures))
-    if driver is None:
         pytest.fail(f"the app window did not open in {START_ATTEMPTS} starts of {START_TIMEOUT} s: {failures}")
-    return driver
+    return driver, failures
 
 
 def free_port() -> int:
@@ -119,6 +130,66 @@ def window_in_environment(request, environment: dict, log_name: str):
             driver_process.wait(timeout=20)
 
 
+def data_dir() -> pathlib.Path:
+    """The data folder every window of run.sh's tauri-driver opens (the app reads it from the
+    environment tauri-driver passes on)."""
+    return pathlib.Path(os.environ["DYNOTABLE_DATA_DIR"])
+
+
+def _replace_folder(folder: pathlib.Path, source: pathlib.Path | None) -> None:
+    """Empties `folder` and, given a `source`, fills it with a copy of it. The web view's helper
+    processes of the window closed last may still be writing for a moment after the app exits
+    (run.sh says so of their caches): a folder that is not empty yet is emptied again."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            shutil.rmtree(folder)
+            break
+        except FileNotFoundError:
+            break
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+    if source is None:
+        folder.mkdir(parents=True)
+    else:
+        shutil.copytree(source, folder)
+
+
+@pytest.fixture(scope="session")
+def first_launch_data(tmp_path_factory) -> pathlib.Path:
+    """A copy of the data folder as the app's first launch leaves it: started once on an empty
+    folder, it loads the demo tables, reports its engine ready, and is closed."""
+    from window import engine_ready
+
+    _replace_folder(data_dir(), None)
+    _replace_folder(web_storage(), None)
+    driver, _ = _started(DRIVER_URL)
+    try:
+        engine_ready(driver)
+    finally:
+        driver.quit()
+        database_released()
+    copy = tmp_path_factory.mktemp("first-launch") / "data"
+    shutil.copytree(data_dir(), copy)
+    assert (copy / "embedded" / "demo-loaded").is_file(), "the first launch did not load the demo tables"
+    return copy
+
+
+def web_storage() -> pathlib.Path:
+    """Where the web view keeps its storage (local storage, IndexedDB): under XDG_DATA_HOME, which
+    run.sh points into its scratch folder."""
+    return pathlib.Path(os.environ["XDG_DATA_HOME"])
+
+
+@pytest.fixture(autouse=True)
+def fresh_state(first_launch_data):
+    """Before each test: the data folder as first launch left it, and no web storage."""
+    _replace_folder(data_dir(), first_launch_data)
+    _replace_folder(web_storage(), None)
+
+
 @pytest.fixture
 def window(request):
     driver = open_window(request)
@@ -135,7 +206,7 @@ def window(request):
 def database_released(timeout: float = 60) -> None:
     """Waits until the closed app has let go of the embedded engine's database (its lock file is
     free), so the next test's app does not find it held by a process still exiting."""
-    lock = pathlib.Path(os.environ["DYNOTABLE_DATA_DIR"]) / "embedded" / "local.db.lock"
+    lock = data_dir() / "embedded" / "local.db.lock"
     if not lock.exists():
         return
     deadline = time.monotonic() + timeout

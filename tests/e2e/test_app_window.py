@@ -296,7 +296,7 @@ def test_the_items_view_before_any_query_offers_the_largest_collection_in_one_cl
     # The box (its grid, then its "next page" footer) ends at the view's bottom.
     assert abs(before["view"]["bottom"] - before["box"]["bottom"]) <= 2 and before["grid"]["height"] > 200, before
     window.execute_script("const g = arguments[0].querySelector('.collection-scroll'); g.dispatchEvent(new WheelEvent('wheel', {deltaY: 2000, bubbles: true})); g.scrollTop += 2000;", box)
-    settle(0.3)
+    wait_for(window, "the grid scrolled", lambda d: d.execute_script("return arguments[0].querySelector('.collection-scroll').scrollTop", box) > 1000)
     after = window.execute_script(layout, box)
     assert after["actions"] == before["actions"] and after["viewScroll"] == 0, (before, after)
 

@@ -129,12 +129,15 @@ def test_the_query_bar_stays_in_sight_above_the_run_as_it_scrolls(window):
                           f'{sel} [data-testid="collections-run"]')
     row = wait_for(window, "rows of a box far down the run", lambda d: [
         r for _, b in run_boxes(view) for r in b.find_elements(By.CSS_SELECTOR, '[data-testid="box-row"]')])[-1]
+    run_top = lambda d: d.execute_script("return document.querySelector(arguments[0]).scrollTop", f'{sel} [data-testid="collections-run"]')
+    by_wheel = run_top(window)
+    assert by_wheel > 3000, by_wheel
     window.execute_script("arguments[0].focus()", row)
     for _ in range(5):
         ActionChains(window).send_keys(Keys.PAGE_DOWN).perform()
         settle(0.2)
+    wait_for(window, "the run scrolled further by the keyboard", lambda d: run_top(d) > by_wheel)
     after = window.execute_script(layout, sel)
-    assert window.execute_script("return document.querySelector(arguments[0]).scrollTop", f'{sel} [data-testid="collections-run"]') > 3000
     assert after["panelScroll"] == 0 and after["bar"] == before["bar"] and after["strip"] == before["strip"], (before, after)
     assert 0 <= after["bar"]["top"] and after["bar"]["bottom"] < after["window"], after
     # Another view, longer than the window: it scrolls inside its panel, under the same bar.

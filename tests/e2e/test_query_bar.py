@@ -173,17 +173,22 @@ def test_a_filtered_query_draws_what_its_filter_dropped_struck_through_in_the_bo
     wait_for(window, "the dropped readings read back in the read box", dropped_drawn)
     window.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'start'})", READ_BOX)
     rows: dict[int, dict] = {}
-    line = cut = None
-    for _ in range(12):
-        settle(0.3)
-        seen = window.execute_script(look, READ_BOX)
+    found = {"line": None, "cut": None}
+
+    def read_down_to_the_cut(d):
+        seen = d.execute_script(look, READ_BOX)
         rows.update({r["at"]: r for r in seen["rows"]})
-        line = line or seen["line"]
-        cut = cut or seen["cut"]
-        if cut:
-            break
+        found["line"] = found["line"] or seen["line"]
+        found["cut"] = found["cut"] or seen["cut"]
+        if found["cut"]:
+            return True
         # A turn of the wheel (which also ends the hold that keeps the read box in place).
-        window.execute_script(wheel, run_css)
+        d.execute_script(wheel, run_css)
+        settle(0.3)
+        return False
+
+    wait_for(window, "the page's cut, reading down the read box", read_down_to_the_cut)
+    line, cut = found["line"], found["cut"]
     in_order = [rows[k] for k in sorted(rows)]
     dropped = [r for r in in_order if r["dropped"]]
     returned = [r for r in in_order if not r["dropped"]]
