@@ -270,9 +270,7 @@ describe("CollectionBox", () => {
       speedKph: { N: String(i % 130) },
     }));
     const big: QueryPage[] = [{ items, count: items.length, scannedCount: items.length, lastEvaluatedKey: null, consumedCapacity: null, stop: "end" }];
-    const started = performance.now();
     const props = setup({ pages: big, overscan: 5 });
-    const elapsed = performance.now() - started;
     const grid = screen.getByRole("grid");
     expect(grid.getAttribute("aria-rowcount")).toBe("100002");
     const rendered = itemRows();
@@ -280,7 +278,6 @@ describe("CollectionBox", () => {
     expect(rendered.length).toBeGreaterThanOrEqual(20);
     expect(rendered.length).toBeLessThanOrEqual(40);
     expect(within(rendered[0]!).getByRole("rowheader").textContent).toBe("TS#000000");
-    expect(elapsed).toBeLessThan(2000);
 
     act(() => {
       grid.scrollTop = 50_000 * 30;

@@ -12,6 +12,7 @@ import type { Channel } from "@tauri-apps/api/core";
 import type { BulkProgress } from "../../ipc/bindings.gen";
 import { fakeBuild, pagedRun } from "../query/fakeQuerySource";
 import { credentialsRenewed } from "../../ipc/credentials";
+import { POLL_MS } from "../simulations/useTableSimulations";
 
 const embedded: Profile = { id: "embedded", name: "Embedded", color: "#4f7cff", region: "local", readOnly: false, connection: { kind: "embedded" } };
 
@@ -557,6 +558,8 @@ describe("TableScreen", () => {
         throttledOnEveryTable: 2,
       },
     }));
+    // The panel's polls are timers on a clock that runs as usual and can also be moved on at once.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     renderScreen(source({ tableSimulations }));
     fireEvent.click(await screen.findByTestId("view-tab-settings"));
     const settings = screen.getByTestId("view-settings");
@@ -567,8 +570,9 @@ describe("TableScreen", () => {
     // Another view shown: no more reads.
     fireEvent.click(screen.getByTestId("view-tab-collections"));
     const calls = tableSimulations.mock.calls.length;
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await act(async () => vi.advanceTimersByTime(POLL_MS * 5));
     expect(tableSimulations.mock.calls.length).toBe(calls);
+    vi.useRealTimers();
   });
 
   it("on an AWS connection, has no simulations in Settings", async () => {
