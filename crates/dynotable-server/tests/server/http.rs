@@ -521,25 +521,20 @@ fn stops_gracefully_and_keeps_the_data(signal: &str) {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("data/local.db");
     let db = db.to_str().unwrap();
-    let mut server = Server::start(&["--db", db]);
+    // Timeouts of an hour: a connection the server waited on would hold the shutdown up that long.
+    let mut server = Server::start(&["--db", db, "--header-timeout", "3600", "--idle-timeout", "3600"]);
     assert_eq!(server.call("CreateTable", PETS).status, 200);
     assert_eq!(server.call("PutItem", FIDO).status, 200);
     // An idle kept-alive connection must not hold the shutdown up.
     let mut idle = server.connect();
     assert_eq!(idle.call("ListTables", "{}").status, 200);
 
-    let started = Instant::now();
     server.signal(signal);
-    let status = server.wait_exit(Duration::from_secs(8));
+    let status = server.wait_exit(Duration::from_secs(60));
     assert!(
         status.success(),
         "exit status {status:?}; stderr: {}",
         server.stderr()
-    );
-    assert!(
-        started.elapsed() < Duration::from_secs(5),
-        "shutdown took {:?}",
-        started.elapsed()
     );
     assert!(
         server.stderr().contains("stopped"),

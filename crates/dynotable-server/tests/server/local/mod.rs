@@ -6,7 +6,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
@@ -174,8 +174,8 @@ pub fn sdk(url: &str, access_key: &str, secret: &str) -> Client {
 }
 
 /// The SDK client is served `times` times in a row (each a fresh ListTables, a PutItem and a
-/// GetItem); returns the slowest round.
-pub async fn stays_served(client: &Client, times: usize) -> Duration {
+/// GetItem), each request within the client's operation timeout.
+pub async fn stays_served(client: &Client, times: usize) {
     let _ = client
         .create_table()
         .table_name("Pets")
@@ -196,9 +196,7 @@ pub async fn stays_served(client: &Client, times: usize) -> Duration {
         )
         .send()
         .await;
-    let mut slowest = Duration::ZERO;
     for i in 0..times {
-        let started = Instant::now();
         let tables = client.list_tables().send().await.expect("ListTables is served");
         assert_eq!(tables.table_names(), ["Pets"]);
         let value = aws_sdk_dynamodb::types::AttributeValue::S(format!("pet-{i}"));
@@ -217,7 +215,5 @@ pub async fn stays_served(client: &Client, times: usize) -> Duration {
             .await
             .expect("GetItem is served");
         assert_eq!(got.item().and_then(|item| item.get("pk")), Some(&value));
-        slowest = slowest.max(started.elapsed());
     }
-    slowest
 }
