@@ -71,6 +71,8 @@ use dto::{AppInfo, EngineInfo, EngineState};
 #[derive(Debug, Clone)]
 enum EngineSlot {
     Starting,
+    /// Another engine holds the database (a window closed a moment ago, still exiting).
+    WaitingForRelease,
     LoadingDemo,
     Ready(Engine),
     Failed(String),
@@ -199,7 +201,12 @@ impl App {
     pub async fn engine(&self) -> Result<Engine, CommandError> {
         let mut receiver = self.inner.engine.clone();
         let slot = receiver
-            .wait_for(|slot| !matches!(slot, EngineSlot::Starting | EngineSlot::LoadingDemo))
+            .wait_for(|slot| {
+                !matches!(
+                    slot,
+                    EngineSlot::Starting | EngineSlot::WaitingForRelease | EngineSlot::LoadingDemo
+                )
+            })
             .await
             .map_err(|_| {
                 CommandError::new(
@@ -214,7 +221,7 @@ impl App {
                 ErrorCode::EngineUnavailable,
                 format!("The embedded engine could not start: {reason}"),
             )),
-            EngineSlot::Starting | EngineSlot::LoadingDemo => {
+            EngineSlot::Starting | EngineSlot::WaitingForRelease | EngineSlot::LoadingDemo => {
                 unreachable!("wait_for returned a starting engine")
             }
         }
@@ -228,6 +235,11 @@ impl App {
                 state: EngineState::Starting,
                 table_count: None,
                 message: None,
+            },
+            EngineSlot::WaitingForRelease => EngineInfo {
+                state: EngineState::Starting,
+                table_count: None,
+                message: Some(WAITING_MESSAGE.to_owned()),
             },
             EngineSlot::LoadingDemo => EngineInfo {
                 state: EngineState::Starting,
@@ -273,14 +285,21 @@ impl App {
 /// closed a moment ago is still exiting, and opening it again at once must not fail.
 const IN_USE_WAIT: std::time::Duration = std::time::Duration::from_secs(15);
 
+/// What the status bar says while the app waits for another engine to let go of the database.
+pub const WAITING_MESSAGE: &str = "Waiting for the DynoTable window closed last to let go of the database…";
+
 /// Opens the engine; a database held by another engine is tried again every 100 ms for up to
-/// [`IN_USE_WAIT`] before the app says it is in use.
-async fn open_waiting_for_the_last_window(location: Location) -> Result<Engine, String> {
+/// [`IN_USE_WAIT`] before the app says it is in use (and says it waits, meanwhile).
+async fn open_waiting_for_the_last_window(
+    location: Location,
+    progress: &watch::Sender<EngineSlot>,
+) -> Result<Engine, String> {
     let started = std::time::Instant::now();
     loop {
         match Engine::open_with(footprint::engine_options(location.clone())).await {
             Ok(engine) => return Ok(engine),
             Err(dynotable_engine::EngineError::InUse { .. }) if started.elapsed() < IN_USE_WAIT => {
+                let _ = progress.send(EngineSlot::WaitingForRelease);
                 tokio::time::sleep(std::time::Duration::from_millis(100)).await;
             }
             Err(err) => return Err(err.to_string()),
@@ -295,7 +314,7 @@ async fn open_with_demo(
     progress: &watch::Sender<EngineSlot>,
 ) -> Result<Engine, String> {
     let saved = location.path().map(simulations::saved).unwrap_or_default();
-    let engine = open_waiting_for_the_last_window(location).await?;
+    let engine = open_waiting_for_the_last_window(location, progress).await?;
     if !marker.exists() {
         let _ = progress.send(EngineSlot::LoadingDemo);
         let loaded = demo::load(&engine)

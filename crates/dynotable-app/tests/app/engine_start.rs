@@ -4,8 +4,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use dynotable_app::App;
 use dynotable_app::secrets::MemoryStore;
+use dynotable_app::{App, WAITING_MESSAGE};
 use dynotable_engine::{Engine, Location};
 
 #[tokio::test]
@@ -18,7 +18,19 @@ async fn the_engine_opens_once_the_closing_window_lets_go_of_the_database() {
     std::fs::write(dir.path().join("embedded").join("demo-loaded"), "").unwrap();
 
     let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    // The app found the database held, and says it waits (the status bar shows it).
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let info = app.app_info().await.unwrap();
+        if info.engine.message.as_deref() == Some(WAITING_MESSAGE) {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the app never said it waits: {info:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     drop(last);
     let engine = app.engine().await;
     assert!(engine.is_ok(), "{engine:?}");

@@ -205,8 +205,10 @@ async fn expiring_sts_and_dynamodb(lifetime: std::time::Duration) -> String {
 
 #[tokio::test]
 async fn when_the_role_session_expires_the_code_is_asked_for_again() {
-    // The role's credentials last a few seconds past the app's margin before their expiry.
-    let lifetime = dynotable_aws::mfa::EXPIRY_MARGIN + std::time::Duration::from_secs(3);
+    // The role's credentials last ten seconds past the app's margin before their expiry: the
+    // first calls below, made at once, come well inside that on a loaded machine too.
+    let fresh_for = std::time::Duration::from_secs(10);
+    let lifetime = dynotable_aws::mfa::EXPIRY_MARGIN + fresh_for;
     let url = expiring_sts_and_dynamodb(lifetime).await;
     let aws = tempfile::tempdir().unwrap();
     let config = aws.path().join("config");
@@ -251,7 +253,7 @@ async fn when_the_role_session_expires_the_code_is_asked_for_again() {
 
     // The session runs out: the open connection asks for a new code rather than failing with
     // AWS's expired-token error on every call.
-    tokio::time::sleep(std::time::Duration::from_millis(4_100)).await;
+    tokio::time::sleep(fresh_for + std::time::Duration::from_millis(1_100)).await;
     let asked = app.list_tables(&profile.id, None).await.unwrap_err();
     assert_eq!(asked.code, ErrorCode::MfaRequired, "{asked:?}");
     assert!(asked.message.contains("expired"), "{}", asked.message);

@@ -134,7 +134,7 @@ async fn a_sign_in_can_be_cancelled_while_it_waits() {
     if !run_in_temporary_home("a_sign_in_can_be_cancelled_while_it_waits") {
         return;
     }
-    let (url, _) = identity_center::serve(28_800, Approval::Never).await;
+    let (url, seen) = identity_center::serve(28_800, Approval::Never).await;
     let (app, id, _data) = app_with_sso_profile(&url).await;
     app.start_sso_sign_in(&id, &RecordingBrowser::default())
         .await
@@ -144,7 +144,15 @@ async fn a_sign_in_can_be_cancelled_while_it_waits() {
         let id = id.clone();
         tokio::spawn(async move { app.finish_sso_sign_in(&id).await })
     };
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    // Cancelled while it waits: once it has asked for the token (and been told to wait).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !seen.lock().unwrap().iter().any(|(path, _)| path == "/token") {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the sign-in never asked for its token"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
     app.cancel_sso_sign_in(&id).await;
     let cancelled = waiting.await.unwrap().unwrap_err();
     assert_eq!(cancelled.code, ErrorCode::Cancelled, "{cancelled:?}");
