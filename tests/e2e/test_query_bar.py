@@ -176,6 +176,7 @@ def test_a_filtered_query_draws_what_its_filter_dropped_struck_through_in_the_bo
     found = {"line": None, "cut": None}
 
     def read_down_to_the_cut(d):
+        settle(0.3)  # the rows the last turn brought into sight are drawn
         seen = d.execute_script(look, READ_BOX)
         rows.update({r["at"]: r for r in seen["rows"]})
         found["line"] = found["line"] or seen["line"]
@@ -184,7 +185,6 @@ def test_a_filtered_query_draws_what_its_filter_dropped_struck_through_in_the_bo
             return True
         # A turn of the wheel (which also ends the hold that keeps the read box in place).
         d.execute_script(wheel, run_css)
-        settle(0.3)
         return False
 
     wait_for(window, "the page's cut, reading down the read box", read_down_to_the_cut)
