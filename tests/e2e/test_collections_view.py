@@ -503,3 +503,31 @@ def test_a_drawn_box_is_exactly_as_tall_as_the_run_counted_it(window):
     assert len(slots) >= 2, slots
     for key, height, estimate in slots:
         assert height == estimate, f"{key}: drawn {height} px, counted {estimate} px"
+
+
+def test_a_view_shown_again_reads_no_box_it_had_read(window):
+    """Each box Query costs read units (on AWS, money): showing Items and then Collections again,
+    or another table's tab and then this one, reads no box again, whether the run was at its
+    top or scrolled down."""
+    screen = open_table(window, "Telemetry")
+    view = present(window, '[data-testid="table-screen-Telemetry"] [data-testid="view-collections"]', "the Collections view")
+    spent = lambda d: content(css(d, '[data-testid="table-screen-Telemetry"] [data-testid="collections-spent"]'))
+
+    def settled(d):
+        # The boxes in sight are read: the count has not moved for a second.
+        first = spent(d)
+        time.sleep(1)
+        return first if first == spent(d) and len(run_boxes(view)) >= 2 else None
+
+    for scrolled in (0, 3000):
+        window.execute_script("document.querySelector(arguments[0]).scrollTop = arguments[1]",
+                              '[data-testid="table-screen-Telemetry"] [data-testid="collections-run"]', scrolled)
+        before = wait_for(window, "the boxes in sight read", settled)
+        click_css(window, '[data-testid="table-screen-Telemetry"] [data-testid="view-tab-items"]', "the Items tab")
+        wait_for(window, "Items shown", lambda d: css(screen, '[data-testid="view-items"]').is_displayed())
+        click_css(window, '[data-testid="table-screen-Telemetry"] [data-testid="view-tab-collections"]', "the Collections tab")
+        assert wait_for(window, "Collections shown again, its boxes settled", settled) == before, "a box was read again after Items"
+        open_table(window, "Pets")
+        present(window, '[data-testid="table-screen-Pets"]', "Pets' tab")
+        open_table(window, "Telemetry")
+        assert wait_for(window, "Telemetry shown again, its boxes settled", settled) == before, "a box was read again after another table"

@@ -7,7 +7,7 @@
  * share one.
  */
 import type { CSSProperties } from "react";
-import type { Virtualizer } from "@tanstack/react-virtual";
+import { measureElement, type Virtualizer } from "@tanstack/react-virtual";
 
 /**
  * The window's style: moved to the first row in sight, counted from `origin` (the offset in the
@@ -16,4 +16,24 @@ import type { Virtualizer } from "@tanstack/react-virtual";
 export function windowStyle<S extends Element | Window, I extends Element>(virtualizer: Virtualizer<S, I>, origin = virtualizer.options.scrollMargin): CSSProperties {
   const first = virtualizer.getVirtualItems()[0];
   return { transform: `translateY(${first === undefined ? 0 : first.start - origin}px)` };
+}
+
+/**
+ * The virtualiser's `measureElement` for a list inside a view that can be hidden (another view of
+ * the table, or another table's tab, shown): hidden, nothing is laid out and every row would
+ * measure 0, so that, shown again, the list would count all its rows in sight at once and ask for
+ * what they hold (in the Collections view, a Query per box: read units, on AWS). While the list's
+ * scroll element has no height, each row keeps the size it last measured.
+ */
+export function measureUnlessHidden<S extends Element, I extends Element>(
+  scrollElement: () => Element | null,
+): (element: I, entry: ResizeObserverEntry | undefined, instance: Virtualizer<S, I>) => number {
+  return (element, entry, instance) => {
+    const list = scrollElement();
+    if (list !== null && list.clientHeight === 0) {
+      const index = instance.indexFromElement(element);
+      return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? instance.options.estimateSize(index);
+    }
+    return measureElement(element, entry, instance);
+  };
 }

@@ -27,6 +27,7 @@ import { type ColumnMark } from "./RowGrid";
 import { HEADER, UNREAD_FULL_BODY, estimate } from "./boxSize";
 import { Box } from "./RunBox";
 import { keyAttributes } from "../../shared/keySchema";
+import { measureUnlessHidden } from "../../shared/virtualWindow";
 import "./CollectionsView.css";
 
 export type CollectionsViewProps = {
@@ -127,12 +128,17 @@ export function CollectionsView({
     overscan,
     useFlushSync: false,
     getItemKey,
+    measureElement: measureUnlessHidden(() => scrollRef.current),
   });
   const virtual = virtualizer.getVirtualItems();
 
   // A hidden view (another tab shown) has no size, and the browser drops its scroll position:
   // keep the last one and put it back when the view is shown again, so the run is where it was.
+  // While hidden, the run's range is that of an empty window at the top: nothing is listed or
+  // read for it (on AWS each box read costs read units), and the boxes in sight are asked for
+  // again once the view is shown.
   const savedScroll = useRef(0);
+  const [shown, setShown] = useState(true);
   useEffect(() => {
     const el = scrollRef.current;
     if (el === null || typeof ResizeObserver === "undefined") return;
@@ -140,10 +146,12 @@ export function CollectionsView({
       if (el.clientHeight > 0) savedScroll.current = el.scrollTop;
     };
     let wasHidden = el.clientHeight === 0;
+    setShown(!wasHidden);
     const observer = new ResizeObserver(() => {
       const hidden = el.clientHeight === 0;
       if (wasHidden && !hidden && el.scrollTop !== savedScroll.current) virtualizer.scrollToOffset(savedScroll.current);
       wasHidden = hidden;
+      setShown(!hidden);
     });
     el.addEventListener("scroll", onScroll, { passive: true });
     observer.observe(el);
@@ -157,9 +165,11 @@ export function CollectionsView({
   const inSight = virtual.map((v) => v.index);
   const inSightKey = inSight.join(",");
   useEffect(() => {
-    want(inSight);
-    // inSightKey stands for inSight's content.
-  }, [inSightKey, want]);
+    const el = scrollRef.current;
+    const hidden = typeof ResizeObserver !== "undefined" && el !== null && el.clientHeight === 0;
+    if (!hidden) want(inSight);
+    // inSightKey stands for inSight's content; `shown` asks again once the view is shown.
+  }, [inSightKey, want, shown]);
 
   // A reveal names a partition-key value: find where it stands in the run (it may not be listed).
   const [revealed, setRevealed] = useState<{ index: number; n: number; focus: boolean } | null>(null);
