@@ -35,23 +35,27 @@ impl CapacityReport {
 
 /// The ConsumedCapacity a response carries: `table` for the base table (if it was touched) and
 /// `indexes` as `(index position in the table's schema, units)`; see
-/// [`crate::capacity::consumed_capacity`].
+/// [`crate::capacity::consumed_capacity`]. `named` is the table as the request named it, its
+/// name or its ARN: the report's TableName echoes it (rule B.2, API_ConsumedCapacity: "If you
+/// had specified the Amazon Resource Name (ARN) of a table in the input, you'll see the table
+/// ARN in the response").
 pub(crate) fn consumed_capacity(
     report: CapacityReport,
     table: &TableSchema,
+    named: &str,
     base: Option<Charge>,
     indexes: &[(usize, Charge)],
 ) -> Option<ConsumedCapacity> {
     // What the request is charged, for the token buckets when capacity is enforced (rule B.19).
     crate::throttling::record(table, base, indexes);
-    let named: Vec<(&str, crate::catalog::IndexKind, Charge)> = indexes
+    let indexes: Vec<(&str, crate::catalog::IndexKind, Charge)> = indexes
         .iter()
         .map(|(position, charge)| {
             let index = &table.indexes[*position];
             (index.name.as_str(), index.kind, *charge)
         })
         .collect();
-    crate::capacity::consumed_capacity(report, &table.name, base, &named)
+    crate::capacity::consumed_capacity(report, named, base, &indexes)
 }
 
 /// Write units per index, as `consumed_capacity` takes them; indexes not written are left out.

@@ -330,7 +330,7 @@ async fn write_batches(
             crate::throttling::record_item(table, &key.pk, Charge::Write(base), &effects.index_units);
             units.add(&mut tally, (name, table), key_item, &effects);
         }
-        tally.table_done(table, units);
+        tally.table_done(table, name, units);
     }
     Ok(tally.written)
 }
@@ -359,7 +359,7 @@ fn new_item_statements(
             crate::throttling::record_item(table, &key.pk, Charge::Write(base), &effects.index_units);
             units.add(&mut tally, (name, table), key_item, &effects);
         }
-        tally.table_done(table, units);
+        tally.table_done(table, name, units);
     }
     Ok(tally.written)
 }
@@ -404,10 +404,13 @@ impl Tally {
         }
     }
 
-    fn table_done(&mut self, table: &TableSchema, units: TableUnits) {
+    /// `named` is the table as RequestItems named it (its name or ARN), which ConsumedCapacity
+    /// echoes (rule B.2).
+    fn table_done(&mut self, table: &TableSchema, named: &str, units: TableUnits) {
         if let Some(consumed) = params::consumed_capacity(
             self.report,
             table,
+            named,
             Some(Charge::Write(units.table)),
             &params::index_write_charges(&units.indexes),
         ) {

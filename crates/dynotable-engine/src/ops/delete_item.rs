@@ -45,16 +45,8 @@ pub async fn run(engine: &Engine, input: DeleteItemInput) -> Result<WriteItemOut
 
     let table = engine.table(input.table_name.as_deref().unwrap_or_default())?;
     let key = StorageKey::of_key(&table, &key_item)?;
-    let written = item_write::execute(
-        engine,
-        &table,
-        &key,
-        condition.as_ref(),
-        options.return_old_on_failure,
-        options.report,
-        Change::Delete,
-    )
-    .await?;
+    let written =
+        item_write::execute(engine, &table, &key, condition.as_ref(), &options, Change::Delete).await?;
     let attributes = if return_old {
         written.old.as_ref().map(|o| o.item.clone())
     } else {

@@ -108,7 +108,8 @@ async fn get_item(engine: &Engine, input: GetItemInput, keep_stored: bool) -> Re
         projection = Some(legacy::attributes_to_get(names)?);
     }
 
-    let table = engine.table(input.table_name.as_deref().unwrap_or_default())?;
+    let named = input.table_name.as_deref().unwrap_or_default();
+    let table = engine.table(named)?;
     let key = StorageKey::of_key(&table, &key_item)?;
     let kind = ReadKind::of_consistent_read(input.consistent_read.unwrap_or(false));
     let stored = engine.read_item(&mut None, &table, &key).await?;
@@ -116,7 +117,7 @@ async fn get_item(engine: &Engine, input: GetItemInput, keep_stored: bool) -> Re
     let stored = engine.as_read(&table, &key, kind, stored);
     let units = capacity::item_read(stored.as_ref().map(|s| s.size), kind);
     if keep_stored && projection.is_none() {
-        let capacity = params::consumed_capacity(report, &table, Some(Charge::Read(units)), &[]);
+        let capacity = params::consumed_capacity(report, &table, named, Some(Charge::Read(units)), &[]);
         return Ok(Answer::Stored(stored, capacity));
     }
     let item = stored
@@ -128,7 +129,7 @@ async fn get_item(engine: &Engine, input: GetItemInput, keep_stored: bool) -> Re
         });
     Ok(Answer::Decoded(GetItemOutput {
         item,
-        consumed_capacity: params::consumed_capacity(report, &table, Some(Charge::Read(units)), &[]),
+        consumed_capacity: params::consumed_capacity(report, &table, named, Some(Charge::Read(units)), &[]),
         ..Default::default()
     }))
 }

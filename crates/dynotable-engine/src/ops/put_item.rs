@@ -56,8 +56,7 @@ pub async fn run(engine: &Engine, input: PutItemInput) -> Result<WriteItemOutput
         &table,
         &key,
         condition.as_ref(),
-        options.return_old_on_failure,
-        options.report,
+        &options,
         Change::Put(prepared),
     )
     .await?;

@@ -248,7 +248,8 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
     }
     drop(reader);
 
-    Ok(target.page_output(report, page, kind, table_units, count_only))
+    let named = input.table_name.as_deref().unwrap_or_default();
+    Ok(target.page_output(report, named, page, kind, table_units, count_only))
 }
 
 /// A key attribute as the key-condition checks name it.

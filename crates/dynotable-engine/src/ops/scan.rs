@@ -174,5 +174,6 @@ async fn scan(engine: &Engine, input: ScanInput, keep_stored: bool) -> Result<Re
     };
 
     // Rule B.2: a Scan is charged for the items evaluated, not those returned.
-    Ok(target.page_output(report, page, kind, None, count_only))
+    let named = input.table_name.as_deref().unwrap_or_default();
+    Ok(target.page_output(report, named, page, kind, None, count_only))
 }

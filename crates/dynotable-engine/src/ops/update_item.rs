@@ -93,8 +93,7 @@ pub async fn run(engine: &Engine, input: UpdateItemInput) -> Result<WriteItemOut
         &table,
         &key,
         condition.as_ref(),
-        options.return_old_on_failure,
-        options.report,
+        &options,
         Change::Update {
             update: update.as_ref(),
             key: &key_item,

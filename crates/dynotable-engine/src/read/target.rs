@@ -87,10 +87,12 @@ impl<'a> ReadTarget<'a> {
 
 impl ReadTarget<'_> {
     /// The response of a Query or Scan page (rule B.2: the bytes read summed, rounded up to 4 KB
-    /// once, at least one block; charged to the index read, plus `table_fetches` of base items).
+    /// once, at least one block; charged to the index read, plus `table_fetches` of base items),
+    /// its ConsumedCapacity naming the table as the request did (`named`, rule B.2).
     pub fn page_output(
         &self,
         report: CapacityReport,
+        named: &str,
         page: Page,
         kind: ReadKind,
         table_fetches: Option<Charge>,
@@ -99,9 +101,9 @@ impl ReadTarget<'_> {
         let charge = Charge::Read(capacity::range_read(page.bytes_read, kind));
         let consumed = match self.position {
             Some(position) => {
-                params::consumed_capacity(report, self.table, table_fetches, &[(position, charge)])
+                params::consumed_capacity(report, self.table, named, table_fetches, &[(position, charge)])
             }
-            None => params::consumed_capacity(report, self.table, Some(charge), &[]),
+            None => params::consumed_capacity(report, self.table, named, Some(charge), &[]),
         };
         let (items, stored_items) = match page.stored {
             Some(stored) => (None, Some(stored)),
