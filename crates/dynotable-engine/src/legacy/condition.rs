@@ -365,18 +365,35 @@ fn expected_entry(name: &str, entry: ExpectedAttributeValue) -> Result<Condition
     }
 }
 
+/// `KeyConditions` checked on their own, as any legacy conditions are (values, argument counts,
+/// types, BETWEEN's order): what a Query checks before it looks its table up (rule B.15).
+pub(crate) struct KeyComparisons(Vec<Comparison>);
+
+/// The checks of `KeyConditions` that need no table; [`key_condition_of`] makes the rest.
+pub(crate) fn key_comparisons(conditions: Conditions) -> Result<KeyComparisons, ApiError> {
+    Ok(KeyComparisons(comparisons(conditions)?))
+}
+
 /// `KeyConditions` as a key condition, checked against the key schema as a
-/// KeyConditionExpression is. The partition key takes EQ only and the sort key EQ, LE, LT, GE,
-/// GT, BEGINS_WITH or BETWEEN (API Reference, "Condition"). NULL, NOT_NULL, NE, CONTAINS,
-/// NOT_CONTAINS and IN on a key attribute are `Attempted conditional constraint is not an
-/// indexable operation` (rule B.5: dynalite's tests against the service and DynamoDB Local's
-/// error list agree); on another attribute, `Query key condition not supported`.
+/// KeyConditionExpression is: [`key_comparisons`], then [`key_condition_of`].
 pub(crate) fn key_condition(
     conditions: Conditions,
     schema: &KeySchema<'_>,
 ) -> Result<KeyCondition, ApiError> {
+    key_condition_of(key_comparisons(conditions)?, schema)
+}
+
+/// Checked `KeyConditions` against the key schema. The partition key takes EQ only and the sort
+/// key EQ, LE, LT, GE, GT, BEGINS_WITH or BETWEEN (API Reference, "Condition"). NULL, NOT_NULL,
+/// NE, CONTAINS, NOT_CONTAINS and IN on a key attribute are `Attempted conditional constraint is
+/// not an indexable operation` (rule B.5: dynalite's tests against the service and DynamoDB
+/// Local's error list agree); on another attribute, `Query key condition not supported`.
+pub(crate) fn key_condition_of(
+    comparisons: KeyComparisons,
+    schema: &KeySchema<'_>,
+) -> Result<KeyCondition, ApiError> {
     let mut parts = Vec::new();
-    for comparison in comparisons(conditions)? {
+    for comparison in comparisons.0 {
         let op = match comparison.operator {
             Operator::Eq => KeyOperator::Compare(Comparator::Eq),
             Operator::Le => KeyOperator::Compare(Comparator::Le),

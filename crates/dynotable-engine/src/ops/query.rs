@@ -77,16 +77,29 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
         ],
     )?;
     params::names_without_expression(input.expression_attribute_names.is_some(), &expressions)?;
-    if input.key_condition_expression.is_none() && input.key_conditions.is_none() {
-        return Err(ApiError::validation(
-            "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.",
-        ));
-    }
+    // Rule B.15: the legacy parameters are checked on their own before the table is looked up,
+    // in the service's order (dynalite's test/query.js, run against it): the whole QueryFilter,
+    // AttributesToGet's duplicates, ExclusiveStartKey's values, then (after the expressions) the
+    // KeyConditions.
+    let legacy_filter = input
+        .query_filter
+        .map(|conditions| legacy::condition::filter(conditions, input.conditional_operator.as_deref()))
+        .transpose()?;
+    let legacy_projection = input
+        .attributes_to_get
+        .as_deref()
+        .map(legacy::attributes_to_get)
+        .transpose()?;
     let start = input
         .exclusive_start_key
         .map(|c| c.into_result())
         .transpose()
         .map_err(start_key_invalid)?;
+    if input.key_condition_expression.is_none() && input.key_conditions.is_none() {
+        return Err(ApiError::validation(
+            "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.",
+        ));
+    }
     let mut placeholders = params::placeholders(
         input.expression_attribute_names.as_ref(),
         input.expression_attribute_values,
@@ -108,6 +121,10 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
         .map(|text| placeholders.projection(text))
         .transpose()?;
     placeholders.check_unused()?;
+    let key_comparisons = input
+        .key_conditions
+        .map(legacy::condition::key_comparisons)
+        .transpose()?;
 
     let table = engine.table(input.table_name.as_deref().unwrap_or_default())?;
     let target = ReadTarget::of(&table, input.index_name.as_deref())?;
@@ -120,23 +137,23 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
     let key = target.key();
     let elements = KeyElements::of(key);
     let schema = elements.schema();
-    let key_condition = match (input.key_condition_expression.as_deref(), input.key_conditions) {
+    let key_condition = match (input.key_condition_expression.as_deref(), key_comparisons) {
         (Some(text), _) => placeholders.key_condition(text, &schema)?,
-        (None, Some(conditions)) => legacy::condition::key_condition(conditions, &schema)?,
+        (None, Some(comparisons)) => legacy::condition::key_condition_of(comparisons, &schema)?,
         (None, None) => return Err(ApiError::internal("Query without a key condition")),
     };
     // The legacy parameters, translated onto the same trees (see `crate::legacy`).
-    let filter_parameter = match input.query_filter {
-        Some(conditions) => {
-            filter = legacy::condition::filter(conditions, input.conditional_operator.as_deref())?;
+    let filter_parameter = match legacy_filter {
+        Some(legacy_filter) => {
+            filter = legacy_filter;
             // Rule B.4: the service's wording, as dynalite's tests and DynamoDB Local record it.
             "QueryFilter can only contain non-primary key attributes"
         }
         None => "Filter Expression can only contain non-primary key attributes",
     };
     let projection_parameter = projection_parameter(input.attributes_to_get.is_some(), projection.is_some());
-    if let Some(names) = &input.attributes_to_get {
-        projection = Some(legacy::attributes_to_get(names)?);
+    if legacy_projection.is_some() {
+        projection = legacy_projection;
     }
     if let Some(filter) = &filter {
         // Rule B.4: a filter may not read key attributes of the table or the index queried.
