@@ -55,3 +55,84 @@ QUERY_CASES = [
 def test_query_checks_its_legacy_parameters_before_the_table(raw, params, message):
     assert refused(raw.query, TableName="abc", **params) == ("ValidationException", message)
 
+
+
+# ---- Which parameters are given, before any value is decoded -------------------------------
+
+def mixing(legacy, expressions):
+    return ("Can not use both expression and non-expression parameters in the same request: "
+            f"Non-expression parameters: {{{legacy}}} Expression parameters: {{{expressions}}}")
+
+
+NAMES = "ExpressionAttributeNames can only be specified when using expressions"
+# PutItem, UpdateItem and DeleteItem word these inside the one-error envelope (rule B.16).
+WRITE = "1 validation error detected: "
+EMPTY = {"a": {}}
+
+BEFORE_VALUES_CASES = [
+    # dynalite's getItem.js: an empty key value beside both projection parameters.
+    ("get-item-mixing", "get_item",
+     dict(Key=EMPTY, AttributesToGet=["a"], ProjectionExpression="a"),
+     mixing("AttributesToGet", "ProjectionExpression")),
+    ("get-item-names", "get_item", dict(Key=EMPTY, AttributesToGet=["a"], ExpressionAttributeNames={}), NAMES),
+    ("put-item-mixing", "put_item",
+     dict(Item=EMPTY, Expected=EMPTY, ExpressionAttributeNames={}, ExpressionAttributeValues={},
+          ConditionExpression=""),
+     WRITE + mixing("Expected", "ConditionExpression")),
+    ("delete-item-mixing", "delete_item",
+     dict(Key=EMPTY, Expected=EMPTY, ExpressionAttributeNames={}, ExpressionAttributeValues={},
+          ConditionExpression=""),
+     WRITE + mixing("Expected", "ConditionExpression")),
+    ("update-item-mixing", "update_item",
+     dict(Key=EMPTY, Expected=EMPTY, AttributeUpdates={}, ExpressionAttributeNames={}, ExpressionAttributeValues={},
+          ConditionExpression="", UpdateExpression=""),
+     WRITE + mixing("AttributeUpdates, Expected", "UpdateExpression, ConditionExpression")),
+    ("update-item-names", "update_item",
+     dict(Key=EMPTY, Expected=EMPTY, ExpressionAttributeNames={}, ExpressionAttributeValues={}),
+     WRITE + NAMES),
+    ("update-item-values", "update_item", dict(Key=EMPTY, Expected=EMPTY, ExpressionAttributeValues={}),
+     WRITE + "ExpressionAttributeValues can only be specified when using expressions: "
+             "UpdateExpression and ConditionExpression are null"),
+]
+
+
+@pytest.mark.parametrize("call, params, message", [c[1:] for c in BEFORE_VALUES_CASES],
+                         ids=[c[0] for c in BEFORE_VALUES_CASES])
+def test_parameter_checks_come_before_the_values(raw, call, params, message):
+    assert refused(getattr(raw, call), TableName="abc", **params) == ("ValidationException", message)
+
+
+# ---- Names before values, and both before ConditionalOperator ------------------------------
+
+NAMES_FIRST_CASES = [
+    # dynalite's query.js "ExpressionAttributeNames but no expressions".
+    ("query", "query",
+     dict(QueryFilter={"a": {"ComparisonOperator": "EQ", "AttributeValueList": [{}]}}, AttributesToGet=["a", "a"],
+          ExclusiveStartKey=EMPTY, ConditionalOperator="OR", Select="SPECIFIC_ATTRIBUTES",
+          ExpressionAttributeNames={}, ExpressionAttributeValues={}),
+     NAMES),
+    ("scan", "scan",
+     dict(ScanFilter={"a": {"ComparisonOperator": "EQ", "AttributeValueList": [{}]}}, AttributesToGet=["a", "a"],
+          ExclusiveStartKey=EMPTY, ConditionalOperator="OR", Select="SPECIFIC_ATTRIBUTES",
+          ExpressionAttributeNames={}, ExpressionAttributeValues={}),
+     NAMES),
+    ("put-item", "put_item",
+     dict(Item={"a": {"S": "x"}}, ExpressionAttributeNames={"#a": "a"}, ExpressionAttributeValues={":a": {"S": "x"}}),
+     WRITE + NAMES),
+    ("delete-item", "delete_item",
+     dict(Key={"a": {"S": "x"}}, ExpressionAttributeNames={"#a": "a"}, ExpressionAttributeValues={":a": {"S": "x"}}),
+     WRITE + NAMES),
+    # dynalite's query.js "ExpressionAttributeValues but no expressions": before ConditionalOperator.
+    ("query-values-before-conditional-operator", "query",
+     dict(QueryFilter={"a": {"ComparisonOperator": "EQ", "AttributeValueList": [{}]}}, AttributesToGet=["a", "a"],
+          ExclusiveStartKey=EMPTY, ConditionalOperator="OR", Select="SPECIFIC_ATTRIBUTES",
+          ExpressionAttributeValues={}),
+     "ExpressionAttributeValues can only be specified when using expressions: "
+     "FilterExpression and KeyConditionExpression are null"),
+]
+
+
+@pytest.mark.parametrize("call, params, message", [c[1:] for c in NAMES_FIRST_CASES],
+                         ids=[c[0] for c in NAMES_FIRST_CASES])
+def test_names_without_an_expression_come_first(raw, call, params, message):
+    assert refused(getattr(raw, call), TableName="abc", **params) == ("ValidationException", message)

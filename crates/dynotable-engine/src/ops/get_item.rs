@@ -86,17 +86,22 @@ async fn get_item(engine: &Engine, input: GetItemInput, keep_stored: bool) -> Re
     shape.required("key", input.key.as_ref());
     shape.finish()?;
 
+    let expressions = [("ProjectionExpression", input.projection_expression.is_some())];
+    params::ParameterUse {
+        legacy: &[("AttributesToGet", input.attributes_to_get.is_some())],
+        expressions: &expressions,
+        value_expressions: &[],
+        names: input.expression_attribute_names.is_some(),
+        values: false,
+        conditional_operator: None,
+        joined_entries: None,
+    }
+    .check()?;
     let key_item = input
         .key
         .map(|c| c.into_result())
         .transpose()?
         .unwrap_or_default();
-    let expressions = [("ProjectionExpression", input.projection_expression.is_some())];
-    legacy::refuse_mixing(
-        &[("AttributesToGet", input.attributes_to_get.is_some())],
-        &expressions,
-    )?;
-    params::names_without_expression(input.expression_attribute_names.is_some(), &expressions)?;
     let mut placeholders = params::placeholders(input.expression_attribute_names.as_ref(), None)?;
     let mut projection = input
         .projection_expression

@@ -29,6 +29,13 @@ pub async fn run(engine: &Engine, input: PutItemInput) -> Result<WriteItemOutput
     // Values, then the request's semantics: checks of the request alone, which today's
     // service words inside the one-error envelope (rule B.16).
     let (item, return_old) = (|| {
+        params::condition_parameters(
+            input.condition_expression.as_deref(),
+            input.expression_attribute_names.is_some(),
+            input.expression_attribute_values.is_some(),
+            input.expected.as_ref(),
+            input.conditional_operator.as_deref(),
+        )?;
         let item = input
             .item
             .map(|c| c.into_result())

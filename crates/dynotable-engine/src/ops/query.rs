@@ -51,8 +51,10 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
     ];
     // KeyConditions count as mixed only beside a KeyConditionExpression: the service takes them
     // with a FilterExpression or ProjectionExpression (as dynalite reproduces it).
-    legacy::refuse_mixing(
-        &[
+    // The ConditionalOperator check comes before the missing key condition, as tests against
+    // the service record it.
+    params::ParameterUse {
+        legacy: &[
             (
                 "KeyConditions",
                 input.key_conditions.is_some() && input.key_condition_expression.is_some(),
@@ -61,22 +63,18 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
             ("AttributesToGet", input.attributes_to_get.is_some()),
             ("ConditionalOperator", input.conditional_operator.is_some()),
         ],
-        &expressions,
-    )?;
-    // Before the missing key condition, as tests against the service record it.
-    legacy::check_conditional_operator(
-        input.conditional_operator.as_deref(),
-        input.query_filter.as_ref().map(|f| f.len()),
-    )?;
-    // Maps given without an expression that could use them, in the order dynalite recorded.
-    params::values_without_expression(
-        input.expression_attribute_values.is_some(),
-        &[
+        expressions: &expressions,
+        // The values sentence names them in the order dynalite recorded.
+        value_expressions: &[
             ("FilterExpression", input.filter_expression.is_some()),
             ("KeyConditionExpression", input.key_condition_expression.is_some()),
         ],
-    )?;
-    params::names_without_expression(input.expression_attribute_names.is_some(), &expressions)?;
+        names: input.expression_attribute_names.is_some(),
+        values: input.expression_attribute_values.is_some(),
+        conditional_operator: input.conditional_operator.as_deref(),
+        joined_entries: input.query_filter.as_ref().map(|f| f.len()),
+    }
+    .check()?;
     // Rule B.15: the legacy parameters are checked on their own before the table is looked up,
     // in the service's order (dynalite's test/query.js, run against it): the whole QueryFilter,
     // AttributesToGet's duplicates, ExclusiveStartKey's values, then (after the expressions) the

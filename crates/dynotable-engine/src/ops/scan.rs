@@ -72,20 +72,20 @@ async fn scan(engine: &Engine, input: ScanInput, keep_stored: bool) -> Result<Re
         ("FilterExpression", input.filter_expression.is_some()),
         ("ProjectionExpression", input.projection_expression.is_some()),
     ];
-    legacy::refuse_mixing(
-        &[
+    params::ParameterUse {
+        legacy: &[
             ("ScanFilter", input.scan_filter.is_some()),
             ("AttributesToGet", input.attributes_to_get.is_some()),
             ("ConditionalOperator", input.conditional_operator.is_some()),
         ],
-        &expressions,
-    )?;
-    legacy::check_conditional_operator(
-        input.conditional_operator.as_deref(),
-        input.scan_filter.as_ref().map(|f| f.len()),
-    )?;
-    params::values_without_expression(input.expression_attribute_values.is_some(), &expressions[..1])?;
-    params::names_without_expression(input.expression_attribute_names.is_some(), &expressions)?;
+        expressions: &expressions,
+        value_expressions: &expressions[..1],
+        names: input.expression_attribute_names.is_some(),
+        values: input.expression_attribute_values.is_some(),
+        conditional_operator: input.conditional_operator.as_deref(),
+        joined_entries: input.scan_filter.as_ref().map(|f| f.len()),
+    }
+    .check()?;
     let start = input
         .exclusive_start_key
         .map(|c| c.into_result())
