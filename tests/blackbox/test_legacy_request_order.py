@@ -136,3 +136,39 @@ NAMES_FIRST_CASES = [
                          ids=[c[0] for c in NAMES_FIRST_CASES])
 def test_names_without_an_expression_come_first(raw, call, params, message):
     assert refused(getattr(raw, call), TableName="abc", **params) == ("ValidationException", message)
+
+
+# ---- The mixing sentence lists both kinds in the service's order ---------------------------
+
+BAD_FILTER = {"a": {"ComparisonOperator": "EQ", "AttributeValueList": [{}]}}
+ALL_EXPRESSIONS = dict(ProjectionExpression="", FilterExpression="", ExpressionAttributeNames={},
+                       ExpressionAttributeValues={})
+
+MIXING_ORDER_CASES = [
+    # dynalite's query.js "all expressions and non-expression" (and its two variants).
+    ("query", "query",
+     dict(ExclusiveStartKey=EMPTY, Select="SPECIFIC_ATTRIBUTES", AttributesToGet=["a", "a"], QueryFilter=BAD_FILTER,
+          ConditionalOperator="OR", KeyConditions=BAD_FILTER, KeyConditionExpression="", **ALL_EXPRESSIONS),
+     mixing("AttributesToGet, QueryFilter, ConditionalOperator, KeyConditions",
+            "ProjectionExpression, FilterExpression, KeyConditionExpression")),
+    ("query-without-key-condition-expression", "query",
+     dict(QueryFilter=BAD_FILTER, AttributesToGet=["a", "a"], ExclusiveStartKey=EMPTY, KeyConditions=BAD_FILTER,
+          ConditionalOperator="OR", Select="SPECIFIC_ATTRIBUTES", **ALL_EXPRESSIONS),
+     mixing("AttributesToGet, QueryFilter, ConditionalOperator", "ProjectionExpression, FilterExpression")),
+    ("query-without-key-conditions", "query",
+     dict(QueryFilter=BAD_FILTER, AttributesToGet=["a", "a"], ExclusiveStartKey=EMPTY, ConditionalOperator="OR",
+          Select="SPECIFIC_ATTRIBUTES", KeyConditionExpression="", **ALL_EXPRESSIONS),
+     mixing("AttributesToGet, QueryFilter, ConditionalOperator",
+            "ProjectionExpression, FilterExpression, KeyConditionExpression")),
+    # dynalite's scan.js "all expressions and non-expression".
+    ("scan", "scan",
+     dict(ExclusiveStartKey=EMPTY, AttributesToGet=["a", "a"], ScanFilter=BAD_FILTER, ConditionalOperator="OR",
+          Select="SPECIFIC_ATTRIBUTES", **ALL_EXPRESSIONS),
+     mixing("AttributesToGet, ScanFilter, ConditionalOperator", "ProjectionExpression, FilterExpression")),
+]
+
+
+@pytest.mark.parametrize("call, params, message", [c[1:] for c in MIXING_ORDER_CASES],
+                         ids=[c[0] for c in MIXING_ORDER_CASES])
+def test_mixing_lists_the_parameters_in_the_service_order(raw, call, params, message):
+    assert refused(getattr(raw, call), TableName="abc", **params) == ("ValidationException", message)

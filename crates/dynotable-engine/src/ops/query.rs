@@ -44,10 +44,13 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
     shape_target(&mut shape, input.table_name.as_ref(), input.index_name.as_ref());
     shape.finish()?;
 
+    // Rule B.6: the mixing sentence lists both kinds in the service's order (dynalite's
+    // test/query.js: `{AttributesToGet, QueryFilter, ConditionalOperator, KeyConditions}` and
+    // `{ProjectionExpression, FilterExpression, KeyConditionExpression}`).
     let expressions = [
-        ("KeyConditionExpression", input.key_condition_expression.is_some()),
-        ("FilterExpression", input.filter_expression.is_some()),
         ("ProjectionExpression", input.projection_expression.is_some()),
+        ("FilterExpression", input.filter_expression.is_some()),
+        ("KeyConditionExpression", input.key_condition_expression.is_some()),
     ];
     // KeyConditions count as mixed only beside a KeyConditionExpression: the service takes them
     // with a FilterExpression or ProjectionExpression (as dynalite reproduces it).
@@ -55,13 +58,13 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
     // the service record it.
     params::ParameterUse {
         legacy: &[
+            ("AttributesToGet", input.attributes_to_get.is_some()),
+            ("QueryFilter", input.query_filter.is_some()),
+            ("ConditionalOperator", input.conditional_operator.is_some()),
             (
                 "KeyConditions",
                 input.key_conditions.is_some() && input.key_condition_expression.is_some(),
             ),
-            ("QueryFilter", input.query_filter.is_some()),
-            ("AttributesToGet", input.attributes_to_get.is_some()),
-            ("ConditionalOperator", input.conditional_operator.is_some()),
         ],
         expressions: &expressions,
         // The values sentence names them in the order dynalite recorded.

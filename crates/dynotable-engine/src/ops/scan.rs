@@ -68,18 +68,21 @@ async fn scan(engine: &Engine, input: ScanInput, keep_stored: bool) -> Result<Re
         (Some(segment), Some(total)) => Some((segment as u32, total as u32)),
     };
 
+    // Rule B.6: the mixing sentence lists both kinds in the service's order (dynalite's
+    // test/scan.js: `{AttributesToGet, ScanFilter, ConditionalOperator}` and
+    // `{ProjectionExpression, FilterExpression}`).
     let expressions = [
-        ("FilterExpression", input.filter_expression.is_some()),
         ("ProjectionExpression", input.projection_expression.is_some()),
+        ("FilterExpression", input.filter_expression.is_some()),
     ];
     params::ParameterUse {
         legacy: &[
-            ("ScanFilter", input.scan_filter.is_some()),
             ("AttributesToGet", input.attributes_to_get.is_some()),
+            ("ScanFilter", input.scan_filter.is_some()),
             ("ConditionalOperator", input.conditional_operator.is_some()),
         ],
         expressions: &expressions,
-        value_expressions: &expressions[..1],
+        value_expressions: &expressions[1..],
         names: input.expression_attribute_names.is_some(),
         values: input.expression_attribute_values.is_some(),
         conditional_operator: input.conditional_operator.as_deref(),
