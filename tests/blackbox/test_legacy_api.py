@@ -403,6 +403,9 @@ def test_scan_filter_argument_counts(music, operator, count):
 
 @pytest.mark.parametrize("operator, values, message", [
     ("IN", [{"S": "a"}, {"N": "1"}], INVALID + "AttributeValues inside AttributeValueList must be of same type"),
+    # Each value's type against the operator before "same type" (dynalite's test/scan.js, against the service).
+    ("BETWEEN", [{"S": "a"}, {"SS": ["a"]}], INVALID + "ComparisonOperator BETWEEN is not valid for SS AttributeValue type"),
+    ("IN", [{"N": "1"}, {"BOOL": True}], INVALID + "ComparisonOperator IN is not valid for BOOL AttributeValue type"),
     ("LT", [{"SS": ["a"]}], INVALID + "ComparisonOperator LT is not valid for SS AttributeValue type"),
     ("BEGINS_WITH", [{"N": "1"}], INVALID + "ComparisonOperator BEGINS_WITH is not valid for N AttributeValue type"),
     ("BETWEEN", [{"N": "9"}, {"N": "1"}],

@@ -17,10 +17,10 @@
 //! | IN | 1 or more | S, N, B | `a IN (:v1, :v2, ...)` |
 //! | BETWEEN | 2 | S, N, B | `a BETWEEN :lo AND :hi` |
 //!
-//! The values of one condition must all have the same type (`AttributeValues inside
-//! AttributeValueList must be of same type`), a value of a type the operator does not take is
-//! `ComparisonOperator LT is not valid for SS AttributeValue type`, and BETWEEN's bounds must be
-//! in order. EQ and NE take lists and maps too ("EQ is supported for all data types, including
+//! A value of a type the operator does not take is `ComparisonOperator LT is not valid for SS
+//! AttributeValue type`, then the values of one condition must all have the same type
+//! (`AttributeValues inside AttributeValueList must be of same type`), and BETWEEN's bounds must
+//! be in order. EQ and NE take lists and maps too ("EQ is supported for all data types, including
 //! lists and maps"). NOT_CONTAINS is false on a missing attribute, where `NOT contains(...)`
 //! would be true (see `docs/compatibility.md`).
 //!
@@ -144,22 +144,16 @@ pub(crate) struct Comparison {
 }
 
 impl Comparison {
-    /// Checks the values against the operator, in the service's order: the count, one type for
-    /// all, the operator's types, BETWEEN's order.
+    /// Checks the values against the operator, in the service's order: the count, each value's
+    /// type against the operator, one type for all, BETWEEN's order. A value of a type the
+    /// operator does not take is named even beside values of another type (dynalite's
+    /// test/scan.js, run against the service: BETWEEN of `{S}` and `{SS}` is `ComparisonOperator
+    /// BETWEEN is not valid for SS AttributeValue type`).
     fn new(attribute: &str, operator: Operator, values: Vec<AttributeValue>) -> Result<Comparison, ApiError> {
         if !operator.takes(values.len()) {
             return Err(ApiError::validation(format!(
                 "{INVALID}Invalid number of argument(s) for the {} ComparisonOperator",
                 operator.name()
-            )));
-        }
-        if let Some(first) = values.first()
-            && values
-                .iter()
-                .any(|v| v.attribute_type() != first.attribute_type())
-        {
-            return Err(ApiError::validation(format!(
-                "{INVALID}AttributeValues inside AttributeValueList must be of same type"
             )));
         }
         if let Some(types) = operator.types()
@@ -169,6 +163,15 @@ impl Comparison {
                 "{INVALID}ComparisonOperator {} is not valid for {} AttributeValue type",
                 operator.name(),
                 value.attribute_type().as_str()
+            )));
+        }
+        if let Some(first) = values.first()
+            && values
+                .iter()
+                .any(|v| v.attribute_type() != first.attribute_type())
+        {
+            return Err(ApiError::validation(format!(
+                "{INVALID}AttributeValues inside AttributeValueList must be of same type"
             )));
         }
         // Only BETWEEN has bounds: an IN of two values in descending order is a plain list.
@@ -473,6 +476,19 @@ mod tests {
         assert!(
             err.message
                 .ends_with("AttributeValues inside AttributeValueList must be of same type")
+        );
+        let err = Comparison::new(
+            "a",
+            Operator::Between,
+            vec![
+                s("a"),
+                AttributeValue::SS(dynotable_types::Set::single("a".into())),
+            ],
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.message,
+            "One or more parameter values were invalid: ComparisonOperator BETWEEN is not valid for SS AttributeValue type"
         );
         let err = Comparison::new("a", Operator::BeginsWith, vec![n("1")]).unwrap_err();
         assert!(
