@@ -169,9 +169,12 @@ pub async fn run(engine: &Engine, input: BatchWriteItemInput) -> Result<BatchWri
             let (key, key_item, write) = match (request.put_request, request.delete_request) {
                 (Some(put), None) => {
                     let item = put.item.map(|c| c.into_result()).transpose()?.unwrap_or_default();
-                    // BatchWriteItem reports a key of the wrong type as a schema mismatch (rule B.10).
+                    // BatchWriteItem reports a key attribute of the wrong type, or missing (an
+                    // empty item too), as a schema mismatch (rule B.10; dynalite's
+                    // test/batchWriteItem.js, run against the service, for `{}`, `{b: ...}` and a
+                    // range table's item without its sort key).
                     let key = StorageKey::of_item(&table, &item).map_err(|err| {
-                        if err.message.contains("Type mismatch") {
+                        if err.message.contains("Type mismatch") || err.message.contains("Missing the key") {
                             ApiError::validation("The provided key element does not match the schema")
                         } else {
                             err
