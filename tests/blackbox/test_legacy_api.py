@@ -357,7 +357,8 @@ def test_query_key_conditions_with_a_filter_expression_is_served(music):
 
 
 def test_query_attributes_to_get_with_select_count_is_refused(music):
-    refused(music.query, "Cannot specify the AttributesToGet when choosing to get only the Count",
+    refused(music.query, "1 validation error detected: "
+            "Cannot specify the AttributesToGet when choosing to get only the Count",
             TableName="Music", KeyConditions={"Artist": ACME}, AttributesToGet=["Song"], Select="COUNT")
 
 

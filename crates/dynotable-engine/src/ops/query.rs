@@ -16,7 +16,8 @@ use crate::legacy;
 use crate::params::{self, CapacityReport, Charge};
 use crate::read::{self, Bound, PageRules, Range, Rows};
 use crate::read::{
-    ReadTarget, check_select, projection_parameter, shape_select, shape_target, start_key, start_key_invalid,
+    ReadTarget, Reader, check_select, projection_parameter, shape_select, shape_target, start_key,
+    start_key_invalid,
 };
 use crate::shape::Shape;
 use crate::{ApiError, Engine, eventual_lag};
@@ -164,7 +165,12 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
             )));
         }
     }
-    let count_only = check_select(input.select.as_deref(), &target, projection_parameter)?;
+    let count_only = check_select(
+        Reader::Query,
+        input.select.as_deref(),
+        &target,
+        projection_parameter,
+    )?;
 
     let start_after = start
         .as_ref()

@@ -11,7 +11,7 @@ use crate::legacy;
 use crate::params::{self, CapacityReport};
 use crate::read::Rows;
 use crate::read::{
-    self, Bound, PageRules, Range, ReadTarget, check_select, projection_parameter, shape_select,
+    self, Bound, PageRules, Range, ReadTarget, Reader, check_select, projection_parameter, shape_select,
     shape_target, start_key, start_key_invalid,
 };
 use crate::shape::Shape;
@@ -127,7 +127,12 @@ async fn scan(engine: &Engine, input: ScanInput, keep_stored: bool) -> Result<Re
             "Consistent reads are not supported on global secondary indexes",
         ));
     }
-    let count_only = check_select(input.select.as_deref(), &target, projection_parameter)?;
+    let count_only = check_select(
+        Reader::Scan,
+        input.select.as_deref(),
+        &target,
+        projection_parameter,
+    )?;
     let start_after = start
         .as_ref()
         .map(|s| start_key(&table, &target, s, false))
