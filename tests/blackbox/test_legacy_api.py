@@ -417,6 +417,31 @@ def test_scan_filter_value_types(music, operator, values, message):
             ScanFilter={"Plays": {"ComparisonOperator": operator, "AttributeValueList": values}})
 
 
+# CONTAINS and NOT_CONTAINS take BOOL and NULL values (the service refuses only SS, NS, BS, M and L:
+# dynalite's test/query.js, run against it): an element of a list.
+@pytest.mark.parametrize("operator, value, expected", [
+    ("CONTAINS", {"BOOL": True}, ["D"]),
+    ("CONTAINS", {"NULL": True}, ["E"]),
+    ("NOT_CONTAINS", {"BOOL": True}, ["E"]),
+    ("NOT_CONTAINS", {"NULL": True}, ["D"]),
+])
+def test_scan_filter_contains_takes_bool_and_null(music, operator, value, expected):
+    music.put_item(TableName="Music", Item={**key("D"), "Flags": {"L": [{"BOOL": True}, {"S": "x"}]}})
+    music.put_item(TableName="Music", Item={**key("E"), "Flags": {"L": [{"NULL": True}]}})
+    response = music.scan(TableName="Music",
+                          ScanFilter={"Flags": {"ComparisonOperator": operator, "AttributeValueList": [value]}})
+    assert songs(response["Items"]) == expected
+
+
+def test_expected_contains_a_bool(music):
+    music.put_item(TableName="Music", Item={**key("D"), "Flags": {"L": [{"BOOL": False}]}})
+    music.put_item(TableName="Music", Item={**key("D"), "Plays": {"N": "1"}},
+                   Expected={"Flags": {"ComparisonOperator": "CONTAINS", "AttributeValueList": [{"BOOL": False}]}})
+    refused(music.put_item, "The conditional request failed", code="ConditionalCheckFailedException",
+            TableName="Music", Item=key("D"),
+            Expected={"Flags": {"ComparisonOperator": "CONTAINS", "AttributeValueList": [{"BOOL": True}]}})
+
+
 def test_scan_filter_conditional_operator_and_attributes_to_get(music):
     scan_filter = {"Plays": {"ComparisonOperator": "GT", "AttributeValueList": [{"N": "8"}]},
                    "Year": {"ComparisonOperator": "NOT_NULL"}}

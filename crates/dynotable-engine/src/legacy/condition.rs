@@ -11,8 +11,8 @@
 //! | EQ, NE | 1 | any | `a = :v`, `a <> :v` (a missing `a` is not equal) |
 //! | LE, LT, GE, GT | 1 | S, N, B | `a <= :v`, ... |
 //! | NOT_NULL, NULL | 0 | — | `attribute_exists(a)`, `attribute_not_exists(a)` |
-//! | CONTAINS | 1 | S, N, B | `contains(a, :v)` (substring, set member, list element) |
-//! | NOT_CONTAINS | 1 | S, N, B | `attribute_exists(a) AND NOT contains(a, :v)` |
+//! | CONTAINS | 1 | S, N, B, BOOL, NULL | `contains(a, :v)` (substring, set member, list element) |
+//! | NOT_CONTAINS | 1 | S, N, B, BOOL, NULL | `attribute_exists(a) AND NOT contains(a, :v)` |
 //! | BEGINS_WITH | 1 | S, B | `begins_with(a, :v)` |
 //! | IN | 1 or more | S, N, B | `a IN (:v1, :v2, ...)` |
 //! | BETWEEN | 2 | S, N, B | `a BETWEEN :lo AND :hi` |
@@ -77,6 +77,18 @@ const OPERATOR_NAMES: &[&str] = &[
 
 const SCALARS: &[AttributeType] = &[AttributeType::S, AttributeType::N, AttributeType::B];
 
+/// CONTAINS and NOT_CONTAINS take every scalar type: only SS, NS, BS, M and L are refused
+/// (dynalite's test/query.js, run against the service, lists those five as invalid; DynamoDB
+/// Local's CONTAINS takes the scalar types). A BOOL or NULL value is contained in a list that
+/// holds an equal element.
+const CONTAINS_TYPES: &[AttributeType] = &[
+    AttributeType::S,
+    AttributeType::N,
+    AttributeType::B,
+    AttributeType::BOOL,
+    AttributeType::NULL,
+];
+
 impl Operator {
     fn parse(name: &str) -> Option<Operator> {
         Some(match name {
@@ -130,6 +142,7 @@ impl Operator {
         match self {
             Operator::Eq | Operator::Ne | Operator::NotNull | Operator::Null => None,
             Operator::BeginsWith => Some(&[AttributeType::S, AttributeType::B]),
+            Operator::Contains | Operator::NotContains => Some(CONTAINS_TYPES),
             _ => Some(SCALARS),
         }
     }
