@@ -122,14 +122,17 @@ def test_a_gsi_query_is_eventually_consistent_and_cannot_fetch_beyond_its_projec
         "secondary index BySite because its projection type is not ALL")
 
 
+# A Query words these inside the one-error envelope (moto's test_dynamodb_select.py, against the service).
 @pytest.mark.parametrize("select, projection, message", [
-    ("COUNT", "sensor", "Cannot specify the ProjectionExpression when choosing to get only the Count"),
+    ("COUNT", "sensor",
+     "1 validation error detected: Cannot specify the ProjectionExpression when choosing to get only the Count"),
     ("SPECIFIC_ATTRIBUTES", None,
+     "1 validation error detected: "
      "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES"),
-    ("ALL_ATTRIBUTES", "sensor", "Cannot specify the ProjectionExpression when choosing to get ALL_ATTRIBUTES"),
+    ("ALL_ATTRIBUTES", "sensor",
+     "1 validation error detected: Cannot specify the ProjectionExpression when choosing to get ALL_ATTRIBUTES"),
     ("ALL_PROJECTED_ATTRIBUTES", None,
-     "One or more parameter values were invalid: Select type ALL_PROJECTED_ATTRIBUTES is not supported for "
-     "non-index query"),
+     "1 validation error detected: ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName"),
 ])
 def test_select_is_checked_against_the_projection_and_the_target(readings, select, projection, message):
     request = dict(TableName="Readings", KeyConditionExpression="deviceId = :d",

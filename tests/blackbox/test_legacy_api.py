@@ -357,7 +357,8 @@ def test_query_key_conditions_with_a_filter_expression_is_served(music):
 
 
 def test_query_attributes_to_get_with_select_count_is_refused(music):
-    refused(music.query, "Cannot specify the AttributesToGet when choosing to get only the Count",
+    refused(music.query, "1 validation error detected: "
+            "Cannot specify the AttributesToGet when choosing to get only the Count",
             TableName="Music", KeyConditions={"Artist": ACME}, AttributesToGet=["Song"], Select="COUNT")
 
 
@@ -403,6 +404,9 @@ def test_scan_filter_argument_counts(music, operator, count):
 
 @pytest.mark.parametrize("operator, values, message", [
     ("IN", [{"S": "a"}, {"N": "1"}], INVALID + "AttributeValues inside AttributeValueList must be of same type"),
+    # Each value's type against the operator before "same type" (dynalite's test/scan.js, against the service).
+    ("BETWEEN", [{"S": "a"}, {"SS": ["a"]}], INVALID + "ComparisonOperator BETWEEN is not valid for SS AttributeValue type"),
+    ("IN", [{"N": "1"}, {"BOOL": True}], INVALID + "ComparisonOperator IN is not valid for BOOL AttributeValue type"),
     ("LT", [{"SS": ["a"]}], INVALID + "ComparisonOperator LT is not valid for SS AttributeValue type"),
     ("BEGINS_WITH", [{"N": "1"}], INVALID + "ComparisonOperator BEGINS_WITH is not valid for N AttributeValue type"),
     ("BETWEEN", [{"N": "9"}, {"N": "1"}],
@@ -411,6 +415,31 @@ def test_scan_filter_argument_counts(music, operator, count):
 def test_scan_filter_value_types(music, operator, values, message):
     refused(music.scan, message, TableName="Music",
             ScanFilter={"Plays": {"ComparisonOperator": operator, "AttributeValueList": values}})
+
+
+# CONTAINS and NOT_CONTAINS take BOOL and NULL values (the service refuses only SS, NS, BS, M and L:
+# dynalite's test/query.js, run against it): an element of a list.
+@pytest.mark.parametrize("operator, value, expected", [
+    ("CONTAINS", {"BOOL": True}, ["D"]),
+    ("CONTAINS", {"NULL": True}, ["E"]),
+    ("NOT_CONTAINS", {"BOOL": True}, ["E"]),
+    ("NOT_CONTAINS", {"NULL": True}, ["D"]),
+])
+def test_scan_filter_contains_takes_bool_and_null(music, operator, value, expected):
+    music.put_item(TableName="Music", Item={**key("D"), "Flags": {"L": [{"BOOL": True}, {"S": "x"}]}})
+    music.put_item(TableName="Music", Item={**key("E"), "Flags": {"L": [{"NULL": True}]}})
+    response = music.scan(TableName="Music",
+                          ScanFilter={"Flags": {"ComparisonOperator": operator, "AttributeValueList": [value]}})
+    assert songs(response["Items"]) == expected
+
+
+def test_expected_contains_a_bool(music):
+    music.put_item(TableName="Music", Item={**key("D"), "Flags": {"L": [{"BOOL": False}]}})
+    music.put_item(TableName="Music", Item={**key("D"), "Plays": {"N": "1"}},
+                   Expected={"Flags": {"ComparisonOperator": "CONTAINS", "AttributeValueList": [{"BOOL": False}]}})
+    refused(music.put_item, "The conditional request failed", code="ConditionalCheckFailedException",
+            TableName="Music", Item=key("D"),
+            Expected={"Flags": {"ComparisonOperator": "CONTAINS", "AttributeValueList": [{"BOOL": True}]}})
 
 
 def test_scan_filter_conditional_operator_and_attributes_to_get(music):

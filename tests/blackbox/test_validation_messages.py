@@ -152,3 +152,13 @@ def test_batch_get_item_names_without_a_projection_are_refused_as_get_items_are(
                  {"Keys": [KEY], "AttributesToGet": ["a"], "ExpressionAttributeNames": {"#a": "a"}}]:
         assert refused(raw.batch_get_item, RequestItems={"Notes": keys}) == (
             "ExpressionAttributeNames can only be specified when using expressions")
+
+
+# A BatchWriteItem put whose item lacks a key attribute (or is empty) is the schema mismatch, as a
+# key attribute of the wrong type is (dynalite's test/batchWriteItem.js, run against the service:
+# `{}`, `{b: ...}`, and an item of a range table without its sort key). PutItem names the key.
+@pytest.mark.parametrize("item", [{}, {"n": {"S": "x"}}, {"pk": {"S": "a"}}, {"sk": {"S": "b"}}],
+                         ids=["empty", "no-key", "no-sort-key", "no-partition-key"])
+def test_batch_write_put_without_its_key_does_not_match_the_schema(raw, item):
+    assert refused(raw.batch_write_item, RequestItems={"Notes": [{"PutRequest": {"Item": item}}]}) == (
+        "The provided key element does not match the schema")

@@ -107,3 +107,23 @@ def test_update_table_to_provisioned_names_its_throughput(raw, billing):
     assert caught.value.response["Error"]["Message"] == (
         "One or more parameter values were invalid: ProvisionedThroughput must be specified when BillingMode is "
         "PROVISIONED")
+
+
+# Rule B.7: an item over 400 KB is a check of the request alone, made before the table is looked
+# up (dynalite's test/putItem.js and test/batchWriteItem.js, run against the service, meet the
+# limit at 409,601 bytes against a table that does not exist; PutItem's, beside an Expected entry
+# that is itself invalid, which the size check precedes).
+def too_big_item():
+    key = "k" * 10
+    return {"a": {"S": key}, "b": {"S": "x" * (400 * 1024 - len(key) - 1)}}
+
+
+@pytest.mark.parametrize("call, kwargs", [
+    ("put_item", dict(TableName="Missing", Item=too_big_item(), Expected={"a": {}})),
+    ("batch_write_item", dict(RequestItems={"Missing": [{"PutRequest": {"Item": too_big_item()}}]})),
+], ids=["put_item", "batch_write_item"])
+def test_an_item_over_400_kb_is_refused_before_resource_not_found(raw, call, kwargs):
+    with pytest.raises(ClientError) as caught:
+        getattr(raw, call)(**kwargs)
+    assert caught.value.response["Error"]["Code"] == "ValidationException"
+    assert caught.value.response["Error"]["Message"] == "Item size has exceeded the maximum allowed size"

@@ -35,23 +35,27 @@ impl CapacityReport {
 
 /// The ConsumedCapacity a response carries: `table` for the base table (if it was touched) and
 /// `indexes` as `(index position in the table's schema, units)`; see
-/// [`crate::capacity::consumed_capacity`].
+/// [`crate::capacity::consumed_capacity`]. `named` is the table as the request named it, its
+/// name or its ARN: the report's TableName echoes it (rule B.2, API_ConsumedCapacity: "If you
+/// had specified the Amazon Resource Name (ARN) of a table in the input, you'll see the table
+/// ARN in the response").
 pub(crate) fn consumed_capacity(
     report: CapacityReport,
     table: &TableSchema,
+    named: &str,
     base: Option<Charge>,
     indexes: &[(usize, Charge)],
 ) -> Option<ConsumedCapacity> {
     // What the request is charged, for the token buckets when capacity is enforced (rule B.19).
     crate::throttling::record(table, base, indexes);
-    let named: Vec<(&str, crate::catalog::IndexKind, Charge)> = indexes
+    let indexes: Vec<(&str, crate::catalog::IndexKind, Charge)> = indexes
         .iter()
         .map(|(position, charge)| {
             let index = &table.indexes[*position];
             (index.name.as_str(), index.kind, *charge)
         })
         .collect();
-    crate::capacity::consumed_capacity(report, &table.name, base, &named)
+    crate::capacity::consumed_capacity(report, named, base, &indexes)
 }
 
 /// Write units per index, as `consumed_capacity` takes them; indexes not written are left out.
@@ -141,10 +145,67 @@ pub(crate) fn names_without_expression(
     Ok(())
 }
 
-/// The condition of a PutItem or DeleteItem request, checked as the service checks it: legacy
-/// and expression parameters not mixed, maps given without an expression refused, the
-/// ConditionExpression resolved (or `Expected` translated, see [`crate::legacy`]), then no name
-/// or value left unused.
+/// Which parameters a request gives, checked before any of their values is decoded (a key or
+/// item with an empty value, a bad filter value), in the service's order (rules B.6 and B.15;
+/// dynalite's tests, run against the service, give each sentence beside values that are all
+/// invalid): legacy and expression parameters mixed; then ExpressionAttributeNames without an
+/// expression; then ExpressionAttributeValues without an expression that takes values; then a
+/// ConditionalOperator with nothing to join.
+pub(crate) struct ParameterUse<'a> {
+    /// The legacy parameters, in the order the mixing sentence lists them, and whether each is
+    /// given.
+    pub legacy: &'a [(&'a str, bool)],
+    /// The expressions, likewise.
+    pub expressions: &'a [(&'a str, bool)],
+    /// The expressions that take values, in the order the values sentence names them (none for
+    /// a read that takes only a projection).
+    pub value_expressions: &'a [(&'a str, bool)],
+    pub names: bool,
+    pub values: bool,
+    /// ConditionalOperator, and the number of entries of the map it joins (`None`: no map).
+    pub conditional_operator: Option<&'a str>,
+    pub joined_entries: Option<usize>,
+}
+
+impl ParameterUse<'_> {
+    pub fn check(&self) -> Result<(), ApiError> {
+        legacy::refuse_mixing(self.legacy, self.expressions)?;
+        names_without_expression(self.names, self.expressions)?;
+        if !self.value_expressions.is_empty() {
+            values_without_expression(self.values, self.value_expressions)?;
+        }
+        legacy::check_conditional_operator(self.conditional_operator, self.joined_entries)
+    }
+}
+
+/// The parameters of a PutItem or DeleteItem condition, checked before the item or key is
+/// decoded ([`ParameterUse`]).
+pub(crate) fn condition_parameters(
+    condition_expression: Option<&str>,
+    names: bool,
+    values: bool,
+    expected: Option<&Expected>,
+    conditional_operator: Option<&str>,
+) -> Result<(), ApiError> {
+    let expressions = [("ConditionExpression", condition_expression.is_some())];
+    ParameterUse {
+        legacy: &[
+            ("Expected", expected.is_some()),
+            ("ConditionalOperator", conditional_operator.is_some()),
+        ],
+        expressions: &expressions,
+        value_expressions: &expressions,
+        names,
+        values,
+        conditional_operator,
+        joined_entries: expected.map(|e| e.len()),
+    }
+    .check()
+}
+
+/// The condition of a PutItem or DeleteItem request, checked as the service checks it once
+/// [`condition_parameters`] passed: the ConditionExpression resolved (or `Expected` translated,
+/// see [`crate::legacy`]), then no name or value left unused.
 pub(crate) fn condition_only(
     condition_expression: Option<&str>,
     names: Option<&BTreeMap<String, String>>,
@@ -152,17 +213,6 @@ pub(crate) fn condition_only(
     expected: Option<Expected>,
     conditional_operator: Option<&str>,
 ) -> Result<Option<dynotable_expr::Condition>, ApiError> {
-    let expressions = [("ConditionExpression", condition_expression.is_some())];
-    legacy::refuse_mixing(
-        &[
-            ("Expected", expected.is_some()),
-            ("ConditionalOperator", conditional_operator.is_some()),
-        ],
-        &expressions,
-    )?;
-    legacy::check_conditional_operator(conditional_operator, expected.as_ref().map(|e| e.len()))?;
-    values_without_expression(values.is_some(), &expressions)?;
-    names_without_expression(names.is_some(), &expressions)?;
     let mut placeholders = placeholders(names, values)?;
     let condition = condition_expression
         .map(|text| placeholders.condition(dynotable_expr::ExpressionKind::Condition, text))

@@ -11,16 +11,16 @@
 //! | EQ, NE | 1 | any | `a = :v`, `a <> :v` (a missing `a` is not equal) |
 //! | LE, LT, GE, GT | 1 | S, N, B | `a <= :v`, ... |
 //! | NOT_NULL, NULL | 0 | — | `attribute_exists(a)`, `attribute_not_exists(a)` |
-//! | CONTAINS | 1 | S, N, B | `contains(a, :v)` (substring, set member, list element) |
-//! | NOT_CONTAINS | 1 | S, N, B | `attribute_exists(a) AND NOT contains(a, :v)` |
+//! | CONTAINS | 1 | S, N, B, BOOL, NULL | `contains(a, :v)` (substring, set member, list element) |
+//! | NOT_CONTAINS | 1 | S, N, B, BOOL, NULL | `attribute_exists(a) AND NOT contains(a, :v)` |
 //! | BEGINS_WITH | 1 | S, B | `begins_with(a, :v)` |
 //! | IN | 1 or more | S, N, B | `a IN (:v1, :v2, ...)` |
 //! | BETWEEN | 2 | S, N, B | `a BETWEEN :lo AND :hi` |
 //!
-//! The values of one condition must all have the same type (`AttributeValues inside
-//! AttributeValueList must be of same type`), a value of a type the operator does not take is
-//! `ComparisonOperator LT is not valid for SS AttributeValue type`, and BETWEEN's bounds must be
-//! in order. EQ and NE take lists and maps too ("EQ is supported for all data types, including
+//! A value of a type the operator does not take is `ComparisonOperator LT is not valid for SS
+//! AttributeValue type`, then the values of one condition must all have the same type
+//! (`AttributeValues inside AttributeValueList must be of same type`), and BETWEEN's bounds must
+//! be in order. EQ and NE take lists and maps too ("EQ is supported for all data types, including
 //! lists and maps"). NOT_CONTAINS is false on a missing attribute, where `NOT contains(...)`
 //! would be true (see `docs/compatibility.md`).
 //!
@@ -77,6 +77,18 @@ const OPERATOR_NAMES: &[&str] = &[
 
 const SCALARS: &[AttributeType] = &[AttributeType::S, AttributeType::N, AttributeType::B];
 
+/// CONTAINS and NOT_CONTAINS take every scalar type: only SS, NS, BS, M and L are refused
+/// (dynalite's test/query.js, run against the service, lists those five as invalid; DynamoDB
+/// Local's CONTAINS takes the scalar types). A BOOL or NULL value is contained in a list that
+/// holds an equal element.
+const CONTAINS_TYPES: &[AttributeType] = &[
+    AttributeType::S,
+    AttributeType::N,
+    AttributeType::B,
+    AttributeType::BOOL,
+    AttributeType::NULL,
+];
+
 impl Operator {
     fn parse(name: &str) -> Option<Operator> {
         Some(match name {
@@ -130,6 +142,7 @@ impl Operator {
         match self {
             Operator::Eq | Operator::Ne | Operator::NotNull | Operator::Null => None,
             Operator::BeginsWith => Some(&[AttributeType::S, AttributeType::B]),
+            Operator::Contains | Operator::NotContains => Some(CONTAINS_TYPES),
             _ => Some(SCALARS),
         }
     }
@@ -144,22 +157,16 @@ pub(crate) struct Comparison {
 }
 
 impl Comparison {
-    /// Checks the values against the operator, in the service's order: the count, one type for
-    /// all, the operator's types, BETWEEN's order.
+    /// Checks the values against the operator, in the service's order: the count, each value's
+    /// type against the operator, one type for all, BETWEEN's order. A value of a type the
+    /// operator does not take is named even beside values of another type (dynalite's
+    /// test/scan.js, run against the service: BETWEEN of `{S}` and `{SS}` is `ComparisonOperator
+    /// BETWEEN is not valid for SS AttributeValue type`).
     fn new(attribute: &str, operator: Operator, values: Vec<AttributeValue>) -> Result<Comparison, ApiError> {
         if !operator.takes(values.len()) {
             return Err(ApiError::validation(format!(
                 "{INVALID}Invalid number of argument(s) for the {} ComparisonOperator",
                 operator.name()
-            )));
-        }
-        if let Some(first) = values.first()
-            && values
-                .iter()
-                .any(|v| v.attribute_type() != first.attribute_type())
-        {
-            return Err(ApiError::validation(format!(
-                "{INVALID}AttributeValues inside AttributeValueList must be of same type"
             )));
         }
         if let Some(types) = operator.types()
@@ -169,6 +176,15 @@ impl Comparison {
                 "{INVALID}ComparisonOperator {} is not valid for {} AttributeValue type",
                 operator.name(),
                 value.attribute_type().as_str()
+            )));
+        }
+        if let Some(first) = values.first()
+            && values
+                .iter()
+                .any(|v| v.attribute_type() != first.attribute_type())
+        {
+            return Err(ApiError::validation(format!(
+                "{INVALID}AttributeValues inside AttributeValueList must be of same type"
             )));
         }
         // Only BETWEEN has bounds: an IN of two values in descending order is a plain list.
@@ -365,18 +381,35 @@ fn expected_entry(name: &str, entry: ExpectedAttributeValue) -> Result<Condition
     }
 }
 
+/// `KeyConditions` checked on their own, as any legacy conditions are (values, argument counts,
+/// types, BETWEEN's order): what a Query checks before it looks its table up (rule B.15).
+pub(crate) struct KeyComparisons(Vec<Comparison>);
+
+/// The checks of `KeyConditions` that need no table; [`key_condition_of`] makes the rest.
+pub(crate) fn key_comparisons(conditions: Conditions) -> Result<KeyComparisons, ApiError> {
+    Ok(KeyComparisons(comparisons(conditions)?))
+}
+
 /// `KeyConditions` as a key condition, checked against the key schema as a
-/// KeyConditionExpression is. The partition key takes EQ only and the sort key EQ, LE, LT, GE,
-/// GT, BEGINS_WITH or BETWEEN (API Reference, "Condition"). NULL, NOT_NULL, NE, CONTAINS,
-/// NOT_CONTAINS and IN on a key attribute are `Attempted conditional constraint is not an
-/// indexable operation` (rule B.5: dynalite's tests against the service and DynamoDB Local's
-/// error list agree); on another attribute, `Query key condition not supported`.
+/// KeyConditionExpression is: [`key_comparisons`], then [`key_condition_of`].
 pub(crate) fn key_condition(
     conditions: Conditions,
     schema: &KeySchema<'_>,
 ) -> Result<KeyCondition, ApiError> {
+    key_condition_of(key_comparisons(conditions)?, schema)
+}
+
+/// Checked `KeyConditions` against the key schema. The partition key takes EQ only and the sort
+/// key EQ, LE, LT, GE, GT, BEGINS_WITH or BETWEEN (API Reference, "Condition"). NULL, NOT_NULL,
+/// NE, CONTAINS, NOT_CONTAINS and IN on a key attribute are `Attempted conditional constraint is
+/// not an indexable operation` (rule B.5: dynalite's tests against the service and DynamoDB
+/// Local's error list agree); on another attribute, `Query key condition not supported`.
+pub(crate) fn key_condition_of(
+    comparisons: KeyComparisons,
+    schema: &KeySchema<'_>,
+) -> Result<KeyCondition, ApiError> {
     let mut parts = Vec::new();
-    for comparison in comparisons(conditions)? {
+    for comparison in comparisons.0 {
         let op = match comparison.operator {
             Operator::Eq => KeyOperator::Compare(Comparator::Eq),
             Operator::Le => KeyOperator::Compare(Comparator::Le),
@@ -456,6 +489,19 @@ mod tests {
         assert!(
             err.message
                 .ends_with("AttributeValues inside AttributeValueList must be of same type")
+        );
+        let err = Comparison::new(
+            "a",
+            Operator::Between,
+            vec![
+                s("a"),
+                AttributeValue::SS(dynotable_types::Set::single("a".into())),
+            ],
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.message,
+            "One or more parameter values were invalid: ComparisonOperator BETWEEN is not valid for SS AttributeValue type"
         );
         let err = Comparison::new("a", Operator::BeginsWith, vec![n("1")]).unwrap_err();
         assert!(

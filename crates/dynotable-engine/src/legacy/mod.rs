@@ -69,9 +69,11 @@ pub(crate) fn refuse_mixing(legacy: &[(&str, bool)], expressions: &[(&str, bool)
 /// `Expected`, `QueryFilter` or `ScanFilter` (or with an empty one) it answers "ConditionalOperator
 /// cannot be used without Filter or Expected"; with a single entry, "ConditionalOperator can only
 /// be used when Filter or Expected has two or more elements". `entries` is the size of the map
-/// the operator would join (`None` when the request has none). Checked right after the mixing of
-/// legacy and expression parameters (DynamoDB Local's request validator has the same order, and
-/// tests run against the service record both messages bare).
+/// the operator would join (`None` when the request has none). Checked after the mixing of legacy
+/// and expression parameters and the placeholder maps given without an expression
+/// (`params::ParameterUse`: dynalite's query.js and scan.js, run against the service, answer the
+/// names sentence beside a ConditionalOperator with one filter entry); tests run against the
+/// service record both messages bare.
 pub(crate) fn check_conditional_operator(
     operator: Option<&str>,
     entries: Option<usize>,

@@ -176,7 +176,8 @@ pub async fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetIt
             request.keys = Some(dynotable_types::Checked(Ok(unprocessed)));
             output.unprocessed_keys.insert(read.name.clone(), request);
         }
-        if let Some(consumed) = params::consumed_capacity(report, &read.table, Some(Charge::Read(units)), &[])
+        if let Some(consumed) =
+            params::consumed_capacity(report, &read.table, &read.name, Some(Charge::Read(units)), &[])
         {
             capacities.push(consumed);
         }

@@ -29,7 +29,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use dynotable_types::{ConstraintViolation, SizeCheck};
+use dynotable_types::{ConstraintViolation, SizeCheck, check_item_size};
 
 use crate::api::ConsumedCapacity;
 use crate::api::item::{BatchWriteItemInput, BatchWriteItemOutput, ItemCollectionMetrics};
@@ -140,7 +140,10 @@ pub async fn run(engine: &Engine, input: BatchWriteItemInput) -> Result<BatchWri
     }
 
     // Rule B.15: the attribute values of every table's requests are checked before any table
-    // is looked up, so a bad value beside an unknown table is the value's error.
+    // is looked up, so a bad value beside an unknown table is the value's error; so is a put's
+    // item over 400 KB, request by request after its values (rule B.1; dynalite's
+    // test/batchWriteItem.js meets the limit against a table that does not exist). The part of
+    // the limit an item's LSI entries take needs the table (`PreparedItem::new`).
     for requests in request_items.values() {
         for request in requests {
             let put = request.put_request.as_ref().and_then(|p| p.item.as_ref());
@@ -149,6 +152,9 @@ pub async fn run(engine: &Engine, input: BatchWriteItemInput) -> Result<BatchWri
                 if let Err(err) = &checked.0 {
                     return Err(err.clone().into());
                 }
+            }
+            if let Some(Ok(item)) = put.map(|checked| &checked.0) {
+                check_item_size(item, SizeCheck::Write)?;
             }
         }
     }
@@ -163,9 +169,12 @@ pub async fn run(engine: &Engine, input: BatchWriteItemInput) -> Result<BatchWri
             let (key, key_item, write) = match (request.put_request, request.delete_request) {
                 (Some(put), None) => {
                     let item = put.item.map(|c| c.into_result()).transpose()?.unwrap_or_default();
-                    // BatchWriteItem reports a key of the wrong type as a schema mismatch (rule B.10).
+                    // BatchWriteItem reports a key attribute of the wrong type, or missing (an
+                    // empty item too), as a schema mismatch (rule B.10; dynalite's
+                    // test/batchWriteItem.js, run against the service, for `{}`, `{b: ...}` and a
+                    // range table's item without its sort key).
                     let key = StorageKey::of_item(&table, &item).map_err(|err| {
-                        if err.message.contains("Type mismatch") {
+                        if err.message.contains("Type mismatch") || err.message.contains("Missing the key") {
                             ApiError::validation("The provided key element does not match the schema")
                         } else {
                             err
@@ -330,7 +339,7 @@ async fn write_batches(
             crate::throttling::record_item(table, &key.pk, Charge::Write(base), &effects.index_units);
             units.add(&mut tally, (name, table), key_item, &effects);
         }
-        tally.table_done(table, units);
+        tally.table_done(table, name, units);
     }
     Ok(tally.written)
 }
@@ -359,7 +368,7 @@ fn new_item_statements(
             crate::throttling::record_item(table, &key.pk, Charge::Write(base), &effects.index_units);
             units.add(&mut tally, (name, table), key_item, &effects);
         }
-        tally.table_done(table, units);
+        tally.table_done(table, name, units);
     }
     Ok(tally.written)
 }
@@ -404,10 +413,13 @@ impl Tally {
         }
     }
 
-    fn table_done(&mut self, table: &TableSchema, units: TableUnits) {
+    /// `named` is the table as RequestItems named it (its name or ARN), which ConsumedCapacity
+    /// echoes (rule B.2).
+    fn table_done(&mut self, table: &TableSchema, named: &str, units: TableUnits) {
         if let Some(consumed) = params::consumed_capacity(
             self.report,
             table,
+            named,
             Some(Charge::Write(units.table)),
             &params::index_write_charges(&units.indexes),
         ) {

@@ -26,6 +26,13 @@ pub async fn run(engine: &Engine, input: DeleteItemInput) -> Result<WriteItemOut
     // Checks of the request alone, which today's service words inside the one-error envelope
     // (rule B.16).
     let (key_item, return_old, condition) = (|| {
+        params::condition_parameters(
+            input.condition_expression.as_deref(),
+            input.expression_attribute_names.is_some(),
+            input.expression_attribute_values.is_some(),
+            input.expected.as_ref(),
+            input.conditional_operator.as_deref(),
+        )?;
         let key_item = input
             .key
             .map(|c| c.into_result())
@@ -45,16 +52,8 @@ pub async fn run(engine: &Engine, input: DeleteItemInput) -> Result<WriteItemOut
 
     let table = engine.table(input.table_name.as_deref().unwrap_or_default())?;
     let key = StorageKey::of_key(&table, &key_item)?;
-    let written = item_write::execute(
-        engine,
-        &table,
-        &key,
-        condition.as_ref(),
-        options.return_old_on_failure,
-        options.report,
-        Change::Delete,
-    )
-    .await?;
+    let written =
+        item_write::execute(engine, &table, &key, condition.as_ref(), &options, Change::Delete).await?;
     let attributes = if return_old {
         written.old.as_ref().map(|o| o.item.clone())
     } else {

@@ -86,17 +86,22 @@ async fn get_item(engine: &Engine, input: GetItemInput, keep_stored: bool) -> Re
     shape.required("key", input.key.as_ref());
     shape.finish()?;
 
+    let expressions = [("ProjectionExpression", input.projection_expression.is_some())];
+    params::ParameterUse {
+        legacy: &[("AttributesToGet", input.attributes_to_get.is_some())],
+        expressions: &expressions,
+        value_expressions: &[],
+        names: input.expression_attribute_names.is_some(),
+        values: false,
+        conditional_operator: None,
+        joined_entries: None,
+    }
+    .check()?;
     let key_item = input
         .key
         .map(|c| c.into_result())
         .transpose()?
         .unwrap_or_default();
-    let expressions = [("ProjectionExpression", input.projection_expression.is_some())];
-    legacy::refuse_mixing(
-        &[("AttributesToGet", input.attributes_to_get.is_some())],
-        &expressions,
-    )?;
-    params::names_without_expression(input.expression_attribute_names.is_some(), &expressions)?;
     let mut placeholders = params::placeholders(input.expression_attribute_names.as_ref(), None)?;
     let mut projection = input
         .projection_expression
@@ -108,7 +113,8 @@ async fn get_item(engine: &Engine, input: GetItemInput, keep_stored: bool) -> Re
         projection = Some(legacy::attributes_to_get(names)?);
     }
 
-    let table = engine.table(input.table_name.as_deref().unwrap_or_default())?;
+    let named = input.table_name.as_deref().unwrap_or_default();
+    let table = engine.table(named)?;
     let key = StorageKey::of_key(&table, &key_item)?;
     let kind = ReadKind::of_consistent_read(input.consistent_read.unwrap_or(false));
     let stored = engine.read_item(&mut None, &table, &key).await?;
@@ -116,7 +122,7 @@ async fn get_item(engine: &Engine, input: GetItemInput, keep_stored: bool) -> Re
     let stored = engine.as_read(&table, &key, kind, stored);
     let units = capacity::item_read(stored.as_ref().map(|s| s.size), kind);
     if keep_stored && projection.is_none() {
-        let capacity = params::consumed_capacity(report, &table, Some(Charge::Read(units)), &[]);
+        let capacity = params::consumed_capacity(report, &table, named, Some(Charge::Read(units)), &[]);
         return Ok(Answer::Stored(stored, capacity));
     }
     let item = stored
@@ -128,7 +134,7 @@ async fn get_item(engine: &Engine, input: GetItemInput, keep_stored: bool) -> Re
         });
     Ok(Answer::Decoded(GetItemOutput {
         item,
-        consumed_capacity: params::consumed_capacity(report, &table, Some(Charge::Read(units)), &[]),
+        consumed_capacity: params::consumed_capacity(report, &table, named, Some(Charge::Read(units)), &[]),
         ..Default::default()
     }))
 }

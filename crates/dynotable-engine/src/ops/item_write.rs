@@ -112,8 +112,8 @@ pub(crate) struct Written {
 }
 
 /// Runs one conditional write. A false condition is `ConditionalCheckFailedException`, carrying
-/// the current item when `return_old_on_failure` (ReturnValuesOnConditionCheckFailure=ALL_OLD)
-/// and, when `report` asks for it, the capacity the failed write was charged (rule B.3).
+/// the current item when `options` ask for it (ReturnValuesOnConditionCheckFailure=ALL_OLD)
+/// and, when their report asks for it, the capacity the failed write was charged (rule B.3).
 ///
 /// The item is claimed first (`in_flight`): if an ongoing TransactWriteItems includes it, the
 /// write fails at once with `TransactionConflictException` (DG `transaction-apis.html`,
@@ -125,8 +125,7 @@ pub(crate) async fn execute(
     table: &TableSchema,
     key: &StorageKey,
     condition: Option<&Condition>,
-    return_old_on_failure: bool,
-    report: CapacityReport,
+    options: &WriteOptions,
     change: Change<'_>,
 ) -> Result<Written, ApiError> {
     // Held until the storage transaction has ended (declared before `tx`, dropped after it).
@@ -140,13 +139,7 @@ pub(crate) async fn execute(
         && let Some(committed) = committed_item(engine, table, key).await?
         && !condition.evaluate(committed.as_ref().map(|o| &o.item))
     {
-        return Err(condition_failed(
-            table,
-            committed,
-            &change,
-            return_old_on_failure,
-            report,
-        ));
+        return Err(condition_failed(table, committed, &change, options));
     }
     let mut tx = engine.write_tx().await;
     let old = tx.load_item(table, key).await?;
@@ -155,13 +148,7 @@ pub(crate) async fn execute(
     {
         // Answered once what was read is committed (`WriteTx::end_unchanged`).
         tx.end_unchanged().await?;
-        return Err(condition_failed(
-            table,
-            old,
-            &change,
-            return_old_on_failure,
-            report,
-        ));
+        return Err(condition_failed(table, old, &change, options));
     }
 
     let new = match change {
@@ -254,24 +241,29 @@ async fn committed_item(
 }
 
 /// `ConditionalCheckFailedException` for a write whose condition was false on `old`: with the
-/// item when `return_old_on_failure` (ReturnValuesOnConditionCheckFailure=ALL_OLD), and the
-/// capacity it was charged when `report` asks (rule B.3).
+/// item when ReturnValuesOnConditionCheckFailure=ALL_OLD, and the capacity it was charged when
+/// ReturnConsumedCapacity asks (rule B.3).
 fn condition_failed(
     table: &TableSchema,
     old: Option<StoredItem>,
     change: &Change<'_>,
-    return_old_on_failure: bool,
-    report: CapacityReport,
+    options: &WriteOptions,
 ) -> ApiError {
     let charge = failed_condition_charge(old.as_ref(), change);
-    let item = if return_old_on_failure {
+    let item = if options.return_old_on_failure {
         old.map(|o| o.item)
     } else {
         None
     };
     let mut err = ApiError::conditional_check_failed(item);
-    err.consumed_capacity =
-        params::consumed_capacity(report, table, Some(Charge::Write(charge)), &[]).map(Box::new);
+    err.consumed_capacity = params::consumed_capacity(
+        options.report,
+        table,
+        &options.named,
+        Some(Charge::Write(charge)),
+        &[],
+    )
+    .map(Box::new);
     err
 }
 
@@ -306,6 +298,8 @@ pub(crate) enum MemberOrder {
 /// The `Return*` options PutItem, UpdateItem and DeleteItem share, checked as member
 /// constraints (their enumerations) in the request's envelope.
 pub(crate) struct WriteOptions {
+    /// The table as the request named it (its name or ARN), which ConsumedCapacity echoes.
+    pub named: String,
     pub return_values: Option<String>,
     pub report: CapacityReport,
     pub collection_metrics: bool,
@@ -370,6 +364,7 @@ impl WriteOptions {
             &["ALL_OLD", "NONE"],
         );
         WriteOptions {
+            named: table_name.cloned().unwrap_or_default(),
             return_values: return_values.cloned(),
             report,
             collection_metrics: return_item_collection_metrics.map(String::as_str) == Some("SIZE"),
@@ -401,6 +396,7 @@ impl WriteOptions {
             consumed_capacity: params::consumed_capacity(
                 self.report,
                 table,
+                &self.named,
                 Some(Charge::Write(written.units)),
                 &params::index_write_charges(&written.effects.index_units),
             ),

@@ -1,6 +1,6 @@
 //! PutItem: create or replace one item, optionally under a condition.
 
-use dynotable_types::SizeCheck;
+use dynotable_types::{SizeCheck, check_item_size};
 
 use crate::api::item::{PutItemInput, WriteItemOutput};
 use crate::entry::StorageKey;
@@ -28,22 +28,36 @@ pub async fn run(engine: &Engine, input: PutItemInput) -> Result<WriteItemOutput
 
     // Values, then the request's semantics: checks of the request alone, which today's
     // service words inside the one-error envelope (rule B.16).
-    let (item, return_old, condition) = (|| {
+    let (item, return_old) = (|| {
+        params::condition_parameters(
+            input.condition_expression.as_deref(),
+            input.expression_attribute_names.is_some(),
+            input.expression_attribute_values.is_some(),
+            input.expected.as_ref(),
+            input.conditional_operator.as_deref(),
+        )?;
         let item = input
             .item
             .map(|c| c.into_result())
             .transpose()?
             .unwrap_or_default();
         let return_old = options.old_or_none()?;
-        let condition = params::condition_only(
-            input.condition_expression.as_deref(),
-            input.expression_attribute_names.as_ref(),
-            input.expression_attribute_values,
-            input.expected,
-            input.conditional_operator.as_deref(),
-        )?;
-        Ok::<_, ApiError>((item, return_old, condition))
+        Ok::<_, ApiError>((item, return_old))
     })()
+    .map_err(ApiError::enveloped)?;
+    // Rule B.1: an item over 400 KB is refused before the table is looked up, after its values
+    // and ReturnValues and before the condition (dynalite's test/putItem.js meets the limit
+    // against a table that does not exist; its validations keep this order). The sentence stays
+    // bare (rule B.16). The part of the limit the item's LSI entries take needs the table
+    // (`PreparedItem::new`).
+    check_item_size(&item, SizeCheck::Write)?;
+    let condition = params::condition_only(
+        input.condition_expression.as_deref(),
+        input.expression_attribute_names.as_ref(),
+        input.expression_attribute_values,
+        input.expected,
+        input.conditional_operator.as_deref(),
+    )
     .map_err(ApiError::enveloped)?;
 
     let table = engine.table(input.table_name.as_deref().unwrap_or_default())?;
@@ -56,8 +70,7 @@ pub async fn run(engine: &Engine, input: PutItemInput) -> Result<WriteItemOutput
         &table,
         &key,
         condition.as_ref(),
-        options.return_old_on_failure,
-        options.report,
+        &options,
         Change::Put(prepared),
     )
     .await?;

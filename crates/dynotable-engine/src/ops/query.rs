@@ -16,7 +16,8 @@ use crate::legacy;
 use crate::params::{self, CapacityReport, Charge};
 use crate::read::{self, Bound, PageRules, Range, Rows};
 use crate::read::{
-    ReadTarget, check_select, projection_parameter, shape_select, shape_target, start_key, start_key_invalid,
+    ReadTarget, Reader, check_select, projection_parameter, shape_select, shape_target, start_key,
+    start_key_invalid,
 };
 use crate::shape::Shape;
 use crate::{ApiError, Engine, eventual_lag};
@@ -44,49 +45,63 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
     shape_target(&mut shape, input.table_name.as_ref(), input.index_name.as_ref());
     shape.finish()?;
 
+    // Rule B.6: the mixing sentence lists both kinds in the service's order (dynalite's
+    // test/query.js: `{AttributesToGet, QueryFilter, ConditionalOperator, KeyConditions}` and
+    // `{ProjectionExpression, FilterExpression, KeyConditionExpression}`).
     let expressions = [
-        ("KeyConditionExpression", input.key_condition_expression.is_some()),
-        ("FilterExpression", input.filter_expression.is_some()),
         ("ProjectionExpression", input.projection_expression.is_some()),
+        ("FilterExpression", input.filter_expression.is_some()),
+        ("KeyConditionExpression", input.key_condition_expression.is_some()),
     ];
     // KeyConditions count as mixed only beside a KeyConditionExpression: the service takes them
     // with a FilterExpression or ProjectionExpression (as dynalite reproduces it).
-    legacy::refuse_mixing(
-        &[
+    // The ConditionalOperator check comes before the missing key condition, as tests against
+    // the service record it.
+    params::ParameterUse {
+        legacy: &[
+            ("AttributesToGet", input.attributes_to_get.is_some()),
+            ("QueryFilter", input.query_filter.is_some()),
+            ("ConditionalOperator", input.conditional_operator.is_some()),
             (
                 "KeyConditions",
                 input.key_conditions.is_some() && input.key_condition_expression.is_some(),
             ),
-            ("QueryFilter", input.query_filter.is_some()),
-            ("AttributesToGet", input.attributes_to_get.is_some()),
-            ("ConditionalOperator", input.conditional_operator.is_some()),
         ],
-        &expressions,
-    )?;
-    // Before the missing key condition, as tests against the service record it.
-    legacy::check_conditional_operator(
-        input.conditional_operator.as_deref(),
-        input.query_filter.as_ref().map(|f| f.len()),
-    )?;
-    // Maps given without an expression that could use them, in the order dynalite recorded.
-    params::values_without_expression(
-        input.expression_attribute_values.is_some(),
-        &[
+        expressions: &expressions,
+        // The values sentence names them in the order dynalite recorded.
+        value_expressions: &[
             ("FilterExpression", input.filter_expression.is_some()),
             ("KeyConditionExpression", input.key_condition_expression.is_some()),
         ],
-    )?;
-    params::names_without_expression(input.expression_attribute_names.is_some(), &expressions)?;
-    if input.key_condition_expression.is_none() && input.key_conditions.is_none() {
-        return Err(ApiError::validation(
-            "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.",
-        ));
+        names: input.expression_attribute_names.is_some(),
+        values: input.expression_attribute_values.is_some(),
+        conditional_operator: input.conditional_operator.as_deref(),
+        joined_entries: input.query_filter.as_ref().map(|f| f.len()),
     }
+    .check()?;
+    // Rule B.15: the legacy parameters are checked on their own before the table is looked up,
+    // in the service's order (dynalite's test/query.js, run against it): the whole QueryFilter,
+    // AttributesToGet's duplicates, ExclusiveStartKey's values, then (after the expressions) the
+    // KeyConditions.
+    let legacy_filter = input
+        .query_filter
+        .map(|conditions| legacy::condition::filter(conditions, input.conditional_operator.as_deref()))
+        .transpose()?;
+    let legacy_projection = input
+        .attributes_to_get
+        .as_deref()
+        .map(legacy::attributes_to_get)
+        .transpose()?;
     let start = input
         .exclusive_start_key
         .map(|c| c.into_result())
         .transpose()
         .map_err(start_key_invalid)?;
+    if input.key_condition_expression.is_none() && input.key_conditions.is_none() {
+        return Err(ApiError::validation(
+            "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.",
+        ));
+    }
     let mut placeholders = params::placeholders(
         input.expression_attribute_names.as_ref(),
         input.expression_attribute_values,
@@ -108,6 +123,10 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
         .map(|text| placeholders.projection(text))
         .transpose()?;
     placeholders.check_unused()?;
+    let key_comparisons = input
+        .key_conditions
+        .map(legacy::condition::key_comparisons)
+        .transpose()?;
 
     let table = engine.table(input.table_name.as_deref().unwrap_or_default())?;
     let target = ReadTarget::of(&table, input.index_name.as_deref())?;
@@ -120,23 +139,23 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
     let key = target.key();
     let elements = KeyElements::of(key);
     let schema = elements.schema();
-    let key_condition = match (input.key_condition_expression.as_deref(), input.key_conditions) {
+    let key_condition = match (input.key_condition_expression.as_deref(), key_comparisons) {
         (Some(text), _) => placeholders.key_condition(text, &schema)?,
-        (None, Some(conditions)) => legacy::condition::key_condition(conditions, &schema)?,
+        (None, Some(comparisons)) => legacy::condition::key_condition_of(comparisons, &schema)?,
         (None, None) => return Err(ApiError::internal("Query without a key condition")),
     };
     // The legacy parameters, translated onto the same trees (see `crate::legacy`).
-    let filter_parameter = match input.query_filter {
-        Some(conditions) => {
-            filter = legacy::condition::filter(conditions, input.conditional_operator.as_deref())?;
+    let filter_parameter = match legacy_filter {
+        Some(legacy_filter) => {
+            filter = legacy_filter;
             // Rule B.4: the service's wording, as dynalite's tests and DynamoDB Local record it.
             "QueryFilter can only contain non-primary key attributes"
         }
         None => "Filter Expression can only contain non-primary key attributes",
     };
     let projection_parameter = projection_parameter(input.attributes_to_get.is_some(), projection.is_some());
-    if let Some(names) = &input.attributes_to_get {
-        projection = Some(legacy::attributes_to_get(names)?);
+    if legacy_projection.is_some() {
+        projection = legacy_projection;
     }
     if let Some(filter) = &filter {
         // Rule B.4: a filter may not read key attributes of the table or the index queried.
@@ -146,7 +165,12 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
             )));
         }
     }
-    let count_only = check_select(input.select.as_deref(), &target, projection_parameter)?;
+    let count_only = check_select(
+        Reader::Query,
+        input.select.as_deref(),
+        &target,
+        projection_parameter,
+    )?;
 
     let start_after = start
         .as_ref()
@@ -248,7 +272,8 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
     }
     drop(reader);
 
-    Ok(target.page_output(report, page, kind, table_units, count_only))
+    let named = input.table_name.as_deref().unwrap_or_default();
+    Ok(target.page_output(report, named, page, kind, table_units, count_only))
 }
 
 /// A key attribute as the key-condition checks name it.

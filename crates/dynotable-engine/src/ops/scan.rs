@@ -11,7 +11,7 @@ use crate::legacy;
 use crate::params::{self, CapacityReport};
 use crate::read::Rows;
 use crate::read::{
-    self, Bound, PageRules, Range, ReadTarget, check_select, projection_parameter, shape_select,
+    self, Bound, PageRules, Range, ReadTarget, Reader, check_select, projection_parameter, shape_select,
     shape_target, start_key, start_key_invalid,
 };
 use crate::shape::Shape;
@@ -68,24 +68,27 @@ async fn scan(engine: &Engine, input: ScanInput, keep_stored: bool) -> Result<Re
         (Some(segment), Some(total)) => Some((segment as u32, total as u32)),
     };
 
+    // Rule B.6: the mixing sentence lists both kinds in the service's order (dynalite's
+    // test/scan.js: `{AttributesToGet, ScanFilter, ConditionalOperator}` and
+    // `{ProjectionExpression, FilterExpression}`).
     let expressions = [
-        ("FilterExpression", input.filter_expression.is_some()),
         ("ProjectionExpression", input.projection_expression.is_some()),
+        ("FilterExpression", input.filter_expression.is_some()),
     ];
-    legacy::refuse_mixing(
-        &[
-            ("ScanFilter", input.scan_filter.is_some()),
+    params::ParameterUse {
+        legacy: &[
             ("AttributesToGet", input.attributes_to_get.is_some()),
+            ("ScanFilter", input.scan_filter.is_some()),
             ("ConditionalOperator", input.conditional_operator.is_some()),
         ],
-        &expressions,
-    )?;
-    legacy::check_conditional_operator(
-        input.conditional_operator.as_deref(),
-        input.scan_filter.as_ref().map(|f| f.len()),
-    )?;
-    params::values_without_expression(input.expression_attribute_values.is_some(), &expressions[..1])?;
-    params::names_without_expression(input.expression_attribute_names.is_some(), &expressions)?;
+        expressions: &expressions,
+        value_expressions: &expressions[1..],
+        names: input.expression_attribute_names.is_some(),
+        values: input.expression_attribute_values.is_some(),
+        conditional_operator: input.conditional_operator.as_deref(),
+        joined_entries: input.scan_filter.as_ref().map(|f| f.len()),
+    }
+    .check()?;
     let start = input
         .exclusive_start_key
         .map(|c| c.into_result())
@@ -124,7 +127,12 @@ async fn scan(engine: &Engine, input: ScanInput, keep_stored: bool) -> Result<Re
             "Consistent reads are not supported on global secondary indexes",
         ));
     }
-    let count_only = check_select(input.select.as_deref(), &target, projection_parameter)?;
+    let count_only = check_select(
+        Reader::Scan,
+        input.select.as_deref(),
+        &target,
+        projection_parameter,
+    )?;
     let start_after = start
         .as_ref()
         .map(|s| start_key(&table, &target, s, false))
@@ -174,5 +182,6 @@ async fn scan(engine: &Engine, input: ScanInput, keep_stored: bool) -> Result<Re
     };
 
     // Rule B.2: a Scan is charged for the items evaluated, not those returned.
-    Ok(target.page_output(report, page, kind, None, count_only))
+    let named = input.table_name.as_deref().unwrap_or_default();
+    Ok(target.page_output(report, named, page, kind, None, count_only))
 }

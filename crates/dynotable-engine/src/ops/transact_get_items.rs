@@ -66,7 +66,8 @@ pub async fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<Transa
     let mut planned = Vec::with_capacity(gets.len());
     let mut seen = std::collections::BTreeSet::new();
     for get in gets.into_iter().filter_map(|g| g.get) {
-        let table = engine.table(get.table_name.as_deref().unwrap_or_default())?;
+        let named = get.table_name.unwrap_or_default();
+        let table = engine.table(&named)?;
         let key_item = get.key.map(|c| c.into_result()).transpose()?.unwrap_or_default();
         let key = StorageKey::of_key(&table, &key_item)?;
         if !seen.insert((table.name.clone(), key.clone())) {
@@ -81,14 +82,14 @@ pub async fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<Transa
             .map(|t| placeholders.projection(t))
             .transpose()?;
         placeholders.check_unused()?;
-        planned.push((table, key, projection));
+        planned.push((table, named, key, projection));
     }
 
     // "An item within a TransactGetItems request is part of an ongoing TransactWriteItems,
     // BatchWriteItem, PutItem, UpdateItem, or DeleteItem request": cancelled.
     let items: Vec<ItemId> = planned
         .iter()
-        .map(|(table, key, _)| ItemId::new(table.keyspace, key))
+        .map(|(table, _, key, _)| ItemId::new(table.keyspace, key))
         .collect();
     let held = engine.in_flight().held(&items);
     if held.iter().any(|h| *h) {
@@ -99,15 +100,16 @@ pub async fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<Transa
     let mut conn = engine.reader().await?;
     let mut tx = conn.begin().await?;
     let mut responses = Vec::with_capacity(planned.len());
-    let mut units: BTreeMap<String, (Arc<TableSchema>, ReadUnits)> = BTreeMap::new();
-    for (table, key, projection) in &planned {
+    // Per table, with the name or ARN its first get named it by (ConsumedCapacity echoes it).
+    let mut units: BTreeMap<String, (Arc<TableSchema>, &str, ReadUnits)> = BTreeMap::new();
+    for (table, named, key, projection) in &planned {
         let stored = entry::load_item(&mut tx, table, key).await?;
         let entry = units
             .entry(table.name.clone())
-            .or_insert_with(|| (table.clone(), ReadUnits(0)));
+            .or_insert_with(|| (table.clone(), named, ReadUnits(0)));
         let item_units = capacity::item_read(stored.as_ref().map(|s| s.size), ReadKind::Transactional);
         crate::throttling::record_item(table, &key.pk, Charge::Read(item_units), &[]);
-        entry.1 += item_units;
+        entry.2 += item_units;
         responses.push(ItemResponse {
             item: stored.map(|s| match projection {
                 Some(projection) => projection.apply(&s.item),
@@ -118,8 +120,9 @@ pub async fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<Transa
     tx.commit().await?;
     let consumed = units
         .values()
-        .filter_map(|(table, units)| {
-            let mut consumed = params::consumed_capacity(report, table, Some(Charge::Read(*units)), &[])?;
+        .filter_map(|(table, named, units)| {
+            let mut consumed =
+                params::consumed_capacity(report, table, named, Some(Charge::Read(*units)), &[])?;
             consumed.read_capacity_units = Some(consumed.capacity_units);
             Some(consumed)
         })

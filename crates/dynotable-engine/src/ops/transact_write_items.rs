@@ -180,6 +180,8 @@ enum Kind {
 /// One action, validated.
 struct Action {
     table: Arc<TableSchema>,
+    /// The table as the action named it (its name or ARN).
+    named: String,
     key: StorageKey,
     key_item: Item,
     condition: Option<Condition>,
@@ -329,14 +331,16 @@ async fn run(engine: &Engine, input: TransactWriteItemsInput) -> Result<Transact
 
     let context = engine.write_context();
     let asked_metrics = input.return_item_collection_metrics.as_deref() == Some("SIZE");
-    let mut charges: BTreeMap<String, (Arc<TableSchema>, WriteUnits, Vec<WriteUnits>)> = BTreeMap::new();
+    // Per table, with the first action that names it: ConsumedCapacity echoes the name or ARN
+    // that action gave (rule B.2).
+    let mut charges: BTreeMap<String, (&Action, WriteUnits, Vec<WriteUnits>)> = BTreeMap::new();
     let mut metrics: BTreeMap<String, Vec<ItemCollectionMetrics>> = BTreeMap::new();
     // Each action's own units, for its partition, recorded once the transaction commits.
     let mut item_charges = Vec::with_capacity(actions.len());
     for (position, (action, (old, new))) in actions.iter().zip(&planned).enumerate() {
         let entry = charges.entry(action.table.name.clone()).or_insert_with(|| {
             (
-                action.table.clone(),
+                action,
                 WriteUnits(0),
                 vec![WriteUnits(0); action.table.indexes.len()],
             )
@@ -391,10 +395,11 @@ async fn run(engine: &Engine, input: TransactWriteItemsInput) -> Result<Transact
 
     let consumed: Vec<ConsumedCapacity> = charges
         .values()
-        .filter_map(|(table, units, index_units)| {
+        .filter_map(|(action, units, index_units)| {
             let mut consumed = params::consumed_capacity(
                 report,
-                table,
+                &action.table,
+                &action.named,
                 Some(Charge::Write(*units)),
                 &params::index_write_charges(index_units),
             )?;
@@ -479,7 +484,8 @@ fn prepare(
         expression_attribute_values,
         return_values_on_condition_check_failure,
     } = raw;
-    let table = engine.table(table_name.as_deref().unwrap_or_default())?;
+    let named = table_name.unwrap_or_default();
+    let table = engine.table(&named)?;
     // Rule B.16: transactions check values in the older layer (three regions of four; eu-west-2
     // answers bare, in the current layer's words).
     let expression_attribute_values = expression_attribute_values
@@ -525,6 +531,7 @@ fn prepare(
     Ok((
         Action {
             table,
+            named,
             key,
             key_item,
             condition,

@@ -32,29 +32,29 @@ pub async fn run(engine: &Engine, input: UpdateItemInput) -> Result<WriteItemOut
     // Checks of the request alone, which today's service words inside the one-error envelope
     // (rule B.16).
     let (key_item, update, condition, legacy_update) = (|| {
+        let expressions = [
+            ("UpdateExpression", input.update_expression.is_some()),
+            ("ConditionExpression", input.condition_expression.is_some()),
+        ];
+        params::ParameterUse {
+            legacy: &[
+                ("AttributeUpdates", input.attribute_updates.is_some()),
+                ("Expected", input.expected.is_some()),
+                ("ConditionalOperator", input.conditional_operator.is_some()),
+            ],
+            expressions: &expressions,
+            value_expressions: &expressions,
+            names: input.expression_attribute_names.is_some(),
+            values: input.expression_attribute_values.is_some(),
+            conditional_operator: input.conditional_operator.as_deref(),
+            joined_entries: input.expected.as_ref().map(|e| e.len()),
+        }
+        .check()?;
         let key_item = input
             .key
             .map(|c| c.into_result())
             .transpose()?
             .unwrap_or_default();
-        let expressions = [
-            ("UpdateExpression", input.update_expression.is_some()),
-            ("ConditionExpression", input.condition_expression.is_some()),
-        ];
-        legacy::refuse_mixing(
-            &[
-                ("AttributeUpdates", input.attribute_updates.is_some()),
-                ("Expected", input.expected.is_some()),
-                ("ConditionalOperator", input.conditional_operator.is_some()),
-            ],
-            &expressions,
-        )?;
-        legacy::check_conditional_operator(
-            input.conditional_operator.as_deref(),
-            input.expected.as_ref().map(|e| e.len()),
-        )?;
-        params::values_without_expression(input.expression_attribute_values.is_some(), &expressions)?;
-        params::names_without_expression(input.expression_attribute_names.is_some(), &expressions)?;
         let mut placeholders = params::placeholders(
             input.expression_attribute_names.as_ref(),
             input.expression_attribute_values,
@@ -93,8 +93,7 @@ pub async fn run(engine: &Engine, input: UpdateItemInput) -> Result<WriteItemOut
         &table,
         &key,
         condition.as_ref(),
-        options.return_old_on_failure,
-        options.report,
+        &options,
         Change::Update {
             update: update.as_ref(),
             key: &key_item,

@@ -177,7 +177,13 @@ pub(crate) async fn read(engine: &Engine, plan: &ReadPlan, options: ReadOptions)
     {
         // Nothing was read (no collection could match): nothing is charged.
         let report = CapacityReport::check(&mut Shape::new(), Some(report));
-        page.consumed = params::consumed_capacity(report, &plan.table, Some(Charge::Read(ReadUnits(0))), &[]);
+        page.consumed = params::consumed_capacity(
+            report,
+            &plan.table,
+            &plan.table.name,
+            Some(Charge::Read(ReadUnits(0))),
+            &[],
+        );
     }
     Ok(page)
 }

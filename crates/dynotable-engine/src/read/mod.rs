@@ -27,5 +27,6 @@ pub(crate) use page::{
     Bound, CollectionRows, EntryPosition, Page, PageRules, Range, Rows, read_page, read_page_from, segment_of,
 };
 pub(crate) use target::{
-    ReadTarget, check_select, projection_parameter, shape_select, shape_target, start_key, start_key_invalid,
+    ReadTarget, Reader, check_select, projection_parameter, shape_select, shape_target, start_key,
+    start_key_invalid,
 };

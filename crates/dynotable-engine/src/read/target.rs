@@ -87,10 +87,12 @@ impl<'a> ReadTarget<'a> {
 
 impl ReadTarget<'_> {
     /// The response of a Query or Scan page (rule B.2: the bytes read summed, rounded up to 4 KB
-    /// once, at least one block; charged to the index read, plus `table_fetches` of base items).
+    /// once, at least one block; charged to the index read, plus `table_fetches` of base items),
+    /// its ConsumedCapacity naming the table as the request did (`named`, rule B.2).
     pub fn page_output(
         &self,
         report: CapacityReport,
+        named: &str,
         page: Page,
         kind: ReadKind,
         table_fetches: Option<Charge>,
@@ -99,9 +101,9 @@ impl ReadTarget<'_> {
         let charge = Charge::Read(capacity::range_read(page.bytes_read, kind));
         let consumed = match self.position {
             Some(position) => {
-                params::consumed_capacity(report, self.table, table_fetches, &[(position, charge)])
+                params::consumed_capacity(report, self.table, named, table_fetches, &[(position, charge)])
             }
-            None => params::consumed_capacity(report, self.table, Some(charge), &[]),
+            None => params::consumed_capacity(report, self.table, named, Some(charge), &[]),
         };
         let (items, stored_items) = match page.stored {
             Some(stored) => (None, Some(stored)),
@@ -239,32 +241,50 @@ pub(crate) fn projection_parameter(
     }
 }
 
+/// The operation that reads, where Query and Scan word a check apart.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reader {
+    Query,
+    Scan,
+}
+
 /// Checks `Select` against the target and the projection (`projection` names the parameter
 /// that gives one); returns whether only a count is asked.
+///
+/// The sentences are the service's (moto's `test_dynamodb_select.py`, run against it): the
+/// checks of `Select` against the projection parameters and the IndexName are the same for
+/// both operations, but a Query sends them inside the one-error envelope (`1 validation error
+/// detected: ...`) and a Scan bare; the check against a GSI's projection is bare for both.
 pub(crate) fn check_select(
+    reader: Reader,
     select: Option<&str>,
     target: &ReadTarget<'_>,
     projection: Option<&str>,
 ) -> Result<bool, ApiError> {
     let has_projection = projection.is_some();
     let projection = projection.unwrap_or_default();
-    // Unverified wordings below follow dynalite's.
+    let refuse = |sentence: String| {
+        let error = ApiError::validation(sentence);
+        Err(match reader {
+            Reader::Query => error.enveloped(),
+            Reader::Scan => error,
+        })
+    };
     match select {
-        Some("COUNT") if has_projection => Err(ApiError::validation(format!(
+        Some("COUNT") if has_projection => refuse(format!(
             "Cannot specify the {projection} when choosing to get only the Count"
-        ))),
+        )),
         Some("COUNT") => Ok(true),
-        Some("SPECIFIC_ATTRIBUTES") if !has_projection => Err(ApiError::validation(
-            "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES",
+        Some("SPECIFIC_ATTRIBUTES") if !has_projection => refuse(
+            "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES"
+                .to_owned(),
+        ),
+        Some(select @ ("ALL_ATTRIBUTES" | "ALL_PROJECTED_ATTRIBUTES")) if has_projection => refuse(format!(
+            "Cannot specify the {projection} when choosing to get {select}"
         )),
-        Some(select @ ("ALL_ATTRIBUTES" | "ALL_PROJECTED_ATTRIBUTES")) if has_projection => {
-            Err(ApiError::validation(format!(
-                "Cannot specify the {projection} when choosing to get {select}"
-            )))
-        }
-        Some("ALL_PROJECTED_ATTRIBUTES") if target.index.is_none() => Err(ApiError::validation(
-            "One or more parameter values were invalid: Select type ALL_PROJECTED_ATTRIBUTES is not supported for non-index query",
-        )),
+        Some("ALL_PROJECTED_ATTRIBUTES") if target.index.is_none() => refuse(
+            "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName".to_owned(),
+        ),
         Some("ALL_ATTRIBUTES") => match target.index {
             Some(index) if index.kind == IndexKind::Global && index.projection != ProjectionSchema::All => {
                 Err(ApiError::validation(format!(
