@@ -108,6 +108,30 @@ enum SegmentReport {
 }
 
 impl App {
+    /// A Scan the user ran from the query bar: [`App::scan`], then recorded in the query history
+    /// with what it read in all (an export's scans are not: the user ran an export). A scan that
+    /// failed is not recorded; one cancelled or stopped by its budget is, with what it read.
+    pub async fn run_scan(
+        &self,
+        profile_id: &str,
+        input: ScanInput,
+        on_update: impl FnMut(ScanUpdate) + Send,
+    ) -> Result<ScanSummary, CommandError> {
+        let request = scan_read_request(&input)?;
+        let summary = self.scan(profile_id, input, on_update).await?;
+        let generated = requests::generate(&request)?;
+        let ran = crate::history::HistoryRequest::builder(&request, &generated);
+        let items = u32::try_from(summary.totals.items as u64).unwrap_or(u32::MAX);
+        // History is a convenience: a failure to record it must not fail the scan.
+        if let Err(err) = self
+            .record_query(profile_id, &ran, items, summary.totals.capacity_units)
+            .await
+        {
+            tracing::warn!(%err, "the scan could not be added to the history");
+        }
+        Ok(summary)
+    }
+
     /// Runs a scan, calling `on_update` with each page, until it completes, is cancelled or uses
     /// up its budget.
     pub async fn scan(
@@ -205,7 +229,12 @@ impl App {
 /// a typed filter is parsed into builder state and written again with the builder's
 /// placeholders, so what DynamoDB would refuse is refused before the first page.
 pub(crate) fn scan_request(input: &ScanInput) -> Result<GeneratedRequest, CommandError> {
-    let request = ReadRequest {
+    requests::generate(&scan_read_request(input)?)
+}
+
+/// The builder request of a [`ScanInput`].
+fn scan_read_request(input: &ScanInput) -> Result<ReadRequest, CommandError> {
+    Ok(ReadRequest {
         operation: ReadOperation::Scan,
         table_name: input.table.clone(),
         index_name: input.index.clone(),
@@ -220,8 +249,7 @@ pub(crate) fn scan_request(input: &ScanInput) -> Result<GeneratedRequest, Comman
         limit: input.page_limit,
         consistent_read: input.consistent_read,
         return_consumed_capacity: Some(ReturnConsumedCapacity::INDEXES),
-    };
-    requests::generate(&request)
+    })
 }
 
 /// Pages through one segment until its end, cancellation, or an error.

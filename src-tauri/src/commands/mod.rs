@@ -310,8 +310,9 @@ pub async fn check_item(
     app.check_item(&profile_id, &table, item).await
 }
 
-/// Runs a scan, streaming each page with running totals through `on_update`; resolves when it
-/// completes, is cancelled or reaches its capacity budget.
+/// Runs a scan the user started, streaming each page with running totals through `on_update`;
+/// resolves when it completes, is cancelled or reaches its capacity budget (then it is in the
+/// query history).
 #[tauri::command]
 #[specta::specta]
 pub async fn scan(
@@ -320,7 +321,7 @@ pub async fn scan(
     input: ScanInput,
     on_update: tauri::ipc::Channel<ScanUpdate>,
 ) -> Result<ScanSummary, CommandError> {
-    app.scan(&profile_id, input, |update| {
+    app.run_scan(&profile_id, input, |update| {
         // A closed window drops the channel; the scan then ends with nobody to tell.
         if let Err(err) = on_update.send(update) {
             tracing::debug!(%err, "a scan page could not be sent to the UI");

@@ -125,3 +125,41 @@ async fn history_keeps_the_newest_entries_only() {
     let history = app.query_history(EMBEDDED_ID, None).await.unwrap();
     assert_eq!(history.len() as i64, HISTORY_LIMIT);
 }
+
+#[tokio::test]
+async fn a_scan_the_user_ran_is_in_the_history_with_what_it_read_and_a_plain_scan_is_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::start_with("test", dir.path(), Arc::new(MemoryStore::default()));
+    let input = |id: &str| dynotable_app::scans::ScanInput {
+        scan_id: id.into(),
+        table: "Pets".into(),
+        index: None,
+        filter: Some("Age > :a".into()),
+        filter_names: None,
+        filter_values: Some([(":a".to_owned(), AttributeValue::N("2".into()))].into()),
+        projection: None,
+        consistent_read: false,
+        page_limit: None,
+        segments: 1,
+        capacity_budget: None,
+    };
+    // What an export runs (App::scan) is not history.
+    app.scan(EMBEDDED_ID, input("export"), |_| {}).await.unwrap();
+    assert_eq!(app.query_history(EMBEDDED_ID, Some("Pets")).await.unwrap(), []);
+
+    let summary = app.run_scan(EMBEDDED_ID, input("bar"), |_| {}).await.unwrap();
+    let history = app.query_history(EMBEDDED_ID, Some("Pets")).await.unwrap();
+    assert_eq!(history.len(), 1, "{history:?}");
+    let HistoryRequest::Builder {
+        request,
+        summary: line,
+    } = &history[0].request
+    else {
+        panic!("a scan was recorded as {:?}", history[0].request);
+    };
+    assert_eq!(request.operation, dynotable_builder::ReadOperation::Scan);
+    assert!(line.starts_with("Scan · filter Age > 2"), "{line}");
+    assert_eq!(f64::from(history[0].item_count), summary.totals.items);
+    assert!(summary.totals.items > 0.0);
+    assert_eq!(history[0].capacity_units, summary.totals.capacity_units);
+}
