@@ -129,7 +129,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: "clear-selection", description: "Indexes side by side: clear the selected item", scope: "Table views", combos: [{ key: "Escape" }] },
   {
     id: "move-box",
-    description: "Move to the previous or next collection box, the first, the last",
+    description: "Move to the previous or next collection box, the first, the last (the run is one Tab stop: Tab goes on to the focused box's buttons, then past the run)",
     scope: "Collections view",
     combos: [{ key: "ArrowUp" }, { key: "ArrowDown" }, { key: "PageUp" }, { key: "PageDown" }, { key: "Home" }, { key: "End" }],
   },

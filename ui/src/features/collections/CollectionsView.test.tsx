@@ -246,6 +246,42 @@ describe("CollectionsView", () => {
     expect(first.getAttribute("aria-setsize")).toBe("3");
   });
 
+  it("is one Tab stop, the box last focused with its buttons, kept while that box scrolls out of the DOM and back", async () => {
+    const many = Array.from({ length: 200 }, (_, i) => stat(`VEH#V-${String(i).padStart(3, "0")}`, 36, 3400));
+    renderHarness({ source: fakeSource(many) });
+    await waitFor(() => expect(boxes().length).toBeGreaterThan(3));
+    // What Tab stops at in the run: one box, and its buttons.
+    const stops = () => [...screen.getByTestId("collections-run").querySelectorAll<HTMLElement>("[tabindex]")].filter((el) => el.tabIndex >= 0);
+    const stopKeys = () => [...new Set(stops().map((el) => el.closest<HTMLElement>('[data-testid="collection-run-box"]')!.getAttribute("data-key")))];
+    expect(stopKeys()).toEqual(["VEH#V-000"]);
+    expect(stops()[0]).toBe(boxes()[0]);
+    const first = boxes()[0]!;
+    expect(within(first).getByRole("button", { name: "Open vehicleId = VEH#V-000 in Items" }).tabIndex).toBe(0);
+    expect(within(boxes()[1]!).getByRole("button", { name: "Open vehicleId = VEH#V-001 in Items" }).tabIndex).toBe(-1);
+    // The arrows move the stop with the focus.
+    first.focus();
+    fireEvent.keyDown(first, { key: "ArrowDown" });
+    await waitFor(() => expect(document.activeElement?.getAttribute("data-key")).toBe("VEH#V-001"));
+    expect(stopKeys()).toEqual(["VEH#V-001"]);
+    expect(first.tabIndex).toBe(-1);
+    // Scrolled far away, the box is gone from the DOM: a box in sight stands in, the only one.
+    const run = screen.getByTestId("collections-run");
+    act(() => {
+      run.scrollTop = 100 * 200;
+      fireEvent.scroll(run);
+    });
+    await waitFor(() => expect(boxes().map((b) => b.getAttribute("data-key"))).not.toContain("VEH#V-001"));
+    await waitFor(() => expect(stopKeys()).toHaveLength(1));
+    expect(stopKeys()[0]).not.toBe("VEH#V-001");
+    // Scrolled back, the box last focused is the stop again.
+    act(() => {
+      run.scrollTop = 0;
+      fireEvent.scroll(run);
+    });
+    await waitFor(() => expect(boxes().map((b) => b.getAttribute("data-key"))).toContain("VEH#V-001"));
+    await waitFor(() => expect(stopKeys()).toEqual(["VEH#V-001"]));
+  });
+
   it("moves into a box's rows with ArrowRight, between them with the arrows, opens a row's item with Enter and goes back with Escape", async () => {
     const onOpen = vi.fn();
     const onOpenItem = vi.fn();

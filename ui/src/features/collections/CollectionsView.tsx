@@ -9,9 +9,11 @@
  * regroups the run by any GSI or LSI: the same items re-collected by the index's partition key,
  * those without its keys absent (a sparse index), each column marked with what the index
  * projects. It follows the WAI-ARIA
- * feed pattern: every box is an article in the Tab order; ↑/↓ (or Page Up/Down) move between
- * boxes, Home/End go to the first and last, Enter opens the box in the Items view, W shows it
- * whole (or its first rows again).
+ * feed pattern: every box is an article; the run is one Tab stop (a roving tabindex: the box last
+ * focused, or the first in sight when that one has scrolled out of the DOM), the focused box's
+ * buttons after it, so Tab goes on past the run to what is beside it. ↑/↓ (or Page Up/Down) move
+ * between boxes, Home/End go to the first and last, → into the box's rows, Enter opens the box in
+ * the Items view, W shows it whole (or its first rows again).
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
@@ -234,6 +236,14 @@ export function CollectionsView({
   // (which renders the view again) does not render every box in sight again.
   const latest = useRef({ total, onOpen, onOpenItem, onCopyItem, virtualizer, isWhole, activeRead });
   latest.current = { total, onOpen, onOpenItem, onCopyItem, virtualizer, isWhole, activeRead };
+  // The run's one Tab stop, by its place in the run: kept here, not in a box, since the boxes come
+  // and go as the run scrolls. Where that box is not drawn, the first box drawn in sight stands in.
+  const [current, setCurrent] = useState(0);
+  const onFocusBox = useCallback((index: number) => setCurrent(index), []);
+  const drawnListed = virtual.filter((v) => at(v.index) !== undefined);
+  const tabStop = drawnListed.some((v) => v.index === current)
+    ? current
+    : (drawnListed.find((v) => v.end > (virtualizer.scrollOffset ?? 0)) ?? drawnListed[0])?.index ?? -1;
   const registerBox = useCallback((index: number, el: HTMLElement | null) => {
     if (el) boxRefs.current.set(index, el);
     else boxRefs.current.delete(index);
@@ -462,6 +472,8 @@ export function CollectionsView({
                         rowsPerBox={rowsPerBox}
                         read={read}
                         registerBox={registerBox}
+                        tabStop={v.index === tabStop}
+                        onFocusBox={onFocusBox}
                       />
                     )}
                   </div>
