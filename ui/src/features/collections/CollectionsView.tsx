@@ -68,6 +68,8 @@ export type CollectionsViewProps = {
 
 /** How long a revealed box is kept in place while the boxes around it are listed, read and measured. */
 const REVEAL_HOLD_MS = 30_000;
+/** How long a box brought into view (from the map) is marked, to catch the eye. */
+export const FLASH_MS = 1600;
 /**
  * How much of the box before a revealed box stays in sight above it: the foot of the neighbour
  * (faded when a Query read the revealed one) says the run goes on, one collection after another.
@@ -228,8 +230,21 @@ export function CollectionsView({
     } else if (box !== undefined && box.isConnected && !pending.focused) {
       box.focus({ preventScroll: true });
       pending.focused = true;
+      // The run is aimed at the box, but the run itself may be out of the window: the map above
+      // it can fill the panel the view scrolls in. Bring the run into sight there (its own scroll,
+      // just aimed, is left alone), and mark the box for a moment so the eye finds it.
+      el.scrollIntoView?.({ block: "nearest", inline: "nearest" });
+      const key = at(pending.index)?.key;
+      if (key !== undefined) setFlash((f) => ({ key, n: (f?.n ?? 0) + 1 }));
     }
   };
+  // The box just brought into view, marked for FLASH_MS.
+  const [flash, setFlash] = useState<{ key: string; n: number } | null>(null);
+  useEffect(() => {
+    if (flash === null) return;
+    const timer = setTimeout(() => setFlash(null), FLASH_MS);
+    return () => clearTimeout(timer);
+  }, [flash]);
   useEffect(aimAgain);
 
   // The key handler and the box refs are the same functions from render to render, so a scroll
@@ -473,6 +488,7 @@ export function CollectionsView({
                         read={read}
                         registerBox={registerBox}
                         tabStop={v.index === tabStop}
+                        flash={flash?.key === entry.key}
                         onFocusBox={onFocusBox}
                       />
                     )}
