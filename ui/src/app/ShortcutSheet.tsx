@@ -1,48 +1,34 @@
 /**
  * The shortcut sheet: a dialog listing every shortcut from `SHORTCUTS`, grouped by where it works.
  * `useShortcutSheet` opens it with "?" (when the user is not typing in a field); Escape or the
- * Close button closes it and gives focus back to where it was.
+ * Close button closes it and gives focus back to where it was (`useModalDialog`).
  */
-import { useEffect, useRef, useState } from "react";
-import { comboKeys, isMac, matchesShortcut, SHORTCUTS, type KeyCombo, type Shortcut } from "./shortcuts";
+import { useRef, useState } from "react";
+import { comboKeys, isMac, SHORTCUTS, type KeyCombo, type Shortcut } from "./shortcuts";
 import { useShortcut } from "./useShortcut";
+import { useModalDialog } from "../shared/useModalDialog";
 import "./ShortcutSheet.css";
 
 export type ShortcutSheetProps = { open: boolean; onClose: () => void; mac?: boolean };
 
 export function ShortcutSheet({ open, onClose, mac = isMac() }: ShortcutSheetProps) {
   const closeRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const before = document.activeElement;
-    // (Without scrolling to it: the sheet opens at its top, where the list begins.)
-    closeRef.current?.focus({ preventScroll: true });
-    return () => {
-      if (before instanceof HTMLElement) before.focus();
-    };
-  }, [open]);
+  // Focus on Close (the sheet opens at its top, where the list begins), kept inside, back on close.
+  const dialog = useModalDialog<HTMLDivElement>(open, { onEscape: onClose, initialFocus: closeRef });
   if (!open) return null;
 
   const scopes = [...new Set(SHORTCUTS.map((s) => s.scope))];
   return (
     <div className="sheet-backdrop" onClick={onClose}>
       <div
+        ref={dialog.ref}
+        tabIndex={-1}
         role="dialog"
         aria-modal="true"
         aria-labelledby="shortcut-sheet-title"
         className="sheet"
         onClick={(event) => event.stopPropagation()}
-        onKeyDown={(event) => {
-          if (matchesShortcut("close-dialog", event.nativeEvent, mac)) {
-            event.preventDefault();
-            event.stopPropagation();
-            onClose();
-          } else if (event.key === "Tab") {
-            // The only control is Close: keep focus inside the dialog.
-            event.preventDefault();
-            closeRef.current?.focus();
-          }
-        }}
+        onKeyDown={dialog.onKeyDown}
       >
         <h2 id="shortcut-sheet-title">Keyboard shortcuts</h2>
         {scopes.map((scope) => (

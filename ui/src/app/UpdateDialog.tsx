@@ -3,10 +3,10 @@
  * its notes, and installs it on the user's word (download with progress and cancel, the
  * signature checked, then the app restarts). Escape or Close closes it, except while installing.
  */
-import { useEffect, useRef } from "react";
+import { useEffect } from "react";
 import type { UpdateOffer } from "../ipc/bindings.gen";
 import { errorTitle } from "../ipc/result";
-import { isMac, matchesShortcut } from "./shortcuts";
+import { useModalDialog } from "../shared/useModalDialog";
 import { useCommands } from "../ipc/CommandsContext";
 import { downloadText, useUpdates, type UpdateChannelFactory } from "./useUpdates";
 import "./ShortcutSheet.css";
@@ -23,17 +23,20 @@ export function UpdateDialog({
   const source = useCommands();
   const updates = useUpdates(makeChannel);
   const { check, close } = updates;
-  const dialogRef = useRef<HTMLDivElement>(null);
+  const installingNow = updates.state.step === "installing";
+  // Focus on the dialog (its buttons come and go), kept inside, back where it was on close.
+  const dialog = useModalDialog<HTMLDivElement>(open, {
+    onEscape: () => {
+      if (!installingNow) onClose();
+    },
+    initialFocus: "dialog",
+  });
+  const dialogRef = dialog.ref;
 
   useEffect(() => {
     if (!open) return;
-    const before = document.activeElement;
     void check();
-    dialogRef.current?.focus();
-    return () => {
-      close();
-      if (before instanceof HTMLElement) before.focus();
-    };
+    return () => close();
   }, [open, check, close]);
   // A step's buttons come and go: keep the focus in the dialog, so Escape and Tab still work.
   const step = updates.state.step;
@@ -59,13 +62,7 @@ export function UpdateDialog({
         className="sheet update-dialog"
         data-testid="update-dialog"
         onClick={(event) => event.stopPropagation()}
-        onKeyDown={(event) => {
-          if (matchesShortcut("close-dialog", event.nativeEvent, isMac())) {
-            event.preventDefault();
-            event.stopPropagation();
-            closeUnlessInstalling();
-          }
-        }}
+        onKeyDown={dialog.onKeyDown}
       >
         <h2 id="update-dialog-title">Updates</h2>
         {(state.step === "idle" || state.step === "checking") && (

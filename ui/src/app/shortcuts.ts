@@ -8,6 +8,9 @@
 
 export type ShortcutId =
   | "open-table"
+  | "move-table-match"
+  | "open-table-match"
+  | "leave-table-search"
   | "run-query"
   | "run-statement"
   | "next-page"
@@ -126,7 +129,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: "clear-selection", description: "Indexes side by side: clear the selected item", scope: "Table views", combos: [{ key: "Escape" }] },
   {
     id: "move-box",
-    description: "Move to the previous or next collection box, the first, the last",
+    description: "Move to the previous or next collection box, the first, the last (the run is one Tab stop: Tab goes on to the focused box's buttons, then past the run)",
     scope: "Collections view",
     combos: [{ key: "ArrowUp" }, { key: "ArrowDown" }, { key: "PageUp" }, { key: "PageDown" }, { key: "Home" }, { key: "End" }],
   },
@@ -153,6 +156,15 @@ export const SHORTCUTS: readonly Shortcut[] = [
   },
   { id: "leave-box", description: "From a row back to its box", scope: "Collections view", combos: [{ key: "ArrowLeft" }, { key: "Escape" }] },
   { id: "open-row", description: "Open the focused row's item in the editor", scope: "Collections view", combos: [{ key: "Enter" }] },
+  // (After the others: `shortcutOf` names a key by the first shortcut that has it.)
+  {
+    id: "move-table-match",
+    description: "In the table search: highlight the previous or next table found",
+    scope: "Anywhere",
+    combos: [{ key: "ArrowUp" }, { key: "ArrowDown" }],
+  },
+  { id: "open-table-match", description: "In the table search: open the highlighted table (the first found)", scope: "Anywhere", combos: [{ key: "Enter" }] },
+  { id: "leave-table-search", description: "In the table search: clear it, then leave it", scope: "Anywhere", combos: [{ key: "Escape" }] },
 ];
 
 /** Whether the app runs on macOS (where "Mod" means Cmd). */

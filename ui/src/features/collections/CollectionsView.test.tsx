@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { useState } from "react";
 import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { CollectionsView } from "./CollectionsView";
+import { CollectionsView, FLASH_MS } from "./CollectionsView";
 import type { Item } from "../../shared/attributeValue";
 import { useCollections, type CollectionsSource } from "./useCollections";
 import { GRID_ROW } from "./RowGrid";
@@ -244,6 +244,42 @@ describe("CollectionsView", () => {
     fireEvent.keyDown(document.activeElement!, { key: "Enter" });
     expect(onOpen).toHaveBeenLastCalledWith({ S: "VEH#V-2" });
     expect(first.getAttribute("aria-setsize")).toBe("3");
+  });
+
+  it("is one Tab stop, the box last focused with its buttons, kept while that box scrolls out of the DOM and back", async () => {
+    const many = Array.from({ length: 200 }, (_, i) => stat(`VEH#V-${String(i).padStart(3, "0")}`, 36, 3400));
+    renderHarness({ source: fakeSource(many) });
+    await waitFor(() => expect(boxes().length).toBeGreaterThan(3));
+    // What Tab stops at in the run: one box, and its buttons.
+    const stops = () => [...screen.getByTestId("collections-run").querySelectorAll<HTMLElement>("[tabindex]")].filter((el) => el.tabIndex >= 0);
+    const stopKeys = () => [...new Set(stops().map((el) => el.closest<HTMLElement>('[data-testid="collection-run-box"]')!.getAttribute("data-key")))];
+    expect(stopKeys()).toEqual(["VEH#V-000"]);
+    expect(stops()[0]).toBe(boxes()[0]);
+    const first = boxes()[0]!;
+    expect(within(first).getByRole("button", { name: "Open vehicleId = VEH#V-000 in Items" }).tabIndex).toBe(0);
+    expect(within(boxes()[1]!).getByRole("button", { name: "Open vehicleId = VEH#V-001 in Items" }).tabIndex).toBe(-1);
+    // The arrows move the stop with the focus.
+    first.focus();
+    fireEvent.keyDown(first, { key: "ArrowDown" });
+    await waitFor(() => expect(document.activeElement?.getAttribute("data-key")).toBe("VEH#V-001"));
+    expect(stopKeys()).toEqual(["VEH#V-001"]);
+    expect(first.tabIndex).toBe(-1);
+    // Scrolled far away, the box is gone from the DOM: a box in sight stands in, the only one.
+    const run = screen.getByTestId("collections-run");
+    act(() => {
+      run.scrollTop = 100 * 200;
+      fireEvent.scroll(run);
+    });
+    await waitFor(() => expect(boxes().map((b) => b.getAttribute("data-key"))).not.toContain("VEH#V-001"));
+    await waitFor(() => expect(stopKeys()).toHaveLength(1));
+    expect(stopKeys()[0]).not.toBe("VEH#V-001");
+    // Scrolled back, the box last focused is the stop again.
+    act(() => {
+      run.scrollTop = 0;
+      fireEvent.scroll(run);
+    });
+    await waitFor(() => expect(boxes().map((b) => b.getAttribute("data-key"))).toContain("VEH#V-001"));
+    await waitFor(() => expect(stopKeys()).toEqual(["VEH#V-001"]));
   });
 
   it("moves into a box's rows with ArrowRight, between them with the arrows, opens a row's item with Enter and goes back with Escape", async () => {
@@ -497,6 +533,37 @@ describe("CollectionsView", () => {
     expect(marked.className).toContain("run-box-marked");
     // Its place came from the backend: the box was on a page not listed yet.
     expect(source.collectionPosition).toHaveBeenCalledWith("embedded", "Telemetry", null, { S: "VEH#V-150" });
+  });
+
+  it("brings a box clicked on the map into the window too, focused and marked for a moment, when the run is below it", async () => {
+    // The panel the view scrolls in: where the map above the run fills it, the run is out of the window.
+    const scrolledIntoView: Element[] = [];
+    Object.defineProperty(HTMLElement.prototype, "scrollIntoView", {
+      configurable: true,
+      value(this: HTMLElement) {
+        scrolledIntoView.push(this);
+      },
+    });
+    try {
+      const many = Array.from({ length: 200 }, (_, i) => stat(`VEH#V-${String(i).padStart(3, "0")}`, 36, 3400));
+      const { rerender } = renderHarness({ source: fakeSource(many) });
+      await waitFor(() => expect(boxes().length).toBeGreaterThan(0));
+      rerender(
+        <CapacityProvider>
+          <Harness reveal={{ value: { S: "VEH#V-150" }, n: 1 }} />
+        </CapacityProvider>,
+      );
+      await waitFor(() => expect(document.activeElement?.getAttribute("data-key")).toBe("VEH#V-150"), { timeout: 3000 });
+      const box = document.activeElement as HTMLElement;
+      // The run's own scroll holds the box; the run is brought into the window's sight.
+      expect(scrolledIntoView).toContain(screen.getByTestId("collections-run"));
+      expect(box.className).toContain("run-box-flash");
+      // For a moment: the mark that catches the eye goes; the box stays marked as the one asked for.
+      await waitFor(() => expect(box.className).not.toContain("run-box-flash"), { timeout: FLASH_MS + 2000 });
+      expect(box.className).toContain("run-box-marked");
+    } finally {
+      delete (HTMLElement.prototype as unknown as Record<string, unknown>).scrollIntoView;
+    }
   });
 
   it("says so when the key asked for holds no collection, rather than only fading every box", async () => {

@@ -9,9 +9,11 @@
  * regroups the run by any GSI or LSI: the same items re-collected by the index's partition key,
  * those without its keys absent (a sparse index), each column marked with what the index
  * projects. It follows the WAI-ARIA
- * feed pattern: every box is an article in the Tab order; ↑/↓ (or Page Up/Down) move between
- * boxes, Home/End go to the first and last, Enter opens the box in the Items view, W shows it
- * whole (or its first rows again).
+ * feed pattern: every box is an article; the run is one Tab stop (a roving tabindex: the box last
+ * focused, or the first in sight when that one has scrolled out of the DOM), the focused box's
+ * buttons after it, so Tab goes on past the run to what is beside it. ↑/↓ (or Page Up/Down) move
+ * between boxes, Home/End go to the first and last, → into the box's rows, Enter opens the box in
+ * the Items view, W shows it whole (or its first rows again).
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
@@ -67,6 +69,8 @@ export type CollectionsViewProps = {
 
 /** How long a revealed box is kept in place while the boxes around it are listed, read and measured. */
 const REVEAL_HOLD_MS = 30_000;
+/** How long a box brought into view (from the map) is marked, to catch the eye. */
+export const FLASH_MS = 1600;
 /**
  * How much of the box before a revealed box stays in sight above it: the foot of the neighbour
  * (faded when a Query read the revealed one) says the run goes on, one collection after another.
@@ -236,14 +240,35 @@ export function CollectionsView({
     } else if (box !== undefined && box.isConnected && !pending.focused) {
       box.focus({ preventScroll: true });
       pending.focused = true;
+      // The run is aimed at the box, but the run itself may be out of the window: the map above
+      // it can fill the panel the view scrolls in. Bring the run into sight there (its own scroll,
+      // just aimed, is left alone), and mark the box for a moment so the eye finds it.
+      el.scrollIntoView?.({ block: "nearest", inline: "nearest" });
+      const key = at(pending.index)?.key;
+      if (key !== undefined) setFlash((f) => ({ key, n: (f?.n ?? 0) + 1 }));
     }
   };
+  // The box just brought into view, marked for FLASH_MS.
+  const [flash, setFlash] = useState<{ key: string; n: number } | null>(null);
+  useEffect(() => {
+    if (flash === null) return;
+    const timer = setTimeout(() => setFlash(null), FLASH_MS);
+    return () => clearTimeout(timer);
+  }, [flash]);
   useEffect(aimAgain);
 
   // The key handler and the box refs are the same functions from render to render, so a scroll
   // (which renders the view again) does not render every box in sight again.
   const latest = useRef({ total, onOpen, onOpenItem, onCopyItem, virtualizer, isWhole, activeRead });
   latest.current = { total, onOpen, onOpenItem, onCopyItem, virtualizer, isWhole, activeRead };
+  // The run's one Tab stop, by its place in the run: kept here, not in a box, since the boxes come
+  // and go as the run scrolls. Where that box is not drawn, the first box drawn in sight stands in.
+  const [current, setCurrent] = useState(0);
+  const onFocusBox = useCallback((index: number) => setCurrent(index), []);
+  const drawnListed = virtual.filter((v) => at(v.index) !== undefined);
+  const tabStop = drawnListed.some((v) => v.index === current)
+    ? current
+    : (drawnListed.find((v) => v.end > (virtualizer.scrollOffset ?? 0)) ?? drawnListed[0])?.index ?? -1;
   const registerBox = useCallback((index: number, el: HTMLElement | null) => {
     if (el) boxRefs.current.set(index, el);
     else boxRefs.current.delete(index);
@@ -472,6 +497,9 @@ export function CollectionsView({
                         rowsPerBox={rowsPerBox}
                         read={read}
                         registerBox={registerBox}
+                        tabStop={v.index === tabStop}
+                        flash={flash?.key === entry.key}
+                        onFocusBox={onFocusBox}
                       />
                     )}
                   </div>

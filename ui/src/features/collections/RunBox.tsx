@@ -2,6 +2,7 @@
  * One box of the Collections view's run: a collection headed by its full key value, item count,
  * size and the RCU to read it whole, its rows inside (the first few, the whole collection as it
  * scrolls by, or the pages the query bar's Query read), and the keys that move between boxes.
+ * Only the run's Tab stop (`tabStop`) is in the Tab order, with its buttons after it.
  * Memoised: a box that arrives re-renders only itself.
  */
 import { memo, type KeyboardEvent } from "react";
@@ -41,6 +42,15 @@ export type BoxProps = {
   /** How the active read stands with this box (null: no active read). */
   read?: BoxRead;
   registerBox: (index: number, el: HTMLElement | null) => void;
+  /**
+   * The run's one Tab stop (a roving tabindex): this box, and its buttons after it, are in the
+   * Tab order; every other box is reached with the arrow keys.
+   */
+  tabStop: boolean;
+  /** The focus came to this box or into it: it becomes the run's Tab stop. */
+  onFocusBox: (index: number) => void;
+  /** Marked for a moment (brought into view from the map). */
+  flash?: boolean;
 };
 
 /** One collection; memoised so a box that arrives re-renders only itself. */
@@ -63,7 +73,12 @@ export const Box = memo(function Box({
   rowsPerBox,
   read = null,
   registerBox,
+  tabStop,
+  onFocusBox,
+  flash = false,
 }: BoxProps) {
+  // The box's buttons are in the Tab order only while it is the run's Tab stop.
+  const buttonTab = tabStop ? 0 : -1;
   const pkName = keys.partitionKey.name;
   const keyText = attributeText(entry.partitionValue);
   const cost = wholeCollectionReadCost(entry.sizeBytes);
@@ -71,16 +86,17 @@ export const Box = memo(function Box({
   return (
     <article
       ref={(el) => registerBox(index, el)}
-      className={`run-box${whole ? " run-box-whole" : ""}${marked ? " run-box-marked" : ""}${keys.sortKey === null ? " run-box-single" : ""}${read === null ? "" : ` run-box-${read.role}`}`}
+      className={`run-box${whole ? " run-box-whole" : ""}${marked ? " run-box-marked" : ""}${flash ? " run-box-flash" : ""}${keys.sortKey === null ? " run-box-single" : ""}${read === null ? "" : ` run-box-${read.role}`}`}
       data-read={read?.role}
       aria-labelledby={titleId}
       aria-posinset={index + 1}
       aria-setsize={total}
       aria-busy={state === undefined || state.status === "loading"}
-      tabIndex={0}
+      tabIndex={tabStop ? 0 : -1}
       data-testid="collection-run-box"
       data-key={keyText}
       onKeyDown={(event) => onKeyDown(event, index, entry)}
+      onFocus={() => onFocusBox(index)}
     >
       <header className="run-box-header">
         <h3 id={titleId} className="run-box-title">
@@ -106,14 +122,14 @@ export const Box = memo(function Box({
           </span>
         )}
         {whole && onShowWhole !== undefined && (
-          <button type="button" className="run-box-open" tabIndex={-1} onClick={() => onShowWhole(entry.key, false)} data-testid="box-show-first">
+          <button type="button" className="run-box-open" tabIndex={buttonTab} onClick={() => onShowWhole(entry.key, false)} data-testid="box-show-first">
             Show the first {formatCount(rowsPerBox)}
           </button>
         )}
         <button
           type="button"
           className="run-box-open"
-          tabIndex={-1}
+          tabIndex={buttonTab}
           aria-label={`Open ${pkName} = ${keyText} in Items`}
           onClick={() => onOpen(entry.partitionValue)}
         >
@@ -156,6 +172,7 @@ export const Box = memo(function Box({
           onRetry={onRetry}
           rowsPerBox={rowsPerBox}
           onShowWhole={onShowWhole}
+          buttonTab={buttonTab}
         />
       )}
     </article>
@@ -181,6 +198,7 @@ function BoxBody({
   onRetry,
   rowsPerBox,
   onShowWhole,
+  buttonTab,
 }: {
   entry: CollectionEntry;
   keys: KeySchema;
@@ -190,6 +208,7 @@ function BoxBody({
   onRetry: (key: string) => void;
   rowsPerBox: number;
   onShowWhole: ((key: string, on: boolean) => void) | undefined;
+  buttonTab: number;
 }) {
   if (state === undefined || state.status === "loading") {
     return (
@@ -202,7 +221,7 @@ function BoxBody({
     return (
       <p className="run-box-error" role="alert">
         This collection could not be read: {state.error.message} <code>{state.error.exception ?? errorTitle(state.error.code)}</code>{" "}
-        <button type="button" onClick={() => onRetry(entry.key)}>
+        <button type="button" tabIndex={buttonTab} onClick={() => onRetry(entry.key)}>
           Try again
         </button>
       </p>
@@ -219,6 +238,7 @@ function BoxBody({
       more={state.more || drawn.length < state.items.length}
       onOpen={onOpen}
       onShowWhole={onShowWhole}
+      buttonTab={buttonTab}
     />
   );
 }
@@ -232,6 +252,7 @@ function BoxRows({
   more,
   onOpen,
   onShowWhole,
+  buttonTab,
 }: {
   entry: CollectionEntry;
   keys: KeySchema;
@@ -240,6 +261,7 @@ function BoxRows({
   more: boolean;
   onOpen: (value: AttributeValue) => void;
   onShowWhole: ((key: string, on: boolean) => void) | undefined;
+  buttonTab: number;
 }) {
   const grid = useGrid(keys, items);
   const sortKey = keys.sortKey?.name ?? null;
@@ -261,13 +283,13 @@ function BoxRows({
           {sortKey === null ? "these" : "the last one drawn"}.{" "}
           {onShowWhole !== undefined && (
             <>
-              <button type="button" className="link" tabIndex={-1} onClick={() => onShowWhole(entry.key, true)} data-testid="box-show-whole">
+              <button type="button" className="link" tabIndex={buttonTab} onClick={() => onShowWhole(entry.key, true)} data-testid="box-show-whole">
                 Show them here
               </button>{" "}
               or{" "}
             </>
           )}
-          <button type="button" className="link" tabIndex={-1} onClick={() => onOpen(entry.partitionValue)}>
+          <button type="button" className="link" tabIndex={buttonTab} onClick={() => onOpen(entry.partitionValue)}>
             {onShowWhole !== undefined ? "read" : "Read"} them all in Items
           </button>
         </p>

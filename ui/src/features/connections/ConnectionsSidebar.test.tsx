@@ -94,6 +94,41 @@ describe("ConnectionsSidebar", () => {
     expect(onOpenTable).toHaveBeenCalledWith(embedded, "Telemetry");
   });
 
+  it("opens the first table found with Enter in the search box, and moves the highlight with ↑/↓", async () => {
+    const onOpenTable = vi.fn();
+    renderWithCommands(<ConnectionsSidebar onOpenTable={onOpenTable} />, source());
+    await waitFor(() => expect(screen.getByTestId("open-table-Telemetry")).toBeTruthy());
+    const search = screen.getByLabelText("Search tables") as HTMLInputElement;
+    search.focus();
+    fireEvent.change(search, { target: { value: "t" } });
+    // Pets and Telemetry are found; Enter opens the first, without a Tab.
+    const highlighted = () => document.getElementById(search.getAttribute("aria-activedescendant") ?? "")?.textContent;
+    expect(highlighted()).toBe("Pets");
+    fireEvent.keyDown(search, { key: "Enter" });
+    expect(onOpenTable).toHaveBeenLastCalledWith(embedded, "Pets");
+    fireEvent.keyDown(search, { key: "ArrowDown" });
+    expect(highlighted()).toBe("Telemetry");
+    expect(screen.getByTestId("open-table-Telemetry").getAttribute("aria-current")).toBe("true");
+    // (At the end the highlight stays on the last.)
+    fireEvent.keyDown(search, { key: "ArrowDown" });
+    expect(highlighted()).toBe("Telemetry");
+    fireEvent.keyDown(search, { key: "Enter" });
+    expect(onOpenTable).toHaveBeenLastCalledWith(embedded, "Telemetry");
+    fireEvent.keyDown(search, { key: "ArrowUp" });
+    expect(highlighted()).toBe("Pets");
+    // The focus stayed in the box all along, so typing goes on: a new search highlights its first.
+    expect(document.activeElement).toBe(search);
+    fireEvent.change(search, { target: { value: "tele" } });
+    expect(highlighted()).toBe("Telemetry");
+    // Escape clears the search, then leaves it.
+    fireEvent.keyDown(search, { key: "Escape" });
+    expect(search.value).toBe("");
+    expect(document.activeElement).toBe(search);
+    fireEvent.keyDown(search, { key: "Escape" });
+    expect(document.activeElement).not.toBe(search);
+    expect(onOpenTable).toHaveBeenCalledTimes(2);
+  });
+
   it("creates a custom-endpoint connection from the form, sending only that kind's fields", async () => {
     const fake = source();
     renderWithCommands(<ConnectionsSidebar />, fake);

@@ -1,11 +1,16 @@
-import { useMemo, useState } from "react";
+import { useEffect, useId, useMemo, useState, type KeyboardEvent } from "react";
+import { matchesShortcut } from "../../app/shortcuts";
 import { useUnguardedCommands } from "../../ipc/CommandsContext";
 import { errorTitle, unwrap } from "../../ipc/result";
 import { MfaPrompt } from "./MfaPrompt";
 import { SsoSignIn } from "./SsoSignIn";
 import { useTableNames } from "./useTableNames";
 
-/** A connection's tables, with a search box; choosing one opens it. */
+/**
+ * A connection's tables, with a search box; choosing one opens it. In the search box (Ctrl/Cmd+O
+ * goes there) ↑/↓ move a highlight over the tables found (the first one at the start), Enter
+ * opens the highlighted one, Escape clears the search and, once clear, leaves it.
+ */
 export function TableList({
   profileId,
   onOpen,
@@ -20,12 +25,39 @@ export function TableList({
   const [search, setSearch] = useState("");
   const [attempt, setAttempt] = useState(0);
   const tables = useTableNames(profileId, attempt);
+  // The table Enter opens, by its place among those found.
+  const [highlight, setHighlight] = useState(0);
+  const listId = useId();
 
   const shown = useMemo(() => {
     if (tables.status !== "ok") return [];
     const needle = search.trim().toLowerCase();
     return needle === "" ? tables.data : tables.data.filter((name) => name.toLowerCase().includes(needle));
   }, [tables, search]);
+
+  // A new search highlights its first match again.
+  useEffect(() => setHighlight(0), [search]);
+  const highlighted = shown.length === 0 ? -1 : Math.min(highlight, shown.length - 1);
+  const optionId = (i: number) => `${listId}-table-${i}`;
+  const onSearchKey = (event: KeyboardEvent<HTMLInputElement>) => {
+    const native = event.nativeEvent;
+    if (matchesShortcut("move-table-match", native)) {
+      if (shown.length === 0) return;
+      event.preventDefault();
+      const next = Math.max(0, Math.min(shown.length - 1, highlighted + (event.key === "ArrowUp" ? -1 : 1)));
+      setHighlight(next);
+      document.getElementById(optionId(next))?.scrollIntoView?.({ block: "nearest" });
+    } else if (matchesShortcut("open-table-match", native)) {
+      const name = shown[highlighted];
+      if (name === undefined) return;
+      event.preventDefault();
+      onOpen(name);
+    } else if (matchesShortcut("leave-table-search", native)) {
+      event.preventDefault();
+      if (search !== "") setSearch("");
+      else event.currentTarget.blur();
+    }
+  };
 
   if (tables.status === "loading") return <p className="muted table-list-note">Loading tables…</p>;
   if (tables.status === "error" && tables.error.code === "MFA_REQUIRED") {
@@ -64,12 +96,22 @@ export function TableList({
         aria-label="Search tables"
         value={search}
         onChange={(event) => setSearch(event.target.value)}
+        onKeyDown={onSearchKey}
+        aria-controls={listId}
+        aria-activedescendant={highlighted < 0 ? undefined : optionId(highlighted)}
       />
       {shown.length === 0 && <p className="muted table-list-note">{tables.data.length === 0 ? "No tables." : "No table matches."}</p>}
-      <ul>
-        {shown.map((name) => (
+      <ul id={listId} aria-label="Tables">
+        {shown.map((name, i) => (
           <li key={name}>
-            <button type="button" className="table-link" onClick={() => onOpen(name)} data-testid={`open-table-${name}`}>
+            <button
+              type="button"
+              id={optionId(i)}
+              className={`table-link${i === highlighted ? " table-link-highlighted" : ""}`}
+              aria-current={i === highlighted ? "true" : undefined}
+              onClick={() => onOpen(name)}
+              data-testid={`open-table-${name}`}
+            >
               {name}
             </button>
           </li>

@@ -45,8 +45,10 @@ describe("CollectionMap", () => {
   it("switches to key order", () => {
     render(<CollectionMap stats={stats} keyName="vehicleId" onOpen={vi.fn()} />);
     fireEvent.click(screen.getByRole("radio", { name: "Key order" }));
-    // (The smallest box holds 3 characters: "7742" is cut in its middle.)
-    expect(boxes().map((b) => b.querySelector(".map-box-key")?.textContent)).toEqual(["0001", "VEH#V-7741", "7…2"]);
+    // (The smallest box holds 3 characters: too few for "7742", and "7…2" would tell nothing, so it
+    // shows no key; its card and label tell it.)
+    expect(boxes().map((b) => b.querySelector(".map-box-key")?.textContent)).toEqual(["0001", "VEH#V-7741", undefined]);
+    expect(boxes()[2]!.getAttribute("aria-label")).toContain("vehicleId = VEH#V-7742: 10 items");
     expect(screen.getByRole("list", { name: "Collections, in key order" })).toBeTruthy();
   });
 
@@ -91,6 +93,43 @@ describe("CollectionMap", () => {
     expect([...labels].sort()).toEqual(keys.map((k) => k.partitionValue.S.slice("VEH#V-1".length)).sort());
     expect(screen.getByTestId("map-legend").textContent).toContain("leaves out VEH#V-1, the start every key shares");
     expect(screen.getByTestId("map-legend").textContent).toContain("one item collection (one vehicleId value)");
+  });
+
+  it("cuts a key in its middle only where enough of it is left to read, else shows none", () => {
+    // Keys with no start in common, one large collection and many small: narrow boxes.
+    const words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"];
+    const keys: CollectionStat[] = [
+      { partitionValue: { S: "order-2024-000001-europe" }, itemCount: 9_000, sizeBytes: 9_000_000, limitedSizeBytes: null },
+      ...Array.from({ length: 40 }, (_, i) => ({
+        partitionValue: { S: `${words[i % 10]}-${String(i * 7919).padStart(6, "0")}-customer` },
+        itemCount: 1,
+        sizeBytes: 2_000 + i * i * 2_000,
+        limitedSizeBytes: null,
+      })),
+    ];
+    render(<CollectionMap stats={keys} keyName="pk" onOpen={vi.fn()} />);
+    const labels = boxes().map((b) => b.querySelector(".map-box-key")?.textContent);
+    const full = new Set(keys.map((k) => ("S" in k.partitionValue ? k.partitionValue.S : "")));
+    for (const label of labels) {
+      if (label === undefined || full.has(label)) continue;
+      // Cut: at least two characters of its start and four of its end.
+      expect(label).toMatch(/^[^…]{2,}…[^…]{4,}$/);
+    }
+    expect(labels.some((label) => label !== undefined && label.includes("…"))).toBe(true);
+    expect(labels.some((label) => label === undefined)).toBe(true);
+    expect(labels).not.toContain("");
+    expect(screen.getByTestId("map-legend").textContent).toContain("a box too narrow for its key tells it when pointed at or focused");
+  });
+
+  it("writes its legend as one sentence beside the sample box", () => {
+    render(<CollectionMap stats={stats} keyName="vehicleId" onOpen={vi.fn()} openHint="brings its box into view below" />);
+    const legend = screen.getByTestId("map-legend");
+    // Two parts, the box and the text: the words are not each a piece of the legend's own layout.
+    expect([...legend.childNodes].map((n) => (n as HTMLElement).className)).toEqual(["map-legend-box", "map-legend-text"]);
+    const text = screen.getByTestId("map-legend-text").textContent;
+    expect(text).toBe(
+      "one item collection (one vehicleId value) · area: its size in bytes · a click brings its box into view below · a narrow box leaves out VEH#V-, the start every key shares",
+    );
   });
 
   it("measures a collection against the LSI limit on its card", () => {

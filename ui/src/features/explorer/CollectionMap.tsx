@@ -5,8 +5,9 @@
  * size and share of the table; clicking it (or Enter/Space) opens that collection. Every box carries
  * its key: whole where it fits; in a narrower box without the start every key shares (`7741` for
  * `VEH#V-7741`, the legend naming `VEH#V-`), so neighbours stay told apart; cut in the middle only
- * when even that does not fit, never to an ellipsis and an end. The boxes are one Tab stop; arrow
- * keys, Home and End move between them.
+ * when even that does not fit and the box still holds enough to read (`MIN_CUT_CHARS`), never to
+ * an ellipsis and an end; a box narrower than that shows no key, its hover card and label tell it.
+ * The boxes are one Tab stop; arrow keys, Home and End move between them.
  */
 import { useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from "react";
 import { matchesShortcut } from "../../app/shortcuts";
@@ -48,6 +49,11 @@ export type CollectionMapProps = {
 /** Width of a character of the 11 px box label, and the box's padding and border, in pixels. */
 const LABEL_CHAR_PX = 7.6;
 const BOX_INSET_PX = 12;
+/**
+ * The fewest characters a key cut in its middle is shown in: two of its start, the ellipsis and
+ * four of its end. In less, a cut key ("2…2") tells nothing: the box shows no key.
+ */
+export const MIN_CUT_CHARS = 7;
 /** The map's width before it is measured (and in tests, where nothing is laid out). */
 const DEFAULT_AREA_PX = 680;
 
@@ -82,13 +88,15 @@ export function CollectionMap({
     observer.observe(el);
     return () => observer.disconnect();
   }, [stats.length === 0]);
-  const labelChars = (width: number) => Math.max(3, Math.floor(((width / WIDTH) * areaPx - BOX_INSET_PX) / LABEL_CHAR_PX));
+  const labelChars = (width: number) => Math.max(0, Math.floor(((width / WIDTH) * areaPx - BOX_INSET_PX) / LABEL_CHAR_PX));
   // The start every key shares ("VEH#V-"): what a narrow box leaves out first.
   const prefix = useMemo(() => sharedPrefix(stats.map((s) => attributeText(s.partitionValue))), [stats]);
   const labelOf = (stat: CollectionStat, chars: number) => {
     const text = attributeText(stat.partitionValue);
     if (text.length <= chars) return { text, short: false };
     const rest = prefix !== "" && text.startsWith(prefix) ? text.slice(prefix.length) : text;
+    if ([...rest].length <= chars) return { text: rest, short: rest !== text };
+    if (chars < MIN_CUT_CHARS) return { text: "", short: false };
     return { text: middleEllipsis(rest, chars), short: rest !== text };
   };
 
@@ -186,7 +194,7 @@ export function CollectionMap({
                   onMouseLeave={() => setDescribedAt(null)}
                   onBlur={() => setDescribedAt(null)}
                 >
-                  <span className="map-box-key">{labels[i]!.text}</span>
+                  {labels[i]!.text !== "" && <span className="map-box-key">{labels[i]!.text}</span>}
                   {r.width > WIDTH * 0.12 && r.height > HEIGHT * 0.1 && (
                     <span className="map-box-size" aria-hidden="true">
                       {itemCountLabel(stat.itemCount)} · {byteCountLabel(stat.sizeBytes)}
@@ -211,14 +219,18 @@ export function CollectionMap({
         {described === null ? "Point at or focus a box to see its collection; click it to open it." : card(described)}
       </p>
       <p className="map-legend muted" data-testid="map-legend">
-        <span className="map-legend-box" aria-hidden="true" /> one item collection (one {keyName} value) · area: its size in bytes ·
-        a click {openHint}
-        {labels.some((l) => l.short) && (
-          <>
-            {" "}
-            · a narrow box leaves out <code>{prefix}</code>, the start every key shares
-          </>
-        )}
+        <span className="map-legend-box" aria-hidden="true" />
+        {/* One run of text, so it wraps as a sentence beside the sample box. */}
+        <span className="map-legend-text" data-testid="map-legend-text">
+          one item collection (one {keyName} value) · area: its size in bytes · a click {openHint}
+          {labels.some((l) => l.short) && (
+            <>
+              {" "}
+              · a narrow box leaves out <code>{prefix}</code>, the start every key shares
+            </>
+          )}
+          {labels.some((l) => l.text === "") && <> · a box too narrow for its key tells it when pointed at or focused</>}
+        </span>
       </p>
       {hiddenCount > 0 && (
         <p className="muted" data-testid="map-hidden">

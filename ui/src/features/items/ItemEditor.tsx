@@ -54,6 +54,8 @@ export type ItemEditorProps = {
   defaultMode?: EditorMode;
   /** Delay between the last change and `validate`. Default 250 ms. */
   validateDelayMs?: number;
+  /** Told whether the item as edited differs from the one the editor opened with. */
+  onDirtyChange?: (dirty: boolean) => void;
 };
 
 /** DynamoDB's maximum item size: 400 KB, names and values included (rule B.7, docs/dynamodb-rules.md). */
@@ -93,6 +95,7 @@ export function ItemEditor({
   defaultMode = "form",
   validateDelayMs = 250,
   duplicateOf = null,
+  onDirtyChange,
 }: ItemEditorProps) {
   const original = useMemo(() => item ?? {}, [item]);
   const keyNames = useMemo(() => keyAttributes(keys).map((k) => k.name), [keys]);
@@ -131,6 +134,14 @@ export function ItemEditor({
   }, [parsed, keys, existing, original, duplicateOf, keyNames]);
 
   const signature = parsed.ok ? JSON.stringify(parsed.item) : null;
+  // Unsaved edits: the user changed something, and the item is not the one the editor opened with
+  // (text that does not parse counts as changed). Switching modes alone changes nothing.
+  const [openedSignature] = useState(signature);
+  const [touched, setTouched] = useState(false);
+  const dirty = touched && (signature === null || signature !== openedSignature);
+  const dirtyRef = useRef(onDirtyChange);
+  dirtyRef.current = onDirtyChange;
+  useEffect(() => dirtyRef.current?.(dirty), [dirty]);
   const engine = validation !== null && validation.signature === signature ? validation.result : null;
 
   // Ask the engine about the item a moment after the last change.
@@ -198,7 +209,10 @@ export function ItemEditor({
     if (result.problems.length === 0 && result.sizeBytes <= MAX_ITEM_BYTES) setConfirming(candidate);
   };
 
-  const updateRow = (rowId: number, change: Partial<FormRow>) => setRows((all) => all.map((r) => (r.id === rowId ? { ...r, ...change } : r)));
+  const updateRow = (rowId: number, change: Partial<FormRow>) => {
+    setTouched(true);
+    setRows((all) => all.map((r) => (r.id === rowId ? { ...r, ...change } : r)));
+  };
 
   const rowProblemText = (row: FormRow): string | undefined => {
     const own = formResult.problems.get(row.id);
@@ -247,9 +261,13 @@ export function ItemEditor({
               readOnly={readOnly}
               problemFor={rowProblemText}
               onChange={updateRow}
-              onRemove={(rowId) => setRows((all) => all.filter((r) => r.id !== rowId))}
+              onRemove={(rowId) => {
+                setTouched(true);
+                setRows((all) => all.filter((r) => r.id !== rowId));
+              }}
               onAdd={() => {
                 const row: FormRow = { id: newRowId(), name: "", type: "S", text: "" };
+                setTouched(true);
                 focusRowName.current = row.id;
                 setRows((all) => [...all, row]);
               }}
@@ -264,7 +282,10 @@ export function ItemEditor({
               readOnly={readOnly}
               value={text}
               rows={18}
-              onChange={(e) => setText(e.target.value)}
+              onChange={(e) => {
+                setTouched(true);
+                setText(e.target.value);
+              }}
             />
           )}
         </div>

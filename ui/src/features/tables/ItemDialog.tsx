@@ -1,9 +1,13 @@
+import { useRef, useState } from "react";
 import type { KeySchema } from "../../ipc/bindings.gen";
 import type { Item } from "../../shared/attributeValue";
 import { ItemEditor, type ItemValidation } from "../items/ItemEditor";
 import { DeleteConfirm } from "../items/DeleteConfirm";
 import { ItemCopy, type TextClipboard } from "../items/ItemCopy";
 import { WriteEstimate } from "../costs/WriteEstimate";
+import { ConfirmPanel } from "../items/ConfirmPanel";
+import { describeKey } from "../../shared/itemKey";
+import { useModalDialog } from "../../shared/useModalDialog";
 
 /** What the item editor is doing. */
 export type Editing =
@@ -15,6 +19,10 @@ export type Editing =
  * The table screen's item dialog: the editor (a new item, a duplicate, or an item to change, with
  * copy, duplicate and delete beside it) or the confirmation of a delete, each with what the write
  * will cost (`WriteEstimate`). The screen keeps the state and sends the writes.
+ *
+ * A modal dialog (`useModalDialog`): the focus moves into it as it opens and stays inside it;
+ * Escape closes it, first asking whether to throw away the edits when there are any; the focus
+ * goes back to the row that opened it.
  */
 export function ItemDialog({
   editing,
@@ -52,9 +60,38 @@ export function ItemDialog({
   onDuplicate: (item: Item) => void;
   onClose: () => void;
 }) {
+  // Whether the editor holds edits not saved, and whether Escape is asking about them.
+  const [dirty, setDirty] = useState(false);
+  const [asking, setAsking] = useState(false);
+  const askedFrom = useRef<Element | null>(null);
+  const dialog = useModalDialog<HTMLDivElement>(true, {
+    onEscape: () => {
+      if (editing.kind !== "delete" && dirty && !readOnly) {
+        askedFrom.current = document.activeElement;
+        setAsking(true);
+      } else onClose();
+    },
+  });
+  const keepEditing = () => {
+    setAsking(false);
+    const from = askedFrom.current;
+    if (from instanceof HTMLElement && from.isConnected) from.focus();
+    else dialog.ref.current?.focus();
+  };
+  const newItem = editing.kind === "create";
   return (
     <div className="dialog-backdrop">
-      <div role="dialog" aria-modal="true" aria-label="Item editor" className="dialog dialog-wide">
+      <div ref={dialog.ref} tabIndex={-1} role="dialog" aria-modal="true" aria-label="Item editor" className="dialog dialog-wide" onKeyDown={dialog.onKeyDown}>
+        {asking && editing.kind !== "delete" && (
+          <ConfirmPanel
+            question={newItem ? "Discard this new item?" : `Discard your changes to item ${describeKey(keys, editing.original)}?`}
+            detail={newItem ? "It has not been created; what you entered is lost." : "They have not been saved; the item in the table stays as it was."}
+            confirmLabel={newItem ? "Discard it" : "Discard changes"}
+            danger
+            onConfirm={onClose}
+            onCancel={keepEditing}
+          />
+        )}
         {editing.kind === "delete" ? (
           <>
             <WriteEstimate profileId={profileId} table={table} write={{ kind: "delete", existing: editing.original, newItem: null }} />
@@ -75,6 +112,7 @@ export function ItemDialog({
               readOnly={readOnly}
               saving={saving}
               saveError={saveError}
+              onDirtyChange={setDirty}
             />
             <WriteEstimate
               profileId={profileId}

@@ -1,0 +1,119 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { useState } from "react";
+import { cleanup, fireEvent, screen, within } from "@testing-library/react";
+import { ItemDialog, type Editing } from "./ItemDialog";
+import { renderWithCommands } from "../../ipc/testCommands";
+import type { KeySchema } from "../../ipc/bindings.gen";
+import type { Item } from "../../shared/attributeValue";
+import { tabbables } from "../../shared/useModalDialog";
+
+afterEach(cleanup);
+
+const keys: KeySchema = { partitionKey: { name: "vehicleId", type: "S" }, sortKey: { name: "recordedAt", type: "S" } };
+const reading: Item = { vehicleId: { S: "VEH#V-7741" }, recordedAt: { S: "TS#2025-03-14T09:09:00Z" }, speedKph: { N: "49" } };
+
+/** A row that opens the dialog (as a double-click in the Items view does), and the dialog. */
+function Host({ start }: { start: Editing }) {
+  const [editing, setEditing] = useState<Editing | null>(null);
+  return (
+    <>
+      <div role="row" tabIndex={0} data-testid="row" onDoubleClick={() => setEditing(start)}>
+        VEH#V-7741
+      </div>
+      {editing !== null && (
+        <ItemDialog
+          editing={editing}
+          profileId="embedded"
+          table="Telemetry"
+          keys={keys}
+          readOnly={false}
+          clipboard={undefined}
+          draft={null}
+          validate={async () => ({ sizeBytes: 80, problems: [] })}
+          saving={false}
+          saveError={null}
+          onSave={vi.fn()}
+          onRemove={vi.fn()}
+          onEdit={setEditing}
+          onDuplicate={(item) => setEditing({ kind: "create", template: item, duplicateOf: item })}
+          onClose={() => setEditing(null)}
+        />
+      )}
+    </>
+  );
+}
+
+function open(start: Editing = { kind: "edit", original: reading }) {
+  // The estimate is asked of the backend and never answers here: the dialog's keys are the subject.
+  renderWithCommands(<Host start={start} />, { estimateWrite: vi.fn(() => new Promise<never>(() => {})) });
+  const row = screen.getByTestId("row");
+  row.focus();
+  fireEvent.doubleClick(row);
+  return { row, dialog: screen.getByRole("dialog", { name: "Item editor" }) };
+}
+
+describe("ItemDialog", () => {
+  it("takes the focus as it opens and keeps Tab inside it", () => {
+    const { dialog } = open();
+    const stops = tabbables(dialog);
+    expect(stops.length).toBeGreaterThan(2);
+    // The first control of the dialog has the focus.
+    expect(document.activeElement).toBe(stops[0]);
+    // From the last control Tab goes round to the first; from the first Shift+Tab to the last.
+    stops[stops.length - 1]!.focus();
+    fireEvent.keyDown(document.activeElement!, { key: "Tab" });
+    expect(document.activeElement).toBe(stops[0]);
+    fireEvent.keyDown(document.activeElement!, { key: "Tab", shiftKey: true });
+    expect(document.activeElement).toBe(stops[stops.length - 1]);
+  });
+
+  it("closes on Escape with nothing changed, and gives the focus back to the row that opened it", () => {
+    const { row } = open();
+    fireEvent.keyDown(document.activeElement!, { key: "Escape" });
+    expect(screen.queryByRole("dialog")).toBeNull();
+    expect(document.activeElement).toBe(row);
+  });
+
+  it("asks before Escape throws away edits", () => {
+    const { row, dialog } = open();
+    const speed = within(dialog).getByLabelText("Value of speedKph");
+    speed.focus();
+    fireEvent.change(speed, { target: { value: "50" } });
+    fireEvent.keyDown(speed, { key: "Escape" });
+    const ask = within(dialog).getByRole("alertdialog");
+    expect(ask.textContent).toContain("Discard your changes to item vehicleId = VEH#V-7741, recordedAt = TS#2025-03-14T09:09:00Z?");
+    // Back (or Escape again) keeps the edits, where they were.
+    fireEvent.click(within(ask).getByRole("button", { name: "Back" }));
+    expect(within(dialog).queryByRole("alertdialog")).toBeNull();
+    expect((within(dialog).getByLabelText("Value of speedKph") as HTMLInputElement).value).toBe("50");
+    expect(document.activeElement).toBe(within(dialog).getByLabelText("Value of speedKph"));
+    fireEvent.keyDown(document.activeElement!, { key: "Escape" });
+    fireEvent.keyDown(document.activeElement!, { key: "Escape" });
+    expect(screen.getByRole("dialog", { name: "Item editor" })).toBeTruthy();
+    expect(within(dialog).queryByRole("alertdialog")).toBeNull();
+    // Changed back to what it was: nothing to lose, nothing asked.
+    fireEvent.change(within(dialog).getByLabelText("Value of speedKph"), { target: { value: "49" } });
+    fireEvent.keyDown(document.activeElement!, { key: "Escape" });
+    expect(screen.queryByRole("dialog")).toBeNull();
+    expect(document.activeElement).toBe(row);
+  });
+
+  it("discards the edits when told to", () => {
+    const { row, dialog } = open();
+    fireEvent.change(within(dialog).getByLabelText("Value of speedKph"), { target: { value: "50" } });
+    fireEvent.keyDown(dialog, { key: "Escape" });
+    fireEvent.click(within(within(dialog).getByRole("alertdialog")).getByRole("button", { name: "Discard changes" }));
+    expect(screen.queryByRole("dialog")).toBeNull();
+    expect(document.activeElement).toBe(row);
+  });
+
+  it("leaves an Escape in the save confirmation to it: back to the editor, the dialog open", async () => {
+    const { dialog } = open();
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save" }));
+    const confirm = await within(dialog).findByRole("alertdialog");
+    fireEvent.keyDown(document.activeElement!, { key: "Escape" });
+    expect(within(dialog).queryByRole("alertdialog")).toBeNull();
+    expect(confirm.isConnected).toBe(false);
+    expect(screen.getByRole("dialog", { name: "Item editor" })).toBeTruthy();
+  });
+});
