@@ -57,7 +57,7 @@ export const STORY: readonly StoryStep[] = [
   {
     id: "lsi-gauge",
     title: "The 10 GB limit of a table with an LSI",
-    what: "CustomerOrders has a local secondary index, so each customer's collection, with its index entries, may not pass 10 GB. The gauges show how full each one is.",
+    what: "CustomerOrders has a local secondary index, so each customer's collection, with its index entries, may not pass 10 GB. The gauges show how full each one is. The demo's customers are small (the largest holds 800 orders), so each gauge reads a tiny fraction of a percent: a thin mark, with the size and the share beside it. As a customer's orders and their index entries grow, the bar fills toward 10 GB and turns to a warning from 80 %; at 10 GB, DynamoDB refuses the writes that would make that collection bigger (ItemCollectionSizeLimitExceededException).",
     table: "CustomerOrders",
     intent: { view: "indexes" },
   },
