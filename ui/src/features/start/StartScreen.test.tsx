@@ -53,6 +53,13 @@ describe("StartScreen", () => {
     expect(new Set(STORY.map((s) => s.id)).size).toBe(STORY.length);
   });
 
+  it("says what ByDepot's boxes open on: its sort key is recordedAt, so the vehicles' META items come before the readings", () => {
+    const step = STORY.find((s) => s.id === "by-depot")!;
+    expect(step.what).toContain("recordedAt");
+    expect(step.what).toMatch(/opens on the META items/);
+    expect(step.what).toMatch(/readings come after them, in time order/);
+  });
+
   it("waits for the engine, and disables a step whose demo table is gone", () => {
     render(<StartScreen demo={{ status: "loading" }} onOpen={() => {}} onDismiss={() => {}} />);
     expect(screen.getByTestId("start-loading")).toBeTruthy();

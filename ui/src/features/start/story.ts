@@ -50,7 +50,7 @@ export const STORY: readonly StoryStep[] = [
   {
     id: "by-depot",
     title: "The same readings, regrouped by a GSI",
-    what: "Telemetry grouped by its global secondary index ByDepot: one box per depotCode, readings in time order. Readings taken in the yard have no depotCode, so they are not in the index at all.",
+    what: "Telemetry grouped by its global secondary index ByDepot: one box per depotCode, in the order of its sort key, recordedAt. So a box opens on the META items of the depot's vehicles, one per vehicle (META sorts before TS#), and its readings come after them, in time order, every vehicle's interleaved: open the box in Items to page through to them. Readings taken in the yard have no depotCode, so they are not in the index at all.",
     table: "Telemetry",
     intent: { view: "collections", groupBy: "ByDepot" },
   },
