@@ -82,6 +82,24 @@ def test_the_start_screen_walks_the_demo_story_into_the_real_views(window):
     settle()
     screenshot(window, "start-step-window-cost.png")
 
+    # Step 3 again, after the window's Query of VEH#V-7741: the vehicle id is not looked for among
+    # the depots, the bar reads ByDepot as the run is grouped, and the run opens at its first depot,
+    # whose first rows are its vehicles' META items.
+    step(window, 3)
+    wait_for(window, "the bar reading ByDepot",
+             lambda d: css(d, f'{telemetry} [data-testid="qb-index"]').get_attribute("value") == "ByDepot")
+    assert css(window, f'{telemetry} [data-testid="qb-pk"]').get_attribute("value") == ""
+    first_depot = f'{telemetry} .collections-slot[data-index="0"] [data-testid="collection-run-box"]'
+
+    def depot_rows(d):
+        boxes = d.find_elements(By.CSS_SELECTOR, first_depot)
+        rows = [content(th) for box in boxes for th in box.find_elements(By.CSS_SELECTOR, '[data-testid="box-row"] [role="rowheader"]')]
+        return rows if rows else None
+
+    rows = wait_for(window, "the first depot's rows", depot_rows)
+    assert rows[0] == "META", rows
+    assert not window.find_elements(By.CSS_SELECTOR, f'{telemetry} [data-testid="collections-not-found"]')
+
     step(window, 4)
     orders = '[data-testid="table-screen-CustomerOrders"]'
     wait_for(window, "CustomerOrders' Indexes view selected",
