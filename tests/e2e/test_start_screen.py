@@ -1,6 +1,6 @@
 """End-to-end tests of the start screen in the real window: the demo story's steps each open the
 real table on the real view with the real request; the screen can be dismissed and comes back
-from Help in the status bar.
+from the status bar's "Start screen" button.
 
 Each test starts its own window as on first launch (conftest.py: the demo tables loaded, the web
 view's storage empty), so the screen is on show when it opens; once a step has opened a view, a
@@ -61,7 +61,7 @@ def test_the_start_screen_walks_the_demo_story_into_the_real_views(window):
     rows = wait_for(window, "VEH#V-7741's rows", first_rows)
     assert rows[0] == "META" and all(r.startswith("TS#") for r in rows[1:]), rows
 
-    # Back to the start screen (Help brings it to the front) for the next step.
+    # Back to the start screen (the status bar's "Start screen" button brings it to the front) for the next step.
     step(window, 3)
     wait_for(window, "the run grouped by ByDepot",
              lambda d: css(d, f'{telemetry} [data-testid="collections-group-by"]').get_attribute("value") == "ByDepot")
@@ -131,7 +131,7 @@ def shown(driver) -> bool:
 
 def test_the_start_screen_opens_on_first_launch_stays_dismissed_and_comes_back_from_help(window):
     """First launch shows the screen unasked; dismissed, it stays away when the app is started
-    again; Help brings it back."""
+    again; the status bar's "Start screen" button brings it back."""
     present(window, START, "the start screen on first launch")
     click_css(window, '[data-testid="start-dismiss"]', "Dismiss")
     wait_for(window, "the start screen gone", lambda d: not shown(d))
