@@ -14,6 +14,7 @@ import { formatBytes, formatCount, formatCountOf, formatFineShare } from "../../
 import "../explorer/CollectionBox.css";
 import "./IndexesSideBySide.css";
 import { keyAttributes } from "../../shared/keySchema";
+import { projectionText } from "../../shared/projection";
 
 /** What the last query from this view read: which column's collection and which items. */
 /** Under this share of the limit a gauge's bar (6rem wide) fills less than a pixel: a mark is drawn instead. */
@@ -47,15 +48,8 @@ export function itemLabel(item: ViewItem, tableKeys: KeySchema): string {
 
 export function projectionLabel(column: ViewColumn): string {
   const p = column.projection;
-  if (p === null) return "Every attribute";
-  switch (p.type) {
-    case "ALL":
-      return "ALL";
-    case "KEYS_ONLY":
-      return "KEYS_ONLY";
-    case "INCLUDE":
-      return `INCLUDE ${p.attributes.join(", ")}`;
-  }
+  // The table holds every attribute of its items, as an index projecting ALL does.
+  return p === null ? "All attributes" : projectionText(p);
 }
 
 function columnTitle(column: ViewColumn): string {
