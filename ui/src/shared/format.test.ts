@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCountOf, formatShare, formatUnits, middleEllipsis } from "./format";
+import { formatCountOf, formatFineShare, formatShare, formatUnits, middleEllipsis } from "./format";
 
 describe("middleEllipsis", () => {
   it("leaves a label that fits whole, and cuts a long one in the middle, keeping its end", () => {
@@ -20,6 +20,17 @@ describe("formatShare", () => {
     expect(formatShare(4, 4)).toBe("100 %");
     expect(formatShare(1, 100_000)).toBe("< 0.1 %");
     expect(formatShare(0, 0)).toBe("0 %");
+  });
+});
+
+describe("formatFineShare", () => {
+  it("writes a tiny share with digits that say something, and one too small for them as under 0.001 %", () => {
+    expect(formatFineShare(135, 1000)).toBe("13.5 %");
+    expect(formatFineShare(21, 100_000)).toBe("0.021 %");
+    expect(formatFineShare(15, 1_000_000)).toBe("0.0015 %");
+    // 2.1 KB of 10 GB.
+    expect(formatFineShare(2150, 10 * 1024 ** 3)).toBe("under 0.001 %");
+    expect(formatFineShare(0, 10)).toBe("0 %");
   });
 });
 

@@ -56,6 +56,18 @@ export function formatShare(part: number, whole: number): string {
   return `${pct >= 99.95 ? "100" : pct.toFixed(1)} %`;
 }
 
+/**
+ * A share that may be tiny, as a gauge against a limit needs it: "13.5 %", "0.021 %" (two
+ * significant digits under 0.1 %), "under 0.001 %" (where a figure would only be zeros).
+ */
+export function formatFineShare(part: number, whole: number): string {
+  if (whole <= 0 || part <= 0) return "0 %";
+  const pct = (part / whole) * 100;
+  if (pct >= 0.1) return formatShare(part, whole);
+  if (pct < 0.001) return "under 0.001 %";
+  return `${Number(pct.toPrecision(2))} %`;
+}
+
 /** A count and its noun for people: "1 request", "1,204 requests" (`plural`: the noun's plural). */
 export function formatCountOf(count: number, noun: string, plural = `${noun}s`): string {
   return `${formatCount(count)} ${count === 1 ? noun : plural}`;

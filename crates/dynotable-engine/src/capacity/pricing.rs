@@ -21,7 +21,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::estimate::Line;
+use super::estimate::{Line, counted};
 use crate::ApiError;
 
 /// Hours in a month as AWS prices them.
@@ -75,7 +75,8 @@ impl Default for PriceTable {
                 region: "us-east-1".into(),
                 currency: "USD".into(),
                 as_of: "2024-11-01".into(),
-                source: "docs/dynamodb-rules.md B.12 (third-party summaries of AWS's 2024-11-01 price change); verify against the AWS price list".into(),
+                // Shown to the user as it is: words, not a rule code (B.12 is cited in the comment above).
+                source: "third-party summaries of AWS's 2024-11-01 price change, not AWS's own price list: verify against it".into(),
                 on_demand_write_per_million: 0.625,
                 on_demand_read_per_million: 0.125,
                 provisioned_wcu_hour: 0.00065,
@@ -179,16 +180,16 @@ pub fn monthly_cost(prices: &RegionPrices, workload: &Workload) -> Result<Monthl
             ),
         ),
         Line::note(format!(
-            "Reads: {} requests/s × {} units = {rcu_per_second} units/s; writes: {} requests/s × {} units = {wcu_per_second} units/s; a month is {HOURS_PER_MONTH} hours",
+            "Reads: {} requests/s × {} = {rcu_per_second} units/s; writes: {} requests/s × {} = {wcu_per_second} units/s; a month is {HOURS_PER_MONTH} hours",
             workload.reads_per_second,
-            workload.read_units_per_request,
+            units(workload.read_units_per_request),
             workload.writes_per_second,
-            workload.write_units_per_request
+            units(workload.write_units_per_request)
         )),
         Line::rule(
             "B.12",
             format!(
-                "On-demand: {:.0} million RRU × {} {c} + {:.0} million WRU × {} {c} = {:.2} {c}",
+                "On-demand: {:.0} million RRU × {} {c} per million + {:.0} million WRU × {} {c} per million = {:.2} {c}",
                 rru / 1e6,
                 prices.on_demand_read_per_million,
                 wru / 1e6,
@@ -199,7 +200,7 @@ pub fn monthly_cost(prices: &RegionPrices, workload: &Workload) -> Result<Monthl
         Line::rule(
             "B.12",
             format!(
-                "Provisioned at {:.0} % utilisation: {rcu} RCU × {HOURS_PER_MONTH} h × {} {c} + {wcu} WCU × {HOURS_PER_MONTH} h × {} {c} = {:.2} {c}",
+                "Provisioned at {:.0} % utilisation: {rcu} RCU × {HOURS_PER_MONTH} h × {} {c} per RCU-hour + {wcu} WCU × {HOURS_PER_MONTH} h × {} {c} per WCU-hour = {:.2} {c}",
                 u * 100.0,
                 prices.provisioned_rcu_hour,
                 prices.provisioned_wcu_hour,
@@ -209,8 +210,8 @@ pub fn monthly_cost(prices: &RegionPrices, workload: &Workload) -> Result<Monthl
     ];
     if let Some(storage) = storage {
         lines.push(Line::note(format!(
-            "Storage: {} bytes at {} {c} per GB-month = {storage:.2} {c}",
-            workload.stored_bytes,
+            "Storage: {} at {} {c} per GB-month = {storage:.2} {c}",
+            counted(workload.stored_bytes, "byte", "bytes"),
             prices.storage_gb_month.unwrap_or_default()
         )));
     }
@@ -233,6 +234,15 @@ pub fn monthly_cost(prices: &RegionPrices, workload: &Workload) -> Result<Monthl
         storage,
         lines,
     })
+}
+
+/// Units per request as the explanation says them: "1 unit", "2.5 units".
+fn units(per_request: f64) -> String {
+    if per_request == 1.0 {
+        "1 unit".to_owned()
+    } else {
+        format!("{per_request} units")
+    }
 }
 
 #[cfg(test)]

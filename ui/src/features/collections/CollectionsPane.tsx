@@ -27,5 +27,7 @@ export function CollectionsPane({ profileId, index, keys, generation, ...view }:
     generation,
     rowsPerBox: view.rowsPerBox,
   });
-  return <CollectionsView {...view} data={data} />;
+  // Regrouped, the run is another run: it opens at its top, with nothing of the last one's
+  // scroll position or boxes shown whole (their keys are the other grouping's).
+  return <CollectionsView key={index ?? ""} {...view} data={data} />;
 }

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { useState } from "react";
 import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { CollectionsView, FLASH_MS } from "./CollectionsView";
+import { CollectionsView, FLASH_MS, columnMarks } from "./CollectionsView";
 import type { Item } from "../../shared/attributeValue";
 import { useCollections, type CollectionsSource } from "./useCollections";
 import { GRID_ROW } from "./RowGrid";
@@ -671,6 +671,21 @@ describe("CollectionsView", () => {
       source,
     );
     expect((await screen.findByTestId("collections-empty")).textContent).toContain("No item of Telemetry has ByDepot's keys (depotId (S))");
-    expect(screen.getByTestId("collections-index-note").textContent).toContain("It projects only the keys (KEYS_ONLY)");
+    expect(screen.getByTestId("collections-index-note").textContent).toContain("Projection: Keys only (KEYS_ONLY).");
+  });
+  it("marks projected columns only where an index picks its attributes: nothing to mark under ALL", () => {
+    const table = {
+      name: "Telemetry",
+      keys: { partitionKey: { name: "vehicleId", type: "S" }, sortKey: { name: "recordedAt", type: "S" } },
+    } as TableDescription;
+    const index = (projection: { type: "ALL" | "KEYS_ONLY" | "INCLUDE"; attributes: string[] }) =>
+      ({ name: "ByDepot", kind: "global", keys: { partitionKey: { name: "depotCode", type: "S" }, sortKey: { name: "recordedAt", type: "S" } }, projection }) as TableDescription["indexes"][number];
+    const all = columnMarks(table, index({ type: "ALL", attributes: [] }));
+    expect(all("vehicleId")?.label).toBe("table key");
+    expect(all("speedKph")).toBeNull();
+    const include = columnMarks(table, index({ type: "INCLUDE", attributes: ["speedKph"] }));
+    expect(include("speedKph")?.label).toBe("projected");
+    expect(include("depotCode")).toBeNull();
+    expect(columnMarks(table, index({ type: "KEYS_ONLY", attributes: [] }))("depotCode")).toBeNull();
   });
 });

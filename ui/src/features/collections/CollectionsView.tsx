@@ -30,6 +30,7 @@ import { HEADER, UNREAD_FULL_BODY, estimate } from "./boxSize";
 import { Box } from "./RunBox";
 import { keyAttributes } from "../../shared/keySchema";
 import { measureUnlessHidden } from "../../shared/virtualWindow";
+import { projectionText } from "../../shared/projection";
 import "./CollectionsView.css";
 
 export type CollectionsViewProps = {
@@ -524,31 +525,25 @@ export type { ColumnMark } from "./RowGrid";
 
 /**
  * The marks of an index's columns: the table's key attributes are in every index entry; the
- * other attributes are there because the index projects them (ALL, or INCLUDE naming them).
+ * other attributes are marked "projected" only where the index picks them (INCLUDE naming them).
+ * (A KEYS_ONLY index's other attributes are its own keys.)
+ * An index that projects all attributes holds every attribute: there is nothing to tell apart.
  */
-export function columnMarks(table: TableDescription, index: IndexSummary): (name: string) => ColumnMark {
+export function columnMarks(table: TableDescription, index: IndexSummary): (name: string) => ColumnMark | null {
   const tableKeys = new Set([table.keys.partitionKey.name, table.keys.sortKey?.name].filter((n): n is string => n !== undefined));
   return (name: string) =>
     tableKeys.has(name)
       ? { label: "table key", title: `${name} is a key of ${table.name}: every index entry carries the table's keys.` }
-      : {
-          label: "projected",
-          title:
-            index.projection.type === "ALL"
-              ? `${index.name} projects ALL attributes, so ${name} is copied into the index.`
-              : `${index.name} projects ${name} (INCLUDE), so it is copied into the index.`,
-        };
+      : index.projection.type !== "INCLUDE" || !index.projection.attributes.includes(name)
+        ? // ALL: every attribute is there; KEYS_ONLY: what is not the table's key is the index's own.
+          null
+        : { label: "projected", title: `${index.name} projects ${name} (INCLUDE), so it is copied into the index.` };
 }
 
 /** What an index holds, above its regrouped run. */
 function IndexNote({ table, index }: { table: TableDescription; index: IndexSummary }) {
   const kind = index.kind === "global" ? "global secondary index" : "local secondary index";
-  const what =
-    index.projection.type === "ALL"
-      ? "every attribute"
-      : index.projection.type === "KEYS_ONLY"
-        ? "only the keys"
-        : `the keys and ${index.projection.attributes.join(", ")}`;
+  const what = projectionText(index.projection);
   // Every item has the table's own keys: an item is left out of the index only for lacking one
   // of the index's other key attributes (an LSI's sort key, most GSIs' keys).
   const tableKeys = new Set(keyAttributes(table.keys).map((k) => k.name));
@@ -562,7 +557,7 @@ function IndexNote({ table, index }: { table: TableDescription; index: IndexSumm
       {sparseOn.length === 0
         ? "Every item has its keys, so every item is in it."
         : `Items without ${sparseOn.join(" or ")} are not in it (a sparse index).`}{" "}
-      It projects {what} ({index.projection.type}).
+      Projection: {what}.
       {index.kind === "global" && " Its reads are eventually consistent only."}
     </p>
   );

@@ -8,6 +8,7 @@ import { useRef, type CSSProperties } from "react";
 import type { AttributeValue, KeySchema } from "../../ipc/bindings.gen";
 import { attributeText, valueTitle } from "../../shared/attributeValue";
 import { scalarLook, TypedValue } from "../../shared/TypedValue";
+import { Absent } from "../../shared/Absent";
 import type { Item } from "../../shared/attributeValue";
 
 /** A row's height in px (CollectionsView.css, `.grid-row`). */
@@ -15,7 +16,7 @@ export const GRID_ROW = 27;
 
 /** What a column of an index's box holds, shown on its header. */
 export type ColumnMark = { label: string; title: string };
-export type Marks = ((name: string) => ColumnMark) | null;
+export type Marks = ((name: string) => ColumnMark | null) | null;
 
 /**
  * The columns, and the style that gives them to the rows: set once on the element around the
@@ -125,14 +126,6 @@ function Cell({ role, className, value, prefix }: { role: string; className: str
     <span role={role} className={classes === "" ? undefined : classes} title={valueTitle(value)}>
       {prefix !== null && <span className="sr-only">{prefix}</span>}
       {look !== null ? look.text : value === undefined ? <Absent /> : <TypedValue value={value} />}
-    </span>
-  );
-}
-
-export function Absent() {
-  return (
-    <span className="run-absent" title="This item has no such attribute">
-      —
     </span>
   );
 }

@@ -168,7 +168,7 @@ function WayRow({ way }: { way: QueryEstimate["alternatives"][number] }) {
           <Explanation lines={way.lines} label={`Why ${WAY_LABELS[way.way]} costs this`} />
           {way.blocksRange !== null && (
             <span className="muted">
-              Between {way.blocksRange[0]} and {way.blocksRange[1]} blocks of 4 KB, whatever the items' individual sizes.
+              Between {formatCount(way.blocksRange[0])} and {formatCount(way.blocksRange[1])} blocks of 4 KB, whatever the items' individual sizes.
             </span>
           )}
         </td>

@@ -1,6 +1,7 @@
 /**
- * The estimator's explanation lines as they come from Rust: one sentence each, with the rule of
- * docs/dynamodb-rules.md it applies as a small chip. The UI never rewrites them.
+ * The estimator's explanation lines as they come from Rust: one sentence each. The UI never
+ * rewrites them. The rule of docs/dynamodb-rules.md a line applies (`rule`) is for the code and
+ * its tests, not for the user: a code such as "B.12" says nothing to them, so it is not shown.
  */
 import type { ExplanationLine } from "../../ipc/bindings.gen";
 import { formatUnits } from "../../shared/format";
@@ -12,11 +13,6 @@ export function Explanation({ lines, label }: { lines: ExplanationLine[]; label?
     <ul className="explanation" aria-label={label}>
       {lines.map((line, i) => (
         <li key={i}>
-          {line.rule !== null && (
-            <span className="rule-chip" title={`Rule ${line.rule} of the DynamoDB rules`}>
-              {line.rule}
-            </span>
-          )}
           <span>{line.text}</span>
         </li>
       ))}

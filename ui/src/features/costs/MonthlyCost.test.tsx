@@ -11,7 +11,7 @@ const defaults: RegionPrices = {
   region: "us-east-1",
   currency: "USD",
   asOf: "2024-11-01",
-  source: "docs/dynamodb-rules.md B.12",
+  source: "third-party summaries of AWS's 2024-11-01 price change, not AWS's own price list: verify against it",
   onDemandWritePerMillion: 0.625,
   onDemandReadPerMillion: 0.125,
   provisionedWcuHour: 0.00065,
@@ -49,7 +49,9 @@ describe("MonthlyCost", () => {
     renderWithCommands(<MonthlyCost readUnitsPerRequest={2.5} />, fake);
     expect((await screen.findByTestId("on-demand")).textContent).toContain("$82.13");
     expect(screen.getByText("Prices: us-east-1, USD, as of 2024-11-01")).not.toBeNull();
-    expect(screen.getByText(/Defaults as of 2024-11-01: docs\/dynamodb-rules.md B.12/)).not.toBeNull();
+    expect(screen.getByText(/Defaults as of 2024-11-01: third-party summaries/)).not.toBeNull();
+    // The explanation's lines without their rule codes.
+    expect(screen.getByText("A month is 730 hours").closest("li")!.textContent).toBe("A month is 730 hours");
     expect(screen.getByTestId("provisioned").textContent).toContain("72 RCU");
     expect(fake.monthlyCost).toHaveBeenCalledWith(defaults, expect.objectContaining({ readsPerSecond: 100, readUnitsPerRequest: 2.5 }));
   });

@@ -114,9 +114,10 @@ describe("CollectionBox", () => {
     const [metaRow, firstReading] = itemRows();
     const metaCells = within(metaRow!).getAllByRole("gridcell");
     expect(metaCells[2]!.textContent).toBe('"" (empty string)');
-    expect(metaCells[3]!.querySelector(".absent")?.textContent).toBe("absent");
+    // The same mark as the Collections view's rows (shared/Absent): a dash named "absent".
+    expect(within(metaCells[3]!).getByRole("img", { name: "absent" }).textContent).toBe("—");
     const readingCells = within(firstReading!).getAllByRole("gridcell");
-    expect(readingCells[0]!.querySelector(".absent")).not.toBeNull();
+    expect(within(readingCells[0]!).getByRole("img", { name: "absent" })).not.toBeNull();
     expect(readingCells[3]!.textContent).toBe("42");
   });
 
@@ -130,15 +131,15 @@ describe("CollectionBox", () => {
     // The selection does not jump to whatever item now stands where it was.
     expect(itemRows().filter((r) => r.getAttribute("aria-selected") === "true")).toEqual([]);
     // 47.25 > 44 > 42; META has no speed and comes last.
-    expect(speeds()).toEqual(["47.25", "44", "42", "absent"]);
+    expect(speeds()).toEqual(["47.25", "44", "42", "—"]);
     expect(screen.getByTestId("collection-sorted").textContent).toContain("Sorted in the app by speedKph, highest first");
     expect(screen.queryByTestId("page-mark-1")).toBeNull();
     fireEvent.click(within(header()).getByRole("button"));
     expect(header().getAttribute("aria-sort")).toBe("ascending");
-    expect(speeds()).toEqual(["42", "44", "47.25", "absent"]);
+    expect(speeds()).toEqual(["42", "44", "47.25", "—"]);
     fireEvent.click(within(header()).getByRole("button"));
     expect(header().getAttribute("aria-sort")).toBeNull();
-    expect(speeds()).toEqual(["absent", "42", "44", "47.25"]);
+    expect(speeds()).toEqual(["—", "42", "44", "47.25"]);
     expect(screen.getByTestId("page-mark-1")).not.toBeNull();
   });
 

@@ -20,6 +20,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import type { AttributeValue, KeySchema, QueryPage } from "../../ipc/bindings.gen";
 import type { Item } from "../../shared/attributeValue";
 import { TypedValue } from "../../shared/TypedValue";
+import { Absent } from "../../shared/Absent";
 import { windowStyle } from "../../shared/virtualWindow";
 import { attributeText, valueTitle } from "../../shared/attributeValue";
 import {
@@ -454,14 +455,6 @@ const ItemRow = memo(function ItemRow({ id, rowIndex, measure, item, itemIndex, 
   );
 });
 
-/** The marker for an attribute the item does not have (not the same as an empty string). */
-function Absent() {
-  return (
-    <span className="absent" title="This item has no such attribute">
-      absent
-    </span>
-  );
-}
 
 function PageMark({ page, pageIndex, keys, flat, colSpan }: { page: QueryPage; pageIndex: number; keys: KeySchema; flat: boolean; colSpan: number }) {
   const end = pageEndLabel(page, keys, flat);

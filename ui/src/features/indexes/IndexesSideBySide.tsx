@@ -10,12 +10,16 @@ import type { CollectionGauge, IndexesSideBySide as Layout, KeySchema, ViewColum
 import type { Item } from "../../shared/attributeValue";
 import { TypedValue } from "../../shared/TypedValue";
 import { attributeText } from "../../shared/attributeValue";
-import { formatBytes, formatCountOf } from "../../shared/format";
+import { formatBytes, formatCount, formatCountOf, formatFineShare } from "../../shared/format";
 import "../explorer/CollectionBox.css";
 import "./IndexesSideBySide.css";
 import { keyAttributes } from "../../shared/keySchema";
+import { projectionText } from "../../shared/projection";
 
 /** What the last query from this view read: which column's collection and which items. */
+/** Under this share of the limit a gauge's bar (6rem wide) fills less than a pixel: a mark is drawn instead. */
+const MIN_DRAWN_FRACTION = 0.01;
+
 export type CollectionRead = {
   column: number;
   collection: number;
@@ -44,15 +48,8 @@ export function itemLabel(item: ViewItem, tableKeys: KeySchema): string {
 
 export function projectionLabel(column: ViewColumn): string {
   const p = column.projection;
-  if (p === null) return "Every attribute";
-  switch (p.type) {
-    case "ALL":
-      return "ALL";
-    case "KEYS_ONLY":
-      return "KEYS_ONLY";
-    case "INCLUDE":
-      return `INCLUDE ${p.attributes.join(", ")}`;
-  }
+  // The table holds every attribute of its items, as an index projecting ALL does.
+  return p === null ? "All attributes" : projectionText(p);
 }
 
 function columnTitle(column: ViewColumn): string {
@@ -111,16 +108,22 @@ export function IndexesSideBySide({ layout, selected, onSelect, onQueryCollectio
                 )}
                 {gauges !== null && gauge !== undefined && (
                   <div className={`side-gauge${gauge.warning ? " side-gauge-warning" : ""}`}>
-                    <meter
-                      min={0}
-                      max={gauges.limitBytes}
-                      high={gauges.limitBytes * gauges.warningFraction}
-                      optimum={0}
-                      value={gauge.sizeBytes}
-                      aria-label={`Collection size against the ${formatBytes(gauges.limitBytes)} limit`}
-                    />
-                    <span>
-                      {formatBytes(gauge.sizeBytes)} of {formatBytes(gauges.limitBytes)} ({(gauge.fraction * 100).toFixed(gauge.fraction < 0.01 ? 3 : 1)} %)
+                    <span className="side-gauge-bar">
+                      <meter
+                        min={0}
+                        max={gauges.limitBytes}
+                        high={gauges.limitBytes * gauges.warningFraction}
+                        optimum={0}
+                        value={gauge.sizeBytes}
+                        aria-label={`Collection size against the ${formatBytes(gauges.limitBytes)} limit`}
+                      />
+                      {/* A share too small to fill a pixel of the bar is still drawn: a thin mark at its start. */}
+                      {gauge.sizeBytes > 0 && gauge.fraction < MIN_DRAWN_FRACTION && (
+                        <span className="side-gauge-mark" aria-hidden="true" data-testid="side-gauge-mark" />
+                      )}
+                    </span>
+                    <span data-testid="side-gauge-figure" title={`${formatCount(gauge.sizeBytes)} bytes of ${formatCount(gauges.limitBytes)}`}>
+                      {formatBytes(gauge.sizeBytes)} of {formatBytes(gauges.limitBytes)} ({formatFineShare(gauge.sizeBytes, gauges.limitBytes)})
                       {gauge.warning && " — near the item-collection limit"}
                     </span>
                   </div>

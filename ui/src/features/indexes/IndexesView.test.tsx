@@ -186,4 +186,22 @@ describe("IndexesView", () => {
     await screen.findByRole("region", { name: "GSI ByDepot" });
     expect(screen.queryByLabelText(/Collection size against/)).toBeNull();
   });
+
+  it("draws a tiny collection's gauge with a visible mark and a share that is not all zeros", async () => {
+    // The demo's customers: a couple of kilobytes against 10 GB.
+    const tiny: IndexesSideBySide = {
+      ...layout,
+      collectionLimits: {
+        limitBytes: 10 * 1024 ** 3,
+        warningFraction: 0.8,
+        collections: [{ partitionValue: { S: "VEH#1" }, sizeBytes: 2150, fraction: 2150 / (10 * 1024 ** 3), warning: false }],
+      },
+    };
+    renderWithCommands(<IndexesView profileId="embedded" table={telemetry} />, source({ indexesSideBySide: vi.fn(async () => ({ status: "ok" as const, data: tiny })) }));
+    const figure = await screen.findByTestId("side-gauge-figure");
+    expect(figure.textContent).toBe("2.1 KB of 10 GB (under 0.001 %)");
+    expect(figure.textContent).not.toContain("0.000 %");
+    expect(figure.getAttribute("title")).toBe("2,150 bytes of 10,737,418,240");
+    expect(screen.getByTestId("side-gauge-mark")).not.toBeNull();
+  });
 });

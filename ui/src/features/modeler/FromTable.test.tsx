@@ -91,8 +91,10 @@ describe("a model from a table", () => {
     const shown = await screen.findByTestId("modeler-infer-estimate");
     await waitFor(() => expect(shown.textContent).toContain("500 of 10,710 items"));
     expect(shown.textContent).toContain("6.5 read units");
-    // How the estimate was made, rule by rule.
-    expect(screen.getByTestId("modeler-infer-lines").textContent).toContain("B.2 Each page's sizes summed");
+    // How the estimate was made, line by line, without the rule codes that mean nothing to a user.
+    expect(screen.getByTestId("modeler-infer-lines").textContent).toContain("Each page's sizes summed");
+    expect(screen.getByTestId("modeler-infer-lines").textContent).not.toContain("B.2");
+    expect(shown.textContent).toContain("1 page)");
     expect(source.estimateModelSample).toHaveBeenLastCalledWith("embedded", "Telemetry", 500);
     expect(source.inferModel).not.toHaveBeenCalled();
 

@@ -72,8 +72,7 @@ export function FromTable({ edited, onInferred }: { edited: boolean; onInferred:
       )}
       {e?.status === "ok" && (
         <p data-testid="modeler-infer-estimate">
-          The sample reads {formatCount(e.data.items)} of {formatCount(e.data.tableItems)} items ({formatBytes(e.data.bytes)}, {formatCount(e.data.pages)} page
-          {e.data.pages === 1 ? "" : "s"}): about <strong>{formatUnits(e.data.capacityUnits)} read units</strong>, eventually consistent
+          The sample reads {formatCount(e.data.items)} of {formatCount(e.data.tableItems)} items ({formatBytes(e.data.bytes)}, {formatCountOf(e.data.pages, "page")}): about <strong>{formatUnits(e.data.capacityUnits)} read units</strong>, eventually consistent
           {e.data.approximate ? " (DescribeTable's figures are refreshed about every six hours)" : ""}.
         </p>
       )}
@@ -81,7 +80,7 @@ export function FromTable({ edited, onInferred }: { edited: boolean; onInferred:
         <ul className="muted modeler-infer-lines" data-testid="modeler-infer-lines">
           {e.data.lines.map((l) => (
             <li key={l.text}>
-              {l.rule !== null && <span className="modeler-rule">{l.rule}</span>} {l.text}
+              {l.text}
             </li>
           ))}
         </ul>

@@ -53,6 +53,20 @@ describe("StartScreen", () => {
     expect(new Set(STORY.map((s) => s.id)).size).toBe(STORY.length);
   });
 
+  it("names the status bar's control that brings the screen back by its label", () => {
+    render(<StartScreen demo={demo(["Telemetry"])} onOpen={() => {}} onDismiss={() => {}} />);
+    const intro = document.querySelector(".start-intro")!.textContent!;
+    expect(intro).toContain("“Start screen” button in the status bar");
+    expect(intro).not.toContain("Help in the status bar");
+  });
+
+  it("says what ByDepot's boxes open on: its sort key is recordedAt, so the vehicles' META items come before the readings", () => {
+    const step = STORY.find((s) => s.id === "by-depot")!;
+    expect(step.what).toContain("recordedAt");
+    expect(step.what).toMatch(/opens on the META items/);
+    expect(step.what).toMatch(/readings come after them, in time order/);
+  });
+
   it("waits for the engine, and disables a step whose demo table is gone", () => {
     render(<StartScreen demo={{ status: "loading" }} onOpen={() => {}} onDismiss={() => {}} />);
     expect(screen.getByTestId("start-loading")).toBeTruthy();

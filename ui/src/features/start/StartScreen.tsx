@@ -1,7 +1,7 @@
 /**
  * The start screen: the demo story in five steps, each one click that opens the real table on
  * the real view with the real request (see `story.ts`). Shown on the first launch as the first
- * tab; the user dismisses it, and Help in the status bar shows it again.
+ * tab; the user dismisses it, and the status bar's "Start screen" button shows it again.
  */
 import type { Profile } from "../../ipc/bindings.gen";
 import type { TableIntent } from "../../shared/tableIntent";
@@ -32,7 +32,7 @@ export function StartScreen({ demo, onOpen, onDismiss }: StartScreenProps) {
       </header>
       <p className="start-intro">
         The embedded engine holds demo tables. Each step opens one of them on the view that shows the idea, with the request it
-        makes. Open any table from the sidebar at any time; Help in the status bar brings this screen back.
+        makes. Open any table from the sidebar at any time; the “Start screen” button in the status bar brings this screen back.
       </p>
       {demo.status === "loading" && (
         <p className="muted" data-testid="start-loading">

@@ -50,14 +50,14 @@ export const STORY: readonly StoryStep[] = [
   {
     id: "by-depot",
     title: "The same readings, regrouped by a GSI",
-    what: "Telemetry grouped by its global secondary index ByDepot: one box per depotCode, readings in time order. Readings taken in the yard have no depotCode, so they are not in the index at all.",
+    what: "Telemetry grouped by its global secondary index ByDepot: one box per depotCode, in the order of its sort key, recordedAt. So a box opens on the META items of the depot's vehicles, one per vehicle (META sorts before TS#), and its readings come after them, in time order, every vehicle's interleaved: open the box in Items to page through to them. Readings taken in the yard have no depotCode, so they are not in the index at all.",
     table: "Telemetry",
     intent: { view: "collections", groupBy: "ByDepot" },
   },
   {
     id: "lsi-gauge",
     title: "The 10 GB limit of a table with an LSI",
-    what: "CustomerOrders has a local secondary index, so each customer's collection, with its index entries, may not pass 10 GB. The gauges show how full each one is.",
+    what: "CustomerOrders has a local secondary index, so each customer's collection, with its index entries, may not pass 10 GB. The gauges show how full each one is. The demo's customers are small (the largest holds 800 orders), so each gauge reads a tiny fraction of a percent: a thin mark, with the size and the share beside it. As a customer's orders and their index entries grow, the bar fills toward 10 GB and turns to a warning from 80 %; at 10 GB, DynamoDB refuses the writes that would make that collection bigger (ItemCollectionSizeLimitExceededException).",
     table: "CustomerOrders",
     intent: { view: "indexes" },
   },

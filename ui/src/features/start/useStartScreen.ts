@@ -1,6 +1,7 @@
 /**
- * Whether the start screen is shown: on the first launch, and until the user dismisses it; Help
- * shows it again. The choice is kept in the web view's storage, like the theme.
+ * Whether the start screen is shown: on the first launch, and until the user dismisses it; the
+ * status bar's "Start screen" button shows it again. The choice is kept in the web view's storage,
+ * like the theme.
  */
 import { useCallback, useState } from "react";
 

@@ -45,7 +45,7 @@ describe("TableOverview", () => {
     expect(screen.getByText("On · NEW_AND_OLD_IMAGES")).toBeTruthy();
     const index = screen.getByTestId("index-ByDepot");
     expect(index.textContent).toContain("GSI");
-    expect(index.textContent).toContain("INCLUDE speedKph, fuelPct");
+    expect(index.textContent).toContain("Keys and speedKph, fuelPct (INCLUDE)");
     expect(index.textContent).toContain("7,800");
   });
 

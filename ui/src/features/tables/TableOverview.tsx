@@ -1,5 +1,6 @@
-import type { IndexSummary, KeySchema, TableDescription } from "../../ipc/bindings.gen";
+import type { KeySchema, TableDescription } from "../../ipc/bindings.gen";
 import { formatBytes, formatCount, formatCountOf } from "../../shared/format";
+import { projectionText } from "../../shared/projection";
 import "./tables.css";
 
 function keyText(keys: KeySchema): string {
@@ -7,16 +8,6 @@ function keyText(keys: KeySchema): string {
   return keys.sortKey === null ? pk : `${pk} + ${keys.sortKey.name} (${keys.sortKey.type}, sort)`;
 }
 
-function projectionText(index: IndexSummary): string {
-  switch (index.projection.type) {
-    case "ALL":
-      return "ALL attributes";
-    case "KEYS_ONLY":
-      return "KEYS_ONLY";
-    case "INCLUDE":
-      return `INCLUDE ${index.projection.attributes.join(", ")}`;
-  }
-}
 
 /** What DescribeTable says about a table, laid out as DynamoDB defines it. */
 export function TableOverview({ table }: { table: TableDescription }) {
@@ -64,7 +55,7 @@ export function TableOverview({ table }: { table: TableDescription }) {
                 <th scope="row">{index.name}</th>
                 <td>{index.kind === "global" ? "GSI" : "LSI"}</td>
                 <td>{keyText(index.keys)}</td>
-                <td>{projectionText(index)}</td>
+                <td>{projectionText(index.projection)}</td>
                 <td>{index.itemCount === null ? "–" : formatCount(index.itemCount)}</td>
               </tr>
             ))}

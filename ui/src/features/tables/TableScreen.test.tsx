@@ -721,4 +721,65 @@ describe("TableScreen", () => {
       limit: 20,
     });
   });
+  it("regrouped by an index after a Query of the table, carries no table key into the index: the run opens at its top and the bar reads the index", async () => {
+    // The start screen's step 2 (the ten-minute window of VEH#V-7741) then step 3 (grouped by ByDepot).
+    const withDepot: TableDescription = {
+      ...telemetry,
+      indexes: [
+        {
+          name: "ByDepot",
+          kind: "global",
+          keys: { partitionKey: { name: "depotCode", type: "S" }, sortKey: { name: "recordedAt", type: "S" } },
+          projection: { type: "ALL", attributes: [] },
+          backfilling: null,
+          itemCount: 9000,
+          sizeBytes: null,
+          status: "ACTIVE",
+        },
+      ],
+    };
+    const depots = Array.from({ length: 12 }, (_, i) => `DEP-${String(i).padStart(2, "0")}`).map((d) => ({ partitionValue: { S: d }, itemCount: 2000, sizeBytes: 200_000, limitedSizeBytes: null }));
+    const vehicles = [
+      { partitionValue: { S: "VEH#V-1007" }, itemCount: 31, sizeBytes: 10_000, limitedSizeBytes: null },
+      { partitionValue: { S: "VEH#V-7741" }, itemCount: 1441, sizeBytes: 140_000, limitedSizeBytes: null },
+    ];
+    const fake = source({
+      describeTable: vi.fn(async () => ({ status: "ok" as const, data: withDepot })),
+      collectionRange: vi.fn(async (_p: string, table: string, index: string | null, offset: number, limit: number) => {
+        const run = index === "ByDepot" ? depots : vehicles;
+        return { status: "ok" as const, data: { table, index, offset, total: run.length, collections: run.slice(offset, offset + limit) } };
+      }),
+      collectionPosition: vi.fn(async (_p: string, _t: string, index: string | null, value: AttributeValue) => {
+        const run = index === "ByDepot" ? depots : vehicles;
+        const at = run.findIndex((c) => JSON.stringify(c.partitionValue) === JSON.stringify(value));
+        return { status: "ok" as const, data: at < 0 ? null : at };
+      }),
+    });
+    const view = (intent: TableIntent) => (
+      <CapacityProvider>
+        <TableScreen profile={embedded} tableName="Telemetry" intent={intent} />
+      </CapacityProvider>
+    );
+    const { rerender } = renderWithCommands(view({ n: 1, view: "cost", query: TEN_MINUTE_WINDOW }), fake);
+    await waitFor(() => expect(fake.runReadRequest).toHaveBeenCalled());
+    await waitFor(() => expect((screen.getByTestId("qb-pk") as HTMLInputElement).value).toBe("VEH#V-7741"));
+    await waitFor(() => expect(fake.collectionPosition).toHaveBeenCalledWith("embedded", "Telemetry", null, { S: "VEH#V-7741" }));
+    const tableRun = await screen.findByTestId("collections-run");
+    tableRun.scrollTop = 400;
+    rerender(view({ n: 2, view: "collections", groupBy: "ByDepot" }));
+    await waitFor(() =>
+      expect(screen.getAllByTestId("collection-run-box")[0]!.getAttribute("data-key")).toBe("DEP-00"),
+    );
+    // The vehicle's id is never looked for among the depots, nor said to be missing from them.
+    expect(fake.collectionPosition).not.toHaveBeenCalledWith("embedded", "Telemetry", "ByDepot", expect.anything());
+    expect(screen.queryByTestId("collections-not-found")).toBeNull();
+    // The run of ByDepot opens at its top.
+    expect(screen.getByTestId("collections-run").scrollTop).toBe(0);
+    // The bar reads what the run is grouped by, its table key value gone.
+    expect((screen.getByTestId("qb-index") as HTMLSelectElement).value).toBe("ByDepot");
+    expect((screen.getByTestId("qb-pk") as HTMLInputElement).value).toBe("");
+    // Back to the table from the picker: the bar follows again.
+    fireEvent.change(screen.getByTestId("collections-group-by"), { target: { value: "" } });
+    await waitFor(() => expect((screen.getByTestId("qb-index") as HTMLSelectElement).value).toBe(""));
+  });
 });

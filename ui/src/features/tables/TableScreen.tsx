@@ -32,6 +32,7 @@ import type { HotLoad } from "../costs/HotPartitions";
 import { IndexesView } from "../indexes/IndexesView";
 import { QueryBar } from "../query/QueryBar";
 import { SavedRequests } from "../query/SavedRequests";
+import { withIndex } from "../query/model";
 import { useQueryModel, type ChannelFactory } from "../query/useQueryModel";
 import { useDroppedItems } from "../query/useDroppedItems";
 import { useCredentialsRenewed } from "../../app/useCredentialsRenewed";
@@ -112,7 +113,10 @@ export function TableScreen({
   const { table, stats, setStats, setDescription, retry } = useTable(profile.id, tableName, renewed);
   const [view, setView] = useState<ViewId>("collections");
   const [showMap, setShowMap] = useState(false);
-  const [reveal, setReveal] = useState<{ value: AttributeValue; n: number; focus?: boolean } | null>(null);
+  // A box to bring into view names a key value of one grouping (`index`; absent: the table): a
+  // value of the table's partition key means nothing to an index keyed on another attribute, so it
+  // is shown only while the run is grouped as it was asked.
+  const [reveal, setReveal] = useState<{ value: AttributeValue; n: number; focus?: boolean; index?: string | null } | null>(null);
   const [groupBy, setGroupBy] = useState<string | null>(null);
   const [generation, setGeneration] = useState(0);
   const groupKeys = table.status !== "ok" ? null : indexKeys(table.data, groupBy);
@@ -158,7 +162,7 @@ export function TableScreen({
     if (readValue === null) return;
     setGroupBy(readIndex);
     // Scrolled to, not focused: the user is typing in the bar, or reading another view.
-    setReveal((r) => ({ value: readValue, n: (r?.n ?? 0) + 1, focus: false }));
+    setReveal((r) => ({ value: readValue, n: (r?.n ?? 0) + 1, focus: false, index: readIndex }));
   }, [readKey, readIndex, run?.kind === "query" ? run.request : null]);
 
   const activeRead = useMemo<ActiveRead | null>(() => {
@@ -194,12 +198,27 @@ export function TableScreen({
     setView(intent.view);
     if (intent.groupBy !== undefined) setGroupBy(intent.groupBy);
     if (intent.showMap !== undefined) setShowMap(intent.showMap);
-    if (intent.reveal !== undefined) setReveal((r) => ({ value: intent.reveal!, n: (r?.n ?? 0) + 1 }));
+    const grouping = intent.groupBy !== undefined ? intent.groupBy : groupBy;
+    if (intent.reveal !== undefined) setReveal((r) => ({ value: intent.reveal!, n: (r?.n ?? 0) + 1, index: grouping }));
     if (intent.query !== undefined) runInput(intent.query);
     if (intent.request !== undefined) model.loadRequest(intent.request, true);
     if (intent.hotReadsPerSecond !== undefined) setHotLoad({ readsPerSecond: intent.hotReadsPerSecond, n: intent.n });
     // One intent is carried out once: `n` names it.
   }, [intent?.n, described]);
+
+  // The query bar reads what the run is grouped by: regrouped by an index (by the picker, the
+  // start screen or the map), the bar's Read follows, its key values kept only where the index has
+  // the same key (`withIndex`), so a table's key value never lands in an index's key. (A Query run
+  // on an index regroups the run by it: the two always name the same thing.)
+  // (On a change of the grouping only: a request loaded into the bar as the table opens is left as it is.)
+  const setForm = model.setForm;
+  const lastGroupBy = useRef(groupBy);
+  useEffect(() => {
+    if (table.status !== "ok" || lastGroupBy.current === groupBy) return;
+    lastGroupBy.current = groupBy;
+    const described = table.data;
+    setForm((f) => (f.index === groupBy ? f : withIndex(f, described, groupBy)));
+  }, [groupBy, table.status === "ok" ? table.data : null, setForm]);
 
   const readKeys = model.schema;
   const suggestions = useKeySuggestions({
@@ -293,7 +312,7 @@ export function TableScreen({
           table={description}
           onOpen={openBox}
           onGroupBy={setGroupBy}
-          reveal={reveal}
+          reveal={reveal !== null && (reveal.index ?? null) === groupBy ? reveal : null}
           rowsPerBox={ROWS_PER_BOX}
           activeRead={activeRead}
           gate={gate}

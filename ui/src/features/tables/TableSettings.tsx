@@ -12,6 +12,7 @@ import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { includeList } from "../create/model";
 import { useCommands } from "../../ipc/CommandsContext";
 import { useBackfill, useTableTags } from "./useTableSettings";
+import { formatCount, formatCountOf } from "../../shared/format";
 
 const STREAM_VIEW_TYPES = ["NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY"];
 
@@ -134,7 +135,7 @@ function IndexForms({ table, disabled, apply }: { table: TableDescription; disab
             {(index.status === "CREATING" || index.backfilling === true) && (
               <span className="muted" data-testid={`settings-backfill-${index.name}`}>
                 {" "}
-                · backfilling{index.itemCount === null ? "" : `: ${index.itemCount} of ${table.itemCount} items so far`}
+                · backfilling{index.itemCount === null ? "" : `: ${formatCount(index.itemCount)} of ${formatCountOf(table.itemCount, "item")} so far`}
               </span>
             )}{" "}
             {deleting === index.name ? (

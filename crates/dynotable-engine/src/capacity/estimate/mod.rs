@@ -474,11 +474,24 @@ pub fn counted(n: u64, one: &str, many: &str) -> String {
     grouped
 }
 
-/// Formats a byte count with its KB equivalent.
+/// Formats a byte count with its thousands grouped and, from 1 KB, its size as the UI writes one
+/// (`formatBytes` in ui/src/shared/format.ts): "1,000 B", "988,740 B (966 KB)", "2,150 B (2.1 KB)".
 pub(crate) fn bytes(value: u64) -> String {
+    let exact = counted(value, "B", "B");
     if value < 1024 {
-        format!("{value} B")
-    } else {
-        format!("{value} B ({:.2} KB)", value as f64 / 1024.0)
+        return exact;
     }
+    const UNITS: [&str; 4] = ["KB", "MB", "GB", "TB"];
+    let mut size = value as f64 / 1024.0;
+    let mut unit = 0;
+    while size >= 1024.0 && unit < UNITS.len() - 1 {
+        size /= 1024.0;
+        unit += 1;
+    }
+    let shown = if size < 10.0 {
+        format!("{size:.1}")
+    } else {
+        format!("{size:.0}")
+    };
+    format!("{exact} ({shown} {})", UNITS[unit])
 }

@@ -6,7 +6,7 @@ use dynotable_types::{AttributeValue, Item, ScalarAttributeType, item_size};
 use super::read::{QueryInput, Way, batch_get, estimate_query, get_item, pages, transact_get};
 use super::reconcile::reconcile;
 use super::write::{WriteInput, WriteKind, WriteMode, estimate_import, estimate_write};
-use super::{IndexShape, RequestCost, SizeProfile, TableShape, counted};
+use super::{IndexShape, RequestCost, SizeProfile, TableShape, bytes, counted};
 use crate::api::{Capacity, ConsumedCapacity};
 use crate::capacity::{CapacityReport, PAGE_BYTES, ReadKind};
 use crate::catalog::{IndexKind, KeyAttribute, KeySchema, ProjectionSchema};
@@ -597,4 +597,12 @@ fn the_ways_to_read_sixty_items_name_their_requests_and_blocks_in_words() {
         text.contains(&"Each of the 60 items rounds up to 4 KB on its own: 60 blocks in all".to_owned()),
         "{text:?}"
     );
+}
+
+#[test]
+fn byte_counts_read_as_the_ui_writes_them_grouped_with_their_size_beside() {
+    assert_eq!(bytes(1000), "1,000 B");
+    assert_eq!(bytes(2150), "2,150 B (2.1 KB)");
+    assert_eq!(bytes(988_740), "988,740 B (966 KB)");
+    assert_eq!(bytes(3 * 1024 * 1024), "3,145,728 B (3.0 MB)");
 }
