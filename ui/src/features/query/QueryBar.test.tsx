@@ -286,6 +286,66 @@ describe("QueryBar", () => {
     expect(JSON.parse(screen.getByTestId("ran-input").textContent!)).toMatchObject({ partitionValue: { S: "VEH#V-7741" }, filter: "attribute_exists(speedKph)" });
   });
 
+  it("sends the filter as typed in the text mode: an empty box sends none, a text with an error stops Run, and Remove filter takes it away", async () => {
+    const typedState = { type: "attributeExists" as const, path: ["speedKph"] };
+    const source = renderBar(
+      querySource({
+        generateExpression: vi.fn(async () => ({
+          status: "ok" as const,
+          data: { parameter: "FilterExpression" as const, expression: "attribute_exists(vehicleId)", ExpressionAttributeNames: {}, ExpressionAttributeValues: {} },
+        })),
+        parseExpressions: vi.fn(async (input: Parameters<Commands["parseExpressions"]>[0]) =>
+          input.Expressions[0]!.text.trim().endsWith(">")
+            ? {
+                status: "invalid" as const,
+                diagnostics: [
+                  { exception: "ValidationException", message: "Invalid FilterExpression: Syntax error; token: <EOF>", expression: "FilterExpression" as const, span: null },
+                ],
+              }
+            : { status: "parsed" as const, states: [{ parameter: "FilterExpression" as const, state: typedState }] },
+        ),
+      }),
+    );
+    const run = screen.getByTestId("qb-run") as HTMLButtonElement;
+    fireEvent.change(screen.getByTestId("qb-pk"), { target: { value: "VEH#V-7741" } });
+    fireEvent.click(screen.getByTestId("qb-add-filter"));
+    await waitFor(() => expect(lastBuilt(source)?.filter).toBeTruthy());
+    fireEvent.click(screen.getByRole("tab", { name: "Text" }));
+    const text = () => screen.getByRole("textbox", { name: "FilterExpression" });
+    await waitFor(() => expect((text() as HTMLTextAreaElement).value).toBe("attribute_exists(vehicleId)"));
+
+    // Emptied: the request has no filter, and Run sends none.
+    fireEvent.change(text(), { target: { value: "" } });
+    await waitFor(() => expect(lastBuilt(source)?.filter).toBeNull());
+    expect(screen.getByText("Empty: the request is sent without a filter.")).toBeTruthy();
+    await waitFor(() => expect(run.disabled).toBe(false));
+    fireEvent.click(run);
+    await waitFor(() => expect(source.runReadRequest).toHaveBeenCalledTimes(1));
+    expect((source.runReadRequest as ReturnType<typeof vi.fn>).mock.calls[0]![1]).toMatchObject({ filter: null });
+
+    // A text with an error: Run is off and says why; Ctrl+Enter sends nothing either.
+    fireEvent.change(text(), { target: { value: "speedKph >" } });
+    await waitFor(() => expect(screen.getByText(/Syntax error; token: <EOF>/)).toBeTruthy());
+    await waitFor(() => expect(screen.getByTestId("qb-run-blocked").textContent).toContain("The filter as typed is not valid"));
+    expect(run.disabled).toBe(true);
+    expect(run.getAttribute("aria-describedby")).toBe(screen.getByTestId("qb-run-blocked").id);
+    fireEvent.keyDown(text(), { key: "Enter", ctrlKey: true });
+    expect(source.runReadRequest).toHaveBeenCalledTimes(1);
+    expect(screen.getByTestId("qb-request-missing").textContent).toContain("The filter as typed is not valid");
+
+    // A valid text is the filter sent.
+    fireEvent.change(text(), { target: { value: "attribute_exists(speedKph)" } });
+    await waitFor(() => expect(lastBuilt(source)?.filter).toEqual(typedState));
+    await waitFor(() => expect(run.disabled).toBe(false));
+
+    // Remove filter, in the text mode as in the visual one.
+    fireEvent.click(screen.getByRole("button", { name: "Remove filter" }));
+    expect(screen.queryByRole("textbox", { name: "FilterExpression" })).toBeNull();
+    expect(screen.getByTestId("qb-add-filter")).toBeTruthy();
+    await waitFor(() => expect(lastBuilt(source)?.filter).toBeNull());
+    expect(run.disabled).toBe(false);
+  }, 20_000);
+
   it("does not run a Query without a partition-key value, and says what is missing", async () => {
     const source = renderBar();
     fireEvent.click(screen.getByTestId("qb-run"));

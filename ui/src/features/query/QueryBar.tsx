@@ -56,10 +56,12 @@ export function QueryBar({
   const set = <K extends keyof typeof form>(name: K, value: (typeof form)[K]) => setForm((f) => ({ ...f, [name]: value }));
   const global = isGlobalIndex(table, form.index);
   const attributes = attributeSuggestions(table, seenAttributes);
-  // Missing values show once Run was tried; a value of the wrong type as soon as it is typed.
+  // Missing values show once Run was tried; a value of the wrong type (or a filter or projection
+  // text that cannot be used) as soon as it is typed.
   const shown = (name: FieldName) => {
     const problem = problems[name];
     if (problem === undefined) return undefined;
+    if (name === "filter" || name === "projection") return problem;
     const [list, position] = name.split(".");
     const text =
       list === "morePartition" || list === "sortEqual"
@@ -67,6 +69,9 @@ export function QueryBar({
         : form[name as "partition" | "sort" | "sortHigh" | "limit"];
     return tried || text !== "" ? problem : undefined;
   };
+  // What keeps Run off, in words: the first problem on show.
+  const blocker = (Object.keys(problems) as FieldName[]).map(shown).find((p) => p !== undefined) ?? null;
+  const blockerId = `${id}-blocked`;
   const setSortEqual = (i: number, value: string) =>
     setForm((f) => ({ ...f, sortEqual: f.sortEqual.map((v, j) => (j === i ? value : v)) }));
   // The `=` on the current attribute becomes a held equality; the condition moves to the next.
@@ -229,9 +234,10 @@ export function QueryBar({
           className="primary qb-run"
           data-testid="qb-run"
           onClick={submit}
-          disabled={model.busy}
+          disabled={model.busy || blocker !== null}
           aria-keyshortcuts="Control+Enter Meta+Enter"
-          title="Run (Ctrl+Enter)"
+          aria-describedby={blocker !== null ? blockerId : undefined}
+          title={blocker ?? "Run (Ctrl+Enter)"}
         >
           {model.busy ? "Running…" : `Run ${form.operation}`}
         </button>
@@ -335,6 +341,7 @@ export function QueryBar({
             state={{ parameter: "FilterExpression", state: form.filter }}
             onChange={(s) => s.parameter === "FilterExpression" && set("filter", s.state)}
             onClear={() => set("filter", null)}
+            onTextIssue={(issue) => model.setTextIssue("filter", issue)}
             suggestions={attributes}
           />
         </div>
@@ -346,12 +353,18 @@ export function QueryBar({
             state={{ parameter: "ProjectionExpression", state: form.projection }}
             onChange={(s) => s.parameter === "ProjectionExpression" && set("projection", s.state)}
             onClear={() => set("projection", null)}
+            onTextIssue={(issue) => model.setTextIssue("projection", issue)}
             suggestions={attributes}
           />
         </div>
       )}
 
       <div className="qb-status" aria-live="polite">
+        {blocker !== null && (
+          <p id={blockerId} className="qb-note muted" data-testid="qb-run-blocked">
+            Run is off until this is fixed: {blocker}
+          </p>
+        )}
         {model.diagnostics.length > 0 && (
           <ul className="diagnostics" role="alert">
             {model.diagnostics.map((d, i) => (
@@ -395,7 +408,11 @@ export function QueryBar({
           ) : null}
         </summary>
         {r === null ? (
-          <p className="muted">{model.request === null ? "Fill in the key values to see the request." : "Checking…"}</p>
+          <p className="muted" data-testid="qb-request-missing">
+            {model.request === null
+              ? `The request cannot be built yet: ${Object.values(problems)[0] ?? "fill in the key values."}`
+              : "Checking…"}
+          </p>
         ) : (
           <div className="qb-generated">
             {r.keyConditionExpression && (

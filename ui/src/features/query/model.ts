@@ -72,7 +72,16 @@ export const EMPTY_FORM: QueryForm = {
 };
 
 /** A field of the bar that can be wrong on its own. */
-export type FieldName = "partition" | "sort" | "sortHigh" | "limit" | `morePartition.${number}` | `sortEqual.${number}`;
+export type FieldName =
+  | "partition"
+  | "sort"
+  | "sortHigh"
+  | "limit"
+  | `morePartition.${number}`
+  | `sortEqual.${number}`
+  /** The filter or projection typed as text, while the text cannot be used as it is. */
+  | "filter"
+  | "projection";
 
 /** The sort-key attributes of a key schema, in key-schema order. */
 export function sortKeysOf(schema: KeySchemaState | null): KeySchemaState["partitionKey"][] {

@@ -28,6 +28,7 @@ import type {
 import { unwrap, type UiError } from "../../ipc/result";
 import { useRecordCapacity } from "../../app/capacity";
 import { formatPath, keySchemaOf } from "../builder/model";
+import type { TextIssue } from "../builder/ExpressionTextMode";
 import { useDebounced } from "../../shared/useDebounced";
 import { countByCollection, type MetCollection } from "../../shared/collectionValue";
 import { indexKeys } from "../../shared/keySchema";
@@ -113,9 +114,41 @@ export function useQueryModel({
   const recordCapacity = useRecordCapacity();
   const generation = useRef(0);
 
+  // The filter and projection typed as text: while the text does not stand for the form's state,
+  // the text decides (an empty box leaves the expression out; a text not usable as typed stops
+  // the request), never the older state.
+  const [textIssues, setTextIssues] = useState<Partial<Record<"filter" | "projection", TextIssue>>>({});
+  const setTextIssue = useCallback((which: "filter" | "projection", issue: TextIssue | null) => {
+    setTextIssues((t) => {
+      if (JSON.stringify(t[which] ?? null) === JSON.stringify(issue)) return t;
+      const next = { ...t };
+      if (issue === null) delete next[which];
+      else next[which] = issue;
+      return next;
+    });
+  }, []);
+  const sentForm = useMemo(
+    () =>
+      textIssues.filter?.kind === "empty" || textIssues.projection?.kind === "empty"
+        ? {
+            ...form,
+            filter: textIssues.filter?.kind === "empty" ? null : form.filter,
+            projection: textIssues.projection?.kind === "empty" ? null : form.projection,
+          }
+        : form,
+    [form, textIssues],
+  );
   const schema = useMemo(() => (table === null ? null : keySchemaOf(table, form.index)), [table, form.index]);
-  const problems = useMemo(() => problemsOf(form, schema), [form, schema]);
-  const request = useMemo(() => (table === null ? null : requestOf(form, table)), [form, table]);
+  const problems = useMemo(() => {
+    const found = problemsOf(sentForm, schema);
+    for (const which of ["filter", "projection"] as const) {
+      const issue = textIssues[which];
+      if (issue?.kind === "blocked") found[which] = issue.reason;
+    }
+    return found;
+  }, [sentForm, schema, textIssues]);
+  const textBlocked = textIssues.filter?.kind === "blocked" || textIssues.projection?.kind === "blocked";
+  const request = useMemo(() => (table === null || textBlocked ? null : requestOf(sentForm, table)), [sentForm, table, textBlocked]);
   const requestKey = JSON.stringify(request);
   const settled = useDebounced(request, 150);
   const settledKey = JSON.stringify(settled);
@@ -320,6 +353,7 @@ export function useQueryModel({
   return {
     form,
     setForm,
+    setTextIssue,
     schema,
     problems,
     request,
