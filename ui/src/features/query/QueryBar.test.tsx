@@ -377,6 +377,29 @@ describe("QueryBar", () => {
     expect(source.cancelOperation).toHaveBeenCalledWith(input.scanId);
   });
 
+  it("refuses a Scan budget that is not a number of read units above 0, instead of scanning without one", async () => {
+    const source = renderBar(querySource(), () => ({}) as Channel<ScanUpdate>);
+    fireEvent.click(screen.getByLabelText("Scan"));
+    const run = screen.getByTestId("qb-run") as HTMLButtonElement;
+    const budget = screen.getByLabelText("Capacity budget");
+    for (const wrong of ["-5", "ten", "0", "1e3x"]) {
+      fireEvent.change(budget, { target: { value: wrong } });
+      expect(screen.getByRole("alert").textContent).toBe("The budget is a number of read units above 0, like 50.");
+      expect(budget.getAttribute("aria-invalid")).toBe("true");
+      expect(run.disabled).toBe(true);
+      fireEvent.keyDown(budget, { key: "Enter", ctrlKey: true });
+    }
+    expect(source.scan).not.toHaveBeenCalled();
+    // Empty is no budget; a number is the budget sent.
+    fireEvent.change(budget, { target: { value: "" } });
+    expect(screen.queryByRole("alert")).toBeNull();
+    fireEvent.change(budget, { target: { value: " 50 " } });
+    await waitFor(() => expect(run.disabled).toBe(false));
+    fireEvent.click(run);
+    await waitFor(() => expect(source.scan).toHaveBeenCalledTimes(1));
+    expect((source.scan as ReturnType<typeof vi.fn>).mock.calls[0]![1]).toMatchObject({ capacityBudget: 50 });
+  });
+
   it("sends a Scan's projection with it: the attributes chosen in the bar, as document paths", async () => {
     const source = renderBar(querySource(), () => ({}) as Channel<ScanUpdate>);
     fireEvent.click(screen.getByLabelText("Scan"));

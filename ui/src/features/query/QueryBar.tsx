@@ -61,7 +61,7 @@ export function QueryBar({
   const shown = (name: FieldName) => {
     const problem = problems[name];
     if (problem === undefined) return undefined;
-    if (name === "filter" || name === "projection") return problem;
+    if (name === "filter" || name === "projection" || name === "budget") return problem;
     const [list, position] = name.split(".");
     const text =
       list === "morePartition" || list === "sortEqual"
@@ -299,17 +299,19 @@ export function QueryBar({
                 ))}
               </select>
             </label>
-            <label className="qb-field">
-              <span className="qb-label">Stop after (RCU)</span>
-              <input
-                aria-label="Capacity budget"
-                inputMode="decimal"
-                size={6}
-                placeholder="no limit"
-                value={model.scanOptions.budget}
-                onChange={(e) => model.setScanOptions((o) => ({ ...o, budget: e.target.value }))}
-              />
-            </label>
+            <KeyField
+              id={`${id}-budget`}
+              testId="qb-budget"
+              label="Stop after"
+              hint="RCU"
+              ariaLabel="Capacity budget"
+              inputMode="decimal"
+              size={6}
+              placeholder="no limit"
+              value={model.scanOptions.budget}
+              onChange={(v) => model.setScanOptions((o) => ({ ...o, budget: v }))}
+              error={shown("budget")}
+            />
           </>
         )}
         {!form.filter && (
@@ -518,6 +520,10 @@ function KeyField(props: {
   error: string | undefined;
   list?: string | undefined;
   wide?: boolean;
+  ariaLabel?: string;
+  inputMode?: "decimal";
+  size?: number;
+  placeholder?: string;
 }) {
   const errorId = `${props.id}-error`;
   return (
@@ -531,6 +537,10 @@ function KeyField(props: {
         value={props.value}
         onChange={(e) => props.onChange(e.target.value)}
         list={props.list}
+        aria-label={props.ariaLabel}
+        inputMode={props.inputMode}
+        size={props.size}
+        placeholder={props.placeholder}
         autoComplete="off"
         spellCheck={false}
         aria-invalid={props.error !== undefined}

@@ -81,7 +81,9 @@ export type FieldName =
   | `sortEqual.${number}`
   /** The filter or projection typed as text, while the text cannot be used as it is. */
   | "filter"
-  | "projection";
+  | "projection"
+  /** A Scan's capacity budget ("Stop after (RCU)"). */
+  | "budget";
 
 /** The sort-key attributes of a key schema, in key-schema order. */
 export function sortKeysOf(schema: KeySchemaState | null): KeySchemaState["partitionKey"][] {
@@ -111,6 +113,20 @@ export function keyValue(type: "S" | "N" | "B", name: string, text: string): { v
   }
   if (type === "B") return BASE64.test(text) ? { value: { B: text } } : { problem: `${name} is binary: write it as base64, like AAEC or SGVsbG8=.` };
   return { value: { S: text } };
+}
+
+/**
+ * A Scan's capacity budget as typed: `null` when the field is empty (no budget), or why the text
+ * is not one. Never "no budget" for a text that is wrong: on AWS a Scan without one reads (and
+ * bills) the whole table.
+ */
+export function budgetOf(text: string): { budget: number | null } | { problem: string } {
+  const t = text.trim();
+  if (t === "") return { budget: null };
+  const n = Number(t);
+  return /^(\d+\.?\d*|\.\d+)$/.test(t) && Number.isFinite(n) && n > 0
+    ? { budget: n }
+    : { problem: "The budget is a number of read units above 0, like 50." };
 }
 
 /** Whether the index read is a global secondary index (no strongly consistent reads). */

@@ -33,6 +33,7 @@ import { useDebounced } from "../../shared/useDebounced";
 import { countByCollection, type MetCollection } from "../../shared/collectionValue";
 import { indexKeys } from "../../shared/keySchema";
 import {
+  budgetOf,
   EMPTY_FORM,
   filterPart,
   formOfQueryInput,
@@ -145,8 +146,10 @@ export function useQueryModel({
       const issue = textIssues[which];
       if (issue?.kind === "blocked") found[which] = issue.reason;
     }
+    const budget = budgetOf(scanOptions.budget);
+    if (form.operation === "Scan" && "problem" in budget) found.budget = budget.problem;
     return found;
-  }, [sentForm, schema, textIssues]);
+  }, [sentForm, schema, textIssues, form.operation, scanOptions.budget]);
   const textBlocked = textIssues.filter?.kind === "blocked" || textIssues.projection?.kind === "blocked";
   const request = useMemo(() => (table === null || textBlocked ? null : requestOf(sentForm, table)), [sentForm, table, textBlocked]);
   const requestKey = JSON.stringify(request);
@@ -177,7 +180,8 @@ export function useQueryModel({
   const current = checked !== null && checked.key === requestKey ? checked : null;
   const built = current?.built ?? null;
   const diagnostics = built?.diagnostics ?? [];
-  const ready = request !== null && built !== null && diagnostics.length === 0;
+  // Every problem of the fields stops a run, those outside the request (the Scan's budget) too.
+  const ready = request !== null && built !== null && diagnostics.length === 0 && Object.keys(problems).length === 0;
   const busy = run !== null && (run.kind === "query" ? run.loading : run.running);
 
   const readQueryPage = useCallback(
@@ -199,9 +203,11 @@ export function useQueryModel({
 
   const startScan = useCallback(
     async (sent: ReadRequest, checkedRequest: BuiltRequest) => {
+      const budget = budgetOf(scanOptions.budget);
+      // A budget that is not one never means "no budget" (Run is off while it is wrong).
+      if ("problem" in budget) return;
       const mine = ++generation.current;
       const id = `scan-${Date.now()}-${++scanCounter}`;
-      const budget = scanOptions.budget.trim() === "" ? null : Number(scanOptions.budget);
       let recorded = 0;
       const pages: QueryPage[] = [];
       const keys = table === null ? null : indexKeys(table, sent.indexName ?? null);
@@ -243,7 +249,7 @@ export function useQueryModel({
             consistentRead: sent.consistentRead ?? false,
             pageLimit: sent.limit ?? null,
             segments: scanOptions.segments,
-            capacityBudget: budget !== null && Number.isFinite(budget) && budget > 0 ? budget : null,
+            capacityBudget: budget.budget,
           },
           channel,
         ),
@@ -270,11 +276,11 @@ export function useQueryModel({
    * false when the fields cannot make a request or DynamoDB would refuse it.
    */
   const execute = useCallback((): boolean => {
-    if (request === null || busy || diagnostics.length > 0) return false;
+    if (request === null || busy || diagnostics.length > 0 || Object.keys(problems).length > 0) return false;
     if (ready) runNow();
     else setRunWhenReady(requestKey);
     return true;
-  }, [request, busy, diagnostics.length, ready, runNow, requestKey]);
+  }, [request, busy, diagnostics.length, problems, ready, runNow, requestKey]);
 
   const loadMore = useCallback(() => {
     if (run?.kind !== "query" || run.loading) return;
