@@ -136,6 +136,41 @@ describe("QueryBar", () => {
     expect(screen.getByRole("alert").textContent).toContain('speedKph is a number: "fast" is not one.');
   });
 
+  it("says when a number key's value is outside DynamoDB's number range or too precise, and keeps Run off", async () => {
+    const source = renderBar();
+    fireEvent.change(screen.getByTestId("qb-index"), { target: { value: "ByDepotRoute" } });
+    fireEvent.change(screen.getByTestId("qb-pk"), { target: { value: "BER-1" } });
+    const route = screen.getByTestId("qb-pk-1");
+    const run = screen.getByTestId("qb-run") as HTMLButtonElement;
+    for (const big of ["1e126", "1e999999", "-1E-131"]) {
+      fireEvent.change(route, { target: { value: big } });
+      expect(screen.getByRole("alert").textContent).toBe("routeNo is outside DynamoDB's number range (about ±1E-130 to ±9.99E+125).");
+      expect(run.disabled).toBe(true);
+      expect(screen.getByTestId("qb-run-blocked").textContent).toContain("routeNo is outside DynamoDB's number range");
+    }
+    fireEvent.change(route, { target: { value: "1234567890123456789012345678901234567891" } });
+    expect(screen.getByRole("alert").textContent).toBe("routeNo has more than 38 significant digits: DynamoDB keeps 38 at most.");
+    // The Request panel says why there is no request, instead of going blank.
+    expect(screen.getByTestId("qb-request-missing").textContent).toContain("routeNo has more than 38 significant digits");
+    fireEvent.keyDown(route, { key: "Enter", ctrlKey: true });
+    expect(source.runReadRequest).not.toHaveBeenCalled();
+    // The largest number DynamoDB has is fine.
+    fireEvent.change(route, { target: { value: "9.9999999999999999999999999999999999999E+125" } });
+    expect(screen.queryByRole("alert")).toBeNull();
+    await waitFor(() => expect(lastBuilt(source)?.keyCondition?.morePartition).toEqual([{ name: "routeNo", value: { N: "9.9999999999999999999999999999999999999E+125" } }]));
+    await waitFor(() => expect(run.disabled).toBe(false));
+  });
+
+  it("keeps Run off and says why when the request could not be checked", async () => {
+    const source = renderBar(querySource({ buildReadRequest: vi.fn(async () => ({ status: "error" as const, error: { code: "INTERNAL" as const, message: "the builder failed", exception: null } })) }));
+    fireEvent.change(screen.getByTestId("qb-pk"), { target: { value: "VEH#V-7741" } });
+    await waitFor(() => expect(screen.getByRole("alert").textContent).toBe("the builder failed"));
+    const run = screen.getByTestId("qb-run") as HTMLButtonElement;
+    expect(run.disabled).toBe(true);
+    expect(screen.getByTestId("qb-run-blocked").textContent).toContain("The request could not be checked");
+    expect(source.runReadRequest).not.toHaveBeenCalled();
+  });
+
   it("starts a filter on an attribute that is no key of what the Query reads (rule B.4)", async () => {
     renderBar();
     fireEvent.click(screen.getByTestId("qb-add-filter"));

@@ -70,7 +70,14 @@ export function QueryBar({
     return tried || text !== "" ? problem : undefined;
   };
   // What keeps Run off, in words: the first problem on show.
-  const blocker = (Object.keys(problems) as FieldName[]).map(shown).find((p) => p !== undefined) ?? null;
+  // Never a Run that does nothing: every reason the request cannot go is said.
+  const blocker =
+    (Object.keys(problems) as FieldName[]).map(shown).find((p) => p !== undefined) ??
+    (model.diagnostics.length > 0
+      ? "DynamoDB would refuse the request as it stands (its objection is shown above)."
+      : model.checkError !== null
+        ? "The request could not be checked (the reason is shown above)."
+        : null);
   const blockerId = `${id}-blocked`;
   const setSortEqual = (i: number, value: string) =>
     setForm((f) => ({ ...f, sortEqual: f.sortEqual.map((v, j) => (j === i ? value : v)) }));
@@ -362,11 +369,6 @@ export function QueryBar({
       )}
 
       <div className="qb-status" aria-live="polite">
-        {blocker !== null && (
-          <p id={blockerId} className="qb-note muted" data-testid="qb-run-blocked">
-            Run is off until this is fixed: {blocker}
-          </p>
-        )}
         {model.diagnostics.length > 0 && (
           <ul className="diagnostics" role="alert">
             {model.diagnostics.map((d, i) => (
@@ -390,6 +392,11 @@ export function QueryBar({
         {model.checkError !== null && (
           <p className="field-error" role="alert">
             {model.checkError}
+          </p>
+        )}
+        {blocker !== null && (
+          <p id={blockerId} className="qb-note muted" data-testid="qb-run-blocked">
+            Run is off until this is fixed: {blocker}
           </p>
         )}
         {runError !== null && (

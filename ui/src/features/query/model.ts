@@ -33,6 +33,7 @@ import type {
   TableDescription,
 } from "../../ipc/bindings.gen";
 import { formatPath, keySchemaOf, parsePath } from "../builder/model";
+import { numberLimit, parseDecimal } from "../../shared/attributeValue";
 
 export type SortChoice = SortKeyOperator | "none";
 
@@ -102,14 +103,18 @@ export function activeSortKey(form: QueryForm, schema: KeySchemaState | null): K
 }
 export type Problems = Partial<Record<FieldName, string>>;
 
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** A key value typed as text, as a typed value of the key's type, or why it is not one. */
 export function keyValue(type: "S" | "N" | "B", name: string, text: string): { value: AttributeValueJson } | { problem: string } {
   if (text === "") return { problem: `Enter a value for ${name}.` };
   if (type === "N") {
-    return NUMBER.test(text.trim()) ? { value: { N: text.trim() } } : { problem: `${name} is a number: "${text}" is not one. Write it like 42 or -3.5.` };
+    const decimal = parseDecimal(text);
+    if (decimal === null) return { problem: `${name} is a number: "${text}" is not one. Write it like 42 or -3.5.` };
+    const limit = numberLimit(decimal);
+    if (limit === "range") return { problem: `${name} is outside DynamoDB's number range (about ±1E-130 to ±9.99E+125).` };
+    if (limit === "digits") return { problem: `${name} has more than 38 significant digits: DynamoDB keeps 38 at most.` };
+    return { value: { N: text.trim() } };
   }
   if (type === "B") return BASE64.test(text) ? { value: { B: text } } : { problem: `${name} is binary: write it as base64, like AAEC or SGVsbG8=.` };
   return { value: { S: text } };

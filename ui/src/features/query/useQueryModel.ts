@@ -276,11 +276,11 @@ export function useQueryModel({
    * false when the fields cannot make a request or DynamoDB would refuse it.
    */
   const execute = useCallback((): boolean => {
-    if (request === null || busy || diagnostics.length > 0 || Object.keys(problems).length > 0) return false;
+    if (request === null || busy || diagnostics.length > 0 || Object.keys(problems).length > 0 || current?.error) return false;
     if (ready) runNow();
     else setRunWhenReady(requestKey);
     return true;
-  }, [request, busy, diagnostics.length, problems, ready, runNow, requestKey]);
+  }, [request, busy, diagnostics.length, problems, current, ready, runNow, requestKey]);
 
   const loadMore = useCallback(() => {
     if (run?.kind !== "query" || run.loading) return;
