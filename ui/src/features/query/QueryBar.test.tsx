@@ -171,6 +171,61 @@ describe("QueryBar", () => {
     expect(source.runReadRequest).not.toHaveBeenCalled();
   });
 
+  it("catches a reversed BETWEEN before sending it, in DynamoDB's order: numbers numerically, strings by their bytes", async () => {
+    const source = renderBar();
+    fireEvent.change(screen.getByTestId("qb-pk"), { target: { value: "VEH#V-7741" } });
+    fireEvent.change(screen.getByTestId("qb-index"), { target: { value: "BySpeed" } });
+    await waitFor(() => expect(optionsOf(screen.getByTestId("qb-sort-op"))).toContain("BETWEEN"));
+    fireEvent.change(screen.getByTestId("qb-sort-op"), { target: { value: "BETWEEN" } });
+    const run = screen.getByTestId("qb-run") as HTMLButtonElement;
+    // 9 to 10 is in order (though "10" < "9" as text); 10 to 9 is reversed.
+    fireEvent.change(screen.getByTestId("qb-sk"), { target: { value: "9" } });
+    fireEvent.change(screen.getByTestId("qb-sk-high"), { target: { value: "10" } });
+    expect(screen.queryByRole("alert")).toBeNull();
+    fireEvent.change(screen.getByTestId("qb-sk"), { target: { value: "10" } });
+    fireEvent.change(screen.getByTestId("qb-sk-high"), { target: { value: "9" } });
+    expect(screen.getByRole("alert").textContent).toBe("The range of speedKph is reversed: the first value must not be greater than the second.");
+    expect(screen.getByTestId("qb-sk-high").getAttribute("aria-invalid")).toBe("true");
+    expect(run.disabled).toBe(true);
+    // Strings by their UTF-8 bytes.
+    fireEvent.change(screen.getByTestId("qb-index"), { target: { value: "" } });
+    await waitFor(() => expect(optionsOf(screen.getByTestId("qb-sort-op"))).toContain("begins_with"));
+    fireEvent.change(screen.getByTestId("qb-sort-op"), { target: { value: "BETWEEN" } });
+    fireEvent.change(screen.getByTestId("qb-sk"), { target: { value: "TS#2025-03-14T09:09:00Z" } });
+    fireEvent.change(screen.getByTestId("qb-sk-high"), { target: { value: "TS#2025-03-14T09:00:00Z" } });
+    expect(screen.getByRole("alert").textContent).toBe("The range of recordedAt is reversed: the first value must not be greater than the second.");
+    fireEvent.keyDown(screen.getByTestId("qb-sk"), { key: "Enter", ctrlKey: true });
+    expect(source.runReadRequest).not.toHaveBeenCalled();
+  });
+
+  it("says a failed Query in a plain sentence naming the field, with DynamoDB's message folded under it", async () => {
+    const message =
+      "Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {S:TS#a}, upper bound operand: AttributeValue: {S:TS#b}";
+    const source = renderBar(
+      querySource({ runReadRequest: vi.fn(async () => ({ status: "error" as const, error: { code: "VALIDATION" as const, message, exception: "ValidationException" } })) }),
+    );
+    fireEvent.change(screen.getByTestId("qb-pk"), { target: { value: "VEH#V-7741" } });
+    await waitFor(() => expect(optionsOf(screen.getByTestId("qb-sort-op"))).toContain("BETWEEN"));
+    fireEvent.change(screen.getByTestId("qb-sort-op"), { target: { value: "BETWEEN" } });
+    fireEvent.change(screen.getByTestId("qb-sk"), { target: { value: "TS#a" } });
+    fireEvent.change(screen.getByTestId("qb-sk-high"), { target: { value: "TS#b" } });
+    fireEvent.keyDown(screen.getByTestId("qb-sk"), { key: "Enter", ctrlKey: true });
+    await waitFor(() => expect(source.runReadRequest).toHaveBeenCalled());
+    const error = await screen.findByTestId("qb-error");
+    expect(within(error).getByTestId("qb-error-sentence").textContent).toBe(
+      "The Query failed: The range of recordedAt is reversed: the first value must not be greater than the second.",
+    );
+    const details = error.querySelector("details")!;
+    expect(details.open).toBe(false);
+    expect(details.textContent).toContain(message);
+    expect(details.textContent).toContain("ValidationException");
+    // The field it is about is marked, and described by the error.
+    expect(screen.getByTestId("qb-sk-high").getAttribute("aria-invalid")).toBe("true");
+    expect(screen.getByTestId("qb-sk-high").getAttribute("aria-describedby")).toBe(error.id);
+    // No summary stands for the failed request.
+    expect(screen.queryByTestId("qb-summary")).toBeNull();
+  });
+
   it("starts a filter on an attribute that is no key of what the Query reads (rule B.4)", async () => {
     renderBar();
     fireEvent.click(screen.getByTestId("qb-add-filter"));

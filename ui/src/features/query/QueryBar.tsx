@@ -22,6 +22,7 @@ import { attributeSuggestions } from "../builder/model";
 import { activeSortKey, isGlobalIndex, keyNamesOf, sortKeysOf, withIndex, type FieldName, type SortChoice } from "./model";
 import type { QueryModel } from "./useQueryModel";
 import { useSortKeyOperators } from "./useSortKeyOperators";
+import { explainRunError } from "./runError";
 import "./QueryBar.css";
 
 /** Ctrl+J (Cmd+J on macOS): the next page, as the shortcut list has it. */
@@ -111,6 +112,11 @@ export function QueryBar({
   const built = model.built;
   const r = built?.request ?? null;
   const runError = run?.error ?? null;
+  const explained = runError === null ? null : explainRunError(runError, run?.request ?? null);
+  const errorId = `${id}-run-error`;
+  // The field a failed run was about, marked while the bar still holds that request.
+  const faulty = explained !== null && JSON.stringify(run?.request ?? null) === JSON.stringify(model.request) ? explained.field : null;
+  const flag = (name: FieldName) => (faulty === name ? errorId : undefined);
 
   return (
     <section className="query-bar" aria-label={`Query bar of ${table.name}`} data-testid="query-bar" onKeyDown={onKeyDown}>
@@ -149,6 +155,7 @@ export function QueryBar({
               value={form.partition}
               onChange={(v) => set("partition", v)}
               error={shown("partition")}
+              flaggedBy={flag("partition")}
               list={completion.length > 0 ? listId : undefined}
               wide
             />
@@ -212,6 +219,7 @@ export function QueryBar({
                 value={form.sort}
                 onChange={(v) => set("sort", v)}
                 error={shown("sort")}
+                flaggedBy={flag("sort")}
                 wide
               />
             )}
@@ -229,6 +237,7 @@ export function QueryBar({
                 value={form.sortHigh}
                 onChange={(v) => set("sortHigh", v)}
                 error={shown("sortHigh")}
+                flaggedBy={flag("sortHigh")}
                 wide
               />
             )}
@@ -399,10 +408,17 @@ export function QueryBar({
             Run is off until this is fixed: {blocker}
           </p>
         )}
-        {runError !== null && (
-          <p className="field-error" role="alert" data-testid="qb-error">
-            {runError.message} <code>{runError.exception ?? errorTitle(runError.code)}</code>
-          </p>
+        {runError !== null && explained !== null && (
+          <div className="field-error qb-error" role="alert" data-testid="qb-error" id={errorId}>
+            <p data-testid="qb-error-sentence">
+              {run?.kind === "scan" ? "The Scan failed" : run?.pages.length ? "The next page could not be read" : "The Query failed"}:{" "}
+              {explained.sentence}
+            </p>
+            <details>
+              <summary>DynamoDB's message</summary>
+              <code>{runError.exception ?? errorTitle(runError.code)}</code> {runError.message}
+            </details>
+          </div>
         )}
         <RunSummary model={model} />
       </div>
@@ -525,6 +541,8 @@ function KeyField(props: {
   value: string;
   onChange: (value: string) => void;
   error: string | undefined;
+  /** The id of a run's error that is about this field (the field is marked invalid, described by it). */
+  flaggedBy?: string | undefined;
   list?: string | undefined;
   wide?: boolean;
   ariaLabel?: string;
@@ -550,8 +568,8 @@ function KeyField(props: {
         placeholder={props.placeholder}
         autoComplete="off"
         spellCheck={false}
-        aria-invalid={props.error !== undefined}
-        aria-describedby={props.error !== undefined ? errorId : undefined}
+        aria-invalid={props.error !== undefined || props.flaggedBy !== undefined}
+        aria-describedby={props.error !== undefined ? errorId : props.flaggedBy}
       />
       {props.error !== undefined && (
         <span id={errorId} className="field-error" role="alert">

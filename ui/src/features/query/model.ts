@@ -33,7 +33,7 @@ import type {
   TableDescription,
 } from "../../ipc/bindings.gen";
 import { formatPath, keySchemaOf, parsePath } from "../builder/model";
-import { numberLimit, parseDecimal } from "../../shared/attributeValue";
+import { compareKeyValues, numberLimit, parseDecimal } from "../../shared/attributeValue";
 
 export type SortChoice = SortKeyOperator | "none";
 
@@ -165,6 +165,10 @@ export function problemsOf(form: QueryForm, schema: KeySchemaState | null): Prob
     if (form.sortOp === "BETWEEN") {
       const high = keyValue(sortKey.type, sortKey.name, form.sortHigh);
       if ("problem" in high) problems.sortHigh = high.problem;
+      // DynamoDB refuses a BETWEEN whose first value is above the second (in its order of key values).
+      else if ("value" in low && compareKeyValues(low.value as AttributeValue, high.value as AttributeValue) > 0) {
+        problems.sortHigh = `The range of ${sortKey.name} is reversed: the first value must not be greater than the second.`;
+      }
     }
   }
   return problems;
