@@ -436,6 +436,35 @@ describe("QueryBar", () => {
     expect(run.disabled).toBe(false);
   }, 20_000);
 
+  it("says the result answers the previous request once the bar changes, and names it on next page", async () => {
+    const first: QueryPage = { ...page, lastEvaluatedKey: { vehicleId: { S: "VEH#V-7741" }, recordedAt: { S: "TS#2025-03-14T09:09:00Z" } }, stop: "limit" };
+    const runReadRequest = vi.fn(async (_profile: string, _request: ReadRequest, start: unknown) => ({ status: "ok" as const, data: start === null ? first : page }));
+    const source = renderBar(querySource({ runReadRequest }));
+    const pk = screen.getByTestId("qb-pk");
+    fireEvent.change(pk, { target: { value: "VEH#V-7741" } });
+    fireEvent.keyDown(pk, { key: "Enter", ctrlKey: true });
+    await waitFor(() => expect(screen.getByRole("button", { name: "next page" })).toBeTruthy());
+    expect(screen.queryByTestId("qb-stale")).toBeNull();
+
+    fireEvent.change(pk, { target: { value: "VEH#V-1007" } });
+    expect(screen.getByTestId("qb-stale").textContent).toBe("Result of the previous request (vehicleId = VEH#V-7741) — Run to read vehicleId = VEH#V-1007.");
+    expect(screen.getByTestId("qb-summary").className).toContain("qb-summary-stale");
+    // Next page continues the request that produced the result, and says so.
+    fireEvent.click(screen.getByRole("button", { name: "next page of the previous request" }));
+    await waitFor(() => expect(runReadRequest).toHaveBeenCalledTimes(2));
+    const [, sent, start] = runReadRequest.mock.calls[1]!;
+    expect(sent.keyCondition?.partitionValue).toEqual({ S: "VEH#V-7741" });
+    expect(start).toEqual(first.lastEvaluatedKey);
+
+    // Cleared: the bar has no request yet.
+    fireEvent.change(pk, { target: { value: "" } });
+    expect(screen.getByTestId("qb-stale").textContent).toBe("Result of the previous request (vehicleId = VEH#V-7741) — Run to read the new one once its fields are complete.");
+    // Back to the request that ran: the result is its answer again.
+    fireEvent.change(pk, { target: { value: "VEH#V-7741" } });
+    expect(screen.queryByTestId("qb-stale")).toBeNull();
+    expect(source.runReadRequest).toHaveBeenCalledTimes(2);
+  });
+
   it("does not run a Query without a partition-key value, and says what is missing", async () => {
     const source = renderBar();
     fireEvent.click(screen.getByTestId("qb-run"));

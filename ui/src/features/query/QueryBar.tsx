@@ -19,7 +19,7 @@ import { ExpressionEditor } from "../builder/ExpressionEditor";
 import { DiagnosticView } from "../builder/ExpressionTextMode";
 import { GeneratedView } from "../builder/GeneratedView";
 import { attributeSuggestions } from "../builder/model";
-import { activeSortKey, isGlobalIndex, keyNamesOf, sortKeysOf, withIndex, type FieldName, type SortChoice } from "./model";
+import { activeSortKey, describeRequest, isGlobalIndex, keyNamesOf, sortKeysOf, withIndex, type FieldName, type SortChoice } from "./model";
 import type { QueryModel } from "./useQueryModel";
 import { useSortKeyOperators } from "./useSortKeyOperators";
 import { explainRunError } from "./runError";
@@ -471,10 +471,25 @@ export function QueryBar({
   );
 }
 
-/** One line on what the last run read. */
+/** One line on what the last run read; when the bar has changed since, that it answers the previous request. */
 function RunSummary({ model }: { model: QueryModel }) {
   const run = model.run;
   if (run === null) return null;
+  const stale = model.stale && (run.kind === "scan" || run.pages.length > 0) ? (
+    <p className="qb-stale" data-testid="qb-stale">
+      Result of the previous request ({describeRequest(run.request)}) — Run to read{" "}
+      {model.request === null ? "the new one once its fields are complete" : describeRequest(model.request)}.
+    </p>
+  ) : null;
+  return (
+    <>
+      {stale}
+      <RunFigures model={model} run={run} />
+    </>
+  );
+}
+
+function RunFigures({ model, run }: { model: QueryModel; run: NonNullable<QueryModel["run"]> }) {
   if (run.kind === "query") {
     const count = run.pages.reduce((n, p) => n + p.count, 0);
     const scanned = run.pages.reduce((n, p) => n + p.scannedCount, 0);
@@ -482,7 +497,7 @@ function RunSummary({ model }: { model: QueryModel }) {
     const last = run.pages.at(-1);
     if (last === undefined) return run.loading ? <p className="muted">Reading…</p> : null;
     return (
-      <p className="qb-summary" data-testid="qb-summary">
+      <p className={`qb-summary${model.stale ? " qb-summary-stale" : ""}`} data-testid="qb-summary">
         {formatCount(count)} returned of {formatCount(scanned)} read · {run.pages.length} {run.pages.length === 1 ? "page" : "pages"} ·{" "}
         {formatUnits(units)} RCU
         {last.lastEvaluatedKey !== null && (
@@ -495,9 +510,9 @@ function RunSummary({ model }: { model: QueryModel }) {
               onClick={model.loadMore}
               disabled={run.loading}
               aria-keyshortcuts="Control+J Meta+J"
-              title={`The next page (${comboKeys(nextPageCombo).join("+")}, anywhere in the table's tab)`}
+              title={`The next page${model.stale ? ` of the previous request (${describeRequest(run.request)})` : ""} (${comboKeys(nextPageCombo).join("+")}, anywhere in the table's tab)`}
             >
-              next page
+              {model.stale ? "next page of the previous request" : "next page"}
             </button>
           </>
         )}
@@ -508,7 +523,7 @@ function RunSummary({ model }: { model: QueryModel }) {
   const expected = totals?.expectedItems ?? 0;
   const fraction = totals === null || expected <= 0 ? 0 : Math.min(1, totals.scanned / expected);
   return (
-    <div className="qb-scan" data-testid="scan-progress">
+    <div className={`qb-scan${model.stale ? " qb-summary-stale" : ""}`} data-testid="scan-progress">
       {/* Without a count to measure against (DescribeTable's lags on AWS), a running scan's bar only says it runs. */}
       <progress max={1} value={run.summary?.end === "completed" ? 1 : expected > 0 || !run.running ? fraction : undefined} aria-label="Scan progress" />
       <span>

@@ -299,6 +299,22 @@ function keyText(value: AttributeValueJson | AttributeValue): string {
   return "";
 }
 
+/** A request in a few words, to name it in sentences: `vehicleId = VEH#V-7741 and recordedAt > TS#…`, `a Scan of Telemetry`. */
+export function describeRequest(request: ReadRequest): string {
+  const on = request.indexName ? ` on ${request.indexName}` : "";
+  const k = request.keyCondition ?? null;
+  if (request.operation === "Scan" || k === null) return `a ${request.operation} of ${request.indexName ?? request.tableName}`;
+  const parts = [
+    `${k.partitionKey} = ${keyText(k.partitionValue)}`,
+    ...[...(k.morePartition ?? []), ...(k.sortEqual ?? [])].map((e) => `${e.name} = ${keyText(e.value)}`),
+  ];
+  const sort = k.sort ?? null;
+  if (sort?.type === "between") parts.push(`${sort.name} between ${keyText(sort.low)} and ${keyText(sort.high)}`);
+  else if (sort?.type === "beginsWith") parts.push(`${sort.name} begins with ${keyText(sort.prefix)}`);
+  else if (sort?.type === "compare") parts.push(`${sort.name} ${sort.op} ${keyText(sort.value)}`);
+  return parts.join(" and ") + on;
+}
+
 /** The form a builder request (a recent run, a saved request) is edited in. */
 export function formOfRequest(request: ReadRequest): QueryForm {
   const key = request.keyCondition ?? null;

@@ -352,6 +352,11 @@ export function useQueryModel({
     });
   }, []);
 
+  /**
+   * Whether what was read answers another request than the bar's: the summary, the highlight and
+   * "next page" then say they belong to the previous request.
+   */
+  const stale = run !== null && JSON.stringify(run.request) !== requestKey;
   const queryInput = useMemo(() => queryInputOf(request, built), [request, built]);
   /** The Query that produced the pages on show, in the collection view's shape. */
   const ranInput = run?.kind === "query" ? run.input : null;
@@ -370,6 +375,7 @@ export function useQueryModel({
     ready,
     busy,
     run,
+    stale,
     execute,
     loadMore,
     cancel,
