@@ -329,6 +329,11 @@ describe("QueryBar", () => {
     fireEvent.change(screen.getByTestId("qb-sort-op"), { target: { value: "BETWEEN" } });
     fireEvent.change(screen.getByTestId("qb-sk"), { target: { value: "TS#2025-03-14T09:00:00Z" } });
     fireEvent.change(screen.getByTestId("qb-sk-high"), { target: { value: "TS#2025-03-14T09:09:00Z" } });
+    // The order is the sort key's, whatever it holds (not always time: no "newest first").
+    expect([...(screen.getByLabelText("Order") as HTMLSelectElement).options].map((o) => [o.value, o.textContent])).toEqual([
+      ["ascending", "Ascending (sort-key order)"],
+      ["descending", "Descending (reverse sort-key order)"],
+    ]);
     fireEvent.change(screen.getByLabelText("Order"), { target: { value: "descending" } });
     const expression = await screen.findByTestId("qb-key-expression");
     await waitFor(() => expect(expression.textContent).toBe("vehicleId = :vehicleId AND recordedAt BETWEEN :recordedAtFrom AND :recordedAtTo"));

@@ -269,8 +269,8 @@ export function QueryBar({
           <label className="qb-field">
             <span className="qb-label">Order</span>
             <select aria-label="Order" value={form.direction} onChange={(e) => set("direction", e.target.value as typeof form.direction)}>
-              <option value="ascending">ascending (ScanIndexForward)</option>
-              <option value="descending">descending, newest first</option>
+              <option value="ascending">Ascending (sort-key order)</option>
+              <option value="descending">Descending (reverse sort-key order)</option>
             </select>
           </label>
         )}
