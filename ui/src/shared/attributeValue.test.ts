@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { attributeText, base64ByteLength, byteCountLabel, compareKeyValues, decimalLiteral, isNumberText, parseDecimal } from "./attributeValue";
+import { attributeText, base64ByteLength, byteCountLabel, compareKeyValues, decimalLiteral, isNumberText, numberLimit, parseDecimal } from "./attributeValue";
 
 describe("attribute values", () => {
   it("orders numbers numerically with exact decimals beyond double precision", () => {
@@ -25,6 +25,16 @@ describe("attribute values", () => {
     expect(isNumberText("1e")).toBe(false);
     expect(decimalLiteral(parseDecimal("1.5E-3")!)).toBe("0.0015");
     expect(decimalLiteral(parseDecimal("1E125")!)).toBe("1E125");
+  });
+
+  it("knows DynamoDB's number limits: 38 significant digits, magnitudes from 1E-130 to 9.99…E+125, and zero", () => {
+    const limit = (text: string) => numberLimit(parseDecimal(text)!);
+    for (const ok of ["0", "0e999999", "-0.000", "1E-130", "-1E-130", "9.9999999999999999999999999999999999999E+125", "-9.9999999999999999999999999999999999999E+125", "42", "12345678901234567890123456789012345678", "1230000000000000000000000000000000000000000000"]) {
+      expect(limit(ok), ok).toBeNull();
+    }
+    for (const range of ["1e126", "-1e126", "1e999999", "1E-131", "0.9E-130", "10E125"]) expect(limit(range), range).toBe("range");
+    expect(limit("123456789012345678901234567890123456789")).toBe("digits");
+    expect(limit("1.23456789012345678901234567890123456789")).toBe("digits");
   });
 
   it("writes one-line text forms and byte sizes", () => {

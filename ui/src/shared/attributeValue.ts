@@ -165,7 +165,21 @@ export function parseDecimal(text: string): Decimal | null {
   return { negative: sign === "-", digits, exponent };
 }
 
-/** Whether text is a number DynamoDB can read (syntax only; the engine checks the 38-digit range). */
+/**
+ * What keeps a decimal from being a DynamoDB number (rule B.7): more than 38 significant digits,
+ * or a magnitude outside 1E-130 to 9.9999999999999999999999999999999999999E+125 (either sign);
+ * null when it is one (zero is).
+ */
+export function numberLimit(value: Decimal): "digits" | "range" | null {
+  if (value.digits === "") return null;
+  // The power of ten of the leading digit.
+  const order = value.digits.length + value.exponent - 1;
+  if (order > 125 || order < -130) return "range";
+  if (value.digits.length > 38) return "digits";
+  return null;
+}
+
+/** Whether text is a number DynamoDB can read (syntax only; see `numberLimit` for its range). */
 export function isNumberText(text: string): boolean {
   return parseDecimal(text) !== null;
 }

@@ -5,7 +5,7 @@ import type {
   KeySchemaState,
 } from "../../ipc/bindings.gen";
 import { ConditionBuilder } from "./ConditionBuilder";
-import { ExpressionTextMode, type TypedExpression } from "./ExpressionTextMode";
+import { ExpressionTextMode, type TextIssue, type TypedExpression } from "./ExpressionTextMode";
 import { GeneratedView } from "./GeneratedView";
 import { KeyConditionBuilder } from "./KeyConditionBuilder";
 import { ProjectionBuilder } from "./ProjectionBuilder";
@@ -33,6 +33,11 @@ function typedOf(generated: GeneratedExpression | null): TypedExpression {
  * (and its ExpressionAttributeNames/Values) shown beside it. `state` is `null` while the
  * expression is empty (an optional filter or projection); a key condition and an update always
  * have one.
+ *
+ * In the text mode, what is typed is the expression: `onTextIssue` tells the parent while the text
+ * does not stand for `state` (empty: leave the expression out; blocked: not usable as typed, with
+ * the reason), so the parent never sends the older `state` in its place. An optional expression
+ * (with `onClear`) has a Remove button in both modes.
  */
 export function ExpressionEditor({
   state,
@@ -41,6 +46,7 @@ export function ExpressionEditor({
   keySchema = null,
   label,
   onClear,
+  onTextIssue,
 }: {
   state: ExpressionState;
   onChange: (state: ExpressionState) => void;
@@ -49,13 +55,25 @@ export function ExpressionEditor({
   suggestions: readonly string[];
   keySchema?: KeySchemaState | null;
   label?: string;
+  onTextIssue?: (issue: TextIssue | null) => void;
 }) {
   const [mode, setMode] = useState<Mode>("visual");
+  const [issue, setIssue] = useState<TextIssue | null>(null);
   const settled = useDebounced(state, 150);
   const { generated, problem } = useGeneratedExpression(settled);
-
+  const report = (next: TextIssue | null) => {
+    setIssue(next);
+    onTextIssue?.(next);
+  };
+  const switchTo = (next: Mode) => {
+    if (next === mode) return;
+    // An emptied text box removes the optional expression; otherwise the visual form shows `state`.
+    if (next === "visual" && issue?.kind === "empty" && onClear) onClear();
+    setMode(next);
+  };
 
   const title = label ?? state.parameter;
+  const noun = label?.toLowerCase() ?? state.parameter;
   return (
     <section className="expression-editor" aria-label={title}>
       <div className="expression-editor-head">
@@ -67,15 +85,20 @@ export function ExpressionEditor({
               type="button"
               role="tab"
               aria-selected={mode === m}
-              onClick={() => setMode(m)}
+              onClick={() => switchTo(m)}
               onKeyDown={(e) => {
-                if (matchesShortcut("move-switch", e.nativeEvent)) setMode(mode === "visual" ? "text" : "visual");
+                if (matchesShortcut("move-switch", e.nativeEvent)) switchTo(mode === "visual" ? "text" : "visual");
               }}
             >
               {m === "visual" ? "Visual" : "Text"}
             </button>
           ))}
         </div>
+        {onClear && (
+          <button type="button" className="expression-remove" onClick={onClear}>
+            Remove {noun}
+          </button>
+        )}
       </div>
       <div role="tabpanel">
         {mode === "text" ? (
@@ -83,7 +106,9 @@ export function ExpressionEditor({
             parameter={state.parameter}
             initial={typedOf(generated)}
             keySchema={keySchema}
+            noun={noun}
             onParsed={(parsed) => parsed.parameter === state.parameter && onChange(parsed)}
+            onIssue={report}
           />
         ) : (
           <VisualBuilder
@@ -95,7 +120,7 @@ export function ExpressionEditor({
           />
         )}
       </div>
-      {problem ? (
+      {mode === "text" && issue !== null ? null : problem ? (
         <p className="expression-error" role="status">
           {problem}
         </p>

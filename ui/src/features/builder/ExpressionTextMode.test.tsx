@@ -71,6 +71,41 @@ describe("ExpressionTextMode", { timeout: 20_000 }, () => {
     expect(onParsed).not.toHaveBeenCalled();
   });
 
+  it("tells the parent while the text does not stand for its state: being checked, not valid, or empty", async () => {
+    const parseExpressions = vi.fn<Commands["parseExpressions"]>(async (input) =>
+      input.Expressions[0]!.text.endsWith(">")
+        ? {
+            status: "invalid" as const,
+            diagnostics: [{ exception: "ValidationException", message: "Syntax error; token: <EOF>", expression: "FilterExpression" as const, span: null }],
+          }
+        : { status: "parsed" as const, states: [{ parameter: "FilterExpression" as const, state: { type: "attributeExists" as const, path: ["a"] } }] },
+    );
+    const onIssue = vi.fn();
+    renderWithCommands(
+      <ExpressionTextMode
+        parameter="FilterExpression"
+        noun="filter"
+        initial={{ text: "attribute_exists(a)", names: "", values: "" }}
+        keySchema={null}
+        onParsed={() => {}}
+        onIssue={onIssue}
+        delay={10}
+      />,
+      fakeSource({ parseExpressions }),
+    );
+    // Until the first parse answers, the text is being checked; then it stands for the state.
+    expect(onIssue).toHaveBeenLastCalledWith({ kind: "blocked", reason: "The filter as typed is still being checked." });
+    await waitFor(() => expect(onIssue).toHaveBeenLastCalledWith(null));
+    fireEvent.change(screen.getByLabelText("FilterExpression"), { target: { value: "a >" } });
+    await waitFor(() =>
+      expect(onIssue).toHaveBeenLastCalledWith({ kind: "blocked", reason: "The filter as typed is not valid: correct it, or remove the filter." }),
+    );
+    fireEvent.change(screen.getByLabelText("FilterExpression"), { target: { value: "  " } });
+    await waitFor(() => expect(onIssue).toHaveBeenLastCalledWith({ kind: "empty" }));
+    cleanup();
+    expect(onIssue).toHaveBeenLastCalledWith(null);
+  });
+
   it("says when a map is not JSON, without asking the backend", async () => {
     const parseExpressions = vi.fn<Commands["parseExpressions"]>();
     renderWithCommands(

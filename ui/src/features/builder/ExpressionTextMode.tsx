@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import type {
   Diagnostic,
   ExpressionParameter,
@@ -13,21 +13,35 @@ import "./ExpressionTextMode.css";
 export type { TypedExpression };
 
 /**
+ * Why the text on screen does not stand for the expression the parent holds: the box is empty
+ * (the expression is to be left out), or the text cannot be used as it is (`reason`, in words).
+ */
+export type TextIssue = { kind: "empty" } | { kind: "blocked"; reason: string };
+
+/**
  * The text mode: the user types or pastes an expression with its names and values; the backend
  * parses it with the engine's parser as they type (debounced). Errors are shown at the position
  * they occur with DynamoDB's message; a valid text is handed back (`onParsed`) as builder state.
+ * Until it is, `onIssue` says why the parent's state is not what is typed (still being checked,
+ * not valid, or empty), and null once it is; so nothing runs on an older expression than the one
+ * on screen.
  */
 export function ExpressionTextMode({
   parameter,
   initial,
   keySchema,
   onParsed,
+  onIssue,
+  noun = parameter,
   delay = 300,
 }: {
   parameter: ExpressionParameter;
   initial: TypedExpression;
   keySchema: KeySchemaState | null;
   onParsed: (state: ExpressionState) => void;
+  onIssue?: ((issue: TextIssue | null) => void) | undefined;
+  /** What the expression is called in sentences ("filter"). */
+  noun?: string;
   delay?: number;
 }) {
   const id = useId();
@@ -35,6 +49,26 @@ export function ExpressionTextMode({
   const settled = useDebounced(typed, delay);
   const check = useExpressionCheck(settled, parameter, keySchema, onParsed);
 
+  const stillTyping = JSON.stringify(typed) !== JSON.stringify(settled);
+  const issue: TextIssue | null =
+    stillTyping || check.status === "checking"
+      ? { kind: "blocked", reason: `The ${noun} as typed is still being checked.` }
+      : check.status === "malformed"
+        ? { kind: "blocked", reason: `The ${noun} as typed cannot be read: ${check.message}` }
+        : check.status === "invalid"
+          ? { kind: "blocked", reason: `The ${noun} as typed is not valid: correct it, or remove the ${noun}.` }
+          : settled.text.trim() === ""
+            ? { kind: "empty" }
+            : null;
+  const issueKey = JSON.stringify(issue);
+  const report = useRef(onIssue);
+  report.current = onIssue;
+  useEffect(() => {
+    report.current?.(issue);
+    // `issueKey` stands for `issue`.
+  }, [issueKey]);
+  // Once the text mode is gone, what it typed no longer stands in for the parent's state.
+  useEffect(() => () => report.current?.(null), []);
 
   return (
     <div className="expression-text-mode">
@@ -62,6 +96,8 @@ export function ExpressionTextMode({
       <div id={`${id}-status`} className="expression-status" aria-live="polite">
         {check.status === "valid" ? (
           <p className="expression-valid">Valid: shown in the visual builder.</p>
+        ) : issue?.kind === "empty" ? (
+          <p className="builder-hint">Empty: the request is sent without a {noun}.</p>
         ) : check.status === "malformed" ? (
           <p className="expression-error" role="alert">
             {check.message}

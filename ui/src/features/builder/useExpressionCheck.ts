@@ -7,6 +7,8 @@ export type TypedExpression = { text: string; names: string; values: string };
 
 export type Check =
   | { status: "idle" }
+  /** The text has not been parsed yet. */
+  | { status: "checking" }
   | { status: "valid" }
   | { status: "invalid"; diagnostics: Diagnostic[] }
   | { status: "malformed"; message: string };
@@ -33,10 +35,14 @@ export function useExpressionCheck(
   onParsed: (state: ExpressionState) => void,
 ): Check {
   const source = useCommands();
-  const [check, setCheck] = useState<Check>({ status: "idle" });
+  // What was found, and the text (with its maps) it was found for: a result is shown only while
+  // it describes `settled`, so an old "valid" never stands for a newer text.
+  const key = JSON.stringify([settled, parameter]);
+  const [found, setFound] = useState<{ key: string; check: Check }>({ key: "", check: { status: "idle" } });
 
   useEffect(() => {
     let live = true;
+    const setCheck = (check: Check) => setFound({ key, check });
     const names = parseMap<string>("ExpressionAttributeNames", settled.names);
     const values = parseMap<AttributeValueJson>("ExpressionAttributeValues", settled.values);
     if ("error" in names || "error" in values) {
@@ -72,7 +78,7 @@ export function useExpressionCheck(
     return () => {
       live = false;
     };
-    // onParsed is a callback of the parent; a new one must not parse again.
-  }, [settled, parameter, keySchema, source]);
-  return check;
+    // onParsed is a callback of the parent; a new one must not parse again. `key` stands for `settled` and `parameter`.
+  }, [key, keySchema, source]);
+  return found.key === key ? found.check : { status: "checking" };
 }

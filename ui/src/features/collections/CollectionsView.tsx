@@ -358,9 +358,14 @@ export function CollectionsView({
   const markedKey = reveal === null ? null : collectionKey(reveal.value);
 
   return (
-    <section className="collections-view" aria-label={`Collections of ${table.name}`}>
+    <section className="collections-view" aria-label={`Collections of ${table.name}`} data-stale-read={activeRead?.stale ? "true" : undefined}>
       <div className="collections-head">
         {tools}
+        {activeRead?.stale && (
+          <p className="collections-stale-read" data-testid="collections-stale-read">
+            The marked boxes show the previous request: Run the query bar to read the new one.
+          </p>
+        )}
         {onGroupBy !== undefined && table.indexes.length > 0 && (
           <label className="collections-group-by">
             Grouped by{" "}

@@ -109,6 +109,17 @@ describe("the active read in the Collections view", () => {
     expect(within(boxOf("VEH#V-1007")).queryByTestId("box-cut")).toBeNull();
   });
 
+  it("dims the marks and says so once the query bar has changed since the read", () => {
+    const active: ActiveRead = { kind: "query", key: collectionKey({ S: "VEH#V-7741" }), pages, loading: false, dropped: new Map(), showDropped: null };
+    const { rerender } = render(<CollectionsView table={table} data={data()} onOpen={() => {}} rowsPerBox={20} activeRead={active} />);
+    expect(screen.queryByTestId("collections-stale-read")).toBeNull();
+    rerender(<CollectionsView table={table} data={data()} onOpen={() => {}} rowsPerBox={20} activeRead={{ ...active, stale: true }} />);
+    expect(screen.getByTestId("collections-stale-read").textContent).toBe("The marked boxes show the previous request: Run the query bar to read the new one.");
+    expect(screen.getByRole("region", { name: /Collections of/ }).getAttribute("data-stale-read")).toBe("true");
+    // Still drawn where it was read.
+    expect(boxOf("VEH#V-7741").getAttribute("data-read")).toBe("read");
+  });
+
   it("draws the items the filter dropped, once read back, struck through in their places among the returned ones", () => {
     const rows = [9, 8, 7, 6, 5].map((minute) => ({ item: reading("VEH#V-7741", minute), dropped: minute < 8 }));
     const active: ActiveRead = {

@@ -11,7 +11,7 @@ import type { QueryPage } from "../../ipc/bindings.gen";
 import type { MetCollection } from "../../shared/collectionValue";
 import type { DroppedPage } from "../../shared/droppedItems";
 
-export type ActiveRead =
+export type ActiveRead = (
   | {
       kind: "query";
       /** The key (`collectionKey`) of the one box the Query reads. */
@@ -34,7 +34,11 @@ export type ActiveRead =
        * partition key, and the items returned cannot be counted by box.
        */
       attributed: boolean;
-    };
+    }
+) & {
+  /** The query bar has changed since: what is drawn answers the previous request (dimmed, and said so). */
+  stale?: boolean;
+};
 
 /** How one box stands in the active read. */
 export type BoxRead =

@@ -136,6 +136,96 @@ describe("QueryBar", () => {
     expect(screen.getByRole("alert").textContent).toContain('speedKph is a number: "fast" is not one.');
   });
 
+  it("says when a number key's value is outside DynamoDB's number range or too precise, and keeps Run off", async () => {
+    const source = renderBar();
+    fireEvent.change(screen.getByTestId("qb-index"), { target: { value: "ByDepotRoute" } });
+    fireEvent.change(screen.getByTestId("qb-pk"), { target: { value: "BER-1" } });
+    const route = screen.getByTestId("qb-pk-1");
+    const run = screen.getByTestId("qb-run") as HTMLButtonElement;
+    for (const big of ["1e126", "1e999999", "-1E-131"]) {
+      fireEvent.change(route, { target: { value: big } });
+      expect(screen.getByRole("alert").textContent).toBe("routeNo is outside DynamoDB's number range (about ±1E-130 to ±9.99E+125).");
+      expect(run.disabled).toBe(true);
+      expect(screen.getByTestId("qb-run-blocked").textContent).toContain("routeNo is outside DynamoDB's number range");
+    }
+    fireEvent.change(route, { target: { value: "1234567890123456789012345678901234567891" } });
+    expect(screen.getByRole("alert").textContent).toBe("routeNo has more than 38 significant digits: DynamoDB keeps 38 at most.");
+    // The Request panel says why there is no request, instead of going blank.
+    expect(screen.getByTestId("qb-request-missing").textContent).toContain("routeNo has more than 38 significant digits");
+    fireEvent.keyDown(route, { key: "Enter", ctrlKey: true });
+    expect(source.runReadRequest).not.toHaveBeenCalled();
+    // The largest number DynamoDB has is fine.
+    fireEvent.change(route, { target: { value: "9.9999999999999999999999999999999999999E+125" } });
+    expect(screen.queryByRole("alert")).toBeNull();
+    await waitFor(() => expect(lastBuilt(source)?.keyCondition?.morePartition).toEqual([{ name: "routeNo", value: { N: "9.9999999999999999999999999999999999999E+125" } }]));
+    await waitFor(() => expect(run.disabled).toBe(false));
+  });
+
+  it("keeps Run off and says why when the request could not be checked", async () => {
+    const source = renderBar(querySource({ buildReadRequest: vi.fn(async () => ({ status: "error" as const, error: { code: "INTERNAL" as const, message: "the builder failed", exception: null } })) }));
+    fireEvent.change(screen.getByTestId("qb-pk"), { target: { value: "VEH#V-7741" } });
+    await waitFor(() => expect(screen.getByRole("alert").textContent).toBe("the builder failed"));
+    const run = screen.getByTestId("qb-run") as HTMLButtonElement;
+    expect(run.disabled).toBe(true);
+    expect(screen.getByTestId("qb-run-blocked").textContent).toContain("The request could not be checked");
+    expect(source.runReadRequest).not.toHaveBeenCalled();
+  });
+
+  it("catches a reversed BETWEEN before sending it, in DynamoDB's order: numbers numerically, strings by their bytes", async () => {
+    const source = renderBar();
+    fireEvent.change(screen.getByTestId("qb-pk"), { target: { value: "VEH#V-7741" } });
+    fireEvent.change(screen.getByTestId("qb-index"), { target: { value: "BySpeed" } });
+    await waitFor(() => expect(optionsOf(screen.getByTestId("qb-sort-op"))).toContain("BETWEEN"));
+    fireEvent.change(screen.getByTestId("qb-sort-op"), { target: { value: "BETWEEN" } });
+    const run = screen.getByTestId("qb-run") as HTMLButtonElement;
+    // 9 to 10 is in order (though "10" < "9" as text); 10 to 9 is reversed.
+    fireEvent.change(screen.getByTestId("qb-sk"), { target: { value: "9" } });
+    fireEvent.change(screen.getByTestId("qb-sk-high"), { target: { value: "10" } });
+    expect(screen.queryByRole("alert")).toBeNull();
+    fireEvent.change(screen.getByTestId("qb-sk"), { target: { value: "10" } });
+    fireEvent.change(screen.getByTestId("qb-sk-high"), { target: { value: "9" } });
+    expect(screen.getByRole("alert").textContent).toBe("The range of speedKph is reversed: the first value must not be greater than the second.");
+    expect(screen.getByTestId("qb-sk-high").getAttribute("aria-invalid")).toBe("true");
+    expect(run.disabled).toBe(true);
+    // Strings by their UTF-8 bytes.
+    fireEvent.change(screen.getByTestId("qb-index"), { target: { value: "" } });
+    await waitFor(() => expect(optionsOf(screen.getByTestId("qb-sort-op"))).toContain("begins_with"));
+    fireEvent.change(screen.getByTestId("qb-sort-op"), { target: { value: "BETWEEN" } });
+    fireEvent.change(screen.getByTestId("qb-sk"), { target: { value: "TS#2025-03-14T09:09:00Z" } });
+    fireEvent.change(screen.getByTestId("qb-sk-high"), { target: { value: "TS#2025-03-14T09:00:00Z" } });
+    expect(screen.getByRole("alert").textContent).toBe("The range of recordedAt is reversed: the first value must not be greater than the second.");
+    fireEvent.keyDown(screen.getByTestId("qb-sk"), { key: "Enter", ctrlKey: true });
+    expect(source.runReadRequest).not.toHaveBeenCalled();
+  });
+
+  it("says a failed Query in a plain sentence naming the field, with DynamoDB's message folded under it", async () => {
+    const message =
+      "Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {S:TS#a}, upper bound operand: AttributeValue: {S:TS#b}";
+    const source = renderBar(
+      querySource({ runReadRequest: vi.fn(async () => ({ status: "error" as const, error: { code: "VALIDATION" as const, message, exception: "ValidationException" } })) }),
+    );
+    fireEvent.change(screen.getByTestId("qb-pk"), { target: { value: "VEH#V-7741" } });
+    await waitFor(() => expect(optionsOf(screen.getByTestId("qb-sort-op"))).toContain("BETWEEN"));
+    fireEvent.change(screen.getByTestId("qb-sort-op"), { target: { value: "BETWEEN" } });
+    fireEvent.change(screen.getByTestId("qb-sk"), { target: { value: "TS#a" } });
+    fireEvent.change(screen.getByTestId("qb-sk-high"), { target: { value: "TS#b" } });
+    fireEvent.keyDown(screen.getByTestId("qb-sk"), { key: "Enter", ctrlKey: true });
+    await waitFor(() => expect(source.runReadRequest).toHaveBeenCalled());
+    const error = await screen.findByTestId("qb-error");
+    expect(within(error).getByTestId("qb-error-sentence").textContent).toBe(
+      "The Query failed: The range of recordedAt is reversed: the first value must not be greater than the second.",
+    );
+    const details = error.querySelector("details")!;
+    expect(details.open).toBe(false);
+    expect(details.textContent).toContain(message);
+    expect(details.textContent).toContain("ValidationException");
+    // The field it is about is marked, and described by the error.
+    expect(screen.getByTestId("qb-sk-high").getAttribute("aria-invalid")).toBe("true");
+    expect(screen.getByTestId("qb-sk-high").getAttribute("aria-describedby")).toBe(error.id);
+    // No summary stands for the failed request.
+    expect(screen.queryByTestId("qb-summary")).toBeNull();
+  });
+
   it("starts a filter on an attribute that is no key of what the Query reads (rule B.4)", async () => {
     renderBar();
     fireEvent.click(screen.getByTestId("qb-add-filter"));
@@ -239,6 +329,11 @@ describe("QueryBar", () => {
     fireEvent.change(screen.getByTestId("qb-sort-op"), { target: { value: "BETWEEN" } });
     fireEvent.change(screen.getByTestId("qb-sk"), { target: { value: "TS#2025-03-14T09:00:00Z" } });
     fireEvent.change(screen.getByTestId("qb-sk-high"), { target: { value: "TS#2025-03-14T09:09:00Z" } });
+    // The order is the sort key's, whatever it holds (not always time: no "newest first").
+    expect([...(screen.getByLabelText("Order") as HTMLSelectElement).options].map((o) => [o.value, o.textContent])).toEqual([
+      ["ascending", "Ascending (sort-key order)"],
+      ["descending", "Descending (reverse sort-key order)"],
+    ]);
     fireEvent.change(screen.getByLabelText("Order"), { target: { value: "descending" } });
     const expression = await screen.findByTestId("qb-key-expression");
     await waitFor(() => expect(expression.textContent).toBe("vehicleId = :vehicleId AND recordedAt BETWEEN :recordedAtFrom AND :recordedAtTo"));
@@ -286,6 +381,95 @@ describe("QueryBar", () => {
     expect(JSON.parse(screen.getByTestId("ran-input").textContent!)).toMatchObject({ partitionValue: { S: "VEH#V-7741" }, filter: "attribute_exists(speedKph)" });
   });
 
+  it("sends the filter as typed in the text mode: an empty box sends none, a text with an error stops Run, and Remove filter takes it away", async () => {
+    const typedState = { type: "attributeExists" as const, path: ["speedKph"] };
+    const source = renderBar(
+      querySource({
+        generateExpression: vi.fn(async () => ({
+          status: "ok" as const,
+          data: { parameter: "FilterExpression" as const, expression: "attribute_exists(vehicleId)", ExpressionAttributeNames: {}, ExpressionAttributeValues: {} },
+        })),
+        parseExpressions: vi.fn(async (input: Parameters<Commands["parseExpressions"]>[0]) =>
+          input.Expressions[0]!.text.trim().endsWith(">")
+            ? {
+                status: "invalid" as const,
+                diagnostics: [
+                  { exception: "ValidationException", message: "Invalid FilterExpression: Syntax error; token: <EOF>", expression: "FilterExpression" as const, span: null },
+                ],
+              }
+            : { status: "parsed" as const, states: [{ parameter: "FilterExpression" as const, state: typedState }] },
+        ),
+      }),
+    );
+    const run = screen.getByTestId("qb-run") as HTMLButtonElement;
+    fireEvent.change(screen.getByTestId("qb-pk"), { target: { value: "VEH#V-7741" } });
+    fireEvent.click(screen.getByTestId("qb-add-filter"));
+    await waitFor(() => expect(lastBuilt(source)?.filter).toBeTruthy());
+    fireEvent.click(screen.getByRole("tab", { name: "Text" }));
+    const text = () => screen.getByRole("textbox", { name: "FilterExpression" });
+    await waitFor(() => expect((text() as HTMLTextAreaElement).value).toBe("attribute_exists(vehicleId)"));
+
+    // Emptied: the request has no filter, and Run sends none.
+    fireEvent.change(text(), { target: { value: "" } });
+    await waitFor(() => expect(lastBuilt(source)?.filter).toBeNull());
+    expect(screen.getByText("Empty: the request is sent without a filter.")).toBeTruthy();
+    await waitFor(() => expect(run.disabled).toBe(false));
+    fireEvent.click(run);
+    await waitFor(() => expect(source.runReadRequest).toHaveBeenCalledTimes(1));
+    expect((source.runReadRequest as ReturnType<typeof vi.fn>).mock.calls[0]![1]).toMatchObject({ filter: null });
+
+    // A text with an error: Run is off and says why; Ctrl+Enter sends nothing either.
+    fireEvent.change(text(), { target: { value: "speedKph >" } });
+    await waitFor(() => expect(screen.getByText(/Syntax error; token: <EOF>/)).toBeTruthy());
+    await waitFor(() => expect(screen.getByTestId("qb-run-blocked").textContent).toContain("The filter as typed is not valid"));
+    expect(run.disabled).toBe(true);
+    expect(run.getAttribute("aria-describedby")).toBe(screen.getByTestId("qb-run-blocked").id);
+    fireEvent.keyDown(text(), { key: "Enter", ctrlKey: true });
+    expect(source.runReadRequest).toHaveBeenCalledTimes(1);
+    expect(screen.getByTestId("qb-request-missing").textContent).toContain("The filter as typed is not valid");
+
+    // A valid text is the filter sent.
+    fireEvent.change(text(), { target: { value: "attribute_exists(speedKph)" } });
+    await waitFor(() => expect(lastBuilt(source)?.filter).toEqual(typedState));
+    await waitFor(() => expect(run.disabled).toBe(false));
+
+    // Remove filter, in the text mode as in the visual one.
+    fireEvent.click(screen.getByRole("button", { name: "Remove filter" }));
+    expect(screen.queryByRole("textbox", { name: "FilterExpression" })).toBeNull();
+    expect(screen.getByTestId("qb-add-filter")).toBeTruthy();
+    await waitFor(() => expect(lastBuilt(source)?.filter).toBeNull());
+    expect(run.disabled).toBe(false);
+  }, 20_000);
+
+  it("says the result answers the previous request once the bar changes, and names it on next page", async () => {
+    const first: QueryPage = { ...page, lastEvaluatedKey: { vehicleId: { S: "VEH#V-7741" }, recordedAt: { S: "TS#2025-03-14T09:09:00Z" } }, stop: "limit" };
+    const runReadRequest = vi.fn(async (_profile: string, _request: ReadRequest, start: unknown) => ({ status: "ok" as const, data: start === null ? first : page }));
+    const source = renderBar(querySource({ runReadRequest }));
+    const pk = screen.getByTestId("qb-pk");
+    fireEvent.change(pk, { target: { value: "VEH#V-7741" } });
+    fireEvent.keyDown(pk, { key: "Enter", ctrlKey: true });
+    await waitFor(() => expect(screen.getByRole("button", { name: "next page" })).toBeTruthy());
+    expect(screen.queryByTestId("qb-stale")).toBeNull();
+
+    fireEvent.change(pk, { target: { value: "VEH#V-1007" } });
+    expect(screen.getByTestId("qb-stale").textContent).toBe("Result of the previous request (vehicleId = VEH#V-7741) — Run to read vehicleId = VEH#V-1007.");
+    expect(screen.getByTestId("qb-summary").className).toContain("qb-summary-stale");
+    // Next page continues the request that produced the result, and says so.
+    fireEvent.click(screen.getByRole("button", { name: "next page of the previous request" }));
+    await waitFor(() => expect(runReadRequest).toHaveBeenCalledTimes(2));
+    const [, sent, start] = runReadRequest.mock.calls[1]!;
+    expect(sent.keyCondition?.partitionValue).toEqual({ S: "VEH#V-7741" });
+    expect(start).toEqual(first.lastEvaluatedKey);
+
+    // Cleared: the bar has no request yet.
+    fireEvent.change(pk, { target: { value: "" } });
+    expect(screen.getByTestId("qb-stale").textContent).toBe("Result of the previous request (vehicleId = VEH#V-7741) — Run to read the new one once its fields are complete.");
+    // Back to the request that ran: the result is its answer again.
+    fireEvent.change(pk, { target: { value: "VEH#V-7741" } });
+    expect(screen.queryByTestId("qb-stale")).toBeNull();
+    expect(source.runReadRequest).toHaveBeenCalledTimes(2);
+  });
+
   it("does not run a Query without a partition-key value, and says what is missing", async () => {
     const source = renderBar();
     fireEvent.click(screen.getByTestId("qb-run"));
@@ -315,6 +499,29 @@ describe("QueryBar", () => {
     await waitFor(() => expect(screen.getByTestId("scan-progress").textContent).toContain("3 of about 10 items read · 1 returned · 1 page · 0.5 RCU"));
     fireEvent.click(screen.getByTestId("qb-cancel"));
     expect(source.cancelOperation).toHaveBeenCalledWith(input.scanId);
+  });
+
+  it("refuses a Scan budget that is not a number of read units above 0, instead of scanning without one", async () => {
+    const source = renderBar(querySource(), () => ({}) as Channel<ScanUpdate>);
+    fireEvent.click(screen.getByLabelText("Scan"));
+    const run = screen.getByTestId("qb-run") as HTMLButtonElement;
+    const budget = screen.getByLabelText("Capacity budget");
+    for (const wrong of ["-5", "ten", "0", "1e3x"]) {
+      fireEvent.change(budget, { target: { value: wrong } });
+      expect(screen.getByRole("alert").textContent).toBe("The budget is a number of read units above 0, like 50.");
+      expect(budget.getAttribute("aria-invalid")).toBe("true");
+      expect(run.disabled).toBe(true);
+      fireEvent.keyDown(budget, { key: "Enter", ctrlKey: true });
+    }
+    expect(source.scan).not.toHaveBeenCalled();
+    // Empty is no budget; a number is the budget sent.
+    fireEvent.change(budget, { target: { value: "" } });
+    expect(screen.queryByRole("alert")).toBeNull();
+    fireEvent.change(budget, { target: { value: " 50 " } });
+    await waitFor(() => expect(run.disabled).toBe(false));
+    fireEvent.click(run);
+    await waitFor(() => expect(source.scan).toHaveBeenCalledTimes(1));
+    expect((source.scan as ReturnType<typeof vi.fn>).mock.calls[0]![1]).toMatchObject({ capacityBudget: 50 });
   });
 
   it("sends a Scan's projection with it: the attributes chosen in the bar, as document paths", async () => {

@@ -19,9 +19,10 @@ import { ExpressionEditor } from "../builder/ExpressionEditor";
 import { DiagnosticView } from "../builder/ExpressionTextMode";
 import { GeneratedView } from "../builder/GeneratedView";
 import { attributeSuggestions } from "../builder/model";
-import { activeSortKey, isGlobalIndex, keyNamesOf, sortKeysOf, withIndex, type FieldName, type SortChoice } from "./model";
+import { activeSortKey, describeRequest, isGlobalIndex, keyNamesOf, sortKeysOf, withIndex, type FieldName, type SortChoice } from "./model";
 import type { QueryModel } from "./useQueryModel";
 import { useSortKeyOperators } from "./useSortKeyOperators";
+import { explainRunError } from "./runError";
 import "./QueryBar.css";
 
 /** Ctrl+J (Cmd+J on macOS): the next page, as the shortcut list has it. */
@@ -56,10 +57,12 @@ export function QueryBar({
   const set = <K extends keyof typeof form>(name: K, value: (typeof form)[K]) => setForm((f) => ({ ...f, [name]: value }));
   const global = isGlobalIndex(table, form.index);
   const attributes = attributeSuggestions(table, seenAttributes);
-  // Missing values show once Run was tried; a value of the wrong type as soon as it is typed.
+  // Missing values show once Run was tried; a value of the wrong type (or a filter or projection
+  // text that cannot be used) as soon as it is typed.
   const shown = (name: FieldName) => {
     const problem = problems[name];
     if (problem === undefined) return undefined;
+    if (name === "filter" || name === "projection" || name === "budget") return problem;
     const [list, position] = name.split(".");
     const text =
       list === "morePartition" || list === "sortEqual"
@@ -67,6 +70,16 @@ export function QueryBar({
         : form[name as "partition" | "sort" | "sortHigh" | "limit"];
     return tried || text !== "" ? problem : undefined;
   };
+  // What keeps Run off, in words: the first problem on show.
+  // Never a Run that does nothing: every reason the request cannot go is said.
+  const blocker =
+    (Object.keys(problems) as FieldName[]).map(shown).find((p) => p !== undefined) ??
+    (model.diagnostics.length > 0
+      ? "DynamoDB would refuse the request as it stands (its objection is shown above)."
+      : model.checkError !== null
+        ? "The request could not be checked (the reason is shown above)."
+        : null);
+  const blockerId = `${id}-blocked`;
   const setSortEqual = (i: number, value: string) =>
     setForm((f) => ({ ...f, sortEqual: f.sortEqual.map((v, j) => (j === i ? value : v)) }));
   // The `=` on the current attribute becomes a held equality; the condition moves to the next.
@@ -99,6 +112,11 @@ export function QueryBar({
   const built = model.built;
   const r = built?.request ?? null;
   const runError = run?.error ?? null;
+  const explained = runError === null ? null : explainRunError(runError, run?.request ?? null);
+  const errorId = `${id}-run-error`;
+  // The field a failed run was about, marked while the bar still holds that request.
+  const faulty = explained !== null && JSON.stringify(run?.request ?? null) === JSON.stringify(model.request) ? explained.field : null;
+  const flag = (name: FieldName) => (faulty === name ? errorId : undefined);
 
   return (
     <section className="query-bar" aria-label={`Query bar of ${table.name}`} data-testid="query-bar" onKeyDown={onKeyDown}>
@@ -137,6 +155,7 @@ export function QueryBar({
               value={form.partition}
               onChange={(v) => set("partition", v)}
               error={shown("partition")}
+              flaggedBy={flag("partition")}
               list={completion.length > 0 ? listId : undefined}
               wide
             />
@@ -200,6 +219,7 @@ export function QueryBar({
                 value={form.sort}
                 onChange={(v) => set("sort", v)}
                 error={shown("sort")}
+                flaggedBy={flag("sort")}
                 wide
               />
             )}
@@ -217,6 +237,7 @@ export function QueryBar({
                 value={form.sortHigh}
                 onChange={(v) => set("sortHigh", v)}
                 error={shown("sortHigh")}
+                flaggedBy={flag("sortHigh")}
                 wide
               />
             )}
@@ -229,9 +250,10 @@ export function QueryBar({
           className="primary qb-run"
           data-testid="qb-run"
           onClick={submit}
-          disabled={model.busy}
+          disabled={model.busy || blocker !== null}
           aria-keyshortcuts="Control+Enter Meta+Enter"
-          title="Run (Ctrl+Enter)"
+          aria-describedby={blocker !== null ? blockerId : undefined}
+          title={blocker ?? "Run (Ctrl+Enter)"}
         >
           {model.busy ? "Running…" : `Run ${form.operation}`}
         </button>
@@ -247,8 +269,8 @@ export function QueryBar({
           <label className="qb-field">
             <span className="qb-label">Order</span>
             <select aria-label="Order" value={form.direction} onChange={(e) => set("direction", e.target.value as typeof form.direction)}>
-              <option value="ascending">ascending (ScanIndexForward)</option>
-              <option value="descending">descending, newest first</option>
+              <option value="ascending">Ascending (sort-key order)</option>
+              <option value="descending">Descending (reverse sort-key order)</option>
             </select>
           </label>
         )}
@@ -293,17 +315,19 @@ export function QueryBar({
                 ))}
               </select>
             </label>
-            <label className="qb-field">
-              <span className="qb-label">Stop after (RCU)</span>
-              <input
-                aria-label="Capacity budget"
-                inputMode="decimal"
-                size={6}
-                placeholder="no limit"
-                value={model.scanOptions.budget}
-                onChange={(e) => model.setScanOptions((o) => ({ ...o, budget: e.target.value }))}
-              />
-            </label>
+            <KeyField
+              id={`${id}-budget`}
+              testId="qb-budget"
+              label="Stop after"
+              hint="RCU"
+              ariaLabel="Capacity budget"
+              inputMode="decimal"
+              size={6}
+              placeholder="no limit"
+              value={model.scanOptions.budget}
+              onChange={(v) => model.setScanOptions((o) => ({ ...o, budget: v }))}
+              error={shown("budget")}
+            />
           </>
         )}
         {!form.filter && (
@@ -335,6 +359,7 @@ export function QueryBar({
             state={{ parameter: "FilterExpression", state: form.filter }}
             onChange={(s) => s.parameter === "FilterExpression" && set("filter", s.state)}
             onClear={() => set("filter", null)}
+            onTextIssue={(issue) => model.setTextIssue("filter", issue)}
             suggestions={attributes}
           />
         </div>
@@ -346,6 +371,7 @@ export function QueryBar({
             state={{ parameter: "ProjectionExpression", state: form.projection }}
             onChange={(s) => s.parameter === "ProjectionExpression" && set("projection", s.state)}
             onClear={() => set("projection", null)}
+            onTextIssue={(issue) => model.setTextIssue("projection", issue)}
             suggestions={attributes}
           />
         </div>
@@ -377,10 +403,22 @@ export function QueryBar({
             {model.checkError}
           </p>
         )}
-        {runError !== null && (
-          <p className="field-error" role="alert" data-testid="qb-error">
-            {runError.message} <code>{runError.exception ?? errorTitle(runError.code)}</code>
+        {blocker !== null && (
+          <p id={blockerId} className="qb-note muted" data-testid="qb-run-blocked">
+            Run is off until this is fixed: {blocker}
           </p>
+        )}
+        {runError !== null && explained !== null && (
+          <div className="field-error qb-error" role="alert" data-testid="qb-error" id={errorId}>
+            <p data-testid="qb-error-sentence">
+              {run?.kind === "scan" ? "The Scan failed" : run?.pages.length ? "The next page could not be read" : "The Query failed"}:{" "}
+              {explained.sentence}
+            </p>
+            <details>
+              <summary>DynamoDB's message</summary>
+              <code>{runError.exception ?? errorTitle(runError.code)}</code> {runError.message}
+            </details>
+          </div>
         )}
         <RunSummary model={model} />
       </div>
@@ -395,7 +433,11 @@ export function QueryBar({
           ) : null}
         </summary>
         {r === null ? (
-          <p className="muted">{model.request === null ? "Fill in the key values to see the request." : "Checking…"}</p>
+          <p className="muted" data-testid="qb-request-missing">
+            {model.request === null
+              ? `The request cannot be built yet: ${Object.values(problems)[0] ?? "fill in the key values."}`
+              : "Checking…"}
+          </p>
         ) : (
           <div className="qb-generated">
             {r.keyConditionExpression && (
@@ -429,10 +471,25 @@ export function QueryBar({
   );
 }
 
-/** One line on what the last run read. */
+/** One line on what the last run read; when the bar has changed since, that it answers the previous request. */
 function RunSummary({ model }: { model: QueryModel }) {
   const run = model.run;
   if (run === null) return null;
+  const stale = model.stale && (run.kind === "scan" || run.pages.length > 0) ? (
+    <p className="qb-stale" data-testid="qb-stale">
+      Result of the previous request ({describeRequest(run.request)}) — Run to read{" "}
+      {model.request === null ? "the new one once its fields are complete" : describeRequest(model.request)}.
+    </p>
+  ) : null;
+  return (
+    <>
+      {stale}
+      <RunFigures model={model} run={run} />
+    </>
+  );
+}
+
+function RunFigures({ model, run }: { model: QueryModel; run: NonNullable<QueryModel["run"]> }) {
   if (run.kind === "query") {
     const count = run.pages.reduce((n, p) => n + p.count, 0);
     const scanned = run.pages.reduce((n, p) => n + p.scannedCount, 0);
@@ -440,7 +497,7 @@ function RunSummary({ model }: { model: QueryModel }) {
     const last = run.pages.at(-1);
     if (last === undefined) return run.loading ? <p className="muted">Reading…</p> : null;
     return (
-      <p className="qb-summary" data-testid="qb-summary">
+      <p className={`qb-summary${model.stale ? " qb-summary-stale" : ""}`} data-testid="qb-summary">
         {formatCount(count)} returned of {formatCount(scanned)} read · {run.pages.length} {run.pages.length === 1 ? "page" : "pages"} ·{" "}
         {formatUnits(units)} RCU
         {last.lastEvaluatedKey !== null && (
@@ -453,9 +510,9 @@ function RunSummary({ model }: { model: QueryModel }) {
               onClick={model.loadMore}
               disabled={run.loading}
               aria-keyshortcuts="Control+J Meta+J"
-              title={`The next page (${comboKeys(nextPageCombo).join("+")}, anywhere in the table's tab)`}
+              title={`The next page${model.stale ? ` of the previous request (${describeRequest(run.request)})` : ""} (${comboKeys(nextPageCombo).join("+")}, anywhere in the table's tab)`}
             >
-              next page
+              {model.stale ? "next page of the previous request" : "next page"}
             </button>
           </>
         )}
@@ -466,7 +523,7 @@ function RunSummary({ model }: { model: QueryModel }) {
   const expected = totals?.expectedItems ?? 0;
   const fraction = totals === null || expected <= 0 ? 0 : Math.min(1, totals.scanned / expected);
   return (
-    <div className="qb-scan" data-testid="scan-progress">
+    <div className={`qb-scan${model.stale ? " qb-summary-stale" : ""}`} data-testid="scan-progress">
       {/* Without a count to measure against (DescribeTable's lags on AWS), a running scan's bar only says it runs. */}
       <progress max={1} value={run.summary?.end === "completed" ? 1 : expected > 0 || !run.running ? fraction : undefined} aria-label="Scan progress" />
       <span>
@@ -499,8 +556,14 @@ function KeyField(props: {
   value: string;
   onChange: (value: string) => void;
   error: string | undefined;
+  /** The id of a run's error that is about this field (the field is marked invalid, described by it). */
+  flaggedBy?: string | undefined;
   list?: string | undefined;
   wide?: boolean;
+  ariaLabel?: string;
+  inputMode?: "decimal";
+  size?: number;
+  placeholder?: string;
 }) {
   const errorId = `${props.id}-error`;
   return (
@@ -514,10 +577,14 @@ function KeyField(props: {
         value={props.value}
         onChange={(e) => props.onChange(e.target.value)}
         list={props.list}
+        aria-label={props.ariaLabel}
+        inputMode={props.inputMode}
+        size={props.size}
+        placeholder={props.placeholder}
         autoComplete="off"
         spellCheck={false}
-        aria-invalid={props.error !== undefined}
-        aria-describedby={props.error !== undefined ? errorId : undefined}
+        aria-invalid={props.error !== undefined || props.flaggedBy !== undefined}
+        aria-describedby={props.error !== undefined ? errorId : props.flaggedBy}
       />
       {props.error !== undefined && (
         <span id={errorId} className="field-error" role="alert">

@@ -33,6 +33,7 @@ import type {
   TableDescription,
 } from "../../ipc/bindings.gen";
 import { formatPath, keySchemaOf, parsePath } from "../builder/model";
+import { compareKeyValues, numberLimit, parseDecimal } from "../../shared/attributeValue";
 
 export type SortChoice = SortKeyOperator | "none";
 
@@ -72,7 +73,18 @@ export const EMPTY_FORM: QueryForm = {
 };
 
 /** A field of the bar that can be wrong on its own. */
-export type FieldName = "partition" | "sort" | "sortHigh" | "limit" | `morePartition.${number}` | `sortEqual.${number}`;
+export type FieldName =
+  | "partition"
+  | "sort"
+  | "sortHigh"
+  | "limit"
+  | `morePartition.${number}`
+  | `sortEqual.${number}`
+  /** The filter or projection typed as text, while the text cannot be used as it is. */
+  | "filter"
+  | "projection"
+  /** A Scan's capacity budget ("Stop after (RCU)"). */
+  | "budget";
 
 /** The sort-key attributes of a key schema, in key-schema order. */
 export function sortKeysOf(schema: KeySchemaState | null): KeySchemaState["partitionKey"][] {
@@ -91,17 +103,35 @@ export function activeSortKey(form: QueryForm, schema: KeySchemaState | null): K
 }
 export type Problems = Partial<Record<FieldName, string>>;
 
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** A key value typed as text, as a typed value of the key's type, or why it is not one. */
 export function keyValue(type: "S" | "N" | "B", name: string, text: string): { value: AttributeValueJson } | { problem: string } {
   if (text === "") return { problem: `Enter a value for ${name}.` };
   if (type === "N") {
-    return NUMBER.test(text.trim()) ? { value: { N: text.trim() } } : { problem: `${name} is a number: "${text}" is not one. Write it like 42 or -3.5.` };
+    const decimal = parseDecimal(text);
+    if (decimal === null) return { problem: `${name} is a number: "${text}" is not one. Write it like 42 or -3.5.` };
+    const limit = numberLimit(decimal);
+    if (limit === "range") return { problem: `${name} is outside DynamoDB's number range (about ±1E-130 to ±9.99E+125).` };
+    if (limit === "digits") return { problem: `${name} has more than 38 significant digits: DynamoDB keeps 38 at most.` };
+    return { value: { N: text.trim() } };
   }
   if (type === "B") return BASE64.test(text) ? { value: { B: text } } : { problem: `${name} is binary: write it as base64, like AAEC or SGVsbG8=.` };
   return { value: { S: text } };
+}
+
+/**
+ * A Scan's capacity budget as typed: `null` when the field is empty (no budget), or why the text
+ * is not one. Never "no budget" for a text that is wrong: on AWS a Scan without one reads (and
+ * bills) the whole table.
+ */
+export function budgetOf(text: string): { budget: number | null } | { problem: string } {
+  const t = text.trim();
+  if (t === "") return { budget: null };
+  const n = Number(t);
+  return /^(\d+\.?\d*|\.\d+)$/.test(t) && Number.isFinite(n) && n > 0
+    ? { budget: n }
+    : { problem: "The budget is a number of read units above 0, like 50." };
 }
 
 /** Whether the index read is a global secondary index (no strongly consistent reads). */
@@ -135,6 +165,10 @@ export function problemsOf(form: QueryForm, schema: KeySchemaState | null): Prob
     if (form.sortOp === "BETWEEN") {
       const high = keyValue(sortKey.type, sortKey.name, form.sortHigh);
       if ("problem" in high) problems.sortHigh = high.problem;
+      // DynamoDB refuses a BETWEEN whose first value is above the second (in its order of key values).
+      else if ("value" in low && compareKeyValues(low.value as AttributeValue, high.value as AttributeValue) > 0) {
+        problems.sortHigh = `The range of ${sortKey.name} is reversed: the first value must not be greater than the second.`;
+      }
     }
   }
   return problems;
@@ -263,6 +297,22 @@ function keyText(value: AttributeValueJson | AttributeValue): string {
   if ("N" in value && value.N !== undefined) return value.N;
   if ("B" in value && value.B !== undefined) return value.B;
   return "";
+}
+
+/** A request in a few words, to name it in sentences: `vehicleId = VEH#V-7741 and recordedAt > TS#…`, `a Scan of Telemetry`. */
+export function describeRequest(request: ReadRequest): string {
+  const on = request.indexName ? ` on ${request.indexName}` : "";
+  const k = request.keyCondition ?? null;
+  if (request.operation === "Scan" || k === null) return `a ${request.operation} of ${request.indexName ?? request.tableName}`;
+  const parts = [
+    `${k.partitionKey} = ${keyText(k.partitionValue)}`,
+    ...[...(k.morePartition ?? []), ...(k.sortEqual ?? [])].map((e) => `${e.name} = ${keyText(e.value)}`),
+  ];
+  const sort = k.sort ?? null;
+  if (sort?.type === "between") parts.push(`${sort.name} between ${keyText(sort.low)} and ${keyText(sort.high)}`);
+  else if (sort?.type === "beginsWith") parts.push(`${sort.name} begins with ${keyText(sort.prefix)}`);
+  else if (sort?.type === "compare") parts.push(`${sort.name} ${sort.op} ${keyText(sort.value)}`);
+  return parts.join(" and ") + on;
 }
 
 /** The form a builder request (a recent run, a saved request) is edited in. */

@@ -28,10 +28,12 @@ import type {
 import { unwrap, type UiError } from "../../ipc/result";
 import { useRecordCapacity } from "../../app/capacity";
 import { formatPath, keySchemaOf } from "../builder/model";
+import type { TextIssue } from "../builder/ExpressionTextMode";
 import { useDebounced } from "../../shared/useDebounced";
 import { countByCollection, type MetCollection } from "../../shared/collectionValue";
 import { indexKeys } from "../../shared/keySchema";
 import {
+  budgetOf,
   EMPTY_FORM,
   filterPart,
   formOfQueryInput,
@@ -113,9 +115,43 @@ export function useQueryModel({
   const recordCapacity = useRecordCapacity();
   const generation = useRef(0);
 
+  // The filter and projection typed as text: while the text does not stand for the form's state,
+  // the text decides (an empty box leaves the expression out; a text not usable as typed stops
+  // the request), never the older state.
+  const [textIssues, setTextIssues] = useState<Partial<Record<"filter" | "projection", TextIssue>>>({});
+  const setTextIssue = useCallback((which: "filter" | "projection", issue: TextIssue | null) => {
+    setTextIssues((t) => {
+      if (JSON.stringify(t[which] ?? null) === JSON.stringify(issue)) return t;
+      const next = { ...t };
+      if (issue === null) delete next[which];
+      else next[which] = issue;
+      return next;
+    });
+  }, []);
+  const sentForm = useMemo(
+    () =>
+      textIssues.filter?.kind === "empty" || textIssues.projection?.kind === "empty"
+        ? {
+            ...form,
+            filter: textIssues.filter?.kind === "empty" ? null : form.filter,
+            projection: textIssues.projection?.kind === "empty" ? null : form.projection,
+          }
+        : form,
+    [form, textIssues],
+  );
   const schema = useMemo(() => (table === null ? null : keySchemaOf(table, form.index)), [table, form.index]);
-  const problems = useMemo(() => problemsOf(form, schema), [form, schema]);
-  const request = useMemo(() => (table === null ? null : requestOf(form, table)), [form, table]);
+  const problems = useMemo(() => {
+    const found = problemsOf(sentForm, schema);
+    for (const which of ["filter", "projection"] as const) {
+      const issue = textIssues[which];
+      if (issue?.kind === "blocked") found[which] = issue.reason;
+    }
+    const budget = budgetOf(scanOptions.budget);
+    if (form.operation === "Scan" && "problem" in budget) found.budget = budget.problem;
+    return found;
+  }, [sentForm, schema, textIssues, form.operation, scanOptions.budget]);
+  const textBlocked = textIssues.filter?.kind === "blocked" || textIssues.projection?.kind === "blocked";
+  const request = useMemo(() => (table === null || textBlocked ? null : requestOf(sentForm, table)), [sentForm, table, textBlocked]);
   const requestKey = JSON.stringify(request);
   const settled = useDebounced(request, 150);
   const settledKey = JSON.stringify(settled);
@@ -144,7 +180,8 @@ export function useQueryModel({
   const current = checked !== null && checked.key === requestKey ? checked : null;
   const built = current?.built ?? null;
   const diagnostics = built?.diagnostics ?? [];
-  const ready = request !== null && built !== null && diagnostics.length === 0;
+  // Every problem of the fields stops a run, those outside the request (the Scan's budget) too.
+  const ready = request !== null && built !== null && diagnostics.length === 0 && Object.keys(problems).length === 0;
   const busy = run !== null && (run.kind === "query" ? run.loading : run.running);
 
   const readQueryPage = useCallback(
@@ -166,9 +203,11 @@ export function useQueryModel({
 
   const startScan = useCallback(
     async (sent: ReadRequest, checkedRequest: BuiltRequest) => {
+      const budget = budgetOf(scanOptions.budget);
+      // A budget that is not one never means "no budget" (Run is off while it is wrong).
+      if ("problem" in budget) return;
       const mine = ++generation.current;
       const id = `scan-${Date.now()}-${++scanCounter}`;
-      const budget = scanOptions.budget.trim() === "" ? null : Number(scanOptions.budget);
       let recorded = 0;
       const pages: QueryPage[] = [];
       const keys = table === null ? null : indexKeys(table, sent.indexName ?? null);
@@ -210,7 +249,7 @@ export function useQueryModel({
             consistentRead: sent.consistentRead ?? false,
             pageLimit: sent.limit ?? null,
             segments: scanOptions.segments,
-            capacityBudget: budget !== null && Number.isFinite(budget) && budget > 0 ? budget : null,
+            capacityBudget: budget.budget,
           },
           channel,
         ),
@@ -237,11 +276,11 @@ export function useQueryModel({
    * false when the fields cannot make a request or DynamoDB would refuse it.
    */
   const execute = useCallback((): boolean => {
-    if (request === null || busy || diagnostics.length > 0) return false;
+    if (request === null || busy || diagnostics.length > 0 || Object.keys(problems).length > 0 || current?.error) return false;
     if (ready) runNow();
     else setRunWhenReady(requestKey);
     return true;
-  }, [request, busy, diagnostics.length, ready, runNow, requestKey]);
+  }, [request, busy, diagnostics.length, problems, current, ready, runNow, requestKey]);
 
   const loadMore = useCallback(() => {
     if (run?.kind !== "query" || run.loading) return;
@@ -313,6 +352,11 @@ export function useQueryModel({
     });
   }, []);
 
+  /**
+   * Whether what was read answers another request than the bar's: the summary, the highlight and
+   * "next page" then say they belong to the previous request.
+   */
+  const stale = run !== null && JSON.stringify(run.request) !== requestKey;
   const queryInput = useMemo(() => queryInputOf(request, built), [request, built]);
   /** The Query that produced the pages on show, in the collection view's shape. */
   const ranInput = run?.kind === "query" ? run.input : null;
@@ -320,6 +364,7 @@ export function useQueryModel({
   return {
     form,
     setForm,
+    setTextIssue,
     schema,
     problems,
     request,
@@ -330,6 +375,7 @@ export function useQueryModel({
     ready,
     busy,
     run,
+    stale,
     execute,
     loadMore,
     cancel,

@@ -170,10 +170,10 @@ export function TableScreen({
     if (run === null || readIndex !== groupBy) return null;
     if (run.kind === "query") {
       if (readKey === null) return null;
-      return { kind: "query", key: readKey, pages: run.pages, loading: run.loading, dropped: dropped.dropped, showDropped: paid ? dropped.show : null };
+      return { kind: "query", key: readKey, pages: run.pages, loading: run.loading, dropped: dropped.dropped, showDropped: paid ? dropped.show : null, stale: model.stale };
     }
-    return { kind: "scan", returned: run.met, attributed: run.attributed, completed: run.summary?.end === "completed" };
-  }, [run, readKey, readIndex, groupBy, dropped.dropped, dropped.show, paid]);
+    return { kind: "scan", returned: run.met, attributed: run.attributed, completed: run.summary?.end === "completed", stale: model.stale };
+  }, [run, readKey, readIndex, groupBy, dropped.dropped, dropped.show, paid, model.stale]);
 
   useTableShortcuts(rootRef, { execute: model.execute, loadMore: model.loadMore, setView });
 
