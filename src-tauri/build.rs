@@ -91,6 +91,7 @@ const COMMANDS: &[&str] = &[
     "build_read_request",
     "export_code",
     "run_read_request",
+    "read_request_page",
     "save_expression",
     "saved_expressions",
     "delete_saved_expression",

@@ -97,6 +97,7 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::build_read_request,
             commands::export_code,
             commands::run_read_request,
+            commands::read_request_page,
             commands::save_expression,
             commands::saved_expressions,
             commands::delete_saved_expression,

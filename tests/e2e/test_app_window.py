@@ -416,7 +416,7 @@ def test_the_history_lists_the_queries_run_on_the_table(window):
     recent = content(css(section, '[aria-label="Recent queries"]'))
     # The bar's request, with its expressions written out.
     assert ('vehicleId = "VEH#V-7741" AND recordedAt BETWEEN "TS#2025-03-14T09:00:00Z" AND "TS#2025-03-14T09:59:00Z"'
-            ' · newest first · Limit 25') in recent, recent
+            ' · descending · Limit 25') in recent, recent
     # The Collections view read a box for every collection it drew (20 rows each, in key order):
     # none of those reads is in the history, which holds the queries the user ran.
     lines = [li.text for li in section.find_elements(By.CSS_SELECTOR, '[aria-label="Recent queries"] li')]

@@ -184,16 +184,48 @@ impl App {
         Ok(key_schema_state(&keys))
     }
 
-    /// Runs one page of a builder request on a connection. The request is checked first against
-    /// the key schema of what it reads; when DynamoDB would refuse it nothing is sent and its
-    /// ValidationException comes back. Otherwise the generated expressions and maps go to the
-    /// SDK's Query or Scan exactly as the code export sends them.
+    /// Runs one page of a builder request the user ran, as [`App::read_request_page`] does; its
+    /// first page goes into the query history.
     pub async fn run_read_request(
         &self,
         profile_id: &str,
         request: &ReadRequest,
         exclusive_start_key: Option<Item>,
     ) -> Result<QueryPage, CommandError> {
+        let first = exclusive_start_key.is_none();
+        let (page, generated) = self.read_page(profile_id, request, exclusive_start_key).await?;
+        if first {
+            let units = page.consumed_capacity.as_ref().map_or(0.0, |c| c.total);
+            let ran = HistoryRequest::builder(request, &generated);
+            // History is a convenience: a failure to record it must not fail the read.
+            if let Err(err) = self.record_query(profile_id, &ran, page.count, units).await {
+                tracing::warn!(%err, "the builder's read could not be added to the history");
+            }
+        }
+        Ok(page)
+    }
+
+    /// Runs one page of a builder request on a connection, for the app's own reading: the items
+    /// a filter dropped, read back without the filter. Nothing goes into the query history (the
+    /// user ran the filtered request, which is there). The request is checked first against the
+    /// key schema of what it reads; when DynamoDB would refuse it nothing is sent and its
+    /// ValidationException comes back. Otherwise the generated expressions and maps go to the
+    /// SDK's Query or Scan exactly as the code export sends them.
+    pub async fn read_request_page(
+        &self,
+        profile_id: &str,
+        request: &ReadRequest,
+        exclusive_start_key: Option<Item>,
+    ) -> Result<QueryPage, CommandError> {
+        Ok(self.read_page(profile_id, request, exclusive_start_key).await?.0)
+    }
+
+    async fn read_page(
+        &self,
+        profile_id: &str,
+        request: &ReadRequest,
+        exclusive_start_key: Option<Item>,
+    ) -> Result<(QueryPage, GeneratedRequest), CommandError> {
         let generated = request.generate().map_err(|err| validation(err.message))?;
         let session = self.session(profile_id).await?;
         let key_schema = match request.operation {
@@ -210,15 +242,7 @@ impl App {
             return Err(error);
         }
         let page = requests::send(&session.client, &generated, exclusive_start_key.as_ref(), None).await?;
-        if exclusive_start_key.is_none() {
-            let units = page.consumed_capacity.as_ref().map_or(0.0, |c| c.total);
-            let ran = HistoryRequest::builder(request, &generated);
-            // History is a convenience: a failure to record it must not fail the read.
-            if let Err(err) = self.record_query(profile_id, &ran, page.count, units).await {
-                tracing::warn!(%err, "the builder's read could not be added to the history");
-            }
-        }
-        Ok(page)
+        Ok((page, generated))
     }
 
     /// Saves an expression or a request under `name` for `table` (replacing what had that name).

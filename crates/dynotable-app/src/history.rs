@@ -61,7 +61,7 @@ impl HistoryRequest {
     }
 }
 
-/// One line for a builder request: `Query on ByDepot · depotCode = "BER-1" · filter … · newest first`.
+/// One line for a builder request: `Query on ByDepot · depotCode = "BER-1" · filter … · descending`.
 fn summary_of(generated: &GeneratedRequest) -> String {
     let written = |expression: &str| written_out(expression, generated);
     let mut parts = vec![match &generated.index_name {
@@ -78,7 +78,7 @@ fn summary_of(generated: &GeneratedRequest) -> String {
         parts.push(format!("projection {}", written(projection)));
     }
     if generated.scan_index_forward == Some(false) {
-        parts.push("newest first".to_owned());
+        parts.push("descending".to_owned());
     }
     if let Some(limit) = generated.limit {
         parts.push(format!("Limit {limit}"));

@@ -661,6 +661,20 @@ pub async fn run_read_request(
         .await
 }
 
+/// Reads one page of a builder request for the app itself (the items a filter dropped, read
+/// back): not recorded in the query history.
+#[tauri::command]
+#[specta::specta]
+pub async fn read_request_page(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    request: ReadRequest,
+    exclusive_start_key: Option<Item>,
+) -> Result<QueryPage, CommandError> {
+    app.read_request_page(&profile_id, &request, exclusive_start_key)
+        .await
+}
+
 /// Saves a builder expression or request under a name for a table.
 #[tauri::command]
 #[specta::specta]

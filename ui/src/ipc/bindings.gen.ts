@@ -65,8 +65,9 @@ export const commands = {
 	/**  The item editor's check: values, keys and size by the engine's rules. */
 	checkItem: (profileId: string, table: string, item: { [key in string]: AttributeValue }) => typedError<ItemCheck, CommandError>(__TAURI_INVOKE("check_item", { profileId, table, item })),
 	/**
-	 *  Runs a scan, streaming each page with running totals through `on_update`; resolves when it
-	 *  completes, is cancelled or reaches its capacity budget.
+	 *  Runs a scan the user started, streaming each page with running totals through `on_update`;
+	 *  resolves when it completes, is cancelled or reaches its capacity budget (then it is in the
+	 *  query history).
 	 */
 	scan: (profileId: string, input: ScanInput, onUpdate: Channel<ScanUpdate>) => typedError<ScanSummary, CommandError>(__TAURI_INVOKE("scan", { profileId, input, onUpdate })),
 	/**  Stops a running scan, export or import after its current request; `false` when it is not running. */
@@ -228,6 +229,11 @@ export const commands = {
 	exportCode: (request: ReadRequest, target: CodeTarget) => typedError<string, CommandError>(__TAURI_INVOKE("export_code", { request, target })),
 	/**  Runs one page of a builder request on a connection. */
 	runReadRequest: (profileId: string, request: ReadRequest, exclusiveStartKey: { [key in string]: AttributeValue } | null) => typedError<QueryPage, CommandError>(__TAURI_INVOKE("run_read_request", { profileId, request, exclusiveStartKey })),
+	/**
+	 *  Reads one page of a builder request for the app itself (the items a filter dropped, read
+	 *  back): not recorded in the query history.
+	 */
+	readRequestPage: (profileId: string, request: ReadRequest, exclusiveStartKey: { [key in string]: AttributeValue } | null) => typedError<QueryPage, CommandError>(__TAURI_INVOKE("read_request_page", { profileId, request, exclusiveStartKey })),
 	/**  Saves a builder expression or request under a name for a table. */
 	saveExpression: (profileId: string, table: string, name: string, content: SavedBuilderContent) => typedError<SavedExpression, CommandError>(__TAURI_INVOKE("save_expression", { profileId, table, name, content })),
 	/**  The saved builder expressions and requests of a connection (of one table, if given). */

@@ -620,7 +620,7 @@ async fn builder_runs_are_in_the_query_history_with_their_expressions_written_ou
                 summary,
                 &format!(
                     "Query · vehicleId = \"VEH#V-7741\" AND recordedAt BETWEEN \"{}\" AND \"{}\" · \
-                     filter speedKph >= 10 · newest first · Limit 4",
+                     filter speedKph >= 10 · descending · Limit 4",
                     reading_key(0),
                     reading_key(9)
                 )
@@ -670,4 +670,27 @@ async fn history_rows_written_before_builder_runs_were_recorded_still_read() {
         },
         other => panic!("{other:?}"),
     }
+}
+
+#[tokio::test]
+async fn the_apps_own_read_of_a_request_is_not_in_the_history() {
+    // The items a filter dropped are read back with the same request unfiltered: the user ran
+    // the filtered one, which is in the history; the read back is not.
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path());
+    let request = query("Telemetry", window_condition(0, 9));
+    let page = app.read_request_page(EMBEDDED_ID, &request, None).await.unwrap();
+    assert!(page.count > 0);
+    assert_eq!(
+        app.query_history(EMBEDDED_ID, Some("Telemetry")).await.unwrap(),
+        []
+    );
+    app.run_read_request(EMBEDDED_ID, &request, None).await.unwrap();
+    assert_eq!(
+        app.query_history(EMBEDDED_ID, Some("Telemetry"))
+            .await
+            .unwrap()
+            .len(),
+        1
+    );
 }

@@ -41,34 +41,34 @@ const run: QueryRun = {
 
 describe("useDroppedItems", () => {
   it("reads a page's stretch again without the filter or projection, from the same start, as many items as it evaluated", async () => {
-    const runReadRequest = vi.fn(async () => ({ status: "ok" as const, data: page([reading(1), reading(2), reading(3)], 3, lastOf(3)) }));
-    const { result } = renderHook(() => useDroppedItems({ profileId: "embedded", run, automatic: true }), { wrapper: commandsWrapper({ runReadRequest }) });
+    const readRequestPage = vi.fn(async () => ({ status: "ok" as const, data: page([reading(1), reading(2), reading(3)], 3, lastOf(3)) }));
+    const { result } = renderHook(() => useDroppedItems({ profileId: "embedded", run, automatic: true }), { wrapper: commandsWrapper({ readRequestPage }) });
     await waitFor(() => expect(result.current.dropped.get(0)?.status).toBe("ok"));
     // Only the first page dropped anything; the second returned all it evaluated.
-    expect(runReadRequest).toHaveBeenCalledTimes(1);
-    expect(runReadRequest).toHaveBeenCalledWith("embedded", { ...request, filter: null, projection: null, limit: 3 }, null);
+    expect(readRequestPage).toHaveBeenCalledTimes(1);
+    expect(readRequestPage).toHaveBeenCalledWith("embedded", { ...request, filter: null, projection: null, limit: 3 }, null);
     const state = result.current.dropped.get(0);
     expect(state?.status === "ok" && state.rows.map((r) => r.dropped)).toEqual([true, true, false]);
   });
 
   it("starts a later page's read where that page started: after the page before it", async () => {
     const later: QueryRun = { ...run, pages: [page([reading(3)], 3, lastOf(3)), page([reading(6)], 3, lastOf(6))] };
-    const runReadRequest = vi.fn(async () => ({ status: "ok" as const, data: page([reading(4), reading(5), reading(6)], 3, lastOf(6)) }));
-    const { result } = renderHook(() => useDroppedItems({ profileId: "p1", run: later, automatic: false }), { wrapper: commandsWrapper({ runReadRequest }) });
-    expect(runReadRequest).not.toHaveBeenCalled();
+    const readRequestPage = vi.fn(async () => ({ status: "ok" as const, data: page([reading(4), reading(5), reading(6)], 3, lastOf(6)) }));
+    const { result } = renderHook(() => useDroppedItems({ profileId: "p1", run: later, automatic: false }), { wrapper: commandsWrapper({ readRequestPage }) });
+    expect(readRequestPage).not.toHaveBeenCalled();
     await act(() => result.current.show(1));
-    expect(runReadRequest).toHaveBeenCalledWith("p1", { ...request, filter: null, projection: null, limit: 3 }, lastOf(3));
+    expect(readRequestPage).toHaveBeenCalledWith("p1", { ...request, filter: null, projection: null, limit: 3 }, lastOf(3));
     const state = result.current.dropped.get(1);
     expect(state?.status === "ok" && state.rows.map((r) => r.dropped)).toEqual([true, true, false]);
   });
 
   it("says so in a sentence when the read back fails or no longer matches", async () => {
-    const runReadRequest = vi
+    const readRequestPage = vi
       .fn()
       .mockResolvedValueOnce({ status: "error", error: { code: "THROTTLED", message: "Slow down." } })
       .mockResolvedValueOnce({ status: "ok", data: page([reading(7), reading(8)], 2, null) });
     const two: QueryRun = { ...run, pages: [page([reading(3)], 3, lastOf(3)), page([reading(4)], 3, lastOf(6))] };
-    const { result } = renderHook(() => useDroppedItems({ profileId: "p1", run: two, automatic: false }), { wrapper: commandsWrapper({ runReadRequest }) });
+    const { result } = renderHook(() => useDroppedItems({ profileId: "p1", run: two, automatic: false }), { wrapper: commandsWrapper({ readRequestPage }) });
     await act(() => result.current.show(0));
     await act(() => result.current.show(1));
     expect(result.current.dropped.get(0)).toEqual({ status: "error", message: "The dropped items could not be read: Slow down." });

@@ -55,7 +55,7 @@ export function useDroppedItems({
       setDropped((d) => new Map(d).set(n, { status: "loading" }));
       const start = n === 0 ? null : (pages[n - 1]?.lastEvaluatedKey ?? null);
       const unfiltered = { ...request, filter: null, projection: null, limit: page.scannedCount };
-      const result = await unwrap(source.runReadRequest(profileId, unfiltered, start));
+      const result = await unwrap(source.readRequestPage(profileId, unfiltered, start));
       if (mine !== asked.current) return;
       let state: DroppedPage;
       if (result.status === "ok") {

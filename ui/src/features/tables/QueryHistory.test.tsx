@@ -56,7 +56,7 @@ function source(): Partial<Commands> {
 
 describe("QueryHistory", () => {
   it("describes a query in one line", () => {
-    expect(describeQuery(window)).toBe("VEH#V-7741 BETWEEN TS#09:00 AND TS#09:59 · newest first · Limit 25");
+    expect(describeQuery(window)).toBe("VEH#V-7741 BETWEEN TS#09:00 AND TS#09:59 · descending · Limit 25");
   });
 
   it("lists the backend's history of this table: runs a query again, loads a request of the bar back into it", async () => {
@@ -70,7 +70,7 @@ describe("QueryHistory", () => {
       .map((li) => [li.querySelector("button")?.textContent, li.querySelector(".history-meta")?.textContent?.split(" RCU")[0]]);
     // Each request, and under it what it returned; the query bar's with their expressions written out.
     expect(entries).toEqual([
-      ["VEH#V-7741 BETWEEN TS#09:00 AND TS#09:59 · newest first · Limit 25", "25 items · 0.5"],
+      ["VEH#V-7741 BETWEEN TS#09:00 AND TS#09:59 · descending · Limit 25", "25 items · 0.5"],
       ["Scan · filter speedKph >= 100", "3 items · 1"],
     ]);
     const [collection, builder] = within(recent).getAllByRole("button");

@@ -13,7 +13,7 @@ function sortText(condition: SortKeyCondition | null): string {
 export function describeQuery(input: QueryInput): string {
   const parts = [
     `${input.index === null ? "" : `${input.index}: `}${attributeText(input.partitionValue)}${sortText(input.sortCondition)}`,
-    input.scanIndexForward ? "ascending" : "newest first",
+    input.scanIndexForward ? "ascending" : "descending",
   ];
   if (input.limit !== null) parts.push(`Limit ${input.limit}`);
   if (input.consistentRead) parts.push("strongly consistent");
