@@ -137,6 +137,50 @@ describe("IndexesView", () => {
     );
   });
 
+  it("opens on the collection the query bar names, not on a scan, its value in the field", async () => {
+    const fake = source();
+    renderWithCommands(<IndexesView profileId="embedded" table={telemetry} bar={{ ran: null, typed: "VEH#1" }} />, fake);
+    await screen.findByRole("region", { name: "GSI ByDepot" });
+    expect(fake.indexesSideBySide).toHaveBeenCalledTimes(1);
+    expect(fake.indexesSideBySide).toHaveBeenCalledWith("embedded", "Telemetry", { kind: "partition", value: { S: "VEH#1" }, limit: 25 } satisfies ViewSource);
+    expect((screen.getByLabelText("vehicleId value") as HTMLInputElement).value).toBe("VEH#1");
+    expect((screen.getByRole("radio", { name: /One collection/ }) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it("follows the bar's runs once per value, while shown: not its keystrokes, and the scan picked here stays", async () => {
+    const fake = source();
+    const view = (bar: { ran: string | null; typed: string | null }, shown = true) => <IndexesView profileId="embedded" table={telemetry} bar={bar} shown={shown} />;
+    const { rerender } = renderWithCommands(view({ ran: null, typed: null }), fake);
+    await screen.findByRole("region", { name: "GSI ByDepot" });
+    expect(fake.indexesSideBySide).toHaveBeenLastCalledWith("embedded", "Telemetry", { kind: "scan", limit: 25 });
+    // Typing in the bar lays nothing out.
+    rerender(view({ ran: null, typed: "VEH" }));
+    rerender(view({ ran: null, typed: "VEH#2" }));
+    expect(fake.indexesSideBySide).toHaveBeenCalledTimes(1);
+    // A run while the view is hidden is laid out when it is shown again, once.
+    rerender(view({ ran: "VEH#2", typed: "VEH#2" }, false));
+    expect(fake.indexesSideBySide).toHaveBeenCalledTimes(1);
+    rerender(view({ ran: "VEH#2", typed: "VEH#2" }, true));
+    await waitFor(() =>
+      expect(fake.indexesSideBySide).toHaveBeenLastCalledWith("embedded", "Telemetry", { kind: "partition", value: { S: "VEH#2" }, limit: 25 } satisfies ViewSource),
+    );
+    expect((screen.getByLabelText("vehicleId value") as HTMLInputElement).value).toBe("VEH#2");
+    rerender(view({ ran: "VEH#2", typed: "VEH#2" }, false));
+    rerender(view({ ran: "VEH#2", typed: "VEH#2" }, true));
+    expect(fake.indexesSideBySide).toHaveBeenCalledTimes(2);
+    // The user picks the scan here: the same run again leaves it; another collection run is laid out.
+    fireEvent.click(screen.getByRole("radio", { name: /First items of a scan/ }));
+    fireEvent.click(screen.getByRole("button", { name: "Lay out" }));
+    await waitFor(() => expect(fake.indexesSideBySide).toHaveBeenLastCalledWith("embedded", "Telemetry", { kind: "scan", limit: 25 }));
+    rerender(view({ ran: "VEH#2", typed: "VEH#2" }));
+    expect(fake.indexesSideBySide).toHaveBeenCalledTimes(3);
+    rerender(view({ ran: "VEH#1", typed: "VEH#1" }));
+    await waitFor(() =>
+      expect(fake.indexesSideBySide).toHaveBeenLastCalledWith("embedded", "Telemetry", { kind: "partition", value: { S: "VEH#1" }, limit: 25 } satisfies ViewSource),
+    );
+    expect(fake.indexesSideBySide).toHaveBeenCalledTimes(4);
+  });
+
   it("lets the Items field be emptied while typing, and lays out what was typed", async () => {
     const fake = source();
     renderWithCommands(<IndexesView profileId="embedded" table={telemetry} />, fake);

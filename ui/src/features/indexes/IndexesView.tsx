@@ -3,8 +3,13 @@
  * partition-key value) or the first N items of a scan, and see them laid out as the table and
  * each index hold them. A Query on one index collection, run from here, shows which collection it
  * read and which of the items came back.
+ *
+ * One query bar above every view: when the bar names a collection of the table (`bar`), the view
+ * opens on it, and lays out each other collection a Query run from the bar reads once the view is
+ * shown — once per value, not on every keystroke; the user can still pick another collection or
+ * the scan here.
  */
-import { useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import type { TableDescription } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { scalarValue } from "../../shared/attributeValue";
@@ -20,12 +25,24 @@ import { matchesShortcut } from "../../app/shortcuts";
 export type IndexesViewProps = {
   profileId: string;
   table: TableDescription;
+  /**
+   * The table's collection (its partition-key value, as text) the query bar names: `ran`, the one
+   * its last run Query read; `typed`, the one its fields hold. The view is built when it is first
+   * shown: it opens on `typed` (or else `ran`), then follows `ran`.
+   */
+  bar?: { ran: string | null; typed: string | null };
+  /** Whether the view is on screen: a collection the bar ran while it was hidden is laid out when it is shown again. */
+  shown?: boolean;
 };
 
-export function IndexesView({ profileId, table }: IndexesViewProps) {
+const NO_BAR = { ran: null, typed: null };
+
+export function IndexesView({ profileId, table, bar = NO_BAR, shown = true }: IndexesViewProps) {
   const source = useCommands();
-  const [mode, setMode] = useState<"partition" | "scan">("scan");
-  const [partitionText, setPartitionText] = useState("");
+  // The collection the view opens on: the one the bar names as the view is first shown.
+  const [opening] = useState(() => bar.typed ?? bar.ran);
+  const [mode, setMode] = useState<"partition" | "scan">(opening === null ? "scan" : "partition");
+  const [partitionText, setPartitionText] = useState(opening ?? "");
   // The field's text as typed (an emptied field stays empty while the user types); read at submit.
   const [limitText, setLimitText] = useState(String(DEFAULT_LIMIT));
   const [selected, setSelected] = useState<number | null>(null);
@@ -33,20 +50,45 @@ export function IndexesView({ profileId, table }: IndexesViewProps) {
   const [queryError, setQueryError] = useState<UiError | null>(null);
   const formId = useId();
 
+  const partitionOf = (text: string, limit: number) => ({ kind: "partition" as const, value: scalarValue(table.keys.partitionKey.type, text), limit });
   // Each new layout starts with nothing selected and no Query read.
-  const { layout, load } = useIndexesLayout(profileId, table.name, () => {
-    setSelected(null);
-    setLastRead(null);
-    setQueryError(null);
-  });
+  const { layout, load } = useIndexesLayout(
+    profileId,
+    table.name,
+    () => {
+      setSelected(null);
+      setLastRead(null);
+      setQueryError(null);
+    },
+    opening === null ? undefined : partitionOf(opening, DEFAULT_LIMIT),
+  );
+
+  // The collection on show (null: a scan's items), and the bar's last run already followed: a
+  // run of another collection is laid out once, when the view is shown; a run of the one on show
+  // (or run again) changes nothing, so a scan or a collection picked here stays.
+  const laidOut = useRef<string | null>(opening);
+  const followed = useRef<string | null>(bar.ran);
+  useEffect(() => {
+    if (!shown || bar.ran === null || bar.ran === followed.current) return;
+    followed.current = bar.ran;
+    if (bar.ran === laidOut.current) return;
+    laidOut.current = bar.ran;
+    setMode("partition");
+    setPartitionText(bar.ran);
+    void load(partitionOf(bar.ran, itemsOf(limitText)));
+  }, [shown, bar.ran]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const typed = Number(limitText);
-    const n = limitText.trim() === "" || !Number.isFinite(typed) ? DEFAULT_LIMIT : Math.max(1, Math.min(200, Math.round(typed)));
+    const n = itemsOf(limitText);
     setLimitText(String(n));
-    if (mode === "scan") void load({ kind: "scan", limit: n });
-    else if (partitionText.trim() !== "") void load({ kind: "partition", value: scalarValue(table.keys.partitionKey.type, partitionText.trim()), limit: n });
+    if (mode === "scan") {
+      laidOut.current = null;
+      void load({ kind: "scan", limit: n });
+    } else if (partitionText.trim() !== "") {
+      laidOut.current = partitionText.trim();
+      void load(partitionOf(partitionText.trim(), n));
+    }
   };
 
   const queryCollection = async (column: number, collection: number) => {
@@ -160,4 +202,10 @@ export function IndexesView({ profileId, table }: IndexesViewProps) {
       )}
     </section>
   );
+}
+
+/** The Items field's number of items, as typed (1 to 200), or the default when it is not one. */
+function itemsOf(text: string): number {
+  const typed = Number(text);
+  return text.trim() === "" || !Number.isFinite(typed) ? DEFAULT_LIMIT : Math.max(1, Math.min(200, Math.round(typed)));
 }

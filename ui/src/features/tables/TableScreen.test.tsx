@@ -547,6 +547,41 @@ describe("TableScreen", () => {
     expect((fake.query as ReturnType<typeof vi.fn>).mock.calls.length).toBe(before);
   });
 
+  it("opens the Indexes view on the collection the query bar holds, then on the one a Query from the bar read", async () => {
+    const withLsi: TableDescription = {
+      ...telemetry,
+      indexes: [
+        {
+          name: "ByStatus",
+          kind: "local",
+          keys: { partitionKey: { name: "vehicleId", type: "S" }, sortKey: { name: "status", type: "S" } },
+          projection: { type: "ALL", attributes: [] },
+          backfilling: null,
+          itemCount: null,
+          sizeBytes: null,
+          status: null,
+        },
+      ],
+    };
+    const indexesSideBySide = vi.fn(() => new Promise(() => {}));
+    const fake = source({ describeTable: vi.fn(async () => ({ status: "ok" as const, data: withLsi })), indexesSideBySide } as Partial<Commands>);
+    renderScreen(fake);
+    fireEvent.change(await screen.findByTestId("qb-pk"), { target: { value: "VEH#V-1007" } });
+    fireEvent.click(screen.getByTestId("view-tab-indexes"));
+    await waitFor(() => expect(indexesSideBySide).toHaveBeenCalled());
+    expect(indexesSideBySide.mock.calls).toEqual([["embedded", "Telemetry", { kind: "partition", value: { S: "VEH#V-1007" }, limit: 25 }]]);
+    expect((screen.getByLabelText("vehicleId value") as HTMLInputElement).value).toBe("VEH#V-1007");
+    // A Query run from a box (through the bar) while the view is hidden: laid out once it is shown.
+    fireEvent.click(screen.getByTestId("view-tab-collections"));
+    fireEvent.click(await openButton());
+    await waitFor(() => expect(fake.runReadRequest).toHaveBeenCalled());
+    expect(indexesSideBySide).toHaveBeenCalledTimes(1);
+    fireEvent.click(screen.getByTestId("view-tab-indexes"));
+    await waitFor(() => expect(indexesSideBySide).toHaveBeenCalledTimes(2));
+    expect(indexesSideBySide).toHaveBeenLastCalledWith("embedded", "Telemetry", { kind: "partition", value: { S: "VEH#V-7741" }, limit: 25 });
+    expect((screen.getByLabelText("vehicleId value") as HTMLInputElement).value).toBe("VEH#V-7741");
+  });
+
   it("on the embedded engine, shows its simulations in Settings, read only while Settings is shown", async () => {
     const tableSimulations = vi.fn(async () => ({
       status: "ok" as const,

@@ -30,6 +30,7 @@ import { ThisRead, type ThisReadProps } from "../costs/ThisRead";
 import { CollectionCard } from "../collections/CollectionCard";
 import type { HotLoad } from "../costs/HotPartitions";
 import { IndexesView } from "../indexes/IndexesView";
+import { ranCollection, typedCollection } from "../indexes/barCollection";
 import { QueryBar } from "../query/QueryBar";
 import { SavedRequests } from "../query/SavedRequests";
 import { withIndex } from "../query/model";
@@ -394,7 +395,12 @@ export function TableScreen({
         return (
           <section className="table-section" data-testid="section-indexes" aria-label="Indexes side by side">
             {description.indexes.length > 0 ? (
-              <IndexesView profileId={profile.id} table={description} />
+              <IndexesView
+                profileId={profile.id}
+                table={description}
+                bar={{ ran: ranCollection(run, description), typed: typedCollection(model.form, description) }}
+                shown={view === "indexes"}
+              />
             ) : (
               <p className="muted">
                 {description.name} has no secondary index: every item lives only in its collection of the table. A GSI or an
