@@ -3,6 +3,8 @@
  * size and the RCU to read it whole, its rows inside (the first few, the whole collection as it
  * scrolls by, or the pages the query bar's Query read), and the keys that move between boxes.
  * Only the run's Tab stop (`tabStop`) is in the Tab order, with its buttons after it.
+ * A box a filtered Scan walked says which of its rows (its own Query's, read without the filter)
+ * the Scan returned, and draws the ones its filter dropped struck through (`activeRead`).
  * Memoised: a box that arrives re-renders only itself.
  */
 import { memo, type KeyboardEvent } from "react";
@@ -13,7 +15,7 @@ import { formatCount, formatCountOf, formatUnits } from "../../shared/format";
 import { wholeCollectionReadCost } from "../../shared/readCost";
 import type { Item } from "../../shared/attributeValue";
 import type { BoxState, CollectionEntry } from "./useCollections";
-import { sameBoxRead, type BoxRead } from "./activeRead";
+import { sameBoxRead, SCAN_DROPPED_TITLE, scanReturned, type BoxRead, type ScanReturns } from "./activeRead";
 import { ReadRows } from "./ReadRows";
 import { WholeRows } from "./WholeRows";
 import { GridCells, GridHead, useGrid, type Marks } from "./RowGrid";
@@ -150,6 +152,9 @@ export const Box = memo(function Box({
               : `The scan returned ${formatCountOf(read.items, "item")} from here.`}
         </p>
       )}
+      {read?.role === "walked" && read.filtered && (
+        <WalkedRows returns={read.returns} completed={read.completed} drawn={state?.status === "ok" ? (whole ? state.items : state.items.slice(0, rowsPerBox)) : null} />
+      )}
       {read?.role === "read" ? (
         <ReadRows
           keys={keys}
@@ -161,7 +166,16 @@ export const Box = memo(function Box({
           boxStart={boxStart}
         />
       ) : whole && state?.status === "ok" ? (
-        <WholeRows entry={entry} keys={keys} marks={marks} state={state} scrollElement={scrollElement} boxStart={boxStart} onReadOn={onReadOn} />
+        <WholeRows
+          entry={entry}
+          keys={keys}
+          marks={marks}
+          state={state}
+          scrollElement={scrollElement}
+          boxStart={boxStart}
+          onReadOn={onReadOn}
+          returns={read?.role === "walked" ? read.returns : null}
+        />
       ) : (
         <BoxBody
           entry={entry}
@@ -173,6 +187,7 @@ export const Box = memo(function Box({
           rowsPerBox={rowsPerBox}
           onShowWhole={onShowWhole}
           buttonTab={buttonTab}
+          returns={read?.role === "walked" ? read.returns : null}
         />
       )}
     </article>
@@ -199,6 +214,7 @@ function BoxBody({
   rowsPerBox,
   onShowWhole,
   buttonTab,
+  returns,
 }: {
   entry: CollectionEntry;
   keys: KeySchema;
@@ -209,6 +225,7 @@ function BoxBody({
   rowsPerBox: number;
   onShowWhole: ((key: string, on: boolean) => void) | undefined;
   buttonTab: number;
+  returns: ScanReturns | null;
 }) {
   if (state === undefined || state.status === "loading") {
     return (
@@ -239,6 +256,7 @@ function BoxBody({
       onOpen={onOpen}
       onShowWhole={onShowWhole}
       buttonTab={buttonTab}
+      returns={returns}
     />
   );
 }
@@ -253,6 +271,7 @@ function BoxRows({
   onOpen,
   onShowWhole,
   buttonTab,
+  returns,
 }: {
   entry: CollectionEntry;
   keys: KeySchema;
@@ -262,6 +281,8 @@ function BoxRows({
   onOpen: (value: AttributeValue) => void;
   onShowWhole: ((key: string, on: boolean) => void) | undefined;
   buttonTab: number;
+  /** What a filtered Scan returned: the rows it did not are drawn as dropped by its filter. */
+  returns: ScanReturns | null;
 }) {
   const grid = useGrid(keys, items);
   const sortKey = keys.sortKey?.name ?? null;
@@ -271,11 +292,23 @@ function BoxRows({
     <>
       <div className="run-box-grid" role="table" aria-rowcount={entry.itemCount} style={grid.style}>
         <GridHead keys={keys} grid={grid} marks={marks} />
-        {items.map((item, i) => (
-          <div key={i} className="grid-row" role="row" data-testid="box-row" data-row={i} tabIndex={-1}>
-            <GridCells keys={keys} grid={grid} item={item} />
-          </div>
-        ))}
+        {items.map((item, i) => {
+          const dropped = returns !== null && !scanReturned(returns, item);
+          return (
+            <div
+              key={i}
+              className={`grid-row${dropped ? " run-box-row-dropped" : ""}`}
+              role="row"
+              data-testid="box-row"
+              data-row={i}
+              data-dropped={dropped ? "true" : undefined}
+              title={dropped ? SCAN_DROPPED_TITLE : undefined}
+              tabIndex={-1}
+            >
+              <GridCells keys={keys} grid={grid} item={item} rowHeaderPrefix={dropped && sortKey !== null ? "Dropped by the filter: " : null} />
+            </div>
+          );
+        })}
       </div>
       {(rest > 0 || more) && (
         <p className="run-box-more" data-testid="box-more">
@@ -295,5 +328,37 @@ function BoxRows({
         </p>
       )}
     </>
+  );
+}
+
+/**
+ * Where a walked box's rows come from, for a Scan with a filter: its own Query, read without the
+ * filter, so which of them the Scan returned is said (and the dropped ones struck through) once
+ * it has read the whole table.
+ */
+function WalkedRows({ returns, completed, drawn }: { returns: ScanReturns | null; completed: boolean; drawn: Item[] | null }) {
+  const origin = "The rows here are this box's own, read without the scan's filter";
+  let text: string;
+  if (returns === null) {
+    text = completed
+      ? `${origin}: which of them the scan returned cannot be told (it kept too few of its items, or their keys).`
+      : `${origin}: which of them the scan returned and which its filter dropped is marked once a scan has read the whole table.`;
+  } else if (drawn === null || drawn.length === 0) {
+    text = `${origin}.`;
+  } else {
+    const dropped = drawn.filter((item) => !scanReturned(returns, item)).length;
+    const returned = drawn.length - dropped;
+    const these = drawn.length === 1 ? "this row" : `these ${formatCount(drawn.length)} rows`;
+    text =
+      dropped === 0
+        ? `${origin}: the scan returned every one of ${these}.`
+        : returned === 0
+          ? `${origin}: the scan's filter dropped ${drawn.length === 1 ? "it" : `all ${formatCount(drawn.length)}`}, struck through — read and paid for, not returned.`
+          : `${origin}: of ${these}, the scan returned ${formatCount(returned)}; its filter dropped ${formatCount(dropped)}, struck through — read and paid for, not returned.`;
+  }
+  return (
+    <p className="run-box-read-note" data-testid="box-walked-rows">
+      {text}
+    </p>
   );
 }

@@ -7,7 +7,8 @@
  * The rows are virtualised against the run's scroll element with a scroll margin (where the rows
  * start in the run), so the box scrolls with its neighbours: no scroll inside a scroll. Columns
  * are every attribute the items read so far have (new ones are added on the right as pages
- * arrive), the sort key first.
+ * arrive), the sort key first. In a box a filtered Scan walked, the rows it did not return are
+ * drawn as dropped by its filter (`returns`).
  */
 import { useEffect } from "react";
 import type { KeySchema } from "../../ipc/bindings.gen";
@@ -16,6 +17,7 @@ import type { BoxState, CollectionEntry } from "./useCollections";
 import { GRID_ROW, GridCells, GridHead, useGrid, type Marks } from "./RowGrid";
 import { windowStyle } from "../../shared/virtualWindow";
 import { useRowsInRun } from "./useRowsInRun";
+import { SCAN_DROPPED_TITLE, scanReturned, type ScanReturns } from "./activeRead";
 
 type Ok = Extract<BoxState, { status: "ok" }>;
 
@@ -36,6 +38,7 @@ export function WholeRows({
   scrollElement,
   boxStart,
   onReadOn,
+  returns = null,
 }: {
   entry: CollectionEntry;
   keys: KeySchema;
@@ -46,7 +49,10 @@ export function WholeRows({
   /** Where the box's slot starts in the run (px): the rows start this far plus the box's head. */
   boxStart: number;
   onReadOn: (key: string, upTo: number) => void;
+  /** What a filtered Scan returned, when it walked this box: the rows it did not are marked dropped. */
+  returns?: ScanReturns | null;
 }) {
+  const sortKey = keys.sortKey?.name ?? null;
   const grid = useGrid(keys, state.items);
   const count = wholeRowCount(entry, state);
   const { rowsRef, headTop, virtualizer } = useRowsInRun({ count, estimateSize: () => GRID_ROW, scrollElement, boxStart });
@@ -65,20 +71,23 @@ export function WholeRows({
         <div className="whole-window" style={windowStyle(virtualizer)}>
           {virtual.map((v) => {
             const item = state.items[v.index];
+            const dropped = item !== undefined && returns !== null && !scanReturned(returns, item);
             return (
               <div
                 key={v.index}
-                className="grid-row"
+                className={`grid-row${dropped ? " run-box-row-dropped" : ""}`}
                 role="row"
                 aria-rowindex={v.index + 1}
                 data-testid={item === undefined ? "box-row-pending" : "box-row"}
                 data-row={v.index}
+                data-dropped={dropped ? "true" : undefined}
+                title={dropped ? SCAN_DROPPED_TITLE : undefined}
                 tabIndex={-1}
               >
                 {item === undefined ? (
                   <span className="run-box-loading muted">{state.readOnError ? "Not read." : "Reading…"}</span>
                 ) : (
-                  <GridCells keys={keys} grid={grid} item={item} />
+                  <GridCells keys={keys} grid={grid} item={item} rowHeaderPrefix={dropped && sortKey !== null ? "Dropped by the filter: " : null} />
                 )}
               </div>
             );

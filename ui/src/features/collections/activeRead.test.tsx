@@ -3,7 +3,7 @@ import { cleanup, render, screen, within } from "@testing-library/react";
 import { CollectionsView } from "./CollectionsView";
 import { collectionKey } from "../../shared/collectionValue";
 import type { BoxState, Collections } from "./useCollections";
-import type { ActiveRead } from "./activeRead";
+import { scanReturns, type ActiveRead } from "./activeRead";
 import type { QueryPage, TableDescription } from "../../ipc/bindings.gen";
 
 // jsdom lays nothing out: a 600 px run, every box 200 px.
@@ -211,6 +211,75 @@ describe("the active read in the Collections view", () => {
     expect(within(boxOf("VEH#V-9001")).getByTestId("box-walked-note").textContent).toBe("The scan returned 1 item from here.");
     expect(boxOf("VEH#V-1007").getAttribute("data-read")).toBe("walked");
     expect(within(boxOf("VEH#V-1007")).getByTestId("box-walked-note").textContent).toBe("The scan read this collection; its filter returned none of it.");
+  });
+
+  it("in a box a filtered Scan walked, marks the rows its filter dropped and says which rows it returned", () => {
+    // The box's rows are its own Query's, read without the filter: four of VEH#V-9001, of which the
+    // scan returned the second and the fourth; of VEH#V-1007, none.
+    const boxRows = [0, 1, 2, 3].map((m) => reading("VEH#V-9001", m));
+    const walked = data();
+    (walked.boxes as Map<string, BoxState>).set(collectionKey({ S: "VEH#V-9001" }), { status: "ok", items: boxRows, more: true, consumedUnits: 0.5 });
+    const scanPages: QueryPage[] = [
+      { items: [boxRows[1]!, boxRows[3]!], count: 2, scannedCount: 120, lastEvaluatedKey: null, consumedCapacity: null, stop: "end" },
+    ];
+    const active: ActiveRead = {
+      kind: "scan",
+      returned: new Map([[collectionKey({ S: "VEH#V-9001" }), { value: { S: "VEH#V-9001" }, items: 2 }]]),
+      completed: true,
+      attributed: true,
+      filtered: true,
+      returns: scanReturns(scanPages, ["vehicleId", "recordedAt"], 0),
+    };
+    render(<CollectionsView table={table} data={walked} onOpen={() => {}} rowsPerBox={20} activeRead={active} />);
+    const box = boxOf("VEH#V-9001");
+    const rows = within(box).getAllByTestId("box-row");
+    expect(rows.map((r) => r.getAttribute("data-dropped") === "true")).toEqual([true, false, true, false]);
+    expect(rows.map((r) => r.classList.contains("run-box-row-dropped"))).toEqual([true, false, true, false]);
+    expect(rows[0]!.getAttribute("title")).toMatch(/dropped by its filter/);
+    expect(within(rows[0]!).getByRole("rowheader").textContent).toContain("Dropped by the filter: ");
+    expect(within(box).getByTestId("box-walked-note").textContent).toBe("The scan returned 2 items from here.");
+    expect(within(box).getByTestId("box-walked-rows").textContent).toBe(
+      "The rows here are this box's own, read without the scan's filter: of these 4 rows, the scan returned 2; its filter dropped 2, struck through — read and paid for, not returned.",
+    );
+    // A box the filter returned nothing from: its row is dropped, its note as before.
+    const none = boxOf("VEH#V-1007");
+    expect(within(none).getByTestId("box-walked-note").textContent).toBe("The scan read this collection; its filter returned none of it.");
+    expect(within(none).getByTestId("box-row").getAttribute("data-dropped")).toBe("true");
+    expect(within(none).getByTestId("box-walked-rows").textContent).toContain("the scan's filter dropped it, struck through");
+  });
+
+  it("while a filtered Scan runs, marks no row dropped and says where the box's rows come from", () => {
+    const active: ActiveRead = {
+      kind: "scan",
+      returned: new Map([[collectionKey({ S: "VEH#V-9001" }), { value: { S: "VEH#V-9001" }, items: 12 }]]),
+      completed: false,
+      attributed: true,
+      filtered: true,
+      returns: null,
+    };
+    render(<CollectionsView table={table} data={data()} onOpen={() => {}} rowsPerBox={20} activeRead={active} />);
+    const box = boxOf("VEH#V-9001");
+    expect(within(box).getByTestId("box-row").getAttribute("data-dropped")).toBeNull();
+    expect(within(box).getByTestId("box-walked-rows").textContent).toBe(
+      "The rows here are this box's own, read without the scan's filter: which of them the scan returned and which its filter dropped is marked once a scan has read the whole table.",
+    );
+  });
+
+  it("says nothing of dropped rows for a Scan without a filter", () => {
+    const active: ActiveRead = { kind: "scan", returned: new Map(), completed: true, attributed: true, filtered: false, returns: null };
+    render(<CollectionsView table={table} data={data()} onOpen={() => {}} rowsPerBox={20} activeRead={active} />);
+    expect(screen.queryByTestId("box-walked-rows")).toBeNull();
+    expect(screen.getAllByTestId("box-row").every((r) => r.getAttribute("data-dropped") === null)).toBe(true);
+  });
+
+  it("knows which items a Scan returned only from every item it returned, each with its table key", () => {
+    const page = (items: QueryPage["items"]): QueryPage => ({ items, count: items.length, scannedCount: 9, lastEvaluatedKey: null, consumedCapacity: null, stop: "end" });
+    const keys = ["vehicleId", "recordedAt"];
+    const all = scanReturns([page([reading("VEH#V-1", 1)]), page([reading("VEH#V-2", 2)])], keys, 0);
+    expect(all?.keys.size).toBe(2);
+    // Items returned but not kept in the pages, or an item without its sort key: no claim.
+    expect(scanReturns([page([reading("VEH#V-1", 1)])], keys, 3)).toBeNull();
+    expect(scanReturns([page([{ vehicleId: { S: "VEH#V-1" } }])], keys, 0)).toBeNull();
   });
 
   it("claims no counts by box when the Scan's projection left out the partition key", () => {

@@ -4,7 +4,7 @@ import { errorTitle } from "../../ipc/result";
 import { CollectionMap } from "../explorer/CollectionMap";
 import type { Item } from "../../shared/attributeValue";
 import { collectionKey, collectionPartition } from "../../shared/collectionValue";
-import { indexKeys } from "../../shared/keySchema";
+import { indexKeys, keyNames } from "../../shared/keySchema";
 import { copyText, defaultClipboard, type TextClipboard } from "../items/ItemCopy";
 import { itemAsText } from "../items/itemCopy";
 import type { BulkChannelFactory } from "../bulk/BulkPanel";
@@ -37,7 +37,7 @@ import { withIndex } from "../query/model";
 import { useQueryModel, type ChannelFactory } from "../query/useQueryModel";
 import { useDroppedItems } from "../query/useDroppedItems";
 import { useCredentialsRenewed } from "../../app/useCredentialsRenewed";
-import type { ActiveRead } from "../collections/activeRead";
+import { scanReturns, type ActiveRead } from "../collections/activeRead";
 import { StreamView } from "../streams/StreamView";
 import type { TailChannelFactory } from "../streams/useStreamTail";
 import { TtlView } from "../ttl/TtlView";
@@ -166,6 +166,18 @@ export function TableScreen({
     setReveal((r) => ({ value: readValue, n: (r?.n ?? 0) + 1, focus: false, index: readIndex }));
   }, [readKey, readIndex, run?.kind === "query" ? run.request : null]);
 
+  // Which items a filtered Scan returned, once it has read the whole table: a walked box marks
+  // its rows by it (computed once per state of the run, not on every keystroke in the bar).
+  const tableKeyNames = table.status === "ok" ? keyNames(table.data.keys) : null;
+  const tableKeysText = JSON.stringify(tableKeyNames);
+  const scanFiltered = run?.kind === "scan" && !!run.request.filter;
+  const returns = useMemo(
+    () =>
+      run?.kind !== "scan" || !scanFiltered || tableKeyNames === null || run.summary?.end !== "completed" || !run.attributed
+        ? null
+        : scanReturns(run.pages, tableKeyNames, run.notKept),
+    [run, scanFiltered, tableKeysText],
+  );
   const activeRead = useMemo<ActiveRead | null>(() => {
     // Drawn on the run it read: the table's, or the index's when the view is grouped by it.
     if (run === null || readIndex !== groupBy) return null;
@@ -173,8 +185,16 @@ export function TableScreen({
       if (readKey === null) return null;
       return { kind: "query", key: readKey, pages: run.pages, loading: run.loading, dropped: dropped.dropped, showDropped: paid ? dropped.show : null, stale: model.stale };
     }
-    return { kind: "scan", returned: run.met, attributed: run.attributed, completed: run.summary?.end === "completed", stale: model.stale };
-  }, [run, readKey, readIndex, groupBy, dropped.dropped, dropped.show, paid, model.stale]);
+    return {
+      kind: "scan",
+      returned: run.met,
+      attributed: run.attributed,
+      completed: run.summary?.end === "completed",
+      filtered: scanFiltered,
+      returns,
+      stale: model.stale,
+    };
+  }, [run, readKey, readIndex, groupBy, dropped.dropped, dropped.show, paid, model.stale, scanFiltered, returns]);
 
   useTableShortcuts(rootRef, { execute: model.execute, loadMore: model.loadMore, setView });
 
