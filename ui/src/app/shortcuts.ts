@@ -12,6 +12,7 @@ export type ShortcutId =
   | "open-table-match"
   | "leave-table-search"
   | "run-query"
+  | "fold-query-bar"
   | "run-statement"
   | "next-page"
   | "edit-item"
@@ -101,6 +102,12 @@ export const SHORTCUTS: readonly Shortcut[] = [
     combos: [{ key: "ArrowLeft" }, { key: "ArrowRight" }, { key: "Home" }, { key: "End" }],
   },
   { id: "run-query", description: "Run the query bar's Query or Scan (anywhere in a table's tab)", scope: "Query", combos: [{ key: "Enter", mod: true }] },
+  {
+    id: "fold-query-bar",
+    description: "Fold the query bar to one line (the request in words, and Run), or unfold it (anywhere in a table's tab)",
+    scope: "Query",
+    combos: [{ key: "f", mod: true, shift: true }],
+  },
   { id: "run-statement", description: "Run the PartiQL statement (or batch, or transaction), in a PartiQL tab", scope: "Query", combos: [{ key: "Enter", mod: true }] },
   { id: "next-page", description: "Load the next page of the Query on show (anywhere in a table's tab)", scope: "Query", combos: [{ key: "j", mod: true }] },
   { id: "edit-item", description: "Edit the selected item", scope: "Collection", combos: [{ key: "Enter" }] },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { attributeText, base64ByteLength, byteCountLabel, compareKeyValues, decimalLiteral, isNumberText, numberLimit, parseDecimal } from "./attributeValue";
+import { attributeText, base64ByteLength, byteCountLabel, compareKeyValues, decimalLiteral, isNumberText, numberLimit, parseDecimal, storedValue } from "./attributeValue";
 
 describe("attribute values", () => {
   it("orders numbers numerically with exact decimals beyond double precision", () => {
@@ -44,5 +44,16 @@ describe("attribute values", () => {
     expect(base64ByteLength("AA==")).toBe(1);
     expect(byteCountLabel(409600)).toBe("400 KB");
     expect(byteCountLabel(1536)).toBe("1.5 KB");
+  });
+});
+
+describe("storedValue", () => {
+  it("writes a number as DynamoDB stores it, and leaves other values as they are", () => {
+    expect(storedValue({ N: "1E2" })).toEqual({ N: "100" });
+    expect(storedValue({ N: "+7.50" })).toEqual({ N: "7.5" });
+    expect(storedValue({ N: "-0" })).toEqual({ N: "0" });
+    expect(storedValue({ N: "0.0012" })).toEqual({ N: "0.0012" });
+    expect(storedValue({ N: "not a number" })).toEqual({ N: "not a number" });
+    expect(storedValue({ S: "1E2" })).toEqual({ S: "1E2" });
   });
 });

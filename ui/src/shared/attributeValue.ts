@@ -218,6 +218,17 @@ export function decimalLiteral(value: Decimal): string {
   return `${sign}${mantissa}E${point - 1}`;
 }
 
+/**
+ * A value as DynamoDB stores it, and so gives it back: a number normalised (`1E2` → `100`,
+ * `+7.50` → `7.5`, `-0` → `0`), as typed numbers must be when they name what was read; any other
+ * value as it is (and a number DynamoDB could not read, as typed).
+ */
+export function storedValue(value: AttributeValue): AttributeValue {
+  if (!("N" in value)) return value;
+  const decimal = parseDecimal(value.N);
+  return decimal === null ? value : { N: decimalLiteral(decimal) };
+}
+
 function compareBytes(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {

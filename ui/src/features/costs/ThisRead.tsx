@@ -98,7 +98,16 @@ function QueryRead({ profileId, read }: { profileId: string; read: Extract<ThisR
               ? "could not be estimated"
               : estimated === null
                 ? "more pages than estimated"
-                : `${formatUnits(estimated)} RCU · ${pagesText}${matches ? " ✓" : ""}`}
+                : (
+                  <>
+                    {formatUnits(estimated)} RCU ·{" "}
+                    {/* The ✓ stays on the line of what it vouches for, never alone on a line of its own. */}
+                    <span className="this-read-nowrap">
+                      {pagesText}
+                      {matches ? " ✓" : ""}
+                    </span>
+                  </>
+                )}
         </Row>
         {whole !== null && ready !== null && (
           <Row label="whole Query" testId="this-read-whole">

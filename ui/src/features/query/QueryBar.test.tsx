@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import type { Channel } from "@tauri-apps/api/core";
@@ -573,5 +574,111 @@ describe("QueryBar", () => {
     await waitFor(() => expect(screen.getByTestId("scan-progress").textContent).toContain("3 items read · 1 returned · 1 page · 0.5 RCU"));
     // Running, with nothing to measure against: the bar has no value (indeterminate).
     expect(screen.getByLabelText("Scan progress").hasAttribute("value")).toBe(false);
+  });
+});
+
+/** Two table tabs, each with its own model and bar, one shown at a time, as the app keeps them. */
+function TwoTabs() {
+  const first = useQueryModel({ profileId: "embedded", table });
+  const second = useQueryModel({ profileId: "embedded", table });
+  const [shown, setShown] = useState<"first" | "second">("first");
+  const [barShown, setBarShown] = useState(true);
+  return (
+    <>
+      <button type="button" onClick={() => setShown(shown === "first" ? "second" : "first")}>
+        other tab
+      </button>
+      <button type="button" onClick={() => setBarShown((b) => !b)}>
+        toggle bar
+      </button>
+      <div hidden={shown !== "first"} data-testid="tab-first">
+        {barShown && <QueryBar table={table} model={first} suggestions={[]} />}
+      </div>
+      <div hidden={shown !== "second"} data-testid="tab-second">
+        <QueryBar table={table} model={second} suggestions={[]} />
+      </div>
+    </>
+  );
+}
+
+describe("QueryBar folded to one line", () => {
+  it("is unfolded at first, folds to the request in one line, and Run (the button or Ctrl+Enter) still runs it", async () => {
+    const source = renderBar();
+    const fold = screen.getByTestId("qb-fold");
+    expect(fold.getAttribute("aria-expanded")).toBe("true");
+    expect(fold.textContent).toBe("▾ Query");
+    fireEvent.change(screen.getByTestId("qb-pk"), { target: { value: "VEH#V-7741" } });
+    await waitFor(() => expect(optionsOf(screen.getByTestId("qb-sort-op"))).toContain("BETWEEN"));
+    fireEvent.change(screen.getByTestId("qb-sort-op"), { target: { value: "BETWEEN" } });
+    fireEvent.change(screen.getByTestId("qb-sk"), { target: { value: "TS#2025-03-14T09:00:00Z" } });
+    fireEvent.change(screen.getByTestId("qb-sk-high"), { target: { value: "TS#2025-03-14T10:00:00Z" } });
+    fireEvent.change(screen.getByTestId("qb-limit"), { target: { value: "25" } });
+
+    fireEvent.click(fold);
+    expect(screen.getByTestId("qb-fold").getAttribute("aria-expanded")).toBe("false");
+    expect(screen.getByTestId("qb-fold").textContent).toBe("▸ Query");
+    expect(screen.queryByTestId("qb-pk")).toBeNull();
+    // The options and the Request are hidden, not dropped (an editor's text mode keeps its text).
+    expect(screen.getByTestId("qb-limit").closest("[hidden]")).not.toBeNull();
+    expect(screen.getByTestId("qb-request").closest("[hidden]")).not.toBeNull();
+    expect(screen.getByTestId("qb-folded-summary").textContent).toBe(
+      "Query Telemetry · vehicleId = VEH#V-7741 · recordedAt BETWEEN TS#2025-03-14T09:00:00Z AND TS#2025-03-14T10:00:00Z · 25 per page",
+    );
+
+    const run = screen.getByTestId("qb-run") as HTMLButtonElement;
+    await waitFor(() => expect(run.disabled).toBe(false));
+    fireEvent.click(run);
+    await waitFor(() => expect(source.runReadRequest).toHaveBeenCalledTimes(1));
+    const [, sent] = (source.runReadRequest as ReturnType<typeof vi.fn>).mock.calls[0]! as [string, ReadRequest];
+    expect(sent.limit).toBe(25);
+    expect(sent.keyCondition?.sort).toMatchObject({ type: "between", name: "recordedAt" });
+    // Ctrl+Enter in the folded bar runs it too.
+    await waitFor(() => expect((screen.getByTestId("qb-run") as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.keyDown(screen.getByTestId("qb-fold"), { key: "Enter", ctrlKey: true });
+    await waitFor(() => expect(source.runReadRequest).toHaveBeenCalledTimes(2));
+
+    // Unfolded again, the fields hold what was typed.
+    fireEvent.click(screen.getByTestId("qb-fold"));
+    expect((screen.getByTestId("qb-pk") as HTMLInputElement).value).toBe("VEH#V-7741");
+    expect(screen.queryByTestId("qb-folded-summary")).toBeNull();
+  });
+
+  it("says a Scan, a filter and values not typed yet in the folded line", async () => {
+    renderBar();
+    fireEvent.click(screen.getByTestId("qb-fold"));
+    expect(screen.getByTestId("qb-folded-summary").textContent).toBe("Query Telemetry · vehicleId = …");
+    fireEvent.click(screen.getByTestId("qb-fold"));
+    fireEvent.click(screen.getByLabelText("Scan"));
+    fireEvent.click(screen.getByTestId("qb-add-filter"));
+    fireEvent.click(screen.getByTestId("qb-fold"));
+    expect(screen.getByTestId("qb-fold").textContent).toBe("▸ Scan");
+    expect(screen.getByTestId("qb-folded-summary").textContent).toBe("Scan Telemetry · filtered");
+  });
+
+  it("folds with Ctrl+Shift+F, only the tab on show, and each tab keeps its own choice", () => {
+    renderWithCommands(
+      <CapacityProvider>
+        <TwoTabs />
+      </CapacityProvider>,
+      querySource(),
+    );
+    const foldOf = (tab: string) => within(screen.getByTestId(tab)).getByTestId("qb-fold");
+    fireEvent.keyDown(document.body, { key: "F", ctrlKey: true, shiftKey: true });
+    expect(foldOf("tab-first").getAttribute("aria-expanded")).toBe("false");
+    expect(foldOf("tab-second").getAttribute("aria-expanded")).toBe("true");
+    // The other tab: its bar is still unfolded, and folding there leaves the first as it is.
+    fireEvent.click(screen.getByText("other tab"));
+    expect(within(screen.getByTestId("tab-second")).getByTestId("qb-pk")).toBeTruthy();
+    fireEvent.keyDown(document.body, { key: "F", ctrlKey: true, shiftKey: true });
+    fireEvent.keyDown(document.body, { key: "F", ctrlKey: true, shiftKey: true });
+    expect(foldOf("tab-second").getAttribute("aria-expanded")).toBe("true");
+    expect(foldOf("tab-first").getAttribute("aria-expanded")).toBe("false");
+    // Back on the first tab, and with its bar drawn anew, it is still folded.
+    fireEvent.click(screen.getByText("other tab"));
+    fireEvent.click(screen.getByText("toggle bar"));
+    expect(within(screen.getByTestId("tab-first")).queryByTestId("qb-fold")).toBeNull();
+    fireEvent.click(screen.getByText("toggle bar"));
+    expect(foldOf("tab-first").getAttribute("aria-expanded")).toBe("false");
+    expect(within(screen.getByTestId("tab-first")).queryByTestId("qb-pk")).toBeNull();
   });
 });

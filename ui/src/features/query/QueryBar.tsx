@@ -8,7 +8,7 @@
  * Below, the request as it will be sent — expressions with their names and values, the DynamoDB
  * JSON body — and the same request as code, copyable. Ctrl+Enter (Cmd+Enter) runs it.
  */
-import { useId, useState, type KeyboardEvent } from "react";
+import { useId, useRef, useState, type KeyboardEvent } from "react";
 import type { AttributeValue, TableDescription } from "../../ipc/bindings.gen";
 import { errorTitle } from "../../ipc/result";
 import { comboKeys, matchesShortcut, SHORTCUTS } from "../../app/shortcuts";
@@ -19,14 +19,17 @@ import { ExpressionEditor } from "../builder/ExpressionEditor";
 import { DiagnosticView } from "../builder/ExpressionTextMode";
 import { GeneratedView } from "../builder/GeneratedView";
 import { attributeSuggestions } from "../builder/model";
-import { activeSortKey, describeRequest, isGlobalIndex, keyNamesOf, sortKeysOf, withIndex, type FieldName, type SortChoice } from "./model";
+import { activeSortKey, describeRequest, formSummary, isGlobalIndex, keyNamesOf, sortKeysOf, withIndex, type FieldName, type SortChoice } from "./model";
 import type { QueryModel } from "./useQueryModel";
 import { useSortKeyOperators } from "./useSortKeyOperators";
 import { explainRunError } from "./runError";
+import { useFoldShortcut } from "./useFoldShortcut";
 import "./QueryBar.css";
 
 /** Ctrl+J (Cmd+J on macOS): the next page, as the shortcut list has it. */
 const nextPageCombo = SHORTCUTS.find((s) => s.id === "next-page")!.combos[0]!;
+/** Ctrl+Shift+F (Cmd+Shift+F on macOS): fold or unfold the bar. */
+const foldCombo = SHORTCUTS.find((s) => s.id === "fold-query-bar")!.combos[0]!;
 
 const TYPE_WORD = { S: "string", N: "number", B: "binary, base64" } as const;
 
@@ -46,6 +49,9 @@ export function QueryBar({
   const id = useId();
   const { form, setForm, schema, problems, run } = model;
   const [tried, setTried] = useState(false);
+  const barRef = useRef<HTMLElement>(null);
+  const { folded, setFolded } = model;
+  useFoldShortcut(barRef, () => setFolded((f) => !f));
   // Rule B.18.5: on a multi-attribute sort key the condition is on the attribute after those held equal.
   const sortKey = form.operation === "Query" ? activeSortKey(form, schema) : null;
   const sortKeys = form.operation === "Query" ? sortKeysOf(schema) : [];
@@ -118,264 +124,310 @@ export function QueryBar({
   const faulty = explained !== null && JSON.stringify(run?.request ?? null) === JSON.stringify(model.request) ? explained.field : null;
   const flag = (name: FieldName) => (faulty === name ? errorId : undefined);
 
-  return (
-    <section className="query-bar" aria-label={`Query bar of ${table.name}`} data-testid="query-bar" onKeyDown={onKeyDown}>
-      <div className="qb-row">
-        <div role="radiogroup" aria-label="Operation" className="qb-segmented">
-          {(["Query", "Scan"] as const).map((op) => (
-            <label key={op} className={form.operation === op ? "qb-on" : undefined}>
-              <input type="radio" name={`${id}-operation`} checked={form.operation === op} onChange={() => set("operation", op)} />
-              {op}
-            </label>
-          ))}
-        </div>
-        <label className="qb-field">
-          <span className="qb-label">Read</span>
-          <select
-            aria-label="Table or index"
-            data-testid="qb-index"
-            value={form.index ?? ""}
-            onChange={(e) => setForm((f) => withIndex(f, table, e.target.value === "" ? null : e.target.value))}
-          >
-            <option value="">{table.name} (table)</option>
-            {table.indexes.map((i) => (
-              <option key={i.name} value={i.name}>
-                {i.name} ({i.kind === "global" ? "GSI" : "LSI"})
-              </option>
-            ))}
-          </select>
-        </label>
-        {form.operation === "Query" ? (
-          <>
-            <KeyField
-              id={`${id}-pk`}
-              testId="qb-pk"
-              label={`${pkName} =`}
-              hint={TYPE_WORD[pkType]}
-              value={form.partition}
-              onChange={(v) => set("partition", v)}
-              error={shown("partition")}
-              flaggedBy={flag("partition")}
-              list={completion.length > 0 ? listId : undefined}
-              wide
-            />
-            {(schema?.morePartitionKeys ?? []).map((key, i) => (
-              <KeyField
-                key={key.name}
-                id={`${id}-pk-${i + 1}`}
-                testId={`qb-pk-${i + 1}`}
-                label={`${key.name} =`}
-                hint={TYPE_WORD[key.type]}
-                value={form.morePartition[i] ?? ""}
-                onChange={(v) => setMorePartition(i, v)}
-                error={shown(`morePartition.${i}`)}
-              />
-            ))}
-            <datalist id={listId}>
-              {completion.slice(0, 200).map((v) => (
-                <option key={JSON.stringify(v)} value={attributeText(v)} />
-              ))}
-            </datalist>
-            {sortKeys.slice(0, form.sortEqual.length).map((key, i) => (
-              <div key={key.name} className="qb-held">
-                <KeyField
-                  id={`${id}-sk-eq-${i}`}
-                  testId={`qb-sk-eq-${i}`}
-                  label={`${key.name} =`}
-                  hint={TYPE_WORD[key.type]}
-                  value={form.sortEqual[i] ?? ""}
-                  onChange={(v) => setSortEqual(i, v)}
-                  error={shown(`sortEqual.${i}`)}
-                />
-                <button type="button" className="qb-link" data-testid={`qb-sk-release-${i}`} onClick={() => releaseFrom(i)}>
-                  Condition on {key.name}
-                </button>
-              </div>
-            ))}
-            {sortKey !== null && (
-              <label className="qb-field">
-                <span className="qb-label">{sortKey.name}</span>
-                <select
-                  aria-label={`${sortKey.name} operator`}
-                  data-testid="qb-sort-op"
-                  value={form.sortOp}
-                  onChange={(e) => set("sortOp", e.target.value as SortChoice)}
-                >
-                  <option value="none">any</option>
-                  {operators.map((op) => (
-                    <option key={op} value={op}>
-                      {op}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            )}
-            {sortKey !== null && form.sortOp !== "none" && (
-              <KeyField
-                id={`${id}-sk`}
-                testId="qb-sk"
-                label={form.sortOp === "BETWEEN" ? `${sortKey.name} from` : form.sortOp === "begins_with" ? `${sortKey.name} prefix` : `${sortKey.name} value`}
-                hint={TYPE_WORD[sortKey.type]}
-                value={form.sort}
-                onChange={(v) => set("sort", v)}
-                error={shown("sort")}
-                flaggedBy={flag("sort")}
-                wide
-              />
-            )}
-            {nextSortKey !== null && (
-              <button type="button" className="qb-link" data-testid="qb-sk-next" onClick={holdSortValue}>
-                Then a condition on {nextSortKey.name}
-              </button>
-            )}
-            {sortKey !== null && form.sortOp === "BETWEEN" && (
-              <KeyField
-                id={`${id}-sk-high`}
-                testId="qb-sk-high"
-                label={`${sortKey.name} to`}
-                hint={TYPE_WORD[sortKey.type]}
-                value={form.sortHigh}
-                onChange={(v) => set("sortHigh", v)}
-                error={shown("sortHigh")}
-                flaggedBy={flag("sortHigh")}
-                wide
-              />
-            )}
-          </>
-        ) : (
-          <span className="qb-note muted">A Scan reads every collection of {form.index ?? table.name}, 1 MB a page, and filters after reading.</span>
-        )}
-        <button
-          type="button"
-          className="primary qb-run"
-          data-testid="qb-run"
-          onClick={submit}
-          disabled={model.busy || blocker !== null}
-          aria-keyshortcuts="Control+Enter Meta+Enter"
-          aria-describedby={blocker !== null ? blockerId : undefined}
-          title={blocker ?? "Run (Ctrl+Enter)"}
-        >
-          {model.busy ? "Running…" : `Run ${form.operation}`}
-        </button>
-        {run?.kind === "scan" && run.running && (
-          <button type="button" data-testid="qb-cancel" onClick={model.cancel}>
-            Cancel
-          </button>
-        )}
-      </div>
+  const foldKeys = comboKeys(foldCombo).join("+");
+  const summary = formSummary(form, table.name, schema);
+  const foldButton = (
+    <button
+      type="button"
+      className="qb-fold"
+      data-testid="qb-fold"
+      aria-expanded={!folded}
+      aria-keyshortcuts="Control+Shift+F Meta+Shift+F"
+      title={`${folded ? "Unfold the query bar" : "Fold the query bar to one line"} (${foldKeys})`}
+      onClick={() => setFolded((f) => !f)}
+    >
+      {folded ? "▸" : "▾"} {form.operation}
+    </button>
+  );
+  const runButton = (
+    <button
+      type="button"
+      className="primary qb-run"
+      data-testid="qb-run"
+      onClick={submit}
+      disabled={model.busy || blocker !== null}
+      aria-keyshortcuts="Control+Enter Meta+Enter"
+      aria-describedby={blocker !== null ? blockerId : undefined}
+      title={blocker ?? "Run (Ctrl+Enter)"}
+    >
+      {model.busy ? "Running…" : `Run ${form.operation}`}
+    </button>
+  );
+  const cancelButton = run?.kind === "scan" && run.running && (
+    <button type="button" data-testid="qb-cancel" onClick={model.cancel}>
+      Cancel
+    </button>
+  );
 
-      <div className="qb-row qb-options">
-        {form.operation === "Query" && (
-          <label className="qb-field">
-            <span className="qb-label">Order</span>
-            <select aria-label="Order" value={form.direction} onChange={(e) => set("direction", e.target.value as typeof form.direction)}>
-              <option value="ascending">Ascending (sort-key order)</option>
-              <option value="descending">Descending (reverse sort-key order)</option>
-            </select>
-          </label>
-        )}
-        <KeyField
-          id={`${id}-limit`}
-          testId="qb-limit"
-          label="Limit"
-          hint="per page"
-          value={form.limit}
-          onChange={(v) => set("limit", v.trim())}
-          error={shown("limit")}
-        />
-        <label className="qb-check">
-          <input
-            type="checkbox"
-            data-testid="qb-consistent"
-            checked={form.consistentRead && !global}
-            disabled={global}
-            aria-describedby={global ? `${id}-gsi-note` : undefined}
-            onChange={(e) => set("consistentRead", e.target.checked)}
-          />
-          Strongly consistent
-        </label>
-        {global && (
-          <span id={`${id}-gsi-note`} className="qb-note muted">
-            A global secondary index supports only eventually consistent reads.
+  return (
+    <section
+      ref={barRef}
+      className={`query-bar${folded ? " query-bar-folded" : ""}`}
+      aria-label={`Query bar of ${table.name}`}
+      data-testid="query-bar"
+      onKeyDown={onKeyDown}
+    >
+      <div className="qb-row">
+        {foldButton}
+        {folded && (
+          <span className="qb-folded-summary" data-testid="qb-folded-summary" title={summary}>
+            {summary}
           </span>
         )}
-        {form.operation === "Scan" && (
+        {!folded && (
           <>
+            <div role="radiogroup" aria-label="Operation" className="qb-segmented">
+              {(["Query", "Scan"] as const).map((op) => (
+                <label key={op} className={form.operation === op ? "qb-on" : undefined}>
+                  <input type="radio" name={`${id}-operation`} checked={form.operation === op} onChange={() => set("operation", op)} />
+                  {op}
+                </label>
+              ))}
+            </div>
             <label className="qb-field">
-              <span className="qb-label">Segments</span>
+              <span className="qb-label">Read</span>
               <select
-                aria-label="Segments"
-                value={model.scanOptions.segments}
-                onChange={(e) => model.setScanOptions((o) => ({ ...o, segments: Number(e.target.value) }))}
+                aria-label="Table or index"
+                data-testid="qb-index"
+                value={form.index ?? ""}
+                onChange={(e) => setForm((f) => withIndex(f, table, e.target.value === "" ? null : e.target.value))}
               >
-                {[1, 2, 4, 8].map((n) => (
-                  <option key={n} value={n}>
-                    {n === 1 ? "1 (plain)" : `${n} (parallel)`}
+                <option value="">{table.name} (table)</option>
+                {table.indexes.map((i) => (
+                  <option key={i.name} value={i.name}>
+                    {i.name} ({i.kind === "global" ? "GSI" : "LSI"})
                   </option>
                 ))}
               </select>
             </label>
-            <KeyField
-              id={`${id}-budget`}
-              testId="qb-budget"
-              label="Stop after"
-              hint="RCU"
-              ariaLabel="Capacity budget"
-              inputMode="decimal"
-              size={6}
-              placeholder="no limit"
-              value={model.scanOptions.budget}
-              onChange={(v) => model.setScanOptions((o) => ({ ...o, budget: v }))}
-              error={shown("budget")}
-            />
+            {form.operation === "Query" ? (
+              <>
+                <KeyField
+                  id={`${id}-pk`}
+                  testId="qb-pk"
+                  label={`${pkName} =`}
+                  hint={TYPE_WORD[pkType]}
+                  value={form.partition}
+                  onChange={(v) => set("partition", v)}
+                  error={shown("partition")}
+                  flaggedBy={flag("partition")}
+                  list={completion.length > 0 ? listId : undefined}
+                  wide
+                />
+                {(schema?.morePartitionKeys ?? []).map((key, i) => (
+                  <KeyField
+                    key={key.name}
+                    id={`${id}-pk-${i + 1}`}
+                    testId={`qb-pk-${i + 1}`}
+                    label={`${key.name} =`}
+                    hint={TYPE_WORD[key.type]}
+                    value={form.morePartition[i] ?? ""}
+                    onChange={(v) => setMorePartition(i, v)}
+                    error={shown(`morePartition.${i}`)}
+                  />
+                ))}
+                <datalist id={listId}>
+                  {completion.slice(0, 200).map((v) => (
+                    <option key={JSON.stringify(v)} value={attributeText(v)} />
+                  ))}
+                </datalist>
+                {sortKeys.slice(0, form.sortEqual.length).map((key, i) => (
+                  <div key={key.name} className="qb-held">
+                    <KeyField
+                      id={`${id}-sk-eq-${i}`}
+                      testId={`qb-sk-eq-${i}`}
+                      label={`${key.name} =`}
+                      hint={TYPE_WORD[key.type]}
+                      value={form.sortEqual[i] ?? ""}
+                      onChange={(v) => setSortEqual(i, v)}
+                      error={shown(`sortEqual.${i}`)}
+                    />
+                    <button type="button" className="qb-link" data-testid={`qb-sk-release-${i}`} onClick={() => releaseFrom(i)}>
+                      Condition on {key.name}
+                    </button>
+                  </div>
+                ))}
+                {sortKey !== null && (
+                  <label className="qb-field">
+                    <span className="qb-label">{sortKey.name}</span>
+                    <select
+                      aria-label={`${sortKey.name} operator`}
+                      data-testid="qb-sort-op"
+                      value={form.sortOp}
+                      onChange={(e) => set("sortOp", e.target.value as SortChoice)}
+                    >
+                      <option value="none">any</option>
+                      {operators.map((op) => (
+                        <option key={op} value={op}>
+                          {op}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                )}
+                {sortKey !== null && form.sortOp !== "none" && (
+                  <KeyField
+                    id={`${id}-sk`}
+                    testId="qb-sk"
+                    label={form.sortOp === "BETWEEN" ? `${sortKey.name} from` : form.sortOp === "begins_with" ? `${sortKey.name} prefix` : `${sortKey.name} value`}
+                    hint={TYPE_WORD[sortKey.type]}
+                    value={form.sort}
+                    onChange={(v) => set("sort", v)}
+                    error={shown("sort")}
+                    flaggedBy={flag("sort")}
+                    wide
+                  />
+                )}
+                {nextSortKey !== null && (
+                  <button type="button" className="qb-link" data-testid="qb-sk-next" onClick={holdSortValue}>
+                    Then a condition on {nextSortKey.name}
+                  </button>
+                )}
+                {sortKey !== null && form.sortOp === "BETWEEN" && (
+                  <KeyField
+                    id={`${id}-sk-high`}
+                    testId="qb-sk-high"
+                    label={`${sortKey.name} to`}
+                    hint={TYPE_WORD[sortKey.type]}
+                    value={form.sortHigh}
+                    onChange={(v) => set("sortHigh", v)}
+                    error={shown("sortHigh")}
+                    flaggedBy={flag("sortHigh")}
+                    wide
+                  />
+                )}
+          </>
+        ) : (
+          <span className="qb-note muted">A Scan reads every collection of {form.index ?? table.name}, 1 MB a page, and filters after reading.</span>
+        )}
           </>
         )}
-        {!form.filter && (
-          <button
-            type="button"
-            data-testid="qb-add-filter"
-            // A first condition on an attribute that is not a key: a Query's filter may read no key
-            // attribute of what it reads (rule B.4), and a Scan's filter rarely wants one.
-            onClick={() => {
-              const keys = keyNamesOf(schema);
-              const first = attributes.find((s) => !keys.includes(s) && s !== pkName) ?? attributes[0] ?? "attribute";
-              set("filter", { type: "attributeExists", path: [first] });
-            }}
-          >
-            Add filter
-          </button>
-        )}
-        {!form.projection && (
-          <button type="button" data-testid="qb-add-projection" onClick={() => set("projection", { paths: attributes.slice(0, 2).map((s) => [s]) })}>
-            Choose attributes
-          </button>
-        )}
+        {runButton}
+        {cancelButton}
       </div>
 
-      {form.filter && (
-        <div className="qb-expression">
-          <ExpressionEditor
-            label="Filter"
-            state={{ parameter: "FilterExpression", state: form.filter }}
-            onChange={(s) => s.parameter === "FilterExpression" && set("filter", s.state)}
-            onClear={() => set("filter", null)}
-            onTextIssue={(issue) => model.setTextIssue("filter", issue)}
-            suggestions={attributes}
+      {/* Folded, the rest is hidden, not dropped: an editor's text mode and what it holds stay. */}
+      <div className="qb-unfolded" hidden={folded}>
+        <div className="qb-row qb-options">
+          {form.operation === "Query" && (
+            <label className="qb-field">
+              <span className="qb-label">Order</span>
+              <select aria-label="Order" value={form.direction} onChange={(e) => set("direction", e.target.value as typeof form.direction)}>
+                <option value="ascending">Ascending (sort-key order)</option>
+                <option value="descending">Descending (reverse sort-key order)</option>
+              </select>
+            </label>
+          )}
+          <KeyField
+            id={`${id}-limit`}
+            testId="qb-limit"
+            label="Limit"
+            hint="per page"
+            value={form.limit}
+            onChange={(v) => set("limit", v.trim())}
+            error={shown("limit")}
           />
+          <label className="qb-check">
+            <input
+              type="checkbox"
+              data-testid="qb-consistent"
+              checked={form.consistentRead && !global}
+              disabled={global}
+              aria-describedby={global ? `${id}-gsi-note` : undefined}
+              onChange={(e) => set("consistentRead", e.target.checked)}
+            />
+            Strongly consistent
+          </label>
+          {global && (
+            <span id={`${id}-gsi-note`} className="qb-note muted">
+              A global secondary index supports only eventually consistent reads.
+            </span>
+          )}
+          {form.operation === "Scan" && (
+            <>
+              <label className="qb-field">
+                <span className="qb-label">Segments</span>
+                <select
+                  aria-label="Segments"
+                  value={model.scanOptions.segments}
+                  onChange={(e) => model.setScanOptions((o) => ({ ...o, segments: Number(e.target.value) }))}
+                >
+                  {[1, 2, 4, 8].map((n) => (
+                    <option key={n} value={n}>
+                      {n === 1 ? "1 (plain)" : `${n} (parallel)`}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <KeyField
+                id={`${id}-budget`}
+                testId="qb-budget"
+                label="Stop after"
+                hint="RCU"
+                ariaLabel="Capacity budget"
+                inputMode="decimal"
+                size={6}
+                placeholder="no limit"
+                value={model.scanOptions.budget}
+                onChange={(v) => model.setScanOptions((o) => ({ ...o, budget: v }))}
+                error={shown("budget")}
+              />
+            </>
+          )}
+          {!form.filter && (
+            <button
+              type="button"
+              data-testid="qb-add-filter"
+              // A first condition on an attribute that is not a key: a Query's filter may read no key
+              // attribute of what it reads (rule B.4), and a Scan's filter rarely wants one.
+              onClick={() => {
+                const keys = keyNamesOf(schema);
+                const first = attributes.find((s) => !keys.includes(s) && s !== pkName) ?? attributes[0] ?? "attribute";
+                set("filter", { type: "attributeExists", path: [first] });
+              }}
+            >
+              Add filter
+            </button>
+          )}
+          {!form.projection && (
+            <button type="button" data-testid="qb-add-projection" onClick={() => set("projection", { paths: attributes.slice(0, 2).map((s) => [s]) })}>
+              Choose attributes
+            </button>
+          )}
         </div>
-      )}
-      {form.projection && (
-        <div className="qb-expression">
-          <ExpressionEditor
-            label="Projection"
-            state={{ parameter: "ProjectionExpression", state: form.projection }}
-            onChange={(s) => s.parameter === "ProjectionExpression" && set("projection", s.state)}
-            onClear={() => set("projection", null)}
-            onTextIssue={(issue) => model.setTextIssue("projection", issue)}
-            suggestions={attributes}
-          />
-        </div>
-      )}
+
+        {(form.filter || form.projection) && (
+          // The filter and projection editors share a bounded height and scroll inside it, so an
+          // open editor never pushes the views under the bar out of the window.
+          <div className="qb-expressions" data-testid="qb-expressions">
+            {form.filter && (
+              <div className="qb-expression">
+                <ExpressionEditor
+                  label="Filter"
+                  state={{ parameter: "FilterExpression", state: form.filter }}
+                  onChange={(s) => s.parameter === "FilterExpression" && set("filter", s.state)}
+                  onClear={() => set("filter", null)}
+                  onTextIssue={(issue) => model.setTextIssue("filter", issue)}
+                  suggestions={attributes}
+                />
+              </div>
+            )}
+            {form.projection && (
+              <div className="qb-expression">
+                <ExpressionEditor
+                  label="Projection"
+                  state={{ parameter: "ProjectionExpression", state: form.projection }}
+                  onChange={(s) => s.parameter === "ProjectionExpression" && set("projection", s.state)}
+                  onClear={() => set("projection", null)}
+                  onTextIssue={(issue) => model.setTextIssue("projection", issue)}
+                  suggestions={attributes}
+                />
+              </div>
+            )}
+          </div>
+        )}
+
+      </div>
 
       <div className="qb-status" aria-live="polite">
         {model.diagnostics.length > 0 && (
@@ -420,10 +472,10 @@ export function QueryBar({
             </details>
           </div>
         )}
-        <RunSummary model={model} />
+        {!folded && <RunSummary model={model} />}
       </div>
 
-      <details className="qb-request" data-testid="qb-request">
+      <details className="qb-request" data-testid="qb-request" hidden={folded}>
         <summary>
           Request{r !== null ? `: ${r.operation} on ${r.indexName ?? r.tableName}` : ""}
           {r?.keyConditionExpression ? (

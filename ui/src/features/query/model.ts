@@ -315,6 +315,34 @@ export function describeRequest(request: ReadRequest): string {
   return parts.join(" and ") + on;
 }
 
+/**
+ * The bar's request in one line, as the folded bar shows it: `Query Telemetry · vehicleId =
+ * VEH#V-7741 · recordedAt BETWEEN TS#… AND TS#… · 25 per page`. Read from the form, so a request
+ * still being typed reads as it stands ("…" for a value not typed yet).
+ */
+export function formSummary(form: QueryForm, tableName: string, schema: KeySchemaState | null): string {
+  const value = (text: string) => (text.trim() === "" ? "…" : text.trim());
+  const parts = [`${form.operation} ${form.index ?? tableName}`];
+  if (form.operation === "Query" && schema !== null) {
+    parts.push(`${schema.partitionKey.name} = ${value(form.partition)}`);
+    (schema.morePartitionKeys ?? []).forEach((key, i) => parts.push(`${key.name} = ${value(form.morePartition[i] ?? "")}`));
+    const sortKeys = sortKeysOf(schema);
+    form.sortEqual.forEach((text, i) => parts.push(`${sortKeys[i]?.name ?? "sort key"} = ${value(text)}`));
+    const sortKey = activeSortKey(form, schema);
+    if (sortKey !== null && form.sortOp !== "none") {
+      if (form.sortOp === "BETWEEN") parts.push(`${sortKey.name} BETWEEN ${value(form.sort)} AND ${value(form.sortHigh)}`);
+      else if (form.sortOp === "begins_with") parts.push(`${sortKey.name} begins_with ${value(form.sort)}`);
+      else parts.push(`${sortKey.name} ${form.sortOp} ${value(form.sort)}`);
+    }
+    if (form.direction === "descending") parts.push("descending");
+  }
+  if (form.filter) parts.push("filtered");
+  if (form.projection) parts.push(`${form.projection.paths.length} ${form.projection.paths.length === 1 ? "attribute" : "attributes"}`);
+  if (form.consistentRead) parts.push("strongly consistent");
+  if (form.limit.trim() !== "") parts.push(`${form.limit.trim()} per page`);
+  return parts.join(" · ");
+}
+
 /** The form a builder request (a recent run, a saved request) is edited in. */
 export function formOfRequest(request: ReadRequest): QueryForm {
   const key = request.keyCondition ?? null;

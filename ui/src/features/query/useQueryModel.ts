@@ -112,6 +112,9 @@ export function useQueryModel({
   const [run, setRun] = useState<QueryRun | null>(null);
   const [checked, setChecked] = useState<Checked | null>(null);
   const [scanOptions, setScanOptions] = useState<{ segments: number; budget: string }>({ segments: 1, budget: "" });
+  // Whether the bar is folded to its one line (the request in words, and Run): kept here, with
+  // the tab's request, so each table's tab keeps its own choice. Unfolded at first.
+  const [folded, setFolded] = useState(false);
   const recordCapacity = useRecordCapacity();
   const generation = useRef(0);
 
@@ -386,6 +389,8 @@ export function useQueryModel({
     ranInput,
     scanOptions,
     setScanOptions,
+    folded,
+    setFolded,
   };
 }
 

@@ -3,7 +3,7 @@ import type { AttributeValue, Profile, TableDescription } from "../../ipc/bindin
 import { errorTitle } from "../../ipc/result";
 import { useRecordCapacity } from "../../app/capacity";
 import type { Item } from "../../shared/attributeValue";
-import { attributeText } from "../../shared/attributeValue";
+import { attributeText, storedValue } from "../../shared/attributeValue";
 import { formatCount, formatUnits } from "../../shared/format";
 import { indexKeys } from "../../shared/keySchema";
 import { CollectionBox } from "../explorer/CollectionBox";
@@ -158,7 +158,8 @@ export function ItemsView({
         <CollectionBox
           keys={runKeys}
           tableKeys={runIndex === null ? null : table.keys}
-          partitionValue={run.request.keyCondition.partitionValue as AttributeValue}
+          // The key as DynamoDB stores it, not as typed in the bar (PersonID = 100, not 1E2).
+          partitionValue={storedValue(run.request.keyCondition.partitionValue as AttributeValue)}
           pages={run.pages}
           loading={run.loading}
           onLoadMore={model.loadMore}

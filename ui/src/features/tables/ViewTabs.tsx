@@ -5,7 +5,7 @@
  * shown, so its query, pages, scroll and form survive a switch.
  */
 import { matchesShortcut } from "../../app/shortcuts";
-import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import type { ViewId } from "../../shared/tableIntent";
 import "./ViewTabs.css";
 
@@ -51,6 +51,12 @@ export function ViewTabs({
   // The active view counts as visited from the render that shows it (no blank frame).
   const built = visited.has(active) ? visited : new Set([...visited, active]);
   if (built !== visited) setVisited(built);
+
+  // The strip scrolls sideways when narrower than its tabs: the active one is kept in it (Alt+digit
+  // can select a tab scrolled out of sight).
+  useEffect(() => {
+    refs.current.get(active)?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
+  }, [active]);
 
   const select = (id: ViewId, focus: boolean) => {
     onSelect(id);
