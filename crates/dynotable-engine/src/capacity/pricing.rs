@@ -189,10 +189,10 @@ pub fn monthly_cost(prices: &RegionPrices, workload: &Workload) -> Result<Monthl
         Line::rule(
             "B.12",
             format!(
-                "On-demand: {:.0} million RRU × {} {c} per million + {:.0} million WRU × {} {c} per million = {:.2} {c}",
-                rru / 1e6,
+                "On-demand: {} million RRU × {} {c} per million + {} million WRU × {} {c} per million = {:.2} {c}",
+                millions(rru),
                 prices.on_demand_read_per_million,
-                wru / 1e6,
+                millions(wru),
                 prices.on_demand_write_per_million,
                 on_demand_reads + on_demand_writes
             ),
@@ -245,9 +245,38 @@ fn units(per_request: f64) -> String {
     }
 }
 
+/// Request units in millions as a person reads them: whole from 100 million, else to three
+/// significant digits, so a small load reads "0.0263 million", never "0 million".
+fn millions(units: f64) -> String {
+    let m = units / 1e6;
+    if m <= 0.0 || !m.is_finite() {
+        return "0".to_owned();
+    }
+    if m >= 100.0 {
+        return format!("{m:.0}");
+    }
+    let decimals = (2 - m.log10().floor() as i32).max(0) as usize;
+    let text = format!("{m:.decimals$}");
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_owned()
+    } else {
+        text
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn millions_of_units_are_never_rounded_to_nothing() {
+        assert_eq!(millions(131_400_000.0), "131");
+        assert_eq!(millions(26_280_000.0), "26.3");
+        assert_eq!(millions(3_500_000.0), "3.5");
+        assert_eq!(millions(26_280.0), "0.0263");
+        assert_eq!(millions(1.0), "0.000001");
+        assert_eq!(millions(0.0), "0");
+    }
 
     fn us_east_1() -> RegionPrices {
         PriceTable::default().region("us-east-1").unwrap().clone()
