@@ -19,6 +19,21 @@ function Harness() {
   return <ExpressionEditor state={state} onChange={setState} suggestions={["status", "speedKph"]} />;
 }
 
+const noSpeed: ExpressionState = { parameter: "FilterExpression", state: { type: "attributeNotExists", path: ["speedKph"] } };
+
+/** The editor with a button that sets its expression from outside, as loading a saved request does. */
+function LoadingHarness() {
+  const [state, setState] = useState<ExpressionState>(statusActive);
+  return (
+    <>
+      <button type="button" onClick={() => setState(noSpeed)}>
+        Load saved
+      </button>
+      <ExpressionEditor state={state} onChange={setState} suggestions={["status", "speedKph"]} />
+    </>
+  );
+}
+
 // Rendering many controls is slow on a busy machine: 20 s, not the default 5 s.
 describe("ExpressionEditor", { timeout: 20_000 }, () => {
   it("shows the generated expression with its names and values beside the visual builder", async () => {
@@ -63,5 +78,27 @@ describe("ExpressionEditor", { timeout: 20_000 }, () => {
     fireEvent.click(screen.getByRole("tab", { name: "Visual" }));
     expect((screen.getByLabelText("Kind 1.1") as HTMLSelectElement).value).toBe("attributeNotExists");
     expect((screen.getByLabelText("Attribute 1.1") as HTMLInputElement).value).toBe("speedKph");
+  });
+
+  it("in the text mode, shows an expression set from outside (a saved request loaded), not the older text", async () => {
+    const generateExpression = vi.fn<Commands["generateExpression"]>(async (state) => {
+      const loaded = state.state === noSpeed.state;
+      return {
+        status: "ok" as const,
+        data: {
+          parameter: "FilterExpression" as const,
+          expression: loaded ? "attribute_not_exists(speedKph)" : "#status = :status",
+          ExpressionAttributeNames: loaded ? {} : { "#status": "status" },
+          ExpressionAttributeValues: loaded ? {} : { ":status": { S: "active" } },
+        },
+      };
+    });
+    renderWithCommands(<LoadingHarness />, fakeSource({ generateExpression }));
+    await waitFor(() => expect(screen.getByTestId("generated-expression").textContent).toBe("#status = :status"));
+    fireEvent.click(screen.getByRole("tab", { name: "Text" }));
+    const box = () => screen.getByRole("textbox", { name: "FilterExpression" }) as HTMLTextAreaElement;
+    expect(box().value).toBe("#status = :status");
+    fireEvent.click(screen.getByRole("button", { name: "Load saved" }));
+    await waitFor(() => expect(box().value).toBe("attribute_not_exists(speedKph)"));
   });
 });

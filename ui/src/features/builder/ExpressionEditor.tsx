@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type {
   ExpressionState,
   GeneratedExpression,
@@ -65,6 +65,20 @@ export function ExpressionEditor({
     setIssue(next);
     onTextIssue?.(next);
   };
+  // The text mode starts from the generated expression. When `state` changes from outside (a
+  // saved or recent request loaded, the bar reset), the box is started again from the new one:
+  // otherwise it would show, and the request would then be built from, the older text. What the
+  // text mode handed up itself is not an outside change.
+  const handed = useRef<string | null>(null);
+  const [revision, setRevision] = useState(0);
+  const generatedKey = JSON.stringify(generated ?? null);
+  useEffect(() => {
+    if (mode !== "text" || generated == null) return;
+    if (JSON.stringify(settled) === handed.current) return;
+    handed.current = JSON.stringify(settled);
+    setRevision((r) => r + 1);
+    // `generatedKey` stands for `generated`, which follows `settled`.
+  }, [generatedKey]);
   const switchTo = (next: Mode) => {
     if (next === mode) return;
     // An emptied text box removes the optional expression; otherwise the visual form shows `state`.
@@ -103,11 +117,16 @@ export function ExpressionEditor({
       <div role="tabpanel">
         {mode === "text" ? (
           <ExpressionTextMode
+            key={revision}
             parameter={state.parameter}
             initial={typedOf(generated)}
             keySchema={keySchema}
             noun={noun}
-            onParsed={(parsed) => parsed.parameter === state.parameter && onChange(parsed)}
+            onParsed={(parsed) => {
+              if (parsed.parameter !== state.parameter) return;
+              handed.current = JSON.stringify(parsed);
+              onChange(parsed);
+            }}
             onIssue={report}
           />
         ) : (
