@@ -149,7 +149,7 @@ def test_the_app_starts_with_its_javascript_and_allocator_tuned_and_frames_for_t
             assert env.get("JSC_largeHeapSize") == "4000000"
             assert env.get("MALLOC_ARENA_MAX") == "1"
             assert env.get("WEBKIT_DISABLE_DMABUF_RENDERER") == (None if has_render_node else "1")
-    # (The next test's window opens the same data folder.)
+    # (The next test puts the data folder back as first launch left it: once this app let go of it.)
     database_released()
 
 
