@@ -264,22 +264,31 @@ describe("CollectionsView", () => {
     await waitFor(() => expect(document.activeElement?.getAttribute("data-key")).toBe("VEH#V-001"));
     expect(stopKeys()).toEqual(["VEH#V-001"]);
     expect(first.tabIndex).toBe(-1);
-    // Scrolled far away, the box is gone from the DOM: a box in sight stands in, the only one.
+    // Scrolled far away, the box is gone from the DOM: the run itself is the one stop (no box
+    // stands in: that would draw boxes again all through a scroll).
     const run = screen.getByTestId("collections-run");
-    act(() => {
-      run.scrollTop = 100 * 200;
-      fireEvent.scroll(run);
-    });
+    const scrollTo = (top: number) =>
+      act(() => {
+        run.scrollTop = top;
+        fireEvent.scroll(run);
+      });
+    scrollTo(100 * 200);
     await waitFor(() => expect(boxes().map((b) => b.getAttribute("data-key"))).not.toContain("VEH#V-001"));
-    await waitFor(() => expect(stopKeys()).toHaveLength(1));
-    expect(stopKeys()[0]).not.toBe("VEH#V-001");
-    // Scrolled back, the box last focused is the stop again.
-    act(() => {
-      run.scrollTop = 0;
-      fireEvent.scroll(run);
-    });
+    await waitFor(() => expect(run.tabIndex).toBe(0));
+    expect(stopKeys()).toEqual([]);
+    // Scrolled back, the box last focused is the stop again, and the run is not.
+    scrollTo(0);
     await waitFor(() => expect(boxes().map((b) => b.getAttribute("data-key"))).toContain("VEH#V-001"));
     await waitFor(() => expect(stopKeys()).toEqual(["VEH#V-001"]));
+    expect(run.tabIndex).toBe(-1);
+    // Tabbing to the run while its stop is out of the DOM hands the focus to the first box in sight.
+    scrollTo(100 * 200);
+    await waitFor(() => expect(run.tabIndex).toBe(0));
+    act(() => run.focus());
+    const inSight = document.activeElement as HTMLElement;
+    expect(inSight.getAttribute("data-testid")).toBe("collection-run-box");
+    expect(boxes()).toContain(inSight);
+    await waitFor(() => expect(stopKeys()).toEqual([inSight.getAttribute("data-key")]));
   });
 
   it("moves into a box's rows with ArrowRight, between them with the arrows, opens a row's item with Enter and goes back with Escape", async () => {

@@ -15,7 +15,7 @@
  * between boxes, Home/End go to the first and last, → into the box's rows, Enter opens the box in
  * the Items view, W shows it whole (or its first rows again).
  */
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type ReactNode } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { AttributeValue, IndexSummary, KeySchema, TableDescription } from "../../ipc/bindings.gen";
 import { attributeText } from "../../shared/attributeValue";
@@ -266,10 +266,17 @@ export function CollectionsView({
   // and go as the run scrolls. Where that box is not drawn, the first box drawn in sight stands in.
   const [current, setCurrent] = useState(0);
   const onFocusBox = useCallback((index: number) => setCurrent(index), []);
-  const drawnListed = virtual.filter((v) => at(v.index) !== undefined);
-  const tabStop = drawnListed.some((v) => v.index === current)
-    ? current
-    : (drawnListed.find((v) => v.end > (virtualizer.scrollOffset ?? 0)) ?? drawnListed[0])?.index ?? -1;
+  // Where that box has scrolled out of the DOM, the run itself is the Tab stop and hands the focus
+  // to the first box in sight. (Not a box standing in: a Tab stop that moved with the scroll drew
+  // two boxes again for every box scrolled past, and left the web view ~14 MB larger after a long
+  // scroll of Fleet; bench/app/views.md, session 26.)
+  const currentDrawn = virtual.some((v) => v.index === current && at(v.index) !== undefined);
+  const focusFirstInSight = (event: FocusEvent<HTMLDivElement>) => {
+    if (event.target !== event.currentTarget) return;
+    const offset = virtualizer.scrollOffset ?? 0;
+    const first = virtual.find((v) => v.end > offset && at(v.index) !== undefined);
+    if (first !== undefined) boxRefs.current.get(first.index)?.focus();
+  };
   const registerBox = useCallback((index: number, el: HTMLElement | null) => {
     if (el) boxRefs.current.set(index, el);
     else boxRefs.current.delete(index);
@@ -453,6 +460,8 @@ export function CollectionsView({
             aria-label={`Item collections of ${table.name}, by ${keys.partitionKey.name}`}
             aria-busy={loading}
             data-testid="collections-run"
+            tabIndex={currentDrawn ? -1 : 0}
+            onFocus={focusFirstInSight}
           >
             <div className="collections-run-inner" style={{ height: virtualizer.getTotalSize() }}>
               {virtual.map((v) => {
@@ -503,7 +512,7 @@ export function CollectionsView({
                         rowsPerBox={rowsPerBox}
                         read={read}
                         registerBox={registerBox}
-                        tabStop={v.index === tabStop}
+                        tabStop={v.index === current}
                         flash={flash?.key === entry.key}
                         onFocusBox={onFocusBox}
                       />
