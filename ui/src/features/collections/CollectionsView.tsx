@@ -275,7 +275,7 @@ export function CollectionsView({
     if (event.target !== event.currentTarget) return;
     const offset = virtualizer.scrollOffset ?? 0;
     const first = virtual.find((v) => v.end > offset && at(v.index) !== undefined);
-    if (first !== undefined) boxRefs.current.get(first.index)?.focus();
+    if (first !== undefined) boxRefs.current.get(first.index)?.focus({ preventScroll: true });
   };
   const registerBox = useCallback((index: number, el: HTMLElement | null) => {
     if (el) boxRefs.current.set(index, el);
@@ -460,7 +460,8 @@ export function CollectionsView({
             aria-label={`Item collections of ${table.name}, by ${keys.partitionKey.name}`}
             aria-busy={loading}
             data-testid="collections-run"
-            tabIndex={currentDrawn ? -1 : 0}
+            // (No tabindex at all otherwise: a click between two boxes focuses nothing, as before.)
+            tabIndex={currentDrawn ? undefined : 0}
             onFocus={focusFirstInSight}
           >
             <div className="collections-run-inner" style={{ height: virtualizer.getTotalSize() }}>
