@@ -22,6 +22,8 @@ def refused(call, **params):
 # ---- Query: the legacy parameters before the table (item: KeyConditions on a missing table) ----
 
 QUERY_CASES = [
+    # dynalite's "empty conditions": no key schema takes none, so the table is not looked up.
+    ("key-conditions-empty-map", dict(KeyConditions={}), "Conditions can be of length 1 or 2 only"),
     ("key-conditions-count", dict(KeyConditions={"a": {"ComparisonOperator": "EQ"}}),
      INVALID + "Invalid number of argument(s) for the EQ ComparisonOperator"),
     ("key-conditions-type", dict(KeyConditions={"a": {"ComparisonOperator": "LT",

@@ -385,6 +385,14 @@ fn expected_entry(name: &str, entry: ExpectedAttributeValue) -> Result<Condition
 /// types, BETWEEN's order): what a Query checks before it looks its table up (rule B.15).
 pub(crate) struct KeyComparisons(Vec<Comparison>);
 
+impl KeyComparisons {
+    /// Whether `KeyConditions` was an empty map: wrong for every key schema, so a Query says so
+    /// even when its table does not exist (see `ops::query`).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 /// The checks of `KeyConditions` that need no table; [`key_condition_of`] makes the rest.
 pub(crate) fn key_comparisons(conditions: Conditions) -> Result<KeyComparisons, ApiError> {
     Ok(KeyComparisons(comparisons(conditions)?))

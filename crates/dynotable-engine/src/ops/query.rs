@@ -20,7 +20,7 @@ use crate::read::{
     start_key_invalid,
 };
 use crate::shape::Shape;
-use crate::{ApiError, Engine, eventual_lag};
+use crate::{ApiError, Engine, ErrorKind, eventual_lag};
 
 /// A Query whose items the caller reads (PartiQL).
 pub async fn run(engine: &Engine, input: QueryInput) -> Result<ReadPageOutput, ApiError> {
@@ -128,7 +128,22 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
         .map(legacy::condition::key_comparisons)
         .transpose()?;
 
-    let table = engine.table(input.table_name.as_deref().unwrap_or_default())?;
+    let table = match engine.table(input.table_name.as_deref().unwrap_or_default()) {
+        Ok(table) => table,
+        // Rule B.15: an empty KeyConditions map fits no key schema, and the service refuses it
+        // before it finds the table missing (dynalite's test/query.js, "empty conditions", run
+        // against DynamoDB on a table that does not exist). How many conditions are too many
+        // depends on the key schema (multi-attribute keys take up to eight), so that count is
+        // checked once the table is found; the message for an empty map on an existing table
+        // names its own key's length (`dynotable_expr::key_condition`).
+        Err(error)
+            if error.kind == ErrorKind::ResourceNotFoundException
+                && key_comparisons.as_ref().is_some_and(|c| c.is_empty()) =>
+        {
+            return Err(ApiError::validation("Conditions can be of length 1 or 2 only"));
+        }
+        Err(other) => return Err(other),
+    };
     let target = ReadTarget::of(&table, input.index_name.as_deref())?;
     let consistent = input.consistent_read.unwrap_or(false);
     if consistent && target.index.is_some_and(|i| i.kind == IndexKind::Global) {
