@@ -5,6 +5,7 @@ import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/resul
 import { ProfileForm } from "./ProfileForm";
 import { TableList } from "./TableList";
 import { formatCountOf } from "../../shared/format";
+import { useModalDialog } from "../../shared/useModalDialog";
 import { ShareEngine } from "./ShareEngine";
 import { useConnections } from "./useConnections";
 import "./connections.css";
@@ -68,6 +69,8 @@ export function ConnectionsSidebar({
   const [problem, setProblem] = useState<UiError | null>(null);
   const [resetting, setResetting] = useState<"asking" | "running" | string | null>(null);
   const [tablesVersion, setTablesVersion] = useState(0);
+  // The connection form is a modal dialog: the focus in it while open, back on its opener after.
+  const dialog = useModalDialog<HTMLDivElement>(editing !== null, { onEscape: () => setEditing(null) });
 
   const resetDemo = async () => {
     setResetting("running");
@@ -142,7 +145,15 @@ export function ConnectionsSidebar({
       </div>
       {editing !== null && (
         <div className="dialog-backdrop">
-          <div role="dialog" aria-modal="true" className="dialog">
+          <div
+            ref={dialog.ref}
+            tabIndex={-1}
+            role="dialog"
+            aria-modal="true"
+            aria-label={editing.profile === null ? "New connection" : `Edit ${editing.profile.name}`}
+            className="dialog"
+            onKeyDown={dialog.onKeyDown}
+          >
             <ProfileForm
               profile={editing.profile}
               regions={regions}
