@@ -1,4 +1,5 @@
 import { useCallback, useState } from "react";
+import { flushSync } from "react-dom";
 import { useAppInfo } from "./useAppInfo";
 import { StatusBar } from "./StatusBar";
 import { Tabs } from "./Tabs";
@@ -6,6 +7,7 @@ import { ShortcutSheet, useShortcutSheet } from "./ShortcutSheet";
 import { UpdateDialog } from "./UpdateDialog";
 import { useShortcut } from "./useShortcut";
 import { useTheme } from "./theme";
+import { useSidebar } from "./sidebar";
 import { CapacityProvider } from "./capacity";
 import { CredentialPrompt } from "./CredentialPrompt";
 import { ConnectionsSidebar } from "../features/connections/ConnectionsSidebar";
@@ -31,8 +33,8 @@ const START = "start";
 const MODELER = "modeler";
 
 /**
- * The application shell: connections and their tables on the left, open tables as tabs in the
- * work area, the status bar below. Every open table stays mounted (hidden when not active), so
+ * The application shell: connections and their tables on the left (collapsible to a narrow rail,
+ * Ctrl+B, the choice remembered), open tables as tabs in the work area, the status bar below. Every open table stays mounted (hidden when not active), so
  * switching tabs keeps its query and pages.
  */
 export function App() {
@@ -44,6 +46,8 @@ export function App() {
   const [updatesOpen, setUpdatesOpen] = useState(false);
   const theme = useTheme();
   useShortcut("toggle-theme", theme.toggle);
+  const sidebar = useSidebar();
+  useShortcut("toggle-sidebar", sidebar.toggle);
 
   const start = useStartScreen();
   const demo = useDemoTables(appInfo.status === "ok" ? appInfo.data.engine.state : null);
@@ -119,8 +123,9 @@ export function App() {
     });
   };
 
-  // Open a table: jump to the sidebar's table search.
+  // Open a table: jump to the sidebar's table search (the sidebar shown whole first, if collapsed).
   useShortcut("open-table", () => {
+    if (sidebar.collapsed) flushSync(() => sidebar.setCollapsed(false));
     document.querySelector<HTMLInputElement>(".table-search")?.focus();
   });
 
@@ -136,8 +141,15 @@ export function App() {
   const shownId = activeId ?? (start.shown ? START : null);
   return (
     <CapacityProvider>
-      <div className="shell">
-        <ConnectionsSidebar onOpenTable={openTable} onNewTable={openCreate} tablesChanged={tablesChanged} onOpenPartiql={openPartiql} />
+      <div className={`shell${sidebar.collapsed ? " shell-sidebar-collapsed" : ""}`}>
+        <ConnectionsSidebar
+          onOpenTable={openTable}
+          onNewTable={openCreate}
+          tablesChanged={tablesChanged}
+          onOpenPartiql={openPartiql}
+          collapsed={sidebar.collapsed}
+          onToggleCollapsed={sidebar.toggle}
+        />
         <main className="work-area">
           {tabs.length === 0 ? (
             <div className="welcome">

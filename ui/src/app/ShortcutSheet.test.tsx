@@ -43,6 +43,7 @@ describe("ShortcutSheet", () => {
     expect(keysOf("check-item")).toEqual(["Space"]);
     expect(keysOf("toggle-value")).toEqual(["→", "←"]);
     expect(keysOf("move-map-box")).toEqual(["←", "→", "↑", "↓", "Home", "End"]);
+    expect(keysOf("toggle-sidebar")).toEqual(["Ctrl", "B"]);
   });
 
   it("does not open while typing in a field, and closes with Escape", () => {
@@ -79,6 +80,9 @@ describe("shortcuts", () => {
     expect(shortcutOf(key("Tab", { ctrlKey: true, shiftKey: true }), true)).toBe("previous-tab");
     expect(shortcutOf(key("Enter"), false)).toBe("edit-item");
     expect(shortcutOf(key("Enter", { shiftKey: true }), false)).toBeNull();
+    // Ctrl+B (Cmd+B) is the sidebar's alone.
+    expect(SHORTCUTS.filter((s) => s.combos.some((c) => c.key.toLowerCase() === "b")).map((s) => s.id)).toEqual(["toggle-sidebar"]);
+    expect(shortcutOf(key("b", { metaKey: true }), true)).toBe("toggle-sidebar");
   });
 
   it("switches views with Alt+digit, by the physical key on macOS where Option+1 types ¡", () => {

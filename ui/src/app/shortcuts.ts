@@ -39,6 +39,7 @@ export type ShortcutId =
   | "go-to-view"
   | "show-shortcuts"
   | "toggle-theme"
+  | "toggle-sidebar"
   | "close-dialog"
   | "move-switch"
   | "move-change"
@@ -78,6 +79,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: "open-table", description: "Open a table (search the sidebar)", scope: "Anywhere", combos: [{ key: "o", mod: true }] },
   { id: "show-shortcuts", description: "Show this list of shortcuts", scope: "Anywhere", combos: [{ key: "?", anyShift: true }] },
   { id: "toggle-theme", description: "Switch the theme: system, light, dark", scope: "Anywhere", combos: [{ key: "l", mod: true, shift: true }] },
+  { id: "toggle-sidebar", description: "Collapse the sidebar to a narrow rail, or show it whole", scope: "Anywhere", combos: [{ key: "b", mod: true }] },
   { id: "close-tab", description: "Close the current tab", scope: "Tabs", combos: [{ key: "w", mod: true }] },
   {
     id: "move-tab",

@@ -35,9 +35,11 @@ function typedOf(generated: GeneratedExpression | null): TypedExpression {
  * have one.
  *
  * In the text mode, what is typed is the expression: `onTextIssue` tells the parent while the text
- * does not stand for `state` (empty: leave the expression out; blocked: not usable as typed, with
- * the reason), so the parent never sends the older `state` in its place. An optional expression
- * (with `onClear`) has a Remove button in both modes.
+ * does not stand for `state` (empty: leave the expression out; checking: not read yet; blocked: not
+ * usable as typed, with the reason), so the parent never sends the older `state` in its place. An optional expression
+ * (with `onClear`) has a Remove button in both modes. `onEdit` is told of every change the user
+ * makes (a visual change, a key typed, a switch of mode, Remove), not of the text mode handing up
+ * what it parsed.
  */
 export function ExpressionEditor({
   state,
@@ -47,6 +49,7 @@ export function ExpressionEditor({
   label,
   onClear,
   onTextIssue,
+  onEdit,
 }: {
   state: ExpressionState;
   onChange: (state: ExpressionState) => void;
@@ -56,6 +59,7 @@ export function ExpressionEditor({
   keySchema?: KeySchemaState | null;
   label?: string;
   onTextIssue?: (issue: TextIssue | null) => void;
+  onEdit?: () => void;
 }) {
   const [mode, setMode] = useState<Mode>("visual");
   const [issue, setIssue] = useState<TextIssue | null>(null);
@@ -81,6 +85,7 @@ export function ExpressionEditor({
   }, [generatedKey]);
   const switchTo = (next: Mode) => {
     if (next === mode) return;
+    onEdit?.();
     // An emptied text box removes the optional expression; otherwise the visual form shows `state`.
     if (next === "visual" && issue?.kind === "empty" && onClear) onClear();
     setMode(next);
@@ -109,7 +114,14 @@ export function ExpressionEditor({
           ))}
         </div>
         {onClear && (
-          <button type="button" className="expression-remove" onClick={onClear}>
+          <button
+            type="button"
+            className="expression-remove"
+            onClick={() => {
+              onEdit?.();
+              onClear();
+            }}
+          >
             Remove {noun}
           </button>
         )}
@@ -128,12 +140,19 @@ export function ExpressionEditor({
               onChange(parsed);
             }}
             onIssue={report}
+            onEdit={onEdit}
           />
         ) : (
           <VisualBuilder
             state={state}
-            onChange={onChange}
-            onClear={onClear ?? (() => {})}
+            onChange={(next) => {
+              onEdit?.();
+              onChange(next);
+            }}
+            onClear={() => {
+              onEdit?.();
+              onClear?.();
+            }}
             suggestions={suggestions}
             keySchema={keySchema}
           />

@@ -94,7 +94,7 @@ describe("ExpressionTextMode", { timeout: 20_000 }, () => {
       fakeSource({ parseExpressions }),
     );
     // Until the first parse answers, the text is being checked; then it stands for the state.
-    expect(onIssue).toHaveBeenLastCalledWith({ kind: "blocked", reason: "The filter as typed is still being checked." });
+    expect(onIssue).toHaveBeenLastCalledWith({ kind: "checking" });
     await waitFor(() => expect(onIssue).toHaveBeenLastCalledWith(null));
     fireEvent.change(screen.getByLabelText("FilterExpression"), { target: { value: "a >" } });
     await waitFor(() =>

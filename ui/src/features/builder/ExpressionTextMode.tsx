@@ -14,9 +14,11 @@ export type { TypedExpression };
 
 /**
  * Why the text on screen does not stand for the expression the parent holds: the box is empty
- * (the expression is to be left out), or the text cannot be used as it is (`reason`, in words).
+ * (the expression is to be left out), the text is still being checked (typed less than the
+ * pause ago, or its parse not answered yet: it may well be usable), or the text cannot be used as
+ * it is (`reason`, in words).
  */
-export type TextIssue = { kind: "empty" } | { kind: "blocked"; reason: string };
+export type TextIssue = { kind: "empty" } | { kind: "checking" } | { kind: "blocked"; reason: string };
 
 /**
  * The text mode: the user types or pastes an expression with its names and values; the backend
@@ -24,7 +26,7 @@ export type TextIssue = { kind: "empty" } | { kind: "blocked"; reason: string };
  * they occur with DynamoDB's message; a valid text is handed back (`onParsed`) as builder state.
  * Until it is, `onIssue` says why the parent's state is not what is typed (still being checked,
  * not valid, or empty), and null once it is; so nothing runs on an older expression than the one
- * on screen.
+ * on screen. `onEdit` is told of every change the user types (the parse handed up is not one).
  */
 export function ExpressionTextMode({
   parameter,
@@ -32,6 +34,7 @@ export function ExpressionTextMode({
   keySchema,
   onParsed,
   onIssue,
+  onEdit,
   noun = parameter,
   delay = 300,
 }: {
@@ -40,19 +43,24 @@ export function ExpressionTextMode({
   keySchema: KeySchemaState | null;
   onParsed: (state: ExpressionState) => void;
   onIssue?: ((issue: TextIssue | null) => void) | undefined;
+  onEdit?: (() => void) | undefined;
   /** What the expression is called in sentences ("filter"). */
   noun?: string;
   delay?: number;
 }) {
   const id = useId();
-  const [typed, setTyped] = useState<TypedExpression>(initial);
+  const [typed, setTypedState] = useState<TypedExpression>(initial);
+  const setTyped = (next: TypedExpression) => {
+    setTypedState(next);
+    onEdit?.();
+  };
   const settled = useDebounced(typed, delay);
   const check = useExpressionCheck(settled, parameter, keySchema, onParsed);
 
   const stillTyping = JSON.stringify(typed) !== JSON.stringify(settled);
   const issue: TextIssue | null =
     stillTyping || check.status === "checking"
-      ? { kind: "blocked", reason: `The ${noun} as typed is still being checked.` }
+      ? { kind: "checking" }
       : check.status === "malformed"
         ? { kind: "blocked", reason: `The ${noun} as typed cannot be read: ${check.message}` }
         : check.status === "invalid"

@@ -4,6 +4,7 @@ import { ConnectionsSidebar } from "./ConnectionsSidebar";
 import type { Commands } from "../../ipc/CommandsContext";
 import type { Profile, ProfileInput } from "../../ipc/bindings.gen";
 import { renderWithCommands } from "../../ipc/testCommands";
+import { tabbables } from "../../shared/useModalDialog";
 
 const embedded: Profile = {
   id: "embedded",
@@ -303,5 +304,38 @@ describe("ConnectionsSidebar", () => {
     await waitFor(() => expect(screen.getByTestId("connection-p1")).toBeTruthy());
     fireEvent.click(within(screen.getByTestId("connection-p1")).getByRole("button", { name: "PartiQL" }));
     expect(onOpenPartiql).toHaveBeenCalledWith(prod);
+  });
+
+  it("opens the connection form as a modal dialog: the focus in it, Tab kept inside, Escape closes it, the focus back on its opener", async () => {
+    renderWithCommands(<ConnectionsSidebar />, source());
+    await waitFor(() => expect(screen.getByTestId("connection-p1")).toBeTruthy());
+    const opener = screen.getByRole("button", { name: "+ New connection" });
+    opener.focus();
+    fireEvent.click(opener);
+    const dialog = screen.getByRole("dialog", { name: "New connection" });
+    // In it, on its first field.
+    expect(document.activeElement).toBe(within(dialog).getByRole("textbox", { name: "Name" }));
+    // Tab and Shift+Tab go round its controls.
+    const stops = tabbables(dialog);
+    expect(stops.length).toBeGreaterThan(2);
+    stops.at(-1)!.focus();
+    fireEvent.keyDown(document.activeElement!, { key: "Tab" });
+    expect(document.activeElement).toBe(stops[0]);
+    fireEvent.keyDown(document.activeElement!, { key: "Tab", shiftKey: true });
+    expect(document.activeElement).toBe(stops.at(-1));
+    // Escape closes it, and the focus is where it was.
+    fireEvent.keyDown(document.activeElement!, { key: "Escape" });
+    expect(screen.queryByRole("dialog")).toBeNull();
+    expect(document.activeElement).toBe(opener);
+
+    // The edit of a connection too, named after it, back on its Edit button.
+    const edit = within(screen.getByTestId("connection-p1")).getByRole("button", { name: "Edit" });
+    edit.focus();
+    fireEvent.click(edit);
+    const editing = screen.getByRole("dialog", { name: "Edit prod" });
+    expect(editing.contains(document.activeElement)).toBe(true);
+    fireEvent.keyDown(document.activeElement!, { key: "Escape" });
+    expect(screen.queryByRole("dialog")).toBeNull();
+    expect(document.activeElement).toBe(edit);
   });
 });

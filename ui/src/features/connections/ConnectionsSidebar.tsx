@@ -1,10 +1,12 @@
-import { useState } from "react";
+import { useId, useLayoutEffect, useRef, useState } from "react";
 import type { AwsProfile, ConnectionTest, Profile, ProfileInput } from "../../ipc/bindings.gen";
 import { useUnguardedCommands } from "../../ipc/CommandsContext";
 import { errorTitle, unwrap, type Loadable, type UiError } from "../../ipc/result";
 import { ProfileForm } from "./ProfileForm";
 import { TableList } from "./TableList";
 import { formatCountOf } from "../../shared/format";
+import { useModalDialog } from "../../shared/useModalDialog";
+import { comboKeys, SHORTCUTS } from "../../app/shortcuts";
 import { ShareEngine } from "./ShareEngine";
 import { useConnections } from "./useConnections";
 import "./connections.css";
@@ -43,12 +45,21 @@ function credentialLabel(profile: AwsProfile): string {
   }
 }
 
-/** The connections the user has, their tables, and the AWS profiles found in their config files. */
+/** Ctrl+B (Cmd+B on macOS): collapse the sidebar, or show it whole. */
+const toggleCombo = SHORTCUTS.find((s) => s.id === "toggle-sidebar")!.combos[0]!;
+
+/**
+ * The connections the user has, their tables, and the AWS profiles found in their config files.
+ * Collapsed (`collapsed`, changed with `onToggleCollapsed`), it is a narrow rail with the one
+ * button that shows it whole again; what it holds stays as it was (hidden, not dropped).
+ */
 export function ConnectionsSidebar({
   onOpenTable = () => {},
   onNewTable,
   tablesChanged = 0,
   onOpenPartiql,
+  collapsed = false,
+  onToggleCollapsed,
 }: {
   onOpenTable?: (profile: Profile, table: string) => void;
   /** Opens the create-table screen for a connection. */
@@ -57,6 +68,9 @@ export function ConnectionsSidebar({
   tablesChanged?: number;
   /** Opens the connection's PartiQL tab (no button when not given). */
   onOpenPartiql?: (profile: Profile) => void;
+  /** Shown as a narrow rail (no toggle button when `onToggleCollapsed` is not given). */
+  collapsed?: boolean;
+  onToggleCollapsed?: () => void;
 }) {
   // The generated commands, not guarded: the sidebar asks for an MFA code in place.
   const source = useUnguardedCommands();
@@ -68,6 +82,16 @@ export function ConnectionsSidebar({
   const [problem, setProblem] = useState<UiError | null>(null);
   const [resetting, setResetting] = useState<"asking" | "running" | string | null>(null);
   const [tablesVersion, setTablesVersion] = useState(0);
+  // The connection form is a modal dialog: the focus in it while open, back on its opener after.
+  const dialog = useModalDialog<HTMLDivElement>(editing !== null, { onEscape: () => setEditing(null) });
+  const contentId = `${useId()}-content`;
+  const contentRef = useRef<HTMLDivElement>(null);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  // Collapsed (by Ctrl+B) with the focus on something it hides: the focus goes to the rail's button,
+  // not to the window's body.
+  useLayoutEffect(() => {
+    if (collapsed && contentRef.current?.contains(document.activeElement)) toggleRef.current?.focus();
+  }, [collapsed]);
 
   const resetDemo = async () => {
     setResetting("running");
@@ -133,16 +157,44 @@ export function ConnectionsSidebar({
   };
 
   return (
-    <nav className="sidebar" aria-label="Connections">
+    <nav className={`sidebar${collapsed ? " sidebar-collapsed" : ""}`} aria-label="Connections">
       <div className="sidebar-title">
-        <h2 className="sidebar-heading">Connections</h2>
-        <button type="button" className="link-button" onClick={() => setEditing({ profile: null })}>
-          + New connection
-        </button>
+        {onToggleCollapsed && (
+          <button
+            ref={toggleRef}
+            type="button"
+            className="sidebar-toggle"
+            data-testid="sidebar-toggle"
+            aria-label={collapsed ? "Show sidebar" : "Hide sidebar"}
+            aria-expanded={!collapsed}
+            aria-controls={contentId}
+            aria-keyshortcuts="Control+B Meta+B"
+            title={`${collapsed ? "Show the sidebar: connections and their tables" : "Collapse the sidebar to a narrow rail"} (${comboKeys(toggleCombo).join("+")})`}
+            onClick={onToggleCollapsed}
+          >
+            <span aria-hidden="true">{collapsed ? "»" : "«"}</span>
+          </button>
+        )}
+        {!collapsed && (
+          <>
+            <h2 className="sidebar-heading">Connections</h2>
+            <button type="button" className="link-button" onClick={() => setEditing({ profile: null })}>
+              + New connection
+            </button>
+          </>
+        )}
       </div>
       {editing !== null && (
         <div className="dialog-backdrop">
-          <div role="dialog" aria-modal="true" className="dialog">
+          <div
+            ref={dialog.ref}
+            tabIndex={-1}
+            role="dialog"
+            aria-modal="true"
+            aria-label={editing.profile === null ? "New connection" : `Edit ${editing.profile.name}`}
+            className="dialog"
+            onKeyDown={dialog.onKeyDown}
+          >
             <ProfileForm
               profile={editing.profile}
               regions={regions}
@@ -153,126 +205,128 @@ export function ConnectionsSidebar({
           </div>
         </div>
       )}
-      {problem !== null && (
-        <p className="status-error" role="alert">
-          {errorTitle(problem.code)}: {problem.message}
-        </p>
-      )}
-      {profiles.status === "loading" && <p className="muted">Loading…</p>}
-      {profiles.status === "error" && <p className="status-error">{errorTitle(profiles.error.code)}</p>}
-      {profiles.status === "ok" && (
-        <ul className="connection-list">
-          {profiles.data.map((profile) => (
-            <li key={profile.id} className="connection" data-testid={`connection-${profile.id}`}>
-              <span className="connection-color" style={{ backgroundColor: profile.color }} aria-hidden="true" />
-              <button
-                type="button"
-                className="connection-name"
-                aria-expanded={expanded[profile.id] === true}
-                onClick={() => setExpanded((current) => ({ ...current, [profile.id]: !current[profile.id] }))}
-              >
-                {profile.name}
-              </button>
-              <span className="connection-kind muted">
-                {connectionLabel(profile)} · {profile.region}
-                {profile.readOnly && " · read-only"}
-              </span>
-              <span className="connection-actions">
-                <button type="button" className="connection-test" onClick={() => void test(profile.id)}>
-                  Test connection
+      <div ref={contentRef} id={contentId} className="sidebar-content" hidden={collapsed}>
+        {problem !== null && (
+          <p className="status-error" role="alert">
+            {errorTitle(problem.code)}: {problem.message}
+          </p>
+        )}
+        {profiles.status === "loading" && <p className="muted">Loading…</p>}
+        {profiles.status === "error" && <p className="status-error">{errorTitle(profiles.error.code)}</p>}
+        {profiles.status === "ok" && (
+          <ul className="connection-list">
+            {profiles.data.map((profile) => (
+              <li key={profile.id} className="connection" data-testid={`connection-${profile.id}`}>
+                <span className="connection-color" style={{ backgroundColor: profile.color }} aria-hidden="true" />
+                <button
+                  type="button"
+                  className="connection-name"
+                  aria-expanded={expanded[profile.id] === true}
+                  onClick={() => setExpanded((current) => ({ ...current, [profile.id]: !current[profile.id] }))}
+                >
+                  {profile.name}
                 </button>
-                {onOpenPartiql && (
-                  <button type="button" onClick={() => onOpenPartiql(profile)} data-testid={`partiql-${profile.id}`}>
-                    PartiQL
-                  </button>
-                )}
-                {profile.connection.kind !== "embedded" && (
-                  <>
-                    <button type="button" onClick={() => setEditing({ profile })}>
-                      Edit
-                    </button>
-                    <button type="button" onClick={() => setDeleting(profile)}>
-                      Delete
-                    </button>
-                  </>
-                )}
-              </span>
-              {deleting?.id === profile.id && (
-                <span className="confirm" role="alertdialog" aria-label={`Delete ${profile.name}?`}>
-                  {profile.connection.kind === "aws-profile"
-                    ? `Delete the connection “${profile.name}”? Its tables and your ~/.aws files are not touched.`
-                    : `Delete the connection “${profile.name}” and its keychain secrets? Its tables are not touched.`}
-                  <button type="button" onClick={() => void remove(profile)}>
-                    Delete connection
-                  </button>
-                  <button type="button" onClick={() => setDeleting(null)}>
-                    Keep
-                  </button>
+                <span className="connection-kind muted">
+                  {connectionLabel(profile)} · {profile.region}
+                  {profile.readOnly && " · read-only"}
                 </span>
-              )}
-              <TestResult result={tests[profile.id]} />
-              {profile.connection.kind === "embedded" && <ShareEngine />}
-              {profile.connection.kind === "embedded" && (
                 <span className="connection-actions">
-                  {resetting === "asking" ? (
-                    <span className="confirm" role="alertdialog" aria-label="Reset the demo data?">
-                      Delete the demo tables (with your changes to them) and load them again? Your own tables are kept.
-                      <button type="button" onClick={() => void resetDemo()}>
-                        Reset demo data
-                      </button>
-                      <button type="button" onClick={() => setResetting(null)}>
-                        Keep
-                      </button>
-                    </span>
-                  ) : (
-                    <button type="button" disabled={resetting === "running"} onClick={() => setResetting("asking")}>
-                      {resetting === "running" ? "Loading the demo tables…" : "Reset demo data…"}
+                  <button type="button" className="connection-test" onClick={() => void test(profile.id)}>
+                    Test connection
+                  </button>
+                  {onOpenPartiql && (
+                    <button type="button" onClick={() => onOpenPartiql(profile)} data-testid={`partiql-${profile.id}`}>
+                      PartiQL
                     </button>
                   )}
-                  {resetting !== null && resetting !== "asking" && resetting !== "running" && (
-                    <span className="test-ok" data-testid="demo-reset">
-                      {resetting}
-                    </span>
+                  {profile.connection.kind !== "embedded" && (
+                    <>
+                      <button type="button" onClick={() => setEditing({ profile })}>
+                        Edit
+                      </button>
+                      <button type="button" onClick={() => setDeleting(profile)}>
+                        Delete
+                      </button>
+                    </>
                   )}
                 </span>
-              )}
-              {expanded[profile.id] === true && (
-                <TableList
-                  key={`${profile.id}-${tablesVersion}-${tablesChanged}`}
-                  profileId={profile.id}
-                  onOpen={(table) => onOpenTable(profile, table)}
-                  onNewTable={onNewTable === undefined ? undefined : () => onNewTable(profile)}
-                />
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      <h2 className="sidebar-heading">AWS profiles</h2>
-      {awsProfiles.status === "error" && <p className="status-error">{awsProfiles.error.message}</p>}
-      {awsProfiles.status === "ok" && awsProfiles.data.length === 0 && (
-        <p className="muted" data-testid="no-aws-profiles">
-          No profiles in ~/.aws/config or ~/.aws/credentials.
-        </p>
-      )}
-      {awsProfiles.status === "ok" && awsProfiles.data.length > 0 && (
-        <ul className="connection-list">
-          {awsProfiles.data.map((profile) => (
-            <li key={profile.name} className="connection" data-testid={`aws-profile-${profile.name}`}>
-              <span className="connection-name">{profile.name}</span>
-              <span className="connection-kind muted">
-                {credentialLabel(profile)}
-                {profile.region !== null && ` · ${profile.region}`}
-              </span>
-              <span className="connection-actions">
-                <button type="button" onClick={() => void openAwsProfile(profile)}>
-                  Open
-                </button>
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
+                {deleting?.id === profile.id && (
+                  <span className="confirm" role="alertdialog" aria-label={`Delete ${profile.name}?`}>
+                    {profile.connection.kind === "aws-profile"
+                      ? `Delete the connection “${profile.name}”? Its tables and your ~/.aws files are not touched.`
+                      : `Delete the connection “${profile.name}” and its keychain secrets? Its tables are not touched.`}
+                    <button type="button" onClick={() => void remove(profile)}>
+                      Delete connection
+                    </button>
+                    <button type="button" onClick={() => setDeleting(null)}>
+                      Keep
+                    </button>
+                  </span>
+                )}
+                <TestResult result={tests[profile.id]} />
+                {profile.connection.kind === "embedded" && <ShareEngine />}
+                {profile.connection.kind === "embedded" && (
+                  <span className="connection-actions">
+                    {resetting === "asking" ? (
+                      <span className="confirm" role="alertdialog" aria-label="Reset the demo data?">
+                        Delete the demo tables (with your changes to them) and load them again? Your own tables are kept.
+                        <button type="button" onClick={() => void resetDemo()}>
+                          Reset demo data
+                        </button>
+                        <button type="button" onClick={() => setResetting(null)}>
+                          Keep
+                        </button>
+                      </span>
+                    ) : (
+                      <button type="button" disabled={resetting === "running"} onClick={() => setResetting("asking")}>
+                        {resetting === "running" ? "Loading the demo tables…" : "Reset demo data…"}
+                      </button>
+                    )}
+                    {resetting !== null && resetting !== "asking" && resetting !== "running" && (
+                      <span className="test-ok" data-testid="demo-reset">
+                        {resetting}
+                      </span>
+                    )}
+                  </span>
+                )}
+                {expanded[profile.id] === true && (
+                  <TableList
+                    key={`${profile.id}-${tablesVersion}-${tablesChanged}`}
+                    profileId={profile.id}
+                    onOpen={(table) => onOpenTable(profile, table)}
+                    onNewTable={onNewTable === undefined ? undefined : () => onNewTable(profile)}
+                  />
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+        <h2 className="sidebar-heading">AWS profiles</h2>
+        {awsProfiles.status === "error" && <p className="status-error">{awsProfiles.error.message}</p>}
+        {awsProfiles.status === "ok" && awsProfiles.data.length === 0 && (
+          <p className="muted" data-testid="no-aws-profiles">
+            No profiles in ~/.aws/config or ~/.aws/credentials.
+          </p>
+        )}
+        {awsProfiles.status === "ok" && awsProfiles.data.length > 0 && (
+          <ul className="connection-list">
+            {awsProfiles.data.map((profile) => (
+              <li key={profile.name} className="connection" data-testid={`aws-profile-${profile.name}`}>
+                <span className="connection-name">{profile.name}</span>
+                <span className="connection-kind muted">
+                  {credentialLabel(profile)}
+                  {profile.region !== null && ` · ${profile.region}`}
+                </span>
+                <span className="connection-actions">
+                  <button type="button" onClick={() => void openAwsProfile(profile)}>
+                    Open
+                  </button>
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
     </nav>
   );
 }

@@ -8,6 +8,9 @@
  * larger of the two images (rule B.3), so the figure is the least the put costs. By default a put
  * is conditional on the key being free (`attribute_not_exists`), so a paste never overwrites an
  * item silently; "Replace items that exist" drops the condition.
+ *
+ * Shown in a modal dialog (the Items view's): while puts run, Close is off and Escape is left
+ * alone too (marked handled, so the dialog does not close on it).
  */
 import { useRef, useState } from "react";
 import { errorTitle, unwrap } from "../../ipc/result";
@@ -18,6 +21,7 @@ import { byteCountLabel } from "../../shared/attributeValue";
 import { describeKey } from "../../shared/itemKey";
 import { readPastedItems } from "./pasteItems";
 import { useCommands } from "../../ipc/CommandsContext";
+import { matchesShortcut } from "../../app/shortcuts";
 
 type Row = { item: Item; key: string; sizeBytes: number | null; units: number | null; indexWrites: number; problems: string[] };
 type Failure = { key: string; name: string; message: string };
@@ -112,7 +116,13 @@ export function PasteItems({ profileId, table, keys, readOnly, onWritten, onClos
   const blocked = rows === null || rows.some((r) => r.problems.length > 0);
   const total = rows?.reduce((n, r) => n + (r.units ?? 0), 0) ?? 0;
   return (
-    <section className="paste-items" aria-label="Paste items">
+    <section
+      className="paste-items"
+      aria-label="Paste items"
+      onKeyDown={(event) => {
+        if (progress !== null && matchesShortcut("close-dialog", event.nativeEvent)) event.preventDefault();
+      }}
+    >
       <h3>Paste items into {table}</h3>
       <p className="muted">One item or a list, in DynamoDB JSON or plain JSON (also JSON Lines, or the CLI's {"{\"Items\": […]}"}).</p>
       <textarea

@@ -6,7 +6,9 @@
  * operators DynamoDB allows for the key's type (rule B.5, as the backend lists them); filter and
  * projection (the builder's visual editors); order, Limit and consistency (disabled on a GSI).
  * Below, the request as it will be sent — expressions with their names and values, the DynamoDB
- * JSON body — and the same request as code, copyable. Ctrl+Enter (Cmd+Enter) runs it.
+ * JSON body — and the same request as code, copyable. Ctrl+Enter (Cmd+Enter) runs it; asked for
+ * before the request is checked (a filter typed a moment ago), the run waits for the check, and Run
+ * says so ("Checking…").
  */
 import { useId, useRef, useState, type KeyboardEvent } from "react";
 import type { AttributeValue, TableDescription } from "../../ipc/bindings.gen";
@@ -139,6 +141,7 @@ export function QueryBar({
       {folded ? "▸" : "▾"} {form.operation}
     </button>
   );
+  const queuedId = `${id}-queued`;
   const runButton = (
     <button
       type="button"
@@ -146,11 +149,12 @@ export function QueryBar({
       data-testid="qb-run"
       onClick={submit}
       disabled={model.busy || blocker !== null}
+      aria-busy={model.queued || undefined}
       aria-keyshortcuts="Control+Enter Meta+Enter"
-      aria-describedby={blocker !== null ? blockerId : undefined}
+      aria-describedby={blocker !== null ? blockerId : model.queued ? queuedId : undefined}
       title={blocker ?? "Run (Ctrl+Enter)"}
     >
-      {model.busy ? "Running…" : `Run ${form.operation}`}
+      {model.busy ? "Running…" : model.queued ? "Checking…" : `Run ${form.operation}`}
     </button>
   );
   const cancelButton = run?.kind === "scan" && run.running && (
@@ -405,7 +409,8 @@ export function QueryBar({
                 <ExpressionEditor
                   label="Filter"
                   state={{ parameter: "FilterExpression", state: form.filter }}
-                  onChange={(s) => s.parameter === "FilterExpression" && set("filter", s.state)}
+                  onChange={(s) => s.parameter === "FilterExpression" && model.setExpression("filter", s.state)}
+                  onEdit={model.edited}
                   onClear={() => set("filter", null)}
                   onTextIssue={(issue) => model.setTextIssue("filter", issue)}
                   suggestions={attributes}
@@ -417,7 +422,8 @@ export function QueryBar({
                 <ExpressionEditor
                   label="Projection"
                   state={{ parameter: "ProjectionExpression", state: form.projection }}
-                  onChange={(s) => s.parameter === "ProjectionExpression" && set("projection", s.state)}
+                  onChange={(s) => s.parameter === "ProjectionExpression" && model.setExpression("projection", s.state)}
+                  onEdit={model.edited}
                   onClear={() => set("projection", null)}
                   onTextIssue={(issue) => model.setTextIssue("projection", issue)}
                   suggestions={attributes}
@@ -460,6 +466,12 @@ export function QueryBar({
             Run is off until this is fixed: {blocker}
           </p>
         )}
+        {blocker === null && model.queued && (
+          <p id={queuedId} className="qb-note muted" data-testid="qb-run-queued">
+            {model.textChecking ? "Runs once the text typed is read and the request checked" : "Runs once the request is checked"}; a change
+            to the bar before then cancels it.
+          </p>
+        )}
         {runError !== null && explained !== null && (
           <div className="field-error qb-error" role="alert" data-testid="qb-error" id={errorId}>
             <p data-testid="qb-error-sentence">
@@ -486,7 +498,7 @@ export function QueryBar({
         </summary>
         {r === null ? (
           <p className="muted" data-testid="qb-request-missing">
-            {model.request === null
+            {model.request === null && !model.textChecking
               ? `The request cannot be built yet: ${Object.values(problems)[0] ?? "fill in the key values."}`
               : "Checking…"}
           </p>

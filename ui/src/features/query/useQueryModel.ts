@@ -13,7 +13,7 @@
  *
  * Every capacity unit read goes to the capacity ledger (the status bar's "used since start").
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type SetStateAction } from "react";
 import { Channel } from "@tauri-apps/api/core";
 import type {
   BuiltRequest,
@@ -96,6 +96,15 @@ export const SCAN_ITEMS_KEPT = 20_000;
 /** The check of the request on screen: `key` is the request it describes. */
 type Checked = { key: string; built: BuiltRequest | null; error: string | null };
 
+/**
+ * A run asked for before the request on screen was checked, made as soon as it is: `key`, of that
+ * request; `typed`, asked while a filter or projection typed as text was still being read, of the
+ * request the text makes once read. Every change to the bar drops it (the run was asked for what
+ * was on screen then, never for a later edit), and so does a check that finds the text or the
+ * request unusable (what is wrong is shown, as for any request).
+ */
+type Queued = { key: string } | { typed: true };
+
 let scanCounter = 0;
 
 export function useQueryModel({
@@ -108,10 +117,30 @@ export function useQueryModel({
   makeChannel?: ChannelFactory | undefined;
 }) {
   const source = useCommands();
-  const [form, setForm] = useState<QueryForm>(EMPTY_FORM);
+  const [form, setFormState] = useState<QueryForm>(EMPTY_FORM);
+  const [queued, setQueued] = useState<Queued | null>(null);
+  /** A change to the bar, by the user or from outside: a run waiting for a check no longer stands. */
+  const edited = useCallback(() => setQueued(null), []);
+  const setForm = useCallback((update: SetStateAction<QueryForm>) => {
+    setQueued(null);
+    setFormState(update);
+  }, []);
+  /**
+   * The filter or projection from its editor, a waiting run left as it is: the editor says the
+   * user's edits apart (`edited`) from what its text mode read of the text typed, which is the
+   * expression the waiting run is for.
+   */
+  const setExpression = useCallback(
+    <K extends "filter" | "projection">(which: K, state: QueryForm[K]) => setFormState((f) => ({ ...f, [which]: state })),
+    [],
+  );
   const [run, setRun] = useState<QueryRun | null>(null);
   const [checked, setChecked] = useState<Checked | null>(null);
-  const [scanOptions, setScanOptions] = useState<{ segments: number; budget: string }>({ segments: 1, budget: "" });
+  const [scanOptions, setScanOptionsState] = useState<{ segments: number; budget: string }>({ segments: 1, budget: "" });
+  const setScanOptions = useCallback((update: SetStateAction<{ segments: number; budget: string }>) => {
+    setQueued(null);
+    setScanOptionsState(update);
+  }, []);
   // Whether the bar is folded to its one line (the request in words, and Run): kept here, with
   // the tab's request, so each table's tab keeps its own choice. Unfolded at first.
   const [folded, setFolded] = useState(false);
@@ -154,7 +183,12 @@ export function useQueryModel({
     return found;
   }, [sentForm, schema, textIssues, form.operation, scanOptions.budget]);
   const textBlocked = textIssues.filter?.kind === "blocked" || textIssues.projection?.kind === "blocked";
-  const request = useMemo(() => (table === null || textBlocked ? null : requestOf(sentForm, table)), [sentForm, table, textBlocked]);
+  // A text not read yet makes no request either: the form still holds the expression before it.
+  const textChecking = textIssues.filter?.kind === "checking" || textIssues.projection?.kind === "checking";
+  const request = useMemo(
+    () => (table === null || textBlocked || textChecking ? null : requestOf(sentForm, table)),
+    [sentForm, table, textBlocked, textChecking],
+  );
   const requestKey = JSON.stringify(request);
   const settled = useDebounced(request, 150);
   const settledKey = JSON.stringify(settled);
@@ -267,7 +301,6 @@ export function useQueryModel({
     [profileId, source, recordCapacity, makeChannel, scanOptions, table],
   );
 
-  const [runWhenReady, setRunWhenReady] = useState<string | null>(null);
   const runNow = useCallback(() => {
     if (!ready || request === null || built === null || busy) return;
     if (request.operation === "Query") void readQueryPage(request, queryInputOf(request, built), []);
@@ -275,15 +308,21 @@ export function useQueryModel({
   }, [ready, request, built, busy, readQueryPage, startScan]);
 
   /**
-   * Runs the request on screen as soon as the backend has checked it (at once when it has);
-   * false when the fields cannot make a request or DynamoDB would refuse it.
+   * Runs the request on screen as soon as it is checked (at once when it is): a filter or
+   * projection typed a moment ago is read first, then the request it makes is checked by the
+   * backend. False when the fields cannot make a request or DynamoDB would refuse it.
    */
   const execute = useCallback((): boolean => {
-    if (request === null || busy || diagnostics.length > 0 || Object.keys(problems).length > 0 || current?.error) return false;
+    if (busy || Object.keys(problems).length > 0) return false;
+    if (textChecking) {
+      setQueued({ typed: true });
+      return true;
+    }
+    if (request === null || diagnostics.length > 0 || current?.error) return false;
     if (ready) runNow();
-    else setRunWhenReady(requestKey);
+    else setQueued({ key: requestKey });
     return true;
-  }, [request, busy, diagnostics.length, problems, current, ready, runNow, requestKey]);
+  }, [request, busy, diagnostics.length, problems, current, ready, runNow, requestKey, textChecking]);
 
   const loadMore = useCallback(() => {
     if (run?.kind !== "query" || run.loading) return;
@@ -296,6 +335,15 @@ export function useQueryModel({
     if (run?.kind === "scan" && run.running) void source.cancelOperation(run.id);
   }, [run, source]);
 
+  /** A loaded request to run once checked (`andRun`); otherwise no run waits. */
+  const queueLoaded = useCallback(
+    (next: QueryForm, andRun: boolean) => {
+      const loaded = andRun && table !== null ? requestOf(next, table) : null;
+      if (loaded !== null) setQueued({ key: JSON.stringify(loaded) });
+    },
+    [table],
+  );
+
   /**
    * Loads a builder request (a recent run, a saved one, a modeler pattern's) into the bar; with
    * `andRun`, runs it as soon as the backend has checked it.
@@ -304,9 +352,9 @@ export function useQueryModel({
     (r: ReadRequest, andRun = false) => {
       const next = formOfRequest(r);
       setForm(next);
-      if (andRun && table !== null) setRunWhenReady(JSON.stringify(requestOf(next, table)));
+      queueLoaded(next, andRun);
     },
-    [table],
+    [setForm, queueLoaded],
   );
 
   /**
@@ -329,16 +377,25 @@ export function useQueryModel({
         if (state?.parameter === "FilterExpression") next = { ...next, filter: state.state };
       }
       setForm(next);
-      if (andRun && table !== null) setRunWhenReady(JSON.stringify(requestOf(next, table)));
+      queueLoaded(next, andRun);
     },
-    [source, table],
+    [source, setForm, queueLoaded],
   );
+
+  // The run waiting for a check, once the check is in: a text read (valid or empty) gives the
+  // request the run is for, a text that cannot be used drops it; the backend's check of that
+  // request runs it, or drops it when DynamoDB would refuse it.
   useEffect(() => {
-    if (runWhenReady !== null && runWhenReady === requestKey && ready) {
-      setRunWhenReady(null);
-      runNow();
+    if (queued === null) return;
+    if ("typed" in queued) {
+      if (textChecking) return;
+      setQueued(request !== null && Object.keys(problems).length === 0 ? { key: requestKey } : null);
+      return;
     }
-  }, [runWhenReady, requestKey, ready, runNow]);
+    if (queued.key !== requestKey || current === null) return;
+    setQueued(null);
+    if (ready) runNow();
+  }, [queued, textChecking, request, problems, requestKey, current, ready, runNow]);
 
   /** Puts an edited item where it was in the pages read (null: it was deleted). */
   const replaceItem = useCallback((keyNames: string[], original: QueryPage["items"][number], item: QueryPage["items"][number] | null) => {
@@ -367,6 +424,8 @@ export function useQueryModel({
   return {
     form,
     setForm,
+    setExpression,
+    edited,
     setTextIssue,
     schema,
     problems,
@@ -374,6 +433,10 @@ export function useQueryModel({
     built,
     checkError: current?.error ?? null,
     checking: request !== null && current === null,
+    /** A filter or projection typed as text is still being read. */
+    textChecking,
+    /** A run asked for waits for the check of the request (Run says "Checking…"). */
+    queued: queued !== null,
     diagnostics,
     ready,
     busy,

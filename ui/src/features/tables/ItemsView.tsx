@@ -6,6 +6,7 @@ import type { Item } from "../../shared/attributeValue";
 import { attributeText, storedValue } from "../../shared/attributeValue";
 import { formatCount, formatUnits } from "../../shared/format";
 import { indexKeys } from "../../shared/keySchema";
+import { useModalDialog } from "../../shared/useModalDialog";
 import { CollectionBox } from "../explorer/CollectionBox";
 import { ItemCopy, type TextClipboard } from "../items/ItemCopy";
 import { PasteItems } from "../items/PasteItems";
@@ -65,6 +66,8 @@ export function ItemsView({
   // the bulk panel are open, and the items checked for a bulk edit, by index in the run.
   const [selectedItem, setSelectedItem] = useState<Item | null>(null);
   const [pasting, setPasting] = useState(false);
+  // The paste dialog: the focus in it (on the box to paste into) while open, back on "Paste items…" after.
+  const pasteDialog = useModalDialog<HTMLDivElement>(pasting, { onEscape: () => setPasting(false) });
   const [bulk, setBulk] = useState(false);
   const [checked, setChecked] = useState<ReadonlySet<number>>(new Set());
   // A new run clears the checks: they name items by their place in the run.
@@ -194,7 +197,15 @@ export function ItemsView({
       )}
       {pasting && (
         <div className="dialog-backdrop">
-          <div role="dialog" aria-modal="true" aria-label="Paste items" className="dialog dialog-wide">
+          <div
+            ref={pasteDialog.ref}
+            tabIndex={-1}
+            role="dialog"
+            aria-modal="true"
+            aria-label="Paste items"
+            className="dialog dialog-wide"
+            onKeyDown={pasteDialog.onKeyDown}
+          >
             <PasteItems
               profileId={profile.id}
               table={table.name}
