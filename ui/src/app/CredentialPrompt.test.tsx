@@ -61,4 +61,25 @@ describe("CredentialPrompt", () => {
     fireEvent.click(screen.getByRole("button", { name: "Not now" }));
     expect(screen.queryByRole("dialog")).toBeNull();
   });
+
+  it("is a modal dialog for the keyboard: the focus goes to the code, Tab stays inside, Escape puts it off and gives the focus back", async () => {
+    const opener = document.createElement("button");
+    opener.textContent = "Refresh";
+    document.body.append(opener);
+    opener.focus();
+    renderWithCommands(<CredentialPrompt profiles={[prod]} />, calls());
+    await viewMeets("MFA_REQUIRED");
+    const dialog = screen.getByRole("dialog", { name: "Sign in to prod" });
+    const code = screen.getByLabelText("MFA code", { selector: "input" });
+    expect(document.activeElement).toBe(code);
+    // Shift+Tab from the first control goes round to the last one ("Not now"), not out of the dialog.
+    fireEvent.keyDown(code, { key: "Tab", shiftKey: true });
+    expect(document.activeElement).toBe(screen.getByRole("button", { name: "Not now" }));
+    fireEvent.keyDown(document.activeElement!, { key: "Tab" });
+    expect(document.activeElement).toBe(code);
+    fireEvent.keyDown(dialog, { key: "Escape" });
+    expect(screen.queryByRole("dialog")).toBeNull();
+    expect(document.activeElement).toBe(opener);
+    opener.remove();
+  });
 });

@@ -3,13 +3,15 @@
  * `SSO_SIGN_IN_REQUIRED` (ipc/credentials.ts), a dialog names the connection and asks for the
  * MFA code or offers the IAM Identity Center sign-in. Once the connection works again, its views
  * read again (`credentialsRenewed`). One dialog per connection at a time; "Not now" closes it,
- * and the next refused call asks again.
+ * and the next refused call asks again. The keyboard is the modal dialog's (`useModalDialog`): the
+ * focus goes to the code or the sign-in button, Tab stays inside, Escape is "Not now".
  */
 import { useEffect, useState } from "react";
 import type { Profile } from "../ipc/bindings.gen";
 import { useUnguardedCommands } from "../ipc/CommandsContext";
 import { onCredentialsNeeded, credentialsRenewed, type CredentialsNeeded } from "../ipc/credentials";
 import { unwrap } from "../ipc/result";
+import { useModalDialog } from "../shared/useModalDialog";
 import { MfaPrompt } from "../features/connections/MfaPrompt";
 import { SsoSignIn } from "../features/connections/SsoSignIn";
 
@@ -25,6 +27,7 @@ export function CredentialPrompt({ profiles }: { profiles: readonly Profile[] })
       }),
     [],
   );
+  const dialog = useModalDialog<HTMLDivElement>(asking !== null, { onEscape: () => setAsking(null) });
   if (asking === null) return null;
   const name = profiles.find((p) => p.id === asking.profileId)?.name ?? asking.profileId;
   const done = () => {
@@ -33,7 +36,16 @@ export function CredentialPrompt({ profiles }: { profiles: readonly Profile[] })
   };
   return (
     <div className="dialog-backdrop">
-      <div role="dialog" aria-modal="true" aria-label={`Sign in to ${name}`} className="dialog" data-testid="credential-prompt">
+      <div
+        ref={dialog.ref}
+        tabIndex={-1}
+        role="dialog"
+        aria-modal="true"
+        aria-label={`Sign in to ${name}`}
+        className="dialog"
+        data-testid="credential-prompt"
+        onKeyDown={dialog.onKeyDown}
+      >
         <h2>{asking.code === "MFA_REQUIRED" ? `${name} needs an MFA code` : `${name} needs you to sign in`}</h2>
         {asking.code === "MFA_REQUIRED" ? (
           <MfaPrompt
