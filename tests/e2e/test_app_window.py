@@ -15,7 +15,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import database_released, screenshot, window_in_environment
+from conftest import START_TIMEOUT, database_released, screenshot, start_window, window_in_environment
 from test_theme import choose_theme
 from window import (
     STARTUP,
@@ -201,6 +201,47 @@ def test_the_sidebar_lists_connections_and_tests_the_embedded_one(window):
     click_xpath(window, '//*[@data-testid="connection-embedded"]//button[normalize-space()="Test connection"]', "Test connection")
     present(window, '[data-testid="connection-result"]', "the connection test's result")
     assert text_of(window, "connection-result") == "Connected: ListTables answered."
+
+
+def test_the_sidebar_folds_to_a_rail_at_a_small_window_and_stays_folded_after_a_restart(window):
+    """At 1024×680 the sidebar gives its width to the table screen: "Hide sidebar" (or Ctrl+B)
+    folds it to a rail whose one button shows it again, and the choice outlives a restart."""
+    window.set_window_rect(width=1024, height=680)
+    wait_for(window, "the 1024 px window", lambda d: d.execute_script("return window.innerWidth") <= 1024)
+    open_table(window, "Telemetry")
+    screen = '[data-testid="table-screen-Telemetry"]'
+    width = lambda d: d.execute_script("return document.querySelector(arguments[0]).getBoundingClientRect().width", screen)
+    before = width(window)
+    toggle = present(window, '[data-testid="sidebar-toggle"]', "the sidebar's toggle")
+    assert toggle.get_attribute("aria-label") == "Hide sidebar" and toggle.get_attribute("aria-expanded") == "true"
+    click(window, toggle, "Hide sidebar")
+    wait_for(window, "the folded sidebar", lambda d: css(d, '[data-testid="sidebar-toggle"]').get_attribute("aria-expanded") == "false")
+    rail = window.execute_script("return document.querySelector('nav.sidebar').getBoundingClientRect().width")
+    assert rail < 60, rail
+    after = wait_for(window, "the table screen to widen", lambda d: (lambda w: w if w > before + 200 else None)(width(d)))
+    assert not css(window, "#" + toggle.get_attribute("aria-controls")).is_displayed()
+    settle()
+    screenshot(window, "sidebar-folded-1024.png")
+
+    # Ctrl+B shows it again, and folds it again.
+    ActionChains(window).key_down(Keys.CONTROL).send_keys("b").key_up(Keys.CONTROL).perform()
+    wait_for(window, "the sidebar shown", lambda d: css(d, '[data-testid="sidebar-toggle"]').get_attribute("aria-expanded") == "true")
+    assert present(window, 'input[placeholder^="Search"]', "the table search").is_displayed()
+    ActionChains(window).key_down(Keys.CONTROL).send_keys("b").key_up(Keys.CONTROL).perform()
+    wait_for(window, "the sidebar folded again", lambda d: css(d, '[data-testid="sidebar-toggle"]').get_attribute("aria-expanded") == "false")
+
+    window.quit()
+    database_released()
+    again = start_window(START_TIMEOUT)
+    try:
+        engine_ready(again)
+        toggle = present(again, '[data-testid="sidebar-toggle"]', "the sidebar's toggle after the restart")
+        assert toggle.get_attribute("aria-expanded") == "false" and toggle.get_attribute("aria-label") == "Show sidebar"
+        click(again, toggle, "Show sidebar")
+        wait_for(again, "the table list", lambda d: d.find_element(By.XPATH, '//nav//*[normalize-space()="Telemetry"]').is_displayed())
+    finally:
+        again.quit()
+    assert after > before
 
 
 def test_open_telemetry_query_a_window_newest_first_and_page_through_it(window):

@@ -3,6 +3,8 @@ tab. A Query typed into it reads exactly one box of the Collections view: that b
 highlighted with the Query's own rows and its page cut, the others fade, and the request the
 builder generated (expression, names, values) is shown before and after it runs."""
 
+import re
+
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -11,7 +13,7 @@ from conftest import screenshot
 from test_collections_view import screenshots_light_and_dark
 from test_app_window import choose_order_newest_first
 from test_theme import choose_theme
-from window import choose, click, content, css, open_table, open_view, present, settle, type_into, wait_for
+from window import choose, click, click_xpath, content, css, open_table, open_view, present, settle, type_into, wait_for
 
 SCREEN = '[data-testid="table-screen-Telemetry"]'
 READ_BOX = f'{SCREEN} [data-testid="collection-run-box"][data-key="VEH#V-7741"]'
@@ -219,6 +221,33 @@ def test_ctrl_enter_and_ctrl_j_run_the_query_and_read_its_next_page_from_anywher
     ActionChains(window).key_down(Keys.CONTROL).send_keys("j").key_up(Keys.CONTROL).perform()
     second = wait_for(window, "the second page", lambda d: (lambda t: t if "2 pages" in t else None)(content(css(bar, '[data-testid="qb-summary"]'))))
     assert second.startswith("20 returned of 20 read · 2 pages · "), second
+
+
+def test_ctrl_enter_pressed_as_a_typed_filter_is_still_being_checked_runs_that_filter(window):
+    """A filter typed in the text mode is checked a moment after the last key (a debounced parse):
+    Ctrl+Enter pressed at once waits for the check and then runs the text typed, not the filter the
+    bar held before. attribute_not_exists(depotCode) keeps the quarter of V-7741's readings taken in
+    the yard; the filter before it, attribute_exists(depotCode), the other three quarters."""
+    open_table(window, "Telemetry")
+    bar = present(window, f'{SCREEN} [data-testid="query-bar"]', "Telemetry's query bar")
+    type_into(window, css(bar, '[data-testid="qb-pk"]'), "VEH#V-7741", "the partition-key value")
+    click(window, css(bar, '[data-testid="qb-add-filter"]'), "Add filter")
+    path = present(window, f'{SCREEN} [data-testid="query-bar"] .qb-expression input.path-input', "the filter's attribute")
+    type_into(window, path, "depotCode", "the filter's attribute")
+    wait_for(window, "the request to carry attribute_exists(depotCode)",
+             lambda d: '"FilterExpression": "attribute_exists(depotCode)"' in content(css(bar, '[data-testid="qb-body"]')))
+    click_xpath(window, '//*[@data-testid="query-bar"]//button[@role="tab"][normalize-space()="Text"]', "the filter's Text mode", scope=bar)
+    text = present(window, f'{SCREEN} [data-testid="query-bar"] textarea.expression-text', "the filter's text")
+    wait_for(window, "the text mode to hold the filter", lambda d: text.get_attribute("value") == "attribute_exists(depotCode)")
+    click(window, text, "the filter's text")
+    text.send_keys(Keys.CONTROL, "a")
+    text.send_keys("attribute_not_exists(depotCode)")
+    # At once, in the same stroke of keys: the check has not answered yet.
+    ActionChains(window).key_down(Keys.CONTROL).send_keys(Keys.ENTER).key_up(Keys.CONTROL).perform()
+    summary = wait_for(window, "the Query's page", lambda d: (lambda t: t if " returned of " in t else None)(content(css(bar, '[data-testid="qb-summary"]'))))
+    returned, read = (int(n.replace(",", "")) for n in re.match(r"([\d,]+) returned of ([\d,]+) read", summary).groups())
+    assert read == 1441 and 0 < returned and returned * 2 < read, summary
+    assert '"FilterExpression": "attribute_not_exists(depotCode)"' in content(css(bar, '[data-testid="qb-body"]'))
 
 
 def test_the_cost_view_estimates_the_read_the_bar_is_set_to_and_keeps_the_query_that_ran_last(window):
