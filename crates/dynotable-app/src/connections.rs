@@ -58,6 +58,24 @@ impl App {
             })
     }
 
+    /// Checks that the AWS files have the profile a connection names. Without this check the
+    /// SDK's credential chain goes on past a missing profile to the environment and the instance
+    /// metadata service, and fails in words about those. (`default` is left to the chain: the
+    /// environment's keys stand in for it.)
+    pub(crate) async fn require_aws_profile(&self, name: &str) -> Result<(), CommandError> {
+        if name == "default" || self.aws_profiles().await?.iter().any(|p| p.name == name) {
+            return Ok(());
+        }
+        Err(CommandError::new(
+            ErrorCode::NoCredentials,
+            format!(
+                "There is no profile named {name} in the AWS config or credentials file \
+                 (~/.aws/config, ~/.aws/credentials). Add it there (for example with \
+                 `aws configure --profile {name}`), or edit this connection to name one that exists."
+            ),
+        ))
+    }
+
     /// Tries a profile: one ListTables, and what went wrong in plain words.
     pub async fn test_connection(&self, id: &str) -> Result<ConnectionTest, CommandError> {
         let session = self.session(id).await?;

@@ -34,6 +34,9 @@ pub enum ErrorCode {
     AuthExpired,
     /// The credentials are valid but may not do this.
     AccessDenied,
+    /// No credentials could be found for the connection (its AWS profile names no keys, or
+    /// names a profile the AWS files do not have); the message says what was looked for.
+    NoCredentials,
     /// DynamoDB throttled the request (throughput, request or limit exceeded).
     Throttled,
     /// The endpoint could not be reached.
@@ -97,9 +100,10 @@ impl CommandError {
         R: std::fmt::Debug,
     {
         use aws_sdk_dynamodb::error::SdkError;
-        let detail = std::error::Error::source(err)
-            .map(|s| s.to_string())
-            .unwrap_or_else(|| err.to_string());
+        let detail = match dynotable_aws::client::causes(err) {
+            causes if causes.is_empty() => err.to_string(),
+            causes => causes,
+        };
         match err {
             SdkError::ServiceError(service) => {
                 let exception = service.err().code().unwrap_or("UnknownError").to_owned();
@@ -125,7 +129,7 @@ impl CommandError {
                     )
                 } else if text.contains("credential") {
                     CommandError::new(
-                        ErrorCode::AuthExpired,
+                        ErrorCode::NoCredentials,
                         format!("No credentials could be loaded for this connection: {detail}"),
                     )
                 } else {

@@ -75,11 +75,20 @@ pub enum Connection {
     /// An access key typed into DynoTable; its secret lives in the keychain.
     AccessKeys { access_key_id: String },
     /// Any DynamoDB-compatible endpoint (dynotable-local, DynamoDB Local, LocalStack, ...).
+    /// Without a secret in the keychain, its requests are signed with placeholder keys (the
+    /// access key id if one was given, [`PLACEHOLDER_KEY`] otherwise): what a local endpoint
+    /// that checks no signature accepts.
     CustomEndpoint {
         endpoint_url: String,
         access_key_id: String,
+        secret_in_keychain: bool,
     },
 }
+
+/// What a custom endpoint without a secret signs with: its access key id when none was given,
+/// and its secret access key. A local endpoint that checks no signature accepts any; DynamoDB
+/// Local keeps one database per access key id (without `-sharedDb`), so the id is fixed.
+pub const PLACEHOLDER_KEY: &str = "dynotable";
 
 /// A profile as the UI sees it.
 #[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
@@ -106,6 +115,7 @@ pub enum ConnectionInput {
         secret_access_key: SecretInput,
         session_token: Option<SecretInput>,
     },
+    /// `secret_access_key` empty: no secret, nothing in the keychain (see [`Connection::CustomEndpoint`]).
     CustomEndpoint {
         endpoint_url: String,
         access_key_id: String,
@@ -131,6 +141,10 @@ impl SecretInput {
 
     fn into_secret(self) -> Secret {
         Secret::new(self.0)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
 }
 
@@ -203,7 +217,11 @@ fn keychain(doing: KeychainUse, err: secrets::SecretStoreError) -> CommandError 
 fn has_secrets(connection: &Connection) -> bool {
     matches!(
         connection,
-        Connection::AccessKeys { .. } | Connection::CustomEndpoint { .. }
+        Connection::AccessKeys { .. }
+            | Connection::CustomEndpoint {
+                secret_in_keychain: true,
+                ..
+            }
     )
 }
 
@@ -346,20 +364,27 @@ impl ProfileStore {
                 secret_access_key,
             } => {
                 check_endpoint(&endpoint_url)?;
-                if access_key_id.trim().is_empty() {
-                    return Err(invalid(
-                        "A custom endpoint needs an access key id (any value works for local endpoints).",
-                    ));
-                }
+                let access_key_id = access_key_id.trim().to_owned();
+                let secrets = if secret_access_key.is_empty() {
+                    vec![]
+                } else {
+                    if access_key_id.is_empty() {
+                        return Err(invalid(
+                            "A secret access key needs its access key id. (Leave both empty for a local endpoint that checks no signature.)",
+                        ));
+                    }
+                    vec![("secret-access-key", secret_access_key.into_secret())]
+                };
                 (
                     "custom-endpoint",
                     None,
                     Some(access_key_id),
                     Some(endpoint_url),
-                    vec![("secret-access-key", secret_access_key.into_secret())],
+                    secrets,
                 )
             }
         };
+        let secret_in_keychain = !secrets.is_empty();
         if let Some(secret) = secrets.iter().find(|(_, s)| s.expose().is_empty()) {
             return Err(invalid(format!(
                 "The {} must not be empty.",
@@ -401,10 +426,11 @@ impl ProfileStore {
         }
         let sql = if replace {
             "UPDATE profiles SET name = ?2, color = ?3, region = ?4, read_only = ?5, kind = ?6, aws_profile = ?7,
-             access_key_id = ?8, endpoint_url = ?9 WHERE id = ?1"
+             access_key_id = ?8, endpoint_url = ?9, secret_in_keychain = ?11 WHERE id = ?1"
         } else {
-            "INSERT INTO profiles (id, name, color, region, read_only, kind, aws_profile, access_key_id, endpoint_url, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+            "INSERT INTO profiles (id, name, color, region, read_only, kind, aws_profile, access_key_id, endpoint_url, created_at,
+             secret_in_keychain)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
         };
         sqlx::query(sql)
             .bind(id)
@@ -417,6 +443,7 @@ impl ProfileStore {
             .bind(access_key_id)
             .bind(endpoint_url)
             .bind(now)
+            .bind(secret_in_keychain)
             .execute(&self.pool)
             .await
             .map_err(storage)?;
@@ -479,6 +506,7 @@ fn profile_of(row: &sqlx::sqlite::SqliteRow) -> Result<Profile, CommandError> {
         "custom-endpoint" => Connection::CustomEndpoint {
             endpoint_url: text("endpoint_url")?,
             access_key_id: text("access_key_id")?,
+            secret_in_keychain: row.try_get("secret_in_keychain").map_err(storage)?,
         },
         other => return Err(storage(format!("a profile has an unknown kind {other:?}"))),
     };

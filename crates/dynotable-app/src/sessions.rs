@@ -11,7 +11,7 @@ use std::sync::Arc;
 use aws_sdk_dynamodb::Client;
 use dynotable_aws::client::Target;
 
-use crate::profiles::{Connection, Profile};
+use crate::profiles::{Connection, PLACEHOLDER_KEY, Profile};
 use crate::{App, CommandError, ErrorCode};
 
 /// A profile with its open client.
@@ -259,6 +259,9 @@ impl App {
         };
         let id = profile.id.as_str();
         let files = &self.inner.aws_files;
+        if let Connection::AwsProfile { profile_name } = &profile.connection {
+            self.require_aws_profile(profile_name).await?;
+        }
         Ok(match &profile.connection {
             // The embedded engine through the same SDK, its requests handled in-process.
             Connection::Embedded => C::embedded(self.engine().await?),
@@ -295,6 +298,7 @@ impl App {
             Connection::CustomEndpoint {
                 endpoint_url,
                 access_key_id,
+                secret_in_keychain: true,
             } => {
                 let secret = store
                     .secret(id, "secret-access-key")?
@@ -303,6 +307,23 @@ impl App {
                     url: endpoint_url,
                     access_key_id,
                     secret_access_key: secret.expose(),
+                };
+                C::remote(files, target, region).await
+            }
+            // A local endpoint that checks no signature: placeholder keys, no keychain.
+            Connection::CustomEndpoint {
+                endpoint_url,
+                access_key_id,
+                secret_in_keychain: false,
+            } => {
+                let target = Target::Endpoint {
+                    url: endpoint_url,
+                    access_key_id: if access_key_id.is_empty() {
+                        PLACEHOLDER_KEY
+                    } else {
+                        access_key_id
+                    },
+                    secret_access_key: PLACEHOLDER_KEY,
                 };
                 C::remote(files, target, region).await
             }

@@ -194,14 +194,34 @@ pub async fn test_connection(client: &Client, profile_name: Option<&str>) -> Con
     }
 }
 
+/// What a failed SDK call's causes say, outermost first, joined by ": " — without the SDK's own
+/// words for the kind of failure ("dispatch failure", "other", ...), which tell a person nothing,
+/// and without a cause that only repeats the one before it. For a profile missing from the AWS
+/// files this names the profile; for a refused connection, the address.
+pub fn causes(err: &dyn std::error::Error) -> String {
+    const KIND_WORDS: &[&str] = &["other", "dispatch failure", "io", "timeout", "user", "unknown"];
+    let mut said: Vec<String> = Vec::new();
+    let mut next = err.source();
+    while let Some(cause) = next {
+        let text = cause.to_string();
+        let text = text.trim();
+        if !text.is_empty()
+            && !KIND_WORDS.contains(&text.to_lowercase().as_str())
+            && !said.iter().any(|s| s.contains(text))
+        {
+            said.push(text.to_owned());
+        }
+        next = cause.source();
+    }
+    said.join(": ")
+}
+
 fn explain<E, R>(err: &SdkError<E, R>, profile_name: Option<&str>) -> (ConnectionProblem, String)
 where
     E: aws_sdk_dynamodb::error::ProvideErrorMetadata + std::error::Error + 'static,
     R: std::fmt::Debug,
 {
-    let detail = std::error::Error::source(err)
-        .map(|s| s.to_string())
-        .unwrap_or_default();
+    let detail = causes(err);
     let sso_advice = profile_name
         .map(|p| format!(" Renew it with: aws sso login --profile {p}"))
         .unwrap_or_default();

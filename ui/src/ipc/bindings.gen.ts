@@ -606,11 +606,18 @@ export type Connection =
 { kind: "aws-profile"; profileName: string } | 
 /**  An access key typed into DynoTable; its secret lives in the keychain. */
 { kind: "access-keys"; accessKeyId: string } | 
-/**  Any DynamoDB-compatible endpoint (dynotable-local, DynamoDB Local, LocalStack, ...). */
-{ kind: "custom-endpoint"; endpointUrl: string; accessKeyId: string };
+/**
+ *  Any DynamoDB-compatible endpoint (dynotable-local, DynamoDB Local, LocalStack, ...).
+ *  Without a secret in the keychain, its requests are signed with placeholder keys (the
+ *  access key id if one was given, [`PLACEHOLDER_KEY`] otherwise): what a local endpoint
+ *  that checks no signature accepts.
+ */
+{ kind: "custom-endpoint"; endpointUrl: string; accessKeyId: string; secretInKeychain: boolean };
 
 /**  How a new or changed profile connects, as the user typed it — secrets included, once. */
-export type ConnectionInput = { kind: "aws-profile"; profileName: string } | { kind: "access-keys"; accessKeyId: string; secretAccessKey: SecretInput; sessionToken: SecretInput | null } | { kind: "custom-endpoint"; endpointUrl: string; accessKeyId: string; secretAccessKey: SecretInput };
+export type ConnectionInput = { kind: "aws-profile"; profileName: string } | { kind: "access-keys"; accessKeyId: string; secretAccessKey: SecretInput; sessionToken: SecretInput | null } | 
+/**  `secret_access_key` empty: no secret, nothing in the keychain (see [`Connection::CustomEndpoint`]). */
+{ kind: "custom-endpoint"; endpointUrl: string; accessKeyId: string; secretAccessKey: SecretInput };
 
 /**  Why a connection test failed, as a stable code the UI switches on. */
 export type ConnectionProblem = 
@@ -754,6 +761,11 @@ export type ErrorCode =
 "AUTH_EXPIRED" | 
 /**  The credentials are valid but may not do this. */
 "ACCESS_DENIED" | 
+/**
+ *  No credentials could be found for the connection (its AWS profile names no keys, or
+ *  names a profile the AWS files do not have); the message says what was looked for.
+ */
+"NO_CREDENTIALS" | 
 /**  DynamoDB throttled the request (throughput, request or limit exceeded). */
 "THROTTLED" | 
 /**  The endpoint could not be reached. */

@@ -50,6 +50,8 @@ export function errorTitle(code: UiError["code"]): string {
       return "The sign-in has expired";
     case "ACCESS_DENIED":
       return "These credentials may not do this";
+    case "NO_CREDENTIALS":
+      return "No credentials were found for this connection";
     case "THROTTLED":
       return "DynamoDB throttled the request";
     case "NETWORK":

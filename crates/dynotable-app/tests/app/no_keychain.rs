@@ -163,3 +163,92 @@ async fn a_typed_secret_without_a_keychain_is_refused_in_a_plain_sentence_and_sa
         .collect();
     assert_eq!(names, ["Embedded"]);
 }
+
+/// A custom endpoint with no keys typed: what DynamoDB Local, LocalStack and dynotable-local
+/// without --auth need. It opens, lists its tables, is tested, changed and deleted without one
+/// call to the keychain (its requests are signed with placeholder keys).
+#[tokio::test]
+async fn a_local_endpoint_without_keys_opens_and_is_deleted_without_touching_the_keychain() {
+    let (app, keychain, _aws, _data) = app_without_keychain().await;
+    let url = app.share_engine(0).await.unwrap().url;
+    let local = |read_only| ProfileInput {
+        name: "local".into(),
+        color: "#00aa55".into(),
+        region: "local".into(),
+        read_only,
+        connection: ConnectionInput::CustomEndpoint {
+            endpoint_url: url.clone(),
+            access_key_id: String::new(),
+            secret_access_key: SecretInput::new(""),
+        },
+    };
+    let profile = app.create_profile(local(false)).await.unwrap();
+    assert_eq!(
+        profile.connection,
+        dynotable_app::profiles::Connection::CustomEndpoint {
+            endpoint_url: url.clone(),
+            access_key_id: String::new(),
+            secret_in_keychain: false,
+        }
+    );
+    let tables = app.list_tables(&profile.id, None).await.unwrap();
+    assert!(
+        tables.names.contains(&"Telemetry".to_owned()),
+        "{:?}",
+        tables.names
+    );
+    assert!(app.test_connection(&profile.id).await.unwrap().ok);
+    let changed = app.update_profile(&profile.id, local(true)).await.unwrap();
+    assert!(changed.read_only);
+    assert_eq!(
+        app.list_tables(&profile.id, None).await.unwrap().names,
+        tables.names
+    );
+    app.delete_profile(&profile.id).await.unwrap();
+    assert_eq!(
+        keychain.calls.load(Ordering::SeqCst),
+        0,
+        "no secret, so no keychain"
+    );
+
+    // A secret without its access key id is refused before anything is stored.
+    let mut lone_secret = local(false);
+    lone_secret.connection = ConnectionInput::CustomEndpoint {
+        endpoint_url: url,
+        access_key_id: " ".into(),
+        secret_access_key: SecretInput::new("s"),
+    };
+    let refused = app.create_profile(lone_secret).await.unwrap_err();
+    assert_eq!(refused.code, ErrorCode::InvalidProfile, "{refused:?}");
+    assert_eq!(keychain.calls.load(Ordering::SeqCst), 0);
+}
+
+/// A connection naming an AWS profile the files do not have says so, by name, and not that an
+/// endpoint could not be reached.
+#[tokio::test]
+async fn a_profile_missing_from_the_aws_files_is_named_in_the_error() {
+    let (app, _keychain, aws, _data) = app_without_keychain().await;
+    let profile = app.create_profile(aws_profile("doesnotexist")).await.unwrap();
+    let error = app.list_tables(&profile.id, None).await.unwrap_err();
+    assert_eq!(error.code, ErrorCode::NoCredentials, "{error:?}");
+    assert!(
+        error
+            .message
+            .starts_with("There is no profile named doesnotexist in the AWS config or credentials file"),
+        "{error:?}"
+    );
+    // The Test button says the same; the connection is not left half made.
+    let tested = app.test_connection(&profile.id).await.unwrap_err();
+    assert_eq!(tested, error);
+    // Once the profile is in the files, the same connection opens.
+    let mut config = std::fs::read_to_string(aws.path().join("config")).unwrap();
+    config = config.replace("[profile static]", "[profile doesnotexist]");
+    std::fs::write(aws.path().join("config"), config).unwrap();
+    let credentials = std::fs::read_to_string(aws.path().join("credentials")).unwrap();
+    std::fs::write(
+        aws.path().join("credentials"),
+        credentials.replace("[static]", "[doesnotexist]"),
+    )
+    .unwrap();
+    assert!(app.test_connection(&profile.id).await.unwrap().ok);
+}

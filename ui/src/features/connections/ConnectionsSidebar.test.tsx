@@ -138,8 +138,8 @@ describe("ConnectionsSidebar", () => {
     fireEvent.change(within(form).getByLabelText("Name"), { target: { value: "local" } });
     fireEvent.click(within(form).getByLabelText("A DynamoDB-compatible endpoint"));
     fireEvent.change(within(form).getByLabelText("Endpoint URL"), { target: { value: "http://127.0.0.1:8000" } });
-    fireEvent.change(within(form).getByLabelText("Access key id"), { target: { value: "local" } });
-    fireEvent.change(within(form).getByLabelText("Secret access key"), { target: { value: "s3cret" } });
+    fireEvent.change(within(form).getByLabelText(/^Access key id/), { target: { value: "local" } });
+    fireEvent.change(within(form).getByLabelText(/^Secret access key/), { target: { value: "s3cret" } });
     fireEvent.change(within(form).getByLabelText("Region"), { target: { value: "local" } });
     fireEvent.click(within(form).getByLabelText(/Read-only/));
     fireEvent.click(within(form).getByRole("button", { name: "Save" }));
@@ -151,6 +151,45 @@ describe("ConnectionsSidebar", () => {
       readOnly: true,
       connection: { kind: "custom-endpoint", endpointUrl: "http://127.0.0.1:8000", accessKeyId: "local", secretAccessKey: "s3cret" },
     });
+  });
+
+  it("saves a local endpoint with no keys at all: nothing is required, and nothing is said to go to the keychain", async () => {
+    const fake = source();
+    renderWithCommands(<ConnectionsSidebar />, fake);
+    fireEvent.click(screen.getByRole("button", { name: "+ New connection" }));
+    const form = screen.getByRole("form", { name: "New connection" });
+    fireEvent.change(within(form).getByLabelText("Name"), { target: { value: "dynamodb local" } });
+    fireEvent.click(within(form).getByLabelText("A DynamoDB-compatible endpoint"));
+    expect(within(form).getByTestId("endpoint-keys-hint").textContent).toContain("Leave both empty for a local endpoint");
+    expect((within(form).getByLabelText(/^Access key id/) as HTMLInputElement).required).toBe(false);
+    expect((within(form).getByLabelText(/^Secret access key/) as HTMLInputElement).required).toBe(false);
+    expect(form.textContent).not.toContain("The secret goes to the system keychain");
+    // An access key id typed alone asks for its secret.
+    fireEvent.change(within(form).getByLabelText(/^Access key id/), { target: { value: "AKIA" } });
+    expect((within(form).getByLabelText(/^Secret access key/) as HTMLInputElement).required).toBe(true);
+    fireEvent.change(within(form).getByLabelText(/^Access key id/), { target: { value: "" } });
+    fireEvent.change(within(form).getByLabelText("Region"), { target: { value: "local" } });
+    fireEvent.click(within(form).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(screen.queryByRole("form")).toBeNull());
+    expect(fake.createProfile).toHaveBeenCalledWith(
+      expect.objectContaining({
+        connection: { kind: "custom-endpoint", endpointUrl: "http://127.0.0.1:8000", accessKeyId: "", secretAccessKey: "" },
+      }),
+    );
+  });
+
+  it("says when the AWS profile typed is not in the AWS files, and still lets it be saved", async () => {
+    const fake = source();
+    renderWithCommands(<ConnectionsSidebar />, fake);
+    fireEvent.click(screen.getByRole("button", { name: "+ New connection" }));
+    const form = screen.getByRole("form", { name: "New connection" });
+    fireEvent.change(within(form).getByLabelText("Name"), { target: { value: "prod" } });
+    fireEvent.change(within(form).getByLabelText("AWS profile"), { target: { value: "doesnotexist" } });
+    const warning = within(form).getByTestId("aws-profile-unknown");
+    expect(warning.textContent).toContain("There is no profile named doesnotexist in ~/.aws/config or ~/.aws/credentials");
+    expect(within(form).getByLabelText("AWS profile").getAttribute("aria-describedby")).toBe(warning.id);
+    fireEvent.click(within(form).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(fake.createProfile).toHaveBeenCalledTimes(1));
   });
 
   it("keeps the form open with the backend's sentence when saving fails", async () => {

@@ -24,7 +24,7 @@ export function connectionLabel(profile: Profile): string {
     case "access-keys":
       return "Access keys";
     case "custom-endpoint":
-      return profile.connection.endpointUrl;
+      return profile.connection.secretInKeychain ? profile.connection.endpointUrl : `${profile.connection.endpointUrl} · any keys`;
   }
 }
 

@@ -92,6 +92,12 @@ export function ProfileForm({
   };
 
   const regionChoices = regions.includes(fields.region) ? regions : [fields.region, ...regions];
+  const endpoint = fields.kind === "custom-endpoint";
+  // A local endpoint that checks no signature needs no keys: both empty, nothing is kept.
+  const keyless = endpoint && fields.accessKeyId.trim() === "" && fields.secretAccessKey === "";
+  const keptSecret = profile?.connection.kind === "custom-endpoint" ? profile.connection.secretInKeychain : profile !== null;
+  const profileName = fields.profileName.trim();
+  const unknownProfile = fields.kind === "aws-profile" && profileName !== "" && profileName !== "default" && !awsProfileNames.includes(profileName);
   return (
     <form className="profile-form" aria-label={profile === null ? "New connection" : `Edit ${profile.name}`} onSubmit={(e) => void submit(e)}>
       <h2>{profile === null ? "New connection" : `Edit ${profile.name}`}</h2>
@@ -121,13 +127,25 @@ export function ProfileForm({
       {fields.kind === "aws-profile" && (
         <label>
           AWS profile
-          <input list="aws-profile-names" value={fields.profileName} onChange={(e) => set("profileName", e.target.value)} required />
+          <input
+            list="aws-profile-names"
+            value={fields.profileName}
+            onChange={(e) => set("profileName", e.target.value)}
+            required
+            aria-describedby={unknownProfile ? "aws-profile-unknown" : undefined}
+          />
           <datalist id="aws-profile-names">
             {awsProfileNames.map((name) => (
               <option key={name} value={name} />
             ))}
           </datalist>
         </label>
+      )}
+      {unknownProfile && (
+        <p className="status-warning" id="aws-profile-unknown" data-testid="aws-profile-unknown">
+          There is no profile named {profileName} in ~/.aws/config or ~/.aws/credentials yet: the connection will not open until
+          there is.
+        </p>
       )}
       {fields.kind === "custom-endpoint" && (
         <label>
@@ -138,20 +156,26 @@ export function ProfileForm({
       {fields.kind !== "aws-profile" && (
         <>
           <label>
-            Access key id
-            <input value={fields.accessKeyId} onChange={(e) => set("accessKeyId", e.target.value)} required autoComplete="off" />
+            Access key id{endpoint && " (optional)"}
+            <input value={fields.accessKeyId} onChange={(e) => set("accessKeyId", e.target.value)} required={!endpoint} autoComplete="off" />
           </label>
           <label>
-            Secret access key
+            Secret access key{endpoint && " (optional)"}
             <input
               type="password"
               value={fields.secretAccessKey}
               onChange={(e) => set("secretAccessKey", e.target.value)}
-              required
+              required={!endpoint || fields.accessKeyId.trim() !== ""}
               autoComplete="off"
-              placeholder={profile === null ? "" : "Type it again to save"}
+              placeholder={profile !== null && keptSecret ? "Type it again to save" : ""}
             />
           </label>
+          {endpoint && (
+            <p className="muted" data-testid="endpoint-keys-hint">
+              Leave both empty for a local endpoint that checks no signature (DynamoDB Local, LocalStack, dynotable-local): its
+              requests are signed with placeholder keys and nothing goes to the keychain.
+            </p>
+          )}
         </>
       )}
       {fields.kind === "access-keys" && (
@@ -184,7 +208,7 @@ export function ProfileForm({
         <input type="checkbox" checked={fields.readOnly} onChange={(e) => set("readOnly", e.target.checked)} />
         Read-only: refuse every write on this connection
       </label>
-      {fields.kind !== "aws-profile" && <p className="muted">The secret goes to the system keychain and is never shown again.</p>}
+      {fields.kind !== "aws-profile" && !keyless && <p className="muted">The secret goes to the system keychain and is never shown again.</p>}
       {error !== null && (
         <p className="status-error" role="alert">
           {errorTitle(error.code)}: {error.message}
