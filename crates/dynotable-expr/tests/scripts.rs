@@ -19,6 +19,9 @@
 //! - `update "<expr>" [keys=pk,sk] [commit=true]`: resolves, checks the key attributes and
 //!   applies the update to the item (missing item: created from its key attributes, taken from
 //!   `key='<json>'`); prints the new item, and with `commit=true` keeps it as the item.
+//! - `keypaths <kind> "<expr>" keys=a,b [index=c,d]`: resolves one expression and checks that
+//!   none of its paths goes below a key attribute of the table (`keys`) or of an index (`index`);
+//!   prints `ok` or the error.
 //! - `project "<expr>"`: resolves a ProjectionExpression and applies it to the item.
 
 use std::collections::BTreeMap;
@@ -27,6 +30,7 @@ use std::fmt::Write as _;
 
 use dynotable_expr::ast::Dump;
 use dynotable_expr::display::value_text;
+use dynotable_expr::key_paths::{KeyNames, check_key_paths};
 use dynotable_expr::{ExpressionKind, KeyElement, KeySchema, Placeholders, lexer, parser};
 use dynotable_types::{AttributeValue, Item, ScalarAttributeType};
 
@@ -337,6 +341,40 @@ impl goldenscript::Runner for Runner {
                     Err(error) => out.push_str(&show_error(&error)),
                 }
             }
+            "keypaths" => {
+                let kind = kind(args.next_pos().ok_or("kind missing")?)?;
+                let source = args.next_pos().ok_or("expression missing")?;
+                let split = |v: &str| v.split(',').map(str::to_string).collect::<Vec<_>>();
+                let table = args.take_key("keys").map(split).unwrap_or_default();
+                let index = args.take_key("index").map(split).unwrap_or_default();
+                args.reject_next()?;
+                let keys = KeyNames {
+                    table: table.iter().map(String::as_str).collect(),
+                    index: index.iter().map(String::as_str).collect(),
+                };
+                let result = self.placeholders().and_then(|mut placeholders| {
+                    let paths: Vec<dynotable_expr::DocumentPath> = match kind {
+                        ExpressionKind::Update => placeholders
+                            .update(source)?
+                            .all_paths()
+                            .into_iter()
+                            .cloned()
+                            .collect(),
+                        ExpressionKind::Projection => placeholders.projection(source)?.paths,
+                        kind => placeholders
+                            .condition(kind, source)?
+                            .paths()
+                            .into_iter()
+                            .cloned()
+                            .collect(),
+                    };
+                    check_key_paths(kind, &paths, &keys)
+                });
+                match result {
+                    Ok(()) => writeln!(out, "ok")?,
+                    Err(error) => out.push_str(&show_error(&error)),
+                }
+            }
             "project" => {
                 let source = args.next_pos().ok_or("expression missing")?;
                 args.reject_next()?;
@@ -380,4 +418,5 @@ scripts!(
     evaluate,
     apply_update,
     project,
+    key_paths,
 );

@@ -129,6 +129,8 @@ pub async fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetIt
             }
             located.push((key, storage_key));
         }
+        // Rule B.6.1: each table's projection once its keys are checked, as GetItem does.
+        params::check_projection_key_paths(&table, projection.as_ref())?;
         let kind = ReadKind::of_consistent_read(request.consistent_read.unwrap_or(false));
         reads.push(TableRead {
             name,

@@ -82,6 +82,8 @@ pub async fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<Transa
             .map(|t| placeholders.projection(t))
             .transpose()?;
         placeholders.check_unused()?;
+        // Rule B.6.1, as GetItem.
+        params::check_projection_key_paths(&table, projection.as_ref())?;
         planned.push((table, named, key, projection));
     }
 

@@ -517,16 +517,18 @@ fn prepare(
         let kind = match which {
             "ConditionCheck" => Kind::ConditionCheck,
             "Delete" => Kind::Delete,
-            _ => {
-                if let Some(update) = &update {
-                    let key_names: Vec<&str> = table.key.attributes().map(|a| a.name.as_str()).collect();
-                    update.check_key_attributes(&key_names)?;
-                }
-                Kind::Update(update)
-            }
+            _ => Kind::Update(update),
         };
         (key, key_item, kind, bytes)
     };
+    // The checks against the table that UpdateItem, PutItem and DeleteItem make (rules B.10,
+    // B.6.1).
+    match &kind {
+        Kind::Update(update) => {
+            params::check_update_against_table(&table, update.as_ref(), condition.as_ref())?
+        }
+        _ => params::check_condition_key_paths(&table, ExpressionKind::Condition, condition.as_ref())?,
+    }
     let return_old_on_failure = return_values_on_condition_check_failure.as_deref() == Some("ALL_OLD");
     Ok((
         Action {
