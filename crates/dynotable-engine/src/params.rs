@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use dynotable_expr::key_paths::KeyNames;
+use dynotable_expr::key_paths::{IndexKeyAttribute, KeyNames};
 use dynotable_expr::{Condition, DocumentPath, ExpressionKind, Placeholders, Projection, Update};
 use dynotable_types::{AttributeValue, Checked, Item, ValidationError};
 
@@ -282,10 +282,29 @@ pub(crate) fn check_condition_key_paths(
     }
 }
 
+/// The key attributes of `table`'s secondary indexes with their types, in the order of
+/// `table.indexes` and of each index's key schema; the table's own key attributes are left out
+/// (an update may not write them at all, rule B.10).
+pub(crate) fn index_key_attributes(table: &TableSchema) -> Vec<IndexKeyAttribute<'_>> {
+    table
+        .indexes
+        .iter()
+        .flat_map(|index| {
+            index.key.attributes().map(move |attribute| IndexKeyAttribute {
+                index: index.name.as_str(),
+                name: attribute.name.as_str(),
+                ty: attribute.ty,
+            })
+        })
+        .filter(|attribute| !table.key.contains(attribute.name))
+        .collect()
+}
+
 /// The checks of an UpdateItem (or a TransactWriteItems Update) against its table, before the
 /// item is read, in the service's order (dynalite's `validateUpdates`, whose cases its tests
-/// recorded from the service): no key attribute updated (rule B.10); no path below a key
-/// attribute in the update (rule B.6.1), then in the condition (rule B.6.1, by inference).
+/// recorded from the service): no key attribute updated (rule B.10); no index key attribute
+/// given a value of another type, as far as the expression shows it (rule B.6.2); no path below
+/// a key attribute in the update (rule B.6.1), then in the condition (rule B.6.1, by inference).
 pub(crate) fn check_update_against_table(
     table: &TableSchema,
     update: Option<&Update>,
@@ -294,7 +313,18 @@ pub(crate) fn check_update_against_table(
     if let Some(update) = update {
         let key_names: Vec<&str> = table.key.attributes().map(|a| a.name.as_str()).collect();
         update.check_key_attributes(&key_names)?;
+        update.check_index_key_types(&index_key_attributes(table))?;
         check_key_paths(table, ExpressionKind::Update, update.all_paths())?;
     }
     check_condition_key_paths(table, ExpressionKind::Condition, condition)
+}
+
+/// Rule B.6.2, once the update is applied: a SET that gave an index key attribute a value of
+/// another type (known only from the item) has its own sentence. `updated` is the new item.
+pub(crate) fn check_updated_index_keys(
+    table: &TableSchema,
+    update: &Update,
+    updated: &Item,
+) -> Result<(), ApiError> {
+    Ok(update.check_index_key_values(updated, &index_key_attributes(table))?)
 }

@@ -29,7 +29,8 @@
 //!    the partition key value and sort-key range to scan ([`key_condition::KeyCondition`]); an
 //!    update is checked against the key attributes and applied to an item ([`apply`]); a
 //!    projection picks parts of an item ([`projection`]). Once the table is known, every
-//!    expression is checked against its keys ([`key_paths`]): no path below a key attribute.
+//!    expression is checked against its keys ([`key_paths`]): no path below a key attribute,
+//!    and no index key attribute given a value of another type by an update.
 //!
 //! Every failure is an [`Error`]: a `ValidationException` with the service's exact message
 //! and, separately, the expression and byte span it points at. Rules are cited from

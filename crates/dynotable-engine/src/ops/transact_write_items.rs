@@ -299,7 +299,15 @@ async fn run(engine: &Engine, input: TransactWriteItemsInput) -> Result<Transact
                     // REMOVE / DELETE only on a missing item: nothing to write
                     // (`Update::creates_item`), as UpdateItem.
                     Some(update) if base.is_none() && !update.creates_item() => None,
-                    Some(update) => Some(update.apply(base, &action.key_item).map_err(ApiError::from)),
+                    // Rule B.6.2: an index key attribute SET to a value of another type.
+                    Some(update) => Some(
+                        update
+                            .apply(base, &action.key_item)
+                            .map_err(ApiError::from)
+                            .and_then(|item| {
+                                params::check_updated_index_keys(&action.table, update, &item).map(|()| item)
+                            }),
+                    ),
                     None => Some(Ok(base.cloned().unwrap_or_else(|| action.key_item.clone()))),
                 };
                 updated
@@ -522,7 +530,7 @@ fn prepare(
         (key, key_item, kind, bytes)
     };
     // The checks against the table that UpdateItem, PutItem and DeleteItem make (rules B.10,
-    // B.6.1).
+    // B.6.1, B.6.2).
     match &kind {
         Kind::Update(update) => {
             params::check_update_against_table(&table, update.as_ref(), condition.as_ref())?
