@@ -45,9 +45,11 @@ use crate::params::{self, CapacityReport, Charge};
 use crate::shape::Shape;
 use crate::{ApiError, Engine, ErrorKind};
 
-/// Rule B.7: at most 100 actions, at most 4 MB of items in one transaction.
+/// Rule B.7: at most 100 actions, at most 4 MB of items in one transaction (TransactGetItems
+/// shares the limit and its sentence).
 const MAX_ACTIONS: usize = 100;
-const MAX_TRANSACTION_BYTES: u64 = 4 * 1024 * 1024;
+pub(crate) const MAX_TRANSACTION_BYTES: u64 = 4 * 1024 * 1024;
+pub(crate) const TRANSACTION_TOO_LARGE: &str = "Collection size of items exceeded, which can also be caused by the aggregate size of the items in the transaction exceeding the 4MB limit";
 /// How long a ClientRequestToken is remembered (DG `transaction-apis.html`: 10 minutes).
 const TOKEN_SECONDS: f64 = 600.0;
 
@@ -240,9 +242,7 @@ async fn run(engine: &Engine, input: TransactWriteItemsInput) -> Result<Transact
         actions.push(action);
     }
     if total_bytes > MAX_TRANSACTION_BYTES {
-        return Err(ApiError::validation(
-            "Collection size of items exceeded, which can also be caused by the aggregate size of the items in the transaction exceeding the 4MB limit",
-        ));
+        return Err(ApiError::validation(TRANSACTION_TOO_LARGE));
     }
 
     // Claim every item, all or nothing; held until the storage transaction has ended (declared
