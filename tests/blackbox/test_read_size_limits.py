@@ -33,3 +33,17 @@ def test_transact_get_items_refuses_more_than_4_mb_of_items(client):
     with pytest.raises(ClientError) as caught:
         client.execute_transaction(TransactStatements=statements)
     assert caught.value.response["Error"] == {"Code": "ValidationException", "Message": TOO_LARGE}
+
+
+def test_batch_get_item_returns_at_most_16_mb(client):
+    # The API reference's example: 100 items of 300 KB. 54 fit in 16 × 1,048,576 bytes; the item
+    # that would cross is not returned, its key and the later ones are unprocessed (the reference
+    # says 52: docs/compatibility.md).
+    keys = put_big(client, 100, 300 * 1024)
+    first = client.batch_get_item(RequestItems={"big": {"Keys": keys}})
+    returned = sorted(item["pk"]["S"] for item in first["Responses"]["big"])
+    unprocessed = [key["pk"]["S"] for key in first["UnprocessedKeys"]["big"]["Keys"]]
+    assert returned == [f"k{i:03}" for i in range(54)]
+    assert unprocessed == [f"k{i:03}" for i in range(54, 100)]
+    rest = client.batch_get_item(RequestItems=first["UnprocessedKeys"])
+    assert len(rest["Responses"]["big"]) == 46 and rest["UnprocessedKeys"] == {}
