@@ -3,7 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use dynotable_expr::Placeholders;
+use dynotable_expr::key_paths::{IndexKeyAttribute, KeyNames};
+use dynotable_expr::{Condition, DocumentPath, ExpressionKind, Placeholders, Projection, Update};
 use dynotable_types::{AttributeValue, Checked, Item, ValidationError};
 
 use crate::ApiError;
@@ -222,4 +223,108 @@ pub(crate) fn condition_only(
         Some(expected) => legacy::condition::expected(expected, conditional_operator),
         None => Ok(condition),
     }
+}
+
+/// Rule B.6.1 (docs/dynamodb-rules.md): the names of `table`'s key attributes, then those of its
+/// secondary indexes (every attribute of a multi-attribute GSI key) that are not table key
+/// attributes, each once, in the order of `table.indexes` and of each index's key schema.
+pub(crate) fn key_names(table: &TableSchema) -> KeyNames<'_> {
+    let table_keys: Vec<&str> = table.key.attributes().map(|a| a.name.as_str()).collect();
+    let mut index = Vec::new();
+    for attribute in table.indexes.iter().flat_map(|i| i.key.attributes()) {
+        let name = attribute.name.as_str();
+        if !table_keys.contains(&name) && !index.contains(&name) {
+            index.push(name);
+        }
+    }
+    KeyNames {
+        table: table_keys,
+        index,
+    }
+}
+
+/// Rule B.6.1: no path of an expression (`kind`) may go below a key attribute of `table` or of
+/// one of its indexes: `Key attributes must be scalars; ...: Key: a` / `...: IndexKey: d`. Each
+/// operation calls it where the service makes the check, once the table is known.
+pub(crate) fn check_key_paths<'p>(
+    table: &TableSchema,
+    kind: ExpressionKind,
+    paths: impl IntoIterator<Item = &'p DocumentPath>,
+) -> Result<(), ApiError> {
+    Ok(dynotable_expr::key_paths::check_key_paths(
+        kind,
+        paths,
+        &key_names(table),
+    )?)
+}
+
+/// [`check_key_paths`] for a ProjectionExpression, if any (AttributesToGet names only top-level
+/// attributes, so its translation never fails it).
+pub(crate) fn check_projection_key_paths(
+    table: &TableSchema,
+    projection: Option<&Projection>,
+) -> Result<(), ApiError> {
+    match projection {
+        Some(projection) => check_key_paths(table, ExpressionKind::Projection, &projection.paths),
+        None => Ok(()),
+    }
+}
+
+/// [`check_key_paths`] for a ConditionExpression or FilterExpression (`kind`), if any.
+pub(crate) fn check_condition_key_paths(
+    table: &TableSchema,
+    kind: ExpressionKind,
+    condition: Option<&Condition>,
+) -> Result<(), ApiError> {
+    match condition {
+        Some(condition) => check_key_paths(table, kind, condition.paths()),
+        None => Ok(()),
+    }
+}
+
+/// The key attributes of `table`'s secondary indexes with their types, in the order of
+/// `table.indexes` and of each index's key schema; the table's own key attributes are left out
+/// (an update may not write them at all, rule B.10).
+pub(crate) fn index_key_attributes(table: &TableSchema) -> Vec<IndexKeyAttribute<'_>> {
+    table
+        .indexes
+        .iter()
+        .flat_map(|index| {
+            index.key.attributes().map(move |attribute| IndexKeyAttribute {
+                index: index.name.as_str(),
+                name: attribute.name.as_str(),
+                ty: attribute.ty,
+            })
+        })
+        .filter(|attribute| !table.key.contains(attribute.name))
+        .collect()
+}
+
+/// The checks of an UpdateItem (or a TransactWriteItems Update) against its table, before the
+/// item is read, in the service's order (dynalite's `validateUpdates`, whose cases its tests
+/// recorded from the service): no key attribute updated (rule B.10); no index key attribute
+/// given a value of another type, as far as the expression shows it (rule B.6.2); no path below
+/// a key attribute in the update (rule B.6.1), then in the condition (rule B.6.1, by inference).
+pub(crate) fn check_update_against_table(
+    table: &TableSchema,
+    update: Option<&Update>,
+    condition: Option<&Condition>,
+) -> Result<(), ApiError> {
+    if let Some(update) = update {
+        let key_names: Vec<&str> = table.key.attributes().map(|a| a.name.as_str()).collect();
+        update.check_key_attributes(&key_names)?;
+        update.check_index_key_types(&index_key_attributes(table))?;
+        check_key_paths(table, ExpressionKind::Update, update.all_paths())?;
+    }
+    check_condition_key_paths(table, ExpressionKind::Condition, condition)
+}
+
+/// Rule B.6.2, once the update is applied: a SET that gave an index key attribute a value of
+/// another type (known only from the item) has its own sentence. `updated` is the new item.
+pub(crate) fn check_updated_index_keys(
+    table: &TableSchema,
+    update: &Update,
+    updated: &Item,
+) -> Result<(), ApiError> {
+    Ok(update.check_index_key_values(updated, &index_key_attributes(table))?)
 }

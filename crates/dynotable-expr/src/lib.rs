@@ -28,7 +28,9 @@
 //! 7. **Use**: a condition is evaluated against an item ([`evaluate`]); a key condition gives
 //!    the partition key value and sort-key range to scan ([`key_condition::KeyCondition`]); an
 //!    update is checked against the key attributes and applied to an item ([`apply`]); a
-//!    projection picks parts of an item ([`projection`]).
+//!    projection picks parts of an item ([`projection`]). Once the table is known, every
+//!    expression is checked against its keys ([`key_paths`]): no path below a key attribute,
+//!    and no index key attribute given a value of another type by an update.
 //!
 //! Every failure is an [`Error`]: a `ValidationException` with the service's exact message
 //! and, separately, the expression and byte span it points at. Rules are cited from
@@ -61,6 +63,7 @@ pub mod error;
 pub mod evaluate;
 pub mod functions;
 pub mod key_condition;
+pub mod key_paths;
 pub mod lexer;
 pub mod parser;
 pub mod path;

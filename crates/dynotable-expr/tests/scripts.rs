@@ -16,9 +16,14 @@
 //!   resolves a whole request in the service's order, then checks for unused placeholders.
 //! - `item '<json>'` / `item none`: the item the next commands read.
 //! - `eval "<expr>"`: resolves a ConditionExpression and evaluates it against the item.
-//! - `update "<expr>" [keys=pk,sk] [commit=true]`: resolves, checks the key attributes and
-//!   applies the update to the item (missing item: created from its key attributes, taken from
-//!   `key='<json>'`); prints the new item, and with `commit=true` keeps it as the item.
+//! - `update "<expr>" [keys=pk,sk] [index=index1:c:S,...] [commit=true]`: resolves, checks the
+//!   key attributes (and, with `index=`, the index key types the expression shows) and applies
+//!   the update to the item (missing item: created from its key attributes, taken from
+//!   `key='<json>'`), then checks the index key types of what it wrote; prints the new item, and
+//!   with `commit=true` keeps it as the item.
+//! - `keypaths <kind> "<expr>" keys=a,b [index=c,d]`: resolves one expression and checks that
+//!   none of its paths goes below a key attribute of the table (`keys`) or of an index (`index`);
+//!   prints `ok` or the error.
 //! - `project "<expr>"`: resolves a ProjectionExpression and applies it to the item.
 
 use std::collections::BTreeMap;
@@ -27,6 +32,7 @@ use std::fmt::Write as _;
 
 use dynotable_expr::ast::Dump;
 use dynotable_expr::display::value_text;
+use dynotable_expr::key_paths::{IndexKeyAttribute, KeyNames, check_key_paths};
 use dynotable_expr::{ExpressionKind, KeyElement, KeySchema, Placeholders, lexer, parser};
 use dynotable_types::{AttributeValue, Item, ScalarAttributeType};
 
@@ -78,6 +84,25 @@ fn elements(parts: &[KeyPart]) -> Vec<Vec<KeyElement<'_>>> {
                     scalar_type: *scalar_type,
                 })
                 .collect()
+        })
+        .collect()
+}
+
+/// One index key attribute of a script: its index, its name and its type.
+type IndexKey = (String, String, ScalarAttributeType);
+
+/// `index1:c:S,index2:d:N`: index key attributes with their index and type.
+fn index_keys(text: &str) -> Result<Vec<IndexKey>, Box<dyn Error>> {
+    text.split(',')
+        .map(|entry| {
+            let mut parts = entry.split(':');
+            let (Some(index), Some(name), Some(ty), None) =
+                (parts.next(), parts.next(), parts.next(), parts.next())
+            else {
+                return Err("index key is index:name:type".into());
+            };
+            let ty = ScalarAttributeType::from_descriptor(ty).ok_or("index key type is S, N or B")?;
+            Ok((index.to_string(), name.to_string(), ty))
         })
         .collect()
 }
@@ -319,13 +344,25 @@ impl goldenscript::Runner for Runner {
                     Some(json) => serde_json::from_str(json)?,
                     None => Item::new(),
                 };
+                let index = args
+                    .take_key("index")
+                    .map(index_keys)
+                    .transpose()?
+                    .unwrap_or_default();
                 let commit = args.take_key("commit").is_some_and(|v| v == "true");
                 args.reject_next()?;
+                let index: Vec<IndexKeyAttribute<'_>> = index
+                    .iter()
+                    .map(|(index, name, ty)| IndexKeyAttribute { index, name, ty: *ty })
+                    .collect();
                 let result = self.placeholders().and_then(|mut placeholders| {
                     let update = placeholders.update(source)?;
                     let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
                     update.check_key_attributes(&keys)?;
-                    update.apply(self.item.as_ref(), &key)
+                    update.check_index_key_types(&index)?;
+                    let updated = update.apply(self.item.as_ref(), &key)?;
+                    update.check_index_key_values(&updated, &index)?;
+                    Ok(updated)
                 });
                 match result {
                     Ok(item) => {
@@ -334,6 +371,40 @@ impl goldenscript::Runner for Runner {
                             self.item = Some(item);
                         }
                     }
+                    Err(error) => out.push_str(&show_error(&error)),
+                }
+            }
+            "keypaths" => {
+                let kind = kind(args.next_pos().ok_or("kind missing")?)?;
+                let source = args.next_pos().ok_or("expression missing")?;
+                let split = |v: &str| v.split(',').map(str::to_string).collect::<Vec<_>>();
+                let table = args.take_key("keys").map(split).unwrap_or_default();
+                let index = args.take_key("index").map(split).unwrap_or_default();
+                args.reject_next()?;
+                let keys = KeyNames {
+                    table: table.iter().map(String::as_str).collect(),
+                    index: index.iter().map(String::as_str).collect(),
+                };
+                let result = self.placeholders().and_then(|mut placeholders| {
+                    let paths: Vec<dynotable_expr::DocumentPath> = match kind {
+                        ExpressionKind::Update => placeholders
+                            .update(source)?
+                            .all_paths()
+                            .into_iter()
+                            .cloned()
+                            .collect(),
+                        ExpressionKind::Projection => placeholders.projection(source)?.paths,
+                        kind => placeholders
+                            .condition(kind, source)?
+                            .paths()
+                            .into_iter()
+                            .cloned()
+                            .collect(),
+                    };
+                    check_key_paths(kind, &paths, &keys)
+                });
+                match result {
+                    Ok(()) => writeln!(out, "ok")?,
                     Err(error) => out.push_str(&show_error(&error)),
                 }
             }
@@ -380,4 +451,5 @@ scripts!(
     evaluate,
     apply_update,
     project,
+    key_paths,
 );

@@ -129,6 +129,8 @@ pub async fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetIt
             }
             located.push((key, storage_key));
         }
+        // Rule B.6.1: each table's projection once its keys are checked, as GetItem does.
+        params::check_projection_key_paths(&table, projection.as_ref())?;
         let kind = ReadKind::of_consistent_read(request.consistent_read.unwrap_or(false));
         reads.push(TableRead {
             name,
@@ -143,6 +145,8 @@ pub async fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetIt
     let mut output = BatchGetItemOutput::default();
     let mut capacities = Vec::new();
     let mut returned: u64 = 0;
+    // Set once an item did not fit: that key and every later one are left for the next call.
+    let mut full = false;
     // A reader connection is taken only if a key is not in the item cache.
     let mut conn = None;
     for read in reads {
@@ -150,7 +154,7 @@ pub async fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetIt
         let mut items = Vec::new();
         let mut unprocessed = Vec::new();
         for (key_item, key) in read.keys {
-            if returned >= MAX_RESPONSE_BYTES {
+            if full {
                 unprocessed.push(key_item);
                 continue;
             }
@@ -160,6 +164,18 @@ pub async fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetIt
                 .as_read(&read.table, &key, read.kind, current)
                 .map(|s| entry::decode_entry(s.body.as_bytes(), s.size as i64))
                 .transpose()?;
+            // Rule B.7: the response stays within 16 MB ("the system returns 52 items (so as not
+            // to exceed the 16 MB limit)", API_BatchGetItem): the item that would take it past
+            // is not returned nor charged, and its key goes to UnprocessedKeys. The first item
+            // found is always returned (an item is at most 400 KB), so a retry makes progress.
+            if let Some(stored) = &stored
+                && returned > 0
+                && returned + stored.size > MAX_RESPONSE_BYTES
+            {
+                full = true;
+                unprocessed.push(key_item);
+                continue;
+            }
             let item_units = capacity::item_read(stored.as_ref().map(|s| s.size), read.kind);
             crate::throttling::record_item(&read.table, &key.pk, Charge::Read(item_units), &[]);
             units += item_units;

@@ -1,5 +1,7 @@
 //! DeleteItem: delete one item by its key, optionally under a condition.
 
+use dynotable_expr::ExpressionKind;
+
 use crate::api::item::{DeleteItemInput, WriteItemOutput};
 use crate::entry::StorageKey;
 use crate::ops::item_write::{self, Change, MemberOrder, WriteOptions};
@@ -52,6 +54,8 @@ pub async fn run(engine: &Engine, input: DeleteItemInput) -> Result<WriteItemOut
 
     let table = engine.table(input.table_name.as_deref().unwrap_or_default())?;
     let key = StorageKey::of_key(&table, &key_item)?;
+    // Rule B.6.1 (by inference for a ConditionExpression), once the key passed its checks.
+    params::check_condition_key_paths(&table, ExpressionKind::Condition, condition.as_ref())?;
     let written =
         item_write::execute(engine, &table, &key, condition.as_ref(), &options, Change::Delete).await?;
     let attributes = if return_old {

@@ -116,6 +116,8 @@ async fn get_item(engine: &Engine, input: GetItemInput, keep_stored: bool) -> Re
     let named = input.table_name.as_deref().unwrap_or_default();
     let table = engine.table(named)?;
     let key = StorageKey::of_key(&table, &key_item)?;
+    // Rule B.6.1: after the key, before the read (dynalite's getItem, as its tests record it).
+    params::check_projection_key_paths(&table, projection.as_ref())?;
     let kind = ReadKind::of_consistent_read(input.consistent_read.unwrap_or(false));
     let stored = engine.read_item(&mut None, &table, &key).await?;
     // Rule B.20: an eventually consistent read may see an older version when reads lag.

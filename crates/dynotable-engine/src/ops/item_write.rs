@@ -163,10 +163,14 @@ pub(crate) async fn execute(
                 // created (`Update::creates_item`), and the write is charged as a delete of a
                 // missing item is.
                 Some(update) if old.is_none() && !update.creates_item() => None,
+                // Rule B.6.2: an index key attribute SET to a value of another type.
                 Some(update) => Some(
                     update
                         .apply(old.as_ref().map(|o| &o.item), key_item)
-                        .map_err(ApiError::from),
+                        .map_err(ApiError::from)
+                        .and_then(|item| {
+                            params::check_updated_index_keys(table, update, &item).map(|()| item)
+                        }),
                 ),
                 None => Some(Ok(old
                     .as_ref()

@@ -1,5 +1,6 @@
 //! PutItem: create or replace one item, optionally under a condition.
 
+use dynotable_expr::ExpressionKind;
 use dynotable_types::{SizeCheck, check_item_size};
 
 use crate::api::item::{PutItemInput, WriteItemOutput};
@@ -63,6 +64,8 @@ pub async fn run(engine: &Engine, input: PutItemInput) -> Result<WriteItemOutput
     let table = engine.table(input.table_name.as_deref().unwrap_or_default())?;
     let key = StorageKey::of_item(&table, &item)?;
     let prepared = PreparedItem::new(&table, item, SizeCheck::Write)?;
+    // Rule B.6.1 (by inference for a ConditionExpression), once the item passed its key checks.
+    params::check_condition_key_paths(&table, ExpressionKind::Condition, condition.as_ref())?;
     let key_item = crate::entry::key_of(&table.key, &prepared.item);
 
     let written = item_write::execute(

@@ -172,6 +172,9 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
     if legacy_projection.is_some() {
         projection = legacy_projection;
     }
+    // Rule B.6.1: the projection's paths, then (after the filter's key attributes and Select)
+    // the filter's (dynalite's query, as its tests record the service's order).
+    params::check_projection_key_paths(&table, projection.as_ref())?;
     if let Some(filter) = &filter {
         // Rule B.4: a filter may not read key attributes of the table or the index queried.
         if let Some(name) = filter.key_attribute_read(|name| key.contains(name)) {
@@ -186,6 +189,7 @@ async fn query(engine: &Engine, input: QueryInput, keep_stored: bool) -> Result<
         &target,
         projection_parameter,
     )?;
+    params::check_condition_key_paths(&table, ExpressionKind::Filter, filter.as_ref())?;
 
     let start_after = start
         .as_ref()

@@ -146,6 +146,10 @@ async fn scan(engine: &Engine, input: ScanInput, keep_stored: bool) -> Result<Re
             "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: {total} Segment: {segment}"
         )));
     }
+    // Rule B.6.1: the projection's paths, then the filter's (dynalite's scan, as its tests
+    // record the service's order).
+    params::check_projection_key_paths(&table, projection.as_ref())?;
+    params::check_condition_key_paths(&table, ExpressionKind::Filter, filter.as_ref())?;
     let range = Range {
         keyspace: target.keyspace(),
         pk: None,

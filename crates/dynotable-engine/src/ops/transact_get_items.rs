@@ -17,6 +17,7 @@ use crate::capacity::{self, ReadKind, ReadUnits};
 use crate::catalog::TableSchema;
 use crate::entry::{self, StorageKey};
 use crate::in_flight::ItemId;
+use crate::ops::transact_write_items::{MAX_TRANSACTION_BYTES, TRANSACTION_TOO_LARGE};
 use crate::params::{self, CapacityReport, Charge};
 use crate::shape::Shape;
 use crate::{ApiError, Engine};
@@ -82,6 +83,8 @@ pub async fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<Transa
             .map(|t| placeholders.projection(t))
             .transpose()?;
         placeholders.check_unused()?;
+        // Rule B.6.1, as GetItem.
+        params::check_projection_key_paths(&table, projection.as_ref())?;
         planned.push((table, named, key, projection));
     }
 
@@ -99,11 +102,23 @@ pub async fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<Transa
     // One read transaction: every get sees the same committed state.
     let mut conn = engine.reader().await?;
     let mut tx = conn.begin().await?;
+    let mut found = Vec::with_capacity(planned.len());
+    for (table, _, key, _) in &planned {
+        found.push(entry::load_item(&mut tx, table, key).await?);
+    }
+    tx.commit().await?;
+    // Rule B.7: "DynamoDB rejects the entire TransactGetItems request if ... the aggregate size of
+    // the items in the transaction exceeded 4 MB" (API_TransactGetItems), the items as stored,
+    // sized by rule B.1. The sentence is not documented: the one TransactWriteItems answers
+    // (docs/compatibility.md).
+    let total: u64 = found.iter().flatten().map(|s| s.size).sum();
+    if total > MAX_TRANSACTION_BYTES {
+        return Err(ApiError::validation(TRANSACTION_TOO_LARGE));
+    }
     let mut responses = Vec::with_capacity(planned.len());
     // Per table, with the name or ARN its first get named it by (ConsumedCapacity echoes it).
     let mut units: BTreeMap<String, (Arc<TableSchema>, &str, ReadUnits)> = BTreeMap::new();
-    for (table, named, key, projection) in &planned {
-        let stored = entry::load_item(&mut tx, table, key).await?;
+    for ((table, named, key, projection), stored) in planned.iter().zip(found) {
         let entry = units
             .entry(table.name.clone())
             .or_insert_with(|| (table.clone(), named, ReadUnits(0)));
@@ -117,7 +132,6 @@ pub async fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<Transa
             }),
         });
     }
-    tx.commit().await?;
     let consumed = units
         .values()
         .filter_map(|(table, named, units)| {

@@ -45,9 +45,11 @@ use crate::params::{self, CapacityReport, Charge};
 use crate::shape::Shape;
 use crate::{ApiError, Engine, ErrorKind};
 
-/// Rule B.7: at most 100 actions, at most 4 MB of items in one transaction.
+/// Rule B.7: at most 100 actions, at most 4 MB of items in one transaction (TransactGetItems
+/// shares the limit and its sentence).
 const MAX_ACTIONS: usize = 100;
-const MAX_TRANSACTION_BYTES: u64 = 4 * 1024 * 1024;
+pub(crate) const MAX_TRANSACTION_BYTES: u64 = 4 * 1024 * 1024;
+pub(crate) const TRANSACTION_TOO_LARGE: &str = "Collection size of items exceeded, which can also be caused by the aggregate size of the items in the transaction exceeding the 4MB limit";
 /// How long a ClientRequestToken is remembered (DG `transaction-apis.html`: 10 minutes).
 const TOKEN_SECONDS: f64 = 600.0;
 
@@ -240,9 +242,7 @@ async fn run(engine: &Engine, input: TransactWriteItemsInput) -> Result<Transact
         actions.push(action);
     }
     if total_bytes > MAX_TRANSACTION_BYTES {
-        return Err(ApiError::validation(
-            "Collection size of items exceeded, which can also be caused by the aggregate size of the items in the transaction exceeding the 4MB limit",
-        ));
+        return Err(ApiError::validation(TRANSACTION_TOO_LARGE));
     }
 
     // Claim every item, all or nothing; held until the storage transaction has ended (declared
@@ -299,7 +299,15 @@ async fn run(engine: &Engine, input: TransactWriteItemsInput) -> Result<Transact
                     // REMOVE / DELETE only on a missing item: nothing to write
                     // (`Update::creates_item`), as UpdateItem.
                     Some(update) if base.is_none() && !update.creates_item() => None,
-                    Some(update) => Some(update.apply(base, &action.key_item).map_err(ApiError::from)),
+                    // Rule B.6.2: an index key attribute SET to a value of another type.
+                    Some(update) => Some(
+                        update
+                            .apply(base, &action.key_item)
+                            .map_err(ApiError::from)
+                            .and_then(|item| {
+                                params::check_updated_index_keys(&action.table, update, &item).map(|()| item)
+                            }),
+                    ),
                     None => Some(Ok(base.cloned().unwrap_or_else(|| action.key_item.clone()))),
                 };
                 updated
@@ -517,16 +525,18 @@ fn prepare(
         let kind = match which {
             "ConditionCheck" => Kind::ConditionCheck,
             "Delete" => Kind::Delete,
-            _ => {
-                if let Some(update) = &update {
-                    let key_names: Vec<&str> = table.key.attributes().map(|a| a.name.as_str()).collect();
-                    update.check_key_attributes(&key_names)?;
-                }
-                Kind::Update(update)
-            }
+            _ => Kind::Update(update),
         };
         (key, key_item, kind, bytes)
     };
+    // The checks against the table that UpdateItem, PutItem and DeleteItem make (rules B.10,
+    // B.6.1, B.6.2).
+    match &kind {
+        Kind::Update(update) => {
+            params::check_update_against_table(&table, update.as_ref(), condition.as_ref())?
+        }
+        _ => params::check_condition_key_paths(&table, ExpressionKind::Condition, condition.as_ref())?,
+    }
     let return_old_on_failure = return_values_on_condition_check_failure.as_deref() == Some("ALL_OLD");
     Ok((
         Action {

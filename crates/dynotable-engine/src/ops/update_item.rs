@@ -84,10 +84,7 @@ pub async fn run(engine: &Engine, input: UpdateItemInput) -> Result<WriteItemOut
 
     let table = engine.table(input.table_name.as_deref().unwrap_or_default())?;
     let key = StorageKey::of_key(&table, &key_item)?;
-    if let Some(update) = &update {
-        let key_names: Vec<&str> = table.key.attributes().map(|a| a.name.as_str()).collect();
-        update.check_key_attributes(&key_names)?;
-    }
+    params::check_update_against_table(&table, update.as_ref(), condition.as_ref())?;
     let written = item_write::execute(
         engine,
         &table,

@@ -8,6 +8,7 @@ mod checkpoint;
 mod eventual_lag;
 mod golden;
 mod properties;
+mod response_limits;
 mod robustness;
 mod simulation_counts;
 mod simulations;
