@@ -120,24 +120,19 @@ impl CommandError {
                     exception: Some(exception),
                 }
             }
+            // The UI puts the code's title before the message ("The endpoint could not be
+            // reached: …"), so a transport failure's message is its causes alone, not the title
+            // again.
             SdkError::DispatchFailure(failure) => {
                 let text = format!("{failure:?} {detail}").to_lowercase();
-                if text.contains("expired") {
-                    CommandError::new(
-                        ErrorCode::AuthExpired,
-                        format!("The sign-in session has expired: {detail}"),
-                    )
+                let code = if text.contains("expired") {
+                    ErrorCode::AuthExpired
                 } else if text.contains("credential") {
-                    CommandError::new(
-                        ErrorCode::NoCredentials,
-                        format!("No credentials could be loaded for this connection: {detail}"),
-                    )
+                    ErrorCode::NoCredentials
                 } else {
-                    CommandError::new(
-                        ErrorCode::Network,
-                        format!("The endpoint could not be reached: {detail}"),
-                    )
-                }
+                    ErrorCode::Network
+                };
+                CommandError::new(code, sentence(&detail))
             }
             SdkError::TimeoutError(_) => {
                 CommandError::new(ErrorCode::Network, "The endpoint did not answer in time.")
@@ -145,6 +140,19 @@ impl CommandError {
             _ => CommandError::new(ErrorCode::Internal, format!("The request failed: {detail}")),
         }
     }
+}
+
+/// `text` as a sentence: its first letter capitalised, a full stop at the end.
+fn sentence(text: &str) -> String {
+    let mut chars = text.trim().chars();
+    let mut out: String = match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => return "No cause was given.".to_owned(),
+    };
+    if !out.ends_with(['.', '!', '?']) {
+        out.push('.');
+    }
+    out
 }
 
 impl CommandError {

@@ -214,13 +214,30 @@ async fn a_local_endpoint_without_keys_opens_and_is_deleted_without_touching_the
     // A secret without its access key id is refused before anything is stored.
     let mut lone_secret = local(false);
     lone_secret.connection = ConnectionInput::CustomEndpoint {
-        endpoint_url: url,
+        endpoint_url: url.clone(),
         access_key_id: " ".into(),
         secret_access_key: SecretInput::new("s"),
     };
     let refused = app.create_profile(lone_secret).await.unwrap_err();
     assert_eq!(refused.code, ErrorCode::InvalidProfile, "{refused:?}");
     assert_eq!(keychain.calls.load(Ordering::SeqCst), 0);
+
+    // Nothing listens on port 9 of loopback: NETWORK, whose message is the cause alone (the UI
+    // puts the code's title, "The endpoint could not be reached", before it), never the SDK's
+    // kind word "other".
+    let mut closed = local(false);
+    closed.name = "closed".into();
+    closed.connection = ConnectionInput::CustomEndpoint {
+        endpoint_url: "http://127.0.0.1:9".into(),
+        access_key_id: String::new(),
+        secret_access_key: SecretInput::new(""),
+    };
+    let closed = app.create_profile(closed).await.unwrap();
+    let unreachable = app.list_tables(&closed.id, None).await.unwrap_err();
+    assert_eq!(unreachable.code, ErrorCode::Network, "{unreachable:?}");
+    assert!(!unreachable.message.to_lowercase().contains("could not be reached"), "{unreachable:?}");
+    assert!(!unreachable.message.contains("other"), "{unreachable:?}");
+    assert!(unreachable.message.to_lowercase().contains("connect"), "{unreachable:?}");
 }
 
 /// A connection naming an AWS profile the files do not have says so, by name, and not that an

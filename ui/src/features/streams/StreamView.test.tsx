@@ -39,11 +39,11 @@ describe("the Stream view", () => {
     const fake = fakeStream();
     fake.source.streamInfo.mockResolvedValueOnce({
       status: "error",
-      error: { code: "NETWORK", message: "The endpoint could not be reached: connection refused", exception: null },
+      error: { code: "NETWORK", message: "Connection refused (os error 111).", exception: null },
     } as never);
     renderWithCommands(<StreamView profile={embedded} table={telemetry} makeChannel={fake.makeChannel} onOpenSettings={() => {}} />, fake.source);
     expect((await screen.findByRole("alert")).textContent).toBe(
-      "The endpoint could not be reached: The endpoint could not be reached: connection refused",
+      "The endpoint could not be reached: Connection refused (os error 111).",
     );
   });
 
