@@ -116,6 +116,29 @@ describe("TransferPanel", () => {
     expect(screen.getByTestId("transfer-files").textContent).toContain("Import from a.ddb.jsonl.");
   });
 
+  it("lets go of the files chosen when the format changes, and says so: a CSV file is not read as JSON lines", async () => {
+    const fake = source();
+    fake.chooseFile = vi.fn(async (purpose: string) => ({ status: "ok" as const, data: chosen(purpose === "open" ? "pets.csv" : "out.csv") }));
+    renderWithCommands(<TransferPanel profileId="embedded" table="Pets" query={null} readOnly={false} makeChannel={channel} />, fake);
+    fireEvent.change(screen.getByLabelText("Format"), { target: { value: "csv" } });
+    fireEvent.click(screen.getByRole("button", { name: "Choose a file to import…" }));
+    await waitFor(() => expect(screen.getByTestId("transfer-files").textContent).toContain("Import from pets.csv."));
+    fireEvent.click(screen.getByRole("button", { name: "Export to…" }));
+    await screen.findByRole("button", { name: "Export to out.csv" });
+    fireEvent.change(screen.getByLabelText("Format"), { target: { value: "jsonLines" } });
+    expect(screen.getByTestId("transfer-files").textContent).toBe("No file chosen to import. No file chosen to export to.");
+    expect(screen.getByTestId("transfer-files-dropped").textContent).toBe(
+      "The format is now JSON lines: pets.csv and out.csv were chosen for the other format, so choose the file again.",
+    );
+    expect((screen.getByRole("button", { name: "Estimate the import" }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole("button", { name: "Export" }) as HTMLButtonElement).disabled).toBe(true);
+    expect(fake.estimateImportFile).not.toHaveBeenCalled();
+    // Choosing again under the new format clears the note.
+    fireEvent.click(screen.getByRole("button", { name: "Choose a file to import…" }));
+    await waitFor(() => expect(screen.queryByTestId("transfer-files-dropped")).toBeNull());
+    expect(fake.chooseFile).toHaveBeenLastCalledWith("open", "Pets.jsonl", "jsonl");
+  });
+
   it("turns importing off on a read-only connection", () => {
     renderWithCommands(<TransferPanel profileId="p" table="Telemetry" query={null} readOnly={true} makeChannel={channel} />, source());
     expect((screen.getByRole("button", { name: "Estimate the import" }) as HTMLButtonElement).disabled).toBe(true);

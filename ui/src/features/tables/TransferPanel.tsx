@@ -93,6 +93,11 @@ export function TransferPanel({
         {t.importFile === null ? "No file chosen to import." : `Import from ${t.importFile.name}.`}{" "}
         {t.exportFile === null ? "No file chosen to export to." : `Export to ${t.exportFile.name}.`}
       </p>
+      {t.dropped !== null && (
+        <p className="muted" role="status" data-testid="transfer-files-dropped">
+          {t.dropped}
+        </p>
+      )}
       {t.budget.problem !== null && (
         <p className="status-error" role="alert">
           {t.budget.problem}
