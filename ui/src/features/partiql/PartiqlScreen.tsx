@@ -203,7 +203,7 @@ function Outcome({ p, keys, writes }: { p: ReturnType<typeof usePartiql>; keys: 
   if (outcome.status === "error") {
     return (
       <div className="partiql-error" role="alert" data-testid="partiql-error">
-        <strong>{outcome.error.exception ?? errorTitle(outcome.error.code)}</strong>
+        <strong>{outcome.error.exception ?? errorTitle(outcome.error)}</strong>
         <p>{outcome.error.message}</p>
       </div>
     );

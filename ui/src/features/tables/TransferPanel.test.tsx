@@ -139,6 +139,22 @@ describe("TransferPanel", () => {
     expect(fake.chooseFile).toHaveBeenLastCalledWith("open", "Pets.jsonl", "jsonl");
   });
 
+  it("does not blame DynamoDB for a file that failed DynoTable's own reading of it", async () => {
+    const fake = source();
+    fake.chooseFile = vi.fn(async () => ({ status: "ok" as const, data: chosen("pets.csv") }));
+    fake.estimateImportFile = vi.fn(async () => ({
+      status: "error" as const,
+      error: { code: "VALIDATION" as const, message: "pets.csv: line 1: a line is not a JSON object", exception: null },
+    }));
+    renderWithCommands(<TransferPanel profileId="embedded" table="Pets" query={null} readOnly={false} makeChannel={channel} />, fake);
+    fireEvent.click(screen.getByRole("button", { name: "Choose a file to import…" }));
+    await waitFor(() => expect(screen.getByTestId("transfer-files").textContent).toContain("Import from pets.csv."));
+    fireEvent.click(screen.getByRole("button", { name: "Estimate the import" }));
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toBe("DynoTable's own check refused this: pets.csv: line 1: a line is not a JSON object");
+    expect(alert.textContent).not.toContain("DynamoDB");
+  });
+
   it("turns importing off on a read-only connection", () => {
     renderWithCommands(<TransferPanel profileId="p" table="Telemetry" query={null} readOnly={true} makeChannel={channel} />, source());
     expect((screen.getByRole("button", { name: "Estimate the import" }) as HTMLButtonElement).disabled).toBe(true);

@@ -131,7 +131,7 @@ export function TransferPanel({
       )}
       {t.error !== null && (
         <p className="status-error" role="alert">
-          {errorTitle(t.error.code)}: {t.error.message}
+          {errorTitle(t.error)}: {t.error.message}
         </p>
       )}
     </section>

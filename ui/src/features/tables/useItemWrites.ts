@@ -63,7 +63,7 @@ export function useItemWrites({
   );
 
   const names = keys === null ? [] : keyNames(keys);
-  const failed = (error: UiError) => setSaveError({ name: error.exception ?? errorTitle(error.code), message: error.message });
+  const failed = (error: UiError) => setSaveError({ name: error.exception ?? errorTitle(error), message: error.message });
 
   const save = async (item: Item) => {
     if (editing === null || editing.kind === "delete") return;
