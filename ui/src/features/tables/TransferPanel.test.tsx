@@ -155,6 +155,18 @@ describe("TransferPanel", () => {
     expect(alert.textContent).not.toContain("DynamoDB");
   });
 
+  it("says, once CSV is chosen, that a column with no type in its header is imported as strings, and how to have numbers", () => {
+    renderWithCommands(<TransferPanel profileId="embedded" table="Pets" query={null} readOnly={false} makeChannel={channel} />, source());
+    expect(screen.queryByTestId("csv-types")).toBeNull();
+    fireEvent.change(screen.getByLabelText("Format"), { target: { value: "csv" } });
+    const note = screen.getByTestId("csv-types").textContent ?? "";
+    expect(note).toContain("Age (N) is written as numbers, exactly as the file spells them");
+    expect(note).toContain("A column with no type in its header is written as strings (S), numbers included: write (N) after the name of a column of numbers.");
+    expect(note).toContain("a column of mixed or other types (sets, maps, lists, binary) is written as DynamoDB JSON");
+    fireEvent.change(screen.getByLabelText("Format"), { target: { value: "jsonLines" } });
+    expect(screen.queryByTestId("csv-types")).toBeNull();
+  });
+
   it("turns importing off on a read-only connection", () => {
     renderWithCommands(<TransferPanel profileId="p" table="Telemetry" query={null} readOnly={true} makeChannel={channel} />, source());
     expect((screen.getByRole("button", { name: "Estimate the import" }) as HTMLButtonElement).disabled).toBe(true);
