@@ -267,4 +267,56 @@ describe("PartiqlScreen", () => {
     fireEvent.click(screen.getByRole("button", { name: "Delete the saved statement one vehicle" }));
     await screen.findByText("Saved statements (0)");
   });
+
+  it("does not run with parameters never filled in, and says so when Ctrl+Enter is pressed", async () => {
+    const source = fakeSource(() => ok(page([])));
+    renderWithCommands(<PartiqlScreen profile={profile} />, source);
+    type(`SELECT * FROM "Telemetry" WHERE vehicleId = ? AND recordedAt > ?`);
+    const runButton = screen.getByRole("button", { name: /^Run/ }) as HTMLButtonElement;
+    expect(runButton.disabled).toBe(true);
+    expect(screen.getByTestId("partiql-run-blocked").textContent).toBe(
+      "Run is off until this is fixed: Fill in parameters ?1 and ?2: each ? takes the value typed for it.",
+    );
+    expect(runButton.getAttribute("aria-describedby")).toBe(screen.getByTestId("partiql-run-blocked").id);
+    ctrlEnter();
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toBe("Not run. Run is off until this is fixed: Fill in parameters ?1 and ?2: each ? takes the value typed for it.");
+    expect(source.executeStatement).not.toHaveBeenCalled();
+    fireEvent.change(screen.getByLabelText("Parameter 1"), { target: { value: "VEH#V-7741" } });
+    expect(screen.getByTestId("partiql-run-blocked").textContent).toBe("Run is off until this is fixed: Fill in parameter ?2: each ? takes the value typed for it.");
+  });
+
+  it("refuses a run while a parameter is not valid, saying why, and marks the results on screen as the previous run's", async () => {
+    const source = fakeSource(() => ok(page([{ vehicleId: { S: "VEH#V-7741" }, recordedAt: { S: "META" } }])));
+    renderWithCommands(<PartiqlScreen profile={profile} />, source);
+    type(`SELECT * FROM "Telemetry" WHERE vehicleId = ? AND recordedAt > ?`);
+    fireEvent.change(screen.getByLabelText("Parameter 1"), { target: { value: "VEH#V-7741" } });
+    fireEvent.change(screen.getByLabelText("Parameter 2"), { target: { value: "A" } });
+    ctrlEnter();
+    await screen.findByTestId("partiql-summary");
+    expect(screen.queryByTestId("partiql-stale")).toBeNull();
+    expect(source.executeStatement).toHaveBeenCalledTimes(1);
+
+    fireEvent.change(screen.getByLabelText("Parameter 2 type"), { target: { value: "N" } });
+    fireEvent.change(screen.getByLabelText("Parameter 2"), { target: { value: "abc" } });
+    const blocked = screen.getByTestId("partiql-run-blocked");
+    expect(blocked.textContent).toMatch(/^Run is off until this is fixed: \?2 is not valid: ./);
+    expect((screen.getByRole("button", { name: /^Run/ }) as HTMLButtonElement).disabled).toBe(true);
+    ctrlEnter();
+    await waitFor(() => expect(screen.getByTestId("partiql-run-blocked").getAttribute("role")).toBe("alert"));
+    expect(screen.getByTestId("partiql-run-blocked").textContent).toMatch(/^Not run\. /);
+    expect(source.executeStatement).toHaveBeenCalledTimes(1);
+    expect(screen.getByTestId("partiql-stale").textContent).toBe(
+      `Results of the previous run (SELECT * FROM "Telemetry" WHERE vehicleId = ? AND recordedAt > ?), not of the statement and parameters in the editor: run it to see what they return.`,
+    );
+
+    // A valid value again: Run is on; the result is still the previous run's until it runs.
+    fireEvent.change(screen.getByLabelText("Parameter 2"), { target: { value: "5" } });
+    expect(screen.queryByTestId("partiql-run-blocked")).toBeNull();
+    expect(screen.getByTestId("partiql-stale")).toBeTruthy();
+    ctrlEnter();
+    await waitFor(() => expect(source.executeStatement).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(screen.queryByTestId("partiql-stale")).toBeNull());
+    expect(vi.mocked(source.executeStatement).mock.calls[1]?.[1].parameters).toEqual([{ S: "VEH#V-7741" }, { N: "5" }]);
+  });
 });

@@ -46,6 +46,7 @@ export function PartiqlScreen({ profile }: { profile: Profile }) {
   const firstTable = tablesIn(p.text)[0] ?? null;
   const writes = isWrite(p.text);
   const runKeys = comboKeys(SHORTCUTS.find((s) => s.id === "run-statement")?.combos[0] ?? { key: "Enter", mod: true }).join("+");
+  const blockerId = `partiql-run-blocked-${profile.id}`;
 
   useEffect(() => {
     if (p.outcome.status === "ok") catalog.see(firstTable, p.outcome.items);
@@ -98,7 +99,14 @@ export function PartiqlScreen({ profile }: { profile: Profile }) {
             }}
           />
         </label>
-        <button type="button" className="primary" onClick={() => void p.run()} disabled={p.outcome.status === "running"} title={`Run (${runKeys})`}>
+        <button
+          type="button"
+          className="primary"
+          onClick={() => void p.run()}
+          disabled={p.outcome.status === "running" || p.blocker !== null}
+          title={p.blocker ?? `Run (${runKeys})`}
+          aria-describedby={p.blocker !== null ? blockerId : undefined}
+        >
           Run <kbd>{runKeys}</kbd>
         </button>
       </div>
@@ -109,10 +117,21 @@ export function PartiqlScreen({ profile }: { profile: Profile }) {
           {p.parameters.map((value, i) => (
             <label key={i} className="partiql-parameter">
               <span className="muted">? {i + 1}</span>
-              <ValueInput label={`Parameter ${i + 1}`} value={value} onChange={(v) => p.setParameter(i, v)} />
+              <ValueInput
+                label={`Parameter ${i + 1}`}
+                value={value}
+                onChange={(v) => p.setParameter(i, v)}
+                onProblem={(problem) => p.setParameterProblem(i, problem)}
+              />
             </label>
           ))}
         </fieldset>
+      )}
+      {p.blocker !== null && (
+        // Said as an alert once a run was asked for: Ctrl+Enter never does nothing without a word.
+        <p id={blockerId} className={`partiql-blocked${p.refused ? " field-error" : " muted"}`} role={p.refused ? "alert" : undefined} data-testid="partiql-run-blocked">
+          {p.refused ? "Not run. " : ""}Run is off until this is fixed: {p.blocker}
+        </p>
       )}
       <Outcome p={p} keys={catalog.keysOf(firstTable)} writes={writes} />
       <SavedStatements p={p} profileId={profile.id} />
@@ -200,17 +219,28 @@ function Outcome({ p, keys, writes }: { p: ReturnType<typeof usePartiql>; keys: 
   const [view, setView] = useState<ResultView>("collections");
   if (outcome.status === "idle") return <p className="muted partiql-hint">Type a statement, then run it. `?` takes a typed parameter.</p>;
   if (outcome.status === "running") return <p className="muted">Running…</p>;
+  // What is on screen answers the statement run before, not the one in the editor: it says so.
+  const stale = p.stale ? (
+    <p className="partiql-stale" data-testid="partiql-stale">
+      {outcome.status === "error" ? "Error of the previous run" : "Results of the previous run"}
+      {p.ranText !== null && ` (${shorten(p.ranText)})`}, not of the statement and parameters in the editor: run it to see what they return.
+    </p>
+  ) : null;
   if (outcome.status === "error") {
     return (
-      <div className="partiql-error" role="alert" data-testid="partiql-error">
-        <strong>{outcome.error.exception ?? errorTitle(outcome.error)}</strong>
-        <p>{outcome.error.message}</p>
-      </div>
+      <>
+        {stale}
+        <div className={`partiql-error${p.stale ? " partiql-result-stale" : ""}`} role="alert" data-testid="partiql-error">
+          <strong>{outcome.error.exception ?? errorTitle(outcome.error)}</strong>
+          <p>{outcome.error.message}</p>
+        </div>
+      </>
     );
   }
   const count = outcome.items.length;
   return (
-    <div className="partiql-outcome">
+    <div className={`partiql-outcome${p.stale ? " partiql-result-stale" : ""}`}>
+      {stale}
       <p className="partiql-summary" data-testid="partiql-summary">
         <span>
           {formatCountOf(count, "item")}
@@ -263,4 +293,10 @@ function Outcome({ p, keys, writes }: { p: ReturnType<typeof usePartiql>; keys: 
       )}
     </div>
   );
+}
+
+/** A statement on one line, cut to a length a sentence can carry. */
+function shorten(statement: string): string {
+  const line = statement.replace(/\s+/g, " ").trim();
+  return line.length <= 80 ? line : `${line.slice(0, 79)}…`;
 }
