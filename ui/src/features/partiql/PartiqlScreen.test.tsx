@@ -319,4 +319,29 @@ describe("PartiqlScreen", () => {
     await waitFor(() => expect(screen.queryByTestId("partiql-stale")).toBeNull());
     expect(vi.mocked(source.executeStatement).mock.calls[1]?.[1].parameters).toEqual([{ S: "VEH#V-7741" }, { N: "5" }]);
   });
+
+  it("names the missing table and the connection, and says where a positioned error is", async () => {
+    const answers: Answer<StatementPage>[] = [
+      failed({ code: "NOT_FOUND", exception: "ResourceNotFoundException", message: "Requested resource not found" }),
+      failed({ code: "VALIDATION", exception: "ValidationException", message: "Statement wasn't well formed, can't be processed: Unexpected keyword WHERE at 1:22:5" }),
+    ];
+    const source = fakeSource(() => answers.shift() ?? ok(page([])));
+    renderWithCommands(<PartiqlScreen profile={profile} />, source);
+    await waitFor(() => expect(source.listTables).toHaveBeenCalled());
+    type(`SELECT * FROM "Nope"`);
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 0));
+    });
+    ctrlEnter();
+    expect((await screen.findByTestId("partiql-error-sentence")).textContent).toBe('No table named "Nope" on Embedded.');
+    expect(screen.queryByTestId("partiql-error-at")).toBeNull();
+
+    act(() => {
+      const view = editor();
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: `SELECT * FROM "Pets" WHERE` } });
+    });
+    ctrlEnter();
+    await waitFor(() => expect(screen.getByTestId("partiql-error-at").textContent).toBe("At line 1, column 22 (marked in the editor)."));
+    expect(screen.queryByTestId("partiql-error-sentence")).toBeNull();
+  });
 });

@@ -15,7 +15,7 @@ import { PartiqlEditor } from "./PartiqlEditor";
 import { ResultCollections } from "./ResultCollections";
 import { ResultsGrid } from "./ResultsGrid";
 import { tablesIn } from "./completion";
-import { isWrite } from "./statements";
+import { isWrite, statementErrorSentence } from "./statements";
 import { useCatalog } from "./useCatalog";
 import { useSavedStatements } from "./useSavedStatements";
 import { totalUnits, usePartiql } from "./usePartiql";
@@ -133,7 +133,7 @@ export function PartiqlScreen({ profile }: { profile: Profile }) {
           {p.refused ? "Not run. " : ""}Run is off until this is fixed: {p.blocker}
         </p>
       )}
-      <Outcome p={p} keys={catalog.keysOf(firstTable)} writes={writes} />
+      <Outcome p={p} keys={catalog.keysOf(firstTable)} writes={writes} tables={catalog.tableNames} connection={profile.name} />
       <SavedStatements p={p} profileId={profile.id} />
       {p.history.length > 0 && (
         <details className="partiql-history">
@@ -214,7 +214,20 @@ function SavedStatements({ p, profileId }: { p: ReturnType<typeof usePartiql>; p
 
 type ResultView = "collections" | "items";
 
-function Outcome({ p, keys, writes }: { p: ReturnType<typeof usePartiql>; keys: string[]; writes: boolean }) {
+function Outcome({
+  p,
+  keys,
+  writes,
+  tables,
+  connection,
+}: {
+  p: ReturnType<typeof usePartiql>;
+  keys: string[];
+  writes: boolean;
+  /** The connection's table names, null while not known. */
+  tables: readonly string[] | null;
+  connection: string;
+}) {
   const outcome = p.outcome;
   const [view, setView] = useState<ResultView>("collections");
   if (outcome.status === "idle") return <p className="muted partiql-hint">Type a statement, then run it. `?` takes a typed parameter.</p>;
@@ -227,12 +240,20 @@ function Outcome({ p, keys, writes }: { p: ReturnType<typeof usePartiql>; keys: 
     </p>
   ) : null;
   if (outcome.status === "error") {
+    const ranText = p.ranText ?? p.text;
+    const sentence = statementErrorSentence(outcome.error, ranText, tables, connection, tablesIn(ranText));
     return (
       <>
         {stale}
         <div className={`partiql-error${p.stale ? " partiql-result-stale" : ""}`} role="alert" data-testid="partiql-error">
           <strong>{outcome.error.exception ?? errorTitle(outcome.error)}</strong>
+          {sentence !== null && <p data-testid="partiql-error-sentence">{sentence}</p>}
           <p>{outcome.error.message}</p>
+          {p.errorAt !== null && (
+            <p className="muted" data-testid="partiql-error-at">
+              At line {p.errorAt.line}, column {p.errorAt.column} (marked in the editor).
+            </p>
+          )}
         </div>
       </>
     );

@@ -13,7 +13,7 @@ import type { AttributeValue, CommandError, ConsumedCapacity, TableCapacity } fr
 import { unwrap, type UiError } from "../../ipc/result";
 import { useRecordCapacity } from "../../app/capacity";
 import { addToHistory, loadHistory, type HistoryEntry, type RunMode } from "./history";
-import { countParameters, errorRange, isWrite, splitStatements } from "./statements";
+import { countParameters, errorRange, isWrite, lineAndColumn, splitStatements } from "./statements";
 import type { Mark } from "./PartiqlEditor";
 import { useCommands } from "../../ipc/CommandsContext";
 
@@ -66,6 +66,8 @@ export function usePartiql(profileId: string) {
   const [refused, setRefused] = useState(false);
   // What the result on screen was run with, to say when the editor no longer holds it.
   const [ran, setRan] = useState<{ text: string; parameters: string; mode: RunMode } | null>(null);
+  // Where the error on show is, when its message names a place.
+  const [errorAt, setErrorAt] = useState<{ line: number; column: number } | null>(null);
 
   const parameterCount = useMemo(() => countParameters(text), [text]);
   // One value input per `?`: keep the values typed, add empty ones, drop the extra.
@@ -97,11 +99,15 @@ export function usePartiql(profileId: string) {
       const range = errorRange(statement.text, error.message);
       if (range !== null) marked.push({ from: statement.from + range.from, to: statement.from + range.to, message: error.message });
     }
+    const precise = marked.length > 0;
     const only = at.length === 1 ? at[0] : undefined;
     if (marked.length === 0 && only !== undefined) {
       marked.push({ from: only.from, to: only.from + only.text.length, message: error.message });
     }
     setMarks(marked);
+    // The place the message names, in the editor's lines and columns (not the whole statement).
+    const first = marked[0];
+    setErrorAt(precise && first !== undefined ? lineAndColumn(text, first.from) : null);
   };
 
   const run = useCallback(async () => {
@@ -112,6 +118,7 @@ export function usePartiql(profileId: string) {
       return;
     }
     setRefused(false);
+    setErrorAt(null);
     setRan({ text, parameters: JSON.stringify(parameters), mode });
     if (mode === "statement" && spans.length > 1) {
       setOutcome({
@@ -265,6 +272,7 @@ export function usePartiql(profileId: string) {
     refused,
     stale,
     ranText: ran?.text ?? null,
+    errorAt,
     mode,
     setMode,
     consistentRead,
