@@ -23,8 +23,15 @@ export async function unwrap<T>(
   }
 }
 
-/** A short, plain title for each error code; the message carries the details. */
-export function errorTitle(code: UiError["code"]): string {
+/**
+ * A short, plain title for an error; the message carries the details. Given the whole error, a
+ * `VALIDATION` says where the check happened: DynamoDB named an exception when it refused the
+ * request; without one, DynoTable's own check refused it before asking DynamoDB (a file that does
+ * not parse, the item editor's check, a name that clashes). Given the code alone, it does not
+ * claim either.
+ */
+export function errorTitle(error: UiError["code"] | Pick<UiError, "code" | "exception">): string {
+  const code = typeof error === "string" ? error : error.code;
   switch (code) {
     case "ENGINE_UNAVAILABLE":
       return "The embedded engine is not available";
@@ -41,7 +48,8 @@ export function errorTitle(code: UiError["code"]): string {
     case "AWS_CONFIG_UNREADABLE":
       return "The AWS config files could not be read";
     case "VALIDATION":
-      return "DynamoDB refused the request as invalid";
+      if (typeof error === "string" || error.exception === undefined) return "Not valid";
+      return error.exception === null ? "DynoTable's own check refused this" : "DynamoDB refused the request as invalid";
     case "CONDITION_FAILED":
       return "The item changed, or its condition did not hold";
     case "NOT_FOUND":

@@ -12,12 +12,15 @@ export function ValueInput({
   value,
   onChange,
   types = VALUE_TYPES,
+  onProblem,
 }: {
   label: string;
   value: AttributeValueJson;
   onChange: (value: AttributeValueJson) => void;
   /** The types offered (a key value offers only its key type). */
   types?: readonly ValueType[];
+  /** Told, on each edit, why the text typed is not a value (null once it is one). */
+  onProblem?: (problem: string | null) => void;
 }) {
   const id = useId();
   const [type, setType] = useState<ValueType>(valueType(value));
@@ -40,9 +43,11 @@ export function ValueInput({
     const parsed = parseValue(nextType, nextText);
     if ("value" in parsed) {
       setError(null);
+      onProblem?.(null);
       onChange(parsed.value);
     } else {
       setError(parsed.error);
+      onProblem?.(parsed.error);
     }
   };
 

@@ -70,7 +70,7 @@ export function BulkPanel({ profileId, table, keys, items, scope = "read", readO
     }
     const result = await unwrap(source.bulkDryRun(profileId, table, items, staged.edit, mode));
     if (result.status === "error") {
-      setProblem(`${result.error.exception ?? errorTitle(result.error.code)}: ${result.error.message}`);
+      setProblem(`${result.error.exception ?? errorTitle(result.error)}: ${result.error.message}`);
       return;
     }
     if (result.status !== "ok") return;
@@ -85,7 +85,7 @@ export function BulkPanel({ profileId, table, keys, items, scope = "read", readO
     const result = await unwrap(call(id, makeChannel(setProgress)));
     setRunning(null);
     if (result.status === "error") {
-      setProblem(`${result.error.exception ?? errorTitle(result.error.code)}: ${result.error.message}`);
+      setProblem(`${result.error.exception ?? errorTitle(result.error)}: ${result.error.message}`);
       return;
     }
     if (result.status !== "ok") return;

@@ -237,7 +237,7 @@ function BoxBody({
   if (state.status === "error") {
     return (
       <p className="run-box-error" role="alert">
-        This collection could not be read: {state.error.message} <code>{state.error.exception ?? errorTitle(state.error.code)}</code>{" "}
+        This collection could not be read: {state.error.message} <code>{state.error.exception ?? errorTitle(state.error)}</code>{" "}
         <button type="button" tabIndex={buttonTab} onClick={() => onRetry(entry.key)}>
           Try again
         </button>

@@ -143,12 +143,12 @@ export function StatisticsGate({
       )}
       {kept.status === "error" && (
         <p className="status-error" role="alert">
-          {errorTitle(kept.error.code)}: {kept.error.message}
+          {errorTitle(kept.error)}: {kept.error.message}
         </p>
       )}
       {error !== null && (
         <p className="status-error" role="alert">
-          {errorTitle(error.code)}: {error.message}
+          {errorTitle(error)}: {error.message}
         </p>
       )}
     </div>

@@ -67,7 +67,7 @@ export function EstimatePanel({ profileId, query, lastPage, onEstimate, past = f
         </p>
       ) : estimate.status === "error" ? (
         <p className="field-error" role="alert">
-          {errorTitle(estimate.error.code)}: {estimate.error.message}
+          {errorTitle(estimate.error)}: {estimate.error.message}
         </p>
       ) : (
         <EstimateFigures estimate={estimate.data} />
@@ -81,7 +81,7 @@ export function EstimatePanel({ profileId, query, lastPage, onEstimate, past = f
             </p>
           ) : reconciled.status === "error" ? (
             <p className="field-error" role="alert">
-              {errorTitle(reconciled.error.code)}: {reconciled.error.message}
+              {errorTitle(reconciled.error)}: {reconciled.error.message}
             </p>
           ) : (
             <ReconciliationTable reconciliation={reconciled.data} />

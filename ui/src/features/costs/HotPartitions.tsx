@@ -89,7 +89,7 @@ export function HotPartitions({ profileId, table, readUnitsPerRequest = 0.5, wri
       )}
       {report?.status === "error" && (
         <p className="field-error" role="alert">
-          {errorTitle(report.error.code)}: {report.error.message}
+          {errorTitle(report.error)}: {report.error.message}
         </p>
       )}
       {report?.status === "ok" && <Report report={report.data} />}

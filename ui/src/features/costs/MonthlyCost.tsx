@@ -95,7 +95,7 @@ export function MonthlyCost({ readUnitsPerRequest = 0.5, writeUnitsPerRequest = 
       {cost?.status === "ok" && <CostFigures cost={cost.data} />}
       {cost?.status === "error" && (
         <p className="field-error" role="alert">
-          {errorTitle(cost.error.code)}: {cost.error.message}
+          {errorTitle(cost.error)}: {cost.error.message}
         </p>
       )}
       {prices !== null && (

@@ -24,7 +24,7 @@ export function ScanEstimate({ profileId, plan }: { profileId: string; plan: Sca
         </p>
       ) : cost.status === "error" ? (
         <p className="field-error" role="alert">
-          {errorTitle(cost.error.code)}: {cost.error.message}
+          {errorTitle(cost.error)}: {cost.error.message}
         </p>
       ) : (
         <>

@@ -61,7 +61,7 @@ export function WriteEstimate({ profileId, table, write, actual = null }: WriteE
         </p>
       ) : estimate.status === "error" ? (
         <p className="field-error" role="alert">
-          {errorTitle(estimate.error.code)}: {estimate.error.message}
+          {errorTitle(estimate.error)}: {estimate.error.message}
         </p>
       ) : (
         <WriteFigures estimate={estimate.data} />
@@ -69,7 +69,7 @@ export function WriteEstimate({ profileId, table, write, actual = null }: WriteE
       {reconciled?.status === "ok" && <ReconciliationTable reconciliation={reconciled.data} />}
       {reconciled?.status === "error" && (
         <p className="field-error" role="alert">
-          {errorTitle(reconciled.error.code)}: {reconciled.error.message}
+          {errorTitle(reconciled.error)}: {reconciled.error.message}
         </p>
       )}
     </section>

@@ -121,6 +121,25 @@ describe("CollectionBox", () => {
     expect(readingCells[3]!.textContent).toBe("42");
   });
 
+  it("sorts on a click anywhere in a column's header cell, not only on its name, and says what the next click does", () => {
+    setup();
+    const speeds = () => itemRows().map((r) => within(r).getAllByRole("gridcell")[3]!.textContent);
+    const header = () => screen.getAllByRole("columnheader").find((h) => h.textContent?.startsWith("speedKph"))!;
+    expect(within(header()).getByRole("button").getAttribute("title")).toBe("Sort the items read by speedKph, highest first");
+    fireEvent.click(header());
+    expect(header().getAttribute("aria-sort")).toBe("descending");
+    expect(speeds()).toEqual(["47.25", "44", "42", "—"]);
+    expect(within(header()).getByRole("button").getAttribute("title")).toBe("Sort the items read by speedKph, lowest first");
+    // The button (the keyboard's way: Tab to it, Enter) sorts once per click, not twice.
+    fireEvent.click(within(header()).getByRole("button"));
+    expect(header().getAttribute("aria-sort")).toBe("ascending");
+    // The margin's header (the sort key) sorts the same way.
+    const margin = screen.getAllByRole("columnheader").find((h) => h.textContent?.startsWith("recordedAt"))!;
+    fireEvent.click(margin);
+    expect(margin.getAttribute("aria-sort")).toBe("descending");
+    expect(header().getAttribute("aria-sort")).toBeNull();
+  });
+
   it("sorts the items read by a column in the app, highest first, then lowest first, then DynamoDB's order", () => {
     setup();
     const speeds = () => itemRows().map((r) => within(r).getAllByRole("gridcell")[3]!.textContent);

@@ -120,6 +120,13 @@ export function CollectionBox({
     changeSort(sort?.name !== name ? { name, descending: true } : sort.descending ? { name, descending: false } : null);
   const ariaSort = (name: string) => (sort?.name !== name ? undefined : sort.descending ? "descending" : "ascending");
   const arrow = (name: string) => (sort?.name !== name ? "" : sort.descending ? " ↓" : " ↑");
+  // What the next click does, said on the header.
+  const sortTitle = (name: string) =>
+    sort?.name !== name
+      ? `Sort the items read by ${name}, highest first`
+      : sort.descending
+        ? `Sort the items read by ${name}, lowest first`
+        : "Back to DynamoDB's order";
   const itemRowIndexes = useMemo(() => rows.flatMap((row, i) => (row.kind === "item" ? [i] : [])), [rows]);
 
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -299,17 +306,19 @@ export function CollectionBox({
               ✓
             </span>
           )}
+          {/* The whole header cell sorts (a click anywhere in it, not only on the name); its button
+              is the keyboard's way in (Tab, then Enter or Space), whose click arrives here too. */}
           {margin !== null && (
-            <span role="columnheader" className="collection-margin" aria-sort={ariaSort(margin)}>
-              <button type="button" className="column-sort" onClick={() => sortBy(margin)} title="Sort the items read by this attribute">
+            <span role="columnheader" className="collection-margin column-sortable" aria-sort={ariaSort(margin)} onClick={() => sortBy(margin)}>
+              <button type="button" className="column-sort" title={sortTitle(margin)}>
                 {margin}
                 {arrow(margin)}
               </button>
             </span>
           )}
           {columns.map((name) => (
-            <span role="columnheader" key={name} className="collection-cell" aria-sort={ariaSort(name)}>
-              <button type="button" className="column-sort" onClick={() => sortBy(name)} title="Sort the items read by this attribute">
+            <span role="columnheader" key={name} className="collection-cell column-sortable" aria-sort={ariaSort(name)} onClick={() => sortBy(name)}>
+              <button type="button" className="column-sort" title={sortTitle(name)}>
                 {name}
                 {arrow(name)}
               </button>

@@ -165,7 +165,7 @@ export function IndexesView({ profileId, table, bar = NO_BAR, shown = true }: In
       {!hasIndexes && <p className="muted">This table has no secondary index: only the table's own column is shown.</p>}
       {queryError !== null && (
         <p className="field-error" role="alert">
-          {errorTitle(queryError.code)}: {queryError.message}
+          {errorTitle(queryError)}: {queryError.message}
         </p>
       )}
       {layout?.status === "loading" && (
@@ -175,7 +175,7 @@ export function IndexesView({ profileId, table, bar = NO_BAR, shown = true }: In
       )}
       {layout?.status === "error" && (
         <p className="field-error" role="alert">
-          {errorTitle(layout.error.code)}: {layout.error.message}
+          {errorTitle(layout.error)}: {layout.error.message}
         </p>
       )}
       {layout?.status === "ok" && (

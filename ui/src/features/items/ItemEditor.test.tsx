@@ -175,6 +175,32 @@ describe("ItemEditor", () => {
   });
 });
 
+describe("ItemEditor's wording", () => {
+  it("says an empty key once, not once in the editor's words and again in the engine's", async () => {
+    setup({ item: null, existing: false }, { sizeBytes: 20, problems: [{ path: "vehicleId", message: "The key attribute vehicleId cannot be empty." }] });
+    fireEvent.change(value("recordedAt"), { target: { value: "META" } });
+    fireEvent.click(screen.getByRole("button", { name: "Create" }));
+    await waitFor(() => expect(value("vehicleId").getAttribute("aria-describedby")).not.toBeNull());
+    expect(document.getElementById(value("vehicleId").getAttribute("aria-describedby")!)?.textContent).toBe(
+      "vehicleId is the partition key: it cannot be empty.",
+    );
+  });
+
+  it("shows no size of 0 bytes for an item whose values the engine cannot size", async () => {
+    setup({}, { sizeBytes: null, problems: [{ path: "speedKph", message: "Attempting to store more than 38 significant digits in a Number" }] });
+    await waitFor(() => expect(screen.getByTestId("item-size-unknown").textContent).toBe("Size: not known until every value is valid."));
+    expect(screen.queryByRole("meter")).toBeNull();
+    expect(document.body.textContent).not.toContain("0 bytes");
+  });
+
+  it("shows a failed save explained in words without an exception name to decode", () => {
+    setup({ saveError: { name: "", message: "An item with vehicleId = VEH#V-7741, recordedAt = META already exists." } });
+    const alert = screen.getByRole("alert");
+    expect(alert.textContent).toBe("The item was not saved: An item with vehicleId = VEH#V-7741, recordedAt = META already exists.");
+    expect(alert.querySelector("code")).toBeNull();
+  });
+});
+
 describe("DeleteConfirm", () => {
   it("names the key and deletes only on confirmation", () => {
     const onConfirm = vi.fn();

@@ -22,9 +22,16 @@ import "./ItemEditor.css";
 export type EditorMode = "form" | "plain" | "dynamo";
 
 /** What the engine says about an item: its size by DynamoDB's rules and what is wrong with it. */
-export type ItemValidation = { sizeBytes: number; problems: { path: string; message: string }[] };
+export type ItemValidation = {
+  /** Null while a value is not valid: the engine cannot size the item then. */
+  sizeBytes: number | null;
+  problems: { path: string; message: string }[];
+};
 
-/** The exception a save failed with, e.g. a ConditionalCheckFailedException from a concurrent change. */
+/**
+ * Why a save failed: the exception's name ("" when the message already says it in words, as for
+ * a condition that did not hold) and the message.
+ */
 export type SaveError = { name: string; message: string };
 
 export type ItemEditorProps = {
@@ -170,7 +177,9 @@ export function ItemEditor({
     focusRowName.current = null;
   }, [rows, id]);
 
-  const problems = [...localProblems, ...(engine?.problems ?? [])];
+  // The engine checks the key too: what the editor already says of an attribute is not said twice.
+  const localPaths = new Set(localProblems.map((p) => p.path).filter((path) => path !== ""));
+  const problems = [...localProblems, ...(engine?.problems ?? []).filter((p) => !localPaths.has(p.path))];
   // A key left blank is only pointed out once the user tries to save, not as soon as a new item opens.
   const blankKey = (p: TextProblem) => {
     if (!parsed.ok || !keyNames.includes(p.path)) return false;
@@ -206,7 +215,7 @@ export function ItemEditor({
       return;
     }
     if (run === sequence.current) setValidation({ signature: JSON.stringify(candidate), result });
-    if (result.problems.length === 0 && result.sizeBytes <= MAX_ITEM_BYTES) setConfirming(candidate);
+    if (result.problems.length === 0 && (result.sizeBytes ?? 0) <= MAX_ITEM_BYTES) setConfirming(candidate);
   };
 
   const updateRow = (rowId: number, change: Partial<FormRow>) => {
@@ -329,7 +338,13 @@ export function ItemEditor({
           </button>
           {saveError !== null && (
             <p className="field-error ie-save-error" role="alert">
-              The item was not saved: {saveError.message} <code>{saveError.name}</code>
+              The item was not saved: {saveError.message}
+              {saveError.name !== "" && (
+                <>
+                  {" "}
+                  <code>{saveError.name}</code>
+                </>
+              )}
             </p>
           )}
         </footer>
@@ -341,6 +356,13 @@ export function ItemEditor({
 function SizeMeter({ validation }: { validation: ItemValidation | null }) {
   if (validation === null) return <p className="muted ie-size">Size: checking…</p>;
   const { sizeBytes } = validation;
+  if (sizeBytes === null) {
+    return (
+      <p className="muted ie-size" data-testid="item-size-unknown">
+        Size: not known until every value is valid.
+      </p>
+    );
+  }
   const over = sizeBytes > MAX_ITEM_BYTES;
   const text = `${byteCountLabel(sizeBytes)} of 400 KB`;
   return (

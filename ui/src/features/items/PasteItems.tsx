@@ -97,7 +97,7 @@ export function PasteItems({ profileId, table, keys, readOnly, onWritten, onClos
         written.push(row.item);
         units += result.data.consumedCapacity?.total ?? 0;
       } else if (result.status === "error") {
-        failed.push({ key: row.key, name: result.error.exception ?? errorTitle(result.error.code), message: result.error.message });
+        failed.push({ key: row.key, name: result.error.exception ?? errorTitle(result.error), message: result.error.message });
       }
       setProgress({ done: i + 1, total: rows.length });
     }

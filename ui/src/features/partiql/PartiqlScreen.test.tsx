@@ -267,4 +267,81 @@ describe("PartiqlScreen", () => {
     fireEvent.click(screen.getByRole("button", { name: "Delete the saved statement one vehicle" }));
     await screen.findByText("Saved statements (0)");
   });
+
+  it("does not run with parameters never filled in, and says so when Ctrl+Enter is pressed", async () => {
+    const source = fakeSource(() => ok(page([])));
+    renderWithCommands(<PartiqlScreen profile={profile} />, source);
+    type(`SELECT * FROM "Telemetry" WHERE vehicleId = ? AND recordedAt > ?`);
+    const runButton = screen.getByRole("button", { name: /^Run/ }) as HTMLButtonElement;
+    expect(runButton.disabled).toBe(true);
+    expect(screen.getByTestId("partiql-run-blocked").textContent).toBe(
+      "Run is off until this is fixed: Fill in parameters ?1 and ?2: each ? takes the value typed for it.",
+    );
+    expect(runButton.getAttribute("aria-describedby")).toBe(screen.getByTestId("partiql-run-blocked").id);
+    ctrlEnter();
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toBe("Not run. Run is off until this is fixed: Fill in parameters ?1 and ?2: each ? takes the value typed for it.");
+    expect(source.executeStatement).not.toHaveBeenCalled();
+    fireEvent.change(screen.getByLabelText("Parameter 1"), { target: { value: "VEH#V-7741" } });
+    expect(screen.getByTestId("partiql-run-blocked").textContent).toBe("Run is off until this is fixed: Fill in parameter ?2: each ? takes the value typed for it.");
+  });
+
+  it("refuses a run while a parameter is not valid, saying why, and marks the results on screen as the previous run's", async () => {
+    const source = fakeSource(() => ok(page([{ vehicleId: { S: "VEH#V-7741" }, recordedAt: { S: "META" } }])));
+    renderWithCommands(<PartiqlScreen profile={profile} />, source);
+    type(`SELECT * FROM "Telemetry" WHERE vehicleId = ? AND recordedAt > ?`);
+    fireEvent.change(screen.getByLabelText("Parameter 1"), { target: { value: "VEH#V-7741" } });
+    fireEvent.change(screen.getByLabelText("Parameter 2"), { target: { value: "A" } });
+    ctrlEnter();
+    await screen.findByTestId("partiql-summary");
+    expect(screen.queryByTestId("partiql-stale")).toBeNull();
+    expect(source.executeStatement).toHaveBeenCalledTimes(1);
+
+    fireEvent.change(screen.getByLabelText("Parameter 2 type"), { target: { value: "N" } });
+    fireEvent.change(screen.getByLabelText("Parameter 2"), { target: { value: "abc" } });
+    const blocked = screen.getByTestId("partiql-run-blocked");
+    expect(blocked.textContent).toMatch(/^Run is off until this is fixed: \?2 is not valid: ./);
+    expect((screen.getByRole("button", { name: /^Run/ }) as HTMLButtonElement).disabled).toBe(true);
+    ctrlEnter();
+    await waitFor(() => expect(screen.getByTestId("partiql-run-blocked").getAttribute("role")).toBe("alert"));
+    expect(screen.getByTestId("partiql-run-blocked").textContent).toMatch(/^Not run\. /);
+    expect(source.executeStatement).toHaveBeenCalledTimes(1);
+    expect(screen.getByTestId("partiql-stale").textContent).toBe(
+      `Results of the previous run (SELECT * FROM "Telemetry" WHERE vehicleId = ? AND recordedAt > ?), not of the statement and parameters in the editor: run it to see what they return.`,
+    );
+
+    // A valid value again: Run is on; the result is still the previous run's until it runs.
+    fireEvent.change(screen.getByLabelText("Parameter 2"), { target: { value: "5" } });
+    expect(screen.queryByTestId("partiql-run-blocked")).toBeNull();
+    expect(screen.getByTestId("partiql-stale")).toBeTruthy();
+    ctrlEnter();
+    await waitFor(() => expect(source.executeStatement).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(screen.queryByTestId("partiql-stale")).toBeNull());
+    expect(vi.mocked(source.executeStatement).mock.calls[1]?.[1].parameters).toEqual([{ S: "VEH#V-7741" }, { N: "5" }]);
+  });
+
+  it("names the missing table and the connection, and says where a positioned error is", async () => {
+    const answers: Answer<StatementPage>[] = [
+      failed({ code: "NOT_FOUND", exception: "ResourceNotFoundException", message: "Requested resource not found" }),
+      failed({ code: "VALIDATION", exception: "ValidationException", message: "Statement wasn't well formed, can't be processed: Unexpected keyword WHERE at 1:22:5" }),
+    ];
+    const source = fakeSource(() => answers.shift() ?? ok(page([])));
+    renderWithCommands(<PartiqlScreen profile={profile} />, source);
+    await waitFor(() => expect(source.listTables).toHaveBeenCalled());
+    type(`SELECT * FROM "Nope"`);
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 0));
+    });
+    ctrlEnter();
+    expect((await screen.findByTestId("partiql-error-sentence")).textContent).toBe('No table named "Nope" on Embedded.');
+    expect(screen.queryByTestId("partiql-error-at")).toBeNull();
+
+    act(() => {
+      const view = editor();
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: `SELECT * FROM "Pets" WHERE` } });
+    });
+    ctrlEnter();
+    await waitFor(() => expect(screen.getByTestId("partiql-error-at").textContent).toBe("At line 1, column 22 (marked in the editor)."));
+    expect(screen.queryByTestId("partiql-error-sentence")).toBeNull();
+  });
 });

@@ -15,7 +15,7 @@ import { PartiqlEditor } from "./PartiqlEditor";
 import { ResultCollections } from "./ResultCollections";
 import { ResultsGrid } from "./ResultsGrid";
 import { tablesIn } from "./completion";
-import { isWrite } from "./statements";
+import { isWrite, statementErrorSentence } from "./statements";
 import { useCatalog } from "./useCatalog";
 import { useSavedStatements } from "./useSavedStatements";
 import { totalUnits, usePartiql } from "./usePartiql";
@@ -46,6 +46,7 @@ export function PartiqlScreen({ profile }: { profile: Profile }) {
   const firstTable = tablesIn(p.text)[0] ?? null;
   const writes = isWrite(p.text);
   const runKeys = comboKeys(SHORTCUTS.find((s) => s.id === "run-statement")?.combos[0] ?? { key: "Enter", mod: true }).join("+");
+  const blockerId = `partiql-run-blocked-${profile.id}`;
 
   useEffect(() => {
     if (p.outcome.status === "ok") catalog.see(firstTable, p.outcome.items);
@@ -98,7 +99,14 @@ export function PartiqlScreen({ profile }: { profile: Profile }) {
             }}
           />
         </label>
-        <button type="button" className="primary" onClick={() => void p.run()} disabled={p.outcome.status === "running"} title={`Run (${runKeys})`}>
+        <button
+          type="button"
+          className="primary"
+          onClick={() => void p.run()}
+          disabled={p.outcome.status === "running" || p.blocker !== null}
+          title={p.blocker ?? `Run (${runKeys})`}
+          aria-describedby={p.blocker !== null ? blockerId : undefined}
+        >
           Run <kbd>{runKeys}</kbd>
         </button>
       </div>
@@ -109,12 +117,23 @@ export function PartiqlScreen({ profile }: { profile: Profile }) {
           {p.parameters.map((value, i) => (
             <label key={i} className="partiql-parameter">
               <span className="muted">? {i + 1}</span>
-              <ValueInput label={`Parameter ${i + 1}`} value={value} onChange={(v) => p.setParameter(i, v)} />
+              <ValueInput
+                label={`Parameter ${i + 1}`}
+                value={value}
+                onChange={(v) => p.setParameter(i, v)}
+                onProblem={(problem) => p.setParameterProblem(i, problem)}
+              />
             </label>
           ))}
         </fieldset>
       )}
-      <Outcome p={p} keys={catalog.keysOf(firstTable)} writes={writes} />
+      {p.blocker !== null && (
+        // Said as an alert once a run was asked for: Ctrl+Enter never does nothing without a word.
+        <p id={blockerId} className={`partiql-blocked${p.refused ? " field-error" : " muted"}`} role={p.refused ? "alert" : undefined} data-testid="partiql-run-blocked">
+          {p.refused ? "Not run. " : ""}Run is off until this is fixed: {p.blocker}
+        </p>
+      )}
+      <Outcome p={p} keys={catalog.keysOf(firstTable)} writes={writes} tables={catalog.tableNames} connection={profile.name} />
       <SavedStatements p={p} profileId={profile.id} />
       {p.history.length > 0 && (
         <details className="partiql-history">
@@ -195,22 +214,54 @@ function SavedStatements({ p, profileId }: { p: ReturnType<typeof usePartiql>; p
 
 type ResultView = "collections" | "items";
 
-function Outcome({ p, keys, writes }: { p: ReturnType<typeof usePartiql>; keys: string[]; writes: boolean }) {
+function Outcome({
+  p,
+  keys,
+  writes,
+  tables,
+  connection,
+}: {
+  p: ReturnType<typeof usePartiql>;
+  keys: string[];
+  writes: boolean;
+  /** The connection's table names, null while not known. */
+  tables: readonly string[] | null;
+  connection: string;
+}) {
   const outcome = p.outcome;
   const [view, setView] = useState<ResultView>("collections");
   if (outcome.status === "idle") return <p className="muted partiql-hint">Type a statement, then run it. `?` takes a typed parameter.</p>;
   if (outcome.status === "running") return <p className="muted">Running…</p>;
+  // What is on screen answers the statement run before, not the one in the editor: it says so.
+  const stale = p.stale ? (
+    <p className="partiql-stale" data-testid="partiql-stale">
+      {outcome.status === "error" ? "Error of the previous run" : "Results of the previous run"}
+      {p.ranText !== null && ` (${shorten(p.ranText)})`}, not of the statement and parameters in the editor: run it to see what they return.
+    </p>
+  ) : null;
   if (outcome.status === "error") {
+    const ranText = p.ranText ?? p.text;
+    const sentence = statementErrorSentence(outcome.error, ranText, tables, connection, tablesIn(ranText));
     return (
-      <div className="partiql-error" role="alert" data-testid="partiql-error">
-        <strong>{outcome.error.exception ?? errorTitle(outcome.error.code)}</strong>
-        <p>{outcome.error.message}</p>
-      </div>
+      <>
+        {stale}
+        <div className={`partiql-error${p.stale ? " partiql-result-stale" : ""}`} role="alert" data-testid="partiql-error">
+          <strong>{outcome.error.exception ?? errorTitle(outcome.error)}</strong>
+          {sentence !== null && <p data-testid="partiql-error-sentence">{sentence}</p>}
+          <p>{outcome.error.message}</p>
+          {p.errorAt !== null && (
+            <p className="muted" data-testid="partiql-error-at">
+              At line {p.errorAt.line}, column {p.errorAt.column} (marked in the editor).
+            </p>
+          )}
+        </div>
+      </>
     );
   }
   const count = outcome.items.length;
   return (
-    <div className="partiql-outcome">
+    <div className={`partiql-outcome${p.stale ? " partiql-result-stale" : ""}`}>
+      {stale}
       <p className="partiql-summary" data-testid="partiql-summary">
         <span>
           {formatCountOf(count, "item")}
@@ -263,4 +314,10 @@ function Outcome({ p, keys, writes }: { p: ReturnType<typeof usePartiql>; keys: 
       )}
     </div>
   );
+}
+
+/** A statement on one line, cut to a length a sentence can carry. */
+function shorten(statement: string): string {
+  const line = statement.replace(/\s+/g, " ").trim();
+  return line.length <= 80 ? line : `${line.slice(0, 79)}…`;
 }

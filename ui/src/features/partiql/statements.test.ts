@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countParameters, errorRange, isWrite, splitStatements } from "./statements";
+import { countParameters, errorRange, isWrite, lineAndColumn, splitStatements, statementErrorSentence } from "./statements";
 import { quoteName, tablesIn } from "./completion";
 
 describe("statements", () => {
@@ -40,5 +40,27 @@ describe("statements", () => {
     expect(quoteName("order-id", reserved)).toBe('"order-id"');
     expect(quoteName("value", reserved)).toBe('"value"');
     expect(tablesIn(`SELECT * FROM "Tele""metry" WHERE x IN (SELECT 1 FROM Pets)`)).toEqual(['Tele"metry', "Pets"]);
+  });
+
+  it("marks the first word of a statement that does not start with a verb, and gives lines and columns", () => {
+    const text = `-- typo\n  SELEC * FROM "Pets"`;
+    const range = errorRange(text, "Statement wasn't well formed, can't be processed: Expected data manipulation");
+    expect(range && text.slice(range.from, range.to)).toBe("SELEC");
+    expect(lineAndColumn(text, range!.from)).toEqual({ line: 2, column: 3 });
+    expect(lineAndColumn("SELECT é, x", 10)).toEqual({ line: 1, column: 11 });
+  });
+
+  it("names the table DynamoDB did not find, and on which connection, when the table list says it is missing", () => {
+    const notFound = { code: "NOT_FOUND", message: "Requested resource not found" };
+    expect(statementErrorSentence(notFound, `SELECT * FROM "Nope"`, ["Pets", "Telemetry"], "Embedded", ["Nope"])).toBe('No table named "Nope" on Embedded.');
+    expect(statementErrorSentence(notFound, `SELECT * FROM "Pets"."ByAge"`, ["Pets"], "Prod", ["Pets"])).toBe(
+      '"Pets" was not found on Prod: the table, or an index the statement names.',
+    );
+    // The list not known: no claim that the table is missing.
+    expect(statementErrorSentence(notFound, `SELECT * FROM "Nope"`, null, "Prod", ["Nope"])).toBe('"Nope" was not found on Prod: the table, or an index the statement names.');
+    expect(
+      statementErrorSentence({ code: "VALIDATION", message: "Statement wasn't well formed, can't be processed: Expected data manipulation" }, "SELEC * FROM t", [], "Embedded", ["t"]),
+    ).toBe("A statement starts with SELECT, INSERT, UPDATE or DELETE: this one starts with SELEC.");
+    expect(statementErrorSentence({ code: "THROTTLED", message: "Rate exceeded" }, "SELECT * FROM t", [], "Embedded", ["t"])).toBeNull();
   });
 });

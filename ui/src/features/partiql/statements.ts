@@ -85,6 +85,11 @@ export function errorRange(text: string, message: string): { from: number; to: n
       return { from, to: Math.min(from + Math.max(inside, 1), text.length) };
     }
   }
+  // A statement that does not start with a verb: the first word is the place.
+  if (/Expected data manipulation/i.test(message)) {
+    const first = firstWord(text);
+    if (first !== null) return first;
+  }
   // Messages that name a token without a position: find it in the text.
   const named =
     /(?:reserved keyword|Unexpected (?:keyword|token|character)|Key|keyword):? ("?[\w#.-]+"?)\s*$/i.exec(message) ??
@@ -93,6 +98,46 @@ export function errorRange(text: string, message: string): { from: number; to: n
     const token = (named[1] ?? "").replace(/^"|"$/g, "");
     const found = text.toLowerCase().indexOf(token.toLowerCase());
     if (token !== "" && found !== -1) return { from: found, to: found + token.length };
+  }
+  return null;
+}
+
+/** Where the first word of a statement is, past blanks and comments. */
+function firstWord(text: string): { from: number; to: number } | null {
+  const lead = /^(\s|--[^\n]*(\n|$)|\/\*[\s\S]*?\*\/)*/.exec(text)?.[0].length ?? 0;
+  const word = /^[^\s(]+/.exec(text.slice(lead))?.[0];
+  return word === undefined ? null : { from: lead, to: lead + word.length };
+}
+
+/** The line and column (from 1, in characters) of `offset` in `text`. */
+export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const lineStart = before.lastIndexOf("\n") + 1;
+  return { line: before.split("\n").length, column: Array.from(before.slice(lineStart)).length + 1 };
+}
+
+/**
+ * What DynamoDB's error on a statement leaves unsaid and the app can say, or null: the table it
+ * did not find, by name, on which connection (from the statement run and the connection's table
+ * list, null while that list is not known); why a statement is not a statement at all.
+ */
+export function statementErrorSentence(
+  error: { code: string; message: string },
+  statement: string,
+  tables: readonly string[] | null,
+  connection: string,
+  namedTables: readonly string[],
+): string | null {
+  if (error.code === "NOT_FOUND" && namedTables.length > 0) {
+    const quoted = (names: readonly string[]) => names.map((n) => `"${n}"`).join(", ");
+    const missing = tables === null ? [] : namedTables.filter((t) => !tables.includes(t) && !tables.includes(t.split(".")[0] ?? t));
+    if (missing.length > 0) return `No table named ${quoted(missing)} on ${connection}.`;
+    return `${quoted(namedTables)} was not found on ${connection}: the table, or an index the statement names.`;
+  }
+  if (/Expected data manipulation/i.test(error.message)) {
+    const first = firstWord(statement);
+    const word = first === null ? "" : statement.slice(first.from, first.to);
+    return `A statement starts with SELECT, INSERT, UPDATE or DELETE${word === "" ? "." : `: this one starts with ${word}.`}`;
   }
   return null;
 }

@@ -15,6 +15,8 @@ import { useCommands } from "../../ipc/CommandsContext";
 export function useCatalog(profileId: string, text: string) {
   const source = useCommands();
   const tables = useRef<string[]>([]);
+  // Whether the table list was read whole (a failed page leaves it unknown).
+  const listed = useRef(false);
   const reserved = useRef<Set<string>>(new Set());
   const attributes = useRef(new Map<string, string[]>());
   const keys = useRef(new Map<string, string[]>());
@@ -28,15 +30,18 @@ export function useCatalog(profileId: string, text: string) {
       const words = await unwrap(source.reservedWords());
       if (live && words.status === "ok") reserved.current = new Set(words.data.map((w) => w.toUpperCase()));
       let start: string | null = null;
+      let whole = false;
       const names: string[] = [];
       do {
         const page: Loadable<TableList, UiError> = await unwrap(source.listTables(profileId, start));
         if (!live || page.status !== "ok") break;
         names.push(...page.data.names);
         start = page.data.nextStart;
+        whole = start === null;
       } while (start !== null);
       if (live) {
         tables.current = names;
+        listed.current = whole;
         setVersion((v) => v + 1);
       }
     })();
@@ -82,5 +87,11 @@ export function useCatalog(profileId: string, text: string) {
     return partiqlCompletion(catalog);
   }, []);
 
-  return { completion, see, keysOf: (table: string | null) => (table === null ? [] : (keys.current.get(table) ?? [])) };
+  return {
+    completion,
+    see,
+    keysOf: (table: string | null) => (table === null ? [] : (keys.current.get(table) ?? [])),
+    /** The connection's table names, once listed whole; null until then. */
+    tableNames: listed.current ? tables.current : null,
+  };
 }

@@ -13,7 +13,7 @@ import type { AttributeValue, CommandError, ConsumedCapacity, TableCapacity } fr
 import { unwrap, type UiError } from "../../ipc/result";
 import { useRecordCapacity } from "../../app/capacity";
 import { addToHistory, loadHistory, type HistoryEntry, type RunMode } from "./history";
-import { countParameters, errorRange, isWrite, splitStatements } from "./statements";
+import { countParameters, errorRange, isWrite, lineAndColumn, splitStatements } from "./statements";
 import type { Mark } from "./PartiqlEditor";
 import { useCommands } from "../../ipc/CommandsContext";
 
@@ -58,20 +58,34 @@ export function usePartiql(profileId: string) {
   /** The statement the pages shown belong to (Next page repeats it). */
   const last = useRef<{ statement: string; parameters: AttributeValue[] } | null>(null);
 
+  // Per `?`: whether a value was given (typed, or put back from the history), and why the text
+  // typed in its box is not a value. A parameter never given a value is not sent as "".
+  const [filled, setFilled] = useState<boolean[]>([]);
+  const [problems, setProblems] = useState<(string | null)[]>([]);
+  // A run was asked for while Run is off: the reason is then said out loud.
+  const [refused, setRefused] = useState(false);
+  // What the result on screen was run with, to say when the editor no longer holds it.
+  const [ran, setRan] = useState<{ text: string; parameters: string; mode: RunMode } | null>(null);
+  // Where the error on show is, when its message names a place.
+  const [errorAt, setErrorAt] = useState<{ line: number; column: number } | null>(null);
+
   const parameterCount = useMemo(() => countParameters(text), [text]);
   // One value input per `?`: keep the values typed, add empty ones, drop the extra.
   useEffect(() => {
-    setParameters((current) =>
-      current.length === parameterCount
-        ? current
-        : Array.from({ length: parameterCount }, (_, i) => current[i] ?? EMPTY),
-    );
+    const resize = <T,>(current: T[], empty: T) =>
+      current.length === parameterCount ? current : Array.from({ length: parameterCount }, (_, i) => current[i] ?? empty);
+    setParameters((current) => resize(current, EMPTY));
+    setFilled((current) => resize(current, false));
+    setProblems((current) => resize(current, null));
   }, [parameterCount]);
 
   const edit = useCallback((next: string) => {
     setText(next);
     setMarks([]);
+    setRefused(false);
   }, []);
+
+  const blocker = runBlocker(parameterCount, filled, problems);
 
   const record = useCallback(
     (capacity: readonly TableCapacity[], writes: boolean) => recordCapacity(writes ? "write" : "read", totalUnits(capacity)),
@@ -85,16 +99,27 @@ export function usePartiql(profileId: string) {
       const range = errorRange(statement.text, error.message);
       if (range !== null) marked.push({ from: statement.from + range.from, to: statement.from + range.to, message: error.message });
     }
+    const precise = marked.length > 0;
     const only = at.length === 1 ? at[0] : undefined;
     if (marked.length === 0 && only !== undefined) {
       marked.push({ from: only.from, to: only.from + only.text.length, message: error.message });
     }
     setMarks(marked);
+    // The place the message names, in the editor's lines and columns (not the whole statement).
+    const first = marked[0];
+    setErrorAt(precise && first !== undefined ? lineAndColumn(text, first.from) : null);
   };
 
   const run = useCallback(async () => {
     const spans = splitStatements(text);
     if (spans.length === 0) return;
+    if (blocker !== null) {
+      setRefused(true);
+      return;
+    }
+    setRefused(false);
+    setErrorAt(null);
+    setRan({ text, parameters: JSON.stringify(parameters), mode });
     if (mode === "statement" && spans.length > 1) {
       setOutcome({
         status: "error",
@@ -179,7 +204,7 @@ export function usePartiql(profileId: string) {
       failures: [],
       statements: spans.length,
     });
-  }, [text, parameters, mode, consistentRead, limit, profileId, source, record]);
+  }, [text, parameters, mode, consistentRead, limit, profileId, source, record, blocker]);
 
   const nextPage = useCallback(async () => {
     if (outcome.status !== "ok" || outcome.nextToken === null || last.current === null) return;
@@ -213,16 +238,41 @@ export function usePartiql(profileId: string) {
     setText(entry.statement);
     setMode(entry.mode);
     setParameters(entry.parameters);
+    setFilled(entry.parameters.map(() => true));
+    setProblems(entry.parameters.map(() => null));
     setMarks([]);
+    setRefused(false);
   }, []);
+
+  // The result on screen answers another statement, other parameters or another mode than the
+  // ones in the editor (a parameter whose text is not a value counts as changed).
+  const shown = outcome.status === "ok" || outcome.status === "error";
+  const stale =
+    shown &&
+    ran !== null &&
+    (ran.text !== text || ran.parameters !== JSON.stringify(parameters) || ran.mode !== mode || problems.some((p) => p !== null));
 
   return {
     text,
     edit,
     parameters,
-    setParameter: (index: number, value: AttributeValue) =>
-      setParameters((current) => current.map((v, i) => (i === index ? value : v))),
+    setParameter: (index: number, value: AttributeValue) => {
+      setParameters((current) => current.map((v, i) => (i === index ? value : v)));
+      setFilled((current) => current.map((f, i) => f || i === index));
+      setRefused(false);
+    },
+    /** Why the text typed for parameter `index` is not a value, or null. */
+    setParameterProblem: (index: number, problem: string | null) => {
+      setProblems((current) => current.map((p, i) => (i === index ? problem : p)));
+      setFilled((current) => current.map((f, i) => f || i === index));
+      setRefused(false);
+    },
     parameterCount,
+    blocker,
+    refused,
+    stale,
+    ranText: ran?.text ?? null,
+    errorAt,
     mode,
     setMode,
     consistentRead,
@@ -236,6 +286,24 @@ export function usePartiql(profileId: string) {
     history,
     restore,
   };
+}
+
+/** "?1", "?1 and ?2", "?1, ?2 and ?3". */
+function parameterList(indexes: number[]): string {
+  const names = indexes.map((i) => `?${i + 1}`);
+  return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+}
+
+/**
+ * What keeps Run off, in words, or null: a parameter whose text is not a value, then parameters
+ * never given one (they would go as empty strings and match nothing, without a word).
+ */
+export function runBlocker(count: number, filled: readonly boolean[], problems: readonly (string | null)[]): string | null {
+  const invalid = problems.flatMap((p, i) => (p !== null && i < count ? [`?${i + 1} is not valid: ${p}`] : []));
+  if (invalid.length > 0) return invalid.join(" ");
+  const empty = Array.from({ length: count }, (_, i) => i).filter((i) => filled[i] !== true);
+  if (empty.length > 0) return `Fill in ${empty.length === 1 ? "parameter" : "parameters"} ${parameterList(empty)}: each ? takes the value typed for it.`;
+  return null;
 }
 
 function asTable(capacity: ConsumedCapacity | null): TableCapacity[] {

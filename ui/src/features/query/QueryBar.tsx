@@ -480,7 +480,7 @@ export function QueryBar({
             </p>
             <details>
               <summary>DynamoDB's message</summary>
-              <code>{runError.exception ?? errorTitle(runError.code)}</code> {runError.message}
+              <code>{runError.exception ?? errorTitle(runError)}</code> {runError.message}
             </details>
           </div>
         )}

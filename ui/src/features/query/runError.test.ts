@@ -38,4 +38,13 @@ describe("explainRunError", () => {
     expect(explainRunError({ code: "NOT_FOUND", message: "Requested resource not found" }, between).sentence).toBe("The table or index does not exist (any more).");
     expect(explainRunError({ code: "THROTTLED", message: "Rate exceeded" }, null).sentence).toBe("DynamoDB throttled the read: try again in a moment.");
   });
+
+  it("says who refused an invalid request: DynamoDB when it named the exception, DynoTable's own check when nothing was sent", () => {
+    expect(explainRunError({ code: "VALIDATION", exception: "ValidationException", message: "One or more parameter values were invalid" }, null).sentence).toBe(
+      "DynamoDB refused the request as invalid.",
+    );
+    expect(explainRunError({ code: "VALIDATION", exception: null, message: "A Limit is a whole number from 1" }, null).sentence).toBe(
+      "DynoTable's own check refused this.",
+    );
+  });
 });

@@ -46,9 +46,7 @@ export function explainRunError(error: UiError, request: ReadRequest | null): Ex
       return { sentence: "The table or index does not exist (any more).", field: null };
     case "THROTTLED":
       return { sentence: "DynamoDB throttled the read: try again in a moment.", field: null };
-    case "VALIDATION":
-      return { sentence: "DynamoDB refused the request as invalid.", field: null };
     default:
-      return { sentence: `${errorTitle(error.code)}.`, field: null };
+      return { sentence: `${errorTitle(error)}.`, field: null };
   }
 }

@@ -17,7 +17,7 @@ function Failure({ error, testId }: { error: UiError | null; testId: string }) {
   if (error === null) return null;
   return (
     <p className="status-error" role="alert" data-testid={testId}>
-      <strong>{errorTitle(error.code)}</strong>: {error.message}
+      <strong>{errorTitle(error)}</strong>: {error.message}
     </p>
   );
 }

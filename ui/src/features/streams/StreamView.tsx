@@ -52,7 +52,7 @@ export function StreamView({
   if (stream.info.status === "error") {
     return (
       <p className="status-error" role="alert">
-        {errorTitle(stream.info.error.code)}: {stream.info.error.message}
+        {errorTitle(stream.info.error)}: {stream.info.error.message}
       </p>
     );
   }
@@ -161,7 +161,7 @@ function TailStatus({
     case "failed":
       return (
         <p className="status-error" role="alert">
-          {errorTitle(tail.error.code)}: {tail.error.message}
+          {errorTitle(tail.error)}: {tail.error.message}
         </p>
       );
   }

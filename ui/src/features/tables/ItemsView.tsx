@@ -171,7 +171,7 @@ export function ItemsView({
           {...checks}
           onEdit={(item) => void writes.openItem(item)}
           loadError={
-            runError !== null && run.pages.length > 0 ? { name: runError.exception ?? errorTitle(runError.code), message: runError.message } : null
+            runError !== null && run.pages.length > 0 ? { name: runError.exception ?? errorTitle(runError), message: runError.message } : null
           }
         />
       )}

@@ -36,7 +36,7 @@ export function QueryHistory({
     <section className="query-history" aria-label="History">
       {error !== null && (
         <p className="status-error" role="alert">
-          {errorTitle(error.code)}: {error.message}
+          {errorTitle(error)}: {error.message}
         </p>
       )}
       <h3>Recent</h3>

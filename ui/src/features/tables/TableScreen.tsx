@@ -257,7 +257,7 @@ export function TableScreen({
   if (table.status === "error") {
     return (
       <p className="status-error" role="alert" data-testid="table-error">
-        {errorTitle(table.error.code)}: {table.error.message}{" "}
+        {errorTitle(table.error)}: {table.error.message}{" "}
         <button type="button" onClick={retry}>
           Try again
         </button>

@@ -116,6 +116,57 @@ describe("TransferPanel", () => {
     expect(screen.getByTestId("transfer-files").textContent).toContain("Import from a.ddb.jsonl.");
   });
 
+  it("lets go of the files chosen when the format changes, and says so: a CSV file is not read as JSON lines", async () => {
+    const fake = source();
+    fake.chooseFile = vi.fn(async (purpose: string) => ({ status: "ok" as const, data: chosen(purpose === "open" ? "pets.csv" : "out.csv") }));
+    renderWithCommands(<TransferPanel profileId="embedded" table="Pets" query={null} readOnly={false} makeChannel={channel} />, fake);
+    fireEvent.change(screen.getByLabelText("Format"), { target: { value: "csv" } });
+    fireEvent.click(screen.getByRole("button", { name: "Choose a file to import…" }));
+    await waitFor(() => expect(screen.getByTestId("transfer-files").textContent).toContain("Import from pets.csv."));
+    fireEvent.click(screen.getByRole("button", { name: "Export to…" }));
+    await screen.findByRole("button", { name: "Export to out.csv" });
+    fireEvent.change(screen.getByLabelText("Format"), { target: { value: "jsonLines" } });
+    expect(screen.getByTestId("transfer-files").textContent).toBe("No file chosen to import. No file chosen to export to.");
+    expect(screen.getByTestId("transfer-files-dropped").textContent).toBe(
+      "The format is now JSON lines: pets.csv and out.csv were chosen for the other format, so choose the file again.",
+    );
+    expect((screen.getByRole("button", { name: "Estimate the import" }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole("button", { name: "Export" }) as HTMLButtonElement).disabled).toBe(true);
+    expect(fake.estimateImportFile).not.toHaveBeenCalled();
+    // Choosing again under the new format clears the note.
+    fireEvent.click(screen.getByRole("button", { name: "Choose a file to import…" }));
+    await waitFor(() => expect(screen.queryByTestId("transfer-files-dropped")).toBeNull());
+    expect(fake.chooseFile).toHaveBeenLastCalledWith("open", "Pets.jsonl", "jsonl");
+  });
+
+  it("does not blame DynamoDB for a file that failed DynoTable's own reading of it", async () => {
+    const fake = source();
+    fake.chooseFile = vi.fn(async () => ({ status: "ok" as const, data: chosen("pets.csv") }));
+    fake.estimateImportFile = vi.fn(async () => ({
+      status: "error" as const,
+      error: { code: "VALIDATION" as const, message: "pets.csv: line 1: a line is not a JSON object", exception: null },
+    }));
+    renderWithCommands(<TransferPanel profileId="embedded" table="Pets" query={null} readOnly={false} makeChannel={channel} />, fake);
+    fireEvent.click(screen.getByRole("button", { name: "Choose a file to import…" }));
+    await waitFor(() => expect(screen.getByTestId("transfer-files").textContent).toContain("Import from pets.csv."));
+    fireEvent.click(screen.getByRole("button", { name: "Estimate the import" }));
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toBe("DynoTable's own check refused this: pets.csv: line 1: a line is not a JSON object");
+    expect(alert.textContent).not.toContain("DynamoDB");
+  });
+
+  it("says, once CSV is chosen, that a column with no type in its header is imported as strings, and how to have numbers", () => {
+    renderWithCommands(<TransferPanel profileId="embedded" table="Pets" query={null} readOnly={false} makeChannel={channel} />, source());
+    expect(screen.queryByTestId("csv-types")).toBeNull();
+    fireEvent.change(screen.getByLabelText("Format"), { target: { value: "csv" } });
+    const note = screen.getByTestId("csv-types").textContent ?? "";
+    expect(note).toContain("Age (N) is written as numbers, exactly as the file spells them");
+    expect(note).toContain("A column with no type in its header is written as strings (S), numbers included: write (N) after the name of a column of numbers.");
+    expect(note).toContain("a column of mixed or other types (sets, maps, lists, binary) is written as DynamoDB JSON");
+    fireEvent.change(screen.getByLabelText("Format"), { target: { value: "jsonLines" } });
+    expect(screen.queryByTestId("csv-types")).toBeNull();
+  });
+
   it("turns importing off on a read-only connection", () => {
     renderWithCommands(<TransferPanel profileId="p" table="Telemetry" query={null} readOnly={true} makeChannel={channel} />, source());
     expect((screen.getByRole("button", { name: "Estimate the import" }) as HTMLButtonElement).disabled).toBe(true);

@@ -93,6 +93,12 @@ export function TransferPanel({
         {t.importFile === null ? "No file chosen to import." : `Import from ${t.importFile.name}.`}{" "}
         {t.exportFile === null ? "No file chosen to export to." : `Export to ${t.exportFile.name}.`}
       </p>
+      {t.format === "csv" && <CsvTypes />}
+      {t.dropped !== null && (
+        <p className="muted" role="status" data-testid="transfer-files-dropped">
+          {t.dropped}
+        </p>
+      )}
       {t.budget.problem !== null && (
         <p className="status-error" role="alert">
           {t.budget.problem}
@@ -126,10 +132,31 @@ export function TransferPanel({
       )}
       {t.error !== null && (
         <p className="status-error" role="alert">
-          {errorTitle(t.error.code)}: {t.error.message}
+          {errorTitle(t.error)}: {t.error.message}
         </p>
       )}
     </section>
+  );
+}
+
+/**
+ * What a CSV import writes and a CSV export holds, said before either runs: the file is read in the
+ * backend, so the types come from the header, never guessed from the cells here.
+ */
+function CsvTypes() {
+  return (
+    <div className="muted" data-testid="csv-types">
+      <p>
+        Importing CSV, each column takes its type from its header: <code>Age (N)</code> is written as numbers, exactly as the file spells them;{" "}
+        <code>active (BOOL)</code> as true or false; <code>Name (S)</code> as strings. A column with no type in its header is written as strings
+        (S), numbers included: write <code>(N)</code> after the name of a column of numbers. A cell of such a column that starts with{" "}
+        <code>{"{"}</code> is read as DynamoDB JSON; an empty cell leaves the attribute out.
+      </p>
+      <p>
+        Exporting CSV, a column whose values all have one type (S, N or BOOL) is written as plain text with that type in its header; a column
+        of mixed or other types (sets, maps, lists, binary) is written as DynamoDB JSON, cell by cell, so that it reads back exactly.
+      </p>
+    </div>
   );
 }
 

@@ -6,6 +6,7 @@ import { useRecordCapacity } from "../../app/capacity";
 import type { Item } from "../../shared/attributeValue";
 import { formatUnits } from "../../shared/format";
 import { keyNames } from "../../shared/keySchema";
+import { describeKey } from "../../shared/itemKey";
 import type { ItemValidation } from "../items/ItemEditor";
 import type { Editing } from "./ItemDialog";
 
@@ -56,14 +57,19 @@ export function useItemWrites({
     async (item: Item): Promise<ItemValidation> => {
       setDraft(item);
       const result = await unwrap(source.checkItem(profileId, table, item));
-      if (result.status === "ok") return { sizeBytes: result.data.sizeBytes ?? 0, problems: result.data.problems };
-      return { sizeBytes: 0, problems: [{ path: "", message: result.status === "error" ? result.error.message : "Checking…" }] };
+      // No size while a value is not valid (the engine cannot size it): never a size of 0 bytes.
+      if (result.status === "ok") return { sizeBytes: result.data.sizeBytes, problems: result.data.problems };
+      return { sizeBytes: null, problems: [{ path: "", message: result.status === "error" ? result.error.message : "Checking…" }] };
     },
     [profileId, table, source],
   );
 
   const names = keys === null ? [] : keyNames(keys);
-  const failed = (error: UiError) => setSaveError({ name: error.exception ?? errorTitle(error.code), message: error.message });
+  const failed = (error: UiError, item: Item) => {
+    if (error.code === "CONDITION_FAILED" && editing !== null) {
+      setSaveError({ name: "", message: conditionFailure(editing.kind, keys === null ? null : describeKey(keys, item)) });
+    } else setSaveError({ name: error.exception ?? errorTitle(error), message: error.message });
+  };
 
   const save = async (item: Item) => {
     if (editing === null || editing.kind === "delete") return;
@@ -73,7 +79,7 @@ export function useItemWrites({
     const result = await unwrap(source.putItem(profileId, table, item, expect));
     setSaving(false);
     if (result.status === "error") {
-      failed(result.error);
+      failed(result.error, item);
       return;
     }
     if (result.status !== "ok") return;
@@ -92,7 +98,7 @@ export function useItemWrites({
     const result = await unwrap(source.deleteItem(profileId, table, key, { kind: "unchanged", original: editing.original }));
     setSaving(false);
     if (result.status === "error") {
-      failed(result.error);
+      failed(result.error, editing.original);
       return;
     }
     if (result.status !== "ok") return;
@@ -142,6 +148,22 @@ export function useItemWrites({
   };
 
   return { editing, setEditing, saving, saveError, notice, setNotice, draft, lastWrite, validate, save, remove, duplicate, create, openItem };
+}
+
+/**
+ * A write's condition that did not hold, in words: the user set no condition, the editor did (a
+ * new item's key must be new; an item saved or deleted must be as it was read).
+ */
+export function conditionFailure(kind: Editing["kind"], key: string | null): string {
+  const item = key === null ? "this item" : `item ${key}`;
+  switch (kind) {
+    case "create":
+      return `An item with ${key ?? "this key"} already exists. Give the new item another key, or open that item to change it.`;
+    case "edit":
+      return `Someone changed or deleted ${item} after it was read, so saving would have overwritten that. Close the editor and read the item again to see it as it is now.`;
+    case "delete":
+      return `Someone changed or deleted ${item} after it was read, so it was not deleted. Read the item again to see it as it is now.`;
+  }
 }
 
 /** What `useItemWrites` gives the views. */

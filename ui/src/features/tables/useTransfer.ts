@@ -84,6 +84,8 @@ export function useTransfer({
   const [exportEstimate, setExportEstimate] = useState<ExportEstimate | null>(null);
   const [budgetText, setBudgetText] = useState("");
   const budget = parseBudget(budgetText);
+  // Files chosen for another format and let go when the format changed, to say so.
+  const [dropped, setDropped] = useState<string | null>(null);
 
   const exportSource: ExportSource = what === "query" && query !== null ? { kind: "query", query } : { kind: "table", table };
   const sourceKey = JSON.stringify(exportSource);
@@ -142,11 +144,30 @@ export function useTransfer({
 
   const extension = FORMATS.find((f) => f.format === format)?.extension ?? "jsonl";
 
+  /**
+   * A new format lets go of the files chosen for the old one: a file chosen as CSV is not read as
+   * JSON lines, nor is an export in the new format written into a file named for the old one.
+   */
+  const changeFormat = (next: FileFormat) => {
+    if (next === format) return;
+    setFormat(next);
+    const names = [importFile, exportFile].flatMap((f) => (f === null ? [] : [f.name]));
+    setImportFile(null);
+    setExportFile(null);
+    setReplaceConfirmed(false);
+    setEstimate(null);
+    setDone(null);
+    setError(null);
+    const label = FORMATS.find((f) => f.format === next)?.label ?? next;
+    setDropped(names.length === 0 ? null : `The format is now ${label}: ${names.join(" and ")} ${names.length === 1 ? "was" : "were"} chosen for the other format, so choose the file again.`);
+  };
+
   /** The system's file dialog: Rust keeps the path and hands back a handle and the file's name. */
   const choose = async (purpose: "open" | "save") => {
     const result = await unwrap(source.chooseFile(purpose, `${table}.${extension}`, extension.split(".").at(-1) ?? extension));
     if (result.status === "error") setError(result.error);
     else if (result.status === "ok" && result.data !== null) {
+      setDropped(null);
       if (purpose === "open") {
         setImportFile(result.data);
         setEstimate(null);
@@ -165,7 +186,8 @@ export function useTransfer({
 
   return {
     format,
-    setFormat,
+    setFormat: changeFormat,
+    dropped,
     what,
     setWhat,
     importFile,

@@ -77,7 +77,7 @@ export function TtlView({
   if (ttl.overview.status === "error") {
     return (
       <p className="status-error" role="alert">
-        {errorTitle(ttl.overview.error.code)}: {ttl.overview.error.message}
+        {errorTitle(ttl.overview.error)}: {ttl.overview.error.message}
       </p>
     );
   }
@@ -147,7 +147,7 @@ export function TtlView({
           </p>
         ) : deletions.tail.kind === "failed" ? (
           <p className="status-error" role="alert">
-            {errorTitle(deletions.tail.error.code)}: {deletions.tail.error.message}
+            {errorTitle(deletions.tail.error)}: {deletions.tail.error.message}
           </p>
         ) : (
           <>
@@ -175,7 +175,7 @@ function SweepResult({ sweep }: { sweep: Loadable<{ deleted: number }, UiError> 
   if (sweep.status === "error") {
     return (
       <p className="status-error" role="alert">
-        {errorTitle(sweep.error.code)}: {sweep.error.message}
+        {errorTitle(sweep.error)}: {sweep.error.message}
       </p>
     );
   }
@@ -235,7 +235,7 @@ function Expiring({
   if (expiring.status === "error") {
     return (
       <p className="status-error" role="alert">
-        {errorTitle(expiring.error.code)}: {expiring.error.message}
+        {errorTitle(expiring.error)}: {expiring.error.message}
       </p>
     );
   }
