@@ -178,4 +178,38 @@ describe("CreateTableScreen", () => {
     expect(screen.getByTestId("create-submit")).toHaveProperty("disabled", true);
     expect(screen.getByText(/read-only: tables cannot be created/)).toBeTruthy();
   });
+
+  it("a key name emptied to be retyped says to name it, and the preview waits for the name (no crash)", async () => {
+    const source = fakeSource();
+    renderWithCommands(<CreateTableScreen profile={embedded} onCreated={() => {}} />, source);
+    type("create-name", "Fleet");
+    type("create-pk-name", "");
+    expect(screen.getByTestId("create-pk-problem").textContent).toBe("Name the partition key.");
+    expect(screen.getByTestId("create-pk-name").getAttribute("aria-invalid")).toBe("true");
+    expect(screen.getByTestId("preview-table-Fleet").textContent).toContain("Name the partition key to see the collections");
+    expect(within(screen.getByTestId("preview-table-Fleet")).queryAllByTestId("preview-box")).toHaveLength(0);
+    await waitFor(() => expect(source.checkNewTable).toHaveBeenLastCalledWith(expect.objectContaining({ name: "Fleet" })));
+    expect(screen.getByTestId("create-submit")).toHaveProperty("disabled", true);
+
+    type("create-pk-name", "vehicleId");
+    fireEvent.click(screen.getByTestId("create-sk-on"));
+    type("create-sk-name", "");
+    expect(screen.getByTestId("create-sk-problem").textContent).toBe("Name the sort key.");
+    expect(screen.getByTestId("preview-table-Fleet").textContent).toContain("Name the sort key to see the collections");
+
+    // A GSI whose partition key is emptied: the table's collections are still drawn.
+    type("create-sk-name", "recordedAt");
+    fireEvent.click(screen.getByTestId("create-add-gsi"));
+    fireEvent.change(screen.getByTestId("create-index-1-pk-name"), { target: { value: "" } });
+    expect(within(screen.getByTestId("preview-table-Fleet")).getAllByTestId("preview-box")).toHaveLength(2);
+    expect(screen.getByTestId("preview-global-GSI1").textContent).toContain("Name the index's partition key to see the collections");
+  });
+
+  it("heads the table's preview plainly before the table is named", () => {
+    const source = fakeSource();
+    renderWithCommands(<CreateTableScreen profile={embedded} onCreated={() => {}} />, source);
+    const heading = screen.getByTestId("preview-table-").querySelector("h4")!.textContent!;
+    expect(heading).toContain("The table (not named yet)");
+    expect(heading).not.toContain("Table the table");
+  });
 });

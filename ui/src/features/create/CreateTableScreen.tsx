@@ -11,6 +11,7 @@ import { useMemo, useState } from "react";
 import type { Profile, ProjectionType, ScalarType, TableDescription } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { CollectionPreview } from "./CollectionPreview";
+import { draftProblems, problemOf } from "./checks";
 import { emptyDraft, newTableOf, STREAM_VIEW_TYPES, type IndexDraft, type KeyDraft, type TableDraft } from "./model";
 import { exampleItemsFor, parseExampleItems, previewGroups } from "./preview";
 import { useNewTableCheck } from "./useNewTableCheck";
@@ -24,10 +25,39 @@ type CodeTab = "json" | "cli" | "cloudformation";
 /** The preview draws at most this many example items (it is a picture, not a table view). */
 const PREVIEW_ITEMS = 100;
 
-function KeyFields({ label, value, onChange, testId }: { label: string; value: KeyDraft; onChange: (next: KeyDraft) => void; testId: string }) {
+/** A plain sentence under a field, tied to it by `aria-describedby`. */
+function FieldProblem({ id, sentence }: { id: string; sentence: string | null }) {
+  if (sentence === null) return null;
+  return (
+    <span id={id} className="field-error create-field-problem" role="alert" data-testid={id}>
+      {sentence}
+    </span>
+  );
+}
+
+function KeyFields({
+  label,
+  value,
+  onChange,
+  testId,
+  problem = null,
+}: {
+  label: string;
+  value: KeyDraft;
+  onChange: (next: KeyDraft) => void;
+  testId: string;
+  problem?: string | null;
+}) {
   return (
     <span className="create-key">
-      <input aria-label={`${label} name`} data-testid={`${testId}-name`} value={value.name} onChange={(e) => onChange({ ...value, name: e.target.value })} />
+      <input
+        aria-label={`${label} name`}
+        data-testid={`${testId}-name`}
+        value={value.name}
+        aria-invalid={problem !== null}
+        aria-describedby={problem !== null ? `${testId}-problem` : undefined}
+        onChange={(e) => onChange({ ...value, name: e.target.value })}
+      />
       <select aria-label={`${label} type`} data-testid={`${testId}-type`} value={value.type} onChange={(e) => onChange({ ...value, type: e.target.value as ScalarType })}>
         {TYPES.map((t) => (
           <option key={t} value={t}>
@@ -35,11 +65,26 @@ function KeyFields({ label, value, onChange, testId }: { label: string; value: K
           </option>
         ))}
       </select>
+      <FieldProblem id={`${testId}-problem`} sentence={problem} />
     </span>
   );
 }
 
-function SortKeyFields({ label, value, onChange, testId, required = false }: { label: string; value: KeyDraft | null; onChange: (next: KeyDraft | null) => void; testId: string; required?: boolean }) {
+function SortKeyFields({
+  label,
+  value,
+  onChange,
+  testId,
+  required = false,
+  problem = null,
+}: {
+  label: string;
+  value: KeyDraft | null;
+  onChange: (next: KeyDraft | null) => void;
+  testId: string;
+  required?: boolean;
+  problem?: string | null;
+}) {
   return (
     <span className="create-key">
       {!required && (
@@ -47,7 +92,7 @@ function SortKeyFields({ label, value, onChange, testId, required = false }: { l
           <input type="checkbox" data-testid={`${testId}-on`} checked={value !== null} onChange={(e) => onChange(e.target.checked ? { name: "sk", type: "S" } : null)} /> {label}
         </label>
       )}
-      {value !== null && <KeyFields label={label} value={value} onChange={onChange} testId={testId} />}
+      {value !== null && <KeyFields label={label} value={value} onChange={onChange} testId={testId} problem={problem} />}
     </span>
   );
 }
@@ -68,6 +113,7 @@ export function CreateTableScreen({
   const [creating, setCreating] = useState(false);
   const [failure, setFailure] = useState<UiError | null>(null);
   const table = useMemo(() => newTableOf(draft), [draft]);
+  const problems = useMemo(() => draftProblems(draft), [draft]);
   const { check, current } = useNewTableCheck(table);
   const examples = edited ?? exampleItemsFor(table.keys);
   const parsedExamples = useMemo(() => parseExampleItems(examples), [examples]);
@@ -97,7 +143,7 @@ export function CreateTableScreen({
   };
 
   const problem = check?.problem ?? null;
-  const ready = check !== null && current && problem === null;
+  const ready = check !== null && current && problem === null && problems.length === 0;
   const create = async () => {
     setCreating(true);
     setFailure(null);
@@ -134,10 +180,10 @@ export function CreateTableScreen({
             <input aria-label="Table name" data-testid="create-name" value={draft.name} autoFocus placeholder="3–255 of a-z A-Z 0-9 _ . -" onChange={(e) => set({ name: e.target.value })} />
           </label>
           <div className="create-row">
-            Partition key <KeyFields label="Partition key" value={draft.partition} onChange={(partition) => set({ partition })} testId="create-pk" />
+            Partition key <KeyFields label="Partition key" value={draft.partition} onChange={(partition) => set({ partition })} testId="create-pk" problem={problemOf(problems, "partition")} />
           </div>
           <div className="create-row">
-            <SortKeyFields label="Sort key" value={draft.sort} onChange={(sort) => set({ sort })} testId="create-sk" />
+            <SortKeyFields label="Sort key" value={draft.sort} onChange={(sort) => set({ sort })} testId="create-sk" problem={problemOf(problems, "sort")} />
           </div>
         </fieldset>
         <fieldset>

@@ -1,0 +1,30 @@
+/**
+ * What the create-table form checks on its own, as the user types, and says in plain words next
+ * to the field it is about — before the backend's verdict (DynamoDB's own CreateTable rules,
+ * `useNewTableCheck`), whose message stays available beneath. Each check cites the rule it
+ * follows in docs/dynamodb-rules.md.
+ */
+import type { TableDraft } from "./model";
+
+/** Where a problem is shown: a field of the form ("name", "partition", "sort", …). */
+export type FieldId = string;
+
+export type FieldProblem = { field: FieldId; sentence: string };
+
+/** The problems of the draft's keys: every key attribute has a name (B.8: at least one character). */
+function keyProblems(draft: TableDraft): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  if (draft.partition.name === "") problems.push({ field: "partition", sentence: "Name the partition key." });
+  if (draft.sort !== null && draft.sort.name === "") problems.push({ field: "sort", sentence: "Name the sort key." });
+  return problems;
+}
+
+/** Every problem the form finds in `draft`, in the order of the form's fields. */
+export function draftProblems(draft: TableDraft): FieldProblem[] {
+  return [...keyProblems(draft)];
+}
+
+/** The first problem about `field`, if any. */
+export function problemOf(problems: FieldProblem[], field: FieldId): string | null {
+  return problems.find((p) => p.field === field)?.sentence ?? null;
+}
