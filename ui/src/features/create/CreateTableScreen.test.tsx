@@ -212,4 +212,17 @@ describe("CreateTableScreen", () => {
     expect(heading).toContain("The table (not named yet)");
     expect(heading).not.toContain("Table the table");
   });
+
+  it("a fault in the form takes down the form alone, with a sentence and a way to draw it again", async () => {
+    const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
+    const source = fakeSource();
+    // A malformed answer (no code) makes the form throw as it draws it.
+    source.checkNewTable.mockImplementation(async () => ({ problem: null, code: null }));
+    renderWithCommands(<CreateTableScreen profile={embedded} onCreated={() => {}} />, source);
+    expect((await screen.findByTestId("view-failed")).textContent).toContain("The New table form stopped because of a fault in DynoTable");
+    source.checkNewTable.mockImplementation(fakeSource().checkNewTable);
+    fireEvent.click(screen.getByTestId("view-failed-reload"));
+    expect(screen.getByTestId("create-table-screen")).toBeTruthy();
+    quiet.mockRestore();
+  });
 });

@@ -16,6 +16,7 @@ import { emptyDraft, newTableOf, STREAM_VIEW_TYPES, type IndexDraft, type KeyDra
 import { exampleItemsFor, parseExampleItems, previewGroups } from "./preview";
 import { useNewTableCheck } from "./useNewTableCheck";
 import { useCommands } from "../../ipc/CommandsContext";
+import { ViewBoundary } from "../../shared/ViewBoundary";
 import "./create.css";
 
 const TYPES: ScalarType[] = ["S", "N", "B"];
@@ -97,13 +98,21 @@ function SortKeyFields({
   );
 }
 
-export function CreateTableScreen({
-  profile,
-  onCreated,
-}: {
+type CreateTableProps = {
   profile: Profile;
   onCreated: (table: TableDescription) => void;
-}) {
+};
+
+/** The New table tab's content: a fault in the form takes down the form alone, never the window. */
+export function CreateTableScreen(props: CreateTableProps) {
+  return (
+    <ViewBoundary what="The New table form">
+      <CreateTableForm {...props} />
+    </ViewBoundary>
+  );
+}
+
+function CreateTableForm({ profile, onCreated }: CreateTableProps) {
   const source = useCommands();
   const [draft, setDraft] = useState<TableDraft>(emptyDraft);
   const [nextId, setNextId] = useState(1);
