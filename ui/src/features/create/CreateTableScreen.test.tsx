@@ -225,4 +225,33 @@ describe("CreateTableScreen", () => {
     expect(screen.getByTestId("create-table-screen")).toBeTruthy();
     quiet.mockRestore();
   });
+
+  it("checks the capacity fields as typed: a whole number from 1 to 40,000, never 0 sent for what is not one", async () => {
+    const source = fakeSource();
+    renderWithCommands(<CreateTableScreen profile={embedded} onCreated={() => {}} />, source);
+    type("create-name", "Trips");
+    fireEvent.click(screen.getByTestId("create-provisioned"));
+    for (const bad of ["-1", "1.5", "abc", "0", "99999999999999999999", "40001"]) {
+      type("create-rcu", bad);
+      expect(screen.getByTestId("create-rcu-problem").textContent).toBe("Enter a whole number from 1 to 40,000.");
+      expect(screen.getByTestId("create-submit")).toHaveProperty("disabled", true);
+    }
+    expect(screen.getByTestId("create-problem").textContent).not.toContain("'0'");
+    expect(screen.getByTestId("create-problem").textContent).toContain("Create is off until this is fixed: Enter a whole number from 1 to 40,000.");
+    fireEvent.submit(screen.getByRole("form", { name: "New table" }));
+    expect(source.createTable).not.toHaveBeenCalled();
+    type("create-rcu", "40000");
+    expect(screen.queryByTestId("create-rcu-problem")).toBeNull();
+    await waitFor(() => expect(screen.getByTestId("create-submit")).toHaveProperty("disabled", false));
+  });
+
+  it("says plainly that a GSI takes the table's provisioned capacity", () => {
+    const source = fakeSource();
+    renderWithCommands(<CreateTableScreen profile={embedded} onCreated={() => {}} />, source);
+    fireEvent.click(screen.getByTestId("create-provisioned"));
+    fireEvent.click(screen.getByTestId("create-add-gsi"));
+    expect(screen.getByTestId("create-gsi-capacity").textContent).toBe(
+      "GSI1 gets the same RCU and WCU as the table, on top of the table's: this form has no separate capacity for an index.",
+    );
+  });
 });

@@ -11,7 +11,8 @@ import { useMemo, useState } from "react";
 import type { Profile, ProjectionType, ScalarType, TableDescription } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { CollectionPreview } from "./CollectionPreview";
-import { draftProblems, problemOf } from "./checks";
+import { checkedWithStandIn, draftProblems, problemOf } from "./checks";
+import { MAX_UNITS, MIN_UNITS } from "../../shared/capacityUnits";
 import { emptyDraft, newTableOf, STREAM_VIEW_TYPES, type IndexDraft, type KeyDraft, type TableDraft } from "./model";
 import { exampleItemsFor, parseExampleItems, previewGroups } from "./preview";
 import { useNewTableCheck } from "./useNewTableCheck";
@@ -71,6 +72,45 @@ function KeyFields({
   );
 }
 
+/** A provisioned capacity field: a whole number from 1 to 40,000, its problem beside it. */
+function UnitsField({
+  label,
+  name,
+  testId,
+  value,
+  problem,
+  onChange,
+}: {
+  label: string;
+  name: string;
+  testId: string;
+  value: string;
+  problem: string | null;
+  onChange: (text: string) => void;
+}) {
+  return (
+    <span className="create-units">
+      <label>
+        {label}{" "}
+        <input
+          type="number"
+          min={MIN_UNITS}
+          max={MAX_UNITS}
+          step={1}
+          aria-label={name}
+          data-testid={testId}
+          className="create-units-input"
+          value={value}
+          aria-invalid={problem !== null}
+          aria-describedby={problem !== null ? `${testId}-problem` : undefined}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      </label>
+      <FieldProblem id={`${testId}-problem`} sentence={problem} />
+    </span>
+  );
+}
+
 function SortKeyFields({
   label,
   value,
@@ -123,6 +163,8 @@ function CreateTableForm({ profile, onCreated }: CreateTableProps) {
   const [failure, setFailure] = useState<UiError | null>(null);
   const table = useMemo(() => newTableOf(draft), [draft]);
   const problems = useMemo(() => draftProblems(draft), [draft]);
+  const standIn = checkedWithStandIn(problems);
+  const gsiNames = draft.indexes.filter((i) => i.kind === "global").map((i) => i.name || "an unnamed GSI");
   const { check, current } = useNewTableCheck(table);
   const examples = edited ?? exampleItemsFor(table.keys);
   const parsedExamples = useMemo(() => parseExampleItems(examples), [examples]);
@@ -165,6 +207,8 @@ function CreateTableForm({ profile, onCreated }: CreateTableProps) {
   const code =
     check === null
       ? ""
+      : standIn
+        ? "The request is written out once RCU and WCU hold whole numbers from 1 to 40,000."
       : codeTab === "json"
         ? check.code.createTable + (check.code.updateTimeToLive === null ? "" : `\n// then, once the table is ACTIVE: UpdateTimeToLive\n${check.code.updateTimeToLive}`)
         : codeTab === "cli"
@@ -178,7 +222,7 @@ function CreateTableForm({ profile, onCreated }: CreateTableProps) {
         aria-label="New table"
         onSubmit={(event) => {
           event.preventDefault();
-          if (ready && !profile.readOnly) void create();
+          if (ready && !profile.readOnly && problems.length === 0) void create();
         }}
       >
         <h2>New table on {profile.name}</h2>
@@ -204,15 +248,17 @@ function CreateTableForm({ profile, onCreated }: CreateTableProps) {
             <input type="radio" name="billing" data-testid="create-provisioned" checked={draft.billing === "PROVISIONED"} onChange={() => set({ billing: "PROVISIONED" })} /> Provisioned
           </label>
           {draft.billing === "PROVISIONED" && (
-            <span className="create-row">
-              <label>
-                RCU <input aria-label="Read capacity units" data-testid="create-rcu" inputMode="numeric" size={6} value={draft.readUnits} onChange={(e) => set({ readUnits: e.target.value })} />
-              </label>
-              <label>
-                WCU <input aria-label="Write capacity units" data-testid="create-wcu" inputMode="numeric" size={6} value={draft.writeUnits} onChange={(e) => set({ writeUnits: e.target.value })} />
-              </label>
-              <span className="muted">GSIs get the table's throughput.</span>
-            </span>
+            <>
+              <span className="create-row">
+                <UnitsField label="RCU" name="Read capacity units" testId="create-rcu" value={draft.readUnits} problem={problemOf(problems, "rcu")} onChange={(readUnits) => set({ readUnits })} />
+                <UnitsField label="WCU" name="Write capacity units" testId="create-wcu" value={draft.writeUnits} problem={problemOf(problems, "wcu")} onChange={(writeUnits) => set({ writeUnits })} />
+              </span>
+              <span className="muted" data-testid="create-gsi-capacity">
+                {gsiNames.length === 0
+                  ? "A GSI added below gets the same RCU and WCU as the table, on top of the table's; an LSI uses the table's own."
+                  : `${gsiNames.join(", ")} ${gsiNames.length === 1 ? "gets" : "each get"} the same RCU and WCU as the table, on top of the table's: this form has no separate capacity for an index.`}
+              </span>
+            </>
           )}
         </fieldset>
         <fieldset>
@@ -289,12 +335,24 @@ function CreateTableForm({ profile, onCreated }: CreateTableProps) {
           </button>
         </fieldset>
         <div className="create-verdict" aria-live="polite">
-          {problem !== null && (
-            <p className="status-error" role="alert" data-testid="create-problem">
-              <strong>{problem.exception ?? errorTitle(problem.code)}</strong>: {problem.message}
-            </p>
+          {(problems.length > 0 || problem !== null) && (
+            <div className="status-error" role="alert" data-testid="create-problem">
+              {problems.length > 0 ? (
+                <p data-testid="create-problem-sentence">Create is off until this is fixed: {problems[0]!.sentence}</p>
+              ) : (
+                <p data-testid="create-problem-sentence">
+                  <strong>{problem!.exception ?? errorTitle(problem!.code)}</strong>: {problem!.message}
+                </p>
+              )}
+              {problems.length > 0 && problem !== null && !standIn && (
+                <details>
+                  <summary>DynamoDB's message</summary>
+                  <code>{problem.exception ?? errorTitle(problem.code)}</code> {problem.message}
+                </details>
+              )}
+            </div>
           )}
-          {check !== null && problem === null && (
+          {check !== null && problem === null && problems.length === 0 && (
             <p className="test-ok" data-testid="create-ok">
               DynamoDB would accept this table.
             </p>

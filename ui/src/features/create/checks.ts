@@ -5,6 +5,7 @@
  * follows in docs/dynamodb-rules.md.
  */
 import type { TableDraft } from "./model";
+import { typedUnits } from "../../shared/capacityUnits";
 
 /** Where a problem is shown: a field of the form ("name", "partition", "sort", …). */
 export type FieldId = string;
@@ -19,9 +20,29 @@ function keyProblems(draft: TableDraft): FieldProblem[] {
   return problems;
 }
 
+/** A provisioned table's units: whole numbers from 1 to 40,000 (B.7). */
+function capacityProblems(draft: TableDraft): FieldProblem[] {
+  if (draft.billing !== "PROVISIONED") return [];
+  const problems: FieldProblem[] = [];
+  for (const [field, text] of [
+    ["rcu", draft.readUnits],
+    ["wcu", draft.writeUnits],
+  ] as const) {
+    const typed = typedUnits(text);
+    if (!typed.ok) problems.push({ field, sentence: typed.sentence });
+  }
+  return problems;
+}
+
 /** Every problem the form finds in `draft`, in the order of the form's fields. */
 export function draftProblems(draft: TableDraft): FieldProblem[] {
-  return [...keyProblems(draft)];
+  return [...keyProblems(draft), ...capacityProblems(draft)];
+}
+
+/** Whether the backend's check was given a stand-in for what the user typed (its message would
+ * quote a value the user never typed). */
+export function checkedWithStandIn(problems: FieldProblem[]): boolean {
+  return problems.some((p) => p.field === "rcu" || p.field === "wcu");
 }
 
 /** The first problem about `field`, if any. */

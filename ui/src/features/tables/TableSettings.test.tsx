@@ -111,4 +111,22 @@ describe("TableSettings", () => {
     expect(screen.getByTestId("settings-read-only").textContent).toContain("prod is a read-only connection");
     expect(screen.queryByTestId("settings-billing-apply")).toBeNull();
   });
+
+  it("checks capacity as typed (a whole number from 1 to 40,000), and says Apply changes the GSIs too", async () => {
+    const backend = source();
+    renderWithCommands(<TableSettings profile={profile} table={trips} onChanged={() => {}} />, backend);
+    fireEvent.click(screen.getByTestId("settings-provisioned"));
+    for (const bad of ["0", "abc", "-3", "2.5", "50000"]) {
+      fireEvent.change(screen.getByTestId("settings-rcu"), { target: { value: bad } });
+      expect(screen.getByTestId("settings-rcu-problem").textContent).toContain("Enter a whole number from 1 to 40,000.");
+      expect(screen.getByTestId("settings-billing-apply")).toHaveProperty("disabled", true);
+    }
+    fireEvent.submit(screen.getByRole("form", { name: "Capacity" }));
+    expect(backend.changeTable).not.toHaveBeenCalled();
+    fireEvent.change(screen.getByTestId("settings-rcu"), { target: { value: "4" } });
+    expect(screen.getByTestId("settings-gsi-capacity").textContent).toBe(
+      "Apply sets the table and its GSI ByDepot to 4 RCU and 5 WCU each: an index's own capacity cannot be set apart here.",
+    );
+    expect(screen.getByTestId("settings-billing-apply")).toHaveProperty("disabled", false);
+  });
 });

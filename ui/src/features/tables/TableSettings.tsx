@@ -13,6 +13,7 @@ import { includeList } from "../create/model";
 import { useCommands } from "../../ipc/CommandsContext";
 import { useBackfill, useTableTags } from "./useTableSettings";
 import { formatCount, formatCountOf } from "../../shared/format";
+import { MAX_UNITS, MIN_UNITS, typedUnits } from "../../shared/capacityUnits";
 
 const STREAM_VIEW_TYPES = ["NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY"];
 
@@ -78,18 +79,59 @@ export function TableSettings({
   );
 }
 
+/** A capacity field: a whole number from 1 to 40,000 (B.7), its problem beside it. */
+function UnitsInput({ label, name, testId, value, onChange }: { label: string; name: string; testId: string; value: string; onChange: (text: string) => void }) {
+  const typed = typedUnits(value);
+  return (
+    <label className="settings-units">
+      {label}{" "}
+      <input
+        type="number"
+        min={MIN_UNITS}
+        max={MAX_UNITS}
+        step={1}
+        aria-label={name}
+        data-testid={testId}
+        className="settings-units-input"
+        value={value}
+        aria-invalid={!typed.ok}
+        aria-describedby={typed.ok ? undefined : `${testId}-problem`}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {!typed.ok && (
+        <span className="field-error" id={`${testId}-problem`} data-testid={`${testId}-problem`}>
+          {" "}
+          {typed.sentence}
+        </span>
+      )}
+    </label>
+  );
+}
+
 function CapacityForm({ table, disabled, onApply }: { table: TableDescription; disabled: boolean; onApply: (billing: Billing) => void }) {
   const [mode, setMode] = useState(table.billingMode);
   const [read, setRead] = useState(String(table.provisioned?.[0] ?? 5));
   const [write, setWrite] = useState(String(table.provisioned?.[1] ?? 5));
-  const units = (text: string) => (Number.isInteger(Number(text)) && Number(text) >= 0 ? Number(text) : 0);
+  const readUnits = typedUnits(read);
+  const writeUnits = typedUnits(write);
+  const valid = mode === "PAY_PER_REQUEST" || (readUnits.ok && writeUnits.ok);
+  const gsis = table.indexes.filter((i) => i.kind === "global").map((i) => i.name);
+  // The backend's one UpdateTable gives every GSI the table's units (TableChange "billing"): said
+  // before Apply, never done silently.
+  const what =
+    gsis.length === 0
+      ? null
+      : mode === "PAY_PER_REQUEST"
+        ? `Apply makes the table and its ${gsis.length === 1 ? "GSI" : "GSIs"} ${gsis.join(", ")} on-demand.`
+        : `Apply sets the table and its ${gsis.length === 1 ? "GSI" : "GSIs"} ${gsis.join(", ")} to ${readUnits.ok ? readUnits.units : "these"} RCU and ${writeUnits.ok ? writeUnits.units : "these"} WCU each: an index's own capacity cannot be set apart here.`;
   return (
     <form
       className="settings-form"
       aria-label="Capacity"
       onSubmit={(event) => {
         event.preventDefault();
-        onApply(mode === "PAY_PER_REQUEST" ? { mode: "onDemand" } : { mode: "provisioned", read_units: units(read), write_units: units(write) });
+        if (mode === "PAY_PER_REQUEST") onApply({ mode: "onDemand" });
+        else if (readUnits.ok && writeUnits.ok) onApply({ mode: "provisioned", read_units: readUnits.units, write_units: writeUnits.units });
       }}
     >
       <h4>Capacity</h4>
@@ -101,17 +143,18 @@ function CapacityForm({ table, disabled, onApply }: { table: TableDescription; d
       </label>{" "}
       {mode === "PROVISIONED" && (
         <>
-          <label>
-            RCU <input aria-label="Read capacity units" data-testid="settings-rcu" size={6} value={read} onChange={(e) => setRead(e.target.value)} />
-          </label>{" "}
-          <label>
-            WCU <input aria-label="Write capacity units" data-testid="settings-wcu" size={6} value={write} onChange={(e) => setWrite(e.target.value)} />
-          </label>{" "}
+          <UnitsInput label="RCU" name="Read capacity units" testId="settings-rcu" value={read} onChange={setRead} />{" "}
+          <UnitsInput label="WCU" name="Write capacity units" testId="settings-wcu" value={write} onChange={setWrite} />{" "}
         </>
       )}
-      <button type="submit" data-testid="settings-billing-apply" disabled={disabled}>
+      <button type="submit" data-testid="settings-billing-apply" disabled={disabled || !valid}>
         Apply capacity
       </button>
+      {what !== null && (
+        <p className="muted" data-testid="settings-gsi-capacity">
+          {what}
+        </p>
+      )}
     </form>
   );
 }
