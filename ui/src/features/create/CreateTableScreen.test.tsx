@@ -31,6 +31,10 @@ function verdict(table: NewTable): NewTableCheck["problem"] {
 
 function fakeSource(): Partial<Commands> & { checkNewTable: ReturnType<typeof vi.fn>; createTable: ReturnType<typeof vi.fn> } {
   return {
+    listTables: vi.fn(async (_profile: string, start: string | null) => ({
+      status: "ok" as const,
+      data: start === null ? { names: ["Pets"], nextStart: "Pets" } : { names: ["Telemetry"], nextStart: null },
+    })),
     checkNewTable: vi.fn(async (table: NewTable) => ({
       problem: verdict(table),
       code: { createTable: `{"TableName": "${table.name}"}`, updateTimeToLive: null, awsCli: `aws dynamodb create-table --table-name '${table.name}'`, cloudFormation: "Type: AWS::DynamoDB::Table" },
@@ -253,5 +257,35 @@ describe("CreateTableScreen", () => {
     expect(screen.getByTestId("create-gsi-capacity").textContent).toBe(
       "GSI1 gets the same RCU and WCU as the table, on top of the table's: this form has no separate capacity for an index.",
     );
+  });
+
+  it("says a name is taken as it is typed, from every page of the connection's tables", async () => {
+    const source = fakeSource();
+    renderWithCommands(<CreateTableScreen profile={embedded} onCreated={() => {}} />, source);
+    type("create-name", "Telemetry");
+    await waitFor(() => expect(screen.getByTestId("create-name-problem").textContent).toBe("A table named Telemetry already exists on Embedded engine."));
+    await waitFor(() => expect(source.checkNewTable).toHaveBeenLastCalledWith(expect.objectContaining({ name: "Telemetry" })));
+    expect(screen.queryByTestId("create-ok")).toBeNull();
+    expect(screen.getByTestId("create-submit")).toHaveProperty("disabled", true);
+    // Names are case-sensitive.
+    type("create-name", "telemetry");
+    await waitFor(() => expect(screen.getByTestId("create-ok")).toBeTruthy());
+    expect(screen.queryByTestId("create-name-problem")).toBeNull();
+  });
+
+  it("a refused create never stands under a green 'would accept', and says the clash plainly", async () => {
+    const source = fakeSource();
+    source.createTable.mockImplementation(async () => ({
+      status: "error" as const,
+      error: { code: "VALIDATION" as const, exception: "ResourceInUseException", message: "Table already exists: Trips" },
+    }));
+    renderWithCommands(<CreateTableScreen profile={embedded} onCreated={() => {}} />, source);
+    type("create-name", "Trips");
+    await waitFor(() => expect(screen.getByTestId("create-submit")).toHaveProperty("disabled", false));
+    fireEvent.click(screen.getByTestId("create-submit"));
+    const failure = await screen.findByTestId("create-failure");
+    expect(failure.querySelector("p")!.textContent).toBe("The table was not created: a table named Trips already exists on Embedded engine.");
+    expect(failure.querySelector("details")!.textContent).toContain("Table already exists: Trips");
+    expect(screen.queryByTestId("create-ok")).toBeNull();
   });
 });

@@ -16,6 +16,7 @@ import { MAX_UNITS, MIN_UNITS } from "../../shared/capacityUnits";
 import { emptyDraft, newTableOf, STREAM_VIEW_TYPES, type IndexDraft, type KeyDraft, type TableDraft } from "./model";
 import { exampleItemsFor, parseExampleItems, previewGroups } from "./preview";
 import { useNewTableCheck } from "./useNewTableCheck";
+import { useExistingTables } from "./useExistingTables";
 import { useCommands } from "../../ipc/CommandsContext";
 import { ViewBoundary } from "../../shared/ViewBoundary";
 import "./create.css";
@@ -162,7 +163,8 @@ function CreateTableForm({ profile, onCreated }: CreateTableProps) {
   const [creating, setCreating] = useState(false);
   const [failure, setFailure] = useState<UiError | null>(null);
   const table = useMemo(() => newTableOf(draft), [draft]);
-  const problems = useMemo(() => draftProblems(draft), [draft]);
+  const existing = useExistingTables(profile.id);
+  const problems = useMemo(() => draftProblems(draft, { name: profile.name, tables: existing }), [draft, profile.name, existing]);
   const standIn = checkedWithStandIn(problems);
   const gsiNames = draft.indexes.filter((i) => i.kind === "global").map((i) => i.name || "an unnamed GSI");
   const { check, current } = useNewTableCheck(table);
@@ -230,7 +232,17 @@ function CreateTableForm({ profile, onCreated }: CreateTableProps) {
           <legend>Table</legend>
           <label className="create-row">
             Table name
-            <input aria-label="Table name" data-testid="create-name" value={draft.name} autoFocus placeholder="3–255 of a-z A-Z 0-9 _ . -" onChange={(e) => set({ name: e.target.value })} />
+            <input
+              aria-label="Table name"
+              data-testid="create-name"
+              value={draft.name}
+              autoFocus
+              placeholder="3–255 of a-z A-Z 0-9 _ . -"
+              aria-invalid={problemOf(problems, "name") !== null}
+              aria-describedby={problemOf(problems, "name") !== null ? "create-name-problem" : undefined}
+              onChange={(e) => set({ name: e.target.value })}
+            />
+            <FieldProblem id="create-name-problem" sentence={problemOf(problems, "name")} />
           </label>
           <div className="create-row">
             Partition key <KeyFields label="Partition key" value={draft.partition} onChange={(partition) => set({ partition })} testId="create-pk" problem={problemOf(problems, "partition")} />
@@ -352,15 +364,23 @@ function CreateTableForm({ profile, onCreated }: CreateTableProps) {
               )}
             </div>
           )}
-          {check !== null && problem === null && problems.length === 0 && (
+          {check !== null && problem === null && problems.length === 0 && failure === null && (
             <p className="test-ok" data-testid="create-ok">
               DynamoDB would accept this table.
             </p>
           )}
           {failure !== null && (
-            <p className="status-error" role="alert" data-testid="create-failure">
-              <strong>{failure.exception ?? errorTitle(failure.code)}</strong>: {failure.message}
-            </p>
+            <div className="status-error" role="alert" data-testid="create-failure">
+              <p>
+                {failure.exception === "ResourceInUseException"
+                  ? `The table was not created: a table named ${table.name} already exists on ${profile.name}.`
+                  : `The table was not created: ${failure.exception ?? errorTitle(failure.code)}.`}
+              </p>
+              <details>
+                <summary>DynamoDB's message</summary>
+                <code>{failure.exception ?? errorTitle(failure.code)}</code> {failure.message}
+              </details>
+            </div>
           )}
         </div>
         <div className="create-actions">

@@ -34,9 +34,21 @@ function capacityProblems(draft: TableDraft): FieldProblem[] {
   return problems;
 }
 
+/** What the form knows of the connection: its name and its tables' names (`null` until read). */
+export type Connection = { name: string; tables: Set<string> | null };
+
+/** A name another table of the connection has: CreateTable would answer ResourceInUseException
+ * (B.10), said before it is sent. Names are case-sensitive (B.8). */
+function nameProblems(draft: TableDraft, connection: Connection): FieldProblem[] {
+  if (connection.tables?.has(draft.name)) {
+    return [{ field: "name", sentence: `A table named ${draft.name} already exists on ${connection.name}.` }];
+  }
+  return [];
+}
+
 /** Every problem the form finds in `draft`, in the order of the form's fields. */
-export function draftProblems(draft: TableDraft): FieldProblem[] {
-  return [...keyProblems(draft), ...capacityProblems(draft)];
+export function draftProblems(draft: TableDraft, connection: Connection): FieldProblem[] {
+  return [...nameProblems(draft, connection), ...keyProblems(draft), ...capacityProblems(draft)];
 }
 
 /** Whether the backend's check was given a stand-in for what the user typed (its message would
