@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import type { NewTable, NewTableCheck, Profile, TableDescription } from "../../ipc/bindings.gen";
 import { CreateTableScreen } from "./CreateTableScreen";
 import type { Commands } from "../../ipc/CommandsContext";
@@ -46,24 +46,57 @@ function fakeSource(): Partial<Commands> & { checkNewTable: ReturnType<typeof vi
 const type = (testId: string, value: string) => fireEvent.change(screen.getByTestId(testId), { target: { value } });
 
 describe("CreateTableScreen", () => {
-  it("shows DynamoDB's message for the name as it is typed, and enables Create only when it would be accepted", async () => {
+  it("says what is wrong with the name in plain words as it is typed, DynamoDB's message beneath, and nothing on an untouched form", async () => {
     const source = fakeSource();
     renderWithCommands(<CreateTableScreen profile={embedded} onCreated={() => {}} />, source);
-    await waitFor(() => expect(screen.getByTestId("create-problem").textContent).toContain("TableName must be at least 3 characters long"));
+    await waitFor(() => expect(source.checkNewTable).toHaveBeenCalled());
+    await act(() => new Promise((r) => setTimeout(r, 200)));
+    expect(screen.queryByTestId("create-problem")).toBeNull();
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(screen.getByTestId("create-hint").textContent).toBe("Name the table to create it.");
     expect(screen.getByTestId("create-submit")).toHaveProperty("disabled", true);
 
     type("create-name", "Tr");
-    await waitFor(() => expect(source.checkNewTable).toHaveBeenLastCalledWith(expect.objectContaining({ name: "Tr" })));
-    expect(screen.getByTestId("create-problem").textContent).toContain("at least 3 characters");
+    expect(screen.getByTestId("create-name-problem").textContent).toBe("A table name has 3 to 255 characters: this one has 2.");
+    await waitFor(() => expect(screen.getByTestId("create-problem").querySelector("details")!.textContent).toContain("TableName must be at least 3 characters long"));
+    expect(screen.getByTestId("create-problem-sentence").textContent).toBe("Create is off until this is fixed: A table name has 3 to 255 characters: this one has 2.");
 
+    type("create-name", "my table");
+    expect(screen.getByTestId("create-name-problem").textContent).toBe("A table name may only use letters a–z and A–Z, digits, _ . and -: this one has spaces.");
     type("create-name", "Trips!");
     await waitFor(() => expect(screen.getByTestId("create-problem").textContent).toContain("Value 'Trips!' at 'tableName'"));
-    expect(screen.getByTestId("create-problem").textContent).toContain("ValidationException");
+    expect(screen.getByTestId("create-problem-sentence").textContent).not.toContain("validation error");
+    expect(screen.getByTestId("create-name-problem").textContent).toContain("this one has “!”");
+
+    type("create-name", "");
+    expect(screen.getByTestId("create-name-problem").textContent).toBe("Name the table: 3 to 255 characters of letters, digits, _ . and -.");
 
     type("create-name", "Trips");
     await waitFor(() => expect(screen.getByTestId("create-ok")).toBeTruthy());
     expect(screen.queryByTestId("create-problem")).toBeNull();
     expect(screen.getByTestId("create-submit")).toHaveProperty("disabled", false);
+  });
+
+  it("says a sort key named like the partition key, and a GSI key of another type than the table's, for what they are", () => {
+    const source = fakeSource();
+    renderWithCommands(<CreateTableScreen profile={embedded} onCreated={() => {}} />, source);
+    type("create-name", "Trips");
+    fireEvent.click(screen.getByTestId("create-sk-on"));
+    type("create-sk-name", "pk");
+    expect(screen.getByTestId("create-sk-problem").textContent).toBe("The partition key and the sort key must have different names.");
+    type("create-sk-name", "sk");
+    fireEvent.click(screen.getByTestId("create-add-gsi"));
+    fireEvent.change(screen.getByTestId("create-index-1-pk-name"), { target: { value: "sk" } });
+    fireEvent.change(screen.getByTestId("create-index-1-pk-type"), { target: { value: "N" } });
+    expect(screen.getByTestId("create-index-1-pk-problem").textContent).toBe(
+      "sk is a String (S) in the table's key: an attribute has one type across the table and its indexes, so use S here, or another name.",
+    );
+    fireEvent.change(screen.getByTestId("create-index-1-pk-type"), { target: { value: "S" } });
+    expect(screen.queryByTestId("create-index-1-pk-problem")).toBeNull();
+    fireEvent.click(screen.getByTestId("create-add-gsi"));
+    fireEvent.change(screen.getByTestId("create-index-2-name"), { target: { value: "GSI1" } });
+    expect(screen.getByTestId("create-index-2-name-problem").textContent).toBe("Another index is named GSI1: each index needs its own name.");
+    expect(screen.getByTestId("create-submit")).toHaveProperty("disabled", true);
   });
 
   it("an LSI takes the table's partition key, and without a table sort key the service's objection shows", async () => {
@@ -72,6 +105,9 @@ describe("CreateTableScreen", () => {
     type("create-name", "Trips");
     fireEvent.click(screen.getByTestId("create-add-lsi"));
     await waitFor(() => expect(screen.getByTestId("create-problem").textContent).toContain("Table KeySchema does not have a range key"));
+    expect(screen.getByTestId("create-problem-sentence").textContent).toBe(
+      "Create is off until this is fixed: A local secondary index needs the table to have a sort key: tick Sort key, or remove the LSI.",
+    );
     const sent = source.checkNewTable.mock.lastCall![0] as NewTable;
     expect(sent.indexes[0]).toMatchObject({ kind: "local", keys: { partitionKey: { name: "pk", type: "S" } } });
     fireEvent.click(screen.getByTestId("create-sk-on"));

@@ -11,7 +11,7 @@ import { useMemo, useState } from "react";
 import type { Profile, ProjectionType, ScalarType, TableDescription } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { CollectionPreview } from "./CollectionPreview";
-import { checkedWithStandIn, draftProblems, problemOf } from "./checks";
+import { checkedWithStandIn, draftProblems, plainRefusal, problemOf } from "./checks";
 import { MAX_UNITS, MIN_UNITS } from "../../shared/capacityUnits";
 import { emptyDraft, newTableOf, STREAM_VIEW_TYPES, type IndexDraft, type KeyDraft, type TableDraft } from "./model";
 import { exampleItemsFor, parseExampleItems, previewGroups } from "./preview";
@@ -164,7 +164,11 @@ function CreateTableForm({ profile, onCreated }: CreateTableProps) {
   const [failure, setFailure] = useState<UiError | null>(null);
   const table = useMemo(() => newTableOf(draft), [draft]);
   const existing = useExistingTables(profile.id);
-  const problems = useMemo(() => draftProblems(draft, { name: profile.name, tables: existing }), [draft, profile.name, existing]);
+  // A form nobody has typed in yet is not wrong: the name's problems wait for the first keystroke.
+  const [nameTouched, setNameTouched] = useState(false);
+  const allProblems = useMemo(() => draftProblems(draft, { name: profile.name, tables: existing }), [draft, profile.name, existing]);
+  const untouched = !nameTouched && draft.name === "";
+  const problems = untouched ? allProblems.filter((p) => p.field !== "name") : allProblems;
   const standIn = checkedWithStandIn(problems);
   const gsiNames = draft.indexes.filter((i) => i.kind === "global").map((i) => i.name || "an unnamed GSI");
   const { check, current } = useNewTableCheck(table);
@@ -196,7 +200,7 @@ function CreateTableForm({ profile, onCreated }: CreateTableProps) {
   };
 
   const problem = check?.problem ?? null;
-  const ready = check !== null && current && problem === null && problems.length === 0;
+  const ready = check !== null && current && problem === null && allProblems.length === 0;
   const create = async () => {
     setCreating(true);
     setFailure(null);
@@ -224,7 +228,7 @@ function CreateTableForm({ profile, onCreated }: CreateTableProps) {
         aria-label="New table"
         onSubmit={(event) => {
           event.preventDefault();
-          if (ready && !profile.readOnly && problems.length === 0) void create();
+          if (ready && !profile.readOnly && allProblems.length === 0) void create();
         }}
       >
         <h2>New table on {profile.name}</h2>
@@ -240,7 +244,10 @@ function CreateTableForm({ profile, onCreated }: CreateTableProps) {
               placeholder="3–255 of a-z A-Z 0-9 _ . -"
               aria-invalid={problemOf(problems, "name") !== null}
               aria-describedby={problemOf(problems, "name") !== null ? "create-name-problem" : undefined}
-              onChange={(e) => set({ name: e.target.value })}
+              onChange={(e) => {
+                setNameTouched(true);
+                set({ name: e.target.value });
+              }}
             />
             <FieldProblem id="create-name-problem" sentence={problemOf(problems, "name")} />
           </label>
@@ -278,9 +285,23 @@ function CreateTableForm({ profile, onCreated }: CreateTableProps) {
           {draft.indexes.map((index) => (
             <div key={index.id} className="create-index" data-testid={`create-index-${index.id}`}>
               <span className="create-index-kind">{index.kind === "global" ? "GSI" : "LSI"}</span>
-              <input aria-label="Index name" data-testid={`create-index-${index.id}-name`} value={index.name} onChange={(e) => setIndex(index.id, { name: e.target.value })} />
+              <input
+                aria-label="Index name"
+                data-testid={`create-index-${index.id}-name`}
+                value={index.name}
+                aria-invalid={problemOf(problems, `index-${index.id}-name`) !== null}
+                aria-describedby={problemOf(problems, `index-${index.id}-name`) !== null ? `create-index-${index.id}-name-problem` : undefined}
+                onChange={(e) => setIndex(index.id, { name: e.target.value })}
+              />
+              <FieldProblem id={`create-index-${index.id}-name-problem`} sentence={problemOf(problems, `index-${index.id}-name`)} />
               {index.kind === "global" ? (
-                <KeyFields label="Index partition key" value={index.partition} onChange={(partition) => setIndex(index.id, { partition })} testId={`create-index-${index.id}-pk`} />
+                <KeyFields
+                  label="Index partition key"
+                  value={index.partition}
+                  onChange={(partition) => setIndex(index.id, { partition })}
+                  testId={`create-index-${index.id}-pk`}
+                  problem={problemOf(problems, `index-${index.id}-pk`)}
+                />
               ) : (
                 <span className="muted" title="An LSI keeps the table's partition key and can only be made with the table.">
                   {draft.partition.name || "?"} (the table's partition key)
@@ -292,6 +313,7 @@ function CreateTableForm({ profile, onCreated }: CreateTableProps) {
                 required={index.kind === "local"}
                 onChange={(sort) => setIndex(index.id, { sort })}
                 testId={`create-index-${index.id}-sk`}
+                problem={problemOf(problems, `index-${index.id}-sk`)}
               />
               <select aria-label="Projection" data-testid={`create-index-${index.id}-projection`} value={index.projection} onChange={(e) => setIndex(index.id, { projection: e.target.value as ProjectionType })}>
                 {PROJECTIONS.map((p) => (
@@ -347,16 +369,17 @@ function CreateTableForm({ profile, onCreated }: CreateTableProps) {
           </button>
         </fieldset>
         <div className="create-verdict" aria-live="polite">
-          {(problems.length > 0 || problem !== null) && (
+          {untouched && problems.length === 0 && (
+            <p className="muted" data-testid="create-hint">
+              Name the table to create it.
+            </p>
+          )}
+          {!untouched && (problems.length > 0 || (problem !== null && current)) && (
             <div className="status-error" role="alert" data-testid="create-problem">
-              {problems.length > 0 ? (
-                <p data-testid="create-problem-sentence">Create is off until this is fixed: {problems[0]!.sentence}</p>
-              ) : (
-                <p data-testid="create-problem-sentence">
-                  <strong>{problem!.exception ?? errorTitle(problem!.code)}</strong>: {problem!.message}
-                </p>
-              )}
-              {problems.length > 0 && problem !== null && !standIn && (
+              <p data-testid="create-problem-sentence">
+                Create is off until this is fixed: {problems.length > 0 ? problems[0]!.sentence : plainRefusal(problem!, table)}
+              </p>
+              {problem !== null && current && !standIn && (
                 <details>
                   <summary>DynamoDB's message</summary>
                   <code>{problem.exception ?? errorTitle(problem.code)}</code> {problem.message}
@@ -364,7 +387,7 @@ function CreateTableForm({ profile, onCreated }: CreateTableProps) {
               )}
             </div>
           )}
-          {check !== null && problem === null && problems.length === 0 && failure === null && (
+          {check !== null && current && problem === null && allProblems.length === 0 && failure === null && (
             <p className="test-ok" data-testid="create-ok">
               DynamoDB would accept this table.
             </p>

@@ -129,4 +129,25 @@ describe("TableSettings", () => {
     );
     expect(screen.getByTestId("settings-billing-apply")).toHaveProperty("disabled", false);
   });
+
+  it("keeps Add GSI off, with the reason, until the index is named and keyed as the table allows", () => {
+    const backend = source();
+    const provisioned: TableDescription = { ...trips, attributeDefinitions: [...trips.attributeDefinitions, { name: "depot", type: "S" }] };
+    renderWithCommands(<TableSettings profile={profile} table={provisioned} onChanged={() => {}} />, backend);
+    const add = screen.getByTestId("settings-gsi-add");
+    expect(add).toHaveProperty("disabled", true);
+    expect(screen.getByTestId("settings-gsi-blocked").textContent).toBe("Add GSI is off until this is fixed: Name the index: 3 to 255 characters of letters, digits, _ . and -.");
+    fireEvent.change(screen.getByTestId("settings-gsi-name"), { target: { value: "ByDepot" } });
+    expect(screen.getByTestId("settings-gsi-blocked").textContent).toBe("Add GSI is off until this is fixed: Another index is named ByDepot: each index needs its own name.");
+    fireEvent.change(screen.getByTestId("settings-gsi-name"), { target: { value: "ByDepot2" } });
+    expect(screen.getByTestId("settings-gsi-blocked").textContent).toBe("Add GSI is off until this is fixed: Name the index's partition key.");
+    fireEvent.change(screen.getByTestId("settings-gsi-pk"), { target: { value: "depot" } });
+    fireEvent.change(screen.getByLabelText("New index partition key type"), { target: { value: "N" } });
+    expect(screen.getByTestId("settings-gsi-blocked").textContent).toContain("depot is a String (S) in the table: an attribute has one type");
+    fireEvent.submit(screen.getByRole("form", { name: "Add a GSI" }));
+    expect(backend.changeTable).not.toHaveBeenCalled();
+    fireEvent.change(screen.getByLabelText("New index partition key type"), { target: { value: "S" } });
+    expect(screen.queryByTestId("settings-gsi-blocked")).toBeNull();
+    expect(add).toHaveProperty("disabled", false);
+  });
 });

@@ -10,6 +10,7 @@ import { useState } from "react";
 import type { Billing, Profile, ProjectionType, ScalarType, TableChange, TableDescription, TableTag } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { includeList } from "../create/model";
+import { indexProblems, tableDefinitions } from "../create/checks";
 import { useCommands } from "../../ipc/CommandsContext";
 import { useBackfill, useTableTags } from "./useTableSettings";
 import { formatCount, formatCountOf } from "../../shared/format";
@@ -167,6 +168,15 @@ function IndexForms({ table, disabled, apply }: { table: TableDescription; disab
   const [include, setInclude] = useState("");
   const [deleting, setDeleting] = useState<string | null>(null);
   const gsis = table.indexes.filter((i) => i.kind === "global");
+  // The new GSI checked as the New table form checks one (its name, its keys named, their types
+  // as the table defines them): Add GSI is off, with the reason, until it would be sent whole.
+  const blockers = indexProblems(
+    { kind: "global", name, partition: pk, sort: sk },
+    "gsi",
+    table.indexes.map((i) => i.name),
+    tableDefinitions(table.attributeDefinitions, "the table"),
+  );
+  const blocker = blockers[0]?.sentence ?? null;
   return (
     <div className="settings-form" aria-label="Global secondary indexes">
       <h4>Global secondary indexes</h4>
@@ -210,6 +220,7 @@ function IndexForms({ table, disabled, apply }: { table: TableDescription; disab
         className="settings-row"
         onSubmit={(event) => {
           event.preventDefault();
+          if (blocker !== null) return;
           void apply("index", {
             kind: "addIndex",
             index: {
@@ -254,9 +265,14 @@ function IndexForms({ table, disabled, apply }: { table: TableDescription; disab
           <option value="INCLUDE">INCLUDE</option>
         </select>
         {projection === "INCLUDE" && <input aria-label="New index projected attributes" placeholder="attr1, attr2" value={include} onChange={(e) => setInclude(e.target.value)} />}
-        <button type="submit" data-testid="settings-gsi-add" disabled={disabled}>
+        <button type="submit" data-testid="settings-gsi-add" disabled={disabled || blocker !== null} aria-describedby={blocker !== null ? "settings-gsi-blocked" : undefined}>
           Add GSI
         </button>
+        {blocker !== null && (
+          <span className="muted settings-gsi-blocked" id="settings-gsi-blocked" data-testid="settings-gsi-blocked">
+            Add GSI is off until this is fixed: {blocker}
+          </span>
+        )}
       </form>
       <p className="muted">An LSI can only be made with the table.</p>
     </div>
