@@ -150,4 +150,50 @@ describe("TableSettings", () => {
     expect(screen.queryByTestId("settings-gsi-blocked")).toBeNull();
     expect(add).toHaveProperty("disabled", false);
   });
+
+  it("offers only the stream changes DynamoDB accepts, and shows a stream refusal under the stream's own row", async () => {
+    const streamed: TableDescription = { ...trips, name: "Streamed", streamViewType: "KEYS_ONLY" };
+    const backend = source({
+      changeTable: vi.fn(async () => ({
+        status: "error" as const,
+        error: { code: "VALIDATION" as const, exception: "ValidationException", message: "Table does not have an enabled stream" },
+      })),
+    });
+    renderWithCommands(<TableSettings profile={profile} table={streamed} onChanged={() => {}} />, backend);
+    // No view type to pick while a stream is on: off first, then on with the new type.
+    expect(screen.queryByTestId("settings-stream")).toBeNull();
+    expect(screen.getByTestId("settings-stream-on").textContent).toBe("On · KEYS_ONLY");
+    expect(screen.getByRole("form", { name: "Stream" }).textContent).toContain("To change the view type, turn the stream off, then on with the new type");
+    fireEvent.click(screen.getByTestId("settings-stream-off"));
+    await waitFor(() => expect(backend.changeTable).toHaveBeenCalledWith("embedded", "Streamed", { kind: "stream", viewType: null }));
+    const error = await screen.findByTestId("settings-stream-error");
+    const ttlForm = screen.getByRole("form", { name: "Time to live" });
+    // The stream's error comes before the TTL row, not under it.
+    expect(error.compareDocumentPosition(ttlForm) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.getByRole("form", { name: "Stream" }).nextElementSibling).toBe(error);
+  });
+
+  it("does not offer a second change of time to live within DynamoDB's hour, and says from when", async () => {
+    const now = Date.now();
+    // Created ten minutes ago with time to live on: the next change is an hour after that at the earliest.
+    const fresh: TableDescription = { ...trips, name: "Fresh", ttlAttribute: "expiresAt", createdAt: (now - 10 * 60 * 1000) / 1000 };
+    const backend = source();
+    const { unmount } = renderWithCommands(<TableSettings profile={profile} table={fresh} onChanged={() => {}} />, backend);
+    expect(screen.getByTestId("settings-ttl-off")).toHaveProperty("disabled", true);
+    expect(screen.getByTestId("settings-ttl-wait").textContent).toContain("DynamoDB allows one change an hour, so the next from");
+    unmount();
+
+    // Created long ago: Turn on is offered; once this app has turned it on, Turn off waits the hour.
+    const old: TableDescription = { ...trips, name: "Old", createdAt: (now - 3 * 60 * 60 * 1000) / 1000 };
+    const on: TableDescription = { ...old, ttlAttribute: "expiresAt" };
+    const changing = source({ changeTable: vi.fn(async () => ({ status: "ok" as const, data: on })) });
+    let shown = old;
+    const view = renderWithCommands(<TableSettings profile={profile} table={shown} onChanged={(t) => (shown = t)} />, changing);
+    fireEvent.change(screen.getByTestId("settings-ttl"), { target: { value: "expiresAt" } });
+    fireEvent.click(screen.getByTestId("settings-ttl-on"));
+    await waitFor(() => expect(shown).toBe(on));
+    view.rerender(<TableSettings profile={profile} table={shown} onChanged={(t) => (shown = t)} />);
+    expect(screen.getByTestId("settings-ttl-off")).toHaveProperty("disabled", true);
+    expect(screen.getByTestId("settings-ttl-wait").textContent).toContain("Time to live was changed at");
+  });
 });

@@ -12,7 +12,7 @@ import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { includeList } from "../create/model";
 import { indexProblems, tableDefinitions } from "../create/checks";
 import { useCommands } from "../../ipc/CommandsContext";
-import { useBackfill, useTableTags } from "./useTableSettings";
+import { rememberTtlChange, useBackfill, useTableTags, useTtlWait } from "./useTableSettings";
 import { formatCount, formatCountOf } from "../../shared/format";
 import { MAX_UNITS, MIN_UNITS, typedUnits } from "../../shared/capacityUnits";
 
@@ -70,8 +70,9 @@ export function TableSettings({
       <IndexForms table={table} disabled={disabled} apply={apply} />
       <Failure error={errors.index ?? null} testId="settings-index-error" />
 
-      <StreamAndTtl table={table} disabled={disabled} apply={apply} />
+      <StreamForm table={table} disabled={disabled} apply={apply} />
       <Failure error={errors.stream ?? null} testId="settings-stream-error" />
+      <TtlForm profileId={profile.id} table={table} disabled={disabled} apply={apply} />
       <Failure error={errors.ttl ?? null} testId="settings-ttl-error" />
 
       <TagsForm profileId={profile.id} table={table} disabled={disabled} apply={apply} />
@@ -279,59 +280,113 @@ function IndexForms({ table, disabled, apply }: { table: TableDescription; disab
   );
 }
 
-function StreamAndTtl({ table, disabled, apply }: { table: TableDescription; disabled: boolean; apply: (section: string, change: TableChange) => Promise<boolean> }) {
-  const [viewType, setViewType] = useState(table.streamViewType ?? "");
-  const [ttl, setTtl] = useState(table.ttlAttribute ?? "");
+/**
+ * The stream: turned on with a view type, or off. DynamoDB refuses a second stream on a table that
+ * has one ("Table already has an enabled stream"), so the view type is not offered while a stream
+ * is on: it is turned off, then on with the new type (a new stream; the old one's records stay
+ * readable for 24 hours, docs/dynamodb-rules.md B.17).
+ */
+function StreamForm({ table, disabled, apply }: { table: TableDescription; disabled: boolean; apply: (section: string, change: TableChange) => Promise<boolean> }) {
+  const [viewType, setViewType] = useState<string>("NEW_AND_OLD_IMAGES");
+  const on = table.streamViewType;
   return (
-    <>
-      <form
-        className="settings-form settings-row"
-        aria-label="Stream"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void apply("stream", { kind: "stream", viewType: viewType === "" ? null : viewType });
-        }}
-      >
-        <h4>Stream</h4>
-        <select aria-label="Stream view type" data-testid="settings-stream" value={viewType} onChange={(e) => setViewType(e.target.value)}>
-          <option value="">Off</option>
-          {STREAM_VIEW_TYPES.map((v) => (
-            <option key={v} value={v}>
-              {v}
-            </option>
-          ))}
-        </select>
-        <button type="submit" data-testid="settings-stream-apply" disabled={disabled}>
-          Apply stream
-        </button>
-      </form>
-      <form
-        className="settings-form settings-row"
-        aria-label="Time to live"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void apply("ttl", { kind: "timeToLive", attribute: ttl.trim() });
-        }}
-      >
-        <h4>Time to live</h4>
-        {table.ttlAttribute === null ? (
-          <>
-            <input aria-label="TTL attribute" data-testid="settings-ttl" placeholder="e.g. expiresAt" value={ttl} onChange={(e) => setTtl(e.target.value)} />
-            <button type="submit" data-testid="settings-ttl-on" disabled={disabled}>
-              Turn on
-            </button>
-          </>
-        ) : (
-          <>
-            <span>On · attribute {table.ttlAttribute}</span>{" "}
-            <button type="button" data-testid="settings-ttl-off" disabled={disabled} onClick={() => void apply("ttl", { kind: "timeToLive", attribute: null })}>
-              Turn off
-            </button>
-          </>
-        )}
+    <form
+      className="settings-form settings-row"
+      aria-label="Stream"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (on === null) void apply("stream", { kind: "stream", viewType });
+      }}
+    >
+      <h4>Stream</h4>
+      {on === null ? (
+        <>
+          <label>
+            View type{" "}
+            <select aria-label="Stream view type" data-testid="settings-stream" value={viewType} onChange={(e) => setViewType(e.target.value)}>
+              {STREAM_VIEW_TYPES.map((v) => (
+                <option key={v} value={v}>
+                  {v}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" data-testid="settings-stream-apply" disabled={disabled}>
+            Turn on
+          </button>
+        </>
+      ) : (
+        <>
+          <span data-testid="settings-stream-on">On · {on}</span>{" "}
+          <button type="button" data-testid="settings-stream-off" disabled={disabled} onClick={() => void apply("stream", { kind: "stream", viewType: null })}>
+            Turn off
+          </button>
+          <span className="muted">
+            To change the view type, turn the stream off, then on with the new type: DynamoDB keeps one stream a table. The old stream's records stay
+            readable for 24 hours.
+          </span>
+        </>
+      )}
+    </form>
+  );
+}
+
+const clock = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+
+/** Time to live on an attribute, or off; not offered again within the hour DynamoDB allows (B.7). */
+function TtlForm({
+  profileId,
+  table,
+  disabled,
+  apply,
+}: {
+  profileId: string;
+  table: TableDescription;
+  disabled: boolean;
+  apply: (section: string, change: TableChange) => Promise<boolean>;
+}) {
+  const [ttl, setTtl] = useState(table.ttlAttribute ?? "");
+  const wait = useTtlWait(profileId, table);
+  const change = (attribute: string | null) =>
+    void apply("ttl", { kind: "timeToLive", attribute }).then((ok) => {
+      if (ok) rememberTtlChange(profileId, table.name);
+    });
+  const blocked = disabled || wait !== null;
+  return (
+    <form
+      className="settings-form settings-row"
+      aria-label="Time to live"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (wait === null && ttl.trim() !== "") change(ttl.trim());
+      }}
+    >
+      <h4>Time to live</h4>
+      {table.ttlAttribute === null ? (
+        <>
+          <input aria-label="TTL attribute" data-testid="settings-ttl" placeholder="e.g. expiresAt" value={ttl} onChange={(e) => setTtl(e.target.value)} />
+          <button type="submit" data-testid="settings-ttl-on" disabled={blocked || ttl.trim() === ""}>
+            Turn on
+          </button>
+        </>
+      ) : (
+        <>
+          <span>On · attribute {table.ttlAttribute}</span>{" "}
+          <button type="button" data-testid="settings-ttl-off" disabled={blocked} onClick={() => change(null)}>
+            Turn off
+          </button>
+        </>
+      )}
+      {wait === null ? (
         <span className="muted">DynamoDB allows one change of time to live an hour.</span>
-      </form>
-    </>
+      ) : (
+        <span className="muted" data-testid="settings-ttl-wait">
+          {wait.why === "changed"
+            ? `Time to live was changed at ${clock(wait.since)}; DynamoDB allows one change an hour, so the next from ${clock(wait.until)}.`
+            : `The table was created at ${clock(wait.since)} with time to live on; DynamoDB allows one change an hour, so the next from ${clock(wait.until)} at the earliest.`}
+        </span>
+      )}
+    </form>
   );
 }
 
