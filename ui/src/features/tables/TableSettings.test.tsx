@@ -196,4 +196,15 @@ describe("TableSettings", () => {
     expect(screen.getByTestId("settings-ttl-off")).toHaveProperty("disabled", true);
     expect(screen.getByTestId("settings-ttl-wait").textContent).toContain("Time to live was changed at");
   });
+
+  it("the inline Delete index confirmation takes the focus on Keep, and Esc keeps the index and gives the focus back", () => {
+    const backend = source();
+    renderWithCommands(<TableSettings profile={profile} table={trips} onChanged={() => {}} />, backend);
+    fireEvent.click(screen.getByTestId("settings-delete-gsi-ByDepot"));
+    expect(document.activeElement).toBe(screen.getByTestId("settings-delete-gsi-keep-ByDepot"));
+    fireEvent.keyDown(document.activeElement!, { key: "Escape" });
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(document.activeElement).toBe(screen.getByTestId("settings-delete-gsi-ByDepot"));
+    expect(backend.changeTable).not.toHaveBeenCalled();
+  });
 });

@@ -6,7 +6,8 @@
  * and answers with a fresh description; DynamoDB's refusals are shown with its exception and
  * message. A read-only connection offers no change (and Rust refuses any anyway).
  */
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import { matchesShortcut } from "../../app/shortcuts";
 import type { Billing, Profile, ProjectionType, ScalarType, TableChange, TableDescription, TableTag } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { includeList } from "../create/model";
@@ -168,6 +169,22 @@ function IndexForms({ table, disabled, apply }: { table: TableDescription; disab
   const [projection, setProjection] = useState<ProjectionType>("ALL");
   const [include, setInclude] = useState("");
   const [deleting, setDeleting] = useState<string | null>(null);
+  // The confirmation takes the focus on its safe answer (Keep); kept, the focus goes back to the
+  // row's Delete… button rather than to the page.
+  const keepButton = useRef<HTMLButtonElement>(null);
+  const deleteButtons = useRef(new Map<string, HTMLButtonElement>());
+  const returnTo = useRef<string | null>(null);
+  useEffect(() => {
+    if (deleting !== null) keepButton.current?.focus();
+    else if (returnTo.current !== null) {
+      deleteButtons.current.get(returnTo.current)?.focus();
+      returnTo.current = null;
+    }
+  }, [deleting]);
+  const keep = () => {
+    returnTo.current = deleting;
+    setDeleting(null);
+  };
   const gsis = table.indexes.filter((i) => i.kind === "global");
   // The new GSI checked as the New table form checks one (its name, its keys named, their types
   // as the table defines them): Add GSI is off, with the reason, until it would be sent whole.
@@ -193,23 +210,43 @@ function IndexForms({ table, disabled, apply }: { table: TableDescription; disab
               </span>
             )}{" "}
             {deleting === index.name ? (
-              <span className="confirm" role="alertdialog" aria-label={`Delete the index ${index.name}?`}>
+              <span
+                className="confirm"
+                role="alertdialog"
+                aria-label={`Delete the index ${index.name}?`}
+                onKeyDown={(event) => {
+                  // Esc keeps the index, as the shortcut sheet says of every confirmation.
+                  if (!matchesShortcut("close-dialog", event)) return;
+                  event.preventDefault();
+                  event.stopPropagation();
+                  keep();
+                }}
+              >
                 Delete {index.name}? Queries on it stop working.{" "}
                 <button
                   type="button"
                   className="danger"
                   data-testid={`settings-delete-gsi-confirm-${index.name}`}
                   disabled={disabled}
-                  onClick={() => void apply("index", { kind: "deleteIndex", name: index.name }).then(() => setDeleting(null))}
+                  onClick={() => void apply("index", { kind: "deleteIndex", name: index.name }).then(keep)}
                 >
                   Delete index
                 </button>{" "}
-                <button type="button" onClick={() => setDeleting(null)}>
+                <button type="button" ref={keepButton} data-testid={`settings-delete-gsi-keep-${index.name}`} onClick={keep}>
                   Keep
                 </button>
               </span>
             ) : (
-              <button type="button" data-testid={`settings-delete-gsi-${index.name}`} disabled={disabled || index.status === "DELETING"} onClick={() => setDeleting(index.name)}>
+              <button
+                type="button"
+                ref={(button) => {
+                  if (button === null) deleteButtons.current.delete(index.name);
+                  else deleteButtons.current.set(index.name, button);
+                }}
+                data-testid={`settings-delete-gsi-${index.name}`}
+                disabled={disabled || index.status === "DELETING"}
+                onClick={() => setDeleting(index.name)}
+              >
                 Delete…
               </button>
             )}
