@@ -324,4 +324,20 @@ describe("CreateTableScreen", () => {
     expect(failure.querySelector("details")!.textContent).toContain("Table already exists: Trips");
     expect(screen.queryByTestId("create-ok")).toBeNull();
   });
+
+  it("labels every field of the index and tag rows where it can be seen", () => {
+    const source = fakeSource();
+    renderWithCommands(<CreateTableScreen profile={embedded} onCreated={() => {}} />, source);
+    fireEvent.click(screen.getByTestId("create-add-gsi"));
+    const caption = (el: Element) => el.closest("label, .create-field")!.textContent!;
+    expect(caption(screen.getByTestId("create-index-1-name"))).toMatch(/^Name/);
+    expect(caption(screen.getByTestId("create-index-1-pk-name"))).toMatch(/^Partition key/);
+    expect(caption(screen.getByTestId("create-index-1-projection"))).toMatch(/^Projection/);
+    fireEvent.change(screen.getByTestId("create-index-1-projection"), { target: { value: "INCLUDE" } });
+    expect(caption(screen.getByTestId("create-index-1-include"))).toMatch(/^Projected attributes/);
+    expect(screen.getByRole("button", { name: "Remove the index GSI1" })).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Add tag" }));
+    expect(caption(screen.getByTestId("create-tag-0-key"))).toMatch(/^Tag key/);
+    expect(caption(screen.getByTestId("create-tag-0-value"))).toMatch(/^Value/);
+  });
 });

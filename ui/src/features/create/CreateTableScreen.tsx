@@ -285,23 +285,29 @@ function CreateTableForm({ profile, onCreated }: CreateTableProps) {
           {draft.indexes.map((index) => (
             <div key={index.id} className="create-index" data-testid={`create-index-${index.id}`}>
               <span className="create-index-kind">{index.kind === "global" ? "GSI" : "LSI"}</span>
-              <input
-                aria-label="Index name"
-                data-testid={`create-index-${index.id}-name`}
-                value={index.name}
-                aria-invalid={problemOf(problems, `index-${index.id}-name`) !== null}
-                aria-describedby={problemOf(problems, `index-${index.id}-name`) !== null ? `create-index-${index.id}-name-problem` : undefined}
-                onChange={(e) => setIndex(index.id, { name: e.target.value })}
-              />
+              <label className="create-field">
+                Name
+                <input
+                  aria-label="Index name"
+                  data-testid={`create-index-${index.id}-name`}
+                  value={index.name}
+                  aria-invalid={problemOf(problems, `index-${index.id}-name`) !== null}
+                  aria-describedby={problemOf(problems, `index-${index.id}-name`) !== null ? `create-index-${index.id}-name-problem` : undefined}
+                  onChange={(e) => setIndex(index.id, { name: e.target.value })}
+                />
+              </label>
               <FieldProblem id={`create-index-${index.id}-name-problem`} sentence={problemOf(problems, `index-${index.id}-name`)} />
               {index.kind === "global" ? (
-                <KeyFields
+                <span className="create-field" data-testid={`create-index-${index.id}-pk-caption`}>
+                  Partition key
+                  <KeyFields
                   label="Index partition key"
                   value={index.partition}
                   onChange={(partition) => setIndex(index.id, { partition })}
                   testId={`create-index-${index.id}-pk`}
                   problem={problemOf(problems, `index-${index.id}-pk`)}
-                />
+                  />
+                </span>
               ) : (
                 <span className="muted" title="An LSI keeps the table's partition key and can only be made with the table.">
                   {draft.partition.name || "?"} (the table's partition key)
@@ -315,17 +321,23 @@ function CreateTableForm({ profile, onCreated }: CreateTableProps) {
                 testId={`create-index-${index.id}-sk`}
                 problem={problemOf(problems, `index-${index.id}-sk`)}
               />
-              <select aria-label="Projection" data-testid={`create-index-${index.id}-projection`} value={index.projection} onChange={(e) => setIndex(index.id, { projection: e.target.value as ProjectionType })}>
-                {PROJECTIONS.map((p) => (
-                  <option key={p} value={p}>
-                    {p}
-                  </option>
-                ))}
-              </select>
+              <label className="create-field">
+                Projection
+                <select aria-label="Projection" data-testid={`create-index-${index.id}-projection`} value={index.projection} onChange={(e) => setIndex(index.id, { projection: e.target.value as ProjectionType })}>
+                  {PROJECTIONS.map((p) => (
+                    <option key={p} value={p}>
+                      {p}
+                    </option>
+                  ))}
+                </select>
+              </label>
               {index.projection === "INCLUDE" && (
-                <input aria-label="Projected attributes" placeholder="attr1, attr2" data-testid={`create-index-${index.id}-include`} value={index.include} onChange={(e) => setIndex(index.id, { include: e.target.value })} />
+                <label className="create-field">
+                  Projected attributes
+                  <input aria-label="Projected attributes" placeholder="attr1, attr2" data-testid={`create-index-${index.id}-include`} value={index.include} onChange={(e) => setIndex(index.id, { include: e.target.value })} />
+                </label>
               )}
-              <button type="button" onClick={() => set({ indexes: draft.indexes.filter((i) => i.id !== index.id) })}>
+              <button type="button" aria-label={`Remove the index ${index.name}`} onClick={() => set({ indexes: draft.indexes.filter((i) => i.id !== index.id) })}>
                 Remove
               </button>
             </div>
@@ -357,9 +369,15 @@ function CreateTableForm({ profile, onCreated }: CreateTableProps) {
           </label>
           {draft.tags.map((tag, at) => (
             <span key={at} className="create-row">
-              <input aria-label="Tag key" placeholder="key" value={tag.key} onChange={(e) => set({ tags: draft.tags.map((t, i) => (i === at ? { ...t, key: e.target.value } : t)) })} />
-              <input aria-label="Tag value" placeholder="value" value={tag.value} onChange={(e) => set({ tags: draft.tags.map((t, i) => (i === at ? { ...t, value: e.target.value } : t)) })} />
-              <button type="button" onClick={() => set({ tags: draft.tags.filter((_, i) => i !== at) })}>
+              <label className="create-field">
+                Tag key
+                <input aria-label="Tag key" data-testid={`create-tag-${at}-key`} placeholder="e.g. team" value={tag.key} onChange={(e) => set({ tags: draft.tags.map((t, i) => (i === at ? { ...t, key: e.target.value } : t)) })} />
+              </label>
+              <label className="create-field">
+                Value
+                <input aria-label="Tag value" data-testid={`create-tag-${at}-value`} placeholder="e.g. fleet" value={tag.value} onChange={(e) => set({ tags: draft.tags.map((t, i) => (i === at ? { ...t, value: e.target.value } : t)) })} />
+              </label>
+              <button type="button" aria-label={`Remove the tag ${tag.key}`} onClick={() => set({ tags: draft.tags.filter((_, i) => i !== at) })}>
                 Remove
               </button>
             </span>

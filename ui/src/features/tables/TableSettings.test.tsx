@@ -207,4 +207,14 @@ describe("TableSettings", () => {
     expect(document.activeElement).toBe(screen.getByTestId("settings-delete-gsi-ByDepot"));
     expect(backend.changeTable).not.toHaveBeenCalled();
   });
+
+  it("labels the Add GSI and Add tag fields where they can be seen, not only in placeholders", () => {
+    renderWithCommands(<TableSettings profile={profile} table={trips} onChanged={() => {}} />, source());
+    const caption = (el: Element) => el.closest("label")?.textContent ?? "";
+    expect(caption(screen.getByTestId("settings-gsi-name"))).toMatch(/^Index name/);
+    expect(caption(screen.getByTestId("settings-gsi-pk"))).toMatch(/^Partition key/);
+    expect(caption(screen.getByLabelText("New index projection"))).toMatch(/^Projection/);
+    expect(caption(screen.getByTestId("settings-tag-key"))).toMatch(/^Tag key/);
+    expect(caption(screen.getByTestId("settings-tag-value"))).toMatch(/^Value/);
+  });
 });

@@ -277,32 +277,51 @@ function IndexForms({ table, disabled, apply }: { table: TableDescription; disab
           });
         }}
       >
-        <input aria-label="New index name" data-testid="settings-gsi-name" placeholder="index name" value={name} onChange={(e) => setName(e.target.value)} />
-        <input aria-label="New index partition key" data-testid="settings-gsi-pk" placeholder="partition key" value={pk.name} onChange={(e) => setPk({ ...pk, name: e.target.value })} />
-        <select aria-label="New index partition key type" value={pk.type} onChange={(e) => setPk({ ...pk, type: e.target.value as ScalarType })}>
-          <option value="S">S</option>
-          <option value="N">N</option>
-          <option value="B">B</option>
-        </select>
+        <label className="settings-field">
+          Index name <input aria-label="New index name" data-testid="settings-gsi-name" placeholder="e.g. ByDepot" value={name} onChange={(e) => setName(e.target.value)} />
+        </label>
+        <label className="settings-field">
+          Partition key <input aria-label="New index partition key" data-testid="settings-gsi-pk" placeholder="attribute name" value={pk.name} onChange={(e) => setPk({ ...pk, name: e.target.value })} />
+        </label>
+        <label className="settings-field">
+          Type{" "}
+          <select aria-label="New index partition key type" value={pk.type} onChange={(e) => setPk({ ...pk, type: e.target.value as ScalarType })}>
+            <option value="S">S</option>
+            <option value="N">N</option>
+            <option value="B">B</option>
+          </select>
+        </label>
         <label>
-          <input type="checkbox" checked={sk !== null} onChange={(e) => setSk(e.target.checked ? { name: "", type: "S" } : null)} /> sort key
+          <input type="checkbox" checked={sk !== null} onChange={(e) => setSk(e.target.checked ? { name: "", type: "S" } : null)} /> Sort key
         </label>
         {sk !== null && (
           <>
-            <input aria-label="New index sort key" placeholder="sort key" value={sk.name} onChange={(e) => setSk({ ...sk, name: e.target.value })} />
-            <select aria-label="New index sort key type" value={sk.type} onChange={(e) => setSk({ ...sk, type: e.target.value as ScalarType })}>
-              <option value="S">S</option>
-              <option value="N">N</option>
-              <option value="B">B</option>
-            </select>
+            <label className="settings-field">
+              Sort key name <input aria-label="New index sort key" placeholder="attribute name" value={sk.name} onChange={(e) => setSk({ ...sk, name: e.target.value })} />
+            </label>
+            <label className="settings-field">
+              Type{" "}
+              <select aria-label="New index sort key type" value={sk.type} onChange={(e) => setSk({ ...sk, type: e.target.value as ScalarType })}>
+                <option value="S">S</option>
+                <option value="N">N</option>
+                <option value="B">B</option>
+              </select>
+            </label>
           </>
         )}
-        <select aria-label="New index projection" value={projection} onChange={(e) => setProjection(e.target.value as ProjectionType)}>
-          <option value="ALL">ALL</option>
-          <option value="KEYS_ONLY">KEYS_ONLY</option>
-          <option value="INCLUDE">INCLUDE</option>
-        </select>
-        {projection === "INCLUDE" && <input aria-label="New index projected attributes" placeholder="attr1, attr2" value={include} onChange={(e) => setInclude(e.target.value)} />}
+        <label className="settings-field">
+          Projection{" "}
+          <select aria-label="New index projection" value={projection} onChange={(e) => setProjection(e.target.value as ProjectionType)}>
+            <option value="ALL">ALL</option>
+            <option value="KEYS_ONLY">KEYS_ONLY</option>
+            <option value="INCLUDE">INCLUDE</option>
+          </select>
+        </label>
+        {projection === "INCLUDE" && (
+          <label className="settings-field">
+            Projected attributes <input aria-label="New index projected attributes" placeholder="attr1, attr2" value={include} onChange={(e) => setInclude(e.target.value)} />
+          </label>
+        )}
         <button type="submit" data-testid="settings-gsi-add" disabled={disabled || blocker !== null} aria-describedby={blocker !== null ? "settings-gsi-blocked" : undefined}>
           Add GSI
         </button>
@@ -459,7 +478,7 @@ function TagsForm({
         {(tags ?? []).map((tag) => (
           <li key={tag.key} data-testid={`settings-tag-${tag.key}`}>
             <code>{tag.key}</code> = <code>{tag.value}</code>{" "}
-            <button type="button" disabled={disabled} onClick={() => change([], [tag.key])}>
+            <button type="button" aria-label={`Remove the tag ${tag.key}`} disabled={disabled} onClick={() => change([], [tag.key])}>
               Remove
             </button>
           </li>
@@ -473,8 +492,12 @@ function TagsForm({
           change([{ key, value }], []);
         }}
       >
-        <input aria-label="Tag key" data-testid="settings-tag-key" placeholder="key" value={key} onChange={(e) => setKey(e.target.value)} />
-        <input aria-label="Tag value" data-testid="settings-tag-value" placeholder="value" value={value} onChange={(e) => setValue(e.target.value)} />
+        <label className="settings-field">
+          Tag key <input aria-label="Tag key" data-testid="settings-tag-key" placeholder="e.g. team" value={key} onChange={(e) => setKey(e.target.value)} />
+        </label>
+        <label className="settings-field">
+          Value <input aria-label="Tag value" data-testid="settings-tag-value" placeholder="e.g. fleet" value={value} onChange={(e) => setValue(e.target.value)} />
+        </label>
         <button type="submit" data-testid="settings-tag-add" disabled={disabled}>
           Set tag
         </button>
