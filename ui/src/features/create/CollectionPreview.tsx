@@ -15,14 +15,29 @@ function keyLabel(keys: KeySchema): string {
 
 const KIND: Record<PreviewGroup["kind"], string> = { table: "Table", global: "GSI", local: "LSI" };
 
+/** "Table Trips", "GSI ByDepot"; before it is named, "The table" or "A GSI" (never "Table the table"). */
+function heading(group: PreviewGroup): string {
+  if (group.name !== "") return `${KIND[group.kind]} ${group.name}`;
+  return group.kind === "table" ? "The table (not named yet)" : `A ${KIND[group.kind]} (not named yet)`;
+}
+
 export function CollectionPreview({ groups }: { groups: PreviewGroup[] }) {
   return (
     <div className="create-preview" data-testid="create-preview">
       {groups.map((group, at) => (
-        <section key={`${at}-${group.name}`} className="preview-group" aria-label={`${KIND[group.kind]} ${group.name}`} data-testid={`preview-${group.kind}-${group.name}`}>
+        <section key={`${at}-${group.name}`} className="preview-group" aria-label={heading(group)} data-testid={`preview-${group.kind}-${group.name}`}>
           <h4>
-            {KIND[group.kind]} {group.name} <span className="muted">· key {keyLabel(group.keys)} · {group.collections.length} collections</span>
+            {heading(group)}{" "}
+            <span className="muted">
+              · key {keyLabel(group.keys)}
+              {group.unnamedKey === null && ` · ${group.collections.length} collections`}
+            </span>
           </h4>
+          {group.unnamedKey !== null && (
+            <p className="muted" data-testid="preview-unnamed">
+              Name the {group.unnamedKey} to see the collections these items would form.
+            </p>
+          )}
           <div className="preview-boxes">
             {group.collections.map((collection) => {
               const sortName = group.keys.sortKey?.name ?? null;
@@ -55,7 +70,7 @@ export function CollectionPreview({ groups }: { groups: PreviewGroup[] }) {
                 </div>
               );
             })}
-            {group.collections.length === 0 && <p className="muted">No example item falls in here.</p>}
+            {group.collections.length === 0 && group.unnamedKey === null && <p className="muted">No example item falls in here.</p>}
           </div>
           {group.left.length > 0 && (
             <ul className="preview-left muted">

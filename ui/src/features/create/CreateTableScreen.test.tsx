@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import type { NewTable, NewTableCheck, Profile, TableDescription } from "../../ipc/bindings.gen";
 import { CreateTableScreen } from "./CreateTableScreen";
 import type { Commands } from "../../ipc/CommandsContext";
@@ -31,6 +31,10 @@ function verdict(table: NewTable): NewTableCheck["problem"] {
 
 function fakeSource(): Partial<Commands> & { checkNewTable: ReturnType<typeof vi.fn>; createTable: ReturnType<typeof vi.fn> } {
   return {
+    listTables: vi.fn(async (_profile: string, start: string | null) => ({
+      status: "ok" as const,
+      data: start === null ? { names: ["Pets"], nextStart: "Pets" } : { names: ["Telemetry"], nextStart: null },
+    })),
     checkNewTable: vi.fn(async (table: NewTable) => ({
       problem: verdict(table),
       code: { createTable: `{"TableName": "${table.name}"}`, updateTimeToLive: null, awsCli: `aws dynamodb create-table --table-name '${table.name}'`, cloudFormation: "Type: AWS::DynamoDB::Table" },
@@ -42,24 +46,57 @@ function fakeSource(): Partial<Commands> & { checkNewTable: ReturnType<typeof vi
 const type = (testId: string, value: string) => fireEvent.change(screen.getByTestId(testId), { target: { value } });
 
 describe("CreateTableScreen", () => {
-  it("shows DynamoDB's message for the name as it is typed, and enables Create only when it would be accepted", async () => {
+  it("says what is wrong with the name in plain words as it is typed, DynamoDB's message beneath, and nothing on an untouched form", async () => {
     const source = fakeSource();
     renderWithCommands(<CreateTableScreen profile={embedded} onCreated={() => {}} />, source);
-    await waitFor(() => expect(screen.getByTestId("create-problem").textContent).toContain("TableName must be at least 3 characters long"));
+    await waitFor(() => expect(source.checkNewTable).toHaveBeenCalled());
+    await act(() => new Promise((r) => setTimeout(r, 200)));
+    expect(screen.queryByTestId("create-problem")).toBeNull();
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(screen.getByTestId("create-hint").textContent).toBe("Name the table to create it.");
     expect(screen.getByTestId("create-submit")).toHaveProperty("disabled", true);
 
     type("create-name", "Tr");
-    await waitFor(() => expect(source.checkNewTable).toHaveBeenLastCalledWith(expect.objectContaining({ name: "Tr" })));
-    expect(screen.getByTestId("create-problem").textContent).toContain("at least 3 characters");
+    expect(screen.getByTestId("create-name-problem").textContent).toBe("A table name has 3 to 255 characters: this one has 2.");
+    await waitFor(() => expect(screen.getByTestId("create-problem").querySelector("details")!.textContent).toContain("TableName must be at least 3 characters long"));
+    expect(screen.getByTestId("create-problem-sentence").textContent).toBe("Create is off until this is fixed: A table name has 3 to 255 characters: this one has 2.");
 
+    type("create-name", "my table");
+    expect(screen.getByTestId("create-name-problem").textContent).toBe("A table name may only use letters a–z and A–Z, digits, _ . and -: this one has spaces.");
     type("create-name", "Trips!");
     await waitFor(() => expect(screen.getByTestId("create-problem").textContent).toContain("Value 'Trips!' at 'tableName'"));
-    expect(screen.getByTestId("create-problem").textContent).toContain("ValidationException");
+    expect(screen.getByTestId("create-problem-sentence").textContent).not.toContain("validation error");
+    expect(screen.getByTestId("create-name-problem").textContent).toContain("this one has “!”");
+
+    type("create-name", "");
+    expect(screen.getByTestId("create-name-problem").textContent).toBe("Name the table: 3 to 255 characters of letters, digits, _ . and -.");
 
     type("create-name", "Trips");
     await waitFor(() => expect(screen.getByTestId("create-ok")).toBeTruthy());
     expect(screen.queryByTestId("create-problem")).toBeNull();
     expect(screen.getByTestId("create-submit")).toHaveProperty("disabled", false);
+  });
+
+  it("says a sort key named like the partition key, and a GSI key of another type than the table's, for what they are", () => {
+    const source = fakeSource();
+    renderWithCommands(<CreateTableScreen profile={embedded} onCreated={() => {}} />, source);
+    type("create-name", "Trips");
+    fireEvent.click(screen.getByTestId("create-sk-on"));
+    type("create-sk-name", "pk");
+    expect(screen.getByTestId("create-sk-problem").textContent).toBe("The partition key and the sort key must have different names.");
+    type("create-sk-name", "sk");
+    fireEvent.click(screen.getByTestId("create-add-gsi"));
+    fireEvent.change(screen.getByTestId("create-index-1-pk-name"), { target: { value: "sk" } });
+    fireEvent.change(screen.getByTestId("create-index-1-pk-type"), { target: { value: "N" } });
+    expect(screen.getByTestId("create-index-1-pk-problem").textContent).toBe(
+      "sk is a String (S) in the table's key: an attribute has one type across the table and its indexes, so use S here, or another name.",
+    );
+    fireEvent.change(screen.getByTestId("create-index-1-pk-type"), { target: { value: "S" } });
+    expect(screen.queryByTestId("create-index-1-pk-problem")).toBeNull();
+    fireEvent.click(screen.getByTestId("create-add-gsi"));
+    fireEvent.change(screen.getByTestId("create-index-2-name"), { target: { value: "GSI1" } });
+    expect(screen.getByTestId("create-index-2-name-problem").textContent).toBe("Another index is named GSI1: each index needs its own name.");
+    expect(screen.getByTestId("create-submit")).toHaveProperty("disabled", true);
   });
 
   it("an LSI takes the table's partition key, and without a table sort key the service's objection shows", async () => {
@@ -68,6 +105,9 @@ describe("CreateTableScreen", () => {
     type("create-name", "Trips");
     fireEvent.click(screen.getByTestId("create-add-lsi"));
     await waitFor(() => expect(screen.getByTestId("create-problem").textContent).toContain("Table KeySchema does not have a range key"));
+    expect(screen.getByTestId("create-problem-sentence").textContent).toBe(
+      "Create is off until this is fixed: A local secondary index needs the table to have a sort key: tick Sort key, or remove the LSI.",
+    );
     const sent = source.checkNewTable.mock.lastCall![0] as NewTable;
     expect(sent.indexes[0]).toMatchObject({ kind: "local", keys: { partitionKey: { name: "pk", type: "S" } } });
     fireEvent.click(screen.getByTestId("create-sk-on"));
@@ -177,5 +217,127 @@ describe("CreateTableScreen", () => {
     await waitFor(() => expect(screen.getByTestId("create-ok")).toBeTruthy());
     expect(screen.getByTestId("create-submit")).toHaveProperty("disabled", true);
     expect(screen.getByText(/read-only: tables cannot be created/)).toBeTruthy();
+  });
+
+  it("a key name emptied to be retyped says to name it, and the preview waits for the name (no crash)", async () => {
+    const source = fakeSource();
+    renderWithCommands(<CreateTableScreen profile={embedded} onCreated={() => {}} />, source);
+    type("create-name", "Fleet");
+    type("create-pk-name", "");
+    expect(screen.getByTestId("create-pk-problem").textContent).toBe("Name the partition key.");
+    expect(screen.getByTestId("create-pk-name").getAttribute("aria-invalid")).toBe("true");
+    expect(screen.getByTestId("preview-table-Fleet").textContent).toContain("Name the partition key to see the collections");
+    expect(within(screen.getByTestId("preview-table-Fleet")).queryAllByTestId("preview-box")).toHaveLength(0);
+    await waitFor(() => expect(source.checkNewTable).toHaveBeenLastCalledWith(expect.objectContaining({ name: "Fleet" })));
+    expect(screen.getByTestId("create-submit")).toHaveProperty("disabled", true);
+
+    type("create-pk-name", "vehicleId");
+    fireEvent.click(screen.getByTestId("create-sk-on"));
+    type("create-sk-name", "");
+    expect(screen.getByTestId("create-sk-problem").textContent).toBe("Name the sort key.");
+    expect(screen.getByTestId("preview-table-Fleet").textContent).toContain("Name the sort key to see the collections");
+
+    // A GSI whose partition key is emptied: the table's collections are still drawn.
+    type("create-sk-name", "recordedAt");
+    fireEvent.click(screen.getByTestId("create-add-gsi"));
+    fireEvent.change(screen.getByTestId("create-index-1-pk-name"), { target: { value: "" } });
+    expect(within(screen.getByTestId("preview-table-Fleet")).getAllByTestId("preview-box")).toHaveLength(2);
+    expect(screen.getByTestId("preview-global-GSI1").textContent).toContain("Name the index's partition key to see the collections");
+  });
+
+  it("heads the table's preview plainly before the table is named", () => {
+    const source = fakeSource();
+    renderWithCommands(<CreateTableScreen profile={embedded} onCreated={() => {}} />, source);
+    const heading = screen.getByTestId("preview-table-").querySelector("h4")!.textContent!;
+    expect(heading).toContain("The table (not named yet)");
+    expect(heading).not.toContain("Table the table");
+  });
+
+  it("a fault in the form takes down the form alone, with a sentence and a way to draw it again", async () => {
+    const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
+    const source = fakeSource();
+    // A malformed answer (no code) makes the form throw as it draws it.
+    source.checkNewTable.mockImplementation(async () => ({ problem: null, code: null }));
+    renderWithCommands(<CreateTableScreen profile={embedded} onCreated={() => {}} />, source);
+    expect((await screen.findByTestId("view-failed")).textContent).toContain("The New table form stopped because of a fault in DynoTable");
+    source.checkNewTable.mockImplementation(fakeSource().checkNewTable);
+    fireEvent.click(screen.getByTestId("view-failed-reload"));
+    expect(screen.getByTestId("create-table-screen")).toBeTruthy();
+    quiet.mockRestore();
+  });
+
+  it("checks the capacity fields as typed: a whole number from 1 to 40,000, never 0 sent for what is not one", async () => {
+    const source = fakeSource();
+    renderWithCommands(<CreateTableScreen profile={embedded} onCreated={() => {}} />, source);
+    type("create-name", "Trips");
+    fireEvent.click(screen.getByTestId("create-provisioned"));
+    for (const bad of ["-1", "1.5", "abc", "0", "99999999999999999999", "40001"]) {
+      type("create-rcu", bad);
+      expect(screen.getByTestId("create-rcu-problem").textContent).toBe("Enter a whole number from 1 to 40,000.");
+      expect(screen.getByTestId("create-submit")).toHaveProperty("disabled", true);
+    }
+    expect(screen.getByTestId("create-problem").textContent).not.toContain("'0'");
+    expect(screen.getByTestId("create-problem").textContent).toContain("Create is off until this is fixed: Enter a whole number from 1 to 40,000.");
+    fireEvent.submit(screen.getByRole("form", { name: "New table" }));
+    expect(source.createTable).not.toHaveBeenCalled();
+    type("create-rcu", "40000");
+    expect(screen.queryByTestId("create-rcu-problem")).toBeNull();
+    await waitFor(() => expect(screen.getByTestId("create-submit")).toHaveProperty("disabled", false));
+  });
+
+  it("says plainly that a GSI takes the table's provisioned capacity", () => {
+    const source = fakeSource();
+    renderWithCommands(<CreateTableScreen profile={embedded} onCreated={() => {}} />, source);
+    fireEvent.click(screen.getByTestId("create-provisioned"));
+    fireEvent.click(screen.getByTestId("create-add-gsi"));
+    expect(screen.getByTestId("create-gsi-capacity").textContent).toBe(
+      "GSI1 gets the same RCU and WCU as the table, on top of the table's: this form has no separate capacity for an index.",
+    );
+  });
+
+  it("says a name is taken as it is typed, from every page of the connection's tables", async () => {
+    const source = fakeSource();
+    renderWithCommands(<CreateTableScreen profile={embedded} onCreated={() => {}} />, source);
+    type("create-name", "Telemetry");
+    await waitFor(() => expect(screen.getByTestId("create-name-problem").textContent).toBe("A table named Telemetry already exists on Embedded engine."));
+    await waitFor(() => expect(source.checkNewTable).toHaveBeenLastCalledWith(expect.objectContaining({ name: "Telemetry" })));
+    expect(screen.queryByTestId("create-ok")).toBeNull();
+    expect(screen.getByTestId("create-submit")).toHaveProperty("disabled", true);
+    // Names are case-sensitive.
+    type("create-name", "telemetry");
+    await waitFor(() => expect(screen.getByTestId("create-ok")).toBeTruthy());
+    expect(screen.queryByTestId("create-name-problem")).toBeNull();
+  });
+
+  it("a refused create never stands under a green 'would accept', and says the clash plainly", async () => {
+    const source = fakeSource();
+    source.createTable.mockImplementation(async () => ({
+      status: "error" as const,
+      error: { code: "VALIDATION" as const, exception: "ResourceInUseException", message: "Table already exists: Trips" },
+    }));
+    renderWithCommands(<CreateTableScreen profile={embedded} onCreated={() => {}} />, source);
+    type("create-name", "Trips");
+    await waitFor(() => expect(screen.getByTestId("create-submit")).toHaveProperty("disabled", false));
+    fireEvent.click(screen.getByTestId("create-submit"));
+    const failure = await screen.findByTestId("create-failure");
+    expect(failure.querySelector("p")!.textContent).toBe("The table was not created: a table named Trips already exists on Embedded engine.");
+    expect(failure.querySelector("details")!.textContent).toContain("Table already exists: Trips");
+    expect(screen.queryByTestId("create-ok")).toBeNull();
+  });
+
+  it("labels every field of the index and tag rows where it can be seen", () => {
+    const source = fakeSource();
+    renderWithCommands(<CreateTableScreen profile={embedded} onCreated={() => {}} />, source);
+    fireEvent.click(screen.getByTestId("create-add-gsi"));
+    const caption = (el: Element) => el.closest("label, .create-field")!.textContent!;
+    expect(caption(screen.getByTestId("create-index-1-name"))).toMatch(/^Name/);
+    expect(caption(screen.getByTestId("create-index-1-pk-name"))).toMatch(/^Partition key/);
+    expect(caption(screen.getByTestId("create-index-1-projection"))).toMatch(/^Projection/);
+    fireEvent.change(screen.getByTestId("create-index-1-projection"), { target: { value: "INCLUDE" } });
+    expect(caption(screen.getByTestId("create-index-1-include"))).toMatch(/^Projected attributes/);
+    expect(screen.getByRole("button", { name: "Remove the index GSI1" })).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Add tag" }));
+    expect(caption(screen.getByTestId("create-tag-0-key"))).toMatch(/^Tag key/);
+    expect(caption(screen.getByTestId("create-tag-0-value"))).toMatch(/^Value/);
   });
 });

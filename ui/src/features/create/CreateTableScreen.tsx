@@ -11,10 +11,14 @@ import { useMemo, useState } from "react";
 import type { Profile, ProjectionType, ScalarType, TableDescription } from "../../ipc/bindings.gen";
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { CollectionPreview } from "./CollectionPreview";
+import { checkedWithStandIn, draftProblems, plainRefusal, problemOf } from "./checks";
+import { MAX_UNITS, MIN_UNITS } from "../../shared/capacityUnits";
 import { emptyDraft, newTableOf, STREAM_VIEW_TYPES, type IndexDraft, type KeyDraft, type TableDraft } from "./model";
 import { exampleItemsFor, parseExampleItems, previewGroups } from "./preview";
 import { useNewTableCheck } from "./useNewTableCheck";
+import { useExistingTables } from "./useExistingTables";
 import { useCommands } from "../../ipc/CommandsContext";
+import { ViewBoundary } from "../../shared/ViewBoundary";
 import "./create.css";
 
 const TYPES: ScalarType[] = ["S", "N", "B"];
@@ -24,10 +28,39 @@ type CodeTab = "json" | "cli" | "cloudformation";
 /** The preview draws at most this many example items (it is a picture, not a table view). */
 const PREVIEW_ITEMS = 100;
 
-function KeyFields({ label, value, onChange, testId }: { label: string; value: KeyDraft; onChange: (next: KeyDraft) => void; testId: string }) {
+/** A plain sentence under a field, tied to it by `aria-describedby`. */
+function FieldProblem({ id, sentence }: { id: string; sentence: string | null }) {
+  if (sentence === null) return null;
+  return (
+    <span id={id} className="field-error create-field-problem" role="alert" data-testid={id}>
+      {sentence}
+    </span>
+  );
+}
+
+function KeyFields({
+  label,
+  value,
+  onChange,
+  testId,
+  problem = null,
+}: {
+  label: string;
+  value: KeyDraft;
+  onChange: (next: KeyDraft) => void;
+  testId: string;
+  problem?: string | null;
+}) {
   return (
     <span className="create-key">
-      <input aria-label={`${label} name`} data-testid={`${testId}-name`} value={value.name} onChange={(e) => onChange({ ...value, name: e.target.value })} />
+      <input
+        aria-label={`${label} name`}
+        data-testid={`${testId}-name`}
+        value={value.name}
+        aria-invalid={problem !== null}
+        aria-describedby={problem !== null ? `${testId}-problem` : undefined}
+        onChange={(e) => onChange({ ...value, name: e.target.value })}
+      />
       <select aria-label={`${label} type`} data-testid={`${testId}-type`} value={value.type} onChange={(e) => onChange({ ...value, type: e.target.value as ScalarType })}>
         {TYPES.map((t) => (
           <option key={t} value={t}>
@@ -35,11 +68,65 @@ function KeyFields({ label, value, onChange, testId }: { label: string; value: K
           </option>
         ))}
       </select>
+      <FieldProblem id={`${testId}-problem`} sentence={problem} />
     </span>
   );
 }
 
-function SortKeyFields({ label, value, onChange, testId, required = false }: { label: string; value: KeyDraft | null; onChange: (next: KeyDraft | null) => void; testId: string; required?: boolean }) {
+/** A provisioned capacity field: a whole number from 1 to 40,000, its problem beside it. */
+function UnitsField({
+  label,
+  name,
+  testId,
+  value,
+  problem,
+  onChange,
+}: {
+  label: string;
+  name: string;
+  testId: string;
+  value: string;
+  problem: string | null;
+  onChange: (text: string) => void;
+}) {
+  return (
+    <span className="create-units">
+      <label>
+        {label}{" "}
+        <input
+          type="number"
+          min={MIN_UNITS}
+          max={MAX_UNITS}
+          step={1}
+          aria-label={name}
+          data-testid={testId}
+          className="create-units-input"
+          value={value}
+          aria-invalid={problem !== null}
+          aria-describedby={problem !== null ? `${testId}-problem` : undefined}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      </label>
+      <FieldProblem id={`${testId}-problem`} sentence={problem} />
+    </span>
+  );
+}
+
+function SortKeyFields({
+  label,
+  value,
+  onChange,
+  testId,
+  required = false,
+  problem = null,
+}: {
+  label: string;
+  value: KeyDraft | null;
+  onChange: (next: KeyDraft | null) => void;
+  testId: string;
+  required?: boolean;
+  problem?: string | null;
+}) {
   return (
     <span className="create-key">
       {!required && (
@@ -47,18 +134,26 @@ function SortKeyFields({ label, value, onChange, testId, required = false }: { l
           <input type="checkbox" data-testid={`${testId}-on`} checked={value !== null} onChange={(e) => onChange(e.target.checked ? { name: "sk", type: "S" } : null)} /> {label}
         </label>
       )}
-      {value !== null && <KeyFields label={label} value={value} onChange={onChange} testId={testId} />}
+      {value !== null && <KeyFields label={label} value={value} onChange={onChange} testId={testId} problem={problem} />}
     </span>
   );
 }
 
-export function CreateTableScreen({
-  profile,
-  onCreated,
-}: {
+type CreateTableProps = {
   profile: Profile;
   onCreated: (table: TableDescription) => void;
-}) {
+};
+
+/** The New table tab's content: a fault in the form takes down the form alone, never the window. */
+export function CreateTableScreen(props: CreateTableProps) {
+  return (
+    <ViewBoundary what="The New table form">
+      <CreateTableForm {...props} />
+    </ViewBoundary>
+  );
+}
+
+function CreateTableForm({ profile, onCreated }: CreateTableProps) {
   const source = useCommands();
   const [draft, setDraft] = useState<TableDraft>(emptyDraft);
   const [nextId, setNextId] = useState(1);
@@ -68,6 +163,14 @@ export function CreateTableScreen({
   const [creating, setCreating] = useState(false);
   const [failure, setFailure] = useState<UiError | null>(null);
   const table = useMemo(() => newTableOf(draft), [draft]);
+  const existing = useExistingTables(profile.id);
+  // A form nobody has typed in yet is not wrong: the name's problems wait for the first keystroke.
+  const [nameTouched, setNameTouched] = useState(false);
+  const allProblems = useMemo(() => draftProblems(draft, { name: profile.name, tables: existing }), [draft, profile.name, existing]);
+  const untouched = !nameTouched && draft.name === "";
+  const problems = untouched ? allProblems.filter((p) => p.field !== "name") : allProblems;
+  const standIn = checkedWithStandIn(problems);
+  const gsiNames = draft.indexes.filter((i) => i.kind === "global").map((i) => i.name || "an unnamed GSI");
   const { check, current } = useNewTableCheck(table);
   const examples = edited ?? exampleItemsFor(table.keys);
   const parsedExamples = useMemo(() => parseExampleItems(examples), [examples]);
@@ -97,7 +200,7 @@ export function CreateTableScreen({
   };
 
   const problem = check?.problem ?? null;
-  const ready = check !== null && current && problem === null;
+  const ready = check !== null && current && problem === null && allProblems.length === 0;
   const create = async () => {
     setCreating(true);
     setFailure(null);
@@ -110,6 +213,8 @@ export function CreateTableScreen({
   const code =
     check === null
       ? ""
+      : standIn
+        ? "The request is written out once RCU and WCU hold whole numbers from 1 to 40,000."
       : codeTab === "json"
         ? check.code.createTable + (check.code.updateTimeToLive === null ? "" : `\n// then, once the table is ACTIVE: UpdateTimeToLive\n${check.code.updateTimeToLive}`)
         : codeTab === "cli"
@@ -123,7 +228,7 @@ export function CreateTableScreen({
         aria-label="New table"
         onSubmit={(event) => {
           event.preventDefault();
-          if (ready && !profile.readOnly) void create();
+          if (ready && !profile.readOnly && allProblems.length === 0) void create();
         }}
       >
         <h2>New table on {profile.name}</h2>
@@ -131,13 +236,26 @@ export function CreateTableScreen({
           <legend>Table</legend>
           <label className="create-row">
             Table name
-            <input aria-label="Table name" data-testid="create-name" value={draft.name} autoFocus placeholder="3–255 of a-z A-Z 0-9 _ . -" onChange={(e) => set({ name: e.target.value })} />
+            <input
+              aria-label="Table name"
+              data-testid="create-name"
+              value={draft.name}
+              autoFocus
+              placeholder="3–255 of a-z A-Z 0-9 _ . -"
+              aria-invalid={problemOf(problems, "name") !== null}
+              aria-describedby={problemOf(problems, "name") !== null ? "create-name-problem" : undefined}
+              onChange={(e) => {
+                setNameTouched(true);
+                set({ name: e.target.value });
+              }}
+            />
+            <FieldProblem id="create-name-problem" sentence={problemOf(problems, "name")} />
           </label>
           <div className="create-row">
-            Partition key <KeyFields label="Partition key" value={draft.partition} onChange={(partition) => set({ partition })} testId="create-pk" />
+            Partition key <KeyFields label="Partition key" value={draft.partition} onChange={(partition) => set({ partition })} testId="create-pk" problem={problemOf(problems, "partition")} />
           </div>
           <div className="create-row">
-            <SortKeyFields label="Sort key" value={draft.sort} onChange={(sort) => set({ sort })} testId="create-sk" />
+            <SortKeyFields label="Sort key" value={draft.sort} onChange={(sort) => set({ sort })} testId="create-sk" problem={problemOf(problems, "sort")} />
           </div>
         </fieldset>
         <fieldset>
@@ -149,15 +267,17 @@ export function CreateTableScreen({
             <input type="radio" name="billing" data-testid="create-provisioned" checked={draft.billing === "PROVISIONED"} onChange={() => set({ billing: "PROVISIONED" })} /> Provisioned
           </label>
           {draft.billing === "PROVISIONED" && (
-            <span className="create-row">
-              <label>
-                RCU <input aria-label="Read capacity units" data-testid="create-rcu" inputMode="numeric" size={6} value={draft.readUnits} onChange={(e) => set({ readUnits: e.target.value })} />
-              </label>
-              <label>
-                WCU <input aria-label="Write capacity units" data-testid="create-wcu" inputMode="numeric" size={6} value={draft.writeUnits} onChange={(e) => set({ writeUnits: e.target.value })} />
-              </label>
-              <span className="muted">GSIs get the table's throughput.</span>
-            </span>
+            <>
+              <span className="create-row">
+                <UnitsField label="RCU" name="Read capacity units" testId="create-rcu" value={draft.readUnits} problem={problemOf(problems, "rcu")} onChange={(readUnits) => set({ readUnits })} />
+                <UnitsField label="WCU" name="Write capacity units" testId="create-wcu" value={draft.writeUnits} problem={problemOf(problems, "wcu")} onChange={(writeUnits) => set({ writeUnits })} />
+              </span>
+              <span className="muted" data-testid="create-gsi-capacity">
+                {gsiNames.length === 0
+                  ? "A GSI added below gets the same RCU and WCU as the table, on top of the table's; an LSI uses the table's own."
+                  : `${gsiNames.join(", ")} ${gsiNames.length === 1 ? "gets" : "each get"} the same RCU and WCU as the table, on top of the table's: this form has no separate capacity for an index.`}
+              </span>
+            </>
           )}
         </fieldset>
         <fieldset>
@@ -165,9 +285,29 @@ export function CreateTableScreen({
           {draft.indexes.map((index) => (
             <div key={index.id} className="create-index" data-testid={`create-index-${index.id}`}>
               <span className="create-index-kind">{index.kind === "global" ? "GSI" : "LSI"}</span>
-              <input aria-label="Index name" data-testid={`create-index-${index.id}-name`} value={index.name} onChange={(e) => setIndex(index.id, { name: e.target.value })} />
+              <label className="create-field">
+                Name
+                <input
+                  aria-label="Index name"
+                  data-testid={`create-index-${index.id}-name`}
+                  value={index.name}
+                  aria-invalid={problemOf(problems, `index-${index.id}-name`) !== null}
+                  aria-describedby={problemOf(problems, `index-${index.id}-name`) !== null ? `create-index-${index.id}-name-problem` : undefined}
+                  onChange={(e) => setIndex(index.id, { name: e.target.value })}
+                />
+              </label>
+              <FieldProblem id={`create-index-${index.id}-name-problem`} sentence={problemOf(problems, `index-${index.id}-name`)} />
               {index.kind === "global" ? (
-                <KeyFields label="Index partition key" value={index.partition} onChange={(partition) => setIndex(index.id, { partition })} testId={`create-index-${index.id}-pk`} />
+                <span className="create-field" data-testid={`create-index-${index.id}-pk-caption`}>
+                  Partition key
+                  <KeyFields
+                  label="Index partition key"
+                  value={index.partition}
+                  onChange={(partition) => setIndex(index.id, { partition })}
+                  testId={`create-index-${index.id}-pk`}
+                  problem={problemOf(problems, `index-${index.id}-pk`)}
+                  />
+                </span>
               ) : (
                 <span className="muted" title="An LSI keeps the table's partition key and can only be made with the table.">
                   {draft.partition.name || "?"} (the table's partition key)
@@ -179,18 +319,25 @@ export function CreateTableScreen({
                 required={index.kind === "local"}
                 onChange={(sort) => setIndex(index.id, { sort })}
                 testId={`create-index-${index.id}-sk`}
+                problem={problemOf(problems, `index-${index.id}-sk`)}
               />
-              <select aria-label="Projection" data-testid={`create-index-${index.id}-projection`} value={index.projection} onChange={(e) => setIndex(index.id, { projection: e.target.value as ProjectionType })}>
-                {PROJECTIONS.map((p) => (
-                  <option key={p} value={p}>
-                    {p}
-                  </option>
-                ))}
-              </select>
+              <label className="create-field">
+                Projection
+                <select aria-label="Projection" data-testid={`create-index-${index.id}-projection`} value={index.projection} onChange={(e) => setIndex(index.id, { projection: e.target.value as ProjectionType })}>
+                  {PROJECTIONS.map((p) => (
+                    <option key={p} value={p}>
+                      {p}
+                    </option>
+                  ))}
+                </select>
+              </label>
               {index.projection === "INCLUDE" && (
-                <input aria-label="Projected attributes" placeholder="attr1, attr2" data-testid={`create-index-${index.id}-include`} value={index.include} onChange={(e) => setIndex(index.id, { include: e.target.value })} />
+                <label className="create-field">
+                  Projected attributes
+                  <input aria-label="Projected attributes" placeholder="attr1, attr2" data-testid={`create-index-${index.id}-include`} value={index.include} onChange={(e) => setIndex(index.id, { include: e.target.value })} />
+                </label>
               )}
-              <button type="button" onClick={() => set({ indexes: draft.indexes.filter((i) => i.id !== index.id) })}>
+              <button type="button" aria-label={`Remove the index ${index.name}`} onClick={() => set({ indexes: draft.indexes.filter((i) => i.id !== index.id) })}>
                 Remove
               </button>
             </div>
@@ -222,9 +369,15 @@ export function CreateTableScreen({
           </label>
           {draft.tags.map((tag, at) => (
             <span key={at} className="create-row">
-              <input aria-label="Tag key" placeholder="key" value={tag.key} onChange={(e) => set({ tags: draft.tags.map((t, i) => (i === at ? { ...t, key: e.target.value } : t)) })} />
-              <input aria-label="Tag value" placeholder="value" value={tag.value} onChange={(e) => set({ tags: draft.tags.map((t, i) => (i === at ? { ...t, value: e.target.value } : t)) })} />
-              <button type="button" onClick={() => set({ tags: draft.tags.filter((_, i) => i !== at) })}>
+              <label className="create-field">
+                Tag key
+                <input aria-label="Tag key" data-testid={`create-tag-${at}-key`} placeholder="e.g. team" value={tag.key} onChange={(e) => set({ tags: draft.tags.map((t, i) => (i === at ? { ...t, key: e.target.value } : t)) })} />
+              </label>
+              <label className="create-field">
+                Value
+                <input aria-label="Tag value" data-testid={`create-tag-${at}-value`} placeholder="e.g. fleet" value={tag.value} onChange={(e) => set({ tags: draft.tags.map((t, i) => (i === at ? { ...t, value: e.target.value } : t)) })} />
+              </label>
+              <button type="button" aria-label={`Remove the tag ${tag.key}`} onClick={() => set({ tags: draft.tags.filter((_, i) => i !== at) })}>
                 Remove
               </button>
             </span>
@@ -234,20 +387,41 @@ export function CreateTableScreen({
           </button>
         </fieldset>
         <div className="create-verdict" aria-live="polite">
-          {problem !== null && (
-            <p className="status-error" role="alert" data-testid="create-problem">
-              <strong>{problem.exception ?? errorTitle(problem.code)}</strong>: {problem.message}
+          {untouched && problems.length === 0 && (
+            <p className="muted" data-testid="create-hint">
+              Name the table to create it.
             </p>
           )}
-          {check !== null && problem === null && (
+          {!untouched && (problems.length > 0 || (problem !== null && current)) && (
+            <div className="status-error" role="alert" data-testid="create-problem">
+              <p data-testid="create-problem-sentence">
+                Create is off until this is fixed: {problems.length > 0 ? problems[0]!.sentence : plainRefusal(problem!, table)}
+              </p>
+              {problem !== null && current && !standIn && (
+                <details>
+                  <summary>DynamoDB's message</summary>
+                  <code>{problem.exception ?? errorTitle(problem.code)}</code> {problem.message}
+                </details>
+              )}
+            </div>
+          )}
+          {check !== null && current && problem === null && allProblems.length === 0 && failure === null && (
             <p className="test-ok" data-testid="create-ok">
               DynamoDB would accept this table.
             </p>
           )}
           {failure !== null && (
-            <p className="status-error" role="alert" data-testid="create-failure">
-              <strong>{failure.exception ?? errorTitle(failure.code)}</strong>: {failure.message}
-            </p>
+            <div className="status-error" role="alert" data-testid="create-failure">
+              <p>
+                {failure.exception === "ResourceInUseException"
+                  ? `The table was not created: a table named ${table.name} already exists on ${profile.name}.`
+                  : `The table was not created: ${failure.exception ?? errorTitle(failure.code)}.`}
+              </p>
+              <details>
+                <summary>DynamoDB's message</summary>
+                <code>{failure.exception ?? errorTitle(failure.code)}</code> {failure.message}
+              </details>
+            </div>
           )}
         </div>
         <div className="create-actions">

@@ -5,6 +5,7 @@
  * share one rule set (docs/dynamodb-rules.md, B.7 and B.8).
  */
 import type { NewIndex, NewTable, ProjectionType, ScalarType } from "../../ipc/bindings.gen";
+import { typedUnits } from "../../shared/capacityUnits";
 
 export type KeyDraft = { name: string; type: ScalarType };
 
@@ -55,11 +56,12 @@ export function emptyDraft(): TableDraft {
   };
 }
 
-/** A whole number for a capacity field (u32 on the wire): what is not one is sent as 0, which
- * DynamoDB refuses with its own message (at least 1). */
+/** A capacity field's units. What is not a whole number from 1 to 40,000 (B.7) is a problem the
+ * form shows beside the field and Create stays off; the backend's check of the rest of the draft
+ * is then given 0 as a stand-in, and its message (which would quote that 0) is not shown. */
 function units(text: string): number {
-  const n = Number(text.trim());
-  return Number.isInteger(n) && n >= 0 && n <= 4294967295 ? n : 0;
+  const typed = typedUnits(text);
+  return typed.ok ? typed.units : 0;
 }
 
 /** The attribute names typed into an INCLUDE field. */

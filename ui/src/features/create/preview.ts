@@ -19,12 +19,23 @@ export type PreviewGroup = {
   collections: PreviewCollection[];
   /** Items not in this group, and why. */
   left: { item: Item; why: string }[];
+  /** The key of this group (or the table's, for every group) that has no name yet: nothing can
+   * be grouped on it, so no collection is drawn (an attribute name has at least one character,
+   * docs/dynamodb-rules.md B.8). */
+  unnamedKey: string | null;
 };
+
+/** Which of `keys` has an empty name ("partition key", "sort key"), or null when both are named. */
+function unnamedKey(keys: KeySchema): string | null {
+  if (keys.partitionKey.name === "") return "partition key";
+  if (keys.sortKey !== null && keys.sortKey.name === "") return "sort key";
+  return null;
+}
 
 /** Why `item` cannot have `keys` (missing, or of another type), or null when it can. */
 function keyProblem(item: Item, keys: KeySchema): { missing: string } | { wrongType: string } | null {
   for (const key of [keys.partitionKey, keys.sortKey]) {
-    if (key === null || key.name === "") continue;
+    if (key === null) continue;
     const value = item[key.name];
     if (value === undefined) return { missing: key.name };
     if (!(key.type in value)) return { wrongType: key.name };
@@ -68,9 +79,17 @@ function projected(item: Item, table: KeySchema, index: NewTable["indexes"][numb
 
 /** The collections of the table and of each of its indexes for `items`. */
 export function previewGroups(table: NewTable, items: Item[]): PreviewGroup[] {
+  const tableUnnamed = unnamedKey(table.keys);
+  if (tableUnnamed !== null) {
+    // Without the table's key nothing can be grouped, on the table or on any index.
+    return [
+      { name: table.name, kind: "table", keys: table.keys, collections: [], left: [], unnamedKey: tableUnnamed },
+      ...table.indexes.map((index) => ({ name: index.name, kind: index.kind, keys: index.keys, collections: [], left: [], unnamedKey: tableUnnamed })),
+    ];
+  }
   const writable: Item[] = [];
   const refused: { item: Item; why: string }[] = [];
-  const indexKeys = table.indexes.map((i) => i.keys);
+  const indexKeys = table.indexes.filter((i) => unnamedKey(i.keys) === null).map((i) => i.keys);
   for (const item of items) {
     const problem = keyProblem(item, table.keys);
     if (problem !== null) {
@@ -92,15 +111,20 @@ export function previewGroups(table: NewTable, items: Item[]): PreviewGroup[] {
     writable.push(item);
   }
   const groups: PreviewGroup[] = [
-    { name: table.name || "the table", kind: "table", keys: table.keys, collections: grouped(writable, table.keys), left: refused },
+    { name: table.name, kind: "table", keys: table.keys, collections: grouped(writable, table.keys), left: refused, unnamedKey: null },
   ];
   for (const index of table.indexes) {
+    const indexUnnamed = unnamedKey(index.keys);
+    if (indexUnnamed !== null) {
+      groups.push({ name: index.name, kind: index.kind, keys: index.keys, collections: [], left: [], unnamedKey: `index's ${indexUnnamed}` });
+      continue;
+    }
     const inIndex = writable.filter((item) => keyProblem(item, index.keys) === null);
     const sparse = writable
       .filter((item) => keyProblem(item, index.keys) !== null)
       .map((item) => ({ item, why: `${describe(item, table.keys)}: no ${(keyProblem(item, index.keys) as { missing: string }).missing}, not in this index` }));
     groups.push({
-      name: index.name || "(unnamed index)",
+      name: index.name,
       kind: index.kind,
       keys: index.keys,
       collections: grouped(
@@ -108,6 +132,7 @@ export function previewGroups(table: NewTable, items: Item[]): PreviewGroup[] {
         index.keys,
       ),
       left: sparse,
+      unnamedKey: null,
     });
   }
   return groups;

@@ -817,4 +817,19 @@ describe("TableScreen", () => {
     fireEvent.change(screen.getByTestId("collections-group-by"), { target: { value: "" } });
     await waitFor(() => expect((screen.getByTestId("qb-index") as HTMLSelectElement).value).toBe(""));
   });
+
+  it("a fault in one view takes down that view alone: the tab's header and other views still work", async () => {
+    const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
+    // A malformed answer (a tag that is not one) makes the Settings view throw as it draws it.
+    const fake = source({ tableTags: vi.fn(async () => ({ status: "ok" as const, data: [null] })) } as unknown as Partial<Commands>);
+    renderScreen(fake);
+    fireEvent.click(await screen.findByTestId("view-tab-settings"));
+    const failed = await within(screen.getByTestId("view-settings")).findByTestId("view-failed");
+    expect(failed.textContent).toContain("The Settings view stopped because of a fault in DynoTable");
+    expect(screen.getByTestId("table-screen-Telemetry")).toBeTruthy();
+    fireEvent.click(screen.getByTestId("view-tab-collections"));
+    expect(screen.getByTestId("view-collections").hidden).toBe(false);
+    expect(within(screen.getByTestId("view-collections")).queryByTestId("view-failed")).toBeNull();
+    quiet.mockRestore();
+  });
 });

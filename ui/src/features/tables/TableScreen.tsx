@@ -42,6 +42,7 @@ import { StreamView } from "../streams/StreamView";
 import type { TailChannelFactory } from "../streams/useStreamTail";
 import { TtlView } from "../ttl/TtlView";
 import { SimulationPanel } from "../simulations/SimulationPanel";
+import { ViewBoundary } from "../../shared/ViewBoundary";
 import "./tables.css";
 
 /** Items drawn in each box of the Collections view (the Query's Limit); the rest are counted. */
@@ -85,7 +86,21 @@ function collectionQuery(table: string, keys: KeySchema, value: AttributeValue, 
  * key to change) and items pasted (`useItemWrites`, the dialog in `ItemDialog`, the Items view's
  * actions in `ItemsView`).
  */
-export function TableScreen({
+type TableScreenProps = Parameters<typeof TableScreenContent>[0];
+
+/**
+ * A table's tab: a fault in one view takes down that view alone (its neighbours and the tab's
+ * header and query bar stay), and one in the tab's frame the tab alone, never the window.
+ */
+export function TableScreen(props: TableScreenProps) {
+  return (
+    <ViewBoundary what={`The tab of ${props.tableName}`}>
+      <TableScreenContent {...props} />
+    </ViewBoundary>
+  );
+}
+
+function TableScreenContent({
   profile,
   tableName,
   makeChannel,
@@ -383,7 +398,7 @@ export function TableScreen({
   const views: ViewInfo[] = VIEW_ORDER.map(({ id, label }) => ({
     id,
     label,
-    render: () => renderView(id),
+    render: () => <ViewBoundary what={`The ${label} view`}>{renderView(id)}</ViewBoundary>,
     fill: id === "collections" || id === "items",
   }));
 

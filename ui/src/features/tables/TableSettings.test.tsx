@@ -111,4 +111,110 @@ describe("TableSettings", () => {
     expect(screen.getByTestId("settings-read-only").textContent).toContain("prod is a read-only connection");
     expect(screen.queryByTestId("settings-billing-apply")).toBeNull();
   });
+
+  it("checks capacity as typed (a whole number from 1 to 40,000), and says Apply changes the GSIs too", async () => {
+    const backend = source();
+    renderWithCommands(<TableSettings profile={profile} table={trips} onChanged={() => {}} />, backend);
+    fireEvent.click(screen.getByTestId("settings-provisioned"));
+    for (const bad of ["0", "abc", "-3", "2.5", "50000"]) {
+      fireEvent.change(screen.getByTestId("settings-rcu"), { target: { value: bad } });
+      expect(screen.getByTestId("settings-rcu-problem").textContent).toContain("Enter a whole number from 1 to 40,000.");
+      expect(screen.getByTestId("settings-billing-apply")).toHaveProperty("disabled", true);
+    }
+    fireEvent.submit(screen.getByRole("form", { name: "Capacity" }));
+    expect(backend.changeTable).not.toHaveBeenCalled();
+    fireEvent.change(screen.getByTestId("settings-rcu"), { target: { value: "4" } });
+    expect(screen.getByTestId("settings-gsi-capacity").textContent).toBe(
+      "Apply sets the table and its GSI ByDepot to 4 RCU and 5 WCU each: an index's own capacity cannot be set apart here.",
+    );
+    expect(screen.getByTestId("settings-billing-apply")).toHaveProperty("disabled", false);
+  });
+
+  it("keeps Add GSI off, with the reason, until the index is named and keyed as the table allows", () => {
+    const backend = source();
+    const provisioned: TableDescription = { ...trips, attributeDefinitions: [...trips.attributeDefinitions, { name: "depot", type: "S" }] };
+    renderWithCommands(<TableSettings profile={profile} table={provisioned} onChanged={() => {}} />, backend);
+    const add = screen.getByTestId("settings-gsi-add");
+    expect(add).toHaveProperty("disabled", true);
+    expect(screen.getByTestId("settings-gsi-blocked").textContent).toBe("Add GSI is off until this is fixed: Name the index: 3 to 255 characters of letters, digits, _ . and -.");
+    fireEvent.change(screen.getByTestId("settings-gsi-name"), { target: { value: "ByDepot" } });
+    expect(screen.getByTestId("settings-gsi-blocked").textContent).toBe("Add GSI is off until this is fixed: Another index is named ByDepot: each index needs its own name.");
+    fireEvent.change(screen.getByTestId("settings-gsi-name"), { target: { value: "ByDepot2" } });
+    expect(screen.getByTestId("settings-gsi-blocked").textContent).toBe("Add GSI is off until this is fixed: Name the index's partition key.");
+    fireEvent.change(screen.getByTestId("settings-gsi-pk"), { target: { value: "depot" } });
+    fireEvent.change(screen.getByLabelText("New index partition key type"), { target: { value: "N" } });
+    expect(screen.getByTestId("settings-gsi-blocked").textContent).toContain("depot is a String (S) in the table: an attribute has one type");
+    fireEvent.submit(screen.getByRole("form", { name: "Add a GSI" }));
+    expect(backend.changeTable).not.toHaveBeenCalled();
+    fireEvent.change(screen.getByLabelText("New index partition key type"), { target: { value: "S" } });
+    expect(screen.queryByTestId("settings-gsi-blocked")).toBeNull();
+    expect(add).toHaveProperty("disabled", false);
+  });
+
+  it("offers only the stream changes DynamoDB accepts, and shows a stream refusal under the stream's own row", async () => {
+    const streamed: TableDescription = { ...trips, name: "Streamed", streamViewType: "KEYS_ONLY" };
+    const backend = source({
+      changeTable: vi.fn(async () => ({
+        status: "error" as const,
+        error: { code: "VALIDATION" as const, exception: "ValidationException", message: "Table does not have an enabled stream" },
+      })),
+    });
+    renderWithCommands(<TableSettings profile={profile} table={streamed} onChanged={() => {}} />, backend);
+    // No view type to pick while a stream is on: off first, then on with the new type.
+    expect(screen.queryByTestId("settings-stream")).toBeNull();
+    expect(screen.getByTestId("settings-stream-on").textContent).toBe("On · KEYS_ONLY");
+    expect(screen.getByRole("form", { name: "Stream" }).textContent).toContain("To change the view type, turn the stream off, then on with the new type");
+    fireEvent.click(screen.getByTestId("settings-stream-off"));
+    await waitFor(() => expect(backend.changeTable).toHaveBeenCalledWith("embedded", "Streamed", { kind: "stream", viewType: null }));
+    const error = await screen.findByTestId("settings-stream-error");
+    const ttlForm = screen.getByRole("form", { name: "Time to live" });
+    // The stream's error comes before the TTL row, not under it.
+    expect(error.compareDocumentPosition(ttlForm) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.getByRole("form", { name: "Stream" }).nextElementSibling).toBe(error);
+  });
+
+  it("does not offer a second change of time to live within DynamoDB's hour, and says from when", async () => {
+    const now = Date.now();
+    // Created ten minutes ago with time to live on: the next change is an hour after that at the earliest.
+    const fresh: TableDescription = { ...trips, name: "Fresh", ttlAttribute: "expiresAt", createdAt: (now - 10 * 60 * 1000) / 1000 };
+    const backend = source();
+    const { unmount } = renderWithCommands(<TableSettings profile={profile} table={fresh} onChanged={() => {}} />, backend);
+    expect(screen.getByTestId("settings-ttl-off")).toHaveProperty("disabled", true);
+    expect(screen.getByTestId("settings-ttl-wait").textContent).toContain("DynamoDB allows one change an hour, so the next from");
+    unmount();
+
+    // Created long ago: Turn on is offered; once this app has turned it on, Turn off waits the hour.
+    const old: TableDescription = { ...trips, name: "Old", createdAt: (now - 3 * 60 * 60 * 1000) / 1000 };
+    const on: TableDescription = { ...old, ttlAttribute: "expiresAt" };
+    const changing = source({ changeTable: vi.fn(async () => ({ status: "ok" as const, data: on })) });
+    let shown = old;
+    const view = renderWithCommands(<TableSettings profile={profile} table={shown} onChanged={(t) => (shown = t)} />, changing);
+    fireEvent.change(screen.getByTestId("settings-ttl"), { target: { value: "expiresAt" } });
+    fireEvent.click(screen.getByTestId("settings-ttl-on"));
+    await waitFor(() => expect(shown).toBe(on));
+    view.rerender(<TableSettings profile={profile} table={shown} onChanged={(t) => (shown = t)} />);
+    expect(screen.getByTestId("settings-ttl-off")).toHaveProperty("disabled", true);
+    expect(screen.getByTestId("settings-ttl-wait").textContent).toContain("Time to live was changed at");
+  });
+
+  it("the inline Delete index confirmation takes the focus on Keep, and Esc keeps the index and gives the focus back", () => {
+    const backend = source();
+    renderWithCommands(<TableSettings profile={profile} table={trips} onChanged={() => {}} />, backend);
+    fireEvent.click(screen.getByTestId("settings-delete-gsi-ByDepot"));
+    expect(document.activeElement).toBe(screen.getByTestId("settings-delete-gsi-keep-ByDepot"));
+    fireEvent.keyDown(document.activeElement!, { key: "Escape" });
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(document.activeElement).toBe(screen.getByTestId("settings-delete-gsi-ByDepot"));
+    expect(backend.changeTable).not.toHaveBeenCalled();
+  });
+
+  it("labels the Add GSI and Add tag fields where they can be seen, not only in placeholders", () => {
+    renderWithCommands(<TableSettings profile={profile} table={trips} onChanged={() => {}} />, source());
+    const caption = (el: Element) => el.closest("label")?.textContent ?? "";
+    expect(caption(screen.getByTestId("settings-gsi-name"))).toMatch(/^Index name/);
+    expect(caption(screen.getByTestId("settings-gsi-pk"))).toMatch(/^Partition key/);
+    expect(caption(screen.getByLabelText("New index projection"))).toMatch(/^Projection/);
+    expect(caption(screen.getByTestId("settings-tag-key"))).toMatch(/^Tag key/);
+    expect(caption(screen.getByTestId("settings-tag-value"))).toMatch(/^Value/);
+  });
 });

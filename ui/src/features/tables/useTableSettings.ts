@@ -41,3 +41,37 @@ export function useTableTags(profileId: string, table: string, version: number) 
   }, [profileId, table, source, version]);
   return { tags, loadError };
 }
+
+/** DynamoDB allows one change of a table's time to live an hour (docs/dynamodb-rules.md, B.7). */
+export const TTL_CHANGE_INTERVAL_MS = 60 * 60 * 1000;
+
+/** When this app last changed each table's time to live (profile id, NUL, table name → ms). */
+const ttlChanges = new Map<string, number>();
+
+/** Remembers that this app changed `table`'s time to live at `at`. */
+export function rememberTtlChange(profileId: string, table: string, at: number = Date.now()) {
+  ttlChanges.set(`${profileId}\u0000${table}`, at);
+}
+
+export type TtlWait = { since: number; until: number; why: "changed" | "created" };
+
+/**
+ * Whether a change of `table`'s time to live would be refused now ("modified multiple times
+ * within a fixed interval"), and until when: an hour after this app last changed it, or — time to
+ * live on, the table created less than an hour ago — an hour after its creation at the earliest.
+ * Updates itself when the hour is over.
+ */
+export function useTtlWait(profileId: string, table: TableDescription, now: () => number = Date.now): TtlWait | null {
+  const [, tick] = useState(0);
+  const changed = ttlChanges.get(`${profileId}\u0000${table.name}`);
+  const created = table.ttlAttribute !== null && table.createdAt !== null ? table.createdAt * 1000 : null;
+  const last = changed !== undefined ? { since: changed, why: "changed" as const } : created !== null ? { since: created, why: "created" as const } : null;
+  const until = last === null ? null : last.since + TTL_CHANGE_INTERVAL_MS;
+  const left = until === null ? 0 : until - now();
+  useEffect(() => {
+    if (left <= 0) return;
+    const timer = setTimeout(() => tick((n) => n + 1), left);
+    return () => clearTimeout(timer);
+  }, [left]);
+  return last !== null && until !== null && left > 0 ? { since: last.since, until, why: last.why } : null;
+}
