@@ -165,6 +165,17 @@ describe("ModelerScreen", () => {
     await waitFor(() => expect(source.models.at(-1)?.tables[0]?.name).toBe("Fleet"));
   });
 
+  it("sets the seed and the what-if traffic above the results they draw, not under the form", async () => {
+    const { container } = renderWithCommands(<ModelerScreen />, fakeSource());
+    await screen.findAllByTestId("modeler-box");
+    const traffic = screen.getByRole("group", { name: "Sample data and traffic" });
+    // Under the form, the bar covered its last lines (and took two rows of it at 1024 px).
+    expect(traffic.closest(".modeler-editor")).toBeNull();
+    const results = container.querySelector(".modeler-results")!;
+    expect(results.firstElementChild).toBe(traffic);
+    expect(within(traffic).getByTestId("modeler-rcu")).toBeTruthy();
+  });
+
   it("exports, and applies to the embedded engine only once confirmed", async () => {
     const source = fakeSource();
     const onApplied = vi.fn();

@@ -206,7 +206,14 @@ export function ModelerScreen({
             </>
           )}
         </div>
-        <div className="modeler-controls">
+        {m.actionError !== null && (
+          <p className="modeler-error">
+            {errorTitle(m.actionError.code)}: {m.actionError.message}
+          </p>
+        )}
+      </div>
+      <div className="modeler-results" aria-live="polite">
+        <div className="modeler-controls modeler-traffic" role="group" aria-label="Sample data and traffic" data-testid="modeler-traffic">
           <label>
             Seed <input type="number" value={m.seed} onChange={(e) => m.setSeed(number(e.target.value, 7))} />
           </label>
@@ -224,13 +231,6 @@ export function ModelerScreen({
             </select>
           </label>
         </div>
-        {m.actionError !== null && (
-          <p className="modeler-error">
-            {errorTitle(m.actionError.code)}: {m.actionError.message}
-          </p>
-        )}
-      </div>
-      <div className="modeler-results" aria-live="polite">
         {a.status === "loading" && <p className="muted">Analysing…</p>}
         {a.status === "error" && (
           <p className="modeler-error">
