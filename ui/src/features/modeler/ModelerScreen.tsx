@@ -157,6 +157,11 @@ export function ModelerScreen({
   const [view, setView] = useState<"form" | "json">("form");
   const [fromTable, setFromTable] = useState(false);
   const a = m.analysis;
+  // What is drawn: the answer for the model as it is, or, while it has a problem (or the backend
+  // failed), the last one that had none, dimmed and out of reach of the pointer and the keyboard.
+  const problem = a.status === "ok" ? a.data.problem : null;
+  const stale = problem !== null || a.status === "error";
+  const picture = m.picture;
   const number = (text: string, fallback: number) => (Number.isFinite(Number(text)) && text !== "" ? Number(text) : fallback);
   return (
     <div className="modeler">
@@ -231,25 +236,36 @@ export function ModelerScreen({
             </select>
           </label>
         </div>
-        {a.status === "loading" && <p className="muted">Analysing…</p>}
+        {a.status === "loading" && picture === null && <p className="muted">Analysing…</p>}
         {a.status === "error" && (
-          <p className="modeler-error">
+          <p className="modeler-error" role="alert">
             {errorTitle(a.error.code)}: {a.error.message}
           </p>
         )}
-        {a.status === "ok" && a.data.problem !== null && (
+        {problem !== null && (
           <p className="modeler-error" data-testid="modeler-problem">
-            {a.data.problem.exception ? `${a.data.problem.exception}: ` : ""}
-            {a.data.problem.message}
+            {problem.exception ? `${problem.exception}: ` : ""}
+            {problem.message}
           </p>
         )}
-        {a.status === "ok" && a.data.problem === null && (
-          <>
+        {stale && picture !== null && (
+          <p className="muted" data-testid="modeler-stale-note">
+            Below, dimmed: the last version of the model that could be drawn. It comes back to life once the problem is fixed.
+          </p>
+        )}
+        {picture !== null && (
+          <div className={stale ? "modeler-picture modeler-stale" : "modeler-picture"} data-testid="modeler-picture" inert={stale}>
+            {picture.collections.length === 0 && (
+              <p className="muted" data-testid="modeler-empty-hint">
+                Start with a table and its keys, then an entity type whose key templates fill them: the collections its sample items form appear
+                here, then each access pattern's Query and cost, and the partition map.
+              </p>
+            )}
             <h3>Collections</h3>
-            {a.data.collections.map((t) => (
+            {picture.collections.map((t) => (
               <Collections key={`${t.target.table}/${t.target.index ?? ""}`} target={t} />
             ))}
-            {a.data.growth.map((g) => (
+            {picture.growth.map((g) => (
               <p key={g.table} className={g.daysToLimit !== null ? "modeler-warning" : "muted"} data-testid="modeler-growth">
                 {keyText(g.key)} in {g.table} grows {formatBytes(g.bytesPerDay)} a day
                 {g.steadyBytes !== null ? `, levelling at ${formatBytes(g.steadyBytes)}` : ""}
@@ -258,7 +274,7 @@ export function ModelerScreen({
             ))}
             <h3>Access patterns</h3>
             <ul className="modeler-patterns">
-              {a.data.patterns.map((r) => (
+              {picture.patterns.map((r) => (
                 <Pattern
                   key={r.pattern}
                   r={r}
@@ -269,10 +285,10 @@ export function ModelerScreen({
               ))}
             </ul>
             <h3>Partition map</h3>
-            {a.data.partitions.map((p) => (
+            {picture.partitions.map((p) => (
               <Partitions key={p.table} map={p} />
             ))}
-          </>
+          </div>
         )}
         <h3>Export</h3>
         <div className="modeler-controls">
