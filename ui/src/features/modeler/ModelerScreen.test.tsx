@@ -225,6 +225,17 @@ describe("ModelerScreen", () => {
     expect(within(traffic).getByTestId("modeler-rcu")).toBeTruthy();
   });
 
+  it("copies an export to the clipboard", async () => {
+    const writeText = vi.fn(() => Promise.resolve());
+    renderWithCommands(<ModelerScreen clipboard={{ writeText }} />, fakeSource());
+    await screen.findAllByTestId("modeler-box");
+    fireEvent.click(screen.getByText("Terraform"));
+    await screen.findByTestId("modeler-export");
+    fireEvent.click(screen.getByTestId("modeler-export-copy"));
+    await waitFor(() => expect(screen.getByTestId("modeler-export-copied").textContent).toBe("Copied the Terraform export."));
+    expect(writeText).toHaveBeenCalledWith('resource "aws_dynamodb_table" "telemetry_model" {}\n');
+  });
+
   it("exports, and applies to the embedded engine only once confirmed", async () => {
     const source = fakeSource();
     const onApplied = vi.fn();

@@ -142,10 +142,47 @@ function Partitions({ map }: { map: PartitionMap }) {
   );
 }
 
+type TextClipboard = Pick<Clipboard, "writeText">;
+
+/**
+ * An export as text, with a Copy button (the web clipboard, as the Code view copies). There is no
+ * Save: the backend writes a chosen file only for an export of items.
+ */
+function ExportedText({ label, text, clipboard }: { label: string; text: string; clipboard: TextClipboard | undefined }) {
+  const [said, setSaid] = useState("");
+  const copy = async () => {
+    if (clipboard === undefined) return;
+    try {
+      await clipboard.writeText(text);
+      setSaid(`Copied the ${label} export.`);
+    } catch {
+      setSaid("The clipboard refused the copy.");
+    }
+  };
+  return (
+    <>
+      <div className="modeler-controls">
+        <button type="button" onClick={() => void copy()} disabled={clipboard === undefined} data-testid="modeler-export-copy">
+          Copy
+        </button>
+        <span className="muted" role="status" data-testid="modeler-export-copied">
+          {clipboard === undefined ? "This window has no clipboard access." : said}
+        </span>
+      </div>
+      <pre className="modeler-export" data-testid="modeler-export">
+        {text}
+      </pre>
+    </>
+  );
+}
+
 export function ModelerScreen({
   onRunPattern,
   onApplied,
+  clipboard = typeof navigator !== "undefined" ? navigator.clipboard : undefined,
 }: {
+  /** Where an export is copied to (tests give their own). */
+  clipboard?: TextClipboard | undefined;
   /** Heard once the model's tables are created, so the connection lists show them. */
   onApplied?: (() => void) | undefined;
   /** Runs a pattern's request on the embedded engine (its table's tab, the query bar). */
@@ -298,7 +335,14 @@ export function ModelerScreen({
             </button>
           ))}
         </div>
-        {m.exported !== null && m.exported.result.status === "ok" && <pre className="modeler-export" data-testid="modeler-export">{m.exported.result.data}</pre>}
+        {m.exported !== null && m.exported.result.status === "ok" && (
+          <ExportedText
+            key={`${m.exported.format}/${m.exported.result.data.length}`}
+            label={FORMATS.find((f) => f.format === m.exported!.format)?.label ?? m.exported.format}
+            text={m.exported.result.data}
+            clipboard={clipboard}
+          />
+        )}
         {m.exported !== null && m.exported.result.status === "error" && <p className="modeler-error">{m.exported.result.error.message}</p>}
         <h3>Import a NoSQL Workbench model</h3>
         <textarea className="modeler-import" aria-label="NoSQL Workbench model JSON" value={workbench} onChange={(e) => setWorkbench(e.target.value)} />
