@@ -38,10 +38,11 @@ const MODELER = "modeler";
  * switching tabs keeps its query and pages.
  */
 export function App() {
-  const appInfo = useAppInfo();
   const [open, setOpen] = useState<OpenTable[]>([]);
   const [activeId, setActiveId] = useState<string | null>(null);
+  // Grows when tables are created or deleted: the sidebar's lists and the status bar's count follow.
   const [tablesChanged, setTablesChanged] = useState(0);
+  const appInfo = useAppInfo(tablesChanged);
   const sheet = useShortcutSheet();
   const [updatesOpen, setUpdatesOpen] = useState(false);
   const theme = useTheme();
