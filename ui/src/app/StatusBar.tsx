@@ -11,11 +11,14 @@ import type { ThemeChoice } from "./theme";
 export function StatusBar({
   appInfo,
   connection = null,
+  notice = null,
   theme = null,
   help = null,
 }: {
   appInfo: Loadable<AppInfo, UiError>;
   connection?: string | null;
+  /** What just happened out of sight (a table deleted and its tab closed). */
+  notice?: string | null;
   theme?: { choice: ThemeChoice; toggle: () => void } | null;
   /** Help's entries: the start screen, the keyboard shortcuts, the modeler and updates. */
   help?: { onStart: () => void; onShortcuts: () => void; onModeler?: () => void; onUpdates?: () => void } | null;
@@ -24,6 +27,11 @@ export function StatusBar({
   return (
     <footer className="status-bar" role="status" aria-label="Status bar">
       {connection !== null && <span data-testid="active-connection">{connection}</span>}
+      {notice !== null && (
+        <span className="status-notice" data-testid="status-notice" title={notice}>
+          {notice}
+        </span>
+      )}
       <span data-testid="capacity-used" title="Capacity units DynamoDB reported for every read and write since DynoTable started">
         Used since start: {formatUnits(totals.readUnits)} RCU · {formatUnits(totals.writeUnits)} WCU
       </span>
