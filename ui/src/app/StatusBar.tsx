@@ -50,7 +50,8 @@ export function StatusBar({
           onClick={theme.toggle}
           title="Switch the theme: system, light, dark (Ctrl+Shift+L)"
         >
-          ◐ Theme: {theme.choice}
+          ◐ <span className="theme-word">Theme: </span>
+          {theme.choice}
         </button>
       )}
       {help !== null && (
@@ -67,7 +68,7 @@ export function StatusBar({
             </button>
           )}
           {help.onUpdates !== undefined && (
-            <button type="button" onClick={help.onUpdates} data-testid="help-updates" title="Help: check for a newer version of DynoTable (asks the release server only now)">
+            <button type="button" onClick={help.onUpdates} data-testid="help-updates" title={`Help: check for a newer version of DynoTable${appInfo.status === "ok" ? ` (this is ${appInfo.data.version})` : ""}; asks the release server only now`}>
               Updates
             </button>
           )}
@@ -89,7 +90,9 @@ function AppInfoItems({ info }: { info: AppInfo }) {
         : "";
   return (
     <>
-      <span data-testid="app-version">DynoTable {info.version}</span>
+      <span data-testid="app-version" className="app-version">
+        DynoTable {info.version}
+      </span>
       <span data-testid="engine-state" className={`engine-state engine-${engine.state}`} title={`Embedded engine: ${engine.state}${detail}`}>
         Embedded engine: {engine.state}
         {detail}
