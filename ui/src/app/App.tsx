@@ -1,4 +1,4 @@
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { flushSync } from "react-dom";
 import { useAppInfo } from "./useAppInfo";
 import { StatusBar } from "./StatusBar";
@@ -10,6 +10,7 @@ import { useTheme } from "./theme";
 import { useSidebar } from "./sidebar";
 import { CapacityProvider } from "./capacity";
 import { CredentialPrompt } from "./CredentialPrompt";
+import { DiscardNewTable } from "./DiscardNewTable";
 import { ConnectionsSidebar } from "../features/connections/ConnectionsSidebar";
 import { TableScreen } from "../features/tables/TableScreen";
 import { StartScreen } from "../features/start/StartScreen";
@@ -31,6 +32,8 @@ type OpenTable = { id: string; profile: Profile; table: string | null; intent: T
 const START = "start";
 /** The data modeler's tab. */
 const MODELER = "modeler";
+/** How long a notice (a table deleted) stays in the status bar. */
+const NOTICE_MS = 20_000;
 
 /**
  * The application shell: connections and their tables on the left (collapsible to a narrow rail,
@@ -38,16 +41,35 @@ const MODELER = "modeler";
  * switching tabs keeps its query and pages.
  */
 export function App() {
-  const appInfo = useAppInfo();
   const [open, setOpen] = useState<OpenTable[]>([]);
   const [activeId, setActiveId] = useState<string | null>(null);
+  // Grows when tables are created or deleted: the sidebar's lists and the status bar's count follow.
   const [tablesChanged, setTablesChanged] = useState(0);
+  const appInfo = useAppInfo(tablesChanged);
   const sheet = useShortcutSheet();
   const [updatesOpen, setUpdatesOpen] = useState(false);
   const theme = useTheme();
   useShortcut("toggle-theme", theme.toggle);
   const sidebar = useSidebar();
   useShortcut("toggle-sidebar", sidebar.toggle);
+
+  // New table tabs the user typed or chose something in: closing one asks first.
+  const [filled, setFilled] = useState<ReadonlySet<string>>(new Set());
+  const [askingClose, setAskingClose] = useState<string | null>(null);
+  // What just happened out of sight (a table deleted, its tab closed), said in the status bar.
+  const [notice, setNotice] = useState<string | null>(null);
+  useEffect(() => {
+    if (notice === null) return;
+    const timer = setTimeout(() => setNotice(null), NOTICE_MS);
+    return () => clearTimeout(timer);
+  }, [notice]);
+  const forget = (id: string) =>
+    setFilled((current) => {
+      if (!current.has(id)) return current;
+      const next = new Set(current);
+      next.delete(id);
+      return next;
+    });
 
   const start = useStartScreen();
   const demo = useDemoTables(appInfo.status === "ok" ? appInfo.data.engine.state : null);
@@ -97,9 +119,17 @@ export function App() {
     setOpen((current) => [...current.filter((t) => t.id !== createId && t.id !== id), { id, profile, table, intent: null }]);
     setActiveId(id);
     setTablesChanged((n) => n + 1);
+    forget(createId);
   };
 
+  /** Closes a tab; a New table tab with something entered in it only once the user agrees. */
   const close = (id: string) => {
+    if (filled.has(id)) setAskingClose(id);
+    else closeNow(id);
+  };
+
+  const closeNow = (id: string) => {
+    forget(id);
     if (id === START) {
       start.dismiss();
       if (activeId === START) setActiveId(open[0]?.id ?? null);
@@ -170,7 +200,13 @@ export function App() {
                 </div>
               )}
               {open.map((t) => (
-                <div key={t.id} hidden={t.id !== shownId} className="tab-page">
+                <div
+                  key={t.id}
+                  hidden={t.id !== shownId}
+                  className="tab-page"
+                  // A change in the New table form (typed, chosen, ticked): closing the tab asks first.
+                  onChange={t.table === null ? () => !filled.has(t.id) && setFilled((current) => new Set(current).add(t.id)) : undefined}
+                >
                   {t.table === null ? (
                     <CreateTableScreen profile={t.profile} onCreated={(table) => created(t.profile, table.name)} />
                   ) : (
@@ -179,8 +215,9 @@ export function App() {
                       tableName={t.table}
                       intent={t.intent}
                       onDeleted={() => {
-                        close(t.id);
+                        closeNow(t.id);
                         setTablesChanged((n) => n + 1);
+                        setNotice(`Deleted table ${t.table} from ${t.profile.name}: its tab was closed.`);
                       }}
                     />
                   )}
@@ -214,6 +251,7 @@ export function App() {
         <StatusBar
           appInfo={appInfo}
           connection={activeProfile === null ? null : `${activeProfile.name} · ${activeProfile.region}`}
+          notice={notice}
           theme={theme}
           help={{
             onStart: showStart,
@@ -226,6 +264,16 @@ export function App() {
       <ShortcutSheet open={sheet.open} onClose={() => sheet.setOpen(false)} />
       {updatesOpen && <UpdateDialog open={updatesOpen} onClose={() => setUpdatesOpen(false)} />}
       <CredentialPrompt profiles={[...open.map((t) => t.profile), ...editors]} />
+      {askingClose !== null && (
+        <DiscardNewTable
+          connection={open.find((t) => t.id === askingClose)?.profile.name ?? "the connection"}
+          onKeep={() => setAskingClose(null)}
+          onDiscard={() => {
+            setAskingClose(null);
+            closeNow(askingClose);
+          }}
+        />
+      )}
     </CapacityProvider>
   );
 }

@@ -87,4 +87,20 @@ describe("StatusBar", () => {
     for (const id of ["help-start", "help-shortcuts", "open-modeler", "help-updates"]) fireEvent.click(screen.getByTestId(id));
     expect(calls).toEqual(["start", "shortcuts", "modeler", "updates"]);
   });
+
+  it("marks what gives way in a narrow window: the version (named in the Updates button's title) and the word Theme", () => {
+    render(
+      <StatusBar
+        appInfo={{ status: "ok", data: ready }}
+        theme={{ choice: "dark", toggle: () => {} }}
+        help={{ onStart: () => {}, onShortcuts: () => {}, onUpdates: () => {} }}
+      />,
+    );
+    // theme.css hides .app-version and .theme-word under 1,180 px, so the engine's state is read whole at 1,024.
+    expect(screen.getByTestId("app-version").classList.contains("app-version")).toBe(true);
+    const toggle = screen.getByTestId("theme-toggle");
+    expect(toggle.querySelector(".theme-word")?.textContent).toBe("Theme: ");
+    expect(toggle.textContent).toBe("◐ Theme: dark");
+    expect(screen.getByTestId("help-updates").getAttribute("title")).toContain("this is 0.1.0");
+  });
 });

@@ -11,11 +11,14 @@ import type { ThemeChoice } from "./theme";
 export function StatusBar({
   appInfo,
   connection = null,
+  notice = null,
   theme = null,
   help = null,
 }: {
   appInfo: Loadable<AppInfo, UiError>;
   connection?: string | null;
+  /** What just happened out of sight (a table deleted and its tab closed). */
+  notice?: string | null;
   theme?: { choice: ThemeChoice; toggle: () => void } | null;
   /** Help's entries: the start screen, the keyboard shortcuts, the modeler and updates. */
   help?: { onStart: () => void; onShortcuts: () => void; onModeler?: () => void; onUpdates?: () => void } | null;
@@ -24,6 +27,11 @@ export function StatusBar({
   return (
     <footer className="status-bar" role="status" aria-label="Status bar">
       {connection !== null && <span data-testid="active-connection">{connection}</span>}
+      {notice !== null && (
+        <span className="status-notice" data-testid="status-notice" title={notice}>
+          {notice}
+        </span>
+      )}
       <span data-testid="capacity-used" title="Capacity units DynamoDB reported for every read and write since DynoTable started">
         Used since start: {formatUnits(totals.readUnits)} RCU · {formatUnits(totals.writeUnits)} WCU
       </span>
@@ -42,7 +50,8 @@ export function StatusBar({
           onClick={theme.toggle}
           title="Switch the theme: system, light, dark (Ctrl+Shift+L)"
         >
-          ◐ Theme: {theme.choice}
+          ◐ <span className="theme-word">Theme: </span>
+          {theme.choice}
         </button>
       )}
       {help !== null && (
@@ -59,7 +68,7 @@ export function StatusBar({
             </button>
           )}
           {help.onUpdates !== undefined && (
-            <button type="button" onClick={help.onUpdates} data-testid="help-updates" title="Help: check for a newer version of DynoTable (asks the release server only now)">
+            <button type="button" onClick={help.onUpdates} data-testid="help-updates" title={`Help: check for a newer version of DynoTable${appInfo.status === "ok" ? ` (this is ${appInfo.data.version})` : ""}; asks the release server only now`}>
               Updates
             </button>
           )}
@@ -81,7 +90,9 @@ function AppInfoItems({ info }: { info: AppInfo }) {
         : "";
   return (
     <>
-      <span data-testid="app-version">DynoTable {info.version}</span>
+      <span data-testid="app-version" className="app-version">
+        DynoTable {info.version}
+      </span>
       <span data-testid="engine-state" className={`engine-state engine-${engine.state}`} title={`Embedded engine: ${engine.state}${detail}`}>
         Embedded engine: {engine.state}
         {detail}

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { Tabs, type TabInfo } from "./Tabs";
 
 afterEach(cleanup);
@@ -67,5 +67,59 @@ describe("Tabs", () => {
     expect(onSelect).toHaveBeenLastCalledWith("q1");
     fireEvent.keyDown(first!, { key: "Delete" });
     expect(onClose).toHaveBeenLastCalledWith("t1");
+  });
+});
+
+describe("a strip with more tabs than it shows", () => {
+  /** The strip as a narrow window lays it out: 300 px wide, its tabs 900 px. */
+  function narrow(strip: HTMLElement) {
+    Object.defineProperty(strip, "clientWidth", { configurable: true, value: 300 });
+    Object.defineProperty(strip, "scrollWidth", { configurable: true, value: 900 });
+  }
+
+  it("brings the active tab into sight when it changes", () => {
+    const into = vi.fn();
+    const original = Element.prototype.scrollIntoView;
+    Element.prototype.scrollIntoView = into;
+    try {
+      const props = { tabs, onSelect: () => {}, onClose: () => {} };
+      const { rerender } = render(<Tabs {...props} activeId="t1" />);
+      into.mockClear();
+      rerender(<Tabs {...props} activeId="t2" />);
+      expect(into).toHaveBeenCalledWith({ block: "nearest", inline: "nearest" });
+      expect(into.mock.contexts.at(-1)).toBe(screen.getByRole("tab", { name: "Music" }).parentElement);
+    } finally {
+      Element.prototype.scrollIntoView = original;
+    }
+  });
+
+  it("scrolls sideways with the mouse wheel, and shows a › (then a ‹) where tabs are beyond", () => {
+    setup("t1");
+    const strip = screen.getByRole("tablist");
+    narrow(strip);
+    fireEvent.scroll(strip);
+    expect(screen.queryByTestId("tabs-scroll-left")).toBeNull();
+    const right = screen.getByRole("button", { name: "Show the tabs to the right" });
+    expect(right.getAttribute("tabindex")).toBe("-1");
+
+    const wheel = new WheelEvent("wheel", { deltaY: 120, bubbles: true, cancelable: true });
+    act(() => void strip.dispatchEvent(wheel));
+    expect(wheel.defaultPrevented).toBe(true);
+    expect(strip.scrollLeft).toBe(120);
+    expect(screen.getByTestId("tabs-scroll-left")).toBeTruthy();
+
+    const scrollBy = vi.fn();
+    strip.scrollBy = scrollBy;
+    fireEvent.click(right);
+    expect(scrollBy).toHaveBeenCalledWith({ left: 240, behavior: "smooth" });
+  });
+
+  it("leaves the wheel alone when every tab is in sight", () => {
+    setup("t1");
+    const strip = screen.getByRole("tablist");
+    const wheel = new WheelEvent("wheel", { deltaY: 120, bubbles: true, cancelable: true });
+    strip.dispatchEvent(wheel);
+    expect(wheel.defaultPrevented).toBe(false);
+    expect(screen.queryByTestId("tabs-scroll-right")).toBeNull();
   });
 });

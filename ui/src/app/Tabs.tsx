@@ -3,8 +3,12 @@
  * in the Tab order, arrow keys move between tabs, Delete closes the focused one. Anywhere in the
  * window, the shortcuts from `shortcuts.ts` close (Ctrl/Cmd+W), cycle (Ctrl+Tab, Ctrl+Shift+Tab)
  * and jump to tabs (Ctrl/Cmd+1..9, 9 being the last tab as in browsers).
+ *
+ * More tabs than the strip is wide: it scrolls sideways, the active tab always brought into it, the
+ * mouse wheel scrolling it too, and a ‹ or › at either end (with a fade) says more tabs are there
+ * and scrolls to them.
  */
-import { useEffect, useRef, type KeyboardEvent, type ReactNode } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import { matchesShortcut, shortcutOf } from "./shortcuts";
 import "./Tabs.css";
 
@@ -58,6 +62,47 @@ export function Tabs({ tabs, activeId, onSelect, onClose, children, globalShortc
     return () => window.removeEventListener("keydown", onKey);
   }, [globalShortcuts]);
 
+  // The strip: which ends have tabs beyond them, kept as it scrolls and resizes.
+  const stripRef = useRef<HTMLDivElement>(null);
+  const [beyond, setBeyond] = useState({ left: false, right: false });
+  const measure = useCallback(() => {
+    const strip = stripRef.current;
+    if (strip === null) return;
+    const left = strip.scrollLeft > 1;
+    const right = strip.scrollLeft + strip.clientWidth < strip.scrollWidth - 1;
+    setBeyond((b) => (b.left === left && b.right === right ? b : { left, right }));
+  }, []);
+  useLayoutEffect(measure, [tabs.length, measure]);
+  useEffect(() => {
+    const strip = stripRef.current;
+    if (strip === null) return;
+    // A vertical wheel scrolls the strip sideways (not passive: the page must not scroll instead).
+    const onWheel = (event: WheelEvent) => {
+      if (strip.scrollWidth <= strip.clientWidth || event.deltaY === 0 || Math.abs(event.deltaX) > Math.abs(event.deltaY)) return;
+      event.preventDefault();
+      strip.scrollLeft += event.deltaY;
+      measure();
+    };
+    strip.addEventListener("wheel", onWheel, { passive: false });
+    const resized = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(measure);
+    resized?.observe(strip);
+    return () => {
+      strip.removeEventListener("wheel", onWheel);
+      resized?.disconnect();
+    };
+  }, [measure]);
+  // The active tab is kept in sight (selected by a shortcut, opened from the sidebar, or the strip narrowed).
+  useEffect(() => {
+    if (activeId === null) return;
+    refs.current.get(activeId)?.parentElement?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
+    measure();
+  }, [activeId, tabs.length, measure]);
+  const scrollBy = (direction: -1 | 1) => {
+    const strip = stripRef.current;
+    if (strip === null) return;
+    strip.scrollBy?.({ left: direction * strip.clientWidth * 0.8, behavior: "smooth" });
+  };
+
   const focusTab = (id: string | undefined) => {
     if (id === undefined) return;
     onSelect(id);
@@ -80,35 +125,47 @@ export function Tabs({ tabs, activeId, onSelect, onClose, children, globalShortc
   const active = tabs.find((t) => t.id === activeId) ?? null;
   return (
     <div className="tabs">
-      <div role="tablist" aria-label="Open tables and queries" className="tab-strip">
-        {tabs.map((tab, index) => {
-          const selected = tab.id === activeId;
-          return (
-            <div key={tab.id} className={`tab${selected ? " tab-active" : ""}`}>
-              <button
-                type="button"
-                role="tab"
-                id={`tab-${tab.id}`}
-                aria-selected={selected}
-                aria-controls={`tabpanel-${tab.id}`}
-                tabIndex={selected || (activeId === null && index === 0) ? 0 : -1}
-                ref={(el) => {
-                  if (el) refs.current.set(tab.id, el);
-                  else refs.current.delete(tab.id);
-                }}
-                className="tab-button"
-                onClick={() => onSelect(tab.id)}
-                onKeyDown={(event) => onTabKeyDown(event, index)}
-              >
-                <span className="tab-title">{tab.title}</span>
-                {tab.detail !== undefined && <span className="tab-detail">{tab.detail}</span>}
-              </button>
-              <button type="button" className="tab-close" aria-label={`Close ${tab.title}`} tabIndex={-1} onClick={() => onClose(tab.id)}>
-                ×
-              </button>
-            </div>
-          );
-        })}
+      <div className={`tab-strip-frame${beyond.left ? " tabs-beyond-left" : ""}${beyond.right ? " tabs-beyond-right" : ""}`}>
+        {beyond.left && (
+          <button type="button" className="tab-scroll tab-scroll-left" tabIndex={-1} aria-label="Show the tabs to the left" title="More tabs to the left" onClick={() => scrollBy(-1)} data-testid="tabs-scroll-left">
+            ‹
+          </button>
+        )}
+        <div role="tablist" aria-label="Open tables and queries" className="tab-strip" ref={stripRef} onScroll={measure}>
+          {tabs.map((tab, index) => {
+            const selected = tab.id === activeId;
+            return (
+              <div key={tab.id} className={`tab${selected ? " tab-active" : ""}`}>
+                <button
+                  type="button"
+                  role="tab"
+                  id={`tab-${tab.id}`}
+                  aria-selected={selected}
+                  aria-controls={`tabpanel-${tab.id}`}
+                  tabIndex={selected || (activeId === null && index === 0) ? 0 : -1}
+                  ref={(el) => {
+                    if (el) refs.current.set(tab.id, el);
+                    else refs.current.delete(tab.id);
+                  }}
+                  className="tab-button"
+                  onClick={() => onSelect(tab.id)}
+                  onKeyDown={(event) => onTabKeyDown(event, index)}
+                >
+                  <span className="tab-title">{tab.title}</span>
+                  {tab.detail !== undefined && <span className="tab-detail">{tab.detail}</span>}
+                </button>
+                <button type="button" className="tab-close" aria-label={`Close ${tab.title}`} tabIndex={-1} onClick={() => onClose(tab.id)}>
+                  ×
+                </button>
+              </div>
+            );
+          })}
+        </div>
+        {beyond.right && (
+          <button type="button" className="tab-scroll tab-scroll-right" tabIndex={-1} aria-label="Show the tabs to the right" title="More tabs to the right" onClick={() => scrollBy(1)} data-testid="tabs-scroll-right">
+            ›
+          </button>
+        )}
       </div>
       {active !== null && (
         <div role="tabpanel" id={`tabpanel-${active.id}`} aria-labelledby={`tab-${active.id}`} className="tab-panel">

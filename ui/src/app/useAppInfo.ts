@@ -8,9 +8,10 @@ const STARTING_POLL_MS = 250;
 
 /**
  * The app's identity and the embedded engine's state, asked of the backend once and again
- * while the engine is still starting.
+ * while the engine is still starting, and again (what is shown kept meanwhile) for each new
+ * `reload`: tables were created or deleted, so the engine's table count follows.
  */
-export function useAppInfo(): Loadable<AppInfo, UiError> {
+export function useAppInfo(reload = 0): Loadable<AppInfo, UiError> {
   const source = useCommands();
   const [state, setState] = useState<Loadable<AppInfo, UiError>>({ status: "loading" });
 
@@ -30,7 +31,7 @@ export function useAppInfo(): Loadable<AppInfo, UiError> {
       cancelled = true;
       if (timer !== undefined) clearTimeout(timer);
     };
-  }, [source]);
+  }, [source, reload]);
 
   return state;
 }

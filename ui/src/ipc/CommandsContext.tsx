@@ -14,6 +14,7 @@
 import { createContext, useContext, type ReactNode } from "react";
 import { commands as generated } from "./bindings.gen";
 import { guarded } from "./credentials";
+import { announcingWrites } from "./tableWrites";
 
 /** Every command of the backend, as the generated bindings type them. */
 export type Commands = typeof generated;
@@ -31,7 +32,8 @@ const guardedViews = new WeakMap<Commands, Commands>();
 function guardedView(calls: Commands): Commands {
   let view = guardedViews.get(calls);
   if (view === undefined) {
-    view = guarded(calls);
+    // And every write to a table announced, so the figures shown of it follow (ipc/tableWrites.ts).
+    view = announcingWrites(guarded(calls));
     guardedViews.set(calls, view);
   }
   return view;

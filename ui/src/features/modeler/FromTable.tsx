@@ -11,6 +11,7 @@ import { errorTitle } from "../../ipc/result";
 import { formatBytes, formatCount, formatCountOf, formatUnits } from "../../shared/format";
 import { ConfirmInline } from "./ConfirmInline";
 import { useInferModel } from "./useInferModel";
+import { withoutRuleCitations } from "./ruleCitations";
 
 export function FromTable({ edited, onInferred }: { edited: boolean; onInferred: (model: Model) => void }) {
   const f = useInferModel(edited, onInferred);
@@ -121,7 +122,7 @@ export function FromTable({ edited, onInferred }: { edited: boolean; onInferred:
           </ul>
           {r.data.notes.map((n) => (
             <p className="muted" key={n}>
-              {n}
+              {withoutRuleCitations(n)}
             </p>
           ))}
         </div>

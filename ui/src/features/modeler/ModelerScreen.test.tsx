@@ -98,6 +98,20 @@ function fakeSource(): Commands & { models: Model[] } {
     models,
     analyzeModel: vi.fn((model: Model) => {
       models.push(model);
+      // A table named "Bad" stands for a model with a problem: nothing else is drawn for it.
+      if (model.tables[0]!.name === "Bad")
+        return Promise.resolve({
+          problem: {
+            code: "INVALID_TEMPLATE",
+            message: "entity Reading, key vehicleId: a key template cannot be empty (rule B.7: key values are never empty)",
+            exception: null,
+            at: null,
+          },
+          collections: [],
+          patterns: [],
+          growth: [],
+          partitions: [],
+        } as ModelAnalysis);
       return Promise.resolve(analysis(model.tables[0]!.globalIndexes?.length === 1));
     }),
     takeModelSuggestion: vi.fn((model: Model) =>
@@ -163,6 +177,63 @@ describe("ModelerScreen", () => {
     expect((source.analyzeModel as ReturnType<typeof vi.fn>).mock.calls.length).toBe(calls);
     fireEvent.change(editor, { target: { value: good.replace("\"TelemetryModel\"", "\"Fleet\"") } });
     await waitFor(() => expect(source.models.at(-1)?.tables[0]?.name).toBe("Fleet"));
+  });
+
+  it("keeps the last picture, dimmed and inert, while the model has a problem, said without rule numbers", async () => {
+    const source = fakeSource();
+    renderWithCommands(<ModelerScreen />, source);
+    await screen.findAllByTestId("modeler-box");
+    fireEvent.click(screen.getByTestId("modeler-view-json"));
+    const editor = screen.getByTestId("modeler-model") as HTMLTextAreaElement;
+    const good = editor.value;
+    fireEvent.change(editor, { target: { value: good.replace('"TelemetryModel"', '"Bad"') } });
+    const problem = await screen.findByTestId("modeler-problem");
+    expect(problem.textContent).toBe("entity Reading, key vehicleId: a key template cannot be empty (key values are never empty)");
+    expect(screen.queryByText(/rule B\./)).toBeNull();
+    // The last picture stays, dimmed and out of reach (its suggestion is the old model's).
+    const picture = screen.getByTestId("modeler-picture");
+    expect(picture.classList.contains("modeler-stale")).toBe(true);
+    expect(picture.hasAttribute("inert")).toBe(true);
+    expect(within(picture).getAllByTestId("modeler-box")[0]!.textContent).toContain("VEH#V-7741");
+    expect(within(picture).getAllByTestId("modeler-pattern")).toHaveLength(2);
+    expect(screen.getByTestId("modeler-stale-note")).toBeTruthy();
+
+    // Fixed, the picture is live again.
+    fireEvent.change(editor, { target: { value: good } });
+    await waitFor(() => expect(screen.queryByTestId("modeler-problem")).toBeNull());
+    expect(screen.getByTestId("modeler-picture").classList.contains("modeler-stale")).toBe(false);
+    expect(screen.getByTestId("modeler-picture").hasAttribute("inert")).toBe(false);
+  });
+
+  it("says what to do first in an empty model", async () => {
+    const source = fakeSource();
+    (source.analyzeModel as ReturnType<typeof vi.fn>).mockImplementation(() =>
+      Promise.resolve({ problem: null, collections: [], patterns: [], growth: [], partitions: [] } as unknown as ModelAnalysis),
+    );
+    renderWithCommands(<ModelerScreen />, source);
+    expect((await screen.findByTestId("modeler-empty-hint")).textContent).toContain("Start with a table");
+  });
+
+  it("sets the seed and the what-if traffic above the results they draw, not under the form", async () => {
+    const { container } = renderWithCommands(<ModelerScreen />, fakeSource());
+    await screen.findAllByTestId("modeler-box");
+    const traffic = screen.getByRole("group", { name: "Sample data and traffic" });
+    // Under the form, the bar covered its last lines (and took two rows of it at 1024 px).
+    expect(traffic.closest(".modeler-editor")).toBeNull();
+    const results = container.querySelector(".modeler-results")!;
+    expect(results.firstElementChild).toBe(traffic);
+    expect(within(traffic).getByTestId("modeler-rcu")).toBeTruthy();
+  });
+
+  it("copies an export to the clipboard", async () => {
+    const writeText = vi.fn(() => Promise.resolve());
+    renderWithCommands(<ModelerScreen clipboard={{ writeText }} />, fakeSource());
+    await screen.findAllByTestId("modeler-box");
+    fireEvent.click(screen.getByText("Terraform"));
+    await screen.findByTestId("modeler-export");
+    fireEvent.click(screen.getByTestId("modeler-export-copy"));
+    await waitFor(() => expect(screen.getByTestId("modeler-export-copied").textContent).toBe("Copied the Terraform export."));
+    expect(writeText).toHaveBeenCalledWith('resource "aws_dynamodb_table" "telemetry_model" {}\n');
   });
 
   it("exports, and applies to the embedded engine only once confirmed", async () => {

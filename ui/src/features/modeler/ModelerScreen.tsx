@@ -142,10 +142,47 @@ function Partitions({ map }: { map: PartitionMap }) {
   );
 }
 
+type TextClipboard = Pick<Clipboard, "writeText">;
+
+/**
+ * An export as text, with a Copy button (the web clipboard, as the Code view copies). There is no
+ * Save: the backend writes a chosen file only for an export of items.
+ */
+function ExportedText({ label, text, clipboard }: { label: string; text: string; clipboard: TextClipboard | undefined }) {
+  const [said, setSaid] = useState("");
+  const copy = async () => {
+    if (clipboard === undefined) return;
+    try {
+      await clipboard.writeText(text);
+      setSaid(`Copied the ${label} export.`);
+    } catch {
+      setSaid("The clipboard refused the copy.");
+    }
+  };
+  return (
+    <>
+      <div className="modeler-controls">
+        <button type="button" onClick={() => void copy()} disabled={clipboard === undefined} data-testid="modeler-export-copy">
+          Copy
+        </button>
+        <span className="muted" role="status" data-testid="modeler-export-copied">
+          {clipboard === undefined ? "This window has no clipboard access." : said}
+        </span>
+      </div>
+      <pre className="modeler-export" data-testid="modeler-export">
+        {text}
+      </pre>
+    </>
+  );
+}
+
 export function ModelerScreen({
   onRunPattern,
   onApplied,
+  clipboard = typeof navigator !== "undefined" ? navigator.clipboard : undefined,
 }: {
+  /** Where an export is copied to (tests give their own). */
+  clipboard?: TextClipboard | undefined;
   /** Heard once the model's tables are created, so the connection lists show them. */
   onApplied?: (() => void) | undefined;
   /** Runs a pattern's request on the embedded engine (its table's tab, the query bar). */
@@ -157,6 +194,11 @@ export function ModelerScreen({
   const [view, setView] = useState<"form" | "json">("form");
   const [fromTable, setFromTable] = useState(false);
   const a = m.analysis;
+  // What is drawn: the answer for the model as it is, or, while it has a problem (or the backend
+  // failed), the last one that had none, dimmed and out of reach of the pointer and the keyboard.
+  const problem = a.status === "ok" ? a.data.problem : null;
+  const stale = problem !== null || a.status === "error";
+  const picture = m.picture;
   const number = (text: string, fallback: number) => (Number.isFinite(Number(text)) && text !== "" ? Number(text) : fallback);
   return (
     <div className="modeler">
@@ -206,7 +248,14 @@ export function ModelerScreen({
             </>
           )}
         </div>
-        <div className="modeler-controls">
+        {m.actionError !== null && (
+          <p className="modeler-error">
+            {errorTitle(m.actionError.code)}: {m.actionError.message}
+          </p>
+        )}
+      </div>
+      <div className="modeler-results" aria-live="polite">
+        <div className="modeler-controls modeler-traffic" role="group" aria-label="Sample data and traffic" data-testid="modeler-traffic">
           <label>
             Seed <input type="number" value={m.seed} onChange={(e) => m.setSeed(number(e.target.value, 7))} />
           </label>
@@ -224,32 +273,36 @@ export function ModelerScreen({
             </select>
           </label>
         </div>
-        {m.actionError !== null && (
-          <p className="modeler-error">
-            {errorTitle(m.actionError.code)}: {m.actionError.message}
-          </p>
-        )}
-      </div>
-      <div className="modeler-results" aria-live="polite">
-        {a.status === "loading" && <p className="muted">Analysing…</p>}
+        {a.status === "loading" && picture === null && <p className="muted">Analysing…</p>}
         {a.status === "error" && (
-          <p className="modeler-error">
+          <p className="modeler-error" role="alert">
             {errorTitle(a.error.code)}: {a.error.message}
           </p>
         )}
-        {a.status === "ok" && a.data.problem !== null && (
+        {problem !== null && (
           <p className="modeler-error" data-testid="modeler-problem">
-            {a.data.problem.exception ? `${a.data.problem.exception}: ` : ""}
-            {a.data.problem.message}
+            {problem.exception ? `${problem.exception}: ` : ""}
+            {problem.message}
           </p>
         )}
-        {a.status === "ok" && a.data.problem === null && (
-          <>
+        {stale && picture !== null && (
+          <p className="muted" data-testid="modeler-stale-note">
+            Below, dimmed: the last version of the model that could be drawn. It comes back to life once the problem is fixed.
+          </p>
+        )}
+        {picture !== null && (
+          <div className={stale ? "modeler-picture modeler-stale" : "modeler-picture"} data-testid="modeler-picture" inert={stale}>
+            {picture.collections.length === 0 && (
+              <p className="muted" data-testid="modeler-empty-hint">
+                Start with a table and its keys, then an entity type whose key templates fill them: the collections its sample items form appear
+                here, then each access pattern's Query and cost, and the partition map.
+              </p>
+            )}
             <h3>Collections</h3>
-            {a.data.collections.map((t) => (
+            {picture.collections.map((t) => (
               <Collections key={`${t.target.table}/${t.target.index ?? ""}`} target={t} />
             ))}
-            {a.data.growth.map((g) => (
+            {picture.growth.map((g) => (
               <p key={g.table} className={g.daysToLimit !== null ? "modeler-warning" : "muted"} data-testid="modeler-growth">
                 {keyText(g.key)} in {g.table} grows {formatBytes(g.bytesPerDay)} a day
                 {g.steadyBytes !== null ? `, levelling at ${formatBytes(g.steadyBytes)}` : ""}
@@ -258,7 +311,7 @@ export function ModelerScreen({
             ))}
             <h3>Access patterns</h3>
             <ul className="modeler-patterns">
-              {a.data.patterns.map((r) => (
+              {picture.patterns.map((r) => (
                 <Pattern
                   key={r.pattern}
                   r={r}
@@ -269,10 +322,10 @@ export function ModelerScreen({
               ))}
             </ul>
             <h3>Partition map</h3>
-            {a.data.partitions.map((p) => (
+            {picture.partitions.map((p) => (
               <Partitions key={p.table} map={p} />
             ))}
-          </>
+          </div>
         )}
         <h3>Export</h3>
         <div className="modeler-controls">
@@ -282,7 +335,14 @@ export function ModelerScreen({
             </button>
           ))}
         </div>
-        {m.exported !== null && m.exported.result.status === "ok" && <pre className="modeler-export" data-testid="modeler-export">{m.exported.result.data}</pre>}
+        {m.exported !== null && m.exported.result.status === "ok" && (
+          <ExportedText
+            key={`${m.exported.format}/${m.exported.result.data.length}`}
+            label={FORMATS.find((f) => f.format === m.exported!.format)?.label ?? m.exported.format}
+            text={m.exported.result.data}
+            clipboard={clipboard}
+          />
+        )}
         {m.exported !== null && m.exported.result.status === "error" && <p className="modeler-error">{m.exported.result.error.message}</p>}
         <h3>Import a NoSQL Workbench model</h3>
         <textarea className="modeler-import" aria-label="NoSQL Workbench model JSON" value={workbench} onChange={(e) => setWorkbench(e.target.value)} />

@@ -5,6 +5,7 @@ import { useDebounced } from "../../shared/useDebounced";
 import { EMPTY_MODEL } from "./form/modelEdits";
 import { TELEMETRY_STARTER } from "./starter";
 import { useCommands } from "../../ipc/CommandsContext";
+import { plainAnalysis } from "./ruleCitations";
 
 /** The model text parsed: the model, or why it is not JSON. */
 export type Parsed = { ok: true; model: Model } | { ok: false; message: string };
@@ -100,6 +101,9 @@ export function useModeler(onApplied?: () => void) {
     scale: 1,
   });
   const [analysis, setAnalysis] = useState<Loadable<ModelAnalysis, UiError>>({ status: "loading" });
+  // The last analysis of a model without a problem: drawn (dimmed) while the model has one, so one
+  // slip in a template does not take the whole picture away.
+  const [picture, setPicture] = useState<ModelAnalysis | null>(null);
   const [exported, setExported] = useState<{ format: ModelExportFormat; result: Loadable<string, UiError> } | null>(null);
   const [applied, setApplied] = useState<Loadable<AppliedModel, UiError> | null>(null);
   const [actionError, setActionError] = useState<UiError | null>(null);
@@ -115,7 +119,11 @@ export function useModeler(onApplied?: () => void) {
     let live = true;
     void unwrap<ModelAnalysis>(source.analyzeModel(settled.parsed.model, settled.seed, settled.traffic).then((data) => ({ status: "ok" as const, data }))).then(
       (answer) => {
-        if (live) setAnalysis(answer);
+        if (!live) return;
+        if (answer.status !== "ok") return setAnalysis(answer);
+        const plain = plainAnalysis(answer.data);
+        setAnalysis({ status: "ok", data: plain });
+        if (plain.problem === null) setPicture(plain);
       },
     );
     return () => {
@@ -176,7 +184,10 @@ export function useModeler(onApplied?: () => void) {
     setSeed,
     traffic,
     setTraffic,
+    /** The backend's answer for the model as it is (its problem and notes in plain words). */
     analysis,
+    /** The last answer without a problem (the current one when it has none); null before any. */
+    picture,
     takeSuggestion,
     exported,
     exportAs,

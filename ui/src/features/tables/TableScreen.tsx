@@ -45,6 +45,15 @@ import { SimulationPanel } from "../simulations/SimulationPanel";
 import { ViewBoundary } from "../../shared/ViewBoundary";
 import "./tables.css";
 
+/**
+ * The views that read with the query bar, so it is shown above them: Collections (the box a Query
+ * read), Items (its pages), Indexes side by side (its read beside the index's), Cost (its estimate),
+ * Code & history (its request as code, and what it ran) and Import/export (an export of "every page
+ * of the current query" is the bar's). Settings, Stream and TTL never read with it: there the bar is
+ * hidden, kept as it was for the next view that uses it.
+ */
+const BAR_VIEWS: ReadonlySet<ViewId> = new Set<ViewId>(["collections", "items", "indexes", "cost", "code", "transfer"]);
+
 /** Items drawn in each box of the Collections view (the Query's Limit); the rest are counted. */
 const ROWS_PER_BOX = 20;
 
@@ -72,7 +81,7 @@ function collectionQuery(table: string, keys: KeySchema, value: AttributeValue, 
 
 /**
  * One table: a header (name, keys, figures), the query bar (one query model for every view:
- * `useQueryModel`), and a strip of views, each a tab that keeps its state while another is shown:
+ * `useQueryModel`; shown above the views that read with it, `BAR_VIEWS`), and a strip of views, each a tab that keeps its state while another is shown:
  * Collections (the boxes; the one a Query read highlighted, the others faded), Items (what the
  * bar read, as a dashed box to page through and edit, or the collections a Scan met), Indexes
  * side by side, Cost, Code & history, Import/export and Settings (what DescribeTable says;
@@ -545,9 +554,12 @@ function TableScreenContent({
   }
 
   return (
-    <div className="table-screen" data-testid={`table-screen-${tableName}`} ref={rootRef}>
+    <div className={`table-screen${BAR_VIEWS.has(view) ? "" : " table-screen-no-bar"}`} data-testid={`table-screen-${tableName}`} ref={rootRef}>
       <TableHeader table={description} stats={stats.status === "ok" ? stats.data : null} profile={profile} />
-      <QueryBar table={description} model={model} suggestions={suggestions} seenAttributes={seenAttributes} />
+      {/* Hidden, not unmounted, on the views that do not read with it: its editors keep their state. */}
+      <div className="table-query-bar" hidden={!BAR_VIEWS.has(view)}>
+        <QueryBar table={description} model={model} suggestions={suggestions} seenAttributes={seenAttributes} />
+      </div>
       <ViewTabs views={views} active={view} onSelect={setView} label={`Views of ${description.name}`} />
       {copied !== null && (
         <p className="muted" role="status" data-testid="copy-notice">

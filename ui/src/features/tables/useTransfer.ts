@@ -13,6 +13,7 @@ import type {
 import { unwrap, type UiError } from "../../ipc/result";
 import { formatCount, formatUnits } from "../../shared/format";
 import { useCommands } from "../../ipc/CommandsContext";
+import { useTableWritten } from "../../shared/useTableWritten";
 
 export type ProgressChannelFactory = (onMessage: (progress: TransferProgress) => void) => Channel<TransferProgress>;
 
@@ -90,7 +91,9 @@ export function useTransfer({
   const exportSource: ExportSource = what === "query" && query !== null ? { kind: "query", query } : { kind: "table", table };
   const sourceKey = JSON.stringify(exportSource);
 
-  // What the export will read and cost, fetched again when what is exported changes.
+  // What the export will read and cost, fetched again when what is exported changes, and once items
+  // of the table are written (an import here, an edit elsewhere): the count it quotes follows.
+  const written = useTableWritten(profileId, table);
   useEffect(() => {
     let live = true;
     setExportEstimate(null);
@@ -102,7 +105,7 @@ export function useTransfer({
     return () => {
       live = false;
     };
-  }, [profileId, sourceKey, source]);
+  }, [profileId, sourceKey, source, written]);
 
   const begin = () => {
     const id = `transfer-${Date.now()}-${++transferCounter}`;

@@ -11,7 +11,7 @@ import { atTop } from "./problems";
 const KEY_TYPES: readonly KeyType[] = ["S", "N", "B"];
 
 /** Rule B.8: table and index names are 3–255 characters of `A-Z a-z 0-9 _ - .`. */
-export const NAME_RULES = { minLength: 3, maxLength: 255, pattern: "[a-zA-Z0-9_.\\-]+", title: "3 to 255 letters, digits, _ - or . (rule B.8)" } as const;
+export const NAME_RULES = { minLength: 3, maxLength: 255, pattern: "[a-zA-Z0-9_.\\-]+", title: "3 to 255 letters, digits, _ - or ." } as const;
 
 function KeyInputs({ label, value, onChange, testId }: { label: string; value: KeyAttr; onChange: (k: KeyAttr) => void; testId: string }) {
   return (
@@ -175,13 +175,13 @@ export function TableForm({
         />
       ))}
       <div className="mf-row">
-        <AddButton onClick={() => onChange(addIndex(table, "global"))} disabled={gsis.length >= MAX_GSIS} title={`At most ${MAX_GSIS} GSIs a table (rule B.7)`} testId={`${testId}-add-gsi`}>
+        <AddButton onClick={() => onChange(addIndex(table, "global"))} disabled={gsis.length >= MAX_GSIS} title={`At most ${MAX_GSIS} GSIs a table`} testId={`${testId}-add-gsi`}>
           Add GSI
         </AddButton>
         <AddButton
           onClick={() => onChange(addIndex(table, "local"))}
           disabled={lsis.length >= MAX_LSIS || table.sortKey == null}
-          title={table.sortKey == null ? "An LSI needs a table with a sort key (rule B.7)" : `At most ${MAX_LSIS} LSIs a table, made with it (rule B.7)`}
+          title={table.sortKey == null ? "An LSI needs a table with a sort key" : `At most ${MAX_LSIS} LSIs a table, made with it`}
           testId={`${testId}-add-lsi`}
         >
           Add LSI
