@@ -188,4 +188,45 @@ describe("QueryBar: Run asked for while the request is being checked", () => {
     expect(sent()).toHaveLength(1);
     expect(sent()[0]!.keyCondition?.partitionValue).toEqual({ S: "VEH#V-1007" });
   });
+
+  it("keeps a loaded request's run through an update that changes nothing (the Collections view's grouping, already the bar's)", async () => {
+    let model: ReturnType<typeof useQueryModel> | null = null;
+    function Exposed() {
+      model = useQueryModel({ profileId: "embedded", table: telemetry });
+      return <QueryBar table={telemetry} model={model} suggestions={[]} seenAttributes={[]} />;
+    }
+    const source: Partial<Commands> = {
+      ...fakeSource(),
+      parseExpressions,
+      buildReadRequest: vi.fn(fakeBuild),
+      runReadRequest: vi.fn(async () => ({ status: "ok" as const, data: page })),
+    };
+    renderWithCommands(
+      <CapacityProvider>
+        <Exposed />
+      </CapacityProvider>,
+      source,
+    );
+    await pass(500);
+    const request: ReadRequest = {
+      operation: "Query",
+      tableName: "Telemetry",
+      indexName: null,
+      keyCondition: { partitionValue: { S: "VEH#V-7741" }, sort: null },
+      filter: null,
+      projection: null,
+      limit: null,
+      consistentRead: false,
+      scanIndexForward: true,
+    } as unknown as ReadRequest;
+    act(() => {
+      model!.loadRequest(request, true);
+      // What the Collections view does on every render of a grouping: the bar's index already.
+      model!.setForm((f) => f);
+    });
+    await pass(1000);
+    const sent = (source.runReadRequest as ReturnType<typeof vi.fn>).mock.calls.map((c) => c[1] as ReadRequest);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.keyCondition?.partitionValue).toEqual({ S: "VEH#V-7741" });
+  });
 });

@@ -121,18 +121,34 @@ export function useQueryModel({
   const [queued, setQueued] = useState<Queued | null>(null);
   /** A change to the bar, by the user or from outside: a run waiting for a check no longer stands. */
   const edited = useCallback(() => setQueued(null), []);
-  const setForm = useCallback((update: SetStateAction<QueryForm>) => {
-    setQueued(null);
-    setFormState(update);
+  // The form as last set, ahead of the render that shows it, so that an update computed here sees
+  // the updates made before it in the same event.
+  const formRef = useRef(form);
+  formRef.current = form;
+  const applyForm = useCallback((update: SetStateAction<QueryForm>): boolean => {
+    const current = formRef.current;
+    const next = typeof update === "function" ? update(current) : update;
+    if (Object.is(next, current)) return false;
+    formRef.current = next;
+    setFormState(next);
+    return true;
   }, []);
+  // Only a change drops a waiting run: an update that leaves the form as it was (the Collections
+  // view's grouping, already the bar's index) is no edit.
+  const setForm = useCallback(
+    (update: SetStateAction<QueryForm>) => {
+      if (applyForm(update)) setQueued(null);
+    },
+    [applyForm],
+  );
   /**
    * The filter or projection from its editor, a waiting run left as it is: the editor says the
    * user's edits apart (`edited`) from what its text mode read of the text typed, which is the
    * expression the waiting run is for.
    */
   const setExpression = useCallback(
-    <K extends "filter" | "projection">(which: K, state: QueryForm[K]) => setFormState((f) => ({ ...f, [which]: state })),
-    [],
+    <K extends "filter" | "projection">(which: K, state: QueryForm[K]) => void applyForm((f) => ({ ...f, [which]: state })),
+    [applyForm],
   );
   const [run, setRun] = useState<QueryRun | null>(null);
   const [checked, setChecked] = useState<Checked | null>(null);
