@@ -235,9 +235,18 @@ async fn a_local_endpoint_without_keys_opens_and_is_deleted_without_touching_the
     let closed = app.create_profile(closed).await.unwrap();
     let unreachable = app.list_tables(&closed.id, None).await.unwrap_err();
     assert_eq!(unreachable.code, ErrorCode::Network, "{unreachable:?}");
-    assert!(!unreachable.message.to_lowercase().contains("could not be reached"), "{unreachable:?}");
+    assert!(
+        !unreachable
+            .message
+            .to_lowercase()
+            .contains("could not be reached"),
+        "{unreachable:?}"
+    );
     assert!(!unreachable.message.contains("other"), "{unreachable:?}");
-    assert!(unreachable.message.to_lowercase().contains("connect"), "{unreachable:?}");
+    assert!(
+        unreachable.message.to_lowercase().contains("connect"),
+        "{unreachable:?}"
+    );
 }
 
 /// A connection naming an AWS profile the files do not have says so, by name, and not that an
