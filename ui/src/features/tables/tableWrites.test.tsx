@@ -54,6 +54,34 @@ describe("a write to a table's items", () => {
     expect((fake.describeTable as ReturnType<typeof vi.fn>)).toHaveBeenCalledTimes(2);
   });
 
+  it("reads the figures once for a burst of writes (a paste puts its items one by one), not once per item", async () => {
+    let items = 10;
+    const fake = {
+      describeTable: vi.fn(() => ok(described(items))),
+      collectionStats: vi.fn(() => ok(counted(items))),
+      // Each put answered 20 ms later, as a real one is: the writes come in separate moments.
+      putItem: vi.fn(
+        () =>
+          new Promise((resolve) =>
+            setTimeout(() => {
+              items += 1;
+              resolve({ status: "ok" as const, data: null });
+            }, 20),
+          ),
+      ),
+    } as unknown as Partial<Commands>;
+    const putFive = async (c: Commands) => {
+      for (let i = 0; i < 5; i += 1) await c.putItem("embedded", "Pets", {}, { kind: "anything" } as never);
+    };
+    renderWithCommands(<Screen write={putFive} />, fake);
+    await waitFor(() => expect(screen.getByTestId("figures").textContent).toBe("10 described · 10 counted"));
+    fireEvent.click(screen.getByRole("button", { name: "Write" }));
+    await waitFor(() => expect(screen.getByTestId("figures").textContent).toBe("15 described · 15 counted"), { timeout: 5000 });
+    expect(fake.putItem).toHaveBeenCalledTimes(5);
+    expect(fake.describeTable).toHaveBeenCalledTimes(2);
+    expect(fake.collectionStats).toHaveBeenCalledTimes(2);
+  });
+
   it("leaves other tables, and refused writes, alone", async () => {
     const fake = {
       describeTable: vi.fn(() => ok(described(10))),
