@@ -15,7 +15,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import screenshot
-from window import choose, click, click_css, content, css, open_table, open_view, present, settle, type_into, wait_for
+from window import choose, click, click_css, click_xpath, content, css, open_table, open_view, present, settle, type_into, wait_for
 
 RUN_BOX = '[data-testid="collection-run-box"]'
 
@@ -531,3 +531,37 @@ def test_a_view_shown_again_reads_no_box_it_had_read(window):
         present(window, '[data-testid="table-screen-Pets"]', "Pets' tab")
         open_table(window, "Telemetry")
         assert wait_for(window, "Telemetry shown again, its boxes settled", settled) == before, "a box was read again after another table"
+
+
+def test_an_item_saved_from_a_box_shows_its_new_value_there_and_saves_again(window):
+    """An item opened from a box of the run (no Query ran) and saved: the box reads its items
+    again and shows the new value, and the item opened again is the one saved, so a second save
+    is not taken for somebody else's change (it was: the box kept the rows read before)."""
+    view = open_view(window, "collections")
+    box = wait_for(window, "the first box's rows", lambda d: [b for _, b in run_boxes(view) if drawn_rows(b)])[0]
+    key = box.get_attribute("data-key")
+
+    def save_plate(plate: str) -> None:
+        box = [b for k, b in run_boxes(view) if k == key][0]
+        row = box.find_elements(By.CSS_SELECTOR, '[data-testid="box-row"]')[0]
+        assert content(css(row, '[role="rowheader"]')) == "META", content(row)
+        click(window, row, f"{key}'s META row")
+        row.send_keys(Keys.ENTER)
+        editor = present(window, f'section[aria-label^="Edit item vehicleId = {key}"]', "the item editor")
+        field = css(editor, '[aria-label="Value of plate"]')
+        type_into(window, field, plate, "plate")
+        click_xpath(window, '//section[starts-with(@aria-label, "Edit item")]//button[normalize-space()="Save"]', "the editor's Save")
+        confirm = present(window, '[role="alertdialog"]', "the save confirmation")
+        click_xpath(window, './/button[normalize-space()="Save"]', "the confirmation's Save", scope=confirm)
+        wait_for(window, "the editor to close after the save", lambda d: not d.find_elements(By.CSS_SELECTOR, 'section[aria-label^="Edit item"]'))
+
+    def box_shows(plate: str) -> bool:
+        return any(plate in content(r) for k, b in run_boxes(view) if k == key
+                   for r in b.find_elements(By.CSS_SELECTOR, '[data-testid="box-row"]'))
+
+    save_plate("E2E-1")
+    wait_for(window, f"{key}'s box to show plate E2E-1", lambda d: box_shows("E2E-1"))
+    # Opened again, the editor holds what was saved, and saving again is no conflict.
+    save_plate("E2E-2")
+    wait_for(window, f"{key}'s box to show plate E2E-2", lambda d: box_shows("E2E-2"))
+    assert not window.find_elements(By.CSS_SELECTOR, '[data-testid="table-screen-Telemetry"] [role="alert"]'), "an error was shown"

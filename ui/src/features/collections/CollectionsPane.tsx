@@ -16,15 +16,18 @@ export type CollectionsPaneProps = Omit<CollectionsViewProps, "data"> & {
   keys: KeySchema | null;
   /** A new number lists the run again from the start. */
   generation: number;
+  /** A new number: items of the table were written; what is in sight is read again, in place. */
+  written: number;
 };
 
-export function CollectionsPane({ profileId, index, keys, generation, ...view }: CollectionsPaneProps) {
+export function CollectionsPane({ profileId, index, keys, generation, written, ...view }: CollectionsPaneProps) {
   const data = useCollections({
     profileId,
     table: view.table.name,
     index,
     keys,
     generation,
+    written,
     rowsPerBox: view.rowsPerBox,
   });
   // Regrouped, the run is another run: it opens at its top, with nothing of the last one's

@@ -183,4 +183,46 @@ describe("useCollections", () => {
     await act(async () => queries[6]!.resolve());
     expect(result.current.boxes.get(key("a"))).toMatchObject({ status: "ok" });
   });
+
+  it("reads the listing and the boxes in sight again after a write, showing the old rows until the new come, forgetting boxes out of sight and dropping answers asked before", async () => {
+    const { source, queries, listings } = heldSource(["a", "b", "c"]);
+    // Each answer says which version of the table it read.
+    let version = 1;
+    const plain = source.collectionPage;
+    source.collectionPage = ((p: string, input: QueryInput) => {
+      const read = version;
+      return (plain(p, input) as Promise<{ status: "ok"; data: QueryPage }>).then((answer) => ({
+        ...answer,
+        data: { ...answer.data, items: [{ vehicleId: input.partitionValue, v: { N: String(read) } }] },
+      }));
+    }) as unknown as CollectionsSource["collectionPage"];
+    let written = 0;
+    const { result, rerender } = renderHook(() => useCollections({ profileId: "p", table: "Telemetry", concurrency: 3, written }), {
+      wrapper: commandsWrapper(source),
+    });
+    act(() => result.current.want([0, 1, 2]));
+    await act(async () => listings[0]!.resolve());
+    await act(async () => queries.slice(0, 2).forEach((q) => q.resolve()));
+    // c's first read is still in flight when the user scrolls c away and writes.
+    act(() => result.current.want([0, 1]));
+    version = 2;
+    written = 1;
+    rerender();
+    // The listing is asked again, and a and b (in sight) are read again; c is not.
+    expect(listings.map((l) => l.offset)).toEqual([0, 0]);
+    expect(queries.slice(3).map((q) => q.input.partitionValue)).toEqual([{ S: "a" }, { S: "b" }]);
+    // Until the new answers come, the boxes show what they showed (no "loading" flash).
+    expect(result.current.boxes.get(key("a"))).toMatchObject({ status: "ok", items: [{ v: { N: "1" } }] });
+    // c's answer, asked before the write, is dropped: c is forgotten and read when it comes back.
+    await act(async () => queries[2]!.resolve());
+    expect(result.current.boxes.get(key("c"))).toBeUndefined();
+    await act(async () => listings[1]!.resolve());
+    await act(async () => queries.slice(3).forEach((q) => q.resolve()));
+    expect(result.current.boxes.get(key("a"))).toMatchObject({ status: "ok", items: [{ v: { N: "2" } }] });
+    expect(result.current.boxes.get(key("b"))).toMatchObject({ status: "ok", items: [{ v: { N: "2" } }] });
+    act(() => result.current.want([2]));
+    expect(queries.at(-1)!.input.partitionValue).toEqual({ S: "c" });
+    await act(async () => queries.at(-1)!.resolve());
+    expect(result.current.boxes.get(key("c"))).toMatchObject({ status: "ok", items: [{ v: { N: "2" } }] });
+  });
 });

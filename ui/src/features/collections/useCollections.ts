@@ -14,12 +14,18 @@
  *    before its turn is not read. What each Query reported in ConsumedCapacity goes to the
  *    capacity ledger (the status bar's "used since start").
  *
+ * 4. Items of the table written from the app (saved in the editor, pasted, deleted, imported,
+ *    bulk-edited: `written`) make what is shown stale: the listing pages and the boxes in sight
+ *    are read again, each box showing its old rows until its new answer comes (no flash, no jump
+ *    of the scroll); boxes out of sight are forgotten and read when they come back. An answer
+ *    asked before the write is dropped when it comes.
+ *
  * Regrouping by an index is the same run on the index: its collections are its own partition-key
  * values, items without the index's keys are not in it (a sparse index), and a box holds what the
  * index projects.
  */
 import type { Item } from "../../shared/attributeValue";
-import { useCallback, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { AttributeValue, CollectionStat, KeySchema, QueryInput } from "../../ipc/bindings.gen";
 import { collectionKey, collectionPartition } from "../../shared/collectionValue";
 import { unwrap, type UiError } from "../../ipc/result";
@@ -111,6 +117,7 @@ export function useCollections({
   listPage = LIST_PAGE,
   keptBoxes = KEPT_BOXES,
   generation = 0,
+  written = 0,
 }: {
   profileId: string;
   table: string;
@@ -122,6 +129,11 @@ export function useCollections({
   keys?: KeySchema | null;
   /** A new number lists the run again from the start (new statistics were gathered). */
   generation?: number;
+  /**
+   * A new number: items of the table were written from the app. The listing and the boxes in
+   * sight are read again, in place (`useTableWritten`).
+   */
+  written?: number;
   rowsPerBox?: number;
   concurrency?: number;
   listPage?: number;
@@ -160,6 +172,8 @@ export function useCollections({
     readingOn: new Map<string, { upTo: number; busy: boolean }>(),
     /** The box Queries answered so far and the read units they reported. */
     spent: NOTHING_SPENT,
+    /** Grows when what was read goes stale (a write): answers to reads asked before are dropped. */
+    epoch: 0,
   });
   const run = useRef(fresh());
   const current = useCallback(() => {
@@ -226,11 +240,15 @@ export function useCollections({
       const entry = state.byKey.get(key);
       if (entry === undefined) continue;
       state.inFlight += 1;
-      settle(key, { status: "loading" });
+      // A box read again after a write keeps its old rows until the new ones come.
+      if (state.settled.get(key)?.status !== "ok") settle(key, { status: "loading" });
+      const epoch = state.epoch;
       void unwrap(source.collectionPage(profileId, boxQuery(entry, null, rowsPerBox))).then((result) => {
         if (run.current !== state) return;
         state.inFlight -= 1;
-        if (result.status === "ok") {
+        if (epoch !== state.epoch) {
+          // Asked before a write: the box was asked again since (in sight) or forgotten.
+        } else if (result.status === "ok") {
           const units = result.data.consumedCapacity?.total ?? null;
           const kept = result.data.keptFromScan;
           if (units !== null) record("read", units);
@@ -317,6 +335,35 @@ export function useCollections({
     [current, listPage, listPageAt, queueReads],
   );
 
+  // Items were written: what is shown is read again where it is (step 4 of the module's list).
+  const firstWritten = useRef(written);
+  useEffect(() => {
+    if (written === firstWritten.current) return;
+    firstWritten.current = written;
+    const state = current();
+    // (Queries in flight still count against `concurrency` until they answer.)
+    state.epoch += 1;
+    state.queue = [];
+    state.requested = new Set();
+    state.readingOn = new Map();
+    const forgotten = [...state.settled.keys()].filter((key) => !state.wanted.has(key));
+    for (const key of forgotten) state.settled.delete(key);
+    // A box still loading from before is asked again like the others.
+    for (const [key, box] of state.settled) if (box.status !== "ok") state.settled.delete(key);
+    setBoxState((prev) => {
+      if (prev.token !== token) return prev;
+      const copy = new Map(prev.boxes);
+      for (const key of copy.keys()) if (!state.settled.has(key)) copy.delete(key);
+      return { ...prev, boxes: copy };
+    });
+    // The listing: each page in sight (and the first, which says how long the run is) again.
+    state.pagesAsked.clear();
+    const pages = new Set([0, ...state.wantedPositions.map((position) => Math.floor(position / listPage))]);
+    for (const page of pages) listPageAt(page);
+    queueReads();
+    // Only a new `written` reads again; the rest is read from the state of this run.
+  }, [written]);
+
   const retry = useCallback(
     (key: string) => {
       const state = current();
@@ -343,9 +390,11 @@ export function useCollections({
         mark.busy = true;
         // Asked again after a failed page: the failure is no longer what the box says.
         if (box.readOnError) settle(key, { ...box, readOnError: null });
+        const epoch = state.epoch;
         void unwrap(source.collectionPage(profileId, boxQuery(entry, box.lastKey, READ_ON_PAGE))).then((result) => {
           mark.busy = false;
-          if (run.current !== state) return;
+          // (A page asked before a write would continue rows read again since.)
+          if (run.current !== state || epoch !== state.epoch) return;
           const latest = state.settled.get(key);
           if (latest === undefined || latest.status !== "ok") return;
           if (result.status === "ok") {

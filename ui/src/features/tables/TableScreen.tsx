@@ -37,6 +37,7 @@ import { withIndex } from "../query/model";
 import { useQueryModel, type ChannelFactory } from "../query/useQueryModel";
 import { useDroppedItems } from "../query/useDroppedItems";
 import { useCredentialsRenewed } from "../../app/useCredentialsRenewed";
+import { useTableWritten } from "../../shared/useTableWritten";
 import { scanReturns, type ActiveRead } from "../collections/activeRead";
 import { StreamView } from "../streams/StreamView";
 import type { TailChannelFactory } from "../streams/useStreamTail";
@@ -144,6 +145,8 @@ function TableScreenContent({
   const [reveal, setReveal] = useState<{ value: AttributeValue; n: number; focus?: boolean; index?: string | null } | null>(null);
   const [groupBy, setGroupBy] = useState<string | null>(null);
   const [generation, setGeneration] = useState(0);
+  // Items saved, pasted, deleted or imported from anywhere in the app: the boxes in sight are read again.
+  const written = useTableWritten(profile.id, tableName);
   const groupKeys = table.status !== "ok" ? null : indexKeys(table.data, groupBy);
   const rootRef = useRef<HTMLDivElement>(null);
   // The last copy's outcome.
@@ -354,6 +357,7 @@ function TableScreenContent({
           index={groupBy}
           keys={groupKeys}
           generation={generation + renewed}
+          written={written}
           table={description}
           onOpen={openBox}
           onGroupBy={setGroupBy}
