@@ -574,7 +574,6 @@ function TableScreenContent({
           keys={description.keys}
           readOnly={profile.readOnly}
           clipboard={clipboard}
-          draft={writes.draft}
           validate={writes.validate}
           saving={writes.saving}
           saveError={writes.saveError}
