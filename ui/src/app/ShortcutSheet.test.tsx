@@ -25,7 +25,7 @@ describe("ShortcutSheet", () => {
     expect([...rows].map((r) => r.getAttribute("data-shortcut"))).toEqual(
       ["Anywhere", "Tabs", "Table views", "Query", "Collection", "Dialogs", "Collections view"].flatMap((scope) => SHORTCUTS.filter((s) => s.scope === scope).map((s) => s.id)),
     );
-    const run = within(dialog).getByRole("rowheader", { name: "Run the query bar's Query or Scan (anywhere in a table's tab)" }).closest("tr")!;
+    const run = within(dialog).getByRole("rowheader", { name: "Run the query bar's Query or Scan (anywhere in a table's tab, on the views that show the bar: not Settings, Stream or TTL)" }).closest("tr")!;
     expect([...run.querySelectorAll("kbd")].map((k) => k.textContent)).toEqual(["Ctrl", "Enter"]);
     const goTo = dialog.querySelector('tr[data-shortcut="go-to-tab"]')!;
     expect(goTo.textContent).toContain("Ctrl1 to Ctrl9");

@@ -103,7 +103,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
     scope: "Table views",
     combos: [{ key: "ArrowLeft" }, { key: "ArrowRight" }, { key: "Home" }, { key: "End" }],
   },
-  { id: "run-query", description: "Run the query bar's Query or Scan (anywhere in a table's tab)", scope: "Query", combos: [{ key: "Enter", mod: true }] },
+  { id: "run-query", description: "Run the query bar's Query or Scan (anywhere in a table's tab, on the views that show the bar: not Settings, Stream or TTL)", scope: "Query", combos: [{ key: "Enter", mod: true }] },
   {
     id: "fold-query-bar",
     description: "Fold the query bar to one line (the request in words, and Run), or unfold it (anywhere in a table's tab)",

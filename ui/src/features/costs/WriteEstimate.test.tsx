@@ -32,9 +32,9 @@ function estimate(input: WriteEstimateInput): Data {
   };
 }
 
-function source(): Partial<Commands> {
+function source(sizes: Pick<Data, "beforeBytes" | "afterBytes"> | null = null): Partial<Commands> {
   return {
-    estimateWrite: vi.fn(async (_p: string, _t: string, input: WriteEstimateInput) => ({ status: "ok" as const, data: estimate(input) })),
+    estimateWrite: vi.fn(async (_p: string, _t: string, input: WriteEstimateInput) => ({ status: "ok" as const, data: { ...estimate(input), ...sizes } })),
     reconcileWrite: vi.fn(async () => ({
       status: "ok" as const,
       data: { rows: [{ target: "Total", estimated: 4, actual: 4, difference: 0 }], matches: true, lines: [] },
@@ -51,6 +51,35 @@ describe("WriteEstimate", () => {
     expect(row.textContent).toContain("GSI");
     expect(row.textContent).toContain("the entry appears");
     expect(fake.estimateWrite).toHaveBeenCalledWith("embedded", "Telemetry", { kind: "put", existing: null, newItem: reading, mode: "single", conditionFails: false });
+  });
+
+  it("says the table's part in words: its units and the item they are for, sized", async () => {
+    const cases: [WriteEstimateInput["kind"], Pick<Data, "beforeBytes" | "afterBytes">, string][] = [
+      ["put", { beforeBytes: null, afterBytes: 24 }, " · 2 WCU on the table, for a new item of 24 B"],
+      ["put", { beforeBytes: 1200, afterBytes: 1600 }, " · 2 WCU on the table, for an item of 1.2 KB replaced by one of 1.6 KB"],
+      ["update", { beforeBytes: 1200, afterBytes: 1600 }, " · 2 WCU on the table, for an item of 1.2 KB that becomes 1.6 KB"],
+      ["delete", { beforeBytes: 1200, afterBytes: null }, " · 2 WCU on the table, for deleting an item of 1.2 KB"],
+    ];
+    for (const [kind, sizes, line] of cases) {
+      const write = { kind, existing: sizes.beforeBytes === null ? null : reading, newItem: kind === "delete" ? null : reading };
+      renderWithCommands(<WriteEstimate profileId="embedded" table="Telemetry" write={write} />, source(sizes));
+      expect((await screen.findByTestId("write-table")).textContent, kind).toBe(line);
+      expect(document.body.textContent).not.toContain("none");
+      cleanup();
+    }
+  });
+
+  it("says an index entry the item does not have in words", async () => {
+    renderWithCommands(<WriteEstimate profileId="embedded" table="Telemetry" write={{ kind: "put", existing: null, newItem: reading }} />, source());
+    const row = await screen.findByTestId("index-write-ByDepot");
+    expect(row.textContent).toContain("no entry → 1.6 KB");
+  });
+
+  it("shows nothing without a write", () => {
+    const fake = source();
+    renderWithCommands(<WriteEstimate profileId="embedded" table="Telemetry" write={null} />, fake);
+    expect(screen.queryByRole("region", { name: "Write cost" })).toBeNull();
+    expect(fake.estimateWrite).not.toHaveBeenCalled();
   });
 
   it("estimates again sent in a transaction and when the condition fails", async () => {

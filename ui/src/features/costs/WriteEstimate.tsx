@@ -5,7 +5,7 @@
  * ConsumedCapacity the write then reported, the estimate and the report side by side.
  */
 import { useState } from "react";
-import type { ConsumedCapacity, WriteEstimate as WriteEstimateData, WriteEstimateInput, WriteModeInput } from "../../ipc/bindings.gen";
+import type { ConsumedCapacity, WriteEstimate as WriteEstimateData, WriteEstimateInput, WriteKindInput, WriteModeInput } from "../../ipc/bindings.gen";
 import { errorTitle } from "../../ipc/result";
 import { formatBytes } from "../../shared/format";
 import { Explanation, unitsText } from "./Explanation";
@@ -64,7 +64,7 @@ export function WriteEstimate({ profileId, table, write, actual = null }: WriteE
           {errorTitle(estimate.error)}: {estimate.error.message}
         </p>
       ) : (
-        <WriteFigures estimate={estimate.data} />
+        <WriteFigures estimate={estimate.data} kind={write.kind} />
       )}
       {reconciled?.status === "ok" && <ReconciliationTable reconciliation={reconciled.data} />}
       {reconciled?.status === "error" && (
@@ -76,18 +76,44 @@ export function WriteEstimate({ profileId, table, write, actual = null }: WriteE
   );
 }
 
-function bytesText(bytes: number | null): string {
-  return bytes === null ? "none" : formatBytes(bytes);
+/** An index entry's size, or that the item has none in the index. */
+function entryText(bytes: number | null): string {
+  return bytes === null ? "no entry" : formatBytes(bytes);
 }
 
-function WriteFigures({ estimate }: { estimate: WriteEstimateData }) {
+/**
+ * The table's part of a write in words: its units and the item they are for, sized as the write
+ * is charged (rule B.3: a put or update on the larger of the item before and after, a delete on
+ * the item deleted). "2 WCU on the table, for a new item of 1.6 KB".
+ */
+function tablePart(kind: WriteKindInput, units: string, before: number | null, after: number | null): string {
+  const was = before === null ? null : formatBytes(before);
+  const will = after === null ? null : formatBytes(after);
+  const item =
+    kind === "delete"
+      ? was === null
+        ? null
+        : `deleting an item of ${was}`
+      : was === null
+        ? will === null
+          ? null
+          : `a new item of ${will}`
+        : will === null
+          ? `an item of ${was}`
+          : kind === "update"
+            ? `an item of ${was} that becomes ${will}`
+            : `an item of ${was} replaced by one of ${will}`;
+  return item === null ? `${units} WCU on the table` : `${units} WCU on the table, for ${item}`;
+}
+
+function WriteFigures({ estimate, kind }: { estimate: WriteEstimateData; kind: WriteKindInput }) {
   return (
     <div>
       <p className="write-estimate-total">
         <strong data-testid="write-total">{unitsText(estimate.cost.total, estimate.cost.exact)} WCU</strong>
-        <span className="muted">
+        <span className="muted" data-testid="write-table">
           {" "}
-          · table {unitsText(estimate.tableUnits)} (item {bytesText(estimate.beforeBytes)} → {bytesText(estimate.afterBytes)})
+          · {tablePart(kind, unitsText(estimate.tableUnits), estimate.beforeBytes, estimate.afterBytes)}
         </span>
       </p>
       {estimate.indexes.length > 0 && (
@@ -109,7 +135,7 @@ function WriteFigures({ estimate }: { estimate: WriteEstimateData }) {
                 </th>
                 <td>{index.writes}</td>
                 <td>
-                  {bytesText(index.entryBeforeBytes)} → {bytesText(index.entryAfterBytes)}
+                  {entryText(index.entryBeforeBytes)} → {entryText(index.entryAfterBytes)}
                 </td>
                 <td>
                   {unitsText(index.capacityUnits)}

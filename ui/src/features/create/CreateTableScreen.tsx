@@ -12,7 +12,7 @@ import type { Profile, ProjectionType, ScalarType, TableDescription } from "../.
 import { errorTitle, unwrap, type UiError } from "../../ipc/result";
 import { CollectionPreview } from "./CollectionPreview";
 import { checkedWithStandIn, draftProblems, plainRefusal, problemOf } from "./checks";
-import { MAX_UNITS, MIN_UNITS } from "../../shared/capacityUnits";
+import { CapacityUnitsField } from "../../shared/CapacityUnitsField";
 import { emptyDraft, newTableOf, STREAM_VIEW_TYPES, type IndexDraft, type KeyDraft, type TableDraft } from "./model";
 import { exampleItemsFor, parseExampleItems, previewGroups } from "./preview";
 import { useNewTableCheck } from "./useNewTableCheck";
@@ -68,45 +68,6 @@ function KeyFields({
           </option>
         ))}
       </select>
-      <FieldProblem id={`${testId}-problem`} sentence={problem} />
-    </span>
-  );
-}
-
-/** A provisioned capacity field: a whole number from 1 to 40,000, its problem beside it. */
-function UnitsField({
-  label,
-  name,
-  testId,
-  value,
-  problem,
-  onChange,
-}: {
-  label: string;
-  name: string;
-  testId: string;
-  value: string;
-  problem: string | null;
-  onChange: (text: string) => void;
-}) {
-  return (
-    <span className="create-units">
-      <label>
-        {label}{" "}
-        <input
-          type="number"
-          min={MIN_UNITS}
-          max={MAX_UNITS}
-          step={1}
-          aria-label={name}
-          data-testid={testId}
-          className="create-units-input"
-          value={value}
-          aria-invalid={problem !== null}
-          aria-describedby={problem !== null ? `${testId}-problem` : undefined}
-          onChange={(e) => onChange(e.target.value)}
-        />
-      </label>
       <FieldProblem id={`${testId}-problem`} sentence={problem} />
     </span>
   );
@@ -269,8 +230,8 @@ function CreateTableForm({ profile, onCreated }: CreateTableProps) {
           {draft.billing === "PROVISIONED" && (
             <>
               <span className="create-row">
-                <UnitsField label="RCU" name="Read capacity units" testId="create-rcu" value={draft.readUnits} problem={problemOf(problems, "rcu")} onChange={(readUnits) => set({ readUnits })} />
-                <UnitsField label="WCU" name="Write capacity units" testId="create-wcu" value={draft.writeUnits} problem={problemOf(problems, "wcu")} onChange={(writeUnits) => set({ writeUnits })} />
+                <CapacityUnitsField label="RCU" name="Read capacity units" testId="create-rcu" value={draft.readUnits} onChange={(readUnits) => set({ readUnits })} />
+                <CapacityUnitsField label="WCU" name="Write capacity units" testId="create-wcu" value={draft.writeUnits} onChange={(writeUnits) => set({ writeUnits })} />
               </span>
               <span className="muted" data-testid="create-gsi-capacity">
                 {gsiNames.length === 0

@@ -25,6 +25,15 @@ function setup(overrides: Partial<ItemEditorProps> = {}, result: ItemValidation 
 const mode = (name: string) => fireEvent.click(screen.getByRole("radio", { name }));
 const textArea = () => screen.getByRole("textbox", { name: /^Item as/ }) as HTMLTextAreaElement;
 const value = (name: string) => screen.getByLabelText(`Value of ${name}`) as HTMLInputElement;
+const button = (name: string) => screen.getByRole("button", { name }) as HTMLButtonElement;
+/** Save (or Create) is off, described by the sentence beside it, which says why. */
+function blockedBecause(name: string): string {
+  const off = button(name);
+  expect(off.disabled).toBe(true);
+  const reason = screen.getByTestId("item-save-blocked");
+  expect(off.getAttribute("aria-describedby")).toBe(reason.id);
+  return reason.textContent ?? "";
+}
 
 describe("ItemEditor", () => {
   it("shows one typed row per attribute, key rows first and read-only for an existing item", () => {
@@ -91,30 +100,33 @@ describe("ItemEditor", () => {
     expect(props.onSave).toHaveBeenCalledWith({ ...reading, speedKph: { N: "47" } });
   });
 
-  it("requires typed key attributes for a new item", async () => {
+  it("requires typed key attributes for a new item: Create is off, and says the first problem", async () => {
     const props = setup({ item: null, existing: false, defaultMode: "dynamo" });
     fireEvent.change(textArea(), { target: { value: '{"vehicleId": {"N": "7741"}}' } });
-    fireEvent.click(screen.getByRole("button", { name: "Create" }));
     const problems = within(screen.getByRole("list", { name: "Problems" })).getAllByRole("listitem").map((li) => li.textContent);
     expect(problems).toEqual(["vehicleId is the partition key: it must be a string (S), not a number.", "recordedAt is the sort key and is required."]);
+    expect(blockedBecause("Create")).toBe("Create is off until this is fixed: vehicleId is the partition key: it must be a string (S), not a number.");
+    fireEvent.click(button("Create"));
     expect(props.onSave).not.toHaveBeenCalled();
     expect(screen.queryByRole("alertdialog")).toBeNull();
   });
 
-  it("creates a new item from the form, with key rows ready to fill", async () => {
+  it("creates a new item from the form, with key rows ready to fill: Create is off until the key is", async () => {
     const props = setup({ item: null, existing: false });
     expect(value("vehicleId").readOnly).toBe(false);
     expect(screen.queryByRole("list", { name: "Problems" })).toBeNull();
-    fireEvent.click(screen.getByRole("button", { name: "Create" }));
-    // In the form, a problem shows next to its attribute's row.
-    await waitFor(() => expect(value("vehicleId").getAttribute("aria-describedby")).not.toBeNull());
-    expect(document.getElementById(value("vehicleId").getAttribute("aria-describedby")!)?.textContent).toBe(
-      "vehicleId is the partition key: it cannot be empty.",
-    );
-    expect(screen.queryByRole("alertdialog")).toBeNull();
+    // A new item is not called wrong at its rows as it opens; Create says what it waits for.
+    expect(value("vehicleId").getAttribute("aria-describedby")).toBeNull();
+    expect(blockedBecause("Create")).toBe("Create is off until this is fixed: vehicleId is the partition key: it cannot be empty.");
+    // Once the item is edited, a problem shows next to its attribute's row.
     fireEvent.change(value("vehicleId"), { target: { value: "VEH#V-9" } });
+    expect(document.getElementById(value("recordedAt").getAttribute("aria-describedby")!)?.textContent).toBe("recordedAt is the sort key: it cannot be empty.");
+    expect(blockedBecause("Create")).toBe("Create is off until this is fixed: recordedAt is the sort key: it cannot be empty.");
+    expect(screen.queryByRole("alertdialog")).toBeNull();
     fireEvent.change(value("recordedAt"), { target: { value: "META" } });
-    fireEvent.click(screen.getByRole("button", { name: "Create" }));
+    expect(button("Create").disabled).toBe(false);
+    expect(screen.queryByTestId("item-save-blocked")).toBeNull();
+    fireEvent.click(button("Create"));
     const confirm = await screen.findByRole("alertdialog");
     expect(confirm.textContent).toContain("Create item vehicleId = VEH#V-9, recordedAt = META?");
     fireEvent.click(within(confirm).getByRole("button", { name: "Create" }));
@@ -149,9 +161,28 @@ describe("ItemEditor", () => {
   it("does not offer to save an item over 400 KB", async () => {
     const props = setup({}, { sizeBytes: 409_601, problems: [] });
     await waitFor(() => expect(screen.getByText("The item is too large: DynamoDB items are at most 400 KB, names included.")).toBeTruthy());
-    fireEvent.click(screen.getByRole("button", { name: "Save" }));
-    await new Promise((r) => setTimeout(r, 10));
+    expect(blockedBecause("Save")).toBe("Save is off until this is fixed: The item is too large: DynamoDB items are at most 400 KB, names included.");
+    fireEvent.click(button("Save"));
     expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(props.onSave).not.toHaveBeenCalled();
+  });
+
+  it("keeps Save off, the reason beside it, while a value is not a number; on again once it is", () => {
+    setup();
+    expect(button("Save").disabled).toBe(false);
+    fireEvent.change(value("speedKph"), { target: { value: "4x2" } });
+    expect(blockedBecause("Save")).toBe('Save is off until this is fixed: speedKph: "4x2" is not a number. Write it like 42 or -3.5.');
+    fireEvent.change(value("speedKph"), { target: { value: "42" } });
+    expect(button("Save").disabled).toBe(false);
+    expect(button("Save").getAttribute("aria-describedby")).toBeNull();
+    expect(screen.queryByTestId("item-save-blocked")).toBeNull();
+  });
+
+  it("keeps Save off while the engine finds a problem with the item as it is", async () => {
+    const props = setup({}, { sizeBytes: null, problems: [{ path: "speedKph", message: "Attempting to store more than 38 significant digits in a Number" }] });
+    await waitFor(() => expect(button("Save").disabled).toBe(true));
+    expect(blockedBecause("Save")).toBe("Save is off until this is fixed: speedKph: Attempting to store more than 38 significant digits in a Number");
+    fireEvent.click(button("Save"));
     expect(props.onSave).not.toHaveBeenCalled();
   });
 
@@ -159,6 +190,8 @@ describe("ItemEditor", () => {
     setup({ readOnly: true });
     expect(screen.getByRole("note").textContent).toBe("This connection is read-only: items can be viewed but not changed.");
     expect((screen.getByRole("button", { name: "Save" }) as HTMLButtonElement).disabled).toBe(true);
+    // Off because of the connection (the note says so), not because of the item.
+    expect(screen.queryByTestId("item-save-blocked")).toBeNull();
     expect((screen.getByRole("button", { name: "Add attribute" }) as HTMLButtonElement).disabled).toBe(true);
     expect((screen.getByRole("button", { name: "Remove speedKph" }) as HTMLButtonElement).disabled).toBe(true);
     expect(value("speedKph").readOnly).toBe(true);
@@ -179,7 +212,6 @@ describe("ItemEditor's wording", () => {
   it("says an empty key once, not once in the editor's words and again in the engine's", async () => {
     setup({ item: null, existing: false }, { sizeBytes: 20, problems: [{ path: "vehicleId", message: "The key attribute vehicleId cannot be empty." }] });
     fireEvent.change(value("recordedAt"), { target: { value: "META" } });
-    fireEvent.click(screen.getByRole("button", { name: "Create" }));
     await waitFor(() => expect(value("vehicleId").getAttribute("aria-describedby")).not.toBeNull());
     expect(document.getElementById(value("vehicleId").getAttribute("aria-describedby")!)?.textContent).toBe(
       "vehicleId is the partition key: it cannot be empty.",

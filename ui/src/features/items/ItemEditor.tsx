@@ -6,7 +6,9 @@
  * Checks run in two places. Here: the text parses, key attributes are present and typed, and an
  * existing item's key is not changed. In the engine (the `validate` prop, wired to the Rust rules):
  * DynamoDB's item rules and the item's size, drawn as a meter against the 400 KB limit
- * (rules B.1 and B.7, docs/dynamodb-rules.md). Saving asks for a confirmation that names the key.
+ * (rules B.1 and B.7, docs/dynamodb-rules.md). While either finds a problem, Save is off and the
+ * first problem is said beside it; otherwise saving checks the item once more, then asks for a
+ * confirmation that names the key.
  */
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import type { KeySchema } from "../../ipc/bindings.gen";
@@ -63,10 +65,17 @@ export type ItemEditorProps = {
   validateDelayMs?: number;
   /** Told whether the item as edited differs from the one the editor opened with. */
   onDirtyChange?: (dirty: boolean) => void;
+  /**
+   * Told the item as it stands once the engine has checked it and no problem is known of it (what
+   * Save would write; the write estimate is of it), and null as soon as it has one, or cannot be
+   * read.
+   */
+  onWritableChange?: (item: Item | null) => void;
 };
 
 /** DynamoDB's maximum item size: 400 KB, names and values included (rule B.7, docs/dynamodb-rules.md). */
 export const MAX_ITEM_BYTES = 400 * 1024;
+const TOO_LARGE = "The item is too large: DynamoDB items are at most 400 KB, names included.";
 
 const MODES: { mode: EditorMode; label: string }[] = [
   { mode: "form", label: "Form" },
@@ -79,6 +88,11 @@ type Parsed = { ok: true; item: Item } | { ok: false; problems: TextProblem[] };
 /** The attribute a problem path is about: "driver.shifts[0]" → "driver". */
 function rootOf(path: string): string {
   return path.split(/[.[]/)[0] ?? path;
+}
+
+/** A problem said away from its attribute's row (beside Save): its attribute named first. */
+function namedProblem(problem: TextProblem): string {
+  return problem.path === "" || problem.message.startsWith(`${problem.path} `) ? problem.message : `${problem.path}: ${problem.message}`;
 }
 
 function withKeyRows(rows: FormRow[], keys: KeySchema): FormRow[] {
@@ -103,6 +117,7 @@ export function ItemEditor({
   validateDelayMs = 250,
   duplicateOf = null,
   onDirtyChange,
+  onWritableChange,
 }: ItemEditorProps) {
   const original = useMemo(() => item ?? {}, [item]);
   const keyNames = useMemo(() => keyAttributes(keys).map((k) => k.name), [keys]);
@@ -113,7 +128,6 @@ export function ItemEditor({
   const [switchError, setSwitchError] = useState<string | null>(null);
   const [validation, setValidation] = useState<{ signature: string; result: ItemValidation } | null>(null);
   const [validateError, setValidateError] = useState<string | null>(null);
-  const [attempted, setAttempted] = useState(false);
   const [confirming, setConfirming] = useState<Item | null>(null);
   const id = useId();
   const focusRowName = useRef<number | null>(null);
@@ -180,13 +194,31 @@ export function ItemEditor({
   // The engine checks the key too: what the editor already says of an attribute is not said twice.
   const localPaths = new Set(localProblems.map((p) => p.path).filter((path) => path !== ""));
   const problems = [...localProblems, ...(engine?.problems ?? []).filter((p) => !localPaths.has(p.path))];
-  // A key left blank is only pointed out once the user tries to save, not as soon as a new item opens.
+  // A key left blank is pointed out at its row once the user edits the item, not as soon as a new
+  // item opens (Save, off, says it meanwhile).
   const blankKey = (p: TextProblem) => {
     if (!parsed.ok || !keyNames.includes(p.path)) return false;
     const value = parsed.item[p.path];
     return value === undefined || ("S" in value && value.S === "") || ("B" in value && value.B === "");
   };
-  const visibleProblems = attempted ? problems : problems.filter((p) => !blankKey(p));
+  const visibleProblems = touched ? problems : problems.filter((p) => !blankKey(p));
+  // Save is off while the item could not be written: the first problem found here or by the engine
+  // (for the item as it is now), or a size over 400 KB (B.1). An item the engine has not checked
+  // yet does not hold Save back: saving checks it first.
+  const tooLarge = engine !== null && engine.sizeBytes !== null && engine.sizeBytes > MAX_ITEM_BYTES;
+  const itemProblem = problems[0] !== undefined ? namedProblem(problems[0]) : tooLarge ? TOO_LARGE : null;
+  const saveBlocker = readOnly ? null : itemProblem;
+  const blockedId = `${id}-save-blocked`;
+  // The item told to `onWritableChange`: null at once when a problem is known, the item once the
+  // engine found none in it (once per pause in the typing); while it checks, the last one stands.
+  const writable = !parsed.ok || itemProblem !== null ? null : engine !== null ? parsed.item : undefined;
+  const writableKey = writable === undefined ? "checking" : writable === null ? "none" : signature;
+  const writableRef = useRef(onWritableChange);
+  writableRef.current = onWritableChange;
+  useEffect(() => {
+    if (writable !== undefined) writableRef.current?.(writable);
+    // `writable` changes exactly when `writableKey` does.
+  }, [writableKey]);
 
   const switchTo = (next: EditorMode) => {
     if (next === mode) return;
@@ -203,7 +235,6 @@ export function ItemEditor({
   };
 
   const save = async () => {
-    setAttempted(true);
     if (readOnly || !parsed.ok || localProblems.length > 0) return;
     const candidate = parsed.item;
     const run = ++sequence.current;
@@ -225,7 +256,7 @@ export function ItemEditor({
 
   const rowProblemText = (row: FormRow): string | undefined => {
     const own = formResult.problems.get(row.id);
-    if (own !== undefined) return attempted || row.text !== "" || !keyNames.includes(row.name) ? own : undefined;
+    if (own !== undefined) return touched || row.text !== "" || !keyNames.includes(row.name) ? own : undefined;
     const about = visibleProblems.filter((p) => p.path !== "" && rootOf(p.path) === row.name);
     return about.length > 0 ? about.map((p) => p.message).join(" ") : undefined;
   };
@@ -330,12 +361,23 @@ export function ItemEditor({
         />
       ) : (
         <footer className="ie-actions">
-          <button type="button" className="primary" disabled={readOnly || saving} onClick={() => void save()}>
+          <button
+            type="button"
+            className="primary"
+            disabled={readOnly || saving || saveBlocker !== null}
+            aria-describedby={saveBlocker !== null ? blockedId : undefined}
+            onClick={() => void save()}
+          >
             {saving ? "Saving…" : verb}
           </button>
           <button type="button" onClick={onCancel}>
             {readOnly ? "Close" : "Cancel"}
           </button>
+          {saveBlocker !== null && (
+            <p id={blockedId} className="muted ie-save-blocked" data-testid="item-save-blocked">
+              {verb} is off until this is fixed: {saveBlocker}
+            </p>
+          )}
           {saveError !== null && (
             <p className="field-error ie-save-error" role="alert">
               The item was not saved: {saveError.message}
@@ -379,7 +421,7 @@ function SizeMeter({ validation }: { validation: ItemValidation | null }) {
         <span className="ie-meter-fill" style={{ width: `${Math.min(100, (sizeBytes / MAX_ITEM_BYTES) * 100)}%` }} />
       </div>
       <span className="ie-size-text">{text}</span>
-      {over && <p className="field-error">The item is too large: DynamoDB items are at most 400 KB, names included.</p>}
+      {over && <p className="field-error">{TOO_LARGE}</p>}
     </div>
   );
 }

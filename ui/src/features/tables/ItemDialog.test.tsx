@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { useState } from "react";
-import { cleanup, fireEvent, screen, within } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { ItemDialog, type Editing } from "./ItemDialog";
 import { renderWithCommands } from "../../ipc/testCommands";
-import type { KeySchema } from "../../ipc/bindings.gen";
+import type { KeySchema, WriteEstimate, WriteEstimateInput } from "../../ipc/bindings.gen";
 import type { Item } from "../../shared/attributeValue";
 import { tabbables } from "../../shared/useModalDialog";
 
@@ -28,7 +28,6 @@ function Host({ start }: { start: Editing }) {
           keys={keys}
           readOnly={false}
           clipboard={undefined}
-          draft={null}
           validate={async () => ({ sizeBytes: 80, problems: [] })}
           saving={false}
           saveError={null}
@@ -43,9 +42,12 @@ function Host({ start }: { start: Editing }) {
   );
 }
 
-function open(start: Editing = { kind: "edit", original: reading }) {
-  // The estimate is asked of the backend and never answers here: the dialog's keys are the subject.
-  renderWithCommands(<Host start={start} />, { estimateWrite: vi.fn(() => new Promise<never>(() => {})) });
+function open(
+  start: Editing = { kind: "edit", original: reading },
+  // The estimate is asked of the backend and, unless a test says otherwise, never answers: the dialog's keys are the subject.
+  estimateWrite: (...args: [string, string, WriteEstimateInput]) => Promise<unknown> = vi.fn(() => new Promise<never>(() => {})),
+) {
+  renderWithCommands(<Host start={start} />, { estimateWrite } as never);
   const row = screen.getByTestId("row");
   row.focus();
   fireEvent.doubleClick(row);
@@ -115,5 +117,47 @@ describe("ItemDialog", () => {
     expect(within(dialog).queryByRole("alertdialog")).toBeNull();
     expect(confirm.isConnected).toBe(false);
     expect(screen.getByRole("dialog", { name: "Item editor" })).toBeTruthy();
+  });
+});
+
+describe("ItemDialog's write cost", () => {
+  /** What the backend would say: a put of a 24-byte item, new or replacing one. */
+  const answer = vi.fn(async (_p: string, _t: string, input: WriteEstimateInput) => ({
+    status: "ok" as const,
+    data: {
+      cost: { total: 1, table: 1, indexes: [], exact: true, lines: [] },
+      beforeBytes: input.existing === null ? null : 24,
+      afterBytes: 24,
+      tableUnits: 1,
+      indexes: [],
+    } satisfies WriteEstimate,
+  }));
+  const cost = () => screen.queryByRole("region", { name: "Write cost" });
+
+  it("says nothing of a new item's cost until it has its key, then its size and units in words", async () => {
+    answer.mockClear();
+    const { dialog } = open({ kind: "create", template: null }, answer);
+    // The editor has the blank item checked as it opens (its size is shown): still no cost, and none asked.
+    await within(dialog).findByRole("meter", { name: "Item size" });
+    expect(cost()).toBeNull();
+    expect(answer).not.toHaveBeenCalled();
+    fireEvent.change(within(dialog).getByLabelText("Value of vehicleId"), { target: { value: "VEH#V-9" } });
+    fireEvent.change(within(dialog).getByLabelText("Value of recordedAt"), { target: { value: "META" } });
+    await waitFor(() => expect(within(cost()!).getByTestId("write-table").textContent).toBe(" · 1 WCU on the table, for a new item of 24 B"));
+    expect(answer).toHaveBeenCalledTimes(1);
+    expect(answer.mock.calls[0]![2]).toMatchObject({ kind: "put", existing: null, newItem: { vehicleId: { S: "VEH#V-9" }, recordedAt: { S: "META" } } });
+  });
+
+  it("drops the cost while the item has a problem, and gives it again for the item once it has none", async () => {
+    answer.mockClear();
+    const { dialog } = open({ kind: "edit", original: reading }, answer);
+    await waitFor(() => expect(within(cost()!).getByTestId("write-table").textContent).toBe(" · 1 WCU on the table, for an item of 24 B replaced by one of 24 B"));
+    expect(answer).toHaveBeenLastCalledWith("embedded", "Telemetry", expect.objectContaining({ existing: reading, newItem: reading }));
+    fireEvent.change(within(dialog).getByLabelText("Value of speedKph"), { target: { value: "4x2" } });
+    expect(cost()).toBeNull();
+    expect((within(dialog).getByRole("button", { name: "Save" }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(within(dialog).getByLabelText("Value of speedKph"), { target: { value: "50" } });
+    await waitFor(() => expect(answer).toHaveBeenLastCalledWith("embedded", "Telemetry", expect.objectContaining({ existing: reading, newItem: { ...reading, speedKph: { N: "50" } } })));
+    await waitFor(() => expect(within(cost()!).getByTestId("write-table").textContent).toBe(" · 1 WCU on the table, for an item of 24 B replaced by one of 24 B"));
   });
 });

@@ -18,7 +18,9 @@ export type Editing =
 /**
  * The table screen's item dialog: the editor (a new item, a duplicate, or an item to change, with
  * copy, duplicate and delete beside it) or the confirmation of a delete, each with what the write
- * will cost (`WriteEstimate`). The screen keeps the state and sends the writes.
+ * will cost (`WriteEstimate`): the editor's item while no problem is known of it, and nothing
+ * while it has one (a new item has none until its key is filled in). The screen keeps the state
+ * and sends the writes.
  *
  * A modal dialog (`useModalDialog`): the focus moves into it as it opens and stays inside it;
  * Escape closes it, first asking whether to throw away the edits when there are any; the focus
@@ -31,7 +33,6 @@ export function ItemDialog({
   keys,
   readOnly,
   clipboard,
-  draft,
   validate,
   saving,
   saveError,
@@ -47,8 +48,6 @@ export function ItemDialog({
   keys: KeySchema;
   readOnly: boolean;
   clipboard: TextClipboard | undefined;
-  /** The item as the editor last had it, for the write estimate. */
-  draft: Item | null;
   validate: (item: Item) => Promise<ItemValidation>;
   saving: boolean;
   saveError: { name: string; message: string } | null;
@@ -63,6 +62,8 @@ export function ItemDialog({
   // Whether the editor holds edits not saved, and whether Escape is asking about them.
   const [dirty, setDirty] = useState(false);
   const [asking, setAsking] = useState(false);
+  // The item the editor would save now, null while it has a problem: what the estimate is of.
+  const [writable, setWritable] = useState<Item | null>(null);
   const askedFrom = useRef<Element | null>(null);
   const dialog = useModalDialog<HTMLDivElement>(true, {
     onEscape: () => {
@@ -113,15 +114,12 @@ export function ItemDialog({
               saving={saving}
               saveError={saveError}
               onDirtyChange={setDirty}
+              onWritableChange={setWritable}
             />
             <WriteEstimate
               profileId={profileId}
               table={table}
-              write={{
-                kind: "put",
-                existing: editing.kind === "edit" ? editing.original : null,
-                newItem: draft ?? (editing.kind === "edit" ? editing.original : editing.template),
-              }}
+              write={writable === null ? null : { kind: "put", existing: editing.kind === "edit" ? editing.original : null, newItem: writable }}
             />
             {editing.kind === "edit" && (
               <div className="item-actions">

@@ -1,10 +1,11 @@
-/** Which views of a table have the query bar above them (TableScreen's BAR_VIEWS). */
+/** Which views of a table have the query bar above them (TableScreen's BAR_VIEWS), and answer its Ctrl+Enter. */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { TableScreen } from "./TableScreen";
 import { CommandsProvider, type Commands } from "../../ipc/CommandsContext";
 import { CapacityProvider } from "../../app/capacity";
-import type { Profile, TableDescription } from "../../ipc/bindings.gen";
+import type { Profile, QueryPage, TableDescription } from "../../ipc/bindings.gen";
+import { fakeBuild } from "../query/fakeQuerySource";
 
 afterEach(cleanup);
 
@@ -28,8 +29,8 @@ const pets = {
   arn: null,
 } as TableDescription;
 
-function renderPets() {
-  const fake: Record<string, unknown> = { describeTable: vi.fn(async () => ({ status: "ok" as const, data: pets })) };
+function renderPets(more: Record<string, unknown> = {}) {
+  const fake: Record<string, unknown> = { describeTable: vi.fn(async () => ({ status: "ok" as const, data: pets })), ...more };
   // What the views ask beyond the description stays unanswered: only where the bar is matters here.
   const commands = new Proxy(fake, { get: (target, name: string) => target[name] ?? (() => new Promise(() => {})) }) as unknown as Commands;
   render(
@@ -64,5 +65,27 @@ describe("the query bar", () => {
     expect(screen.getByTestId("table-screen-Pets").classList.contains("table-screen-no-bar")).toBe(false);
     // Hidden, not dropped: what was typed is still there.
     expect((screen.getByTestId("qb-pk") as HTMLInputElement).value).toBe("Dog");
+  });
+
+  it("runs with Ctrl+Enter only on the views that show it: on Settings, Stream and TTL the key does nothing", async () => {
+    const page: QueryPage = { items: [], count: 0, scannedCount: 0, lastEvaluatedKey: null, consumedCapacity: null, stop: "end" };
+    const runReadRequest = vi.fn(async () => ({ status: "ok" as const, data: page }));
+    renderPets({ buildReadRequest: vi.fn(fakeBuild), runReadRequest });
+    await waitFor(() => expect(bar()).toBeTruthy());
+    fireEvent.change(screen.getByTestId("qb-pk"), { target: { value: "Dog" } });
+    const ctrlEnter = () => fireEvent.keyDown(document.body, { key: "Enter", ctrlKey: true });
+    // Where the bar is shown, the key runs its Query (from outside the bar too).
+    view("items");
+    expect(ctrlEnter()).toBe(false);
+    await waitFor(() => expect(runReadRequest).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect((screen.getByTestId("qb-run") as HTMLButtonElement).disabled).toBe(false));
+    for (const id of ["settings", "stream", "ttl"]) {
+      view(id);
+      // Not taken either: the key is left to whatever else on the view wants it.
+      expect(ctrlEnter(), id).toBe(true);
+    }
+    view("items");
+    expect((screen.getByTestId("qb-run") as HTMLButtonElement).disabled).toBe(false);
+    expect(runReadRequest).toHaveBeenCalledTimes(1);
   });
 });

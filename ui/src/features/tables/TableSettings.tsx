@@ -15,7 +15,8 @@ import { indexProblems, tableDefinitions } from "../create/checks";
 import { useCommands } from "../../ipc/CommandsContext";
 import { rememberTtlChange, useBackfill, useTableTags, useTtlWait } from "./useTableSettings";
 import { formatCount, formatCountOf } from "../../shared/format";
-import { MAX_UNITS, MIN_UNITS, typedUnits } from "../../shared/capacityUnits";
+import { typedUnits } from "../../shared/capacityUnits";
+import { CapacityUnitsField } from "../../shared/CapacityUnitsField";
 
 const STREAM_VIEW_TYPES = ["NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY"];
 
@@ -82,35 +83,6 @@ export function TableSettings({
   );
 }
 
-/** A capacity field: a whole number from 1 to 40,000 (B.7), its problem beside it. */
-function UnitsInput({ label, name, testId, value, onChange }: { label: string; name: string; testId: string; value: string; onChange: (text: string) => void }) {
-  const typed = typedUnits(value);
-  return (
-    <label className="settings-units">
-      {label}{" "}
-      <input
-        type="number"
-        min={MIN_UNITS}
-        max={MAX_UNITS}
-        step={1}
-        aria-label={name}
-        data-testid={testId}
-        className="settings-units-input"
-        value={value}
-        aria-invalid={!typed.ok}
-        aria-describedby={typed.ok ? undefined : `${testId}-problem`}
-        onChange={(e) => onChange(e.target.value)}
-      />
-      {!typed.ok && (
-        <span className="field-error" id={`${testId}-problem`} data-testid={`${testId}-problem`}>
-          {" "}
-          {typed.sentence}
-        </span>
-      )}
-    </label>
-  );
-}
-
 function CapacityForm({ table, disabled, onApply }: { table: TableDescription; disabled: boolean; onApply: (billing: Billing) => void }) {
   const [mode, setMode] = useState(table.billingMode);
   const [read, setRead] = useState(String(table.provisioned?.[0] ?? 5));
@@ -146,8 +118,8 @@ function CapacityForm({ table, disabled, onApply }: { table: TableDescription; d
       </label>{" "}
       {mode === "PROVISIONED" && (
         <>
-          <UnitsInput label="RCU" name="Read capacity units" testId="settings-rcu" value={read} onChange={setRead} />{" "}
-          <UnitsInput label="WCU" name="Write capacity units" testId="settings-wcu" value={write} onChange={setWrite} />{" "}
+          <CapacityUnitsField label="RCU" name="Read capacity units" testId="settings-rcu" value={read} onChange={setRead} />{" "}
+          <CapacityUnitsField label="WCU" name="Write capacity units" testId="settings-wcu" value={write} onChange={setWrite} />{" "}
         </>
       )}
       <button type="submit" data-testid="settings-billing-apply" disabled={disabled || !valid}>

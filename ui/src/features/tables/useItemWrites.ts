@@ -15,11 +15,11 @@ export type LastWrite = { existing: Item | null; newItem: Item; actual: Consumed
 
 /**
  * One table's item writes, as the item dialog makes them: what the dialog is doing (`editing`),
- * each draft validated by the engine (`validate`, which records the draft for the write estimate),
- * and the writes themselves. A save is a PutItem conditioned on the item being as it was read (or
- * absent, for a new item); a delete is conditioned the same way, so nobody's concurrent change is
- * overwritten silently. Each write's units go to the app's capacity meter and a sentence to
- * `notice`; the run in the query bar is patched with the item as written (`replaceItem`).
+ * each draft validated by the engine (`validate`), and the writes themselves. A save is a PutItem
+ * conditioned on the item being as it was read (or absent, for a new item); a delete is
+ * conditioned the same way, so nobody's concurrent change is overwritten silently. Each write's
+ * units go to the app's capacity meter and a sentence to `notice`; the run in the query bar is
+ * patched with the item as written (`replaceItem`).
  *
  * `openItem` opens a row for editing. A row of a partial run (an index, or a projection) is first
  * read whole from the table, strongly consistent, by its key: saving the part would drop every
@@ -47,15 +47,11 @@ export function useItemWrites({
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<{ name: string; message: string } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  // The item as the editor last had it (every edit is validated), for the write estimate.
-  const [draft, setDraft] = useState<Item | null>(null);
   const [lastWrite, setLastWrite] = useState<LastWrite | null>(null);
 
-  // Stable across renders: the editor re-validates when this function changes, and validating
-  // records the draft here, which re-renders the screen.
+  // Stable across renders: the editor re-validates when this function changes.
   const validate = useCallback(
     async (item: Item): Promise<ItemValidation> => {
-      setDraft(item);
       const result = await unwrap(source.checkItem(profileId, table, item));
       // No size while a value is not valid (the engine cannot size it): never a size of 0 bytes.
       if (result.status === "ok") return { sizeBytes: result.data.sizeBytes, problems: result.data.problems };
@@ -111,20 +107,17 @@ export function useItemWrites({
   /** Opens the editor on a copy of `item`: the key to change, the rest kept. */
   const duplicate = (item: Item) => {
     setSaveError(null);
-    setDraft(null);
     setEditing({ kind: "create", template: item, duplicateOf: item });
   };
 
   /** Opens the editor on a new item, starting from `template` when there is one. */
   const create = (template: Item | null) => {
     setSaveError(null);
-    setDraft(null);
     setEditing({ kind: "create", template });
   };
 
   const openItem = async (item: Item) => {
     setSaveError(null);
-    setDraft(null);
     if (!partialRun) {
       setEditing({ kind: "edit", original: item });
       return;
@@ -147,7 +140,7 @@ export function useItemWrites({
     }
   };
 
-  return { editing, setEditing, saving, saveError, notice, setNotice, draft, lastWrite, validate, save, remove, duplicate, create, openItem };
+  return { editing, setEditing, saving, saveError, notice, setNotice, lastWrite, validate, save, remove, duplicate, create, openItem };
 }
 
 /**
