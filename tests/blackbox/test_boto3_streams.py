@@ -132,18 +132,62 @@ def test_describe_stream_shard_filter_is_checked(client, raw_streams):
         == ("ResourceNotFoundException", f"Requested resource not found: Shard: {other} in Stream: {arn} not found")
 
 
-def test_unknown_exclusive_start_values_are_refused(client, streams):
+def test_exclusive_start_shard_id_is_a_position_in_the_shard_order(client, streams):
+    # The service answers a well-formed id of no shard with the shards after it, none for one
+    # after them all (ScyllaDB Alternator's test_describe_stream_with_nonexistent_last_shard, run
+    # against the service; DynamoDB Local refuses it).
     arn = client.create_table(**SESSIONS)["TableDescription"]["LatestStreamArn"]
     shard = shard_of(streams, arn)
-    # Known values page as before.
-    assert streams.describe_stream(StreamArn=arn, ExclusiveStartShardId=shard)["StreamDescription"]["Shards"] == []
+
+    def after(start):
+        described = streams.describe_stream(StreamArn=arn, ExclusiveStartShardId=start)["StreamDescription"]
+        return [s["ShardId"] for s in described["Shards"]]
+
+    assert after(shard) == []
+    assert after("zzzzzzzzzzzzzzzzzzzzzzzzsfasdgagadfadfgagkjsdfsfsdjfjks") == []
+    assert after("shardId-00000000000000000000-00000000") == [shard]
+
+
+def test_list_streams_exclusive_start_must_be_a_listed_stream(client, streams, raw_streams):
+    arn = client.create_table(**SESSIONS)["TableDescription"]["LatestStreamArn"]
     assert streams.list_streams(ExclusiveStartStreamArn=arn)["Streams"] == []
-    other_shard = "shardId-00000000000000000000-00000000"
-    assert error(streams.describe_stream, StreamArn=arn, ExclusiveStartShardId=other_shard) == (
-        "ResourceNotFoundException", f"Requested resource not found: Shard: {other_shard} in Stream: {arn} not found")
+    # No stream ARN at all: a ValidationException (Alternator's
+    # test_list_streams_with_nonexistent_last_stream, run against the service), in DescribeStream's
+    # words for such a StreamArn.
+    not_an_arn = "kossaapaaasdafsdaasdasdasdasasdasfadfadfasdasdas"
+    assert error(raw_streams.list_streams, TableName="Sessions", ExclusiveStartStreamArn=not_an_arn) == (
+        "ValidationException", f"Invalid StreamArn: {not_an_arn}")
+    # A stream ARN naming no stream: our choice (docs/compatibility.md, "Streams").
     other_stream = arn.rsplit("/stream/", 1)[0] + "/stream/2000-01-01T00:00:00.000"
     assert error(streams.list_streams, ExclusiveStartStreamArn=other_stream) == (
         "ResourceNotFoundException", f"Requested resource not found: Stream: {other_stream} not found")
+
+
+def test_get_shard_iterator_takes_a_sequence_number_with_the_sequence_types_only(client, streams):
+    # TRIM_HORIZON and LATEST with a SequenceNumber are a ValidationException (Alternator's
+    # test_get_shard_iterator, run against the service); the sentences are ours
+    # (docs/compatibility.md, "Streams").
+    arn = client.create_table(**SESSIONS)["TableDescription"]["LatestStreamArn"]
+    shard = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"][0]
+    start = shard["SequenceNumberRange"]["StartingSequenceNumber"]
+    for kind in ["TRIM_HORIZON", "LATEST"]:
+        assert error(streams.get_shard_iterator, StreamArn=arn, ShardId=shard["ShardId"], ShardIteratorType=kind,
+                     SequenceNumber=start) == (
+            "ValidationException",
+            "SequenceNumber can only be given with AT_SEQUENCE_NUMBER and AFTER_SEQUENCE_NUMBER")
+    for kind in ["AT_SEQUENCE_NUMBER", "AFTER_SEQUENCE_NUMBER"]:
+        assert streams.get_shard_iterator(StreamArn=arn, ShardId=shard["ShardId"], ShardIteratorType=kind,
+                                          SequenceNumber=start)["ShardIterator"]
+        assert error(streams.get_shard_iterator, StreamArn=arn, ShardId=shard["ShardId"],
+                     ShardIteratorType=kind) == (
+            "ValidationException", "SequenceNumber is required and must be a sequence number for "
+                                   "AT_SEQUENCE_NUMBER and AFTER_SEQUENCE_NUMBER")
+    # A check of the request alone: made before the stream is looked up (rule B.15).
+    gone = arn.rsplit("/stream/", 1)[0] + "/stream/2000-01-01T00:00:00.000"
+    assert error(streams.get_shard_iterator, StreamArn=gone, ShardId=shard["ShardId"],
+                 ShardIteratorType="LATEST", SequenceNumber=start)[0] == "ValidationException"
+    assert error(streams.get_shard_iterator, StreamArn=gone, ShardId=shard["ShardId"],
+                 ShardIteratorType="AT_SEQUENCE_NUMBER")[0] == "ValidationException"
 
 
 def test_time_to_live_is_enabled_and_expired_items_stay_readable_until_swept(client):

@@ -108,6 +108,9 @@ OWN_SENTENCES = {
         for op in ("TagResource", "CreateTable") for member in ("Key", "Value") for kind in ("required", "min", "max")},
     **{("UntagResource", "TagKeys[]", kind): (r"The Tag Key provided is invalid, Key: .*", "as for Tags[].Key")
        for kind in ("min", "max")},
+    ("UpdateTimeToLive", "TimeToLiveSpecification.AttributeName", "min"): (
+        re.escape("TimeToLiveSpecification.AttributeName must be non empty"),
+        "rule B.17 (dynalite's updateTimeToLive tests, recorded from the service)"),
     **{(op, path, "min"): (
         r"One or more parameter values were invalid: NonKeyAttributes must not be empty when ProjectionType "
         r"is INCLUDE for index: \w+", "the engine's sentence for an empty list (docs/compatibility.md, open point)")

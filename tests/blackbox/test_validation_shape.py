@@ -48,9 +48,10 @@ CASES = [
      envelope(violation("ab", "tableName", "Member must have length greater than or equal to 3"))),
     ("delete_table", dict(TableName="a b"),
      envelope(violation("a b", "tableName", "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"))),
-    ("update_time_to_live", dict(TableName="Missing", TimeToLiveSpecification={"Enabled": True, "AttributeName": ""}),
-     envelope(violation("", "timeToLiveSpecification.attributeName",
-                        "Member must have length greater than or equal to 1"))),
+    # (An empty AttributeName has a sentence of its own, rule B.17: tests/blackbox/test_time_to_live_answers.py.)
+    ("update_time_to_live", dict(TableName="Missing", TimeToLiveSpecification={"Enabled": True, "AttributeName": "a" * 256}),
+     envelope(violation("a" * 256, "timeToLiveSpecification.attributeName",
+                        "Member must have length less than or equal to 255"))),
     ("transact_write_items", dict(TransactItems=[{"Put": {"TableName": "Missing", "Item": KEY,
                                                           "ReturnValuesOnConditionCheckFailure": "ALL_NEW"}}]),
      envelope(violation("ALL_NEW", "transactItems.1.member.put.returnValuesOnConditionCheckFailure",

@@ -83,13 +83,23 @@ pub(crate) fn check_shape(input: &UpdateTimeToLiveInput) -> Result<(), ApiError>
     if input.time_to_live_specification.is_some() {
         shape.required("timeToLiveSpecification.enabled", spec.enabled.as_ref());
         match &spec.attribute_name {
+            // An empty name is answered in the service's own words, below.
+            Some(name) if name.is_empty() => {}
             Some(name) => shape.length("timeToLiveSpecification.attributeName", name, 1, 255),
             None => {
                 shape.required::<()>("timeToLiveSpecification.attributeName", None);
             }
         }
     }
-    shape.finish()
+    shape.finish()?;
+    // Rule B.17: an empty AttributeName has a sentence of its own, after the member list and
+    // before the table is looked up.
+    if spec.attribute_name.as_deref() == Some("") {
+        return Err(ApiError::validation(
+            "TimeToLiveSpecification.AttributeName must be non empty",
+        ));
+    }
+    Ok(())
 }
 
 /// UpdateTimeToLive: turns a table's time to live on or off (once an hour at most).
@@ -103,7 +113,12 @@ pub async fn update_time_to_live(
     let attribute = spec.attribute_name.clone().unwrap_or_default();
 
     let mut writer = engine.writer().await;
-    let mut table = (*engine.table(input.table_name.as_deref().unwrap_or_default())?).clone();
+    // Rule B.17: the TTL operations word a missing table as the control plane does.
+    let mut table = (*engine.table_or(
+        input.table_name.as_deref().unwrap_or_default(),
+        ApiError::table_not_found,
+    )?)
+    .clone();
     let now = engine.now();
     // Unverified wordings below follow the service's as reported by its users.
     match &table.ttl {
@@ -183,7 +198,8 @@ pub async fn describe_time_to_live(
     input: crate::api::table::TableNameInput,
 ) -> Result<DescribeTimeToLiveOutput, ApiError> {
     let name = crate::ops::describe_table::table_name_shape(&input)?;
-    let table = engine.table(&name)?;
+    // Rule B.17: a missing table as the control plane words it.
+    let table = engine.table_or(&name, ApiError::table_not_found)?;
     let description = match &table.ttl {
         Some(ttl) if ttl.enabled => TimeToLiveDescription {
             time_to_live_status: "ENABLED".into(),

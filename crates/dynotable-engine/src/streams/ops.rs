@@ -118,8 +118,12 @@ async fn list_streams(engine: &Engine, input: ListStreamsInput) -> Result<ListSt
         })
         .collect();
     // An ExclusiveStartStreamArn that names no listed stream is refused (not read as "from the
-    // start"): see docs/compatibility.md, "Streams", for the choice.
+    // start"): see docs/compatibility.md, "Streams", for the choice. One that is no stream ARN at
+    // all is a ValidationException (rule B.17), in DescribeStream's words for such a StreamArn.
     if let Some(start) = &input.exclusive_start_stream_arn {
+        if !start.contains("/stream/") {
+            return Err(ApiError::validation(format!("Invalid StreamArn: {start}")));
+        }
         let position = streams
             .iter()
             .position(|s| &s.stream_arn == start)
@@ -197,25 +201,18 @@ async fn describe_stream(
         },
     };
     let mut shards = vec![shard];
-    // A shard id the stream does not have is refused, as GetShardIterator refuses it (the
-    // service's answer is not recorded: docs/compatibility.md, "Streams").
-    let ids: Vec<String> = shards.iter().map(|s| s.shard_id.clone()).collect();
-    let known = |id: &str| {
-        if ids.iter().any(|known| known == id) {
-            Ok(())
-        } else {
-            Err(not_found(&format!("Shard: {id} in Stream: {arn} not found")))
-        }
-    };
+    // A filter's shard id the stream does not have is refused, as GetShardIterator refuses it
+    // (the service's answer is not recorded: docs/compatibility.md, "Streams").
     if let Some(parent) = input.shard_filter.as_ref().and_then(|f| f.shard_id.as_deref()) {
-        known(parent)?;
+        if !shards.iter().any(|s| s.shard_id == parent) {
+            return Err(not_found(&format!("Shard: {parent} in Stream: {arn} not found")));
+        }
         shards.retain(|s| s.parent_shard_id.as_deref() == Some(parent));
     }
+    // Rule B.17: ExclusiveStartShardId is a position in the shards' id order, not a shard that
+    // must exist: the shards after it, none for an id after them all.
     if let Some(start) = input.exclusive_start_shard_id.as_deref() {
-        known(start)?;
-        if let Some(position) = shards.iter().position(|s| s.shard_id == start) {
-            shards.drain(..=position);
-        }
+        shards.retain(|s| s.shard_id.as_str() > start);
     }
     Ok(DescribeStreamOutput {
         stream_description: StreamDescription {
@@ -279,6 +276,23 @@ async fn get_shard_iterator(
         SEQUENCE_NUMBER,
     );
     shape.finish()?;
+    // The iterator type and SequenceNumber must agree, a check of the request alone, made before
+    // the stream is looked up (rule B.15): AT_ and AFTER_SEQUENCE_NUMBER need a sequence number,
+    // and TRIM_HORIZON and LATEST refuse one (rule B.17: a ValidationException). Both sentences
+    // are ours (unverified: the service's are not recorded).
+    let sequence = match (input.shard_iterator_type.as_deref(), input.sequence_number.as_deref()) {
+        (Some("TRIM_HORIZON" | "LATEST"), Some(_)) => {
+            return Err(ApiError::validation(
+                "SequenceNumber can only be given with AT_SEQUENCE_NUMBER and AFTER_SEQUENCE_NUMBER",
+            ));
+        }
+        (Some("TRIM_HORIZON" | "LATEST"), None) => None,
+        (_, number) => Some(number.and_then(|s| s.parse::<i64>().ok()).ok_or_else(|| {
+            ApiError::validation(
+                "SequenceNumber is required and must be a sequence number for AT_SEQUENCE_NUMBER and AFTER_SEQUENCE_NUMBER",
+            )
+        })?),
+    };
     let arn = input.stream_arn.clone().unwrap_or_default();
     let (_, stream) = stream_of(engine, &arn)?;
     if input.shard_id.as_deref() != Some(shard_id(&stream).as_str()) {
@@ -288,18 +302,12 @@ async fn get_shard_iterator(
         )));
     }
     let (first, last) = sequence_range(engine, &stream).await?;
-    let sequence = || -> Result<i64, ApiError> {
-        input
-            .sequence_number
-            .as_deref()
-            .and_then(|s| s.parse::<i64>().ok())
-            .ok_or_else(|| ApiError::validation("SequenceNumber is required and must be a sequence number for AT_SEQUENCE_NUMBER and AFTER_SEQUENCE_NUMBER"))
-    };
-    let after = match input.shard_iterator_type.as_deref() {
-        Some("TRIM_HORIZON") => first.map_or(last.unwrap_or(0), |f| f - 1),
-        Some("LATEST") => last.unwrap_or(first.map_or(0, |f| f - 1)),
-        Some("AT_SEQUENCE_NUMBER") => sequence()? - 1,
-        _ => sequence()?,
+    let after = match (input.shard_iterator_type.as_deref(), sequence) {
+        (Some("TRIM_HORIZON"), _) => first.map_or(last.unwrap_or(0), |f| f - 1),
+        (Some("AT_SEQUENCE_NUMBER"), Some(number)) => number - 1,
+        (_, Some(number)) => number,
+        // LATEST.
+        (_, None) => last.unwrap_or(first.map_or(0, |f| f - 1)),
     };
     if let Some(first) = first
         && after + 1 < first
