@@ -67,6 +67,7 @@ const COMMANDS: &[&str] = &[
     "delete_items",
     "update_item",
     "estimate_import_file",
+    "preview_import_file",
     "estimate_query",
     "reconcile_query",
     "estimate_write",

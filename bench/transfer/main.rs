@@ -165,7 +165,7 @@ async fn transfer(phase: &str, dir: &Path, format: FileFormat, file: &Path, tabl
         // Already there from an earlier run: the import overwrites the same keys.
         let _ = engine.call("CreateTable", body.as_bytes()).await;
         let handle = app.grant_file(file.to_owned(), FilePurpose::Open).handle;
-        app.import(EMBEDDED_ID, "bench", table, format, &handle, |_| {})
+        app.import(EMBEDDED_ID, "bench", table, format, &handle, None, |_| {})
             .await
             .unwrap()
     } else {

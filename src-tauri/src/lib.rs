@@ -73,6 +73,7 @@ pub fn commands() -> tauri_specta::Builder<tauri::Wry> {
             commands::delete_items,
             commands::update_item,
             commands::transfer::estimate_import_file,
+            commands::transfer::preview_import_file,
             commands::estimate_query,
             commands::reconcile_query,
             commands::estimate_write,

@@ -1,7 +1,9 @@
 """Export and import in the real window (issue 19, point 5): the demo table Pets is exported from
 its Transfer panel to a file chosen in the system's file dialog, the file holds exactly the ten
 items with their numbers, and the file is imported into a new table, where the items are read
-back.
+back. And a plain CSV (a header of bare names, as a spreadsheet writes it) is imported into a
+table keyed by a number: the panel previews it with each column's type, and the items read back
+hold numbers, not strings.
 
 The file dialog is GTK's own, outside the web view (the web view never sees a path: Rust opens
 the dialog and keeps the path behind a handle). The test answers it as a person at the keyboard
@@ -20,7 +22,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from test_table_life import CONFIRM_KEYS, delete_through_settings, listed, replace_text
-from window import click, click_css, content, css, engine_ready, open_view, present, type_into, wait_for
+from window import choose, click, click_css, content, css, engine_ready, open_view, present, type_into, wait_for
 
 # The demo table Pets (crates/dynotable-app/src/demo.rs), as DynamoDB JSON lines: attributes in
 # name order, numbers as DynamoDB's decimal text.
@@ -201,4 +203,82 @@ def test_pets_is_exported_to_a_chosen_file_and_imported_into_a_new_table(window)
     delete_through_settings(window, COPY, CONFIRM_KEYS)
     wait_for(window, f"{COPY} to leave the sidebar's list", lambda d: not listed(d, COPY))
     target.unlink()
+    folder.rmdir()
+
+
+# A plain CSV: no types in its header. The reading of sensor 1 has 38 significant digits (a double
+# keeps 15 to 17); sensor 2 has no site (an empty cell).
+SENSORS = "Sensors"
+BIG = "12345678901234567890123456789012345678"
+SENSORS_CSV = f"sensorId,reading,site\n1,{BIG},north\n2,-0.5,\n"
+
+
+def create_sensors(driver) -> None:
+    """A table keyed by a number, sensorId (N), through the create-table screen."""
+    engine_ready(driver)
+    click_css(driver, '[data-testid="new-table-embedded"]', "the sidebar's New table")
+    present(driver, '[data-testid="create-table-screen"]', "the create-table screen")
+    replace_text(driver, "create-name", SENSORS)
+    replace_text(driver, "create-pk-name", "sensorId")
+    choose(driver, present(driver, '[data-testid="create-pk-type"]', "the partition key's type"), "N", "the partition key's type")
+    wait_for(driver, "DynamoDB to accept the draft", lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="create-ok"]'))
+    click_css(driver, '[data-testid="create-submit"]', "Create table")
+    wait_for(driver, f"{SENSORS}'s table screen", lambda d: [e for e in d.find_elements(By.CSS_SELECTOR, f'[data-testid="table-screen-{SENSORS}"]') if e.is_displayed()])
+
+
+def sensor_row(driver, sensor: str):
+    """The row the query bar shows for `sensorId = sensor` on Sensors."""
+    open_view(driver, "items", SENSORS)
+    screen = f'[data-testid="table-screen-{SENSORS}"]'
+    bar = present(driver, f"{screen} [data-testid=\"query-bar\"]", f"{SENSORS}'s query bar")
+    type_into(driver, css(bar, '[data-testid="qb-pk"]'), sensor, "the partition-key value")
+    click(driver, css(bar, '[data-testid="qb-run"]'), "the bar's Run Query")
+    selector = f'{screen} section[aria-label="Item collection sensorId = {sensor}"] [role="grid"] [role="row"].item-row'
+    return wait_for(driver, f"sensor {sensor}'s item", lambda d: d.find_elements(By.CSS_SELECTOR, selector))[0]
+
+
+def drawn_as(row, kind: str) -> list[str]:
+    """The values of `row` drawn as type `kind` (`n` for numbers, `s` for strings)."""
+    return [content(e) for e in row.find_elements(By.CSS_SELECTOR, f".tv-{kind}")]
+
+
+def test_a_plain_csv_is_previewed_with_its_types_and_imports_numbers_as_numbers(window):
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="dt-e2e-"))
+    source = folder / "sensors.csv"
+    source.write_text(SENSORS_CSV, encoding="utf-8")
+
+    create_sensors(window)
+    panel = transfer_panel(window, SENSORS)
+    Select(panel.find_element(By.XPATH, ".//label[starts-with(normalize-space(), 'Format')]//select")).select_by_value("csv")
+    choose_file(window, panel, "Choose a file to import…", "Open File", source, ["ctrl+l"], "Import from sensors.csv.")
+
+    # The preview: the key's type from the key schema, the others inferred from the rows.
+    preview = wait_for(window, "the CSV preview", lambda d: panel.find_elements(By.CSS_SELECTOR, '[data-testid="csv-preview"]'))[0]
+    types = {
+        name: Select(css(preview, f'select[aria-label="Type of {name}"]')).first_selected_option.get_attribute("value")
+        for name in ("sensorId", "reading", "site")
+    }
+    assert types == {"sensorId": "N", "reading": "N", "site": "S"}, types
+    sources = [content(e) for e in preview.find_elements(By.CSS_SELECTOR, '[data-testid="csv-type-source"]')]
+    assert sources == ["key schema", "inferred", "inferred"], sources
+    assert BIG in content(preview), content(preview)
+
+    click(window, button(panel, "Estimate the import"), "Estimate the import")
+    estimate = wait_for(window, "the import's estimate", lambda d: shown(panel, "import-estimate"))
+    assert estimate.startswith("Importing 2 items takes 1 BatchWriteItem requests and "), estimate
+    click(window, button(panel, "Import"), "Import")
+    done = wait_for(window, "the import's summary", lambda d: shown(panel, "transfer-done"))
+    assert done.startswith("Imported 2 items: "), done
+
+    # Read back: the reading is a number, every digit kept; the site a string; an empty cell no
+    # attribute at all.
+    first = sensor_row(window, "1")
+    assert BIG in drawn_as(first, "n"), (drawn_as(first, "n"), content(first))
+    assert "north" in drawn_as(first, "s"), (drawn_as(first, "s"), content(first))
+    assert BIG not in drawn_as(first, "s")
+    second = sensor_row(window, "2")
+    assert "-0.5" in drawn_as(second, "n"), (drawn_as(second, "n"), content(second))
+    assert drawn_as(second, "s") == [], content(second)
+
+    source.unlink()
     folder.rmdir()

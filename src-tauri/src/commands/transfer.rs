@@ -2,7 +2,10 @@
 //! `choose_file` gave: the web view never sends a path.
 
 use dynotable_app::dto::cost::ImportEstimate;
-use dynotable_app::transfer::{ExportEstimate, ExportSource, FileFormat, TransferProgress, TransferSummary};
+use dynotable_app::transfer::{
+    CsvColumnChoice, ExportEstimate, ExportSource, FileFormat, ImportPreview, TransferProgress,
+    TransferSummary,
+};
 use dynotable_app::{App, CommandError};
 
 /// What exporting a table or a query result will read and cost, before it starts.
@@ -47,9 +50,10 @@ pub async fn export_items(
 }
 
 /// Imports the items of the file chosen as `file` into `table` with BatchWriteItem, reporting
-/// progress.
+/// progress; a CSV file's columns read with the types `columns` chooses (from its preview).
 #[tauri::command]
 #[specta::specta]
+#[allow(clippy::too_many_arguments)]
 pub async fn import_items(
     app: tauri::State<'_, App>,
     profile_id: String,
@@ -57,9 +61,10 @@ pub async fn import_items(
     table: String,
     format: FileFormat,
     file: String,
+    columns: Option<Vec<CsvColumnChoice>>,
     on_progress: tauri::ipc::Channel<TransferProgress>,
 ) -> Result<TransferSummary, CommandError> {
-    app.import(&profile_id, &id, &table, format, &file, |progress| {
+    app.import(&profile_id, &id, &table, format, &file, columns, |progress| {
         let _ = on_progress.send(progress);
     })
     .await
@@ -74,6 +79,21 @@ pub async fn estimate_import_file(
     table: String,
     format: FileFormat,
     file: String,
+    columns: Option<Vec<CsvColumnChoice>>,
 ) -> Result<ImportEstimate, CommandError> {
-    app.estimate_import_file(&profile_id, &table, format, &file).await
+    app.estimate_import_file(&profile_id, &table, format, &file, columns)
+        .await
+}
+
+/// The CSV file chosen as `file` (a handle from `choose_file`) as an import into `table` would
+/// read it: its first rows and each column's type, for the user to check and change.
+#[tauri::command]
+#[specta::specta]
+pub async fn preview_import_file(
+    app: tauri::State<'_, App>,
+    profile_id: String,
+    table: String,
+    file: String,
+) -> Result<ImportPreview, CommandError> {
+    app.preview_import_file(&profile_id, &table, &file).await
 }

@@ -88,9 +88,9 @@ export const commands = {
 	exportItems: (profileId: string, id: string, source: ExportSource, format: FileFormat, file: string, capacityBudget: number | null, onProgress: Channel<TransferProgress>) => typedError<TransferSummary, CommandError>(__TAURI_INVOKE("export_items", { profileId, id, source, format, file, capacityBudget, onProgress })),
 	/**
 	 *  Imports the items of the file chosen as `file` into `table` with BatchWriteItem, reporting
-	 *  progress.
+	 *  progress; a CSV file's columns read with the types `columns` chooses (from its preview).
 	 */
-	importItems: (profileId: string, id: string, table: string, format: FileFormat, file: string, onProgress: Channel<TransferProgress>) => typedError<TransferSummary, CommandError>(__TAURI_INVOKE("import_items", { profileId, id, table, format, file, onProgress })),
+	importItems: (profileId: string, id: string, table: string, format: FileFormat, file: string, columns: CsvColumnChoice[] | null, onProgress: Channel<TransferProgress>) => typedError<TransferSummary, CommandError>(__TAURI_INVOKE("import_items", { profileId, id, table, format, file, columns, onProgress })),
 	/**  A staged bulk edit tried dry: each item's change and its write cost, index writes included. */
 	bulkDryRun: (profileId: string, table: string, items: { [key in string]: AttributeValue }[], edit: BulkEdit, mode: BulkMode) => typedError<BulkPlan, CommandError>(__TAURI_INVOKE("bulk_dry_run", { profileId, table, items, edit, mode })),
 	/**  Commits a staged bulk edit under the cancel id `id`, reporting progress after each request. */
@@ -162,7 +162,12 @@ export const commands = {
 	/**  UpdateItem with an update expression (and its names and values) under the condition `expect`. */
 	updateItem: (profileId: string, table: string, key: { [key in string]: AttributeValue }, update: string, names: { [key in string]: string }, values: { [key in string]: AttributeValue }, expect: Expectation) => typedError<UpdateOutcome, CommandError>(__TAURI_INVOKE("update_item", { profileId, table, key, update, names, values, expect })),
 	/**  What importing a file into a table will cost, every item sized, before it runs. */
-	estimateImportFile: (profileId: string, table: string, format: FileFormat, file: string) => typedError<ImportEstimate, CommandError>(__TAURI_INVOKE("estimate_import_file", { profileId, table, format, file })),
+	estimateImportFile: (profileId: string, table: string, format: FileFormat, file: string, columns: CsvColumnChoice[] | null) => typedError<ImportEstimate, CommandError>(__TAURI_INVOKE("estimate_import_file", { profileId, table, format, file, columns })),
+	/**
+	 *  The CSV file chosen as `file` (a handle from `choose_file`) as an import into `table` would
+	 *  read it: its first rows and each column's type, for the user to check and change.
+	 */
+	previewImportFile: (profileId: string, table: string, file: string) => typedError<ImportPreview, CommandError>(__TAURI_INVOKE("preview_import_file", { profileId, table, file })),
 	/**  What a Query will cost before it runs, and the same items read other ways. */
 	estimateQuery: (profileId: string, input: QueryInput) => typedError<QueryEstimate, CommandError>(__TAURI_INVOKE("estimate_query", { profileId, input })),
 	/**  A Query's estimate beside the ConsumedCapacity the query reported. */
@@ -559,6 +564,14 @@ export type CollectionStats = {
 	scan?: StatisticsScan | null,
 };
 
+/**  A cell that does not fit a type. */
+export type ColumnMisfit = {
+	type: CsvColumnType,
+	/**  The row, 1 for the first below the header. */
+	row: number,
+	message: string,
+};
+
 /**  What a command returns when it fails. */
 export type CommandError = {
 	code: ErrorCode,
@@ -667,6 +680,31 @@ export type CredentialSource =
 { kind: "web-identity"; roleArn: string } | 
 /**  Nothing in the profile: credentials from the environment or instance metadata, or none. */
 { kind: "other" };
+
+/**
+ *  The type a column's cells are read as, chosen for the header cell it names: what
+ *  `import_items` and `estimate_import_file` take, one per column in file order.
+ */
+export type CsvColumnChoice = {
+	/**  The header cell, as the file spells it (`Age`, `Age (N)`). */
+	header: string,
+	type: CsvColumnType,
+};
+
+/**  What the cells of a CSV column are read as. */
+export type CsvColumnType = 
+/**  Strings, the cell's text as it is. */
+"S" | 
+/**  Numbers, the cell's text as it is (DynamoDB stores it normalised, rule B.9). */
+"N" | 
+/**  `true` or `false`, in any case (`TRUE`, as spreadsheets write it). */
+"BOOL" | 
+/**  Binary, written as base64 (only a binary key attribute's column has this type). */
+"B" | 
+/**  A cell that starts with `{` is DynamoDB JSON (`{"SS":["a","b"]}`); any other is a string. */
+"JSON" | 
+/**  The column is not imported. */
+"SKIP";
 
 /**  What the UI gets after the user confirmed: the token to send with `delete_table`. */
 export type DeleteToken = {
@@ -1051,6 +1089,20 @@ export type ImportEstimate = {
 	lines: ExplanationLine[],
 };
 
+/**  What the first rows of a CSV file hold, and the type each column will be imported as. */
+export type ImportPreview = {
+	/**  The columns, in file order. */
+	columns: PreviewColumn[],
+	/**  The first rows (at most [`SAMPLE_ROWS`]), each cell as the file spells it. */
+	rows: string[][],
+	/**  The rows the types were inferred from (at most [`INFER_ROWS`]). */
+	rowsRead: number,
+	/**  The file has rows past those read: the import checks them too, before it writes any. */
+	moreRows: boolean,
+	/**  Key attributes of the table that no column names: every row would be refused. */
+	missingKeys: string[],
+};
+
 export type IndexCostFigure = {
 	name: string,
 	kind: IndexKind,
@@ -1371,6 +1423,12 @@ export type NewTableCheck = {
 	code: TableCode,
 };
 
+/**  A number as the file spells it and as DynamoDB stores it. */
+export type NumberChange = {
+	cell: string,
+	stored: string,
+};
+
 /**  An operand: an attribute of the item, a typed value, or `size(...)` of an operand. */
 export type Operand = { type: "path"; path: AttributePath } | { type: "value"; value: AttributeValueJson } | { type: "size"; operand: Operand };
 
@@ -1444,6 +1502,28 @@ export type Placement = {
 	 */
 	collection: number | null,
 	position: number | null,
+};
+
+/**  One column of a preview. */
+export type PreviewColumn = {
+	/**  The header cell, as the file spells it: what a [`CsvColumnChoice`] names. */
+	header: string,
+	/**  The attribute the column writes. */
+	name: string,
+	/**  The type the import reads the column as unless the user picks another. */
+	type: CsvColumnType,
+	source: TypeSource,
+	/**  The column is one of the table's own key attributes (every row needs it). */
+	tableKey: boolean,
+	/**  Empty cells in the rows read: each an item without this attribute. */
+	emptyCells: number,
+	/**  Per type, the first of the rows read whose cell does not fit it (none for S and skip). */
+	misfits: ColumnMisfit[],
+	/**
+	 *  The first cell of the rows read that DynamoDB would store as another text if read as a
+	 *  number (`007` is stored as `7`, rule B.9).
+	 */
+	numberChange: NumberChange | null,
 };
 
 /**
@@ -2301,6 +2381,15 @@ export type TtlOverview = {
 
 /**  The ten type descriptors `attribute_type` accepts. */
 export type TypeDescriptor = "S" | "N" | "B" | "SS" | "NS" | "BS" | "M" | "L" | "NULL" | "BOOL";
+
+/**  Where a column's type comes from. */
+export type TypeSource = 
+/**  The attribute is a key of the table or of an index: its attribute definition's type. */
+"key" | 
+/**  The header names it (`Age (N)`). */
+"header" | 
+/**  Inferred from the cells of the rows read. */
+"inferred";
 
 /**  Typed text with its maps, as the UI's text mode sends it (one argument for a command). */
 export type TypedRequest = {

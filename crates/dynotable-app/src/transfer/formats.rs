@@ -9,13 +9,16 @@
 //! - **CSV** — a header of attribute names, one row per item. A column whose values all have one
 //!   of the types S, N or BOOL says so in its header (`speedKph (N)`) and holds plain text; any
 //!   other column holds DynamoDB JSON. An empty cell is an absent attribute (items are sparse).
-//!   Lossless for every type.
+//!   Lossless for every type. On import, a column whose header names no type (a CSV from another
+//!   tool) is typed by the table's key schema, or inferred from its first rows, or chosen by the
+//!   user ([`super::csv_types`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
+use super::csv_types::{self, CsvColumnChoice, CsvColumnType};
 use crate::dto::{AttributeValue, Item};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
@@ -144,24 +147,14 @@ pub fn item_from_dynamodb_json(line: &str) -> Result<Item, String> {
         .map_err(|err| err.to_string())
 }
 
-/// The scalar type a CSV column is declared with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum ColumnType {
-    S,
-    N,
-    Bool,
-    /// Mixed or complex: cells are DynamoDB JSON.
-    Typed,
-}
-
-impl ColumnType {
-    fn of(value: &AttributeValue) -> ColumnType {
-        match value {
-            AttributeValue::S(_) => ColumnType::S,
-            AttributeValue::N(_) => ColumnType::N,
-            AttributeValue::BOOL(_) => ColumnType::Bool,
-            _ => ColumnType::Typed,
-        }
+/// The type a CSV export gives a column: the one scalar type all its values share (S, N or
+/// BOOL), or DynamoDB JSON for a column of mixed or other types.
+fn export_type(value: &AttributeValue) -> CsvColumnType {
+    match value {
+        AttributeValue::S(_) => CsvColumnType::S,
+        AttributeValue::N(_) => CsvColumnType::N,
+        AttributeValue::BOOL(_) => CsvColumnType::Bool,
+        _ => CsvColumnType::Json,
     }
 }
 
@@ -173,7 +166,7 @@ impl ColumnType {
 pub struct CsvColumns {
     leading: Vec<String>,
     /// Columns in the order they first appeared, each with its type so far.
-    columns: Vec<(String, ColumnType)>,
+    columns: Vec<(String, CsvColumnType)>,
     index: std::collections::HashMap<String, usize>,
 }
 
@@ -189,12 +182,12 @@ impl CsvColumns {
     /// Takes in the attributes of one item.
     pub fn observe(&mut self, item: &Item) {
         for (name, value) in item {
-            let ty = ColumnType::of(value);
+            let ty = export_type(value);
             match self.index.get(name) {
                 Some(&at) => {
                     let seen = &mut self.columns[at].1;
                     if *seen != ty {
-                        *seen = ColumnType::Typed;
+                        *seen = CsvColumnType::Json;
                     }
                 }
                 None => {
@@ -207,7 +200,7 @@ impl CsvColumns {
 
     /// The columns in their final order: the leading ones that some item has, then the others
     /// in the order they first appeared.
-    fn ordered(&self) -> Vec<(&str, ColumnType)> {
+    fn ordered(&self) -> Vec<(&str, CsvColumnType)> {
         let mut known = BTreeSet::new();
         let mut out = Vec::with_capacity(self.columns.len());
         for name in &self.leading {
@@ -231,12 +224,7 @@ impl CsvColumns {
         let mut writer = csv::Writer::from_writer(out);
         let header: Vec<String> = columns
             .iter()
-            .map(|(name, ty)| match ty {
-                ColumnType::S => format!("{name} (S)"),
-                ColumnType::N => format!("{name} (N)"),
-                ColumnType::Bool => format!("{name} (BOOL)"),
-                ColumnType::Typed => (*name).to_owned(),
-            })
+            .map(|(name, ty)| format!("{name}{}", ty.header_suffix().unwrap_or_default()))
             .collect();
         writer.write_record(&header).map_err(|err| err.to_string())?;
         Ok(CsvRows { columns, writer })
@@ -245,7 +233,7 @@ impl CsvColumns {
 
 /// Writes the rows of a CSV export under the header [`CsvColumns::writer`] wrote.
 pub struct CsvRows<'a, W: std::io::Write> {
-    columns: Vec<(&'a str, ColumnType)>,
+    columns: Vec<(&'a str, CsvColumnType)>,
     writer: csv::Writer<W>,
 }
 
@@ -255,9 +243,9 @@ impl<W: std::io::Write> CsvRows<'_, W> {
     pub fn write(&mut self, item: &Item) -> Result<(), String> {
         let row = self.columns.iter().map(|(name, ty)| match (item.get(*name), ty) {
             (None, _) => String::new(),
-            (Some(AttributeValue::S(s)), ColumnType::S) => s.clone(),
-            (Some(AttributeValue::N(n)), ColumnType::N) => n.clone(),
-            (Some(AttributeValue::BOOL(b)), ColumnType::Bool) => b.to_string(),
+            (Some(AttributeValue::S(s)), CsvColumnType::S) => s.clone(),
+            (Some(AttributeValue::N(n)), CsvColumnType::N) => n.clone(),
+            (Some(AttributeValue::BOOL(b)), CsvColumnType::Bool) => b.to_string(),
             (Some(value), _) => serde_json::to_string(value).unwrap_or_default(),
         });
         self.writer.write_record(row).map_err(|err| err.to_string())
@@ -283,73 +271,52 @@ pub fn csv_text(items: &[Item], leading: &[String]) -> Result<String, String> {
     String::from_utf8(rows.into_inner()?).map_err(|err| err.to_string())
 }
 
-/// Items from CSV text written by [`csv_text`] (or by hand: a header without types reads cells as
-/// strings, or as DynamoDB JSON when a cell starts with `{`).
+/// Items from CSV text, each column typed as a preview of it types it (a header written by
+/// [`csv_text`] gives every column its type back; see [`csv_types`]).
 pub fn items_from_csv(text: &str) -> Result<Vec<Item>, String> {
-    CsvItems::new(text.as_bytes())?.collect()
+    let choices = csv_types::preview(text.as_bytes(), &csv_types::KeyTypes::default())?.choices();
+    CsvItems::new(text.as_bytes(), &choices)?.collect()
 }
 
-/// The items of CSV read from `reader` one row at a time, as [`items_from_csv`] reads them: an
-/// import holds one row in memory, not the file.
+/// The items of CSV read from `reader` one row at a time, each cell read as its column's chosen
+/// type ([`csv_types::cell_value`]): an import holds one row in memory, not the file.
 pub struct CsvItems<R: std::io::Read> {
-    header: Vec<(String, ColumnType)>,
+    columns: Vec<(String, CsvColumnType)>,
     records: csv::StringRecordsIntoIter<R>,
-    /// The record the next row is (the header is line 1).
-    line: usize,
+    /// The rows read so far (the header is not one).
+    row: u64,
 }
 
 impl<R: std::io::Read> CsvItems<R> {
-    /// Reads the header.
-    pub fn new(reader: R) -> Result<CsvItems<R>, String> {
-        let mut reader = csv::Reader::from_reader(reader);
+    /// Reads the header, which must be the one `choices` were made for.
+    pub fn new(reader: R, choices: &[CsvColumnChoice]) -> Result<CsvItems<R>, String> {
+        let mut reader = csv_types::csv_reader(reader);
         let header = reader
             .headers()
-            .map_err(|err| format!("the CSV header cannot be read: {err}"))?
-            .iter()
-            .map(|cell| {
-                for (suffix, ty) in [
-                    (" (S)", ColumnType::S),
-                    (" (N)", ColumnType::N),
-                    (" (BOOL)", ColumnType::Bool),
-                ] {
-                    if let Some(name) = cell.strip_suffix(suffix) {
-                        return (name.to_owned(), ty);
-                    }
-                }
-                (cell.to_owned(), ColumnType::Typed)
-            })
-            .collect();
+            .map_err(|err| format!("the CSV header cannot be read: {err}"))?;
+        let columns = csv_types::chosen_columns(header, choices)?;
         Ok(CsvItems {
-            header,
+            columns,
             records: reader.into_records(),
-            line: 1,
+            row: 0,
         })
     }
 
     fn item(&self, record: &csv::StringRecord) -> Result<Item, String> {
-        let line = self.line;
         let mut item = Item::new();
-        for ((name, ty), cell) in self.header.iter().zip(record.iter()) {
-            if cell.is_empty() {
-                continue;
+        for ((name, ty), cell) in self.columns.iter().zip(record.iter()) {
+            match csv_types::cell_value(cell, *ty) {
+                Ok(Some(value)) => {
+                    item.insert(name.clone(), value);
+                }
+                Ok(None) => {}
+                Err(why) => {
+                    return Err(format!(
+                        "{}, column {name}: {why}",
+                        csv_types::row_place(self.row, record.position())
+                    ));
+                }
             }
-            let value = match ty {
-                ColumnType::S => AttributeValue::S(cell.to_owned()),
-                ColumnType::N => AttributeValue::N(cell.to_owned()),
-                ColumnType::Bool => match cell {
-                    "true" => AttributeValue::BOOL(true),
-                    "false" => AttributeValue::BOOL(false),
-                    other => {
-                        return Err(format!(
-                            "CSV line {line}, column {name}: {other:?} is not true or false"
-                        ));
-                    }
-                },
-                ColumnType::Typed if cell.starts_with('{') => serde_json::from_str(cell)
-                    .map_err(|err| format!("CSV line {line}, column {name}: not DynamoDB JSON: {err}"))?,
-                ColumnType::Typed => AttributeValue::S(cell.to_owned()),
-            };
-            item.insert(name.clone(), value);
         }
         Ok(item)
     }
@@ -360,11 +327,10 @@ impl<R: std::io::Read> Iterator for CsvItems<R> {
 
     fn next(&mut self) -> Option<Result<Item, String>> {
         let record = self.records.next()?;
-        self.line += 1;
-        let line = self.line;
+        self.row += 1;
         Some(
             record
-                .map_err(|err| format!("CSV line {line}: {err}"))
+                .map_err(|err| format!("{}: {err}", csv_types::row_place(self.row, err.position())))
                 .and_then(|record| self.item(&record)),
         )
     }
@@ -456,13 +422,18 @@ mod tests {
     }
 
     #[test]
-    fn bad_csv_cells_are_reported_with_their_line_and_column() {
-        let err = items_from_csv("id (S),ok (BOOL)\na,maybe\n").unwrap_err();
-        assert_eq!(err, "CSV line 2, column ok: \"maybe\" is not true or false");
-        let err = items_from_csv("id (S),m\na,{broken\n").unwrap_err();
-        assert!(
-            err.starts_with("CSV line 2, column m: not DynamoDB JSON"),
-            "{err}"
+    fn bad_csv_cells_are_reported_with_their_row_and_column() {
+        let err = items_from_csv("id (S),ok (BOOL)\na,true\nb,maybe\n").unwrap_err();
+        assert_eq!(err, "row 2, column ok: \"maybe\" is not true or false");
+        // A column of DynamoDB JSON with one broken cell: that cell is the error, the column is
+        // not read as strings.
+        let err = items_from_csv("id (S),m\na,\"{\"\"S\"\":\"\"x\"\"}\"\nb,{broken\n").unwrap_err();
+        assert!(err.starts_with("row 2, column m: not DynamoDB JSON"), "{err}");
+        // A quoted cell holding a line break: the row and the line of the file differ.
+        let err = items_from_csv("id (S),n (N)\n\"a\nb\",1\nc,x\n").unwrap_err();
+        assert_eq!(
+            err,
+            "row 2 (line 4), column n: \"x\" is not a DynamoDB number (not a decimal number)"
         );
     }
 }

@@ -1,6 +1,7 @@
 //! Import: the items of a file the user chose written into a table with BatchWriteItem, after a
 //! first reading of the whole file has checked every item (a file with a bad item imports
-//! nothing); and, before it starts, what the import will cost. The file is read a record at a
+//! nothing); and, before it starts, what the import will cost and, for CSV, the file's first
+//! rows with the type each column will be read as (`csv_types`). The file is read a record at a
 //! time each pass: its size does not matter.
 
 use std::path::Path;
@@ -9,6 +10,7 @@ use std::sync::atomic::Ordering;
 use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
 use dynotable_engine::capacity::estimate::{counted, write};
 
+use super::csv_types::{self, CsvColumnChoice, ImportPreview, KeyTypes};
 use super::{
     BATCH_SIZE, FileFormat, Pace, TransferProgress, TransferStage, TransferSummary, display_name, formats,
     internal, sleep, write_batch,
@@ -25,19 +27,62 @@ use crate::{App, CommandError, ErrorCode};
 const ESTIMATE_CHUNK: usize = 1000;
 
 impl App {
+    /// The CSV file chosen as `file` as an import into `table` would read it: its columns, each
+    /// with the type it will be read as and where that type comes from, and its first rows. At
+    /// most [`csv_types::INFER_ROWS`] rows are read, whatever the file's size.
+    pub async fn preview_import_file(
+        &self,
+        profile_id: &str,
+        table: &str,
+        file: &str,
+    ) -> Result<ImportPreview, CommandError> {
+        let path = self.inner.files.path(file, FilePurpose::Open)?;
+        let keys = KeyTypes::of(&self.describe_table(profile_id, table).await?);
+        read_preview(&path, &keys)
+    }
+
+    /// The types an import of `path` into `table` reads its columns with: for CSV, `columns`
+    /// (the user's choices) or else what the file's preview chooses; for the other formats,
+    /// whose values carry their types, none.
+    async fn column_types(
+        &self,
+        profile_id: &str,
+        table: &str,
+        format: FileFormat,
+        path: &Path,
+        columns: Option<Vec<CsvColumnChoice>>,
+    ) -> Result<Vec<CsvColumnChoice>, CommandError> {
+        match (format, columns) {
+            (FileFormat::Csv, Some(columns)) => Ok(columns),
+            (FileFormat::Csv, None) => {
+                let keys = KeyTypes::of(&self.describe_table(profile_id, table).await?);
+                Ok(read_preview(path, &keys)?.choices())
+            }
+            (_, None) => Ok(Vec::new()),
+            (_, Some(_)) => Err(validation(
+                "Column types are for CSV files only: a JSON file's values carry their types.",
+            )),
+        }
+    }
+
     /// What importing the file chosen as `file` into `table` will cost, before it runs: every
     /// item of the file sized by DynamoDB's rules, with its index fan-out (the estimator of
-    /// issue 7), a thousand items in memory at a time.
+    /// issue 7), a thousand items in memory at a time. A CSV file's columns are read with the
+    /// types `columns` chooses (see [`App::import`]).
     pub async fn estimate_import_file(
         &self,
         profile_id: &str,
         table: &str,
         format: FileFormat,
         file: &str,
+        columns: Option<Vec<CsvColumnChoice>>,
     ) -> Result<ImportEstimate, CommandError> {
         let path = self.inner.files.path(file, FilePurpose::Open)?;
         let shape = table_shape(&self.describe_table(profile_id, table).await?);
-        let mut items = open_items(&path, format)?;
+        let columns = self
+            .column_types(profile_id, table, format, &path, columns)
+            .await?;
+        let mut items = open_items(&path, format, &columns)?;
         let mut count = 0u64;
         let mut table_units = 0.0;
         let mut index_units = vec![0.0; shape.indexes.len()];
@@ -100,6 +145,11 @@ impl App {
     /// Writes the items of the file chosen as `file` into `table` with BatchWriteItem. Every
     /// item is checked before the first is written: a file with a bad item imports nothing.
     /// Cancelling stops it between two batches, in either pass.
+    ///
+    /// A CSV file's columns are read with the types `columns` chooses, one per column of its
+    /// header (the preview's, as the user left them), or, without them, with the preview's: a
+    /// cell that does not fit its column's type stops the import with its row and column.
+    #[allow(clippy::too_many_arguments)]
     pub async fn import(
         &self,
         profile_id: &str,
@@ -107,11 +157,15 @@ impl App {
         table: &str,
         format: FileFormat,
         file: &str,
+        columns: Option<Vec<CsvColumnChoice>>,
         on_progress: impl FnMut(TransferProgress) + Send,
     ) -> Result<TransferSummary, CommandError> {
         let session = self.writing(profile_id, Some(table)).await?;
         let path = self.inner.files.path(file, FilePurpose::Open)?;
         let keys = self.key_schema_of(profile_id, table, None).await?;
+        let columns = self
+            .column_types(profile_id, table, format, &path, columns)
+            .await?;
         let flag = self.inner.running.register(id)?;
         let client = session.client.clone();
         let mut pace = Pace::new(on_progress);
@@ -127,8 +181,12 @@ impl App {
             };
             // First pass: every item read and checked, none kept (the file is read again to
             // write).
-            for (number, item) in open_items(&path, format)?.enumerate() {
-                if let Some(problem) = crate::writes::check_item(&item?, &keys).problems.first() {
+            for (number, item) in open_items(&path, format, &columns)?.enumerate() {
+                let item = item.map_err(|err| {
+                    let end = if err.message.ends_with('.') { "" } else { "." };
+                    validation(format!("{}{end} Nothing was imported.", err.message))
+                })?;
+                if let Some(problem) = crate::writes::check_item(&item, &keys).problems.first() {
                     return Err(CommandError::new(
                         ErrorCode::Validation,
                         format!(
@@ -154,7 +212,7 @@ impl App {
                 ..TransferProgress::default()
             };
             pace.report(&progress, true);
-            let mut items = open_items(&path, format)?;
+            let mut items = open_items(&path, format, &columns)?;
             loop {
                 let chunk = items
                     .by_ref()
@@ -197,11 +255,22 @@ fn validation(message: impl Into<String>) -> CommandError {
     CommandError::new(ErrorCode::Validation, message.into())
 }
 
+/// The preview of the CSV file at `path` (see [`csv_types::preview`]).
+fn read_preview(path: &Path, keys: &KeyTypes) -> Result<ImportPreview, CommandError> {
+    let name = display_name(path);
+    let file =
+        std::fs::File::open(path).map_err(|err| validation(format!("{name} could not be read: {err}")))?;
+    csv_types::preview(std::io::BufReader::new(file), keys)
+        .map_err(|err| validation(format!("{name}: {err}")))
+}
+
 /// The items of the file at `path`, parsed in `format` one record at a time: a line of JSON
-/// lines or DynamoDB JSON, a row of CSV. Only the record being read is in memory.
+/// lines or DynamoDB JSON, a row of CSV (its cells read as `columns` say). Only the record being
+/// read is in memory.
 fn open_items(
     path: &Path,
     format: FileFormat,
+    columns: &[CsvColumnChoice],
 ) -> Result<Box<dyn Iterator<Item = Result<Item, CommandError>> + Send>, CommandError> {
     let name = display_name(path);
     let unreadable = {
@@ -217,7 +286,7 @@ fn open_items(
     let file = std::io::BufReader::new(std::fs::File::open(path).map_err(&unreadable)?);
     Ok(match format {
         FileFormat::Csv => Box::new(
-            formats::CsvItems::new(file)
+            formats::CsvItems::new(file, columns)
                 .map_err(&invalid)?
                 .map(move |item| item.map_err(&invalid)),
         ),

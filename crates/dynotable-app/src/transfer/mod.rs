@@ -1,6 +1,7 @@
 //! Import and export: a table or a query result written to a file as JSON lines, DynamoDB JSON or
-//! CSV ([`formats`]); a file written into a table with BatchWriteItem. Both report progress as
-//! they go and stop when cancelled by id ([`App::cancel_operation`]).
+//! CSV ([`formats`]); a file written into a table with BatchWriteItem, a CSV file's columns read
+//! with the types previewed and chosen per column ([`csv_types`]). Both report progress as they
+//! go and stop when cancelled by id ([`App::cancel_operation`]).
 //!
 //! Both hold a page (or a batch) of items in memory at a time, whatever the size of the table or
 //! the file, and numbers travel as DynamoDB's decimal text, never through a double.
@@ -10,6 +11,7 @@
 //! after an exponential backoff, and so are requests refused for throughput
 //! (`ProvisionedThroughputExceededException`, `ThrottlingException`, `RequestLimitExceeded`).
 
+pub mod csv_types;
 mod export;
 pub mod formats;
 mod import;
@@ -22,6 +24,7 @@ use std::time::Duration;
 use aws_sdk_dynamodb::types::{DeleteRequest, ReturnConsumedCapacity, WriteRequest};
 use serde::{Deserialize, Serialize};
 
+pub use csv_types::{CsvColumnChoice, CsvColumnType, ImportPreview};
 pub use export::ExportEstimate;
 pub use formats::FileFormat;
 

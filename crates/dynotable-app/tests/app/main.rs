@@ -33,4 +33,5 @@ mod table_life;
 mod tables;
 mod transfer;
 mod transfer_aws;
+mod transfer_csv;
 mod transfer_streaming;

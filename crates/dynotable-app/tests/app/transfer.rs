@@ -127,13 +127,21 @@ async fn every_format_round_trips_a_query_result_through_a_file() {
         // Before importing: the estimate of the whole file, which the import then costs exactly
         // (the copy has no index: one write per item of up to 1 KB).
         let estimate = app
-            .estimate_import_file(EMBEDDED_ID, &copy, format, &open(&app, &path))
+            .estimate_import_file(EMBEDDED_ID, &copy, format, &open(&app, &path), None)
             .await
             .unwrap();
         assert_eq!(estimate.items, 1441.0);
         assert_eq!(estimate.requests, 58.0, "25 items a BatchWriteItem");
         let imported = app
-            .import(EMBEDDED_ID, "import", &copy, format, &open(&app, &path), |_| {})
+            .import(
+                EMBEDDED_ID,
+                "import",
+                &copy,
+                format,
+                &open(&app, &path),
+                None,
+                |_| {},
+            )
             .await
             .unwrap();
         assert_eq!(imported.progress.items, 1441);
@@ -201,6 +209,7 @@ async fn bad_files_and_read_only_connections_are_refused_before_anything_is_writ
             "Target",
             FileFormat::JsonLines,
             &open(&app, &path),
+            None,
             |_| {},
         )
         .await
@@ -218,6 +227,7 @@ async fn bad_files_and_read_only_connections_are_refused_before_anything_is_writ
             "Target",
             FileFormat::JsonLines,
             &open(&app, &path),
+            None,
             |_| {},
         )
         .await
@@ -246,6 +256,7 @@ async fn bad_files_and_read_only_connections_are_refused_before_anything_is_writ
             "Target",
             FileFormat::JsonLines,
             &open(&app, &path),
+            None,
             |_| {},
         )
         .await
@@ -336,6 +347,7 @@ async fn unprocessed_items_and_throttling_are_retried_with_backoff() {
             "Retried",
             FileFormat::JsonLines,
             &open(&app, &path),
+            None,
             |_| {},
         )
         .await
@@ -427,6 +439,7 @@ async fn only_a_file_chosen_for_the_purpose_can_be_read_or_written() {
             "Target",
             FileFormat::JsonLines,
             secret.to_str().unwrap(),
+            None,
             |_| {},
         )
         .await
@@ -438,6 +451,7 @@ async fn only_a_file_chosen_for_the_purpose_can_be_read_or_written() {
             "Target",
             FileFormat::JsonLines,
             secret.to_str().unwrap(),
+            None,
         )
         .await
         .unwrap_err();
@@ -450,6 +464,7 @@ async fn only_a_file_chosen_for_the_purpose_can_be_read_or_written() {
             "Target",
             FileFormat::JsonLines,
             &save(&app, &secret),
+            None,
             |_| {},
         )
         .await
@@ -493,6 +508,7 @@ async fn a_38_digit_number_survives_a_json_lines_import_and_export() {
         "Exact",
         FileFormat::JsonLines,
         &open(&app, &path),
+        None,
         |_| {},
     )
     .await

@@ -96,6 +96,7 @@ async fn readings() -> (Dynalite, tempfile::TempDir, App, String) {
             "Readings",
             FileFormat::JsonLines,
             &handle,
+            None,
             |_| {},
         )
         .await

@@ -92,6 +92,7 @@ async fn numbers_of_38_digits_travel_unchanged_through_every_format() {
         "Exact",
         FileFormat::DynamodbJson,
         &open(&app, &source),
+        None,
         |_| {},
     )
     .await
@@ -126,7 +127,7 @@ async fn numbers_of_38_digits_travel_unchanged_through_every_format() {
         }
         let copy = format!("Copy{file}").replace('.', "");
         create_table(&app, &copy).await;
-        app.import(EMBEDDED_ID, "in", &copy, format, &open(&app, &path), |_| {})
+        app.import(EMBEDDED_ID, "in", &copy, format, &open(&app, &path), None, |_| {})
             .await
             .unwrap();
         let copied = items_of(&app, &copy).await;
@@ -182,6 +183,7 @@ async fn many(app: &App, dir: &std::path::Path, count: usize) {
         "Many",
         FileFormat::JsonLines,
         &open(app, &path),
+        None,
         |_| {},
     )
     .await
@@ -268,6 +270,7 @@ async fn an_import_checks_the_whole_file_then_reports_against_its_count_and_can_
             "Target",
             FileFormat::JsonLines,
             &open(&app, &path),
+            None,
             |p| reports.push(p),
         )
         .await
@@ -301,6 +304,7 @@ async fn an_import_checks_the_whole_file_then_reports_against_its_count_and_can_
             "Halfway",
             FileFormat::JsonLines,
             &open(&app, &path),
+            None,
             |p| {
                 if p.stage == TransferStage::Transferring {
                     canceller.cancel_operation("half");

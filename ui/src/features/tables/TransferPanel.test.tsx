@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { act, cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import type { Channel } from "@tauri-apps/api/core";
 import { TransferPanel } from "./TransferPanel";
-import type { TransferProgress, TransferSummary } from "../../ipc/bindings.gen";
+import type { ImportPreview, TransferProgress, TransferSummary } from "../../ipc/bindings.gen";
 import type { Commands } from "../../ipc/CommandsContext";
 import { renderWithCommands } from "../../ipc/testCommands";
 
@@ -36,6 +36,38 @@ function source(): Partial<Commands> {
     })),
     cancelOperation: vi.fn(async () => true),
     chooseFile: vi.fn(async () => ({ status: "ok" as const, data: null })),
+    previewImportFile: vi.fn(async () => ({ status: "ok" as const, data: petsPreview() })),
+  };
+}
+
+/** What the backend answers for a plain CSV of pets (a header without types) on a table keyed by AnimalType and Name. */
+function petsPreview(): ImportPreview {
+  const column = (name: string, more: Partial<ImportPreview["columns"][number]> = {}): ImportPreview["columns"][number] => ({
+    header: name,
+    name,
+    type: "S",
+    source: "inferred",
+    tableKey: false,
+    emptyCells: 0,
+    misfits: [],
+    numberChange: null,
+    ...more,
+  });
+  return {
+    columns: [
+      column("AnimalType", { source: "key", tableKey: true, misfits: [{ type: "N", row: 1, message: '"Dog" is not a DynamoDB number (not a decimal number)' }] }),
+      column("Name", { source: "key", tableKey: true }),
+      column("Age", { type: "N", emptyCells: 1, numberChange: { cell: "007", stored: "7" }, misfits: [{ type: "BOOL", row: 1, message: '"007" is not true or false' }] }),
+      column("Vaccinated", { type: "BOOL" }),
+      column("Chip", { misfits: [{ type: "N", row: 2, message: '"A-12" is not a DynamoDB number (not a decimal number)' }] }),
+    ],
+    rows: [
+      ["Dog", "Fido", "007", "true", "12"],
+      ["Cat", "Tom", "", "FALSE", "A-12"],
+    ],
+    rowsRead: 2,
+    moreRows: false,
+    missingKeys: [],
   };
 }
 
@@ -101,7 +133,10 @@ describe("TransferPanel", () => {
     );
     fireEvent.click(screen.getByRole("button", { name: "Import" }));
     await waitFor(() => expect(screen.getByTestId("transfer-done").textContent).toBe("Imported 1,441 items: 1,441 capacity units consumed."));
-    expect(fake.importItems).toHaveBeenCalledWith("embedded", expect.stringMatching(/^transfer-/), "Telemetry", "dynamodbJson", "file-1-t.ddb.jsonl", expect.anything());
+    expect(fake.importItems).toHaveBeenCalledWith("embedded", expect.stringMatching(/^transfer-/), "Telemetry", "dynamodbJson", "file-1-t.ddb.jsonl", null, expect.anything());
+    // A JSON file's values carry their types: no preview, no column types.
+    expect(fake.previewImportFile).not.toHaveBeenCalled();
+    expect(fake.estimateImportFile).toHaveBeenCalledWith("embedded", "Telemetry", "dynamodbJson", "file-1-t.ddb.jsonl", null);
   });
 
   it("keeps the file chosen when the dialog is cancelled", async () => {
@@ -155,16 +190,129 @@ describe("TransferPanel", () => {
     expect(alert.textContent).not.toContain("DynamoDB");
   });
 
-  it("says, once CSV is chosen, that a column with no type in its header is imported as strings, and how to have numbers", () => {
+  it("says, once CSV is chosen, where each column's type comes from and that it can be changed before importing", () => {
     renderWithCommands(<TransferPanel profileId="embedded" table="Pets" query={null} readOnly={false} makeChannel={channel} />, source());
     expect(screen.queryByTestId("csv-types")).toBeNull();
     fireEvent.change(screen.getByLabelText("Format"), { target: { value: "csv" } });
     const note = screen.getByTestId("csv-types").textContent ?? "";
-    expect(note).toContain("Age (N) is written as numbers, exactly as the file spells them");
-    expect(note).toContain("A column with no type in its header is written as strings (S), numbers included: write (N) after the name of a column of numbers.");
+    expect(note).toContain("a key attribute of the table or of an index has its key schema's type");
+    expect(note).toContain("a header that names a type gives it, as in Age (N), active (BOOL) or Name (S);");
+    expect(note).toContain("any other column's type is inferred from the first rows: N when every non-empty cell is a number, written exactly as the file spells it");
+    expect(note).toContain("Change a column's type, or skip it, before importing.");
+    expect(note).toContain("an empty cell leaves the attribute out");
     expect(note).toContain("a column of mixed or other types (sets, maps, lists, binary) is written as DynamoDB JSON");
     fireEvent.change(screen.getByLabelText("Format"), { target: { value: "jsonLines" } });
     expect(screen.queryByTestId("csv-types")).toBeNull();
+  });
+
+  describe("a CSV file to import", () => {
+    const chooseCsv = async (fake: Partial<Commands>) => {
+      fake.chooseFile = vi.fn(async () => ({ status: "ok" as const, data: chosen("pets.csv") }));
+      renderWithCommands(<TransferPanel profileId="embedded" table="Pets" query={null} readOnly={false} makeChannel={channel} />, fake);
+      fireEvent.change(screen.getByLabelText("Format"), { target: { value: "csv" } });
+      fireEvent.click(screen.getByRole("button", { name: "Choose a file to import…" }));
+      return screen.findByTestId("csv-preview");
+    };
+    const typeOf = (name: string) => screen.getByLabelText(`Type of ${name}`) as HTMLSelectElement;
+
+    it("is previewed by its handle: its first rows, each column's type from the backend, and its empty cells as absent attributes", async () => {
+      const fake = source();
+      const shown = await chooseCsv(fake);
+      expect(fake.previewImportFile).toHaveBeenCalledWith("embedded", "Pets", "file-1-pets.csv");
+      expect(screen.getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["AnimalType (key)", "Name (key)", "Age", "Vaccinated", "Chip"]);
+      expect(["AnimalType", "Name", "Age", "Vaccinated", "Chip"].map((n) => typeOf(n).value)).toEqual(["S", "S", "N", "BOOL", "S"]);
+      // A key attribute's type is the key schema's: it cannot be changed.
+      expect(typeOf("AnimalType").disabled).toBe(true);
+      expect(typeOf("Age").disabled).toBe(false);
+      expect(screen.getAllByTestId("csv-type-source").map((c) => c.textContent)).toEqual([
+        "key schema",
+        "key schema",
+        "inferred",
+        "inferred",
+        "inferred",
+      ]);
+      const rows = screen.getAllByTestId("csv-row");
+      expect(rows.map((r) => [...r.querySelectorAll("td")].map((c) => c.textContent))).toEqual([
+        ["Dog", "Fido", "007", "true", "12"],
+        ["Cat", "Tom", "absent", "FALSE", "A-12"],
+      ]);
+      expect(shown.textContent).toContain("An empty cell leaves the attribute out of that item, whatever the column's type.");
+      expect(shown.textContent).toContain("from the first 2 rows of the file");
+      // What N stores for 007 is said while Age is read as N.
+      expect(screen.getByTestId("csv-notes").textContent).toBe("Age: DynamoDB stores numbers normalised, so 007 is stored as 7. Read the column as S to keep its text.");
+    });
+
+    it("sends the types as the user left them with the estimate and the import, and asks for a new estimate after a change", async () => {
+      const fake = source();
+      await chooseCsv(fake);
+      fireEvent.change(typeOf("Age"), { target: { value: "S" } });
+      fireEvent.change(typeOf("Vaccinated"), { target: { value: "SKIP" } });
+      fireEvent.click(screen.getByRole("button", { name: "Estimate the import" }));
+      await screen.findByTestId("import-estimate");
+      const columns = [
+        { header: "AnimalType", type: "S" },
+        { header: "Name", type: "S" },
+        { header: "Age", type: "S" },
+        { header: "Vaccinated", type: "SKIP" },
+        { header: "Chip", type: "S" },
+      ];
+      expect(fake.estimateImportFile).toHaveBeenCalledWith("embedded", "Pets", "csv", "file-1-pets.csv", columns);
+      // A type changed after the estimate: the estimate no longer holds, and importing waits for a new one.
+      fireEvent.change(typeOf("Age"), { target: { value: "N" } });
+      expect(screen.queryByTestId("import-estimate")).toBeNull();
+      expect((screen.getByRole("button", { name: "Import" }) as HTMLButtonElement).disabled).toBe(true);
+      fireEvent.click(screen.getByRole("button", { name: "Estimate the import" }));
+      await screen.findByTestId("import-estimate");
+      fireEvent.click(screen.getByRole("button", { name: "Import" }));
+      await screen.findByTestId("transfer-done");
+      const sent = (fake.importItems as ReturnType<typeof vi.fn>).mock.calls[0]!;
+      expect(sent.slice(2, 6)).toEqual(["Pets", "csv", "file-1-pets.csv", columns.map((c) => (c.header === "Age" ? { ...c, type: "N" } : c))]);
+    });
+
+    it("warns, for the type chosen, about the first row read that does not fit it", async () => {
+      const fake = source();
+      await chooseCsv(fake);
+      expect(screen.getByTestId("csv-notes").textContent).not.toContain("Chip");
+      fireEvent.change(typeOf("Chip"), { target: { value: "N" } });
+      const warning = screen.getAllByRole("listitem").find((li) => li.textContent?.startsWith("Chip"));
+      expect(warning?.textContent).toBe('Chip, row 2: "A-12" is not a DynamoDB number (not a decimal number). Read as N, the import stops there and imports nothing.');
+      expect(warning?.className).toBe("status-error");
+      fireEvent.change(typeOf("Age"), { target: { value: "BOOL" } });
+      expect(screen.getByTestId("csv-notes").textContent).toContain('Age, row 1: "007" is not true or false.');
+      // The note about normalised numbers is for N only.
+      expect(screen.getByTestId("csv-notes").textContent).not.toContain("stored as 7");
+    });
+
+    it("says when the table's key attribute is no column of the file, and waits for the preview before estimating", async () => {
+      const fake = source();
+      let answer: (value: { status: "ok"; data: ImportPreview }) => void = () => {};
+      fake.previewImportFile = vi.fn(() => new Promise<{ status: "ok"; data: ImportPreview }>((resolve) => (answer = resolve)));
+      fake.chooseFile = vi.fn(async () => ({ status: "ok" as const, data: chosen("pets.csv") }));
+      renderWithCommands(<TransferPanel profileId="embedded" table="Pets" query={null} readOnly={false} makeChannel={channel} />, fake);
+      fireEvent.change(screen.getByLabelText("Format"), { target: { value: "csv" } });
+      fireEvent.click(screen.getByRole("button", { name: "Choose a file to import…" }));
+      await waitFor(() => expect(fake.previewImportFile).toHaveBeenCalled());
+      expect((screen.getByRole("button", { name: "Estimate the import" }) as HTMLButtonElement).disabled).toBe(true);
+      await act(async () => answer({ status: "ok", data: { ...petsPreview(), missingKeys: ["Name"] } }));
+      expect(screen.getByTestId("csv-missing-keys").textContent).toBe("No column of this file is the table's key attribute Name: every row would be refused.");
+      expect((screen.getByRole("button", { name: "Estimate the import" }) as HTMLButtonElement).disabled).toBe(false);
+    });
+
+    it("shows why a file cannot be previewed", async () => {
+      const fake = source();
+      fake.previewImportFile = vi.fn(async () => ({
+        status: "error" as const,
+        error: { code: "VALIDATION" as const, message: "pets.csv: row 2: found record with 1 field, but the previous record has 2 fields", exception: null },
+      }));
+      fake.chooseFile = vi.fn(async () => ({ status: "ok" as const, data: chosen("pets.csv") }));
+      renderWithCommands(<TransferPanel profileId="embedded" table="Pets" query={null} readOnly={false} makeChannel={channel} />, fake);
+      fireEvent.change(screen.getByLabelText("Format"), { target: { value: "csv" } });
+      fireEvent.click(screen.getByRole("button", { name: "Choose a file to import…" }));
+      const alert = await screen.findByRole("alert");
+      expect(alert.textContent).toContain("pets.csv: row 2: found record with 1 field");
+      expect(screen.queryByTestId("csv-preview")).toBeNull();
+      expect((screen.getByRole("button", { name: "Estimate the import" }) as HTMLButtonElement).disabled).toBe(true);
+    });
   });
 
   it("turns importing off on a read-only connection", () => {

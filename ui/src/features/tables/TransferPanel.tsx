@@ -1,15 +1,16 @@
 import type { ExportEstimate, QueryInput, TransferProgress } from "../../ipc/bindings.gen";
 import { errorTitle } from "../../ipc/result";
 import { formatBytes, formatCount, formatCountOf, formatUnits } from "../../shared/format";
+import { CsvImportPreview } from "./CsvImportPreview";
 import { FORMATS, tauriChannel, useTransfer, type Budget, type ProgressChannelFactory } from "./useTransfer";
 
 export type { ProgressChannelFactory } from "./useTransfer";
 
 /**
  * Export the table or the current query to a file, and import a file into the table, after
- * seeing what each will cost; an export can be given a read budget. Both show a progress bar
- * and can be cancelled. Files come only from the system's dialog: the web view never holds a
- * path.
+ * seeing what each will cost; an export can be given a read budget; a CSV file to import is
+ * previewed with each column's type, which can be changed. Both show a progress bar and can be
+ * cancelled. Files come only from the system's dialog: the web view never holds a path.
  */
 export function TransferPanel({
   profileId,
@@ -77,7 +78,7 @@ export function TransferPanel({
         >
           {t.exportFile === null ? "Export" : `Export to ${t.exportFile.name}`}
         </button>
-        <button type="button" onClick={() => void t.estimateTheImport()} disabled={busy || t.importFile === null || readOnly}>
+        <button type="button" onClick={() => void t.estimateTheImport()} disabled={busy || !t.importReady || readOnly}>
           Estimate the import
         </button>
         <button type="button" onClick={() => void t.importItems()} disabled={busy || t.estimate === null || readOnly}>
@@ -94,6 +95,9 @@ export function TransferPanel({
         {t.exportFile === null ? "No file chosen to export to." : `Export to ${t.exportFile.name}.`}
       </p>
       {t.format === "csv" && <CsvTypes />}
+      {t.format === "csv" && t.preview !== null && (
+        <CsvImportPreview preview={t.preview} types={t.columnTypes} onChange={t.setColumnType} disabled={busy || readOnly} />
+      )}
       {t.dropped !== null && (
         <p className="muted" role="status" data-testid="transfer-files-dropped">
           {t.dropped}
@@ -140,17 +144,18 @@ export function TransferPanel({
 }
 
 /**
- * What a CSV import writes and a CSV export holds, said before either runs: the file is read in the
- * backend, so the types come from the header, never guessed from the cells here.
+ * What a CSV import writes and a CSV export holds, said before either runs. The file is read in the
+ * backend: the types are inferred there (and shown in the preview), never guessed from cells here.
  */
 function CsvTypes() {
   return (
     <div className="muted" data-testid="csv-types">
       <p>
-        Importing CSV, each column takes its type from its header: <code>Age (N)</code> is written as numbers, exactly as the file spells them;{" "}
-        <code>active (BOOL)</code> as true or false; <code>Name (S)</code> as strings. A column with no type in its header is written as strings
-        (S), numbers included: write <code>(N)</code> after the name of a column of numbers. A cell of such a column that starts with{" "}
-        <code>{"{"}</code> is read as DynamoDB JSON; an empty cell leaves the attribute out.
+        Importing CSV, each column has a type, shown with the file's first rows once it is chosen: a key attribute of the table or of an index
+        has its key schema's type; a header that names a type gives it, as in <code>Age (N)</code>, <code>active (BOOL)</code> or{" "}
+        <code>Name (S)</code>; any other column's type is inferred from the first rows: N when every non-empty cell is a number, written
+        exactly as the file spells it; BOOL when every one is true or false; S otherwise. Change a column's type, or skip it, before importing.
+        A cell that does not fit its column's type stops the import with nothing imported; an empty cell leaves the attribute out.
       </p>
       <p>
         Exporting CSV, a column whose values all have one type (S, N or BOOL) is written as plain text with that type in its header; a column

@@ -43,7 +43,7 @@ describe("a write to a table's items", () => {
         return ok({ progress: { stage: "transferring", items: 3, expectedItems: 3, capacityUnits: 3, retries: 0 }, cancelled: false, budgetReached: false });
       }),
     } as unknown as Partial<Commands>;
-    renderWithCommands(<Screen write={(c) => c.importItems("embedded", "job-1", "Pets", "csv", "file-1", {} as Channel<TransferProgress>)} />, fake);
+    renderWithCommands(<Screen write={(c) => c.importItems("embedded", "job-1", "Pets", "csv", "file-1", null, {} as Channel<TransferProgress>)} />, fake);
     await waitFor(() => expect(screen.getByTestId("figures").textContent).toBe("10 described · 10 counted"));
     const observer = new MutationObserver(() => states.push(screen.getByTestId("figures").textContent ?? ""));
     observer.observe(screen.getByTestId("figures"), { subtree: true, characterData: true, childList: true });

@@ -1,11 +1,14 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Channel } from "@tauri-apps/api/core";
 import type {
   ChosenFile,
+  CsvColumnChoice,
+  CsvColumnType,
   ExportEstimate,
   ExportSource,
   FileFormat,
   ImportEstimate,
+  ImportPreview,
   QueryInput,
   TransferProgress,
   TransferSummary,
@@ -26,7 +29,7 @@ export const tauriChannel: ProgressChannelFactory = (onMessage) => {
 export const FORMATS: { format: FileFormat; label: string; extension: string }[] = [
   { format: "dynamodbJson", label: "DynamoDB JSON (lossless)", extension: "ddb.jsonl" },
   { format: "jsonLines", label: "JSON lines", extension: "jsonl" },
-  { format: "csv", label: "CSV (typed headers)", extension: "csv" },
+  { format: "csv", label: "CSV", extension: "csv" },
 ];
 
 /** A read budget as typed: empty is no budget; anything else must be a number of units above 0. */
@@ -56,8 +59,10 @@ let transferCounter = 0;
 
 /**
  * The Transfer panel's state and calls: the files chosen in the system's dialog (handles, never
- * paths), the estimates shown before an import or an export starts, the read budget, and the
- * running transfer's progress, cancel and outcome.
+ * paths), a CSV file's preview and the type chosen for each of its columns, the estimates shown
+ * before an import or an export starts, the read budget, and the running transfer's progress,
+ * cancel and outcome. The columns' types are inferred in the backend (preview_import_file); this
+ * hook only keeps what the user changed them to and sends them with the estimate and the import.
  */
 export function useTransfer({
   profileId,
@@ -82,6 +87,11 @@ export function useTransfer({
   const [done, setDone] = useState<string | null>(null);
   const [error, setError] = useState<UiError | null>(null);
   const [estimate, setEstimate] = useState<ImportEstimate | null>(null);
+  // A CSV file's preview, and the type chosen for each column (the preview's until changed).
+  const [preview, setPreview] = useState<ImportPreview | null>(null);
+  const [columnTypes, setColumnTypes] = useState<CsvColumnType[]>([]);
+  // The file whose preview is awaited: an answer for a file chosen before it is dropped.
+  const previewing = useRef<string | null>(null);
   const [exportEstimate, setExportEstimate] = useState<ExportEstimate | null>(null);
   const [budgetText, setBudgetText] = useState("");
   const budget = parseBudget(budgetText);
@@ -128,19 +138,42 @@ export function useTransfer({
     finish(result, (summary) => summaryText(summary, "Exported", budget.units, exportFile.name));
   };
 
+  // The types a CSV import reads its columns with: the preview's header cells, each with its type.
+  const columns: CsvColumnChoice[] | null =
+    format === "csv" && preview !== null ? preview.columns.map((c, i) => ({ header: c.header, type: columnTypes[i] ?? c.type })) : null;
+  // A CSV file is estimated and imported only once its preview has said how its columns are read.
+  const importReady = importFile !== null && (format !== "csv" || preview !== null);
+
+  const previewTheFile = async (file: ChosenFile) => {
+    previewing.current = file.handle;
+    const result = await unwrap(source.previewImportFile(profileId, table, file.handle));
+    if (previewing.current !== file.handle) return;
+    if (result.status === "ok") {
+      setPreview(result.data);
+      setColumnTypes(result.data.columns.map((c) => c.type));
+    } else if (result.status === "error") setError(result.error);
+  };
+
+  /** A column's type, changed: what the estimate said no longer holds. */
+  const setColumnType = (index: number, type: CsvColumnType) => {
+    setColumnTypes((types) => types.map((t, i) => (i === index ? type : t)));
+    setEstimate(null);
+    setDone(null);
+  };
+
   const estimateTheImport = async () => {
     setEstimate(null);
     setError(null);
-    if (importFile === null) return;
-    const result = await unwrap(source.estimateImportFile(profileId, table, format, importFile.handle));
+    if (importFile === null || !importReady) return;
+    const result = await unwrap(source.estimateImportFile(profileId, table, format, importFile.handle, columns));
     if (result.status === "ok") setEstimate(result.data);
     else if (result.status === "error") setError(result.error);
   };
 
   const importItems = async () => {
-    if (importFile === null) return;
+    if (importFile === null || !importReady) return;
     const { id, channel } = begin();
-    const result = await unwrap(source.importItems(profileId, id, table, format, importFile.handle, channel));
+    const result = await unwrap(source.importItems(profileId, id, table, format, importFile.handle, columns, channel));
     finish(result, (summary) => summaryText(summary, "Imported", null, null));
     setEstimate(null);
   };
@@ -159,6 +192,9 @@ export function useTransfer({
     setExportFile(null);
     setReplaceConfirmed(false);
     setEstimate(null);
+    setPreview(null);
+    setColumnTypes([]);
+    previewing.current = null;
     setDone(null);
     setError(null);
     const label = FORMATS.find((f) => f.format === next)?.label ?? next;
@@ -174,12 +210,15 @@ export function useTransfer({
       if (purpose === "open") {
         setImportFile(result.data);
         setEstimate(null);
+        setPreview(null);
+        setColumnTypes([]);
       } else {
         setExportFile(result.data);
         setReplaceConfirmed(false);
       }
       setDone(null);
       setError(null);
+      if (purpose === "open" && format === "csv") await previewTheFile(result.data);
     }
   };
 
@@ -202,6 +241,10 @@ export function useTransfer({
     done,
     error,
     estimate,
+    preview,
+    columnTypes,
+    setColumnType,
+    importReady,
     exportEstimate,
     budgetText,
     setBudgetText,
