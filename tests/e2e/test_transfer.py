@@ -21,6 +21,7 @@ from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
+from conftest import screenshot
 from test_table_life import CONFIRM_KEYS, delete_through_settings, listed, replace_text
 from window import choose, click, click_css, content, css, engine_ready, open_view, present, type_into, wait_for
 
@@ -184,7 +185,7 @@ def test_pets_is_exported_to_a_chosen_file_and_imported_into_a_new_table(window)
     choose_file(window, panel, "Choose a file to import…", "Open File", target, ["ctrl+l"], f"Import from {FILE_NAME}.")
     click(window, button(panel, "Estimate the import"), "Estimate the import")
     estimate = wait_for(window, "the import's estimate", lambda d: shown(panel, "import-estimate"))
-    assert estimate.startswith("Importing 10 items takes 1 BatchWriteItem requests and "), estimate
+    assert estimate.startswith("Importing 10 items takes 1 BatchWriteItem request and "), estimate
     click(window, button(panel, "Import"), "Import")
     done = wait_for(window, "the import's summary", lambda d: shown(panel, "transfer-done"))
     assert done.startswith("Imported 10 items: "), done
@@ -262,10 +263,11 @@ def test_a_plain_csv_is_previewed_with_its_types_and_imports_numbers_as_numbers(
     sources = [content(e) for e in preview.find_elements(By.CSS_SELECTOR, '[data-testid="csv-type-source"]')]
     assert sources == ["key schema", "inferred", "inferred"], sources
     assert BIG in content(preview), content(preview)
+    screenshot(window, "import-csv-preview.png")
 
     click(window, button(panel, "Estimate the import"), "Estimate the import")
     estimate = wait_for(window, "the import's estimate", lambda d: shown(panel, "import-estimate"))
-    assert estimate.startswith("Importing 2 items takes 1 BatchWriteItem requests and "), estimate
+    assert estimate.startswith("Importing 2 items takes 1 BatchWriteItem request and "), estimate
     click(window, button(panel, "Import"), "Import")
     done = wait_for(window, "the import's summary", lambda d: shown(panel, "transfer-done"))
     assert done.startswith("Imported 2 items: "), done

@@ -123,7 +123,7 @@ export function TransferPanel({
       {readOnly && <p className="muted">This connection is read-only: importing is off.</p>}
       {t.estimate !== null && (
         <p data-testid="import-estimate">
-          Importing {formatCountOf(t.estimate.items, "item")} takes {formatCount(t.estimate.requests)} BatchWriteItem requests and{" "}
+          Importing {formatCountOf(t.estimate.items, "item")} takes {formatCountOf(t.estimate.requests, "BatchWriteItem request")} and{" "}
           <strong>{formatUnits(t.estimate.capacityUnits)} WCU</strong> ({formatUnits(t.estimate.tableUnits)} for the table
           {t.estimate.indexes.map((i) => `, ${formatUnits(i.units)} for ${i.name}`).join("")}).
         </p>
