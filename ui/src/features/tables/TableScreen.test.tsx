@@ -345,7 +345,7 @@ describe("TableScreen", () => {
     expect(screen.getByTestId("copy-notice")).toBeTruthy();
     fireEvent.keyDown(grid, { key: "ArrowDown" });
     await waitFor(() => expect(screen.queryByTestId("copy-notice")).toBeNull());
-    fireEvent.keyDown(grid, { key: "ArrowUp" });
+    fireEvent.keyDown(grid, { key: "ArrowUp" }); // (the first reading selected again)
     // The toolbar's copy acts on the same selection, in the form chosen.
     const toolbar = screen.getByRole("group", { name: "Copy the item" });
     fireEvent.change(within(toolbar).getByRole("combobox", { name: "Copy as" }), { target: { value: "plain" } });
