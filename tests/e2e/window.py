@@ -90,6 +90,9 @@ def reachable(driver: WebDriver, element: WebElement) -> str:
         return "is not displayed"
     if not element.is_enabled():
         return "is disabled"
+    # A control that keeps the focus while unavailable (Run while it runs) says so with aria-disabled.
+    if element.get_attribute("aria-disabled") == "true":
+        return "is unavailable (aria-disabled)"
     return driver.execute_script(_REACHABLE, element)
 
 

@@ -114,7 +114,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: "next-page", description: "Load the next page of the Query on show (anywhere in a table's tab)", scope: "Query", combos: [{ key: "j", mod: true }] },
   { id: "edit-item", description: "Edit the selected item", scope: "Collection", combos: [{ key: "Enter" }] },
   { id: "copy-item", description: "Copy the selected item (or the focused row's) as DynamoDB JSON", scope: "Collection", combos: [{ key: "c", mod: true }] },
-  { id: "check-item", description: "Check or uncheck the selected item, for copying or a bulk edit", scope: "Collection", combos: [{ key: " " }] },
+  { id: "check-item", description: "Check or uncheck the selected item for the bulk edit (while Bulk edit… is on in the Items view)", scope: "Collection", combos: [{ key: " " }] },
   {
     id: "toggle-value",
     description: "On a map or list value: open it, close it",

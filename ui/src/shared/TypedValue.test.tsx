@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
-import { TypedValue } from "./TypedValue";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { TypedValue, ValueOpenedContext } from "./TypedValue";
 
 afterEach(cleanup);
 
@@ -69,5 +69,44 @@ describe("TypedValue", () => {
   it("starts open when asked", () => {
     render(<TypedValue value={{ L: [{ S: "a" }] }} defaultExpanded />);
     expect(screen.getByRole("group", { name: "list contents" }).textContent).toContain("a");
+  });
+  it("keeps the keys it acts on from what is around it (a grid's row would act on them too)", () => {
+    const around = vi.fn();
+    render(
+      <div onKeyDown={(event) => around(event.key)}>
+        <TypedValue value={{ L: [{ N: "2.1" }, { N: "2.2" }] }} />
+      </div>,
+    );
+    const toggle = screen.getByRole("button", { name: "list, 2 elements" });
+    fireEvent.keyDown(toggle, { key: "ArrowRight" });
+    fireEvent.keyDown(toggle, { key: "ArrowLeft" });
+    fireEvent.keyDown(toggle, { key: "Enter" });
+    fireEvent.keyDown(toggle, { key: " " });
+    expect(around).not.toHaveBeenCalled();
+    // What it does not act on goes on: ArrowLeft on a closed value, ArrowDown, Mod+C.
+    fireEvent.keyDown(toggle, { key: "ArrowLeft" });
+    fireEvent.keyDown(toggle, { key: "ArrowDown" });
+    fireEvent.keyDown(toggle, { key: "c", ctrlKey: true });
+    expect(around.mock.calls.map(([key]) => key)).toEqual(["ArrowLeft", "ArrowDown", "c"]);
+  });
+
+  it("tells ValueOpenedContext of each open and close, once drawn, with the value's element", () => {
+    const opened = vi.fn((value: HTMLElement) => value.querySelector(".tv-entries") !== null);
+    render(
+      <ValueOpenedContext.Provider value={opened}>
+        <TypedValue value={{ M: { a: { S: "x" } } }} />
+      </ValueOpenedContext.Provider>,
+    );
+    expect(opened).not.toHaveBeenCalled();
+    const toggle = screen.getByRole("button", { name: "map, 1 attribute" });
+    act(() => {
+      fireEvent.click(toggle);
+    });
+    act(() => {
+      fireEvent.keyDown(toggle, { key: "ArrowLeft" });
+    });
+    // Drawn open, then drawn closed, when it was told.
+    expect(opened.mock.results.map((r) => r.value)).toEqual([true, false]);
+    expect(opened.mock.calls[0]![0].contains(toggle)).toBe(true);
   });
 });

@@ -2,13 +2,24 @@
  * One DynamoDB value drawn by its type: numbers exactly as stored (never through a JS number),
  * strings, binary as base64 with its size, booleans and null, sets as chips with their type, and
  * maps and lists as disclosures that open and close with the mouse or the keyboard (Enter, Space,
- * ArrowRight to open, ArrowLeft to close).
+ * ArrowRight to open, ArrowLeft to close). A key the disclosure acts on is its own: it goes no
+ * further (a grid's row or box around it would act on it too, and take the focus away).
+ *
+ * An opened value is drawn under its toggle, so it makes its row taller: a list of rows of one
+ * height that it sits in (virtualised) provides `ValueOpenedContext`, told of every open and close
+ * after it is drawn, to measure that row again.
  */
 import { matchesShortcut } from "../app/shortcuts";
-import { useState, type KeyboardEvent } from "react";
+import { createContext, useContext, useEffect, useRef, useState, type KeyboardEvent } from "react";
 import type { AttributeValue } from "../ipc/bindings.gen";
 import { base64ByteLength, byteCountLabel, typeName, typeOf } from "./attributeValue";
 import "./TypedValue.css";
+
+/**
+ * Told, after a map or list value inside was opened or closed and drawn so, of the element of that
+ * value (to find and measure the row holding it). Null: nobody asks.
+ */
+export const ValueOpenedContext = createContext<((value: HTMLElement) => void) | null>(null);
 
 export type TypedValueProps = {
   value: AttributeValue;
@@ -93,6 +104,14 @@ function Nested({
   binaryPreview: number;
 }) {
   const [open, setOpen] = useState(defaultExpanded);
+  const opened = useContext(ValueOpenedContext);
+  const self = useRef<HTMLSpanElement>(null);
+  const drawn = useRef(open);
+  useEffect(() => {
+    if (drawn.current === open) return;
+    drawn.current = open;
+    if (self.current !== null) opened?.(self.current);
+  }, [open, opened]);
   const type = typeOf(value);
   const entries: [string, AttributeValue][] = "M" in value ? Object.entries(value.M) : value.L.map((v, i) => [String(i), v]);
   const summary =
@@ -100,17 +119,25 @@ function Nested({
       ? `${entries.length} ${entries.length === 1 ? "attribute" : "attributes"}`
       : `${entries.length} ${entries.length === 1 ? "element" : "elements"}`;
   const onKeyDown = (event: KeyboardEvent) => {
+    // Enter and Space press the button (its click toggles it): theirs too, not the row's (whose
+    // Enter would open the item instead).
+    if ((event.key === "Enter" || event.key === " ") && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.stopPropagation();
+      return;
+    }
     if (!matchesShortcut("toggle-value", event.nativeEvent)) return;
     if (event.key === "ArrowRight" && !open) {
       event.preventDefault();
+      event.stopPropagation();
       setOpen(true);
     } else if (event.key === "ArrowLeft" && open) {
       event.preventDefault();
+      event.stopPropagation();
       setOpen(false);
     }
   };
   return (
-    <span className={`tv tv-nested tv-${type}`}>
+    <span ref={self} className={`tv tv-nested tv-${type}`}>
       <button
         type="button"
         className="tv-toggle"

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { CollectionsView, FLASH_MS, columnMarks } from "./CollectionsView";
 import type { Item } from "../../shared/attributeValue";
@@ -135,7 +135,9 @@ function Harness({
   initialIndex = null,
   onOpenItem,
   onCopyItem,
+  aside,
 }: {
+  aside?: ReactNode;
   table?: TableDescription;
   onOpen?: (value: unknown) => void;
   onOpenItem?: (item: unknown) => void;
@@ -146,7 +148,17 @@ function Harness({
   const [index, setIndex] = useState<string | null>(initialIndex);
   const data = useCollections({ profileId: "embedded", table: table.name, index, rowsPerBox: 5, listPage: 50 });
   return (
-    <CollectionsView table={table} data={data} onOpen={onOpen} onGroupBy={setIndex} reveal={reveal} rowsPerBox={5} onOpenItem={onOpenItem} onCopyItem={onCopyItem} />
+    <CollectionsView
+      table={table}
+      data={data}
+      onOpen={onOpen}
+      onGroupBy={setIndex}
+      reveal={reveal}
+      rowsPerBox={5}
+      onOpenItem={onOpenItem}
+      onCopyItem={onCopyItem}
+      aside={aside}
+    />
   );
 }
 
@@ -413,6 +425,13 @@ describe("CollectionsView", () => {
     const rows = within(box).getAllByTestId("box-row");
     expect(rows.length).toBeGreaterThan(5);
     for (const row of rows) expect(row.getAttribute("style")).toBeNull();
+  });
+
+  it("lets the keyboard into the cards beside the run, which scroll when they outgrow the view", async () => {
+    renderHarness({ source: fakeSource([stat("VEH#V-7741", 41, 4000)]), aside: <p>This read</p> });
+    const aside = await screen.findByRole("region", { name: "Figures of the last read" });
+    expect(aside.tabIndex).toBe(0);
+    expect(aside.textContent).toBe("This read");
   });
 
   it("copies the focused row's item with Mod+C", async () => {

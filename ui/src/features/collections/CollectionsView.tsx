@@ -523,7 +523,12 @@ export function CollectionsView({
               })}
             </div>
           </div>
-          {aside ? <div className="collections-aside">{aside}</div> : null}
+          {/* Focusable: the cards scroll when they outgrow the view, and the keyboard scrolls them too. */}
+          {aside ? (
+            <div className="collections-aside" tabIndex={0} role="region" aria-label="Figures of the last read" data-testid="collections-aside">
+              {aside}
+            </div>
+          ) : null}
         </div>
       )}
     </section>

@@ -18,6 +18,7 @@ import { attributeText } from "../../shared/attributeValue";
 import { formatCount, formatUnits } from "../../shared/format";
 import { droppedCount, type DroppedPage, type ReadRow } from "../../shared/droppedItems";
 import { windowStyle } from "../../shared/virtualWindow";
+import { ValueOpenedContext } from "../../shared/TypedValue";
 import { boxColumns } from "./boxColumns";
 import { GRID_ROW, GridCells, GridHead, gridOf } from "./RowGrid";
 import { useRowsInRun } from "./useRowsInRun";
@@ -81,7 +82,7 @@ export function ReadRows({
     return gridOf(keys, boxColumns(keys, items), chars);
   }, [keys, lines]);
 
-  const { rowsRef, headTop, virtualizer } = useRowsInRun({
+  const { rowsRef, headTop, virtualizer, onValueOpened, measureRow } = useRowsInRun({
     count: lines.length,
     estimateSize: (i) => (lines[i]?.kind === "row" ? GRID_ROW : PAGE_LINE),
     scrollElement,
@@ -99,41 +100,44 @@ export function ReadRows({
         <GridHead keys={keys} grid={grid} marks={null} />
       </div>
       <div ref={rowsRef} className="whole-rows" style={{ height: virtualizer.getTotalSize() }}>
-        <div className="whole-window" style={windowStyle(virtualizer)}>
-          {virtualizer.getVirtualItems().map((v) => {
-            const line = lines[v.index]!;
-            if (line.kind === "row") {
+        <ValueOpenedContext.Provider value={onValueOpened}>
+          <div className="whole-window" style={windowStyle(virtualizer)}>
+            {virtualizer.getVirtualItems().map((v) => {
+              const line = lines[v.index]!;
+              if (line.kind === "row") {
+                return (
+                  <div
+                    key={v.index}
+                    ref={measureRow(v.index)}
+                    data-index={v.index}
+                    className={`grid-row${line.dropped ? " run-box-row-dropped" : ""}`}
+                    role="row"
+                    aria-rowindex={v.index + 1}
+                    data-testid={line.dropped ? "box-row-dropped" : "box-row"}
+                    // A returned item's row takes the keyboard like a box's rows (open, copy): the
+                    // box finds its item by page and place.
+                    data-page={line.page}
+                    data-at={line.dropped ? undefined : line.at}
+                    tabIndex={line.dropped ? undefined : -1}
+                    title={line.dropped ? "Read and paid for, then dropped by the filter: not in the result" : undefined}
+                  >
+                    <GridCells keys={keys} grid={grid} item={line.item} rowHeaderPrefix={line.dropped && sortKey !== null ? "Dropped by the filter: " : null} />
+                  </div>
+                );
+              }
+              const page = pages[line.page]!;
               return (
-                <div
-                  key={v.index}
-                  data-index={v.index}
-                  className={`grid-row${line.dropped ? " run-box-row-dropped" : ""}`}
-                  role="row"
-                  aria-rowindex={v.index + 1}
-                  data-testid={line.dropped ? "box-row-dropped" : "box-row"}
-                  // A returned item's row takes the keyboard like a box's rows (open, copy): the
-                  // box finds its item by page and place.
-                  data-page={line.page}
-                  data-at={line.dropped ? undefined : line.at}
-                  tabIndex={line.dropped ? undefined : -1}
-                  title={line.dropped ? "Read and paid for, then dropped by the filter: not in the result" : undefined}
-                >
-                  <GridCells keys={keys} grid={grid} item={line.item} rowHeaderPrefix={line.dropped && sortKey !== null ? "Dropped by the filter: " : null} />
+                <div key={v.index} data-index={v.index} ref={virtualizer.measureElement} className="run-box-line">
+                  {line.kind === "dropped" ? (
+                    <DroppedLine page={page} state={dropped.get(line.page)} onShow={onShowDropped === null ? null : () => onShowDropped(line.page)} />
+                  ) : (
+                    <CutLine page={page} n={line.page} />
+                  )}
                 </div>
               );
-            }
-            const page = pages[line.page]!;
-            return (
-              <div key={v.index} data-index={v.index} ref={virtualizer.measureElement} className="run-box-line">
-                {line.kind === "dropped" ? (
-                  <DroppedLine page={page} state={dropped.get(line.page)} onShow={onShowDropped === null ? null : () => onShowDropped(line.page)} />
-                ) : (
-                  <CutLine page={page} n={line.page} />
-                )}
-              </div>
-            );
-          })}
-        </div>
+            })}
+          </div>
+        </ValueOpenedContext.Provider>
       </div>
     </div>
   );

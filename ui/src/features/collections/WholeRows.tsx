@@ -16,6 +16,7 @@ import { formatCount, formatCountOf } from "../../shared/format";
 import type { BoxState, CollectionEntry } from "./useCollections";
 import { GRID_ROW, GridCells, GridHead, useGrid, type Marks } from "./RowGrid";
 import { windowStyle } from "../../shared/virtualWindow";
+import { ValueOpenedContext } from "../../shared/TypedValue";
 import { useRowsInRun } from "./useRowsInRun";
 import { SCAN_DROPPED_TITLE, scanReturned, type ScanReturns } from "./activeRead";
 
@@ -55,7 +56,7 @@ export function WholeRows({
   const sortKey = keys.sortKey?.name ?? null;
   const grid = useGrid(keys, state.items);
   const count = wholeRowCount(entry, state);
-  const { rowsRef, headTop, virtualizer } = useRowsInRun({ count, estimateSize: () => GRID_ROW, scrollElement, boxStart });
+  const { rowsRef, headTop, virtualizer, onValueOpened, measureRow } = useRowsInRun({ count, estimateSize: () => GRID_ROW, scrollElement, boxStart });
   const virtual = virtualizer.getVirtualItems();
   const lastInSight = virtual.at(-1)?.index ?? -1;
   useEffect(() => {
@@ -68,31 +69,35 @@ export function WholeRows({
         <GridHead keys={keys} grid={grid} marks={marks} />
       </div>
       <div ref={rowsRef} className="whole-rows" style={{ height: virtualizer.getTotalSize() }}>
-        <div className="whole-window" style={windowStyle(virtualizer)}>
-          {virtual.map((v) => {
-            const item = state.items[v.index];
-            const dropped = item !== undefined && returns !== null && !scanReturned(returns, item);
-            return (
-              <div
-                key={v.index}
-                className={`grid-row${dropped ? " run-box-row-dropped" : ""}`}
-                role="row"
-                aria-rowindex={v.index + 1}
-                data-testid={item === undefined ? "box-row-pending" : "box-row"}
-                data-row={v.index}
-                data-dropped={dropped ? "true" : undefined}
-                title={dropped ? SCAN_DROPPED_TITLE : undefined}
-                tabIndex={-1}
-              >
-                {item === undefined ? (
-                  <span className="run-box-loading muted">{state.readOnError ? "Not read." : "Reading…"}</span>
-                ) : (
-                  <GridCells keys={keys} grid={grid} item={item} rowHeaderPrefix={dropped && sortKey !== null ? "Dropped by the filter: " : null} />
-                )}
-              </div>
-            );
-          })}
-        </div>
+        <ValueOpenedContext.Provider value={onValueOpened}>
+          <div className="whole-window" style={windowStyle(virtualizer)}>
+            {virtual.map((v) => {
+              const item = state.items[v.index];
+              const dropped = item !== undefined && returns !== null && !scanReturned(returns, item);
+              return (
+                <div
+                  key={v.index}
+                  ref={measureRow(v.index)}
+                  className={`grid-row${dropped ? " run-box-row-dropped" : ""}`}
+                  role="row"
+                  aria-rowindex={v.index + 1}
+                  data-testid={item === undefined ? "box-row-pending" : "box-row"}
+                  data-index={v.index}
+                  data-row={v.index}
+                  data-dropped={dropped ? "true" : undefined}
+                  title={dropped ? SCAN_DROPPED_TITLE : undefined}
+                  tabIndex={-1}
+                >
+                  {item === undefined ? (
+                    <span className="run-box-loading muted">{state.readOnError ? "Not read." : "Reading…"}</span>
+                  ) : (
+                    <GridCells keys={keys} grid={grid} item={item} rowHeaderPrefix={dropped && sortKey !== null ? "Dropped by the filter: " : null} />
+                  )}
+                </div>
+              );
+            })}
+          </div>
+        </ValueOpenedContext.Provider>
       </div>
       <p className="run-box-more" data-testid="whole-status">
         {state.readOnError

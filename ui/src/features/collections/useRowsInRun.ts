@@ -1,10 +1,11 @@
 /**
  * The rows of one box virtualised in the run's own scroll (a box shown whole, the box a Query
  * read): where the rows start in the run (the box's slot plus the box's header and column
- * header), the height of the box's header (the column header stays in sight under it), and the
- * virtualizer over the rows with that scroll margin.
+ * header), the height of the box's header (the column header stays in sight under it), the
+ * virtualizer over the rows with that scroll margin, and the measuring of a row a value opened in
+ * made taller.
  */
-import { useLayoutEffect, useRef, useState } from "react";
+import { useCallback, useLayoutEffect, useRef, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 
 export function useRowsInRun({
@@ -44,5 +45,24 @@ export function useRowsInRun({
     initialOffset: () => scrollElement?.scrollTop ?? 0,
     useFlushSync: false,
   });
-  return { rowsRef, headTop, virtualizer };
+  // Rows are one height (`estimateSize`) and are not measured, but for a row with a map or list
+  // value opened in it (TypedValue's `ValueOpenedContext`): measured then, and again whenever it is
+  // drawn after (`measureRow`), so that closed, or drawn anew closed, it is its one height again.
+  // (Observed from then on, the row is measured as it changes; measured at once too, since an
+  // element measured before is not measured again by `measureElement` without an observation.)
+  const grown = useRef(new Set<number>());
+  const { measureElement, resizeItem } = virtualizer;
+  const onValueOpened = useCallback(
+    (value: HTMLElement) => {
+      const row = value.closest<HTMLElement>("[data-index]");
+      if (row === null) return;
+      const index = Number(row.dataset.index);
+      grown.current.add(index);
+      measureElement(row);
+      resizeItem(index, row.offsetHeight);
+    },
+    [measureElement, resizeItem],
+  );
+  const measureRow = (index: number) => (grown.current.has(index) ? measureElement : undefined);
+  return { rowsRef, headTop, virtualizer, onValueOpened, measureRow };
 }

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { CollectionBox } from "./CollectionBox";
 import type { KeySchema, QueryPage } from "../../ipc/bindings.gen";
 import type { Item } from "../../shared/attributeValue";
@@ -317,5 +317,84 @@ describe("CollectionBox", () => {
     fireEvent.keyDown(grid, { key: "Enter" });
     expect(props.onEdit).toHaveBeenCalledWith(items[99_999]);
     expect(itemRows().map((r) => within(r).getByRole("rowheader").textContent)).toContain("TS#099999");
+  });
+  it("keeps a row selected from above in sight under the sticky column header, not behind it", async () => {
+    const items = Array.from({ length: 1_000 }, (_, i) => ({ vehicleId: pk, recordedAt: { S: `TS#${String(i).padStart(4, "0")}` } }));
+    setup({ pages: [{ items, count: items.length, scannedCount: items.length, lastEvaluatedKey: null, consumedCapacity: null, stop: "end" }] });
+    const grid = screen.getByRole("grid");
+    act(() => {
+      grid.scrollTop = 500 * 30;
+      fireEvent.scroll(grid);
+    });
+    // The first row, selected from far below: the grid scrolls back to where it starts under the
+    // 30 px header (the rows start 30 px into the scroll area), not 30 px further, behind it.
+    grid.focus();
+    await act(async () => {
+      fireEvent.keyDown(grid, { key: "ArrowDown" });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    expect(grid.scrollTop).toBe(0);
+    // A row further on, reached going up: its top at the header's bottom edge.
+    act(() => {
+      grid.scrollTop = 500 * 30;
+      fireEvent.scroll(grid);
+    });
+    await act(async () => {
+      fireEvent.keyDown(grid, { key: "PageDown" }); // a screen on from nothing selected: far above the rows in sight
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    const selected = itemRows().find((r) => r.getAttribute("aria-selected") === "true")!;
+    const index = Number(selected.dataset.index);
+    expect(30 + index * 30 - grid.scrollTop).toBe(30);
+  });
+
+  it("takes Space on a selected row without scrolling the grid, and checks the row only in a bulk edit", () => {
+    setup();
+    const grid = screen.getByRole("grid");
+    // Nothing selected: Space is the grid's to scroll with.
+    expect(fireEvent.keyDown(grid, { key: " " })).toBe(true);
+    fireEvent.keyDown(grid, { key: "ArrowDown" });
+    // Selected, outside a bulk edit: Space does nothing, and does not scroll the row out of sight.
+    expect(fireEvent.keyDown(grid, { key: " " })).toBe(false);
+    cleanup();
+    const onCheck = vi.fn();
+    setup({ checked: new Set<number>(), onCheck });
+    const bulk = screen.getByRole("grid");
+    fireEvent.keyDown(bulk, { key: "ArrowDown" });
+    expect(fireEvent.keyDown(bulk, { key: " " })).toBe(false);
+    expect(onCheck).toHaveBeenCalledWith(0);
+  });
+
+  it("hands the focus to the column that was sorted when DynamoDB's order takes the sort (and its button) away", async () => {
+    setup();
+    const sortButton = () => within(screen.getAllByRole("columnheader").find((h) => h.textContent?.startsWith("speedKph"))!).getByRole("button");
+    fireEvent.click(sortButton());
+    const back = within(screen.getByTestId("collection-sorted")).getByRole("button", { name: "DynamoDB's order" });
+    back.focus();
+    fireEvent.click(back);
+    expect(screen.queryByTestId("collection-sorted")).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(sortButton()));
+  });
+
+  it("closes Columns… on Escape (the focus back on it) and when the focus leaves it for another control", () => {
+    setup();
+    const chooser = document.querySelector<HTMLDetailsElement>(".column-chooser")!;
+    const summary = chooser.querySelector("summary")!;
+    fireEvent.click(summary);
+    expect(chooser.open).toBe(true);
+    const plate = within(chooser).getByLabelText("plate");
+    plate.focus();
+    fireEvent.keyDown(plate, { key: "Escape" });
+    expect(chooser.open).toBe(false);
+    expect(document.activeElement).toBe(summary);
+
+    fireEvent.click(summary);
+    expect(chooser.open).toBe(true);
+    plate.focus();
+    // Within it, the focus moving on keeps it open; out of it (Tab to the grid), it closes.
+    fireEvent.focusOut(plate, { relatedTarget: within(chooser).getByLabelText("model") });
+    expect(chooser.open).toBe(true);
+    fireEvent.focusOut(plate, { relatedTarget: screen.getByRole("grid") });
+    expect(chooser.open).toBe(false);
   });
 });

@@ -9,11 +9,15 @@
  * opened map or list grows its row.
  *
  * Keyboard: the grid is one Tab stop. ↑/↓, Page Up/Down, Home/End move the selection (page marks
- * are skipped), Enter edits the selected item, Ctrl/Cmd+J loads the next page.
+ * are skipped) and keep the selected row in sight under the sticky column header, Enter edits the
+ * selected item, Space checks it in a bulk edit (and never scrolls the grid), Ctrl/Cmd+J loads the
+ * next page.
  *
- * The columns can be chosen (Columns…), and a click on a column's name sorts the items read by it,
- * in the app: highest first, then lowest first, then DynamoDB's order again. A sorted grid says so
- * above the rows and draws no page marks (`sortedItemRows`).
+ * The columns can be chosen (Columns…, closed by Escape or by the focus leaving it), and a click on
+ * a column's name sorts the items read by it, in the app: highest first, then lowest first, then
+ * DynamoDB's order again. A sorted grid says so above the rows and draws no page marks
+ * (`sortedItemRows`); its "DynamoDB's order" button hands the focus to the column that was sorted
+ * as it goes.
  */
 import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type CSSProperties } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
@@ -103,6 +107,8 @@ export function CollectionBox({
   const [sort, setSort] = useState<ColumnSort | null>(null);
   const [selected, setSelected] = useState<number | null>(null); // an index into itemRowIndexes
   const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
+  const [choosing, setChoosing] = useState(false);
+  const chooserSummary = useRef<HTMLElement>(null);
   const rows = useMemo(() => (sort === null ? collectionRows(pages) : sortedItemRows(pages, sort)), [pages, sort]);
   const flat = partitionValue === null;
   // The attribute in the rows' margin: the sort key of one collection, the partition key of many.
@@ -115,6 +121,21 @@ export function CollectionBox({
     setSort(next);
     setSelected(null);
   };
+  // "DynamoDB's order" goes with the sort it undoes: the focus it had goes to that column's header.
+  const headerRef = useRef<HTMLDivElement>(null);
+  const focusHeader = useRef<string | null>(null);
+  const unsort = () => {
+    focusHeader.current = sort?.name ?? null;
+    changeSort(null);
+  };
+  useEffect(() => {
+    const name = focusHeader.current;
+    if (name === null || sort !== null) return;
+    focusHeader.current = null;
+    const headers = [...(headerRef.current?.querySelectorAll<HTMLElement>("[data-column]") ?? [])];
+    const header = headers.find((h) => h.dataset.column === name) ?? headers[0];
+    (header?.querySelector<HTMLElement>("button") ?? scrollRef.current)?.focus();
+  }, [sort]);
   // Highest first, then lowest first, then DynamoDB's order.
   const sortBy = (name: string) =>
     changeSort(sort?.name !== name ? { name, descending: true } : sort.descending ? { name, descending: false } : null);
@@ -149,8 +170,10 @@ export function CollectionBox({
     overscan,
     // Re-render through React's scheduler, not flushSync from inside a commit (React 19 warns).
     useFlushSync: false,
-    // The sticky column header sits above the rows inside the same scroll area.
+    // The sticky column header sits above the rows inside the same scroll area: the rows start
+    // under it, and a row scrolled to from above stops under it, not behind it.
     scrollMargin: HEADER_HEIGHT,
+    scrollPaddingStart: HEADER_HEIGHT,
     getItemKey,
   });
 
@@ -214,9 +237,11 @@ export function CollectionBox({
       event.preventDefault();
       event.stopPropagation();
       onEdit(selectedItem.item);
-    } else if (onCheck !== undefined && matchesShortcut("check-item", event.nativeEvent) && selectedItem?.kind === "item") {
+    } else if (matchesShortcut("check-item", event.nativeEvent) && selectedItem?.kind === "item") {
+      // Space checks the row in a bulk edit; outside one it does nothing, rather than scroll the
+      // grid a screen on and the selected row out of sight.
       event.preventDefault();
-      onCheck(selectedItem.itemIndex);
+      onCheck?.(selectedItem.itemIndex);
     } else if (onCopy !== undefined && matchesShortcut("copy-item", event.nativeEvent) && selectedItem?.kind === "item") {
       event.preventDefault();
       onCopy(selectedItem.item);
@@ -254,8 +279,33 @@ export function CollectionBox({
           {itemCountLabel(itemCount)} · {pages.length === 1 ? "1 page" : `${pages.length} pages`}
         </span>
         {allColumns.length > 0 && (
-          <details className="column-chooser">
-            <summary>
+          <details
+            className="column-chooser"
+            open={choosing}
+            onToggle={(event) => setChoosing(event.currentTarget.open)}
+            // Escape closes it, the focus back on Columns…; so does the focus leaving it (for
+            // another control: a click on nothing focusable leaves it open).
+            onKeyDown={(event) => {
+              if (event.key !== "Escape" || !choosing) return;
+              event.preventDefault();
+              event.stopPropagation();
+              setChoosing(false);
+              chooserSummary.current?.focus();
+            }}
+            onBlur={(event) => {
+              const next = event.relatedTarget;
+              if (next instanceof Node && !event.currentTarget.contains(next)) setChoosing(false);
+            }}
+          >
+            {/* Opened and closed by the state (a click, Enter or Space on it), not left to the
+                element: the toggle event that tells of it comes later, after a key pressed at once. */}
+            <summary
+              ref={chooserSummary}
+              onClick={(event) => {
+                event.preventDefault();
+                setChoosing((open) => !open);
+              }}
+            >
               Columns{hidden.size > 0 ? ` (${columns.length} of ${allColumns.length})` : ""}…
             </summary>
             <fieldset aria-label="Columns shown">
@@ -284,7 +334,7 @@ export function CollectionBox({
         <p className="collection-sorted" role="status" data-testid="collection-sorted">
           Sorted in the app by <strong>{sort.name}</strong>, {sort.descending ? "highest first" : "lowest first"}: the{" "}
           {itemCountLabel(itemCount)} read, not DynamoDB's order, so no page marks.{" "}
-          <button type="button" onClick={() => changeSort(null)}>
+          <button type="button" onClick={unsort}>
             DynamoDB's order
           </button>
         </p>
@@ -300,7 +350,7 @@ export function CollectionBox({
         tabIndex={0}
         onKeyDown={onKeyDown}
       >
-        <div role="row" aria-rowindex={1} className="collection-row collection-header-row">
+        <div ref={headerRef} role="row" aria-rowindex={1} className="collection-row collection-header-row">
           {checkable && (
             <span role="columnheader" className="collection-check" title="Checked items are the bulk edit's">
               ✓
@@ -309,7 +359,7 @@ export function CollectionBox({
           {/* The whole header cell sorts (a click anywhere in it, not only on the name); its button
               is the keyboard's way in (Tab, then Enter or Space), whose click arrives here too. */}
           {margin !== null && (
-            <span role="columnheader" className="collection-margin column-sortable" aria-sort={ariaSort(margin)} onClick={() => sortBy(margin)}>
+            <span role="columnheader" className="collection-margin column-sortable" data-column={margin} aria-sort={ariaSort(margin)} onClick={() => sortBy(margin)}>
               <button type="button" className="column-sort" title={sortTitle(margin)}>
                 {margin}
                 {arrow(margin)}
@@ -317,7 +367,7 @@ export function CollectionBox({
             </span>
           )}
           {columns.map((name) => (
-            <span role="columnheader" key={name} className="collection-cell column-sortable" aria-sort={ariaSort(name)} onClick={() => sortBy(name)}>
+            <span role="columnheader" key={name} className="collection-cell column-sortable" data-column={name} aria-sort={ariaSort(name)} onClick={() => sortBy(name)}>
               <button type="button" className="column-sort" title={sortTitle(name)}>
                 {name}
                 {arrow(name)}

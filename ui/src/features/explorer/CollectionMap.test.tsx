@@ -156,6 +156,45 @@ describe("CollectionMap", () => {
     expect(boxes().map((b) => b.tabIndex)).toEqual([-1, -1, 0]);
   });
 
+  it("moves with the arrow keys to the box drawn beside the focused one, not to the next in the list", () => {
+    // Largest first, laid out in the 1000 × 560 map (x, y, width, height):
+    // 0 [0,0,417,299]   2 [417,0,306,305]   4 [722,0,278,224]
+    // 1 [0,299,417,261] 3 [417,305,306,255] 5 [722,224,278,168]
+    //                                       6 [722,392,185,168] 7 [907,392,93,168]
+    const eight: CollectionStat[] = [8, 7, 6, 5, 4, 3, 2, 1].map((kb) => ({ partitionValue: { S: `K${kb}` }, itemCount: kb, sizeBytes: kb * 1024, limitedSizeBytes: null }));
+    render(<CollectionMap stats={eight} keyName="pk" onOpen={vi.fn()} />);
+    const at = () => boxes().indexOf(document.activeElement as HTMLElement);
+    const press = (key: string) => fireEvent.keyDown(document.activeElement!, { key });
+    boxes()[0]!.focus();
+    press("ArrowRight");
+    expect(at()).toBe(2);
+    press("ArrowRight");
+    expect(at()).toBe(4);
+    press("ArrowDown");
+    expect(at()).toBe(5);
+    // Below 5 are 6 and 7: 6, whose middle is nearer 5's.
+    press("ArrowDown");
+    expect(at()).toBe(6);
+    press("ArrowRight");
+    expect(at()).toBe(7);
+    // At the map's edge the focus stays.
+    press("ArrowRight");
+    expect(at()).toBe(7);
+    press("ArrowLeft");
+    press("ArrowLeft");
+    expect(at()).toBe(3);
+    press("ArrowUp");
+    expect(at()).toBe(2);
+    press("ArrowLeft");
+    press("ArrowDown");
+    expect(at()).toBe(1);
+    // Home and End: the first and the last of the list.
+    press("End");
+    expect(at()).toBe(7);
+    press("Home");
+    expect(at()).toBe(0);
+  });
+
   it("draws the largest boxes only, counting the rest", () => {
     const many: CollectionStat[] = Array.from({ length: 10 }, (_, i) => ({ partitionValue: { N: String(i) }, itemCount: 1, sizeBytes: (i + 1) * 100, limitedSizeBytes: null }));
     render(<CollectionMap stats={many} keyName="id" onOpen={vi.fn()} maxBoxes={4} />);

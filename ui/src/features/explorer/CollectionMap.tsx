@@ -7,7 +7,9 @@
  * `VEH#V-7741`, the legend naming `VEH#V-`), so neighbours stay told apart; cut in the middle only
  * when even that does not fit and the box still holds enough to read (`MIN_CUT_CHARS`), never to
  * an ellipsis and an end; a box narrower than that shows no key, its hover card and label tell it.
- * The boxes are one Tab stop; arrow keys, Home and End move between them.
+ * The boxes are one Tab stop. The arrow keys move by where the boxes are drawn: to the nearest box
+ * to the right, to the left, above or below (`neighbour`), not along the list; Home and End go to
+ * the first and the last box of the list (the largest and the smallest, or the first and last key).
  */
 import { useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from "react";
 import { matchesShortcut } from "../../app/shortcuts";
@@ -15,7 +17,7 @@ import { attributeText, byteCountLabel, compareKeyValues } from "../../shared/at
 import { formatCount, formatShare, middleEllipsis } from "../../shared/format";
 import type { AttributeValue, CollectionStat } from "../../ipc/bindings.gen";
 import { itemCountLabel } from "./collectionRows";
-import { squarify, type Rect } from "./treemap";
+import { neighbour, squarify, type Direction, type Rect } from "./treemap";
 import "./CollectionMap.css";
 
 export type MapOrder = "size" | "key";
@@ -56,6 +58,8 @@ const BOX_INSET_PX = 12;
 export const MIN_CUT_CHARS = 7;
 /** The map's width before it is measured (and in tests, where nothing is laid out). */
 const DEFAULT_AREA_PX = 680;
+
+const ARROW_DIRECTIONS: Record<string, Direction> = { ArrowRight: "right", ArrowLeft: "left", ArrowUp: "up", ArrowDown: "down" };
 
 /** The logical drawing area; boxes are placed in percentages of it. */
 const WIDTH = 1000;
@@ -117,16 +121,11 @@ export function CollectionMap({
   const hiddenBytes = Math.max(0, totalBytes - drawn.reduce((sum, s) => sum + s.sizeBytes, 0));
 
   const move = (event: KeyboardEvent, index: number) => {
-    const targets: Record<string, number> = {
-      ArrowRight: index + 1,
-      ArrowDown: index + 1,
-      ArrowLeft: index - 1,
-      ArrowUp: index - 1,
-      Home: 0,
-      End: drawn.length - 1,
-    };
-    const next = targets[event.key];
-    if (next === undefined || !matchesShortcut("move-map-box", event.nativeEvent)) return;
+    if (!matchesShortcut("move-map-box", event.nativeEvent)) return;
+    const direction = ARROW_DIRECTIONS[event.key];
+    // An arrow at the map's edge stays on the box.
+    const next = direction !== undefined ? (neighbour(rects, index, direction) ?? index) : event.key === "Home" ? 0 : event.key === "End" ? drawn.length - 1 : undefined;
+    if (next === undefined) return;
     event.preventDefault();
     const clamped = Math.max(0, Math.min(drawn.length - 1, next));
     setFocused(clamped);

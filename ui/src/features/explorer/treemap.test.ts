@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { squarify, type Rect } from "./treemap";
+import { neighbour, squarify, type Rect } from "./treemap";
 
 const area = (r: Rect) => r.width * r.height;
 const overlaps = (a: Rect, b: Rect) =>
@@ -38,5 +38,45 @@ describe("squarify", () => {
     const values = Array.from({ length: 5000 }, (_, i) => 5000 - i);
     const rects = squarify(values, bounds);
     expect(rects.reduce((s, r) => s + area(r), 0)).toBeCloseTo(600_000, 3);
+  });
+});
+
+describe("neighbour", () => {
+  //  a a b
+  //  a a c
+  //  d e e
+  const rects: Rect[] = [
+    { x: 0, y: 0, width: 2, height: 2 }, // a
+    { x: 2, y: 0, width: 1, height: 1 }, // b
+    { x: 2, y: 1, width: 1, height: 1 }, // c
+    { x: 0, y: 2, width: 1, height: 1 }, // d
+    { x: 1, y: 2, width: 2, height: 1 }, // e
+    { x: 0, y: 0, width: 0, height: 0 }, // nothing drawn
+  ];
+
+  it("is the rectangle beside, in the direction, whose middle is nearest", () => {
+    expect(neighbour(rects, 0, "right")).toBe(1); // b and c both touch a, their middles as near: the first
+    expect(neighbour(rects, 2, "left")).toBe(0);
+    expect(neighbour(rects, 2, "down")).toBe(4);
+    expect(neighbour(rects, 0, "down")).toBe(3); // d and e both touch a; d's middle is nearer
+    expect(neighbour(rects, 4, "up")).toBe(2); // c's middle (x 2.5) is nearer e's (2) than a's (1)
+    expect(neighbour(rects, 3, "right")).toBe(4);
+  });
+
+  it("is null at an edge, and never a rectangle of no area", () => {
+    expect(neighbour(rects, 1, "right")).toBeNull();
+    expect(neighbour(rects, 0, "up")).toBeNull();
+    expect(neighbour(rects, 3, "left")).toBeNull();
+    expect(neighbour(rects, 9, "left")).toBeNull();
+  });
+
+  it("takes the nearest across and along when nothing is beside it", () => {
+    const apart: Rect[] = [
+      { x: 0, y: 0, width: 1, height: 1 },
+      { x: 3, y: 5, width: 1, height: 1 },
+      { x: 2, y: 2, width: 1, height: 1 },
+    ];
+    expect(neighbour(apart, 0, "right")).toBe(2);
+    expect(neighbour(apart, 0, "down")).toBe(2);
   });
 });

@@ -116,6 +116,34 @@ describe("IndexesView", () => {
     expect(inTable[0]!.getAttribute("aria-pressed")).toBe("false");
   });
 
+  it("makes each column's items one Tab stop, moved along with the arrow keys, Home and End", async () => {
+    renderWithCommands(<IndexesView profileId="embedded" table={telemetry} />, source());
+    const gsi = await screen.findByRole("region", { name: "GSI ByDepot" });
+    const table = screen.getByRole("region", { name: "Table" });
+    const entries = (column: HTMLElement) => [...column.querySelectorAll<HTMLElement>("button.side-entry")];
+    // One item of each column in the Tab order: its first.
+    expect(entries(table).map((b) => b.tabIndex)).toEqual([0, -1, -1]);
+    expect(entries(gsi).map((b) => b.tabIndex)).toEqual([0, -1, -1]);
+    // Down the GSI's items, across its collections and on to those not in it.
+    const [north, south, absent] = entries(gsi);
+    north!.focus();
+    fireEvent.keyDown(north!, { key: "ArrowDown" });
+    expect(document.activeElement).toBe(south);
+    fireEvent.keyDown(south!, { key: "ArrowDown" });
+    expect(document.activeElement).toBe(absent);
+    fireEvent.keyDown(absent!, { key: "ArrowDown" });
+    expect(document.activeElement).toBe(absent);
+    fireEvent.keyDown(absent!, { key: "Home" });
+    expect(document.activeElement).toBe(north);
+    fireEvent.keyDown(north!, { key: "End" });
+    expect(document.activeElement).toBe(absent);
+    fireEvent.keyDown(absent!, { key: "ArrowUp" });
+    expect(document.activeElement).toBe(south);
+    // The item focused last is the column's Tab stop; the other column keeps its own.
+    expect(entries(gsi).map((b) => b.tabIndex)).toEqual([-1, 0, -1]);
+    expect(entries(table).map((b) => b.tabIndex)).toEqual([0, -1, -1]);
+  });
+
   it("queries one index collection and shows which collection it read", async () => {
     const fake = source();
     renderWithCommands(<IndexesView profileId="embedded" table={telemetry} />, fake);

@@ -5,6 +5,7 @@
  */
 import { useState } from "react";
 import type { Item } from "../../shared/attributeValue";
+import { useFleetingNotice } from "../../shared/useFleetingNotice";
 import { COPY_FORMATS, itemAsText, type CopyFormat } from "./itemCopy";
 
 export type TextClipboard = Pick<Clipboard, "writeText">;
@@ -32,7 +33,8 @@ export type ItemCopyProps = {
 
 export function ItemCopy({ table, item, clipboard = defaultClipboard() }: ItemCopyProps) {
   const [format, setFormat] = useState<CopyFormat>("dynamo");
-  const [said, setSaid] = useState("");
+  // What the last copy did, until the next key or click.
+  const [said, setSaid] = useFleetingNotice();
   const label = COPY_FORMATS.find((f) => f.format === format)?.label ?? format;
   return (
     <span className="item-copy" role="group" aria-label="Copy the item">

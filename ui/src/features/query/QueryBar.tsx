@@ -10,7 +10,7 @@
  * before the request is checked (a filter typed a moment ago), the run waits for the check, and Run
  * says so ("Checking…").
  */
-import { useId, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import type { AttributeValue, TableDescription } from "../../ipc/bindings.gen";
 import { errorTitle } from "../../ipc/result";
 import { comboKeys, matchesShortcut, SHORTCUTS } from "../../app/shortcuts";
@@ -105,6 +105,31 @@ export function QueryBar({
     setTried(true);
     model.execute();
   };
+
+  // Adding a filter or a projection puts the focus in its editor's first field; removing one (its
+  // Remove button, its last condition removed) puts it back on the button that adds it. The focus
+  // would otherwise fall to the document with the control that had it, and Tab start over.
+  const filterRef = useRef<HTMLDivElement>(null);
+  const projectionRef = useRef<HTMLDivElement>(null);
+  const addFilterRef = useRef<HTMLButtonElement>(null);
+  const addProjectionRef = useRef<HTMLButtonElement>(null);
+  const focusNext = useRef<"filter" | "projection" | "add-filter" | "add-projection" | null>(null);
+  const hasFilter = !!form.filter;
+  const hasProjection = !!form.projection;
+  useEffect(() => {
+    const next = focusNext.current;
+    focusNext.current = null;
+    if (next === "filter") firstField(filterRef.current)?.focus();
+    else if (next === "projection") firstField(projectionRef.current)?.focus();
+    else if (next === "add-filter") addFilterRef.current?.focus();
+    else if (next === "add-projection") addProjectionRef.current?.focus();
+  }, [hasFilter, hasProjection]);
+  /** Clears the filter or the projection; the focus goes to its Add button if it was in the editor. */
+  const clearExpression = (name: "filter" | "projection") => {
+    const editor = (name === "filter" ? filterRef : projectionRef).current;
+    if (editor?.contains(document.activeElement)) focusNext.current = name === "filter" ? "add-filter" : "add-projection";
+    set(name, null);
+  };
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (matchesShortcut("run-query", event.nativeEvent)) {
       event.preventDefault();
@@ -147,8 +172,15 @@ export function QueryBar({
       type="button"
       className="primary qb-run"
       data-testid="qb-run"
-      onClick={submit}
-      disabled={model.busy || blocker !== null}
+      // While a run reads, the button stays enabled in the DOM and says it is unavailable
+      // (aria-disabled), its clicks ignored: a disabled button drops the focus to the document, and
+      // a keyboard user who ran with Enter would lose their place. A blocked request (a problem
+      // to fix in the bar, where the focus is) disables it for real.
+      onClick={() => {
+        if (!model.busy) submit();
+      }}
+      disabled={blocker !== null}
+      aria-disabled={model.busy || undefined}
       aria-busy={model.queued || undefined}
       aria-keyshortcuts="Control+Enter Meta+Enter"
       aria-describedby={blocker !== null ? blockerId : model.queued ? queuedId : undefined}
@@ -380,6 +412,7 @@ export function QueryBar({
           )}
           {!form.filter && (
             <button
+              ref={addFilterRef}
               type="button"
               data-testid="qb-add-filter"
               // A first condition on an attribute that is not a key: a Query's filter may read no key
@@ -387,6 +420,7 @@ export function QueryBar({
               onClick={() => {
                 const keys = keyNamesOf(schema);
                 const first = attributes.find((s) => !keys.includes(s) && s !== pkName) ?? attributes[0] ?? "attribute";
+                focusNext.current = "filter";
                 set("filter", { type: "attributeExists", path: [first] });
               }}
             >
@@ -394,7 +428,15 @@ export function QueryBar({
             </button>
           )}
           {!form.projection && (
-            <button type="button" data-testid="qb-add-projection" onClick={() => set("projection", { paths: attributes.slice(0, 2).map((s) => [s]) })}>
+            <button
+              ref={addProjectionRef}
+              type="button"
+              data-testid="qb-add-projection"
+              onClick={() => {
+                focusNext.current = "projection";
+                set("projection", { paths: attributes.slice(0, 2).map((s) => [s]) });
+              }}
+            >
               Choose attributes
             </button>
           )}
@@ -405,26 +447,26 @@ export function QueryBar({
           // open editor never pushes the views under the bar out of the window.
           <div className="qb-expressions" data-testid="qb-expressions">
             {form.filter && (
-              <div className="qb-expression">
+              <div className="qb-expression" ref={filterRef}>
                 <ExpressionEditor
                   label="Filter"
                   state={{ parameter: "FilterExpression", state: form.filter }}
                   onChange={(s) => s.parameter === "FilterExpression" && model.setExpression("filter", s.state)}
                   onEdit={model.edited}
-                  onClear={() => set("filter", null)}
+                  onClear={() => clearExpression("filter")}
                   onTextIssue={(issue) => model.setTextIssue("filter", issue)}
                   suggestions={attributes}
                 />
               </div>
             )}
             {form.projection && (
-              <div className="qb-expression">
+              <div className="qb-expression" ref={projectionRef}>
                 <ExpressionEditor
                   label="Projection"
                   state={{ parameter: "ProjectionExpression", state: form.projection }}
                   onChange={(s) => s.parameter === "ProjectionExpression" && model.setExpression("projection", s.state)}
                   onEdit={model.edited}
-                  onClear={() => set("projection", null)}
+                  onClear={() => clearExpression("projection")}
                   onTextIssue={(issue) => model.setTextIssue("projection", issue)}
                   suggestions={attributes}
                 />
@@ -523,8 +565,9 @@ export function QueryBar({
                 values={r.expressionAttributeValues ?? null}
               />
             )}
-            <h4>DynamoDB JSON</h4>
-            <pre className="qb-body" data-testid="qb-body">
+            <h4 id={`${id}-body-title`}>DynamoDB JSON</h4>
+            {/* It scrolls past 16rem: focusable, so the keyboard can scroll it too. */}
+            <pre className="qb-body" data-testid="qb-body" tabIndex={0} role="region" aria-labelledby={`${id}-body-title`}>
               {built?.body}
             </pre>
             {model.request !== null && <CodePanel request={model.request} />}
@@ -610,6 +653,11 @@ function RunFigures({ model, run }: { model: QueryModel; run: NonNullable<QueryM
       )}
     </div>
   );
+}
+
+/** The first field of an expression editor's form (its Visual or Text panel), to put the focus in. */
+function firstField(editor: HTMLElement | null): HTMLElement | null {
+  return editor?.querySelector<HTMLElement>('[role="tabpanel"] input, [role="tabpanel"] select, [role="tabpanel"] textarea') ?? null;
 }
 
 function KeyField(props: {

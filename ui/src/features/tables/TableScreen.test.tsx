@@ -340,6 +340,12 @@ describe("TableScreen", () => {
     await waitFor(() => expect(clipboard.writeText).toHaveBeenCalledTimes(1));
     expect(JSON.parse((clipboard.writeText.mock.calls[0] as unknown as [string])[0])).toEqual(reading(9));
     expect((await screen.findByTestId("copy-notice")).textContent).toBe("Copied the item as DynamoDB JSON.");
+    // Said, it goes with the next action (not a modifier on its own): it does not stay under every view.
+    fireEvent.keyDown(grid, { key: "Control", ctrlKey: true });
+    expect(screen.getByTestId("copy-notice")).toBeTruthy();
+    fireEvent.keyDown(grid, { key: "ArrowDown" });
+    await waitFor(() => expect(screen.queryByTestId("copy-notice")).toBeNull());
+    fireEvent.keyDown(grid, { key: "ArrowUp" }); // (the first reading selected again)
     // The toolbar's copy acts on the same selection, in the form chosen.
     const toolbar = screen.getByRole("group", { name: "Copy the item" });
     fireEvent.change(within(toolbar).getByRole("combobox", { name: "Copy as" }), { target: { value: "plain" } });

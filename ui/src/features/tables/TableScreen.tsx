@@ -3,6 +3,7 @@ import type { AttributeValue, KeySchema, Profile, QueryInput } from "../../ipc/b
 import { errorTitle } from "../../ipc/result";
 import { CollectionMap } from "../explorer/CollectionMap";
 import type { Item } from "../../shared/attributeValue";
+import { useFleetingNotice } from "../../shared/useFleetingNotice";
 import { collectionKey, collectionPartition } from "../../shared/collectionValue";
 import { indexKeys, keyNames } from "../../shared/keySchema";
 import { copyText, defaultClipboard, type TextClipboard } from "../items/ItemCopy";
@@ -149,8 +150,8 @@ function TableScreenContent({
   const written = useTableWritten(profile.id, tableName);
   const groupKeys = table.status !== "ok" ? null : indexKeys(table.data, groupBy);
   const rootRef = useRef<HTMLDivElement>(null);
-  // The last copy's outcome.
-  const [copied, setCopied] = useState<string | null>(null);
+  // The last copy's outcome, until the next key or click.
+  const [copied, setCopied] = useFleetingNotice();
   const model = useQueryModel({ profileId: profile.id, table: table.status === "ok" ? table.data : null, makeChannel });
   const run = model.run;
   const paid = profile.connection.kind !== "embedded";
