@@ -96,8 +96,8 @@ pub use collections::{CollectionStats, CollectionSummary, SizeBucket};
 pub use error::{ApiError, CancellationReason, EngineError, ErrorKind, ThrottlingReason};
 pub use eventual_lag::EventualLag;
 pub use options::{
-    DEFAULT_COLLECTION_SIZE_LIMIT, DEFAULT_ITEM_CACHE_BYTES, DEFAULT_READER_CACHE_BYTES,
-    DEFAULT_READER_MMAP_BYTES, Durability, Location, Options,
+    DEFAULT_BUSY_TIMEOUT, DEFAULT_COLLECTION_SIZE_LIMIT, DEFAULT_ITEM_CACHE_BYTES,
+    DEFAULT_READER_CACHE_BYTES, DEFAULT_READER_MMAP_BYTES, Durability, Location, Options,
 };
 pub use page_buffers::PageBuffers;
 pub use simulations::{Simulations, TableSimulationCounts};
@@ -217,7 +217,7 @@ impl Engine {
         }
         // An acknowledged write survives kill -9 (and with `Durability::PowerLoss` a power cut).
         .synchronous(options.durability.synchronous())
-        .busy_timeout(std::time::Duration::from_secs(10))
+        .busy_timeout(options.busy_timeout)
         .pragma("temp_store", "memory");
 
         // The writer's statements come in batches of a few shapes (`write_tx`); a larger cache

@@ -142,6 +142,12 @@ pub struct Args {
     /// (`RequestClock`; tests/blackbox/test_boto3_simulations.py).
     #[arg(long, value_name = "SECONDS", value_parser = parse_clock_step, hide = true)]
     pub clock_step: Option<Duration>,
+    /// A test aid, hidden from --help: how long a write waits for SQLite's lock on the database
+    /// file when another process holds it, before it fails (10 s unless set). A test that holds
+    /// the lock itself to keep a transaction ongoing sets it past its own length
+    /// (tests/blackbox/test_boto3_transaction_conflicts.py).
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds, hide = true)]
+    pub busy_timeout: Duration,
 }
 
 /// Seconds of --clock-step: 0 (a clock that stands still) to a day.
@@ -314,6 +320,7 @@ pub async fn run(args: Args) -> Result<(), ServerError> {
         max_seconds: ms as f64 / 1000.0,
         seed: args.seed,
     });
+    options.busy_timeout = args.busy_timeout;
     if let Some(step) = args.clock_step {
         let start = SystemClock.now_seconds().floor();
         options.clock = std::sync::Arc::new(RequestClock::new(start, step.as_secs_f64()));
@@ -406,14 +413,21 @@ mod tests {
     fn the_test_aids_are_off_unless_asked_for() {
         let args = parse(&[]).unwrap();
         assert_eq!(args.clock_step, None);
-        let args = parse(&["--clock-step", "0.5"]).unwrap();
+        assert_eq!(args.busy_timeout, dynotable_engine::DEFAULT_BUSY_TIMEOUT);
+        let args = parse(&["--clock-step", "0.5", "--busy-timeout", "3600"]).unwrap();
         assert_eq!(args.clock_step, Some(Duration::from_millis(500)));
+        assert_eq!(args.busy_timeout, Duration::from_secs(3600));
         assert_eq!(
             parse(&["--clock-step", "0"]).unwrap().clock_step,
             Some(Duration::ZERO)
         );
-        for bad in ["-1", "NaN", "86401"] {
-            assert!(parse(&["--clock-step", bad]).is_err(), "{bad}");
+        for bad in [
+            ["--clock-step", "-1"],
+            ["--clock-step", "NaN"],
+            ["--clock-step", "86401"],
+            ["--busy-timeout", "0"],
+        ] {
+            assert!(parse(&bad).is_err(), "{bad:?}");
         }
     }
 
