@@ -1,4 +1,4 @@
-"""The simulations of issue 18.7 as boto3 meets them on a real dynotable-local (real clock):
+"""The simulations of issue 18.7 as boto3 meets them on a real dynotable-local:
 
 - `--enforce-capacity`: a provisioned table throttles with ProvisionedThroughputExceededException
   once its burst (300 s of its units) is spent, and botocore's own retry loop retries the
@@ -8,8 +8,12 @@
   and PartiQL SELECTs, which run as these) may miss a write just made; strongly consistent ones
   never do.
 
-Every throttle here comes from a debt of tens to hundreds of units against a refill of one unit a
-second (or 1,000 a second for the partition), so no assertion depends on how fast the machine is.
+The throttling tests run the server with `--clock-step S` (a test aid): its clock moves S seconds
+as each request arrives and not otherwise, so the token buckets refill by the number of requests
+made, never by how fast the machine served them, and each test can say which request is the first
+one throttled. botocore's retry loop is the real one (its back-off sleeps are real; each attempt
+is a request, so moves the server's clock a step). The eventual-lag tests keep the real clock: a
+lag of ten minutes makes a read soon after a write stale on any machine.
 Rule B.19 and B.20 in docs/dynamodb-rules.md.
 """
 
@@ -66,6 +70,10 @@ def create_table(client, **billing):
 
 
 ONE_UNIT = {"ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}}
+# The server's clock moves one second at each request: a one-unit table banks one unit a request.
+A_SECOND_A_REQUEST = ("--enforce-capacity", "--clock-step", "1")
+# A tenth of a second at each request: a partition gets back 100 write or 300 read units a request.
+A_TENTH_A_REQUEST = ("--enforce-capacity", "--clock-step", "0.1")
 
 
 def put(client, sk, value="x", pk="a"):
@@ -81,32 +89,33 @@ def assert_throttled(error, message, reason):
 
 
 def test_a_throttled_write_is_retried_by_botocore_until_the_table_has_capacity(start):
-    local = start("--enforce-capacity")
+    local = start(*A_SECOND_A_REQUEST)
     single = client_of(local, 1)
     create_table(single, **ONE_UNIT)
-    # A 302 KB item costs about 303 write units: the 300 banked ones and a few in debt, which a
-    # one-unit table refills in a few seconds.
+    # A 302 KB item costs 303 write units: the 300 banked ones and 3 in debt.
     units = put(single, 0, "x" * (302 * 1024))["ConsumedCapacity"]["CapacityUnits"]
-    assert units > 302
+    assert units == 303
+    # The next request brings the bucket back to -2 units: throttled.
     with pytest.raises(ClientError) as throttled:
         put(single, 1)
     assert_throttled(throttled.value, TABLE_MESSAGE, "TableWriteProvisionedThroughputExceeded")
     assert throttled.value.response["ResponseMetadata"]["RetryAttempts"] == 0
-    # botocore's standard retry mode backs off exponentially until the bucket refills.
+    # botocore's standard retry mode backs off and tries again: its first attempt finds -1 unit,
+    # its first retry 0, its second retry the one unit a request needs.
     retrying = client_of(local, 20)
     answer = put(retrying, 1)
     assert answer["ResponseMetadata"]["HTTPStatusCode"] == 200
-    assert answer["ResponseMetadata"]["RetryAttempts"] >= 1
+    assert answer["ResponseMetadata"]["RetryAttempts"] == 2
     item = single.get_item(TableName="Tbl", Key={"pk": {"S": "a"}, "sk": {"N": "1"}}, ConsistentRead=True)
     assert item["Item"]["v"] == {"S": "x"}
 
 
 def test_botocore_gives_up_with_the_exception_when_its_attempts_run_out(start):
-    local = start("--enforce-capacity")
+    local = start(*A_SECOND_A_REQUEST)
     client = client_of(local, 3)
     create_table(client, **ONE_UNIT)
-    # About 50 units of debt: a one-unit table is throttled for the next 50 seconds.
-    put(client, 0, "x" * (350 * 1024))
+    # 51 units of debt: a one-unit table is throttled for the next 51 requests.
+    assert put(client, 0, "x" * (350 * 1024))["ConsumedCapacity"]["CapacityUnits"] == 351
     with pytest.raises(ClientError) as gave_up:
         put(client, 1)
     assert_throttled(gave_up.value, TABLE_MESSAGE, "TableWriteProvisionedThroughputExceeded")
@@ -118,34 +127,29 @@ def test_botocore_gives_up_with_the_exception_when_its_attempts_run_out(start):
 
 
 def test_an_on_demand_table_throttles_a_hot_partition_key(start):
-    local = start("--enforce-capacity")
+    local = start(*A_TENTH_A_REQUEST)
     client = client_of(local, 1)
     create_table(client, BillingMode="PAY_PER_REQUEST")
-    # 390 KB items under one partition-key value, about 391 write units each, against a
-    # partition's 1,000 a second: the fourth or a later one (as soon as they come faster than
-    # two and a half a second) is throttled.
+    # 390 KB items under one partition-key value, 391 write units each, against a partition's
+    # 1,000 a second (and one second of burst), 100 of them back at each request: the partition
+    # holds 1,000, then 609, 318, 27 and -264 after each put, and the fifth put finds -164.
     big = "x" * (390 * 1024)
-    for sk in range(20):
-        try:
-            put(client, sk, big, pk="hot")
-        except ClientError as error:
-            throttled = error
-            break
-    else:
-        pytest.fail("twenty 390 KB writes to one partition-key value were never throttled")
-    assert sk >= 3
-    assert_throttled(throttled, KEY_RANGE_MESSAGE, "TableWriteKeyRangeThroughputExceeded")
+    for sk in range(4):
+        assert put(client, sk, big, pk="hot")["ConsumedCapacity"]["CapacityUnits"] == 391
+    with pytest.raises(ClientError) as throttled:
+        put(client, 4, big, pk="hot")
+    assert_throttled(throttled.value, KEY_RANGE_MESSAGE, "TableWriteKeyRangeThroughputExceeded")
     # Another partition-key value is another partition.
     put(client, 0, pk="cold")
 
 
 def test_a_batch_write_returns_the_requests_on_a_throttled_table_unprocessed(start):
-    local = start("--enforce-capacity")
+    local = start(*A_SECOND_A_REQUEST)
     client = client_of(local, 1)
     create_table(client, **ONE_UNIT)
     client.create_table(TableName="Other", AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
                         KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}], **ONE_UNIT)
-    # About 50 units of debt on Tbl; Other untouched.
+    # 51 units of debt on Tbl, a unit back at each request; Other untouched.
     put(client, 0, "x" * (350 * 1024))
     tbl_requests = [{"PutRequest": {"Item": {"pk": {"S": "a"}, "sk": {"N": "1"}}}}]
     answer = client.batch_write_item(RequestItems={
@@ -169,14 +173,14 @@ def big_item(pk, sk):
 
 def load_hot_partition(client):
     """A batch of 25 writes of 390 KB to the partition-key value `hot` of an on-demand table:
-    admitted at once (the partition's bucket is full), it leaves the partition about 8,800 write
-    units in debt, about nine seconds at 1,000 units a second."""
+    admitted at once (the partition's bucket is full), it leaves the partition 8,775 write units
+    in debt, 88 requests' refill at a step of 0.1 s."""
     requests = [{"PutRequest": {"Item": big_item("hot", sk)}} for sk in range(25)]
     assert client.batch_write_item(RequestItems={"Tbl": requests})["UnprocessedItems"] == {}
 
 
 def test_a_batch_write_returns_the_requests_on_a_hot_partition_unprocessed(start):
-    local = start("--enforce-capacity")
+    local = start(*A_TENTH_A_REQUEST)
     client = client_of(local, 1)
     create_table(client, BillingMode="PAY_PER_REQUEST")
     load_hot_partition(client)
@@ -195,7 +199,7 @@ def test_a_batch_write_returns_the_requests_on_a_hot_partition_unprocessed(start
 
 
 def test_a_transaction_with_an_action_on_a_hot_partition_is_cancelled(start):
-    local = start("--enforce-capacity")
+    local = start(*A_TENTH_A_REQUEST)
     client = client_of(local, 1)
     create_table(client, BillingMode="PAY_PER_REQUEST")
     load_hot_partition(client)
@@ -216,7 +220,7 @@ def test_a_transaction_with_an_action_on_a_hot_partition_is_cancelled(start):
 
 
 def test_a_partition_is_its_canonical_key_value(start):
-    local = start("--enforce-capacity")
+    local = start(*A_TENTH_A_REQUEST)
     client = client_of(local, 1)
     client.create_table(TableName="Nums", BillingMode="PAY_PER_REQUEST",
                         AttributeDefinitions=[{"AttributeName": "n", "AttributeType": "N"},
@@ -242,11 +246,11 @@ def no_retries(server):
 
 def test_a_batch_charges_each_item_its_own_units_on_its_own_partition(start):
     # Rule B.3: a batch write rounds each item up to 1 KB on its own. Seven writes of 390 KB to
-    # `hot` (about 2,740 units) beside eighteen small ones on other partitions: `hot` alone is
-    # left about 1,700 units in debt, almost two seconds at 1,000 units a second, and the small
-    # items' partitions were charged a unit each. (An even split of the batch's charge would
-    # have left `hot` some 230 units in hand.)
-    local = start("--enforce-capacity")
+    # `hot` (2,737 units) beside eighteen small ones on other partitions: `hot` alone is left
+    # 1,737 units in debt, 100 back at each request, and the small items' partitions were
+    # charged a unit each. (An even split of the batch's charge would have left `hot` some 230
+    # units in hand.)
+    local = start(*A_TENTH_A_REQUEST)
     client = no_retries(local)
     create_table(client, BillingMode="PAY_PER_REQUEST")
     requests = ([{"PutRequest": {"Item": big_item("hot", sk)}} for sk in range(7)]
@@ -260,10 +264,10 @@ def test_a_batch_charges_each_item_its_own_units_on_its_own_partition(start):
 
 
 def test_a_transaction_charges_each_action_its_own_units_on_its_own_partition(start):
-    # Rule B.3: 2 units per KB per item. Three writes of 390 KB to `hot` (about 2,350 units)
-    # beside 97 small ones: `hot` alone is left about 1,350 units in debt. (An even split of the
-    # transaction's charge would have put some 80 units on it.)
-    local = start("--enforce-capacity")
+    # Rule B.3: 2 units per KB per item. Three writes of 390 KB to `hot` (2,346 units) beside 97
+    # small ones: `hot` alone is left 1,346 units in debt, 100 back at each request. (An even
+    # split of the transaction's charge would have put some 80 units on it.)
+    local = start(*A_TENTH_A_REQUEST)
     client = no_retries(local)
     create_table(client, BillingMode="PAY_PER_REQUEST")
     actions = ([{"Put": {"TableName": "Tbl", "Item": big_item("hot", sk)}} for sk in range(3)]
@@ -291,7 +295,7 @@ def insert_without_throttling(client, items):
 
 
 def test_reads_draw_on_the_partition_they_read(start):
-    local = start("--enforce-capacity")
+    local = start(*A_TENTH_A_REQUEST)
     client = client_of(local, 1)
     create_table(client, BillingMode="PAY_PER_REQUEST")
     insert_without_throttling(client, [big_item("hot", sk) for sk in range(40)])
@@ -300,49 +304,34 @@ def test_reads_draw_on_the_partition_they_read(start):
     cold_key = {"pk": {"S": "cold"}, "sk": {"N": "0"}}
 
     def batch_get(keys):
-        # Each strongly consistent read of the forty items costs about 3,900 units (a projection
-        # does not lower the cost, and keeps the answer small): more than the partition's 3,000
-        # units a second.
+        # A projection does not lower the cost, and keeps the answer small.
         return client.batch_get_item(RequestItems={"Tbl": {"Keys": keys, "ConsistentRead": True,
-                                                           "ProjectionExpression": "pk, sk"}})
+                                                           "ProjectionExpression": "pk, sk"}},
+                                     ReturnConsumedCapacity="TOTAL")
 
-    def until_throttled(call):
-        for _ in range(10):
-            try:
-                answer = call()
-            except ClientError as error:
-                return error
-            if answer is not None:
-                return answer
-        pytest.fail("ten reads of the hot partition were never throttled")
+    # A strongly consistent read of the forty items costs 40 × 98 units, more than the
+    # partition's 3,000 a second: admitted on a full bucket, it leaves the partition 920 units in
+    # debt, 300 back at each request.
+    first = batch_get(hot_keys)
+    assert first["ConsumedCapacity"][0]["CapacityUnits"] == 3920
+    assert first["UnprocessedKeys"] == {}
 
-    # A batch whose every key is on the hot partition fails as a whole.
-    error = until_throttled(lambda: (batch_get(hot_keys), None)[1])
-    assert_throttled(error, KEY_RANGE_MESSAGE, "TableReadKeyRangeThroughputExceeded")
+    # At -620, a batch whose every key is on the hot partition fails as a whole.
+    with pytest.raises(ClientError) as throttled:
+        batch_get(hot_keys)
+    assert_throttled(throttled.value, KEY_RANGE_MESSAGE, "TableReadKeyRangeThroughputExceeded")
 
-    # One with a key elsewhere returns the hot keys unprocessed.
-    def mixed():
-        answer = batch_get(hot_keys + [cold_key])
-        return answer if answer["UnprocessedKeys"] else None
-
-    answer = until_throttled(mixed)
-    assert not isinstance(answer, ClientError), answer
+    # At -320, one with a key elsewhere returns the hot keys unprocessed.
+    answer = batch_get(hot_keys + [cold_key])
     assert answer["UnprocessedKeys"]["Tbl"]["Keys"] == hot_keys
     assert answer["UnprocessedKeys"]["Tbl"]["ConsistentRead"] is True
     assert answer["Responses"]["Tbl"] == [cold_key]
 
-    # A Query reads one partition, and draws on it.
-    def query_after_reads():
-        try:
-            batch_get(hot_keys)
-        except ClientError:
-            pass
+    # At -20, a Query reads one partition, and draws on it.
+    with pytest.raises(ClientError) as throttled:
         client.query(TableName="Tbl", KeyConditionExpression="pk = :p", ConsistentRead=True,
                      ExpressionAttributeValues={":p": {"S": "hot"}}, Select="COUNT")
-
-    error = until_throttled(query_after_reads)
-    assert isinstance(error, ClientError), error
-    assert_throttled(error, KEY_RANGE_MESSAGE, "TableReadKeyRangeThroughputExceeded")
+    assert_throttled(throttled.value, KEY_RANGE_MESSAGE, "TableReadKeyRangeThroughputExceeded")
     # Another partition of the same table is served.
     cold = client.query(TableName="Tbl", KeyConditionExpression="pk = :p",
                         ExpressionAttributeValues={":p": {"S": "cold"}})

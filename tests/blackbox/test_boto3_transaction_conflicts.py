@@ -3,10 +3,15 @@ handling in DynamoDB").
 
 A transaction is kept ongoing the way a slow commit keeps it: this process holds SQLite's write lock
 on the server's database file (`BEGIN IMMEDIATE` with Python's sqlite3), so dynotable-local admits
-the TransactWriteItems and then waits at its own `BEGIN IMMEDIATE` (its busy timeout is 10 s). That
-the transaction has been admitted is observed through the API — a TransactGetItems of its item is
-cancelled with TransactionConflict — never guessed from a sleep. Then other requests meet it, the
-lock is let go, and the transaction commits.
+the TransactWriteItems and then waits at its own `BEGIN IMMEDIATE`. That the transaction has been
+admitted is observed through the API — a TransactGetItems of its item is cancelled with
+TransactionConflict — never guessed from a sleep. Then other requests meet it, the lock is let go,
+and the transaction commits.
+
+The server waits for the lock for as long as this test holds it: its busy timeout (10 s unless
+told) would otherwise make the transaction fail on a machine slow enough to take 10 s over the
+requests made meanwhile. `--busy-timeout 3600` puts that out of reach; the test itself always lets
+the lock go (its `finally`), so the wait ends when the test says, never at the timeout.
 """
 
 import concurrent.futures
@@ -25,7 +30,8 @@ def key(animal, name):
 
 @pytest.fixture
 def file_server(tmp_path):
-    server = Server(["--db", str(tmp_path / "pets.sqlite")], tmp_path / "dynotable-local.stderr")
+    server = Server(["--db", str(tmp_path / "pets.sqlite"), "--busy-timeout", "3600"],
+                    tmp_path / "dynotable-local.stderr")
     server.db = tmp_path / "pets.sqlite"
     try:
         yield server
@@ -46,12 +52,17 @@ def cancelled_by_conflict(client, keys):
         return error
 
 
-def until_ongoing(client, item):
-    """Asks (TransactGetItems) until a write request holds `item`; returns the cancellation."""
+def until_ongoing(client, item, writing):
+    """Asks (TransactGetItems) until a write request holds `item`; returns the cancellation.
+    `writing` is the future of that request: it cannot end while this test holds the lock, so
+    its end (a failure) fails the test at once."""
     for _ in range(2000):
         error = cancelled_by_conflict(client, [key("Cat", "Nobody"), item])
         if error is not None:
             return error
+        if writing.done():
+            outcome = writing.exception() or writing.result()
+            pytest.fail(f"the write request for {item} ended while the lock was held: {outcome!r}")
     pytest.fail(f"no write request ever held {item}")
 
 
@@ -69,7 +80,7 @@ def test_requests_meeting_an_ongoing_transaction_conflict_until_it_commits(file_
                 {"Update": {"TableName": "Pets", "Key": key("Dog", "Fido"), "UpdateExpression": "SET Age = Age + :one",
                             "ExpressionAttributeValues": {":one": {"N": "1"}}}},
             ])
-            error = until_ongoing(client, key("Dog", "Fido"))
+            error = until_ongoing(client, key("Dog", "Fido"), ongoing)
             assert error.response["Error"] == {
                 "Code": "TransactionCanceledException",
                 "Message": "Transaction cancelled, please refer cancellation reasons for specific reasons "
@@ -108,7 +119,7 @@ def test_requests_meeting_an_ongoing_transaction_conflict_until_it_commits(file_
                 {"PutRequest": {"Item": {**key("Bird", "Tweety"), "Age": {"N": "1"}}}},
                 {"DeleteRequest": {"Key": key("Dog", "Fido")}},
             ]})
-            until_ongoing(client, key("Bird", "Tweety"))
+            until_ongoing(client, key("Bird", "Tweety"), batch)
 
             # Reads do not conflict: they see the committed state.
             assert client.get_item(TableName="Pets", Key=key("Dog", "Fido"))["Item"]["Age"] == {"N": "3"}

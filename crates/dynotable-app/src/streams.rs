@@ -19,7 +19,11 @@
 //!    "dynamodb.amazonaws.com" }` is a Time to Live deletion (DG `time-to-live-ttl-streams.html`)
 //!    and is marked so.
 //! 4. [`App::control_stream_tail`] pauses or resumes the tail, or changes its filter, while it
-//!    runs. A paused tail sends no request; on resume an iterator older than 15 minutes
+//!    runs. A paused tail delivers nothing and its readers stay where they were; the tail says
+//!    at once that it is paused, and a copy of its readers reads on only to count the records
+//!    waiting (after the filter in force when each is read: [`TailUpdate::held`]), so the UI can
+//!    say how many a resume will show (the same requests as a running tail). On resume the
+//!    readers go on from where they stopped; an iterator older than 15 minutes
 //!    (`ExpiredIteratorException`) is asked for again after the last record read, so a pause
 //!    loses nothing the stream still holds.
 //! 5. The tail ends when it is cancelled ([`App::cancel_operation`]) or when every shard is
@@ -164,7 +168,12 @@ pub struct TailUpdate {
     pub delivered: f64,
     /// Shards being read now.
     pub shards: u32,
+    /// Whether the tail has paused (it sends an update as soon as it pauses or resumes).
     pub paused: bool,
+    /// While paused: the new records found past where the tail stopped (after the filter),
+    /// which it delivers on resume; 0 while it runs.
+    #[specta(type = specta_typescript::Number)]
+    pub held: f64,
     /// Something the user should know about the reading itself (records trimmed, iterators
     /// renewed).
     pub notice: Option<String>,
@@ -236,6 +245,7 @@ fn stream_off(table: &str) -> CommandError {
 }
 
 /// One shard being read.
+#[derive(Clone)]
 struct ShardReader {
     shard_id: String,
     iterator: Option<String>,
@@ -434,6 +444,11 @@ impl Tail<'_> {
         let (mut read, mut delivered) = (0u64, 0u64);
         let mut last_update: Option<Instant> = None;
         let mut notice: Option<String> = None;
+        // While paused: the copy of the readers that counts what waits, and its count.
+        let mut scouts: Option<Vec<ShardReader>> = None;
+        let mut held = 0u64;
+        // What the last update said of `paused` and `held`: a change is sent at once.
+        let mut reported: Option<(bool, u64)> = None;
         loop {
             if self.cancelled.load(Ordering::SeqCst) {
                 return Ok(TailSummary {
@@ -446,7 +461,14 @@ impl Tail<'_> {
             let mut records = Vec::new();
             let mut full_page = false;
             let mut closed_any = false;
-            if !control.paused {
+            if control.paused {
+                let scouts = scouts.get_or_insert_with(|| readers.clone());
+                let (count, full) = self.count_ahead(scouts, &control.filter).await?;
+                held += count;
+                full_page = full;
+            } else {
+                scouts = None;
+                held = 0;
                 for reader in &mut readers {
                     let page = self.read_shard(reader, &mut notice).await?;
                     full_page |= page.records.len() >= PAGE_LIMIT as usize;
@@ -486,7 +508,7 @@ impl Tail<'_> {
                 if readers.is_empty() && status.as_deref() != Some(StreamStatus::Enabled.as_str()) {
                     if !records.is_empty() {
                         delivered += records.len() as u64;
-                        on_update(self.update(records, read, delivered, 0, &control, notice.take()));
+                        on_update(self.update(records, read, delivered, 0, &control, 0, notice.take()));
                     }
                     return Ok(TailSummary {
                         end: TailEnd::StreamClosed,
@@ -496,11 +518,13 @@ impl Tail<'_> {
                 }
             }
             let heartbeat = last_update.is_none_or(|at| at.elapsed() >= HEARTBEAT);
-            if !records.is_empty() || heartbeat || notice.is_some() {
+            let changed = reported != Some((control.paused, held));
+            if !records.is_empty() || heartbeat || notice.is_some() || changed {
                 delivered += records.len() as u64;
                 let shards = u32::try_from(readers.len()).unwrap_or(u32::MAX);
-                on_update(self.update(records, read, delivered, shards, &control, notice.take()));
+                on_update(self.update(records, read, delivered, shards, &control, held, notice.take()));
                 last_update = Some(Instant::now());
+                reported = Some((control.paused, held));
             }
             if !full_page {
                 tokio::time::sleep(self.poll).await;
@@ -508,6 +532,7 @@ impl Tail<'_> {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn update(
         &self,
         records: Vec<StreamRecord>,
@@ -515,6 +540,7 @@ impl Tail<'_> {
         delivered: u64,
         shards: u32,
         control: &TailControl,
+        held: u64,
         notice: Option<String>,
     ) -> TailUpdate {
         TailUpdate {
@@ -524,8 +550,34 @@ impl Tail<'_> {
             delivered: delivered as f64,
             shards,
             paused: control.paused,
+            held: held as f64,
             notice,
         }
+    }
+
+    /// Step 4, paused: one page of each of `scouts` (the copy of the readers made at the pause),
+    /// counting the records `filter` admits; a scout whose shard closed is dropped (a child of
+    /// it is counted from the resume on, when the readers find it). The count, and whether a
+    /// page was full (more is waiting now).
+    async fn count_ahead(
+        &self,
+        scouts: &mut Vec<ShardReader>,
+        filter: &StreamFilter,
+    ) -> Result<(u64, bool), CommandError> {
+        let (mut count, mut full) = (0u64, false);
+        let mut closed = HashSet::new();
+        // The readers say what is trimmed when they get there.
+        let mut notice = None;
+        for scout in scouts.iter_mut() {
+            let page = self.read_shard(scout, &mut notice).await?;
+            full |= page.records.len() >= PAGE_LIMIT as usize;
+            count += page.records.iter().filter(|r| filter.admits(r)).count() as u64;
+            if page.closed {
+                closed.insert(scout.shard_id.clone());
+            }
+        }
+        scouts.retain(|s| !closed.contains(&s.shard_id));
+        Ok((count, full))
     }
 
     /// A fresh iterator for `reader`: after its last record, or as it started.

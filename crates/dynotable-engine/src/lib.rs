@@ -91,13 +91,13 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection};
 use sqlx::{ConnectOptions, Connection};
 
 pub use checkpoint::CheckpointPolicy;
-pub use clock::{Clock, ManualClock, SystemClock};
+pub use clock::{Clock, ManualClock, RequestClock, SystemClock};
 pub use collections::{CollectionStats, CollectionSummary, SizeBucket};
 pub use error::{ApiError, CancellationReason, EngineError, ErrorKind, ThrottlingReason};
 pub use eventual_lag::EventualLag;
 pub use options::{
-    DEFAULT_COLLECTION_SIZE_LIMIT, DEFAULT_ITEM_CACHE_BYTES, DEFAULT_READER_CACHE_BYTES,
-    DEFAULT_READER_MMAP_BYTES, Durability, Location, Options,
+    DEFAULT_BUSY_TIMEOUT, DEFAULT_COLLECTION_SIZE_LIMIT, DEFAULT_ITEM_CACHE_BYTES,
+    DEFAULT_READER_CACHE_BYTES, DEFAULT_READER_MMAP_BYTES, Durability, Location, Options,
 };
 pub use page_buffers::PageBuffers;
 pub use simulations::{Simulations, TableSimulationCounts};
@@ -217,7 +217,7 @@ impl Engine {
         }
         // An acknowledged write survives kill -9 (and with `Durability::PowerLoss` a power cut).
         .synchronous(options.durability.synchronous())
-        .busy_timeout(std::time::Duration::from_secs(10))
+        .busy_timeout(options.busy_timeout)
         .pragma("temp_store", "memory");
 
         // The writer's statements come in batches of a few shapes (`write_tx`); a larger cache
@@ -447,6 +447,7 @@ impl Engine {
     /// [`Engine::call`] for a request signed for `region`: the ARNs of its answer carry that
     /// region and the engine's account (`identity`).
     pub async fn call_in(&self, region: &str, operation: &str, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+        self.inner.options.clock.request_arrived();
         // Counted while it runs: a write waits for SQLite's thread by spinning only while it is
         // the one call in flight (`write_tx::spin`).
         let _call = self.inner.writer.call_started();
@@ -669,6 +670,7 @@ impl Engine {
         operation: &str,
         body: &[u8],
     ) -> Result<Vec<u8>, ApiError> {
+        self.inner.options.clock.request_arrived();
         identity::scope(self.identity(region), streams::call(self, operation, body)).await
     }
 

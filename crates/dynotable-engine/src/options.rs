@@ -86,6 +86,12 @@ pub struct Options {
     /// SELECTs, which run as these) see writes up to this late, deterministically under its seed (`eventual_lag`, rule B.20). `None`: every read sees
     /// every acknowledged write.
     pub eventual_lag: Option<EventualLag>,
+    /// How long a statement waits for a lock on the database file that another connection
+    /// holds before it fails (SQLite's busy timeout): the engine's own connections never hold
+    /// the write lock against each other (one writer), so only another process writing the
+    /// file does. Tests that hold the lock themselves to keep a transaction ongoing set it past
+    /// any test's length (`dynotable-local --busy-timeout`).
+    pub busy_timeout: std::time::Duration,
 }
 
 /// What an acknowledged write survives, in a database file (an in-memory database survives
@@ -126,6 +132,9 @@ impl FromStr for Durability {
     }
 }
 
+/// The default of [`Options::busy_timeout`].
+pub const DEFAULT_BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// The item cache's default budget, in bytes.
 pub const DEFAULT_ITEM_CACHE_BYTES: u64 = 64 * 1024 * 1024;
 
@@ -155,6 +164,7 @@ impl Options {
             account_id: identity::DEFAULT_ACCOUNT.to_owned(),
             enforce_capacity: false,
             eventual_lag: None,
+            busy_timeout: DEFAULT_BUSY_TIMEOUT,
         }
     }
 }

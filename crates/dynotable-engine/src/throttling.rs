@@ -14,7 +14,8 @@
 //!    a local index), each action's of a transaction and each request's of a batch
 //!    ([`batch_entries`]). A body that does not parse is left to the operation to refuse.
 //! 3. Admission: every token bucket the request draws on is refilled up to the engine's clock
-//!    (`clock.rs`; tests move a `ManualClock`) and must hold at least one unit. The buckets:
+//!    (`clock.rs`; tests move a `ManualClock`, or run `dynotable-local --clock-step`, whose
+//!    `RequestClock` moves a step a request) and must hold at least one unit. The buckets:
 //!    - a provisioned table's reads and writes: refilled at its provisioned units per second
 //!      and holding up to 300 seconds of them (burst capacity), full when first seen;
 //!    - a provisioned global secondary index's reads and writes, the same way; a write to the

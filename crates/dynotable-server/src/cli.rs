@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use dynotable_engine::{Durability, Engine, Location};
+use dynotable_engine::{Clock as _, Durability, Engine, Location, RequestClock, SystemClock};
 
 use crate::ServerError;
 
@@ -135,6 +135,27 @@ pub struct Args {
     /// answers.
     #[arg(long, value_name = "N", default_value_t = 0, requires = "eventual_lag")]
     pub seed: u64,
+    /// A test aid, hidden from --help: the engine's clock starts at the whole second the server
+    /// starts and then moves only as requests arrive, this many seconds at each (0 stands it
+    /// still). Throttling's refill, --eventual-lag, TTL expiry and stream record times then
+    /// depend on how many requests came, never on how fast the machine served them
+    /// (`RequestClock`; tests/blackbox/test_boto3_simulations.py).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_clock_step, hide = true)]
+    pub clock_step: Option<Duration>,
+    /// A test aid, hidden from --help: how long a write waits for SQLite's lock on the database
+    /// file when another process holds it, before it fails (10 s unless set). A test that holds
+    /// the lock itself to keep a transaction ongoing sets it past its own length
+    /// (tests/blackbox/test_boto3_transaction_conflicts.py).
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds, hide = true)]
+    pub busy_timeout: Duration,
+}
+
+/// Seconds of --clock-step: 0 (a clock that stands still) to a day.
+fn parse_clock_step(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if (0.0..=86_400.0).contains(&seconds) => Ok(Duration::from_secs_f64(seconds)),
+        _ => Err("expected seconds, from 0 to 86400".to_owned()),
+    }
 }
 
 /// Milliseconds of --eventual-lag: more than 0, at most an hour.
@@ -299,6 +320,11 @@ pub async fn run(args: Args) -> Result<(), ServerError> {
         max_seconds: ms as f64 / 1000.0,
         seed: args.seed,
     });
+    options.busy_timeout = args.busy_timeout;
+    if let Some(step) = args.clock_step {
+        let start = SystemClock.now_seconds().floor();
+        options.clock = std::sync::Arc::new(RequestClock::new(start, step.as_secs_f64()));
+    }
     let engine = Engine::open_with(options).await?;
     // Registered before the ready line, so a signal sent right after it is never the default
     // (abrupt) one.
@@ -381,6 +407,28 @@ mod tests {
         assert!(parse(&["--seed", "42"]).is_err());
         assert!(parse(&["--eventual-lag", "0"]).is_err());
         assert!(parse(&["--eventual-lag", "3600001"]).is_err());
+    }
+
+    #[test]
+    fn the_test_aids_are_off_unless_asked_for() {
+        let args = parse(&[]).unwrap();
+        assert_eq!(args.clock_step, None);
+        assert_eq!(args.busy_timeout, dynotable_engine::DEFAULT_BUSY_TIMEOUT);
+        let args = parse(&["--clock-step", "0.5", "--busy-timeout", "3600"]).unwrap();
+        assert_eq!(args.clock_step, Some(Duration::from_millis(500)));
+        assert_eq!(args.busy_timeout, Duration::from_secs(3600));
+        assert_eq!(
+            parse(&["--clock-step", "0"]).unwrap().clock_step,
+            Some(Duration::ZERO)
+        );
+        for bad in [
+            ["--clock-step", "-1"],
+            ["--clock-step", "NaN"],
+            ["--clock-step", "86401"],
+            ["--busy-timeout", "0"],
+        ] {
+            assert!(parse(&bad).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

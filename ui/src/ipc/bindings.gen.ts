@@ -2271,7 +2271,13 @@ export type TailUpdate = {
 	delivered: number,
 	/**  Shards being read now. */
 	shards: number,
+	/**  Whether the tail has paused (it sends an update as soon as it pauses or resumes). */
 	paused: boolean,
+	/**
+	 *  While paused: the new records found past where the tail stopped (after the filter),
+	 *  which it delivers on resume; 0 while it runs.
+	 */
+	held: number,
 	/**
 	 *  Something the user should know about the reading itself (records trimmed, iterators
 	 *  renewed).

@@ -124,14 +124,25 @@ impl RunningTail {
         records
     }
 
-    /// Records delivered within `wait` (none expected, typically).
-    async fn quiet_for(&mut self, wait: Duration) -> Vec<StreamRecord> {
+    /// The first update that `wanted` accepts, waiting at most 20 s, with every record
+    /// delivered up to it (that one's included).
+    async fn until(
+        &mut self,
+        what: &str,
+        wanted: impl Fn(&TailUpdate) -> bool,
+    ) -> (TailUpdate, Vec<StreamRecord>) {
         let mut records = Vec::new();
-        let deadline = tokio::time::Instant::now() + wait;
-        while let Ok(Some(update)) = tokio::time::timeout_at(deadline, self.updates.recv()).await {
-            records.extend(update.records);
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            let update = tokio::time::timeout_at(deadline, self.updates.recv())
+                .await
+                .unwrap_or_else(|_| panic!("waited 20 s for {what}, got {records:?}"))
+                .expect("the tail is running");
+            records.extend(update.records.iter().cloned());
+            if wanted(&update) {
+                return (update, records);
+            }
         }
-        records
     }
 
     async fn cancel(self, app: &App) -> TailSummary {
@@ -206,7 +217,8 @@ async fn live_tail(app: &App, profile: &str, table: &str) {
         "{records:?}"
     );
 
-    // Paused: nothing is delivered; resumed: what was written meanwhile arrives.
+    // Paused: the tail says so at once; what is written meanwhile it counts as held for the
+    // resume and does not deliver; resumed, what was written meanwhile arrives.
     assert!(app.control_stream_tail(
         &tail.id,
         TailControl {
@@ -214,7 +226,8 @@ async fn live_tail(app: &App, profile: &str, table: &str) {
             filter: StreamFilter::default()
         }
     ));
-    tail.quiet_for(Duration::from_millis(600)).await;
+    let (paused, records) = tail.until("the tail to say it paused", |u| u.paused).await;
+    assert_eq!((paused.held, records), (0.0, vec![]), "{paused:?}");
     app.put_item(
         profile,
         table,
@@ -223,11 +236,11 @@ async fn live_tail(app: &App, profile: &str, table: &str) {
     )
     .await
     .unwrap();
-    assert_eq!(
-        tail.quiet_for(Duration::from_millis(1500)).await,
-        vec![],
-        "a paused tail delivers nothing"
-    );
+    // The tail has read VEH#3's INSERT when it counts it: delivered by then, or never.
+    let (held, records) = tail.until("VEH#3's INSERT held", |u| u.held > 0.0).await;
+    assert!(held.paused, "{held:?}");
+    assert_eq!(held.held, 1.0, "{held:?}");
+    assert_eq!(records, vec![], "a paused tail delivers nothing");
     // Resumed with a filter on VEH#4: VEH#3's INSERT (read now) is filtered out, VEH#4's kept.
     assert!(app.control_stream_tail(
         &tail.id,

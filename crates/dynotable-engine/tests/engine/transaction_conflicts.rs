@@ -5,6 +5,12 @@
 //! `BEGIN IMMEDIATE` (inside the busy timeout) after it was admitted. Whether it has been admitted
 //! is observed through the API — a TransactGetItems of its item is cancelled — not guessed from
 //! time. Then the other requests meet it, the lock is let go, and the transaction commits.
+//!
+//! The engine waits for the lock as long as the test holds it: with the default busy timeout
+//! (10 s) a machine slow enough to take that long over the requests made meanwhile would fail
+//! the transaction. An hour puts that out of reach; the test lets the lock go itself (and a
+//! failing test drops the connection, which lets it go too), so the wait ends when the test
+//! says, never at the timeout.
 
 use dynotable_engine::{ApiError, Engine, ErrorKind, Location, Options};
 use serde_json::{Value, json};
@@ -36,6 +42,16 @@ async fn balance(engine: &Engine, id: &str) -> Option<String> {
     out["Item"]["balance"]["N"].as_str().map(str::to_owned)
 }
 
+/// A request made while the test holds the lock that needs no writer (a conflict is answered at
+/// once, a read reads): it is answered while the lock is held, or, if it waits for the writer,
+/// not before the test lets the lock go. A minute without an answer is that wait, a failure,
+/// rather than an hour's hang until the busy timeout.
+async fn without_the_writer<T>(what: &str, answer: impl std::future::Future<Output = T>) -> T {
+    tokio::time::timeout(std::time::Duration::from_secs(60), answer)
+        .await
+        .unwrap_or_else(|_| panic!("{what} waited for the writer"))
+}
+
 fn codes(err: &ApiError) -> Vec<(&str, Option<&str>)> {
     err.cancellation_reasons
         .as_ref()
@@ -51,6 +67,7 @@ async fn requests_meeting_a_transaction_held_at_the_storage_lock_conflict_until_
     let path = dir.path().join("conflicts.sqlite");
     let mut options = Options::new(Location::File(path.clone()));
     options.sweep_interval = None;
+    options.busy_timeout = std::time::Duration::from_secs(3600);
     let engine = Engine::open_with(options).await.unwrap();
     call(
         &engine,
@@ -106,27 +123,27 @@ async fn requests_meeting_a_transaction_held_at_the_storage_lock_conflict_until_
     );
 
     // A single-item write of an item in the transaction fails at once, without waiting.
-    let err = call(
+    let update = call(
         &engine,
         "UpdateItem",
         json!({"TableName": "Accounts", "Key": {"id": {"S": "carol"}},
             "UpdateExpression": "SET balance = :one", "ExpressionAttributeValues": {":one": {"N": "1"}}}),
-    )
-    .await
-    .unwrap_err();
+    );
+    let err = without_the_writer("the UpdateItem", update).await.unwrap_err();
     assert_eq!(err.kind, ErrorKind::TransactionConflictException);
     assert_eq!(err.message, "Transaction is ongoing for the item");
     // Another transaction that includes one of its items is cancelled.
-    let err = call(
+    let other_transaction = call(
         &engine,
         "TransactWriteItems",
         json!({"TransactItems": [
             {"Put": {"TableName": "Accounts", "Item": {"id": {"S": "dave"}}}},
             {"Delete": {"TableName": "Accounts", "Key": {"id": {"S": "alice"}}}}
         ]}),
-    )
-    .await
-    .unwrap_err();
+    );
+    let err = without_the_writer("the other TransactWriteItems", other_transaction)
+        .await
+        .unwrap_err();
     assert_eq!(
         codes(&err),
         vec![
@@ -135,7 +152,8 @@ async fn requests_meeting_a_transaction_held_at_the_storage_lock_conflict_until_
         ]
     );
     // Reads see the committed state.
-    assert_eq!(balance(&engine, "alice").await.as_deref(), Some("100"));
+    let alice = without_the_writer("the GetItem", balance(&engine, "alice")).await;
+    assert_eq!(alice.as_deref(), Some("100"));
 
     sqlx::query("ROLLBACK").execute(&mut other).await.unwrap();
     other.close().await.unwrap();

@@ -97,9 +97,18 @@ describe("the Stream view", () => {
     const id = fake.source.tailStream.mock.calls[0]![1].tailId;
     fireEvent.click(await screen.findByTestId("stream-pause"));
     expect(fake.source.controlStreamTail).toHaveBeenLastCalledWith(id, { paused: true, filter: { key: {}, ttlOnly: false } });
-    expect(screen.getByTestId("stream-status").textContent).toContain("Paused");
+    // Asked to pause; paused once the tail says so, then how many new records it holds.
+    expect(screen.getByTestId("stream-status").textContent).toBe("Pausing…");
+    fake.send([], { paused: true, held: 0 });
+    expect(screen.getByTestId("stream-status").textContent).toContain("Paused: no new records yet.");
+    fake.send([], { paused: true, held: 1 });
+    expect(screen.getByTestId("stream-status").textContent).toBe("Paused: 1 new record held until you resume.");
+    fake.send([], { paused: true, held: 3 });
+    expect(screen.getByTestId("stream-status").textContent).toBe("Paused: 3 new records held until you resume.");
+    expect(screen.queryAllByTestId("stream-record")).toHaveLength(0);
     fireEvent.click(screen.getByTestId("stream-resume"));
     expect(fake.source.controlStreamTail).toHaveBeenLastCalledWith(id, { paused: false, filter: { key: {}, ttlOnly: false } });
+    expect(screen.getByTestId("stream-status").textContent).toContain("Tailing from TRIM_HORIZON");
 
     fake.send([change("INSERT", v7741, null, v7741), change("INSERT", { vehicleId: { S: "VEH#V-1007" }, recordedAt: { S: "META" } }, null, null)]);
     expect(await screen.findAllByTestId("stream-record")).toHaveLength(2);

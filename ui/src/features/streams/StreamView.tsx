@@ -152,7 +152,7 @@ function TailStatus({
       break;
     case "running":
       text = tail.paused
-        ? `Paused: nothing is read until you resume; the stream keeps its records for 24 hours.`
+        ? pausedText(tail.pauseReported, tail.held)
         : `Tailing from ${tail.start === "LATEST" ? "LATEST" : "TRIM_HORIZON"}, ${tail.shards} shard${tail.shards === 1 ? "" : "s"}: ${formatCount(counts.read)} read, ${formatCount(counts.delivered)} shown.`;
       break;
     case "ended":
@@ -171,6 +171,13 @@ function TailStatus({
       {counts.delivered > kept && kept >= capacity && ` Showing the last ${formatCount(kept)} of ${formatCount(counts.delivered)} records.`}
     </p>
   );
+}
+
+/** What a paused tail says: asked to pause, then how many new records it holds for the resume. */
+function pausedText(reported: boolean, held: number): string {
+  if (!reported) return "Pausing…";
+  if (held === 0) return "Paused: no new records yet. The stream keeps its records for 24 hours; Resume shows what came meanwhile.";
+  return `Paused: ${formatCount(held)} new record${held === 1 ? "" : "s"} held until you resume.`;
 }
 
 /** Key values to filter on, typed by the table's key types; blank fields are not filtered. */

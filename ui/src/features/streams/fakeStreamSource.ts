@@ -79,7 +79,7 @@ export function fakeStream(info: StreamInfo = streamOn) {
   const send = (records: StreamRecord[], extra: Partial<TailUpdate> = {}) =>
     act(() => {
       read += records.length;
-      onMessage?.({ tailId: "t", records, read, delivered: read, shards: 1, paused: false, notice: null, ...extra });
+      onMessage?.({ tailId: "t", records, read, delivered: read, shards: 1, paused: false, held: 0, notice: null, ...extra });
     });
   return { source, makeChannel, send, end: (summary: TailSummary) => act(() => finish?.(summary)) };
 }

@@ -3,6 +3,8 @@
  * starts from LATEST or TRIM_HORIZON (`tailStream`, its records arriving through a channel),
  * pauses, resumes and changes its key filter while it runs (`controlStreamTail`), and stops
  * (`cancelOperation`, also when the view goes away). Only the last `capacity` records are kept.
+ * A pause is what the user asked (`paused`) until the tail says it has paused (`pauseReported`);
+ * from then on it reports how many new records it holds for the resume (`held`).
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Channel } from "@tauri-apps/api/core";
@@ -21,7 +23,18 @@ const tauriChannel: TailChannelFactory = (onMessage) => {
 
 export type TailState =
   | { kind: "idle" }
-  | { kind: "running"; id: string; start: TailStart; paused: boolean; shards: number }
+  | {
+      kind: "running";
+      id: string;
+      start: TailStart;
+      /** Paused as the user last asked. */
+      paused: boolean;
+      /** Paused as the tail last said. */
+      pauseReported: boolean;
+      /** New records waiting for the resume, as the paused tail last counted them. */
+      held: number;
+      shards: number;
+    }
   | { kind: "ended"; end: TailEnd }
   | { kind: "failed"; error: UiError };
 
@@ -77,14 +90,16 @@ export function useStreamTail({
       setRecords([]);
       setCounts({ read: 0, delivered: 0 });
       setNotice(null);
-      setTail({ kind: "running", id, start: from, paused: false, shards: 0 });
+      setTail({ kind: "running", id, start: from, paused: false, pauseReported: false, held: 0, shards: 0 });
       const channel = makeChannel((update) => {
         // A tail already stopped may still deliver what it had read: it is not shown.
         if (running.current !== id) return;
         if (update.records.length > 0) setRecords((ring) => pushRing(ring, update.records, capacity));
         setCounts({ read: update.read, delivered: update.delivered });
         if (update.notice !== null) setNotice(update.notice);
-        setTail((t) => (t.kind === "running" && t.id === id ? { ...t, paused: update.paused, shards: update.shards } : t));
+        setTail((t) =>
+          t.kind === "running" && t.id === id ? { ...t, pauseReported: update.paused, held: update.held, shards: update.shards } : t,
+        );
       });
       const result = await unwrap(source.tailStream(profileId, { tailId: id, table, start: from, filter }, channel));
       // A tail stopped from here has said so already (and another may be running now).
