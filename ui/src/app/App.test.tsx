@@ -100,7 +100,7 @@ describe("deleting a table", () => {
         <App />
       </CommandsProvider>,
     );
-    fireEvent.click(await screen.findByRole("button", { name: "Pets" }));
+    fireEvent.click(await screen.findByRole("option", { name: "Pets" }));
     fireEvent.click(await screen.findByTestId("view-tab-settings"));
     fireEvent.click(await screen.findByTestId("delete-table"));
     fireEvent.change(screen.getByTestId("delete-table-name"), { target: { value: "Pets" } });

@@ -173,7 +173,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
     combos: [{ key: "ArrowUp" }, { key: "ArrowDown" }],
   },
   { id: "open-table-match", description: "In the table search: open the highlighted table (the first found)", scope: "Anywhere", combos: [{ key: "Enter" }] },
-  { id: "leave-table-search", description: "In the table search: clear it, then leave it", scope: "Anywhere", combos: [{ key: "Escape" }] },
+  { id: "leave-table-search", description: "In the table search: clear it, then go to the tables found", scope: "Anywhere", combos: [{ key: "Escape" }] },
 ];
 
 /** Whether the app runs on macOS (where "Mod" means Cmd). */
