@@ -47,6 +47,12 @@ describe("Tabs", () => {
     expect(onSelect).toHaveBeenLastCalledWith("q1");
   });
 
+  it("goes to the previous tab with Ctrl+Shift+Tab as WebKitGTK reports it (key Unidentified, code Tab)", () => {
+    const { onSelect } = setup("t1");
+    fireEvent.keyDown(window, { key: "Unidentified", code: "Tab", ctrlKey: true, shiftKey: true });
+    expect(onSelect).toHaveBeenLastCalledWith("t2");
+  });
+
   it("jumps with Ctrl+1..9, 9 being the last tab", () => {
     const { onSelect } = setup();
     fireEvent.keyDown(window, { key: "1", ctrlKey: true });

@@ -53,7 +53,10 @@ export type KeyCombo = {
   ctrl?: boolean;
   /** Alt (Option on macOS). Matched on the physical key (`code`) too, since Option+1 types "¡". */
   alt?: boolean;
-  /** `KeyboardEvent.code` accepted as well as `key` (for Alt combinations). */
+  /**
+   * `KeyboardEvent.code` accepted as well as `key`: for Alt combinations, and for Tab, which
+   * WebKitGTK reports with Shift held as key "Unidentified" (its ISO_Left_Tab has no key name).
+   */
   code?: string;
   shift?: boolean;
   /** Ignore Shift (for characters such as "?" that need Shift on some keyboards only). */
@@ -88,8 +91,8 @@ export const SHORTCUTS: readonly Shortcut[] = [
     combos: [{ key: "ArrowLeft" }, { key: "ArrowRight" }, { key: "Home" }, { key: "End" }],
   },
   { id: "close-focused-tab", description: "In the tab strip: close the focused tab", scope: "Tabs", combos: [{ key: "Delete" }] },
-  { id: "next-tab", description: "Next tab", scope: "Tabs", combos: [{ key: "Tab", ctrl: true }] },
-  { id: "previous-tab", description: "Previous tab", scope: "Tabs", combos: [{ key: "Tab", ctrl: true, shift: true }] },
+  { id: "next-tab", description: "Next tab", scope: "Tabs", combos: [{ key: "Tab", code: "Tab", ctrl: true }] },
+  { id: "previous-tab", description: "Previous tab", scope: "Tabs", combos: [{ key: "Tab", code: "Tab", ctrl: true, shift: true }] },
   { id: "go-to-tab", description: "Go to tab 1 to 9", scope: "Tabs", combos: digits },
   {
     id: "go-to-view",
@@ -227,6 +230,11 @@ export function comboKeys(combo: KeyCombo, mac: boolean = isMac()): string[] {
   if (combo.shift) keys.push(mac ? "⇧" : "Shift");
   keys.push(KEY_NAMES[combo.key] ?? (combo.key.length === 1 ? combo.key.toUpperCase() : combo.key));
   return keys;
+}
+
+/** Whether a key event is the Tab key, Shift held or not (WebKitGTK names Shift+Tab "Unidentified"). */
+export function isTabKey(event: Pick<KeyboardEvent, "key"> & { code?: string }): boolean {
+  return event.key === "Tab" || event.code === "Tab";
 }
 
 /** Whether the event comes from a place where typing text (so bare-key shortcuts like "?" must not fire). */
