@@ -69,6 +69,52 @@ describe("closing a New table tab", () => {
   });
 });
 
+const pets = {
+  name: "Pets",
+  status: "ACTIVE",
+  attributeDefinitions: [{ name: "AnimalType", type: "S" }],
+  streamViewType: null,
+  ttlAttribute: null,
+  createdAt: null,
+  arn: null,
+  keys: { partitionKey: { name: "AnimalType", type: "S" }, sortKey: null },
+  indexes: [],
+  itemCount: 10,
+  sizeBytes: 275,
+  billingMode: "PAY_PER_REQUEST",
+  provisioned: null,
+} as unknown as TableDescription;
+
+/** The app on the fake backend; whatever else the screens ask stays unanswered. */
+function renderApp(more: Record<string, unknown> = {}) {
+  const fake = { ...source(), describeTable: vi.fn(() => ok(pets)), ...more } as Record<string, unknown>;
+  const commands = new Proxy(fake, { get: (target, name: string) => target[name] ?? (() => new Promise(() => {})) }) as unknown as Commands;
+  return render(
+    <CommandsProvider commands={commands}>
+      <App />
+    </CommandsProvider>,
+  );
+}
+
+describe("Select All", () => {
+  it("selects nothing outside a text field (not the whole window's text), and is the field's inside one", async () => {
+    renderApp();
+    const search = await screen.findByLabelText("Search tables");
+    const button = screen.getByRole("button", { name: "+ New connection" });
+    expect(fireEvent.keyDown(button, { key: "a", ctrlKey: true })).toBe(false);
+    expect(fireEvent.keyDown(document.body, { key: "a", ctrlKey: true })).toBe(false);
+    expect(fireEvent.keyDown(search, { key: "a", ctrlKey: true })).toBe(true);
+    const textarea = document.createElement("textarea");
+    const editable = document.createElement("div");
+    editable.setAttribute("contenteditable", "true");
+    document.body.append(textarea, editable);
+    expect(fireEvent.keyDown(textarea, { key: "a", ctrlKey: true })).toBe(true);
+    expect(fireEvent.keyDown(editable, { key: "a", ctrlKey: true })).toBe(true);
+    textarea.remove();
+    editable.remove();
+  });
+});
+
 describe("deleting a table", () => {
   it("closes its tab and says so in the status bar", async () => {
     const fake = {

@@ -8,6 +8,7 @@ import { UpdateDialog } from "./UpdateDialog";
 import { useShortcut } from "./useShortcut";
 import { useTheme } from "./theme";
 import { useSidebar } from "./sidebar";
+import { useSelectAllInFields } from "./useSelectAllInFields";
 import { CapacityProvider } from "./capacity";
 import { CredentialPrompt } from "./CredentialPrompt";
 import { DiscardNewTable } from "./DiscardNewTable";
@@ -39,6 +40,8 @@ const NOTICE_MS = 20_000;
  * The application shell: connections and their tables on the left (collapsible to a narrow rail,
  * Ctrl+B, the choice remembered), open tables as tabs in the work area, the status bar below. Every open table stays mounted (hidden when not active), so
  * switching tabs keeps its query and pages.
+ *
+ * Mod+A selects text in fields only (`useSelectAllInFields`).
  */
 export function App() {
   const [open, setOpen] = useState<OpenTable[]>([]);
@@ -52,6 +55,7 @@ export function App() {
   useShortcut("toggle-theme", theme.toggle);
   const sidebar = useSidebar();
   useShortcut("toggle-sidebar", sidebar.toggle);
+  useSelectAllInFields();
 
   // New table tabs the user typed or chose something in: closing one asks first.
   const [filled, setFilled] = useState<ReadonlySet<string>>(new Set());

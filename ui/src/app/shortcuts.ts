@@ -43,7 +43,8 @@ export type ShortcutId =
   | "close-dialog"
   | "move-switch"
   | "move-change"
-  | "clear-selection";
+  | "clear-selection"
+  | "select-all";
 
 /** One key combination. `mod` is Cmd on macOS, Ctrl elsewhere; `ctrl` is Ctrl everywhere. */
 export type KeyCombo = {
@@ -182,6 +183,12 @@ export const SHORTCUTS: readonly Shortcut[] = [
   },
   { id: "open-table-match", description: "In the table search: open the highlighted table (the first found)", scope: "Anywhere", combos: [{ key: "Enter" }] },
   { id: "leave-table-search", description: "In the table search: clear it, then go to the tables found", scope: "Anywhere", combos: [{ key: "Escape" }] },
+  {
+    id: "select-all",
+    description: "Select all the text of the field or editor in focus (elsewhere, nothing: not the whole window's text)",
+    scope: "Anywhere",
+    combos: [{ key: "a", mod: true }],
+  },
 ];
 
 /** Whether the app runs on macOS (where "Mod" means Cmd). */
