@@ -44,6 +44,8 @@ describe("ShortcutSheet", () => {
     expect(keysOf("toggle-value")).toEqual(["→", "←"]);
     expect(keysOf("move-map-box")).toEqual(["←", "→", "↑", "↓", "Home", "End"]);
     expect(keysOf("toggle-sidebar")).toEqual(["Ctrl", "B"]);
+    // Every other row of tabs moves as the tab and view strips do.
+    expect(keysOf("move-switch")).toEqual(["←", "→", "Home", "End"]);
     // Ctrl+J and Ctrl+Shift+F say where they work as Ctrl+Enter does.
     for (const id of ["run-query", "next-page", "fold-query-bar"]) {
       expect(dialog.querySelector(`tr[data-shortcut="${id}"] th`)!.textContent).toContain("on the views that show the bar: not Settings, Stream or TTL");

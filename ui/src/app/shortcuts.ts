@@ -139,9 +139,10 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: "close-dialog", description: "Close a dialog or cancel a confirmation", scope: "Dialogs", combos: [{ key: "Escape" }] },
   {
     id: "move-switch",
-    description: "In the code's language tabs, or an expression's Visual/Text switch: the previous or next",
-    scope: "Query",
-    combos: [{ key: "ArrowLeft" }, { key: "ArrowRight" }],
+    description:
+      "In any other row of tabs (the code's languages, an expression's Visual/Text, PartiQL's Collections/Items, the modeler's Form/JSON, a new table's code): the previous or next, the first, the last",
+    scope: "Anywhere",
+    combos: [{ key: "ArrowLeft" }, { key: "ArrowRight" }, { key: "Home" }, { key: "End" }],
   },
   { id: "move-change", description: "In the Stream view's changes: the previous or next change", scope: "Table views", combos: [{ key: "ArrowUp" }, { key: "ArrowDown" }] },
   { id: "clear-selection", description: "Indexes side by side: clear the selected item", scope: "Table views", combos: [{ key: "Escape" }] },

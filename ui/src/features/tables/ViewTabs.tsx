@@ -1,12 +1,12 @@
 /**
  * The views of one table (Collections, Items, Indexes side by side, …) as a strip of tabs, after
- * the WAI-ARIA tabs pattern: one tab in the Tab order, ←/→ (and Home/End) move between tabs and
- * select them. A view is built the first time it is shown and then kept, hidden, while another is
- * shown, so its query, pages, scroll and form survive a switch.
+ * the WAI-ARIA tabs pattern (`useTabList`): one tab in the Tab order, ←/→ (and Home/End) move
+ * between tabs and select them. A view is built the first time it is shown and then kept, hidden,
+ * while another is shown, so its query, pages, scroll and form survive a switch.
  */
-import { matchesShortcut } from "../../app/shortcuts";
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { useEffect, useId, useState, type ReactNode } from "react";
 import type { ViewId } from "../../shared/tableIntent";
+import { useTabList } from "../../shared/useTabList";
 import "./ViewTabs.css";
 
 export type { ViewId };
@@ -47,7 +47,12 @@ export function ViewTabs({
 }) {
   const prefix = useId();
   const [visited, setVisited] = useState<ReadonlySet<ViewId>>(() => new Set([active]));
-  const refs = useRef(new Map<ViewId, HTMLButtonElement>());
+  const tabs = useTabList(
+    views.map((v) => v.id),
+    active,
+    onSelect,
+    { shortcut: "move-view" },
+  );
   // The active view counts as visited from the render that shows it (no blank frame).
   const built = visited.has(active) ? visited : new Set([...visited, active]);
   if (built !== visited) setVisited(built);
@@ -55,22 +60,8 @@ export function ViewTabs({
   // The strip scrolls sideways when narrower than its tabs: the active one is kept in it (Alt+digit
   // can select a tab scrolled out of sight).
   useEffect(() => {
-    refs.current.get(active)?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
+    tabs.element(active)?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
   }, [active]);
-
-  const select = (id: ViewId, focus: boolean) => {
-    onSelect(id);
-    if (focus) refs.current.get(id)?.focus();
-  };
-
-  const onKeyDown = (event: KeyboardEvent, index: number) => {
-    const moves: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: views.length - 1 };
-    const next = moves[event.key];
-    if (next === undefined || !matchesShortcut("move-view", event.nativeEvent)) return;
-    event.preventDefault();
-    const view = views[(next + views.length) % views.length];
-    if (view) select(view.id, true);
-  };
 
   return (
     <div className="view-tabs">
@@ -81,21 +72,13 @@ export function ViewTabs({
             <button
               key={view.id}
               type="button"
-              role="tab"
+              {...tabs.tabProps(view.id)}
               id={`${prefix}-tab-${view.id}`}
-              aria-selected={selected}
               aria-controls={`${prefix}-panel-${view.id}`}
               aria-keyshortcuts={index < 9 ? `Alt+${index + 1}` : undefined}
               title={index < 9 ? `${view.label} (Alt+${index + 1})` : view.label}
-              tabIndex={selected ? 0 : -1}
               data-testid={`view-tab-${view.id}`}
               className={`view-tab${selected ? " view-tab-active" : ""}`}
-              ref={(el) => {
-                if (el) refs.current.set(view.id, el);
-                else refs.current.delete(view.id);
-              }}
-              onClick={() => select(view.id, false)}
-              onKeyDown={(event) => onKeyDown(event, index)}
             >
               {view.label}
             </button>
