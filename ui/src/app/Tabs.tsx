@@ -3,7 +3,8 @@
  * (`useTabList`): one tab is in the Tab order, arrow keys move between tabs, Delete closes the
  * focused one. Anywhere in the window, the shortcuts from `shortcuts.ts` close (Ctrl/Cmd+W), cycle
  * (Ctrl+Tab, Ctrl+Shift+Tab) and jump to tabs (Ctrl/Cmd+1..9, 9 being the last tab as in
- * browsers).
+ * browsers). A tab closed with the focus in it (or in its page) leaves the focus on the tab that
+ * is active next.
  *
  * More tabs than the strip is wide: it scrolls sideways, the active tab always brought into it, the
  * mouse wheel scrolling it too, and a ‹ or › at either end (with a fade) says more tabs are there
@@ -117,6 +118,20 @@ export function Tabs({ tabs, activeId, onSelect, onClose, children, globalShortc
     if (strip === null) return;
     strip.scrollBy?.({ left: direction * strip.clientWidth * 0.8, behavior: "smooth" });
   };
+
+  // A tab closed (Ctrl+W, Delete on it, its ×) took the focus with it (the tab, or the content of
+  // the page it showed): the focus goes to the tab that is active now, not to the window's body.
+  const count = useRef(tabs.length);
+  const closed = useRef(false);
+  useLayoutEffect(() => {
+    if (tabs.length < count.current) closed.current = true;
+    count.current = tabs.length;
+    const tab = activeId === null ? undefined : tabList.element(activeId);
+    if (!closed.current || tab === undefined) return;
+    closed.current = false;
+    const focused = document.activeElement;
+    if (focused === null || focused === document.body) tab.focus();
+  }, [tabs.length, activeId]);
 
   const active = tabs.find((t) => t.id === activeId) ?? null;
   return (

@@ -20,6 +20,7 @@ import { useExistingTables } from "./useExistingTables";
 import { useCommands } from "../../ipc/CommandsContext";
 import { ViewBoundary } from "../../shared/ViewBoundary";
 import { useTabList } from "../../shared/useTabList";
+import { ARRIVAL } from "../../shared/arrival";
 import "./create.css";
 
 const TYPES: ScalarType[] = ["S", "N", "B"];
@@ -211,6 +212,7 @@ function CreateTableForm({ profile, onCreated }: CreateTableProps) {
               data-testid="create-name"
               value={draft.name}
               autoFocus
+              {...ARRIVAL}
               placeholder="3–255 of a-z A-Z 0-9 _ . -"
               aria-invalid={problemOf(problems, "name") !== null}
               aria-describedby={problemOf(problems, "name") !== null ? "create-name-problem" : undefined}

@@ -17,6 +17,7 @@ import { FromTable } from "./FromTable";
 import { ModelForm } from "./form/ModelForm";
 import { useModeler } from "./useModeler";
 import { useTabList } from "../../shared/useTabList";
+import { ARRIVAL } from "../../shared/arrival";
 import "./modeler.css";
 
 const FORMATS: { format: ModelExportFormat; label: string }[] = [
@@ -244,7 +245,7 @@ export function ModelerScreen({
           ) : (
             <>
               <label htmlFor="modeler-model">Model (JSON)</label>
-              <textarea id="modeler-model" data-testid="modeler-model" spellCheck={false} value={m.text} onChange={(e) => m.setText(e.target.value)} />
+              <textarea id="modeler-model" data-testid="modeler-model" {...ARRIVAL} spellCheck={false} value={m.text} onChange={(e) => m.setText(e.target.value)} />
             </>
           )}
         </div>

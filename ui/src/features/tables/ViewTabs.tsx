@@ -3,10 +3,16 @@
  * the WAI-ARIA tabs pattern (`useTabList`): one tab in the Tab order, ←/→ (and Home/End) move
  * between tabs and select them. A view is built the first time it is shown and then kept, hidden,
  * while another is shown, so its query, pages, scroll and form survive a switch.
+ *
+ * A switch that hides what had the focus (Alt+digit pressed in the view left, a start step
+ * opening the table on another view, the bar hidden on Settings) puts the focus on the tab of the
+ * view now shown, not on the window's body. The selected tab is also where a table's tab is
+ * entered when it is opened (`ARRIVAL`).
  */
-import { useEffect, useId, useState, type ReactNode } from "react";
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from "react";
 import type { ViewId } from "../../shared/tableIntent";
 import { useTabList } from "../../shared/useTabList";
+import { ARRIVAL } from "../../shared/arrival";
 import "./ViewTabs.css";
 
 export type { ViewId };
@@ -53,6 +59,7 @@ export function ViewTabs({
     onSelect,
     { shortcut: "move-view" },
   );
+  const stripRef = useRef<HTMLDivElement>(null);
   // The active view counts as visited from the render that shows it (no blank frame).
   const built = visited.has(active) ? visited : new Set([...visited, active]);
   if (built !== visited) setVisited(built);
@@ -63,9 +70,23 @@ export function ViewTabs({
     tabs.element(active)?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
   }, [active]);
 
+  // The focus left behind by a switch (on the body, in a view or bar now hidden, or on a tab of
+  // this strip not selected) goes to the selected tab; never while this table is not on show.
+  useLayoutEffect(() => {
+    const strip = stripRef.current;
+    if (strip === null || strip.closest("[hidden]") !== null) return;
+    const focused = document.activeElement;
+    const lost =
+      focused === null ||
+      focused === document.body ||
+      focused.closest("[hidden]") !== null ||
+      (strip.contains(focused) && focused.getAttribute("aria-selected") !== "true");
+    if (lost) tabs.element(active)?.focus({ preventScroll: true });
+  }, [active]);
+
   return (
     <div className="view-tabs">
-      <div role="tablist" aria-label={label} className="view-strip">
+      <div role="tablist" aria-label={label} className="view-strip" ref={stripRef}>
         {views.map((view, index) => {
           const selected = view.id === active;
           return (
@@ -73,6 +94,7 @@ export function ViewTabs({
               key={view.id}
               type="button"
               {...tabs.tabProps(view.id)}
+              {...(selected ? ARRIVAL : {})}
               id={`${prefix}-tab-${view.id}`}
               aria-controls={`${prefix}-panel-${view.id}`}
               aria-keyshortcuts={index < 9 ? `Alt+${index + 1}` : undefined}
