@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState, type MouseEvent } from "react";
 import { flushSync } from "react-dom";
 import { useAppInfo } from "./useAppInfo";
 import { StatusBar } from "./StatusBar";
@@ -8,6 +8,7 @@ import { UpdateDialog } from "./UpdateDialog";
 import { useShortcut } from "./useShortcut";
 import { useTheme } from "./theme";
 import { useSidebar } from "./sidebar";
+import { useSelectAllInFields } from "./useSelectAllInFields";
 import { CapacityProvider } from "./capacity";
 import { CredentialPrompt } from "./CredentialPrompt";
 import { DiscardNewTable } from "./DiscardNewTable";
@@ -21,6 +22,8 @@ import { CreateTableScreen } from "../features/create/CreateTableScreen";
 import { ModelerScreen } from "../features/modeler/ModelerScreen";
 import type { Profile } from "../ipc/bindings.gen";
 import type { TableIntent } from "../shared/tableIntent";
+import { arrivalOf, arriveIn } from "../shared/arrival";
+import { tabbables } from "../shared/useModalDialog";
 
 /**
  * An open tab: a table of a connection (with what was last asked of it from outside), or the
@@ -39,6 +42,10 @@ const NOTICE_MS = 20_000;
  * The application shell: connections and their tables on the left (collapsible to a narrow rail,
  * Ctrl+B, the choice remembered), open tables as tabs in the work area, the status bar below. Every open table stays mounted (hidden when not active), so
  * switching tabs keeps its query and pages.
+ *
+ * A tab opened from elsewhere (the table search, the PartiQL button, the status bar, a start step)
+ * takes the focus into its content (`arriveIn`), and "Skip to content", the window's first Tab
+ * stop, goes there too. Mod+A selects text in fields only (`useSelectAllInFields`).
  */
 export function App() {
   const [open, setOpen] = useState<OpenTable[]>([]);
@@ -52,6 +59,21 @@ export function App() {
   useShortcut("toggle-theme", theme.toggle);
   const sidebar = useSidebar();
   useShortcut("toggle-sidebar", sidebar.toggle);
+  useSelectAllInFields();
+
+  // The page of each tab, and the one just opened from elsewhere: the focus goes into it.
+  const pages = useRef(new Map<string, HTMLElement>());
+  const pageRef = (id: string) => (element: HTMLElement | null) => {
+    if (element) pages.current.set(id, element);
+    else pages.current.delete(id);
+  };
+  const [arrival, setArrival] = useState<{ id: string; n: number } | null>(null);
+  const arrive = useCallback((id: string) => setArrival((a) => ({ id, n: (a?.n ?? 0) + 1 })), []);
+  useEffect(() => {
+    const page = arrival === null ? undefined : pages.current.get(arrival.id);
+    return page === undefined ? undefined : arriveIn(page);
+  }, [arrival]);
+  const mainRef = useRef<HTMLElement>(null);
 
   // New table tabs the user typed or chose something in: closing one asks first.
   const [filled, setFilled] = useState<ReadonlySet<string>>(new Set());
@@ -80,14 +102,16 @@ export function App() {
   const openPartiql = useCallback((profile: Profile) => {
     setEditors((current) => (current.some((p) => p.id === profile.id) ? current : [...current, profile]));
     setActiveId(`partiql/${profile.id}`);
-  }, []);
+    arrive(`partiql/${profile.id}`);
+  }, [arrive]);
 
   // The data modeler: one tab, kept mounted while open so the model survives tab switches.
   const [modeler, setModeler] = useState(false);
   const openModeler = useCallback(() => {
     setModeler(true);
     setActiveId(MODELER);
-  }, []);
+    arrive(MODELER);
+  }, [arrive]);
 
   const openTable = useCallback((profile: Profile, table: string, asked?: Omit<TableIntent, "n">) => {
     const id = `${profile.id}/${table}`;
@@ -99,18 +123,21 @@ export function App() {
       return current.map((t) => (t.id === id ? { ...t, intent } : t));
     });
     setActiveId(id);
-  }, []);
+    arrive(id);
+  }, [arrive]);
 
   const showStart = () => {
     start.reopen();
     setActiveId(START);
+    arrive(START);
   };
 
   const openCreate = useCallback((profile: Profile) => {
     const id = `${profile.id}/+new`;
     setOpen((current) => (current.some((t) => t.id === id) ? current : [...current, { id, profile, table: null, intent: null }]));
     setActiveId(id);
-  }, []);
+    arrive(id);
+  }, [arrive]);
 
   /** The create screen made `table`: its tab becomes the table's, and the lists are read again. */
   const created = (profile: Profile, table: string) => {
@@ -118,6 +145,7 @@ export function App() {
     const id = `${profile.id}/${table}`;
     setOpen((current) => [...current.filter((t) => t.id !== createId && t.id !== id), { id, profile, table, intent: null }]);
     setActiveId(id);
+    arrive(id);
     setTablesChanged((n) => n + 1);
     forget(createId);
   };
@@ -169,8 +197,20 @@ export function App() {
   ];
   // The start tab is on show when it is asked for, or when nothing else is open.
   const shownId = activeId ?? (start.shown ? START : null);
+  // "Skip to content": where the tab on show is entered, or the first control of the work area.
+  const skipToContent = (event: MouseEvent) => {
+    event.preventDefault();
+    const main = mainRef.current;
+    if (main === null) return;
+    const page = shownId === null ? undefined : pages.current.get(shownId);
+    const target = (page === undefined ? null : (arrivalOf(page) ?? tabbables(page)[0])) ?? tabbables(main)[0];
+    target?.focus();
+  };
   return (
     <CapacityProvider>
+      <a href="#work-area" className="skip-link" onClick={skipToContent} data-testid="skip-to-content">
+        Skip to content
+      </a>
       <div className={`shell${sidebar.collapsed ? " shell-sidebar-collapsed" : ""}`}>
         <ConnectionsSidebar
           onOpenTable={openTable}
@@ -180,7 +220,7 @@ export function App() {
           collapsed={sidebar.collapsed}
           onToggleCollapsed={sidebar.toggle}
         />
-        <main className="work-area">
+        <main className="work-area" id="work-area" ref={mainRef}>
           {tabs.length === 0 ? (
             <div className="welcome">
               <h1 className="brand">DynoTable</h1>
@@ -195,7 +235,7 @@ export function App() {
           ) : (
             <Tabs tabs={tabs} activeId={shownId} onSelect={setActiveId} onClose={close}>
               {start.shown && (
-                <div key={START} hidden={shownId !== START}>
+                <div key={START} hidden={shownId !== START} ref={pageRef(START)}>
                   <StartScreen demo={demo} onOpen={openTable} onDismiss={() => close(START)} />
                 </div>
               )}
@@ -204,6 +244,7 @@ export function App() {
                   key={t.id}
                   hidden={t.id !== shownId}
                   className="tab-page"
+                  ref={pageRef(t.id)}
                   // A change in the New table form (typed, chosen, ticked): closing the tab asks first.
                   onChange={t.table === null ? () => !filled.has(t.id) && setFilled((current) => new Set(current).add(t.id)) : undefined}
                 >
@@ -224,12 +265,12 @@ export function App() {
                 </div>
               ))}
               {editors.map((p) => (
-                <div key={partiqlId(p)} hidden={partiqlId(p) !== shownId}>
+                <div key={partiqlId(p)} hidden={partiqlId(p) !== shownId} ref={pageRef(partiqlId(p))}>
                   <PartiqlScreen profile={p} />
                 </div>
               ))}
               {modeler && (
-                <div key={MODELER} hidden={shownId !== MODELER} className="modeler-host">
+                <div key={MODELER} hidden={shownId !== MODELER} className="modeler-host" ref={pageRef(MODELER)}>
                   <ModelerScreen
                     onApplied={() => setTablesChanged((n) => n + 1)}
                     onRunPattern={

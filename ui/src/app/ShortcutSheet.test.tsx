@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { ShortcutSheet, useShortcutSheet } from "./ShortcutSheet";
-import { comboKeys, matchesShortcut, shortcutOf, SHORTCUTS } from "./shortcuts";
+import { comboKeys, isTabKey, matchesShortcut, shortcutOf, SHORTCUTS } from "./shortcuts";
 
 afterEach(cleanup);
 
@@ -44,6 +44,12 @@ describe("ShortcutSheet", () => {
     expect(keysOf("toggle-value")).toEqual(["→", "←"]);
     expect(keysOf("move-map-box")).toEqual(["←", "→", "↑", "↓", "Home", "End"]);
     expect(keysOf("toggle-sidebar")).toEqual(["Ctrl", "B"]);
+    // Every other row of tabs moves as the tab and view strips do.
+    expect(keysOf("move-switch")).toEqual(["←", "→", "Home", "End"]);
+    // Ctrl+J and Ctrl+Shift+F say where they work as Ctrl+Enter does.
+    for (const id of ["run-query", "next-page", "fold-query-bar"]) {
+      expect(dialog.querySelector(`tr[data-shortcut="${id}"] th`)!.textContent).toContain("on the views that show the bar: not Settings, Stream or TTL");
+    }
   });
 
   it("does not open while typing in a field, and closes with Escape", () => {
@@ -83,6 +89,18 @@ describe("shortcuts", () => {
     // Ctrl+B (Cmd+B) is the sidebar's alone.
     expect(SHORTCUTS.filter((s) => s.combos.some((c) => c.key.toLowerCase() === "b")).map((s) => s.id)).toEqual(["toggle-sidebar"]);
     expect(shortcutOf(key("b", { metaKey: true }), true)).toBe("toggle-sidebar");
+  });
+
+  it("knows Shift+Tab by its physical key too: WebKitGTK names it Unidentified (ISO_Left_Tab)", () => {
+    const shiftTab = { ...key("Unidentified", { ctrlKey: true, shiftKey: true }), code: "Tab" };
+    expect(shortcutOf(shiftTab, false)).toBe("previous-tab");
+    expect(matchesShortcut("previous-tab", shiftTab, true)).toBe(true);
+    expect(shortcutOf({ ...key("Unidentified", { ctrlKey: true }), code: "Tab" }, false)).toBe("next-tab");
+    expect(isTabKey({ key: "Unidentified", code: "Tab" })).toBe(true);
+    expect(isTabKey({ key: "Tab", code: "" })).toBe(true);
+    expect(isTabKey({ key: "Unidentified", code: "KeyA" })).toBe(false);
+    // Still written as the key it is.
+    expect(comboKeys(SHORTCUTS.find((s) => s.id === "previous-tab")!.combos[0]!, false)).toEqual(["Ctrl", "Shift", "Tab"]);
   });
 
   it("switches views with Alt+digit, by the physical key on macOS where Option+1 types ¡", () => {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { useState } from "react";
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { Tabs, type TabInfo } from "./Tabs";
 
@@ -47,6 +48,12 @@ describe("Tabs", () => {
     expect(onSelect).toHaveBeenLastCalledWith("q1");
   });
 
+  it("goes to the previous tab with Ctrl+Shift+Tab as WebKitGTK reports it (key Unidentified, code Tab)", () => {
+    const { onSelect } = setup("t1");
+    fireEvent.keyDown(window, { key: "Unidentified", code: "Tab", ctrlKey: true, shiftKey: true });
+    expect(onSelect).toHaveBeenLastCalledWith("t2");
+  });
+
   it("jumps with Ctrl+1..9, 9 being the last tab", () => {
     const { onSelect } = setup();
     fireEvent.keyDown(window, { key: "1", ctrlKey: true });
@@ -67,6 +74,63 @@ describe("Tabs", () => {
     expect(onSelect).toHaveBeenLastCalledWith("q1");
     fireEvent.keyDown(first!, { key: "Delete" });
     expect(onClose).toHaveBeenLastCalledWith("t1");
+  });
+});
+
+/** The tabs as the app keeps them: closing one selects its neighbour; each page has a control. */
+function Closable() {
+  const [open, setOpen] = useState(tabs);
+  const [active, setActive] = useState<string | null>("q1");
+  const close = (id: string) => {
+    const at = open.findIndex((t) => t.id === id);
+    const next = open.filter((t) => t.id !== id);
+    setOpen(next);
+    if (active === id) setActive(next[Math.min(at, next.length - 1)]?.id ?? null);
+  };
+  return (
+    <Tabs tabs={open} activeId={active} onSelect={setActive} onClose={close}>
+      {open.map((t) => (
+        <button key={t.id} type="button" hidden={t.id !== active}>
+          {`control of ${t.id}`}
+        </button>
+      ))}
+    </Tabs>
+  );
+}
+
+describe("closing a tab", () => {
+  const tabOf = (name: RegExp) => screen.getByRole("tab", { name });
+
+  it("with Ctrl+W from inside its page, puts the focus on the tab now active, not on the window's body", () => {
+    render(<Closable />);
+    screen.getByRole("button", { name: "control of q1" }).focus();
+    fireEvent.keyDown(document.activeElement!, { key: "w", ctrlKey: true });
+    expect(screen.queryByRole("tab", { name: /Query/ })).toBeNull();
+    expect(document.activeElement).toBe(tabOf(/^Music/));
+  });
+
+  it("with Delete on the focused tab, puts the focus on the tab now active", () => {
+    render(<Closable />);
+    tabOf(/Query/).focus();
+    fireEvent.keyDown(document.activeElement!, { key: "Delete" });
+    expect(document.activeElement).toBe(tabOf(/^Music/));
+    fireEvent.keyDown(document.activeElement!, { key: "Delete" });
+    expect(document.activeElement).toBe(tabOf(/Embedded/));
+    expect(tabOf(/Embedded/).getAttribute("aria-selected")).toBe("true");
+  });
+
+  it("leaves the focus where it is when it was not in what closed", () => {
+    render(
+      <>
+        <input aria-label="search" />
+        <Closable />
+      </>,
+    );
+    const search = screen.getByLabelText("search");
+    search.focus();
+    fireEvent.keyDown(search, { key: "w", ctrlKey: true });
+    expect(screen.queryByRole("tab", { name: /Query/ })).toBeNull();
+    expect(document.activeElement).toBe(search);
   });
 });
 

@@ -1,15 +1,18 @@
 /**
- * The strip of open tabs (tables and queries). Tabs follow the WAI-ARIA tabs pattern: one tab is
- * in the Tab order, arrow keys move between tabs, Delete closes the focused one. Anywhere in the
- * window, the shortcuts from `shortcuts.ts` close (Ctrl/Cmd+W), cycle (Ctrl+Tab, Ctrl+Shift+Tab)
- * and jump to tabs (Ctrl/Cmd+1..9, 9 being the last tab as in browsers).
+ * The strip of open tabs (tables and queries). Tabs follow the WAI-ARIA tabs pattern
+ * (`useTabList`): one tab is in the Tab order, arrow keys move between tabs, Delete closes the
+ * focused one. Anywhere in the window, the shortcuts from `shortcuts.ts` close (Ctrl/Cmd+W), cycle
+ * (Ctrl+Tab, Ctrl+Shift+Tab) and jump to tabs (Ctrl/Cmd+1..9, 9 being the last tab as in
+ * browsers). A tab closed with the focus in it (or in its page) leaves the focus on the tab that
+ * is active next.
  *
  * More tabs than the strip is wide: it scrolls sideways, the active tab always brought into it, the
  * mouse wheel scrolling it too, and a ‹ or › at either end (with a fade) says more tabs are there
  * and scrolls to them.
  */
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
 import { matchesShortcut, shortcutOf } from "./shortcuts";
+import { useTabList } from "../shared/useTabList";
 import "./Tabs.css";
 
 export type TabInfo = {
@@ -32,7 +35,20 @@ export type TabsProps = {
 };
 
 export function Tabs({ tabs, activeId, onSelect, onClose, children, globalShortcuts = true }: TabsProps) {
-  const refs = useRef(new Map<string, HTMLButtonElement>());
+  // ←/→/Home/End between the tabs (the roving Tab stop); Delete closes the focused one.
+  const tabList = useTabList(
+    tabs.map((t) => t.id),
+    activeId,
+    onSelect,
+    {
+      shortcut: "move-tab",
+      onKeyDown: (event, id) => {
+        if (!matchesShortcut("close-focused-tab", event.nativeEvent)) return;
+        event.preventDefault();
+        onClose(id);
+      },
+    },
+  );
   const state = useRef({ tabs, activeId, onSelect, onClose });
   state.current = { tabs, activeId, onSelect, onClose };
 
@@ -94,7 +110,7 @@ export function Tabs({ tabs, activeId, onSelect, onClose, children, globalShortc
   // The active tab is kept in sight (selected by a shortcut, opened from the sidebar, or the strip narrowed).
   useEffect(() => {
     if (activeId === null) return;
-    refs.current.get(activeId)?.parentElement?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
+    tabList.element(activeId)?.parentElement?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
     measure();
   }, [activeId, tabs.length, measure]);
   const scrollBy = (direction: -1 | 1) => {
@@ -103,24 +119,19 @@ export function Tabs({ tabs, activeId, onSelect, onClose, children, globalShortc
     strip.scrollBy?.({ left: direction * strip.clientWidth * 0.8, behavior: "smooth" });
   };
 
-  const focusTab = (id: string | undefined) => {
-    if (id === undefined) return;
-    onSelect(id);
-    refs.current.get(id)?.focus();
-  };
-
-  const onTabKeyDown = (event: KeyboardEvent, index: number) => {
-    const move: Record<string, number | undefined> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: tabs.length - 1 };
-    const next = move[event.key];
-    if (next !== undefined && matchesShortcut("move-tab", event.nativeEvent)) {
-      event.preventDefault();
-      focusTab(tabs[(next + tabs.length) % tabs.length]?.id);
-    } else if (matchesShortcut("close-focused-tab", event.nativeEvent)) {
-      event.preventDefault();
-      const tab = tabs[index];
-      if (tab) onClose(tab.id);
-    }
-  };
+  // A tab closed (Ctrl+W, Delete on it, its ×) took the focus with it (the tab, or the content of
+  // the page it showed): the focus goes to the tab that is active now, not to the window's body.
+  const count = useRef(tabs.length);
+  const closed = useRef(false);
+  useLayoutEffect(() => {
+    if (tabs.length < count.current) closed.current = true;
+    count.current = tabs.length;
+    const tab = activeId === null ? undefined : tabList.element(activeId);
+    if (!closed.current || tab === undefined) return;
+    closed.current = false;
+    const focused = document.activeElement;
+    if (focused === null || focused === document.body) tab.focus();
+  }, [tabs.length, activeId]);
 
   const active = tabs.find((t) => t.id === activeId) ?? null;
   return (
@@ -132,25 +143,11 @@ export function Tabs({ tabs, activeId, onSelect, onClose, children, globalShortc
           </button>
         )}
         <div role="tablist" aria-label="Open tables and queries" className="tab-strip" ref={stripRef} onScroll={measure}>
-          {tabs.map((tab, index) => {
+          {tabs.map((tab) => {
             const selected = tab.id === activeId;
             return (
               <div key={tab.id} className={`tab${selected ? " tab-active" : ""}`}>
-                <button
-                  type="button"
-                  role="tab"
-                  id={`tab-${tab.id}`}
-                  aria-selected={selected}
-                  aria-controls={`tabpanel-${tab.id}`}
-                  tabIndex={selected || (activeId === null && index === 0) ? 0 : -1}
-                  ref={(el) => {
-                    if (el) refs.current.set(tab.id, el);
-                    else refs.current.delete(tab.id);
-                  }}
-                  className="tab-button"
-                  onClick={() => onSelect(tab.id)}
-                  onKeyDown={(event) => onTabKeyDown(event, index)}
-                >
+                <button type="button" {...tabList.tabProps(tab.id)} id={`tab-${tab.id}`} aria-controls={`tabpanel-${tab.id}`} className="tab-button">
                   <span className="tab-title">{tab.title}</span>
                   {tab.detail !== undefined && <span className="tab-detail">{tab.detail}</span>}
                 </button>

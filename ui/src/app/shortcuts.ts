@@ -43,7 +43,8 @@ export type ShortcutId =
   | "close-dialog"
   | "move-switch"
   | "move-change"
-  | "clear-selection";
+  | "clear-selection"
+  | "select-all";
 
 /** One key combination. `mod` is Cmd on macOS, Ctrl elsewhere; `ctrl` is Ctrl everywhere. */
 export type KeyCombo = {
@@ -53,7 +54,10 @@ export type KeyCombo = {
   ctrl?: boolean;
   /** Alt (Option on macOS). Matched on the physical key (`code`) too, since Option+1 types "¡". */
   alt?: boolean;
-  /** `KeyboardEvent.code` accepted as well as `key` (for Alt combinations). */
+  /**
+   * `KeyboardEvent.code` accepted as well as `key`: for Alt combinations, and for Tab, which
+   * WebKitGTK reports with Shift held as key "Unidentified" (its ISO_Left_Tab has no key name).
+   */
   code?: string;
   shift?: boolean;
   /** Ignore Shift (for characters such as "?" that need Shift on some keyboards only). */
@@ -88,8 +92,8 @@ export const SHORTCUTS: readonly Shortcut[] = [
     combos: [{ key: "ArrowLeft" }, { key: "ArrowRight" }, { key: "Home" }, { key: "End" }],
   },
   { id: "close-focused-tab", description: "In the tab strip: close the focused tab", scope: "Tabs", combos: [{ key: "Delete" }] },
-  { id: "next-tab", description: "Next tab", scope: "Tabs", combos: [{ key: "Tab", ctrl: true }] },
-  { id: "previous-tab", description: "Previous tab", scope: "Tabs", combos: [{ key: "Tab", ctrl: true, shift: true }] },
+  { id: "next-tab", description: "Next tab", scope: "Tabs", combos: [{ key: "Tab", code: "Tab", ctrl: true }] },
+  { id: "previous-tab", description: "Previous tab", scope: "Tabs", combos: [{ key: "Tab", code: "Tab", ctrl: true, shift: true }] },
   { id: "go-to-tab", description: "Go to tab 1 to 9", scope: "Tabs", combos: digits },
   {
     id: "go-to-view",
@@ -106,12 +110,17 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: "run-query", description: "Run the query bar's Query or Scan (anywhere in a table's tab, on the views that show the bar: not Settings, Stream or TTL)", scope: "Query", combos: [{ key: "Enter", mod: true }] },
   {
     id: "fold-query-bar",
-    description: "Fold the query bar to one line (the request in words, and Run), or unfold it (anywhere in a table's tab)",
+    description: "Fold the query bar to one line (the request in words, and Run), or unfold it (anywhere in a table's tab, on the views that show the bar: not Settings, Stream or TTL)",
     scope: "Query",
     combos: [{ key: "f", mod: true, shift: true }],
   },
   { id: "run-statement", description: "Run the PartiQL statement (or batch, or transaction), in a PartiQL tab", scope: "Query", combos: [{ key: "Enter", mod: true }] },
-  { id: "next-page", description: "Load the next page of the Query on show (anywhere in a table's tab)", scope: "Query", combos: [{ key: "j", mod: true }] },
+  {
+    id: "next-page",
+    description: "Load the next page of the Query on show (anywhere in a table's tab, on the views that show the bar: not Settings, Stream or TTL)",
+    scope: "Query",
+    combos: [{ key: "j", mod: true }],
+  },
   { id: "edit-item", description: "Edit the selected item", scope: "Collection", combos: [{ key: "Enter" }] },
   { id: "copy-item", description: "Copy the selected item (or the focused row's) as DynamoDB JSON", scope: "Collection", combos: [{ key: "c", mod: true }] },
   { id: "check-item", description: "Check or uncheck the selected item for the bulk edit (while Bulk edit… is on in the Items view)", scope: "Collection", combos: [{ key: " " }] },
@@ -130,9 +139,10 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: "close-dialog", description: "Close a dialog or cancel a confirmation", scope: "Dialogs", combos: [{ key: "Escape" }] },
   {
     id: "move-switch",
-    description: "In the code's language tabs, or an expression's Visual/Text switch: the previous or next",
-    scope: "Query",
-    combos: [{ key: "ArrowLeft" }, { key: "ArrowRight" }],
+    description:
+      "In any other row of tabs (the code's languages, an expression's Visual/Text, PartiQL's Collections/Items, the modeler's Form/JSON, a new table's code): the previous or next, the first, the last",
+    scope: "Anywhere",
+    combos: [{ key: "ArrowLeft" }, { key: "ArrowRight" }, { key: "Home" }, { key: "End" }],
   },
   { id: "move-change", description: "In the Stream view's changes: the previous or next change", scope: "Table views", combos: [{ key: "ArrowUp" }, { key: "ArrowDown" }] },
   { id: "clear-selection", description: "Indexes side by side: clear the selected item", scope: "Table views", combos: [{ key: "Escape" }] },
@@ -173,7 +183,13 @@ export const SHORTCUTS: readonly Shortcut[] = [
     combos: [{ key: "ArrowUp" }, { key: "ArrowDown" }],
   },
   { id: "open-table-match", description: "In the table search: open the highlighted table (the first found)", scope: "Anywhere", combos: [{ key: "Enter" }] },
-  { id: "leave-table-search", description: "In the table search: clear it, then leave it", scope: "Anywhere", combos: [{ key: "Escape" }] },
+  { id: "leave-table-search", description: "In the table search: clear it, then go to the tables found", scope: "Anywhere", combos: [{ key: "Escape" }] },
+  {
+    id: "select-all",
+    description: "Select all the text of the field or editor in focus (elsewhere, nothing: not the whole window's text)",
+    scope: "Anywhere",
+    combos: [{ key: "a", mod: true }],
+  },
 ];
 
 /** Whether the app runs on macOS (where "Mod" means Cmd). */
@@ -227,6 +243,11 @@ export function comboKeys(combo: KeyCombo, mac: boolean = isMac()): string[] {
   if (combo.shift) keys.push(mac ? "⇧" : "Shift");
   keys.push(KEY_NAMES[combo.key] ?? (combo.key.length === 1 ? combo.key.toUpperCase() : combo.key));
   return keys;
+}
+
+/** Whether a key event is the Tab key, Shift held or not (WebKitGTK names Shift+Tab "Unidentified"). */
+export function isTabKey(event: Pick<KeyboardEvent, "key"> & { code?: string }): boolean {
+  return event.key === "Tab" || event.code === "Tab";
 }
 
 /** Whether the event comes from a place where typing text (so bare-key shortcuts like "?" must not fire). */

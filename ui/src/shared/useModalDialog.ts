@@ -11,9 +11,13 @@
  *
  * A control inside that handles Escape itself (an inline confirmation going back) calls
  * `preventDefault()`, and the dialog leaves that Escape alone.
+ *
+ * The focus can fall out of an open dialog onto the window's body (the control that held it
+ * removed: an inline confirmation answered). Escape then still closes the dialog on top, and Tab
+ * or Shift+Tab brings the focus back into it, so the keyboard never loses the dialog.
  */
-import { useLayoutEffect, useRef, type KeyboardEvent, type RefObject } from "react";
-import { matchesShortcut } from "../app/shortcuts";
+import { useEffect, useLayoutEffect, useRef, type KeyboardEvent, type RefObject } from "react";
+import { isTabKey, matchesShortcut } from "../app/shortcuts";
 
 export type ModalDialogOptions = {
   /** Escape pressed in the dialog (and not handled inside it). */
@@ -39,6 +43,9 @@ const FOCUSABLE = [
 export function tabbables(root: HTMLElement): HTMLElement[] {
   return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.tabIndex >= 0 && !el.hidden && el.closest("[inert]") === null);
 }
+
+/** The open dialogs, the one opened last at the end. */
+const openDialogs: HTMLElement[] = [];
 
 export function useModalDialog<T extends HTMLElement>(
   open: boolean,
@@ -66,6 +73,35 @@ export function useModalDialog<T extends HTMLElement>(
     };
   }, [open]);
 
+  // Keys pressed while the focus is outside every dialog (fallen onto the body) go to the dialog on
+  // top of those on show (one in a table's tab not on show is left alone).
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!open || dialog === null) return;
+    openDialogs.push(dialog);
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      const shown = openDialogs.filter((d) => d.closest("[hidden]") === null);
+      if (event.defaultPrevented || shown[shown.length - 1] !== dialog) return;
+      const target = event.target;
+      if (target instanceof Element && target.closest('[role="dialog"], [role="alertdialog"]') !== null) return;
+      if (matchesShortcut("close-dialog", event)) {
+        event.preventDefault();
+        escape.current();
+      } else if (isTabKey(event) && !event.ctrlKey && !event.metaKey && !event.altKey) {
+        event.preventDefault();
+        const stops = tabbables(dialog);
+        (event.shiftKey ? stops[stops.length - 1] : stops[0])?.focus();
+        if (!dialog.contains(document.activeElement)) dialog.focus();
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      const at = openDialogs.indexOf(dialog);
+      if (at >= 0) openDialogs.splice(at, 1);
+    };
+  }, [open]);
+
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     const dialog = ref.current;
     if (dialog === null || event.defaultPrevented) return;
@@ -75,7 +111,7 @@ export function useModalDialog<T extends HTMLElement>(
       escape.current();
       return;
     }
-    if (event.key !== "Tab" || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (!isTabKey(event) || event.ctrlKey || event.metaKey || event.altKey) return;
     // The focus trap: from the last control Tab goes to the first, from the first Shift+Tab to the last.
     const stops = tabbables(dialog);
     if (stops.length === 0) {

@@ -40,6 +40,26 @@ describe("CodePanel", { timeout: 20_000 }, () => {
     expect(clipboard.writeText).toHaveBeenCalledWith("code for rust");
   });
 
+  it("is a row of tabs with one Tab stop: the arrows, Home and End move the focus with the selection", async () => {
+    const exportCode = vi.fn<Commands["exportCode"]>(async (_r, target) => ({ status: "ok" as const, data: `code for ${target}` }));
+    renderWithCommands(<CodePanel request={request} clipboard={undefined} />, fakeSource({ exportCode }));
+    const tabs = screen.getAllByRole("tab");
+    expect(tabs.filter((t) => t.tabIndex === 0)).toEqual([screen.getByRole("tab", { name: "AWS CLI" })]);
+    tabs[0]!.focus();
+    fireEvent.keyDown(document.activeElement!, { key: "ArrowRight" });
+    const next = screen.getByRole("tab", { name: "JS client" });
+    expect(document.activeElement).toBe(next);
+    expect(next.getAttribute("aria-selected")).toBe("true");
+    expect(next.tabIndex).toBe(0);
+    fireEvent.keyDown(document.activeElement!, { key: "End" });
+    expect(document.activeElement).toBe(screen.getByRole("tab", { name: "Java" }));
+    fireEvent.keyDown(document.activeElement!, { key: "Home" });
+    expect(document.activeElement).toBe(screen.getByRole("tab", { name: "AWS CLI" }));
+    fireEvent.keyDown(document.activeElement!, { key: "ArrowLeft" });
+    expect(document.activeElement).toBe(screen.getByRole("tab", { name: "Java" }));
+    await waitFor(() => expect(screen.getByTestId("code").textContent).toBe("code for java"));
+  });
+
   it("shows why a request cannot be exported", async () => {
     const exportCode = vi.fn<Commands["exportCode"]>(async () => ({
       status: "error" as const,

@@ -2,7 +2,7 @@ import { useState } from "react";
 import type { CodeTarget, ReadRequest } from "../../ipc/bindings.gen";
 import { useExportedCode } from "./useExportedCode";
 import "./CodePanel.css";
-import { matchesShortcut } from "../../app/shortcuts";
+import { useTabList } from "../../shared/useTabList";
 
 /** Every export target, with the name its tab shows. */
 export const CODE_TARGETS: { target: CodeTarget; label: string }[] = [
@@ -33,7 +33,11 @@ export function CodePanel({
   const [copied, setCopied] = useState<"copied" | "failed" | null>(null);
   const code = useExportedCode(request, target, () => setCopied(null));
 
-  const index = CODE_TARGETS.findIndex((t) => t.target === target);
+  const tabs = useTabList(
+    CODE_TARGETS.map((t) => t.target),
+    target,
+    setTarget,
+  );
   const copy = async () => {
     if (!code || !("code" in code) || !clipboard) return;
     try {
@@ -45,26 +49,9 @@ export function CodePanel({
   };
   return (
     <section className="code-panel" aria-label="Code">
-      <div
-        role="tablist"
-        aria-label="Language"
-        className="code-tabs"
-        onKeyDown={(e) => {
-          if (!matchesShortcut("move-switch", e.nativeEvent)) return;
-          const step = e.key === "ArrowRight" ? 1 : -1;
-          const next = CODE_TARGETS[(index + step + CODE_TARGETS.length) % CODE_TARGETS.length];
-          if (next) setTarget(next.target);
-        }}
-      >
+      <div role="tablist" aria-label="Language" className="code-tabs">
         {CODE_TARGETS.map((t) => (
-          <button
-            key={t.target}
-            type="button"
-            role="tab"
-            aria-selected={t.target === target}
-            tabIndex={t.target === target ? 0 : -1}
-            onClick={() => setTarget(t.target)}
-          >
+          <button key={t.target} type="button" {...tabs.tabProps(t.target)}>
             {t.label}
           </button>
         ))}

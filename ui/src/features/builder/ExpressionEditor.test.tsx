@@ -53,6 +53,28 @@ describe("ExpressionEditor", { timeout: 20_000 }, () => {
     expect(screen.getByTestId("generated-values").textContent).toContain('{"S":"active"}');
   });
 
+  it("switches Visual and Text as a row of tabs: one Tab stop, the arrows move the focus with the mode", () => {
+    renderWithCommands(<Harness />, fakeSource({}));
+    const visual = screen.getByRole("tab", { name: "Visual" });
+    const text = screen.getByRole("tab", { name: "Text" });
+    expect([visual.tabIndex, text.tabIndex]).toEqual([0, -1]);
+    visual.focus();
+    fireEvent.keyDown(visual, { key: "ArrowRight" });
+    expect(document.activeElement).toBe(text);
+    expect(text.getAttribute("aria-selected")).toBe("true");
+    expect([visual.tabIndex, text.tabIndex]).toEqual([-1, 0]);
+    // The other arrow goes back (not a toggle of whatever is selected), and Home and End work too.
+    fireEvent.keyDown(text, { key: "ArrowLeft" });
+    expect(document.activeElement).toBe(visual);
+    fireEvent.keyDown(visual, { key: "End" });
+    expect(document.activeElement).toBe(text);
+    fireEvent.keyDown(text, { key: "End" });
+    expect(document.activeElement).toBe(text);
+    expect(text.getAttribute("aria-selected")).toBe("true");
+    fireEvent.keyDown(text, { key: "Home" });
+    expect(visual.getAttribute("aria-selected")).toBe("true");
+  });
+
   it("turns valid text back into the visual form", async () => {
     const typed: ExpressionState = {
       parameter: "FilterExpression",

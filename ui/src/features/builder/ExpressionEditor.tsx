@@ -13,9 +13,11 @@ import { UpdateBuilder } from "./UpdateBuilder";
 import { useDebounced } from "../../shared/useDebounced";
 import { useGeneratedExpression } from "./useGeneratedExpression";
 import "./ExpressionEditor.css";
-import { matchesShortcut } from "../../app/shortcuts";
+import { useTabList } from "../../shared/useTabList";
 
 type Mode = "visual" | "text";
+
+const MODES: readonly Mode[] = ["visual", "text"];
 
 /** The text mode's starting point: the generated expression and its maps, as JSON. */
 function typedOf(generated: GeneratedExpression | null): TypedExpression {
@@ -90,6 +92,7 @@ export function ExpressionEditor({
     if (next === "visual" && issue?.kind === "empty" && onClear) onClear();
     setMode(next);
   };
+  const modeTabs = useTabList(MODES, mode, switchTo);
 
   const title = label ?? state.parameter;
   const noun = label?.toLowerCase() ?? state.parameter;
@@ -98,17 +101,8 @@ export function ExpressionEditor({
       <div className="expression-editor-head">
         <h3>{title}</h3>
         <div role="tablist" aria-label={`${title} mode`} className="mode-tabs">
-          {(["visual", "text"] as const).map((m) => (
-            <button
-              key={m}
-              type="button"
-              role="tab"
-              aria-selected={mode === m}
-              onClick={() => switchTo(m)}
-              onKeyDown={(e) => {
-                if (matchesShortcut("move-switch", e.nativeEvent)) switchTo(mode === "visual" ? "text" : "visual");
-              }}
-            >
+          {MODES.map((m) => (
+            <button key={m} type="button" {...modeTabs.tabProps(m)}>
               {m === "visual" ? "Visual" : "Text"}
             </button>
           ))}

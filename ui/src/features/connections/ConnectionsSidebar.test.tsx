@@ -109,7 +109,8 @@ describe("ConnectionsSidebar", () => {
     expect(onOpenTable).toHaveBeenLastCalledWith(embedded, "Pets");
     fireEvent.keyDown(search, { key: "ArrowDown" });
     expect(highlighted()).toBe("Telemetry");
-    expect(screen.getByTestId("open-table-Telemetry").getAttribute("aria-current")).toBe("true");
+    expect(screen.getByTestId("open-table-Telemetry").getAttribute("aria-selected")).toBe("true");
+    expect(screen.getByTestId("open-table-Pets").getAttribute("aria-selected")).toBe("false");
     // (At the end the highlight stays on the last.)
     fireEvent.keyDown(search, { key: "ArrowDown" });
     expect(highlighted()).toBe("Telemetry");
@@ -121,13 +122,34 @@ describe("ConnectionsSidebar", () => {
     expect(document.activeElement).toBe(search);
     fireEvent.change(search, { target: { value: "tele" } });
     expect(highlighted()).toBe("Telemetry");
-    // Escape clears the search, then leaves it.
+    // Escape clears the search, then leaves it for the highlighted table (not for the window's body).
     fireEvent.keyDown(search, { key: "Escape" });
     expect(search.value).toBe("");
     expect(document.activeElement).toBe(search);
     fireEvent.keyDown(search, { key: "Escape" });
-    expect(document.activeElement).not.toBe(search);
+    expect(document.activeElement).toBe(screen.getByTestId("open-table-Orders"));
     expect(onOpenTable).toHaveBeenCalledTimes(2);
+  });
+
+  it("is an ARIA combobox: the search box controls the listbox of tables, the highlighted option its active descendant", async () => {
+    renderWithCommands(<ConnectionsSidebar />, source());
+    await waitFor(() => expect(screen.getByTestId("open-table-Telemetry")).toBeTruthy());
+    const search = screen.getByRole("combobox", { name: "Search tables" });
+    const list = screen.getByRole("listbox", { name: "Tables" });
+    expect(search.getAttribute("aria-controls")).toBe(list.id);
+    expect(search.getAttribute("aria-autocomplete")).toBe("list");
+    expect(search.getAttribute("aria-expanded")).toBe("true");
+    const options = within(list).getAllByRole("option");
+    expect(options.map((o) => o.textContent)).toEqual(["Orders", "Pets", "Telemetry"]);
+    expect(search.getAttribute("aria-activedescendant")).toBe(options[0]!.id);
+    expect(options.map((o) => o.getAttribute("aria-selected"))).toEqual(["true", "false", "false"]);
+    fireEvent.keyDown(search, { key: "ArrowDown" });
+    expect(search.getAttribute("aria-activedescendant")).toBe(options[1]!.id);
+    expect(within(list).getByRole("option", { selected: true }).textContent).toBe("Pets");
+    // Nothing found: the list is empty, and said to be collapsed.
+    fireEvent.change(search, { target: { value: "zzz" } });
+    expect(search.getAttribute("aria-expanded")).toBe("false");
+    expect(search.getAttribute("aria-activedescendant")).toBeNull();
   });
 
   it("creates a custom-endpoint connection from the form, sending only that kind's fields", async () => {

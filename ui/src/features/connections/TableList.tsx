@@ -9,7 +9,12 @@ import { useTableNames } from "./useTableNames";
 /**
  * A connection's tables, with a search box; choosing one opens it. In the search box (Ctrl/Cmd+O
  * goes there) ↑/↓ move a highlight over the tables found (the first one at the start), Enter
- * opens the highlighted one, Escape clears the search and, once clear, leaves it.
+ * opens the highlighted one, Escape clears the search and, once clear, goes to the highlighted
+ * table (so the focus stays in the list, never on the window's body).
+ *
+ * The box and the list are the WAI-ARIA combobox pattern: the box a `combobox` controlling the
+ * `listbox` of tables, the highlighted `option` its active descendant (`aria-selected`), so a screen
+ * reader says the table Enter would open. The options are buttons too, for the pointer and Tab.
  */
 export function TableList({
   profileId,
@@ -55,7 +60,7 @@ export function TableList({
     } else if (matchesShortcut("leave-table-search", native)) {
       event.preventDefault();
       if (search !== "") setSearch("");
-      else event.currentTarget.blur();
+      else if (highlighted >= 0) document.getElementById(optionId(highlighted))?.focus();
     }
   };
 
@@ -91,24 +96,28 @@ export function TableList({
       )}
       <input
         type="search"
+        role="combobox"
         className="table-search"
         placeholder={`Search ${tables.data.length} tables`}
         aria-label="Search tables"
         value={search}
         onChange={(event) => setSearch(event.target.value)}
         onKeyDown={onSearchKey}
+        aria-autocomplete="list"
+        aria-expanded={shown.length > 0}
         aria-controls={listId}
         aria-activedescendant={highlighted < 0 ? undefined : optionId(highlighted)}
       />
       {shown.length === 0 && <p className="muted table-list-note">{tables.data.length === 0 ? "No tables." : "No table matches."}</p>}
-      <ul id={listId} aria-label="Tables">
+      <ul id={listId} role="listbox" aria-label="Tables">
         {shown.map((name, i) => (
-          <li key={name}>
+          <li key={name} role="none">
             <button
               type="button"
+              role="option"
               id={optionId(i)}
               className={`table-link${i === highlighted ? " table-link-highlighted" : ""}`}
-              aria-current={i === highlighted ? "true" : undefined}
+              aria-selected={i === highlighted}
               onClick={() => onOpen(name)}
               data-testid={`open-table-${name}`}
             >

@@ -210,6 +210,25 @@ describe("CreateTableScreen", () => {
     expect(screen.getByTestId("create-code").textContent).toContain("AWS::DynamoDB::Table");
   });
 
+  it("switches the code's form as a row of tabs: one Tab stop, the arrows move the focus with the selection", async () => {
+    const source = fakeSource();
+    renderWithCommands(<CreateTableScreen profile={embedded} onCreated={() => {}} />, source);
+    type("create-name", "Trips");
+    await waitFor(() => expect(screen.getByTestId("create-code").textContent).toContain('"TableName": "Trips"'));
+    const [json, cli, cloudFormation] = ["json", "cli", "cloudformation"].map((id) => screen.getByTestId(`create-code-${id}`));
+    expect([json, cli, cloudFormation].map((t) => t!.tabIndex)).toEqual([0, -1, -1]);
+    json!.focus();
+    fireEvent.keyDown(json!, { key: "ArrowRight" });
+    expect(document.activeElement).toBe(cli);
+    expect(screen.getByTestId("create-code").textContent).toBe("aws dynamodb create-table --table-name 'Trips'");
+    fireEvent.keyDown(cli!, { key: "End" });
+    expect(document.activeElement).toBe(cloudFormation);
+    expect(cloudFormation!.getAttribute("aria-selected")).toBe("true");
+    fireEvent.keyDown(cloudFormation!, { key: "ArrowRight" });
+    expect(document.activeElement).toBe(json);
+    expect(screen.getByTestId("create-code").textContent).toContain('"TableName": "Trips"');
+  });
+
   it("on a read-only connection Create stays unavailable and says why", async () => {
     const source = fakeSource();
     renderWithCommands(<CreateTableScreen profile={{ ...embedded, id: "p1", name: "prod", readOnly: true }} onCreated={() => {}} />, source);

@@ -19,12 +19,21 @@ import { useNewTableCheck } from "./useNewTableCheck";
 import { useExistingTables } from "./useExistingTables";
 import { useCommands } from "../../ipc/CommandsContext";
 import { ViewBoundary } from "../../shared/ViewBoundary";
+import { useTabList } from "../../shared/useTabList";
+import { ARRIVAL } from "../../shared/arrival";
 import "./create.css";
 
 const TYPES: ScalarType[] = ["S", "N", "B"];
 const TYPE_NAMES: Record<ScalarType, string> = { S: "String (S)", N: "Number (N)", B: "Binary (B)" };
 const PROJECTIONS: ProjectionType[] = ["ALL", "KEYS_ONLY", "INCLUDE"];
 type CodeTab = "json" | "cli" | "cloudformation";
+
+/** The request as code, one tab each. */
+const CODE_TABS: readonly (readonly [CodeTab, string])[] = [
+  ["json", "CreateTable JSON"],
+  ["cli", "AWS CLI"],
+  ["cloudformation", "CloudFormation"],
+];
 /** The preview draws at most this many example items (it is a picture, not a table view). */
 const PREVIEW_ITEMS = 100;
 
@@ -121,6 +130,7 @@ function CreateTableForm({ profile, onCreated }: CreateTableProps) {
   // null: the example items follow the draft's key names; text once the user edits them.
   const [edited, setEdited] = useState<string | null>(null);
   const [codeTab, setCodeTab] = useState<CodeTab>("json");
+  const codeTabs = useTabList(CODE_TABS.map(([id]) => id), codeTab, setCodeTab);
   const [creating, setCreating] = useState(false);
   const [failure, setFailure] = useState<UiError | null>(null);
   const table = useMemo(() => newTableOf(draft), [draft]);
@@ -202,6 +212,7 @@ function CreateTableForm({ profile, onCreated }: CreateTableProps) {
               data-testid="create-name"
               value={draft.name}
               autoFocus
+              {...ARRIVAL}
               placeholder="3–255 of a-z A-Z 0-9 _ . -"
               aria-invalid={problemOf(problems, "name") !== null}
               aria-describedby={problemOf(problems, "name") !== null ? "create-name-problem" : undefined}
@@ -414,14 +425,8 @@ function CreateTableForm({ profile, onCreated }: CreateTableProps) {
         <section aria-label="Code">
           <h3>The request as code</h3>
           <div role="tablist" aria-label="Code" className="create-code-tabs">
-            {(
-              [
-                ["json", "CreateTable JSON"],
-                ["cli", "AWS CLI"],
-                ["cloudformation", "CloudFormation"],
-              ] as const
-            ).map(([id, label]) => (
-              <button key={id} type="button" role="tab" aria-selected={codeTab === id} data-testid={`create-code-${id}`} onClick={() => setCodeTab(id)}>
+            {CODE_TABS.map(([id, label]) => (
+              <button key={id} type="button" {...codeTabs.tabProps(id)} data-testid={`create-code-${id}`}>
                 {label}
               </button>
             ))}

@@ -153,6 +153,21 @@ describe("ModelerScreen", () => {
     expect(screen.getAllByTestId("modeler-pattern")[1]!.textContent).toContain("Query on TelemetryModel · ByDepotCode");
   });
 
+  it("switches Form and JSON as a row of tabs: one Tab stop, the arrows move the focus with the view", async () => {
+    renderWithCommands(<ModelerScreen />, fakeSource());
+    const form = screen.getByTestId("modeler-view-form");
+    const json = screen.getByTestId("modeler-view-json");
+    expect([form.tabIndex, json.tabIndex]).toEqual([0, -1]);
+    form.focus();
+    fireEvent.keyDown(form, { key: "ArrowRight" });
+    expect(document.activeElement).toBe(json);
+    expect(json.getAttribute("aria-selected")).toBe("true");
+    expect(screen.getByTestId("modeler-model")).toBeTruthy();
+    fireEvent.keyDown(json, { key: "Home" });
+    expect(document.activeElement).toBe(form);
+    expect(screen.getByTestId("modeler-form")).toBeTruthy();
+  });
+
   it("runs a pattern's own request on the embedded engine when asked, and offers nothing where it cannot", async () => {
     const onRunPattern = vi.fn();
     const { rerender } = renderWithCommands(<ModelerScreen onRunPattern={onRunPattern} />, fakeSource());

@@ -16,6 +16,8 @@ import { ConfirmInline } from "./ConfirmInline";
 import { FromTable } from "./FromTable";
 import { ModelForm } from "./form/ModelForm";
 import { useModeler } from "./useModeler";
+import { useTabList } from "../../shared/useTabList";
+import { ARRIVAL } from "../../shared/arrival";
 import "./modeler.css";
 
 const FORMATS: { format: ModelExportFormat; label: string }[] = [
@@ -192,6 +194,7 @@ export function ModelerScreen({
   const [workbench, setWorkbench] = useState("");
   const [confirming, setConfirming] = useState(false);
   const [view, setView] = useState<"form" | "json">("form");
+  const viewTabs = useTabList(["form", "json"] as const, view, setView);
   const [fromTable, setFromTable] = useState(false);
   const a = m.analysis;
   // What is drawn: the answer for the model as it is, or, while it has a problem (or the backend
@@ -218,13 +221,11 @@ export function ModelerScreen({
               <button
                 key={v}
                 type="button"
-                role="tab"
+                {...viewTabs.tabProps(v)}
                 id={`modeler-view-${v}`}
-                aria-selected={view === v}
                 aria-controls="modeler-view-panel"
                 className={view === v ? "selected" : undefined}
                 data-testid={`modeler-view-${v}`}
-                onClick={() => setView(v)}
               >
                 {v === "form" ? "Form" : "JSON"}
               </button>
@@ -244,7 +245,7 @@ export function ModelerScreen({
           ) : (
             <>
               <label htmlFor="modeler-model">Model (JSON)</label>
-              <textarea id="modeler-model" data-testid="modeler-model" spellCheck={false} value={m.text} onChange={(e) => m.setText(e.target.value)} />
+              <textarea id="modeler-model" data-testid="modeler-model" {...ARRIVAL} spellCheck={false} value={m.text} onChange={(e) => m.setText(e.target.value)} />
             </>
           )}
         </div>

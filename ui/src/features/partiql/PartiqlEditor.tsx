@@ -13,6 +13,7 @@ import { lintGutter, setDiagnostics, type Diagnostic } from "@codemirror/lint";
 import { EditorState, Prec } from "@codemirror/state";
 import { EditorView, keymap, lineNumbers, placeholder } from "@codemirror/view";
 import { PartiQL } from "./dialect";
+import { ARRIVAL } from "../../shared/arrival";
 import "./codemirror.css";
 
 /** A place in the text DynamoDB's answer points at. */
@@ -64,7 +65,8 @@ export function PartiqlEditor({
           ),
           keymap.of([...closeBracketsKeymap, ...completionKeymap, ...historyKeymap, ...defaultKeymap]),
           EditorView.lineWrapping,
-          EditorView.contentAttributes.of({ "aria-label": "PartiQL statement", "data-testid": "partiql-input" }),
+          // Where the PartiQL tab is entered as it opens (`ARRIVAL`).
+          EditorView.contentAttributes.of({ "aria-label": "PartiQL statement", "data-testid": "partiql-input", ...ARRIVAL }),
           EditorView.updateListener.of((update) => {
             if (update.docChanged) latest.current.onChange(update.state.doc.toString());
           }),

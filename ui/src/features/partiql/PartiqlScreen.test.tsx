@@ -148,6 +148,23 @@ describe("PartiqlScreen", () => {
     expect(screen.getByRole("grid", { name: "Statement results" }).getAttribute("aria-rowcount")).toBe("3");
   });
 
+  it("switches the results between Collections and Items as a row of tabs: one Tab stop, the arrows move the focus", async () => {
+    renderWithCommands(<PartiqlScreen profile={profile} />, fakeSource(() => ok(page([{ vehicleId: { S: "VEH#V-7741" }, recordedAt: { S: "META" } }]))));
+    type(`SELECT * FROM "Telemetry"`);
+    ctrlEnter();
+    const collections = await screen.findByTestId("partiql-view-collections");
+    const items = screen.getByTestId("partiql-view-items");
+    expect([collections.tabIndex, items.tabIndex]).toEqual([0, -1]);
+    collections.focus();
+    fireEvent.keyDown(collections, { key: "ArrowRight" });
+    expect(document.activeElement).toBe(items);
+    expect(items.getAttribute("aria-selected")).toBe("true");
+    expect(screen.getByRole("grid", { name: "Statement results" })).toBeTruthy();
+    fireEvent.keyDown(items, { key: "ArrowLeft" });
+    expect(document.activeElement).toBe(collections);
+    expect(screen.queryByRole("grid", { name: "Statement results" })).toBeNull();
+  });
+
   it("shows DynamoDB's error with its exception and marks the place the message names", async () => {
     const source = fakeSource(() =>
       failed({

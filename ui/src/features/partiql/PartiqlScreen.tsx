@@ -20,6 +20,7 @@ import { useCatalog } from "./useCatalog";
 import { useSavedStatements } from "./useSavedStatements";
 import { totalUnits, usePartiql } from "./usePartiql";
 import type { RunMode } from "./history";
+import { useTabList } from "../../shared/useTabList";
 import "./partiql.css";
 
 const MODES: { mode: RunMode; label: string; title: string }[] = [
@@ -214,6 +215,11 @@ function SavedStatements({ p, profileId }: { p: ReturnType<typeof usePartiql>; p
 
 type ResultView = "collections" | "items";
 
+const RESULT_VIEWS: readonly (readonly [ResultView, string])[] = [
+  ["collections", "Collections"],
+  ["items", "Items"],
+];
+
 function Outcome({
   p,
   keys,
@@ -230,6 +236,11 @@ function Outcome({
 }) {
   const outcome = p.outcome;
   const [view, setView] = useState<ResultView>("collections");
+  const viewTabs = useTabList(
+    RESULT_VIEWS.map(([id]) => id),
+    view,
+    setView,
+  );
   if (outcome.status === "idle") return <p className="muted partiql-hint">Type a statement, then run it. `?` takes a typed parameter.</p>;
   if (outcome.status === "running") return <p className="muted">Running…</p>;
   // What is on screen answers the statement run before, not the one in the editor: it says so.
@@ -290,21 +301,8 @@ function Outcome({
       {count > 0 && (
         <>
           <div className="partiql-views" role="tablist" aria-label="Show the results as">
-            {(
-              [
-                ["collections", "Collections"],
-                ["items", "Items"],
-              ] as const
-            ).map(([id, label]) => (
-              <button
-                key={id}
-                type="button"
-                role="tab"
-                aria-selected={view === id}
-                className={view === id ? "primary" : undefined}
-                onClick={() => setView(id)}
-                data-testid={`partiql-view-${id}`}
-              >
+            {RESULT_VIEWS.map(([id, label]) => (
+              <button key={id} type="button" {...viewTabs.tabProps(id)} className={view === id ? "primary" : undefined} data-testid={`partiql-view-${id}`}>
                 {label}
               </button>
             ))}

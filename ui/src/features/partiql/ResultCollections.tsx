@@ -5,23 +5,26 @@
  * without it is a Scan and returns boxes in the order it met them.
  *
  * The boxes and their rows are one virtualised list of lines (a box's head, then its rows), so a
- * result of thousands of items in hundreds of collections scrolls like one of ten.
+ * result of thousands of items in hundreds of collections scrolls like one of ten. The list is a
+ * grid and one Tab stop; the keys move a selected row through every box (`useResultCursor`).
  */
 import type { Item } from "../../shared/attributeValue";
-import { useMemo, useRef, type CSSProperties } from "react";
+import { useId, useMemo, useRef, type CSSProperties } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { AttributeValue } from "../../ipc/bindings.gen";
 import { attributeText, compareKeyValues, typeOf } from "../../shared/attributeValue";
 import { formatCount } from "../../shared/format";
 import { windowStyle } from "../../shared/virtualWindow";
+import { useResultCursor } from "./useResultCursor";
 
 
 /** One collection of the result: its partition-key value and its items in sort-key order. */
 export type ResultBox = { value: AttributeValue; items: Item[] };
 
-/** A box head's and a row's heights in px (`.pq-box-head`, `.pq-box-row` in partiql.css). */
+/** A box head's, a row's and the column header's heights in px (`.pq-box-head`, `.pq-box-row`, `.pq-collections-head` in partiql.css). */
 const HEAD = 34;
 const ROW = 28;
+const HEADER = 28;
 
 /**
  * The result's collections, in the order their first items came back; each box's items in
@@ -70,6 +73,8 @@ export function ResultCollections({ items, keys }: { items: readonly Item[]; key
     }
     return out;
   }, [grouped]);
+  // The line of each row (a box's head is a line and no row).
+  const rowLines = useMemo(() => lines.flatMap((line, i) => (line.kind === "row" ? [i] : [])), [lines]);
   const columns = useMemo(() => {
     const seen = new Set<string>();
     for (const item of items) for (const name of Object.keys(item)) if (name !== partitionKey && name !== sortKey) seen.add(name);
@@ -81,6 +86,22 @@ export function ResultCollections({ items, keys }: { items: readonly Item[]; key
     estimateSize: (i) => (lines[i]?.kind === "head" ? HEAD : ROW),
     overscan: 12,
     useFlushSync: false,
+    // The sticky column header sits above the lines inside the same scroll element.
+    scrollMargin: HEADER,
+    scrollPaddingStart: HEADER,
+  });
+  const listId = useId();
+  const lineId = (line: number) => `${listId}-line-${line}`;
+  const cursor = useResultCursor({
+    rows: rowLines.length,
+    lineOf: (row) => rowLines[row] ?? 0,
+    // Moving up onto a box's first row brings its head into sight with it.
+    revealOf: (line, upward) => (upward && lines[line - 1]?.kind === "head" ? line - 1 : line),
+    virtualizer,
+    scroller,
+    rowHeight: ROW,
+    lineId,
+    result: items,
   });
 
   if (partitionKey === null || grouped === null) {
@@ -98,8 +119,17 @@ export function ResultCollections({ items, keys }: { items: readonly Item[]; key
         {sortKey !== null ? `, each in ${sortKey} order` : ": the table has no sort key, so each holds one item"}
         {grouped.loose > 0 && ` · ${formatCount(grouped.loose)} ${grouped.loose === 1 ? "item" : "items"} without ${partitionKey} (left out by the projection) not drawn`}
       </p>
-      <div className="pq-collections" ref={scroller} role="feed" aria-label={`Results by ${partitionKey}`} style={{ "--pq-columns": template } as CSSProperties}>
-        <div className="pq-box-row pq-collections-head">
+      <div
+        className="pq-collections"
+        ref={scroller}
+        role="grid"
+        aria-label={`Results by ${partitionKey}`}
+        tabIndex={0}
+        aria-activedescendant={cursor.activeDescendant}
+        onKeyDown={cursor.onKeyDown}
+        style={{ "--pq-columns": template } as CSSProperties}
+      >
+        <div className="pq-box-row pq-collections-head" role="row">
           {sortKey !== null && <span role="columnheader">{sortKey}</span>}
           {columns.map((c) => (
             <span role="columnheader" key={c} title={c}>
@@ -113,8 +143,8 @@ export function ResultCollections({ items, keys }: { items: readonly Item[]; key
               const line = lines[v.index]!;
               if (line.kind === "head") {
                 return (
-                  <div key={v.index} className="pq-box-head" data-testid="partiql-box">
-                    <div className="pq-box-head-inner">
+                  <div key={v.index} className="pq-box-head" role="row" data-testid="partiql-box">
+                    <div className="pq-box-head-inner" role="rowheader">
                       <span>
                         {partitionKey} = <strong className="pq-box-key">{attributeText(line.box.value)}</strong>
                       </span>
@@ -128,8 +158,10 @@ export function ResultCollections({ items, keys }: { items: readonly Item[]; key
               return (
                 <div
                   key={v.index}
-                  className={`pq-box-row${line.last ? " pq-box-last" : ""}`}
+                  id={lineId(v.index)}
+                  className={`pq-box-row${line.last ? " pq-box-last" : ""}${v.index === cursor.selectedLine ? " partiql-row-selected" : ""}`}
                   role="row"
+                  aria-selected={v.index === cursor.selectedLine}
                   data-testid="partiql-box-row"
                 >
                   {sortKey !== null && <Cell value={line.item[sortKey]} head />}
@@ -149,14 +181,14 @@ export function ResultCollections({ items, keys }: { items: readonly Item[]; key
 function Cell({ value, name, head = false }: { value: AttributeValue | undefined; name?: string; head?: boolean }) {
   if (value === undefined) {
     return (
-      <span role="cell" className="partiql-absent" title={name === undefined ? "absent" : `${name}: absent`}>
+      <span role="gridcell" className="partiql-absent" title={name === undefined ? "absent" : `${name}: absent`}>
         —
       </span>
     );
   }
   return (
     <span
-      role={head ? "rowheader" : "cell"}
+      role={head ? "rowheader" : "gridcell"}
       className={`${head ? "pq-box-sk " : ""}tv-${typeOf(value).toLowerCase()}`}
       title={`${name === undefined ? "" : `${name}: `}${typeOf(value)} ${attributeText(value)}`}
     >

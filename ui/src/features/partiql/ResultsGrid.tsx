@@ -1,14 +1,16 @@
 /**
  * The items a statement returned, as a grid with one column per attribute (the table's keys
  * first, then the others in the order first seen). Rows are virtualised, so a result of
- * thousands of items scrolls as smoothly as one of ten.
+ * thousands of items scrolls as smoothly as one of ten. The grid is one Tab stop; the keys move a
+ * selected row through it (`useResultCursor`).
  */
-import { useMemo, useRef, type CSSProperties } from "react";
+import { useId, useMemo, useRef, type CSSProperties } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { Item } from "../../shared/attributeValue";
 
 import { attributeText, typeOf } from "../../shared/attributeValue";
 import { windowStyle } from "../../shared/virtualWindow";
+import { useResultCursor } from "./useResultCursor";
 
 
 /** A row's height in px (`.partiql-grid-row` in partiql.css). */
@@ -52,7 +54,14 @@ export function ResultsGrid({ items, keys }: { items: readonly Item[]; keys: rea
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
     useFlushSync: false,
+    // The sticky header row sits above the rows inside the same scroll element: a row brought into
+    // sight from below stops under it.
+    scrollMargin: ROW_HEIGHT,
+    scrollPaddingStart: ROW_HEIGHT,
   });
+  const gridId = useId();
+  const rowId = (index: number) => `${gridId}-row-${index}`;
+  const cursor = useResultCursor({ rows: items.length, virtualizer, scroller, rowHeight: ROW_HEIGHT, lineId: rowId, result: items });
   // One template for every row (each laid out on its own), so the rows line up with the header.
   const template = useMemo(() => resultTemplate(items, columns), [items, columns]);
   return (
@@ -62,6 +71,9 @@ export function ResultsGrid({ items, keys }: { items: readonly Item[]; keys: rea
       role="grid"
       aria-label="Statement results"
       aria-rowcount={items.length + 1}
+      tabIndex={0}
+      aria-activedescendant={cursor.activeDescendant}
+      onKeyDown={cursor.onKeyDown}
       style={{ "--partiql-columns": template } as CSSProperties}
     >
       <div className="partiql-grid-row partiql-grid-head" role="row">
@@ -79,9 +91,11 @@ export function ResultsGrid({ items, keys }: { items: readonly Item[]; keys: rea
             return (
               <div
                 key={row.key}
-                className="partiql-grid-row"
+                id={rowId(row.index)}
+                className={`partiql-grid-row${row.index === cursor.selected ? " partiql-row-selected" : ""}`}
                 role="row"
                 aria-rowindex={row.index + 2}
+                aria-selected={row.index === cursor.selected}
                 data-testid="partiql-row"
               >
                 <span role="gridcell" className="muted">

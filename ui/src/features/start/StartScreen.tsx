@@ -1,13 +1,16 @@
 /**
  * The start screen: the demo story in five steps, each one click that opens the real table on
  * the real view with the real request (see `story.ts`). Shown on the first launch as the first
- * tab; the user dismisses it, and the status bar's "Start screen" button shows it again.
+ * tab; the user dismisses it, and the status bar's "Start screen" button shows it again (the
+ * focus on its title). A step's table opens with the focus on what the step shows: the box of
+ * step 1, the view of the others (its tab, `ViewTabs`).
  */
 import type { Profile } from "../../ipc/bindings.gen";
 import type { TableIntent } from "../../shared/tableIntent";
 import { STORY } from "./story";
 import type { DemoTables } from "./useDemoTables";
 import type { Loadable, UiError } from "../../ipc/result";
+import { ARRIVAL } from "../../shared/arrival";
 import "./StartScreen.css";
 
 export type StartScreenProps = {
@@ -21,7 +24,7 @@ export function StartScreen({ demo, onOpen, onDismiss }: StartScreenProps) {
     <section className="start-screen" aria-labelledby="start-title" data-testid="start-screen">
       <header className="start-head">
         <div>
-          <h1 id="start-title" className="brand">
+          <h1 id="start-title" className="brand" tabIndex={-1} {...ARRIVAL}>
             DynoTable
           </h1>
           <p className="tagline">DynamoDB tables, drawn as DynamoDB lays them out.</p>

@@ -120,6 +120,56 @@ describe("ItemDialog", () => {
   });
 });
 
+/** The dialog as the table screen drives it: a save in flight, then refused by the table. */
+function RefusingHost() {
+  const [editing, setEditing] = useState<Editing | null>({ kind: "edit", original: reading });
+  const [saving, setSaving] = useState(false);
+  const [saveError, setSaveError] = useState<{ name: string; message: string } | null>(null);
+  const save = async () => {
+    setSaving(true);
+    setSaveError(null);
+    await Promise.resolve();
+    setSaving(false);
+    setSaveError({ name: "ConditionalCheckFailedException", message: "The item changed since it was read." });
+  };
+  return editing === null ? (
+    <p>closed</p>
+  ) : (
+    <ItemDialog
+      editing={editing}
+      profileId="embedded"
+      table="Telemetry"
+      keys={keys}
+      readOnly={false}
+      clipboard={undefined}
+      validate={async () => ({ sizeBytes: 80, problems: [] })}
+      saving={saving}
+      saveError={saveError}
+      onSave={() => void save()}
+      onRemove={vi.fn()}
+      onEdit={setEditing}
+      onDuplicate={vi.fn()}
+      onClose={() => setEditing(null)}
+    />
+  );
+}
+
+describe("ItemDialog after a refused save", () => {
+  it("puts the focus on why (the confirmation that held it is gone), and Escape still closes the dialog", async () => {
+    renderWithCommands(<RefusingHost />, { estimateWrite: vi.fn(() => new Promise<never>(() => {})) } as never);
+    const dialog = screen.getByRole("dialog", { name: "Item editor" });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save" }));
+    const confirm = await within(dialog).findByRole("alertdialog");
+    fireEvent.click(within(confirm).getByRole("button", { name: "Save" }));
+    const why = await within(dialog).findByText(/The item was not saved: The item changed since it was read\./);
+    await waitFor(() => expect(document.activeElement).toBe(why));
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    fireEvent.keyDown(document.activeElement!, { key: "Escape" });
+    expect(screen.queryByRole("dialog")).toBeNull();
+    expect(screen.getByText("closed")).toBeTruthy();
+  });
+});
+
 describe("ItemDialog's write cost", () => {
   /** What the backend would say: a put of a 24-byte item, new or replacing one. */
   const answer = vi.fn(async (_p: string, _t: string, input: WriteEstimateInput) => ({

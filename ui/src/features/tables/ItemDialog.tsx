@@ -1,4 +1,4 @@
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { KeySchema } from "../../ipc/bindings.gen";
 import type { Item } from "../../shared/attributeValue";
 import { ItemEditor, type ItemValidation } from "../items/ItemEditor";
@@ -24,7 +24,8 @@ export type Editing =
  *
  * A modal dialog (`useModalDialog`): the focus moves into it as it opens and stays inside it;
  * Escape closes it, first asking whether to throw away the edits when there are any; the focus
- * goes back to the row that opened it.
+ * goes back to the row that opened it. A save refused (the confirmation that held the focus gone
+ * with it) puts the focus on the sentence saying why, beside Save.
  */
 export function ItemDialog({
   editing,
@@ -73,6 +74,20 @@ export function ItemDialog({
       } else onClose();
     },
   });
+  // A write refused: the confirmation that had the focus is gone, and the focus with it (onto the
+  // window's body). It goes to the alert that says why (the editor's, naming the refusal), or to
+  // the dialog itself.
+  useEffect(() => {
+    const root = dialog.ref.current;
+    if (saving || saveError === null || root === null || root.contains(document.activeElement)) return;
+    const why = [...root.querySelectorAll<HTMLElement>('[role="alert"]')].find((alert) => alert.textContent?.includes(saveError.message));
+    if (why === undefined) {
+      root.focus();
+      return;
+    }
+    if (!why.hasAttribute("tabindex")) why.tabIndex = -1;
+    why.focus();
+  }, [saving, saveError]);
   const keepEditing = () => {
     setAsking(false);
     const from = askedFrom.current;

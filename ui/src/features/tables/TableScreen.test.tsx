@@ -13,6 +13,7 @@ import type { BulkProgress } from "../../ipc/bindings.gen";
 import { fakeBuild, pagedRun } from "../query/fakeQuerySource";
 import { credentialsRenewed } from "../../ipc/credentials";
 import { POLL_MS } from "../simulations/useTableSimulations";
+import { tabbables } from "../../shared/useModalDialog";
 
 const embedded: Profile = { id: "embedded", name: "Embedded", color: "#4f7cff", region: "local", readOnly: false, connection: { kind: "embedded" } };
 
@@ -644,6 +645,27 @@ describe("TableScreen", () => {
     expect(screen.getByTestId("view-cost").hidden).toBe(false);
     // Only the tab in the Tab order is the selected one.
     expect(screen.getAllByRole("tab").filter((t) => t.tabIndex === 0)).toEqual([screen.getByTestId("view-tab-cost")]);
+  });
+
+  it("puts the focus on the new view's tab when Alt+digit hides what had it (a view, the query bar)", async () => {
+    renderScreen(source());
+    await screen.findByTestId("view-tab-collections");
+    // In the query bar, then Settings (where the bar is hidden).
+    const pk = screen.getByTestId("qb-pk");
+    pk.focus();
+    fireEvent.keyDown(pk, { key: "7", code: "Digit7", altKey: true });
+    expect(screen.getByTestId("view-tab-settings").getAttribute("aria-selected")).toBe("true");
+    expect(document.activeElement).toBe(screen.getByTestId("view-tab-settings"));
+    // In the Settings view, then Items.
+    const control = tabbables(screen.getByTestId("view-settings"))[0]!;
+    control.focus();
+    fireEvent.keyDown(control, { key: "2", code: "Digit2", altKey: true });
+    expect(document.activeElement).toBe(screen.getByTestId("view-tab-items"));
+    // What is still on show keeps the focus: the bar, from Items to Cost.
+    pk.focus();
+    fireEvent.keyDown(pk, { key: "4", code: "Digit4", altKey: true });
+    expect(screen.getByTestId("view-tab-cost").getAttribute("aria-selected")).toBe("true");
+    expect(document.activeElement).toBe(pk);
   });
 
   it("does not switch the views of a table screen that is hidden behind another tab", async () => {

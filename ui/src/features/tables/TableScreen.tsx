@@ -90,8 +90,8 @@ function collectionQuery(table: string, keys: KeySchema, value: AttributeValue, 
  * changing and deleting the table; on the embedded engine, its simulations: throttling and lagging
  * reads), Stream (a live tail of its stream) and TTL (what expires, the sweeps,
  * the deletions seen).
- * Alt+1 … Alt+9 switch views; Ctrl+Enter runs the bar's query from anywhere in the tab while the
- * bar is shown (not on Settings, Stream or TTL), Ctrl+J reads its next page (`useTableShortcuts`).
+ * Alt+1 … Alt+9 switch views; Ctrl+Enter runs the bar's query and Ctrl+J reads its next page from
+ * anywhere in the tab while the bar is shown (not on Settings, Stream or TTL) (`useTableShortcuts`).
  * An item can be opened from a row of any view, edited, copied (as JSON, DynamoDB JSON or PutItem
  * code; Mod+C on a row copies DynamoDB JSON), duplicated (the editor opens on its attributes, the
  * key to change) and items pasted (`useItemWrites`, the dialog in `ItemDialog`, the Items view's

@@ -1,4 +1,4 @@
-/** Which views of a table have the query bar above them (TableScreen's BAR_VIEWS), and answer its Ctrl+Enter. */
+/** Which views of a table have the query bar above them (TableScreen's BAR_VIEWS), and answer its Ctrl+Enter and Ctrl+J. */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { TableScreen } from "./TableScreen";
@@ -87,5 +87,35 @@ describe("the query bar", () => {
     view("items");
     expect((screen.getByTestId("qb-run") as HTMLButtonElement).disabled).toBe(false);
     expect(runReadRequest).toHaveBeenCalledTimes(1);
+  });
+
+  it("reads the next page with Ctrl+J only on the views that show it: on Settings, Stream and TTL the key does nothing", async () => {
+    const page: QueryPage = {
+      items: [{ AnimalType: { S: "Dog" }, Name: { S: "Rex" } }],
+      count: 1,
+      scannedCount: 1,
+      lastEvaluatedKey: { AnimalType: { S: "Dog" }, Name: { S: "Rex" } },
+      consumedCapacity: null,
+      stop: "limit",
+    };
+    const runReadRequest = vi.fn(async () => ({ status: "ok" as const, data: page }));
+    renderPets({ buildReadRequest: vi.fn(fakeBuild), runReadRequest });
+    await waitFor(() => expect(bar()).toBeTruthy());
+    fireEvent.change(screen.getByTestId("qb-pk"), { target: { value: "Dog" } });
+    view("collections");
+    fireEvent.keyDown(document.body, { key: "Enter", ctrlKey: true });
+    await waitFor(() => expect(runReadRequest).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect((screen.getByTestId("qb-run") as HTMLButtonElement).disabled).toBe(false));
+    const ctrlJ = () => fireEvent.keyDown(document.body, { key: "j", ctrlKey: true });
+    for (const id of ["settings", "stream", "ttl"]) {
+      view(id);
+      // Not taken: the key is left to whatever else on the view wants it.
+      expect(ctrlJ(), id).toBe(true);
+    }
+    expect(runReadRequest).toHaveBeenCalledTimes(1);
+    // Where the bar is shown, the key reads the next page (from outside the bar too).
+    view("collections");
+    expect(ctrlJ()).toBe(false);
+    await waitFor(() => expect(runReadRequest).toHaveBeenCalledTimes(2));
   });
 });

@@ -1,12 +1,18 @@
 /**
  * The views of one table (Collections, Items, Indexes side by side, …) as a strip of tabs, after
- * the WAI-ARIA tabs pattern: one tab in the Tab order, ←/→ (and Home/End) move between tabs and
- * select them. A view is built the first time it is shown and then kept, hidden, while another is
- * shown, so its query, pages, scroll and form survive a switch.
+ * the WAI-ARIA tabs pattern (`useTabList`): one tab in the Tab order, ←/→ (and Home/End) move
+ * between tabs and select them. A view is built the first time it is shown and then kept, hidden,
+ * while another is shown, so its query, pages, scroll and form survive a switch.
+ *
+ * A switch that hides what had the focus (Alt+digit pressed in the view left, a start step
+ * opening the table on another view, the bar hidden on Settings) puts the focus on the tab of the
+ * view now shown, not on the window's body. The selected tab is also where a table's tab is
+ * entered when it is opened (`ARRIVAL`).
  */
-import { matchesShortcut } from "../../app/shortcuts";
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from "react";
 import type { ViewId } from "../../shared/tableIntent";
+import { useTabList } from "../../shared/useTabList";
+import { ARRIVAL } from "../../shared/arrival";
 import "./ViewTabs.css";
 
 export type { ViewId };
@@ -47,7 +53,13 @@ export function ViewTabs({
 }) {
   const prefix = useId();
   const [visited, setVisited] = useState<ReadonlySet<ViewId>>(() => new Set([active]));
-  const refs = useRef(new Map<ViewId, HTMLButtonElement>());
+  const tabs = useTabList(
+    views.map((v) => v.id),
+    active,
+    onSelect,
+    { shortcut: "move-view" },
+  );
+  const stripRef = useRef<HTMLDivElement>(null);
   // The active view counts as visited from the render that shows it (no blank frame).
   const built = visited.has(active) ? visited : new Set([...visited, active]);
   if (built !== visited) setVisited(built);
@@ -55,47 +67,40 @@ export function ViewTabs({
   // The strip scrolls sideways when narrower than its tabs: the active one is kept in it (Alt+digit
   // can select a tab scrolled out of sight).
   useEffect(() => {
-    refs.current.get(active)?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
+    tabs.element(active)?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
   }, [active]);
 
-  const select = (id: ViewId, focus: boolean) => {
-    onSelect(id);
-    if (focus) refs.current.get(id)?.focus();
-  };
-
-  const onKeyDown = (event: KeyboardEvent, index: number) => {
-    const moves: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: views.length - 1 };
-    const next = moves[event.key];
-    if (next === undefined || !matchesShortcut("move-view", event.nativeEvent)) return;
-    event.preventDefault();
-    const view = views[(next + views.length) % views.length];
-    if (view) select(view.id, true);
-  };
+  // The focus left behind by a switch (on the body, in a view or bar now hidden, or on a tab of
+  // this strip not selected) goes to the selected tab; never while this table is not on show.
+  useLayoutEffect(() => {
+    const strip = stripRef.current;
+    if (strip === null || strip.closest("[hidden]") !== null) return;
+    const focused = document.activeElement;
+    const lost =
+      focused === null ||
+      focused === document.body ||
+      focused.closest("[hidden]") !== null ||
+      (strip.contains(focused) && focused.getAttribute("aria-selected") !== "true");
+    if (lost) tabs.element(active)?.focus({ preventScroll: true });
+  }, [active]);
 
   return (
     <div className="view-tabs">
-      <div role="tablist" aria-label={label} className="view-strip">
+      <div role="tablist" aria-label={label} className="view-strip" ref={stripRef}>
         {views.map((view, index) => {
           const selected = view.id === active;
           return (
             <button
               key={view.id}
               type="button"
-              role="tab"
+              {...tabs.tabProps(view.id)}
+              {...(selected ? ARRIVAL : {})}
               id={`${prefix}-tab-${view.id}`}
-              aria-selected={selected}
               aria-controls={`${prefix}-panel-${view.id}`}
               aria-keyshortcuts={index < 9 ? `Alt+${index + 1}` : undefined}
               title={index < 9 ? `${view.label} (Alt+${index + 1})` : view.label}
-              tabIndex={selected ? 0 : -1}
               data-testid={`view-tab-${view.id}`}
               className={`view-tab${selected ? " view-tab-active" : ""}`}
-              ref={(el) => {
-                if (el) refs.current.set(view.id, el);
-                else refs.current.delete(view.id);
-              }}
-              onClick={() => select(view.id, false)}
-              onKeyDown={(event) => onKeyDown(event, index)}
             >
               {view.label}
             </button>

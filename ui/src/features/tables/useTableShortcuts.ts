@@ -3,10 +3,11 @@ import { shortcutOf } from "../../app/shortcuts";
 import { VIEW_ORDER, type ViewId } from "./ViewTabs";
 
 /**
- * A table screen's keys: Alt+1 … Alt+9 switch views, Ctrl+Enter runs the bar's query from anywhere
- * in the tab while the view on show has the bar (`barShown`; on Settings, Stream and TTL the bar is
- * hidden and the key is left alone), Ctrl+J reads its next page (the shortcut sheet lists them,
- * `app/shortcuts`). Only the screen on show answers: the others stay mounted, hidden, under `root`.
+ * A table screen's keys: Alt+1 … Alt+9 switch views, Ctrl+Enter runs the bar's query and Ctrl+J
+ * reads its next page, from anywhere in the tab while the view on show has the bar (`barShown`; on
+ * Settings, Stream and TTL the bar is hidden and both keys are left alone) (the shortcut sheet
+ * lists them, `app/shortcuts`). A switch that hides the focus puts it on the new view's tab
+ * (`ViewTabs`). Only the screen on show answers: the others stay mounted, hidden, under `root`.
  * The bar answers Ctrl+Enter itself when the focus is in it, and a grid answers Ctrl+J itself (it
  * marks the event handled); with a dialog open, neither runs anything.
  */
@@ -31,8 +32,8 @@ export function useTableShortcuts(
         latest.current.setView(target.id);
         return;
       }
-      // A Query run by a key while its bar is out of sight would read with a request not on show.
-      if (shortcut === "run-query" && !latest.current.barShown) return;
+      // A Query run (or paged on) by a key while its bar is out of sight would read with a request not on show.
+      if (!latest.current.barShown) return;
       if (document.querySelector('[role="dialog"]') !== null) return;
       event.preventDefault();
       if (shortcut === "next-page") latest.current.loadMore();

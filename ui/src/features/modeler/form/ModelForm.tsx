@@ -22,6 +22,7 @@ import {
 import { PatternForm } from "./PatternForm";
 import { problemOf, unplaced } from "./problems";
 import { TableForm } from "./TableForm";
+import { ARRIVAL } from "../../../shared/arrival";
 
 export function ModelForm({ model, problem, onChange }: { model: Model; problem: ModelProblem | null; onChange: (m: Model) => void }) {
   const entities = entitiesOf(model);
@@ -30,7 +31,8 @@ export function ModelForm({ model, problem, onChange }: { model: Model; problem:
     <div className="mf" data-testid="modeler-form">
       <ProblemNote problem={unplaced(problem, model)} />
       <div className="mf-row">
-        <TextField label="Model name" value={model.name} onChange={(name) => onChange({ ...model, name })} testId="mf-model-name" />
+        {/* Where the modeler's tab is entered as it opens (`ARRIVAL`). */}
+        <TextField label="Model name" value={model.name} onChange={(name) => onChange({ ...model, name })} testId="mf-model-name" {...ARRIVAL} />
         <TextField label="Description" className="mf-long" value={model.description ?? ""} onChange={(description) => onChange({ ...model, description })} testId="mf-model-description" />
       </div>
       <section aria-labelledby="mf-tables">
