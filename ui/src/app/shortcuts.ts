@@ -32,6 +32,7 @@ export type ShortcutId =
   | "check-item"
   | "toggle-value"
   | "move-map-box"
+  | "move-index-item"
   | "open-map-box"
   | "next-tab"
   | "previous-tab"
@@ -147,6 +148,12 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: "move-change", description: "In the Stream view's changes: the previous or next change", scope: "Table views", combos: [{ key: "ArrowUp" }, { key: "ArrowDown" }] },
   { id: "clear-selection", description: "Indexes side by side: clear the selected item", scope: "Table views", combos: [{ key: "Escape" }] },
   {
+    id: "move-index-item",
+    description: "Indexes side by side: the previous or next item of a column (each column is one Tab stop), the first, the last",
+    scope: "Table views",
+    combos: [{ key: "ArrowUp" }, { key: "ArrowDown" }, { key: "Home" }, { key: "End" }],
+  },
+  {
     id: "move-box",
     description: "Move to the previous or next collection box, the first, the last (the run is one Tab stop: Tab goes on to the focused box's buttons, then past the run)",
     scope: "Collections view",
@@ -155,7 +162,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: "open-box", description: "Open the focused box in the Items view", scope: "Collections view", combos: [{ key: "Enter" }] },
   {
     id: "move-map-box",
-    description: "On the collection map: the previous or next box, the first, the last",
+    description: "On the collection map: the box drawn to the left, right, above or below; the first, the last",
     scope: "Collections view",
     combos: [{ key: "ArrowLeft" }, { key: "ArrowRight" }, { key: "ArrowUp" }, { key: "ArrowDown" }, { key: "Home" }, { key: "End" }],
   },
